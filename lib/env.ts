@@ -1,0 +1,51 @@
+// Every environment variable the product reads, parsed once with Zod. README's table lists the same.
+import path from "node:path";
+import { z } from "zod";
+import { checkPgUrl } from "./pgurl";
+
+const pgUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .superRefine((v, ctx) => {
+      const problem = v === undefined ? null : checkPgUrl(v);
+      if (problem) ctx.addIssue({ code: "custom", message: `${name} ${problem}` });
+    });
+
+const port = (name: string, dflt: number) =>
+  z.coerce
+    .number({ error: `${name} must be a port number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be between 1 and 65535`)
+    .max(65535, `${name} must be between 1 and 65535`)
+    .default(dflt);
+
+export const EnvSchema = z.object({
+  PORT: port("PORT", 3000),
+  HOST: z.string().default("127.0.0.1"),
+  DATA_DIR: z.string().default("./.data"),
+  DATABASE_URL: pgUrl("DATABASE_URL"),
+  TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
+  EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
+  RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Parses process.env; on bad input throws one Error whose message names every bad variable. */
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  const r = EnvSchema.safeParse(source);
+  if (!r.success) throw new Error(r.error.issues.map((i) => i.message).join("; "));
+  return r.data;
+}
+
+export function dataDir(env: Env): string {
+  return path.resolve(env.DATA_DIR);
+}
+
+/** A runner silent for longer than this counts as down (issue #2: 15 s). */
+export const RUNNER_STALE_MS = 15_000;
+
+/** The product's version, shown in the manifest and the health endpoint. */
+export const PRODUCT_VERSION = "0.1.0";

@@ -1,0 +1,59 @@
+// Shapes shared by samples (lib/sample.ts) and summaries (lib/summary.ts).
+import { z } from "zod";
+
+/** Percentiles of one HDR histogram, in milliseconds. Never averaged from other percentiles. */
+export const LatencyStats = z.object({
+  p50: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+  max: z.number(),
+  mean: z.number(),
+  count: z.number().int(),
+});
+export type LatencyStats = z.infer<typeof LatencyStats>;
+
+/**
+ * Latency metrics (definitions as the reference tool, so numbers compare; README "Measurement"):
+ * - write:  pubsub: one sample per batch (BEGIN → INSERT … COMMIT, timer after BEGIN as the reference);
+ *           queue: one per autocommit INSERT. Service time, measured from when the write was sent.
+ * - writeScheduled: with a throttle only: from each write's *scheduled* start (coordinated omission corrected).
+ * - read:   pubsub: one per non-empty poll (range SELECT + row iteration + COMMIT, after the claim);
+ *           queue: one per dequeue transaction (BEGIN + SELECT … SKIP LOCKED + DELETE + INSERT archive + COMMIT).
+ * - claim:  pubsub: the claim statement alone (UPDATE consumer_offsets …), every poll including empty ones;
+ *           queue: the SELECT … FOR UPDATE SKIP LOCKED alone, non-empty dequeues.
+ * - e2e:    one per message: from the writer starting its transaction (the reference's created_at = now())
+ *           to the reader having the row, both read on the runner's own monotonic clock (never server vs client).
+ */
+export const LATENCY_METRICS = ["write", "writeScheduled", "read", "claim", "e2e"] as const;
+export type LatencyMetric = (typeof LATENCY_METRICS)[number];
+
+export const LatencyByMetric = z.object({
+  write: LatencyStats.optional(),
+  writeScheduled: LatencyStats.optional(),
+  read: LatencyStats.optional(),
+  claim: LatencyStats.optional(),
+  e2e: LatencyStats.optional(),
+});
+export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
+
+export const Throughput = z.object({
+  count: z.number().int(),
+  msgPerSec: z.number(),
+  mibPerSec: z.number(),
+  errors: z.number().int(),
+});
+export type Throughput = z.infer<typeof Throughput>;
+
+export const RUN_PHASES = ["setup", "warmup", "measuring", "draining", "verifying", "done"] as const;
+export const Phase = z.enum(RUN_PHASES);
+export type Phase = z.infer<typeof Phase>;
+
+export const RUN_STATUSES = ["queued", "running", "completed", "failed", "cancelled", "interrupted"] as const;
+export const RunStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatus>;
+export const FINAL_STATUSES: RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
+
+/** MiB/s of payload bytes, as the reference (msg/s × payload / 2^20). */
+export const mibPerSec = (msgPerSec: number, payloadBytes: number) => (msgPerSec * payloadBytes) / 1048576;

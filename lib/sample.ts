@@ -1,0 +1,36 @@
+// One sample per second of a run, written by the runner into the control store (Sample.metrics) and
+// streamed to the browser over SSE. Percentiles here are of that one interval's histogram only.
+import { z } from "zod";
+import { LatencyByMetric, Phase, Throughput } from "./metrics";
+
+export const GroupSample = z.object({
+  /** "g0", "g1", … for pubsub consumer groups; "queue" for the queue. */
+  group: z.string(),
+  msgPerSec: z.number(),
+  /** Messages written but not yet read by this group (pubsub) / rows still queued (queue). */
+  backlog: z.number().int(),
+});
+
+export const SampleMetrics = z.object({
+  /** Seconds since the load started (warm-up included). */
+  elapsedSec: z.number(),
+  /** Real length of this interval in seconds (rates are divided by it). */
+  intervalSec: z.number(),
+  writes: Throughput,
+  reads: Throughput.extend({ emptyPolls: z.number().int() }),
+  groups: z.array(GroupSample),
+  /** Largest backlog over groups. */
+  backlog: z.number().int(),
+  latencyMs: LatencyByMetric,
+  /** Error messages first seen in this interval (deduplicated, at most 10). */
+  errors: z.array(z.string()),
+});
+export type SampleMetrics = z.infer<typeof SampleMetrics>;
+
+export const Sample = z.object({
+  seq: z.number().int(),
+  time: z.string(),
+  phase: Phase,
+  metrics: SampleMetrics,
+});
+export type Sample = z.infer<typeof Sample>;

@@ -1,0 +1,67 @@
+// The summary of a finished run: one documented schema, written by the runner into Run.summary and
+// by `bench --json`, read by every page, the compare view and the exports.
+import { z } from "zod";
+import { LatencyByMetric, Throughput } from "./metrics";
+import { WorkloadConfig } from "./workloads";
+
+export const Manifest = z.object({
+  postgresVersion: z.string(),
+  /** Settings whose source is not 'default' (pg_settings), name → value with unit. */
+  serverSettings: z.record(z.string(), z.string()),
+  maxConnections: z.number().int(),
+  runnerHost: z.string(),
+  runnerCores: z.number().int(),
+  runnerCpuModel: z.string(),
+  nodeVersion: z.string(),
+  productVersion: z.string(),
+  productCommit: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  /** CPU seconds (user + system) the runner process used during the measured window. */
+  runnerCpuSeconds: z.number(),
+  /** runnerCpuSeconds per 1,000 messages (writes + reads) in the measured window. */
+  runnerCpuMsPer1000Msgs: z.number(),
+  /** Which clock e2e latency is measured on. */
+  e2eClock: z.string(),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+export const Verification = z.object({
+  ok: z.boolean(),
+  /** pubsub: claimed offsets never read; queue: inserted messages neither consumed nor still queued. */
+  lost: z.number().int(),
+  /** Messages read more than once (pubsub: per group). */
+  duplicated: z.number().int(),
+  /** pubsub: reads whose offset was not the next expected one in its (group, partition). */
+  outOfOrder: z.number().int(),
+  /** Messages checked. */
+  checked: z.number().int(),
+  /** Counts the runner reported vs rows actually in the target tables, checked in SQL. */
+  countsMatch: z.boolean(),
+  /** Human-readable findings, empty when ok. */
+  problems: z.array(z.string()),
+});
+export type Verification = z.infer<typeof Verification>;
+
+export const GroupSummary = Throughput.extend({ group: z.string(), latencyMs: LatencyByMetric, emptyPolls: z.number().int() });
+
+export const RunSummary = z.object({
+  schemaVersion: z.literal(1),
+  workload: z.enum(["pubsub", "queue"]),
+  config: WorkloadConfig,
+  manifest: Manifest,
+  window: z.object({
+    /** Real length of the measured window (warm-up excluded), which rates are divided by. */
+    measuredSeconds: z.number(),
+    warmupSeconds: z.number(),
+  }),
+  writes: Throughput,
+  /** Reads summed over consumer groups (pubsub fan-out counts each group's read). */
+  reads: Throughput.extend({ emptyPolls: z.number().int(), perGroup: z.array(GroupSummary) }),
+  latencyMs: LatencyByMetric,
+  verification: Verification,
+  /** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed
+   *  (hdr-histogram-js encodeIntoCompressedBase64), so runs can be merged and re-read later. */
+  histograms: z.record(z.string(), z.string()),
+});
+export type RunSummary = z.infer<typeof RunSummary>;

@@ -1,0 +1,72 @@
+// Browser tests run against the real app, started the way `npm start` starts it, on a fresh data folder
+// and its own ports, so they never touch a user's data.
+import { chmodSync, existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3199);
+const PG_PORT = Number(process.env.E2E_PG_PORT ?? 54399);
+// Playwright sets this on its first config load and passes it to its workers, so all share one folder.
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "pgbb-e2e-"));
+  chmodSync(process.env.E2E_DATA_DIR, 0o755); // the postgres user must enter it
+}
+
+// Playwright's own Chromium where it is installed (a user's machine); else the system's (CI here
+// installs Debian's chromium, as Playwright's browser download is not possible on this machine).
+function browserExecutable(): string | undefined {
+  try {
+    if (existsSync(chromium.executablePath())) return undefined;
+  } catch {
+    /* not installed */
+  }
+  for (const p of ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]) if (existsSync(p)) return p;
+  return undefined;
+}
+const executablePath = browserExecutable();
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1, // one runner executes runs one at a time; tests share it
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1',
+      ],
+    },
+  },
+  webServer: {
+    command: "node --import tsx scripts/start.ts",
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 300_000, // includes the production build on a fresh clone
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGINT", timeout: 15_000 },
+    env: {
+      PORT: String(PORT),
+      EMBEDDED_PG_PORT: String(PG_PORT),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+      RUNNER_HEARTBEAT_MS: "1000",
+    },
+  },
+});

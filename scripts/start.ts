@@ -1,0 +1,126 @@
+// `npm start`: the whole product on one machine. Starts (or connects to) Postgres, applies the
+// control-store migrations, builds the web app if needed, then runs the web app and the runner.
+// Ctrl-C stops all of them; nothing is left running.
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { buildIsStale } from "../lib/build";
+import { spawnTs, stopChild } from "../lib/children";
+import { probePostgres } from "../lib/connect";
+import { CONTROL_DB, startEmbedded, StartupError, TARGET_DB, type EmbeddedServer } from "../lib/embedded";
+import { dataDir, readEnv } from "../lib/env";
+import { migrate } from "../lib/migrate";
+import { PROJECT_ROOT } from "../lib/paths";
+import { describeUrl } from "../lib/pgurl";
+
+function fail(message: string): never {
+  console.error(`\nCannot start: ${message}`);
+  process.exit(1);
+}
+
+function portFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+function runBuild(env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const bin = path.join(PROJECT_ROOT, "node_modules", "next", "dist", "bin", "next");
+    const child = spawn(process.execPath, [bin, "build"], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed:\n${out.slice(-4000)}`))));
+  });
+}
+
+async function main() {
+  let env;
+  try {
+    env = readEnv();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const appUrl = `http://${env.HOST}:${env.PORT}`;
+  console.log(`pg-broker-bench: open ${appUrl}  (starting…)`);
+
+  if (!(await portFree(env.HOST, env.PORT)))
+    fail(`PORT ${env.PORT} on ${env.HOST} is already in use (another \`npm start\`?). Stop it, or set PORT to a free port.`);
+
+  let embedded: EmbeddedServer | undefined;
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(children.map((c) => stopChild(c)));
+    await embedded?.stop().catch(() => undefined);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+
+  let controlUrl = env.DATABASE_URL;
+  let targetUrl = env.TARGET_DATABASE_URL;
+  try {
+    if (!controlUrl || !targetUrl) {
+      const dir = dataDir(env);
+      console.log(`  embedded Postgres: data in ${dir}, port ${env.EMBEDDED_PG_PORT}`);
+      embedded = await startEmbedded({ dataDir: dir, port: env.EMBEDDED_PG_PORT });
+      for (const n of embedded.notes) console.log(`  ${n}`);
+      controlUrl ??= embedded.url(CONTROL_DB);
+      targetUrl ??= embedded.url(TARGET_DB);
+    }
+    // Both checks run at once so a bad URL is reported within the connect timeout.
+    const probes = await Promise.allSettled([
+      env.DATABASE_URL ? probePostgres("DATABASE_URL", controlUrl) : Promise.resolve(""),
+      env.TARGET_DATABASE_URL ? probePostgres("TARGET_DATABASE_URL", targetUrl) : Promise.resolve(""),
+    ]);
+    const problems = probes.flatMap((p) => (p.status === "rejected" ? [(p.reason as Error).message] : []));
+    if (problems.length) throw new Error(problems.join("\n              "));
+    const applied = await migrate(controlUrl);
+    if (applied.length) console.log(`  control store (${describeUrl(controlUrl)}): applied ${applied.join(", ")}`);
+  } catch (err) {
+    await embedded?.stop().catch(() => undefined);
+    fail(err instanceof StartupError ? err.message : (err as Error).message);
+  }
+
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: controlUrl,
+    TARGET_DATABASE_URL: targetUrl,
+    TARGET_IS_EMBEDDED: env.TARGET_DATABASE_URL ? "" : "1",
+    PORT: String(env.PORT),
+    HOST: env.HOST,
+  };
+
+  if (process.env.SKIP_BUILD !== "1" && buildIsStale()) {
+    console.log("  building the web app (first start or changed sources; about a minute)…");
+    try {
+      await runBuild(childEnv);
+    } catch (err) {
+      await embedded?.stop().catch(() => undefined);
+      fail((err as Error).message);
+    }
+  }
+
+  const web = spawnTs("scripts/serve-next.ts", childEnv);
+  const runner = spawnTs("runner/main.ts", childEnv);
+  children.push(web, runner);
+  for (const [name, child] of [["web app", web], ["runner", runner]] as const) {
+    child.on("exit", (code, signal) => {
+      if (stopping) return;
+      console.error(`\nThe ${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); shutting down.`);
+      void shutdown(1);
+    });
+  }
+  web.on("message", (m: { ready?: boolean }) => {
+    if (m?.ready) console.log(`  ready: ${appUrl}   (Ctrl-C stops the app, the runner and the embedded Postgres)`);
+  });
+}
+
+main().catch((err) => fail((err as Error).message));
