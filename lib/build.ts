@@ -17,7 +17,7 @@ function newestMtime(p: string): number {
 
 /** True when .next holds no production build, or a source file is newer than it. */
 export function buildIsStale(root: string = PROJECT_ROOT): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
   const newest = Math.max(

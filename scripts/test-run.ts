@@ -3,7 +3,8 @@
 // Playwright starts the real app with `npm start`'s code on a fresh data folder (playwright.config.ts).
 //   npm test            everything
 //   npm test -- unit    node tests only
-//   npm test -- e2e     Playwright only
+//   npm test -- e2e     Playwright only (npm run test:e2e -- e2e/runs.spec.ts for one spec)
+//   npm run test:unit -- runner/   only node test files whose path contains "runner/"
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -40,7 +41,9 @@ async function main() {
     const server = await startTestServer();
     try {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
-      const code = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...files], {
+      const only = process.argv.slice(3);
+    const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+    const code = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...selected], {
         ...env,
         TEST_PG_URL: server.url("postgres"),
       });
