@@ -185,3 +185,23 @@ export async function startEmbedded(opts: {
     throw err;
   }
 }
+
+/**
+ * For tools such as the CLI: uses the embedded server of a running `npm start` on the same DATA_DIR if
+ * there is one (it holds the lock), else starts the server itself (and `stop()` stops it again).
+ */
+export async function useEmbedded(opts: { dataDir: string; port: number }): Promise<EmbeddedServer & { owned: boolean }> {
+  const lock = path.join(opts.dataDir, "owner.pid");
+  const pwFile = path.join(opts.dataDir, "pg-password");
+  const holder = existsSync(lock) ? Number(readFileSync(lock, "utf8").trim()) : 0;
+  if (holder && holder !== process.pid && alive(holder) && existsSync(pwFile)) {
+    const password = readFileSync(pwFile, "utf8").trim();
+    const url = (db: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/${db}`;
+    if (!(await portOpen(opts.port)))
+      throw new StartupError(
+        `The data folder ${opts.dataDir} belongs to a running start (pid ${holder}), but nothing answers on EMBEDDED_PG_PORT ${opts.port}. Use the same EMBEDDED_PG_PORT as that start.`,
+      );
+    return { port: opts.port, url, notes: [], owned: false, stop: async () => undefined };
+  }
+  return { ...(await startEmbedded(opts)), owned: true };
+}
