@@ -6,7 +6,7 @@
 //   npm test -- e2e     Playwright only (npm run test:e2e -- e2e/runs.spec.ts for one spec)
 //   npm run test:unit -- runner/   only node test files whose path contains "runner/"
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
@@ -34,6 +34,8 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<numbe
 async function main() {
   const which = process.argv[2] ?? "all";
   let failed = false;
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "pgbb-test-run-"));
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
   if (which === "all" || which === "unit") {
@@ -43,11 +45,18 @@ async function main() {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
       const only = process.argv.slice(3);
     const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
-    const code = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...selected], {
+    const tap = path.join(tmp, "node.tap");
+    const code = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...selected], {
         ...env,
         TEST_PG_URL: server.url("postgres"),
       });
       failed ||= code !== 0;
+      const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
+      const count = (k: string) => Number(text.match(new RegExp(`^# ${k} (\\d+)`, "m"))?.[1] ?? 0);
+      totals.passed += count("pass");
+      totals.failed += count("fail") + count("cancelled");
+      totals.skipped += count("skipped") + count("todo");
+      if (code !== 0 && count("fail") + count("cancelled") === 0) totals.failed += 1; // crashed before reporting
     } finally {
       await server.stop();
     }
@@ -58,14 +67,22 @@ async function main() {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-e2e-"));
     chmodSync(dataDir, 0o755); // the embedded Postgres runs as the postgres user and must enter it
     try {
-      const code = await run(process.execPath, [bin, "test", ...process.argv.slice(3)], { ...env, E2E_DATA_DIR: dataDir });
+      const json = path.join(tmp, "playwright.json");
+      const code = await run(process.execPath, [bin, "test", ...process.argv.slice(3)], { ...env, E2E_DATA_DIR: dataDir, PW_JSON_OUTPUT: json });
       failed ||= code !== 0;
+      const stats = existsSync(json) ? (JSON.parse(readFileSync(json, "utf8")).stats ?? {}) : {};
+      totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+      totals.failed += stats.unexpected ?? 0;
+      totals.skipped += stats.skipped ?? 0;
+      if (code !== 0 && !stats.unexpected) totals.failed += 1; // e.g. the web server did not start
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
 
-  console.log(failed ? "\nSome tests failed." : "\nAll tests passed.");
+  rmSync(tmp, { recursive: true, force: true });
+  // One plain closing line over both runners, for people and CI alike.
+  console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(failed ? 1 : 0);
 }
 
