@@ -1,0 +1,20 @@
+import { requestCancel, getRun } from "@/lib/runs";
+import { json, notFoundJson } from "../../_http";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/**
+ * POST /api/runs/:id/cancel. A queued run is cancelled at once (200 {status:"cancelled"}); a running one is
+ * stopped by its runner within ~2 s (202 {status:"cancelling"}); a finished one answers 409.
+ */
+export async function POST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const r = await requestCancel(id);
+  if (r === "missing") return notFoundJson(`run "${id}"`);
+  if (r === "finished") {
+    const run = await getRun(id);
+    return json(409, { error: `run "${id}" has already finished (${run?.status ?? "gone"}); nothing to cancel` });
+  }
+  return r === "cancelled" ? json(200, { status: "cancelled" }) : json(202, { status: "cancelling" });
+}

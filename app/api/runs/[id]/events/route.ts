@@ -1,0 +1,25 @@
+import { getRun } from "@/lib/runs";
+import { resumeAfter, runEventStream } from "@/lib/run-events";
+import { notFoundJson } from "../../_http";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/**
+ * GET /api/runs/:id/events: Server-Sent Events of the run's samples and status (format: lib/run-events.ts).
+ * Resumes after the Last-Event-ID header (sent by EventSource on reconnect) or `?after=<seq>`.
+ */
+export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  if (!(await getRun(id))) return notFoundJson(`run "${id}"`);
+  const after = resumeAfter(req.headers.get("last-event-id"), new URL(req.url).searchParams.get("after"));
+  return new Response(runEventStream(id, after, { signal: req.signal }), {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      // no-transform: Next's gzip would otherwise buffer the stream and hold samples back.
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+}

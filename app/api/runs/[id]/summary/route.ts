@@ -1,0 +1,25 @@
+import { getRun } from "@/lib/runs";
+import { parseSummary } from "@/lib/run-view";
+import { json, notFoundJson } from "../../_http";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** GET /api/runs/:id/summary: the RunSummary (lib/summary.ts) as a JSON download, histograms included. */
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const run = await getRun(id);
+  if (!run) return notFoundJson(`run "${id}"`);
+  const summary = parseSummary(run.summary);
+  if (!summary)
+    return json(409, {
+      error: `run "${id}" has no summary: it is ${run.status}${run.error ? ` (${run.error})` : ""}. Only completed runs have one`,
+    });
+  return new Response(JSON.stringify(summary, null, 2) + "\n", {
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="pgbb-${id}-summary.json"`,
+      "cache-control": "no-store",
+    },
+  });
+}

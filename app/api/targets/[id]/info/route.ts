@@ -1,0 +1,17 @@
+import { resolveTarget, targetInfo } from "@/lib/targets";
+import { json } from "../../../runs/_http";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** GET /api/targets/:id/info: server version and connection limits (max, reserved, in use, available). */
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const target = await resolveTarget(id);
+  if (!target) return json(404, { error: `target "${id}" does not exist` });
+  try {
+    return json(200, { target: { id: target.id, name: target.name, maskedUrl: target.maskedUrl }, info: await targetInfo(target.url) });
+  } catch (err) {
+    return json(502, { error: `${target.name}: ${(err as Error).message}` });
+  }
+}

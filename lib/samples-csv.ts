@@ -1,0 +1,62 @@
+// A run's samples as CSV: one row per one-second sample, so a spreadsheet or pandas can redraw any chart.
+// Latency columns are that second's own percentiles (never a cumulative figure), in milliseconds.
+import { LATENCY_METRICS } from "./metrics";
+import type { Sample } from "./sample";
+
+const LAT_STATS = ["p50", "p95", "p99", "max", "count"] as const;
+
+/** The fixed columns, in order (README "API" lists them). Per-group columns follow: g0_msg_s, g0_backlog, … */
+export const CSV_COLUMNS = [
+  "seq",
+  "time",
+  "phase",
+  "elapsed_s",
+  "interval_s",
+  "write_msg_s",
+  "write_mib_s",
+  "write_count",
+  "write_errors",
+  "read_msg_s",
+  "read_mib_s",
+  "read_count",
+  "read_errors",
+  "empty_polls",
+  "backlog",
+  ...LATENCY_METRICS.flatMap((m) => LAT_STATS.map((s) => `${m}_${s}${s === "count" ? "" : "_ms"}`)),
+] as const;
+
+function cell(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  const s = typeof v === "number" ? (Number.isInteger(v) ? String(v) : String(+v.toFixed(6))) : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function samplesToCsv(samples: Sample[]): string {
+  const groups = [...new Set(samples.flatMap((s) => s.metrics.groups.map((g) => g.group)))];
+  const header = [...CSV_COLUMNS, ...groups.flatMap((g) => [`${g}_msg_s`, `${g}_backlog`]), "errors"];
+  const rows = samples.map((s) => {
+    const m = s.metrics;
+    const byGroup = new Map(m.groups.map((g) => [g.group, g]));
+    return [
+      s.seq,
+      s.time,
+      s.phase,
+      m.elapsedSec,
+      m.intervalSec,
+      m.writes.msgPerSec,
+      m.writes.mibPerSec,
+      m.writes.count,
+      m.writes.errors,
+      m.reads.msgPerSec,
+      m.reads.mibPerSec,
+      m.reads.count,
+      m.reads.errors,
+      m.reads.emptyPolls,
+      m.backlog,
+      ...LATENCY_METRICS.flatMap((metric) => LAT_STATS.map((st) => m.latencyMs[metric]?.[st])),
+      ...groups.flatMap((g) => [byGroup.get(g)?.msgPerSec, byGroup.get(g)?.backlog]),
+      m.errors.join(" | "),
+    ].map(cell);
+  });
+  return [header, ...rows].map((r) => r.join(",")).join("\n") + "\n";
+}
