@@ -1,0 +1,116 @@
+// `npm start` as a user lives with it: start, data kept across restarts, a SIGKILLed start's leftover
+// Postgres handled, a second start refused, Ctrl-C leaving no process behind.
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import pg from "pg";
+import { PROJECT_ROOT } from "../lib/paths";
+import { freePort } from "../lib/testing";
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-lifecycle-"));
+chmodSync(dataDir, 0o755);
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "start.ts")], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, RUNNER_HEARTBEAT_MS: "500", ...env },
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms: number, out?: () => string) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}${out ? `; output:\n${out()}` : ""}`);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const postmasterPid = () => Number(readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+
+test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-C", { timeout: 600_000 }, async () => {
+  const port = await freePort();
+  const pgPort = await freePort();
+  const env = { PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
+
+  // 1. First start (builds the web app if needed).
+  const first = start(env);
+  await waitFor("ready", () => first.output().includes("ready:"), 300_000, first.output);
+  assert.match(first.output().split("\n")[0], new RegExp(`open http://127\\.0\\.0\\.1:${port}`), "the first line is the URL");
+  const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
+  assert.equal(health.ok, true, JSON.stringify(health));
+
+  // Something stored survives restarts.
+  const password = readFileSync(path.join(dataDir, "pg-password"), "utf8").trim();
+  const controlUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/pgbb_control`;
+  const c = new pg.Client({ connectionString: controlUrl });
+  await c.connect();
+  await c.query(`INSERT INTO target (id, name, connection_string) VALUES ('keep', 'kept across restarts', 'postgresql://x@y/z')`);
+  await c.end();
+
+  // 2. SIGKILL the start: its web app and runner follow it; its Postgres is left running.
+  const leftover = postmasterPid();
+  first.child.kill("SIGKILL");
+  await first.exited;
+  await waitFor("the web app to exit with its parent", async () => {
+    try {
+      await fetch(`http://127.0.0.1:${port}/api/health`);
+      return false;
+    } catch {
+      return true;
+    }
+  }, 10_000);
+  assert.ok(alive(leftover), "the embedded Postgres outlives a SIGKILLed start");
+
+  // 3. The next start handles the leftover server and keeps the data.
+  const second = start(env);
+  await waitFor("ready after a killed start", () => second.output().includes("ready:"), 120_000, second.output);
+  assert.match(second.output(), new RegExp(`Stopped a Postgres \\(pid ${leftover}\\) left running`));
+  const c2 = new pg.Client({ connectionString: controlUrl });
+  await c2.connect();
+  const kept = await c2.query("SELECT name FROM target WHERE id = 'keep'");
+  await c2.end();
+  assert.equal(kept.rows[0]?.name, "kept across restarts");
+
+  // 4. A start on the same data folder while one runs is refused with a message naming the problem.
+  const third = start({ ...env, PORT: String(await freePort()) });
+  assert.equal(await third.exited, 1);
+  assert.match(third.output(), /data folder .* is in use by another running start/);
+  const fourth = start(env);
+  assert.equal(await fourth.exited, 1);
+  assert.match(fourth.output(), new RegExp(`PORT ${port} on 127\\.0\\.0\\.1 is already in use`));
+
+  // 5. Ctrl-C stops the app, the runner and Postgres; nothing is left behind.
+  const pgPid = postmasterPid();
+  second.child.kill("SIGINT");
+  assert.equal(await second.exited, 0);
+  assert.ok(!alive(pgPid), "the embedded Postgres stopped");
+  assert.ok(!existsSync(path.join(dataDir, "owner.pid")), "the data folder lock is released");
+  const again = await new Promise<boolean>((resolve) => {
+    fetch(`http://127.0.0.1:${port}/api/health`).then(() => resolve(true), () => resolve(false));
+  });
+  assert.equal(again, false, "the web app stopped");
+});
