@@ -1,0 +1,73 @@
+// Control-store operations on imported results (the ImportedResult table). The text is kept as pasted (with any
+// password on a pasted command line masked), so the parse can be redone by a later version of lib/import.ts.
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { prisma, type PrismaClient } from "./db";
+import { ImportError, maskSecrets, parseToolOutput } from "./import";
+
+export const newImportId = () => `imp_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+
+/** 5 MB: a 30-minute run with a 1 s report interval prints well under 1 MB (pubsub: ~330 bytes per group line). */
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+export const NewImportInput = z.object({
+  text: z
+    .string({ error: "text is required: paste the whole output of pg_msg_bench" })
+    .min(1, "text is required: paste the whole output of pg_msg_bench")
+    .max(MAX_IMPORT_BYTES, `text is too long (more than ${MAX_IMPORT_BYTES / 1024 / 1024} MB)`),
+  label: z
+    .string({ error: "label must be text" })
+    .trim()
+    .max(120, "label must be at most 120 characters")
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  command: z
+    .string({ error: "command must be text" })
+    .max(4000, "command must be at most 4000 characters")
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+});
+export type NewImportInput = z.input<typeof NewImportInput>;
+
+export type CreateImportResult =
+  | { ok: true; id: string; label: string; workload: string }
+  | { ok: false; error: string; line?: number; field?: string };
+
+/** Parses and stores; a parse problem comes back as a value naming the line, never as a thrown error. */
+export async function createImport(input: unknown, db: PrismaClient = prisma()): Promise<CreateImportResult> {
+  const r = NewImportInput.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    return { ok: false, error: issue.message, field: issue.path.join(".") || undefined };
+  }
+  let parsed;
+  try {
+    parsed = parseToolOutput(r.data.text, { command: r.data.command });
+  } catch (err) {
+    if (err instanceof ImportError) return { ok: false, error: err.message, line: err.line };
+    throw err;
+  }
+  const c = parsed.config;
+  const label =
+    r.data.label ??
+    (parsed.workload === "pubsub"
+      ? `pub/sub ${c.writers ?? "?"}w ${c.consumerGroups ?? "?"}g×${c.readers ?? "?"}r, ${c.durationSeconds ?? "?"} s`
+      : `queue ${c.writers ?? "?"}w/${c.readers ?? "?"}r, ${c.durationSeconds ?? "?"} s`);
+  const row = await db.importedResult.create({
+    data: { id: newImportId(), label, workload: parsed.workload, rawText: maskSecrets(r.data.text), parsed: parsed as object },
+  });
+  return { ok: true, id: row.id, label: row.label, workload: row.workload };
+}
+
+export async function listImports(db: PrismaClient = prisma()) {
+  return db.importedResult.findMany({ orderBy: { createdAt: "desc" }, select: { id: true, label: true, workload: true, createdAt: true } });
+}
+
+export async function getImport(id: string, db: PrismaClient = prisma()) {
+  return db.importedResult.findUnique({ where: { id } });
+}
+
+export async function deleteImport(id: string, db: PrismaClient = prisma()) {
+  const r = await db.importedResult.deleteMany({ where: { id } });
+  return r.count > 0;
+}

@@ -1,0 +1,538 @@
+// Import: reads the text output of the reference Go tool (pg-queue-pubsub-benchmark, `pg_msg_bench`) — its live
+// report lines and its final summary — into an ImportedSummary that compares like a run, always labelled
+// "imported". The output's semantics are the tool's, not ours (../shared/reference/kozlovski/methodology.md):
+// rates are totals ÷ the *configured* duration, percentiles cover the whole run (no warm-up), and in pubsub mode
+// the base summary's read/e2e latencies print 0s and mean nothing (§2.5), so read/e2e come from the aggregate block.
+// A line that cannot be read is reported by number and content: "line 12: expected 'P50: <duration>' but found …".
+import { z } from "zod";
+
+/** A Go time.Duration as printed ("19.202047ms") and its value in milliseconds. */
+export const ImportedDuration = z.object({ raw: z.string(), ms: z.number() });
+export const ImportedLatency = z.object({ p50: ImportedDuration, p95: ImportedDuration, p99: ImportedDuration });
+export type ImportedLatency = z.infer<typeof ImportedLatency>;
+
+export const IMPORT_CONFIG_FIELDS = [
+  "writers",
+  "readers",
+  "consumerGroups",
+  "partitions",
+  "writeBatch",
+  "readBatch",
+  "payloadBytes",
+  "durationSeconds",
+  "throttleWritesPerSec",
+  "reportIntervalSeconds",
+  "tuneTableVacuum",
+] as const;
+export type ImportConfigField = (typeof IMPORT_CONFIG_FIELDS)[number];
+/** Where a config value came from: the command line, the output itself, inferred from the output, or the tool's default. */
+export const ConfigSource = z.enum(["command", "output", "inferred", "default"]);
+export type ConfigSource = z.infer<typeof ConfigSource>;
+
+export const ImportedGroup = z.object({
+  group: z.number().int(),
+  reads: z.number().int(),
+  readErrors: z.number().int(),
+  updates: z.number().int(),
+  claimErrors: z.number().int(),
+  emptyClaims: z.number().int(),
+  avgPollSize: z.number(),
+  msgPerSec: z.number(),
+  latencyMs: z.object({ read: ImportedLatency, e2e: ImportedLatency }),
+});
+
+export const ImportedInterval = z.object({
+  /** "hh:mm:ss" as printed. */
+  time: z.string(),
+  /** Seconds since the start of the load: the report time minus the first report's, plus one report interval. */
+  elapsedSec: z.number(),
+  writeMsgPerSec: z.number(),
+  readMsgPerSec: z.number(),
+  /** queue: QDepth; pubsub: the largest group's QueueDepth. */
+  backlog: z.number().int(),
+});
+
+export const ImportedSummary = z.object({
+  schemaVersion: z.literal(1),
+  tool: z.literal("pg-queue-pubsub-benchmark"),
+  workload: z.enum(["pubsub", "queue"]),
+  /** Config as far as it is known; a missing field is unknown (never guessed). */
+  config: z.object({
+    writers: z.number().int().optional(),
+    readers: z.number().int().optional(),
+    consumerGroups: z.number().int().optional(),
+    partitions: z.number().int().optional(),
+    writeBatch: z.number().int().optional(),
+    readBatch: z.number().int().optional(),
+    payloadBytes: z.number().int().optional(),
+    durationSeconds: z.number().optional(),
+    throttleWritesPerSec: z.number().optional(),
+    reportIntervalSeconds: z.number().optional(),
+    tuneTableVacuum: z.boolean().optional(),
+  }),
+  configSources: z.record(z.string(), ConfigSource),
+  /** The command line, if one was given or found in the text (password masked). */
+  command: z.string().nullable(),
+  totals: z.object({
+    writes: z.number().int(),
+    reads: z.number().int(),
+    updates: z.number().int(),
+    writeErrors: z.number().int(),
+    readErrors: z.number().int(),
+  }),
+  /** As the tool printed them: total ÷ configured duration. */
+  throughput: z.object({ writeMsgPerSec: z.number(), readMsgPerSec: z.number() }),
+  latencyMs: z.object({ write: ImportedLatency, read: ImportedLatency.nullable(), e2e: ImportedLatency.nullable() }),
+  groups: z.array(ImportedGroup),
+  pubsub: z
+    .object({ claimErrors: z.number().int(), emptyClaims: z.number().int(), avgPollSize: z.number(), deliverySemantics: z.string() })
+    .nullable(),
+  intervals: z.array(ImportedInterval),
+  /** What the numbers mean (the tool's semantics), shown beside them. */
+  notes: z.array(z.string()),
+});
+export type ImportedSummary = z.infer<typeof ImportedSummary>;
+
+export class ImportError extends Error {
+  constructor(
+    message: string,
+    public line?: number,
+  ) {
+    super(line ? `line ${line}: ${message}` : message);
+  }
+}
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go time.Duration string ("19.202047ms", "8.560574463s", "2m0s", "0s", "1.5µs") to ms; null if it is not one. */
+export function parseGoDuration(s: string): number | null {
+  const t = s.trim();
+  if (t === "0") return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)/y;
+  let ms = 0;
+  let i = 0;
+  let neg = false;
+  if (t.startsWith("-")) {
+    neg = true;
+    i = 1;
+  }
+  if (i >= t.length) return null;
+  while (i < t.length) {
+    re.lastIndex = i;
+    const m = re.exec(t);
+    if (!m) return null;
+    ms += Number(m[1]) * UNIT_MS[m[2]];
+    i = re.lastIndex;
+  }
+  return neg ? -ms : ms;
+}
+
+const num = (s: string) => Number(s.replace(/,/g, ""));
+
+/** Masks a password given on a pasted command line, so it is never stored. */
+export function maskSecrets(text: string): string {
+  return text.replace(/(-{1,2}password(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g, "$1****");
+}
+
+interface Line {
+  n: number;
+  text: string;
+}
+
+class Reader {
+  i = 0;
+  constructor(public lines: Line[]) {}
+  peek(): Line | undefined {
+    return this.lines[this.i];
+  }
+  next(): Line | undefined {
+    return this.lines[this.i++];
+  }
+  /** The next non-blank line, which must match `re`; otherwise an ImportError naming what was expected. */
+  expect(re: RegExp, what: string, after: Line): RegExpExecArray {
+    while (this.peek() && this.peek()!.text.trim() === "") this.i++;
+    const l = this.next();
+    if (!l) throw new ImportError(`expected '${what}' after this line, but the text ends there (was it cut off?)`, after.n);
+    const m = re.exec(l.text.trim());
+    if (!m) throw new ImportError(`expected '${what}' but found '${l.text.trim()}'`, l.n);
+    return m;
+  }
+}
+
+const INT = "(-?[\\d,]+)";
+const FLOAT = "(-?[\\d,]*\\.?\\d+)";
+
+function latencyBlock(r: Reader, header: Line): ImportedLatency {
+  const out: Record<string, { raw: string; ms: number }> = {};
+  for (const p of ["P50", "P95", "P99"]) {
+    const m = r.expect(new RegExp(`^${p}:\\s*(\\S+)$`), `${p}: <duration>`, r.lines[r.i - 1] ?? header);
+    const ms = parseGoDuration(m[1]);
+    if (ms === null) {
+      const l = r.lines[r.i - 1];
+      throw new ImportError(`expected '${p}: <duration>' but found '${l.text.trim()}' (a duration as Go prints it, such as 19.202047ms)`, l.n);
+    }
+    out[p.toLowerCase()] = { raw: m[1], ms };
+  }
+  return out as ImportedLatency;
+}
+
+function field(r: Reader, label: string, valueRe: string, after: Line, unit = ""): { m: RegExpExecArray; line: Line } {
+  const re = new RegExp(`^${label.replace(/[()]/g, "\\$&")}:\\s*${valueRe}${unit ? `\\s*${unit}` : ""}$`);
+  const m = r.expect(re, `${label}: <${valueRe === INT || valueRe === FLOAT ? "number" : "text"}>${unit ? ` ${unit}` : ""}`, after);
+  return { m, line: r.lines[r.i - 1] };
+}
+
+const TOOL_DEFAULTS = {
+  writers: 4,
+  readers: 4,
+  partitions: 10,
+  consumerGroups: 1,
+  writeBatch: 100,
+  readBatch: 100,
+  payloadBytes: 1024,
+  durationSeconds: 30,
+  reportIntervalSeconds: 5,
+  throttleWritesPerSec: 0,
+  tuneTableVacuum: false,
+} as const;
+
+const FLAG_FIELDS: Record<string, ImportConfigField | "mode"> = {
+  writers: "writers",
+  readers: "readers",
+  partitions: "partitions",
+  "consumer-groups": "consumerGroups",
+  "write-batch": "writeBatch",
+  "read-batch": "readBatch",
+  payload: "payloadBytes",
+  duration: "durationSeconds",
+  report: "reportIntervalSeconds",
+  throttle_writes: "throttleWritesPerSec",
+  "tune-table-vacuum": "tuneTableVacuum",
+  mode: "mode",
+};
+const IGNORED_FLAGS = new Set(["host", "port", "db", "user", "password"]);
+
+/** Parses a `pg_msg_bench` command line (Go flag syntax: -f=v, --f=v, -f v; bare boolean flags). */
+export function parseCommand(cmd: string, lineNo?: number): { mode?: "pubsub" | "queue"; config: Partial<Record<ImportConfigField, number | boolean>> } {
+  const tokens = cmd.replace(/\\\s*\n/g, " ").trim().split(/\s+/);
+  const start = tokens.findIndex((t) => /pg_msg_bench$|^go$/.test(t));
+  const args = tokens.slice(start >= 0 ? (tokens[start] === "go" ? start + 3 : start + 1) : 0);
+  const config: Partial<Record<ImportConfigField, number | boolean>> = {};
+  let mode: "pubsub" | "queue" | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--?([\w-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!m) throw new ImportError(`could not read the command line at '${args[i]}': expected flags such as --writers=10`, lineNo);
+    const name = m[1];
+    const f = FLAG_FIELDS[name];
+    if (!f) {
+      if (IGNORED_FLAGS.has(name)) {
+        if (m[2] === undefined) i++;
+        continue;
+      }
+      throw new ImportError(`unknown flag '--${name}' on the command line (pg_msg_bench has -writers, -readers, -partitions, -consumer-groups, -write-batch, -read-batch, -payload, -duration, -report, -throttle_writes, -tune-table-vacuum, -mode)`, lineNo);
+    }
+    if (f === "tuneTableVacuum") {
+      config.tuneTableVacuum = m[2] === undefined ? true : m[2] === "true";
+      continue;
+    }
+    const v = m[2] ?? args[++i];
+    if (v === undefined) throw new ImportError(`flag '--${name}' has no value`, lineNo);
+    if (f === "mode") {
+      if (v !== "pubsub" && v !== "queue") throw new ImportError(`--mode must be pubsub or queue, found '${v}'`, lineNo);
+      mode = v;
+    } else if (f === "durationSeconds" || f === "reportIntervalSeconds") {
+      const ms = parseGoDuration(v);
+      if (ms === null || ms <= 0) throw new ImportError(`--${name} must be a Go duration such as 30s, found '${v}'`, lineNo);
+      config[f] = ms / 1000;
+    } else {
+      if (!/^\d+$/.test(v)) throw new ImportError(`--${name} must be a whole number, found '${v}'`, lineNo);
+      config[f] = Number(v);
+    }
+  }
+  return { mode, config };
+}
+
+const secondsOfDay = (t: string) => {
+  const [h, m, s] = t.split(":").map(Number);
+  return h * 3600 + m * 60 + s;
+};
+
+/**
+ * Parses the tool's output. `command` (optional) is the command line used, for the config the output does
+ * not print; a command line found in the text itself is used too. Throws ImportError naming the bad line.
+ */
+export function parseToolOutput(text: string, opts: { command?: string } = {}): ImportedSummary {
+  if (!text.trim()) throw new ImportError("the text is empty: paste the whole output of pg_msg_bench, from its first line to '… benchmark complete'");
+  const lines: Line[] = text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((t, i) => ({ n: i + 1, text: t.replace(/\s+$/, "") }));
+
+  // Commands may span lines with trailing backslashes; join them before reading.
+  let commandText: string | null = opts.command?.trim() ? opts.command.trim() : null;
+  let commandLine: number | undefined;
+
+  const live: { time: string; line: number; w: number; r: number; backlog: number }[] = [];
+  const logHints: { partitions?: number; writers?: number; readBatch?: number } = {};
+  let summary: {
+    totals: ImportedSummary["totals"];
+    throughput: ImportedSummary["throughput"];
+    latency: { write: ImportedLatency; read: ImportedLatency; e2e: ImportedLatency };
+    line: number;
+  } | null = null;
+  let pubsub: {
+    semantics: string;
+    partitions: number;
+    durationSeconds: number;
+    groups: z.infer<typeof ImportedGroup>[];
+    aggregate: { reads: number; readErrors: number; updates: number; claimErrors: number; emptyClaims: number; avgPollSize: number; msgPerSec: number; read: ImportedLatency; e2e: ImportedLatency } | null;
+  } | null = null;
+  let modeSeen: "pubsub" | "queue" | undefined;
+
+  const r = new Reader(lines);
+  while (r.peek()) {
+    const l = r.next()!;
+    const t = l.text.trim();
+    if (t === "") continue;
+
+    // A pasted command line (possibly "$ ./pg_msg_bench … \" continued on the next lines).
+    if (/^(\$\s*)?(\S*pg_msg_bench|go run)\b/.test(t)) {
+      let cmd = t;
+      while (cmd.endsWith("\\") && r.peek()) cmd = cmd.slice(0, -1) + " " + r.next()!.text.trim();
+      if (!opts.command?.trim()) {
+        commandText = cmd.replace(/^\$\s*/, "");
+        commandLine = l.n;
+      }
+      continue;
+    }
+
+    // Go log lines: "2026/11/22 04:35:18 [pub info] …", "… [consumer g3 r3 p4] claim err: …", "… benchmark complete".
+    if (/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} /.test(t)) {
+      const created = /successfully created (\d+) topicpartitions/.exec(t);
+      if (created) logHints.partitions = Number(created[1]);
+      const prod = /producers per partition \[([^\]]*)\]/.exec(t);
+      if (prod) logHints.writers = [...prod[1].matchAll(/p\d+=(\d+)/g)].reduce((a, m) => a + Number(m[1]), 0);
+      const batch = /\bbatch=(\d+)\)/.exec(t);
+      if (batch) logHints.readBatch = Number(batch[1]);
+      if (/pubsub benchmark complete|\[pub info\]|\[consumer g/.test(t)) modeSeen ??= "pubsub";
+      if (/queue benchmark complete/.test(t)) modeSeen ??= "queue";
+      continue;
+    }
+
+    // Live report, queue: "[04:36:04] W: 3465/s R: 1358/s QDepth: 10546 Err(W/R): 0/0"
+    let m = /^\[(\d{2}:\d{2}:\d{2})\] W: (\d+)\/s R: (\d+)\/s QDepth: (-?\d+) Err\(W\/R\): (\d+)\/(\d+)$/.exec(t);
+    if (m) {
+      modeSeen ??= "queue";
+      live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(m[3]), backlog: num(m[4]) });
+      continue;
+    }
+    // Live report, pubsub: "[04:35:24] W: 6960/s TotalW:34800", then the group table and "TotalR: …".
+    m = /^\[(\d{2}:\d{2}:\d{2})\] W: (\d+)\/s TotalW:\s*(\d+)$/.exec(t);
+    if (m) {
+      modeSeen ??= "pubsub";
+      r.expect(/^Group\s+R\/s\s+TotR\s+Err\s+Empty\s+AvgPoll\s+QueueDepth$/, "Group  R/s  TotR  Err  Empty  AvgPoll  QueueDepth", l);
+      let depthMax = 0;
+      for (;;) {
+        while (r.peek() && r.peek()!.text.trim() === "") r.i++;
+        const g = r.peek();
+        if (!g) throw new ImportError("expected the group rows and 'TotalR: <n>/s QueueDepth(min=…, max=…)' after this report, but the text ends", l.n);
+        const gt = g.text.trim();
+        const row = /^(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+(?:\.\d+)?)\s+(-?\d+)$/.exec(gt);
+        if (row) {
+          r.i++;
+          depthMax = Math.max(depthMax, Number(row[7]));
+          continue;
+        }
+        const tot = /^TotalR: (\d+)\/s QueueDepth\(min=(-?\d+), max=(-?\d+)\)$/.exec(gt);
+        if (!tot) throw new ImportError(`expected a group row '<group> <R/s> <TotR> <Err> <Empty> <AvgPoll> <QueueDepth>' or 'TotalR: <n>/s QueueDepth(min=…, max=…)' but found '${gt}'`, g.n);
+        r.i++;
+        live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(tot[1]), backlog: Math.max(depthMax, Number(tot[3])) });
+        break;
+      }
+      continue;
+    }
+
+    if (t === "=== Summary ===") {
+      if (summary) throw new ImportError("a second '=== Summary ===' block: paste the output of one run at a time", l.n);
+      const tw = field(r, "Total Writes", INT, l);
+      const tr = field(r, "Total Reads", INT, tw.line);
+      const tu = field(r, "Total Updates", INT, tr.line);
+      const we = field(r, "Write Errors", INT, tu.line);
+      const re = field(r, "Read Errors", INT, we.line);
+      const aw = field(r, "Avg Write Throughput", FLOAT, re.line, "rows/sec");
+      const ar = field(r, "Avg Read Throughput", FLOAT, aw.line, "rows/sec");
+      r.expect(/^Write Latencies.*:$/, "Write Latencies (INSERT only):", ar.line);
+      const write = latencyBlock(r, r.lines[r.i - 1]);
+      r.expect(/^Read Latencies.*:$/, "Read Latencies (…):", r.lines[r.i - 1]);
+      const read = latencyBlock(r, r.lines[r.i - 1]);
+      r.expect(/^End-to-End Latencies.*:$/, "End-to-End Latencies (created_at → consumed):", r.lines[r.i - 1]);
+      const e2e = latencyBlock(r, r.lines[r.i - 1]);
+      summary = {
+        totals: { writes: num(tw.m[1]), reads: num(tr.m[1]), updates: num(tu.m[1]), writeErrors: num(we.m[1]), readErrors: num(re.m[1]) },
+        throughput: { writeMsgPerSec: num(aw.m[1]), readMsgPerSec: num(ar.m[1]) },
+        latency: { write, read, e2e },
+        line: l.n,
+      };
+      continue;
+    }
+
+    if (t === "=== PubSub Summary ===") {
+      modeSeen = "pubsub";
+      const ds = field(r, "Delivery Semantics", "(.+)", l);
+      const np = field(r, "Number of partitions", INT, ds.line);
+      const du = r.expect(/^Duration:\s*(\S+)(?:\s+\(([\d.]+)s\))?$/, "Duration: <duration> (<seconds>s)", np.line);
+      const durMs = parseGoDuration(du[1]);
+      if (durMs === null) throw new ImportError(`expected 'Duration: <duration>' but found 'Duration: ${du[1]}'`, r.lines[r.i - 1].n);
+      pubsub = { semantics: ds.m[1], partitions: num(np.m[1]), durationSeconds: du[2] ? Number(du[2]) : durMs / 1000, groups: [], aggregate: null };
+      continue;
+    }
+
+    m = /^-- Consumer Group (\d+) --$/.exec(t);
+    if (m) {
+      if (!pubsub) throw new ImportError("a '-- Consumer Group --' block before '=== PubSub Summary ==='", l.n);
+      const rc = field(r, "Reads Completed", INT, l);
+      const re = field(r, "Read Errors", INT, rc.line);
+      const uc = field(r, "Updates Completed", INT, re.line);
+      const ce = field(r, "Claim Errors", INT, uc.line);
+      const ec = field(r, "Empty Claims", INT, ce.line);
+      const ap = field(r, "Avg Poll Size", FLOAT, ec.line);
+      const at = field(r, "Avg Throughput", FLOAT, ap.line, "reads/sec");
+      r.expect(/^Read Latency.*:$/, "Read Latency (claim txn):", at.line);
+      const read = latencyBlock(r, r.lines[r.i - 1]);
+      r.expect(/^End-to-End Latency.*:$/, "End-to-End Latency (created_at → consumed):", r.lines[r.i - 1]);
+      const e2e = latencyBlock(r, r.lines[r.i - 1]);
+      pubsub.groups.push({
+        group: Number(m[1]),
+        reads: num(rc.m[1]),
+        readErrors: num(re.m[1]),
+        updates: num(uc.m[1]),
+        claimErrors: num(ce.m[1]),
+        emptyClaims: num(ec.m[1]),
+        avgPollSize: num(ap.m[1]),
+        msgPerSec: num(at.m[1]),
+        latencyMs: { read, e2e },
+      });
+      continue;
+    }
+
+    if (t === "=== Aggregate Across All Groups ===") {
+      if (!pubsub) throw new ImportError("'=== Aggregate Across All Groups ===' before '=== PubSub Summary ==='", l.n);
+      const rc = field(r, "Total Reads Completed", INT, l);
+      const re = field(r, "Total Read Errors", INT, rc.line);
+      const tu = field(r, "Total Updates", INT, re.line);
+      const ce = field(r, "Total Claim Errors", INT, tu.line);
+      const ec = field(r, "Total Empty Claims", INT, ce.line);
+      const ap = field(r, "Avg Poll Size", FLOAT, ec.line);
+      const at = field(r, "Avg Throughput", FLOAT, ap.line, "reads/sec");
+      r.expect(/^Read Latency.*:$/, "Read Latency (claim txn):", at.line);
+      const read = latencyBlock(r, r.lines[r.i - 1]);
+      r.expect(/^End-to-End Latency.*:$/, "End-to-End Latency (created_at → consumed):", r.lines[r.i - 1]);
+      const e2e = latencyBlock(r, r.lines[r.i - 1]);
+      pubsub.aggregate = {
+        reads: num(rc.m[1]),
+        readErrors: num(re.m[1]),
+        updates: num(tu.m[1]),
+        claimErrors: num(ce.m[1]),
+        emptyClaims: num(ec.m[1]),
+        avgPollSize: num(ap.m[1]),
+        msgPerSec: num(at.m[1]),
+        read,
+        e2e,
+      };
+      continue;
+    }
+
+    throw new ImportError(
+      `could not read '${t.length > 120 ? t.slice(0, 117) + "…" : t}': expected a live report line ('[hh:mm:ss] W: …'), a log line, the command line or a summary block of pg_msg_bench`,
+      l.n,
+    );
+  }
+
+  if (!summary)
+    throw new ImportError(
+      live.length
+        ? `no '=== Summary ===' block after the ${live.length} live report line${live.length > 1 ? "s" : ""}: paste the whole output, including the final summary (the run may have been stopped early)`
+        : "no '=== Summary ===' block: this does not look like the output of pg_msg_bench",
+    );
+
+  // The command line fills in what the output does not print; flags it omits take the tool's defaults.
+  let cmd: ReturnType<typeof parseCommand> | null = null;
+  if (commandText) cmd = parseCommand(commandText, commandLine);
+  const workload: "pubsub" | "queue" = pubsub ? "pubsub" : (modeSeen ?? cmd?.mode ?? "queue");
+  if (cmd?.mode && cmd.mode !== workload)
+    throw new ImportError(`the command line says --mode=${cmd.mode}, but the output is of a ${workload} run`, commandLine);
+  if (workload === "pubsub" && !pubsub)
+    throw new ImportError("this is a pubsub run's output, but its '=== PubSub Summary ===' block is missing: paste the whole output");
+  if (pubsub && !pubsub.aggregate)
+    throw new ImportError("the '=== Aggregate Across All Groups ===' block is missing after the pubsub summary: paste the whole output");
+
+  const config: ImportedSummary["config"] = {};
+  const sources: Record<string, ConfigSource> = {};
+  const set = <K extends ImportConfigField>(k: K, v: ImportedSummary["config"][K] | undefined, src: ConfigSource) => {
+    if (v === undefined || config[k] !== undefined) return;
+    config[k] = v;
+    sources[k] = src;
+  };
+  if (cmd) for (const [k, v] of Object.entries(cmd.config)) set(k as ImportConfigField, v as never, "command");
+  if (pubsub) {
+    set("partitions", pubsub.partitions, "output");
+    set("consumerGroups", pubsub.groups.length, "output");
+    set("durationSeconds", pubsub.durationSeconds, "output");
+    // The tool refuses to run unless readers (per group) == partitions (pubsub_runner.go L55-58).
+    set("readers", config.partitions ?? pubsub.partitions, "inferred");
+  }
+  if (logHints.writers) set("writers", logHints.writers, "output");
+  if (logHints.readBatch && workload === "pubsub") set("readBatch", logHints.readBatch, "inferred");
+  if (workload === "queue" && summary.throughput.writeMsgPerSec > 0) {
+    // The queue summary prints no duration; its rates are totals ÷ the configured duration, so that divides back.
+    const d = summary.totals.writes / summary.throughput.writeMsgPerSec;
+    if (Math.abs(d - Math.round(d)) < 0.05) set("durationSeconds", Math.round(d), "inferred");
+  }
+  if (live.length >= 2) set("reportIntervalSeconds", (secondsOfDay(live[1].time) - secondsOfDay(live[0].time) + 86400) % 86400, "inferred");
+  if (cmd) {
+    const fields: ImportConfigField[] =
+      workload === "pubsub"
+        ? ["writers", "readers", "consumerGroups", "partitions", "writeBatch", "readBatch", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds"]
+        : ["writers", "readers", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds", "tuneTableVacuum"];
+    for (const k of fields) set(k, TOOL_DEFAULTS[k] as never, "default");
+  }
+
+  const notes: string[] = [
+    "Imported from the reference tool's output: its numbers, its semantics. Rates are totals ÷ the configured duration (whose clock starts before table setup), not the real measuring window.",
+    "Percentiles cover the whole run, start-up and shutdown included (the tool has no warm-up); only p50, p95 and p99 are printed.",
+  ];
+  if (workload === "pubsub")
+    notes.push(
+      "pubsub: write latency is from the base summary (one sample per batch); read and e2e are from 'Aggregate Across All Groups' — the base summary's read/e2e latencies print 0s in pubsub mode and are ignored. Read msg/s sums all consumer groups.",
+    );
+  if (workload === "queue") notes.push("queue: write latency includes failed inserts; e2e is only right if the server's TimeZone is UTC (created_at is TIMESTAMP without time zone).");
+  if (config.payloadBytes === undefined) notes.push("Payload size unknown (no command line given): MiB/s are not shown. Add the command line to fill it in.");
+  if (config.throttleWritesPerSec) notes.push(`Writes were throttled to ${config.throttleWritesPerSec} msg/s by a token bucket with a one-second burst at start.`);
+
+  const first = live[0] ? secondsOfDay(live[0].time) : 0;
+  const step = config.reportIntervalSeconds ?? 0;
+  const intervals = live.map((x) => ({
+    time: x.time,
+    elapsedSec: ((secondsOfDay(x.time) - first + 86400) % 86400) + step,
+    writeMsgPerSec: x.w,
+    readMsgPerSec: x.r,
+    backlog: x.backlog,
+  }));
+
+  const agg = pubsub?.aggregate;
+  return ImportedSummary.parse({
+    schemaVersion: 1,
+    tool: "pg-queue-pubsub-benchmark",
+    workload,
+    config,
+    configSources: sources,
+    command: commandText ? maskSecrets(commandText) : null,
+    totals: agg ? { ...summary.totals, reads: agg.reads, updates: agg.updates, readErrors: agg.readErrors } : summary.totals,
+    throughput: agg ? { writeMsgPerSec: summary.throughput.writeMsgPerSec, readMsgPerSec: agg.msgPerSec } : summary.throughput,
+    latencyMs: agg ? { write: summary.latency.write, read: agg.read, e2e: agg.e2e } : summary.latency,
+    groups: pubsub?.groups ?? [],
+    pubsub: agg ? { claimErrors: agg.claimErrors, emptyClaims: agg.emptyClaims, avgPollSize: agg.avgPollSize, deliverySemantics: pubsub!.semantics } : null,
+    intervals,
+    notes,
+  });
+}
