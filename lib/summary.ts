@@ -60,6 +60,19 @@ export const RunSummary = z.object({
   reads: Throughput.extend({ emptyPolls: z.number().int(), perGroup: z.array(GroupSummary) }),
   latencyMs: LatencyByMetric,
   verification: Verification,
+  /** Whole-run counts (warm-up, measured window and drain), which verification compares with the target's rows. */
+  totals: z
+    .object({
+      writes: z.number().int(),
+      reads: z.number().int(),
+      /** Messages written but not read by the end of the drain (pubsub: summed over groups; queue: still queued). */
+      unreadAtEnd: z.number().int(),
+      /** How long the drain (writers stopped, readers catching up) took, in seconds. */
+      drainSeconds: z.number(),
+    })
+    .optional(),
+  /** Remarks about this run's measurement, e.g. why a metric is missing. */
+  notes: z.array(z.string()).optional(),
   /** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed
    *  (hdr-histogram-js encodeIntoCompressedBase64), so runs can be merged and re-read later. */
   histograms: z.record(z.string(), z.string()),

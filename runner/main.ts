@@ -1,12 +1,142 @@
-// The runner process: heart-beats into the control store and executes queued runs.
-// Started by `npm start` (scripts/start.ts); can also be started alone with `npm run runner`
-// against any control store given by DATABASE_URL.
+// The runner process: heart-beats into the control store, claims queued runs (FOR UPDATE SKIP LOCKED, so
+// several runners can share one control store) and executes them with the engine, one at a time.
+// Started by `npm start` (scripts/start.ts); can also be started alone with `npm run runner` against any
+// control store given by DATABASE_URL (and TARGET_DATABASE_URL for runs without a saved target).
+//
+// A run ends as: completed (summary stored) | failed (error in words; the summary too if verification
+// failed) | cancelled (a cancel request, honoured within 2 s) | interrupted (this runner was stopped with
+// SIGTERM/SIGINT while executing it, or died: other runners' sweeps mark runs whose runner went silent).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { exitWithParent } from "../lib/children";
-import { prisma } from "../lib/db";
-import { readEnv } from "../lib/env";
+import { prisma, type PrismaClient } from "../lib/db";
+import { readEnv, type Env } from "../lib/env";
+import type { Phase } from "../lib/metrics";
 import { heartbeat, registerRunner } from "../lib/runners";
+import { appendSample, claimNextRun, finishRun, isCancelRequested, markInterruptedRuns, setPhase } from "../lib/runs";
+import { parseConfig } from "../lib/workloads";
+import { RunCancelled, runWorkload, verificationError } from "./engine";
+
+/** How often an idle runner looks for queued runs. */
+const POLL_MS = 300;
+/** How often a running run's cancel flag is read: with the engine's stop (< 1 s) a cancel lands within 2 s. */
+const CANCEL_POLL_MS = 500;
+/** How often stale runs (their runner stopped heart-beating) are marked interrupted. */
+const SWEEP_MS = 10_000;
+
+const log = (line: string) => console.log(`runner: ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface RunnerLoop {
+  /** Resolves when the loop has stopped (after stop()). */
+  done: Promise<void>;
+  /** Stops claiming; a run in progress is aborted and marked interrupted. */
+  stop(): Promise<void>;
+}
+
+/** Resolves the connection string of a run's target. Throws a user-fit Error when there is none. */
+async function targetUrlOf(db: PrismaClient, run: { targetId: string | null; targetLabel: string }, env: Env): Promise<string> {
+  if (run.targetId) {
+    const t = await db.target.findUnique({ where: { id: run.targetId } });
+    if (!t) throw new Error(`the run's target "${run.targetLabel}" was deleted; launch the run again with another target`);
+    return t.connectionString;
+  }
+  if (!env.TARGET_DATABASE_URL) throw new Error("the run has no target and TARGET_DATABASE_URL is not set for the runner");
+  return env.TARGET_DATABASE_URL;
+}
+
+/** Executes one claimed run to its final status. Never throws: a failing run must not kill the runner. */
+async function execute(
+  db: PrismaClient,
+  run: { id: string; config: unknown; targetId: string | null; targetLabel: string },
+  env: Env,
+  current: { abort?: (why: "cancel" | "shutdown") => void },
+) {
+  const controller = new AbortController();
+  let why = "cancel" as "cancel" | "shutdown"; // set by current.abort (a closure), so not narrowed
+  current.abort = (w) => {
+    why = w;
+    controller.abort();
+  };
+  let phaseChain: Promise<void> = Promise.resolve();
+  const cancelTimer = setInterval(() => {
+    isCancelRequested(run.id, db)
+      .then((yes) => yes && current.abort?.("cancel"))
+      .catch((e) => log(`could not read the cancel flag of ${run.id}: ${(e as Error).message}`));
+  }, CANCEL_POLL_MS);
+  try {
+    const parsed = parseConfig(run.config);
+    if (!parsed.ok) {
+      const detail = Object.entries(parsed.errors).map(([k, v]) => (k === "_" ? v : v.startsWith(k) ? v : `${k}: ${v}`));
+      throw new Error(`invalid workload config: ${detail.join("; ")}`);
+    }
+    const url = await targetUrlOf(db, run, env);
+    log(`${run.id}: ${parsed.config.kind} on ${run.targetLabel}`);
+    const summary = await runWorkload(parsed.config, url, {
+      signal: controller.signal,
+      runId: run.id,
+      log: (l) => log(`${run.id}: ${l}`),
+      onPhase: (p: Phase) => {
+        phaseChain = phaseChain.then(() => setPhase(run.id, p, db)).catch((e) => log(`could not store phase: ${(e as Error).message}`));
+      },
+      onSample: (s) => appendSample(run.id, s.seq, s.phase, s.metrics, s.time, db),
+    });
+    await phaseChain;
+    const verr = verificationError(summary);
+    await finishRun(run.id, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary }, db);
+    log(`${run.id}: ${verr ?? "completed"}`);
+  } catch (err) {
+    await phaseChain;
+    const e = err as Error;
+    const outcome =
+      err instanceof RunCancelled
+        ? why === "shutdown"
+          ? { status: "interrupted" as const, error: "the runner was stopped (SIGTERM/SIGINT) while executing this run" }
+          : { status: "cancelled" as const, error: "cancelled on request" }
+        : { status: "failed" as const, error: e?.message ?? String(err) };
+    await finishRun(run.id, outcome, db).catch((e2) => log(`could not store the outcome of ${run.id}: ${(e2 as Error).message}`));
+    log(`${run.id}: ${outcome.status}: ${outcome.error}`);
+  } finally {
+    clearInterval(cancelTimer);
+    current.abort = undefined;
+  }
+}
+
+/** The claim loop, usable in-process (tests) as well as by this file's main(). */
+export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): RunnerLoop {
+  let stopping = false;
+  const current: { abort?: (why: "cancel" | "shutdown") => void } = {};
+  let lastSweep = 0;
+  const done = (async () => {
+    while (!stopping) {
+      try {
+        if (Date.now() - lastSweep > SWEEP_MS) {
+          lastSweep = Date.now();
+          const n = await markInterruptedRuns(db);
+          if (n) log(`marked ${n} run(s) of silent runners as interrupted`);
+        }
+        const run = await claimNextRun(runnerId, db);
+        if (!run) {
+          await sleep(POLL_MS);
+          continue;
+        }
+        await execute(db, run, env, current);
+      } catch (err) {
+        // The control store hiccuped: keep the runner alive and try again.
+        log(`control store error: ${(err as Error).message}`);
+        await sleep(2000);
+      }
+    }
+  })();
+  return {
+    done,
+    async stop() {
+      stopping = true;
+      current.abort?.("shutdown");
+      await done;
+    },
+  };
+}
 
 async function main() {
   const env = readEnv();
@@ -16,17 +146,24 @@ async function main() {
   const timer = setInterval(() => {
     heartbeat(db, id).catch((err) => console.error(`runner: heartbeat failed: ${(err as Error).message}`));
   }, env.RUNNER_HEARTBEAT_MS);
+  // A bug in one run must never take the runner down with it.
+  process.on("unhandledRejection", (err) => console.error(`runner: unhandled rejection: ${(err as Error)?.stack ?? err}`));
+  const loop = startRunnerLoop(db, id, env);
 
-  const stop = async () => {
-    clearInterval(timer);
-    await db.runner.delete({ where: { id } }).catch(() => undefined);
-    await db.$disconnect();
-  };
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      await loop.stop();
+      clearInterval(timer);
+      await db.runner.delete({ where: { id } }).catch(() => undefined);
+      await db.$disconnect();
+    })());
   exitWithParent(stop);
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop().finally(() => process.exit(0)));
 }
 
-main().catch((err) => {
-  console.error(`runner: ${(err as Error).message}`);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((err) => {
+    console.error(`runner: ${(err as Error).message}`);
+    process.exit(1);
+  });

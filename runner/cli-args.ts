@@ -1,0 +1,203 @@
+// Command-line parsing for `npm run bench`. Flag names are the reference tool's (Go's flag package: -name,
+// --name, -name=value, --name value), so a reference command line can be pasted as is, plus our own
+// (--target, --warmup, --preset, --json, --save). No dependency: the grammar is small and the messages must
+// name the exact flag.
+import { checkPgUrl } from "../lib/pgurl";
+import { parseConfig, presetById, PRESETS, WORKLOAD_KINDS, type WorkloadConfig, type WorkloadKind } from "../lib/workloads";
+
+type FlagType = "int" | "duration" | "bool" | "string";
+interface FlagSpec {
+  type: FlagType;
+  /** Config field it sets (workload flags). */
+  field?: string;
+  /** Only meaningful for this workload. */
+  only?: WorkloadKind;
+  help: string;
+}
+
+const FLAGS: Record<string, FlagSpec> = {
+  writers: { type: "int", field: "writers", help: "writer connections (both workloads)" },
+  readers: { type: "int", field: "readers", help: "queue: reader connections; pubsub: readers PER consumer group, must equal -partitions" },
+  "consumer-groups": { type: "int", field: "consumerGroups", only: "pubsub", help: "pubsub: consumer groups (read fan-out)" },
+  partitions: { type: "int", field: "partitions", only: "pubsub", help: "pubsub: partition tables" },
+  "write-batch": { type: "int", field: "writeBatch", only: "pubsub", help: "pubsub: messages per INSERT transaction" },
+  "read-batch": { type: "int", field: "readBatch", only: "pubsub", help: "pubsub: most messages per claim" },
+  payload: { type: "int", field: "payloadBytes", help: "payload bytes per message" },
+  duration: { type: "duration", field: "durationSeconds", help: "measured window: 30s, 2m, 1m30s or seconds" },
+  warmup: { type: "duration", field: "warmupSeconds", help: "load before the measured window, excluded from the summary (default 5s)" },
+  throttle_writes: { type: "int", field: "throttleWritesPerSec", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
+  report: { type: "duration", field: "reportIntervalSeconds", help: "interval of the live line (default 5s)" },
+  "tune-table-vacuum": { type: "bool", field: "tuneTableVacuum", only: "queue", help: "queue: the reference's per-table autovacuum/fillfactor settings" },
+  mode: { type: "string", help: "pubsub or queue (as the reference's -mode; or give it as the first word)" },
+  target: { type: "string", help: "postgresql://user:pass@host:5432/db to run against (default: TARGET_DATABASE_URL, else the embedded Postgres)" },
+  host: { type: "string", help: "reference-style connection: host (with -port -db -user -password)" },
+  port: { type: "int", help: "reference-style connection: port (default 5432)" },
+  db: { type: "string", help: "reference-style connection: database (default benchmark)" },
+  user: { type: "string", help: "reference-style connection: user (default postgres)" },
+  password: { type: "string", help: "reference-style connection: password" },
+  preset: { type: "string", help: `start from a preset (flags override its fields): ${PRESETS.map((p) => p.id).join(", ")}` },
+  json: { type: "string", help: "write the run's summary (lib/summary.ts RunSummary) to this file" },
+  save: { type: "bool", help: "store the run in the control store so the app shows it (live)" },
+  help: { type: "bool", help: "this text" },
+};
+/** Accepted spellings that map onto a canonical flag. */
+const ALIASES: Record<string, string> = { "throttle-writes": "throttle_writes", consumer_groups: "consumer-groups", write_batch: "write-batch", read_batch: "read-batch", tune_table_vacuum: "tune-table-vacuum", h: "help" };
+
+export interface CliOptions {
+  config: WorkloadConfig;
+  /** Explicit target URL (from --target or the reference-style flags); undefined = default target. */
+  target?: string;
+  json?: string;
+  save: boolean;
+  presetId?: string;
+}
+
+export type ParsedArgs = { kind: "help" } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
+
+/** "30s", "2m", "1m30s", "1h", or plain seconds ("45") → whole seconds; null if not a duration. */
+export function parseDuration(v: string): number | null {
+  const s = v.trim();
+  if (/^\d+$/.test(s)) return Number(s);
+  const m = s.match(/^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?$/);
+  if (!m || s === "" || (!m[1] && !m[2] && !m[3])) return null;
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
+function closest(name: string): string | undefined {
+  const names = [...Object.keys(FLAGS), ...Object.keys(ALIASES)];
+  const dist = (a: string, b: string) => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+    for (let j = 1; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    return d[a.length][b.length];
+  };
+  const best = names.map((n) => [n, dist(name, n)] as const).sort((a, b) => a[1] - b[1])[0];
+  return best && best[1] <= 2 ? (ALIASES[best[0]] ?? best[0]) : undefined;
+}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const err = (message: string): ParsedArgs => ({ kind: "error", message });
+  const values = new Map<string, string | boolean>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i];
+    if (!tok.startsWith("-") || tok === "-" || /^-\d/.test(tok)) {
+      positional.push(tok);
+      continue;
+    }
+    const body = tok.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const rawName = eq >= 0 ? body.slice(0, eq) : body;
+    const name = ALIASES[rawName] ?? rawName;
+    const spec = FLAGS[name];
+    if (!spec) {
+      const hint = closest(rawName);
+      return err(`unknown flag ${tok.split("=")[0]}${hint ? ` (did you mean -${hint}?)` : ""}. Run \`npm run bench -- --help\` for the list`);
+    }
+    if (values.has(name)) return err(`-${name} is given twice`);
+    if (spec.type === "bool") {
+      if (eq >= 0) {
+        const v = body.slice(eq + 1).toLowerCase();
+        if (!["true", "false", "1", "0"].includes(v)) return err(`-${name} is a switch: use -${name} or -${name}=true|false, not "${body.slice(eq + 1)}"`);
+        values.set(name, v === "true" || v === "1");
+      } else values.set(name, true);
+      continue;
+    }
+    let v: string;
+    if (eq >= 0) v = body.slice(eq + 1);
+    else {
+      if (i + 1 >= argv.length) return err(`-${name} needs a value (${spec.help})`);
+      v = argv[++i];
+    }
+    values.set(name, v);
+  }
+  if (values.get("help")) return { kind: "help" };
+
+  // Workload kind: first word, -mode, or the preset's.
+  if (positional.length > 1) return err(`unexpected argument "${positional[1]}": give one workload (pubsub or queue) and flags`);
+  const kindWord = positional[0] ?? (values.get("mode") as string | undefined);
+  if (positional[0] && values.has("mode") && values.get("mode") !== positional[0])
+    return err(`the workload is given twice: "${positional[0]}" and -mode ${values.get("mode")}`);
+  if (kindWord !== undefined && !WORKLOAD_KINDS.includes(kindWord as WorkloadKind))
+    return err(`unknown workload "${kindWord}": use pubsub or queue`);
+  const presetId = values.get("preset") as string | undefined;
+  const preset = presetId ? presetById(presetId) : undefined;
+  if (presetId && !preset) return err(`unknown preset "${presetId}". Presets: ${PRESETS.map((p) => p.id).join(", ")}`);
+  if (preset && kindWord && preset.config.kind !== kindWord)
+    return err(`preset ${preset.id} is a ${preset.config.kind} workload, but "${kindWord}" was asked for`);
+  const kind = (kindWord ?? preset?.config.kind) as WorkloadKind | undefined;
+  if (!kind) return err("which workload? Start with pubsub or queue, e.g. `npm run bench -- pubsub -duration 30s` (or --preset NAME)");
+
+  const input: Record<string, unknown> = { ...(preset?.config ?? {}), kind };
+  for (const [name, raw] of values) {
+    const spec = FLAGS[name];
+    if (!spec.field) continue;
+    if (spec.only && spec.only !== kind) return err(`-${name} applies to the ${spec.only} workload only, not ${kind}`);
+    if (spec.type === "bool") input[spec.field] = raw;
+    else if (spec.type === "int") {
+      if (!/^\d+$/.test(String(raw))) return err(`-${name} expects a whole number, got "${raw}"`);
+      input[spec.field] = Number(raw);
+    } else if (spec.type === "duration") {
+      const secs = parseDuration(String(raw));
+      if (secs === null) return err(`-${name} expects a duration in whole seconds such as 30s, 2m, 1m30s or 45, got "${raw}"`);
+      input[spec.field] = secs;
+    }
+  }
+  // Preset readers follow its partitions; if only -partitions is overridden, let readers follow again.
+  if (kind === "pubsub" && preset && values.has("partitions") && !values.has("readers")) delete input.readers;
+
+  const parsed = parseConfig(input);
+  if (!parsed.ok) {
+    const byField = Object.fromEntries(Object.entries(FLAGS).filter(([, s]) => s.field).map(([n, s]) => [s.field!, n]));
+    const msgs = Object.entries(parsed.errors).map(([field, msg]) => (byField[field] ? `-${byField[field]}: ${msg}` : msg));
+    return err(`invalid ${kind} settings: ${msgs.join("; ")}`);
+  }
+
+  // Target: --target, or the reference's -host/-port/-db/-user/-password, or the default.
+  let target = values.get("target") as string | undefined;
+  const refConn = ["host", "port", "db", "user", "password"].filter((n) => values.has(n));
+  if (target && refConn.length) return err(`give either --target or -${refConn.join("/-")}, not both`);
+  if (refConn.length) {
+    if (!values.has("host")) return err(`-${refConn.join("/-")} given without -host`);
+    const u = new URL("postgresql://localhost");
+    u.hostname = String(values.get("host"));
+    u.port = String(values.get("port") ?? 5432);
+    u.username = String(values.get("user") ?? "postgres");
+    if (values.has("password")) u.password = String(values.get("password"));
+    u.pathname = `/${values.get("db") ?? "benchmark"}`;
+    target = u.toString();
+  }
+  if (target !== undefined) {
+    const problem = checkPgUrl(target);
+    if (problem) return err(`--target ${problem}`);
+  }
+  const json = values.get("json") as string | undefined;
+  if (json !== undefined && json.trim() === "") return err("--json needs a file name");
+  return { kind: "run", options: { config: parsed.config, target, json, save: values.get("save") === true, presetId } };
+}
+
+export function usage(): string {
+  const lines = [
+    "Usage: npm run bench -- pubsub|queue [flags]",
+    "       npm run bench -- --preset NAME [flags]",
+    "       npm run bench -- compare …            (compare stored runs and references)",
+    "",
+    "Runs a workload against a Postgres target, prints a live line every report interval and a summary.",
+    "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s or seconds.",
+    "",
+  ];
+  for (const [name, spec] of Object.entries(FLAGS)) {
+    const arg = spec.type === "bool" ? "" : spec.type === "duration" ? " DURATION" : spec.type === "int" ? " N" : " VALUE";
+    lines.push(`  ${`-${name}${arg}`.padEnd(28)}${spec.help}`);
+  }
+  lines.push(
+    "",
+    "Examples:",
+    "  npm run bench -- pubsub -writers 10 -partitions 4 -consumer-groups 5 -write-batch 100 -read-batch 200 -throttle_writes 5000 -duration 2m",
+    "  npm run bench -- --preset queue-4vcpu-single-node -duration 60s --json queue.json --save",
+    "",
+    "Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags.",
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,167 @@
+// `npm run bench -- pubsub|queue [flags]`: the same engine as the runner, headless. Prints a live line every
+// report interval and a summary table; --json writes the summary, --save stores the run (live) so the app
+// shows it. `npm run bench -- compare …` is handed to runner/compare-cli.ts.
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
+import { dataDir, readEnv } from "../lib/env";
+import type { Phase } from "../lib/metrics";
+import { describeUrl } from "../lib/pgurl";
+import type { RunSummary } from "../lib/summary";
+import { parseArgs, usage, type CliOptions } from "./cli-args";
+import { RunCancelled, runWorkload, verificationError } from "./engine";
+import { liveLine, summaryText } from "./format";
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+/** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
+async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string) {
+  const { migrate } = await import("../lib/migrate");
+  await migrate(controlUrl);
+  const { prisma } = await import("../lib/db");
+  const runs = await import("../lib/runs");
+  const runners = await import("../lib/runners");
+  const db = prisma(controlUrl);
+  const runnerId = `${os.hostname()}-cli-${process.pid}`;
+  await runners.registerRunner(db, runnerId);
+  // Heart-beat so the app's sweep does not mark this live run interrupted.
+  const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
+  const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
+  await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
+  let chain: Promise<unknown> = Promise.resolve();
+  const queue = (f: () => Promise<unknown>) => (chain = chain.then(f).catch(() => undefined));
+  return {
+    runId: run.id,
+    phase: (p: Phase) => queue(() => runs.setPhase(run.id, p, db)),
+    sample: (seq: number, phase: Phase, metrics: Parameters<typeof runs.appendSample>[3], time: Date) =>
+      queue(() => runs.appendSample(run.id, seq, phase, metrics, time, db)),
+    cancelRequested: () => runs.isCancelRequested(run.id, db),
+    async finish(outcome: Parameters<typeof runs.finishRun>[1]) {
+      await chain;
+      await runs.finishRun(run.id, outcome, db);
+    },
+    async close() {
+      clearInterval(beat);
+      await db.runner.delete({ where: { id: runnerId } }).catch(() => undefined);
+      await db.$disconnect();
+    },
+  };
+}
+
+export async function main(argv: string[], io: CliIo = consoleIo): Promise<number> {
+  if (argv[0] === "compare") {
+    // Written by another part of the project; imported lazily so the bench itself never depends on it.
+    const spec = "./compare-cli";
+    const mod = (await import(spec)) as { main(args: string[]): Promise<number> };
+    return mod.main(argv.slice(1));
+  }
+  const parsed = parseArgs(argv);
+  if (parsed.kind === "help") {
+    io.out(usage());
+    return 0;
+  }
+  if (parsed.kind === "error") {
+    io.err(`bench: ${parsed.message}`);
+    return 2;
+  }
+  const opts = parsed.options;
+  const config = opts.config;
+
+  let env;
+  try {
+    env = readEnv();
+  } catch (e) {
+    io.err(`bench: ${(e as Error).message}`);
+    return 2;
+  }
+  let embedded: (EmbeddedServer & { owned: boolean }) | undefined;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    if (++interrupts > 1) process.exit(130);
+    io.err("\nbench: stopping (Ctrl-C again to quit at once)…");
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+  let save: Awaited<ReturnType<typeof openSave>> | undefined;
+  let cancelPoll: NodeJS.Timeout | undefined;
+  try {
+    const needEmbedded = (!opts.target && !env.TARGET_DATABASE_URL) || (opts.save && !env.DATABASE_URL);
+    if (needEmbedded) {
+      embedded = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
+      if (embedded.owned) io.out(`embedded Postgres started for this run (DATA_DIR ${dataDir(env)}, port ${env.EMBEDDED_PG_PORT})`);
+    }
+    const targetUrl = opts.target ?? env.TARGET_DATABASE_URL ?? embedded!.url(TARGET_DB);
+    const targetLabel = opts.target || env.TARGET_DATABASE_URL ? describeUrl(targetUrl) : `embedded Postgres (${describeUrl(targetUrl)})`;
+
+    if (opts.save) {
+      save = await openSave(env.DATABASE_URL ?? embedded!.url(CONTROL_DB), opts, targetLabel);
+      io.out(`saving as run ${save.runId}`);
+      const s = save;
+      cancelPoll = setInterval(() => void s.cancelRequested().then((yes) => yes && controller.abort(), () => undefined), 500);
+    }
+    const c = config;
+    io.out(
+      `${c.kind} on ${targetLabel}: ${c.kind === "pubsub" ? `${c.writers} writers, ${c.partitions} partitions, ${c.consumerGroups} group(s) × ${c.readers} readers, batches ${c.writeBatch}/${c.readBatch}` : `${c.writers} writers, ${c.readers} readers`}, ${c.payloadBytes} B, ${c.throttleWritesPerSec ? `${c.throttleWritesPerSec} msg/s` : "unthrottled"}; warm-up ${c.warmupSeconds} s, measuring ${c.durationSeconds} s`,
+    );
+
+    let summary: RunSummary;
+    try {
+      summary = await runWorkload(config, targetUrl, {
+        signal: controller.signal,
+        runId: save?.runId,
+        log: (l) => io.out(`  ${l}`),
+        onReport: (r) => io.out(liveLine(r)),
+        onPhase: (p) => {
+          save?.phase(p);
+          if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
+        },
+        onSample: save ? (s) => void save!.sample(s.seq, s.phase, s.metrics, s.time) : undefined,
+      });
+    } catch (err) {
+      const cancelled = err instanceof RunCancelled;
+      await save?.finish(cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message });
+      io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
+      return 1;
+    }
+    io.out("");
+    io.out(summaryText(summary, targetLabel));
+    if (opts.json) {
+      const file = path.resolve(opts.json);
+      writeFileSync(file, JSON.stringify(summary, null, 2) + "\n");
+      io.out(`summary written to ${file}`);
+    }
+    const verr = verificationError(summary);
+    await save?.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
+    if (save) io.out(`stored as run ${save.runId}`);
+    if (verr) {
+      io.err(`bench: ${verr}`);
+      return 1;
+    }
+    return 0;
+  } catch (err) {
+    io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
+    return 1;
+  } finally {
+    if (cancelPoll) clearInterval(cancelPoll);
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+    await save?.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+  }
+}
+
+if (require.main === module)
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`bench: ${(err as Error).message}`);
+      process.exit(1);
+    },
+  );

@@ -1,0 +1,390 @@
+// The engine: runs one workload against a target and returns its summary. Used by the runner process
+// (runs claimed from the control store), the CLI and the benchmark scripts alike.
+//
+// Phases: setup → warmup (if warmupSeconds > 0) → measuring (durationSeconds) → draining (writers stopped,
+// readers catch up until the backlog is 0 or drainSeconds pass) → verifying → done.
+// One sample per second through onSample. The summary covers exactly the measured window.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import type pg from "pg";
+import { encodeHistogram, percentilesOf } from "../lib/histogram";
+import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/metrics";
+import { PROJECT_ROOT } from "../lib/paths";
+import { explainPgError, maskUrl } from "../lib/pgurl";
+import type { SampleMetrics } from "../lib/sample";
+import { RunSummary, type Manifest } from "../lib/summary";
+import { PRODUCT_VERSION } from "../lib/env";
+import { connectionsNeeded, type WorkloadConfig } from "../lib/workloads";
+import { ident, openClient, openClients, type TargetClient } from "./pgclient";
+import { RunStats, type GroupMetric, type Report } from "./stats";
+import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
+import { workloadFor } from "./workloads";
+import type { WorkloadRun } from "./workloads/types";
+
+export interface EngineSample {
+  seq: number;
+  phase: Phase;
+  time: Date;
+  metrics: SampleMetrics;
+}
+
+export interface EngineOptions {
+  signal?: AbortSignal;
+  onSample?: (s: EngineSample) => void | Promise<void>;
+  onPhase?: (p: Phase) => void;
+  log?: (line: string) => void;
+  /** Every config.reportIntervalSeconds: rates and percentiles since the previous report (the CLI's live line). */
+  onReport?: (r: Report) => void;
+  /** Names the run's schema on the target: pgbb_<runId>. Default: pgbb_cli_<random>. */
+  runId?: string;
+  /** Longest drain in seconds (default 10). */
+  drainSeconds?: number;
+  /** Leave the schema on the target at the end (tests inspect it; the caller must drop it). */
+  keepSchema?: boolean;
+  /** Told the schema name once it exists (tests use it to tamper with a run). */
+  onSchema?: (schema: string) => void;
+}
+
+/** Rejection of a run stopped by its AbortSignal. */
+export class RunCancelled extends Error {
+  constructor(message = "the run was cancelled") {
+    super(message);
+    this.name = "AbortError";
+  }
+}
+
+const DRAIN_SECONDS = 10;
+/** After a cancel, loops get this long to finish their statement before it is cancelled server-side. */
+const STOP_GRACE_MS = 700;
+
+let commitCache: string | undefined;
+function productCommit(): string {
+  if (commitCache === undefined) {
+    try {
+      commitCache = execFileSync("git", ["rev-parse", "HEAD"], { cwd: PROJECT_ROOT, timeout: 3000, stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim();
+    } catch {
+      commitCache = "unknown";
+    }
+  }
+  return commitCache;
+}
+
+export function schemaNameFor(runId?: string): string {
+  const base = runId ? runId.toLowerCase().replace(/[^a-z0-9_]/g, "_") : `cli_${randomBytes(4).toString("hex")}`;
+  return `pgbb_${base}`.slice(0, 63);
+}
+
+/** The loud one-line error for a run whose verification failed, or null when it passed. */
+export function verificationError(summary: RunSummary): string | null {
+  const v = summary.verification;
+  if (v.ok) return null;
+  const shown = v.problems.slice(0, 5).join("; ");
+  const more = v.problems.length > 5 ? `; and ${v.problems.length - 5} more` : "";
+  return `verification FAILED: ${shown || "counts do not match the target"}${more}`;
+}
+
+interface TargetFacts {
+  postgresVersion: string;
+  serverSettings: Record<string, string>;
+  maxConnections: number;
+}
+
+/** Checks the run fits the target's connection limit; throws an Error naming the numbers and what to change. */
+async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<TargetFacts> {
+  const r = await admin.query<{ max: number; su: number; reserved: number; in_use: number; version: string }>(
+    `SELECT current_setting('max_connections')::int AS max,
+            current_setting('superuser_reserved_connections')::int AS su,
+            coalesce(current_setting('reserved_connections', true), '0')::int AS reserved,
+            (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int AS in_use,
+            current_setting('server_version') AS version`,
+  );
+  const { max, su, reserved, in_use: inUse, version } = r.rows[0];
+  const needed = connectionsNeeded(config); // clients + this admin connection (already counted in inUse)
+  const free = max - su - reserved - inUse + 1;
+  if (needed > free) {
+    const clients =
+      config.kind === "pubsub"
+        ? `${config.writers} writers + ${config.readers} readers × ${config.consumerGroups} groups`
+        : `${config.writers} writers + ${config.readers} readers`;
+    throw new Error(
+      `the run needs ${needed} connections to the target (${clients}, one each as the reference, + 1 for set-up) but only ${free} are free: max_connections ${max} − superuser_reserved_connections ${su}${reserved ? ` − reserved_connections ${reserved}` : ""} − ${inUse - 1} already in use. Lower the writers, readers or consumer groups, or raise max_connections on the target`,
+    );
+  }
+  const s = await admin.query<{ name: string; value: string }>(
+    // Settings changed from their built-in default on the server (client/session-level ones are our own).
+    `SELECT name, current_setting(name) AS value FROM pg_settings
+     WHERE source NOT IN ('default', 'override', 'client', 'session') ORDER BY name`,
+  );
+  return { postgresVersion: version, serverSettings: Object.fromEntries(s.rows.map((x) => [x.name, x.value])), maxConnections: max };
+}
+
+export async function runWorkload(config: WorkloadConfig, targetUrl: string, opts: EngineOptions = {}): Promise<RunSummary> {
+  const log = opts.log ?? (() => undefined);
+  const signal = opts.signal;
+  const startedAt = new Date();
+  const module = workloadFor(config);
+  const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
+  const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
+  const writersStop = new Stopper();
+  const readersStop = new Stopper();
+  const phaseSleep = new Stopper(); // woken on cancel or a fatal error, so the phase clock reacts at once
+  let failure: Error | undefined;
+  let rejectFailed: (e: Error) => void = () => undefined;
+  /** Rejects with the first failure (cancel, lost connection), to race set-up steps against. */
+  const failed = new Promise<never>((_, rej) => (rejectFailed = rej));
+  failed.catch(() => undefined);
+  const fail = (err: Error) => {
+    failure ??= err;
+    rejectFailed(failure);
+    writersStop.stop();
+    readersStop.stop();
+    phaseSleep.stop();
+  };
+  const onAbort = () => fail(new RunCancelled());
+  if (signal?.aborted) throw new RunCancelled();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const check = () => {
+    if (failure) throw failure;
+  };
+
+  let phase: Phase = "setup";
+  const setPhase = (p: Phase) => {
+    phase = p;
+    opts.onPhase?.(p);
+  };
+  setPhase("setup");
+
+  const schemaName = schemaNameFor(opts.runId);
+  const schema = ident(schemaName);
+  let admin: TargetClient | undefined;
+  let clients: TargetClient[] = [];
+  let schemaCreated = false;
+  let run: WorkloadRun | undefined;
+  let sampleChain: Promise<void> = Promise.resolve();
+  let seq = 0;
+
+  try {
+    log(`connecting to ${maskUrl(targetUrl)}`);
+    admin = await openClient(targetUrl, "admin", false, 8000);
+    check();
+    const facts = await preflight(admin.client, config);
+    check();
+
+    try {
+      await admin.client.query(`CREATE SCHEMA ${schema}`);
+    } catch (err) {
+      throw new Error(`cannot create the run's schema ${schemaName} on the target: ${explainPgError(err)}. The user needs CREATE on the database`, { cause: err });
+    }
+    schemaCreated = true;
+    opts.onSchema?.(schemaName);
+    run = module.create({
+      config: config as never,
+      schema,
+      stats,
+      throttle,
+      writersStop,
+      readersStop,
+      fatal: fail,
+      log,
+    });
+    await run.setup(admin.client);
+    check();
+    log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
+    clients = await openClients(targetUrl, run.roles);
+    check();
+    const nWriters = module.writerCount(config as never);
+    const writerClients = clients.slice(0, nWriters);
+    const readerClients = clients.slice(nWriters);
+
+    // Readers first (they join their groups), then writers: nothing is written before someone can read it.
+    await Promise.race([run.startReaders(readerClients), failed]);
+    check();
+    const loadStart = clock();
+    stats.markLoadStart();
+    throttle?.begin(loadStart);
+    run.startWriters(writerClients);
+    run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
+    run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
+
+    // The phase clock: one sample per second, plus one at each phase end (a shorter interval) so no
+    // interval spans two phases.
+    let lastTick = loadStart;
+    let lastReport = loadStart;
+    const reportEveryMs = config.reportIntervalSeconds * 1000;
+    const tick = () => {
+      const metrics = stats.tick(phase);
+      lastTick = clock();
+      const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
+      if (opts.onSample) {
+        const cb = opts.onSample;
+        sampleChain = sampleChain.then(() => cb(s)).catch((e) => log(`could not store sample ${s.seq}: ${(e as Error).message}`));
+      }
+      if (opts.onReport && lastTick - lastReport >= reportEveryMs - 50) {
+        lastReport = lastTick;
+        opts.onReport(stats.report(phase));
+      }
+    };
+    const runPhase = async (endAt: number, done?: () => boolean) => {
+      while (true) {
+        check();
+        const now = clock();
+        if (now >= endAt || done?.()) break;
+        const nextTick = lastTick + 1000;
+        const wake = Math.min(nextTick, endAt, done ? now + 50 : Infinity);
+        await phaseSleep.sleep(Math.max(wake - now, 0));
+        check();
+        const t = clock();
+        if (t >= nextTick && t < endAt) tick();
+      }
+      tick(); // the phase's last (possibly partial) interval
+    };
+
+    let cpuStart = process.cpuUsage();
+    let cpuSeconds = 0;
+    if (config.warmupSeconds > 0) {
+      setPhase("warmup");
+      await runPhase(loadStart + config.warmupSeconds * 1000);
+    }
+    setPhase("measuring");
+    cpuStart = process.cpuUsage();
+    const measureStart = clock();
+    await runPhase(measureStart + config.durationSeconds * 1000);
+    const cpu = process.cpuUsage(cpuStart);
+    cpuSeconds = (cpu.user + cpu.system) / 1e6;
+
+    setPhase("draining");
+    const drainStart = clock();
+    writersStop.stop();
+    await run.writersDone();
+    await runPhase(drainStart + (opts.drainSeconds ?? DRAIN_SECONDS) * 1000, () => stats.maxBacklog() === 0);
+    readersStop.stop();
+    await run.readersDone();
+    check();
+    const drainSeconds = (clock() - drainStart) / 1000;
+    await sampleChain;
+
+    setPhase("verifying");
+    const v = await run.verify(admin.client);
+    const { unreadAtEnd, ...verification } = v;
+    const endedAt = new Date();
+
+    const measuredSeconds = stats.measuredSeconds();
+    const tp = (count: number, errors: number) => {
+      const rate = measuredSeconds > 0 ? count / measuredSeconds : 0;
+      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, config.payloadBytes), errors };
+    };
+    const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
+    const latencyMs: LatencyByMetric = {};
+    const histograms: Record<string, string> = {};
+    const metrics = ["write", ...(throttle ? (["writeScheduled"] as const) : []), "read", "claim", "e2e"] as const;
+    for (const m of metrics) {
+      const h = stats.cumulative(m);
+      const s = lat(h);
+      if (s) latencyMs[m] = s;
+      histograms[m] = encodeHistogram(h);
+    }
+    const perGroup = stats.groups.map((g) => {
+      const gl: LatencyByMetric = {};
+      for (const m of ["read", "claim", "e2e"] as GroupMetric[]) {
+        const h = g.latency[m].cumulative;
+        const s = lat(h);
+        if (s) gl[m] = s;
+        if (stats.groups.length > 1) histograms[`${m}:${g.name}`] = encodeHistogram(h);
+      }
+      return { group: g.name, ...tp(g.measured.count, g.measured.errors), latencyMs: gl, emptyPolls: g.measured.emptyPolls };
+    });
+    const readsCount = perGroup.reduce((s, g) => s + g.count, 0);
+    const writes = tp(stats.writesMeasured.count, stats.writesMeasured.errors);
+    const msgs = writes.count + readsCount;
+    const cpus = os.cpus();
+    const manifest: Manifest = {
+      ...facts,
+      runnerHost: os.hostname(),
+      runnerCores: cpus.length,
+      runnerCpuModel: cpus[0]?.model?.trim() ?? "unknown",
+      nodeVersion: process.version,
+      productVersion: PRODUCT_VERSION,
+      productCommit: productCommit(),
+      startedAt: startedAt.toISOString(),
+      endedAt: endedAt.toISOString(),
+      runnerCpuSeconds: round(cpuSeconds, 3),
+      runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
+      e2eClock: E2E_CLOCK,
+    };
+    const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
+    const summary: RunSummary = {
+      schemaVersion: 1,
+      workload: config.kind,
+      config,
+      manifest,
+      window: { measuredSeconds: round(measuredSeconds, 3), warmupSeconds: config.warmupSeconds },
+      writes,
+      reads: {
+        ...tp(readsCount, perGroup.reduce((s, g) => s + g.errors, 0)),
+        emptyPolls: perGroup.reduce((s, g) => s + g.emptyPolls, 0),
+        perGroup,
+      },
+      latencyMs,
+      verification,
+      totals: {
+        writes: stats.writesTotal.count,
+        reads: stats.groups.reduce((s, g) => s + g.total.count, 0),
+        unreadAtEnd,
+        drainSeconds: round(drainSeconds, 3),
+      },
+      notes: [...run.notes, ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []), ...errorNotes.slice(0, 20)],
+      histograms,
+    };
+    // The summary is a contract (lib/summary.ts): check it before anyone stores it.
+    const parsed = RunSummary.safeParse(summary);
+    if (!parsed.success) throw new Error(`internal error: the summary does not match its schema: ${parsed.error.issues[0]?.message}`);
+    if (!verification.ok) log(verificationError(summary)!);
+    await teardown();
+    setPhase("done");
+    return summary;
+  } catch (err) {
+    const e = failure ?? (err instanceof Error ? err : new Error(String(err)));
+    await stopLoops();
+    await sampleChain;
+    await teardown();
+    throw e;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    await Promise.all([...clients, ...(admin ? [admin] : [])].map((c) => c.client.end().catch(() => undefined)));
+  }
+
+  /** Stops every loop: politely first, then by cancelling their statements on the server. */
+  async function stopLoops() {
+    writersStop.stop();
+    readersStop.stop();
+    if (!run) return;
+    const done = Promise.all([run.writersDone().catch(() => undefined), run.readersDone().catch(() => undefined)]);
+    const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), STOP_GRACE_MS))]);
+    if (timedOut && admin && !admin.lost && clients.length) {
+      await admin.client.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [clients.map((c) => c.pid)]).catch(() => undefined);
+      await Promise.race([done, new Promise((r) => setTimeout(r, 500))]);
+    }
+  }
+
+  async function teardown() {
+    await Promise.all(clients.map((c) => c.client.end().catch(() => undefined)));
+    if (!schemaCreated || opts.keepSchema || !admin) return;
+    if (admin.lost) {
+      log(`could not drop schema ${schemaName} (the connection to the target was lost); drop it by hand: DROP SCHEMA ${schema} CASCADE`);
+      return;
+    }
+    try {
+      // Do not wait forever on a lock held by a session we do not control.
+      await admin.client.query("SET lock_timeout = '5s'");
+      await admin.client.query(`DROP SCHEMA ${schema} CASCADE`);
+      schemaCreated = false;
+    } catch (err) {
+      log(`could not drop schema ${schemaName}: ${explainPgError(err)}; drop it by hand: DROP SCHEMA ${schema} CASCADE`);
+    }
+  }
+}
+
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,86 @@
+// Text output of the CLI and the bench scripts: the live line and the final summary table.
+import type { LatencyStats } from "../lib/metrics";
+import type { RunSummary } from "../lib/summary";
+import type { Report } from "./stats";
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+export const num = (n: number, digits = 1) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** Milliseconds with about 3 significant digits. */
+export const msText = (v: number | undefined) => (v === undefined ? "–" : v >= 100 ? num(v, 0) : v >= 10 ? num(v, 1) : num(v, 2));
+
+export function liveLine(r: Report): string {
+  const l = r.latencyMs;
+  const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${msText(s.p50)} p99 ${msText(s.p99)}` : "");
+  return (
+    `[${num(r.elapsedSec, 0).padStart(5)}s ${r.phase.padEnd(9)}] W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s  backlog ${int(r.backlog).padStart(6)}` +
+    `${pct("write", l.write)}${pct("read", l.read)}${pct("e2e", l.e2e)} ms` +
+    (r.errors ? `  errors ${int(r.errors)}` : "")
+  );
+}
+
+function table(rows: string[][], rightAlignFrom = 1): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  return rows.map((r) => r.map((cell, c) => (c < rightAlignFrom ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  ")).join("\n");
+}
+
+export function summaryText(s: RunSummary, targetLabel: string): string {
+  const out: string[] = [];
+  const c = s.config;
+  const shape =
+    c.kind === "pubsub"
+      ? `${c.writers} writers, ${c.partitions} partitions, ${c.consumerGroups} group(s) of ${c.readers} readers, batches ${c.writeBatch}/${c.readBatch}`
+      : `${c.writers} writers, ${c.readers} readers${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}`;
+  const throttle = c.throttleWritesPerSec ? `throttled to ${int(c.throttleWritesPerSec)} msg/s` : "unthrottled";
+  out.push(`=== ${s.workload} on ${targetLabel} ===`);
+  out.push(`${shape}, ${c.payloadBytes} B payload, ${throttle}`);
+  out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
+  out.push("");
+  const tp: string[][] = [["", "msg/s", "MiB/s", "messages", "errors", "empty polls"]];
+  tp.push(["writes", num(s.writes.msgPerSec), num(s.writes.mibPerSec, 2), int(s.writes.count), int(s.writes.errors), ""]);
+  tp.push([
+    s.workload === "pubsub" ? `reads (${s.reads.perGroup.length} groups)` : "reads",
+    num(s.reads.msgPerSec),
+    num(s.reads.mibPerSec, 2),
+    int(s.reads.count),
+    int(s.reads.errors),
+    int(s.reads.emptyPolls),
+  ]);
+  if (s.workload === "pubsub")
+    for (const g of s.reads.perGroup) tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), int(g.emptyPolls)]);
+  out.push(table(tp));
+  out.push("");
+  const lt: string[][] = [["latency (ms)", "p50", "p90", "p95", "p99", "p99.9", "max", "mean", "samples"]];
+  const labels: Record<string, string> = {
+    write: s.workload === "pubsub" ? "write (per batch)" : "write (per insert)",
+    writeScheduled: "write from schedule",
+    read: s.workload === "pubsub" ? "read (per poll)" : "read (per dequeue)",
+    claim: "claim",
+    e2e: "end-to-end",
+  };
+  for (const [k, label] of Object.entries(labels)) {
+    const v = s.latencyMs[k as keyof typeof s.latencyMs];
+    if (v) lt.push([label, msText(v.p50), msText(v.p90), msText(v.p95), msText(v.p99), msText(v.p999), msText(v.max), msText(v.mean), int(v.count)]);
+  }
+  out.push(table(lt));
+  out.push("");
+  const v = s.verification;
+  out.push(
+    v.ok
+      ? `verification: OK: ${int(v.checked)} messages checked; none lost, duplicated or out of order; the runner's counts match the target's rows`
+      : `verification FAILED: ${int(v.lost)} lost, ${int(v.duplicated)} duplicated, ${int(v.outOfOrder)} out of order${v.countsMatch ? "" : "; counts do NOT match the target's rows"}`,
+  );
+  for (const p of v.problems.slice(0, 10)) out.push(`  - ${p}`);
+  if (v.problems.length > 10) out.push(`  … and ${v.problems.length - 10} more`);
+  if (s.totals)
+    out.push(
+      `whole run (warm-up + window + drain): ${int(s.totals.writes)} written, ${int(s.totals.reads)} read${s.totals.unreadAtEnd ? `, ${int(s.totals.unreadAtEnd)} unread at the end` : ""}; drain ${num(s.totals.drainSeconds, 1)} s`,
+    );
+  const m = s.manifest;
+  const coreShare = s.window.measuredSeconds > 0 ? (100 * m.runnerCpuSeconds) / s.window.measuredSeconds : 0;
+  out.push(
+    `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core; ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages`,
+  );
+  out.push(`Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}`);
+  for (const n of s.notes ?? []) out.push(`note: ${n}`);
+  return out.join("\n");
+}

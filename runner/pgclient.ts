@@ -1,0 +1,86 @@
+// node-postgres clients for the target: one dedicated connection per writer and per reader (as the
+// reference tool's db.Conn per goroutine), plus one admin connection for set-up, monitoring and checks.
+import pg from "pg";
+import { explainPgError, maskUrl } from "../lib/pgurl";
+
+/**
+ * Workload clients get every column as the raw text the server sent: no Date parsing (which would drop the
+ * server's microseconds), no hex-decoding of 1 KiB payloads the loops never look at (they read the 8-byte
+ * time stamp straight from the hex). Numbers are converted where needed with Number().
+ */
+const RAW_TYPES = { getTypeParser: () => (v: string) => v };
+
+export interface TargetClient {
+  client: pg.Client;
+  /** Backend pid, to cancel an in-flight query from the admin connection. */
+  pid: number;
+  role: string;
+  /** Set when the connection was lost; the loop using it must stop. */
+  lost?: Error;
+}
+
+export async function openClient(url: string, role: string, raw = true, timeoutMs = 10_000): Promise<TargetClient> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: timeoutMs,
+    application_name: `pgbb ${role}`.slice(0, 63),
+    ...(raw ? { types: RAW_TYPES } : {}),
+  });
+  const tc: TargetClient = { client, pid: 0, role };
+  // Without a listener a terminated backend would emit an unhandled 'error' and kill the runner process.
+  client.on("error", (err) => {
+    tc.lost ??= err;
+  });
+  client.on("end", () => {
+    tc.lost ??= new Error("the connection to the target was closed");
+  });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw new Error(`cannot connect to the target ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
+  }
+  const r = await client.query<{ pid: string | number }>("SELECT pg_backend_pid() AS pid");
+  tc.pid = Number(r.rows[0].pid);
+  return tc;
+}
+
+/** Opens `roles.length` clients at most `parallel` at a time (a burst of 250 connects overloads a small server). */
+export async function openClients(url: string, roles: string[], parallel = 8, raw = true): Promise<TargetClient[]> {
+  const out: TargetClient[] = new Array(roles.length);
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < roles.length && !failure) {
+      const i = next++;
+      try {
+        out[i] = await openClient(url, roles[i], raw);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, roles.length) }, worker));
+  if (failure) {
+    await Promise.all(out.filter(Boolean).map((c) => c.client.end().catch(() => undefined)));
+    throw failure;
+  }
+  return out;
+}
+
+/** True for errors after which the connection is unusable (lost, terminated, server shutting down). */
+export function isConnectionError(err: unknown, tc?: TargetClient): boolean {
+  if (tc?.lost) return true;
+  const e = err as { code?: string; message?: string };
+  if (typeof e?.code === "string" && (e.code.startsWith("08") || ["57P01", "57P02", "57P03", "ECONNRESET", "EPIPE"].includes(e.code)))
+    return true;
+  return /Connection terminated|connection error|not queryable|Client was closed/i.test(e?.message ?? "");
+}
+
+/** Quotes an identifier for SQL (the schema name is ours, but quote anyway). */
+export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** ROLLBACK that never throws (the connection may be gone, or no transaction open). */
+export async function rollbackQuietly(c: pg.Client) {
+  await c.query("ROLLBACK").catch(() => undefined);
+}

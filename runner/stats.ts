@@ -1,0 +1,262 @@
+// What the workload loops record into, and how it becomes one sample per second and the summary.
+//
+// Pattern from openmessaging/benchmark's WorkerStats: every latency goes into an *interval* HDR histogram
+// only (one record per event, no double bookkeeping in the hot path). Once a second the engine calls
+// `tick()`, which reads the interval histograms for the live sample, adds them into the *cumulative*
+// histograms if the interval belonged to the measured window (warm-up and drain are excluded), and resets
+// them. Counters work the same way. Memory is fixed: a few histograms per consumer group, no per-message
+// arrays, so a 10-minute run holds as much as a 10-second one.
+import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../lib/histogram";
+import { mibPerSec, type LatencyByMetric, type LatencyStats, type Phase } from "../lib/metrics";
+import type { SampleMetrics } from "../lib/sample";
+
+/** Latencies recorded once for the whole run. */
+export type RunMetric = "write" | "writeScheduled";
+/** Latencies recorded per consumer group (queue: the single group "queue"). */
+export type GroupMetric = "read" | "claim" | "e2e";
+
+/** Interval + cumulative + report histogram for one metric. */
+class Recorder {
+  readonly interval = newHistogram();
+  readonly cumulative = newHistogram();
+  /** Since the CLI's last live line (the report interval spans several ticks). */
+  readonly report = newHistogram();
+
+  record(micros: number, count = 1) {
+    recordMicros(this.interval, micros, count);
+  }
+
+  /** Ends an interval: folds it into the cumulative histogram if measured, and into the report one. */
+  roll(measured: boolean): void {
+    const h = this.interval;
+    if (!h.totalCount) return;
+    if (measured) this.cumulative.add(h);
+    this.report.add(h);
+    h.reset();
+  }
+}
+
+interface Counts {
+  count: number;
+  errors: number;
+  emptyPolls: number;
+}
+const zero = (): Counts => ({ count: 0, errors: 0, emptyPolls: 0 });
+const addInto = (a: Counts, b: Counts) => {
+  a.count += b.count;
+  a.errors += b.errors;
+  a.emptyPolls += b.emptyPolls;
+};
+
+export class GroupStats {
+  readonly latency: Record<GroupMetric, Recorder> = { read: new Recorder(), claim: new Recorder(), e2e: new Recorder() };
+  /** This interval / measured window / whole run. */
+  readonly interval = zero();
+  readonly measured = zero();
+  readonly total = zero();
+  lastIntervalRate = 0;
+  constructor(readonly name: string) {}
+
+  /** A successful read (poll or dequeue) of `n` messages. */
+  read(n: number) {
+    this.interval.count += n;
+    this.total.count += n;
+  }
+  readError() {
+    this.interval.errors++;
+    this.total.errors++;
+  }
+  emptyPoll() {
+    this.interval.emptyPolls++;
+    this.total.emptyPolls++;
+  }
+}
+
+export interface Report {
+  elapsedSec: number;
+  intervalSec: number;
+  phase: Phase;
+  writesPerSec: number;
+  readsPerSec: number;
+  backlog: number;
+  errors: number;
+  latencyMs: LatencyByMetric;
+}
+
+/** All counters and histograms of one run. Single-threaded (Node's event loop), so no locking. */
+export class RunStats {
+  readonly groups: GroupStats[];
+  readonly latency: Record<RunMetric, Recorder> = { write: new Recorder(), writeScheduled: new Recorder() };
+  readonly writesInterval = zero();
+  readonly writesMeasured = zero();
+  readonly writesTotal = zero();
+  /** Error messages: first time seen per interval goes into the sample; bounded so memory stays flat. */
+  private seenErrors = new Map<string, number>();
+  private intervalErrors: string[] = [];
+  private lastTick: number;
+  private lastReport: number;
+  readonly startedAt: number;
+  private measuredSec = 0;
+  private reportWrites = 0;
+  private reportReads = 0;
+  /** Reused for merging groups' interval histograms every tick (no allocation per second). */
+  private readonly scratch = newHistogram();
+
+  constructor(
+    groupNames: string[],
+    private readonly payloadBytes: number,
+    private readonly clock: () => number,
+  ) {
+    this.groups = groupNames.map((g) => new GroupStats(g));
+    this.startedAt = this.lastTick = this.lastReport = clock();
+  }
+
+  /** Restarts the clocks when the load actually starts (set-up time is not in any interval). */
+  markLoadStart() {
+    const now = this.clock();
+    (this as { startedAt: number }).startedAt = now;
+    this.lastTick = this.lastReport = now;
+  }
+
+  wrote(n: number) {
+    this.writesInterval.count += n;
+    this.writesTotal.count += n;
+  }
+  writeError(n: number) {
+    this.writesInterval.errors += n;
+    this.writesTotal.errors += n;
+  }
+
+  /** Notes an error message (deduplicated; at most 10 new ones per sample). */
+  noteError(message: string) {
+    const msg = message.split("\n")[0].slice(0, 300);
+    const n = this.seenErrors.get(msg);
+    if (n !== undefined) {
+      this.seenErrors.set(msg, n + 1);
+      return;
+    }
+    if (this.seenErrors.size < 200) this.seenErrors.set(msg, 1);
+    if (this.intervalErrors.length < 10) this.intervalErrors.push(msg);
+  }
+
+  /** Distinct error messages with how often each occurred (first 200 distinct). */
+  errorCounts(): { message: string; count: number }[] {
+    return [...this.seenErrors].map(([message, count]) => ({ message, count }));
+  }
+
+  /** Messages written but not yet read, per group (runner's own counters, as the reference's QueueDepth). */
+  backlogOf(g: GroupStats) {
+    return Math.max(0, this.writesTotal.count - g.total.count);
+  }
+  maxBacklog() {
+    return this.groups.reduce((m, g) => Math.max(m, this.backlogOf(g)), 0);
+  }
+
+  /** Ends the current interval. Folds it into the measured totals if `phase` is "measuring". */
+  tick(phase: Phase): SampleMetrics {
+    const now = this.clock();
+    const intervalSec = Math.max((now - this.lastTick) / 1000, 1e-6);
+    this.lastTick = now;
+    const measured = phase === "measuring";
+    if (measured) this.measuredSec += intervalSec;
+    const rate = (n: number) => n / intervalSec;
+    const tp = (c: Counts) => ({ count: c.count, msgPerSec: rate(c.count), mibPerSec: mibPerSec(rate(c.count), this.payloadBytes), errors: c.errors });
+
+    const writes = tp(this.writesInterval);
+    if (measured) addInto(this.writesMeasured, this.writesInterval);
+    Object.assign(this.writesInterval, zero());
+
+    const readsSum = zero();
+    const groups = this.groups.map((g) => {
+      addInto(readsSum, g.interval);
+      if (measured) addInto(g.measured, g.interval);
+      g.lastIntervalRate = rate(g.interval.count);
+      Object.assign(g.interval, zero());
+      return { group: g.name, msgPerSec: g.lastIntervalRate, backlog: this.backlogOf(g) };
+    });
+
+    // Overall interval percentiles of per-group metrics come from the merged interval histograms.
+    const latencyMs: LatencyByMetric = {};
+    for (const m of ["write", "writeScheduled"] as const) {
+      const h = this.latency[m].interval;
+      if (h.totalCount) latencyMs[m] = percentilesOf(h);
+      this.latency[m].roll(measured);
+    }
+    for (const m of ["read", "claim", "e2e"] as const) {
+      let s: LatencyStats | undefined;
+      if (this.groups.length === 1) {
+        const h = this.groups[0].latency[m].interval;
+        if (h.totalCount) s = percentilesOf(h);
+      } else {
+        const merged = this.scratch;
+        merged.reset();
+        for (const g of this.groups) merged.add(g.latency[m].interval);
+        if (merged.totalCount) s = percentilesOf(merged);
+      }
+      if (s) latencyMs[m] = s;
+      for (const g of this.groups) g.latency[m].roll(measured);
+    }
+    this.reportWrites += writes.count;
+    this.reportReads += readsSum.count;
+
+    const errors = this.intervalErrors;
+    this.intervalErrors = [];
+    return {
+      elapsedSec: (now - this.startedAt) / 1000,
+      intervalSec,
+      writes,
+      reads: { ...tp(readsSum), emptyPolls: readsSum.emptyPolls },
+      groups,
+      backlog: groups.reduce((m, g) => Math.max(m, g.backlog), 0),
+      latencyMs,
+      errors,
+    };
+  }
+
+  /** Rates and percentiles since the previous report (the CLI's live line), from merged histograms. */
+  report(phase: Phase): Report {
+    const now = this.clock();
+    const intervalSec = Math.max((now - this.lastReport) / 1000, 1e-6);
+    this.lastReport = now;
+    const latencyMs: LatencyByMetric = {};
+    for (const m of ["write", "writeScheduled"] as const) {
+      const h = this.latency[m].report;
+      if (h.totalCount) latencyMs[m] = percentilesOf(h);
+      h.reset();
+    }
+    for (const m of ["read", "claim", "e2e"] as const) {
+      const merged = this.scratch;
+      merged.reset();
+      for (const g of this.groups) {
+        merged.add(g.latency[m].report);
+        g.latency[m].report.reset();
+      }
+      if (merged.totalCount) latencyMs[m] = percentilesOf(merged);
+    }
+    const out = {
+      elapsedSec: (now - this.startedAt) / 1000,
+      intervalSec,
+      phase,
+      writesPerSec: this.reportWrites / intervalSec,
+      readsPerSec: this.reportReads / intervalSec,
+      backlog: this.maxBacklog(),
+      errors: this.writesTotal.errors + this.groups.reduce((s, g) => s + g.total.errors, 0),
+      latencyMs,
+    };
+    this.reportWrites = this.reportReads = 0;
+    return out;
+  }
+
+  /** Sum of the real lengths of the intervals that were ticked as "measuring". */
+  measuredSeconds() {
+    return this.measuredSec;
+  }
+
+  /** Cumulative (measured-window) histogram of a metric: run-level, or merged over groups. */
+  cumulative(m: RunMetric | GroupMetric): Histogram {
+    if (m === "write" || m === "writeScheduled") return this.latency[m].cumulative;
+    const merged = newHistogram();
+    for (const g of this.groups) merged.add(g.latency[m].cumulative);
+    return merged;
+  }
+}

@@ -1,0 +1,74 @@
+// Clocks, sleeps and the write throttle.
+import { performance } from "node:perf_hooks";
+
+/**
+ * The runner's one clock: milliseconds on the monotonic performance clock, as an absolute value
+ * (timeOrigin + now) so it fits a Float64 stamped into a payload and read back by another loop of the
+ * same process. Every latency, including end-to-end, is a difference of two readings of this clock.
+ */
+export const clock = (): number => performance.timeOrigin + performance.now();
+
+export const E2E_CLOCK =
+  "runner monotonic clock (performance.timeOrigin + performance.now()) of the single runner process: the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from the same clock when it has the row; no server or cross-machine clock is involved";
+
+/** A stop signal that loops poll and sleepers wake on. */
+export class Stopper {
+  stopped = false;
+  private waiters = new Set<() => void>();
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const w of this.waiters) w();
+    this.waiters.clear();
+  }
+  /** Sleeps `ms` (Node timers: 1 ms resolution), returning early when stopped. */
+  sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+}
+
+const yieldOnce = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * Sleeps `micros` on average. Node timers cannot sleep less than 1 ms, so a shorter sleep is dithered:
+ * 1 ms with probability micros/1000, else just a yield to the event loop. The mean (what sets the
+ * empty-poll rate, and so the load that polling puts on the target) equals the requested value.
+ */
+export function sleepMicros(micros: number, stopper: Stopper): Promise<void> {
+  if (micros >= 1000) return stopper.sleep(micros / 1000);
+  return Math.random() * 1000 < micros ? stopper.sleep(1) : yieldOnce();
+}
+
+/** Uniform in [minMicros, maxMicros): the reference's intended `jitter(min, max)` (its sign bug removed). */
+export const jitterMicros = (minMicros: number, maxMicros: number) => minMicros + Math.random() * (maxMicros - minMicros);
+
+/**
+ * Global write throttle with NO start-up burst. The k-th message overall is due at start + k/rate; a writer
+ * asks for its next batch of n messages and gets the time at which the last of them is due (as a token
+ * bucket that starts EMPTY would let it go). Writers that fall behind are not given extra slack: the schedule
+ * keeps its pace, so `now - scheduled` is the coordinated-omission-corrected latency.
+ * (The reference used rate.NewLimiter(N, N), which starts full: one extra second of writes at t=0.)
+ */
+export class Throttle {
+  private issued = 0;
+  private start = 0;
+  constructor(readonly perSecond: number) {}
+  begin(at: number) {
+    this.start = at;
+    this.issued = 0;
+  }
+  /** Due time (clock ms) of the next `n` messages. */
+  next(n: number): number {
+    this.issued += n;
+    return this.start + (this.issued * 1000) / this.perSecond;
+  }
+}

@@ -1,0 +1,437 @@
+// Pub/sub: the reference's Kafka-style log (stanislavkozlovski/pg-queue-pubsub-benchmark, pubsub/*.go;
+// ../shared/reference/kozlovski/methodology.md §2). P partition tables with gapless offsets handed out by a
+// log_counter row, G consumer groups with one reader per partition each, offsets claimed and read in one
+// READ COMMITTED transaction. The SQL is the reference's, verbatim except that every table is qualified
+// with the run's own schema.
+import { randomFillSync } from "node:crypto";
+import type pg from "pg";
+import type { PubsubConfig } from "../../lib/workloads";
+import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
+import type { GroupStats } from "../stats";
+import { clock, jitterMicros, sleepMicros } from "../timing";
+import {
+  errorMessage,
+  STAMP_BYTES,
+  stampOfHex,
+  type WorkloadContext,
+  type WorkloadModule,
+  type WorkloadRun,
+  type WorkloadVerification,
+} from "./types";
+
+const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED"; // the reference passes sql.LevelReadCommitted
+
+export const pubsubSql = (s: string, partitions: number) => ({
+  setup: [
+    `CREATE TABLE ${s}.log_counter (
+       id           INT PRIMARY KEY,
+       next_offset  BIGINT NOT NULL
+     )`,
+    ...Array.from({ length: partitions }, (_, i) => i + 1).flatMap((p) => [
+      `CREATE TABLE ${s}.topicpartition${p} (
+         id          BIGSERIAL PRIMARY KEY,
+         c_offset    BIGINT UNIQUE NOT NULL,
+         payload     BYTEA NOT NULL,
+         created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+       )`,
+      `INSERT INTO ${s}.log_counter(id, next_offset) VALUES (${p}, 1)`,
+      // Applied by the reference on every run (its only non-default setting in the 4 vCPU test).
+      `ALTER TABLE ${s}.topicpartition${p} SET (autovacuum_analyze_scale_factor = 0.05)`,
+    ]),
+    `CREATE TABLE ${s}.consumer_offsets (
+       group_id     TEXT NOT NULL,
+       topic_id     INT  NOT NULL,
+       next_offset  BIGINT NOT NULL DEFAULT 1,
+       PRIMARY KEY (group_id, topic_id)
+     )`,
+  ],
+  /** $1 batch size, $2 payloads, $3 partition. */
+  write: (p: number) => `WITH reserve AS (
+      UPDATE ${s}.log_counter
+      SET next_offset = next_offset + $1
+      WHERE id = $3::int
+      RETURNING (next_offset - $1) AS first_off
+    )
+    INSERT INTO ${s}.topicpartition${p}(c_offset, payload)
+    SELECT r.first_off + p.ord - 1, p.payload
+    FROM reserve r,
+         unnest($2::bytea[]) WITH ORDINALITY AS p(payload, ord)`,
+  joinGroup: `INSERT INTO ${s}.consumer_offsets (group_id, topic_id, next_offset) VALUES ($1::text, $2::int, 1) ON CONFLICT (group_id, topic_id) DO NOTHING`,
+  /** $1 group, $2 read batch, $3 partition. */
+  claim: `WITH counter_tip AS (
+      SELECT (next_offset - 1) AS highest_committed_offset
+      FROM ${s}.log_counter
+      WHERE id = $3::int
+    ),
+    to_claim AS (
+      SELECT c.group_id,
+             c.next_offset AS n0,
+             LEAST($2::bigint,
+                   GREATEST(0, (SELECT highest_committed_offset FROM counter_tip) - c.next_offset + 1)) AS delta
+      FROM ${s}.consumer_offsets c
+      WHERE c.group_id = $1::text AND c.topic_id = $3::int
+      FOR UPDATE
+    ),
+    upd AS (
+      UPDATE ${s}.consumer_offsets c
+      SET next_offset = c.next_offset + t.delta
+      FROM to_claim t
+      WHERE c.group_id = t.group_id AND c.topic_id = $3::int
+      RETURNING t.n0 AS claimed_start_offset, (c.next_offset - 1) AS claimed_end_offset
+    )
+    SELECT claimed_start_offset, claimed_end_offset FROM upd`,
+  read: (p: number) => `SELECT c_offset, payload, created_at
+    FROM ${s}.topicpartition${p}
+    WHERE c_offset BETWEEN $1 AND $2
+    ORDER BY c_offset`,
+});
+
+/**
+ * A batch of random payloads as the text form of a bytea[] parameter, `{\\x<hex>,\\x<hex>,…}`: what the
+ * reference's driver sends (lib/pq encodes pq.Array([][]byte) as text). Built in one reused buffer:
+ * node-postgres' own array serialiser (string ropes of 200 KB, measured three times over) cost ~10% of the
+ * runner's CPU at 5,000 msg/s; this writes each hex digit once.
+ */
+export class ByteaArrayText {
+  private readonly random: Buffer;
+  private readonly literal: Buffer;
+  private readonly stampScratch = Buffer.alloc(STAMP_BYTES);
+  /** Offset in `literal` of each element's first hex digit. */
+  private readonly starts: number[] = [];
+
+  constructor(
+    private readonly count: number,
+    private readonly size: number,
+  ) {
+    this.random = Buffer.allocUnsafe(count * size);
+    const elem = 3 + 2 * size; // \\x + hex
+    this.literal = Buffer.alloc(2 + count * elem + (count - 1));
+    let o = 0;
+    this.literal[o++] = 0x7b; // {
+    for (let i = 0; i < count; i++) {
+      if (i > 0) this.literal[o++] = 0x2c; // ,
+      o += this.literal.write("\\\\x", o, "latin1");
+      this.starts.push(o);
+      o += 2 * size;
+    }
+    this.literal[o] = 0x7d; // }
+  }
+
+  /** New random bytes for every payload. */
+  refill() {
+    randomFillSync(this.random);
+    const hex = this.random.toString("hex");
+    const n = 2 * this.size;
+    for (let i = 0; i < this.count; i++) this.literal.write(hex.substring(i * n, (i + 1) * n), this.starts[i], "latin1");
+  }
+
+  /** Writes `t` (Float64 little-endian) as every payload's first 8 bytes. */
+  stamp(t: number) {
+    this.stampScratch.writeDoubleLE(t, 0);
+    const hex = this.stampScratch.toString("hex");
+    for (let i = 0; i < this.count; i++) this.literal.write(hex, this.starts[i], "latin1");
+  }
+
+  text(): string {
+    return this.literal.toString("latin1");
+  }
+}
+
+/** Per (group, partition) reader state: O(1) memory whatever the run length. */
+interface ReaderState {
+  group: GroupStats;
+  groupKey: string;
+  partition: number;
+  /** The next offset this reader expects to read (offsets start at 1). */
+  expected: number;
+  read: number;
+  lost: number;
+  duplicated: number;
+  outOfOrder: number;
+}
+
+class PubsubRun implements WorkloadRun {
+  readonly roles: string[];
+  readonly notes: string[] = [];
+  private readonly sql: ReturnType<typeof pubsubSql>;
+  private readonly readers: ReaderState[] = [];
+  /** Messages whose batch committed, per partition (index p-1): compared with the table's rows at the end. */
+  private readonly written: number[];
+  private writerLoops: Promise<void>[] = [];
+  private readerLoops: Promise<void>[] = [];
+  private readonly stampE2e: boolean;
+
+  constructor(private readonly ctx: WorkloadContext<PubsubConfig>) {
+    const c = ctx.config;
+    this.sql = pubsubSql(ctx.schema, c.partitions);
+    this.written = new Array(c.partitions).fill(0);
+    this.roles = [
+      ...Array.from({ length: c.writers }, (_, w) => `writer ${w} p${(w % c.partitions) + 1}`),
+      ...ctx.stats.groups.flatMap((g) => Array.from({ length: c.partitions }, (_, i) => `reader ${g.name} p${i + 1}`)),
+    ];
+    this.stampE2e = c.payloadBytes >= STAMP_BYTES;
+    if (!this.stampE2e)
+      this.notes.push(`e2e latency not measured: it needs payloads of at least ${STAMP_BYTES} bytes to carry the writer's clock stamp (payload is ${c.payloadBytes})`);
+  }
+
+  async setup(admin: pg.Client) {
+    for (const q of this.sql.setup) await admin.query(q);
+  }
+
+  async startReaders(clients: TargetClient[]) {
+    const c = this.ctx.config;
+    const joined: Promise<void>[] = [];
+    let i = 0;
+    // Assignment as the reference (pubsub_runner.go L51-101): for each group, one reader per partition.
+    for (const group of this.ctx.stats.groups) {
+      for (let p = 1; p <= c.partitions; p++) {
+        const st: ReaderState = { group, groupKey: group.name, partition: p, expected: 1, read: 0, lost: 0, duplicated: 0, outOfOrder: 0 };
+        this.readers.push(st);
+        const tc = clients[i++];
+        let ready!: () => void;
+        let failed!: (e: Error) => void;
+        joined.push(new Promise<void>((res, rej) => ((ready = res), (failed = rej))));
+        this.readerLoops.push(this.readerLoop(tc, st, ready, failed));
+      }
+    }
+    await Promise.all(joined);
+  }
+
+  startWriters(clients: TargetClient[]) {
+    const P = this.ctx.config.partitions;
+    // Writer w is pinned to partition (w % P) + 1 (reference L75-80: p1=3 p2=3 p3=2 p4=2 for 10 writers, 4 partitions).
+    this.writerLoops = clients.map((tc, w) => this.writerLoop(tc, (w % P) + 1));
+  }
+
+  writersDone() {
+    return Promise.all(this.writerLoops).then(() => undefined);
+  }
+  readersDone() {
+    return Promise.all(this.readerLoops).then(() => undefined);
+  }
+
+  private async writerLoop(tc: TargetClient, partition: number) {
+    const { config: c, stats, throttle, writersStop: stop } = this.ctx;
+    const B = c.writeBatch;
+    const batch = new ByteaArrayText(B, c.payloadBytes);
+    const query = { name: `pgbb_write_p${partition}`, text: this.sql.write(partition), values: [B, "", partition] as unknown[] };
+    const write = stats.latency.write;
+    const scheduled = stats.latency.writeScheduled;
+    while (!stop.stopped) {
+      let due = 0;
+      if (throttle) {
+        due = throttle.next(B);
+        const wait = due - clock();
+        if (wait > 0) await stop.sleep(wait);
+        if (stop.stopped) break;
+      }
+      batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
+      const t0 = clock();
+      if (this.stampE2e) batch.stamp(t0);
+      query.values[1] = batch.text();
+      try {
+        await tc.client.query(BEGIN);
+        const ts = clock(); // timer starts after BEGIN, as the reference (writer.go L62-80)
+        await tc.client.query(query);
+        await tc.client.query("COMMIT");
+        const te = clock();
+        write.record((te - ts) * 1000);
+        if (throttle) scheduled.record((te - due) * 1000);
+        stats.wrote(B);
+        this.written[partition - 1] += B;
+      } catch (err) {
+        await rollbackQuietly(tc.client);
+        stats.writeError(B);
+        stats.noteError(`write p${partition}: ${errorMessage(err)}`);
+        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+      }
+    }
+  }
+
+  private async readerLoop(tc: TargetClient, st: ReaderState, ready: () => void, failed: (e: Error) => void) {
+    const { config: c, readersStop: stop } = this.ctx;
+    const client = tc.client;
+    try {
+      await client.query(this.sql.joinGroup, [st.groupKey, st.partition]);
+    } catch (err) {
+      failed(new Error(`${tc.role} could not join its group: ${errorMessage(err)}`, { cause: err }));
+      return;
+    }
+    ready();
+    const g = st.group;
+    const claimQ = { name: "pgbb_claim", text: this.sql.claim, values: [st.groupKey, c.readBatch, st.partition] as unknown[], rowMode: "array" as const };
+    const readQ = { name: `pgbb_read_p${st.partition}`, text: this.sql.read(st.partition), values: [0, 0] as unknown[], rowMode: "array" as const };
+    const scratch = Buffer.alloc(STAMP_BYTES);
+    // e2e values of one poll, applied after COMMIT: runs of equal stamps (a write batch shares one stamp).
+    const runStamp = new Float64Array(c.readBatch);
+    const runCount = new Uint32Array(c.readBatch);
+    while (!stop.stopped) {
+      let start: number, end: number;
+      try {
+        await client.query(BEGIN);
+        const tc0 = clock();
+        const r = await client.query<unknown[]>(claimQ);
+        g.latency.claim.record((clock() - tc0) * 1000);
+        if (r.rows.length !== 1) throw new Error(`claim returned no row: consumer_offsets has no row for ${st.groupKey}/${st.partition}`);
+        start = Number(r.rows[0][0]);
+        end = Number(r.rows[0][1]);
+      } catch (err) {
+        await rollbackQuietly(client);
+        g.readError();
+        this.ctx.stats.noteError(`claim ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
+        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+        await sleepMicros(jitterMicros(100, 800), stop);
+        continue;
+      }
+
+      if (start > end) {
+        // Empty claim: the reference COMMITs (its UPDATE ran with delta 0) and backs off 100 µs–2 ms.
+        try {
+          await client.query("COMMIT");
+          g.emptyPoll();
+        } catch (err) {
+          await rollbackQuietly(client);
+          g.readError();
+          this.ctx.stats.noteError(`empty claim commit ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
+          if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+        }
+        await sleepMicros(jitterMicros(100, 2000), stop);
+        continue;
+      }
+
+      try {
+        const tr = clock(); // read timer starts after the claim, as the reference (reader.go L138)
+        readQ.values[0] = start;
+        readQ.values[1] = end;
+        const r = await client.query<unknown[]>(readQ);
+        const tRows = clock();
+        // Verify order and completeness against the claim, on local copies applied only after COMMIT.
+        let exp = st.expected;
+        let lost = 0;
+        let duplicated = 0;
+        let outOfOrder = 0;
+        if (start > exp) lost += start - exp; // the group's offset moved past messages this reader never got
+        else if (start < exp) duplicated += exp - start; // offsets handed out again
+        exp = start;
+        let runs = 0;
+        let prevHex = "";
+        const rows = r.rows;
+        for (let i = 0; i < rows.length; i++) {
+          const row = rows[i];
+          const off = Number(row[0]);
+          if (off === exp) exp++;
+          else if (off > exp) {
+            lost += off - exp;
+            exp = off + 1;
+          } else outOfOrder++;
+          if (this.stampE2e) {
+            const hex = (row[1] as string).substring(2, 2 + 2 * STAMP_BYTES);
+            if (hex === prevHex) runCount[runs - 1]++;
+            else {
+              runStamp[runs] = stampOfHex(row[1] as string, scratch);
+              runCount[runs] = 1;
+              runs++;
+              prevHex = hex;
+            }
+          }
+        }
+        if (exp <= end) {
+          lost += end - exp + 1; // claimed offsets the range read did not return
+          exp = end + 1;
+        }
+        await client.query("COMMIT");
+        g.latency.read.record((clock() - tr) * 1000);
+        for (let i = 0; i < runs; i++) g.latency.e2e.record((tRows - runStamp[i]) * 1000, runCount[i]);
+        st.expected = exp;
+        st.read += rows.length;
+        st.lost += lost;
+        st.duplicated += duplicated;
+        st.outOfOrder += outOfOrder;
+        g.read(rows.length);
+      } catch (err) {
+        await rollbackQuietly(client);
+        g.readError();
+        this.ctx.stats.noteError(`read ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
+        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+      }
+    }
+  }
+
+  async verify(admin: pg.Client): Promise<WorkloadVerification> {
+    const s = this.ctx.schema;
+    const problems: string[] = [];
+    let countsMatch = true;
+    let lost = 0;
+    let duplicated = 0;
+    let outOfOrder = 0;
+    let checked = 0;
+    let unreadAtEnd = 0;
+    const tips = new Map<number, number>();
+    const counters = await admin.query<{ id: number; next_offset: string }>(`SELECT id, next_offset FROM ${s}.log_counter`);
+    for (const row of counters.rows) tips.set(Number(row.id), Number(row.next_offset) - 1);
+
+    for (let p = 1; p <= this.ctx.config.partitions; p++) {
+      const r = await admin.query<{ n: string; mn: string | null; mx: string | null }>(
+        `SELECT count(*) AS n, min(c_offset) AS mn, max(c_offset) AS mx FROM ${s}.topicpartition${p}`,
+      );
+      const n = Number(r.rows[0].n);
+      const mx = Number(r.rows[0].mx ?? 0);
+      const mn = Number(r.rows[0].mn ?? 0);
+      const tip = tips.get(p) ?? 0;
+      if (n !== tip || mx !== tip || (n > 0 && mn !== 1)) {
+        const missing = Math.max(tip - n, 0);
+        lost += missing;
+        countsMatch = false;
+        problems.push(
+          `partition ${p}: offsets 1..${tip} were handed out but the table holds ${n} rows (offsets ${n ? `${mn}..${mx}` : "none"}): ${missing} message(s) missing`,
+        );
+      }
+      if (this.written[p - 1] !== n) {
+        countsMatch = false;
+        problems.push(`partition ${p}: the runner counted ${this.written[p - 1]} messages written but the table holds ${n} rows`);
+      }
+    }
+
+    const offsets = await admin.query<{ group_id: string; topic_id: number; next_offset: string }>(
+      `SELECT group_id, topic_id, next_offset FROM ${s}.consumer_offsets`,
+    );
+    const committed = new Map(offsets.rows.map((o) => [`${o.group_id}/${o.topic_id}`, Number(o.next_offset) - 1]));
+    for (const st of this.readers) {
+      const where = `group ${st.groupKey} partition ${st.partition}`;
+      const co = committed.get(`${st.groupKey}/${st.partition}`);
+      if (co === undefined) {
+        countsMatch = false;
+        problems.push(`${where}: no consumer_offsets row`);
+      } else {
+        if (co !== st.expected - 1) {
+          countsMatch = false;
+          problems.push(`${where}: the consumer offset is at ${co} but the reader read up to ${st.expected - 1}`);
+        }
+        unreadAtEnd += Math.max((tips.get(st.partition) ?? 0) - co, 0);
+      }
+      if (st.lost) problems.push(`${st.lost} message(s) lost in ${where} (claimed but never read)`);
+      if (st.duplicated) problems.push(`${st.duplicated} message(s) read twice in ${where}`);
+      if (st.outOfOrder) problems.push(`${st.outOfOrder} message(s) out of order in ${where}`);
+      lost += st.lost;
+      duplicated += st.duplicated;
+      outOfOrder += st.outOfOrder;
+      checked += st.read;
+    }
+    for (const g of this.ctx.stats.groups) {
+      const sum = this.readers.filter((r) => r.group === g).reduce((a, r) => a + r.read, 0);
+      if (sum !== g.total.count) {
+        countsMatch = false;
+        problems.push(`group ${g.name}: readers verified ${sum} messages but ${g.total.count} were counted`);
+      }
+    }
+    const ok = countsMatch && lost === 0 && duplicated === 0 && outOfOrder === 0;
+    return { ok, lost, duplicated, outOfOrder, checked, countsMatch, problems, unreadAtEnd };
+  }
+}
+
+export const pubsub: WorkloadModule<PubsubConfig> = {
+  kind: "pubsub",
+  groupNames: (c) => Array.from({ length: c.consumerGroups }, (_, g) => `g${g}`),
+  writerCount: (c) => c.writers,
+  create: (ctx) => new PubsubRun(ctx),
+};

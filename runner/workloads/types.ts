@@ -1,0 +1,71 @@
+// The uniform shape of a workload (openmessaging/benchmark's driver split): the engine owns phases, timing,
+// samples and the schema; a workload owns its tables, its loops and its verification.
+import type pg from "pg";
+import type { Verification } from "../../lib/summary";
+import type { WorkloadConfig } from "../../lib/workloads";
+import type { TargetClient } from "../pgclient";
+import type { RunStats } from "../stats";
+import type { Stopper, Throttle } from "../timing";
+
+export interface WorkloadContext<C extends WorkloadConfig> {
+  config: C;
+  /** The run's own schema on the target, already quoted (e.g. "pgbb_r_1a2b3c"). Every table lives in it. */
+  schema: string;
+  stats: RunStats;
+  /** Null when writes are unthrottled. */
+  throttle: Throttle | null;
+  /** Stops the writer loops (end of the measured window, or cancel). */
+  writersStop: Stopper;
+  /** Stops the reader loops (end of the drain, or cancel). */
+  readersStop: Stopper;
+  /** A loop whose connection is lost calls this; the engine fails the run with the error. */
+  fatal: (err: Error) => void;
+  log: (line: string) => void;
+}
+
+export interface WorkloadVerification extends Verification {
+  /** Messages written but not read when the readers stopped (not a failure: the drain is time-boxed). */
+  unreadAtEnd: number;
+}
+
+export interface WorkloadRun {
+  /** Connection roles, one per client: "writer 3", "reader g1 p2", … (one connection each, as the reference). */
+  readonly roles: string[];
+  /** Remarks for the summary, e.g. a metric that cannot be measured with this config. */
+  readonly notes: string[];
+  /** Creates the workload's tables inside ctx.schema (the schema exists already). */
+  setup(admin: pg.Client): Promise<void>;
+  /** Starts the reader loops on their clients; resolves once every reader has done its first step. */
+  startReaders(clients: TargetClient[]): Promise<void>;
+  /** Starts the writer loops. */
+  startWriters(clients: TargetClient[]): void;
+  /** Resolves when every writer loop has exited (after ctx.writersStop.stop()). */
+  writersDone(): Promise<void>;
+  /** Resolves when every reader loop has exited (after ctx.readersStop.stop()). */
+  readersDone(): Promise<void>;
+  /** Checks what was read against what was written, in memory and in SQL. Loops must have stopped. */
+  verify(admin: pg.Client): Promise<WorkloadVerification>;
+}
+
+export interface WorkloadModule<C extends WorkloadConfig = WorkloadConfig> {
+  kind: C["kind"];
+  /** Consumer group names for stats and samples ("g0", "g1", …; the queue has one: "queue"). */
+  groupNames(config: C): string[];
+  /** Writers first in `roles`, then readers; the engine opens one client per role. */
+  writerCount(config: C): number;
+  create(ctx: WorkloadContext<C>): WorkloadRun;
+}
+
+/** Bytes of each payload that carry the writer's clock stamp (a Float64, little-endian). */
+export const STAMP_BYTES = 8;
+
+/**
+ * Reads the writer's stamp from a bytea value in text form ("\x" + hex): hex chars 2..17 are the first
+ * 8 bytes. `scratch` is an 8-byte Buffer reused by the caller, so reading a stamp allocates nothing.
+ */
+export function stampOfHex(hex: string, scratch: Buffer): number {
+  scratch.write(hex.substring(2, 2 + 2 * STAMP_BYTES), 0, STAMP_BYTES, "hex");
+  return scratch.readDoubleLE(0);
+}
+
+export const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
