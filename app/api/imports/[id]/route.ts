@@ -1,0 +1,22 @@
+import { deleteImport, getImport } from "@/lib/import-store";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+type Ctx = { params: Promise<{ id: string }> };
+const noStore = { "cache-control": "no-store" };
+
+/** GET /api/imports/:id: the imported result with its parsed numbers and the text as pasted. */
+export async function GET(_req: Request, { params }: Ctx) {
+  const { id } = await params;
+  const imp = await getImport(id);
+  if (!imp) return Response.json({ error: `imported result "${id}" does not exist` }, { status: 404, headers: noStore });
+  return Response.json({ ...imp, badge: "imported" }, { headers: noStore });
+}
+
+/** DELETE /api/imports/:id */
+export async function DELETE(_req: Request, { params }: Ctx) {
+  const { id } = await params;
+  if (!(await deleteImport(id))) return Response.json({ error: `imported result "${id}" does not exist` }, { status: 404, headers: noStore });
+  return Response.json({ deleted: id }, { headers: noStore });
+}

@@ -1,0 +1,42 @@
+import { fitWarnings, referenceById, referenceWorkload } from "@/lib/references";
+import { serverFacts } from "@/lib/references-fit";
+import { resolveTarget } from "@/lib/targets";
+import { fieldErrors, WorkloadConfig } from "@/lib/workloads";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+type Ctx = { params: Promise<{ id: string }> };
+const noStore = { "cache-control": "no-store" };
+
+/**
+ * GET /api/references/:id/fit[?targetId=default][&config=<WorkloadConfig JSON>]: why the reference's config (or
+ * an edited one) may not fit the target and this machine: {warnings: [{field?, severity, text}], server}.
+ */
+export async function GET(req: Request, { params }: Ctx) {
+  const { id } = await params;
+  const ref = referenceById(id);
+  if (!ref) return Response.json({ error: `reference "${id}" does not exist` }, { status: 404, headers: noStore });
+  const q = new URL(req.url).searchParams;
+  let config = referenceWorkload(ref);
+  const raw = q.get("config");
+  if (raw) {
+    let input: unknown;
+    try {
+      input = JSON.parse(raw);
+    } catch {
+      return Response.json({ error: "config must be a JSON WorkloadConfig, e.g. config={\"kind\":\"queue\",\"writers\":10}" }, { status: 400, headers: noStore });
+    }
+    const r = WorkloadConfig.safeParse(input);
+    if (!r.success) return Response.json({ error: "config is not valid", fields: fieldErrors(r.error) }, { status: 400, headers: noStore });
+    config = r.data;
+  }
+  const target = await resolveTarget(q.get("targetId"));
+  if (!target) return Response.json({ error: `target "${q.get("targetId")}" does not exist` }, { status: 404, headers: noStore });
+  try {
+    const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && process.env.TARGET_IS_EMBEDDED === "1" });
+    return Response.json({ reference: ref.id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) }, { headers: noStore });
+  } catch (err) {
+    return Response.json({ error: (err as Error).message }, { status: 502, headers: noStore });
+  }
+}

@@ -1,0 +1,14 @@
+import { REFERENCE_ARTICLE_URL, REFERENCE_COMMIT, REFERENCE_REPO, REFERENCES, sourceUrl } from "@/lib/references";
+
+export const dynamic = "force-static";
+
+/** GET /api/references: the six published scenarios (hardware, Postgres, config, per-run numbers, headline, sources, caveats). */
+export async function GET() {
+  return Response.json({
+    badge: "published",
+    repo: REFERENCE_REPO,
+    commit: REFERENCE_COMMIT,
+    article: REFERENCE_ARTICLE_URL,
+    references: REFERENCES.map((r) => ({ ...r, badge: "published", compareKey: `ref:${r.id}`, sourceUrl: sourceUrl(r.source) })),
+  });
+}

@@ -1,0 +1,268 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
+import { fmtNum } from "@/lib/compare";
+import { fitWarnings, referenceById, referenceLabel, REFERENCES, referenceSummary, referenceWorkload, sourceUrl, type FitWarning } from "@/lib/references";
+import { serverFacts } from "@/lib/references-fit";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const r = referenceById((await params).id);
+  return { title: r ? `${referenceLabel(r)} (published) · pg-broker-bench` : "Reference not found" };
+}
+
+async function fit(id: string): Promise<{ warnings: FitWarning[] } | { error: string }> {
+  const r = referenceById(id)!;
+  const url = process.env.TARGET_DATABASE_URL;
+  if (!url) return { error: "no default target is configured" };
+  try {
+    const facts = await serverFacts(url, { targetIsEmbedded: process.env.TARGET_IS_EMBEDDED === "1", timeoutMs: 3000 });
+    return { warnings: fitWarnings(referenceWorkload(r), facts, r) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+const Lat = ({ t }: { t: { p50: { raw: string }; p95: { raw: string }; p99: { raw: string } } }) => (
+  <>
+    {t.p50.raw} / {t.p95.raw} / {t.p99.raw}
+  </>
+);
+
+export default async function ReferencePage({ params }: Props) {
+  const { id } = await params;
+  const r = referenceById(id);
+  if (!r) notFound();
+  const f = await fit(id);
+  const h = r.headline;
+  const settings = Object.entries(r.postgres.settingsChanged);
+  return (
+    <div className="stack">
+      <section className="panel ref-card">
+        <div className="spread">
+          <h1 style={{ margin: 0 }}>{referenceLabel(r)}</h1>
+          <span className="badge neutral">published</span>
+        </div>
+        <p style={{ margin: 0 }}>
+          <strong>Measured:</strong> {referenceSummary(r)} <span className="muted">(&ldquo;{r.title}&rdquo;)</span>
+        </p>
+        <Headline r={r} />
+        <RefActions r={r} details={false} />
+        <div className="fit" data-testid="fit-warnings">
+          {"error" in f ? (
+            <p className="hint">Could not check whether this fits the default target: {f.error}</p>
+          ) : f.warnings.length ? (
+            <div className={`alert ${f.warnings.some((w) => w.severity === "blocker") ? "bad" : "warn"}`}>
+              <strong>Running this here (default target):</strong>
+              <ul className="fit-warnings">
+                {f.warnings.map((w, i) => (
+                  <li key={i} data-severity={w.severity}>
+                    {w.severity === "blocker" ? <strong>Will not fit: </strong> : null}
+                    {w.text}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : (
+            <p className="hint">This config fits the default target.</p>
+          )}
+        </div>
+      </section>
+
+      <section className="panel flush">
+        <div className="section-head">
+          <h2>Published headline and per-run numbers</h2>
+          <span className="hint">{h.aggregation}</span>
+        </div>
+        <div className="table-wrap">
+          <table className="data compact" data-testid="runs-table">
+            <thead>
+              <tr>
+                <th></th>
+                <th className="num">Write msg/s</th>
+                <th className="num">Read msg/s</th>
+                <th className="num">Write ms p50 / p95 / p99</th>
+                <th className="num">Read ms p50 / p95 / p99</th>
+                <th className="num">E2E ms p50 / p95 / p99</th>
+                <th className="num">Writes / errors</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th scope="row">Headline (published)</th>
+                <td className="num">{h.writeAsPublished ?? fmtNum(h.writeMsgPerSec)}</td>
+                <td className="num">{h.readAsPublished ?? fmtNum(h.readMsgPerSec)}</td>
+                {(["write", "read", "e2e"] as const).map((m) => (
+                  <td key={m} className="num">
+                    {ms(h.latencyMs[m].p50)} / {ms(h.latencyMs[m].p95)} / {ms(h.latencyMs[m].p99)}
+                  </td>
+                ))}
+                <td className="num">—</td>
+              </tr>
+              {r.runs.map((run) => (
+                <tr key={run.run}>
+                  <th scope="row">
+                    Run {run.run}{" "}
+                    <a className="small" href={`${sourceUrl(run.source)}#L${run.sourceLines[0]}-L${run.sourceLines[1]}`}>
+                      log
+                    </a>
+                  </th>
+                  <td className="num">{fmtNum(run.writes.msgPerSec)}</td>
+                  <td className="num">{fmtNum(run.reads.msgPerSec)}</td>
+                  <td className="num mono">
+                    <Lat t={run.latencyMs.write} />
+                  </td>
+                  <td className="num mono">
+                    <Lat t={run.latencyMs.read} />
+                  </td>
+                  <td className="num mono">
+                    <Lat t={run.latencyMs.e2e} />
+                  </td>
+                  <td className="num">
+                    {fmtNum(run.writes.total)} / {fmtNum(run.writes.errors)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="hint" style={{ padding: "0 16px 12px", margin: 0 }}>
+          Per-run latencies are the Go durations the tool printed (HDR histogram bucket values). {r.workload === "pubsub" ? "Read and e2e are from its 'Aggregate Across All Groups' block." : ""}
+        </p>
+      </section>
+
+      <div className="grid grid-2">
+        <section className="panel">
+          <h2>Hardware</h2>
+          <dl className="ref-facts">
+            <dt>Server</dt>
+            <dd>
+              AWS {r.server.instance}: {r.server.vcpu} vCPU, {r.server.ramGib} GiB, {r.server.disk}, {r.server.os}, {r.server.az}
+            </dd>
+            <dt>CPU used</dt>
+            <dd>{r.server.cpuUsage}</dd>
+            <dt>Client</dt>
+            <dd>
+              {r.client.instance} ({r.client.az})
+            </dd>
+            {r.replicas.map((x) => (
+              <FragmentRow key={x.name} k={`Replica ${x.name}`} v={`${x.instance}, ${x.disk}, ${x.role}, ${x.az}`} />
+            ))}
+            {r.replication && <FragmentRow k="Replication" v={`${r.replication.type}; synchronous_standby_names = ${r.replication.synchronousStandbyNames}`} />}
+            {[...r.server.notes, ...r.client.notes].map((n, i) => (
+              <FragmentRow key={i} k="Note" v={n} />
+            ))}
+          </dl>
+        </section>
+        <section className="panel">
+          <h2>Client config</h2>
+          <dl className="ref-facts">
+            <FragmentRow k="Writers" v={String(r.config.writers)} />
+            <FragmentRow k={r.workload === "pubsub" ? "Readers" : "Readers"} v={r.workload === "pubsub" ? `${r.config.readers} per group × ${r.config.consumerGroups} groups = ${r.config.readersTotal}` : String(r.config.readers)} />
+            {r.workload === "pubsub" && <FragmentRow k="Partitions" v={String(r.config.partitions)} />}
+            {r.workload === "pubsub" && <FragmentRow k="Batches" v={`write ${r.config.writeBatch}, read ${r.config.readBatch}`} />}
+            <FragmentRow k="Payload" v={`${r.config.payloadBytes} B`} />
+            <FragmentRow k="Throttle" v={`${fmtNum(r.config.throttleWritesPerSec)} msg/s`} />
+            <FragmentRow k="Duration" v={`${r.config.durationSeconds} s × ${r.config.runs} run${r.config.runs > 1 ? "s" : ""}`} />
+            {r.config.tuneTableVacuum !== null && <FragmentRow k="--tune-table-vacuum" v={r.config.tuneTableVacuum ? "yes" : "no"} />}
+            {r.config.notes.map((n, i) => (
+              <FragmentRow key={i} k="Note" v={n} />
+            ))}
+          </dl>
+          <pre className="cmd">{r.command.replace(/\s+/g, " ")}</pre>
+        </section>
+      </div>
+
+      <section className="panel">
+        <h2>Postgres {r.postgres.version}</h2>
+        <p style={{ marginTop: 0 }}>{r.postgres.settings}</p>
+        {settings.length > 0 && (
+          <div className="table-wrap">
+            <table className="data compact">
+              <thead>
+                <tr>
+                  <th>Setting changed</th>
+                  <th>Value</th>
+                </tr>
+              </thead>
+              <tbody>
+                {settings.map(([k, v]) => (
+                  <tr key={k}>
+                    <td className="mono">{k}</td>
+                    <td className="mono">{v}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {r.postgres.tableSettings.length > 0 && (
+          <ul className="plain small" style={{ marginTop: 8 }}>
+            {r.postgres.tableSettings.map((t, i) => (
+              <li key={i}>{t}</li>
+            ))}
+          </ul>
+        )}
+        {r.postgres.kernel && (
+          <p className="small">
+            Kernel:{" "}
+            {Object.entries(r.postgres.kernel)
+              .map(([k, v]) => `${k} = ${v}`)
+              .join("; ")}
+          </p>
+        )}
+        {r.postgres.notes.map((n, i) => (
+          <p key={i} className="hint">
+            {n}
+          </p>
+        ))}
+      </section>
+
+      <section className="panel">
+        <h2>Caveats</h2>
+        <p className="hint" style={{ marginTop: 0 }}>
+          <span className="badge warn">author</span> documented by the author; <span className="badge neutral">found</span> found in the tool&rsquo;s code or logs.
+        </p>
+        <Caveats caveats={r.caveats} />
+        {r.notes.map((n, i) => (
+          <p key={i} className="small muted">
+            {n}
+          </p>
+        ))}
+      </section>
+
+      <section className="panel">
+        <h2>Sources</h2>
+        <ul className="plain">
+          {[r.source, ...r.otherSources].map((s) => (
+            <li key={s}>
+              <a href={sourceUrl(s)}>{s}</a>
+            </li>
+          ))}
+        </ul>
+        <p className="small">
+          Other scenarios:{" "}
+          {REFERENCES.filter((x) => x.id !== r.id).map((x, i) => (
+            <span key={x.id}>
+              {i ? ", " : ""}
+              <Link href={`/references/${x.id}`}>{referenceLabel(x)}</Link>
+            </span>
+          ))}
+        </p>
+      </section>
+    </div>
+  );
+}
+
+function FragmentRow({ k, v }: { k: string; v: string }) {
+  return (
+    <>
+      <dt>{k}</dt>
+      <dd>{v}</dd>
+    </>
+  );
+}

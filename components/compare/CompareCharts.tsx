@@ -1,0 +1,246 @@
+"use client";
+// Charts of a comparison: throughput bars, latency percentile bars (log scale), latency distribution curves
+// (percentile vs latency on a log x axis of 1/(1−q), as HdrHistogram plots; stored runs from their histograms,
+// references and imports as their published points), and throughput/latency over time for stored runs.
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import { fmtMs, fmtNum, METRIC_LABEL, METRICS, PCT_LABEL, PERCENTILES, type Comparable, type Metric, type ViewState } from "@/lib/compare";
+import { colorOf } from "./ui";
+
+type Pct = ViewState["pct"];
+
+/** Power-of-ten bounds around the positive values, for a log axis that shows every bar/point. */
+function logDomain(values: (number | null | undefined)[]): [number, number] {
+  const pos = values.filter((v): v is number => typeof v === "number" && v > 0);
+  if (!pos.length) return [0.1, 10];
+  return [Math.pow(10, Math.floor(Math.log10(Math.min(...pos)))), Math.pow(10, Math.ceil(Math.log10(Math.max(...pos)) + 1e-9))];
+}
+const logTicks = ([lo, hi]: [number, number]) => {
+  const out: number[] = [];
+  for (let v = lo; v <= hi * 1.0001; v *= 10) out.push(+v.toPrecision(3));
+  return out;
+};
+/** Short legend names: the label without its "Published:"/"Imported:" prefix would hide the source, so keep it. */
+const short = (c: Comparable) => (c.label.length > 44 ? c.label.slice(0, 42) + "…" : c.label);
+/** Legend entries in selection order (Recharts sorts them alphabetically by default); write before read. */
+const legendOrder = (items: Comparable[]) => (entry: { value?: unknown }) => {
+  const v = String(entry.value ?? "");
+  const i = items.findIndex((c) => v === short(c) || v.startsWith(`${short(c)} `));
+  return i * 2 + (v.endsWith(" read") ? 1 : 0);
+};
+
+function ThroughputBars({ items }: { items: Comparable[] }) {
+  const data = [
+    { name: "write msg/s", ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.throughput.writeMsgPerSec])) },
+    { name: "read msg/s", ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.throughput.readMsgPerSec])) },
+  ];
+  return (
+    <div className="chart-card panel" data-testid="chart-throughput-bars">
+      <h3>
+        Throughput <span className="hint">msg/s; pub/sub reads sum all consumer groups</span>
+      </h3>
+      <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+        <XAxis dataKey="name" fontSize={12} />
+        <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+        <Tooltip formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
+        <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+        {items.map((c, i) => (
+          <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
+        ))}
+      </BarChart>
+    </div>
+  );
+}
+
+function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metric; log: boolean }) {
+  const data = PERCENTILES.map((p) => ({ name: PCT_LABEL[p], ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.latency[metric][p]])) }));
+  const domain = logDomain(items.flatMap((c) => PERCENTILES.map((p) => c.latency[metric][p])));
+  return (
+    <div className="chart-card panel" data-testid="chart-latency-bars">
+      <h3>
+        {METRIC_LABEL[metric]} latency percentiles <span className="hint">ms{log ? ", log scale" : ""}; missing bar = not published</span>
+      </h3>
+      <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+        <XAxis dataKey="name" fontSize={12} />
+        {log ? (
+          <YAxis fontSize={11} width={56} scale="log" domain={domain} ticks={logTicks(domain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+        ) : (
+          <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
+        )}
+        <Tooltip formatter={(v) => `${fmtMs(Number(v))} ms`} />
+        <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+        {items.map((c, i) => (
+          <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
+        ))}
+      </BarChart>
+    </div>
+  );
+}
+
+const Q_TICKS = [1, 2, 10, 100, 1000, 10000, 100000, 1000000];
+const qLabel = (x: number) => {
+  const pct = (1 - 1 / x) * 100;
+  return x === 1 ? "0%" : `${+pct.toFixed(4)}%`;
+};
+
+function Distribution({ items, metric, log }: { items: Comparable[]; metric: Metric; log: boolean }) {
+  const series = items.map((c, i) => ({
+    c,
+    i,
+    curve: (c.distribution[metric] ?? []).map((p) => ({ x: 1 / (1 - p.q), ms: p.ms })),
+    points: (c.points[metric] ?? []).map((p) => ({ x: 1 / (1 - p.q), ms: p.ms })),
+  }));
+  const all = series.flatMap((s) => [...s.curve, ...s.points]);
+  if (!all.length)
+    return (
+      <div className="chart-card panel" data-testid="chart-distribution">
+        <h3>{METRIC_LABEL[metric]} latency distribution</h3>
+        <p className="muted small">No {METRIC_LABEL[metric].toLowerCase()} latency in the selection.</p>
+      </div>
+    );
+  const maxX = Math.max(...all.map((p) => p.x));
+  // Room to the right of the last point, so p99 dots are not cut by the frame.
+  const xDomain: [number, number] = [1, Q_TICKS.find((t) => t > maxX * 1.5) ?? maxX * 2];
+  const yDomain = logDomain(all.map((p) => p.ms));
+  return (
+    <div className="chart-card panel" data-testid="chart-distribution">
+      <h3>
+        {METRIC_LABEL[metric]} latency distribution{" "}
+        <span className="hint">percentile (log of 1/(1−q)) vs ms; lines from stored histograms, dots = published/printed p50, p95, p99</span>
+      </h3>
+      <ComposedChart responsive style={{ width: "100%", height: 300 }} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+        <XAxis dataKey="x" type="number" scale="log" domain={xDomain} ticks={Q_TICKS.filter((t) => t <= xDomain[1])} tickFormatter={qLabel} allowDataOverflow fontSize={11} />
+        {log ? (
+          <YAxis dataKey="ms" type="number" fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+        ) : (
+          <YAxis dataKey="ms" type="number" fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
+        )}
+        <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+        <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+        {series.map((s) =>
+          s.curve.length ? (
+            <Line key={`${s.c.key}-l`} data={s.curve} dataKey="ms" name={short(s.c)} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={2} type="stepAfter" />
+          ) : s.points.length ? (
+            <Scatter key={`${s.c.key}-p`} data={s.points} dataKey="ms" name={short(s.c)} fill={colorOf(s.i)} isAnimationActive={false} shape={s.c.kind === "reference" ? "diamond" : "circle"} />
+          ) : null,
+        )}
+      </ComposedChart>
+    </div>
+  );
+}
+
+function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Metric; pct: Pct; log: boolean }) {
+  const timed = items.map((c, i) => ({ c, i })).filter((s) => s.c.overTime.length);
+  if (!timed.length)
+    return (
+      <div className="chart-card panel" data-testid="chart-over-time">
+        <h3>Over time</h3>
+        <p className="muted small" style={{ margin: 0 }}>
+          Over-time charts need stored runs (one sample per second) or imported outputs with live lines; published references have none.
+        </p>
+      </div>
+    );
+  const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
+  const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
+  const yDomain = logDomain(latValues);
+  return (
+    <div className="grid grid-2">
+      <div className="chart-card panel" data-testid="chart-over-time">
+        <h3>
+          Throughput over time <span className="hint">msg/s; solid = write, dashed = read; x = seconds since load start (warm-up included)</span>
+        </h3>
+        <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+          <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
+          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+          <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+          {timed.flatMap((s) => [
+            <Line key={`${s.c.key}-w`} data={s.c.overTime} dataKey="writeMsgPerSec" name={`${short(s.c)} write`} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={1.8} />,
+            <Line key={`${s.c.key}-r`} data={s.c.overTime} dataKey="readMsgPerSec" name={`${short(s.c)} read`} stroke={colorOf(s.i)} strokeDasharray="5 3" dot={false} isAnimationActive={false} strokeWidth={1.4} />,
+          ])}
+        </LineChart>
+      </div>
+      <div className="chart-card panel" data-testid="chart-latency-over-time">
+        <h3>
+          {METRIC_LABEL[metric]} {PCT_LABEL[pct]} over time <span className="hint">ms per second of stored runs{log ? ", log scale" : ""}</span>
+        </h3>
+        {latSeries.length ? (
+          <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+            <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
+            {log ? (
+              <YAxis fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+            ) : (
+              <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
+            )}
+            <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+            {latSeries.map((s) => (
+              <Line
+                key={s.c.key}
+                data={s.c.overTime.map((p) => ({ t: p.t, v: p.latency?.[metric]?.[pct] ?? null }))}
+                dataKey="v"
+                name={short(s.c)}
+                stroke={colorOf(s.i)}
+                dot={false}
+                isAnimationActive={false}
+                strokeWidth={1.8}
+                connectNulls={false}
+              />
+            ))}
+          </LineChart>
+        ) : (
+          <p className="muted small">Per-second latencies exist for stored runs only.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function CompareCharts({
+  items,
+  view,
+  onChange,
+}: {
+  items: Comparable[];
+  view: Pick<ViewState, "metric" | "pct" | "log">;
+  onChange: (v: Partial<ViewState>) => void;
+}) {
+  return (
+    <section className="stack" aria-labelledby="charts-h">
+      <div className="spread">
+        <h2 id="charts-h" style={{ margin: 0 }}>
+          Charts
+        </h2>
+        <div className="row chart-controls">
+          <div className="segmented" role="group" aria-label="Latency metric">
+            {METRICS.map((m) => (
+              <button key={m} type="button" aria-pressed={view.metric === m} onClick={() => onChange({ metric: m })}>
+                {METRIC_LABEL[m]}
+              </button>
+            ))}
+          </div>
+          <div className="segmented" role="group" aria-label="Percentile over time">
+            {(["p50", "p95", "p99", "max"] as const).map((p) => (
+              <button key={p} type="button" aria-pressed={view.pct === p} onClick={() => onChange({ pct: p })}>
+                {PCT_LABEL[p]}
+              </button>
+            ))}
+          </div>
+          <label className="row small toggle">
+            <input type="checkbox" checked={view.log} onChange={(e) => onChange({ log: e.target.checked })} data-testid="log-toggle" /> log scale
+          </label>
+        </div>
+      </div>
+      <div className="grid grid-2">
+        <ThroughputBars items={items} />
+        <LatencyBars items={items} metric={view.metric} log={view.log} />
+      </div>
+      <Distribution items={items} metric={view.metric} log={view.log} />
+      <OverTime items={items} metric={view.metric} pct={view.pct} log={view.log} />
+    </section>
+  );
+}

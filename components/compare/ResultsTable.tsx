@@ -1,0 +1,72 @@
+"use client";
+// The results table: write and read msg/s and MiB/s, latency p50 … max for write, read and e2e, one column per
+// item, with the difference and ratio against the baseline the user picks (a radio in each column head).
+import { delta, fmtDelta, fmtValue, type Comparison } from "@/lib/compare";
+import { ItemName, SourceBadge } from "./ui";
+
+export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline: (key: string) => void }) {
+  const { items } = cmp;
+  const rows = cmp.results.filter((r) => r.values.some((v) => v !== null));
+  let lastGroup = "";
+  return (
+    <section className="panel flush" aria-labelledby="results-h">
+      <div className="section-head">
+        <h2 id="results-h">Results</h2>
+        <span className="hint">Δ and ratio against the baseline; green is better, red worse. — = not published or not measured.</span>
+      </div>
+      <div className="table-wrap">
+        <table className="data compact results-table" data-testid="results-table">
+          <thead>
+            <tr>
+              <th scope="col">Metric</th>
+              {items.map((it, i) => (
+                <th key={it.key} scope="col" className={`num item-head${i === cmp.baseline ? " is-baseline" : ""}`} data-key={it.key}>
+                  <ItemName item={it} index={i} />
+                  <div className="item-head-meta">
+                    <SourceBadge badge={it.badge} />
+                    <label className="baseline-pick">
+                      <input type="radio" name="baseline" checked={i === cmp.baseline} onChange={() => onBaseline(it.key)} aria-label={`Use ${it.label} as the baseline`} />
+                      baseline
+                    </label>
+                  </div>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const groupHead = r.group !== lastGroup;
+              lastGroup = r.group;
+              const base = cmp.baseline >= 0 ? r.values[cmp.baseline] : null;
+              return [
+                groupHead ? (
+                  <tr key={`${r.key}-g`} className="group-row">
+                    <th colSpan={items.length + 1} scope="colgroup">
+                      {r.group} <span className="hint">({r.unit === "ms" ? "ms, lower is better" : `${r.group === "Throughput" ? "higher is better" : ""}`})</span>
+                    </th>
+                  </tr>
+                ) : null,
+                <tr key={r.key} data-row={r.key}>
+                  <th scope="row">{r.label}</th>
+                  {r.values.map((v, i) => {
+                    const d = i === cmp.baseline ? null : delta(v, base, r.better);
+                    return (
+                      <td key={items[i].key} className={`num${i === cmp.baseline ? " is-baseline" : ""}`} data-testid={`result-${r.key}-${items[i].key}`} data-value={v ?? ""}>
+                        <span className="v">{fmtValue(v, r.unit)}</span>
+                        {d && (
+                          <span className={`delta ${d.better === null ? "" : d.better ? "better" : "worse"}`} data-testid={`delta-${r.key}-${items[i].key}`}>
+                            {fmtDelta(d)}
+                          </span>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>,
+              ];
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,547 @@
+// Comparison maths, shared by /compare, GET /api/compare and `npm run bench -- compare`: one Comparable shape
+// for a measured run, an imported tool output and a published reference; the config diff; deltas and ratios
+// against a baseline; the notes that say what makes a comparison unfair; and the Markdown/CSV/JSON exports.
+// Pure and browser-safe (no Node APIs, no database): the builders live in lib/compare-build.ts.
+// Numbers are never invented: a percentile a source does not publish is null and shown as "—".
+
+export type ItemKind = "run" | "import" | "reference";
+export type Badge = "measured" | "imported" | "published";
+export const METRICS = ["write", "read", "e2e"] as const;
+export type Metric = (typeof METRICS)[number];
+export const PERCENTILES = ["p50", "p95", "p99", "p999", "max"] as const;
+export type Percentile = (typeof PERCENTILES)[number];
+export const METRIC_LABEL: Record<Metric, string> = { write: "Write", read: "Read", e2e: "End-to-end" };
+export const PCT_LABEL: Record<Percentile, string> = { p50: "p50", p95: "p95", p99: "p99", p999: "p99.9", max: "max" };
+/** Quantile of each percentile, for distribution plots (max is plotted at the histogram's last point). */
+export const PCT_Q: Record<Exclude<Percentile, "max">, number> = { p50: 0.5, p95: 0.95, p99: 0.99, p999: 0.999 };
+
+export type Pcts = Record<Percentile, number | null>;
+export type Cell = string | number | boolean | null;
+
+/** One point of a latency distribution: quantile q (0…1) and its latency in ms. */
+export interface DistPoint {
+  q: number;
+  ms: number;
+}
+
+/** One second (runs) or one report interval (imports) of a result, for the "over time" charts. */
+export interface TimePoint {
+  t: number;
+  phase?: string;
+  writeMsgPerSec: number;
+  readMsgPerSec: number;
+  latency?: Partial<Record<Metric, { p50: number; p95: number; p99: number; max: number }>>;
+}
+
+/** Facts the unfairness notes reason about; null = unknown. */
+export interface Facts {
+  /** Cores of the database server; for a run on the embedded target, the machine's cores (shared with the runner). */
+  serverCores: number | null;
+  /** The load generator runs on the database server's machine. */
+  sharedMachine: boolean | null;
+  serverDescription: string | null;
+  postgresVersion: string | null;
+  nodes: number | null;
+  replication: string | null;
+  synchronousCommit: string | null;
+  fsync: string | null;
+  /** What a commit waits for (durabilityLevel), null = unknown. */
+  durability: string | null;
+  /** Performance-relevant settings that are not at their default, name → value. */
+  settings: Record<string, string> | null;
+  durationSeconds: number | null;
+  throttleWritesPerSec: number | null;
+  payloadBytes: number | null;
+  warmupExcluded: boolean;
+  /** "measured window": rates over the real measured seconds; "configured duration": the reference tool's way. */
+  rateDivisor: "measured window" | "configured duration";
+  e2eClock: string;
+  /** Flaws the source's author flagged in these very numbers (references), or verification problems (runs). */
+  flags: string[];
+}
+
+export interface Comparable {
+  /** Run id ("r_…"), import id ("imp_…") or "ref:<reference id>": what the URL's ids= holds. */
+  key: string;
+  kind: ItemKind;
+  badge: Badge;
+  label: string;
+  /** Where the item is shown in full. */
+  href: string;
+  workload: "pubsub" | "queue";
+  when: string | null;
+  config: Record<string, Cell>;
+  /** How a config value is known when it is not read directly ("inferred", "default"), by config key. */
+  annotations: Record<string, string>;
+  env: Record<string, Cell>;
+  facts: Facts;
+  throughput: { writeMsgPerSec: number | null; writeMiBPerSec: number | null; readMsgPerSec: number | null; readMiBPerSec: number | null };
+  latency: Record<Metric, Pcts>;
+  /** From the stored HDR histograms (runs only). */
+  distribution: Partial<Record<Metric, DistPoint[]>>;
+  /** Published/printed percentiles as points (references and imports). */
+  points: Partial<Record<Metric, DistPoint[]>>;
+  overTime: TimePoint[];
+  /** What the numbers mean, for this item. */
+  notes: string[];
+}
+
+// ---------- rows ----------
+
+export interface RowDef {
+  key: string;
+  label: string;
+}
+
+export const CONFIG_ROWS: RowDef[] = [
+  { key: "workload", label: "Workload" },
+  { key: "writers", label: "Writers" },
+  { key: "readers", label: "Readers (pub/sub: per group)" },
+  { key: "readersTotal", label: "Readers in total" },
+  { key: "consumerGroups", label: "Consumer groups" },
+  { key: "partitions", label: "Partitions" },
+  { key: "writeBatch", label: "Write batch" },
+  { key: "readBatch", label: "Read batch" },
+  { key: "payloadBytes", label: "Payload (bytes)" },
+  { key: "throttleWritesPerSec", label: "Write throttle (msg/s)" },
+  { key: "durationSeconds", label: "Duration (s)" },
+  { key: "warmupSeconds", label: "Warm-up excluded (s)" },
+  { key: "tuneTableVacuum", label: "Tuned table vacuum" },
+  { key: "runsAveraged", label: "Runs averaged" },
+];
+
+export const ENV_ROWS: RowDef[] = [
+  { key: "numbers", label: "Numbers" },
+  { key: "server", label: "Database server" },
+  { key: "serverCores", label: "Server cores" },
+  { key: "client", label: "Load generator" },
+  { key: "postgresVersion", label: "Postgres" },
+  { key: "topology", label: "Nodes / replication" },
+  { key: "synchronousCommit", label: "synchronous_commit" },
+  { key: "fsync", label: "fsync" },
+  { key: "settings", label: "Other non-default settings" },
+  { key: "maxConnections", label: "max_connections" },
+  { key: "rateDivisor", label: "Rates divided by" },
+  { key: "e2eClock", label: "E2E clock" },
+];
+
+export interface ResultRow {
+  key: string;
+  group: string;
+  label: string;
+  unit: "msg/s" | "MiB/s" | "ms";
+  better: "higher" | "lower";
+  values: (number | null)[];
+}
+
+function resultRows(items: Comparable[]): ResultRow[] {
+  const rows: ResultRow[] = [
+    { key: "writeMsgPerSec", group: "Throughput", label: "Write msg/s", unit: "msg/s", better: "higher", values: items.map((i) => i.throughput.writeMsgPerSec) },
+    { key: "writeMiBPerSec", group: "Throughput", label: "Write MiB/s", unit: "MiB/s", better: "higher", values: items.map((i) => i.throughput.writeMiBPerSec) },
+    { key: "readMsgPerSec", group: "Throughput", label: "Read msg/s", unit: "msg/s", better: "higher", values: items.map((i) => i.throughput.readMsgPerSec) },
+    { key: "readMiBPerSec", group: "Throughput", label: "Read MiB/s", unit: "MiB/s", better: "higher", values: items.map((i) => i.throughput.readMiBPerSec) },
+  ];
+  for (const m of METRICS)
+    for (const p of PERCENTILES)
+      rows.push({
+        key: `${m}.${p}`,
+        group: `${METRIC_LABEL[m]} latency`,
+        label: `${METRIC_LABEL[m]} ${PCT_LABEL[p]}`,
+        unit: "ms",
+        better: "lower",
+        values: items.map((i) => i.latency[m][p]),
+      });
+  return rows;
+}
+
+export interface DiffRow extends RowDef {
+  values: Cell[];
+  /** Per item: how the value is known, when it is not read directly ("inferred", "default"). */
+  annotations: (string | null)[];
+  /** At least two items have different known values. */
+  differs: boolean;
+}
+
+function diffRows(items: Comparable[], defs: RowDef[], pick: (c: Comparable) => Record<string, Cell>, notes?: (c: Comparable) => Record<string, string>): DiffRow[] {
+  return defs
+    .map((d) => {
+      const values = items.map((i) => pick(i)[d.key] ?? null);
+      const known = new Set(values.filter((v) => v !== null).map((v) => String(v)));
+      return { ...d, values, annotations: items.map((i) => notes?.(i)[d.key] ?? null), differs: known.size > 1 };
+    })
+    .filter((r) => r.values.some((v) => v !== null));
+}
+
+/** Which config fields differ between the items (the config table and its "differences only" toggle). */
+export function configDiff(items: Comparable[]): DiffRow[] {
+  return diffRows(items, CONFIG_ROWS, (c) => c.config, (c) => c.annotations);
+}
+export function envDiff(items: Comparable[]): DiffRow[] {
+  return diffRows(items, ENV_ROWS, (c) => c.env);
+}
+
+// ---------- deltas ----------
+
+export interface Delta {
+  /** value − baseline */
+  diff: number;
+  /** value ÷ baseline (null when the baseline is 0) */
+  ratio: number | null;
+  /** (value − baseline) ÷ baseline, in % */
+  pct: number | null;
+  /** Whether this is better than the baseline in the row's sense (null when equal). */
+  better: boolean | null;
+}
+
+export function delta(value: number | null, base: number | null, better: "higher" | "lower" = "higher"): Delta | null {
+  if (value === null || base === null || !Number.isFinite(value) || !Number.isFinite(base)) return null;
+  const diff = value - base;
+  const ratio = base === 0 ? null : value / base;
+  return { diff, ratio, pct: ratio === null ? null : (ratio - 1) * 100, better: diff === 0 ? null : better === "higher" ? diff > 0 : diff < 0 };
+}
+
+// ---------- unfairness ----------
+
+/**
+ * What a commit waits for, from synchronous_commit, fsync and whether a synchronous standby exists:
+ * remote_write/remote_apply without a standby wait for the local flush only, exactly as "on".
+ */
+export function durabilityLevel(synchronousCommit: string, fsync: string, syncStandby: boolean): string {
+  if (fsync === "off") return "nothing (fsync=off)";
+  if (synchronousCommit === "off") return "nothing (asynchronous commit)";
+  if (!syncStandby || synchronousCommit === "local") return "local WAL flush";
+  if (synchronousCommit === "remote_write") return "local WAL flush + standby write";
+  if (synchronousCommit === "remote_apply") return "local WAL flush + standby apply";
+  return "local WAL flush + standby flush";
+}
+
+export interface ContextNote {
+  topic: string;
+  severity: "warn" | "info";
+  text: string;
+}
+
+const name = (c: Comparable) => c.label;
+const distinct = <T>(xs: T[]) => [...new Set(xs)];
+function listBy(items: Comparable[], f: (c: Comparable) => string | null): string {
+  return items.map((c) => `${name(c)}: ${f(c) ?? "unknown"}`).join("; ");
+}
+function differ(items: Comparable[], f: (c: Comparable) => string | number | null): boolean {
+  return distinct(items.map(f).filter((v) => v !== null).map(String)).length > 1;
+}
+
+/**
+ * What makes this comparison unfair, so that no reader is fooled: hardware, cores, Postgres version, settings,
+ * durability, replication, run length, throttle, warm-up, how rates were computed, the e2e clock, the sources' own
+ * flagged flaws, and what is unknown.
+ */
+export function contextNotes(items: Comparable[]): ContextNote[] {
+  const out: ContextNote[] = [];
+  const add = (topic: string, severity: "warn" | "info", text: string) => out.push({ topic, severity, text });
+  if (!items.length) return out;
+
+  if (distinct(items.map((c) => c.workload)).length > 1)
+    add("workload", "warn", `Mixes pub/sub and queue results: they are different workloads (an append-only log read by consumer groups vs a SKIP LOCKED queue whose reads delete), so their numbers do not measure the same thing.`);
+
+  const badges = distinct(items.map((c) => c.badge));
+  if (badges.includes("published") && badges.length > 1)
+    add("source", "info", `Published numbers are the author's, measured on AWS with his tool; measured numbers are from this product on this server; imported ones are the reference tool's output. Each keeps its own semantics (see the notes under each).`);
+
+  if (differ(items, (c) => c.facts.serverDescription))
+    add("hardware", "warn", `Hardware differs. ${listBy(items, (c) => c.facts.serverDescription)}.`);
+  if (differ(items, (c) => c.facts.serverCores))
+    add("cores", "warn", `Server cores differ: ${listBy(items, (c) => (c.facts.serverCores === null ? null : `${c.facts.serverCores}${c.facts.sharedMachine ? " (shared with the load generator)" : ""}`))}.`);
+  else if (items.some((c) => c.facts.sharedMachine) && items.some((c) => c.facts.sharedMachine === false))
+    add("cores", "warn", `Some results ran the load generator on the database's own machine, competing with Postgres for the same cores; the published runs used a separate client machine.`);
+  if (items.some((c) => c.facts.serverCores === null))
+    add("unknown", "info", `Hardware is unknown for: ${items.filter((c) => c.facts.serverCores === null).map(name).join(", ")}.`);
+
+  if (differ(items, (c) => c.facts.postgresVersion))
+    add("postgres", "warn", `Postgres versions differ: ${listBy(items, (c) => c.facts.postgresVersion)}.`);
+
+  const settingsText = (c: Comparable) =>
+    c.facts.settings === null ? null : Object.keys(c.facts.settings).length ? Object.entries(c.facts.settings).map(([k, v]) => `${k}=${v}`).join(", ") : "defaults";
+  if (differ(items, settingsText)) add("settings", "warn", `Server settings differ. ${listBy(items, (c) => { const s = settingsText(c); return s && s.length > 160 ? s.slice(0, 157) + "…" : s; })}.`);
+
+  if (differ(items, (c) => c.facts.durability))
+    add("durability", "warn", `Durability differs — a commit waits for: ${listBy(items, (c) => c.facts.durability)}. Waiting for less is cheaper, and without fsync nothing is durable.`);
+  else if (items.some((c) => c.facts.durability?.startsWith("nothing")))
+    add("durability", "warn", `These results ran without durable commits (${items.find((c) => c.facts.durability?.startsWith("nothing"))!.facts.durability}): not what a broker needs.`);
+
+  if (differ(items, (c) => c.facts.replication ?? (c.facts.nodes === null ? null : "none")))
+    add("replication", "warn", `Replication differs: ${listBy(items, (c) => c.facts.replication ?? (c.facts.nodes === null ? null : "single node"))}. A synchronously replicated commit waits for a replica in another zone.`);
+
+  const durs = items.map((c) => c.facts.durationSeconds).filter((d): d is number => d !== null);
+  if (durs.length > 1 && Math.max(...durs) >= 2 * Math.min(...durs))
+    add("length", "warn", `Run lengths differ: ${listBy(items, (c) => (c.facts.durationSeconds === null ? null : `${c.facts.durationSeconds} s`))}. Short runs see no checkpoint or autovacuum cycle and have few samples in their tails (p99.9, max).`);
+  else if (durs.some((d) => d < 30)) add("length", "info", `A run shorter than 30 s has few samples in its tail percentiles and no checkpoint or autovacuum in its window.`);
+
+  if (differ(items, (c) => c.facts.throttleWritesPerSec))
+    add("throttle", "warn", `Write throttles differ: ${listBy(items, (c) => (c.facts.throttleWritesPerSec === null ? null : c.facts.throttleWritesPerSec === 0 ? "unthrottled" : `${c.facts.throttleWritesPerSec.toLocaleString("en-US")} msg/s`))}. An unthrottled run measures capacity; a throttled one, latency at a fixed load.`);
+  if (differ(items, (c) => c.facts.payloadBytes)) add("payload", "warn", `Payload sizes differ: ${listBy(items, (c) => (c.facts.payloadBytes === null ? null : `${c.facts.payloadBytes} B`))}.`);
+
+  const cfgDiffs = configDiff(items).filter((r) => r.differs && !["workload", "throttleWritesPerSec", "durationSeconds", "payloadBytes", "warmupSeconds", "runsAveraged"].includes(r.key));
+  if (cfgDiffs.length) add("config", "info", `Client configs differ in: ${cfgDiffs.map((r) => r.label.toLowerCase()).join(", ")} (see the config table).`);
+
+  if (distinct(items.map((c) => c.facts.warmupExcluded)).length > 1)
+    add("warmup", "info", `Warm-up: ${items.filter((c) => c.facts.warmupExcluded).map(name).join(", ")} exclude a warm-up from their numbers; ${items.filter((c) => !c.facts.warmupExcluded).map(name).join(", ")} cover the whole run, start-up backlog and shutdown included.`);
+  if (distinct(items.map((c) => c.facts.rateDivisor)).length > 1)
+    add("rates", "info", `Rates are computed differently: measured runs divide by the real measured window; the reference tool divides totals by the configured duration, whose clock starts before table setup, and its throttle lets one extra second of writes out at start.`);
+  if (distinct(items.map((c) => c.facts.e2eClock)).length > 1)
+    add("clock", "info", `End-to-end latency uses different clocks: ${listBy(items, (c) => c.facts.e2eClock)}.`);
+
+  for (const c of items) for (const f of c.facts.flags) add("flaw", "warn", `${name(c)}: ${f}`);
+
+  if (items.some((c) => c.kind !== "run"))
+    add("unknown", "info", `"—" marks what a source does not publish: the reference and its tool print only p50, p95 and p99 (no p99.9, no max), and imported results have no histograms.`);
+  return out;
+}
+
+// ---------- the comparison ----------
+
+export interface Comparison {
+  items: Comparable[];
+  /** Index into items, or -1 for none. */
+  baseline: number;
+  config: DiffRow[];
+  env: DiffRow[];
+  results: ResultRow[];
+  notes: ContextNote[];
+}
+
+export function buildComparison(items: Comparable[], baselineKey?: string | null): Comparison {
+  const b = baselineKey ? items.findIndex((i) => i.key === baselineKey) : -1;
+  return {
+    items,
+    baseline: b >= 0 ? b : items.length ? 0 : -1,
+    config: configDiff(items),
+    env: envDiff(items),
+    results: resultRows(items),
+    notes: contextNotes(items),
+  };
+}
+
+// ---------- formatting ----------
+
+/** Thousands separators, at most `digits` decimals; "—" for unknown. */
+export function fmtNum(v: number | null | undefined, digits = 2): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "—";
+  return v.toLocaleString("en-US", { maximumFractionDigits: digits });
+}
+/** Latency in ms with µs resolution (the histograms record µs). */
+export const fmtMs = (v: number | null | undefined) => fmtNum(v, 3);
+export const fmtValue = (v: number | null | undefined, unit: ResultRow["unit"]) => (unit === "ms" ? fmtMs(v) : fmtNum(v, 2));
+export function fmtCell(v: Cell): string {
+  if (v === null) return "—";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (typeof v === "number") return fmtNum(v, 2);
+  return v;
+}
+/** A config cell with how it is known: "200 (inferred)". */
+export const fmtAnnotated = (v: Cell, note: string | null | undefined) => (note && v !== null ? `${fmtCell(v)} (${note})` : fmtCell(v));
+export function fmtDelta(d: Delta | null): string {
+  if (!d) return "—";
+  const pct = d.pct === null ? "" : `${d.pct >= 0 ? "+" : ""}${fmtNum(d.pct, 1)}%`;
+  const ratio = d.ratio === null ? "" : `×${fmtNum(d.ratio, 2)}`;
+  return [pct, ratio].filter(Boolean).join(" ") || "—";
+}
+
+const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(" | ")} |`;
+const badgeText = (c: Comparable) => `${c.label} (${c.badge})`;
+
+function triple(c: Comparable, m: Metric): string {
+  const l = c.latency[m];
+  return `${fmtMs(l.p50)} / ${fmtMs(l.p95)} / ${fmtMs(l.p99)}`;
+}
+const rate = (msg: number | null, mib: number | null) => `${fmtNum(msg, 2)} msg/s / ${fmtNum(mib, 2)} MiB/s`;
+
+/** Markdown: a summary table like the reference README's, the full results with deltas, the config and the caveats. */
+export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: string } = {}): string {
+  const { items } = cmp;
+  const base = cmp.baseline >= 0 ? items[cmp.baseline] : null;
+  const lines: string[] = ["# Comparison", ""];
+  if (opts.url) lines.push(`Link: ${opts.url}`, "");
+  if (opts.generatedAt) lines.push(`Generated ${opts.generatedAt} by pg-broker-bench.`, "");
+  lines.push("## Summary", "");
+  lines.push(mdRow(["Configuration", "Source", "Server", "Write Rate", "Read Rate", "E2E Latency p50 / p95 / p99 (ms)", "Write Latency p50 / p95 / p99 (ms)", "Read Latency p50 / p95 / p99 (ms)"]));
+  lines.push(mdRow(Array(8).fill("---")));
+  for (const c of items)
+    lines.push(
+      mdRow([
+        c.label,
+        c.badge,
+        fmtCell(c.env.server ?? null),
+        rate(c.throughput.writeMsgPerSec, c.throughput.writeMiBPerSec),
+        rate(c.throughput.readMsgPerSec, c.throughput.readMiBPerSec),
+        triple(c, "e2e"),
+        triple(c, "write"),
+        triple(c, "read"),
+      ]),
+    );
+  lines.push("", `## Results${base ? ` (Δ and ratio against ${badgeText(base)})` : ""}`, "");
+  lines.push(mdRow(["Metric", ...items.map(badgeText)]));
+  lines.push(mdRow(["---", ...items.map(() => "---:")]));
+  for (const r of cmp.results) {
+    if (r.values.every((v) => v === null)) continue;
+    const baseV = cmp.baseline >= 0 ? r.values[cmp.baseline] : null;
+    lines.push(
+      mdRow([
+        `${r.label}${r.unit === "ms" ? " (ms)" : ""}`,
+        ...r.values.map((v, i) => {
+          const s = fmtValue(v, r.unit);
+          if (!base || i === cmp.baseline || v === null) return s;
+          const d = delta(v, baseV, r.better);
+          return d ? `${s} (${fmtDelta(d)})` : s;
+        }),
+      ]),
+    );
+  }
+  lines.push("", "## Configuration", "");
+  lines.push(mdRow(["Field", ...items.map((c) => c.label)]));
+  lines.push(mdRow(["---", ...items.map(() => "---")]));
+  for (const r of [...cmp.config, ...cmp.env]) lines.push(mdRow([`${r.label}${r.differs ? " ≠" : ""}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]));
+  if (cmp.notes.length) {
+    lines.push("", "## What makes this comparison unfair", "");
+    for (const n of cmp.notes) lines.push(`- ${n.severity === "warn" ? "**" + n.topic + "**" : n.topic}: ${n.text}`);
+  }
+  const perItem = items.filter((c) => c.notes.length);
+  if (perItem.length) {
+    lines.push("", "## What the numbers mean", "");
+    for (const c of perItem) for (const n of c.notes) lines.push(`- ${c.label}: ${n}`);
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+const csvCell = (v: string | number | boolean | null) => {
+  if (v === null) return "";
+  const s = String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** CSV: one row per item, every config field and metric as a column (unrounded), plus ratios to the baseline. */
+export function toCsv(cmp: Comparison): string {
+  const { items } = cmp;
+  const header = ["key", "kind", "badge", "label", "baseline", ...CONFIG_ROWS.map((r) => `config_${r.key}`), ...ENV_ROWS.map((r) => `env_${r.key}`)];
+  for (const r of cmp.results) header.push(csvName(r));
+  if (cmp.baseline >= 0) for (const r of cmp.results) header.push(`${csvName(r)}_ratio_vs_baseline`);
+  const rows = items.map((c, i) => {
+    const row: (string | number | boolean | null)[] = [c.key, c.kind, c.badge, c.label, i === cmp.baseline];
+    for (const r of CONFIG_ROWS) row.push(c.config[r.key] ?? null);
+    for (const r of ENV_ROWS) row.push(c.env[r.key] ?? null);
+    for (const r of cmp.results) row.push(r.values[i]);
+    if (cmp.baseline >= 0) for (const r of cmp.results) row.push(delta(r.values[i], r.values[cmp.baseline], r.better)?.ratio ?? null);
+    return row;
+  });
+  return [header, ...rows].map((r) => r.map(csvCell).join(",")).join("\n") + "\n";
+}
+
+function csvName(r: ResultRow): string {
+  if (r.unit !== "ms") return r.key.replace(/MsgPerSec$/, "_msg_per_s").replace(/MiBPerSec$/, "_mib_per_s");
+  const [m, p] = r.key.split(".");
+  return `${m}_${p}_ms`;
+}
+
+/** JSON: the items (without the heavy distribution/time series unless asked) and the computed rows and notes. */
+export function toJson(cmp: Comparison, opts: { url?: string; generatedAt?: string; full?: boolean } = {}) {
+  return {
+    generatedAt: opts.generatedAt ?? null,
+    url: opts.url ?? null,
+    baseline: cmp.baseline >= 0 ? cmp.items[cmp.baseline].key : null,
+    items: cmp.items.map((c) => (opts.full ? c : { ...c, distribution: undefined, overTime: undefined })),
+    results: cmp.results.map((r) => ({
+      ...r,
+      deltas: r.values.map((v) => (cmp.baseline >= 0 ? delta(v, r.values[cmp.baseline], r.better) : null)),
+    })),
+    config: cmp.config,
+    env: cmp.env,
+    notes: cmp.notes,
+  };
+}
+
+/** Plain-text table for the CLI: the same results table as the page, with Δ against the baseline. */
+export function toTextTable(cmp: Comparison): string {
+  const { items } = cmp;
+  const head = ["metric", ...items.map((c, i) => `${c.label} [${c.badge}]${i === cmp.baseline ? " (baseline)" : ""}`)];
+  const body: string[][] = [];
+  for (const r of cmp.results) {
+    if (r.values.every((v) => v === null)) continue;
+    body.push([
+      `${r.label}${r.unit === "ms" ? " ms" : ""}`,
+      ...r.values.map((v, i) => {
+        const s = fmtValue(v, r.unit);
+        if (cmp.baseline < 0 || i === cmp.baseline || v === null) return s;
+        const d = delta(v, r.values[cmp.baseline], r.better);
+        return d ? `${s} (${fmtDelta(d)})` : s;
+      }),
+    ]);
+  }
+  const cfg = [...cmp.config, ...cmp.env].filter((r) => r.differs).map((r) => [`≠ ${r.label}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]);
+  const all = [head, ...body, ...(cfg.length ? [head.map(() => ""), ...cfg] : [])];
+  const width = head.map((_, i) => Math.min(48, Math.max(...all.map((r) => (r[i] ?? "").length))));
+  const cut = (c: string, w: number) => (c.length > w ? c.slice(0, w - 1) + "…" : c);
+  const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? cut(c, width[i]).padEnd(width[i]) : cut(c, width[i]).padStart(width[i]))).join("  ").trimEnd();
+  const out = [fmt(head), width.map((w) => "-".repeat(w)).join("  "), ...body.map(fmt)];
+  if (cfg.length) out.push("", "Config and environment that differ:", ...cfg.map(fmt));
+  if (cmp.notes.length) out.push("", "What makes this comparison unfair:", ...cmp.notes.map((n) => `  ${n.severity === "warn" ? "!" : "-"} ${n.text}`));
+  return out.join("\n") + "\n";
+}
+
+// ---------- URL state ----------
+
+/** Everything a /compare view shows, as it is held in the URL so a link reproduces it. */
+export interface ViewState {
+  ids: string[];
+  base: string | null;
+  /** Differences-only in the config table. */
+  diff: boolean;
+  /** Log scale on the latency charts. */
+  log: boolean;
+  /** Metric of the latency distribution and over-time charts. */
+  metric: Metric;
+  /** Percentile of the latency-over-time chart. */
+  pct: "p50" | "p95" | "p99" | "max";
+}
+
+const ID_RE = /^(r_[A-Za-z0-9_-]+|imp_[A-Za-z0-9_-]+|ref:[a-z0-9-]+)$/;
+
+export function parseViewState(sp: Record<string, string | string[] | undefined> | URLSearchParams): ViewState {
+  const get = (k: string) => {
+    const v = sp instanceof URLSearchParams ? sp.get(k) : sp[k];
+    return (Array.isArray(v) ? v[0] : v) ?? null;
+  };
+  const ids = distinct(
+    (get("ids") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s && ID_RE.test(s)),
+  );
+  const base = get("base");
+  const metric = get("m");
+  const pct = get("p");
+  return {
+    ids,
+    base: base && ids.includes(base) ? base : null,
+    diff: get("diff") === "1",
+    log: get("log") !== "0",
+    metric: metric === "write" || metric === "read" || metric === "e2e" ? metric : "e2e",
+    pct: pct === "p50" || pct === "p95" || pct === "p99" || pct === "max" ? pct : "p99",
+  };
+}
+
+/** The query string for a view (stable order, defaults left out), without "?". */
+export function viewQuery(v: ViewState): string {
+  const q = new URLSearchParams();
+  if (v.ids.length) q.set("ids", v.ids.join(","));
+  if (v.base) q.set("base", v.base);
+  if (v.diff) q.set("diff", "1");
+  if (!v.log) q.set("log", "0");
+  if (v.metric !== "e2e") q.set("m", v.metric);
+  if (v.pct !== "p99") q.set("p", v.pct);
+  return q.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
+}
+
+export function isValidKey(k: string): boolean {
+  return ID_RE.test(k);
+}

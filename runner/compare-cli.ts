@@ -1,0 +1,103 @@
+// `npm run bench -- compare <run-id|reference-id|import-id>... [--baseline ID] [--format table|md|csv|json]`
+// prints the same comparison as /compare (lib/compare.ts). Runs and imports come from the control store:
+// DATABASE_URL, or the embedded one of DATA_DIR (shared with a running `npm start`, else started for the
+// duration of the command). References need no database.
+import { buildComparison, isValidKey, toCsv, toJson, toMarkdown, toTextTable } from "../lib/compare";
+import { loadComparables } from "../lib/compare-load";
+import { prisma } from "../lib/db";
+import { CONTROL_DB, useEmbedded } from "../lib/embedded";
+import { dataDir, readEnv } from "../lib/env";
+import { migrate } from "../lib/migrate";
+import { REFERENCES } from "../lib/references";
+
+const FORMATS = ["table", "md", "csv", "json"] as const;
+type Format = (typeof FORMATS)[number];
+
+export function usage(): string {
+  return [
+    "usage: npm run bench -- compare <id>... [--baseline <id>] [--format table|md|csv|json]",
+    "",
+    "  <id>   a run id (r_…), an imported result (imp_…) or a published reference (ref:<id> or just <id>):",
+    ...REFERENCES.map((r) => `           ref:${r.id}`),
+    "  --baseline <id>   deltas and ratios against this item (default: the first)",
+    "  --format          table (default), md (Markdown, as the page's export), csv or json",
+    "",
+    "Runs and imports are read from DATABASE_URL, or from the embedded Postgres in DATA_DIR.",
+  ].join("\n");
+}
+
+type Parsed = { kind: "help" } | { kind: "error"; message: string } | { kind: "ok"; ids: string[]; baseline: string | null; format: Format };
+
+const refIds = new Set(REFERENCES.map((r) => r.id));
+/** "pubsub-4vcpu-single-node" → "ref:pubsub-4vcpu-single-node"; other ids as given. */
+const normalise = (id: string) => (refIds.has(id) ? `ref:${id}` : id);
+
+export function parseCompareArgs(args: string[]): Parsed {
+  const ids: string[] = [];
+  let baseline: string | null = null;
+  let format: Format = "table";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-h" || a === "--help") return { kind: "help" };
+    const m = /^--(baseline|format)(?:=(.*))?$/.exec(a);
+    if (m) {
+      const v = m[2] ?? args[++i];
+      if (v === undefined) return { kind: "error", message: `--${m[1]} needs a value` };
+      if (m[1] === "baseline") baseline = normalise(v);
+      else if ((FORMATS as readonly string[]).includes(v)) format = v as Format;
+      else return { kind: "error", message: `--format must be one of ${FORMATS.join(", ")}, not "${v}"` };
+      continue;
+    }
+    if (a.startsWith("-")) return { kind: "error", message: `unknown option ${a}` };
+    for (const part of a.split(",").filter(Boolean)) {
+      const id = normalise(part);
+      if (!isValidKey(id)) return { kind: "error", message: `"${part}" is not a run id (r_…), an import id (imp_…) or a reference (${REFERENCES.map((r) => r.id).join(", ")})` };
+      if (!ids.includes(id)) ids.push(id);
+    }
+  }
+  if (!ids.length) return { kind: "error", message: "give at least one run id, import id or reference to compare" };
+  if (baseline && !ids.includes(baseline)) return { kind: "error", message: `--baseline ${baseline} is not one of the compared ids` };
+  return { kind: "ok", ids, baseline, format };
+}
+
+export async function main(args: string[], io = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) }): Promise<number> {
+  const p = parseCompareArgs(args);
+  if (p.kind === "help") {
+    io.out(usage() + "\n");
+    return 0;
+  }
+  if (p.kind === "error") {
+    io.err(`bench compare: ${p.message}\n${usage()}\n`);
+    return 2;
+  }
+
+  const needsDb = p.ids.some((id) => !id.startsWith("ref:"));
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  try {
+    if (needsDb && !process.env.DATABASE_URL) {
+      const env = readEnv();
+      const server = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
+      process.env.DATABASE_URL = server.url(CONTROL_DB);
+      if (server.owned) await migrate(process.env.DATABASE_URL);
+      stopEmbedded = () => server.stop();
+    }
+    const { items, problems } = await loadComparables(p.ids, needsDb ? prisma() : undefined, { samples: false });
+    if (problems.length) {
+      for (const pr of problems) io.err(`bench compare: ${pr.message}\n`);
+      return 1;
+    }
+    const cmp = buildComparison(items, p.baseline);
+    const generatedAt = new Date().toISOString();
+    if (p.format === "md") io.out(toMarkdown(cmp, { generatedAt }));
+    else if (p.format === "csv") io.out(toCsv(cmp));
+    else if (p.format === "json") io.out(JSON.stringify(toJson(cmp, { generatedAt }), null, 2) + "\n");
+    else io.out(toTextTable(cmp));
+    return 0;
+  } catch (err) {
+    io.err(`bench compare: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    if (needsDb) await prisma().$disconnect().catch(() => undefined);
+    await stopEmbedded?.();
+  }
+}
