@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import { RunForm, type RunFormInitial } from "@/components/run-form/RunForm";
+import { getRun } from "@/lib/runs";
+import { toRunView } from "@/lib/run-view";
+import { listTargets } from "@/lib/targets";
+import { presetById, WorkloadConfig } from "@/lib/workloads";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "New run · pg-broker-bench" };
+
+type Props = { searchParams: Promise<{ preset?: string; from?: string }> };
+
+/** /runs/new[?preset=<id>][?from=<run id>]: the form, starting from a preset or a copy of an earlier run. */
+export default async function NewRunRoute({ searchParams }: Props) {
+  const q = await searchParams;
+  const targets = await listTargets();
+  let initial: RunFormInitial = { config: WorkloadConfig.parse(presetById("pubsub-defaults")!.config), presetId: "pubsub-defaults", targetId: "default" };
+  let note: string | null = null;
+  const preset = q.preset ? presetById(q.preset) : undefined;
+  if (preset) initial = { config: WorkloadConfig.parse(preset.config), presetId: preset.id, targetId: "default" };
+  else if (q.preset) note = `There is no preset "${q.preset}"; starting from the pub/sub defaults.`;
+  if (q.from) {
+    const run = await getRun(q.from);
+    const cfg = run ? WorkloadConfig.safeParse(run.config) : null;
+    if (run && cfg?.success) {
+      const targetId = toRunView(run).targetId;
+      initial = { config: cfg.data, presetId: null, targetId: targetId ?? "default", fromRunId: run.id };
+      if (targetId === null) note = `Run ${run.id}'s target "${run.targetLabel}" has been deleted since; pick a target below.`;
+    }    else note = run ? `Run ${q.from}'s config cannot be read by this version; starting from the defaults.` : `There is no run "${q.from}"; starting from the defaults.`;
+  }
+  return (
+    <div className="stack">
+      <div>
+        <h1>New run</h1>
+        <p className="muted" style={{ margin: 0 }}>
+          Pick a workload and a preset, adjust any knob, choose the Postgres to load, and launch. The run page shows it live.
+        </p>
+      </div>
+      {note && <div className="alert warn">{note}</div>}
+      <RunForm initial={initial} targets={targets} />
+    </div>
+  );
+}

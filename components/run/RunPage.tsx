@@ -1,0 +1,158 @@
+"use client";
+// One run, live or finished. While it runs: phase, progress, charts and the newest numbers, updated by the
+// SSE stream every second; errors as they happen; Cancel. Once final: the summary, the whole run's charts,
+// the verification, the manifest, the command that reproduces it, downloads, run again, delete.
+import { useCallback, useMemo, useState } from "react";
+import { RunCharts } from "@/components/charts/RunCharts";
+import { toCliCommand } from "@/lib/cli-command";
+import { knobsLabel, STATUS_BADGE } from "@/lib/run-format";
+import type { RunView } from "@/lib/run-view";
+import type { Sample } from "@/lib/sample";
+import { LiveNumbers } from "./LiveNumbers";
+import { LocalTime } from "./LocalTime";
+import { PhaseSteps } from "./PhaseSteps";
+import { CancelButton, CliCommand, FinishedActions } from "./RunActions";
+import { RunProgress } from "./RunProgress";
+import { ManifestPanel, RunResult } from "./RunResult";
+import { useRunStream, type RunStatusEvent } from "./useRunStream";
+
+const FINAL = ["completed", "failed", "cancelled", "interrupted"];
+
+export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initialRun: RunView; initialSamples: Sample[]; targetMaskedUrl: string | null }) {
+  const [run, setRun] = useState(initialRun);
+  const [lastPhase, setLastPhase] = useState<string | null>(initialRun.phase !== "done" ? initialRun.phase : null);
+  const final = FINAL.includes(run.status);
+
+  const onStatus = useCallback((s: RunStatusEvent) => {
+    if (s.phase && s.phase !== "done") setLastPhase(s.phase);
+    setRun((r) => ({ ...r, ...s, status: s.status as RunView["status"], phase: s.phase as RunView["phase"] }));
+  }, []);
+  const onEnd = useCallback(async () => {
+    // The summary is not on the stream: fetch the finished run once. Retry a few times if the app hiccups.
+    for (let i = 0; i < 5; i++) {
+      const r = await fetch(`/api/runs/${initialRun.id}`, { cache: "no-store" }).catch(() => null);
+      if (r?.ok) {
+        setRun((await r.json()) as RunView);
+        return;
+      }
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+  }, [initialRun.id]);
+  const stream = useRunStream(initialRun.id, initialSamples, !FINAL.includes(initialRun.status), { onStatus, onEnd });
+
+  const samples = stream.samples;
+  const latest = samples[samples.length - 1];
+  const errors = useMemo(() => samples.flatMap((s) => s.metrics.errors.map((e) => ({ seq: s.seq, t: s.metrics.elapsedSec, e }))), [samples]);
+  const cfg = run.config;
+  const command = cfg ? toCliCommand(cfg, targetMaskedUrl ?? undefined) : null;
+
+  return (
+    <div className="stack" data-testid="run-page" data-status={run.status} data-run-id={run.id}>
+      <section className="panel run-head">
+        <div className="spread">
+          <div>
+            <h1 style={{ marginBottom: 4 }}>
+              {run.workload} run <span className="mono muted">{run.id}</span>
+            </h1>
+            <div className="row small muted">
+              <span className={`badge ${STATUS_BADGE[run.status] ?? ""}`} data-testid="run-status">
+                <span className="dot" /> {run.status}
+              </span>
+              <span>{knobsLabel(cfg)}</span>
+              <span>
+                target <strong>{run.targetLabel}</strong>
+              </span>
+              <span>
+                created <LocalTime iso={run.createdAt} />
+              </span>
+              {run.source !== "app" && <span className="badge neutral">from {run.source}</span>}
+            </div>
+          </div>
+          {!final && <CancelButton run={run} onRequested={() => setRun((r) => ({ ...r, cancelRequested: true }))} />}
+        </div>
+        <PhaseSteps status={run.status} phase={run.phase} lastPhase={lastPhase} />
+        {cfg && (
+          <RunProgress
+            status={run.status}
+            phase={run.phase}
+            warmupSeconds={cfg.warmupSeconds}
+            durationSeconds={cfg.durationSeconds}
+            lastElapsed={latest ? latest.metrics.elapsedSec : null}
+            lastArrival={stream.lastArrival}
+          />
+        )}
+        {!final && (
+          <p className="hint" data-testid="stream-state" data-connection={stream.connection}>
+            {stream.connection === "live"
+              ? "live: a new sample every second"
+              : stream.connection === "reconnecting"
+                ? "connection lost, reconnecting… (nothing is missed: the stream resumes where it stopped)"
+                : "connecting…"}
+          </p>
+        )}
+        {stream.problem && <p className="field-error">{stream.problem}</p>}
+      </section>
+
+      {run.status === "failed" || run.status === "interrupted" ? (
+        <div className="alert bad" role="alert" data-testid="run-error">
+          <strong>This run {run.status === "failed" ? "failed" : "was interrupted"}.</strong> {run.error ?? "No reason was recorded."}
+        </div>
+      ) : run.status === "cancelled" ? (
+        <div className="alert warn" data-testid="run-error">
+          <strong>Cancelled.</strong> {run.error && run.error !== "cancelled" ? run.error : "The run was stopped before its end; no summary was kept."}
+        </div>
+      ) : null}
+
+      {run.status === "completed" && run.summary && <RunResult summary={run.summary} />}
+      {run.status === "completed" && !run.summary && <p className="muted">Loading the summary…</p>}
+
+      {!final && (
+        <section className="panel">
+          <h2>Now</h2>
+          <LiveNumbers sample={latest} />
+        </section>
+      )}
+
+      <section
+        aria-label="Charts"
+        data-testid="run-stream"
+        data-count={samples.length}
+        data-first-seq={samples[0]?.seq ?? ""}
+        data-last-seq={latest?.seq ?? ""}
+        data-dupes={stream.dupes}
+        data-max-lag-ms={stream.maxLagMs === null ? "" : Math.round(stream.maxLagMs)}
+      >
+        {cfg && samples.length > 0 ? (
+          <RunCharts samples={samples} warmupSeconds={cfg.warmupSeconds} totalSeconds={cfg.warmupSeconds + cfg.durationSeconds} />
+        ) : (
+          <p className="muted panel">{final ? "This run recorded no samples." : "Charts appear with the first sample."}</p>
+        )}
+      </section>
+
+      {(errors.length > 0 || !final) && (
+        <section className="panel" data-testid="run-errors">
+          <h2>Errors {errors.length > 0 && <span className="badge bad">{errors.length}</span>}</h2>
+          {errors.length === 0 ? (
+            <p className="muted small">None so far.</p>
+          ) : (
+            <ul className="errors">
+              {errors.map((e, i) => (
+                <li key={`${e.seq}-${i}`}>
+                  <span className="mono muted">t={e.t.toFixed(0)}s</span> {e.e}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+
+      {final && run.summary && <ManifestPanel summary={run.summary} />}
+      {final && command && <CliCommand command={command} masked={!!targetMaskedUrl} />}
+      {final && (
+        <section className="panel">
+          <FinishedActions run={run} />
+        </section>
+      )}
+    </div>
+  );
+}

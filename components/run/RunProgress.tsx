@@ -1,0 +1,63 @@
+"use client";
+// Progress of a running run: elapsed and remaining time of the load (warm-up + measured window), ticking
+// between samples from the newest sample's elapsed time and when it arrived.
+import { useEffect, useState } from "react";
+import { fmtDuration, PHASE_LABEL } from "@/lib/run-format";
+
+export function RunProgress(props: {
+  status: string;
+  phase: string | null;
+  warmupSeconds: number;
+  durationSeconds: number;
+  lastElapsed: number | null;
+  lastArrival: number | null;
+}) {
+  const { status, phase, warmupSeconds, durationSeconds, lastElapsed, lastArrival } = props;
+  const [now, setNow] = useState(() => Date.now());
+  const running = status === "running" || status === "queued";
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [running]);
+
+  const total = warmupSeconds + durationSeconds;
+  const loadDone = phase === "draining" || phase === "verifying" || phase === "done" || !running;
+  // Between samples, time runs on from the newest one, but never more than 1.5 s past it (a stalled runner
+  // must not look like progress).
+  const sinceArrival = lastArrival ? Math.min(1.5, (now - lastArrival) / 1000) : 0;
+  const elapsed = lastElapsed === null ? 0 : Math.min(total, lastElapsed + (status === "running" && !loadDone ? sinceArrival : 0));
+  const pct = loadDone && status === "completed" ? 100 : total ? (elapsed / total) * 100 : 0;
+  const label =
+    status === "queued"
+      ? "waiting for the runner"
+      : status === "running"
+        ? phase === "draining" || phase === "verifying"
+          ? `${PHASE_LABEL[phase]}…`
+          : lastElapsed === null
+            ? "setting up the target…"
+            : `${PHASE_LABEL[phase ?? "measuring"] ?? phase}: ${fmtDuration(elapsed)} elapsed, ${fmtDuration(total - elapsed)} remaining`
+        : `load ran ${fmtDuration(lastElapsed ?? 0)} of ${fmtDuration(total)}`;
+  const indeterminate = status === "running" && (lastElapsed === null || phase === "draining" || phase === "verifying");
+  return (
+    <div className="progress-wrap" data-testid="run-progress">
+      <div
+        className={`progress${indeterminate ? " indeterminate" : ""}`}
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={Math.round(elapsed)}
+        aria-label="Run progress"
+      >
+        <div className="progress-bar" style={{ width: `${indeterminate ? 100 : pct}%` }} />
+        {warmupSeconds > 0 && total > 0 && <div className="progress-warmup" style={{ width: `${(warmupSeconds / total) * 100}%` }} title="warm-up" />}
+      </div>
+      <div className="spread small">
+        <span data-testid="progress-label">{label}</span>
+        <span className="muted">
+          {fmtDuration(warmupSeconds)} warm-up + {fmtDuration(durationSeconds)} measured
+        </span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+"use client";
+// Follows a run's SSE stream (GET /api/runs/:id/events). Samples are kept keyed by seq, so the data the
+// page was rendered with plus what the stream sends never duplicates or leaves a hole: the stream starts
+// after the last seq the page already has, and EventSource's reconnects resume with Last-Event-ID.
+import { useEffect, useRef, useState } from "react";
+import type { Sample } from "@/lib/sample";
+
+export interface RunStatusEvent {
+  status: string;
+  phase: string | null;
+  error: string | null;
+  cancelRequested: boolean;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface RunStream {
+  samples: Sample[];
+  /** Samples received twice (should stay 0; shown to tests as data-dupes). */
+  dupes: number;
+  /** Largest delay between a sample's time and its arrival here, for samples that arrived live. */
+  maxLagMs: number | null;
+  /** Browser clock (ms) when the newest sample arrived: the progress bar ticks on from it. */
+  lastArrival: number | null;
+  connection: "connecting" | "live" | "reconnecting" | "closed";
+  problem: string | null;
+}
+
+export function useRunStream(
+  runId: string,
+  initialSamples: Sample[],
+  follow: boolean,
+  handlers: { onStatus: (s: RunStatusEvent) => void; onEnd: () => void },
+): RunStream {
+  const [state, setState] = useState<RunStream>(() => ({
+    samples: [...initialSamples].sort((a, b) => a.seq - b.seq),
+    dupes: 0,
+    maxLagMs: null,
+    lastArrival: null,
+    connection: follow ? "connecting" : "closed",
+    problem: null,
+  }));
+  const seen = useRef(new Set(initialSamples.map((s) => s.seq)));
+  const handlersRef = useRef(handlers);
+  handlersRef.current = handlers;
+
+  useEffect(() => {
+    if (!follow) return;
+    const after = seen.current.size ? Math.max(...seen.current) : -1;
+    const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events?after=${after}`);
+    let openedAt = Date.now();
+    es.onopen = () => {
+      openedAt = Date.now();
+      setState((s) => ({ ...s, connection: "live", problem: null }));
+    };
+    es.onerror = () => {
+      // EventSource retries on its own (retry: 1000) and sends Last-Event-ID; only the label changes.
+      setState((s) => (s.connection === "closed" ? s : { ...s, connection: "reconnecting" }));
+    };
+    es.addEventListener("sample", (e) => {
+      const sample = JSON.parse((e as MessageEvent<string>).data) as Sample;
+      const now = Date.now();
+      if (seen.current.has(sample.seq)) {
+        setState((s) => ({ ...s, dupes: s.dupes + 1 }));
+        return;
+      }
+      seen.current.add(sample.seq);
+      setState((s) => {
+        const samples = s.samples.length && s.samples[s.samples.length - 1].seq > sample.seq
+          ? [...s.samples, sample].sort((a, b) => a.seq - b.seq)
+          : [...s.samples, sample];
+        // Samples replayed right after (re)connecting are old by design; only count the ones that came live.
+        const live = now - openedAt > 2000;
+        const lag = now - Date.parse(sample.time);
+        return { ...s, samples, lastArrival: now, maxLagMs: live ? Math.max(s.maxLagMs ?? 0, lag) : s.maxLagMs };
+      });
+    });
+    es.addEventListener("status", (e) => handlersRef.current.onStatus(JSON.parse((e as MessageEvent<string>).data)));
+    es.addEventListener("problem", (e) => {
+      const { message } = JSON.parse((e as MessageEvent<string>).data) as { message: string };
+      setState((s) => ({ ...s, problem: message }));
+    });
+    es.addEventListener("end", () => {
+      es.close();
+      setState((s) => ({ ...s, connection: "closed" }));
+      handlersRef.current.onEnd();
+    });
+    return () => es.close();
+  }, [runId, follow]);
+
+  return state;
+}

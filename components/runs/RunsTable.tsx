@@ -1,0 +1,180 @@
+"use client";
+// Every run in one table: sortable by any column, filtered by workload and status (kept in the URL so a
+// view can be shared or reloaded), with checkboxes to pick runs for the comparison page.
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
+import { LocalTime } from "@/components/run/LocalTime";
+import { RUN_STATUSES } from "@/lib/metrics";
+import { fmtMs, fmtRate, knobsLabel, STATUS_BADGE } from "@/lib/run-format";
+import type { RunView } from "@/lib/run-view";
+import type { RunsQuery, SortKey } from "./query";
+
+
+const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
+  { key: "status", label: "Status" },
+  { key: "workload", label: "Workload" },
+  { key: "knobs", label: "Knobs" },
+  { key: "write", label: "Write msg/s", num: true },
+  { key: "read", label: "Read msg/s", num: true },
+  { key: "e2e", label: "e2e p99 ms", num: true },
+  { key: "target", label: "Target" },
+  { key: "date", label: "Date" },
+];
+
+function sortValue(r: RunView, key: SortKey): string | number {
+  switch (key) {
+    case "date":
+      return r.createdAt;
+    case "status":
+      return r.status;
+    case "workload":
+      return r.workload;
+    case "knobs":
+      return knobsLabel(r.config);
+    case "write":
+      return r.headline?.writeMsgPerSec ?? -1;
+    case "read":
+      return r.headline?.readMsgPerSec ?? -1;
+    case "e2e":
+      return r.headline?.e2eP99Ms ?? Number.POSITIVE_INFINITY;
+    case "target":
+      return r.targetLabel;
+  }
+}
+
+export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQuery }) {
+  const router = useRouter();
+  const [q, setQ] = useState(initial);
+  const [selected, setSelected] = useState<string[]>([]);
+
+  // Keep the filters and the sort in the address bar.
+  useEffect(() => {
+    const p = new URLSearchParams();
+    if (q.workload) p.set("workload", q.workload);
+    if (q.status) p.set("status", q.status);
+    if (q.sort !== "date" || q.dir !== "desc") (p.set("sort", q.sort), p.set("dir", q.dir));
+    const qs = p.toString();
+    window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
+  }, [q]);
+
+  // While a run is queued or running, its row follows it (status, then the results).
+  const active = runs.some((r) => r.status === "queued" || r.status === "running");
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => router.refresh(), 2000);
+    return () => clearInterval(t);
+  }, [active, router]);
+
+  const rows = useMemo(() => {
+    const list = runs.filter((r) => (!q.workload || r.workload === q.workload) && (!q.status || r.status === q.status));
+    const sign = q.dir === "asc" ? 1 : -1;
+    return list.sort((a, b) => {
+      const x = sortValue(a, q.sort);
+      const y = sortValue(b, q.sort);
+      return (x < y ? -1 : x > y ? 1 : 0) * sign || (a.createdAt < b.createdAt ? 1 : -1);
+    });
+  }, [runs, q]);
+
+  const toggleSort = (key: SortKey) =>
+    setQ((old) => ({ ...old, sort: key, dir: old.sort === key ? (old.dir === "asc" ? "desc" : "asc") : key === "date" || key === "write" || key === "read" ? "desc" : "asc" }));
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+
+  return (
+    <div className="stack">
+      <div className="spread panel toolbar">
+        <div className="row">
+          <label className="inline-field">
+            Workload
+            <select value={q.workload} onChange={(e) => setQ({ ...q, workload: e.target.value as RunsQuery["workload"] })} aria-label="Filter by workload">
+              <option value="">all</option>
+              <option value="pubsub">pubsub</option>
+              <option value="queue">queue</option>
+            </select>
+          </label>
+          <label className="inline-field">
+            Status
+            <select value={q.status} onChange={(e) => setQ({ ...q, status: e.target.value })} aria-label="Filter by status">
+              <option value="">all</option>
+              {RUN_STATUSES.map((s) => (
+                <option key={s} value={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <span className="muted small" data-testid="runs-count">
+            {rows.length} of {runs.length} runs
+          </span>
+        </div>
+        <div className="row">
+          {selected.length > 0 && (
+            <button type="button" className="btn" onClick={() => setSelected([])}>
+              Clear selection
+            </button>
+          )}
+          {selected.length >= 2 ? (
+            <Link className="btn primary" href={`/compare?ids=${selected.map(encodeURIComponent).join(",")}`} data-testid="compare-selected">
+              Compare selected ({selected.length})
+            </Link>
+          ) : (
+            <span className="btn primary" aria-disabled="true" data-testid="compare-selected" title="Select two or more runs to compare them">
+              Compare selected ({selected.length})
+            </span>
+          )}
+        </div>
+      </div>
+
+      {runs.length === 0 ? (
+        <div className="panel">
+          <p style={{ marginTop: 0 }}>No runs yet.</p>
+          <Link className="btn primary" href="/runs/new">Launch the first one</Link>
+        </div>
+      ) : rows.length === 0 ? (
+        <p className="panel muted">No run matches these filters.</p>
+      ) : (
+        <div className="table-wrap panel flush">
+          <table className="data runs-table" data-testid="runs-table">
+            <thead>
+              <tr>
+                <th><span className="sr-only">Select</span></th>
+                <th>Run</th>
+                {COLUMNS.map((c) => (
+                  <th key={c.key} className={c.num ? "num" : undefined} aria-sort={q.sort === c.key ? (q.dir === "asc" ? "ascending" : "descending") : undefined}>
+                    <button type="button" className="sort" onClick={() => toggleSort(c.key)}>
+                      {c.label}
+                      <span aria-hidden="true" className="sort-mark">{q.sort === c.key ? (q.dir === "asc" ? "▲" : "▼") : ""}</span>
+                    </button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} data-run-id={r.id} data-status={r.status} className={selected.includes(r.id) ? "selected" : undefined}>
+                  <td>
+                    <input type="checkbox" checked={selected.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select run ${r.id}`} />
+                  </td>
+                  <td>
+                    <Link href={`/runs/${r.id}`} className="mono">{r.id}</Link>
+                  </td>
+                  <td>
+                    <span className={`badge ${STATUS_BADGE[r.status] ?? ""}`}>{r.status}</span>
+                    {r.headline && !r.headline.verified && <span className="badge bad" title="verification failed">unverified</span>}
+                  </td>
+                  <td>{r.workload}</td>
+                  <td className="small">{knobsLabel(r.config)}</td>
+                  <td className="num">{r.headline ? fmtRate(r.headline.writeMsgPerSec) : "–"}</td>
+                  <td className="num">{r.headline ? fmtRate(r.headline.readMsgPerSec) : "–"}</td>
+                  <td className="num">{r.headline ? fmtMs(r.headline.e2eP99Ms) : "–"}</td>
+                  <td className="small">{r.targetLabel}</td>
+                  <td className="small nowrap">
+                    <LocalTime iso={r.createdAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

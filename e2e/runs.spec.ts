@@ -1,0 +1,249 @@
+// A user configuring, launching, watching, cancelling and browsing runs, against the real app (embedded
+// Postgres, the real runner). The tests run in order and share that one runner, so each waits for its
+// own run to end (or cancels it) before the next launches, and the runs list test sees their runs.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import pg from "pg";
+import { NewRunPage } from "./pages/NewRunPage";
+import { RunPage } from "./pages/RunPage";
+import { RunsListPage } from "./pages/RunsListPage";
+
+test.describe.configure({ mode: "serial" });
+
+/** Small and quick on 2 cores: 2 writers, 2 partitions, 2 groups (7 connections), 2,000 msg/s. */
+const SMALL = { Writers: 2, Partitions: 2, "Consumer groups": 2, "Write limit": 2000, "Warm-up": 2, "Measured duration": 10 };
+
+const ids: { finished?: string; cancelled?: string } = {};
+
+async function shoot(page: Page, testInfo: TestInfo, name: string) {
+  for (const [label, width] of [["laptop", 1280], ["phone", 390]] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300); // let the charts re-measure their width
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("launch a 10-second pub/sub run from the form, watch the charts and numbers move, see it finish verified", async ({ page, request }, testInfo) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.choosePreset("pub/sub: reference tool defaults");
+  await form.fill(SMALL);
+  await expect(form.field("Readers per group"), "readers follow partitions").toHaveValue("2");
+  await expect(form.connections()).toContainText("This run opens 7 connections");
+  const id = await form.launch();
+  ids.finished = id;
+
+  const run = new RunPage(page);
+  await expect(run.status()).toHaveText(/queued|running/);
+  await run.waitForSamples(3);
+  await expect(page.getByTestId("progress-label")).toContainText("remaining");
+  const before = { stream: await run.stream(), path: await run.throughputPath(), seq: await page.getByTestId("live-numbers").getAttribute("data-seq") };
+  await run.waitForSamples(before.stream.count + 2);
+  expect(await run.throughputPath(), "the throughput line grew").not.toBe(before.path);
+  expect(await page.getByTestId("live-numbers").getAttribute("data-seq"), "the numbers table moved to a newer second").not.toBe(before.seq);
+  expect(Number((await run.liveWriteRate().textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+  await shoot(page, testInfo, "run-live");
+
+  const live = await run.stream();
+  expect(live.dupes).toBe(0);
+  expect(live.maxLagMs, "samples arrived live").not.toBeNull();
+  expect(live.maxLagMs!, "a sample reaches the browser within 1.5 s of being written").toBeLessThan(1500);
+
+  await run.waitForStatus("completed", 60_000);
+  await expect(run.verification()).toHaveAttribute("data-ok", "true");
+  await expect(run.verification()).toContainText("Verification passed");
+  expect(Number((await page.getByTestId("kpi-write").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+  const latency = page.getByTestId("latency-table");
+  for (const m of ["write", "read", "end-to-end"]) await expect(latency.getByRole("rowheader", { name: m, exact: true })).toBeVisible();
+  await expect(page.getByTestId("manifest")).toContainText("Postgres");
+  await expect(page.getByTestId("cli-command").locator("pre")).toHaveText(
+    "npm run bench -- pubsub -writers 2 -readers 2 -consumer-groups 2 -partitions 2 -write-batch 100 -read-batch 100 -payload 1024 -duration 10s -throttle_writes 2000 -report 5s --warmup 2s",
+  );
+  await expect(page.getByTestId("phase-steps")).toHaveAttribute("data-phase", "done");
+  await shoot(page, testInfo, "run-finished");
+
+  // The downloads hold the same run: the summary's config, and one CSV row per sample on the chart.
+  const summary = await request.get(`/api/runs/${id}/summary`);
+  expect(summary.headers()["content-disposition"]).toContain("attachment");
+  expect((await summary.json()).config).toMatchObject({ kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 2 });
+  const csv = (await (await request.get(`/api/runs/${id}/samples.csv`)).text()).trim().split("\n");
+  expect(csv[0]).toMatch(/^seq,time,phase,elapsed_s,/);
+  expect(csv.length - 1).toBe((await run.stream()).count);
+});
+
+test("cancel a running run", async ({ page }) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.fill({ ...SMALL, "Consumer groups": 1, "Measured duration": 120 });
+  ids.cancelled = await form.launch();
+  const run = new RunPage(page);
+  await run.waitForSamples(2);
+  await run.cancel();
+  await expect(page.getByRole("button", { name: "Cancelling…" })).toBeDisabled();
+  await run.waitForStatus("cancelled", 20_000);
+  await expect(page.getByTestId("run-error")).toContainText("Cancelled");
+  await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  await expect(run.status()).toHaveText("cancelled");
+});
+
+test("a bad field gets its message beside it, from the same schema as the API", async ({ page, request }) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.fill({ Writers: 0 });
+  await expect(form.field("Writers")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.field("Writers")).toHaveAccessibleDescription("writers must be at least 1");
+  await form.fill({ Partitions: 2, "Readers per group": 3 });
+  await expect(form.field("Readers per group")).toHaveAccessibleDescription(/readers \(per consumer group\) must equal partitions/);
+
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page.getByTestId("form-error")).toContainText("Fix the 2 fields marked in red");
+  await expect(page).toHaveURL(/\/runs\/new$/);
+  await expect(form.field("Writers")).toBeFocused();
+
+  await form.fill({ Writers: 3, "Readers per group": 2 });
+  await expect(form.field("Writers")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(form.field("Writers")).toHaveAccessibleDescription(/one connection each/);
+
+  // The API answers the same input with 400 and the same words.
+  const bad = await request.post("/api/runs", { data: { config: { kind: "pubsub", writers: 0 } } });
+  expect(bad.status()).toBe(400);
+  expect(await bad.json()).toEqual({ error: "invalid config", fields: { writers: "writers must be at least 1" } });
+  const notJson = await request.post("/api/runs", { headers: { "content-type": "application/json" }, data: Buffer.from("writers=0") });
+  expect(notJson.status()).toBe(400);
+  expect((await notJson.json()).error).toMatch(/not valid JSON/);
+  const noTarget = await request.post("/api/runs", { data: { config: { kind: "queue" }, targetId: "t_missing" } });
+  expect(noTarget.status()).toBe(400);
+  expect((await noTarget.json()).fields.targetId).toContain('target "t_missing" does not exist');
+});
+
+test("reloading mid-run keeps one continuous chart: no gap, no duplicate", async ({ page, request }) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.fill({ ...SMALL, "Consumer groups": 1, "Warm-up": 1, "Measured duration": 8 });
+  const id = await form.launch();
+  const run = new RunPage(page);
+  await run.waitForSamples(4);
+  const beforeReload = await run.stream();
+
+  await page.reload();
+  const rendered = await run.stream();
+  expect(rendered.count, "the reloaded page starts with every sample so far").toBeGreaterThanOrEqual(beforeReload.count);
+  await run.waitForSamples(rendered.count + 3);
+  const after = await run.stream();
+  expect(after.first).toBe(0);
+  expect(after.count, "seqs 0..last with none missing").toBe(after.last! - after.first! + 1);
+  expect(after.dupes).toBe(0);
+
+  await run.waitForStatus("completed", 60_000);
+  const done = await run.stream();
+  const csvRows = (await (await request.get(`/api/runs/${id}/samples.csv`)).text()).trim().split("\n").length - 1;
+  expect(done.count, "the chart holds exactly the stored samples").toBe(csvRows);
+  expect(done.count).toBe(done.last! + 1);
+  expect(done.dupes).toBe(0);
+});
+
+test("a run that does not exist is a clean 404, in the page and in the API", async ({ page, request }) => {
+  const res = await page.goto("/runs/r_000000000000");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  const api = await request.get("/api/runs/r_000000000000");
+  expect(api.status()).toBe(404);
+  expect((await api.json()).error).toContain("does not exist");
+});
+
+test("the runs list shows every run, filters and sorts in the URL, and selects runs to compare", async ({ page }) => {
+  expect(ids.finished && ids.cancelled, "earlier tests made runs").toBeTruthy();
+  const list = new RunsListPage(page);
+  await list.open();
+  await expect(list.row(ids.finished!)).toContainText("completed");
+  await expect(list.row(ids.finished!)).toContainText("2w · 2p · 2×2r");
+  await expect(list.row(ids.finished!)).toContainText("embedded default");
+  await expect(list.row(ids.cancelled!)).toContainText("cancelled");
+
+  await list.filterStatus("cancelled");
+  await expect(page).toHaveURL(/status=cancelled/);
+  await expect(list.row(ids.finished!)).toHaveCount(0);
+  await expect(list.row(ids.cancelled!)).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Filter by status")).toHaveValue("cancelled");
+  await list.filterStatus("");
+  await list.filterWorkload("queue");
+  await expect(page.getByText("No run matches these filters.")).toBeVisible();
+  await list.filterWorkload("");
+
+  await list.sortBy("Write msg/s");
+  await expect(page.getByRole("columnheader", { name: /Write msg\/s/ })).toHaveAttribute("aria-sort", "descending");
+  await expect(list.rows().first()).toHaveAttribute("data-status", "completed");
+
+  await list.select(ids.finished!);
+  await list.select(ids.cancelled!);
+  await expect(page.getByTestId("compare-selected")).toHaveAttribute("href", `/compare?ids=${ids.finished},${ids.cancelled}`);
+});
+
+test("run again repeats a run's config; delete removes a run", async ({ page, request }) => {
+  const run = new RunPage(page);
+  await run.open(ids.finished!);
+  await page.getByRole("button", { name: "Run again" }).click();
+  await page.waitForURL((u) => /\/runs\/r_[0-9a-f]+$/.test(u.pathname) && !u.pathname.endsWith(ids.finished!));
+  const againId = new URL(page.url()).pathname.split("/").pop()!;
+  const again = await (await request.get(`/api/runs/${againId}`)).json();
+  const original = await (await request.get(`/api/runs/${ids.finished}`)).json();
+  expect(again.config).toEqual(original.config);
+  await run.cancel();
+  await run.waitForStatus("cancelled", 20_000);
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("button", { name: "Yes, delete" }).click();
+  await page.waitForURL(/\/runs$/);
+  await expect(new RunsListPage(page).row(againId)).toHaveCount(0);
+  expect((await request.get(`/api/runs/${againId}`)).status()).toBe(404);
+});
+
+test("targets: add by connection string (password kept on the server, shown masked); an unreachable target is refused at launch, in words", async ({ page, request }) => {
+  // The e2e app's own embedded server (playwright.config.ts gives it E2E_DATA_DIR and E2E_PG_PORT).
+  const password = readFileSync(path.join(process.env.E2E_DATA_DIR!, "pg-password"), "utf8").trim();
+  const port = Number(process.env.E2E_PG_PORT ?? 54399);
+  const admin = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres` });
+  await admin.connect();
+  await admin.query("DROP DATABASE IF EXISTS e2e_second_target");
+  await admin.query("CREATE DATABASE e2e_second_target");
+  const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/e2e_second_target`;
+
+  try {
+    const form = new NewRunPage(page);
+    await form.open();
+    await page.getByRole("button", { name: "Add a target…" }).click();
+    await page.getByLabel("Connection string").fill("mysql://nope@localhost/db");
+    await page.getByRole("button", { name: "Check and save" }).click();
+    await expect(page.getByTestId("add-target")).toContainText('has scheme "mysql"');
+    await page.getByLabel("Connection string").fill(`postgresql://postgres:${password}@127.0.0.1:1/x`);
+    await page.getByRole("button", { name: "Check and save" }).click();
+    await expect(page.getByTestId("add-target")).toContainText("connection refused");
+    await expect(page.getByTestId("add-target").getByRole("alert")).not.toContainText(password);
+
+    await page.getByLabel("Name", { exact: true }).fill("second");
+    await page.getByLabel("Connection string").fill(url);
+    await page.getByRole("button", { name: "Check and save" }).click();
+    await expect(page.getByLabel("Run against")).toHaveValue(/^t_/);
+    await expect(page.getByTestId("target-url")).toHaveText(`postgresql://postgres:****@127.0.0.1:${port}/e2e_second_target`);
+    await expect(form.connections()).toContainText("This run opens");
+    expect(await page.content()).not.toContain(password);
+    expect(await (await request.get("/api/targets")).text()).not.toContain(password);
+
+    // The target goes away; launching against it is refused at once with the cause beside the target.
+    await admin.query("DROP DATABASE e2e_second_target WITH (FORCE)");
+    await form.fill({ Writers: 1, Partitions: 1, "Measured duration": 5 });
+    await page.getByRole("button", { name: "Launch run" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "database does not exist" }).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/runs\/new$/);
+
+    await page.getByRole("button", { name: "Forget this target" }).click();
+    await expect(page.getByLabel("Run against")).toHaveValue("default");
+  } finally {
+    await admin.query("DROP DATABASE IF EXISTS e2e_second_target WITH (FORCE)");
+    await admin.end();
+  }
+});
