@@ -67,7 +67,9 @@ export function percentilesOf(h: Histogram): LatencyStats {
     p95: ms(h.getValueAtPercentile(95)),
     p99: ms(h.getValueAtPercentile(99)),
     p999: ms(h.getValueAtPercentile(99.9)),
-    max: ms(h.maxValue),
+    // The max bucket's highest equivalent value (as hdrhistogram-go's Max(), used by the reference), which
+    // survives encode/decode unchanged; the exact max is not kept by the serialised form.
+    max: ms(h.getValueAtPercentile(100)),
     mean: Math.round(h.mean) / 1000,
     count,
   };

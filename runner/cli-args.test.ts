@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { toCliCommand } from "../lib/cli-command";
+import { presetById, PRESETS, WorkloadConfig } from "../lib/workloads";
+import { parseArgs, parseDuration, usage } from "./cli-args";
+
+const run = (argv: string[]) => {
+  const r = parseArgs(argv);
+  if (r.kind !== "run") throw new Error(r.kind === "error" ? r.message : "help");
+  return r.options;
+};
+const error = (argv: string[]) => {
+  const r = parseArgs(argv);
+  assert.equal(r.kind, "error", `expected an error for ${argv.join(" ")}`);
+  return (r as { message: string }).message;
+};
+/** Splits a shell command line the way sh would for the quoting lib/cli-command.ts produces. */
+const shellSplit = (cmd: string) => [...cmd.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]));
+
+test("durations: Go-style and plain seconds; fractions are refused", () => {
+  assert.equal(parseDuration("30s"), 30);
+  assert.equal(parseDuration("2m"), 120);
+  assert.equal(parseDuration("1m30s"), 90);
+  assert.equal(parseDuration("1h"), 3600);
+  assert.equal(parseDuration("45"), 45);
+  for (const bad of ["500ms", "1.5s", "", "s", "3x"]) assert.equal(parseDuration(bad), null, bad);
+});
+
+test("the reference's flag names in every spelling Go's flag package accepts", () => {
+  const a = run(["pubsub", "-writers", "10", "--readers=4", "-consumer-groups=5", "--partitions", "4", "-write-batch", "100", "-read-batch", "200", "-payload", "512", "-duration", "2m", "-throttle_writes", "5000", "-report", "3s", "--warmup", "1m30s"]);
+  assert.deepEqual(a.config, WorkloadConfig.parse({ kind: "pubsub", writers: 10, readers: 4, consumerGroups: 5, partitions: 4, writeBatch: 100, readBatch: 200, payloadBytes: 512, durationSeconds: 120, throttleWritesPerSec: 5000, reportIntervalSeconds: 3, warmupSeconds: 90 }));
+  const q = run(["-mode=queue", "-tune-table-vacuum", "--throttle-writes", "2900", "--json", "out.json", "--save"]);
+  assert.equal(q.config.kind, "queue");
+  assert.equal(q.config.kind === "queue" && q.config.tuneTableVacuum, true);
+  assert.equal(q.config.throttleWritesPerSec, 2900);
+  assert.equal(q.json, "out.json");
+  assert.equal(q.save, true);
+  assert.equal(run(["queue", "-tune-table-vacuum=false"]).config.kind === "queue" && run(["queue"]).config.writers, 4);
+});
+
+test("the published reference command line works as is (-host/-port/-db/-user/-password build the target)", () => {
+  const cmd =
+    "--host=db.example --port=5432 --db=benchmark --user=postgres --password=postgres --report=5s --write-batch 100 --read-batch 200 --writers=10 --readers=4 --consumer-groups 5 --mode=pubsub --partitions 4 --duration=120s --throttle_writes=5000";
+  const o = run(cmd.split(" "));
+  assert.equal(o.target, "postgresql://postgres:postgres@db.example:5432/benchmark");
+  assert.deepEqual(o.config, WorkloadConfig.parse({ ...presetById("pubsub-4vcpu-single-node")!.config }));
+});
+
+test("presets, with flags overriding their fields", () => {
+  const o = run(["--preset", "pubsub-4vcpu-single-node", "-duration", "30s"]);
+  assert.equal(o.presetId, "pubsub-4vcpu-single-node");
+  assert.equal(o.config.durationSeconds, 30);
+  assert.equal(o.config.kind === "pubsub" && o.config.consumerGroups, 5);
+  const p = run(["pubsub", "--preset", "pubsub-4vcpu-single-node", "-partitions", "8"]);
+  assert.equal(p.config.kind === "pubsub" && p.config.readers, 8, "readers follow an overridden partition count");
+  for (const preset of PRESETS) assert.equal(run(["--preset", preset.id]).config.kind, preset.config.kind);
+});
+
+test("every command lib/cli-command.ts shows for a run parses back to the same config", () => {
+  for (const preset of PRESETS) {
+    const config = WorkloadConfig.parse(preset.config);
+    for (const target of [undefined, "postgresql://u:****@db.example:5432/app?sslmode=require", "postgresql://o'neil:****@h/db"]) {
+      const words = shellSplit(toCliCommand(config, target));
+      assert.deepEqual(words.slice(0, 3), ["npm", "run", "bench"]);
+      assert.equal(words[3], "--");
+      const o = run(words.slice(4));
+      assert.deepEqual(o.config, config, preset.id);
+      assert.equal(o.target, target);
+    }
+  }
+});
+
+test("bad flags and impossible combinations name the problem", () => {
+  assert.match(error(["pubsub", "-writers", "ten"]), /-writers expects a whole number, got "ten"/);
+  assert.match(error(["pubsub", "-writerz", "4"]), /unknown flag -writerz \(did you mean -writers\?\)/);
+  assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: readers \(per consumer group\) must equal partitions/);
+  assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub workload only/);
+  assert.match(error(["pubsub", "-duration", "500ms"]), /-duration expects a duration in whole seconds/);
+  assert.match(error(["pubsub", "-duration", "0s"]), /-duration: durationSeconds must be at least 1/);
+  assert.match(error(["pubsub", "-throttle_writes", "50", "-write-batch", "100"]), /-throttle_writes: .*below writeBatch/);
+  assert.match(error(["kafka"]), /unknown workload "kafka": use pubsub or queue/);
+  assert.match(error([]), /which workload\?/);
+  assert.match(error(["pubsub", "-writers"]), /-writers needs a value/);
+  assert.match(error(["pubsub", "-writers", "1", "-writers", "2"]), /-writers is given twice/);
+  assert.match(error(["queue", "--preset", "pubsub-defaults"]), /preset pubsub-defaults is a pubsub workload, but "queue" was asked for/);
+  assert.match(error(["--preset", "nope"]), /unknown preset "nope"/);
+  assert.match(error(["queue", "--target", "mysql://x@h/db"]), /--target has scheme "mysql"/);
+  assert.match(error(["queue", "--target", "postgresql://h/db", "-host", "h"]), /either --target or -host/);
+  assert.match(error(["queue", "-save=maybe"]), /-save is a switch/);
+  assert.equal(parseArgs(["--help"]).kind, "help");
+  assert.match(usage(), /-throttle_writes N/);
+});

@@ -1,0 +1,89 @@
+// The CLI as a user runs it: a real process, real exit codes, a real target database.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { prisma } from "../lib/db";
+import { PROJECT_ROOT } from "../lib/paths";
+import { RunSummary } from "../lib/summary";
+import { testControlStore, testDatabase } from "../lib/testing";
+
+let target: { url: string; drop: () => Promise<void> };
+let control: { url: string; drop: () => Promise<void> };
+let dir: string;
+
+before(async () => {
+  target = await testDatabase("cli_target");
+  control = await testControlStore("cli_control");
+  dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-cli-"));
+});
+after(async () => {
+  await prisma().$disconnect();
+  await target.drop();
+  await control.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function bench(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "runner/cli.ts", ...args], {
+      cwd: PROJECT_ROOT,
+      // No embedded fallback in tests: a test must never start a server on the default data folder.
+      env: { ...process.env, DATA_DIR: path.join(dir, "no-embedded"), DATABASE_URL: "", TARGET_DATABASE_URL: "", ...env },
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
+  });
+}
+
+test("bad flags exit 2 with a message naming the flag", async () => {
+  const r = await bench(["pubsub", "-readers", "3", "-partitions", "4"]);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /^bench: invalid pubsub settings: -readers: readers \(per consumer group\) must equal partitions/);
+  const u = await bench(["pubsub", "--writers", "x"]);
+  assert.equal(u.code, 2);
+  assert.match(u.err, /-writers expects a whole number/);
+});
+
+test("an unreachable target exits 1 naming the target, password masked", async () => {
+  const r = await bench(["queue", "-duration", "1s", "--target", "postgresql://me:hunter2@127.0.0.1:1/db"]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /bench: cannot connect to the target postgresql:\/\/me:\*\*\*\*@127\.0\.0\.1:1\/db/);
+  assert.doesNotMatch(r.out + r.err, /hunter2/);
+});
+
+test("more connections than the target allows exits 1 before running", async () => {
+  const r = await bench(["queue", "-writers", "900", "-readers", "100", "-duration", "1s", "--target", target.url]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /needs 1001 connections .* raise max_connections/);
+});
+
+test("a short run prints live lines and a summary, writes --json and stores the run with --save", async () => {
+  const file = path.join(dir, "summary.json");
+  const r = await bench(
+    ["pubsub", "-writers", "2", "-partitions", "2", "-consumer-groups", "2", "-write-batch", "10", "-throttle_writes", "1000", "-duration", "2s", "--warmup", "0s", "-report", "1s", "--target", target.url, "--json", file, "--save"],
+    { DATABASE_URL: control.url },
+  );
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /\[\s+1s measuring\] W\s+[\d,]+\/s\s+R\s+[\d,]+\/s\s+backlog\s+\d+\s+write p50 [\d.]+ p99 [\d.]+/);
+  assert.match(r.out, /verification: OK/);
+  assert.match(r.out, /end-to-end\s+[\d.]+/);
+  const summary = RunSummary.parse(JSON.parse(readFileSync(file, "utf8")));
+  assert.equal(summary.workload, "pubsub");
+  assert.equal(summary.verification.ok, true);
+  assert.ok(summary.writes.count > 0 && summary.reads.count > 0);
+  const id = r.out.match(/stored as run (r_[0-9a-f]+)/)?.[1];
+  assert.ok(id, "prints the stored run's id");
+  const db = prisma(control.url);
+  const run = await db.run.findUniqueOrThrow({ where: { id }, include: { samples: true } });
+  assert.equal(run.status, "completed");
+  assert.equal(run.source, "cli");
+  assert.equal(run.phase, "done");
+  assert.ok(run.samples.length >= 2);
+  assert.deepEqual(RunSummary.parse(run.summary), summary);
+});

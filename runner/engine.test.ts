@@ -1,0 +1,222 @@
+// Integration tests of the engine on a real (embedded) Postgres: every registered workload runs briefly and
+// its counts are checked against the rows actually in the target; tampering is caught; cancel is prompt.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import pg from "pg";
+import { decodeHistogram, percentilesOf } from "../lib/histogram";
+import { RunSummary } from "../lib/summary";
+import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
+import { testDatabase } from "../lib/testing";
+import { RunCancelled, runWorkload, verificationError, type EngineSample } from "./engine";
+import { WORKLOADS } from "./workloads";
+
+let db: { url: string; drop: () => Promise<void> };
+let admin: pg.Client;
+
+before(async () => {
+  db = await testDatabase("engine");
+  admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+});
+after(async () => {
+  await admin.end();
+  await db.drop();
+});
+
+const cfg = (input: WorkloadInput) => WorkloadConfig.parse(input);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const count = async (sql: string) => Number((await admin.query<{ n: string }>(sql)).rows[0].n);
+
+/** Runs a config, keeping its schema for inspection; `during` runs once the measured window has started. */
+async function runKept(config: WorkloadConfig, during?: (schema: string) => Promise<void>) {
+  let schema = "";
+  const samples: EngineSample[] = [];
+  const phases: string[] = [];
+  let tamper: Promise<void> | undefined;
+  const summary = await runWorkload(config, db.url, {
+    keepSchema: true,
+    drainSeconds: 3,
+    onSchema: (s) => (schema = s),
+    onSample: (s) => void samples.push(s),
+    onPhase: (p) => {
+      phases.push(p);
+      if (p === "measuring" && during) tamper = during(`"${schema}"`);
+    },
+  });
+  await tamper;
+  return { summary, schema: `"${schema}"`, samples, phases };
+}
+
+const dropSchema = (schema: string) => admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+
+describe("every registered workload: counts match the target's rows and verification passes", () => {
+  const configs: Record<keyof typeof WORKLOADS, WorkloadInput> = {
+    pubsub: { kind: "pubsub", writers: 3, partitions: 2, consumerGroups: 2, writeBatch: 20, readBatch: 50, durationSeconds: 2, warmupSeconds: 1, throttleWritesPerSec: 2000 },
+    queue: { kind: "queue", writers: 2, readers: 3, durationSeconds: 2, warmupSeconds: 1, throttleWritesPerSec: 500 },
+  };
+  for (const kind of Object.keys(WORKLOADS) as (keyof typeof WORKLOADS)[]) {
+    test(kind, async () => {
+      const { summary, schema, samples, phases } = await runKept(cfg(configs[kind]));
+      try {
+        RunSummary.parse(summary);
+        assert.deepEqual(phases, ["setup", "warmup", "measuring", "draining", "verifying", "done"]);
+        assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
+        assert.equal(verificationError(summary), null);
+        const t = summary.totals!;
+        if (kind === "pubsub") {
+          const rows = (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition1`)) + (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition2`));
+          assert.equal(rows, t.writes, "rows in the partition tables = messages the runner counted written");
+          const consumed = await count(`SELECT coalesce(sum(next_offset - 1), 0) AS n FROM ${schema}.consumer_offsets`);
+          assert.equal(consumed, t.reads, "sum of consumer offsets = messages the runner counted read");
+          assert.equal(t.reads, 2 * t.writes - t.unreadAtEnd, "each of the 2 groups read every message");
+        } else {
+          const archived = await count(`SELECT count(*) AS n FROM ${schema}.queue_archive`);
+          const queued = await count(`SELECT count(*) AS n FROM ${schema}.queue`);
+          assert.equal(archived, t.reads);
+          assert.equal(archived + queued, t.writes);
+          assert.equal(queued, t.unreadAtEnd);
+          // The time-zone fix: both time columns are timestamptz.
+          const types = await admin.query(
+            `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND column_name IN ('created_at','read_at')`,
+            [schema.replace(/"/g, "")],
+          );
+          assert.ok(types.rows.length >= 3 && types.rows.every((r) => r.data_type === "timestamp with time zone"));
+        }
+        // Window: measured counts ≤ totals, rates over the real window length.
+        assert.ok(summary.window.measuredSeconds >= 1.9 && summary.window.measuredSeconds < 2.6, `window ${summary.window.measuredSeconds}`);
+        assert.ok(summary.writes.count > 0 && summary.writes.count <= t.writes);
+        assert.ok(Math.abs(summary.writes.msgPerSec - summary.writes.count / summary.window.measuredSeconds) < 1e-6);
+        // Samples: one a second from seq 0, measured ones add up to the summary.
+        assert.deepEqual(samples.map((s) => s.seq), samples.map((_, i) => i));
+        const measured = samples.filter((s) => s.phase === "measuring");
+        assert.equal(measured.reduce((a, s) => a + s.metrics.writes.count, 0), summary.writes.count);
+        assert.equal(measured.reduce((a, s) => a + s.metrics.reads.count, 0), summary.reads.count);
+        assert.ok(Math.abs(measured.reduce((a, s) => a + s.metrics.intervalSec, 0) - summary.window.measuredSeconds) < 0.01);
+        // Latencies: present, and the stored histograms re-read to the same percentiles.
+        for (const m of ["write", "writeScheduled", "read", "claim", "e2e"] as const) {
+          const stats = summary.latencyMs[m];
+          assert.ok(stats && stats.count > 0, `${m} latency recorded`);
+          assert.deepEqual(percentilesOf(decodeHistogram(summary.histograms[m])), stats);
+        }
+        assert.equal(summary.latencyMs.e2e!.count, summary.reads.count, "one e2e sample per message read");
+        assert.ok(summary.latencyMs.e2e!.p50 > 0 && summary.latencyMs.e2e!.p50 < 5000);
+        assert.ok(summary.manifest.runnerCpuSeconds > 0 && summary.manifest.postgresVersion.length > 0);
+      } finally {
+        await dropSchema(schema);
+      }
+    });
+  }
+});
+
+describe("tampering with the target mid-run makes verification fail", () => {
+  const pubsub = cfg({ kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 });
+
+  test("pubsub: a message deleted from a partition table", async () => {
+    const { summary, schema } = await runKept(pubsub, async (s) => {
+      for (let i = 0; i < 40; i++) {
+        await sleep(50);
+        const r = await admin.query(`DELETE FROM ${s}.topicpartition1 WHERE c_offset = (SELECT max(c_offset) FROM ${s}.topicpartition1)`);
+        if (r.rowCount) return;
+      }
+      throw new Error("nothing to delete");
+    });
+    await dropSchema(schema);
+    const v = summary.verification;
+    assert.equal(v.ok, false);
+    assert.ok(v.lost >= 1, `lost ${v.lost}`);
+    assert.match(verificationError(summary)!, /^verification FAILED: .*partition 1/);
+  });
+
+  test("pubsub: a group's offset moved forward (messages skipped) and backward (messages re-read)", async () => {
+    const forward = await runKept(pubsub, async (s) => {
+      await sleep(300);
+      await admin.query(`UPDATE ${s}.consumer_offsets SET next_offset = next_offset + 5 WHERE group_id = 'g0' AND topic_id = 2`);
+    });
+    await dropSchema(forward.schema);
+    assert.equal(forward.summary.verification.ok, false);
+    assert.equal(forward.summary.verification.lost, 5);
+    assert.match(verificationError(forward.summary)!, /5 message\(s\) lost in group g0 partition 2/);
+
+    const back = await runKept(pubsub, async (s) => {
+      await sleep(300);
+      await admin.query(`UPDATE ${s}.consumer_offsets SET next_offset = next_offset - 3 WHERE group_id = 'g0' AND topic_id = 1 AND next_offset > 3`);
+    });
+    await dropSchema(back.schema);
+    assert.equal(back.summary.verification.ok, false);
+    assert.equal(back.summary.verification.duplicated, 3);
+  });
+
+  test("queue: a queued message deleted", async () => {
+    // One slow reader and unthrottled writers, so there is always a backlog to delete from.
+    const { summary, schema } = await runKept(
+      cfg({ kind: "queue", writers: 3, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 0 }),
+      async (s) => {
+        for (let i = 0; i < 40; i++) {
+          await sleep(50);
+          const r = await admin.query(`DELETE FROM ${s}.queue WHERE id = (SELECT max(id) FROM ${s}.queue)`);
+          if (r.rowCount) return;
+        }
+        throw new Error("nothing to delete");
+      },
+    );
+    await dropSchema(schema);
+    assert.equal(summary.verification.ok, false);
+    assert.equal(summary.verification.lost, 1);
+    assert.match(verificationError(summary)!, /1 message\(s\) lost/);
+  });
+});
+
+describe("refusals and cancel", () => {
+  test("more connections than the target allows: refused before anything is created, naming the numbers", async () => {
+    const max = Number((await admin.query("SELECT current_setting('max_connections') AS m")).rows[0].m);
+    const config = cfg({ kind: "queue", writers: max, readers: 10, durationSeconds: 1 });
+    await assert.rejects(runWorkload(config, db.url), (e: Error) => {
+      assert.match(e.message, new RegExp(`needs ${max + 11} connections .*max_connections ${max}`));
+      assert.match(e.message, /Lower the writers, readers or consumer groups, or raise max_connections/);
+      return true;
+    });
+    assert.equal(await count("SELECT count(*) AS n FROM pg_namespace WHERE nspname LIKE 'pgbb_%'"), 0);
+  });
+
+  test("an unreachable target: a one-line error with the password masked", async () => {
+    const started = Date.now();
+    await assert.rejects(runWorkload(cfg({ kind: "queue", durationSeconds: 1 }), "postgresql://u:secret@127.0.0.1:1/db"), (e: Error) => {
+      assert.match(e.message, /cannot connect to the target postgresql:\/\/u:\*\*\*\*@127\.0\.0\.1:1\/db: connection refused/);
+      assert.doesNotMatch(e.message, /secret/);
+      return true;
+    });
+    assert.ok(Date.now() - started < 9000);
+  });
+
+  for (const kind of ["pubsub", "queue"] as const) {
+    test(`${kind}: cancel stops the run within 2 s and drops its schema`, async () => {
+      const controller = new AbortController();
+      let schema = "";
+      const input: WorkloadInput =
+        kind === "pubsub"
+          ? { kind, writers: 4, partitions: 2, consumerGroups: 2, durationSeconds: 60, warmupSeconds: 0 }
+          : { kind, writers: 4, readers: 4, durationSeconds: 60, warmupSeconds: 0 };
+      let abortedAt = 0;
+      const p = runWorkload(cfg(input), db.url, {
+        signal: controller.signal,
+        onSchema: (s) => (schema = s),
+        onPhase: (ph) => {
+          if (ph === "measuring")
+            setTimeout(() => {
+              abortedAt = Date.now();
+              controller.abort();
+            }, 1000);
+        },
+      });
+      await assert.rejects(p, (e: Error) => e instanceof RunCancelled);
+      const took = Date.now() - abortedAt;
+      assert.ok(took < 2000, `stopped ${took} ms after the cancel`);
+      assert.equal(await count(`SELECT count(*) AS n FROM pg_namespace WHERE nspname = '${schema}'`), 0, "schema dropped");
+      // Backends exit just after their client disconnects: allow them a moment.
+      let open = -1;
+      for (let i = 0; i < 20 && open !== 0; i++, await sleep(50))
+        open = await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name LIKE 'pgbb %' AND datname = current_database()`);
+      assert.equal(open, 0, "connections closed");
+    });
+  }
+});

@@ -1,0 +1,123 @@
+// The runner process's claim loop end to end: a real control store, a real target, runs created as the app
+// creates them.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import pg from "pg";
+import { prisma } from "../lib/db";
+import { readEnv } from "../lib/env";
+import { registerRunner } from "../lib/runners";
+import { createRun, requestCancel } from "../lib/runs";
+import { RunSummary } from "../lib/summary";
+import { testControlStore, testDatabase } from "../lib/testing";
+import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
+import { startRunnerLoop, type RunnerLoop } from "./main";
+
+let control: { url: string; drop: () => Promise<void> };
+let target: { url: string; drop: () => Promise<void> };
+let loop: RunnerLoop;
+const RUNNER = "test-runner";
+
+before(async () => {
+  control = await testControlStore("main_control");
+  target = await testDatabase("main_target");
+  const db = prisma(control.url);
+  await registerRunner(db, RUNNER);
+  loop = startRunnerLoop(db, RUNNER, readEnv({ ...process.env, DATABASE_URL: control.url, TARGET_DATABASE_URL: target.url }));
+});
+after(async () => {
+  await loop.stop();
+  await prisma().$disconnect();
+  await control.drop();
+  await target.drop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const queue = (input: WorkloadInput) => createRun({ config: WorkloadConfig.parse(input), targetLabel: "test target" }, prisma());
+async function waitFor(id: string, pred: (r: { status: string; phase: string | null }) => boolean, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const r = await prisma().run.findUniqueOrThrow({ where: { id } });
+    if (pred(r)) return r;
+    await sleep(50);
+  }
+  throw new Error(`run ${id} did not reach the expected state in ${ms} ms`);
+}
+const short: WorkloadInput = { kind: "queue", writers: 2, readers: 2, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 300 };
+
+test("a queued run is claimed, runs with live samples and phases, and completes with its summary", async () => {
+  const run = await queue(short);
+  const seen = new Set<string>();
+  const end = Date.now() + 30_000;
+  let r;
+  while (Date.now() < end) {
+    r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    if (r.phase) seen.add(r.phase);
+    if (r.status === "completed" || r.status === "failed") break;
+    await sleep(50);
+  }
+  assert.equal(r!.status, "completed", r!.error ?? "");
+  assert.equal(r!.runnerId, RUNNER);
+  assert.ok(seen.has("measuring"), `phases seen: ${[...seen]}`);
+  const summary = RunSummary.parse(r!.summary);
+  assert.equal(summary.verification.ok, true);
+  const samples = await prisma().sample.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+  assert.ok(samples.length >= 2);
+  assert.deepEqual(samples.map((s) => s.seq), samples.map((_, i) => i));
+  const measured = samples.filter((s) => s.phase === "measuring").reduce((a, s) => a + (s.metrics as { writes: { count: number } }).writes.count, 0);
+  assert.equal(measured, summary.writes.count);
+});
+
+test("a cancel request stops a running run within 2 s", async () => {
+  const run = await queue({ ...short, durationSeconds: 120 });
+  await waitFor(run.id, (r) => r.phase === "measuring");
+  await sleep(500);
+  const asked = Date.now();
+  assert.equal(await requestCancel(run.id, prisma()), "requested");
+  const r = await waitFor(run.id, (x) => x.status !== "running", 10_000);
+  const took = Date.now() - asked;
+  assert.equal(r.status, "cancelled");
+  assert.ok(took < 2000, `cancelled after ${took} ms`);
+});
+
+test("failing runs are marked failed in words and never stop the runner", async () => {
+  // A config the app would refuse (stored by hand), an unreachable saved target, then a good run.
+  const bad = await prisma().run.create({
+    data: { id: "r_badconfig001", workload: "pubsub", config: { kind: "pubsub", readers: 3, partitions: 4 }, targetLabel: "x", status: "queued" },
+  });
+  const t = await prisma().target.create({ data: { id: "t_unreach", name: "unreachable", connectionString: "postgresql://u:pw@127.0.0.1:1/db" } });
+  const unreachable = await createRun({ config: WorkloadConfig.parse(short), targetId: t.id, targetLabel: t.name }, prisma());
+  const good = await queue(short);
+  const r1 = await waitFor(bad.id, (r) => r.status !== "queued" && r.status !== "running");
+  assert.equal(r1.status, "failed");
+  assert.match((r1 as { error: string | null }).error ?? "", /invalid workload config: readers \(per consumer group\) must equal partitions/);
+  const r2 = await waitFor(unreachable.id, (r) => r.status !== "queued" && r.status !== "running");
+  assert.equal(r2.status, "failed");
+  assert.match((r2 as { error: string | null }).error ?? "", /cannot connect to the target postgresql:\/\/u:\*\*\*\*@127\.0\.0\.1:1\/db/);
+  assert.equal((await waitFor(good.id, (r) => r.status !== "queued" && r.status !== "running")).status, "completed");
+});
+
+test("a run whose verification fails is marked failed, loudly, and keeps its summary", async () => {
+  const run = await queue({ kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 });
+  await waitFor(run.id, (r) => r.phase === "measuring");
+  await sleep(300);
+  const c = new pg.Client({ connectionString: target.url });
+  await c.connect();
+  await c.query(`UPDATE "pgbb_${run.id}".consumer_offsets SET next_offset = next_offset + 7 WHERE group_id = 'g0' AND topic_id = 1`);
+  await c.end();
+  const r = await waitFor(run.id, (x) => x.status !== "running");
+  assert.equal(r.status, "failed");
+  assert.match((r as { error: string | null }).error ?? "", /^verification FAILED: 7 message\(s\) lost in group g0 partition 1/);
+  const summary = RunSummary.parse((r as { summary: unknown }).summary);
+  assert.equal(summary.verification.lost, 7);
+});
+
+test("stopping the runner mid-run marks that run interrupted", async () => {
+  const run = await queue({ ...short, durationSeconds: 120 });
+  await waitFor(run.id, (r) => r.phase === "measuring");
+  const t0 = Date.now();
+  await loop.stop();
+  assert.ok(Date.now() - t0 < 3000);
+  const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+  assert.equal(r.status, "interrupted");
+  assert.match(r.error ?? "", /runner was stopped/);
+});
