@@ -1,0 +1,126 @@
+// `npm run bench:reference -- [--duration 60s] [--warmup 5s] [--target URL] [--only pubsub|queue] [--json DIR]`
+// Runs the published 4 vCPU single-node scenarios of both workloads (their exact client configs, shorter)
+// against the embedded target or --target, and prints our numbers beside the published ones, the runner's
+// CPU, and whether the readers kept up.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { referenceById } from "../lib/references";
+import type { SampleMetrics } from "../lib/sample";
+import type { RunSummary } from "../lib/summary";
+import { presetById, WorkloadConfig } from "../lib/workloads";
+import { parseDuration } from "../runner/cli-args";
+import { resolveTarget } from "../runner/default-target";
+import { runWorkload } from "../runner/engine";
+import { liveLine, msText, num } from "../runner/format";
+
+const SCENARIOS = { pubsub: "pubsub-4vcpu-single-node", queue: "queue-4vcpu-single-node" } as const;
+
+function args(argv: string[]) {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const m = argv[i].match(/^--?([\w-]+)(?:=(.*))?$/);
+    if (!m) throw new Error(`unexpected argument "${argv[i]}"`);
+    const v = m[2] ?? argv[++i];
+    if (v === undefined) throw new Error(`--${m[1]} needs a value`);
+    out[m[1]] = v;
+  }
+  for (const k of Object.keys(out))
+    if (!["duration", "warmup", "target", "only", "json"].includes(k)) throw new Error(`unknown flag --${k} (flags: --duration --warmup --target --only --json)`);
+  return out;
+}
+
+/** Backlog at the start and end of the measured window, and its growth per second (flat ≈ 0). */
+function backlogTrend(samples: SampleMetrics[]) {
+  if (!samples.length) return { first: 0, last: 0, perSec: 0, max: 0 };
+  const q = Math.max(1, Math.floor(samples.length / 4));
+  const avg = (xs: SampleMetrics[]) => xs.reduce((a, s) => a + s.backlog, 0) / xs.length;
+  const first = avg(samples.slice(0, q));
+  const last = avg(samples.slice(-q));
+  const span = samples.slice(q / 2, samples.length - q / 2).reduce((a, s) => a + s.intervalSec, 0) || 1;
+  return { first, last, perSec: (last - first) / span, max: Math.max(...samples.map((s) => s.backlog)) };
+}
+
+function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: string) {
+  const ref = referenceById(scenarioId);
+  const h = ref?.headline;
+  const rows: [string, string, string, string][] = [["", "ours", "published", "ours / published"]];
+  const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${num(a / b, 2)}×` : "");
+  const add = (label: string, ours: number | undefined, pub: number | undefined, fmt: (v: number) => string) =>
+    rows.push([label, ours === undefined ? "–" : fmt(ours), pub === undefined ? "–" : fmt(pub), ratio(ours, pub)]);
+  add("write msg/s", summary.writes.msgPerSec, h?.writeMsgPerSec, (v) => num(v, 0));
+  add("read msg/s", summary.reads.msgPerSec, h?.readMsgPerSec, (v) => num(v, 0));
+  add("write MiB/s", summary.writes.mibPerSec, h?.writeMiBPerSec, (v) => num(v, 2));
+  add("read MiB/s", summary.reads.mibPerSec, h?.readMiBPerSec, (v) => num(v, 2));
+  for (const m of ["write", "read", "e2e"] as const)
+    for (const p of ["p50", "p95", "p99"] as const) add(`${m} latency ${p} (ms)`, summary.latencyMs[m]?.[p], h?.latencyMs[m][p], msText);
+  for (const p of ["p50", "p99"] as const) add(`claim latency ${p} (ms)`, summary.latencyMs.claim?.[p], undefined, msText);
+  if (summary.latencyMs.writeScheduled)
+    for (const p of ["p50", "p99"] as const) add(`write from schedule ${p} (ms)`, summary.latencyMs.writeScheduled[p], undefined, msText);
+  const w = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  console.log(rows.map((r) => r.map((cell, c) => (c ? cell.padStart(w[c]) : cell.padEnd(w[c]))).join("   ")).join("\n"));
+
+  const fanout = summary.workload === "pubsub" ? (summary.config.kind === "pubsub" ? summary.config.consumerGroups : 1) : 1;
+  const keep = summary.writes.count ? summary.reads.count / (fanout * summary.writes.count) : 0;
+  const trend = backlogTrend(samples);
+  const cpuPct = (100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds;
+  console.log("");
+  console.log(
+    `reads kept up: reads = ${num(summary.reads.count / Math.max(summary.writes.count, 1), 2)} × writes (${fanout} expected) → ${num(100 * keep, 1)}%; ` +
+      `backlog ${num(trend.first, 0)} → ${num(trend.last, 0)} (${trend.perSec >= 0 ? "+" : ""}${num(trend.perSec, 0)}/s, max ${num(trend.max, 0)}) ` +
+      // Kept up: the backlog does not grow (within 1% of the write rate per second) and reads are within 2% of
+      // fan-out × writes (the difference is what was in flight at the window's two edges).
+      (keep > 0.98 && trend.perSec < Math.max(50, 0.01 * summary.writes.msgPerSec) ? "→ YES, flat" : "→ NO, readers fall behind"),
+  );
+  console.log(
+    `runner CPU: ${num(cpuPct, 1)}% of one core (${num(summary.manifest.runnerCpuSeconds, 2)} s over ${num(summary.window.measuredSeconds, 1)} s), ${num(summary.manifest.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages → ${cpuPct < 50 ? "under" : "OVER"} half a core`,
+  );
+  console.log(`verification: ${summary.verification.ok ? "OK" : "FAILED: " + summary.verification.problems.slice(0, 3).join("; ")}`);
+  if (ref)
+    console.log(
+      `published: ${ref.server.instance} (${ref.server.vcpu} vCPU) server, client on a separate ${ref.client.instance}, ${ref.config.durationSeconds} s × ${ref.config.runs} run(s) averaged; ` +
+        `ours: runner and Postgres ${summary.manifest.postgresVersion} share this ${summary.manifest.runnerCores}-core ${summary.manifest.runnerCpuModel}.`,
+    );
+}
+
+async function main() {
+  const a = args(process.argv.slice(2));
+  const duration = parseDuration(a.duration ?? "60s");
+  const warmup = parseDuration(a.warmup ?? "5s");
+  if (duration === null || duration < 1) throw new Error(`--duration expects a duration such as 60s or 2m, got "${a.duration}"`);
+  if (warmup === null) throw new Error(`--warmup expects a duration such as 5s, got "${a.warmup}"`);
+  if (a.only && !(a.only in SCENARIOS)) throw new Error(`--only expects pubsub or queue, got "${a.only}"`);
+  const kinds = (a.only ? [a.only] : Object.keys(SCENARIOS)) as (keyof typeof SCENARIOS)[];
+  const target = await resolveTarget(a.target, (l) => console.log(l));
+  let failed = false;
+  try {
+    for (const kind of kinds) {
+      const id = SCENARIOS[kind];
+      const preset = presetById(id)!;
+      const config = WorkloadConfig.parse({ ...preset.config, durationSeconds: duration, warmupSeconds: warmup });
+      console.log(`\n=== ${preset.label}: ${preset.description.replace(/, \d+ s\.$/, "")}, ${duration} s measured after ${warmup} s warm-up, on ${target.label} ===`);
+      const samples: SampleMetrics[] = [];
+      const summary = await runWorkload(config, target.url, {
+        onReport: (r) => console.log(liveLine(r)),
+        onSample: (s) => void (s.phase === "measuring" && samples.push(s.metrics)),
+        log: (l) => console.log(`  ${l}`),
+      });
+      console.log("");
+      report(summary, samples, id);
+      failed ||= !summary.verification.ok;
+      if (a.json) {
+        mkdirSync(a.json, { recursive: true });
+        const file = path.resolve(a.json, `${id}.json`);
+        writeFileSync(file, JSON.stringify(summary, null, 2) + "\n");
+        console.log(`summary written to ${file}`);
+      }
+    }
+  } finally {
+    await target.release();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(`bench:reference: ${(err as Error).message}`);
+  process.exit(1);
+});
