@@ -479,7 +479,8 @@ export function toTextTable(cmp: Comparison): string {
   }
   const cfg = [...cmp.config, ...cmp.env].filter((r) => r.differs).map((r) => [`≠ ${r.label}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]);
   const all = [head, ...body, ...(cfg.length ? [head.map(() => ""), ...cfg] : [])];
-  const width = head.map((_, i) => Math.min(48, Math.max(...all.map((r) => (r[i] ?? "").length))));
+  // Columns as wide as their head, and as their cells up to 48 characters (longer cells are cut with "…").
+  const width = head.map((h, i) => Math.max(h.length, Math.min(48, Math.max(...all.map((r) => (r[i] ?? "").length)))));
   const cut = (c: string, w: number) => (c.length > w ? c.slice(0, w - 1) + "…" : c);
   const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? cut(c, width[i]).padEnd(width[i]) : cut(c, width[i]).padStart(width[i]))).join("  ").trimEnd();
   const out = [fmt(head), width.map((w) => "-".repeat(w)).join("  "), ...body.map(fmt)];

@@ -60,7 +60,13 @@ export function parseCompareArgs(args: string[]): Parsed {
   return { kind: "ok", ids, baseline, format };
 }
 
-export async function main(args: string[], io = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) }): Promise<number> {
+export interface CompareIo {
+  out(s: string): void;
+  err(s: string): void;
+}
+const consoleIo: CompareIo = { out: (s) => void process.stdout.write(s), err: (s) => void process.stderr.write(s) };
+
+export async function main(args: string[], io: CompareIo = consoleIo): Promise<number> {
   const p = parseCompareArgs(args);
   if (p.kind === "help") {
     io.out(usage() + "\n");

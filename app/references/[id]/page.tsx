@@ -181,24 +181,14 @@ export default async function ReferencePage({ params }: Props) {
         <h2>Postgres {r.postgres.version}</h2>
         <p style={{ marginTop: 0 }}>{r.postgres.settings}</p>
         {settings.length > 0 && (
-          <div className="table-wrap">
-            <table className="data compact">
-              <thead>
-                <tr>
-                  <th>Setting changed</th>
-                  <th>Value</th>
-                </tr>
-              </thead>
-              <tbody>
-                {settings.map(([k, v]) => (
-                  <tr key={k}>
-                    <td className="mono">{k}</td>
-                    <td className="mono">{v}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <dl className="settings-cols" data-testid="settings-changed">
+            {settings.map(([k, v]) => (
+              <div key={k}>
+                <dt className="mono">{k}</dt>
+                <dd className="mono">{v}</dd>
+              </div>
+            ))}
+          </dl>
         )}
         {r.postgres.tableSettings.length > 0 && (
           <ul className="plain small" style={{ marginTop: 8 }}>

@@ -1,0 +1,89 @@
+// `npm run bench -- compare`: a run executed by the real engine against a real (embedded) target and stored in
+// a real control store, a real tool output imported, and a published reference, printed as the page's table.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { prisma } from "../lib/db";
+import { createImport } from "../lib/import-store";
+import { PROJECT_ROOT } from "../lib/paths";
+import { createRun, finishRun } from "../lib/runs";
+import type { RunSummary } from "../lib/summary";
+import { testControlStore, testDatabase } from "../lib/testing";
+import { WorkloadConfig } from "../lib/workloads";
+import { main, parseCompareArgs } from "./compare-cli";
+import { runWorkload } from "./engine";
+
+const QUEUE_OUT = readFileSync(path.join(PROJECT_ROOT, "..", "shared", "reference", "kozlovski", "tool-output", "queue-4vcpu-preset-30s.txt"), "utf8");
+
+let ctl: Awaited<ReturnType<typeof testControlStore>>;
+let target: Awaited<ReturnType<typeof testDatabase>>;
+let runId = "";
+let importId = "";
+let summary: RunSummary;
+
+async function cli(args: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(args, { out: (s) => void (out += s), err: (s) => void (err += s) });
+  return { code, out, err };
+}
+
+before(async () => {
+  ctl = await testControlStore("cmpcli");
+  target = await testDatabase("cmpcli_target");
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, warmupSeconds: 1, durationSeconds: 2 });
+  const run = await createRun({ config, targetLabel: "embedded default", source: "cli", status: "running" });
+  summary = await runWorkload(config, target.url);
+  await finishRun(run.id, { status: "completed", summary });
+  runId = run.id;
+  const imp = await createImport({ text: QUEUE_OUT, label: "queue 30s", command: "./pg_msg_bench --writers=10 --readers=15 --duration=30s --mode=queue" });
+  assert.ok(imp.ok);
+  importId = imp.id;
+});
+
+after(async () => {
+  await prisma().$disconnect();
+  await target?.drop();
+  await ctl?.drop();
+});
+
+test("the table: a stored run, an import and a reference, deltas against the baseline", async () => {
+  const r = await cli([runId, importId, "queue-4vcpu-single-node", "--baseline", "ref:queue-4vcpu-single-node"]);
+  assert.equal(r.code, 0, r.err);
+  const line = r.out.split("\n").find((l) => l.startsWith("Write msg/s"))!;
+  const rate = summary.writes.msgPerSec.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  assert.ok(line.includes(rate), `${line} should show ${rate}`);
+  assert.match(line, /2,973\.93 \(\+3.1% ×1\.03\)/); // the import against the published 2,885
+  assert.match(r.out, /Published: queue · 4 vCPU single node \[published\] \(baseline\)/);
+  assert.match(r.out, /Imported: queue 30s \[imported\]/);
+  assert.match(r.out, /What makes this comparison unfair/);
+});
+
+test("Markdown, CSV and JSON, as the page exports", async () => {
+  const md = await cli([runId, "ref:queue-4vcpu-single-node", "--format", "md"]);
+  assert.equal(md.code, 0, md.err);
+  assert.match(md.out, /\| Published: queue · 4 vCPU single node \| published \| .* \| 2,885 msg\/s \/ 2\.82 MiB\/s \|/);
+  const csv = await cli([runId, "--format=csv"]);
+  assert.ok(csv.out.includes(String(summary.writes.msgPerSec)));
+  const json = JSON.parse((await cli([importId, "--format", "json"])).out);
+  assert.equal(json.items[0].badge, "imported");
+  assert.equal(json.results.find((x: { key: string }) => x.key === "e2e.p50").values[0], 8560.574463);
+});
+
+test("mistakes get a message and an exit code", async () => {
+  const missing = await cli(["r_nope"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /r_nope: no such run/);
+  assert.equal((await cli([])).code, 2);
+  assert.equal((await cli(["--format", "xml", runId])).code, 2);
+  assert.match((parseCompareArgs(["nope"]) as { message: string }).message, /is not a run id/);
+  assert.match((parseCompareArgs(["r_a", "--baseline", "r_b"]) as { message: string }).message, /not one of the compared ids/);
+  assert.deepEqual(parseCompareArgs(["r_a,queue-96vcpu-single-node", "--baseline=queue-96vcpu-single-node"]), {
+    kind: "ok",
+    ids: ["r_a", "ref:queue-96vcpu-single-node"],
+    baseline: "ref:queue-96vcpu-single-node",
+    format: "table",
+  });
+  assert.equal((await cli(["--help"])).code, 0);
+});
