@@ -64,7 +64,14 @@ test.beforeAll(async ({ request }) => {
 
 test("compare two stored runs and a reference: differences only, a new baseline, a copied link opened elsewhere", async ({ page, browser, context }) => {
   const [a, b] = runs;
-  await page.goto(`/compare?ids=${a.id},${b.id},${REF}`);
+  // Pick the two runs and the reference.
+  await page.goto("/compare");
+  for (const key of [a.id, b.id, REF]) {
+    await page.getByTestId("picker-select").selectOption(key);
+    await page.getByTestId("picker-add").click();
+    await expect(page.getByTestId("selected-items").locator(`[data-key='${key}']`)).toBeVisible();
+  }
+  await expect(page).toHaveURL(new RegExp(`/compare\\?ids=${a.id},${b.id},${REF}$`));
 
   // All three are there, each with its badge; the reference is labelled published, never measured.
   const chips = page.getByTestId("selected-items");
@@ -194,7 +201,14 @@ test("references: listed with what they measured and their caveats; JSON; Run th
 
   await page.goto("/references/pubsub-96vcpu-single-node");
   await expect(page.getByTestId("fit-warnings")).toContainText("Needs 251 connections");
+  await expect(page.getByTestId("fit-warnings")).toContainText("max_connections=500");
   await expect(page.getByTestId("runs-table")).toContainText("11.001855ms");
+  // "Run this here": the new-run form with the published config, and the warning that it cannot fit.
+  await page.getByTestId("run-here-pubsub-96vcpu-single-node").click();
+  await expect(page).toHaveURL(/\/runs\/new\?preset=pubsub-96vcpu-single-node$/);
+  await expect(page.getByLabel("Writers", { exact: true })).toHaveValue("100");
+  await expect(page.getByTestId("connections")).toContainText("This run opens 251 connections");
+  await expect(page.getByTestId("connections")).toContainText("Too many");
 
   const body = await (await request.get("/api/references")).json();
   expect(body.references).toHaveLength(6);
