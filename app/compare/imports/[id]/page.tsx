@@ -75,7 +75,7 @@ export default async function ImportPage({ params }: Props) {
           <section className="panel">
             <h2>Config</h2>
             <dl className="ref-facts">
-              {IMPORT_CONFIG_FIELDS.map((k) => (
+              {IMPORT_CONFIG_FIELDS.filter((k) => (parsed.data.workload === "pubsub" ? k !== "tuneTableVacuum" : !["consumerGroups", "partitions", "writeBatch", "readBatch"].includes(k))).map((k) => (
                 <Row key={k} k={k} v={parsed.data.config[k]} src={parsed.data.configSources[k]} />
               ))}
             </dl>
