@@ -103,7 +103,8 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
           const rows = await db.sample.findMany({ where: { runId, seq: { gt: after } }, orderBy: { seq: "asc" }, take: batch });
           let held = false;
           for (const row of rows) {
-            if (after >= 0 && row.seq !== after + 1 && !final) {
+            // Seqs start at 0 (runner/engine.ts), so a fresh stream also waits for a missing first one.
+            if (row.seq !== after + 1 && !final) {
               gapSince ??= Date.now();
               if (Date.now() - gapSince < gapWaitMs) {
                 held = true;
@@ -113,6 +114,8 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
             gapSince = null;
             const s = toSample(row);
             if (s) event("sample", s, s.seq);
+            // Never silently: a stored sample this version cannot read is named, and the stream goes on.
+            else event("problem", { message: `sample ${row.seq} of this run does not match the sample schema (lib/sample.ts) and is not shown` });
             after = row.seq;
           }
           if (final && rows.length < batch && !held) {

@@ -18,6 +18,20 @@ import { useRunStream, type RunStatusEvent } from "./useRunStream";
 
 const FINAL = ["completed", "failed", "cancelled", "interrupted"];
 
+/** "Cancelled on request." from the runner's "cancelled on request"; other reasons follow a colon. */
+function cancelText(error: string | null): string {
+  if (!error) return "Cancelled.";
+  return /^cancelled\b/i.test(error) ? `${error[0].toUpperCase()}${error.slice(1)}.` : `Cancelled: ${error}.`;
+}
+
+/** Seqs absent between the first and the last sample held (a gap in the chart); empty when continuous. */
+function missingSeqs(samples: Sample[]): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < samples.length && out.length < 50; i++)
+    for (let q = samples[i - 1].seq + 1; q < samples[i].seq && out.length < 50; q++) out.push(q);
+  return out;
+}
+
 export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initialRun: RunView; initialSamples: Sample[]; targetMaskedUrl: string | null }) {
   const [run, setRun] = useState(initialRun);
   const [lastPhase, setLastPhase] = useState<string | null>(initialRun.phase !== "done" ? initialRun.phase : null);
@@ -99,11 +113,13 @@ export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initi
         </div>
       ) : run.status === "cancelled" ? (
         <div className="alert warn" data-testid="run-error">
-          <strong>Cancelled.</strong> {run.error && run.error !== "cancelled" ? run.error : "The run was stopped before its end; no summary was kept."}
+          <strong>{cancelText(run.error)}</strong> The load stopped before its end, so there is no summary; the charts show what was
+          measured until then.
         </div>
       ) : null}
 
-      {run.status === "completed" && run.summary && <RunResult summary={run.summary} />}
+      {/* A run whose verification failed is "failed" but has a summary: show it, with the verification loud. */}
+      {run.summary && <RunResult summary={run.summary} />}
       {run.status === "completed" && !run.summary && <p className="muted">Loading the summary…</p>}
 
       {!final && (
@@ -120,6 +136,7 @@ export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initi
         data-first-seq={samples[0]?.seq ?? ""}
         data-last-seq={latest?.seq ?? ""}
         data-dupes={stream.dupes}
+        data-missing={missingSeqs(samples).join(",")}
         data-max-lag-ms={stream.maxLagMs === null ? "" : Math.round(stream.maxLagMs)}
       >
         {cfg && samples.length > 0 ? (

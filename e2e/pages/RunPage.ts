@@ -13,17 +13,14 @@ export class RunPage {
     return this.page.getByTestId("run-status");
   }
 
-  /** The charts' data, as the page exposes it: how many samples, first/last seq, duplicates, worst arrival lag. */
+  /** The charts' data, as the page exposes it, read in one go (the page updates every second):
+   *  how many samples, first/last seq, seqs missing in between, duplicates received, worst arrival lag. */
   async stream() {
-    const el = this.page.getByTestId("run-stream");
-    const attr = async (n: string) => (await el.getAttribute(n)) ?? "";
-    return {
-      count: Number(await attr("data-count")),
-      first: (await attr("data-first-seq")) === "" ? null : Number(await attr("data-first-seq")),
-      last: (await attr("data-last-seq")) === "" ? null : Number(await attr("data-last-seq")),
-      dupes: Number(await attr("data-dupes")),
-      maxLagMs: (await attr("data-max-lag-ms")) === "" ? null : Number(await attr("data-max-lag-ms")),
-    };
+    return this.page.getByTestId("run-stream").evaluate((el: HTMLElement) => {
+      const d = el.dataset;
+      const num = (v: string | undefined) => (v === undefined || v === "" ? null : Number(v));
+      return { count: Number(d.count), first: num(d.firstSeq), last: num(d.lastSeq), missing: d.missing ?? "", dupes: Number(d.dupes), maxLagMs: num(d.maxLagMs) };
+    });
   }
 
   async waitForSamples(atLeast: number, timeout = 30_000) {
