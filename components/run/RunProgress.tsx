@@ -37,7 +37,7 @@ export function RunProgress(props: {
           : lastElapsed === null
             ? "setting up the target…"
             : `${PHASE_LABEL[phase ?? "measuring"] ?? phase}: ${fmtDuration(elapsed)} elapsed, ${fmtDuration(total - elapsed)} remaining`
-        : `load ran ${fmtDuration(lastElapsed ?? 0)} of ${fmtDuration(total)}`;
+        : finishedLabel(status, lastElapsed, total);
   const indeterminate = status === "running" && (lastElapsed === null || phase === "draining" || phase === "verifying");
   return (
     <div className="progress-wrap" data-testid="run-progress">
@@ -60,4 +60,14 @@ export function RunProgress(props: {
       </div>
     </div>
   );
+}
+
+/** After the end: how much of the planned load ran, and how long the readers drained the backlog after it. */
+function finishedLabel(status: string, lastElapsed: number | null, total: number): string {
+  if (lastElapsed === null) return "no load ran";
+  // Samples after the planned load belong to the drain (writers stopped, readers catching up).
+  const drain = lastElapsed - total;
+  if (status === "completed" || drain > -0.5)
+    return `${fmtDuration(Math.min(lastElapsed, total))} of load${drain > 0.5 ? `, then ${fmtDuration(drain)} of drain` : ""}`;
+  return `stopped after ${fmtDuration(lastElapsed)} of ${fmtDuration(total)} of load`;
 }

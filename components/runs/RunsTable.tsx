@@ -101,6 +101,25 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
               ))}
             </select>
           </label>
+          <label className="inline-field phone-only">
+            Sort
+            <select
+              value={`${q.sort}:${q.dir}`}
+              onChange={(e) => {
+                const [sort, dir] = e.target.value.split(":") as [SortKey, "asc" | "desc"];
+                setQ({ ...q, sort, dir });
+              }}
+              aria-label="Sort runs"
+            >
+              {COLUMNS.flatMap((c) =>
+                (["desc", "asc"] as const).map((d) => (
+                  <option key={`${c.key}:${d}`} value={`${c.key}:${d}`}>
+                    {c.label} {d === "desc" ? "↓" : "↑"}
+                  </option>
+                )),
+              )}
+            </select>
+          </label>
           <span className="muted small" data-testid="runs-count">
             {rows.length} of {runs.length} runs
           </span>
@@ -161,11 +180,11 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
                     {r.headline && !r.headline.verified && <span className="badge bad" title="verification failed">unverified</span>}
                   </td>
                   <td>{r.workload}</td>
-                  <td className="small">{knobsLabel(r.config)}</td>
-                  <td className="num">{r.headline ? fmtRate(r.headline.writeMsgPerSec) : "–"}</td>
-                  <td className="num">{r.headline ? fmtRate(r.headline.readMsgPerSec) : "–"}</td>
-                  <td className="num">{r.headline ? fmtMs(r.headline.e2eP99Ms) : "–"}</td>
-                  <td className="small">{r.targetLabel}</td>
+                  <td className="small knobs">{knobsLabel(r.config)}</td>
+                  <td className="num" data-label="write msg/s">{r.headline ? fmtRate(r.headline.writeMsgPerSec) : "–"}</td>
+                  <td className="num" data-label="read msg/s">{r.headline ? fmtRate(r.headline.readMsgPerSec) : "–"}</td>
+                  <td className="num" data-label="e2e p99 ms">{r.headline ? fmtMs(r.headline.e2eP99Ms) : "–"}</td>
+                  <td className="small nowrap">{r.targetLabel}</td>
                   <td className="small nowrap">
                     <LocalTime iso={r.createdAt} />
                   </td>
