@@ -10,6 +10,7 @@ import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclie
 import type { GroupStats } from "../stats";
 import { clock, jitterMicros, sleepMicros } from "../timing";
 import {
+  ERROR_PAUSE_MS,
   errorMessage,
   STAMP_BYTES,
   stampOfHex,
@@ -119,10 +120,10 @@ export class ByteaArrayText {
 
   /** New random bytes for every payload. */
   refill() {
-    randomFillSync(this.random);
-    const hex = this.random.toString("hex");
-    const n = 2 * this.size;
-    for (let i = 0; i < this.count; i++) this.literal.write(hex.substring(i * n, (i + 1) * n), this.starts[i], "latin1");
+    const r = randomFillSync(this.random);
+    // Per payload: native hex of a slice, written into place. Measured fastest (0.19 ms per 100 × 1 KiB
+    // batch, against 0.39 ms for one big hex string cut up, or a JS lookup-table loop).
+    for (let i = 0; i < this.count; i++) this.literal.write(r.toString("hex", i * this.size, (i + 1) * this.size), this.starts[i], "latin1");
   }
 
   /** Writes `t` (Float64 little-endian) as every payload's first 8 bytes. */
@@ -214,6 +215,7 @@ class PubsubRun implements WorkloadRun {
     const { config: c, stats, throttle, writersStop: stop } = this.ctx;
     const B = c.writeBatch;
     const batch = new ByteaArrayText(B, c.payloadBytes);
+    const lazyText = { toPostgres: () => batch.text() }; // node-postgres calls toPostgres() at send time
     const query = { name: `pgbb_write_p${partition}`, text: this.sql.write(partition), values: [B, "", partition] as unknown[] };
     const write = stats.latency.write;
     const scheduled = stats.latency.writeScheduled;
@@ -228,7 +230,9 @@ class PubsubRun implements WorkloadRun {
       batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
       const t0 = clock();
       if (this.stampE2e) batch.stamp(t0);
-      query.values[1] = batch.text();
+      // Serialised when the statement is sent and dropped right after: a 200 KB string held across the
+      // INSERT and COMMIT round trips would be promoted to the old generation, 10 MB/s at 5,000 msg/s.
+      query.values[1] = lazyText;
       try {
         await tc.client.query(BEGIN);
         const ts = clock(); // timer starts after BEGIN, as the reference (writer.go L62-80)
@@ -244,6 +248,7 @@ class PubsubRun implements WorkloadRun {
         stats.writeError(B);
         stats.noteError(`write p${partition}: ${errorMessage(err)}`);
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+        await stop.sleep(ERROR_PAUSE_MS);
       }
     }
   }
@@ -265,6 +270,49 @@ class PubsubRun implements WorkloadRun {
     // e2e values of one poll, applied after COMMIT: runs of equal stamps (a write batch shares one stamp).
     const runStamp = new Float64Array(c.readBatch);
     const runCount = new Uint32Array(c.readBatch);
+    /** Outcome of the current poll, applied to the reader's state only after COMMIT. */
+    const check = { expected: 0, lost: 0, duplicated: 0, outOfOrder: 0, rows: 0, runs: 0, tRows: 0 };
+    const readAndCheck = async (start: number, end: number) => {
+      readQ.values[0] = start;
+      readQ.values[1] = end;
+      const r = await client.query<unknown[]>(readQ);
+      check.tRows = clock();
+      const rows = r.rows;
+      // Verify order and completeness against the claim.
+      let exp = st.expected;
+      check.lost = check.duplicated = check.outOfOrder = check.runs = 0;
+      if (start > exp) check.lost += start - exp; // the group's offset moved past messages this reader never got
+      else if (start < exp) check.duplicated += exp - start; // offsets handed out again
+      exp = start;
+      let runs = 0;
+      let prevHex = "";
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        const off = Number(row[0]);
+        if (off === exp) exp++;
+        else if (off > exp) {
+          check.lost += off - exp;
+          exp = off + 1;
+        } else check.outOfOrder++;
+        if (this.stampE2e) {
+          const hex = (row[1] as string).substring(2, 2 + 2 * STAMP_BYTES);
+          if (hex === prevHex) runCount[runs - 1]++;
+          else {
+            runStamp[runs] = stampOfHex(row[1] as string, scratch);
+            runCount[runs] = 1;
+            runs++;
+            prevHex = hex;
+          }
+        }
+      }
+      if (exp <= end) {
+        check.lost += end - exp + 1; // claimed offsets the range read did not return
+        exp = end + 1;
+      }
+      check.expected = exp;
+      check.rows = rows.length;
+      check.runs = runs;
+    };
     while (!stop.stopped) {
       let start: number, end: number;
       try {
@@ -301,58 +349,24 @@ class PubsubRun implements WorkloadRun {
 
       try {
         const tr = clock(); // read timer starts after the claim, as the reference (reader.go L138)
-        readQ.values[0] = start;
-        readQ.values[1] = end;
-        const r = await client.query<unknown[]>(readQ);
-        const tRows = clock();
-        // Verify order and completeness against the claim, on local copies applied only after COMMIT.
-        let exp = st.expected;
-        let lost = 0;
-        let duplicated = 0;
-        let outOfOrder = 0;
-        if (start > exp) lost += start - exp; // the group's offset moved past messages this reader never got
-        else if (start < exp) duplicated += exp - start; // offsets handed out again
-        exp = start;
-        let runs = 0;
-        let prevHex = "";
-        const rows = r.rows;
-        for (let i = 0; i < rows.length; i++) {
-          const row = rows[i];
-          const off = Number(row[0]);
-          if (off === exp) exp++;
-          else if (off > exp) {
-            lost += off - exp;
-            exp = off + 1;
-          } else outOfOrder++;
-          if (this.stampE2e) {
-            const hex = (row[1] as string).substring(2, 2 + 2 * STAMP_BYTES);
-            if (hex === prevHex) runCount[runs - 1]++;
-            else {
-              runStamp[runs] = stampOfHex(row[1] as string, scratch);
-              runCount[runs] = 1;
-              runs++;
-              prevHex = hex;
-            }
-          }
-        }
-        if (exp <= end) {
-          lost += end - exp + 1; // claimed offsets the range read did not return
-          exp = end + 1;
-        }
+        // The rows (200 × 2 KiB strings) must not stay referenced across the COMMIT round trip: held there,
+        // they outlive a scavenge, get promoted and make the heap (and RSS) swing by ~100 MB.
+        await readAndCheck(start, end);
         await client.query("COMMIT");
         g.latency.read.record((clock() - tr) * 1000);
-        for (let i = 0; i < runs; i++) g.latency.e2e.record((tRows - runStamp[i]) * 1000, runCount[i]);
-        st.expected = exp;
-        st.read += rows.length;
-        st.lost += lost;
-        st.duplicated += duplicated;
-        st.outOfOrder += outOfOrder;
-        g.read(rows.length);
+        for (let i = 0; i < check.runs; i++) g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
+        st.expected = check.expected;
+        st.read += check.rows;
+        st.lost += check.lost;
+        st.duplicated += check.duplicated;
+        st.outOfOrder += check.outOfOrder;
+        g.read(check.rows);
       } catch (err) {
         await rollbackQuietly(client);
         g.readError();
         this.ctx.stats.noteError(`read ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+        await stop.sleep(ERROR_PAUSE_MS);
       }
     }
   }

@@ -9,6 +9,7 @@ import type { QueueConfig } from "../../lib/workloads";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
 import { clock, sleepMicros } from "../timing";
 import {
+  ERROR_PAUSE_MS,
   errorMessage,
   STAMP_BYTES,
   stampOfHex,
@@ -115,6 +116,7 @@ class QueueRun implements WorkloadRun {
         stats.writeError(1);
         stats.noteError(`enqueue: ${errorMessage(err)}`);
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+        await stop.sleep(ERROR_PAUSE_MS);
       }
     }
   }
@@ -170,6 +172,7 @@ class QueueRun implements WorkloadRun {
         g.readError();
         stats.noteError(`dequeue: ${errorMessage(err)}`);
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+        await stop.sleep(ERROR_PAUSE_MS);
       }
     }
   }

@@ -68,4 +68,7 @@ export function stampOfHex(hex: string, scratch: Buffer): number {
   return scratch.readDoubleLE(0);
 }
 
+/** Pause after a failed write or read (the reference retried at once): a persistent error must not spin a core. */
+export const ERROR_PAUSE_MS = 1;
+
 export const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
