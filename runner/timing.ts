@@ -39,13 +39,16 @@ export class Stopper {
 const yieldOnce = () => new Promise<void>((r) => setImmediate(r));
 
 /**
- * Sleeps `micros` on average. Node timers cannot sleep less than 1 ms, so a shorter sleep is dithered:
- * 1 ms with probability micros/1000, else just a yield to the event loop. The mean (what sets the
- * empty-poll rate, and so the load that polling puts on the target) equals the requested value.
+ * Sleeps `micros` on average. Node timers have 1 ms resolution (setTimeout(1.9) sleeps ~1.1 ms, measured),
+ * so the sleep is dithered between the whole milliseconds around it: ⌈d⌉ with probability frac(d), else
+ * ⌊d⌋, where 0 ms is just a yield to the event loop. The mean, which sets the empty-poll rate and so the
+ * load polling puts on the target, is what was asked (plus Node's ~0.1 ms timer latency).
  */
 export function sleepMicros(micros: number, stopper: Stopper): Promise<void> {
-  if (micros >= 1000) return stopper.sleep(micros / 1000);
-  return Math.random() * 1000 < micros ? stopper.sleep(1) : yieldOnce();
+  const d = micros / 1000;
+  const whole = Math.floor(d);
+  const ms = Math.random() < d - whole ? whole + 1 : whole;
+  return ms > 0 ? stopper.sleep(ms) : yieldOnce();
 }
 
 /** Uniform in [minMicros, maxMicros): the reference's intended `jitter(min, max)` (its sign bug removed). */

@@ -6,6 +6,7 @@
 import { randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { PubsubConfig } from "../../lib/workloads";
+import { LeanQuery } from "../leanquery";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
 import type { GroupStats } from "../stats";
 import { clock, jitterMicros, sleepMicros } from "../timing";
@@ -216,7 +217,10 @@ class PubsubRun implements WorkloadRun {
     const B = c.writeBatch;
     const batch = new ByteaArrayText(B, c.payloadBytes);
     const lazyText = { toPostgres: () => batch.text() }; // node-postgres calls toPostgres() at send time
-    const query = { name: `pgbb_write_p${partition}`, text: this.sql.write(partition), values: [B, "", partition] as unknown[] };
+    const values: unknown[] = [B, lazyText, partition];
+    const qBegin = new LeanQuery(BEGIN);
+    const qWrite = new LeanQuery(this.sql.write(partition), `pgbb_write_p${partition}`);
+    const qCommit = new LeanQuery("COMMIT");
     const write = stats.latency.write;
     const scheduled = stats.latency.writeScheduled;
     while (!stop.stopped) {
@@ -230,14 +234,13 @@ class PubsubRun implements WorkloadRun {
       batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
       const t0 = clock();
       if (this.stampE2e) batch.stamp(t0);
-      // Serialised when the statement is sent and dropped right after: a 200 KB string held across the
-      // INSERT and COMMIT round trips would be promoted to the old generation, 10 MB/s at 5,000 msg/s.
-      query.values[1] = lazyText;
       try {
-        await tc.client.query(BEGIN);
+        await qBegin.run(tc.client);
         const ts = clock(); // timer starts after BEGIN, as the reference (writer.go L62-80)
-        await tc.client.query(query);
-        await tc.client.query("COMMIT");
+        // The 200 KB text of the batch is made when the statement is sent and dropped right after: held
+        // across the INSERT and COMMIT round trips it would be promoted to the old generation (10 MB/s).
+        await qWrite.run(tc.client, values);
+        await qCommit.run(tc.client);
         const te = clock();
         write.record((te - ts) * 1000);
         if (throttle) scheduled.record((te - due) * 1000);
@@ -264,8 +267,12 @@ class PubsubRun implements WorkloadRun {
     }
     ready();
     const g = st.group;
-    const claimQ = { name: "pgbb_claim", text: this.sql.claim, values: [st.groupKey, c.readBatch, st.partition] as unknown[], rowMode: "array" as const };
-    const readQ = { name: `pgbb_read_p${st.partition}`, text: this.sql.read(st.partition), values: [0, 0] as unknown[], rowMode: "array" as const };
+    const claimValues: unknown[] = [st.groupKey, c.readBatch, st.partition];
+    const readValues: unknown[] = [0, 0];
+    const qBegin = new LeanQuery(BEGIN);
+    const qClaim = new LeanQuery(this.sql.claim, "pgbb_claim");
+    const qRead = new LeanQuery(this.sql.read(st.partition), `pgbb_read_p${st.partition}`);
+    const qCommit = new LeanQuery("COMMIT");
     const scratch = Buffer.alloc(STAMP_BYTES);
     // e2e values of one poll, applied after COMMIT: runs of equal stamps (a write batch shares one stamp).
     const runStamp = new Float64Array(c.readBatch);
@@ -273,11 +280,10 @@ class PubsubRun implements WorkloadRun {
     /** Outcome of the current poll, applied to the reader's state only after COMMIT. */
     const check = { expected: 0, lost: 0, duplicated: 0, outOfOrder: 0, rows: 0, runs: 0, tRows: 0 };
     const readAndCheck = async (start: number, end: number) => {
-      readQ.values[0] = start;
-      readQ.values[1] = end;
-      const r = await client.query<unknown[]>(readQ);
+      readValues[0] = start;
+      readValues[1] = end;
+      const rows = await qRead.run(client, readValues);
       check.tRows = clock();
-      const rows = r.rows;
       // Verify order and completeness against the claim.
       let exp = st.expected;
       check.lost = check.duplicated = check.outOfOrder = check.runs = 0;
@@ -295,10 +301,11 @@ class PubsubRun implements WorkloadRun {
           exp = off + 1;
         } else check.outOfOrder++;
         if (this.stampE2e) {
-          const hex = (row[1] as string).substring(2, 2 + 2 * STAMP_BYTES);
+          const payload = row[1] as string;
+          const hex = payload.substring(2, 2 + 2 * STAMP_BYTES);
           if (hex === prevHex) runCount[runs - 1]++;
           else {
-            runStamp[runs] = stampOfHex(row[1] as string, scratch);
+            runStamp[runs] = stampOfHex(payload, scratch);
             runCount[runs] = 1;
             runs++;
             prevHex = hex;
@@ -316,13 +323,13 @@ class PubsubRun implements WorkloadRun {
     while (!stop.stopped) {
       let start: number, end: number;
       try {
-        await client.query(BEGIN);
+        await qBegin.run(client);
         const tc0 = clock();
-        const r = await client.query<unknown[]>(claimQ);
+        const r = await qClaim.run(client, claimValues);
         g.latency.claim.record((clock() - tc0) * 1000);
-        if (r.rows.length !== 1) throw new Error(`claim returned no row: consumer_offsets has no row for ${st.groupKey}/${st.partition}`);
-        start = Number(r.rows[0][0]);
-        end = Number(r.rows[0][1]);
+        if (r.length !== 1) throw new Error(`claim returned no row: consumer_offsets has no row for ${st.groupKey}/${st.partition}`);
+        start = Number(r[0][0]);
+        end = Number(r[0][1]);
       } catch (err) {
         await rollbackQuietly(client);
         g.readError();
@@ -335,7 +342,7 @@ class PubsubRun implements WorkloadRun {
       if (start > end) {
         // Empty claim: the reference COMMITs (its UPDATE ran with delta 0) and backs off 100 µs–2 ms.
         try {
-          await client.query("COMMIT");
+          await qCommit.run(client);
           g.emptyPoll();
         } catch (err) {
           await rollbackQuietly(client);
@@ -352,7 +359,7 @@ class PubsubRun implements WorkloadRun {
         // The rows (200 × 2 KiB strings) must not stay referenced across the COMMIT round trip: held there,
         // they outlive a scavenge, get promoted and make the heap (and RSS) swing by ~100 MB.
         await readAndCheck(start, end);
-        await client.query("COMMIT");
+        await qCommit.run(client);
         g.latency.read.record((clock() - tr) * 1000);
         for (let i = 0; i < check.runs; i++) g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
         st.expected = check.expected;

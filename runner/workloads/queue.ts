@@ -6,6 +6,7 @@
 import { randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { QueueConfig } from "../../lib/workloads";
+import { LeanQuery } from "../leanquery";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
 import { clock, sleepMicros } from "../timing";
 import {
@@ -91,8 +92,13 @@ class QueueRun implements WorkloadRun {
   private async writerLoop(tc: TargetClient) {
     const { config: c, stats, throttle, writersStop: stop } = this.ctx;
     // One random payload per writer, reused for every row (queue_runner.go L72-108); only the stamp changes.
+    // Sent as "\x…" text, as lib/pq sends a []byte parameter.
     const payload = randomFillSync(Buffer.allocUnsafe(c.payloadBytes));
-    const query = { name: "pgbb_enqueue", text: this.sql.insert, values: [payload] };
+    const restHex = payload.toString("hex", this.stampE2e ? STAMP_BYTES : 0);
+    const stampBuf = Buffer.alloc(STAMP_BYTES);
+    let text = "";
+    const values: unknown[] = [{ toPostgres: () => text }];
+    const qInsert = new LeanQuery(this.sql.insert, "pgbb_enqueue");
     const write = stats.latency.write;
     const scheduled = stats.latency.writeScheduled;
     while (!stop.stopped) {
@@ -104,9 +110,12 @@ class QueueRun implements WorkloadRun {
         if (stop.stopped) break;
       }
       const t0 = clock();
-      if (this.stampE2e) payload.writeDoubleLE(t0, 0);
+      if (this.stampE2e) {
+        stampBuf.writeDoubleLE(t0, 0);
+        text = "\\x" + stampBuf.toString("hex") + restHex;
+      } else text = "\\x" + restHex;
       try {
-        await tc.client.query(query);
+        await qInsert.run(tc.client, values);
         const te = clock();
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
         write.record((te - t0) * 1000);
@@ -118,6 +127,7 @@ class QueueRun implements WorkloadRun {
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
         await stop.sleep(ERROR_PAUSE_MS);
       }
+      text = "";
     }
   }
 
@@ -125,19 +135,24 @@ class QueueRun implements WorkloadRun {
     const { readersStop: stop, stats } = this.ctx;
     const g = stats.groups[0];
     const client = tc.client;
-    const dequeueQ = { name: "pgbb_dequeue", text: this.sql.dequeue, rowMode: "array" as const };
-    const deleteQ = { name: "pgbb_delete", text: this.sql.delete, values: [""] as unknown[] };
-    const archiveQ = { name: "pgbb_archive", text: this.sql.archive, values: ["", "", ""] as unknown[] };
+    const qBegin = new LeanQuery(BEGIN);
+    const qDequeue = new LeanQuery(this.sql.dequeue, "pgbb_dequeue");
+    const qDelete = new LeanQuery(this.sql.delete, "pgbb_delete");
+    const qArchive = new LeanQuery(this.sql.archive, "pgbb_archive");
+    const qCommit = new LeanQuery("COMMIT");
+    const qRollback = new LeanQuery("ROLLBACK");
+    const idValues: unknown[] = [null];
+    const archiveValues: unknown[] = [null, null, null];
     const scratch = Buffer.alloc(STAMP_BYTES);
     while (!stop.stopped) {
       const t0 = clock(); // timer starts before BEGIN, as the reference (queue_runner.go L110-193)
-      let row: unknown[] | undefined;
+      let row: (string | null)[] | undefined;
       try {
-        await client.query(BEGIN);
+        await qBegin.run(client);
         const tc0 = clock();
-        const r = await client.query<unknown[]>(dequeueQ);
-        row = r.rows[0];
+        row = (await qDequeue.run(client))[0];
         if (row) g.latency.claim.record((clock() - tc0) * 1000);
+        else await qRollback.run(client);
       } catch (err) {
         // The reference silently retried after a failed SELECT; here it counts as a read error.
         await rollbackQuietly(client);
@@ -148,20 +163,18 @@ class QueueRun implements WorkloadRun {
         continue;
       }
       if (!row) {
-        await rollbackQuietly(client);
         g.emptyPoll();
         await sleepMicros(200, stop); // the reference's fixed 200 µs back-off on an empty queue
         continue;
       }
       try {
         // Raw text round-trips exactly: the payload as "\x…" hex, created_at with its microseconds.
-        deleteQ.values[0] = row[0];
-        archiveQ.values[0] = row[0];
-        archiveQ.values[1] = row[1];
-        archiveQ.values[2] = row[2];
-        await client.query(deleteQ);
-        await client.query(archiveQ);
-        await client.query("COMMIT");
+        idValues[0] = archiveValues[0] = row[0];
+        archiveValues[1] = row[1];
+        archiveValues[2] = row[2];
+        await qDelete.run(client, idValues);
+        await qArchive.run(client, archiveValues);
+        await qCommit.run(client);
         const te = clock();
         g.latency.read.record((te - t0) * 1000);
         // e2e after COMMIT, as the reference.
@@ -174,6 +187,7 @@ class QueueRun implements WorkloadRun {
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
         await stop.sleep(ERROR_PAUSE_MS);
       }
+      archiveValues[1] = null;
     }
   }
 
