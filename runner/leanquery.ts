@@ -6,12 +6,13 @@
 // node-postgres sends (Parse once per connection, then Bind/Describe/Execute/Sync; simple Query for
 // parameterless statements), so the server sees the same traffic.
 import type pg from "pg";
+import { simpleQueryMessage } from "./protocol";
 // node-postgres' own value serialiser, so parameters are encoded exactly as with client.query().
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareValue } = require("pg/lib/utils") as { prepareValue: (v: unknown) => unknown };
 
 interface Connection {
-  stream: { cork?: () => void; uncork?: () => void };
+  stream: { cork?: () => void; uncork?: () => void; write(b: Buffer): boolean };
   parsedStatements: Record<string, string>;
   submittedNamedStatements: Record<string, string>;
   query(text: string): void;
@@ -28,6 +29,10 @@ export class LeanQuery {
   /** Rows collected while the statement runs (raw text values, null for SQL NULL). */
   private rows: (string | null)[][] = NO_ROWS;
   values: unknown[] | undefined;
+  /** A pre-built Bind…Sync sequence to send instead of serialising `values` (runner/protocol.ts). */
+  private message: Buffer | undefined;
+  /** Simple queries: the Query message, built once. */
+  private readonly simple: Buffer | undefined;
   private resolve: ((rows: (string | null)[][]) => void) | null = null;
   private reject: ((err: Error) => void) | null = null;
   private error: Error | null = null;
@@ -36,10 +41,23 @@ export class LeanQuery {
   constructor(
     readonly text: string,
     readonly name?: string,
-  ) {}
+  ) {
+    this.simple = name ? undefined : simpleQueryMessage(text);
+  }
 
   /** Runs the statement on `client` (which must be otherwise idle) and resolves with its rows. */
   run(client: pg.Client, values?: unknown[]): Promise<(string | null)[][]> {
+    this.message = undefined;
+    return this.start(client, values);
+  }
+
+  /** Runs the prepared statement with a pre-built Bind…Sync message (its parameters already in it). */
+  runMessage(client: pg.Client, message: Buffer): Promise<(string | null)[][]> {
+    this.message = message;
+    return this.start(client, undefined);
+  }
+
+  private start(client: pg.Client, values: unknown[] | undefined): Promise<(string | null)[][]> {
     this.rows = [];
     this.values = values;
     this.error = null;
@@ -52,20 +70,24 @@ export class LeanQuery {
 
   /** Called by node-postgres when it is this query's turn. */
   submit(connection: Connection): Error | null {
-    if (!this.name) {
-      connection.query(this.text);
+    if (this.simple) {
+      connection.stream.write(this.simple);
       return null;
     }
+    const name = this.name!;
     connection.stream.cork?.();
     try {
-      if (connection.parsedStatements[this.name] === undefined && connection.submittedNamedStatements[this.name] === undefined) {
-        connection.parse({ text: this.text, name: this.name });
-        connection.submittedNamedStatements[this.name] = this.text;
+      if (connection.parsedStatements[name] === undefined && connection.submittedNamedStatements[name] === undefined) {
+        connection.parse({ text: this.text, name });
+        connection.submittedNamedStatements[name] = this.text;
       }
-      connection.bind({ portal: "", statement: this.name, values: this.values ?? [], valueMapper: prepareValue });
-      connection.describe({ type: "P", name: "" });
-      connection.execute({ portal: "" });
-      connection.sync();
+      if (this.message) connection.stream.write(this.message);
+      else {
+        connection.bind({ portal: "", statement: name, values: this.values ?? [], valueMapper: prepareValue });
+        connection.describe({ type: "P", name: "" });
+        connection.execute({ portal: "" });
+        connection.sync();
+      }
     } catch (err) {
       return err as Error;
     } finally {

@@ -24,6 +24,8 @@ export class Stopper {
   /** Sleeps `ms` (Node timers: 1 ms resolution), returning early when stopped. */
   sleep(ms: number): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    // Back-off sleeps (≤ 5 ms, thousands a second) are not worth waking early: skip the bookkeeping.
+    if (ms <= 5) return new Promise((resolve) => setTimeout(resolve, ms));
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(t);

@@ -7,6 +7,7 @@ import { randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { PubsubConfig } from "../../lib/workloads";
 import { LeanQuery } from "../leanquery";
+import { bindExecuteMessage } from "../protocol";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
 import type { GroupStats } from "../stats";
 import { clock, jitterMicros, sleepMicros } from "../timing";
@@ -90,33 +91,36 @@ export const pubsubSql = (s: string, partitions: number) => ({
 
 /**
  * A batch of random payloads as the text form of a bytea[] parameter, `{\\x<hex>,\\x<hex>,…}`: what the
- * reference's driver sends (lib/pq encodes pq.Array([][]byte) as text). Built in one reused buffer:
- * node-postgres' own array serialiser (string ropes of 200 KB, measured three times over) cost ~10% of the
- * runner's CPU at 5,000 msg/s; this writes each hex digit once.
+ * reference's driver sends (lib/pq encodes pq.Array([][]byte) as text). Written in place into a buffer, by
+ * default the parameter region of a pre-built Bind message (runner/protocol.ts), so a 100 × 1 KiB batch
+ * costs one random fill and one hex pass and nothing to allocate or copy (node-postgres' serialiser copied
+ * the 200 KB several times per batch: ~10% of the runner's CPU at 5,000 msg/s).
  */
 export class ByteaArrayText {
+  static textLength = (count: number, size: number) => 2 + count * (3 + 2 * size) + (count - 1);
   private readonly random: Buffer;
-  private readonly literal: Buffer;
   private readonly stampScratch = Buffer.alloc(STAMP_BYTES);
-  /** Offset in `literal` of each element's first hex digit. */
+  /** Offset in `buf` of each element's first hex digit. */
   private readonly starts: number[] = [];
+  readonly length: number;
 
   constructor(
     private readonly count: number,
     private readonly size: number,
+    private readonly buf: Buffer = Buffer.alloc(ByteaArrayText.textLength(count, size)),
+    private readonly base = 0,
   ) {
     this.random = Buffer.allocUnsafe(count * size);
-    const elem = 3 + 2 * size; // \\x + hex
-    this.literal = Buffer.alloc(2 + count * elem + (count - 1));
-    let o = 0;
-    this.literal[o++] = 0x7b; // {
+    this.length = ByteaArrayText.textLength(count, size);
+    let o = base;
+    buf[o++] = 0x7b; // {
     for (let i = 0; i < count; i++) {
-      if (i > 0) this.literal[o++] = 0x2c; // ,
-      o += this.literal.write("\\\\x", o, "latin1");
+      if (i > 0) buf[o++] = 0x2c; // ,
+      o += buf.write("\\\\x", o, "latin1");
       this.starts.push(o);
       o += 2 * size;
     }
-    this.literal[o] = 0x7d; // }
+    buf[o] = 0x7d; // }
   }
 
   /** New random bytes for every payload. */
@@ -124,18 +128,18 @@ export class ByteaArrayText {
     const r = randomFillSync(this.random);
     // Per payload: native hex of a slice, written into place. Measured fastest (0.19 ms per 100 × 1 KiB
     // batch, against 0.39 ms for one big hex string cut up, or a JS lookup-table loop).
-    for (let i = 0; i < this.count; i++) this.literal.write(r.toString("hex", i * this.size, (i + 1) * this.size), this.starts[i], "latin1");
+    for (let i = 0; i < this.count; i++) this.buf.write(r.toString("hex", i * this.size, (i + 1) * this.size), this.starts[i], "latin1");
   }
 
   /** Writes `t` (Float64 little-endian) as every payload's first 8 bytes. */
   stamp(t: number) {
     this.stampScratch.writeDoubleLE(t, 0);
     const hex = this.stampScratch.toString("hex");
-    for (let i = 0; i < this.count; i++) this.literal.write(hex, this.starts[i], "latin1");
+    for (let i = 0; i < this.count; i++) this.buf.write(hex, this.starts[i], "latin1");
   }
 
   text(): string {
-    return this.literal.toString("latin1");
+    return this.buf.toString("latin1", this.base, this.base + this.length);
   }
 }
 
@@ -215,11 +219,12 @@ class PubsubRun implements WorkloadRun {
   private async writerLoop(tc: TargetClient, partition: number) {
     const { config: c, stats, throttle, writersStop: stop } = this.ctx;
     const B = c.writeBatch;
-    const batch = new ByteaArrayText(B, c.payloadBytes);
-    const lazyText = { toPostgres: () => batch.text() }; // node-postgres calls toPostgres() at send time
-    const values: unknown[] = [B, lazyText, partition];
+    // The Bind message of this writer's INSERT, with the batch's text built in place in its parameter region.
+    const name = `pgbb_write_p${partition}`;
+    const { message, offsets } = bindExecuteMessage(name, [String(B), ByteaArrayText.textLength(B, c.payloadBytes), String(partition)]);
+    const batch = new ByteaArrayText(B, c.payloadBytes, message, offsets[1]);
     const qBegin = new LeanQuery(BEGIN);
-    const qWrite = new LeanQuery(this.sql.write(partition), `pgbb_write_p${partition}`);
+    const qWrite = new LeanQuery(this.sql.write(partition), name);
     const qCommit = new LeanQuery("COMMIT");
     const write = stats.latency.write;
     const scheduled = stats.latency.writeScheduled;
@@ -237,9 +242,7 @@ class PubsubRun implements WorkloadRun {
       try {
         await qBegin.run(tc.client);
         const ts = clock(); // timer starts after BEGIN, as the reference (writer.go L62-80)
-        // The 200 KB text of the batch is made when the statement is sent and dropped right after: held
-        // across the INSERT and COMMIT round trips it would be promoted to the old generation (10 MB/s).
-        await qWrite.run(tc.client, values);
+        await qWrite.runMessage(tc.client, message);
         await qCommit.run(tc.client);
         const te = clock();
         write.record((te - ts) * 1000);
@@ -267,7 +270,8 @@ class PubsubRun implements WorkloadRun {
     }
     ready();
     const g = st.group;
-    const claimValues: unknown[] = [st.groupKey, c.readBatch, st.partition];
+    // The claim's parameters never change for a reader: its Bind message is built once.
+    const claimMessage = bindExecuteMessage("pgbb_claim", [st.groupKey, String(c.readBatch), String(st.partition)]).message;
     const readValues: unknown[] = [0, 0];
     const qBegin = new LeanQuery(BEGIN);
     const qClaim = new LeanQuery(this.sql.claim, "pgbb_claim");
@@ -325,7 +329,7 @@ class PubsubRun implements WorkloadRun {
       try {
         await qBegin.run(client);
         const tc0 = clock();
-        const r = await qClaim.run(client, claimValues);
+        const r = await qClaim.runMessage(client, claimMessage);
         g.latency.claim.record((clock() - tc0) * 1000);
         if (r.length !== 1) throw new Error(`claim returned no row: consumer_offsets has no row for ${st.groupKey}/${st.partition}`);
         start = Number(r[0][0]);

@@ -7,6 +7,7 @@ import { randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { QueueConfig } from "../../lib/workloads";
 import { LeanQuery } from "../leanquery";
+import { bindExecuteMessage } from "../protocol";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
 import { clock, sleepMicros } from "../timing";
 import {
@@ -92,12 +93,11 @@ class QueueRun implements WorkloadRun {
   private async writerLoop(tc: TargetClient) {
     const { config: c, stats, throttle, writersStop: stop } = this.ctx;
     // One random payload per writer, reused for every row (queue_runner.go L72-108); only the stamp changes.
-    // Sent as "\x…" text, as lib/pq sends a []byte parameter.
+    // Sent as "\x…" hex text, as lib/pq sends a []byte parameter, from a Bind message built once.
     const payload = randomFillSync(Buffer.allocUnsafe(c.payloadBytes));
-    const restHex = payload.toString("hex", this.stampE2e ? STAMP_BYTES : 0);
+    const { message, offsets } = bindExecuteMessage("pgbb_enqueue", ["\\x" + payload.toString("hex")]);
+    const stampAt = offsets[0] + 2;
     const stampBuf = Buffer.alloc(STAMP_BYTES);
-    let text = "";
-    const values: unknown[] = [{ toPostgres: () => text }];
     const qInsert = new LeanQuery(this.sql.insert, "pgbb_enqueue");
     const write = stats.latency.write;
     const scheduled = stats.latency.writeScheduled;
@@ -112,10 +112,10 @@ class QueueRun implements WorkloadRun {
       const t0 = clock();
       if (this.stampE2e) {
         stampBuf.writeDoubleLE(t0, 0);
-        text = "\\x" + stampBuf.toString("hex") + restHex;
-      } else text = "\\x" + restHex;
+        message.write(stampBuf.toString("hex"), stampAt, "latin1");
+      }
       try {
-        await qInsert.run(tc.client, values);
+        await qInsert.runMessage(tc.client, message);
         const te = clock();
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
         write.record((te - t0) * 1000);
@@ -127,7 +127,6 @@ class QueueRun implements WorkloadRun {
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
         await stop.sleep(ERROR_PAUSE_MS);
       }
-      text = "";
     }
   }
 
@@ -137,6 +136,7 @@ class QueueRun implements WorkloadRun {
     const client = tc.client;
     const qBegin = new LeanQuery(BEGIN);
     const qDequeue = new LeanQuery(this.sql.dequeue, "pgbb_dequeue");
+    const dequeueMessage = bindExecuteMessage("pgbb_dequeue", []).message;
     const qDelete = new LeanQuery(this.sql.delete, "pgbb_delete");
     const qArchive = new LeanQuery(this.sql.archive, "pgbb_archive");
     const qCommit = new LeanQuery("COMMIT");
@@ -150,7 +150,7 @@ class QueueRun implements WorkloadRun {
       try {
         await qBegin.run(client);
         const tc0 = clock();
-        row = (await qDequeue.run(client))[0];
+        row = (await qDequeue.runMessage(client, dequeueMessage))[0];
         if (row) g.latency.claim.record((clock() - tc0) * 1000);
         else await qRollback.run(client);
       } catch (err) {
