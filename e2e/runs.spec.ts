@@ -174,7 +174,15 @@ test("the runs list shows every run, filters and sorts in the URL, and selects r
   await expect(page.getByLabel("Filter by status")).toHaveValue("cancelled");
   await list.filterStatus("");
   await list.filterWorkload("queue");
+  await expect(page).toHaveURL(/workload=queue/);
+  // Other spec files may have stored queue runs: only queue runs remain, none of this file's pubsub runs.
+  await expect(list.row(ids.finished!)).toHaveCount(0);
+  await expect(list.row(ids.cancelled!)).toHaveCount(0);
+  await expect(list.rows().and(page.locator('[data-workload="pubsub"]'))).toHaveCount(0);
+  await list.filterStatus("interrupted");
+  await list.filterWorkload("pubsub");
   await expect(page.getByText("No run matches these filters.")).toBeVisible();
+  await list.filterStatus("");
   await list.filterWorkload("");
 
   await list.sortBy("Write msg/s");

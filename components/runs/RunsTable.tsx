@@ -168,7 +168,7 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.id} data-run-id={r.id} data-status={r.status} className={selected.includes(r.id) ? "selected" : undefined}>
+                <tr key={r.id} data-run-id={r.id} data-status={r.status} data-workload={r.workload} className={selected.includes(r.id) ? "selected" : undefined}>
                   <td>
                     <input type="checkbox" checked={selected.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select run ${r.id}`} />
                   </td>
