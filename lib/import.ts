@@ -182,6 +182,35 @@ function field(r: Reader, label: string, valueRe: string, after: Line, unit = ""
   return { m, line: r.lines[r.i - 1] };
 }
 
+/**
+ * A consumer-group block and the aggregate block print the same fields in the same order, under labels that
+ * differ ("Reads Completed" vs "Total Reads Completed", "Updates Completed" vs "Total Updates").
+ */
+function readsBlock(r: Reader, header: Line, labels: { reads: string; errors: string; updates: string; claimErrors: string; emptyClaims: string }) {
+  const rc = field(r, labels.reads, INT, header);
+  const re = field(r, labels.errors, INT, rc.line);
+  const uc = field(r, labels.updates, INT, re.line);
+  const ce = field(r, labels.claimErrors, INT, uc.line);
+  const ec = field(r, labels.emptyClaims, INT, ce.line);
+  const ap = field(r, "Avg Poll Size", FLOAT, ec.line);
+  const at = field(r, "Avg Throughput", FLOAT, ap.line, "reads/sec");
+  r.expect(/^Read Latency.*:$/, "Read Latency (claim txn):", at.line);
+  const read = latencyBlock(r, r.lines[r.i - 1]);
+  r.expect(/^End-to-End Latency.*:$/, "End-to-End Latency (created_at → consumed):", r.lines[r.i - 1]);
+  const e2e = latencyBlock(r, r.lines[r.i - 1]);
+  return {
+    reads: num(rc.m[1]),
+    readErrors: num(re.m[1]),
+    updates: num(uc.m[1]),
+    claimErrors: num(ce.m[1]),
+    emptyClaims: num(ec.m[1]),
+    avgPollSize: num(ap.m[1]),
+    msgPerSec: num(at.m[1]),
+    read,
+    e2e,
+  };
+}
+
 const TOOL_DEFAULTS = {
   writers: 4,
   readers: 4,
@@ -390,55 +419,26 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     m = /^-- Consumer Group (\d+) --$/.exec(t);
     if (m) {
       if (!pubsub) throw new ImportError("a '-- Consumer Group --' block before '=== PubSub Summary ==='", l.n);
-      const rc = field(r, "Reads Completed", INT, l);
-      const re = field(r, "Read Errors", INT, rc.line);
-      const uc = field(r, "Updates Completed", INT, re.line);
-      const ce = field(r, "Claim Errors", INT, uc.line);
-      const ec = field(r, "Empty Claims", INT, ce.line);
-      const ap = field(r, "Avg Poll Size", FLOAT, ec.line);
-      const at = field(r, "Avg Throughput", FLOAT, ap.line, "reads/sec");
-      r.expect(/^Read Latency.*:$/, "Read Latency (claim txn):", at.line);
-      const read = latencyBlock(r, r.lines[r.i - 1]);
-      r.expect(/^End-to-End Latency.*:$/, "End-to-End Latency (created_at → consumed):", r.lines[r.i - 1]);
-      const e2e = latencyBlock(r, r.lines[r.i - 1]);
-      pubsub.groups.push({
-        group: Number(m[1]),
-        reads: num(rc.m[1]),
-        readErrors: num(re.m[1]),
-        updates: num(uc.m[1]),
-        claimErrors: num(ce.m[1]),
-        emptyClaims: num(ec.m[1]),
-        avgPollSize: num(ap.m[1]),
-        msgPerSec: num(at.m[1]),
-        latencyMs: { read, e2e },
+      const { read, e2e, ...counts } = readsBlock(r, l, {
+        reads: "Reads Completed",
+        errors: "Read Errors",
+        updates: "Updates Completed",
+        claimErrors: "Claim Errors",
+        emptyClaims: "Empty Claims",
       });
+      pubsub.groups.push({ group: Number(m[1]), ...counts, latencyMs: { read, e2e } });
       continue;
     }
 
     if (t === "=== Aggregate Across All Groups ===") {
       if (!pubsub) throw new ImportError("'=== Aggregate Across All Groups ===' before '=== PubSub Summary ==='", l.n);
-      const rc = field(r, "Total Reads Completed", INT, l);
-      const re = field(r, "Total Read Errors", INT, rc.line);
-      const tu = field(r, "Total Updates", INT, re.line);
-      const ce = field(r, "Total Claim Errors", INT, tu.line);
-      const ec = field(r, "Total Empty Claims", INT, ce.line);
-      const ap = field(r, "Avg Poll Size", FLOAT, ec.line);
-      const at = field(r, "Avg Throughput", FLOAT, ap.line, "reads/sec");
-      r.expect(/^Read Latency.*:$/, "Read Latency (claim txn):", at.line);
-      const read = latencyBlock(r, r.lines[r.i - 1]);
-      r.expect(/^End-to-End Latency.*:$/, "End-to-End Latency (created_at → consumed):", r.lines[r.i - 1]);
-      const e2e = latencyBlock(r, r.lines[r.i - 1]);
-      pubsub.aggregate = {
-        reads: num(rc.m[1]),
-        readErrors: num(re.m[1]),
-        updates: num(tu.m[1]),
-        claimErrors: num(ce.m[1]),
-        emptyClaims: num(ec.m[1]),
-        avgPollSize: num(ap.m[1]),
-        msgPerSec: num(at.m[1]),
-        read,
-        e2e,
-      };
+      pubsub.aggregate = readsBlock(r, l, {
+        reads: "Total Reads Completed",
+        errors: "Total Read Errors",
+        updates: "Total Updates",
+        claimErrors: "Total Claim Errors",
+        emptyClaims: "Total Empty Claims",
+      });
       continue;
     }
 
