@@ -14,6 +14,7 @@ import { clock, jitterMicros, sleepMicros } from "../timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
+  canStampE2e,
   STAMP_BYTES,
   stampOfHex,
   type WorkloadContext,
@@ -175,9 +176,7 @@ class PubsubRun implements WorkloadRun {
       ...Array.from({ length: c.writers }, (_, w) => `writer ${w} p${(w % c.partitions) + 1}`),
       ...ctx.stats.groups.flatMap((g) => Array.from({ length: c.partitions }, (_, i) => `reader ${g.name} p${i + 1}`)),
     ];
-    this.stampE2e = c.payloadBytes >= STAMP_BYTES;
-    if (!this.stampE2e)
-      this.notes.push(`e2e latency not measured: it needs payloads of at least ${STAMP_BYTES} bytes to carry the writer's clock stamp (payload is ${c.payloadBytes})`);
+    this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
   }
 
   async setup(admin: pg.Client) {

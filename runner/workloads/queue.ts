@@ -13,6 +13,7 @@ import { clock, sleepMicros } from "../timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
+  canStampE2e,
   STAMP_BYTES,
   stampOfHex,
   type WorkloadContext,
@@ -66,9 +67,7 @@ class QueueRun implements WorkloadRun {
     const c = ctx.config;
     this.sql = queueSql(ctx.schema, c.tuneTableVacuum);
     this.roles = [...Array.from({ length: c.writers }, (_, w) => `writer ${w}`), ...Array.from({ length: c.readers }, (_, r) => `reader ${r}`)];
-    this.stampE2e = c.payloadBytes >= STAMP_BYTES;
-    if (!this.stampE2e)
-      this.notes.push(`e2e latency not measured: it needs payloads of at least ${STAMP_BYTES} bytes to carry the writer's clock stamp (payload is ${c.payloadBytes})`);
+    this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
   }
 
   async setup(admin: pg.Client) {

@@ -59,6 +59,13 @@ export interface WorkloadModule<C extends WorkloadConfig = WorkloadConfig> {
 /** Bytes of each payload that carry the writer's clock stamp (a Float64, little-endian). */
 export const STAMP_BYTES = 8;
 
+/** Whether payloads of this size can carry the stamp; when not, adds a note saying e2e is not measured. */
+export function canStampE2e(payloadBytes: number, notes: string[]): boolean {
+  if (payloadBytes >= STAMP_BYTES) return true;
+  notes.push(`e2e latency not measured: it needs payloads of at least ${STAMP_BYTES} bytes to carry the writer's clock stamp (payload is ${payloadBytes})`);
+  return false;
+}
+
 /**
  * Reads the writer's stamp from a bytea value in text form ("\x" + hex): hex chars 2..17 are the first
  * 8 bytes. `scratch` is an 8-byte Buffer reused by the caller, so reading a stamp allocates nothing.
