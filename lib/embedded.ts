@@ -141,7 +141,8 @@ export async function startEmbedded(opts: {
       user: "postgres",
       password,
       persistent: true,
-      createPostgresUser: true,
+      // Postgres refuses to run as root: as root, run it as a "postgres" user (created if missing). Other users run it as themselves.
+      createPostgresUser: typeof process.getuid === "function" && process.getuid() === 0,
       initdbFlags: ["--encoding=UTF8"],
       // Loopback only; no unix socket so two data folders never collide in /tmp.
       postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(opts.postgresFlags ?? [])],
