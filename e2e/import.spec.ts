@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-const OUT = path.join(__dirname, "..", "..", "shared", "reference", "kozlovski", "tool-output");
+const OUT = path.join(__dirname, "..", "fixtures", "kozlovski", "tool-output");
 const PUBSUB_FILE = path.join(OUT, "pubsub-4vcpu-preset-30s.txt");
 const QUEUE_FILE = path.join(OUT, "queue-4vcpu-preset-30s.txt");
 

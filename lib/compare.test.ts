@@ -9,13 +9,13 @@ import { buildComparison, configDiff, contextNotes, delta, fmtMs, parseViewState
 import { distributionPoints, fromImport, fromReference, fromRun, NotComparable, relevantSettings } from "./compare-build";
 import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "./histogram";
 import { parseToolOutput } from "./import";
-import { PROJECT_ROOT } from "./paths";
+import { PROJECT_ROOT, TOOL_OUTPUT_DIR } from "./paths";
 import { referenceById } from "./references";
 import type { RunSummary } from "./summary";
 import { WorkloadConfig } from "./workloads";
 
 const ref = (id: string) => fromReference(referenceById(id)!);
-const PUBSUB_OUT = readFileSync(path.join(PROJECT_ROOT, "..", "shared", "reference", "kozlovski", "tool-output", "pubsub-4vcpu-preset-30s.txt"), "utf8");
+const PUBSUB_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "pubsub-4vcpu-preset-30s.txt"), "utf8");
 
 /** A completed run's record: latencies recorded into real HDR histograms, percentiles read from them. */
 function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: string } = {}) {

@@ -1,13 +1,13 @@
-// The import parser against real output of the reference tool (../shared/reference/kozlovski/tool-output/)
+// The import parser against real output of the reference tool (fixtures/kozlovski/tool-output/, copied from the reference tool's runs)
 // and against broken copies of it.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { ImportError, maskSecrets, parseCommand, parseGoDuration, parseToolOutput } from "./import";
-import { PROJECT_ROOT } from "./paths";
+import { TOOL_OUTPUT_DIR } from "./paths";
 
-const OUT = path.join(PROJECT_ROOT, "..", "shared", "reference", "kozlovski", "tool-output");
+const OUT = TOOL_OUTPUT_DIR;
 const PUBSUB = readFileSync(path.join(OUT, "pubsub-4vcpu-preset-30s.txt"), "utf8");
 const QUEUE = readFileSync(path.join(OUT, "queue-4vcpu-preset-30s.txt"), "utf8");
 

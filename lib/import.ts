@@ -1,6 +1,6 @@
 // Import: reads the text output of the reference Go tool (pg-queue-pubsub-benchmark, `pg_msg_bench`) — its live
 // report lines and its final summary — into an ImportedSummary that compares like a run, always labelled
-// "imported". The output's semantics are the tool's, not ours (../shared/reference/kozlovski/methodology.md):
+// "imported". The output's semantics are the tool's, not ours (read from the tool's source):
 // rates are totals ÷ the *configured* duration, percentiles cover the whole run (no warm-up), and in pubsub mode
 // the base summary's read/e2e latencies print 0s and mean nothing (§2.5), so read/e2e come from the aggregate block.
 // A line that cannot be read is reported by number and content: "line 12: expected 'P50: <duration>' but found …".

@@ -1,16 +1,16 @@
-// The reference figures in lib/ must equal those of the shared dataset, one by one. The dataset lives beside
-// the project (../shared/reference/kozlovski/published-results.json), as in CI.
+// The reference figures in lib/ must equal those of the published dataset, one by one. The project carries
+// the dataset as a fixture (fixtures/kozlovski/published-results.json; see fixtures/README.md).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { PROJECT_ROOT } from "./paths";
+import { FIXTURES_DIR } from "./paths";
 import { fitWarnings, referenceById, REFERENCES, referenceWorkload, sourceUrl } from "./references";
 import { presetById, WorkloadConfig } from "./workloads";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the shared dataset is untyped JSON */
-const SHARED = path.join(PROJECT_ROOT, "..", "shared", "reference", "kozlovski", "published-results.json");
-const shared: any = JSON.parse(readFileSync(SHARED, "utf8"));
+const DATASET = path.join(FIXTURES_DIR, "kozlovski", "published-results.json");
+const shared: any = JSON.parse(readFileSync(DATASET, "utf8"));
 
 const triple = (l: any) => ({ p50: l.p50, p95: l.p95, p99: l.p99 });
 

@@ -1,8 +1,8 @@
 // References: the six published scenarios of "Kafka is Fast -- I'll use Postgres" (Stanislav Kozlovski,
 // pg-queue-pubsub-benchmark), as data. A reference is always labelled "published" and never mixed up with a
-// measured run. The figures live in lib/references.data.json, generated from the shared dataset by
+// measured run. The figures live in lib/references.data.json, generated from the published dataset (fixtures/kozlovski/published-results.json) by
 // scripts/gen-references.ts; lib/references.test.ts checks every one of them against that dataset.
-// The caveats below are from ../shared/reference/kozlovski/methodology.md §6 (author-documented and found).
+// The caveats below are documented by the author or found by reading the tool's source.
 import { z } from "zod";
 import raw from "./references.data.json";
 import { connectionsNeeded, presetById, WorkloadConfig, type WorkloadInput } from "./workloads";

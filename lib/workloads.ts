@@ -1,6 +1,6 @@
 // Workload params: one Zod discriminated union on `kind`, parsed by the form, the API, the CLI and the
 // runner alike, so a bad field gets the same message everywhere. Defaults are the reference tool's
-// defaults (pg-queue-pubsub-benchmark main.go); see ../shared/reference/kozlovski/methodology.md §1.
+// defaults (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
 
 const int = (field: string, min: number, max: number) =>
@@ -100,7 +100,7 @@ export interface Preset {
 }
 
 /** Presets: the reference tool's defaults and each published scenario's exact client config
- *  (../shared/reference/kozlovski/published-results.json, scenarios[].config). */
+ *  (fixtures/kozlovski/published-results.json, scenarios[].config). */
 export const PRESETS: Preset[] = [
   {
     id: "pubsub-defaults",

@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { prisma } from "../lib/db";
 import { createImport } from "../lib/import-store";
-import { PROJECT_ROOT } from "../lib/paths";
+import { PROJECT_ROOT, TOOL_OUTPUT_DIR } from "../lib/paths";
 import { createRun, finishRun } from "../lib/runs";
 import type { RunSummary } from "../lib/summary";
 import { testControlStore, testDatabase } from "../lib/testing";
@@ -14,7 +14,7 @@ import { WorkloadConfig } from "../lib/workloads";
 import { main, parseCompareArgs } from "./compare-cli";
 import { runWorkload } from "./engine";
 
-const QUEUE_OUT = readFileSync(path.join(PROJECT_ROOT, "..", "shared", "reference", "kozlovski", "tool-output", "queue-4vcpu-preset-30s.txt"), "utf8");
+const QUEUE_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "queue-4vcpu-preset-30s.txt"), "utf8");
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;

@@ -1,17 +1,17 @@
-// Regenerates lib/references.data.json from the shared dataset of the published results
-// (../shared/reference/kozlovski/published-results.json), keeping what the app shows and compares:
+// Regenerates lib/references.data.json from the dataset of the published results
+// (fixtures/kozlovski/published-results.json, a copy of the published dataset), keeping what the app shows and compares:
 // hardware, Postgres version and settings, client config, per-run final numbers, the averaged headline
 // and the sources. Caveats are written by hand in lib/references.ts (they come from methodology.md §6).
 //   node --import tsx scripts/gen-references.ts [path/to/published-results.json]
-// lib/references.test.ts checks every figure of the generated file against the shared dataset again.
+// lib/references.test.ts checks every figure of the generated file against that dataset again.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PROJECT_ROOT } from "../lib/paths";
+import { FIXTURES_DIR, PROJECT_ROOT } from "../lib/paths";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the input is an untyped JSON document */
 type J = any;
 
-const src = process.argv[2] ?? path.join(PROJECT_ROOT, "..", "shared", "reference", "kozlovski", "published-results.json");
+const src = process.argv[2] ?? path.join(FIXTURES_DIR, "kozlovski", "published-results.json");
 const out = path.join(PROJECT_ROOT, "lib", "references.data.json");
 const data: J = JSON.parse(readFileSync(src, "utf8"));
 
@@ -151,7 +151,7 @@ const scenarios = data.scenarios.map((s: J) => {
 
 const doc = {
   generatedBy: "scripts/gen-references.ts",
-  generatedFrom: "../shared/reference/kozlovski/published-results.json",
+  generatedFrom: "fixtures/kozlovski/published-results.json",
   repo: data.repo,
   commit: data.commit,
   article: data.article,

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
+import { filesThatDidNotLoad } from "./tap";
 
 const TEST_DIRS = ["lib", "runner", "scripts", "app", "components"];
 
@@ -35,6 +36,7 @@ async function main() {
   const which = process.argv[2] ?? "all";
   let failed = false;
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  const unloaded: string[] = [];
   const tmp = mkdtempSync(path.join(os.tmpdir(), "pgbb-test-run-"));
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
@@ -57,6 +59,7 @@ async function main() {
       totals.failed += count("fail") + count("cancelled");
       totals.skipped += count("skipped") + count("todo");
       if (code !== 0 && count("fail") + count("cancelled") === 0) totals.failed += 1; // crashed before reporting
+      unloaded.push(...filesThatDidNotLoad(text).map((f) => path.relative(PROJECT_ROOT, f)));
     } finally {
       await server.stop();
     }
@@ -81,6 +84,10 @@ async function main() {
   }
 
   rmSync(tmp, { recursive: true, force: true });
+  // A file that throws while loading counts as one failure, however many tests it holds: say so, so that a
+  // low count is not mistaken for a small suite.
+  if (unloaded.length)
+    console.log(`\n${unloaded.length} test file(s) failed to load; their tests did not run and count as one failure each:\n${unloaded.map((f) => `  ${f}`).join("\n")}`);
   // One plain closing line over both runners, for people and CI alike.
   console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(failed ? 1 : 0);

@@ -1,5 +1,5 @@
-// Pub/sub: the reference's Kafka-style log (stanislavkozlovski/pg-queue-pubsub-benchmark, pubsub/*.go;
-// ../shared/reference/kozlovski/methodology.md §2). P partition tables with gapless offsets handed out by a
+// Pub/sub: the reference's Kafka-style log (stanislavkozlovski/pg-queue-pubsub-benchmark,
+// pubsub/*.go). P partition tables with gapless offsets handed out by a
 // log_counter row, G consumer groups with one reader per partition each, offsets claimed and read in one
 // READ COMMITTED transaction. The SQL is the reference's, verbatim except that every table is qualified
 // with the run's own schema.
