@@ -162,7 +162,7 @@ test("the runs list shows every run, filters and sorts in the URL, and selects r
   const list = new RunsListPage(page);
   await list.open();
   await expect(list.row(ids.finished!)).toContainText("completed");
-  await expect(list.row(ids.finished!)).toContainText("2w · 2p · 2×2r");
+  await expect(list.row(ids.finished!)).toContainText("2 writers · 2 partitions · 2 consumer groups of 2 readers");
   await expect(list.row(ids.finished!)).toContainText("embedded default");
   await expect(list.row(ids.cancelled!)).toContainText("cancelled");
 

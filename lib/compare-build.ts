@@ -4,7 +4,7 @@ import { decodeHistogram, mergeEncoded, type Histogram } from "./histogram";
 import { ImportedSummary, type ImportedLatency } from "./import";
 import { mibPerSec, type LatencyStats } from "./metrics";
 import { referenceLabel, type Reference } from "./references";
-import { SampleMetrics } from "./sample";
+import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
 import { durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
 import type { WorkloadConfig } from "./workloads";
@@ -125,7 +125,14 @@ export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
       const l = m.data.latencyMs[k];
       if (l) lat[k] = { p50: l.p50, p95: l.p95, p99: l.p99, max: l.max };
     }
-    out.push({ t: Math.round(m.data.elapsedSec * 10) / 10, phase: s.phase, writeMsgPerSec: m.data.writes.msgPerSec, readMsgPerSec: m.data.reads.msgPerSec, latency: lat });
+    const rate = isRateSample(m.data);
+    out.push({
+      t: Math.round(m.data.elapsedSec * 10) / 10,
+      phase: s.phase,
+      writeMsgPerSec: rate ? m.data.writes.msgPerSec : null,
+      readMsgPerSec: rate ? m.data.reads.msgPerSec : null,
+      latency: lat,
+    });
   }
   return out;
 }

@@ -28,8 +28,9 @@ export interface DistPoint {
 export interface TimePoint {
   t: number;
   phase?: string;
-  writeMsgPerSec: number;
-  readMsgPerSec: number;
+  /** null: the interval was too short to be a rate (lib/sample.ts isRateSample); charts leave it out. */
+  writeMsgPerSec: number | null;
+  readMsgPerSec: number | null;
   latency?: Partial<Record<Metric, { p50: number; p95: number; p99: number; max: number }>>;
 }
 

@@ -1,22 +1,37 @@
 // Formatting shared by the run pages, the runs list and the compare view. Pure functions, safe in the browser.
 import type { WorkloadConfig } from "./workloads";
 
-/** "10w · 4p · 5×4r · b100/200 · 5k/s · 120s" for pubsub, "10w · 15r · 2.9k/s · 1800s" for queue. */
-export function knobsLabel(c: WorkloadConfig | null): string {
-  if (!c) return "";
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/**
+ * A run's knobs in words, one part per knob, for the runs list and the run page:
+ * pubsub: ["10 writers", "4 partitions", "5 consumer groups of 4 readers", "write batch 100", "read batch 200", "5,000 msg/s limit",
+ * "120 s measured"]; queue: ["10 writers", "15 readers", "2,900 msg/s limit", "1800 s measured"]. The payload is named
+ * when not the default 1 KiB.
+ */
+export function knobsParts(c: WorkloadConfig | null): string[] {
+  if (!c) return [];
   const parts =
     c.kind === "pubsub"
-      ? [`${c.writers}w`, `${c.partitions}p`, `${c.consumerGroups}×${c.readers}r`, `b${c.writeBatch}/${c.readBatch}`]
-      : [`${c.writers}w`, `${c.readers}r`];
-  if (c.payloadBytes !== 1024) parts.push(`${fmtBytes(c.payloadBytes)}`);
-  parts.push(c.throttleWritesPerSec ? `${compact(c.throttleWritesPerSec)}/s` : "unthrottled", `${c.durationSeconds}s`);
-  return parts.join(" · ");
+      ? [
+          plural(c.writers, "writer"),
+          plural(c.partitions, "partition"),
+          `${plural(c.consumerGroups, "consumer group")} of ${plural(c.readers, "reader")}`,
+          `write batch ${c.writeBatch}`,
+          `read batch ${c.readBatch}`,
+        ]
+      : [plural(c.writers, "writer"), plural(c.readers, "reader")];
+  if (c.payloadBytes !== 1024) parts.push(`${fmtBytes(c.payloadBytes)} payload`);
+  parts.push(c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s limit` : "unthrottled", `${c.durationSeconds} s measured`);
+  return parts;
 }
 
-export function compact(n: number): string {
-  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(2)}M`;
-  if (n >= 1000) return `${+(n / 1000).toFixed(1)}k`;
-  return String(n);
+export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).join(" · ");
+
+/** The read rate's name: a pub/sub run with several consumer groups reads each message once per group, and its
+ *  read rate sums them; a queue (one consumer of each message) and a single group read plainly. */
+export function readRateLabel(workload: string, groups: number): string {
+  return workload === "pubsub" && groups > 1 ? "read (all groups)" : "read";
 }
 
 export function fmtBytes(n: number): string {

@@ -34,3 +34,18 @@ export const Sample = z.object({
   metrics: SampleMetrics,
 });
 export type Sample = z.infer<typeof Sample>;
+
+/** The runner's sampling period: runner/engine.ts ticks every 1,000 ms, plus one shorter tick at each phase's
+ *  end so that no interval spans two phases. */
+export const SAMPLE_PERIOD_SEC = 1;
+
+/**
+ * Whether this sample's counts may be drawn as a rate. A phase's last sample can be a few milliseconds long
+ * (the drain ends as soon as the backlog is empty; one run's last sample covered 2.7 ms): a handful of
+ * messages, or none, divided by 2.7 ms is noise, and charts drawing it ended every finished run in a plunge
+ * to 0 or a spike. Such a sample stays in the data (its counts are in every total); charts leave its rates
+ * out. Uses the interval's measured length (`intervalSec`), not the nominal one.
+ */
+export function isRateSample(m: Pick<SampleMetrics, "intervalSec">): boolean {
+  return m.intervalSec >= 0.1 * SAMPLE_PERIOD_SEC;
+}

@@ -1,11 +1,13 @@
 "use client";
 // The charts of one run, drawn from its one-second samples: throughput, latency percentiles per metric and
 // backlog per consumer group. The x axis is seconds since the load started; the warm-up (excluded from
-// the summary) and the drain are shaded so nobody reads them as the measured window.
+// the summary) and the drain are shaded so nobody reads them as the measured window. Each chart is named by its
+// heading and offers its data as a table (ChartCard).
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
-import type { Sample } from "@/lib/sample";
-import { fmtMs, fmtRate } from "@/lib/run-format";
+import { isRateSample, type Sample } from "@/lib/sample";
+import { fmtMs, fmtRate, readRateLabel } from "@/lib/run-format";
+import { ChartCard } from "./ChartCard";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
 const PCT = [
@@ -24,6 +26,8 @@ type Row = Record<string, number | null>;
 
 export interface RunChartsProps {
   samples: Sample[];
+  /** "pubsub" or "queue": names the read line and the backlog's groups. */
+  workload: string;
   warmupSeconds: number;
   /** Expected length of the load (warm-up + measured), so a live chart fills from left to right. */
   totalSeconds: number;
@@ -31,22 +35,29 @@ export interface RunChartsProps {
 
 /** Log scales cannot show 0 (or less): such points become gaps rather than breaking the axis. */
 const forScale = (v: number | undefined, log: boolean): number | null => (v === undefined ? null : log && v <= 0 ? null : v);
+/** Seconds as the tables show them: the x axis' value to 0.1 s. */
+const fmtT = (sec: number) => sec.toFixed(1);
+const fmtMiBRate = (v: number) => v.toFixed(3);
+const NOT_A_RATE = "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate; its messages count in the totals.";
 
-export function RunCharts({ samples, warmupSeconds, totalSeconds }: RunChartsProps) {
+export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: RunChartsProps) {
   const [unit, setUnit] = useState<"msg" | "mib">("msg");
   const [log, setLog] = useState(false);
 
   const groups = useMemo(() => [...new Set(samples.flatMap((s) => s.metrics.groups.map((g) => g.group)))], [samples]);
+  const readLabel = readRateLabel(workload, groups.length);
   const rows = useMemo(
     () =>
       samples.map((s): Row => {
         const m = s.metrics;
+        // A few-millisecond interval is left out of the rate lines (they join its neighbours), not drawn as 0.
+        const rate = isRateSample(m);
         const row: Row = {
           t: +m.elapsedSec.toFixed(2),
-          writeMsg: m.writes.msgPerSec,
-          readMsg: m.reads.msgPerSec,
-          writeMiB: m.writes.mibPerSec,
-          readMiB: m.reads.mibPerSec,
+          writeMsg: rate ? m.writes.msgPerSec : null,
+          readMsg: rate ? m.reads.msgPerSec : null,
+          writeMiB: rate ? m.writes.mibPerSec : null,
+          readMiB: rate ? m.reads.mibPerSec : null,
           backlog: m.backlog,
         };
         for (const { key } of LAT_METRICS) for (const p of PCT) row[`${key}_${p.key}`] = forScale(m.latencyMs[key]?.[p.key], log);
@@ -57,15 +68,20 @@ export function RunCharts({ samples, warmupSeconds, totalSeconds }: RunChartsPro
   );
   const last = rows.length ? (rows[rows.length - 1].t ?? 0) : 0;
   const domainMax = Math.max(totalSeconds, Math.ceil(last));
-  const drain = samples.filter((s) => s.phase === "draining" || s.phase === "verifying").map((s) => s.metrics.elapsedSec);
+  // Each sample ends at elapsedSec and lasted intervalSec (measured), so the drain starts where its first sample began.
+  const drainSamples = samples.filter((s) => s.phase === "draining" || s.phase === "verifying");
+  const drain =
+    drainSamples.length > 0
+      ? { from: drainSamples[0].metrics.elapsedSec - drainSamples[0].metrics.intervalSec, to: drainSamples[drainSamples.length - 1].metrics.elapsedSec }
+      : null;
   // Labels only on the wide chart: on the small ones they would cover the lines.
   const shading = (labels: boolean) => (
     <>
       {warmupSeconds > 0 && (
         <ReferenceArea x1={0} x2={warmupSeconds} fill="#868e96" fillOpacity={0.14} ifOverflow="hidden" label={labels ? { value: "warm-up", position: "insideTop", fontSize: 11, fill: "#5b6470" } : undefined} />
       )}
-      {drain.length > 0 && (
-        <ReferenceArea x1={Math.min(...drain) - 1} x2={Math.max(...drain)} fill="#f59f00" fillOpacity={0.12} ifOverflow="hidden" label={labels ? { value: "drain", position: "insideTop", fontSize: 11, fill: "#9a6700" } : undefined} />
+      {drain && (
+        <ReferenceArea x1={drain.from} x2={drain.to} fill="#f59f00" fillOpacity={0.12} ifOverflow="hidden" label={labels ? { value: "drain", position: "insideTop", fontSize: 11, fill: "#9a6700" } : undefined} />
       )}
     </>
   );
@@ -74,81 +90,117 @@ export function RunCharts({ samples, warmupSeconds, totalSeconds }: RunChartsPro
   );
   const common = { data: rows, responsive: true, margin: { top: 8, right: 12, bottom: 0, left: 0 } } as const;
   const tooltipLabel = (v: unknown) => `t = ${v} s`;
+  const unitLabel = unit === "msg" ? "msg/s" : "MiB/s";
+  const fmtUnit = (v: number) => (unit === "msg" ? fmtRate(v) : fmtMiBRate(v));
 
   return (
     <div className="stack">
-      <div className="chart-card panel" data-testid="chart-throughput">
-        <div className="spread">
-          <h3>Throughput</h3>
+      <ChartCard
+        level={2}
+        testId="chart-throughput"
+        title="Throughput"
+        hint={unitLabel}
+        controls={
           <div className="segmented" role="group" aria-label="Throughput unit">
             <button type="button" aria-pressed={unit === "msg"} onClick={() => setUnit("msg")}>msg/s</button>
             <button type="button" aria-pressed={unit === "mib"} onClick={() => setUnit("mib")}>MiB/s</button>
           </div>
-        </div>
-        <LineChart {...common} style={{ width: "100%", height: 240 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          {xAxis}
-          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />
-          <Tooltip labelFormatter={tooltipLabel} formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} msg/s` : `${Number(v).toFixed(3)} MiB/s`)} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-          {shading(true)}
-          <Line type="linear" dataKey={unit === "msg" ? "writeMsg" : "writeMiB"} name="write" stroke="#2457c5" dot={false} isAnimationActive={false} strokeWidth={2} />
-          <Line type="linear" dataKey={unit === "msg" ? "readMsg" : "readMiB"} name="read (all groups)" stroke="#2b8a3e" dot={false} isAnimationActive={false} strokeWidth={2} />
-        </LineChart>
-      </div>
+        }
+        table={() => ({
+          columns: ["t (s)", "phase", "interval (s)", `write ${unitLabel}`, `${readLabel} ${unitLabel}`],
+          textColumns: 2,
+          note: NOT_A_RATE,
+          rows: samples.map((s) => {
+            const m = s.metrics;
+            const rate = isRateSample(m);
+            const v = (tp: { msgPerSec: number; mibPerSec: number }) => (!rate ? "–" : fmtUnit(unit === "msg" ? tp.msgPerSec : tp.mibPerSec));
+            return [fmtT(m.elapsedSec), s.phase, m.intervalSec.toFixed(3), v(m.writes), v(m.reads)];
+          }),
+        })}
+      >
+        {(aria) => (
+          <LineChart {...common} style={{ width: "100%", height: 240 }} {...aria}>
+            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+            {xAxis}
+            <YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />
+            <Tooltip labelFormatter={tooltipLabel} formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} msg/s` : `${Number(v).toFixed(3)} MiB/s`)} />
+            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
+            {shading(true)}
+            <Line type="linear" dataKey={unit === "msg" ? "writeMsg" : "writeMiB"} name="write" stroke="#2457c5" dot={false} isAnimationActive={false} strokeWidth={2} connectNulls />
+            <Line type="linear" dataKey={unit === "msg" ? "readMsg" : "readMiB"} name={readLabel} stroke="#2b8a3e" dot={false} isAnimationActive={false} strokeWidth={2} connectNulls />
+          </LineChart>
+        )}
+      </ChartCard>
 
       <div className="spread">
-        <h3 style={{ margin: 0 }}>
+        <h2 className="chart-group-title">
           Latency per second (ms) <span className="hint">shaded: warm-up (grey) and drain (amber), both left out of the results</span>
-        </h3>
+        </h2>
         <label className="row small" style={{ gap: 6 }}>
           <input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> log scale
         </label>
       </div>
       <div className="grid grid-3">
         {LAT_METRICS.map((metric) => (
-          <div key={metric.key} className="chart-card panel" data-testid={`chart-latency-${metric.key}`}>
-            <h3>
-              {metric.label} <span className="hint">{metric.hint}</span>
-            </h3>
-            <LineChart {...common} style={{ width: "100%", height: 200 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              {xAxis}
-              <YAxis
-                fontSize={11}
-                width={48}
-                scale={log ? "log" : "auto"}
-                domain={log ? ["auto", "auto"] : [0, "auto"]}
-                allowDataOverflow={log}
-                tickFormatter={(v: number) => fmtMs(v)}
-              />
-              <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtMs(Number(v))} ms`} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-              {shading(false)}
-              {PCT.map((p) => (
-                <Line key={p.key} type="linear" dataKey={`${metric.key}_${p.key}`} name={p.label} stroke={p.color} dot={false} isAnimationActive={false} strokeWidth={p.key === "max" ? 1 : 1.6} connectNulls={false} />
-              ))}
-            </LineChart>
-          </div>
+          <ChartCard
+            key={metric.key}
+            testId={`chart-latency-${metric.key}`}
+            title={metric.label}
+            hint={metric.hint}
+            table={() => ({
+              columns: ["t (s)", ...PCT.map((p) => `${p.label} ms`)],
+              note: "–: no such operation in that second.",
+              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtMs(s.metrics.latencyMs[metric.key]?.[p.key]))]),
+            })}
+          >
+            {(aria) => (
+              <LineChart {...common} style={{ width: "100%", height: 200 }} {...aria}>
+                <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+                {xAxis}
+                <YAxis
+                  fontSize={11}
+                  width={48}
+                  scale={log ? "log" : "auto"}
+                  domain={log ? ["auto", "auto"] : [0, "auto"]}
+                  allowDataOverflow={log}
+                  tickFormatter={(v: number) => fmtMs(v)}
+                />
+                <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+                <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
+                {shading(false)}
+                {PCT.map((p) => (
+                  <Line key={p.key} type="linear" dataKey={`${metric.key}_${p.key}`} name={p.label} stroke={p.color} dot={false} isAnimationActive={false} strokeWidth={p.key === "max" ? 1 : 1.6} connectNulls={false} />
+                ))}
+              </LineChart>
+            )}
+          </ChartCard>
         ))}
       </div>
 
-      <div className="chart-card panel" data-testid="chart-backlog">
-        <h3>
-          Backlog <span className="hint">messages written but not yet read, per {groups[0] === "queue" ? "queue" : "consumer group"}</span>
-        </h3>
-        <LineChart {...common} style={{ width: "100%", height: 200 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          {xAxis}
-          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-          <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtRate(Number(v))} msgs`} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-          {shading(false)}
-          {groups.map((g, i) => (
-            <Line key={g} type="linear" dataKey={`g_${g}`} name={g} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} strokeWidth={1.6} />
-          ))}
-        </LineChart>
-      </div>
+      <ChartCard
+        level={2}
+        testId="chart-backlog"
+        title="Backlog"
+        hint={`messages written but not yet read, ${workload === "queue" ? "in the queue" : "per consumer group"}`}
+        table={() => ({
+          columns: ["t (s)", ...groups.map((g) => `${g} msgs`)],
+          rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...groups.map((g) => fmtRate(s.metrics.groups.find((x) => x.group === g)?.backlog))]),
+        })}
+      >
+        {(aria) => (
+          <LineChart {...common} style={{ width: "100%", height: 200 }} {...aria}>
+            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+            {xAxis}
+            <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
+            <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtRate(Number(v))} msgs`} />
+            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
+            {shading(false)}
+            {groups.map((g, i) => (
+              <Line key={g} type="linear" dataKey={`g_${g}`} name={g} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} strokeWidth={1.6} />
+            ))}
+          </LineChart>
+        )}
+      </ChartCard>
     </div>
   );
 }

@@ -2,8 +2,10 @@
 // Charts of a comparison: throughput bars, latency percentile bars (log scale), latency distribution curves
 // (percentile vs latency on a log x axis of 1/(1−q), as HdrHistogram plots; stored runs from their histograms,
 // references and imports as their published points), and throughput/latency over time for stored runs.
+// Each chart is named by its heading and offers its data as a table (ChartCard).
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
 import { fmtMs, fmtNum, METRIC_LABEL, METRICS, PCT_LABEL, PERCENTILES, type Comparable, type Metric, type ViewState } from "@/lib/compare";
+import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
 
 type Pct = ViewState["pct"];
@@ -34,21 +36,29 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
     { name: "read msg/s", ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.throughput.readMsgPerSec])) },
   ];
   return (
-    <div className="chart-card panel" data-testid="chart-throughput-bars">
-      <h3>
-        Throughput <span className="hint">msg/s; pub/sub reads sum all consumer groups</span>
-      </h3>
-      <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-        <XAxis dataKey="name" fontSize={12} />
-        <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-        <Tooltip formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
-        <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-        {items.map((c, i) => (
-          <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
-        ))}
-      </BarChart>
-    </div>
+    <ChartCard
+      testId="chart-throughput-bars"
+      title="Throughput"
+      hint="msg/s; pub/sub reads sum all consumer groups"
+      table={() => ({
+        columns: ["item", "write msg/s", "read msg/s"],
+        rows: items.map((c) => [c.label, fmtNum(c.throughput.writeMsgPerSec), fmtNum(c.throughput.readMsgPerSec)]),
+        note: "—: not published or not measured.",
+      })}
+    >
+      {(aria) => (
+        <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+          <XAxis dataKey="name" fontSize={12} />
+          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+          <Tooltip formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+          {items.map((c, i) => (
+            <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      )}
+    </ChartCard>
   );
 }
 
@@ -56,25 +66,33 @@ function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metr
   const data = PERCENTILES.map((p) => ({ name: PCT_LABEL[p], ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.latency[metric][p]])) }));
   const domain = logDomain(items.flatMap((c) => PERCENTILES.map((p) => c.latency[metric][p])));
   return (
-    <div className="chart-card panel" data-testid="chart-latency-bars">
-      <h3>
-        {METRIC_LABEL[metric]} latency percentiles <span className="hint">ms{log ? ", log scale" : ""}; missing bar = not published</span>
-      </h3>
-      <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-        <XAxis dataKey="name" fontSize={12} />
-        {log ? (
-          <YAxis fontSize={11} width={56} scale="log" domain={domain} ticks={logTicks(domain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
-        ) : (
-          <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
-        )}
-        <Tooltip formatter={(v) => `${fmtMs(Number(v))} ms`} />
-        <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-        {items.map((c, i) => (
-          <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
-        ))}
-      </BarChart>
-    </div>
+    <ChartCard
+      testId="chart-latency-bars"
+      title={`${METRIC_LABEL[metric]} latency percentiles`}
+      hint={`ms${log ? ", log scale" : ""}; missing bar = not published`}
+      table={() => ({
+        columns: ["item", ...PERCENTILES.map((p) => `${PCT_LABEL[p]} ms`)],
+        rows: items.map((c) => [c.label, ...PERCENTILES.map((p) => fmtMs(c.latency[metric][p]))]),
+        note: "—: not published or not measured.",
+      })}
+    >
+      {(aria) => (
+        <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+          <XAxis dataKey="name" fontSize={12} />
+          {log ? (
+            <YAxis fontSize={11} width={56} scale="log" domain={domain} ticks={logTicks(domain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+          ) : (
+            <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
+          )}
+          <Tooltip formatter={(v) => `${fmtMs(Number(v))} ms`} />
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+          {items.map((c, i) => (
+            <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      )}
+    </ChartCard>
   );
 }
 
@@ -104,32 +122,41 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
   const xDomain: [number, number] = [1, Q_TICKS.find((t) => t > maxX * 1.5) ?? maxX * 2];
   const yDomain = logDomain(all.map((p) => p.ms));
   return (
-    <div className="chart-card panel" data-testid="chart-distribution">
-      <h3>
-        {METRIC_LABEL[metric]} latency distribution{" "}
-        <span className="hint">percentile (log of 1/(1−q)) vs ms; lines from stored histograms, dots = published/printed p50, p95, p99</span>
-      </h3>
-      <ComposedChart responsive style={{ width: "100%", height: 300 }} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-        <XAxis dataKey="x" type="number" scale="log" domain={xDomain} ticks={Q_TICKS.filter((t) => t <= xDomain[1])} tickFormatter={qLabel} allowDataOverflow fontSize={11} />
-        {log ? (
-          <YAxis dataKey="ms" type="number" fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
-        ) : (
-          <YAxis dataKey="ms" type="number" fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
-        )}
-        <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
-        <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-        {series.map((s) =>
-          s.curve.length ? (
-            <Line key={`${s.c.key}-l`} data={s.curve} dataKey="ms" name={short(s.c)} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={2} type="stepAfter" />
-          ) : s.points.length ? (
-            <Scatter key={`${s.c.key}-p`} data={s.points} dataKey="ms" name={short(s.c)} fill={colorOf(s.i)} isAnimationActive={false} shape={s.c.kind === "reference" ? "diamond" : "circle"} />
-          ) : null,
-        )}
-      </ComposedChart>
-    </div>
+    <ChartCard
+      testId="chart-distribution"
+      title={`${METRIC_LABEL[metric]} latency distribution`}
+      hint="percentile (log of 1/(1−q)) vs ms; lines from stored histograms, dots = published/printed p50, p95, p99"
+      table={() => ({
+        columns: ["item", "percentile", "ms"],
+        rows: series.flatMap((s) => (s.curve.length ? s.curve : s.points).map((p) => [s.c.label, qLabel(p.x), fmtMs(p.ms)])),
+      })}
+    >
+      {(aria) => (
+        <ComposedChart responsive style={{ width: "100%", height: 300 }} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} {...aria}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+          <XAxis dataKey="x" type="number" scale="log" domain={xDomain} ticks={Q_TICKS.filter((t) => t <= xDomain[1])} tickFormatter={qLabel} allowDataOverflow fontSize={11} />
+          {log ? (
+            <YAxis dataKey="ms" type="number" fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+          ) : (
+            <YAxis dataKey="ms" type="number" fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
+          )}
+          <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+          {series.map((s) =>
+            s.curve.length ? (
+              <Line key={`${s.c.key}-l`} data={s.curve} dataKey="ms" name={short(s.c)} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={2} type="stepAfter" />
+            ) : s.points.length ? (
+              <Scatter key={`${s.c.key}-p`} data={s.points} dataKey="ms" name={short(s.c)} fill={colorOf(s.i)} isAnimationActive={false} shape={s.c.kind === "reference" ? "diamond" : "circle"} />
+            ) : null,
+          )}
+        </ComposedChart>
+      )}
+    </ChartCard>
   );
 }
+
+/** A rate in the over-time table: "–" for an interval too short to be one (the chart skips it too). */
+const rateCell = (v: number | null) => (v === null ? "–" : fmtNum(v));
 
 function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Metric; pct: Pct; log: boolean }) {
   const timed = items.map((c, i) => ({ c, i })).filter((s) => s.c.overTime.length);
@@ -147,55 +174,72 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
   const yDomain = logDomain(latValues);
   return (
     <div className="grid grid-2">
-      <div className="chart-card panel" data-testid="chart-over-time">
-        <h3>
-          Throughput over time <span className="hint">msg/s; solid = write, dashed = read; x = seconds since load start (warm-up included)</span>
-        </h3>
-        <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-          <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-          {timed.flatMap((s) => [
-            <Line key={`${s.c.key}-w`} data={s.c.overTime} dataKey="writeMsgPerSec" name={`${short(s.c)} write`} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={1.8} />,
-            <Line key={`${s.c.key}-r`} data={s.c.overTime} dataKey="readMsgPerSec" name={`${short(s.c)} read`} stroke={colorOf(s.i)} strokeDasharray="5 3" dot={false} isAnimationActive={false} strokeWidth={1.4} />,
-          ])}
-        </LineChart>
-      </div>
-      <div className="chart-card panel" data-testid="chart-latency-over-time">
-        <h3>
-          {METRIC_LABEL[metric]} {PCT_LABEL[pct]} over time <span className="hint">ms per second of stored runs{log ? ", log scale" : ""}</span>
-        </h3>
-        {latSeries.length ? (
-          <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+      <ChartCard
+        testId="chart-over-time"
+        title="Throughput over time"
+        hint="msg/s; solid = write, dashed = read; x = seconds since load start (warm-up included)"
+        table={() => ({
+          columns: ["item", "t (s)", "write msg/s", "read msg/s"],
+          note: "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.",
+          rows: timed.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, rateCell(p.writeMsgPerSec), rateCell(p.readMsgPerSec)])),
+        })}
+      >
+        {(aria) => (
+          <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
             <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-            {log ? (
-              <YAxis fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
-            ) : (
-              <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
-            )}
-            <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+            <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+            <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-            {latSeries.map((s) => (
-              <Line
-                key={s.c.key}
-                data={s.c.overTime.map((p) => ({ t: p.t, v: p.latency?.[metric]?.[pct] ?? null }))}
-                dataKey="v"
-                name={short(s.c)}
-                stroke={colorOf(s.i)}
-                dot={false}
-                isAnimationActive={false}
-                strokeWidth={1.8}
-                connectNulls={false}
-              />
-            ))}
+            {timed.flatMap((s) => [
+              // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
+              <Line key={`${s.c.key}-w`} data={s.c.overTime} dataKey="writeMsgPerSec" name={`${short(s.c)} write`} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={1.8} connectNulls />,
+              <Line key={`${s.c.key}-r`} data={s.c.overTime} dataKey="readMsgPerSec" name={`${short(s.c)} read`} stroke={colorOf(s.i)} strokeDasharray="5 3" dot={false} isAnimationActive={false} strokeWidth={1.4} connectNulls />,
+            ])}
           </LineChart>
-        ) : (
-          <p className="muted small">Per-second latencies exist for stored runs only.</p>
         )}
-      </div>
+      </ChartCard>
+      <ChartCard
+        testId="chart-latency-over-time"
+        title={`${METRIC_LABEL[metric]} ${PCT_LABEL[pct]} over time`}
+        hint={`ms per second of stored runs${log ? ", log scale" : ""}`}
+        table={() => ({
+          columns: ["item", "t (s)", `${PCT_LABEL[pct]} ms`],
+          note: "—: no such operation in that second.",
+          rows: latSeries.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, fmtMs(p.latency?.[metric]?.[pct])])),
+        })}
+      >
+        {(aria) =>
+          latSeries.length ? (
+            <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
+              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+              <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
+              {log ? (
+                <YAxis fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+              ) : (
+                <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
+              )}
+              <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+              {latSeries.map((s) => (
+                <Line
+                  key={s.c.key}
+                  data={s.c.overTime.map((p) => ({ t: p.t, v: p.latency?.[metric]?.[pct] ?? null }))}
+                  dataKey="v"
+                  name={short(s.c)}
+                  stroke={colorOf(s.i)}
+                  dot={false}
+                  isAnimationActive={false}
+                  strokeWidth={1.8}
+                  connectNulls={false}
+                />
+              ))}
+            </LineChart>
+          ) : (
+            <p className="muted small">Per-second latencies exist for stored runs only.</p>
+          )
+        }
+      </ChartCard>
     </div>
   );
 }

@@ -9,8 +9,10 @@ function Rows({ rows, diffOnly, section, span }: { rows: DiffRow[]; diffOnly: bo
     <>
       <tr className="group-row">
         <th colSpan={span} scope="colgroup">
-          {section}
-          {diffOnly && shown.length === 0 ? <span className="hint"> — no differences</span> : null}
+          <span className="group-label">
+            {section}
+            {diffOnly && shown.length === 0 ? <span className="hint"> — no differences</span> : null}
+          </span>
         </th>
       </tr>
       {shown.map((r) => (
@@ -46,7 +48,7 @@ export function ConfigTable({ cmp, diffOnly, onDiffOnly }: { cmp: Comparison; di
           <input type="checkbox" checked={diffOnly} onChange={(e) => onDiffOnly(e.target.checked)} data-testid="diff-toggle" /> Differences only
         </label>
       </div>
-      <div className="table-wrap">
+      <div className="table-wrap compare-table-wrap">
         <table className="data compact config-table" data-testid="config-table">
           <thead>
             <tr>

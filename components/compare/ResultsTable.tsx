@@ -14,7 +14,7 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
         <h2 id="results-h">Results</h2>
         <span className="hint">Δ and ratio against the baseline; green is better, red worse. — = not published or not measured.</span>
       </div>
-      <div className="table-wrap">
+      <div className="table-wrap compare-table-wrap">
         <table className="data compact results-table" data-testid="results-table">
           <thead>
             <tr>
@@ -42,7 +42,9 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                 groupHead ? (
                   <tr key={`${r.key}-g`} className="group-row">
                     <th colSpan={items.length + 1} scope="colgroup">
-                      {r.group} <span className="hint">({r.unit === "ms" ? "ms, lower is better" : `${r.group === "Throughput" ? "higher is better" : ""}`})</span>
+                      <span className="group-label">
+                        {r.group} <span className="hint">({r.unit === "ms" ? "ms, lower is better" : `${r.group === "Throughput" ? "higher is better" : ""}`})</span>
+                      </span>
                     </th>
                   </tr>
                 ) : null,

@@ -140,7 +140,7 @@ export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initi
         data-max-lag-ms={stream.maxLagMs === null ? "" : Math.round(stream.maxLagMs)}
       >
         {cfg && samples.length > 0 ? (
-          <RunCharts samples={samples} warmupSeconds={cfg.warmupSeconds} totalSeconds={cfg.warmupSeconds + cfg.durationSeconds} />
+          <RunCharts samples={samples} workload={run.workload} warmupSeconds={cfg.warmupSeconds} totalSeconds={cfg.warmupSeconds + cfg.durationSeconds} />
         ) : (
           <p className="muted panel">{final ? "This run recorded no samples." : "Charts appear with the first sample."}</p>
         )}

@@ -1,7 +1,7 @@
 // The result of a completed run, from its summary: headline numbers, the latency table of the measured
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
 import { LATENCY_METRICS, type LatencyStats } from "@/lib/metrics";
-import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
+import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate, readRateLabel } from "@/lib/run-format";
 import type { RunSummary } from "@/lib/summary";
 
 const METRIC_LABEL: Record<string, string> = {
@@ -31,7 +31,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
         <span className="k">msg/s · {fmtMiB(summary.writes.mibPerSec)} MiB/s</span>
       </div>
       <div className="kpi panel">
-        <span className="k">read{summary.workload === "pubsub" && summary.reads.perGroup.length > 1 ? " (all groups)" : ""}</span>
+        <span className="k">{readRateLabel(summary.workload, summary.reads.perGroup.length)}</span>
         <span className="v" data-testid="kpi-read">{fmtRate(summary.reads.msgPerSec)}</span>
         <span className="k">msg/s · {fmtMiB(summary.reads.mibPerSec)} MiB/s</span>
       </div>

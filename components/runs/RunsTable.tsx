@@ -3,10 +3,10 @@
 // view can be shared or reloaded), with checkboxes to pick runs for the comparison page.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
 import { RUN_STATUSES } from "@/lib/metrics";
-import { fmtMs, fmtRate, knobsLabel, STATUS_BADGE } from "@/lib/run-format";
+import { fmtMs, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/run-format";
 import type { RunView } from "@/lib/run-view";
 import type { RunsQuery, SortKey } from "./query";
 
@@ -180,11 +180,19 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
                     {r.headline && !r.headline.verified && <span className="badge bad" title="verification failed">unverified</span>}
                   </td>
                   <td>{r.workload}</td>
-                  <td className="small knobs">{knobsLabel(r.config)}</td>
+                  <td className="small knobs">
+                    {/* Each knob stays whole; the cell wraps between them so the table fits a laptop's width. */}
+                    {knobsParts(r.config).map((k, i) => (
+                      <Fragment key={i}>
+                        {i > 0 && "\u00a0· "}
+                        <span className="knob">{k}</span>
+                      </Fragment>
+                    ))}
+                  </td>
                   <td className="num" data-label="write msg/s">{r.headline ? fmtRate(r.headline.writeMsgPerSec) : "–"}</td>
                   <td className="num" data-label="read msg/s">{r.headline ? fmtRate(r.headline.readMsgPerSec) : "–"}</td>
                   <td className="num" data-label="e2e p99 ms">{r.headline ? fmtMs(r.headline.e2eP99Ms) : "–"}</td>
-                  <td className="small nowrap">{r.targetLabel}</td>
+                  <td className="small target">{r.targetLabel}</td>
                   <td className="small nowrap">
                     <LocalTime iso={r.createdAt} />
                   </td>
