@@ -17,7 +17,7 @@ import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
 import { connectionsNeeded, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type TargetClient } from "./pgclient";
-import { RunStats, type GroupMetric, type Report } from "./stats";
+import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "./workloads";
 import type { WorkloadRun } from "./workloads/types";
@@ -128,6 +128,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const module = workloadFor(config);
   const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
   const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
+  // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
+  const writeBatch = config.kind === "pubsub" ? config.writeBatch : 1;
+  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
   const writersStop = new Stopper();
   const readersStop = new Stopper();
   const phaseSleep = new Stopper(); // woken on cancel or a fatal error, so the phase clock reacts at once
@@ -217,6 +220,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const tick = () => {
       const metrics = stats.tick(phase);
       lastTick = clock();
+      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
         const cb = opts.onSample;
@@ -352,7 +356,12 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         unreadAtEnd,
         drainSeconds: round(drainSeconds, 3),
       },
-      notes: [...run.notes, ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []), ...errorNotes.slice(0, 20)],
+      notes: [
+        ...run.notes,
+        ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
+        ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []),
+        ...errorNotes.slice(0, 20),
+      ],
       histograms,
     };
     // The summary is a contract (lib/summary.ts): check it before anyone stores it.
