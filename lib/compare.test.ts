@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { buildComparison, configDiff, contextNotes, delta, fmtMs, parseViewState, toCsv, toJson, toMarkdown, toTextTable, viewQuery, type Comparable } from "./compare";
+import { buildComparison, compareUrl, configDiff, contextNotes, delta, fmtMs, parseViewState, requestOrigin, toCsv, toJson, toMarkdown, toTextTable, viewQuery, type Comparable } from "./compare";
 import { distributionPoints, fromImport, fromReference, fromRun, NotComparable, relevantSettings } from "./compare-build";
 import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "./histogram";
 import { parseToolOutput } from "./import";
@@ -15,7 +15,7 @@ import type { RunSummary } from "./summary";
 import { WorkloadConfig } from "./workloads";
 
 const ref = (id: string) => fromReference(referenceById(id)!);
-const PUBSUB_OUT = readFileSync(path.join(PROJECT_ROOT, "..", "shared", "reference", "kozlovski", "tool-output", "pubsub-4vcpu-preset-30s.txt"), "utf8");
+const PUBSUB_OUT = readFileSync(path.join(PROJECT_ROOT, "fixtures", "kozlovski", "tool-output", "pubsub-4vcpu-preset-30s.txt"), "utf8");
 
 /** A completed run's record: latencies recorded into real HDR histograms, percentiles read from them. */
 function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: string } = {}) {
@@ -189,4 +189,22 @@ test("distribution points stop where the histogram runs out of samples", () => {
   const pts = distributionPoints(h);
   assert.ok(pts.every((p) => 1 / (1 - p.q) <= 100));
   assert.equal(pts[pts.length - 1].ms, 1.0);
+});
+
+test("the Markdown export's link is the Copy link URL: same function, the browser's host, the whole view", async () => {
+  const view = parseViewState(new URLSearchParams("ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95"));
+  // What the page's Copy link holds (CompareView: compareUrl(window.location.origin, view)).
+  const copied = compareUrl("http://127.0.0.1:3000", view);
+  assert.equal(copied, "http://127.0.0.1:3000/compare?ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95");
+  // The export is asked for with the page's query plus format and download, and sent with the browser's Host.
+  // The handler's own URL may name the server differently (localhost): the browser's host is what a link needs.
+  const { GET } = await import("../app/api/compare/route");
+  const exportReq = new Request(`http://localhost:3000/api/compare?${viewQuery(view)}&format=md&download=1`, { headers: { host: "127.0.0.1:3000" } });
+  const md = await (await GET(exportReq)).text();
+  const link = /^Link: (.*)$/m.exec(md)?.[1];
+  assert.equal(link, copied);
+  // Behind a proxy, the name the browser used is in X-Forwarded-Host / -Proto.
+  const proxied = { url: "http://127.0.0.1:3000/api/compare", headers: new Headers({ host: "127.0.0.1:3000", "x-forwarded-host": "bench.example.org", "x-forwarded-proto": "https" }) };
+  assert.equal(requestOrigin(proxied), "https://bench.example.org");
+  assert.equal(requestOrigin({ url: "http://127.0.0.1:3203/api/compare", headers: new Headers() }), "http://127.0.0.1:3203");
 });

@@ -543,6 +543,28 @@ export function viewQuery(v: ViewState): string {
   return q.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
 }
 
+/**
+ * The link to a /compare view: what "Copy link" copies and what the exports print as their link, from this one
+ * function. `origin` is where the browser reached the app (see requestOrigin), never a guessed host name.
+ */
+export function compareUrl(origin: string, v: ViewState): string {
+  const q = viewQuery(v);
+  return `${origin}/compare${q ? `?${q}` : ""}`;
+}
+
+/**
+ * The origin a request was made to, as the browser wrote it: its Host header (or a proxy's X-Forwarded-Host),
+ * not the URL the route handler is given, whose host can be another name for the server (localhost, while the
+ * app listens on 127.0.0.1 only, so a link built from it would not open).
+ */
+export function requestOrigin(req: { url: string; headers: { get(name: string): string | null } }): string {
+  const url = new URL(req.url);
+  const first = (v: string | null) => v?.split(",")[0].trim() || null;
+  const host = first(req.headers.get("x-forwarded-host")) ?? first(req.headers.get("host")) ?? url.host;
+  const proto = first(req.headers.get("x-forwarded-proto")) ?? url.protocol.replace(/:$/, "");
+  return `${proto}://${host}`;
+}
+
 export function isValidKey(k: string): boolean {
   return ID_RE.test(k);
 }
