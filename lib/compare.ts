@@ -35,10 +35,11 @@ export interface TimePoint {
 
 /** Facts the unfairness notes reason about; null = unknown. */
 export interface Facts {
-  /** Cores of the database server; for a run on the embedded target, the machine's cores (shared with the runner). */
+  /** Cores of the database server; for a run on the runner's machine, the machine's cores (shared with the runner). */
   serverCores: number | null;
   /** The load generator runs on the database server's machine. */
   sharedMachine: boolean | null;
+  /** The database server's hardware; null when it is not known (then serverCores is null too). */
   serverDescription: string | null;
   postgresVersion: string | null;
   nodes: number | null;
@@ -247,14 +248,23 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
   if (badges.includes("published") && badges.length > 1)
     add("source", "info", `Published numbers are the author's, measured on AWS with his tool; measured numbers are from this product on this server; imported ones are the reference tool's output. Each keeps its own semantics (see the notes under each).`);
 
-  if (differ(items, (c) => c.facts.serverDescription))
-    add("hardware", "warn", `Hardware differs. ${listBy(items, (c) => c.facts.serverDescription)}.`);
+  // Hardware is compared only where it is known; where it is not, one note says so (never also "differs").
+  const hwKnown = items.filter((c) => c.facts.serverDescription !== null);
+  const hwUnknown = items.filter((c) => c.facts.serverDescription === null);
+  if (differ(hwKnown, (c) => c.facts.serverDescription))
+    add("hardware", "warn", `Hardware differs. ${listBy(hwKnown, (c) => c.facts.serverDescription)}.`);
   if (differ(items, (c) => c.facts.serverCores))
     add("cores", "warn", `Server cores differ: ${listBy(items, (c) => (c.facts.serverCores === null ? null : `${c.facts.serverCores}${c.facts.sharedMachine ? " (shared with the load generator)" : ""}`))}.`);
   else if (items.some((c) => c.facts.sharedMachine) && items.some((c) => c.facts.sharedMachine === false))
     add("cores", "warn", `Some results ran the load generator on the database's own machine, competing with Postgres for the same cores; the published runs used a separate client machine.`);
-  if (items.some((c) => c.facts.serverCores === null))
-    add("unknown", "info", `Hardware is unknown for: ${items.filter((c) => c.facts.serverCores === null).map(name).join(", ")}.`);
+  if (hwUnknown.length)
+    add(
+      "unknown",
+      "info",
+      hwUnknown.length === items.length
+        ? `Hardware is unknown for ${items.length === 1 ? "it" : items.length === 2 ? "both" : `all ${items.length}`}: ${hwUnknown.map(name).join(", ")}, so whether it differs cannot be said.`
+        : `Hardware is unknown for: ${hwUnknown.map(name).join(", ")}.`,
+    );
 
   if (differ(items, (c) => c.facts.postgresVersion))
     add("postgres", "warn", `Postgres versions differ: ${listBy(items, (c) => c.facts.postgresVersion)}.`);

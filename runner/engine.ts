@@ -90,18 +90,20 @@ interface TargetFacts {
   postgresVersion: string;
   serverSettings: Record<string, string>;
   maxConnections: number;
+  serverAddress: string | null;
 }
 
 /** Checks the run fits the target's connection limit; throws an Error naming the numbers and what to change. */
 async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<TargetFacts> {
-  const r = await admin.query<{ max: number; su: number; reserved: number; in_use: number; version: string }>(
+  const r = await admin.query<{ max: number; su: number; reserved: number; in_use: number; version: string; addr: string | null }>(
     `SELECT current_setting('max_connections')::int AS max,
             current_setting('superuser_reserved_connections')::int AS su,
             coalesce(current_setting('reserved_connections', true), '0')::int AS reserved,
             (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int AS in_use,
-            current_setting('server_version') AS version`,
+            current_setting('server_version') AS version,
+            host(inet_server_addr()) AS addr`,
   );
-  const { max, su, reserved, in_use: inUse, version } = r.rows[0];
+  const { max, su, reserved, in_use: inUse, version, addr } = r.rows[0];
   const needed = connectionsNeeded(config); // clients + this admin connection (already counted in inUse)
   const free = max - su - reserved - inUse + 1;
   if (needed > free) {
@@ -118,7 +120,7 @@ async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<Targ
     `SELECT name, current_setting(name) AS value FROM pg_settings
      WHERE source NOT IN ('default', 'override', 'client', 'session') ORDER BY name`,
   );
-  return { postgresVersion: version, serverSettings: Object.fromEntries(s.rows.map((x) => [x.name, x.value])), maxConnections: max };
+  return { postgresVersion: version, serverSettings: Object.fromEntries(s.rows.map((x) => [x.name, x.value])), maxConnections: max, serverAddress: addr };
 }
 
 export async function runWorkload(config: WorkloadConfig, targetUrl: string, opts: EngineOptions = {}): Promise<RunSummary> {
