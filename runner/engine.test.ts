@@ -103,6 +103,14 @@ describe("every registered workload: counts match the target's rows and verifica
         assert.equal(summary.latencyMs.e2e!.count, summary.reads.count, "one e2e sample per message read");
         assert.ok(summary.latencyMs.e2e!.p50 > 0 && summary.latencyMs.e2e!.p50 < 5000);
         assert.ok(summary.manifest.runnerCpuSeconds > 0 && summary.manifest.postgresVersion.length > 0);
+        // The manifest's settings are the ones not at their built-in default: the test server's flags are there,
+        // what initdb writes into postgresql.conf at its default (shared_buffers = 128MB) is not.
+        const settings = summary.manifest.serverSettings;
+        assert.equal(settings.fsync, "off");
+        assert.equal(settings.max_connections, "300");
+        assert.equal(settings.shared_buffers, undefined);
+        const atDefault = await admin.query("SELECT name FROM pg_settings WHERE name = ANY($1) AND setting = boot_val", [Object.keys(settings)]);
+        assert.deepEqual(atDefault.rows, [], "no setting listed at its default");
         // Throttled and on schedule: nothing to say about the writers.
         assert.deepEqual(scheduleNotes(summary), []);
       } finally {

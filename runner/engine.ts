@@ -116,9 +116,12 @@ async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<Targ
     );
   }
   const s = await admin.query<{ name: string; value: string }>(
-    // Settings changed from their built-in default on the server (client/session-level ones are our own).
+    // Settings whose value differs from the built-in default (client/session-level ones are our own). A source
+    // other than 'default' is not enough: initdb writes shared_buffers = 128MB, DateStyle… into postgresql.conf
+    // at their default values. setting and boot_val are both in the setting's base unit, so they compare as is.
     `SELECT name, current_setting(name) AS value FROM pg_settings
-     WHERE source NOT IN ('default', 'override', 'client', 'session') ORDER BY name`,
+     WHERE source NOT IN ('default', 'override', 'client', 'session') AND setting IS DISTINCT FROM boot_val
+     ORDER BY name`,
   );
   return { postgresVersion: version, serverSettings: Object.fromEntries(s.rows.map((x) => [x.name, x.value])), maxConnections: max, serverAddress: addr };
 }
