@@ -267,6 +267,12 @@ export class RunStats {
  * cannot reach, never noise.
  */
 export const BEHIND_SCHEDULE_NOTE_SECONDS = 0.5;
+/**
+ * Writing above the throttle gets a note when a second (or the whole window) wrote more than this fraction above
+ * the schedule, beyond what was in flight. A pause of a few milliseconds (a GC, a busy event loop) is caught up
+ * by a handful of messages, well under 5%; a stall long enough to matter is caught up by more.
+ */
+export const OVER_LIMIT_NOTE_FRACTION = 0.05;
 /** Intervals shorter than this (a phase's last partial one) are too short to give a rate worth quoting. */
 const MIN_RATE_INTERVAL_SECONDS = 0.5;
 
@@ -280,7 +286,8 @@ const fmtMsgs = (n: number) => Math.round(n).toLocaleString("en-US");
  *
  * Catching up: the schedule never lets a write start before it is due, so in an interval of `sec` seconds the
  * writers can finish at most limit × sec messages plus those already started at its beginning (one batch per
- * writer) and one batch of rounding. More than that, `slackMessages`, is provably catch-up of a backlog.
+ * writer) and one batch of rounding, `slackMessages`. More than that is catch-up of a backlog; it is noted when
+ * it is more than OVER_LIMIT_NOTE_FRACTION of the schedule.
  */
 export class ScheduleWatch {
   private maxBehindMs = 0;
@@ -300,7 +307,11 @@ export class ScheduleWatch {
     if (sec < MIN_RATE_INTERVAL_SECONDS) return;
     const rate = written / sec;
     if (!this.peak || rate > this.peak.rate) this.peak = { rate, sec };
-    if (written > this.limitPerSec * sec + this.slackMessages) this.overLimit = true;
+    if (this.aboveLimit(written, sec)) this.overLimit = true;
+  }
+
+  private aboveLimit(written: number, sec: number) {
+    return written > this.limitPerSec * sec * (1 + OVER_LIMIT_NOTE_FRACTION) + this.slackMessages;
   }
 
   /**
@@ -319,7 +330,7 @@ export class ScheduleWatch {
       );
     else if (maxBehind > threshold)
       out.push(`writes fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)`);
-    if (this.overLimit || written > limit * seconds + this.slackMessages) {
+    if (this.overLimit || this.aboveLimit(written, seconds)) {
       const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} msg/s over ${this.peak.sec.toFixed(1)} s, ` : "";
       out.push(
         `writes ran above the ${fmtMsgs(limit)} msg/s throttle: ${peak}${fmtMsgs(avg)} msg/s over the measured window (writers caught up after falling up to ${fmtSec(maxBehind)} behind schedule)`,
