@@ -322,7 +322,6 @@ interface LiveLine {
   r: number;
   totalW?: number;
   totalR?: number;
-  rLine: number;
 }
 
 function checkConsistency(
@@ -405,7 +404,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
   let commandLine: number | undefined;
 
   /** Live report lines; pubsub ones also carry TotalW and the sum of the groups' TotR (cumulative counts). */
-  const live: { time: string; line: number; w: number; r: number; backlog: number; totalW?: number; totalR?: number; rLine: number }[] = [];
+  const live: { time: string; line: number; w: number; r: number; backlog: number; totalW?: number; totalR?: number }[] = [];
   const logHints: { partitions?: number; writers?: number; readBatch?: number } = {};
   let summary: {
     totals: ImportedSummary["totals"];
@@ -460,7 +459,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     if (m) {
       modeSeen ??= "queue";
       if (num(m[2]) < 0 || num(m[3]) < 0) throw new ImportError(`'${t}' is impossible: a rate cannot be negative`, l.n);
-      live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(m[3]), backlog: num(m[4]), rLine: l.n });
+      live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(m[3]), backlog: num(m[4]) });
       continue;
     }
     // Live report, pubsub: "[04:35:24] W: 6960/s TotalW:34800", then the group table and "TotalR: …".
@@ -487,7 +486,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
         if (!tot) throw new ImportError(`expected a group row '<group> <R/s> <TotR> <Err> <Empty> <AvgPoll> <QueueDepth>' or 'TotalR: <n>/s QueueDepth(min=…, max=…)' but found '${gt}'`, g.n);
         r.i++;
         if (num(tot[1]) < 0) throw new ImportError(`'${gt}' is impossible: a rate cannot be negative`, g.n);
-        live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(tot[1]), backlog: Math.max(depthMax, Number(tot[3])), totalW: num(m[3]), totalR: totR, rLine: g.n });
+        live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(tot[1]), backlog: Math.max(depthMax, Number(tot[3])), totalW: num(m[3]), totalR: totR });
         break;
       }
       continue;
