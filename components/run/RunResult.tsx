@@ -174,7 +174,7 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
       </table>
       <h3>Server settings not at their default</h3>
       {settings.performance.length ? (
-        <SettingsTable rows={settings.performance} caption="That matter for performance" testId="settings-performance" />
+        <SettingsTable rows={settings.performance} caption="Those that matter for performance" testId="settings-performance" />
       ) : (
         <p className="muted small" data-testid="settings-performance">Every setting that matters for performance (memory, durability, WAL, checkpoints, I/O, vacuum) is at its default.</p>
       )}
