@@ -119,6 +119,11 @@ test("compare two stored runs and a reference: differences only, a new baseline,
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(link).toBe(page.url());
   expect(link).toContain(`ids=${a.id},${b.id},${REF}`);
+  // The Markdown export links to exactly this view: the Copy link URL, host, baseline and diff=1 included.
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export-md").click();
+  const exported = readFileSync((await (await download).path())!, "utf8");
+  expect(/^Link: (.*)$/m.exec(exported)?.[1]).toBe(link);
   const numbers = await resultNumbers(page);
   const deltas = await page.locator("[data-testid^='delta-']").allTextContents();
   const configRows = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-row")));

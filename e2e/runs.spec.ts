@@ -57,6 +57,12 @@ test("launch a 10-second pub/sub run from the form, watch the charts and numbers
   expect(Number((await page.getByTestId("kpi-write").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
   const latency = page.getByTestId("latency-table");
   for (const m of ["write", "read", "end-to-end"]) await expect(latency.getByRole("rowheader", { name: m, exact: true })).toBeVisible();
+  // Server settings: those not at Postgres's default only; this server changes none that matters for performance
+  // (shared_buffers is initdb's 128MB, the default), and the rest (port, locale…) is folded.
+  await expect(page.getByTestId("settings-performance")).toContainText("at its default");
+  await expect(page.getByTestId("settings-other")).toContainText("port");
+  await expect(page.getByTestId("settings-other")).not.toHaveAttribute("open");
+  await expect(page.getByTestId("manifest")).not.toContainText("shared_buffers");
   await expect(page.getByTestId("manifest")).toContainText("Postgres");
   await expect(page.getByTestId("cli-command").locator("pre")).toHaveText(
     "npm run bench -- pubsub -writers 2 -readers 2 -consumer-groups 2 -partitions 2 -write-batch 100 -read-batch 100 -payload 1024 -duration 10s -throttle_writes 2000 -report 5s --warmup 2s",

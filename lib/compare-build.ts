@@ -139,7 +139,16 @@ export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
 
 export class NotComparable extends Error {}
 
-const LOCAL = /^(embedded default|localhost|127\.|\[?::1)/i;
+// Runs recorded before the manifest kept the server's address: the target's label says whether it was local
+// (the embedded target is "embedded default" in the app, "embedded Postgres (…)" from the CLI).
+const LOCAL_LABEL = /^(embedded\b|localhost|127\.|\[?::1)/i;
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/** Whether Postgres ran on the runner's machine: from the address the runner reached it at, else the label. */
+export function ranOnRunnerMachine(serverAddress: string | null | undefined, targetLabel: string): boolean {
+  if (serverAddress === undefined) return LOCAL_LABEL.test(targetLabel);
+  return serverAddress === null || LOOPBACK.test(serverAddress);
+}
 
 export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparable {
   if (run.status !== "completed")
@@ -148,20 +157,19 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   if (!parsed.success) throw new NotComparable(`${run.id} has no readable summary (${parsed.error.issues[0]?.message ?? "invalid"})`);
   const s = parsed.data;
   const mf = s.manifest;
-  const shared = LOCAL.test(run.targetLabel);
+  const shared = ranOnRunnerMachine(mf.serverAddress, run.targetLabel);
   const settings = relevantSettings(mf.serverSettings);
   const syncNames = mf.serverSettings.synchronous_standby_names?.replace(/^'|'$/g, "");
   const replication = syncNames ? `synchronous standby: ${syncNames}` : null;
-  const serverDescription = shared
-    ? `this machine (${mf.runnerHost}, ${mf.runnerCores} cores, ${mf.runnerCpuModel}), shared by the runner and Postgres`
-    : `target "${run.targetLabel}" (hardware not recorded)`;
+  // The hardware is known only when Postgres ran beside the runner; a remote target's is not recorded (null).
+  const serverDescription = shared ? `this machine (${mf.runnerHost}, ${mf.runnerCores} cores, ${mf.runnerCpuModel}), shared by the runner and Postgres` : null;
   const synchronousCommit = mf.serverSettings.synchronous_commit ?? "on";
   const fsync = mf.serverSettings.fsync ?? "on";
   const flags: string[] = [];
   if (!s.verification.ok) flags.push(`verification found problems: ${s.verification.problems.join("; ") || "see the run page"}`);
   const facts: Facts = {
     serverCores: shared ? mf.runnerCores : null,
-    sharedMachine: shared,
+    sharedMachine: shared ? true : null, // a remote address could still be this machine's: unknown, not "no"
     serverDescription,
     postgresVersion: mf.postgresVersion,
     nodes: replication ? null : 1,
@@ -197,7 +205,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     annotations: {},
     env: {
       numbers: "measured here",
-      server: serverDescription,
+      server: serverDescription ?? `target "${run.targetLabel}" (hardware not recorded)`,
       serverCores: facts.serverCores,
       client: `runner on ${mf.runnerHost}: ${mf.runnerCores} cores, ${mf.runnerCpuModel}, Node ${mf.nodeVersion}`,
       postgresVersion: mf.postgresVersion,

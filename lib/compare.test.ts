@@ -5,11 +5,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { buildComparison, configDiff, contextNotes, delta, fmtMs, parseViewState, toCsv, toJson, toMarkdown, toTextTable, viewQuery, type Comparable } from "./compare";
+import { buildComparison, compareUrl, configDiff, contextNotes, delta, fmtMs, parseViewState, requestOrigin, toCsv, toJson, toMarkdown, toTextTable, viewQuery, type Comparable } from "./compare";
 import { distributionPoints, fromImport, fromReference, fromRun, NotComparable, relevantSettings } from "./compare-build";
 import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "./histogram";
 import { parseToolOutput } from "./import";
-import { PROJECT_ROOT, TOOL_OUTPUT_DIR } from "./paths";
+import { TOOL_OUTPUT_DIR } from "./paths";
 import { referenceById } from "./references";
 import type { RunSummary } from "./summary";
 import { WorkloadConfig } from "./workloads";
@@ -18,7 +18,7 @@ const ref = (id: string) => fromReference(referenceById(id)!);
 const PUBSUB_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "pubsub-4vcpu-preset-30s.txt"), "utf8");
 
 /** A completed run's record: latencies recorded into real HDR histograms, percentiles read from them. */
-function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: string } = {}) {
+function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: string; targetLabel?: string; serverAddress?: string | null } = {}) {
   const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 3, warmupSeconds: 1 });
   const hs = { write: newHistogram(), read: newHistogram(), e2e: newHistogram() };
   for (let i = 1; i <= 1000; i++) {
@@ -34,6 +34,7 @@ function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: stri
       postgresVersion: opts.pg ?? "18.1",
       serverSettings: { fsync: opts.fsync ?? "on", listen_addresses: "127.0.0.1", shared_buffers: "128MB", work_mem: "8MB" },
       maxConnections: 100,
+      ...(opts.serverAddress !== undefined ? { serverAddress: opts.serverAddress } : {}),
       runnerHost: "box",
       runnerCores: opts.cores ?? 2,
       runnerCpuModel: "Test CPU",
@@ -53,7 +54,7 @@ function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: stri
     verification: { ok: true, lost: 0, duplicated: 0, outOfOrder: 0, checked: 3000, countsMatch: true, problems: [] },
     histograms: { write: encodeHistogram(hs.write), read: encodeHistogram(hs.read), e2e: encodeHistogram(hs.e2e) },
   };
-  return { id, status: "completed", createdAt: new Date("2026-01-01T00:00:00Z"), targetLabel: "embedded default", summary };
+  return { id, status: "completed", createdAt: new Date("2026-01-01T00:00:00Z"), targetLabel: opts.targetLabel ?? "embedded default", summary };
 }
 
 test("config diff: the two 4 vCPU pub/sub references differ in duration and runs averaged, not in clients", () => {
@@ -189,4 +190,49 @@ test("distribution points stop where the histogram runs out of samples", () => {
   const pts = distributionPoints(h);
   assert.ok(pts.every((p) => 1 / (1 - p.q) <= 100));
   assert.equal(pts[pts.length - 1].ms, 1.0);
+});
+
+test("the Markdown export's link is the Copy link URL: same function, the browser's host, the whole view", async () => {
+  const view = parseViewState(new URLSearchParams("ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95"));
+  // What the page's Copy link holds (CompareView: compareUrl(window.location.origin, view)).
+  const copied = compareUrl("http://127.0.0.1:3000", view);
+  assert.equal(copied, "http://127.0.0.1:3000/compare?ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95");
+  // The export is asked for with the page's query plus format and download, and sent with the browser's Host.
+  // The handler's own URL may name the server differently (localhost): the browser's host is what a link needs.
+  const { GET } = await import("../app/api/compare/route");
+  const exportReq = new Request(`http://localhost:3000/api/compare?${viewQuery(view)}&format=md&download=1`, { headers: { host: "127.0.0.1:3000" } });
+  const md = await (await GET(exportReq)).text();
+  const link = /^Link: (.*)$/m.exec(md)?.[1];
+  assert.equal(link, copied);
+  // Behind a proxy, the name the browser used is in X-Forwarded-Host / -Proto.
+  const proxied = { url: "http://127.0.0.1:3000/api/compare", headers: new Headers({ host: "127.0.0.1:3000", "x-forwarded-host": "bench.example.org", "x-forwarded-proto": "https" }) };
+  assert.equal(requestOrigin(proxied), "https://bench.example.org");
+  assert.equal(requestOrigin({ url: "http://127.0.0.1:3203/api/compare", headers: new Headers() }), "http://127.0.0.1:3203");
+});
+
+test("hardware notes state facts: same machine is no difference, unknown is said once and never also 'differs'", () => {
+  const hardwareNotes = (items: Comparable[]) => contextNotes(items).filter((n) => /hardware/i.test(n.text) || n.topic === "hardware" || n.topic === "cores");
+  // The same embedded server on the same machine, launched from the app and from the CLI (two labels), and one
+  // recorded with the server's address: nothing about hardware to say.
+  const app = fromRun(runRecord("r_app", { targetLabel: "embedded default" }));
+  const cli = fromRun(runRecord("r_cli", { targetLabel: "embedded Postgres (127.0.0.1:54900/pgbb_target)" }));
+  const addr = fromRun(runRecord("r_addr", { targetLabel: "my local db", serverAddress: "127.0.0.1" }));
+  const sock = fromRun(runRecord("r_sock", { targetLabel: "socket", serverAddress: null }));
+  assert.deepEqual(hardwareNotes([app, cli, addr, sock]), []);
+  assert.equal(cli.facts.serverDescription, app.facts.serverDescription);
+
+  // Two remote targets whose hardware is not recorded: one note saying so, and no "differs".
+  const a = fromRun(runRecord("r_a", { targetLabel: "prod-a", serverAddress: "10.0.0.5" }));
+  const b = fromRun(runRecord("r_b", { targetLabel: "prod-b", serverAddress: "10.0.0.6" }));
+  assert.equal(a.env.server, 'target "prod-a" (hardware not recorded)');
+  assert.deepEqual(hardwareNotes([a, b]), [
+    { topic: "unknown", severity: "info", text: "Hardware is unknown for both: r_a · queue 1w/1r, r_b · queue 1w/1r, so whether it differs cannot be said." },
+  ]);
+  // Known beside unknown: the unknown one is named, nothing "differs" with one known machine.
+  assert.deepEqual(hardwareNotes([app, a]).map((n) => n.text), ["Hardware is unknown for: r_a · queue 1w/1r."]);
+  // Two known, different machines: differs, listing only what is known.
+  const other = fromRun(runRecord("r_big", { cores: 16 }));
+  const hw = hardwareNotes([app, other, a]);
+  assert.deepEqual(hw.map((n) => n.topic), ["hardware", "cores", "unknown"]);
+  assert.doesNotMatch(hw[0].text, /r_a ·/);
 });

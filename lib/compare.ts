@@ -36,10 +36,11 @@ export interface TimePoint {
 
 /** Facts the unfairness notes reason about; null = unknown. */
 export interface Facts {
-  /** Cores of the database server; for a run on the embedded target, the machine's cores (shared with the runner). */
+  /** Cores of the database server; for a run on the runner's machine, the machine's cores (shared with the runner). */
   serverCores: number | null;
   /** The load generator runs on the database server's machine. */
   sharedMachine: boolean | null;
+  /** The database server's hardware; null when it is not known (then serverCores is null too). */
   serverDescription: string | null;
   postgresVersion: string | null;
   nodes: number | null;
@@ -248,14 +249,23 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
   if (badges.includes("published") && badges.length > 1)
     add("source", "info", `Published numbers are the author's, measured on AWS with his tool; measured numbers are from this product on this server; imported ones are the reference tool's output. Each keeps its own semantics (see the notes under each).`);
 
-  if (differ(items, (c) => c.facts.serverDescription))
-    add("hardware", "warn", `Hardware differs. ${listBy(items, (c) => c.facts.serverDescription)}.`);
+  // Hardware is compared only where it is known; where it is not, one note says so (never also "differs").
+  const hwKnown = items.filter((c) => c.facts.serverDescription !== null);
+  const hwUnknown = items.filter((c) => c.facts.serverDescription === null);
+  if (differ(hwKnown, (c) => c.facts.serverDescription))
+    add("hardware", "warn", `Hardware differs. ${listBy(hwKnown, (c) => c.facts.serverDescription)}.`);
   if (differ(items, (c) => c.facts.serverCores))
     add("cores", "warn", `Server cores differ: ${listBy(items, (c) => (c.facts.serverCores === null ? null : `${c.facts.serverCores}${c.facts.sharedMachine ? " (shared with the load generator)" : ""}`))}.`);
   else if (items.some((c) => c.facts.sharedMachine) && items.some((c) => c.facts.sharedMachine === false))
     add("cores", "warn", `Some results ran the load generator on the database's own machine, competing with Postgres for the same cores; the published runs used a separate client machine.`);
-  if (items.some((c) => c.facts.serverCores === null))
-    add("unknown", "info", `Hardware is unknown for: ${items.filter((c) => c.facts.serverCores === null).map(name).join(", ")}.`);
+  if (hwUnknown.length)
+    add(
+      "unknown",
+      "info",
+      hwUnknown.length === items.length
+        ? `Hardware is unknown for ${items.length === 1 ? "it" : items.length === 2 ? "both" : `all ${items.length}`}: ${hwUnknown.map(name).join(", ")}, so whether it differs cannot be said.`
+        : `Hardware is unknown for: ${hwUnknown.map(name).join(", ")}.`,
+    );
 
   if (differ(items, (c) => c.facts.postgresVersion))
     add("postgres", "warn", `Postgres versions differ: ${listBy(items, (c) => c.facts.postgresVersion)}.`);
@@ -542,6 +552,28 @@ export function viewQuery(v: ViewState): string {
   if (v.metric !== "e2e") q.set("m", v.metric);
   if (v.pct !== "p99") q.set("p", v.pct);
   return q.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
+}
+
+/**
+ * The link to a /compare view: what "Copy link" copies and what the exports print as their link, from this one
+ * function. `origin` is where the browser reached the app (see requestOrigin), never a guessed host name.
+ */
+export function compareUrl(origin: string, v: ViewState): string {
+  const q = viewQuery(v);
+  return `${origin}/compare${q ? `?${q}` : ""}`;
+}
+
+/**
+ * The origin a request was made to, as the browser wrote it: its Host header (or a proxy's X-Forwarded-Host),
+ * not the URL the route handler is given, whose host can be another name for the server (localhost, while the
+ * app listens on 127.0.0.1 only, so a link built from it would not open).
+ */
+export function requestOrigin(req: { url: string; headers: { get(name: string): string | null } }): string {
+  const url = new URL(req.url);
+  const first = (v: string | null) => v?.split(",")[0].trim() || null;
+  const host = first(req.headers.get("x-forwarded-host")) ?? first(req.headers.get("host")) ?? url.host;
+  const proto = first(req.headers.get("x-forwarded-proto")) ?? url.protocol.replace(/:$/, "");
+  return `${proto}://${host}`;
 }
 
 export function isValidKey(k: string): boolean {

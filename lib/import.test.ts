@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { ImportError, maskSecrets, parseCommand, parseGoDuration, parseToolOutput } from "./import";
+import { ImportError, LIVE_RATE_FACTOR, maskSecrets, parseCommand, parseGoDuration, parseToolOutput } from "./import";
 import { TOOL_OUTPUT_DIR } from "./paths";
 
 const OUT = TOOL_OUTPUT_DIR;
@@ -141,4 +141,92 @@ test("cut-off and foreign texts are refused with a reason", () => {
 test("CRLF line endings and trailing spaces are fine", () => {
   const s = parseToolOutput(PUBSUB.replace(/\n/g, "  \r\n"));
   assert.equal(s.totals.writes, 153500);
+});
+
+// ---------- impossible figures: each check, on a real output changed in one place ----------
+
+/** The text with the first line containing `find` replaced by `by` (the line's indentation kept), and its number. */
+function edit(text: string, find: string, by: string): { text: string; line: number } {
+  const lines = text.split("\n");
+  const i = lines.findIndex((l) => l.includes(find));
+  assert.ok(i >= 0, `no line with ${find}`);
+  lines[i] = lines[i].replace(find, by);
+  return { text: lines.join("\n"), line: i + 1 };
+}
+/** The line number of the n-th (0-based) line containing `find`. */
+const lineOf = (text: string, find: string, nth = 0) => text.split("\n").map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(find))[nth][1];
+
+test("negative rates and counts are refused with their line", () => {
+  const rate = edit(QUEUE, "Avg Write Throughput: 2973.93 rows/sec", "Avg Write Throughput: -5 rows/sec");
+  const msg = throwsAt(() => parseToolOutput(rate.text), rate.line, /'Avg Write Throughput: -5 rows\/sec' is impossible: a rate cannot be negative/);
+  assert.match(msg, new RegExp(`^line ${rate.line}: `), "the importer's own error format");
+  const count = edit(QUEUE, "Total Reads: 41674", "Total Reads: -41674");
+  throwsAt(() => parseToolOutput(count.text), count.line, /'Total Reads: -41674' is impossible: a count cannot be negative/);
+  const group = edit(PUBSUB, "Empty Claims:      8987", "Empty Claims:      -8987");
+  throwsAt(() => parseToolOutput(group.text), group.line, /'Empty Claims: +-8987' is impossible: a count cannot be negative/);
+  const liveQ = edit(QUEUE, "W: 2901/s", "W: -2901/s");
+  throwsAt(() => parseToolOutput(liveQ.text), liveQ.line, /'\[04:36:09\] W: -2901\/s .*' is impossible: a rate cannot be negative/);
+  const liveP = edit(PUBSUB, "TotalR: 24920/s", "TotalR: -24920/s");
+  throwsAt(() => parseToolOutput(liveP.text), liveP.line, /'TotalR: -24920\/s .*' is impossible: a rate cannot be negative/);
+  const latency = edit(QUEUE, "P50: 1.653759ms", "P50: -1.653759ms");
+  throwsAt(() => parseToolOutput(latency.text), latency.line, /'P50: -1\.653759ms' under 'Write Latencies \(INSERT only\):' is impossible: a latency cannot be negative/);
+});
+
+test("percentiles out of order are refused with their line and the one they contradict", () => {
+  const p99 = edit(QUEUE, "P99: 7.327743ms", "P99: 3ms");
+  const p95Line = lineOf(QUEUE, "P95: 4.464639ms");
+  throwsAt(() => parseToolOutput(p99.text), p99.line, new RegExp(`'P99: 3ms' under 'Write Latencies \\(INSERT only\\):' is below 'P95: 4\\.464639ms' \\(line ${p95Line}\\): percentiles cannot decrease`));
+  // In a consumer group's block of a pubsub output, too.
+  const p95 = edit(PUBSUB, "P95: 87.293951ms", "P95: 20ms");
+  throwsAt(() => parseToolOutput(p95.text), p95.line, /'P95: 20ms' under 'End-to-End Latency \(created_at → consumed\):' is below 'P50: 31\.588351ms'/);
+  // Equal percentiles are fine (the pubsub base summary prints 0s for all three).
+  assert.equal(parseToolOutput(PUBSUB).latencyMs.write.p50.ms, 19.202047);
+});
+
+test("a summary that contradicts its own live lines is refused (average rate beyond a factor of 1.5 of theirs)", () => {
+  // 10× the rate: the queue summary prints no duration, so only the live lines (W: 3465, 2901, …) can tell.
+  const tenfold = edit(QUEUE, "Avg Write Throughput: 2973.93 rows/sec", "Avg Write Throughput: 29739.30 rows/sec");
+  throwsAt(
+    () => parseToolOutput(tenfold.text),
+    tenfold.line,
+    /'Avg Write Throughput: 29739\.30 rows\/sec' contradicts the live report \(lines 1–5\), whose W rates average 3,013\.8\/s: a run's average lies within a factor of 1\.5/,
+  );
+  const reads = edit(QUEUE, "Avg Read Throughput: 1389.13 rows/sec", "Avg Read Throughput: 389.13 rows/sec");
+  throwsAt(() => parseToolOutput(reads.text), reads.line, /contradicts the live report \(lines 1–5\), whose R rates average 1,433\.8\/s/);
+  // The real outputs are well inside the tolerance (1.3% and 5.4% apart).
+  for (const [text, w] of [[QUEUE, [3465, 2901, 2897, 2906, 2900]], [PUBSUB, [6960, 4980, 4999, 5020, 5000]]] as const) {
+    const s = parseToolOutput(text);
+    const mean = w.reduce((a, b) => a + b, 0) / w.length;
+    const ratio = mean / s.throughput.writeMsgPerSec;
+    assert.ok(ratio > 1 && ratio < 1.06 && ratio < LIVE_RATE_FACTOR, `live mean / summary average = ${ratio}`);
+  }
+});
+
+test("a live running total above the final total is refused", () => {
+  // Total Writes lowered below the last TotalW:134800, with its rate lowered to match the 30 s duration.
+  let t = edit(PUBSUB, "Total Writes: 153500", "Total Writes: 100000").text;
+  t = edit(t, "Avg Write Throughput: 5116.67 rows/sec", "Avg Write Throughput: 3333.33 rows/sec").text;
+  throwsAt(() => parseToolOutput(t), lineOf(PUBSUB, "Total Writes: 153500"), /'Total Writes: 100000' is below the TotalW:134800 printed live on line 40: a total cannot shrink/);
+});
+
+test("a summary that contradicts itself is refused: rate ≠ total ÷ duration, aggregate ≠ the groups' sum", () => {
+  // pubsub prints its duration: 153500 writes in 30 s are 5,116.67/s, not 4,116.67/s.
+  const rate = edit(PUBSUB, "Avg Write Throughput: 5116.67 rows/sec", "Avg Write Throughput: 4116.67 rows/sec");
+  const tw = lineOf(PUBSUB, "Total Writes: 153500");
+  const du = lineOf(PUBSUB, "Duration: 30s");
+  throwsAt(
+    () => parseToolOutput(rate.text),
+    rate.line,
+    new RegExp(`'Avg Write Throughput: 4116\\.67 rows/sec' contradicts 'Total Writes: 153500' \\(line ${tw}\\) over 'Duration: 30s \\(30\\.0s\\)' \\(line ${du}\\): the tool prints total ÷ duration, which is 5,116\\.67`),
+  );
+  // queue: a command line whose --duration is not the run's.
+  throwsAt(
+    () => parseToolOutput(QUEUE, { command: "./pg_msg_bench --mode=queue --duration=60s" }),
+    lineOf(QUEUE, "Avg Write Throughput"),
+    /contradicts 'Total Writes: 89218' \(line \d+\) over the command line's --duration \(60 s\): the tool prints total ÷ duration, which is 1,486\.97/,
+  );
+  assert.equal(parseToolOutput(QUEUE, { command: "./pg_msg_bench --mode=queue --duration=30s" }).config.durationSeconds, 30);
+  // The aggregate block is the sum of the groups.
+  const agg = edit(PUBSUB, "Total Reads Completed: 767000", "Total Reads Completed: 767500");
+  throwsAt(() => parseToolOutput(agg.text), agg.line, /'Total Reads Completed: 767500' is not the sum of the 5 consumer groups' 'Reads Completed' \(767,000\)/);
 });

@@ -164,22 +164,32 @@ const FLOAT = "(-?[\\d,]*\\.?\\d+)";
 
 function latencyBlock(r: Reader, header: Line): ImportedLatency {
   const out: Record<string, { raw: string; ms: number }> = {};
+  let prev: Line | null = null;
+  let prevMs = 0;
   for (const p of ["P50", "P95", "P99"]) {
     const m = r.expect(new RegExp(`^${p}:\\s*(\\S+)$`), `${p}: <duration>`, r.lines[r.i - 1] ?? header);
     const ms = parseGoDuration(m[1]);
-    if (ms === null) {
-      const l = r.lines[r.i - 1];
-      throw new ImportError(`expected '${p}: <duration>' but found '${l.text.trim()}' (a duration as Go prints it, such as 19.202047ms)`, l.n);
-    }
+    const l = r.lines[r.i - 1];
+    if (ms === null) throw new ImportError(`expected '${p}: <duration>' but found '${l.text.trim()}' (a duration as Go prints it, such as 19.202047ms)`, l.n);
+    if (ms < 0) throw new ImportError(`'${l.text.trim()}' under '${header.text.trim()}' is impossible: a latency cannot be negative`, l.n);
+    // Percentiles of one histogram never decrease: P50 ≤ P95 ≤ P99.
+    if (prev && ms < prevMs)
+      throw new ImportError(`'${l.text.trim()}' under '${header.text.trim()}' is below '${prev.text.trim()}' (line ${prev.n}): percentiles cannot decrease (P50 ≤ P95 ≤ P99)`, l.n);
     out[p.toLowerCase()] = { raw: m[1], ms };
+    prev = l;
+    prevMs = ms;
   }
   return out as ImportedLatency;
 }
 
 function field(r: Reader, label: string, valueRe: string, after: Line, unit = ""): { m: RegExpExecArray; line: Line } {
   const re = new RegExp(`^${label.replace(/[()]/g, "\\$&")}:\\s*${valueRe}${unit ? `\\s*${unit}` : ""}$`);
-  const m = r.expect(re, `${label}: <${valueRe === INT || valueRe === FLOAT ? "number" : "text"}>${unit ? ` ${unit}` : ""}`, after);
-  return { m, line: r.lines[r.i - 1] };
+  const numeric = valueRe === INT || valueRe === FLOAT;
+  const m = r.expect(re, `${label}: <${numeric ? "number" : "text"}>${unit ? ` ${unit}` : ""}`, after);
+  const line = r.lines[r.i - 1];
+  // Every number the tool prints in a field is a count, a rate or a size: none can be negative.
+  if (numeric && num(m[1]) < 0) throw new ImportError(`'${line.text.trim()}' is impossible: ${unit.includes("/sec") ? "a rate" : "a count"} cannot be negative`, line.n);
+  return { m, line };
 }
 
 /**
@@ -199,6 +209,8 @@ function readsBlock(r: Reader, header: Line, labels: { reads: string; errors: st
   r.expect(/^End-to-End Latency.*:$/, "End-to-End Latency (created_at → consumed):", r.lines[r.i - 1]);
   const e2e = latencyBlock(r, r.lines[r.i - 1]);
   return {
+    /** Where the reads and the rate were printed, for the consistency checks' messages. */
+    lines: { reads: rc.line, throughput: at.line },
     reads: num(rc.m[1]),
     readErrors: num(re.m[1]),
     updates: num(uc.m[1]),
@@ -281,6 +293,96 @@ export function parseCommand(cmd: string, lineNo?: number): { mode?: "pubsub" | 
   return { mode, config };
 }
 
+// ---------- impossible figures ----------
+// A text whose numbers cannot all be true (an edited or mixed-up paste) is refused, naming the line, rather than
+// compared. Negative counts, rates and latencies and percentiles out of order are caught where they are read
+// (field, latencyBlock, the live lines); what needs the whole text is checked here.
+
+/**
+ * The tool prints each average rate as total ÷ duration with 2 decimals: beyond rounding, 1% apart means the
+ * total, the rate or the duration is not the run's.
+ */
+const RATE_TOTAL_TOLERANCE = 0.01;
+/**
+ * The summary's average rate and the mean of the live lines' rates may differ by this factor at most. They differ
+ * for known reasons (table set-up counted in the tool's duration, its one-second burst at start, the last partial
+ * interval that no live line reports) by a few percent in real outputs (fixtures/kozlovski/tool-output: 1.3% and
+ * 5.4%); a factor of 1.5 is far beyond that, so more means the summary and the live lines are not of one run.
+ */
+export const LIVE_RATE_FACTOR = 1.5;
+/** With fewer live lines, the unreported last interval weighs too much in the comparison: it is skipped. */
+const MIN_LIVE_LINES = 3;
+
+const fmtN = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });
+const quote = (l: Line) => `'${l.text.trim()}'`;
+
+interface LiveLine {
+  line: number;
+  w: number;
+  r: number;
+  totalW?: number;
+  totalR?: number;
+}
+
+function checkConsistency(
+  summary: { totals: ImportedSummary["totals"]; throughput: ImportedSummary["throughput"]; lines: { writes: Line; reads: Line; writeRate: Line; readRate: Line } },
+  pubsub: { durationLine: Line; groups: { reads: number }[]; aggregate: ReturnType<typeof readsBlock> | null } | null,
+  live: LiveLine[],
+  durationSeconds: number | undefined,
+  durationSource: ConfigSource | undefined,
+) {
+  const agg = pubsub?.aggregate ?? null;
+  // pubsub: reads and their rate are the aggregate block's (all groups); the base summary's are not used.
+  const writes = { total: summary.totals.writes, totalLine: summary.lines.writes, rate: summary.throughput.writeMsgPerSec, rateLine: summary.lines.writeRate, live: "W" };
+  const reads = agg
+    ? { total: agg.reads, totalLine: agg.lines.reads, rate: agg.msgPerSec, rateLine: agg.lines.throughput, live: "TotalR" }
+    : { total: summary.totals.reads, totalLine: summary.lines.reads, rate: summary.throughput.readMsgPerSec, rateLine: summary.lines.readRate, live: "R" };
+
+  // The aggregate block sums the consumer groups.
+  if (agg && pubsub!.groups.length) {
+    const sum = pubsub!.groups.reduce((a, g) => a + g.reads, 0);
+    if (sum !== agg.reads)
+      throw new ImportError(`${quote(agg.lines.reads)} is not the sum of the ${pubsub!.groups.length} consumer groups' 'Reads Completed' (${fmtN(sum)})`, agg.lines.reads.n);
+  }
+
+  // Each average rate is total ÷ duration, when the duration is known other than from these very numbers.
+  if (durationSeconds && (durationSource === "output" || durationSource === "command")) {
+    const from = durationSource === "output" ? `${quote(pubsub!.durationLine)} (line ${pubsub!.durationLine.n})` : `the command line's --duration (${durationSeconds} s)`;
+    for (const x of [writes, reads]) {
+      const expected = x.total / durationSeconds;
+      if (Math.abs(x.rate - expected) > Math.max(RATE_TOTAL_TOLERANCE * expected, 0.01))
+        throw new ImportError(
+          `${quote(x.rateLine)} contradicts ${quote(x.totalLine)} (line ${x.totalLine.n}) over ${from}: the tool prints total ÷ duration, which is ${fmtN(expected)}`,
+          x.rateLine.n,
+        );
+    }
+  }
+
+  // The live lines' running totals (pubsub) cannot exceed the final ones.
+  const last = live[live.length - 1];
+  if (last?.totalW !== undefined && last.totalW > writes.total)
+    throw new ImportError(`${quote(writes.totalLine)} is below the TotalW:${last.totalW} printed live on line ${last.line}: a total cannot shrink`, writes.totalLine.n);
+  if (agg && last?.totalR !== undefined && last.totalR > reads.total)
+    throw new ImportError(`${quote(reads.totalLine)} is below the ${fmtN(last.totalR)} reads the groups' TotR added up to live on line ${last.line}: a total cannot shrink`, reads.totalLine.n);
+
+  // The summary's average rates agree with what the live lines report, within LIVE_RATE_FACTOR.
+  if (live.length >= MIN_LIVE_LINES) {
+    const span = `lines ${live[0].line}–${last.line}`;
+    for (const [x, rates] of [
+      [writes, live.map((l) => l.w)],
+      [reads, live.map((l) => l.r)],
+    ] as const) {
+      const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
+      if (Math.max(mean, x.rate) < 1) continue; // nothing moved: no rate to compare
+      if (x.rate > mean * LIVE_RATE_FACTOR || x.rate < mean / LIVE_RATE_FACTOR)
+        throw new ImportError(
+          `${quote(x.rateLine)} contradicts the live report (${span}), whose ${x.live} rates average ${fmtN(mean)}/s: a run's average lies within a factor of ${LIVE_RATE_FACTOR} of them (set-up time, the start burst and the unreported last interval move it a few percent), so these are not one run's numbers. Paste one run's output as printed`,
+          x.rateLine.n,
+        );
+    }
+  }
+}
+
 const secondsOfDay = (t: string) => {
   const [h, m, s] = t.split(":").map(Number);
   return h * 3600 + m * 60 + s;
@@ -301,20 +403,23 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
   let commandText: string | null = opts.command?.trim() ? opts.command.trim() : null;
   let commandLine: number | undefined;
 
-  const live: { time: string; line: number; w: number; r: number; backlog: number }[] = [];
+  /** Live report lines; pubsub ones also carry TotalW and the sum of the groups' TotR (cumulative counts). */
+  const live: { time: string; line: number; w: number; r: number; backlog: number; totalW?: number; totalR?: number }[] = [];
   const logHints: { partitions?: number; writers?: number; readBatch?: number } = {};
   let summary: {
     totals: ImportedSummary["totals"];
     throughput: ImportedSummary["throughput"];
     latency: { write: ImportedLatency; read: ImportedLatency; e2e: ImportedLatency };
     line: number;
+    lines: { writes: Line; reads: Line; writeRate: Line; readRate: Line };
   } | null = null;
   let pubsub: {
     semantics: string;
     partitions: number;
     durationSeconds: number;
+    durationLine: Line;
     groups: z.infer<typeof ImportedGroup>[];
-    aggregate: { reads: number; readErrors: number; updates: number; claimErrors: number; emptyClaims: number; avgPollSize: number; msgPerSec: number; read: ImportedLatency; e2e: ImportedLatency } | null;
+    aggregate: ReturnType<typeof readsBlock> | null;
   } | null = null;
   let modeSeen: "pubsub" | "queue" | undefined;
 
@@ -349,18 +454,22 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     }
 
     // Live report, queue: "[04:36:04] W: 3465/s R: 1358/s QDepth: 10546 Err(W/R): 0/0"
-    let m = /^\[(\d{2}:\d{2}:\d{2})\] W: (\d+)\/s R: (\d+)\/s QDepth: (-?\d+) Err\(W\/R\): (\d+)\/(\d+)$/.exec(t);
+    // (Rates are read with a sign so that a negative one is refused as impossible, not as unreadable.)
+    let m = /^\[(\d{2}:\d{2}:\d{2})\] W: (-?\d+)\/s R: (-?\d+)\/s QDepth: (-?\d+) Err\(W\/R\): (\d+)\/(\d+)$/.exec(t);
     if (m) {
       modeSeen ??= "queue";
+      if (num(m[2]) < 0 || num(m[3]) < 0) throw new ImportError(`'${t}' is impossible: a rate cannot be negative`, l.n);
       live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(m[3]), backlog: num(m[4]) });
       continue;
     }
     // Live report, pubsub: "[04:35:24] W: 6960/s TotalW:34800", then the group table and "TotalR: …".
-    m = /^\[(\d{2}:\d{2}:\d{2})\] W: (\d+)\/s TotalW:\s*(\d+)$/.exec(t);
+    m = /^\[(\d{2}:\d{2}:\d{2})\] W: (-?\d+)\/s TotalW:\s*(-?\d+)$/.exec(t);
     if (m) {
       modeSeen ??= "pubsub";
+      if (num(m[2]) < 0 || num(m[3]) < 0) throw new ImportError(`'${t}' is impossible: ${num(m[2]) < 0 ? "a rate" : "a count"} cannot be negative`, l.n);
       r.expect(/^Group\s+R\/s\s+TotR\s+Err\s+Empty\s+AvgPoll\s+QueueDepth$/, "Group  R/s  TotR  Err  Empty  AvgPoll  QueueDepth", l);
       let depthMax = 0;
+      let totR = 0;
       for (;;) {
         while (r.peek() && r.peek()!.text.trim() === "") r.i++;
         const g = r.peek();
@@ -370,12 +479,14 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
         if (row) {
           r.i++;
           depthMax = Math.max(depthMax, Number(row[7]));
+          totR += Number(row[3]);
           continue;
         }
-        const tot = /^TotalR: (\d+)\/s QueueDepth\(min=(-?\d+), max=(-?\d+)\)$/.exec(gt);
+        const tot = /^TotalR: (-?\d+)\/s QueueDepth\(min=(-?\d+), max=(-?\d+)\)$/.exec(gt);
         if (!tot) throw new ImportError(`expected a group row '<group> <R/s> <TotR> <Err> <Empty> <AvgPoll> <QueueDepth>' or 'TotalR: <n>/s QueueDepth(min=…, max=…)' but found '${gt}'`, g.n);
         r.i++;
-        live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(tot[1]), backlog: Math.max(depthMax, Number(tot[3])) });
+        if (num(tot[1]) < 0) throw new ImportError(`'${gt}' is impossible: a rate cannot be negative`, g.n);
+        live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(tot[1]), backlog: Math.max(depthMax, Number(tot[3])), totalW: num(m[3]), totalR: totR });
         break;
       }
       continue;
@@ -401,6 +512,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
         throughput: { writeMsgPerSec: num(aw.m[1]), readMsgPerSec: num(ar.m[1]) },
         latency: { write, read, e2e },
         line: l.n,
+        lines: { writes: tw.line, reads: tr.line, writeRate: aw.line, readRate: ar.line },
       };
       continue;
     }
@@ -412,14 +524,14 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
       const du = r.expect(/^Duration:\s*(\S+)(?:\s+\(([\d.]+)s\))?$/, "Duration: <duration> (<seconds>s)", np.line);
       const durMs = parseGoDuration(du[1]);
       if (durMs === null) throw new ImportError(`expected 'Duration: <duration>' but found 'Duration: ${du[1]}'`, r.lines[r.i - 1].n);
-      pubsub = { semantics: ds.m[1], partitions: num(np.m[1]), durationSeconds: du[2] ? Number(du[2]) : durMs / 1000, groups: [], aggregate: null };
+      pubsub = { semantics: ds.m[1], partitions: num(np.m[1]), durationSeconds: du[2] ? Number(du[2]) : durMs / 1000, durationLine: r.lines[r.i - 1], groups: [], aggregate: null };
       continue;
     }
 
     m = /^-- Consumer Group (\d+) --$/.exec(t);
     if (m) {
       if (!pubsub) throw new ImportError("a '-- Consumer Group --' block before '=== PubSub Summary ==='", l.n);
-      const { read, e2e, ...counts } = readsBlock(r, l, {
+      const { read, e2e, lines: _lines, ...counts } = readsBlock(r, l, {
         reads: "Reads Completed",
         errors: "Read Errors",
         updates: "Updates Completed",
@@ -496,6 +608,8 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
         : ["writers", "readers", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds", "tuneTableVacuum"];
     for (const k of fields) set(k, TOOL_DEFAULTS[k] as never, "default");
   }
+
+  checkConsistency(summary, pubsub, live, config.durationSeconds, sources.durationSeconds);
 
   const notes: string[] = [
     "Imported from the reference tool's output: its numbers, its semantics. Rates are totals ÷ the configured duration (whose clock starts before table setup), not the real measuring window.",

@@ -1,11 +1,13 @@
 // A run's samples as CSV: one row per one-second sample, so a spreadsheet or pandas can redraw any chart.
 // Latency columns are that second's own percentiles (never a cumulative figure), in milliseconds.
+// Every column name is unique and says what it holds: `write_messages` is messages written that second,
+// `write_latency_count` is how many latencies that second's write histogram holds (one per batch in pubsub).
 import { LATENCY_METRICS } from "./metrics";
 import type { Sample } from "./sample";
 
 const LAT_STATS = ["p50", "p95", "p99", "max", "count"] as const;
 
-/** The fixed columns, in order (README "API" lists them). Per-group columns follow: g0_msg_s, g0_backlog, … */
+/** The fixed columns, in order (README "API" lists them). Per-group columns follow: group_g0_msg_s, group_g0_backlog, … */
 export const CSV_COLUMNS = [
   "seq",
   "time",
@@ -14,15 +16,15 @@ export const CSV_COLUMNS = [
   "interval_s",
   "write_msg_s",
   "write_mib_s",
-  "write_count",
+  "write_messages",
   "write_errors",
   "read_msg_s",
   "read_mib_s",
-  "read_count",
+  "read_messages",
   "read_errors",
   "empty_polls",
   "backlog",
-  ...LATENCY_METRICS.flatMap((m) => LAT_STATS.map((s) => `${m}_${s}${s === "count" ? "" : "_ms"}`)),
+  ...LATENCY_METRICS.flatMap((m) => LAT_STATS.map((s) => (s === "count" ? `${m}_latency_count` : `${m}_${s}_ms`))),
 ] as const;
 
 function cell(v: unknown): string {
@@ -31,9 +33,15 @@ function cell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** The header of a CSV of these groups' samples ("g0", "g1", … or "queue"). */
+export function csvHeader(groups: string[]): string[] {
+  // "group_" keeps a group's columns apart from the fixed ones whatever the group is called.
+  return [...CSV_COLUMNS, ...groups.flatMap((g) => [`group_${g}_msg_s`, `group_${g}_backlog`]), "errors"];
+}
+
 export function samplesToCsv(samples: Sample[]): string {
   const groups = [...new Set(samples.flatMap((s) => s.metrics.groups.map((g) => g.group)))];
-  const header = [...CSV_COLUMNS, ...groups.flatMap((g) => [`${g}_msg_s`, `${g}_backlog`]), "errors"];
+  const header = csvHeader(groups);
   const rows = samples.map((s) => {
     const m = s.metrics;
     const byGroup = new Map(m.groups.map((g) => [g.group, g]));

@@ -9,6 +9,11 @@ export const Manifest = z.object({
   /** Settings whose source is not 'default' (pg_settings), name → value with unit. */
   serverSettings: z.record(z.string(), z.string()),
   maxConnections: z.number().int(),
+  /**
+   * The server's address as the runner reached it (inet_server_addr()): "127.0.0.1" or "::1" when Postgres runs
+   * on the runner's own machine, null over a Unix socket (also local). Absent in runs recorded before it was kept.
+   */
+  serverAddress: z.string().nullable().optional(),
   runnerHost: z.string(),
   runnerCores: z.number().int(),
   runnerCpuModel: z.string(),

@@ -48,6 +48,8 @@ async function runKept(config: WorkloadConfig, during?: (schema: string) => Prom
 }
 
 const dropSchema = (schema: string) => admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+/** The notes about writers and their throttle (runner/stats.ts ScheduleWatch). */
+const scheduleNotes = (s: RunSummary) => (s.notes ?? []).filter((n) => /behind schedule|above the [\d,]+ msg\/s throttle/.test(n));
 
 describe("every registered workload: counts match the target's rows and verification passes", () => {
   const configs: Record<keyof typeof WORKLOADS, WorkloadInput> = {
@@ -101,6 +103,16 @@ describe("every registered workload: counts match the target's rows and verifica
         assert.equal(summary.latencyMs.e2e!.count, summary.reads.count, "one e2e sample per message read");
         assert.ok(summary.latencyMs.e2e!.p50 > 0 && summary.latencyMs.e2e!.p50 < 5000);
         assert.ok(summary.manifest.runnerCpuSeconds > 0 && summary.manifest.postgresVersion.length > 0);
+        // The manifest's settings are the ones not at their built-in default: the test server's flags are there,
+        // what initdb writes into postgresql.conf at its default (shared_buffers = 128MB) is not.
+        const settings = summary.manifest.serverSettings;
+        assert.equal(settings.fsync, "off");
+        assert.equal(settings.max_connections, "300");
+        assert.equal(settings.shared_buffers, undefined);
+        const atDefault = await admin.query("SELECT name FROM pg_settings WHERE name = ANY($1) AND setting = boot_val", [Object.keys(settings)]);
+        assert.deepEqual(atDefault.rows, [], "no setting listed at its default");
+        // Throttled and on schedule: nothing to say about the writers.
+        assert.deepEqual(scheduleNotes(summary), []);
       } finally {
         await dropSchema(schema);
       }
@@ -163,6 +175,54 @@ describe("tampering with the target mid-run makes verification fail", () => {
     assert.equal(summary.verification.ok, false);
     assert.equal(summary.verification.lost, 1);
     assert.match(verificationError(summary)!, /1 message\(s\) lost/);
+  });
+});
+
+describe("throttled writers: falling behind schedule and catching up over the limit are in the notes", () => {
+  test("a throttle the writers cannot reach: behind at the end of the window, by how much, and the rate achieved", async () => {
+    const { summary, schema } = await runKept(cfg({ kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 10_000_000 }));
+    await dropSchema(schema);
+    const notes = scheduleNotes(summary);
+    assert.equal(notes.length, 1, notes.join("\n"));
+    const m = /^writes were ([\d.]+) s behind schedule when the measured window ended, up to ([\d.]+) s during it \(writers did not keep up with the 10,000,000 msg\/s throttle: ([\d,]+) msg\/s achieved\)$/.exec(notes[0]);
+    assert.ok(m, notes[0]);
+    // One writer never waits, so it falls behind by nearly a second every second of the 2 s window.
+    const [end, most] = [Number(m[1]), Number(m[2])];
+    assert.ok(end > 1.5 && end <= summary.window.measuredSeconds + 0.1, `behind ${end} s at the end`);
+    assert.ok(most >= end && most >= summary.latencyMs.writeScheduled!.max / 1000 - 0.01, `up to ${most} s`);
+    assert.equal(m[3], Math.round(summary.writes.msgPerSec).toLocaleString("en-US"));
+  });
+
+  test("a stall mid-run (the queue table locked for 1.5 s): behind, then caught up above the limit, with the peak", async () => {
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    try {
+      const { summary, schema } = await runKept(
+        cfg({ kind: "queue", writers: 2, readers: 1, durationSeconds: 4, warmupSeconds: 0, throttleWritesPerSec: 300 }),
+        async (s) => {
+          await sleep(1000);
+          await locker.query("BEGIN");
+          await locker.query(`LOCK TABLE ${s}.queue IN ACCESS EXCLUSIVE MODE`);
+          await sleep(1500);
+          await locker.query("COMMIT");
+        },
+      );
+      await dropSchema(schema);
+      assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
+      const notes = scheduleNotes(summary);
+      assert.equal(notes.length, 2, notes.join("\n"));
+      const behind = /^writes fell up to ([\d.]+) s behind schedule during the measured window and caught up by its end/.exec(notes[0]);
+      assert.ok(behind, notes[0]);
+      assert.ok(Number(behind[1]) >= 1.4 && Number(behind[1]) < 3, `behind ${behind[1]} s`);
+      const over = /^writes ran above the 300 msg\/s throttle: peak ([\d,]+) msg\/s over ([\d.]+) s, ([\d,]+) msg\/s over the measured window \(writers caught up after falling up to ([\d.]+) s behind schedule\)$/.exec(notes[1]);
+      assert.ok(over, notes[1]);
+      // 1.5 s of a 300 msg/s schedule (450 messages) is written on top of the schedule once the lock goes.
+      assert.ok(Number(over[1].replace(/,/g, "")) > 450, `peak ${over[1]} msg/s`);
+      assert.equal(over[3], Math.round(summary.writes.msgPerSec).toLocaleString("en-US"));
+      assert.equal(over[4], behind[1]);
+    } finally {
+      await locker.end();
+    }
   });
 });
 

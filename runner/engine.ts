@@ -17,7 +17,7 @@ import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
 import { connectionsNeeded, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type TargetClient } from "./pgclient";
-import { RunStats, type GroupMetric, type Report } from "./stats";
+import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "./workloads";
 import type { WorkloadRun } from "./workloads/types";
@@ -90,18 +90,20 @@ interface TargetFacts {
   postgresVersion: string;
   serverSettings: Record<string, string>;
   maxConnections: number;
+  serverAddress: string | null;
 }
 
 /** Checks the run fits the target's connection limit; throws an Error naming the numbers and what to change. */
 async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<TargetFacts> {
-  const r = await admin.query<{ max: number; su: number; reserved: number; in_use: number; version: string }>(
+  const r = await admin.query<{ max: number; su: number; reserved: number; in_use: number; version: string; addr: string | null }>(
     `SELECT current_setting('max_connections')::int AS max,
             current_setting('superuser_reserved_connections')::int AS su,
             coalesce(current_setting('reserved_connections', true), '0')::int AS reserved,
             (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int AS in_use,
-            current_setting('server_version') AS version`,
+            current_setting('server_version') AS version,
+            host(inet_server_addr()) AS addr`,
   );
-  const { max, su, reserved, in_use: inUse, version } = r.rows[0];
+  const { max, su, reserved, in_use: inUse, version, addr } = r.rows[0];
   const needed = connectionsNeeded(config); // clients + this admin connection (already counted in inUse)
   const free = max - su - reserved - inUse + 1;
   if (needed > free) {
@@ -114,11 +116,14 @@ async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<Targ
     );
   }
   const s = await admin.query<{ name: string; value: string }>(
-    // Settings changed from their built-in default on the server (client/session-level ones are our own).
+    // Settings whose value differs from the built-in default (client/session-level ones are our own). A source
+    // other than 'default' is not enough: initdb writes shared_buffers = 128MB, DateStyle… into postgresql.conf
+    // at their default values. setting and boot_val are both in the setting's base unit, so they compare as is.
     `SELECT name, current_setting(name) AS value FROM pg_settings
-     WHERE source NOT IN ('default', 'override', 'client', 'session') ORDER BY name`,
+     WHERE source NOT IN ('default', 'override', 'client', 'session') AND setting IS DISTINCT FROM boot_val
+     ORDER BY name`,
   );
-  return { postgresVersion: version, serverSettings: Object.fromEntries(s.rows.map((x) => [x.name, x.value])), maxConnections: max };
+  return { postgresVersion: version, serverSettings: Object.fromEntries(s.rows.map((x) => [x.name, x.value])), maxConnections: max, serverAddress: addr };
 }
 
 export async function runWorkload(config: WorkloadConfig, targetUrl: string, opts: EngineOptions = {}): Promise<RunSummary> {
@@ -128,6 +133,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const module = workloadFor(config);
   const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
   const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
+  // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
+  const writeBatch = config.kind === "pubsub" ? config.writeBatch : 1;
+  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
   const writersStop = new Stopper();
   const readersStop = new Stopper();
   const phaseSleep = new Stopper(); // woken on cancel or a fatal error, so the phase clock reacts at once
@@ -217,6 +225,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const tick = () => {
       const metrics = stats.tick(phase);
       lastTick = clock();
+      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
         const cb = opts.onSample;
@@ -352,7 +361,12 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         unreadAtEnd,
         drainSeconds: round(drainSeconds, 3),
       },
-      notes: [...run.notes, ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []), ...errorNotes.slice(0, 20)],
+      notes: [
+        ...run.notes,
+        ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
+        ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []),
+        ...errorNotes.slice(0, 20),
+      ],
       histograms,
     };
     // The summary is a contract (lib/summary.ts): check it before anyone stores it.

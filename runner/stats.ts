@@ -260,3 +260,82 @@ export class RunStats {
     return merged;
   }
 }
+
+/**
+ * Writers behind schedule by more than this (seconds) get a note. On schedule, a write ends at most one write
+ * latency (milliseconds) after its scheduled time; half a second behind is a stall or a throttle the writers
+ * cannot reach, never noise.
+ */
+export const BEHIND_SCHEDULE_NOTE_SECONDS = 0.5;
+/**
+ * Writing above the throttle gets a note when a second (or the whole window) wrote more than this fraction above
+ * the schedule, beyond what was in flight. A pause of a few milliseconds (a GC, a busy event loop) is caught up
+ * by a handful of messages, well under 5%; a stall long enough to matter is caught up by more.
+ */
+export const OVER_LIMIT_NOTE_FRACTION = 0.05;
+/** Intervals shorter than this (a phase's last partial one) are too short to give a rate worth quoting. */
+const MIN_RATE_INTERVAL_SECONDS = 0.5;
+
+const fmtSec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const fmtMsgs = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/**
+ * Watches the measured window of a throttled run and says, in the run's notes, when the writers fell behind
+ * schedule or caught up over the limit. "Behind schedule" is how long after its scheduled time a write ended
+ * (what the writeScheduled latency measures) or, for a write still running, how long it is overdue.
+ *
+ * Catching up: the schedule never lets a write start before it is due, so in an interval of `sec` seconds the
+ * writers can finish at most limit × sec messages plus those already started at its beginning (one batch per
+ * writer) and one batch of rounding, `slackMessages`. More than that is catch-up of a backlog; it is noted when
+ * it is more than OVER_LIMIT_NOTE_FRACTION of the schedule.
+ */
+export class ScheduleWatch {
+  private maxBehindMs = 0;
+  private endBehindMs = 0;
+  private peak: { rate: number; sec: number } | null = null;
+  private overLimit = false;
+
+  constructor(
+    readonly limitPerSec: number,
+    readonly slackMessages: number,
+  ) {}
+
+  /** One measured interval: how far behind the writers were at its end (ms), and the messages written in it. */
+  interval(behindMs: number, written: number, sec: number) {
+    this.maxBehindMs = Math.max(this.maxBehindMs, behindMs);
+    this.endBehindMs = behindMs; // the last call is the window's end
+    if (sec < MIN_RATE_INTERVAL_SECONDS) return;
+    const rate = written / sec;
+    if (!this.peak || rate > this.peak.rate) this.peak = { rate, sec };
+    if (this.aboveLimit(written, sec)) this.overLimit = true;
+  }
+
+  private aboveLimit(written: number, sec: number) {
+    return written > this.limitPerSec * sec * (1 + OVER_LIMIT_NOTE_FRACTION) + this.slackMessages;
+  }
+
+  /**
+   * The notes for the measured window. `latestWriteMs`: the largest writeScheduled latency of the window (a
+   * write that ended late between two intervals); `written`/`seconds`: the window's writes and real length.
+   */
+  notes(latestWriteMs: number, written: number, seconds: number): string[] {
+    const limit = this.limitPerSec;
+    const maxBehind = Math.max(this.maxBehindMs, latestWriteMs);
+    const avg = seconds > 0 ? written / seconds : 0;
+    const threshold = BEHIND_SCHEDULE_NOTE_SECONDS * 1000;
+    const out: string[] = [];
+    if (this.endBehindMs > threshold)
+      out.push(
+        `writes were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (writers did not keep up with the ${fmtMsgs(limit)} msg/s throttle: ${fmtMsgs(avg)} msg/s achieved)`,
+      );
+    else if (maxBehind > threshold)
+      out.push(`writes fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)`);
+    if (this.overLimit || this.aboveLimit(written, seconds)) {
+      const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} msg/s over ${this.peak.sec.toFixed(1)} s, ` : "";
+      out.push(
+        `writes ran above the ${fmtMsgs(limit)} msg/s throttle: ${peak}${fmtMsgs(avg)} msg/s over the measured window (writers caught up after falling up to ${fmtSec(maxBehind)} behind schedule)`,
+      );
+    }
+    return out;
+  }
+}

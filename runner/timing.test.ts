@@ -40,3 +40,20 @@ test("a stopper wakes its sleepers at once", async () => {
   assert.ok(performance.now() - t0 < 1000);
   await stop.sleep(10_000); // already stopped: returns immediately
 });
+
+test("the throttle knows how far behind schedule the writers are: the oldest due write not yet finished", () => {
+  const t = new Throttle(1000);
+  t.begin(0);
+  assert.equal(t.behindMs(0), 0, "nothing handed out");
+  const a = t.next(1); // due at 1
+  const b = t.next(1); // due at 2
+  assert.equal(t.behindMs(0.5), 0, "not due yet: waiting is not being behind");
+  assert.equal(t.behindMs(1502), 1501, "a stalled write counts while it runs");
+  t.done(a);
+  assert.equal(t.behindMs(1502), 1500);
+  t.done(b);
+  assert.equal(t.behindMs(1502), 0, "all finished: on schedule");
+  t.next(1);
+  t.begin(5000);
+  assert.equal(t.behindMs(9000), 0, "begin() forgets what was handed out before");
+});

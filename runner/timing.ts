@@ -66,14 +66,33 @@ export const jitterMicros = (minMicros: number, maxMicros: number) => minMicros 
 export class Throttle {
   private issued = 0;
   private start = 0;
+  /** Due times handed out whose writes have not finished yet: at most one per writer. */
+  private pending = new Set<number>();
   constructor(readonly perSecond: number) {}
   begin(at: number) {
     this.start = at;
     this.issued = 0;
+    this.pending.clear();
   }
-  /** Due time (clock ms) of the next `n` messages. */
+  /** Due time (clock ms) of the next `n` messages. The writer calls done(due) once their write ends. */
   next(n: number): number {
     this.issued += n;
-    return this.start + (this.issued * 1000) / this.perSecond;
+    const due = this.start + (this.issued * 1000) / this.perSecond;
+    this.pending.add(due); // due times strictly increase, so each is a unique key
+    return due;
+  }
+  /** The write due at `due` ended (written, failed, or abandoned at stop). */
+  done(due: number) {
+    this.pending.delete(due);
+  }
+  /**
+   * How far behind schedule the writers are at `now`, in ms: the age of the oldest write that is due and not
+   * finished (0 when none is overdue). On schedule this is at most one write's latency; when the writers cannot
+   * keep up, or a stall blocks them, it grows with every second (a write that never finishes still counts).
+   */
+  behindMs(now: number): number {
+    let oldest = Infinity;
+    for (const d of this.pending) if (d < oldest) oldest = d;
+    return oldest < now ? now - oldest : 0;
   }
 }

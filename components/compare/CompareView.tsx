@@ -5,7 +5,7 @@
 import { useRouter } from "next/navigation";
 import "./compare.css";
 import { useEffect, useMemo, useState, useTransition } from "react";
-import { buildComparison, viewQuery, type Comparable, type ViewState } from "@/lib/compare";
+import { buildComparison, compareUrl, viewQuery, type Comparable, type ViewState } from "@/lib/compare";
 import type { Choice, LoadProblem } from "@/lib/compare-load";
 import { CompareCharts } from "./CompareCharts";
 import { ConfigTable } from "./ConfigTable";
@@ -29,7 +29,7 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
   const query = viewQuery(view);
   const [origin, setOrigin] = useState("");
   useEffect(() => setOrigin(window.location.origin), []);
-  const link = `${origin}/compare${query ? `?${query}` : ""}`;
+  const link = compareUrl(origin, view);
 
   // Keep the address bar equal to what is shown (no server round trip for view switches).
   useEffect(() => {
@@ -56,7 +56,8 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
     setTimeout(() => setCopied(""), 2500);
   }
 
-  const exportHref = (format: string) => `/api/compare?${viewQuery({ ...view, diff: false, log: true, metric: "e2e", pct: "p99" })}&format=${format}&download=1`;
+  // The whole view goes along, so the export's link is exactly the Copy link URL (lib/compare.ts compareUrl).
+  const exportHref = (format: string) => `/api/compare?${query}&format=${format}&download=1`;
 
   return (
     <div className="stack compare-page" aria-busy={pending}>

@@ -2,6 +2,7 @@
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
 import { LATENCY_METRICS, type LatencyStats } from "@/lib/metrics";
 import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate, readRateLabel } from "@/lib/run-format";
+import { splitSettings } from "@/lib/server-settings";
 import type { RunSummary } from "@/lib/summary";
 
 const METRIC_LABEL: Record<string, string> = {
@@ -141,7 +142,7 @@ function GroupTable({ summary }: { summary: RunSummary }) {
 
 export function ManifestPanel({ summary }: { summary: RunSummary }) {
   const m = summary.manifest;
-  const settings = Object.entries(m.serverSettings).sort(([a], [b]) => a.localeCompare(b));
+  const settings = splitSettings(m.serverSettings);
   const rows: [string, string][] = [
     ["Postgres", m.postgresVersion],
     ["max_connections", String(m.maxConnections)],
@@ -171,20 +172,35 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
           ))}
         </tbody>
       </table>
-      <details>
-        <summary>Server settings not at their default ({settings.length})</summary>
-        <table className="data compact kv">
-          <tbody>
-            {settings.map(([k, v]) => (
-              <tr key={k}>
-                <th scope="row" className="mono">{k}</th>
-                <td className="mono">{v}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <h3>Server settings not at their default</h3>
+      {settings.performance.length ? (
+        <SettingsTable rows={settings.performance} caption="Those that matter for performance" testId="settings-performance" />
+      ) : (
+        <p className="muted small" data-testid="settings-performance">Every setting that matters for performance (memory, durability, WAL, checkpoints, I/O, vacuum) is at its default.</p>
+      )}
+      {settings.other.length > 0 && (
+        <details data-testid="settings-other">
+          <summary>Other settings ({settings.other.length}): locale, time zone, addresses, logging…</summary>
+          <SettingsTable rows={settings.other} />
+        </details>
+      )}
     </section>
+  );
+}
+
+function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; caption?: string; testId?: string }) {
+  return (
+    <table className="data compact kv" data-testid={testId}>
+      {caption && <caption>{caption}</caption>}
+      <tbody>
+        {rows.map(([k, v]) => (
+          <tr key={k}>
+            <th scope="row" className="mono">{k}</th>
+            <td className="mono">{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -233,7 +233,10 @@ class PubsubRun implements WorkloadRun {
         due = throttle.next(B);
         const wait = due - clock();
         if (wait > 0) await stop.sleep(wait);
-        if (stop.stopped) break;
+        if (stop.stopped) {
+          throttle.done(due);
+          break;
+        }
       }
       batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
       const t0 = clock();
@@ -245,10 +248,14 @@ class PubsubRun implements WorkloadRun {
         await qCommit.run(tc.client);
         const te = clock();
         write.record((te - ts) * 1000);
-        if (throttle) scheduled.record((te - due) * 1000);
+        if (throttle) {
+          scheduled.record((te - due) * 1000);
+          throttle.done(due);
+        }
         stats.wrote(B);
         this.written[partition - 1] += B;
       } catch (err) {
+        throttle?.done(due); // failed writes are not retried: they no longer hold the schedule back
         await rollbackQuietly(tc.client);
         stats.writeError(B);
         stats.noteError(`write p${partition}: ${errorMessage(err)}`);

@@ -106,7 +106,10 @@ class QueueRun implements WorkloadRun {
         due = throttle.next(1);
         const wait = due - clock();
         if (wait > 0) await stop.sleep(wait);
-        if (stop.stopped) break;
+        if (stop.stopped) {
+          throttle.done(due);
+          break;
+        }
       }
       const t0 = clock();
       if (this.stampE2e) {
@@ -118,9 +121,13 @@ class QueueRun implements WorkloadRun {
         const te = clock();
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
         write.record((te - t0) * 1000);
-        if (throttle) scheduled.record((te - due) * 1000);
+        if (throttle) {
+          scheduled.record((te - due) * 1000);
+          throttle.done(due);
+        }
         stats.wrote(1);
       } catch (err) {
+        throttle?.done(due); // failed writes are not retried: they no longer hold the schedule back
         stats.writeError(1);
         stats.noteError(`enqueue: ${errorMessage(err)}`);
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));

@@ -1,4 +1,4 @@
-import { parseViewState, toCsv, toJson, toMarkdown, viewQuery } from "@/lib/compare";
+import { compareUrl, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare";
 import { loadComparison } from "@/lib/compare-load";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,8 @@ export async function GET(req: Request) {
   if (problems.length)
     return Response.json({ error: problems.map((p) => p.message).join("; "), problems }, { status: 404, headers: noStore });
   const generatedAt = new Date().toISOString();
-  const link = `${url.origin}/compare?${viewQuery(view)}`;
+  // The same link as the page's "Copy link" (the page passes its whole view: baseline, differences-only, charts).
+  const link = compareUrl(requestOrigin(req), view);
   const stamp = generatedAt.slice(0, 19).replace(/[:T]/g, "-");
   const disposition = (ext: string): Record<string, string> =>
     q.get("download") === "1" ? { "content-disposition": `attachment; filename="comparison-${stamp}.${ext}"` } : {};

@@ -1,0 +1,54 @@
+// The notes a throttled run gets when its writers fall behind schedule or catch up over the limit.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { BEHIND_SCHEDULE_NOTE_SECONDS, ScheduleWatch } from "./stats";
+
+/** A watch of a 1,000 msg/s throttle with 4 writers of batch 1 (slack 5 messages), fed whole-second intervals.
+ *  A second is "above the limit" from 1,000 × 1.05 + 5 = 1,055 messages on. */
+function watch(intervals: [behindMs: number, written: number][], sec = 1) {
+  const w = new ScheduleWatch(1000, 5);
+  for (const [behind, written] of intervals) w.interval(behind, written, sec);
+  return w;
+}
+
+test("on schedule: no note (write latency, batch rounding and a few ms of pause caught up are not worth one)", () => {
+  const w = watch([[3, 1000], [2, 1004], [4, 996], [2, 1040]]);
+  assert.deepEqual(w.notes(12, 4040, 4), []);
+});
+
+test("behind at the end of the window: how far, the most during it, the throttle and the achieved rate", () => {
+  const w = watch([[900, 120], [1900, 110], [2900, 115]]);
+  assert.deepEqual(w.notes(2800, 345, 3), [
+    "writes were 2.90 s behind schedule when the measured window ended, up to 2.90 s during it (writers did not keep up with the 1,000 msg/s throttle: 115 msg/s achieved)",
+  ]);
+});
+
+test("behind mid-window, caught up by the end: one note for the lag, one for the rate above the limit", () => {
+  const w = watch([[2, 1000], [1000, 0], [3, 2000], [2, 1000]]);
+  // The write that waited out the stall ended 1.2 s late, between two ticks: the histogram's max counts.
+  const notes = w.notes(1200, 4000, 4);
+  assert.deepEqual(notes, [
+    "writes fell up to 1.20 s behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)",
+    "writes ran above the 1,000 msg/s throttle: peak 2,000 msg/s over 1.0 s, 1,000 msg/s over the measured window (writers caught up after falling up to 1.20 s behind schedule)",
+  ]);
+});
+
+test("a window that starts behind and catches up averages above the limit, and says so", () => {
+  const w = watch([[1500, 2500], [2, 1000]]);
+  const notes = w.notes(1500, 3500, 2);
+  assert.equal(notes.length, 2);
+  assert.match(notes[1], /^writes ran above the 1,000 msg\/s throttle: peak 2,500 msg\/s over 1\.0 s, 1,750 msg\/s over the measured window/);
+});
+
+test("the threshold: just under it is no note, just over it is", () => {
+  const under = BEHIND_SCHEDULE_NOTE_SECONDS * 1000 - 1;
+  assert.deepEqual(watch([[under, 1000]]).notes(under, 1000, 1), []);
+  assert.equal(watch([[under + 2, 1000]]).notes(0, 1000, 1).length, 1);
+});
+
+test("a short last interval is not quoted as a peak rate (6 messages in 3 ms are not 2,000 msg/s)", () => {
+  const w = new ScheduleWatch(1000, 5);
+  w.interval(2, 1000, 1);
+  w.interval(2, 6, 0.003);
+  assert.deepEqual(w.notes(3, 1006, 1.003), []);
+});
