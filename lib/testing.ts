@@ -46,6 +46,9 @@ let privateServer: Promise<EmbeddedServer & { dir: string }> | undefined;
 async function adminUrl(): Promise<string> {
   if (process.env.TEST_PG_URL) return process.env.TEST_PG_URL;
   privateServer ??= startTestServer().then((s) => {
+    // A test file run on its own stops its private server once its tests are done: the server must not keep
+    // the process alive meanwhile, or "beforeExit" never comes and the file never exits.
+    s.keepAlive?.(false);
     process.once("beforeExit", () => void s.stop());
     return s;
   });
