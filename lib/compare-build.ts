@@ -1,5 +1,6 @@
 // Builds the Comparable of lib/compare.ts from a stored run (its summary, histograms and samples), an imported
 // tool output, or a published reference. Each keeps its own semantics, stated in its notes and facts.
+import { EMBEDDED_TARGET_NAME } from "./default-target";
 import { decodeHistogram, mergeEncoded, type Histogram } from "./histogram";
 import { ImportedSummary, type ImportedLatency } from "./import";
 import { mibPerSec, type LatencyStats } from "./metrics";
@@ -132,7 +133,7 @@ export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
 
 export class NotComparable extends Error {}
 
-const LOCAL = /^(embedded default|localhost|127\.|\[?::1)/i;
+const LOCAL = new RegExp(`^(${EMBEDDED_TARGET_NAME}|localhost|127\\.|\\[?::1)`, "i");
 
 export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparable {
   if (run.status !== "completed")
