@@ -125,7 +125,7 @@ test("the run page's command for the embedded default reaches the app's own serv
     const r = await shell(`${command} --save`);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, new RegExp(`embedded Postgres already running \\(DATA_DIR ${appDir}, port ${port}\\): shared, left running`));
-    assert.doesNotMatch(r.out, /started for this run/);
+    assert.doesNotMatch(r.out, /started for this command/);
     const id = r.out.match(/stored as run (r_[0-9a-f]+)/)?.[1];
     assert.ok(id, r.out);
 

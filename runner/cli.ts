@@ -11,6 +11,7 @@ import type { Phase } from "../lib/metrics";
 import { describeUrl } from "../lib/pgurl";
 import type { RunSummary } from "../lib/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
+import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
 
@@ -96,11 +97,7 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
     const needEmbedded = (!opts.target && !env.TARGET_DATABASE_URL) || (opts.save && !env.DATABASE_URL);
     if (needEmbedded) {
       embedded = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
-      io.out(
-        embedded.owned
-          ? `embedded Postgres started for this run (DATA_DIR ${dataDir(env)}, port ${env.EMBEDDED_PG_PORT})`
-          : `embedded Postgres already running (DATA_DIR ${dataDir(env)}, port ${embedded.port}): shared, left running`,
-      );
+      io.out(embeddedNote(embedded, env));
     }
     const targetUrl = opts.target ?? env.TARGET_DATABASE_URL ?? embedded!.url(TARGET_DB);
     // The default target gets the name the app gives it, so a --save run and an app run on one database match.
