@@ -64,9 +64,13 @@ test("launch a 10-second pub/sub run from the form, watch the charts and numbers
   await expect(page.getByTestId("settings-other")).not.toHaveAttribute("open");
   await expect(page.getByTestId("manifest")).not.toContainText("shared_buffers");
   await expect(page.getByTestId("manifest")).toContainText("Postgres");
+  // The app runs on its own data folder and port (playwright.config.ts), so the command carries them to
+  // reach the same embedded Postgres (runner/cli.test.ts runs such a command).
   await expect(page.getByTestId("cli-command").locator("pre")).toHaveText(
-    "npm run bench -- pubsub -writers 2 -readers 2 -consumer-groups 2 -partitions 2 -write-batch 100 -read-batch 100 -payload 1024 -duration 10s -throttle_writes 2000 -report 5s --warmup 2s",
+    `DATA_DIR=${process.env.E2E_DATA_DIR} EMBEDDED_PG_PORT=${process.env.E2E_PG_PORT ?? 54399} ` +
+      "npm run bench -- pubsub -writers 2 -readers 2 -consumer-groups 2 -partitions 2 -write-batch 100 -read-batch 100 -payload 1024 -duration 10s -throttle_writes 2000 -report 5s --warmup 2s",
   );
+  await expect(page.getByTestId("cli-command")).toContainText("The app runs with its own DATA_DIR and EMBEDDED_PG_PORT");
   await expect(page.getByTestId("phase-steps")).toHaveAttribute("data-phase", "done");
   await shoot(page, testInfo, "run-finished");
 

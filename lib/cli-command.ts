@@ -11,8 +11,10 @@ export function shellQuote(s: string): string {
 /**
  * `npm run bench -- pubsub -writers 10 … --warmup 5s`, plus `--target '<url>'` for a non-default target.
  * Pass the *masked* URL for display: the reader fills in the password (the browser never has it).
+ * `env` goes before the command (`DATA_DIR=/x npm run bench -- …`): how the CLI finds the app's embedded
+ * server when the app runs with another DATA_DIR or EMBEDDED_PG_PORT (lib/default-target.ts).
  */
-export function toCliCommand(config: WorkloadConfig, targetUrl?: string): string {
+export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Record<string, string> = {}): string {
   const args: string[] = [config.kind, "-writers", String(config.writers)];
   if (config.kind === "pubsub") {
     args.push(
@@ -34,5 +36,6 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string): string
   if (config.kind === "queue" && config.tuneTableVacuum) args.push("-tune-table-vacuum");
   args.push("--warmup", `${config.warmupSeconds}s`);
   if (targetUrl) args.push("--target", shellQuote(targetUrl));
-  return `npm run bench -- ${args.join(" ")}`;
+  const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `);
+  return `${assignments.join("")}npm run bench -- ${args.join(" ")}`;
 }

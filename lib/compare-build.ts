@@ -140,7 +140,7 @@ export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
 export class NotComparable extends Error {}
 
 // Runs recorded before the manifest kept the server's address: the target's label says whether it was local
-// (the embedded target is "embedded default" in the app, "embedded Postgres (…)" from the CLI).
+// (the embedded target is "embedded default"; older CLI runs said "embedded Postgres (…)" until migration 0003).
 const LOCAL_LABEL = /^(embedded\b|localhost|127\.|\[?::1)/i;
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 

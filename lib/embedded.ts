@@ -204,9 +204,21 @@ export async function startEmbedded(opts: {
   }
 }
 
+/** The port the server of a cluster folder listens on, from its postmaster.pid (4th line), if it is running. */
+function runningPort(clusterDir: string): number | undefined {
+  try {
+    const lines = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
+    const port = Number(lines[3]);
+    return alive(Number(lines[0])) && Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * For tools such as the CLI: uses the embedded server of a running `npm start` on the same DATA_DIR if
- * there is one (it holds the lock), else starts the server itself (and `stop()` stops it again).
+ * there is one (it holds the lock), on the port that server really listens on, and never stops it; else
+ * starts the server itself on `port` (and `stop()` stops it again).
  */
 export async function useEmbedded(opts: { dataDir: string; port: number }): Promise<EmbeddedServer & { owned: boolean }> {
   const lock = path.join(opts.dataDir, "owner.pid");
@@ -214,12 +226,15 @@ export async function useEmbedded(opts: { dataDir: string; port: number }): Prom
   const holder = existsSync(lock) ? Number(readFileSync(lock, "utf8").trim()) : 0;
   if (holder && holder !== process.pid && alive(holder) && existsSync(pwFile)) {
     const password = readFileSync(pwFile, "utf8").trim();
-    const url = (db: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/${db}`;
-    if (!(await portOpen(opts.port)))
+    // The data folder identifies the server; its port is read from the server itself, so a command that
+    // gives DATA_DIR but another EMBEDDED_PG_PORT still reaches the same database.
+    const port = runningPort(path.join(opts.dataDir, "pg")) ?? opts.port;
+    const url = (db: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
+    if (!(await portOpen(port)))
       throw new StartupError(
-        `The data folder ${opts.dataDir} belongs to a running start (pid ${holder}), but nothing answers on EMBEDDED_PG_PORT ${opts.port}. Use the same EMBEDDED_PG_PORT as that start.`,
+        `The data folder ${opts.dataDir} belongs to a running start (pid ${holder}), but its Postgres does not answer on port ${port} (still starting?). Try again once that start prints "ready".`,
       );
-    return { port: opts.port, url, notes: [], owned: false, stop: async () => undefined };
+    return { port, url, notes: [], owned: false, stop: async () => undefined };
   }
   return { ...(await startEmbedded(opts)), owned: true };
 }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { prisma } from "./db";
 import { probePostgres } from "./connect";
+import { defaultTargetName } from "./default-target";
 import { RUNNER_STALE_MS, PRODUCT_VERSION } from "./env";
 import { describeUrl } from "./pgurl";
 import { liveRunners } from "./runners";
@@ -36,7 +37,7 @@ async function target(): Promise<z.infer<typeof PartStatus>> {
   if (!url) return { up: false, detail: "TARGET_DATABASE_URL is not set" };
   try {
     const v = await probePostgres("target", url, 4000);
-    const where = process.env.TARGET_IS_EMBEDDED === "1" ? "embedded default" : describeUrl(url);
+    const where = defaultTargetName({ embedded: process.env.TARGET_IS_EMBEDDED === "1", url });
     return { up: true, detail: `PostgreSQL ${v} (${where})` };
   } catch (err) {
     return { up: false, detail: (err as Error).message };

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import pg from "pg";
+import { EMBEDDED_TARGET_NAME } from "./default-target";
 import { migrate, MIGRATIONS_DIR } from "./migrate";
 import { PROJECT_ROOT } from "./paths";
 import { testDatabase } from "./testing";
@@ -70,4 +72,36 @@ test("a migration changed after it was applied is refused with a clear message",
   await c.query(`UPDATE "_prisma_migrations" SET checksum = 'x' WHERE migration_name = '0001_init'`);
   await c.end();
   await assert.rejects(migrate(db.url, MIGRATIONS_DIR), /0001_init was changed after it was applied/);
+});
+
+test("runs the CLI stored under its old name for the embedded target get the app's name; other labels stay", async () => {
+  const old = await testDatabase("migrate_names");
+  // The store as it was before 0003: only the earlier migrations applied.
+  const before0003 = mkdtempSync(path.join(os.tmpdir(), "pgbb-migrations-"));
+  for (const m of ["0001_init", "0002_imported_result"]) cpSync(path.join(MIGRATIONS_DIR, m), path.join(before0003, m), { recursive: true });
+  const c = new pg.Client({ connectionString: old.url });
+  try {
+    await migrate(old.url, before0003);
+    await c.connect();
+    const labels = {
+      r_cli: "embedded Postgres (127.0.0.1:54329/pgbb_target)",
+      r_app: EMBEDDED_TARGET_NAME,
+      r_other: "embedded Postgres (db.example:5432/pgbb_target)",
+      r_url: "127.0.0.1:5432/app",
+    };
+    for (const [id, label] of Object.entries(labels))
+      await c.query(`INSERT INTO run (id, workload, config, target_label) VALUES ($1, 'queue', '{}', $2)`, [id, label]);
+    assert.ok((await migrate(old.url)).includes("0003_default_target_name"));
+    const r = await c.query<{ id: string; target_label: string }>("SELECT id, target_label FROM run ORDER BY id");
+    assert.deepEqual(Object.fromEntries(r.rows.map((x) => [x.id, x.target_label])), {
+      r_app: EMBEDDED_TARGET_NAME,
+      r_cli: EMBEDDED_TARGET_NAME,
+      r_other: labels.r_other,
+      r_url: labels.r_url,
+    });
+  } finally {
+    await c.end().catch(() => undefined);
+    rmSync(before0003, { recursive: true, force: true });
+    await old.drop();
+  }
 });

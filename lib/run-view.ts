@@ -3,7 +3,7 @@
 import { FINAL_STATUSES, type Phase, type RunStatus } from "./metrics";
 import { Sample } from "./sample";
 import { RunSummary } from "./summary";
-import { DEFAULT_TARGET_ID, defaultTargetName } from "./targets";
+import { currentDefaultTargetName, DEFAULT_TARGET_ID } from "./targets";
 import { WorkloadConfig } from "./workloads";
 
 export interface RunHeadline {
@@ -79,7 +79,7 @@ export function toRunView(row: RunRow, opts: { withSummary?: boolean; withHistog
   const summary = parseSummary(row.summary);
   // target_id NULL means the default target, but also a saved target deleted since (ON DELETE SET NULL).
   // The label kept at launch tells them apart; for a deleted target the id is null, so "run again" asks for one.
-  const targetId = row.targetId ?? (row.targetLabel === defaultTargetName() ? DEFAULT_TARGET_ID : null);
+  const targetId = row.targetId ?? (row.targetLabel === currentDefaultTargetName() ? DEFAULT_TARGET_ID : null);
   const view: RunView = {
     id: row.id,
     workload: row.workload as RunView["workload"],

@@ -7,6 +7,7 @@ import pg from "pg";
 import { z } from "zod";
 import { probePostgres } from "./connect";
 import { prisma, type PrismaClient } from "./db";
+import { defaultTargetName } from "./default-target";
 import { checkPgUrl, describeUrl, explainPgError, maskUrl } from "./pgurl";
 
 export const DEFAULT_TARGET_ID = "default";
@@ -33,14 +34,14 @@ function defaultUrl(): string {
   return url;
 }
 
-/** "embedded default" when `npm start` runs its own Postgres, else host:port/database of TARGET_DATABASE_URL. */
-export function defaultTargetName(): string {
-  return process.env.TARGET_IS_EMBEDDED === "1" ? "embedded default" : describeUrl(process.env.TARGET_DATABASE_URL ?? "");
+/** This app's default target's name: "embedded default" when `npm start` runs its own Postgres (lib/default-target.ts). */
+export function currentDefaultTargetName(): string {
+  return defaultTargetName({ embedded: process.env.TARGET_IS_EMBEDDED === "1", url: process.env.TARGET_DATABASE_URL ?? "" });
 }
 
 function defaultTarget(): ResolvedTarget {
   const url = defaultUrl();
-  return { id: DEFAULT_TARGET_ID, name: defaultTargetName(), maskedUrl: maskUrl(url), isDefault: true, url, storedId: null };
+  return { id: DEFAULT_TARGET_ID, name: currentDefaultTargetName(), maskedUrl: maskUrl(url), isDefault: true, url, storedId: null };
 }
 
 export const publicTarget = (t: PublicTarget): PublicTarget => ({ id: t.id, name: t.name, maskedUrl: t.maskedUrl, isDefault: t.isDefault });
@@ -95,7 +96,7 @@ export async function addTarget(input: unknown, db: PrismaClient = prisma(), tim
   }
   const { connectionString } = parsed.data;
   const name = parsed.data.name ?? describeUrl(connectionString);
-  if (name === DEFAULT_TARGET_ID || name === defaultTargetName())
+  if (name === DEFAULT_TARGET_ID || name === currentDefaultTargetName())
     return { ok: false, errors: { name: `name "${name}" is the default target's; choose another name` } };
   if (await db.target.findUnique({ where: { name } }))
     return { ok: false, errors: { name: `a target named "${name}" already exists; choose another name or delete that one` } };

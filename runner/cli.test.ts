@@ -1,14 +1,19 @@
 // The CLI as a user runs it: a real process, real exit codes, a real target database.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import pg from "pg";
+import { toCliCommand } from "../lib/cli-command";
 import { prisma } from "../lib/db";
+import { defaultTargetForCli, defaultTargetName } from "../lib/default-target";
+import { CONTROL_DB, startEmbedded, TARGET_DB } from "../lib/embedded";
 import { PROJECT_ROOT } from "../lib/paths";
 import { RunSummary } from "../lib/summary";
-import { testControlStore, testDatabase } from "../lib/testing";
+import { freePort, testControlStore, testDatabase } from "../lib/testing";
+import { WorkloadConfig } from "../lib/workloads";
 
 let target: { url: string; drop: () => Promise<void> };
 let control: { url: string; drop: () => Promise<void> };
@@ -86,4 +91,62 @@ test("a short run prints live lines and a summary, writes --json and stores the 
   assert.equal(run.phase, "done");
   assert.ok(run.samples.length >= 2);
   assert.deepEqual(RunSummary.parse(run.summary), summary);
+});
+
+/** Runs a command line as a user pastes it into a shell in the project: none of the app's variables set. */
+function shell(command: string): Promise<{ code: number; out: string }> {
+  const env = { ...process.env };
+  for (const k of ["DATA_DIR", "EMBEDDED_PG_PORT", "DATABASE_URL", "TARGET_DATABASE_URL", "TARGET_IS_EMBEDDED"]) delete env[k];
+  return new Promise((resolve) => {
+    const child = spawn("sh", ["-c", command], { cwd: PROJECT_ROOT, env });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+test("the run page's command for the embedded default reaches the app's own server of another DATA_DIR and port, and leaves it running", async () => {
+  // The app's embedded server, as `npm start` runs it with DATA_DIR and EMBEDDED_PG_PORT of its own (this
+  // process holds the data folder, as the start does).
+  const appDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-cli-app-"));
+  chmodSync(appDir, 0o755);
+  const port = await freePort();
+  const server = await startEmbedded({ dataDir: appDir, port });
+  try {
+    // What the run page shows for a run on the default target, given the app's environment (scripts/start.ts).
+    const appEnv = { TARGET_IS_EMBEDDED: "1", DATA_DIR: appDir, EMBEDDED_PG_PORT: String(port), TARGET_DATABASE_URL: server.url(TARGET_DB) };
+    const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 1, warmupSeconds: 0, throttleWritesPerSec: 200, reportIntervalSeconds: 1 });
+    const cli = defaultTargetForCli(appEnv);
+    const command = toCliCommand(config, cli.targetUrl, cli.env);
+    assert.ok(command.startsWith(`DATA_DIR=${appDir} EMBEDDED_PG_PORT=${port} npm run bench -- queue `), command);
+    assert.doesNotMatch(command, new RegExp(readFileSync(path.join(appDir, "pg-password"), "utf8").trim()), "no password in the command");
+
+    const r = await shell(`${command} --save`);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, new RegExp(`embedded Postgres already running \\(DATA_DIR ${appDir}, port ${port}\\): shared, left running`));
+    assert.doesNotMatch(r.out, /started for this command/);
+    const id = r.out.match(/stored as run (r_[0-9a-f]+)/)?.[1];
+    assert.ok(id, r.out);
+
+    // The run landed in the app's own control store, under the name the app gives the default target, and
+    // the app's server still runs.
+    const c = new pg.Client({ connectionString: server.url(CONTROL_DB) });
+    await c.connect();
+    try {
+      const row = (await c.query("SELECT status, source, target_label FROM run WHERE id = $1", [id])).rows[0];
+      assert.deepEqual(row, { status: "completed", source: "cli", target_label: defaultTargetName({ embedded: true, url: appEnv.TARGET_DATABASE_URL }) });
+    } finally {
+      await c.end();
+    }
+
+    // The data folder alone is enough while the app runs: the port is read from its server.
+    const portless = await shell(`DATA_DIR=${appDir} EMBEDDED_PG_PORT=1 npm run bench -- queue -writers 1 -readers 1 -duration 1s --warmup 0s -throttle_writes 100`);
+    assert.equal(portless.code, 0, portless.out);
+    assert.match(portless.out, new RegExp(`already running \\(DATA_DIR ${appDir}, port ${port}\\)`));
+    assert.match(portless.out, /=== queue on embedded default ===/);
+  } finally {
+    await server.stop();
+    rmSync(appDir, { recursive: true, force: true });
+  }
 });

@@ -4,12 +4,14 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { defaultTargetName } from "../lib/default-target";
 import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
 import { dataDir, readEnv } from "../lib/env";
 import type { Phase } from "../lib/metrics";
 import { describeUrl } from "../lib/pgurl";
 import type { RunSummary } from "../lib/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
+import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
 
@@ -95,10 +97,11 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
     const needEmbedded = (!opts.target && !env.TARGET_DATABASE_URL) || (opts.save && !env.DATABASE_URL);
     if (needEmbedded) {
       embedded = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
-      if (embedded.owned) io.out(`embedded Postgres started for this run (DATA_DIR ${dataDir(env)}, port ${env.EMBEDDED_PG_PORT})`);
+      io.out(embeddedNote(embedded, env));
     }
     const targetUrl = opts.target ?? env.TARGET_DATABASE_URL ?? embedded!.url(TARGET_DB);
-    const targetLabel = opts.target || env.TARGET_DATABASE_URL ? describeUrl(targetUrl) : `embedded Postgres (${describeUrl(targetUrl)})`;
+    // The default target gets the name the app gives it, so a --save run and an app run on one database match.
+    const targetLabel = opts.target ? describeUrl(targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: targetUrl });
 
     if (opts.save) {
       save = await openSave(env.DATABASE_URL ?? embedded!.url(CONTROL_DB), opts, targetLabel);

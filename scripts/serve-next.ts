@@ -1,8 +1,13 @@
 // Serves the built Next.js app. Started by scripts/start.ts with an IPC channel: when the channel closes
 // (the parent exited, even by SIGKILL) this process exits too, so no server is ever left behind.
+// Under start.ts the port is already open (it serves the "starting" page there, scripts/starting-page.ts):
+// once the app is prepared this process says {prepared}, receives that listening socket, serves its
+// connections and says {ready}. Run alone (no IPC), it listens on HOST:PORT itself.
 import http from "node:http";
+import type net from "node:net";
 import next from "next";
 import { PROJECT_ROOT } from "../lib/paths";
+import { serveHandedOverPort } from "./starting-page";
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
@@ -11,8 +16,9 @@ async function main() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => void handle(req, res));
-  server.listen(port, hostname, () => process.send?.({ ready: true }));
+  let shared: net.Server | undefined;
   const shutdown = () => {
+    shared?.close();
     server.close();
     server.closeAllConnections();
     process.exit(0);
@@ -20,6 +26,9 @@ async function main() {
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
   process.on("disconnect", shutdown);
+
+  if (process.send) shared = await serveHandedOverPort(server);
+  else server.listen(port, hostname);
 }
 
 main().catch((err) => {

@@ -1,5 +1,6 @@
-// `npm start` as a user lives with it: start, data kept across restarts, a SIGKILLed start's leftover
-// Postgres handled, a second start refused, Ctrl-C leaving no process behind.
+// `npm start` as a user lives with it: the printed URL answering from the moment it is printed, start, data
+// kept across restarts, a SIGKILLed start's leftover Postgres handled, a second start refused, Ctrl-C leaving
+// no process behind.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -49,6 +50,30 @@ const alive = (pid: number) => {
     return false;
   }
 };
+/**
+ * Asks the app's address for /api/health without pause, from the moment the first line is printed until the
+ * start prints "ready:", as a user reloading the printed URL (or Playwright's webServer check) would.
+ */
+async function watchUntilReady(s: Started, port: number) {
+  await waitFor("the first line", () => s.output().includes("\n"), 30_000, s.output);
+  const seen = { starting: 0, ready: 0, refused: 0, details: new Set<string>(), buildStages: 0 };
+  while (!s.output().includes("ready:")) {
+    if (s.child.exitCode !== null) throw new Error(`the start exited:\n${s.output()}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/health`);
+      const body = await r.json();
+      if (r.status === 503 && body.status === "starting") {
+        seen.starting++;
+        seen.details.add(String(body.detail).replace(/ \(\d+ s\).*/, ""));
+        if (/^building the web app.* \(\d+ s\): \S/.test(body.detail)) seen.buildStages++;
+      } else seen.ready++;
+    } catch {
+      seen.refused++;
+    }
+  }
+  return seen;
+}
+
 const postmasterPid = () => Number(readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
 
 test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-C", { timeout: 600_000 }, async () => {
@@ -56,10 +81,17 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   const pgPort = await freePort();
   const env = { PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
 
-  // 1. First start (builds the web app if needed).
+  // 1. First start (builds the web app if needed). The URL printed first answers at once and all along.
   const first = start(env);
-  await waitFor("ready", () => first.output().includes("ready:"), 300_000, first.output);
+  const seen = await watchUntilReady(first, port);
   assert.match(first.output().split("\n")[0], new RegExp(`open http://127\\.0\\.0\\.1:${port}`), "the first line is the URL");
+  assert.equal(seen.refused, 0, `no request refused once the URL was printed (${JSON.stringify({ ...seen, details: [...seen.details] })})`);
+  assert.ok(seen.starting > 0, "the starting page answered while the app was not up");
+  assert.ok(seen.details.has("starting the embedded Postgres"), `the status names the step: ${[...seen.details].join(", ")}`);
+  // A build happens when .next is missing or stale (always on a fresh clone, as in CI): the status then shows
+  // its elapsed time and the build's own stage lines.
+  if (first.output().includes("building the web app"))
+    assert.ok(seen.buildStages > 0, `the status showed the build's stage lines: ${[...seen.details].join(", ")}`);
   const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
   assert.equal(health.ok, true, JSON.stringify(health));
 
@@ -87,7 +119,7 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
 
   // 3. The next start handles the leftover server and keeps the data.
   const second = start(env);
-  await waitFor("ready after a killed start", () => second.output().includes("ready:"), 120_000, second.output);
+  assert.equal((await watchUntilReady(second, port)).refused, 0, "no request refused on a restart either");
   assert.match(second.output(), new RegExp(`Stopped a Postgres \\(pid ${leftover}\\) left running`));
   const c2 = new pg.Client({ connectionString: controlUrl });
   await c2.connect();

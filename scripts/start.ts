@@ -1,8 +1,8 @@
 // `npm start`: the whole product on one machine. Starts (or connects to) Postgres, applies the
 // control-store migrations, builds the web app if needed, then runs the web app and the runner.
-// Ctrl-C stops all of them; nothing is left running.
+// The app's address answers from the first line printed: a "starting" page (scripts/starting-page.ts) says
+// what is happening until the web app takes the port over. Ctrl-C stops all of them; nothing is left running.
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { buildIsStale } from "../lib/build";
 import { spawnTs, stopChild } from "../lib/children";
@@ -12,27 +12,26 @@ import { dataDir, readEnv } from "../lib/env";
 import { migrate } from "../lib/migrate";
 import { PROJECT_ROOT } from "../lib/paths";
 import { describeUrl } from "../lib/pgurl";
+import { buildStageReader, serveStartingPage, StartupProgress } from "./starting-page";
 
 function fail(message: string): never {
   console.error(`\nCannot start: ${message}`);
   process.exit(1);
 }
 
-function portFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, host, () => srv.close(() => resolve(true)));
-  });
-}
-
-function runBuild(env: NodeJS.ProcessEnv): Promise<void> {
+/** `next build`, reporting each of its stage lines as it prints them (see buildStageReader). */
+function runBuild(env: NodeJS.ProcessEnv, onStage: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const bin = path.join(PROJECT_ROOT, "node_modules", "next", "dist", "bin", "next");
     const child = spawn(process.execPath, [bin, "build"], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
+    const stages = buildStageReader(onStage);
+    const onData = (d: Buffer) => {
+      out += d;
+      stages(d.toString());
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed:\n${out.slice(-4000)}`))));
   });
 }
@@ -45,10 +44,20 @@ async function main() {
     fail((err as Error).message);
   }
   const appUrl = `http://${env.HOST}:${env.PORT}`;
-  console.log(`pg-broker-bench: open ${appUrl}  (starting…)`);
-
-  if (!(await portFree(env.HOST, env.PORT)))
-    fail(`PORT ${env.PORT} on ${env.HOST} is already in use (another \`npm start\`?). Stop it, or set PORT to a free port.`);
+  const progress = new StartupProgress();
+  // The starting page takes the port at once, so the URL printed next answers from that moment on.
+  const starting = await serveStartingPage({ host: env.HOST, port: env.PORT, progress, appUrl }).catch((err: NodeJS.ErrnoException) =>
+    fail(
+      err.code === "EADDRINUSE"
+        ? `PORT ${env.PORT} on ${env.HOST} is already in use (another \`npm start\`?). Stop it, or set PORT to a free port.`
+        : `cannot listen on ${env.HOST}:${env.PORT}: ${err.message}`,
+    ),
+  );
+  console.log(`pg-broker-bench: open ${appUrl}  (it shows start-up progress until the app is ready)`);
+  const step = (label: string, line?: string) => {
+    progress.begin(label);
+    if (line) console.log(`  ${line}`);
+  };
 
   let embedded: EmbeddedServer | undefined;
   const children: ChildProcess[] = [];
@@ -68,19 +77,21 @@ async function main() {
   try {
     if (!controlUrl || !targetUrl) {
       const dir = dataDir(env);
-      console.log(`  embedded Postgres: data in ${dir}, port ${env.EMBEDDED_PG_PORT}`);
+      step("starting the embedded Postgres", `embedded Postgres: data in ${dir}, port ${env.EMBEDDED_PG_PORT}`);
       embedded = await startEmbedded({ dataDir: dir, port: env.EMBEDDED_PG_PORT });
       for (const n of embedded.notes) console.log(`  ${n}`);
       controlUrl ??= embedded.url(CONTROL_DB);
       targetUrl ??= embedded.url(TARGET_DB);
     }
     // Both checks run at once so a bad URL is reported within the connect timeout.
+    step("connecting to the databases");
     const probes = await Promise.allSettled([
       env.DATABASE_URL ? probePostgres("DATABASE_URL", controlUrl) : Promise.resolve(""),
       env.TARGET_DATABASE_URL ? probePostgres("TARGET_DATABASE_URL", targetUrl) : Promise.resolve(""),
     ]);
     const problems = probes.flatMap((p) => (p.status === "rejected" ? [(p.reason as Error).message] : []));
     if (problems.length) throw new Error(problems.join("\n              "));
+    step("applying the control-store migrations");
     const applied = await migrate(controlUrl);
     if (applied.length) console.log(`  control store (${describeUrl(controlUrl)}): applied ${applied.join(", ")}`);
   } catch (err) {
@@ -94,20 +105,29 @@ async function main() {
     DATABASE_URL: controlUrl,
     TARGET_DATABASE_URL: targetUrl,
     TARGET_IS_EMBEDDED: env.TARGET_DATABASE_URL ? "" : "1",
+    // Absolute, so the app names the very data folder the run page's CLI command must use (lib/default-target.ts).
+    DATA_DIR: dataDir(env),
+    EMBEDDED_PG_PORT: String(env.EMBEDDED_PG_PORT),
     PORT: String(env.PORT),
     HOST: env.HOST,
   };
 
   if (process.env.SKIP_BUILD !== "1" && buildIsStale()) {
-    console.log("  building the web app (first start or changed sources; about a minute)…");
+    step("building the web app, usually a minute or two", "building the web app (first start or changed sources; usually a minute or two)…");
+    const t0 = Date.now();
     try {
-      await runBuild(childEnv);
+      await runBuild(childEnv, (line) => {
+        progress.line(line);
+        console.log(`    ${line}`);
+      });
+      console.log(`  built in ${Math.round((Date.now() - t0) / 1000)} s`);
     } catch (err) {
       await embedded?.stop().catch(() => undefined);
       fail((err as Error).message);
     }
   }
 
+  step("starting the web app", "starting the web app…");
   const web = spawnTs("scripts/serve-next.ts", childEnv);
   const runner = spawnTs("runner/main.ts", childEnv);
   children.push(web, runner);
@@ -118,9 +138,10 @@ async function main() {
       void shutdown(1);
     });
   }
-  web.on("message", (m: { ready?: boolean }) => {
-    if (m?.ready) console.log(`  ready: ${appUrl}   (Ctrl-C stops the app, the runner and the embedded Postgres)`);
-  });
+  starting.handOver(web).then(
+    () => console.log(`  ready: ${appUrl}   (Ctrl-C stops the app, the runner and the embedded Postgres)`),
+    () => undefined, // the web app exited first: its exit handler above reports it and shuts down
+  );
 }
 
 main().catch((err) => fail((err as Error).message));

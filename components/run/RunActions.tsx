@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { CliTarget } from "@/lib/default-target";
 import type { RunView } from "@/lib/run-view";
 
 async function errorOf(r: Response): Promise<string> {
@@ -132,7 +133,7 @@ export function FinishedActions({ run }: { run: RunView }) {
   );
 }
 
-export function CliCommand({ command, masked }: { command: string; masked: boolean }) {
+export function CliCommand({ command, target }: { command: string; target: CliTarget }) {
   const [copied, setCopied] = useState(false);
   return (
     <section className="panel" data-testid="cli-command">
@@ -151,7 +152,20 @@ export function CliCommand({ command, masked }: { command: string; masked: boole
         </button>
       </div>
       <pre className="cmd">{command}</pre>
-      {masked && <p className="hint">The password is masked (****): put the target&rsquo;s password in its place.</p>}
+      {target.unknownTarget ? (
+        <p className="hint">
+          This run&rsquo;s target &ldquo;{target.unknownTarget}&rdquo; is not a saved target (any more): put its connection string in place of
+          the &lt;…&gt;.
+        </p>
+      ) : (
+        target.targetUrl?.includes(":****@") && <p className="hint">The password is masked (****): put the target&rsquo;s password in its place.</p>
+      )}
+      {target.env && Object.keys(target.env).length > 0 && (
+        <p className="hint">
+          The app runs with its own {Object.keys(target.env).join(" and ")}: the command carries {Object.keys(target.env).length > 1 ? "them" : "it"} so it
+          uses the same embedded Postgres.
+        </p>
+      )}
     </section>
   );
 }

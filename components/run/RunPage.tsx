@@ -5,6 +5,7 @@
 import { useCallback, useMemo, useState } from "react";
 import { RunCharts } from "@/components/charts/RunCharts";
 import { toCliCommand } from "@/lib/cli-command";
+import type { CliTarget } from "@/lib/default-target";
 import { knobsLabel, STATUS_BADGE } from "@/lib/run-format";
 import type { RunView } from "@/lib/run-view";
 import type { Sample } from "@/lib/sample";
@@ -32,7 +33,7 @@ function missingSeqs(samples: Sample[]): number[] {
   return out;
 }
 
-export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initialRun: RunView; initialSamples: Sample[]; targetMaskedUrl: string | null }) {
+export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun: RunView; initialSamples: Sample[]; cliTarget: CliTarget }) {
   const [run, setRun] = useState(initialRun);
   const [lastPhase, setLastPhase] = useState<string | null>(initialRun.phase !== "done" ? initialRun.phase : null);
   const final = FINAL.includes(run.status);
@@ -58,7 +59,8 @@ export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initi
   const latest = samples[samples.length - 1];
   const errors = useMemo(() => samples.flatMap((s) => s.metrics.errors.map((e) => ({ seq: s.seq, t: s.metrics.elapsedSec, e }))), [samples]);
   const cfg = run.config;
-  const command = cfg ? toCliCommand(cfg, targetMaskedUrl ?? undefined) : null;
+  const cliTargetUrl = cliTarget.unknownTarget ? `<connection string of ${cliTarget.unknownTarget}>` : cliTarget.targetUrl;
+  const command = cfg ? toCliCommand(cfg, cliTargetUrl, cliTarget.env) : null;
 
   return (
     <div className="stack" data-testid="run-page" data-status={run.status} data-run-id={run.id}>
@@ -164,7 +166,7 @@ export function RunPage({ initialRun, initialSamples, targetMaskedUrl }: { initi
       )}
 
       {final && run.summary && <ManifestPanel summary={run.summary} />}
-      {final && command && <CliCommand command={command} masked={!!targetMaskedUrl} />}
+      {final && command && <CliCommand command={command} target={cliTarget} />}
       {final && (
         <section className="panel">
           <FinishedActions run={run} />

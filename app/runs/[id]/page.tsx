@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunPage } from "@/components/run/RunPage";
+import { defaultTargetForCli, type CliTarget } from "@/lib/default-target";
 import { getRun, samplesAfter } from "@/lib/runs";
 import { toRunView, toSample } from "@/lib/run-view";
 import type { Sample } from "@/lib/sample";
-import { resolveTarget } from "@/lib/targets";
+import { DEFAULT_TARGET_ID, resolveTarget } from "@/lib/targets";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +23,16 @@ export default async function RunRoute({ params }: Props) {
   const run = toRunView(row, { withSummary: true });
   // Everything stored so far is rendered at once; the live stream then continues after the last seq.
   const samples = (await samplesAfter(id)).map(toSample).filter((s): s is Sample => s !== null);
-  // The CLI line names a saved target by its masked URL (the reader types the password); the default needs none.
-  const target = run.targetId && run.targetId !== "default" ? await resolveTarget(run.targetId) : null;
-  return <RunPage initialRun={run} initialSamples={samples} targetMaskedUrl={target?.maskedUrl ?? null} />;
+  return <RunPage initialRun={run} initialSamples={samples} cliTarget={await cliTargetOf(run.targetId, run.targetLabel)} />;
+}
+
+/**
+ * How the reproducing command reaches the run's target: a saved target by its masked URL (the reader types
+ * the password), the default one as `npm run bench` in this project finds it (lib/default-target.ts). A run
+ * whose target is gone (deleted, or a CLI run's own --target) gets a placeholder naming it, never the default.
+ */
+async function cliTargetOf(targetId: string | null, label: string): Promise<CliTarget> {
+  if (targetId === DEFAULT_TARGET_ID) return defaultTargetForCli();
+  const saved = targetId ? await resolveTarget(targetId) : null;
+  return saved ? { targetUrl: saved.maskedUrl } : { unknownTarget: label };
 }
