@@ -17,7 +17,7 @@ interface FlagSpec {
 
 const FLAGS: Record<string, FlagSpec> = {
   writers: { type: "int", field: "writers", help: "writer connections (both workloads)" },
-  readers: { type: "int", field: "readers", help: "queue: reader connections; pubsub: readers PER consumer group, must equal -partitions" },
+  readers: { type: "int", field: "readers", help: "queue: reader connections; pubsub: readers PER consumer group, must equal -partitions (left out, it follows them)" },
   "consumer-groups": { type: "int", field: "consumerGroups", only: "pubsub", help: "pubsub: consumer groups (read fan-out)" },
   partitions: { type: "int", field: "partitions", only: "pubsub", help: "pubsub: partition tables" },
   "write-batch": { type: "int", field: "writeBatch", only: "pubsub", help: "pubsub: messages per INSERT transaction" },
