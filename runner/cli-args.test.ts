@@ -71,7 +71,8 @@ test("every command lib/cli-command.ts shows for a run parses back to the same c
 });
 
 test("bad flags and impossible combinations name the problem", () => {
-  assert.match(error(["pubsub", "-writers", "ten"]), /-writers expects a whole number, got "ten"/);
+  assert.equal(error(["pubsub", "-writers", "ten"]), 'invalid pubsub settings: -writers: Writers must be a whole number, not "ten"');
+  assert.equal(error(["queue", "-readers", "-2", "-payload", "1.5"]), "invalid queue settings: -payload: Payload must be a whole number, not \"1.5\"; -readers: Readers must be at least 1");
   assert.match(error(["pubsub", "-writerz", "4"]), /unknown flag -writerz \(did you mean -writers\?\)/);
   assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: Readers per group \(3\) must equal Partitions \(4\)/);
   assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub workload only/);

@@ -47,7 +47,7 @@ test("bad flags exit 2 with a message naming the flag", async () => {
   assert.match(r.err, /^bench: invalid pubsub settings: -readers: Readers per group \(3\) must equal Partitions \(4\)/);
   const u = await bench(["pubsub", "--writers", "x"]);
   assert.equal(u.code, 2);
-  assert.match(u.err, /-writers expects a whole number/);
+  assert.match(u.err, /-writers: Writers must be a whole number, not "x"/);
 });
 
 test("an unreachable target exits 1 naming the target, password masked", async () => {
