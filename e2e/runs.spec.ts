@@ -30,7 +30,7 @@ test("launch a 10-second pub/sub run from the form, watch the charts and numbers
   await form.open();
   await form.choosePreset("pub/sub: reference tool defaults");
   await form.fill(SMALL);
-  await expect(form.field("Readers per group"), "readers follow partitions").toHaveValue("2");
+  await expect(form.derived("readers"), "readers per group follow partitions").toHaveText("2");
   await expect(form.connections()).toContainText("This run opens 7 connections");
   const id = await form.launch();
   ids.finished = id;
@@ -102,23 +102,23 @@ test("a bad field gets its message beside it, from the same schema as the API", 
   await form.open();
   await form.fill({ Writers: 0 });
   await expect(form.field("Writers")).toHaveAttribute("aria-invalid", "true");
-  await expect(form.field("Writers")).toHaveAccessibleDescription("writers must be at least 1");
-  await form.fill({ Partitions: 2, "Readers per group": 3 });
-  await expect(form.field("Readers per group")).toHaveAccessibleDescription(/readers \(per consumer group\) must equal partitions/);
+  await expect(form.field("Writers")).toHaveAccessibleDescription("Writers must be at least 1");
+  await form.fill({ "Write limit": 50 });
+  await expect(form.field("Write limit")).toHaveAccessibleDescription(/^Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/);
 
   await page.getByRole("button", { name: "Launch run" }).click();
   await expect(page.getByTestId("form-error")).toContainText("Fix the 2 fields marked in red");
   await expect(page).toHaveURL(/\/runs\/new$/);
   await expect(form.field("Writers")).toBeFocused();
 
-  await form.fill({ Writers: 3, "Readers per group": 2 });
+  await form.fill({ Writers: 3, "Write limit": 2000 });
   await expect(form.field("Writers")).not.toHaveAttribute("aria-invalid", "true");
   await expect(form.field("Writers")).toHaveAccessibleDescription(/one connection each/);
 
   // The API answers the same input with 400 and the same words.
   const bad = await request.post("/api/runs", { data: { config: { kind: "pubsub", writers: 0 } } });
   expect(bad.status()).toBe(400);
-  expect(await bad.json()).toEqual({ error: "invalid config", fields: { writers: "writers must be at least 1" } });
+  expect(await bad.json()).toEqual({ error: "invalid config", fields: { writers: "Writers must be at least 1" } });
   const notJson = await request.post("/api/runs", { headers: { "content-type": "application/json" }, data: Buffer.from("writers=0") });
   expect(notJson.status()).toBe(400);
   expect((await notJson.json()).error).toMatch(/not valid JSON/);

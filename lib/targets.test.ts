@@ -76,9 +76,9 @@ test("targetInfo reads the connection limits; connectionProblem blocks only beyo
 test("launchRun: same field messages as the schema, unknown or unreachable targets named, valid input queued", async () => {
   const bad = await launchRun({ config: { kind: "pubsub", writers: 0 } });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.fields, { writers: "writers must be at least 1" });
+  assert.deepEqual(bad.fields, { writers: "Writers must be at least 1" });
   const mismatch = await launchRun({ config: { kind: "pubsub", partitions: 2, readers: 3 } });
-  assert.ok(!mismatch.ok && /readers \(per consumer group\) must equal partitions/.test(mismatch.fields.readers));
+  assert.ok(!mismatch.ok && /^Readers per group \(3\) must equal Partitions \(2\)/.test(mismatch.fields.readers));
 
   const unknown = await launchRun({ config: { kind: "queue" }, targetId: "t_nope" });
   assert.ok(!unknown.ok && /target "t_nope" does not exist/.test(unknown.fields.targetId));

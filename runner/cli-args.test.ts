@@ -71,13 +71,14 @@ test("every command lib/cli-command.ts shows for a run parses back to the same c
 });
 
 test("bad flags and impossible combinations name the problem", () => {
-  assert.match(error(["pubsub", "-writers", "ten"]), /-writers expects a whole number, got "ten"/);
+  assert.equal(error(["pubsub", "-writers", "ten"]), 'invalid pubsub settings: -writers: Writers must be a whole number, not "ten"');
+  assert.equal(error(["queue", "-readers", "-2", "-payload", "1.5"]), "invalid queue settings: -payload: Payload must be a whole number, not \"1.5\"; -readers: Readers must be at least 1");
   assert.match(error(["pubsub", "-writerz", "4"]), /unknown flag -writerz \(did you mean -writers\?\)/);
-  assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: readers \(per consumer group\) must equal partitions/);
+  assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: Readers per group \(3\) must equal Partitions \(4\)/);
   assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub workload only/);
   assert.match(error(["pubsub", "-duration", "500ms"]), /-duration expects a duration in whole seconds/);
-  assert.match(error(["pubsub", "-duration", "0s"]), /-duration: durationSeconds must be at least 1/);
-  assert.match(error(["pubsub", "-throttle_writes", "50", "-write-batch", "100"]), /-throttle_writes: .*below writeBatch/);
+  assert.match(error(["pubsub", "-duration", "0s"]), /-duration: Measured duration must be at least 1 s$/);
+  assert.match(error(["pubsub", "-throttle_writes", "50", "-write-batch", "100"]), /-throttle_writes: Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/);
   assert.match(error(["kafka"]), /unknown workload "kafka": use pubsub or queue/);
   assert.match(error([]), /which workload\?/);
   assert.match(error(["pubsub", "-writers"]), /-writers needs a value/);
@@ -89,4 +90,13 @@ test("bad flags and impossible combinations name the problem", () => {
   assert.match(error(["queue", "-save=maybe"]), /-save is a switch/);
   assert.equal(parseArgs(["--help"]).kind, "help");
   assert.match(usage(), /-throttle_writes N/);
+});
+
+test("every bad setting at once, each named by its flag and the form's label", () => {
+  assert.equal(
+    error(["pubsub", "-writers", "0", "-partitions", "2", "-readers", "3", "-duration", "0", "-payload", "0"]),
+    "invalid pubsub settings: -writers: Writers must be at least 1; -payload: Payload must be at least 1 byte; -duration: Measured duration must be at least 1 s; " +
+      "-readers: Readers per group (3) must equal Partitions (2): each consumer group has exactly one reader per partition, as in the reference tool. Set readers to 2, or leave it out to follow partitions",
+  );
+  assert.equal(error(["queue", "-readers", "0", "-report", "0s"]), "invalid queue settings: -report: CLI report interval must be at least 1 s; -readers: Readers must be at least 1");
 });

@@ -17,7 +17,7 @@ interface FlagSpec {
 
 const FLAGS: Record<string, FlagSpec> = {
   writers: { type: "int", field: "writers", help: "writer connections (both workloads)" },
-  readers: { type: "int", field: "readers", help: "queue: reader connections; pubsub: readers PER consumer group, must equal -partitions" },
+  readers: { type: "int", field: "readers", help: "queue: reader connections; pubsub: readers PER consumer group, must equal -partitions (left out, it follows them)" },
   "consumer-groups": { type: "int", field: "consumerGroups", only: "pubsub", help: "pubsub: consumer groups (read fan-out)" },
   partitions: { type: "int", field: "partitions", only: "pubsub", help: "pubsub: partition tables" },
   "write-batch": { type: "int", field: "writeBatch", only: "pubsub", help: "pubsub: messages per INSERT transaction" },
@@ -136,8 +136,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (spec.only && spec.only !== kind) return err(`-${name} applies to the ${spec.only} workload only, not ${kind}`);
     if (spec.type === "bool") input[spec.field] = raw;
     else if (spec.type === "int") {
-      if (!/^\d+$/.test(String(raw))) return err(`-${name} expects a whole number, got "${raw}"`);
-      input[spec.field] = Number(raw);
+      // Anything but a whole number goes to the schema as the text, so its message is the form's words.
+      input[spec.field] = /^-?\d+$/.test(String(raw)) ? Number(raw) : raw;
     } else if (spec.type === "duration") {
       const secs = parseDuration(String(raw));
       if (secs === null) return err(`-${name} expects a duration in whole seconds such as 30s, 2m, 1m30s or 45, got "${raw}"`);

@@ -49,10 +49,10 @@ function bench(args: string[], env: Record<string, string> = {}): Promise<{ code
 test("bad flags exit 2 with a message naming the flag", async () => {
   const r = await bench(["pubsub", "-readers", "3", "-partitions", "4"]);
   assert.equal(r.code, 2);
-  assert.match(r.err, /^bench: invalid pubsub settings: -readers: readers \(per consumer group\) must equal partitions/);
+  assert.match(r.err, /^bench: invalid pubsub settings: -readers: Readers per group \(3\) must equal Partitions \(4\)/);
   const u = await bench(["pubsub", "--writers", "x"]);
   assert.equal(u.code, 2);
-  assert.match(u.err, /-writers expects a whole number/);
+  assert.match(u.err, /-writers: Writers must be a whole number, not "x"/);
 });
 
 test("an unreachable target exits 1 naming the target, password masked", async () => {

@@ -15,7 +15,7 @@ import { explainPgError, maskUrl } from "../lib/pgurl";
 import type { SampleMetrics } from "../lib/sample";
 import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { connectionsNeeded, type WorkloadConfig } from "../lib/workloads";
+import { connectionsNeeded, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type TargetClient } from "./pgclient";
 import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
@@ -54,7 +54,7 @@ export class RunCancelled extends Error {
   }
 }
 
-const DRAIN_SECONDS = 10;
+const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads.ts: the New run form counts it in the total time
 /** After a cancel, loops get this long to finish their statement before it is cancelled server-side. */
 const STOP_GRACE_MS = 700;
 

@@ -89,7 +89,7 @@ test("failing runs are marked failed in words and never stop the runner", async 
   const good = await queue(short);
   const r1 = await waitFor(bad.id, (r) => r.status !== "queued" && r.status !== "running");
   assert.equal(r1.status, "failed");
-  assert.match((r1 as { error: string | null }).error ?? "", /invalid workload config: readers \(per consumer group\) must equal partitions/);
+  assert.match((r1 as { error: string | null }).error ?? "", /invalid workload config: readers: Readers per group \(3\) must equal Partitions \(4\)/);
   const r2 = await waitFor(unreachable.id, (r) => r.status !== "queued" && r.status !== "running");
   assert.equal(r2.status, "failed");
   assert.match((r2 as { error: string | null }).error ?? "", /cannot connect to the target postgresql:\/\/u:\*\*\*\*@127\.0\.0\.1:1\/db/);

@@ -2,13 +2,29 @@
 // The New run form. Every knob is shown and checked as it is typed with the same Zod schema the API and
 // the CLI use (lib/workloads.ts), so a bad field gets the same message here, in a 400 from POST /api/runs
 // and from `npm run bench`. The server's answer is shown the same way, beside the field it names.
+// What is launched is what the form shows: a blank or non-numeric field is an error, never a default; the
+// total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { FitWarningList } from "@/components/compare/FitWarnings";
 import { toCliCommand } from "@/lib/cli-command";
+import type { FitWarning } from "@/lib/references";
 import { fmtDuration } from "@/lib/run-format";
 import type { PublicTarget, TargetInfo } from "@/lib/targets";
-import { connectionsNeeded, PRESETS, presetById, WorkloadConfig, type WorkloadKind } from "@/lib/workloads";
-import { FIELDS, GROUP_LABEL, toFormValues, toInput, validate, type FormValues } from "./fields";
+import {
+  connectionsNeeded,
+  loadSecondsAtMost,
+  LONG_RUN_SECONDS,
+  MAX_DRAIN_SECONDS,
+  parseConfig,
+  PRESETS,
+  presetById,
+  SHORT_WINDOW_SECONDS,
+  WorkloadConfig,
+  type Preset,
+  type WorkloadKind,
+} from "@/lib/workloads";
+import { fieldsOf, GROUP_LABEL, toFormValues, toInput, type FormValues } from "./fields";
 
 export interface RunFormInitial {
   config: WorkloadConfig;
@@ -19,15 +35,30 @@ export interface RunFormInitial {
 }
 
 type InfoState = { state: "loading" } | { state: "ok"; info: TargetInfo } | { state: "error"; error: string };
+type FitState = { state: "loading" } | { state: "ok"; warnings: FitWarning[]; targetName: string } | { state: "error"; error: string };
 
 const KIND_TEXT: Record<WorkloadKind, string> = {
   pubsub: "Kafka-style log: partition tables, consumer groups with offsets, every group reads every message.",
   queue: "A work queue: readers take rows with SELECT … FOR UPDATE SKIP LOCKED and delete them.",
 };
 
+/** The preset whose published window would make a long run, or null: the form then offers a short one. */
+function longPreset(id: string | null): Preset | null {
+  const p = id ? presetById(id) : undefined;
+  return p && loadSecondsAtMost(WorkloadConfig.parse(p.config)) > LONG_RUN_SECONDS ? p : null;
+}
+
+/** A preset's values for the form; a long one starts with the short window (the user picks the full one). */
+function presetValues(p: Preset) {
+  const f = toFormValues(WorkloadConfig.parse(p.config));
+  if (longPreset(p.id)) f.values.durationSeconds = String(SHORT_WINDOW_SECONDS);
+  return f;
+}
+
 export function RunForm({ initial, targets: initialTargets }: { initial: RunFormInitial; targets: PublicTarget[] }) {
   const router = useRouter();
-  const start = toFormValues(initial.config);
+  const initialPreset = initial.presetId ? presetById(initial.presetId) : undefined;
+  const start = initialPreset ? presetValues(initialPreset) : toFormValues(initial.config);
   const [kind, setKind] = useState<WorkloadKind>(start.kind);
   const [values, setValues] = useState<FormValues>(start.values);
   const [tune, setTune] = useState(start.tuneTableVacuum);
@@ -41,14 +72,27 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
   const [targetId, setTargetId] = useState(initialTargets.some((t) => t.id === initial.targetId) ? initial.targetId : "default");
   const [info, setInfo] = useState<InfoState>({ state: "loading" });
   const [infoNonce, setInfoNonce] = useState(0);
+  const [fit, setFit] = useState<FitState>({ state: "loading" });
+  /** The exact request a long run was confirmed for; any change to the form asks again. */
+  const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const confirmRef = useRef<HTMLDivElement>(null);
 
-  const parsed = useMemo(() => validate(toInput(kind, values, tune)), [kind, values, tune]);
+  const input = useMemo(() => toInput(kind, values, tune), [kind, values, tune]);
+  const parsed = useMemo(() => parseConfig(input), [input]);
   const clientErrors = parsed.ok ? {} : parsed.errors;
   const errorFor = (name: string): string | undefined =>
     serverErrors[name] ?? (touched.has(name) || submitted ? clientErrors[name] : undefined);
   const needed = parsed.ok ? connectionsNeeded(parsed.config) : null;
   const target = targets.find((t) => t.id === targetId) ?? targets[0];
+  const preset = presetById(presetId);
+  const long = longPreset(presetId);
+  const total = parsed.ok ? loadSecondsAtMost(parsed.config) : null;
+  const isLong = total !== null && total > LONG_RUN_SECONDS;
+  const requestKey = JSON.stringify({ input, targetId });
+  const confirming = isLong && confirmedFor === requestKey;
+  // Any change to the run withdraws the question: coming back to the same values must not re-open it.
+  useEffect(() => setConfirmedFor((c) => (c === null || c === requestKey ? c : null)), [requestKey]);
 
   useEffect(() => {
     let cancelled = false;
@@ -65,6 +109,29 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
     };
   }, [targetId, infoNonce]);
 
+  // A published scenario's fit on this target and machine, for the config as it stands now: the same
+  // fitWarnings as /references/[id], through GET /api/references/:id/fit. Waits for typing to pause.
+  const referenceId = preset?.referenceId;
+  const fitConfig = parsed.ok ? JSON.stringify(parsed.config) : null;
+  useEffect(() => {
+    if (!referenceId || !fitConfig) return;
+    const ctl = new AbortController();
+    setFit({ state: "loading" });
+    const t = setTimeout(() => {
+      const q = new URLSearchParams({ targetId, config: fitConfig });
+      fetch(`/api/references/${encodeURIComponent(referenceId)}/fit?${q}`, { cache: "no-store", signal: ctl.signal })
+        .then(async (r) => {
+          const body = await r.json();
+          setFit(r.ok ? { state: "ok", warnings: body.warnings, targetName: body.target.name } : { state: "error", error: body.error ?? `HTTP ${r.status}` });
+        })
+        .catch((err) => !ctl.signal.aborted && setFit({ state: "error", error: `the app did not answer (${(err as Error).message})` }));
+    }, 300);
+    return () => {
+      clearTimeout(t);
+      ctl.abort();
+    };
+  }, [referenceId, fitConfig, targetId]);
+
   const clearServer = (name: string) =>
     setServerErrors((e) => {
       if (!(name in e) && !("connections" in e) && !("_" in e)) return e;
@@ -73,21 +140,22 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
     });
 
   const setField = (name: string, v: string) => {
-    setValues((old) => {
-      const next = { ...old, [name]: v };
-      // Readers per group must equal partitions: keep them together while they agree.
-      if (kind === "pubsub" && name === "partitions" && old.readers === old.partitions) next.readers = v;
-      return next;
-    });
+    setValues((old) => ({ ...old, [name]: v }));
     setEdited(true);
     clearServer(name);
+  };
+
+  /** The Length choice of a long preset: its shape with the short window, or its full published window. */
+  const setWindow = (seconds: number) => {
+    setValues((old) => ({ ...old, durationSeconds: String(seconds) }));
+    clearServer("durationSeconds");
   };
 
   const applyPreset = (id: string) => {
     setPresetId(id);
     const p = presetById(id);
     if (!p) return;
-    const f = toFormValues(WorkloadConfig.parse(p.config));
+    const f = presetValues(p);
     setKind(f.kind);
     setValues(f.values);
     setTune(f.tuneTableVacuum);
@@ -101,7 +169,8 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
     // Keep the shared knobs, take the other workload's own knobs from its defaults.
     const defaults = toFormValues(WorkloadConfig.parse({ kind: k }));
     const next: FormValues = { ...defaults.values };
-    for (const f of FIELDS) if (f.kinds.includes(k) && f.kinds.includes(kind) && f.name !== "readers") next[f.name] = values[f.name];
+    const mine = new Set(fieldsOf(kind).map((f) => f.name));
+    for (const f of fieldsOf(k)) if (mine.has(f.name) && f.name !== "readers") next[f.name] = values[f.name];
     setKind(k);
     setValues(next);
     setTune(defaults.tuneTableVacuum);
@@ -117,12 +186,22 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
       focusFirstError(formRef.current);
       return;
     }
+    if (isLong && !confirming) {
+      // A run longer than 5 minutes is never a surprise: say how long, and launch only on a second, explicit yes.
+      setConfirmedFor(requestKey);
+      setTimeout(() => confirmRef.current?.focus(), 0);
+      return;
+    }
+    await send();
+  };
+
+  const send = async () => {
     setLaunching(true);
     setServerErrors({});
     const r = await fetch("/api/runs", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ config: toInput(kind, values, tune), targetId }),
+      body: JSON.stringify({ config: input, targetId }),
     }).catch(() => null);
     if (r?.status === 201) {
       const { url } = (await r.json()) as { url: string };
@@ -130,6 +209,7 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
       return;
     }
     setLaunching(false);
+    setConfirmedFor(null);
     if (!r) {
       setServerErrors({ _: "The app did not answer. Is `npm start` still running?" });
       return;
@@ -140,14 +220,13 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
     setTimeout(() => focusFirstError(formRef.current), 0);
   };
 
-  const shown = FIELDS.filter((f) => f.kinds.includes(kind));
-  const fieldNames = new Set(shown.map((f) => f.name));
+  const shown = fieldsOf(kind);
+  const fieldNames = new Set<string>(shown.map((f) => f.name));
   const general = Object.entries({ ...(submitted ? clientErrors : {}), ...serverErrors }).filter(
     ([k]) => !fieldNames.has(k) && k !== "targetId" && k !== "connections",
   );
-  const preset = presetById(presetId);
   const tooMany = info.state === "ok" && needed !== null && needed > info.info.usable;
-  const total = parsed.ok ? parsed.config.warmupSeconds + parsed.config.durationSeconds : null;
+  const longFull = long ? WorkloadConfig.parse(long.config).durationSeconds : null;
 
   return (
     <form ref={formRef} className="run-form" noValidate onSubmit={launch} aria-label="New run">
@@ -184,6 +263,34 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
               {preset && edited ? " (edited)" : ""}
             </span>
           </div>
+          {long && longFull !== null && (
+            <fieldset className="window-choice" data-testid="window-choice">
+              <legend>Length</legend>
+              <label>
+                <input type="radio" name="window" checked={values.durationSeconds === String(SHORT_WINDOW_SECONDS)} onChange={() => setWindow(SHORT_WINDOW_SECONDS)} />
+                Short: same shape, {SHORT_WINDOW_SECONDS} s window
+              </label>
+              <label>
+                <input type="radio" name="window" checked={values.durationSeconds === String(longFull)} onChange={() => setWindow(longFull)} />
+                Full published length: {fmtDuration(longFull)}
+              </label>
+            </fieldset>
+          )}
+          {referenceId && (
+            <div className="fit" data-testid="fit-warnings" aria-live="polite">
+              {!parsed.ok ? (
+                <p className="hint">Fix the marked fields to see how this compares with the published run.</p>
+              ) : fit.state === "loading" ? (
+                <p className="hint">Checking how the published run fits this target…</p>
+              ) : fit.state === "error" ? (
+                <p className="hint">Could not check whether this fits the target: {fit.error}</p>
+              ) : fit.warnings.length ? (
+                <FitWarningList heading={`Running this here (${fit.targetName}):`} warnings={fit.warnings} />
+              ) : (
+                <p className="hint">This config fits {fit.targetName}.</p>
+              )}
+            </div>
+          )}
         </section>
 
         {(["load", "batches", "timing"] as const).map((g) => (
@@ -194,6 +301,20 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
                 .filter((f) => f.group === g)
                 .map((f) => {
                   const id = `f-${f.name}`;
+                  if (f.derivedFrom) {
+                    const v = parsed.ok ? String((parsed.config as Record<string, unknown>)[f.name]) : "—";
+                    return (
+                      <div key={f.name} className="fieldbox" data-field={f.name}>
+                        <span className="label" id={`${id}-label`}>
+                          {f.label}
+                        </span>
+                        <output className="derived" aria-labelledby={`${id}-label`} data-testid={`derived-${f.name}`}>
+                          {v}
+                        </output>
+                        <span className="hint">{f.hint}</span>
+                      </div>
+                    );
+                  }
                   const err = errorFor(f.name);
                   return (
                     <div key={f.name} className="fieldbox" data-field={f.name}>
@@ -204,9 +325,11 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
                       <input
                         id={id}
                         name={f.name}
-                        type="number"
+                        // Text, not type=number: a number input reports "abc" or "1e" as empty, and the
+                        // form must check exactly what the user sees.
+                        type="text"
                         inputMode="numeric"
-                        step={1}
+                        autoComplete="off"
                         value={values[f.name] ?? ""}
                         aria-invalid={err ? true : undefined}
                         aria-describedby={`${id}-msg`}
@@ -278,14 +401,37 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
         </section>
 
         <section className="panel launch">
-          <button type="submit" className="btn primary big" disabled={launching || tooMany}>
+          {parsed.ok && total !== null && (
+            <div className={`total-time${isLong ? " long" : ""}`} data-testid="total-time" data-seconds={total}>
+              <div className="total-figure">Up to {fmtDuration(total)}</div>
+              <div className="hint">
+                {fmtDuration(parsed.config.warmupSeconds)} warm-up + {fmtDuration(parsed.config.durationSeconds)} measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining,
+                plus setup and verification. Runs queue: one runs at a time.
+              </div>
+            </div>
+          )}
+          <button type="submit" className="btn primary big" disabled={launching || tooMany || confirming}>
             {launching ? "Checking the target and launching…" : "Launch run"}
           </button>
-          {total !== null && (
-            <p className="hint">
-              Load for {fmtDuration(total)} ({fmtDuration(parsed.ok ? parsed.config.warmupSeconds : 0)} warm-up + {fmtDuration(parsed.ok ? parsed.config.durationSeconds : 0)} measured), plus setup and verification.
-              Runs queue: one runs at a time.
-            </p>
+          {confirming && total !== null && (
+            <div className="alert warn confirm-long" role="alertdialog" aria-labelledby="confirm-long-title" tabIndex={-1} ref={confirmRef} data-testid="confirm-long">
+              <p id="confirm-long-title" style={{ margin: 0 }}>
+                <strong>This run loads the target for up to {fmtDuration(total)}.</strong> Other runs wait behind it; you can cancel it from its page.
+              </p>
+              <div className="row" style={{ marginTop: 8 }}>
+                <button type="button" className="btn primary" onClick={send} disabled={launching}>
+                  Yes, launch the {fmtDuration(total)} run
+                </button>
+                {long && values.durationSeconds !== String(SHORT_WINDOW_SECONDS) && (
+                  <button type="button" className="btn" onClick={() => setWindow(SHORT_WINDOW_SECONDS)}>
+                    Use a {SHORT_WINDOW_SECONDS} s window instead
+                  </button>
+                )}
+                <button type="button" className="btn" onClick={() => setConfirmedFor(null)}>
+                  Go back
+                </button>
+              </div>
+            </div>
           )}
           {general.length > 0 && (
             <div className="alert bad" role="alert" data-testid="form-error">

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseConfig, PRESETS, WorkloadConfig } from "@/lib/workloads";
-import { toFormValues, toInput, validate } from "./fields";
+import { FIELD_TEXT, parseConfig, PRESETS, WorkloadConfig } from "@/lib/workloads";
+import { FIELDS, fieldsOf, toFormValues, toInput } from "./fields";
 
 test("every preset survives the form: shown as text, read back to the same config", () => {
   for (const p of PRESETS) {
@@ -11,25 +11,44 @@ test("every preset survives the form: shown as text, read back to the same confi
   }
 });
 
-test("text that is not a number reaches the schema as text, so its message names the field", () => {
-  const r = validate(toInput("queue", { writers: "four", readers: "" }, false));
-  assert.deepEqual(r, { ok: false, errors: { writers: "writers must be a number" } });
+test("a blank field is refused beside it, never replaced by the default", () => {
+  const r = parseConfig(toInput("queue", { ...toFormValues(WorkloadConfig.parse({ kind: "queue" })).values, writers: "  " }, false));
+  assert.deepEqual(r, { ok: false, errors: { writers: "Writers is required: enter a whole number" } });
 });
 
-test("an empty field takes the schema's default", () => {
-  const r = validate(toInput("pubsub", { writers: "", partitions: "3", readers: "" }, false));
+test("text that is not a decimal number reaches the schema as the text the user sees", () => {
+  const values = { ...toFormValues(WorkloadConfig.parse({ kind: "queue" })).values, writers: "abc", readers: "0x10", payloadBytes: "1e3" };
+  const r = parseConfig(toInput("queue", values, false));
+  assert.deepEqual(r, {
+    ok: false,
+    errors: {
+      writers: 'Writers must be a whole number, not "abc"',
+      readers: 'Readers must be a whole number, not "0x10"',
+      payloadBytes: 'Payload must be a whole number, not "1e3"',
+    },
+  });
+  assert.deepEqual(parseConfig(toInput("queue", { ...values, writers: "2.5", readers: " 7 ", payloadBytes: "512" }, false)), {
+    ok: false,
+    errors: { writers: "Writers must be a whole number" },
+  });
+});
+
+test("pub/sub readers per group are derived from partitions, not asked", () => {
+  const f = fieldsOf("pubsub").find((x) => x.name === "readers")!;
+  assert.equal(f.derivedFrom, "partitions");
+  assert.equal(f.label, "Readers per group");
+  const values = toFormValues(WorkloadConfig.parse({ kind: "pubsub", partitions: 3 })).values;
+  assert.equal("readers" in values, false);
+  const r = parseConfig(toInput("pubsub", { ...values, partitions: "6" }, false));
   assert.ok(r.ok);
-  assert.equal(r.config.writers, 4);
-  assert.equal(r.config.readers, 3);
+  assert.equal(r.config.readers, 6);
+  // A queue's readers are asked (there is no partition to follow).
+  assert.equal(fieldsOf("queue").find((x) => x.name === "readers")!.derivedFrom, undefined);
 });
 
-test("field errors and cross-field errors show together, with the schema's words", () => {
-  const r = validate({ kind: "pubsub", writers: 0, partitions: 2, readers: 3 });
-  assert.ok(!r.ok);
-  assert.equal(r.errors.writers, "writers must be at least 1");
-  assert.match(r.errors.readers, /^readers \(per consumer group\) must equal partitions/);
-  // What the API says for the same input is a subset of the same messages.
-  const api = parseConfig({ kind: "pubsub", writers: 0, partitions: 2, readers: 3 });
-  assert.ok(!api.ok);
-  for (const [k, v] of Object.entries(api.errors)) assert.equal(r.errors[k], v);
+test("the form's labels are the schema's: one table in lib/workloads.ts", () => {
+  for (const f of FIELDS) {
+    if (!(f.name === "readers" && f.kind === "pubsub")) assert.equal(f.label, FIELD_TEXT[f.name].label, f.name);
+    assert.equal(f.unit, (FIELD_TEXT[f.name] as { unit?: string }).unit);
+  }
 });

@@ -1,4 +1,5 @@
-// The New run form, as a user sees it: labelled fields, a preset list, a target, a Launch button.
+// The New run form, as a user sees it: labelled fields, a preset list, a target, the total time and a
+// Launch button (with an in-page confirmation for runs longer than 5 minutes).
 import { expect, type Locator, type Page } from "@playwright/test";
 
 export class NewRunPage {
@@ -9,8 +10,31 @@ export class NewRunPage {
     await expect(this.page.getByRole("heading", { name: "New run" })).toBeVisible();
   }
 
+  /** A typed field, by its label (text inputs: the form checks exactly the text the user sees). */
   field(label: string): Locator {
-    return this.page.getByRole("spinbutton", { name: label });
+    return this.page.getByRole("textbox", { name: label });
+  }
+
+  /** A value the form derives instead of asking (pub/sub readers per group follow partitions). */
+  derived(name: string): Locator {
+    return this.page.getByTestId(`derived-${name}`);
+  }
+
+  totalTime(): Locator {
+    return this.page.getByTestId("total-time");
+  }
+
+  fitWarnings(): Locator {
+    return this.page.getByTestId("fit-warnings");
+  }
+
+  /** The Length choice a long published preset offers (short window, or the full published one). */
+  windowChoice(): Locator {
+    return this.page.getByTestId("window-choice");
+  }
+
+  confirmation(): Locator {
+    return this.page.getByRole("alertdialog");
   }
 
   async choosePreset(label: string) {
@@ -36,6 +60,17 @@ export class NewRunPage {
 
   async launch(): Promise<string> {
     await this.page.getByRole("button", { name: "Launch run" }).click();
+    return this.launched();
+  }
+
+  /** Launch a run longer than 5 minutes: Launch, then the confirmation's "Yes, launch…". */
+  async launchLong(): Promise<string> {
+    await this.page.getByRole("button", { name: "Launch run" }).click();
+    await this.confirmation().getByRole("button", { name: /^Yes, launch/ }).click();
+    return this.launched();
+  }
+
+  private async launched(): Promise<string> {
     await this.page.waitForURL(/\/runs\/r_[0-9a-f]+$/, { timeout: 20_000 });
     return new URL(this.page.url()).pathname.split("/").pop()!;
   }

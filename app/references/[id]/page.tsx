@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { FitWarningList } from "@/components/compare/FitWarnings";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
 import { fmtNum } from "@/lib/compare";
 import { fitWarnings, referenceById, referenceLabel, REFERENCES, referenceSummary, referenceWorkload, sourceUrl, type FitWarning } from "@/lib/references";
@@ -56,17 +57,7 @@ export default async function ReferencePage({ params }: Props) {
           {"error" in f ? (
             <p className="hint">Could not check whether this fits the default target: {f.error}</p>
           ) : f.warnings.length ? (
-            <div className={`alert ${f.warnings.some((w) => w.severity === "blocker") ? "bad" : "warn"}`}>
-              <strong>Running this here (default target):</strong>
-              <ul className="fit-warnings">
-                {f.warnings.map((w, i) => (
-                  <li key={i} data-severity={w.severity}>
-                    {w.severity === "blocker" ? <strong>Will not fit: </strong> : null}
-                    {w.text}
-                  </li>
-                ))}
-              </ul>
-            </div>
+            <FitWarningList heading="Running this here (default target):" warnings={f.warnings} />
           ) : (
             <p className="hint">This config fits the default target.</p>
           )}
