@@ -56,6 +56,12 @@ test("pub/sub readers per group are shown as derived from partitions, not asked"
   await form.fill({ Writers: 1, Partitions: 3, "Consumer groups": 2 });
   await expect(form.derived("readers")).toHaveText("3");
   await expect(form.connections()).toContainText("This run opens 8 connections"); // 1 + 3 × 2 + 1
+  // The same run from a terminal reaches the same default target: the e2e app runs on its own data folder and
+  // port, so the preview carries them, as the run page's command does.
+  await page.getByText("Same run from a terminal").click();
+  await expect(page.locator("pre.cmd")).toContainText(
+    `DATA_DIR=${process.env.E2E_DATA_DIR} EMBEDDED_PG_PORT=${process.env.E2E_PG_PORT ?? 54399} npm run bench -- pubsub -writers 1 -readers 3 -consumer-groups 2 -partitions 3`,
+  );
   await form.fill({ Partitions: "" });
   await expect(form.derived("readers"), "nothing to derive from a blank field").toHaveText("—");
 

@@ -8,6 +8,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { FitWarningList } from "@/components/compare/FitWarnings";
 import { toCliCommand } from "@/lib/cli-command";
+import type { CliTarget } from "@/lib/default-target";
 import type { FitWarning } from "@/lib/references";
 import { fmtDuration } from "@/lib/run-format";
 import type { PublicTarget, TargetInfo } from "@/lib/targets";
@@ -55,7 +56,8 @@ function presetValues(p: Preset) {
   return f;
 }
 
-export function RunForm({ initial, targets: initialTargets }: { initial: RunFormInitial; targets: PublicTarget[] }) {
+/** `defaultCli`: how a terminal in this project reaches the default target (lib/default-target.ts), for the command preview. */
+export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: { initial: RunFormInitial; targets: PublicTarget[]; defaultCli?: CliTarget }) {
   const router = useRouter();
   const initialPreset = initial.presetId ? presetById(initial.presetId) : undefined;
   const start = initialPreset ? presetValues(initialPreset) : toFormValues(initial.config);
@@ -448,7 +450,7 @@ export function RunForm({ initial, targets: initialTargets }: { initial: RunForm
           {parsed.ok && (
             <details>
               <summary className="small">Same run from a terminal</summary>
-              <pre className="cmd">{toCliCommand(parsed.config, target && !target.isDefault ? target.maskedUrl : undefined)}</pre>
+              <pre className="cmd">{target && !target.isDefault ? toCliCommand(parsed.config, target.maskedUrl) : toCliCommand(parsed.config, defaultCli.targetUrl, defaultCli.env)}</pre>
             </details>
           )}
         </section>

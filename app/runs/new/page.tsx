@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { RunForm, type RunFormInitial } from "@/components/run-form/RunForm";
+import { defaultTargetForCli } from "@/lib/default-target";
 import { getRun } from "@/lib/runs";
 import { toRunView } from "@/lib/run-view";
 import { listTargets } from "@/lib/targets";
@@ -37,7 +38,7 @@ export default async function NewRunRoute({ searchParams }: Props) {
         </p>
       </div>
       {note && <div className="alert warn">{note}</div>}
-      <RunForm initial={initial} targets={targets} />
+      <RunForm initial={initial} targets={targets} defaultCli={defaultTargetForCli()} />
     </div>
   );
 }
