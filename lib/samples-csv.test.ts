@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RunStats } from "../runner/stats";
-import { workloadFor } from "../runner/workloads";
+import { workloadFor } from "../workloads/runners";
 import { CSV_COLUMNS, samplesToCsv } from "./samples-csv";
 import type { Sample } from "./sample";
 import { WorkloadConfig } from "./workloads";

@@ -72,7 +72,7 @@ test("every command lib/cli-command.ts shows for a run parses back to the same c
 
 test("bad flags and impossible combinations name the problem", () => {
   assert.equal(error(["pubsub", "-writers", "ten"]), 'invalid pubsub settings: -writers: Writers must be a whole number, not "ten"');
-  assert.equal(error(["queue", "-readers", "-2", "-payload", "1.5"]), "invalid queue settings: -payload: Payload must be a whole number, not \"1.5\"; -readers: Readers must be at least 1");
+  assert.equal(error(["queue", "-readers", "-2", "-payload", "1.5"]), "invalid queue settings: -readers: Readers must be at least 1; -payload: Payload must be a whole number, not \"1.5\"");
   assert.match(error(["pubsub", "-writerz", "4"]), /unknown flag -writerz \(did you mean -writers\?\)/);
   assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: Readers per group \(3\) must equal Partitions \(4\)/);
   assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub workload only/);
@@ -98,5 +98,5 @@ test("every bad setting at once, each named by its flag and the form's label", (
     "invalid pubsub settings: -writers: Writers must be at least 1; -payload: Payload must be at least 1 byte; -duration: Measured duration must be at least 1 s; " +
       "-readers: Readers per group (3) must equal Partitions (2): each consumer group has exactly one reader per partition, as in the reference tool. Set readers to 2, or leave it out to follow partitions",
   );
-  assert.equal(error(["queue", "-readers", "0", "-report", "0s"]), "invalid queue settings: -report: CLI report interval must be at least 1 s; -readers: Readers must be at least 1");
+  assert.equal(error(["queue", "-readers", "0", "-report", "0s"]), "invalid queue settings: -readers: Readers must be at least 1; -report: CLI report interval must be at least 1 s");
 });

@@ -3,45 +3,78 @@
 // (--target, --warmup, --preset, --json, --save). No dependency: the grammar is small and the messages must
 // name the exact flag.
 import { checkPgUrl } from "../lib/pgurl";
-import { parseConfig, presetById, PRESETS, WORKLOAD_KINDS, type WorkloadConfig, type WorkloadKind } from "../lib/workloads";
+import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads";
+import type { WorkloadDefinition } from "../workloads/types";
 
 type FlagType = "int" | "duration" | "bool" | "string";
 interface FlagSpec {
   type: FlagType;
-  /** Config field it sets (workload flags). */
-  field?: string;
-  /** Only meaningful for this workload. */
-  only?: WorkloadKind;
+  /** Config field it sets, per workload that has the flag (workload flags only). */
+  fields?: Map<string, string>;
   help: string;
 }
 
-const FLAGS: Record<string, FlagSpec> = {
-  writers: { type: "int", field: "writers", help: "writer connections (both workloads)" },
-  readers: { type: "int", field: "readers", help: "queue: reader connections; pubsub: readers PER consumer group, must equal -partitions (left out, it follows them)" },
-  "consumer-groups": { type: "int", field: "consumerGroups", only: "pubsub", help: "pubsub: consumer groups (read fan-out)" },
-  partitions: { type: "int", field: "partitions", only: "pubsub", help: "pubsub: partition tables" },
-  "write-batch": { type: "int", field: "writeBatch", only: "pubsub", help: "pubsub: messages per INSERT transaction" },
-  "read-batch": { type: "int", field: "readBatch", only: "pubsub", help: "pubsub: most messages per claim" },
-  payload: { type: "int", field: "payloadBytes", help: "payload bytes per message" },
-  duration: { type: "duration", field: "durationSeconds", help: "measured window: 30s, 2m, 1m30s or seconds" },
-  warmup: { type: "duration", field: "warmupSeconds", help: "load before the measured window, excluded from the summary (default 5s)" },
-  throttle_writes: { type: "int", field: "throttleWritesPerSec", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
-  report: { type: "duration", field: "reportIntervalSeconds", help: "interval of the live line (default 5s)" },
-  "tune-table-vacuum": { type: "bool", field: "tuneTableVacuum", only: "queue", help: "queue: the reference's per-table autovacuum/fillfactor settings" },
-  mode: { type: "string", help: "pubsub or queue (as the reference's -mode; or give it as the first word)" },
-  target: { type: "string", help: "postgresql://user:pass@host:5432/db to run against (default: TARGET_DATABASE_URL, else the embedded Postgres)" },
-  host: { type: "string", help: "reference-style connection: host (with -port -db -user -password)" },
-  port: { type: "int", help: "reference-style connection: port (default 5432)" },
-  db: { type: "string", help: "reference-style connection: database (default benchmark)" },
-  user: { type: "string", help: "reference-style connection: user (default postgres)" },
-  password: { type: "string", help: "reference-style connection: password" },
-  preset: { type: "string", help: `start from a preset (flags override its fields): ${PRESETS.map((p) => p.id).join(", ")}` },
-  json: { type: "string", help: "write the run's summary (lib/summary.ts RunSummary) to this file" },
-  save: { type: "bool", help: "store the run in the control store so the app shows it (live)" },
-  help: { type: "bool", help: "this text" },
-};
-/** Accepted spellings that map onto a canonical flag. */
-const ALIASES: Record<string, string> = { "throttle-writes": "throttle_writes", consumer_groups: "consumer-groups", write_batch: "write-batch", read_batch: "read-batch", tune_table_vacuum: "tune-table-vacuum", h: "help" };
+/** "pubsub or queue". */
+function kindsText(): string {
+  const k = workloadDefinitions().map((d) => d.kind);
+  return k.length > 1 ? `${k.slice(0, -1).join(", ")} or ${k[k.length - 1]}` : k.join("");
+}
+
+/**
+ * The workload flags, from every workload's field table: a flag several workloads share is one flag (its help
+ * says what it means for each when they differ); a flag only some have names them.
+ */
+function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, FlagSpec> {
+  const byFlag = new Map<string, { type: FlagType; uses: { kind: string; field: string; help: string }[] }>();
+  for (const d of defs)
+    for (const f of d.fields) {
+      if (!f.cli) continue;
+      const type: FlagType = f.control === "bool" ? "bool" : f.cli.duration ? "duration" : "int";
+      const entry = byFlag.get(f.cli.flag) ?? { type, uses: [] };
+      entry.uses.push({ kind: d.kind, field: f.name, help: f.cli.help });
+      byFlag.set(f.cli.flag, entry);
+    }
+  const out: Record<string, FlagSpec> = {};
+  for (const [flag, { type, uses }] of byFlag) {
+    const everywhere = uses.length === defs.length && new Set(uses.map((u) => u.help)).size === 1;
+    const help = everywhere ? uses[0].help : uses.map((u) => `${u.kind}: ${u.help}`).join("; ");
+    out[flag] = { type, fields: new Map(uses.map((u) => [u.kind, u.field])), help };
+  }
+  return out;
+}
+
+/** The flags that are not a workload's field. */
+function ownFlags(): Record<string, FlagSpec> {
+  return {
+    mode: { type: "string", help: `${kindsText()} (as the reference's -mode; or give it as the first word)` },
+    target: { type: "string", help: "postgresql://user:pass@host:5432/db to run against (default: TARGET_DATABASE_URL, else the embedded Postgres)" },
+    host: { type: "string", help: "reference-style connection: host (with -port -db -user -password)" },
+    port: { type: "int", help: "reference-style connection: port (default 5432)" },
+    db: { type: "string", help: "reference-style connection: database (default benchmark)" },
+    user: { type: "string", help: "reference-style connection: user (default postgres)" },
+    password: { type: "string", help: "reference-style connection: password" },
+    preset: { type: "string", help: `start from a preset (flags override its fields): ${PRESETS.map((p) => p.id).join(", ")}` },
+    json: { type: "string", help: "write the run's summary (lib/summary.ts RunSummary) to this file" },
+    save: { type: "bool", help: "store the run in the control store so the app shows it (live)" },
+    help: { type: "bool", help: "this text" },
+  };
+}
+
+let cached: { defs: readonly WorkloadDefinition[]; flags: Record<string, FlagSpec>; aliases: Record<string, string> } | null = null;
+/** Every flag, and the spellings accepted for one: "-" and "_" swapped ("-throttle-writes"), and "-h". */
+function flagTable(): { flags: Record<string, FlagSpec>; aliases: Record<string, string> } {
+  const defs = workloadDefinitions();
+  if (cached?.defs !== defs) {
+    const flags = { ...workloadFlags(defs), ...ownFlags() };
+    const aliases: Record<string, string> = { h: "help" };
+    for (const name of Object.keys(flags)) {
+      const swapped = name.includes("-") ? name.replaceAll("-", "_") : name.replaceAll("_", "-");
+      if (swapped !== name && !flags[swapped]) aliases[swapped] = name;
+    }
+    cached = { defs, flags, aliases };
+  }
+  return cached;
+}
 
 export interface CliOptions {
   config: WorkloadConfig;
@@ -64,6 +97,7 @@ export function parseDuration(v: string): number | null {
 }
 
 function closest(name: string): string | undefined {
+  const { flags: FLAGS, aliases: ALIASES } = flagTable();
   const names = [...Object.keys(FLAGS), ...Object.keys(ALIASES)];
   const dist = (a: string, b: string) => {
     const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
@@ -78,6 +112,7 @@ function closest(name: string): string | undefined {
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const err = (message: string): ParsedArgs => ({ kind: "error", message });
+  const { flags: FLAGS, aliases: ALIASES } = flagTable();
   const values = new Map<string, string | boolean>();
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -115,41 +150,49 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (values.get("help")) return { kind: "help" };
 
   // Workload kind: first word, -mode, or the preset's.
-  if (positional.length > 1) return err(`unexpected argument "${positional[1]}": give one workload (pubsub or queue) and flags`);
+  if (positional.length > 1) return err(`unexpected argument "${positional[1]}": give one workload (${kindsText()}) and flags`);
   const kindWord = positional[0] ?? (values.get("mode") as string | undefined);
   if (positional[0] && values.has("mode") && values.get("mode") !== positional[0])
     return err(`the workload is given twice: "${positional[0]}" and -mode ${values.get("mode")}`);
-  if (kindWord !== undefined && !WORKLOAD_KINDS.includes(kindWord as WorkloadKind))
-    return err(`unknown workload "${kindWord}": use pubsub or queue`);
+  if (kindWord !== undefined && !workloadDefinition(kindWord)) return err(`unknown workload "${kindWord}": use ${kindsText()}`);
   const presetId = values.get("preset") as string | undefined;
   const preset = presetId ? presetById(presetId) : undefined;
   if (presetId && !preset) return err(`unknown preset "${presetId}". Presets: ${PRESETS.map((p) => p.id).join(", ")}`);
   if (preset && kindWord && preset.config.kind !== kindWord)
     return err(`preset ${preset.id} is a ${preset.config.kind} workload, but "${kindWord}" was asked for`);
-  const kind = (kindWord ?? preset?.config.kind) as WorkloadKind | undefined;
-  if (!kind) return err("which workload? Start with pubsub or queue, e.g. `npm run bench -- pubsub -duration 30s` (or --preset NAME)");
+  const kind = kindWord ?? preset?.config.kind;
+  if (!kind) {
+    const first = workloadDefinitions()[0].kind;
+    return err(`which workload? Start with ${kindsText()}, e.g. \`npm run bench -- ${first} -duration 30s\` (or --preset NAME)`);
+  }
+  const def = workloadDefinition(kind)!;
 
   const input: Record<string, unknown> = { ...(preset?.config ?? {}), kind };
   for (const [name, raw] of values) {
     const spec = FLAGS[name];
-    if (!spec.field) continue;
-    if (spec.only && spec.only !== kind) return err(`-${name} applies to the ${spec.only} workload only, not ${kind}`);
-    if (spec.type === "bool") input[spec.field] = raw;
+    if (!spec.fields) continue;
+    const field = spec.fields.get(kind);
+    if (!field) return err(`-${name} applies to the ${[...spec.fields.keys()].join(" and ")} workload${spec.fields.size > 1 ? "s" : ""} only, not ${kind}`);
+    if (spec.type === "bool") input[field] = raw;
     else if (spec.type === "int") {
       // Anything but a whole number goes to the schema as the text, so its message is the form's words.
-      input[spec.field] = /^-?\d+$/.test(String(raw)) ? Number(raw) : raw;
+      input[field] = /^-?\d+$/.test(String(raw)) ? Number(raw) : raw;
     } else if (spec.type === "duration") {
       const secs = parseDuration(String(raw));
       if (secs === null) return err(`-${name} expects a duration in whole seconds such as 30s, 2m, 1m30s or 45, got "${raw}"`);
-      input[spec.field] = secs;
+      input[field] = secs;
     }
   }
-  // Preset readers follow its partitions; if only -partitions is overridden, let readers follow again.
-  if (kind === "pubsub" && preset && values.has("partitions") && !values.has("readers")) delete input.readers;
+  // A preset's derived field (pub/sub readers) follows its source; if only the source is overridden, let it follow again.
+  for (const f of def.fields)
+    if (f.derivedFrom && f.cli && preset) {
+      const source = def.fields.find((x) => x.name === f.derivedFrom)?.cli?.flag;
+      if (source && values.has(source) && !values.has(f.cli.flag)) delete input[f.name];
+    }
 
   const parsed = parseConfig(input);
   if (!parsed.ok) {
-    const byField = Object.fromEntries(Object.entries(FLAGS).filter(([, s]) => s.field).map(([n, s]) => [s.field!, n]));
+    const byField = Object.fromEntries(def.fields.flatMap((f) => (f.cli ? [[f.name, f.cli.flag]] : [])));
     const msgs = Object.entries(parsed.errors).map(([field, msg]) => (byField[field] ? `-${byField[field]}: ${msg}` : msg));
     return err(`invalid ${kind} settings: ${msgs.join("; ")}`);
   }
@@ -178,8 +221,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
 }
 
 export function usage(): string {
+  const { flags: FLAGS } = flagTable();
   const lines = [
-    "Usage: npm run bench -- pubsub|queue [flags]",
+    `Usage: npm run bench -- ${workloadDefinitions().map((d) => d.kind).join("|")} [flags]`,
     "       npm run bench -- --preset NAME [flags]",
     "       npm run bench -- compare …            (compare stored runs and references)",
     "",

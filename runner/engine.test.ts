@@ -8,7 +8,7 @@ import { RunSummary } from "../lib/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
 import { testDatabase } from "../lib/testing";
 import { RunCancelled, runWorkload, verificationError, type EngineSample } from "./engine";
-import { WORKLOADS } from "./workloads";
+import { WORKLOADS } from "../workloads/runners";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;

@@ -19,8 +19,8 @@ import { connectionsNeeded, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../li
 import { ident, openClient, openClients, type TargetClient } from "./pgclient";
 import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
-import { workloadFor } from "./workloads";
-import type { WorkloadRun } from "./workloads/types";
+import { workloadFor } from "../workloads/runners";
+import type { WorkloadRun } from "../workloads/runtime";
 
 export interface EngineSample {
   seq: number;

@@ -1,9 +1,9 @@
-// The workload registry. Adding a workload: one new module beside these, one line here, and its params
-// schema in lib/workloads.ts.
-import type { WorkloadConfig, WorkloadKind } from "../../lib/workloads";
-import { pubsub } from "./pubsub";
-import { queue } from "./queue";
-import type { WorkloadModule } from "./types";
+// The runner registry (server-only): each workload's setup, loops and verification
+// (workloads/<kind>/runner.ts). Adding a workload: its folder, one line here and one in workloads/index.ts.
+import type { WorkloadConfig, WorkloadKind } from "../lib/workloads";
+import { pubsub } from "./pubsub/runner";
+import { queue } from "./queue/runner";
+import type { WorkloadModule } from "./runtime";
 
 export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = { pubsub, queue };
 

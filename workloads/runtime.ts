@@ -1,11 +1,11 @@
 // The uniform shape of a workload (openmessaging/benchmark's driver split): the engine owns phases, timing,
 // samples and the schema; a workload owns its tables, its loops and its verification.
 import type pg from "pg";
-import type { Verification } from "../../lib/summary";
-import type { WorkloadConfig } from "../../lib/workloads";
-import type { TargetClient } from "../pgclient";
-import type { RunStats } from "../stats";
-import type { Stopper, Throttle } from "../timing";
+import type { Verification } from "../lib/summary";
+import type { WorkloadConfig } from "../lib/workloads";
+import type { TargetClient } from "../runner/pgclient";
+import type { RunStats } from "../runner/stats";
+import type { Stopper, Throttle } from "../runner/timing";
 
 export interface WorkloadContext<C extends WorkloadConfig> {
   config: C;

@@ -21,6 +21,8 @@ import {
   PRESETS,
   presetById,
   SHORT_WINDOW_SECONDS,
+  workloadDefinition,
+  workloadDefinitions,
   WorkloadConfig,
   type Preset,
   type WorkloadKind,
@@ -37,11 +39,6 @@ export interface RunFormInitial {
 
 type InfoState = { state: "loading" } | { state: "ok"; info: TargetInfo } | { state: "error"; error: string };
 type FitState = { state: "loading" } | { state: "ok"; warnings: FitWarning[]; targetName: string } | { state: "error"; error: string };
-
-const KIND_TEXT: Record<WorkloadKind, string> = {
-  pubsub: "Kafka-style log: partition tables, consumer groups with offsets, every group reads every message.",
-  queue: "A work queue: readers take rows with SELECT … FOR UPDATE SKIP LOCKED and delete them.",
-};
 
 /** The preset whose published window would make a long run, or null: the form then offers a short one. */
 function longPreset(id: string | null): Preset | null {
@@ -63,7 +60,6 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   const start = initialPreset ? presetValues(initialPreset) : toFormValues(initial.config);
   const [kind, setKind] = useState<WorkloadKind>(start.kind);
   const [values, setValues] = useState<FormValues>(start.values);
-  const [tune, setTune] = useState(start.tuneTableVacuum);
   const [presetId, setPresetId] = useState<string>(initial.presetId ?? "custom");
   const [edited, setEdited] = useState(false);
   const [touched, setTouched] = useState<Set<string>>(new Set());
@@ -80,7 +76,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   const formRef = useRef<HTMLFormElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
 
-  const input = useMemo(() => toInput(kind, values, tune), [kind, values, tune]);
+  const input = useMemo(() => toInput(kind, values), [kind, values]);
   const parsed = useMemo(() => parseConfig(input), [input]);
   const clientErrors = parsed.ok ? {} : parsed.errors;
   const errorFor = (name: string): string | undefined =>
@@ -160,7 +156,6 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
     const f = presetValues(p);
     setKind(f.kind);
     setValues(f.values);
-    setTune(f.tuneTableVacuum);
     setEdited(false);
     setTouched(new Set());
     setServerErrors({});
@@ -168,15 +163,15 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
 
   const switchKind = (k: WorkloadKind) => {
     if (k === kind) return;
-    // Keep the shared knobs, take the other workload's own knobs from its defaults.
+    // Keep the shared knobs, take the other workload's own knobs from its defaults. A field of the same name
+    // and label means the same in both (pub/sub's "Readers per group" is not a queue's "Readers").
     const defaults = toFormValues(WorkloadConfig.parse({ kind: k }));
     const next: FormValues = { ...defaults.values };
-    const mine = new Set(fieldsOf(kind).map((f) => f.name));
-    for (const f of fieldsOf(k)) if (mine.has(f.name) && f.name !== "readers") next[f.name] = values[f.name];
+    const mine = new Map(fieldsOf(kind).map((f) => [f.name, f.label]));
+    for (const f of fieldsOf(k)) if (!f.derivedFrom && mine.get(f.name) === f.label && f.name in values) next[f.name] = values[f.name];
     setKind(k);
     setValues(next);
-    setTune(defaults.tuneTableVacuum);
-    setPresetId(k === "pubsub" ? "pubsub-defaults" : "queue-defaults");
+    setPresetId(workloadDefinition(k)!.defaultPresetId);
     setEdited(true);
     setServerErrors({});
   };
@@ -236,14 +231,14 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
         <section className="panel">
           <h2>Workload</h2>
           <div className="segmented big" role="radiogroup" aria-label="Workload">
-            {(["pubsub", "queue"] as const).map((k) => (
+            {workloadDefinitions().map(({ kind: k, title }) => (
               <label key={k} className={kind === k ? "on" : ""}>
-                <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => switchKind(k)} />
-                {k === "pubsub" ? "pub/sub" : "queue"}
+                <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => switchKind(k as WorkloadKind)} />
+                {title}
               </label>
             ))}
           </div>
-          <p className="hint">{KIND_TEXT[kind]}</p>
+          <p className="hint">{workloadDefinition(kind)?.description}</p>
           <div className="fieldbox" style={{ marginTop: 12 }}>
             <label htmlFor="preset">Preset</label>
             <select id="preset" value={presetId} onChange={(e) => applyPreset(e.target.value)}>
@@ -318,6 +313,16 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
                     );
                   }
                   const err = errorFor(f.name);
+                  if (f.control === "bool")
+                    return (
+                      <div key={f.name} className="fieldbox" data-field={f.name}>
+                        <label className="row" style={{ gap: 6 }}>
+                          <input type="checkbox" name={f.name} checked={values[f.name] === "true"} onChange={(e) => setField(f.name, String(e.target.checked))} />
+                          {f.label}
+                        </label>
+                        <span className="hint">{f.hint}</span>
+                      </div>
+                    );
                   return (
                     <div key={f.name} className="fieldbox" data-field={f.name}>
                       <label htmlFor={id}>
@@ -350,15 +355,6 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
                     </div>
                   );
                 })}
-              {g === "batches" && kind === "queue" && (
-                <div className="fieldbox">
-                  <label className="row" style={{ gap: 6 }}>
-                    <input type="checkbox" checked={tune} onChange={(e) => (setTune(e.target.checked), setEdited(true))} />
-                    Tune table vacuum
-                  </label>
-                  <span className="hint">autovacuum settings on the queue table, as the reference&rsquo;s -tune-table-vacuum</span>
-                </div>
-              )}
             </div>
           </section>
         ))}
@@ -464,7 +460,7 @@ function focusFirstError(form: HTMLFormElement | null) {
 }
 
 function ConnectionsNote({ info, needed, kind, parsedOk, onRetry }: { info: InfoState; needed: number | null; kind: WorkloadKind; parsedOk: boolean; onRetry: () => void }) {
-  const clients = kind === "pubsub" ? "writers + readers × groups" : "writers + readers";
+  const clients = workloadDefinition(kind)?.clientsFormula ?? "clients";
   if (info.state === "loading") return <p className="hint" data-testid="connections">Checking the target…</p>;
   if (info.state === "error")
     return (

@@ -1,55 +1,28 @@
-// The knobs of the New run form: hints and layout per field, and the conversion between the form's text
-// inputs and the WorkloadInput that lib/workloads.ts parses (the same schema as the API and the CLI).
-// Labels and units come from lib/workloads.ts (FIELD_TEXT), so the schema's messages use the same words.
-import { FIELD_TEXT, fieldLabel, type FieldName, type WorkloadConfig, type WorkloadInput, type WorkloadKind } from "@/lib/workloads";
+// The knobs of the New run form, from each workload's field table (workloads/<kind>/definition.ts), and the
+// conversion between the form's inputs and the WorkloadInput that lib/workloads.ts parses (the same schema as
+// the API and the CLI). Labels and units are the field table's, so the schema's messages use the same words.
+import { workloadDefinition, type WorkloadConfig, type WorkloadInput } from "@/lib/workloads";
+import type { FieldDef } from "@/workloads/types";
 
-export interface FieldSpec {
-  name: FieldName;
-  label: string;
-  hint: string;
-  unit?: string;
-  kind: WorkloadKind;
-  group: "load" | "batches" | "timing";
-  /** Shown as text, never asked: the schema derives it from this other field. */
-  derivedFrom?: FieldName;
+export { GROUP_LABEL } from "@/workloads/types";
+
+export interface FieldSpec extends FieldDef {
+  kind: string;
 }
-
-type Row = [name: FieldName, hint: string, kinds: WorkloadKind[], group: FieldSpec["group"], derivedFrom?: FieldName];
-const ROWS: Row[] = [
-  ["writers", "clients inserting messages, one connection each", ["pubsub", "queue"], "load"],
-  ["partitions", "one table per partition; writer w writes to partition w mod P", ["pubsub"], "load"],
-  ["consumerGroups", "each group reads every message (fan-out)", ["pubsub"], "load"],
-  // The reference tool requires one reader per partition in each group, so asking for it would only let
-  // the two disagree.
-  ["readers", "one per partition in each group, as the reference tool requires", ["pubsub"], "load", "partitions"],
-  ["readers", "clients dequeuing with SKIP LOCKED, one connection each", ["queue"], "load"],
-  ["throttleWritesPerSec", "global; 0 = as fast as possible", ["pubsub", "queue"], "load"],
-  ["payloadBytes", "random bytes per message", ["pubsub", "queue"], "batches"],
-  ["writeBatch", "messages per INSERT transaction", ["pubsub"], "batches"],
-  ["readBatch", "most messages claimed per poll", ["pubsub"], "batches"],
-  ["warmupSeconds", "load before measuring; left out of the results", ["pubsub", "queue"], "timing"],
-  ["durationSeconds", "the window the results cover", ["pubsub", "queue"], "timing"],
-  ["reportIntervalSeconds", "the CLI's live line; the browser always gets every second", ["pubsub", "queue"], "timing"],
-];
-
-export const FIELDS: FieldSpec[] = ROWS.flatMap(([name, hint, kinds, group, derivedFrom]) =>
-  kinds.map((kind) => ({ name, label: fieldLabel(name, kind), unit: (FIELD_TEXT[name] as { unit?: string }).unit, hint, kind, group, derivedFrom })),
-);
 
 /** The fields of one workload, in the form's order. */
-export function fieldsOf(kind: WorkloadKind): FieldSpec[] {
-  return FIELDS.filter((f) => f.kind === kind);
+export function fieldsOf(kind: string): FieldSpec[] {
+  return (workloadDefinition(kind)?.fields ?? []).map((f) => ({ ...f, kind }));
 }
 
-export const GROUP_LABEL = { load: "Load", batches: "Messages and batches", timing: "Timing" } as const;
-
+/** Text for a typed field, "true"/"false" for a switch. */
 export type FormValues = Record<string, string>;
 
-/** Text values for every field the user types (the form always shows every knob). */
-export function toFormValues(c: WorkloadConfig): { kind: WorkloadKind; values: FormValues; tuneTableVacuum: boolean } {
+/** Form values for every field the user sets (the form always shows every knob). */
+export function toFormValues(c: WorkloadConfig): { kind: WorkloadConfig["kind"]; values: FormValues } {
   const values: FormValues = {};
   for (const f of fieldsOf(c.kind)) if (!f.derivedFrom) values[f.name] = String((c as Record<string, unknown>)[f.name] ?? "");
-  return { kind: c.kind, values, tuneTableVacuum: c.kind === "queue" ? c.tuneTableVacuum : false };
+  return { kind: c.kind, values };
 }
 
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
@@ -58,15 +31,14 @@ const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
  * The form as WorkloadInput, exactly as the user sees it: a decimal number is sent as a number; anything
  * else, blank included, is sent as the text, so the schema refuses it beside its field ("Writers is
  * required", `Writers must be a whole number, not "abc"`) instead of filling in a default the user did not
- * see. Derived fields are left out, so the schema derives them.
+ * see. Derived fields are left out, so the schema derives them; a switch is sent as true or false.
  */
-export function toInput(kind: WorkloadKind, values: FormValues, tuneTableVacuum: boolean): WorkloadInput {
+export function toInput(kind: string, values: FormValues): WorkloadInput {
   const out: Record<string, unknown> = { kind };
   for (const f of fieldsOf(kind)) {
     if (f.derivedFrom) continue;
     const v = (values[f.name] ?? "").trim();
-    out[f.name] = DECIMAL.test(v) ? Number(v) : v;
+    out[f.name] = f.control === "bool" ? v === "true" : DECIMAL.test(v) ? Number(v) : v;
   }
-  if (kind === "queue") out.tuneTableVacuum = tuneTableVacuum;
   return out as WorkloadInput;
 }

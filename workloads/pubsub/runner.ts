@@ -5,12 +5,12 @@
 // with the run's own schema.
 import { randomFillSync } from "node:crypto";
 import type pg from "pg";
-import type { PubsubConfig } from "../../lib/workloads";
-import { LeanQuery } from "../leanquery";
-import { bindExecuteMessage } from "../protocol";
-import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
-import type { GroupStats } from "../stats";
-import { clock, jitterMicros, sleepMicros } from "../timing";
+import type { PubsubConfig } from "./definition";
+import { LeanQuery } from "../../runner/leanquery";
+import { bindExecuteMessage } from "../../runner/protocol";
+import { isConnectionError, rollbackQuietly, type TargetClient } from "../../runner/pgclient";
+import type { GroupStats } from "../../runner/stats";
+import { clock, jitterMicros, sleepMicros } from "../../runner/timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -21,7 +21,7 @@ import {
   type WorkloadModule,
   type WorkloadRun,
   type WorkloadVerification,
-} from "./types";
+} from "../runtime";
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED"; // the reference passes sql.LevelReadCommitted
 

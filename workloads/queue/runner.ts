@@ -5,11 +5,11 @@
 // the server's TimeZone is not UTC).
 import { randomFillSync } from "node:crypto";
 import type pg from "pg";
-import type { QueueConfig } from "../../lib/workloads";
-import { LeanQuery } from "../leanquery";
-import { bindExecuteMessage } from "../protocol";
-import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
-import { clock, sleepMicros } from "../timing";
+import type { QueueConfig } from "./definition";
+import { LeanQuery } from "../../runner/leanquery";
+import { bindExecuteMessage } from "../../runner/protocol";
+import { isConnectionError, rollbackQuietly, type TargetClient } from "../../runner/pgclient";
+import { clock, sleepMicros } from "../../runner/timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -20,7 +20,7 @@ import {
   type WorkloadModule,
   type WorkloadRun,
   type WorkloadVerification,
-} from "./types";
+} from "../runtime";
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED";
 

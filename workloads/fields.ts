@@ -1,0 +1,114 @@
+// Building blocks of workload definitions: the schema of a field table, and the fields every message
+// workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
+import { z } from "zod";
+import type { FieldDef } from "./types";
+
+/** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
+export function amount(n: number, unit: string | undefined): string {
+  const v = n.toLocaleString("en-US");
+  if (!unit) return v;
+  return `${v} ${n === 1 && (unit === "msgs" || unit === "bytes") ? unit.slice(0, -1) : unit}`;
+}
+
+/**
+ * A whole-number field. Absent (undefined) takes the default where there is one; anything present must be
+ * usable: a blank or non-numeric value is refused, never replaced by the default the user did not see.
+ */
+const int = (label: string, unit: string | undefined, min: number, max: number) =>
+  z
+    .number({
+      error: (iss) =>
+        iss.input === null || (typeof iss.input === "string" && iss.input.trim() === "")
+          ? `${label} is required: enter a whole number`
+          : typeof iss.input === "string"
+            ? `${label} must be a whole number, not "${iss.input}"`
+            : `${label} must be a whole number`,
+    })
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be at least ${amount(min, unit)}`)
+    .max(max, `${label} must be at most ${amount(max, unit)}`);
+
+/** The Zod schema of one field, from its table row. */
+function fieldSchema(f: FieldDef): z.ZodType {
+  const base =
+    f.control === "bool"
+      ? z.boolean({ error: `${f.label} must be true or false` })
+      : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
+  return f.default === undefined ? base.optional() : (base as z.ZodType<unknown>).default(f.default as never);
+}
+
+/**
+ * A check across fields runs whenever those fields are valid on their own, even when others are not, so
+ * every bad field is reported at once (Zod's default skips object checks once any field failed).
+ */
+export const whenValid = (...fields: string[]) => ({
+  when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+    !payload.issues.some((i) => i.path?.length && fields.includes(String(i.path[0]))),
+});
+
+/**
+ * The strict object schema of a field table: `kind` is the literal, every field as its row says. Unknown
+ * fields are refused (a misspelt "writer" must not launch the default writers unnoticed); fieldErrors puts
+ * the message under each unknown name. `T` is the parsed shape, which the caller states for exact types.
+ */
+export function paramsObject<K extends string, T>(kind: K, fields: FieldDef[]) {
+  const shape: Record<string, z.ZodType> = { kind: z.literal(kind) };
+  for (const f of fields) shape[f.name] = fieldSchema(f);
+  const names = fields.map((f) => f.name).join(", ");
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === "unrecognized_keys" ? `is not a field of a ${kind} workload (its fields: kind, ${names})` : undefined),
+  }) as unknown as z.ZodType<{ kind: K } & T, { kind: K } & Partial<T>>;
+}
+
+/** The fields every message workload has; `readers` and the workload's own fields go between them. */
+export const writersField: FieldDef = {
+  name: "writers", label: "Writers", hint: "clients inserting messages, one connection each", control: "int", min: 1, max: 1000, default: 4, group: "load",
+  cli: { flag: "writers", help: "writer connections" }, importFlag: "writers", compareLabel: "Writers",
+};
+
+export const sharedFields: FieldDef[] = [
+  {
+    name: "throttleWritesPerSec", label: "Write limit", unit: "msg/s", hint: "global; 0 = as fast as possible", control: "int", min: 0, max: 10_000_000, default: 0, group: "load",
+    cli: { flag: "throttle_writes", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" }, importFlag: "throttle_writes", compareLabel: "Write throttle (msg/s)",
+  },
+  {
+    name: "payloadBytes", label: "Payload", unit: "bytes", hint: "random bytes per message", control: "int", min: 1, max: 10 * 1024 * 1024, default: 1024, group: "batches",
+    cli: { flag: "payload", help: "payload bytes per message" }, importFlag: "payload", compareLabel: "Payload (bytes)",
+  },
+  {
+    // Load runs this long before the measured window starts; excluded from the summary. (Not in the reference.)
+    name: "warmupSeconds", label: "Warm-up", unit: "s", hint: "load before measuring; left out of the results", control: "int", min: 0, max: 3600, default: 5, group: "timing",
+    cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" }, compareLabel: "Warm-up excluded (s)",
+  },
+  {
+    // The summary covers exactly this window.
+    name: "durationSeconds", label: "Measured duration", unit: "s", hint: "the window the results cover", control: "int", min: 1, max: 24 * 3600, default: 30, group: "timing",
+    cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" }, importFlag: "duration", compareLabel: "Duration (s)",
+  },
+  {
+    // Samples are always taken every second; this is only the CLI's live line.
+    name: "reportIntervalSeconds", label: "CLI report interval", unit: "s", hint: "the CLI's live line; the browser always gets every second", control: "int", min: 1, max: 3600, default: 5, group: "timing",
+    cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" }, importFlag: "report",
+  },
+];
+
+/** The fields of the form's "batches" and "timing" sections come after the workload's own load fields. */
+export const byGroup = (fields: FieldDef[]): FieldDef[] =>
+  (["load", "batches", "timing"] as const).flatMap((g) => fields.filter((f) => f.group === g));
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+export { plural };
+
+export function fmtBytes(n: number): string {
+  if (n >= 1048576) return `${+(n / 1048576).toFixed(1)} MiB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
+/** The describe() parts every message workload ends with: payload when not 1 KiB, limit, window. */
+export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: number; durationSeconds: number }): string[] {
+  const parts: string[] = [];
+  if (c.payloadBytes !== 1024) parts.push(`${fmtBytes(c.payloadBytes)} payload`);
+  parts.push(c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s limit` : "unthrottled", `${c.durationSeconds} s measured`);
+  return parts;
+}

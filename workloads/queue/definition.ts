@@ -1,0 +1,74 @@
+// The queue, as the product knows it (browser-safe): its params, field table, presets and description. The
+// SQL and loops are in runner.ts beside this (server-only).
+import type { z } from "zod";
+import { byGroup, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
+import { defineWorkload, type FieldDef } from "../types";
+
+const FIELDS: FieldDef[] = byGroup([
+  writersField,
+  {
+    name: "readers", label: "Readers", hint: "clients dequeuing with SKIP LOCKED, one connection each", control: "int", min: 1, max: 1000, default: 4, group: "load",
+    cli: { flag: "readers", help: "reader connections" }, importFlag: "readers", compareLabel: "Readers",
+  },
+  ...sharedFields,
+  {
+    // ALTER TABLE queue SET (autovacuum_vacuum_scale_factor = 0.01, …, fillfactor = 90), as the reference's flag.
+    name: "tuneTableVacuum", label: "Tune table vacuum", hint: "autovacuum settings on the queue table, as the reference’s -tune-table-vacuum", control: "bool", default: false, group: "batches",
+    cli: { flag: "tune-table-vacuum", help: "the reference's per-table autovacuum/fillfactor settings" }, importFlag: "tune-table-vacuum", compareLabel: "Tuned table vacuum",
+  },
+]);
+
+interface Shape {
+  writers: number;
+  payloadBytes: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  throttleWritesPerSec: number;
+  reportIntervalSeconds: number;
+  readers: number;
+  tuneTableVacuum: boolean;
+}
+
+export const QueueParams = paramsObject<"queue", Shape>("queue", FIELDS);
+export type QueueConfig = z.output<typeof QueueParams>;
+
+/** The published scenarios' exact client configs (fixtures/kozlovski/published-results.json, scenarios[].config). */
+const PUBLISHED = [
+  ["queue-4vcpu-single-node", "queue: 4 vCPU single node", { writers: 10, readers: 15, throttleWritesPerSec: 2900, durationSeconds: 1800, tuneTableVacuum: false }],
+  ["queue-4vcpu-three-node-sync-replicated", "queue: 4 vCPU 3-node sync-replicated", { writers: 10, readers: 15, throttleWritesPerSec: 2400, durationSeconds: 600, tuneTableVacuum: false }],
+  ["queue-96vcpu-single-node", "queue: 96 vCPU single node", { writers: 100, readers: 200, throttleWritesPerSec: 20000, durationSeconds: 120, tuneTableVacuum: true }],
+] as const;
+
+export const queue = defineWorkload({
+  kind: "queue",
+  title: "queue",
+  description: "A work queue: readers take rows with SELECT … FOR UPDATE SKIP LOCKED and delete them.",
+  params: QueueParams,
+  fields: FIELDS,
+  commandOrder: ["writers", "readers", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds", "tuneTableVacuum"],
+  defaultPresetId: "queue-defaults",
+  presets: [
+    {
+      id: "queue-defaults",
+      label: "queue: reference tool defaults",
+      description: "4 writers, 4 readers, 1 KiB, unthrottled, 30 s.",
+      config: { kind: "queue" },
+    },
+    ...PUBLISHED.map(([id, title, c]) => ({
+      id,
+      label: `${title} (published)`,
+      description: `${c.writers} writers, ${c.readers} readers, 1 KiB, throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds} s${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}.`,
+      referenceId: id,
+      config: { kind: "queue" as const, ...c, payloadBytes: 1024 },
+    })),
+  ],
+  describe: (c) => [plural(c.writers, "writer"), plural(c.readers, "reader"), ...sharedParts(c)],
+  shortName: (c) => `queue ${c.writers}w/${c.readers}r`,
+  clients: (c) => c.writers + c.readers,
+  clientsFormula: "writers + readers",
+  // A queue writer inserts one row per transaction.
+  writeBatch: () => 1,
+  readsPerGroup: false,
+  compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
+  referenceMode: "queue",
+});
