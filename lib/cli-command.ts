@@ -1,7 +1,8 @@
 // The exact `npm run bench` command that reproduces a run's config headlessly. Flags are the reference
 // tool's names (methodology.md §1) so a reader of either tool recognises them; --warmup and --target are
-// this product's additions. The runner's CLI (runner/cli.ts) parses exactly these.
-import type { WorkloadConfig } from "./workloads";
+// this product's additions. The runner's CLI (runner/cli.ts) parses exactly these: both come from the
+// workload's field table (workloads/<kind>/definition.ts).
+import { definitionOf, type WorkloadConfig } from "./workloads";
 
 /** Quotes for a POSIX shell when needed: 'it'\''s'. */
 export function shellQuote(s: string): string {
@@ -15,26 +16,23 @@ export function shellQuote(s: string): string {
  * server when the app runs with another DATA_DIR or EMBEDDED_PG_PORT (lib/default-target.ts).
  */
 export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Record<string, string> = {}): string {
-  const args: string[] = [config.kind, "-writers", String(config.writers)];
-  if (config.kind === "pubsub") {
-    args.push(
-      "-readers", String(config.readers),
-      "-consumer-groups", String(config.consumerGroups),
-      "-partitions", String(config.partitions),
-      "-write-batch", String(config.writeBatch),
-      "-read-batch", String(config.readBatch),
-    );
-  } else {
-    args.push("-readers", String(config.readers));
+  const def = definitionOf(config);
+  const order = def.commandOrder ?? [];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  // The reference tool's flags first, in its usual order; this product's own (--warmup) after them.
+  const fields = def.fields
+    .filter((f) => f.cli)
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => Number(!!a.f.cli!.ours) - Number(!!b.f.cli!.ours) || rank(a.f.name) - rank(b.f.name) || a.i - b.i)
+    .map(({ f }) => f);
+  const args: string[] = [config.kind];
+  for (const f of fields) {
+    const v = (config as Record<string, unknown>)[f.name];
+    const flag = `${f.cli!.ours ? "--" : "-"}${f.cli!.flag}`;
+    if (f.control === "bool") {
+      if (v === true) args.push(flag); // a switch is named only when on, as one would type it
+    } else if (v !== undefined) args.push(flag, f.cli!.duration ? `${v}s` : String(v));
   }
-  args.push(
-    "-payload", String(config.payloadBytes),
-    "-duration", `${config.durationSeconds}s`,
-    "-throttle_writes", String(config.throttleWritesPerSec),
-    "-report", `${config.reportIntervalSeconds}s`,
-  );
-  if (config.kind === "queue" && config.tuneTableVacuum) args.push("-tune-table-vacuum");
-  args.push("--warmup", `${config.warmupSeconds}s`);
   if (targetUrl) args.push("--target", shellQuote(targetUrl));
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `);
   return `${assignments.join("")}npm run bench -- ${args.join(" ")}`;

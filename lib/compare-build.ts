@@ -6,8 +6,8 @@ import { mibPerSec, type LatencyStats } from "./metrics";
 import { referenceLabel, type Reference } from "./references";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
-import { durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
-import type { WorkloadConfig } from "./workloads";
+import { configCellsOf, durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
+import { definitionOf, type WorkloadConfig } from "./workloads";
 
 const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
 
@@ -30,28 +30,9 @@ export function relevantSettings(settings: Record<string, string>): Record<strin
 const settingsCell = (s: Record<string, string> | null): Cell =>
   s === null ? null : Object.keys(s).length ? Object.entries(s).map(([k, v]) => `${k}=${v}`).join(", ") : "defaults";
 
-/** "pub/sub 10w 5g×4r" or "queue 10w/15r". */
+/** "pub/sub 10w 5g×4r" or "queue 10w/15r": the workload's own short name. */
 export function workloadShort(c: WorkloadConfig): string {
-  return c.kind === "pubsub" ? `pub/sub ${c.writers}w ${c.consumerGroups}g×${c.readers}r` : `queue ${c.writers}w/${c.readers}r`;
-}
-
-function configCells(c: WorkloadConfig, runsAveraged: number | null): Record<string, Cell> {
-  return {
-    workload: c.kind,
-    writers: c.writers,
-    readers: c.readers,
-    readersTotal: c.kind === "pubsub" ? c.readers * c.consumerGroups : c.readers,
-    consumerGroups: c.kind === "pubsub" ? c.consumerGroups : null,
-    partitions: c.kind === "pubsub" ? c.partitions : null,
-    writeBatch: c.kind === "pubsub" ? c.writeBatch : null,
-    readBatch: c.kind === "pubsub" ? c.readBatch : null,
-    payloadBytes: c.payloadBytes,
-    throttleWritesPerSec: c.throttleWritesPerSec,
-    durationSeconds: c.durationSeconds,
-    warmupSeconds: c.warmupSeconds,
-    tuneTableVacuum: c.kind === "queue" ? c.tuneTableVacuum : null,
-    runsAveraged,
-  };
+  return definitionOf(c).shortName(c);
 }
 
 // ---------- histograms ----------
@@ -201,7 +182,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     href: `/runs/${run.id}`,
     workload: s.workload,
     when,
-    config: configCells(s.config, 1),
+    config: configCellsOf(s.config.kind, s.config as Record<string, unknown>, 1),
     annotations: {},
     env: {
       numbers: "measured here",
@@ -255,7 +236,6 @@ export function fromImport(rec: ImportRecord): Comparable {
   const s = parsed.data;
   const c = s.config;
   const pay = c.payloadBytes ?? null;
-  const pubsub = s.workload === "pubsub";
   const latency = { write: triplePcts(s.latencyMs.write), read: triplePcts(s.latencyMs.read), e2e: triplePcts(s.latencyMs.e2e) };
   const facts: Facts = {
     serverCores: null,
@@ -278,7 +258,6 @@ export function fromImport(rec: ImportRecord): Comparable {
   };
   const annotations: Record<string, string> = {};
   for (const [k, v] of Object.entries(s.configSources)) if (v === "inferred" || v === "default") annotations[k] = v;
-  const val = (v: number | boolean | undefined): Cell => (v === undefined ? null : v);
   return {
     key: rec.id,
     kind: "import",
@@ -288,21 +267,10 @@ export function fromImport(rec: ImportRecord): Comparable {
     workload: s.workload,
     when: typeof rec.createdAt === "string" ? rec.createdAt : rec.createdAt.toISOString(),
     annotations,
+    // The reference tool has no warm-up: nothing is excluded.
     config: {
-      workload: s.workload,
-      writers: val(c.writers),
-      readers: val(c.readers),
-      readersTotal: c.readers === undefined ? null : pubsub ? (c.consumerGroups === undefined ? null : c.readers * c.consumerGroups) : c.readers,
-      consumerGroups: pubsub ? val(c.consumerGroups) : null,
-      partitions: pubsub ? val(c.partitions) : null,
-      writeBatch: pubsub ? val(c.writeBatch) : null,
-      readBatch: pubsub ? val(c.readBatch) : null,
-      payloadBytes: val(c.payloadBytes),
-      throttleWritesPerSec: val(c.throttleWritesPerSec),
-      durationSeconds: val(c.durationSeconds),
+      ...configCellsOf(s.workload, c, 1),
       warmupSeconds: 0,
-      tuneTableVacuum: pubsub ? null : (c.tuneTableVacuum ?? null),
-      runsAveraged: 1,
     },
     env: {
       numbers: "imported output of the reference tool",
@@ -382,20 +350,8 @@ export function fromReference(r: Reference): Comparable {
     when: null,
     annotations: {},
     config: {
-      workload: r.workload,
-      writers: c.writers,
-      readers: c.readers,
-      readersTotal: c.readersTotal,
-      consumerGroups: c.consumerGroups,
-      partitions: c.partitions,
-      writeBatch: c.writeBatch,
-      readBatch: c.readBatch,
-      payloadBytes: c.payloadBytes,
-      throttleWritesPerSec: c.throttleWritesPerSec,
-      durationSeconds: c.durationSeconds,
+      ...configCellsOf(r.workload, c, c.runs),
       warmupSeconds: 0,
-      tuneTableVacuum: c.tuneTableVacuum,
-      runsAveraged: c.runs,
     },
     env: {
       numbers: `published (mean of ${c.runs} run${c.runs > 1 ? "s" : ""})`,

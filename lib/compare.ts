@@ -3,6 +3,8 @@
 // against a baseline; the notes that say what makes a comparison unfair; and the Markdown/CSV/JSON exports.
 // Pure and browser-safe (no Node APIs, no database): the builders live in lib/compare-build.ts.
 // Numbers are never invented: a percentile a source does not publish is null and shown as "—".
+import type { WorkloadDefinition } from "../workloads/types";
+import { workloadDefinition, workloadDefinitions } from "./workloads";
 
 export type ItemKind = "run" | "import" | "reference";
 export type Badge = "measured" | "imported" | "published";
@@ -95,22 +97,40 @@ export interface RowDef {
   label: string;
 }
 
-export const CONFIG_ROWS: RowDef[] = [
-  { key: "workload", label: "Workload" },
-  { key: "writers", label: "Writers" },
-  { key: "readers", label: "Readers (pub/sub: per group)" },
-  { key: "readersTotal", label: "Readers in total" },
-  { key: "consumerGroups", label: "Consumer groups" },
-  { key: "partitions", label: "Partitions" },
-  { key: "writeBatch", label: "Write batch" },
-  { key: "readBatch", label: "Read batch" },
-  { key: "payloadBytes", label: "Payload (bytes)" },
-  { key: "throttleWritesPerSec", label: "Write throttle (msg/s)" },
-  { key: "durationSeconds", label: "Duration (s)" },
-  { key: "warmupSeconds", label: "Warm-up excluded (s)" },
-  { key: "tuneTableVacuum", label: "Tuned table vacuum" },
-  { key: "runsAveraged", label: "Runs averaged" },
-];
+let configRowsCache: { defs: readonly WorkloadDefinition[]; rows: RowDef[] } | null = null;
+/**
+ * The config table's rows: the workload, then every registered workload's fields that have a compare label
+ * (in field-table order; the first workload to name a row names it) with their derived rows (readers in
+ * total) after the field they follow, then how many runs a figure averages.
+ */
+export function configRows(): RowDef[] {
+  const defs = workloadDefinitions();
+  if (configRowsCache?.defs !== defs) {
+    const rows: RowDef[] = [{ key: "workload", label: "Workload" }];
+    const has = (key: string) => rows.some((r) => r.key === key);
+    for (const d of defs)
+      for (const f of d.fields) {
+        if (!f.compareLabel || has(f.name)) continue;
+        rows.push({ key: f.name, label: f.compareLabel });
+        for (const x of d.compareExtras ?? []) if (x.after === f.name && !has(x.key)) rows.push({ key: x.key, label: x.label });
+      }
+    rows.push({ key: "runsAveraged", label: "Runs averaged" });
+    configRowsCache = { defs, rows };
+  }
+  return configRowsCache.rows;
+}
+
+/**
+ * A config's cells for those rows, from its workload's field table: `values` may lack fields (an imported
+ * output without its command line), which stay empty, as do other workloads' rows.
+ */
+export function configCellsOf(kind: string, values: Record<string, unknown>, runsAveraged: number | null): Record<string, Cell> {
+  const cells: Record<string, Cell> = { workload: kind, runsAveraged };
+  const def = workloadDefinition(kind);
+  for (const f of def?.fields ?? []) if (f.compareLabel) cells[f.name] = (values[f.name] as Cell | undefined) ?? null;
+  for (const x of def?.compareExtras ?? []) cells[x.key] = x.value(values);
+  return cells;
+}
 
 export const ENV_ROWS: RowDef[] = [
   { key: "numbers", label: "Numbers" },
@@ -176,7 +196,7 @@ function diffRows(items: Comparable[], defs: RowDef[], pick: (c: Comparable) => 
 
 /** Which config fields differ between the items (the config table and its "differences only" toggle). */
 export function configDiff(items: Comparable[]): DiffRow[] {
-  return diffRows(items, CONFIG_ROWS, (c) => c.config, (c) => c.annotations);
+  return diffRows(items, configRows(), (c) => c.config, (c) => c.annotations);
 }
 export function envDiff(items: Comparable[]): DiffRow[] {
   return diffRows(items, ENV_ROWS, (c) => c.env);
@@ -434,12 +454,12 @@ const csvCell = (v: string | number | boolean | null) => {
 /** CSV: one row per item, every config field and metric as a column (unrounded), plus ratios to the baseline. */
 export function toCsv(cmp: Comparison): string {
   const { items } = cmp;
-  const header = ["key", "kind", "badge", "label", "baseline", ...CONFIG_ROWS.map((r) => `config_${r.key}`), ...ENV_ROWS.map((r) => `env_${r.key}`)];
+  const header = ["key", "kind", "badge", "label", "baseline", ...configRows().map((r) => `config_${r.key}`), ...ENV_ROWS.map((r) => `env_${r.key}`)];
   for (const r of cmp.results) header.push(csvName(r));
   if (cmp.baseline >= 0) for (const r of cmp.results) header.push(`${csvName(r)}_ratio_vs_baseline`);
   const rows = items.map((c, i) => {
     const row: (string | number | boolean | null)[] = [c.key, c.kind, c.badge, c.label, i === cmp.baseline];
-    for (const r of CONFIG_ROWS) row.push(c.config[r.key] ?? null);
+    for (const r of configRows()) row.push(c.config[r.key] ?? null);
     for (const r of ENV_ROWS) row.push(c.env[r.key] ?? null);
     for (const r of cmp.results) row.push(r.values[i]);
     if (cmp.baseline >= 0) for (const r of cmp.results) row.push(delta(r.values[i], r.values[cmp.baseline], r.better)?.ratio ?? null);

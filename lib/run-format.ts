@@ -1,29 +1,15 @@
 // Formatting shared by the run pages, the runs list and the compare view. Pure functions, safe in the browser.
-import type { WorkloadConfig } from "./workloads";
+import { fmtBytes } from "../workloads/fields";
+import { definitionOf, workloadDefinition, type WorkloadConfig } from "./workloads";
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+export { fmtBytes };
 
 /**
- * A run's knobs in words, one part per knob, for the runs list and the run page:
- * pubsub: ["10 writers", "4 partitions", "5 consumer groups of 4 readers", "write batch 100", "read batch 200", "5,000 msg/s limit",
- * "120 s measured"]; queue: ["10 writers", "15 readers", "2,900 msg/s limit", "1800 s measured"]. The payload is named
- * when not the default 1 KiB.
+ * A run's knobs in words, one part per knob, for the runs list, the run page and the CLI: the workload's own
+ * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1800 s measured"].
  */
 export function knobsParts(c: WorkloadConfig | null): string[] {
-  if (!c) return [];
-  const parts =
-    c.kind === "pubsub"
-      ? [
-          plural(c.writers, "writer"),
-          plural(c.partitions, "partition"),
-          `${plural(c.consumerGroups, "consumer group")} of ${plural(c.readers, "reader")}`,
-          `write batch ${c.writeBatch}`,
-          `read batch ${c.readBatch}`,
-        ]
-      : [plural(c.writers, "writer"), plural(c.readers, "reader")];
-  if (c.payloadBytes !== 1024) parts.push(`${fmtBytes(c.payloadBytes)} payload`);
-  parts.push(c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s limit` : "unthrottled", `${c.durationSeconds} s measured`);
-  return parts;
+  return c ? definitionOf(c).describe(c) : [];
 }
 
 export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).join(" · ");
@@ -31,13 +17,7 @@ export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).jo
 /** The read rate's name: a pub/sub run with several consumer groups reads each message once per group, and its
  *  read rate sums them; a queue (one consumer of each message) and a single group read plainly. */
 export function readRateLabel(workload: string, groups: number): string {
-  return workload === "pubsub" && groups > 1 ? "read (all groups)" : "read";
-}
-
-export function fmtBytes(n: number): string {
-  if (n >= 1048576) return `${+(n / 1048576).toFixed(1)} MiB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
-  return `${n} B`;
+  return workloadDefinition(workload)?.readsPerGroup && groups > 1 ? "read (all groups)" : "read";
 }
 
 /** Messages per second with thousands separators, no decimals above 100. */

@@ -9,6 +9,7 @@ import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer }
 import { dataDir, readEnv } from "../lib/env";
 import type { Phase } from "../lib/metrics";
 import { describeUrl } from "../lib/pgurl";
+import { knobsParts } from "../lib/run-format";
 import type { RunSummary } from "../lib/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
 import { embeddedNote } from "./default-target";
@@ -111,7 +112,7 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
     }
     const c = config;
     io.out(
-      `${c.kind} on ${targetLabel}: ${c.kind === "pubsub" ? `${c.writers} writers, ${c.partitions} partitions, ${c.consumerGroups} group(s) × ${c.readers} readers, batches ${c.writeBatch}/${c.readBatch}` : `${c.writers} writers, ${c.readers} readers`}, ${c.payloadBytes} B, ${c.throttleWritesPerSec ? `${c.throttleWritesPerSec} msg/s` : "unthrottled"}; warm-up ${c.warmupSeconds} s, measuring ${c.durationSeconds} s`,
+      `${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`,
     );
 
     let summary: RunSummary;

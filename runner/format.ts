@@ -1,6 +1,8 @@
 // Text output of the CLI and the bench scripts: the live line and the final summary table.
 import type { LatencyStats } from "../lib/metrics";
 import type { RunSummary } from "../lib/summary";
+import { knobsParts } from "../lib/run-format";
+import { definitionOf } from "../lib/workloads";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -26,34 +28,30 @@ function table(rows: string[][], rightAlignFrom = 1): string {
 export function summaryText(s: RunSummary, targetLabel: string): string {
   const out: string[] = [];
   const c = s.config;
-  const shape =
-    c.kind === "pubsub"
-      ? `${c.writers} writers, ${c.partitions} partitions, ${c.consumerGroups} group(s) of ${c.readers} readers, batches ${c.writeBatch}/${c.readBatch}`
-      : `${c.writers} writers, ${c.readers} readers${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}`;
-  const throttle = c.throttleWritesPerSec ? `throttled to ${int(c.throttleWritesPerSec)} msg/s` : "unthrottled";
+  const def = definitionOf(c);
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
-  out.push(`${shape}, ${c.payloadBytes} B payload, ${throttle}`);
+  out.push(knobsParts(c).join(", "));
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
   const tp: string[][] = [["", "msg/s", "MiB/s", "messages", "errors", "empty polls"]];
   tp.push(["writes", num(s.writes.msgPerSec), num(s.writes.mibPerSec, 2), int(s.writes.count), int(s.writes.errors), ""]);
   tp.push([
-    s.workload === "pubsub" ? `reads (${s.reads.perGroup.length} groups)` : "reads",
+    def.readsPerGroup ? `reads (${s.reads.perGroup.length} groups)` : "reads",
     num(s.reads.msgPerSec),
     num(s.reads.mibPerSec, 2),
     int(s.reads.count),
     int(s.reads.errors),
     int(s.reads.emptyPolls),
   ]);
-  if (s.workload === "pubsub")
+  if (def.readsPerGroup)
     for (const g of s.reads.perGroup) tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), int(g.emptyPolls)]);
   out.push(table(tp));
   out.push("");
   const lt: string[][] = [["latency (ms)", "p50", "p90", "p95", "p99", "p99.9", "max", "mean", "samples"]];
   const labels: Record<string, string> = {
-    write: s.workload === "pubsub" ? "write (per batch)" : "write (per insert)",
+    write: `write (${def.latencyUnits.write})`,
     writeScheduled: "write from schedule",
-    read: s.workload === "pubsub" ? "read (per poll)" : "read (per dequeue)",
+    read: `read (${def.latencyUnits.read})`,
     claim: "claim",
     e2e: "end-to-end",
   };

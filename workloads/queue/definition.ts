@@ -62,13 +62,14 @@ export const queue = defineWorkload({
       config: { kind: "queue" as const, ...c, payloadBytes: 1024 },
     })),
   ],
-  describe: (c) => [plural(c.writers, "writer"), plural(c.readers, "reader"), ...sharedParts(c)],
+  describe: (c) => [plural(c.writers, "writer"), plural(c.readers, "reader"), ...sharedParts(c), ...(c.tuneTableVacuum ? ["tuned table vacuum"] : [])],
   shortName: (c) => `queue ${c.writers}w/${c.readers}r`,
   clients: (c) => c.writers + c.readers,
   clientsFormula: "writers + readers",
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
   readsPerGroup: false,
+  latencyUnits: { write: "per insert", read: "per dequeue" },
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",
 });
