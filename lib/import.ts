@@ -5,6 +5,8 @@
 // the base summary's read/e2e latencies print 0s and mean nothing (§2.5), so read/e2e come from the aggregate block.
 // A line that cannot be read is reported by number and content: "line 12: expected 'P50: <duration>' but found …".
 import { z } from "zod";
+import type { FieldDef } from "../workloads/types";
+import { workloadDefinitions } from "./workloads";
 
 /** A Go time.Duration as printed ("19.202047ms") and its value in milliseconds. */
 export const ImportedDuration = z.object({ raw: z.string(), ms: z.number() });
@@ -237,57 +239,56 @@ const TOOL_DEFAULTS = {
   tuneTableVacuum: false,
 } as const;
 
-const FLAG_FIELDS: Record<string, ImportConfigField | "mode"> = {
-  writers: "writers",
-  readers: "readers",
-  partitions: "partitions",
-  "consumer-groups": "consumerGroups",
-  "write-batch": "writeBatch",
-  "read-batch": "readBatch",
-  payload: "payloadBytes",
-  duration: "durationSeconds",
-  report: "reportIntervalSeconds",
-  throttle_writes: "throttleWritesPerSec",
-  "tune-table-vacuum": "tuneTableVacuum",
-  mode: "mode",
-};
+/** pg_msg_bench's workload flags, from the field tables of the workloads it has (importFlag), and its -mode values. */
+function referenceFlags(): { fields: Map<string, FieldDef>; modes: string[] } {
+  const fields = new Map<string, FieldDef>();
+  const modes: string[] = [];
+  for (const d of workloadDefinitions()) {
+    if (!d.referenceMode) continue;
+    modes.push(d.referenceMode);
+    for (const f of d.fields) if (f.importFlag && !fields.has(f.importFlag)) fields.set(f.importFlag, f);
+  }
+  return { fields, modes };
+}
 const IGNORED_FLAGS = new Set(["host", "port", "db", "user", "password"]);
 
 /** Parses a `pg_msg_bench` command line (Go flag syntax: -f=v, --f=v, -f v; bare boolean flags). */
-export function parseCommand(cmd: string, lineNo?: number): { mode?: "pubsub" | "queue"; config: Partial<Record<ImportConfigField, number | boolean>> } {
+export function parseCommand(cmd: string, lineNo?: number): { mode?: ImportedSummary["workload"]; config: Partial<Record<ImportConfigField, number | boolean>> } {
+  const flags = referenceFlags();
   const tokens = cmd.replace(/\\\s*\n/g, " ").trim().split(/\s+/);
   const start = tokens.findIndex((t) => /pg_msg_bench$|^go$/.test(t));
   const args = tokens.slice(start >= 0 ? (tokens[start] === "go" ? start + 3 : start + 1) : 0);
   const config: Partial<Record<ImportConfigField, number | boolean>> = {};
-  let mode: "pubsub" | "queue" | undefined;
+  let mode: ImportedSummary["workload"] | undefined;
   for (let i = 0; i < args.length; i++) {
     const m = /^--?([\w-]+)(?:=(.*))?$/.exec(args[i]);
     if (!m) throw new ImportError(`could not read the command line at '${args[i]}': expected flags such as --writers=10`, lineNo);
     const name = m[1];
-    const f = FLAG_FIELDS[name];
-    if (!f) {
+    const f = flags.fields.get(name);
+    if (!f && name !== "mode") {
       if (IGNORED_FLAGS.has(name)) {
         if (m[2] === undefined) i++;
         continue;
       }
-      throw new ImportError(`unknown flag '--${name}' on the command line (pg_msg_bench has -writers, -readers, -partitions, -consumer-groups, -write-batch, -read-batch, -payload, -duration, -report, -throttle_writes, -tune-table-vacuum, -mode)`, lineNo);
+      throw new ImportError(`unknown flag '--${name}' on the command line (pg_msg_bench has ${[...flags.fields.keys(), "mode"].map((n) => `-${n}`).join(", ")})`, lineNo);
     }
-    if (f === "tuneTableVacuum") {
-      config.tuneTableVacuum = m[2] === undefined ? true : m[2] === "true";
+    const field = f?.name as ImportConfigField;
+    if (f?.control === "bool") {
+      config[field] = m[2] === undefined ? true : m[2] === "true";
       continue;
     }
     const v = m[2] ?? args[++i];
     if (v === undefined) throw new ImportError(`flag '--${name}' has no value`, lineNo);
-    if (f === "mode") {
-      if (v !== "pubsub" && v !== "queue") throw new ImportError(`--mode must be pubsub or queue, found '${v}'`, lineNo);
-      mode = v;
-    } else if (f === "durationSeconds" || f === "reportIntervalSeconds") {
+    if (!f) {
+      if (!flags.modes.includes(v)) throw new ImportError(`--mode must be ${flags.modes.join(" or ")}, found '${v}'`, lineNo);
+      mode = v as ImportedSummary["workload"];
+    } else if (f.cli?.duration) {
       const ms = parseGoDuration(v);
       if (ms === null || ms <= 0) throw new ImportError(`--${name} must be a Go duration such as 30s, found '${v}'`, lineNo);
-      config[f] = ms / 1000;
+      config[field] = ms / 1000;
     } else {
       if (!/^\d+$/.test(v)) throw new ImportError(`--${name} must be a whole number, found '${v}'`, lineNo);
-      config[f] = Number(v);
+      config[field] = Number(v);
     }
   }
   return { mode, config };

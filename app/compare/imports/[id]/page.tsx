@@ -5,6 +5,7 @@ import { DeleteImport } from "@/components/compare/DeleteImport";
 import "@/components/compare/compare.css";
 import { fmtNum } from "@/lib/compare";
 import { IMPORT_CONFIG_FIELDS, ImportedSummary } from "@/lib/import";
+import { workloadDefinition } from "@/lib/workloads";
 import { getImport } from "@/lib/import-store";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +18,8 @@ export default async function ImportPage({ params }: Props) {
   const imp = await getImport(id);
   if (!imp) notFound();
   const parsed = ImportedSummary.safeParse(imp.parsed);
+  // The fields the tool's command line sets for this workload (its field table's importFlag).
+  const importedFields = new Set<string>(parsed.success ? (workloadDefinition(parsed.data.workload)?.fields ?? []).filter((f) => f.importFlag).map((f) => f.name) : []);
   return (
     <div className="stack">
       <section className="panel">
@@ -75,7 +78,7 @@ export default async function ImportPage({ params }: Props) {
           <section className="panel">
             <h2>Config</h2>
             <dl className="ref-facts">
-              {IMPORT_CONFIG_FIELDS.filter((k) => (parsed.data.workload === "pubsub" ? k !== "tuneTableVacuum" : !["consumerGroups", "partitions", "writeBatch", "readBatch"].includes(k))).map((k) => (
+              {IMPORT_CONFIG_FIELDS.filter((k) => importedFields.has(k)).map((k) => (
                 <Row key={k} k={k} v={parsed.data.config[k]} src={parsed.data.configSources[k]} />
               ))}
             </dl>
