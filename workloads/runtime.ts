@@ -3,7 +3,7 @@
 import type pg from "pg";
 import type { Verification } from "../lib/summary";
 import type { WorkloadConfig } from "../lib/workloads";
-import type { TargetClient } from "../runner/pgclient";
+import { isConnectionError, rollbackQuietly, type TargetClient } from "../runner/pgclient";
 import type { RunStats } from "../runner/stats";
 import type { Stopper, Throttle } from "../runner/timing";
 
@@ -79,3 +79,34 @@ export function stampOfHex(hex: string, scratch: Buffer): number {
 export const ERROR_PAUSE_MS = 1;
 
 export const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * What every workload loop does when a step fails, in this order: roll back the open transaction, count the
+ * error, note it for the summary, fail the run if the connection is lost (retrying on a dead socket would
+ * only count errors), else pause before the next try. Returns true when the loop must exit.
+ */
+export async function stepFailed(
+  ctx: Pick<WorkloadContext<WorkloadConfig>, "stats" | "fatal">,
+  tc: TargetClient,
+  err: unknown,
+  step: {
+    /** Names the step in the noted error ("write p3", "dequeue"). */
+    what: string;
+    /** Counts the error where it belongs (a write error of B messages, a group's read error). */
+    count: () => void;
+    /** The step ran outside a transaction: nothing to roll back. */
+    noTransaction?: boolean;
+    /** Before the next try; default a pause of ERROR_PAUSE_MS. Null: the loop pauses on its own. */
+    pause: (() => Promise<unknown>) | null;
+  },
+): Promise<boolean> {
+  if (!step.noTransaction) await rollbackQuietly(tc.client);
+  step.count();
+  ctx.stats.noteError(`${step.what}: ${errorMessage(err)}`);
+  if (isConnectionError(err, tc)) {
+    ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+    return true;
+  }
+  await step.pause?.();
+  return false;
+}

@@ -8,7 +8,7 @@ import type pg from "pg";
 import type { PubsubConfig } from "./definition";
 import { LeanQuery } from "../../runner/leanquery";
 import { bindExecuteMessage } from "../../runner/protocol";
-import { isConnectionError, rollbackQuietly, type TargetClient } from "../../runner/pgclient";
+import type { TargetClient } from "../../runner/pgclient";
 import type { GroupStats } from "../../runner/stats";
 import { clock, jitterMicros, sleepMicros } from "../../runner/timing";
 import {
@@ -17,6 +17,7 @@ import {
   canStampE2e,
   STAMP_BYTES,
   stampOfHex,
+  stepFailed,
   type WorkloadContext,
   type WorkloadModule,
   type WorkloadRun,
@@ -256,11 +257,8 @@ class PubsubRun implements WorkloadRun {
         this.written[partition - 1] += B;
       } catch (err) {
         throttle?.done(due); // failed writes are not retried: they no longer hold the schedule back
-        await rollbackQuietly(tc.client);
-        stats.writeError(B);
-        stats.noteError(`write p${partition}: ${errorMessage(err)}`);
-        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await stop.sleep(ERROR_PAUSE_MS);
+        const what = `write p${partition}`;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => stats.writeError(B), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
       }
     }
   }
@@ -341,11 +339,8 @@ class PubsubRun implements WorkloadRun {
         start = Number(r[0][0]);
         end = Number(r[0][1]);
       } catch (err) {
-        await rollbackQuietly(client);
-        g.readError();
-        this.ctx.stats.noteError(`claim ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
-        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await sleepMicros(jitterMicros(100, 800), stop);
+        const what = `claim ${st.groupKey} p${st.partition}`;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: () => sleepMicros(jitterMicros(100, 800), stop) })) return;
         continue;
       }
 
@@ -355,10 +350,9 @@ class PubsubRun implements WorkloadRun {
           await qCommit.run(client);
           g.emptyPoll();
         } catch (err) {
-          await rollbackQuietly(client);
-          g.readError();
-          this.ctx.stats.noteError(`empty claim commit ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
-          if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+          // No pause of its own: the empty claim's back-off follows.
+          const what = `empty claim commit ${st.groupKey} p${st.partition}`;
+          if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: null })) return;
         }
         await sleepMicros(jitterMicros(100, 2000), stop);
         continue;
@@ -379,11 +373,8 @@ class PubsubRun implements WorkloadRun {
         st.outOfOrder += check.outOfOrder;
         g.read(check.rows);
       } catch (err) {
-        await rollbackQuietly(client);
-        g.readError();
-        this.ctx.stats.noteError(`read ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
-        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await stop.sleep(ERROR_PAUSE_MS);
+        const what = `read ${st.groupKey} p${st.partition}`;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
       }
     }
   }

@@ -8,14 +8,14 @@ import type pg from "pg";
 import type { QueueConfig } from "./definition";
 import { LeanQuery } from "../../runner/leanquery";
 import { bindExecuteMessage } from "../../runner/protocol";
-import { isConnectionError, rollbackQuietly, type TargetClient } from "../../runner/pgclient";
+import type { TargetClient } from "../../runner/pgclient";
 import { clock, sleepMicros } from "../../runner/timing";
 import {
   ERROR_PAUSE_MS,
-  errorMessage,
   canStampE2e,
   STAMP_BYTES,
   stampOfHex,
+  stepFailed,
   type WorkloadContext,
   type WorkloadModule,
   type WorkloadRun,
@@ -128,10 +128,9 @@ class QueueRun implements WorkloadRun {
         stats.wrote(1);
       } catch (err) {
         throttle?.done(due); // failed writes are not retried: they no longer hold the schedule back
-        stats.writeError(1);
-        stats.noteError(`enqueue: ${errorMessage(err)}`);
-        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await stop.sleep(ERROR_PAUSE_MS);
+        // A single INSERT in autocommit: no transaction to roll back.
+        const failed = { what: "enqueue", count: () => stats.writeError(1), noTransaction: true, pause: () => stop.sleep(ERROR_PAUSE_MS) };
+        if (await stepFailed(this.ctx, tc, err, failed)) return;
       }
     }
   }
@@ -161,11 +160,7 @@ class QueueRun implements WorkloadRun {
         else await qRollback.run(client);
       } catch (err) {
         // The reference silently retried after a failed SELECT; here it counts as a read error.
-        await rollbackQuietly(client);
-        g.readError();
-        stats.noteError(`dequeue: ${errorMessage(err)}`);
-        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await sleepMicros(200, stop);
+        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => sleepMicros(200, stop) })) return;
         continue;
       }
       if (!row) {
@@ -187,11 +182,7 @@ class QueueRun implements WorkloadRun {
         if (this.stampE2e) g.latency.e2e.record((te - stampOfHex(row[1] as string, scratch)) * 1000);
         g.read(1);
       } catch (err) {
-        await rollbackQuietly(client);
-        g.readError();
-        stats.noteError(`dequeue: ${errorMessage(err)}`);
-        if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await stop.sleep(ERROR_PAUSE_MS);
+        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
       }
       archiveValues[1] = null;
     }
