@@ -4,7 +4,7 @@
 import { prisma, type PrismaClient } from "./db";
 import { createRun } from "./runs";
 import { connectionProblem, resolveTarget, targetInfo, type TargetInfo } from "./targets";
-import { connectionsNeeded, parseConfig, type WorkloadConfig } from "./workloads";
+import { connectionsNeeded, parseConfig, workloadDefinitions, type WorkloadConfig } from "./workloads";
 
 export type LaunchResult =
   | { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo }
@@ -13,7 +13,7 @@ export type LaunchResult =
 /** `input` is the POST body: { config, targetId? }. */
 export async function launchRun(input: Record<string, unknown>, db: PrismaClient = prisma()): Promise<LaunchResult> {
   if (input.config === undefined)
-    return { ok: false, error: "invalid config", fields: { config: 'config is required: an object such as {"kind":"pubsub"}' } };
+    return { ok: false, error: "invalid config", fields: { config: `config is required: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` } };
   const parsed = parseConfig(input.config);
   if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
 

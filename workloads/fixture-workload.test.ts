@@ -1,0 +1,142 @@
+// A workload is one folder: a throw-away workload, declared only here and registered for this test, shows up
+// in the New run form's fields, the API's validation (POST /api/runs), the CLI's flags and --help, the
+// reproducing command, the one-line describer and compare's config rows, with no other file touched.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { POST } from "../app/api/runs/route";
+import { fieldsOf, toFormValues, toInput } from "../components/run-form/fields";
+import { toCliCommand } from "../lib/cli-command";
+import { configCellsOf, configRows } from "../lib/compare";
+import { prisma } from "../lib/db";
+import { knobsParts } from "../lib/run-format";
+import { getRun } from "../lib/runs";
+import { testControlStore, testDatabase } from "../lib/testing";
+import { connectionsNeeded, parseConfig, WorkloadConfig } from "../lib/workloads";
+import { parseArgs, usage } from "../runner/cli-args";
+import { paramsObject, plural, sharedFields, sharedParts, writersField } from "./fields";
+import { registerWorkload } from "./index";
+import { defineWorkload, type FieldDef } from "./types";
+
+const FIELDS: FieldDef[] = [
+  writersField,
+  {
+    name: "pingsPerSec", label: "Pings", unit: "per s", hint: "pings each writer sends", control: "int", min: 1, max: 50, default: 5, group: "load",
+    cli: { flag: "pings", help: "pings per second per writer" }, compareLabel: "Pings (per s)",
+  },
+  ...sharedFields,
+  {
+    name: "fsyncEach", label: "Fsync each ping", hint: "wait for the WAL flush of every ping", control: "bool", default: false, group: "batches",
+    cli: { flag: "fsync-each", help: "wait for the WAL flush of every ping" }, compareLabel: "Fsync each ping",
+  },
+];
+interface Shape { writers: number; pingsPerSec: number; fsyncEach: boolean; payloadBytes: number; durationSeconds: number; warmupSeconds: number; throttleWritesPerSec: number; reportIntervalSeconds: number }
+
+const echo = defineWorkload({
+  kind: "echo",
+  title: "echo",
+  description: "Writers ping the server; nothing is read.",
+  params: paramsObject<"echo", Shape>("echo", FIELDS),
+  fields: FIELDS,
+  presets: [{ id: "echo-defaults", label: "echo: defaults", description: "4 writers, 5 pings/s.", config: { kind: "echo" } }],
+  defaultPresetId: "echo-defaults",
+  describe: (c) => [plural(c.writers, "writer"), `${c.pingsPerSec} pings/s`, ...sharedParts(c)],
+  shortName: (c) => `echo ${c.writers}w`,
+  clients: (c) => c.writers,
+  clientsFormula: "writers",
+  writeBatch: () => 1,
+  readsPerGroup: false,
+  latencyUnits: { write: "per ping", read: "none" },
+});
+
+let unregister: () => void;
+let ctl: Awaited<ReturnType<typeof testControlStore>>;
+let target: Awaited<ReturnType<typeof testDatabase>>;
+before(async () => {
+  unregister = registerWorkload(echo as never);
+  ctl = await testControlStore("fixture_ctl");
+  target = await testDatabase("fixture_tgt");
+  process.env.TARGET_DATABASE_URL = target.url;
+  process.env.TARGET_IS_EMBEDDED = "1";
+});
+after(async () => {
+  unregister();
+  await prisma().$disconnect();
+  await ctl.drop();
+  await target.drop();
+});
+
+const echoConfig = () => WorkloadConfig.parse({ kind: "echo", writers: 2, pingsPerSec: 7, fsyncEach: true, warmupSeconds: 0 }) as unknown as Record<string, unknown>;
+
+test("the form shows its fields, in its order, and reads them back", () => {
+  assert.deepEqual(
+    fieldsOf("echo").map((f) => [f.name, f.label, f.group]),
+    FIELDS.map((f) => [f.name, f.label, f.group]),
+  );
+  const config = echoConfig();
+  const f = toFormValues(config as never);
+  assert.equal(f.values.pingsPerSec, "7");
+  assert.equal(f.values.fsyncEach, "true");
+  assert.deepEqual(parseConfig(toInput("echo", f.values)), { ok: true, config });
+  assert.deepEqual(parseConfig(toInput("echo", { ...f.values, pingsPerSec: "lots" })), { ok: false, errors: { pingsPerSec: 'Pings must be a whole number, not "lots"' } });
+});
+
+test("the API validates it with its own messages and queues it", async () => {
+  const post = async (config: unknown) => {
+    const res = await POST(new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ config }) }));
+    return { status: res.status, body: (await res.json()) as { fields?: Record<string, string>; id?: string } };
+  };
+  const bad = await post({ kind: "echo", pingsPerSec: 99, ping: 1 });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.fields?.pingsPerSec, "Pings must be at most 50 per s");
+  assert.match(bad.body.fields?.ping ?? "", /^"ping" is not a field of a echo workload \(its fields: kind, writers, pingsPerSec, /);
+  assert.equal((await post({ kind: "nope" })).body.fields?.kind, 'kind must be "pubsub", "queue" or "echo"');
+
+  const ok = await post({ kind: "echo", writers: 2, pingsPerSec: 7, fsyncEach: true, warmupSeconds: 0 });
+  assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  assert.deepEqual((await getRun(ok.body.id!))?.config, echoConfig());
+  assert.equal(connectionsNeeded(echoConfig() as never), 3);
+  await prisma().run.update({ where: { id: ok.body.id! }, data: { status: "cancelled" } });
+});
+
+test("the CLI takes its flags, lists them in --help and names them in errors", () => {
+  const r = parseArgs(["echo", "-writers", "2", "-pings", "7", "-fsync-each", "--warmup", "0s"]);
+  assert.equal(r.kind, "run");
+  assert.deepEqual(r.kind === "run" && r.options.config, echoConfig());
+  assert.deepEqual(parseArgs(["echo", "-pings=0"]), { kind: "error", message: "invalid echo settings: -pings: Pings must be at least 1 per s" });
+  assert.deepEqual(parseArgs(["queue", "-pings", "3"]), { kind: "error", message: "-pings applies to the echo workload only, not queue" });
+  assert.deepEqual(parseArgs(["echo", "-partitions", "3"]), { kind: "error", message: "-partitions applies to the pubsub workload only, not echo" });
+  assert.match(usage(), /^Usage: npm run bench -- pubsub\|queue\|echo \[flags\]/);
+  assert.match(usage(), /\n {2}-pings N +echo: pings per second per writer\n/);
+  assert.match(usage(), /\n {2}-fsync-each +echo: wait for the WAL flush of every ping\n/);
+});
+
+test("the reproducing command writes its flags, and the CLI reads it back to the same config", () => {
+  const cmd = toCliCommand(echoConfig() as never);
+  assert.equal(cmd, "npm run bench -- echo -writers 2 -pings 7 -throttle_writes 0 -payload 1024 -duration 30s -report 5s -fsync-each --warmup 0s");
+  const r = parseArgs(cmd.replace("npm run bench -- ", "").split(" "));
+  assert.deepEqual(r.kind === "run" && r.options.config, echoConfig());
+});
+
+test("its describer names the run, and compare has a row for each of its fields", () => {
+  assert.deepEqual(knobsParts(echoConfig() as never), ["2 writers", "7 pings/s", "unthrottled", "30 s measured"]);
+  const rows = configRows();
+  assert.ok(rows.some((r) => r.key === "pingsPerSec" && r.label === "Pings (per s)"));
+  assert.ok(rows.some((r) => r.key === "fsyncEach" && r.label === "Fsync each ping"));
+  const cells = configCellsOf("echo", echoConfig(), 1);
+  assert.equal(cells.workload, "echo");
+  assert.equal(cells.pingsPerSec, 7);
+  assert.equal(cells.fsyncEach, true);
+  assert.equal(cells.partitions ?? null, null, "another workload's row stays empty");
+});
+
+test("removed again, it is gone from every surface", () => {
+  unregister();
+  try {
+    assert.deepEqual(fieldsOf("echo"), []);
+    assert.equal(parseConfig({ kind: "echo" }).ok, false);
+    assert.deepEqual(parseArgs(["echo"]), { kind: "error", message: 'unknown workload "echo": use pubsub or queue' });
+    assert.ok(!configRows().some((r) => r.key === "pingsPerSec"));
+  } finally {
+    unregister = registerWorkload(echo as never);
+  }
+});
