@@ -170,7 +170,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const when = typeof run.createdAt === "string" ? run.createdAt : run.createdAt.toISOString();
   const notes = [
     `Measured by this product: rates over the real measured window (${s.window.measuredSeconds.toFixed(1)} s), ${s.window.warmupSeconds > 0 ? `after ${s.window.warmupSeconds} s of warm-up that is excluded` : "no warm-up"}; percentiles from the run's HDR histograms.`,
-    ...(s.workload === "pubsub" && s.config.kind === "pubsub" && s.config.consumerGroups > 1 ? [`Read msg/s sums ${s.config.consumerGroups} consumer groups (each message is read once per group).`] : []),
+    ...(definitionOf(s.config).readsPerGroup && s.reads.perGroup.length > 1 ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`] : []),
     `End-to-end clock: ${mf.e2eClock}.`,
     ...(s.notes ?? []),
   ];

@@ -4,7 +4,7 @@
 // Pure and browser-safe (no Node APIs, no database): the builders live in lib/compare-build.ts.
 // Numbers are never invented: a percentile a source does not publish is null and shown as "—".
 import type { WorkloadDefinition } from "../workloads/types";
-import { workloadDefinition, workloadDefinitions } from "./workloads";
+import { workloadDefinition, workloadDefinitions, type WorkloadKind } from "./workloads";
 
 export type ItemKind = "run" | "import" | "reference";
 export type Badge = "measured" | "imported" | "published";
@@ -72,7 +72,7 @@ export interface Comparable {
   label: string;
   /** Where the item is shown in full. */
   href: string;
-  workload: "pubsub" | "queue";
+  workload: WorkloadKind;
   when: string | null;
   config: Record<string, Cell>;
   /** How a config value is known when it is not read directly ("inferred", "default"), by config key. */

@@ -2,7 +2,7 @@
 // by `bench --json`, read by every page, the compare view and the exports.
 import { z } from "zod";
 import { LatencyByMetric, Throughput } from "./metrics";
-import { WorkloadConfig } from "./workloads";
+import { WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "./workloads";
 
 export const Manifest = z.object({
   postgresVersion: z.string(),
@@ -52,7 +52,9 @@ export const GroupSummary = Throughput.extend({ group: z.string(), latencyMs: La
 
 export const RunSummary = z.object({
   schemaVersion: z.literal(1),
-  workload: z.enum(["pubsub", "queue"]),
+  workload: z.custom<WorkloadKind>((v) => typeof v === "string" && workloadDefinition(v) !== undefined, {
+    error: (iss) => `workload "${String(iss.input)}" is not one this version knows (${workloadDefinitions().map((d) => d.kind).join(", ")})`,
+  }),
   config: WorkloadConfig,
   manifest: Manifest,
   window: z.object({

@@ -15,7 +15,7 @@ import { explainPgError, maskUrl } from "../lib/pgurl";
 import type { SampleMetrics } from "../lib/sample";
 import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { connectionsNeeded, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
+import { connectionsNeeded, definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type TargetClient } from "./pgclient";
 import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
@@ -134,7 +134,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
   const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
-  const writeBatch = config.kind === "pubsub" ? config.writeBatch : 1;
+  const writeBatch = definitionOf(config).writeBatch(config);
   const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
   const writersStop = new Stopper();
   const readersStop = new Stopper();

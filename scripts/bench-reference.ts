@@ -7,7 +7,7 @@ import path from "node:path";
 import { referenceById } from "../lib/references";
 import type { SampleMetrics } from "../lib/sample";
 import type { RunSummary } from "../lib/summary";
-import { presetById, WorkloadConfig } from "../lib/workloads";
+import { definitionOf, presetById, WorkloadConfig } from "../lib/workloads";
 import { parseDuration } from "../runner/cli-args";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
@@ -59,7 +59,8 @@ function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: strin
   const w = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(rows.map((r) => r.map((cell, c) => (c ? cell.padStart(w[c]) : cell.padEnd(w[c]))).join("   ")).join("\n"));
 
-  const fanout = summary.workload === "pubsub" ? (summary.config.kind === "pubsub" ? summary.config.consumerGroups : 1) : 1;
+  // Each message is read once per consumer group where reads are per group (pub/sub fan-out).
+  const fanout = definitionOf(summary.config).readsPerGroup ? summary.reads.perGroup.length : 1;
   const keep = summary.writes.count ? summary.reads.count / (fanout * summary.writes.count) : 0;
   const trend = backlogTrend(samples);
   const cpuPct = (100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds;

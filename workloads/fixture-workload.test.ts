@@ -45,6 +45,7 @@ const echo = defineWorkload({
   clientsFormula: "writers",
   writeBatch: () => 1,
   readsPerGroup: false,
+  backlogPlace: "nowhere: nothing is read",
   latencyUnits: { write: "per ping", read: "none" },
 });
 

@@ -79,6 +79,8 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   writeBatch(config: z.output<S>): number;
   /** Whether its reads are per consumer group, so the read rate sums the groups (pub/sub fan-out). */
   readsPerGroup: boolean;
+  /** Where the backlog chart's messages wait ("per consumer group", "in the queue"). */
+  backlogPlace: string;
   /** What one write and one read latency sample times, for the CLI's summary ("per batch", "per poll"). */
   latencyUnits: { write: string; read: string };
   /** Derived rows of compare's config table. */

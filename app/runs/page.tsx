@@ -5,6 +5,7 @@ import { RunsTable } from "@/components/runs/RunsTable";
 import { RUN_STATUSES } from "@/lib/metrics";
 import { listRuns } from "@/lib/runs";
 import { toRunView } from "@/lib/run-view";
+import { workloadDefinition, type WorkloadKind } from "@/lib/workloads";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs · pg-broker-bench" };
@@ -19,7 +20,7 @@ export default async function RunsRoute({ searchParams }: Props) {
   const status = one(q.status);
   const sort = one(q.sort);
   const initial: RunsQuery = {
-    workload: workload === "pubsub" || workload === "queue" ? workload : "",
+    workload: workloadDefinition(workload) ? (workload as WorkloadKind) : "",
     status: (RUN_STATUSES as readonly string[]).includes(status) ? status : "",
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : "date",
     dir: one(q.dir) === "asc" ? "asc" : "desc",

@@ -7,6 +7,7 @@ import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { isRateSample, type Sample } from "@/lib/sample";
 import { fmtMs, fmtRate, readRateLabel } from "@/lib/run-format";
+import { workloadDefinition } from "@/lib/workloads";
 import { ChartCard } from "./ChartCard";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
@@ -26,7 +27,7 @@ type Row = Record<string, number | null>;
 
 export interface RunChartsProps {
   samples: Sample[];
-  /** "pubsub" or "queue": names the read line and the backlog's groups. */
+  /** The workload's kind: names the read line and the backlog's groups (its definition says how). */
   workload: string;
   warmupSeconds: number;
   /** Expected length of the load (warm-up + measured), so a live chart fills from left to right. */
@@ -181,7 +182,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
         level={2}
         testId="chart-backlog"
         title="Backlog"
-        hint={`messages written but not yet read, ${workload === "queue" ? "in the queue" : "per consumer group"}`}
+        hint={`messages written but not yet read, ${workloadDefinition(workload)?.backlogPlace ?? "per group"}`}
         table={() => ({
           columns: ["t (s)", ...groups.map((g) => `${g} msgs`)],
           rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...groups.map((g) => fmtRate(s.metrics.groups.find((x) => x.group === g)?.backlog))]),

@@ -7,6 +7,7 @@ import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
 import { RUN_STATUSES } from "@/lib/metrics";
 import { fmtMs, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/run-format";
+import { workloadDefinitions } from "@/lib/workloads";
 import type { RunView } from "@/lib/run-view";
 import type { RunsQuery, SortKey } from "./query";
 
@@ -88,8 +89,11 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
             Workload
             <select value={q.workload} onChange={(e) => setQ({ ...q, workload: e.target.value as RunsQuery["workload"] })} aria-label="Filter by workload">
               <option value="">all</option>
-              <option value="pubsub">pubsub</option>
-              <option value="queue">queue</option>
+              {workloadDefinitions().map((d) => (
+                <option key={d.kind} value={d.kind}>
+                  {d.kind}
+                </option>
+              ))}
             </select>
           </label>
           <label className="inline-field">

@@ -112,6 +112,7 @@ export const pubsub = defineWorkload({
   clientsFormula: "writers + readers × groups",
   writeBatch: (c) => c.writeBatch,
   readsPerGroup: true,
+  backlogPlace: "per consumer group",
   latencyUnits: { write: "per batch", read: "per poll" },
   compareExtras: [
     {

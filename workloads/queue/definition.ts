@@ -69,6 +69,7 @@ export const queue = defineWorkload({
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
   readsPerGroup: false,
+  backlogPlace: "in the queue",
   latencyUnits: { write: "per insert", read: "per dequeue" },
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",
