@@ -377,7 +377,7 @@ export function fromReference(r: Reference): Comparable {
     overTime: [],
     notes: [
       `Published by the author: ${h.aggregation}. Only p50, p95 and p99 are published.`,
-      ...(r.workload === "pubsub" ? [`Read msg/s sums ${c.consumerGroups} consumer groups (${c.consumerGroups}× fan-out).`] : []),
+      ...(definitionOf({ kind: r.workload }).readsPerGroup ? [`Read msg/s sums ${c.consumerGroups} consumer groups (${c.consumerGroups}× fan-out).`] : []),
     ],
   };
 }

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { prisma, type PrismaClient } from "./db";
 import { ImportError, maskSecrets, parseToolOutput } from "./import";
+import { definitionOf } from "./workloads";
 
 export const newImportId = () => `imp_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
@@ -48,11 +49,10 @@ export async function createImport(input: unknown, db: PrismaClient = prisma()):
     throw err;
   }
   const c = parsed.config;
-  const label =
-    r.data.label ??
-    (parsed.workload === "pubsub"
-      ? `pub/sub ${c.writers ?? "?"}w ${c.consumerGroups ?? "?"}g×${c.readers ?? "?"}r, ${c.durationSeconds ?? "?"} s`
-      : `queue ${c.writers ?? "?"}w/${c.readers ?? "?"}r, ${c.durationSeconds ?? "?"} s`);
+  // The workload's own short name, with "?" for what the pasted text did not say.
+  const def = definitionOf({ kind: parsed.workload });
+  const known = Object.fromEntries(def.fields.map((f) => [f.name, (c as Record<string, unknown>)[f.name] ?? "?"]));
+  const label = r.data.label ?? `${def.shortName(known)}, ${c.durationSeconds ?? "?"} s`;
   const row = await db.importedResult.create({
     data: { id: newImportId(), label, workload: parsed.workload, rawText: maskSecrets(r.data.text), parsed: parsed as object },
   });
