@@ -7,7 +7,7 @@ import { decodeHistogram, percentilesOf } from "../lib/histogram";
 import { RunSummary } from "../lib/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
 import { testDatabase } from "../lib/testing";
-import { RunCancelled, runWorkload, verificationError, type EngineSample } from "./engine";
+import { RunCancelled, runWorkload, verificationError, type EngineOptions, type EngineSample } from "./engine";
 import { WORKLOADS } from "./workloads";
 
 let db: { url: string; drop: () => Promise<void> };
@@ -28,12 +28,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = async (sql: string) => Number((await admin.query<{ n: string }>(sql)).rows[0].n);
 
 /** Runs a config, keeping its schema for inspection; `during` runs once the measured window has started. */
-async function runKept(config: WorkloadConfig, during?: (schema: string) => Promise<void>) {
+async function runKept(config: WorkloadConfig, during?: (schema: string) => Promise<void>, extra: EngineOptions = {}) {
   let schema = "";
   const samples: EngineSample[] = [];
   const phases: string[] = [];
   let tamper: Promise<void> | undefined;
   const summary = await runWorkload(config, db.url, {
+    ...extra,
     keepSchema: true,
     drainSeconds: 3,
     onSchema: (s) => (schema = s),
@@ -116,6 +117,30 @@ describe("every registered workload: counts match the target's rows and verifica
       } finally {
         await dropSchema(schema);
       }
+    });
+  }
+});
+
+describe("throttled writes: never sent before their due time, so latency from schedule ≥ service latency", () => {
+  const configs: WorkloadInput[] = [
+    { kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 200 },
+    { kind: "queue", writers: 4, readers: 4, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 500 },
+    { kind: "pubsub", writers: 4, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 2000 },
+  ];
+  for (const input of configs) {
+    const c = cfg(input);
+    test(`${c.kind}, ${c.writers} writer(s), ${c.throttleWritesPerSec} msg/s`, async () => {
+      const writes: { due: number; sent: number; done: number }[] = [];
+      const { summary, schema } = await runKept(c, undefined, { onScheduledWrite: (due, sent, done) => void writes.push({ due, sent, done }) });
+      await dropSchema(schema);
+      assert.ok(writes.length > 0);
+      // Per write: from schedule (done − due) ≥ service (done − sent) ⇔ sent ≥ due.
+      const early = writes.filter((w) => w.done - w.due < w.done - w.sent);
+      assert.equal(early.length, 0, `${early.length} of ${writes.length} writes were sent before their due time (by up to ${Math.max(...early.map((w) => w.due - w.sent)).toFixed(3)} ms)`);
+      const errors = (summary.notes ?? []).filter((n) => /before its scheduled time/.test(n));
+      assert.deepEqual(errors, []);
+      const s = summary.latencyMs;
+      assert.ok(s.writeScheduled!.p50 >= s.write!.p50, `write from schedule p50 ${s.writeScheduled!.p50} ms ≥ write p50 ${s.write!.p50} ms`);
     });
   }
 });

@@ -44,6 +44,8 @@ export interface EngineOptions {
   keepSchema?: boolean;
   /** Told the schema name once it exists (tests use it to tamper with a run). */
   onSchema?: (schema: string) => void;
+  /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
+  onScheduledWrite?: (due: number, sent: number, done: number) => void;
 }
 
 /** Rejection of a run stopped by its AbortSignal. */
@@ -132,6 +134,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const startedAt = new Date();
   const module = workloadFor(config);
   const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
+  stats.onScheduledWrite = opts.onScheduledWrite;
   const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = config.kind === "pubsub" ? config.writeBatch : 1;

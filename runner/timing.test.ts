@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { jitterMicros, sleepMicros, Stopper, Throttle } from "./timing";
+import { clock, jitterMicros, sleepMicros, sleepUntil, Stopper, Throttle } from "./timing";
 
 test("the throttle has no start-up burst: message k is due at start + k/rate", () => {
   const t = new Throttle(5000);
@@ -56,4 +56,23 @@ test("the throttle knows how far behind schedule the writers are: the oldest due
   t.next(1);
   t.begin(5000);
   assert.equal(t.behindMs(9000), 0, "begin() forgets what was handed out before");
+});
+
+test("sleepUntil never returns before the due time, though Node's timers fire early", async () => {
+  const stop = new Stopper();
+  let early = 0;
+  let worstLateMs = 0;
+  for (let i = 0; i < 300; i++) {
+    const due = clock() + Math.random() * 5; // 0–5 ms: the gaps between writes at a few hundred msg/s
+    await sleepUntil(due, stop);
+    const late = clock() - due;
+    if (late < 0) early++;
+    worstLateMs = Math.max(worstLateMs, late);
+  }
+  assert.equal(early, 0, `${early} of 300 sleeps returned before their due time`);
+  assert.ok(worstLateMs < 200, `a sleep overran its due time by ${worstLateMs} ms`);
+  stop.stop();
+  const t0 = clock();
+  await sleepUntil(t0 + 10_000, stop);
+  assert.ok(clock() - t0 < 100, "a stopped stopper ends the wait at once");
 });

@@ -10,7 +10,7 @@ import { LeanQuery } from "../leanquery";
 import { bindExecuteMessage } from "../protocol";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
 import type { GroupStats } from "../stats";
-import { clock, jitterMicros, sleepMicros } from "../timing";
+import { clock, jitterMicros, sleepMicros, sleepUntil } from "../timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -226,13 +226,11 @@ class PubsubRun implements WorkloadRun {
     const qWrite = new LeanQuery(this.sql.write(partition), name);
     const qCommit = new LeanQuery("COMMIT");
     const write = stats.latency.write;
-    const scheduled = stats.latency.writeScheduled;
     while (!stop.stopped) {
       let due = 0;
       if (throttle) {
         due = throttle.next(B);
-        const wait = due - clock();
-        if (wait > 0) await stop.sleep(wait);
+        await sleepUntil(due, stop); // never before `due`: timers fire early
         if (stop.stopped) {
           throttle.done(due);
           break;
@@ -249,7 +247,7 @@ class PubsubRun implements WorkloadRun {
         const te = clock();
         write.record((te - ts) * 1000);
         if (throttle) {
-          scheduled.record((te - due) * 1000);
+          stats.recordScheduled(due, t0, te);
           throttle.done(due);
         }
         stats.wrote(B);

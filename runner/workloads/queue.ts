@@ -9,7 +9,7 @@ import type { QueueConfig } from "../../lib/workloads";
 import { LeanQuery } from "../leanquery";
 import { bindExecuteMessage } from "../protocol";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
-import { clock, sleepMicros } from "../timing";
+import { clock, sleepMicros, sleepUntil } from "../timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -99,13 +99,11 @@ class QueueRun implements WorkloadRun {
     const stampBuf = Buffer.alloc(STAMP_BYTES);
     const qInsert = new LeanQuery(this.sql.insert, "pgbb_enqueue");
     const write = stats.latency.write;
-    const scheduled = stats.latency.writeScheduled;
     while (!stop.stopped) {
       let due = 0;
       if (throttle) {
         due = throttle.next(1);
-        const wait = due - clock();
-        if (wait > 0) await stop.sleep(wait);
+        await sleepUntil(due, stop); // never before `due`: timers fire early
         if (stop.stopped) {
           throttle.done(due);
           break;
@@ -122,7 +120,7 @@ class QueueRun implements WorkloadRun {
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
         write.record((te - t0) * 1000);
         if (throttle) {
-          scheduled.record((te - due) * 1000);
+          stats.recordScheduled(due, t0, te);
           throttle.done(due);
         }
         stats.wrote(1);
