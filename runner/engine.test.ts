@@ -145,6 +145,27 @@ describe("throttled writes: never sent before their due time, so latency from sc
   }
 });
 
+describe("claim latency means the same in both workloads: one sample per poll, empty polls included", () => {
+  test("queue: every dequeue SELECT, empty or not, is a claim sample", async () => {
+    // Readers outnumber what 100 msg/s keeps busy: most dequeues find the queue empty.
+    const { summary, schema } = await runKept(cfg({ kind: "queue", writers: 1, readers: 3, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 100 }));
+    await dropSchema(schema);
+    const claims = summary.latencyMs.claim!.count;
+    const polls = summary.reads.count + summary.reads.emptyPolls;
+    assert.ok(summary.reads.emptyPolls > summary.reads.count, `empty polls ${summary.reads.emptyPolls}`);
+    // Exact but for polls in flight across the window's edges (at most one per reader at each end).
+    assert.ok(Math.abs(claims - polls) <= 6, `${claims} claim samples for ${summary.reads.count} dequeued + ${summary.reads.emptyPolls} empty polls`);
+  });
+  test("pubsub: every claim, empty or not, is a claim sample", async () => {
+    const { summary, schema } = await runKept(cfg({ kind: "pubsub", writers: 1, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 100 }));
+    await dropSchema(schema);
+    const claims = summary.latencyMs.claim!.count;
+    const { emptyPolls, count } = summary.reads;
+    // Non-empty polls read at least one message each.
+    assert.ok(claims >= emptyPolls - 4 && claims <= emptyPolls + count + 4, `${claims} claim samples, ${emptyPolls} empty polls, ${count} messages read`);
+  });
+});
+
 describe("tampering with the target mid-run makes verification fail", () => {
   const pubsub = cfg({ kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 });
 
