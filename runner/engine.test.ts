@@ -9,6 +9,7 @@ import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
 import { testDatabase } from "../lib/testing";
 import { RunCancelled, runWorkload, verificationError, type EngineOptions, type EngineSample } from "./engine";
 import { WORKLOADS } from "./workloads";
+import { stampOfHex } from "./workloads/types";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -163,6 +164,45 @@ describe("claim latency means the same in both workloads: one sample per poll, e
     const { emptyPolls, count } = summary.reads;
     // Non-empty polls read at least one message each.
     assert.ok(claims >= emptyPolls - 4 && claims <= emptyPolls + count + 4, `${claims} claim samples, ${emptyPolls} empty polls, ${count} messages read`);
+  });
+});
+
+describe("session settings the target imposes cannot garble the e2e stamps", () => {
+  // A database whose defaults are everything the loops must not depend on.
+  let odd: { url: string; drop: () => Promise<void> };
+  before(async () => {
+    odd = await testDatabase("escape");
+    const name = new URL(odd.url).pathname.slice(1);
+    for (const set of ["bytea_output = 'escape'", "DateStyle = 'SQL, DMY'", "TimeZone = 'America/New_York'", "extra_float_digits = -10", "IntervalStyle = 'sql_standard'"])
+      await admin.query(`ALTER DATABASE ${name} SET ${set}`);
+  });
+  after(() => odd.drop());
+
+  const configs: WorkloadInput[] = [
+    { kind: "queue", writers: 2, readers: 2, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 300 },
+    { kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 },
+  ];
+  for (const input of configs) {
+    test(`${input.kind} on a database with bytea_output = 'escape', DateStyle SQL, a non-UTC TimeZone`, async () => {
+      const summary = await runWorkload(cfg(input), odd.url, { drainSeconds: 3 });
+      const e2e = summary.latencyMs.e2e!;
+      assert.ok(e2e.p99 > 0 && e2e.max < 5000, `e2e p99 ${e2e.p99} ms, max ${e2e.max} ms`);
+      assert.equal(e2e.count, summary.reads.count, "every message read gave an e2e sample");
+      assert.deepEqual((summary.notes ?? []).filter((n) => /time stamp/.test(n)), []);
+      assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
+    });
+  }
+
+  test("a stamp that cannot be read is not a sample: escape text, bad hex, a time outside the run", () => {
+    const scratch = Buffer.alloc(8);
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(1000.5, 0);
+    const hex = "\\x" + b.toString("hex") + "ff";
+    assert.equal(stampOfHex(hex, scratch, 1000, 2000), 1000.5);
+    assert.ok(Number.isNaN(stampOfHex(hex, scratch, 1001, 2000)), "before the run started");
+    assert.ok(Number.isNaN(stampOfHex(hex, scratch, 0, 1000)), "after the message was read");
+    assert.ok(Number.isNaN(stampOfHex("\\000\\200\\377abc\\001xyz", scratch, 0, 1e15)), "escape form");
+    assert.ok(Number.isNaN(stampOfHex("\\xzz" + "00".repeat(7), scratch, 0, 1e15)), "not hex");
   });
 });
 

@@ -367,6 +367,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       notes: [
         ...run.notes,
         ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
+        ...(stats.unreadableStamps > 0
+          ? [`${stats.unreadableStamps.toLocaleString("en-US")} message(s) carried an e2e time stamp that could not be read (payload not in bytea hex form, or not a clock reading of this run): they are not in the e2e latency`]
+          : []),
         ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []),
         ...errorNotes.slice(0, 20),
       ],

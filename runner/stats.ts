@@ -118,6 +118,13 @@ export class RunStats {
     this.lastTick = this.lastReport = now;
   }
 
+  /** Messages whose e2e stamp could not be read (workloads/types.ts stampOfHex): counted, noted, never a sample. */
+  unreadableStamps = 0;
+  unreadableStamp(n: number) {
+    this.unreadableStamps += n;
+    this.noteError("e2e: a payload's time stamp could not be read (not bytea hex text, or not a clock reading of this run); left out of e2e latency");
+  }
+
   /** Tests watch every throttled write through this: its due time, when it was sent, when it ended (clock ms). */
   onScheduledWrite?: (due: number, sent: number, done: number) => void;
   /** Throttled writes sent before their due time: a bug of the throttle, never a latency (see recordScheduled). */

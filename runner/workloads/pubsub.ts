@@ -313,7 +313,7 @@ class PubsubRun implements WorkloadRun {
           const hex = payload.substring(2, 2 + 2 * STAMP_BYTES);
           if (hex === prevHex) runCount[runs - 1]++;
           else {
-            runStamp[runs] = stampOfHex(payload, scratch);
+            runStamp[runs] = stampOfHex(payload, scratch, this.ctx.stats.startedAt, check.tRows); // NaN: unreadable
             runCount[runs] = 1;
             runs++;
             prevHex = hex;
@@ -369,7 +369,10 @@ class PubsubRun implements WorkloadRun {
         await readAndCheck(start, end);
         await qCommit.run(client);
         g.latency.read.record((clock() - tr) * 1000);
-        for (let i = 0; i < check.runs; i++) g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
+        for (let i = 0; i < check.runs; i++) {
+          if (Number.isNaN(runStamp[i])) this.ctx.stats.unreadableStamp(runCount[i]);
+          else g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
+        }
         st.expected = check.expected;
         st.read += check.rows;
         st.lost += check.lost;

@@ -185,7 +185,11 @@ class QueueRun implements WorkloadRun {
         const te = clock();
         g.latency.read.record((te - t0) * 1000);
         // e2e after COMMIT, as the reference.
-        if (this.stampE2e) g.latency.e2e.record((te - stampOfHex(row[1] as string, scratch)) * 1000);
+        if (this.stampE2e) {
+          const sent = stampOfHex(row[1] as string, scratch, stats.startedAt, te);
+          if (Number.isNaN(sent)) stats.unreadableStamp(1);
+          else g.latency.e2e.record((te - sent) * 1000);
+        }
         g.read(1);
       } catch (err) {
         await rollbackQuietly(client);
