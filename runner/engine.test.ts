@@ -264,6 +264,38 @@ describe("tampering with the target mid-run makes verification fail", () => {
   });
 });
 
+describe("queue verification checks identities, not counts", () => {
+  test("3 queued rows deleted and 3 foreign rows inserted mid-run: the counts still add up, verification fails naming both", async () => {
+    const { summary, schema } = await runKept(
+      cfg({ kind: "queue", writers: 3, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 0 }),
+      async (s) => {
+        for (let i = 0; i < 40; i++) {
+          await sleep(50);
+          await admin.query("BEGIN");
+          const r = await admin.query(`DELETE FROM ${s}.queue WHERE id IN (SELECT id FROM ${s}.queue ORDER BY id DESC LIMIT 3 FOR UPDATE SKIP LOCKED)`);
+          if (r.rowCount === 3) {
+            // Same size as ours, and the first two with a plausible writer 0 / seq 1 identity but another body.
+            await admin.query(
+              `INSERT INTO ${s}.queue (payload) SELECT CASE WHEN i < 3 THEN overlay(decode(repeat('00', 1024), 'hex') PLACING '\\x00000000000000000000000000000001'::bytea FROM 1) ELSE decode(repeat('ab', 1024), 'hex') END FROM generate_series(1, 3) i`,
+            );
+            await admin.query("COMMIT");
+            return;
+          }
+          await admin.query("ROLLBACK");
+        }
+        throw new Error("nothing to delete");
+      },
+    );
+    await dropSchema(schema);
+    const v = summary.verification;
+    const err = verificationError(summary) ?? "";
+    assert.equal(v.ok, false, "verification passed");
+    assert.equal(v.lost, 3, err);
+    assert.match(err, /3 row\(s\) in the queue or its archive that no writer inserted/);
+    assert.match(err, /writer \d: \d message\(s\) lost, neither queued nor consumed, of the \d+ it inserted: sequence number\(s\) \d+/);
+  });
+});
+
 describe("throttled writers: falling behind schedule and catching up over the limit are in the notes", () => {
   test("a throttle the writers cannot reach: behind at the end of the window, by how much, and the rate achieved", async () => {
     const { summary, schema } = await runKept(cfg({ kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 10_000_000 }));
