@@ -32,6 +32,7 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string): string
     "-report", `${config.reportIntervalSeconds}s`,
   );
   if (config.kind === "queue" && config.tuneTableVacuum) args.push("-tune-table-vacuum");
+  if (config.backoff !== "reference-effective") args.push("-backoff", config.backoff);
   args.push("--warmup", `${config.warmupSeconds}s`);
   if (targetUrl) args.push("--target", shellQuote(targetUrl));
   return `npm run bench -- ${args.join(" ")}`;

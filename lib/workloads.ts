@@ -10,6 +10,21 @@ const int = (field: string, min: number, max: number) =>
     .min(min, `${field} must be at least ${min}`)
     .max(max, `${field} must be at most ${max}`);
 
+/** The readers' back-off after an empty poll (runner/timing.ts Backoff). */
+export const BACKOFF_MODES = ["reference-effective", "nominal"] as const;
+export type BackoffMode = (typeof BACKOFF_MODES)[number];
+export const BACKOFF_LABELS: Record<BackoffMode, { label: string; description: string }> = {
+  "reference-effective": {
+    label: "as the reference really sleeps",
+    description:
+      "the reference tool's sleeps as they really run on Linux: its 200 µs and 100 µs–2 ms sleeps take whole ~1.1 ms ticks, and its jitter's sign bug makes about half the pub/sub back-offs zero; puts the same polling load on the target as the reference",
+  },
+  nominal: {
+    label: "nominal (as its code asks)",
+    description: "what the reference's code asks for: 200 µs on average after an empty dequeue, a uniform 100 µs–2 ms after an empty claim (no sign bug); polls the target several times more often than the reference did",
+  },
+};
+
 /** Fields both workloads share. Durations are seconds. */
 const common = {
   writers: int("writers", 1, 1000).default(4),
@@ -22,6 +37,8 @@ const common = {
   throttleWritesPerSec: int("throttleWritesPerSec", 0, 10_000_000).default(0),
   /** Interval of the CLI's live line (samples are always taken every second). */
   reportIntervalSeconds: int("reportIntervalSeconds", 1, 3600).default(5),
+  /** Readers' back-off after an empty poll: BACKOFF_LABELS. */
+  backoff: z.enum(BACKOFF_MODES, { error: `backoff must be one of ${BACKOFF_MODES.map((m) => `"${m}"`).join(", ")}` }).default("reference-effective"),
 };
 
 export const PubsubParams = z

@@ -90,3 +90,16 @@ test("bad flags and impossible combinations name the problem", () => {
   assert.equal(parseArgs(["--help"]).kind, "help");
   assert.match(usage(), /-throttle_writes N/);
 });
+
+test("-backoff chooses the readers' back-off; the default is the reference's effective one", () => {
+  const parse = (argv: string[]) => {
+    const r = parseArgs(argv);
+    if (r.kind !== "run") throw new Error(r.kind === "error" ? r.message : r.kind);
+    return r.options.config;
+  };
+  assert.equal(parse(["queue"]).backoff, "reference-effective");
+  assert.equal(parse(["pubsub", "-backoff", "nominal"]).backoff, "nominal");
+  const bad = parseArgs(["queue", "-backoff=sometimes"]);
+  assert.equal(bad.kind, "error");
+  assert.match(bad.kind === "error" ? bad.message : "", /-backoff: backoff must be one of "reference-effective", "nominal"/);
+});

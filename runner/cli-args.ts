@@ -28,6 +28,7 @@ const FLAGS: Record<string, FlagSpec> = {
   throttle_writes: { type: "int", field: "throttleWritesPerSec", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
   report: { type: "duration", field: "reportIntervalSeconds", help: "interval of the live line (default 5s)" },
   "tune-table-vacuum": { type: "bool", field: "tuneTableVacuum", only: "queue", help: "queue: the reference's per-table autovacuum/fillfactor settings" },
+  backoff: { type: "string", field: "backoff", help: "readers' back-off after an empty poll: reference-effective (default: the reference's real ~1.1 ms sleeps and its jitter's zero sleeps) or nominal (the 200 µs / 100 µs–2 ms its code asks for)" },
   mode: { type: "string", help: "pubsub or queue (as the reference's -mode; or give it as the first word)" },
   target: { type: "string", help: "postgresql://user:pass@host:5432/db to run against (default: TARGET_DATABASE_URL, else the embedded Postgres)" },
   host: { type: "string", help: "reference-style connection: host (with -port -db -user -password)" },
@@ -142,7 +143,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       const secs = parseDuration(String(raw));
       if (secs === null) return err(`-${name} expects a duration in whole seconds such as 30s, 2m, 1m30s or 45, got "${raw}"`);
       input[spec.field] = secs;
-    }
+    } else input[spec.field] = raw; // strings: the schema names the allowed values
   }
   // Preset readers follow its partitions; if only -partitions is overridden, let readers follow again.
   if (kind === "pubsub" && preset && values.has("partitions") && !values.has("readers")) delete input.readers;

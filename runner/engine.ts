@@ -342,6 +342,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       runnerCpuSeconds: round(cpuSeconds, 3),
       runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
       e2eClock: E2E_CLOCK,
+      backoff: config.backoff,
     };
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {

@@ -32,7 +32,8 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
       : `${c.writers} writers, ${c.readers} readers${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}`;
   const throttle = c.throttleWritesPerSec ? `throttled to ${int(c.throttleWritesPerSec)} msg/s` : "unthrottled";
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
-  out.push(`${shape}, ${c.payloadBytes} B payload, ${throttle}`);
+  const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
+  out.push(`${shape}, ${c.payloadBytes} B payload, ${throttle}, ${backoff}`);
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
   const tp: string[][] = [["", "msg/s", "MiB/s", "messages", "errors", "empty polls"]];

@@ -10,7 +10,7 @@ import { LeanQuery } from "../leanquery";
 import { bindExecuteMessage } from "../protocol";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
 import type { GroupStats } from "../stats";
-import { clock, jitterMicros, sleepMicros, sleepUntil } from "../timing";
+import { Backoff, clock, sleepUntil } from "../timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -282,6 +282,7 @@ class PubsubRun implements WorkloadRun {
     const qRead = new LeanQuery(this.sql.read(st.partition), `pgbb_read_p${st.partition}`);
     const qCommit = new LeanQuery("COMMIT");
     const scratch = Buffer.alloc(STAMP_BYTES);
+    const backoff = new Backoff(c.backoff, stop);
     // e2e values of one poll, applied after COMMIT: runs of equal stamps (a write batch shares one stamp).
     const runStamp = new Float64Array(c.readBatch);
     const runCount = new Uint32Array(c.readBatch);
@@ -343,7 +344,7 @@ class PubsubRun implements WorkloadRun {
         g.readError();
         this.ctx.stats.noteError(`claim ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await sleepMicros(jitterMicros(100, 800), stop);
+        await backoff.jitter(100, 800); // reference: time.Sleep(jitter(100µs, 800µs))
         continue;
       }
 
@@ -358,7 +359,7 @@ class PubsubRun implements WorkloadRun {
           this.ctx.stats.noteError(`empty claim commit ${st.groupKey} p${st.partition}: ${errorMessage(err)}`);
           if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
         }
-        await sleepMicros(jitterMicros(100, 2000), stop);
+        await backoff.jitter(100, 2000); // reference: time.Sleep(jitter(100µs, 2ms))
         continue;
       }
 

@@ -9,7 +9,7 @@ import type { QueueConfig } from "../../lib/workloads";
 import { LeanQuery } from "../leanquery";
 import { bindExecuteMessage } from "../protocol";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../pgclient";
-import { clock, sleepMicros, sleepUntil } from "../timing";
+import { Backoff, clock, sleepUntil } from "../timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -188,6 +188,7 @@ class QueueRun implements WorkloadRun {
     const idValues: unknown[] = [null];
     const archiveValues: unknown[] = [null, null, null];
     const scratch = Buffer.alloc(STAMP_BYTES);
+    const backoff = new Backoff(this.ctx.config.backoff, stop);
     while (!stop.stopped) {
       const t0 = clock(); // timer starts before BEGIN, as the reference (queue_runner.go L110-193)
       let row: (string | null)[] | undefined;
@@ -207,11 +208,11 @@ class QueueRun implements WorkloadRun {
         g.readError();
         stats.noteError(`dequeue: ${errorMessage(err)}`);
         if (isConnectionError(err, tc)) return this.ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-        await sleepMicros(200, stop);
+        await backoff.fixed(200); // the reference sleeps 200 µs after any failed dequeue too
         continue;
       }
       if (!row) {
-        await sleepMicros(200, stop); // the reference's fixed 200 µs back-off on an empty queue
+        await backoff.fixed(200); // the reference's time.Sleep(200µs) on an empty queue
         continue;
       }
       try {
