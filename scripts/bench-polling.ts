@@ -1,4 +1,5 @@
-// `npm run bench:polling -- [--target URL] [--duration 20s] [--backoff reference-effective|nominal|both] [--only queue|pubsub]`
+// `npm run bench:polling -- [--target URL] [--duration 20s] [--backoff reference-effective|nominal|both] [--only queue|pubsub]
+//                           [--reference-tool path/to/pg_msg_bench]`
 // The load the readers' polling puts on the target, counted by the target itself, beside what the reference tool
 // put on the same kind of target in the same configurations. Without --target it starts a private embedded
 // Postgres (defaults, plus pg_stat_statements preloaded) in a temporary folder and removes it afterwards.
@@ -7,7 +8,10 @@
 // server's counters and the runner's cover the same run), then the counters are read. pg_stat_statements gives
 // the dequeue SELECTs and claims; when it is not available (not in shared_preload_libraries), those come from
 // the runner's own counters (one claim latency sample per poll, measured window), and the output says so.
-import { mkdtempSync, rmSync, chmodSync } from "node:fs";
+// With --reference-tool, the reference tool itself (its pg_msg_bench binary, built from its repository) runs
+// each configuration first on the same target, counted the same way: the fairest yardstick, same machine.
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +31,9 @@ import { num } from "../runner/format";
  * (kept with its methodology notes, "What the target sees: side by side"); README "Differences from the reference".
  */
 const REFERENCE = {
+  /** Each run's length and readers (both configurations have 4 readers in all). */
+  seconds: 20,
+  readers: 4,
   queue: { dequeueSelectsPerMsg: 2.0, dequeueSelects: 21_026, emptyPolls: 10_680 },
   pubsub: { claims: 15_267, commitsPerMsgWritten: 0.39 },
 };
@@ -46,7 +53,8 @@ function args(argv: string[]) {
     out[m[1]] = v;
   }
   for (const k of Object.keys(out))
-    if (!["duration", "target", "only", "backoff"].includes(k)) throw new Error(`unknown flag --${k} (flags: --target --duration --backoff --only)`);
+    if (!["duration", "target", "only", "backoff", "reference-tool"].includes(k))
+      throw new Error(`unknown flag --${k} (flags: --target --duration --backoff --only --reference-tool)`);
   return out;
 }
 
@@ -136,38 +144,67 @@ function table(rows: string[][]) {
   console.log(rows.map((r) => r.map((cell, c) => (c ? cell.padStart(w[c]) : cell.padEnd(w[c]))).join("   ")).join("\n"));
 }
 
-function report(kind: "queue" | "pubsub", s: RunSummary, srv: ServerCounts) {
-  const written = s.totals?.writes ?? s.writes.count;
-  const read = s.totals?.reads ?? s.reads.count;
-  const polls = s.latencyMs.claim?.count ?? 0; // one claim sample per poll, empty ones included (measured window)
-  const rows: string[][] = [["", "ours", "reference tool", "source of ours"]];
-  const src = (fromServer: boolean) => (fromServer ? "pg_stat_statements" : "runner's counters (no pg_stat_statements)");
+/** One side of the comparison: counted by the server, plus the client's own message counts. */
+interface Measured {
+  srv: ServerCounts;
+  written: number;
+  read: number;
+  /** Polls by the client's own count (our claim samples), used when pg_stat_statements is absent. */
+  clientPolls: number | null;
+  readerSeconds: number;
+}
+
+function ours(s: RunSummary, srv: ServerCounts): Measured {
+  const c = s.config;
+  return {
+    srv,
+    written: s.totals?.writes ?? s.writes.count,
+    read: s.totals?.reads ?? s.reads.count,
+    clientPolls: s.latencyMs.claim?.count ?? 0, // one claim sample per poll, empty ones included (measured window)
+    readerSeconds: (c.kind === "pubsub" ? c.readers * c.consumerGroups : c.readers) * s.window.measuredSeconds,
+  };
+}
+
+/** Runs the reference tool itself (a pg_msg_bench binary) on the same target with the same configuration. */
+async function runReferenceTool(bin: string, config: WorkloadConfig, url: string, srvCounts: () => Promise<ServerCounts>): Promise<Measured> {
+  const u = new URL(url);
+  const flags =
+    config.kind === "pubsub"
+      ? ["-mode", "pubsub", "-partitions", String(config.partitions), "-readers", String(config.readers), "-consumer-groups", String(config.consumerGroups), "-write-batch", String(config.writeBatch), "-read-batch", String(config.readBatch)]
+      : ["-mode", "queue", "-readers", String(config.readers)];
+  const out = execFileSync(
+    bin,
+    [...flags, "-writers", String(config.writers), "-throttle_writes", String(config.throttleWritesPerSec), "-payload", String(config.payloadBytes), "-duration", `${config.durationSeconds}s`,
+      "-host", u.hostname, "-port", u.port || "5432", "-db", u.pathname.slice(1), "-user", decodeURIComponent(u.username), "-password", decodeURIComponent(u.password)],
+    { encoding: "utf8", maxBuffer: 64 << 20 },
+  );
+  const total = (label: string) => Number(out.match(new RegExp(`^${label}: (\\d+)`, "m"))?.[1] ?? NaN);
+  const readers = config.kind === "pubsub" ? config.readers * config.consumerGroups : config.readers;
+  return { srv: await srvCounts(), written: total("Total Writes"), read: total("Total Reads"), clientPolls: null, readerSeconds: readers * config.durationSeconds };
+}
+
+function report(kind: "queue" | "pubsub", us: Measured, tool: Measured | null) {
+  const head = ["", "ours", ...(tool ? ["reference tool, here"] : []), "reference tool, measured elsewhere", "counted by"];
+  const rows: string[][] = [head];
+  const statements = us.srv.dequeueSelects !== null;
+  const by = (server: string) => (statements ? server : "runner's counters (no pg_stat_statements)");
+  const polls = (m: Measured) => (kind === "queue" ? m.srv.dequeueSelects : m.srv.claims) ?? m.clientPolls ?? NaN;
+  const row = (label: string, f: (m: Measured) => string, published: string, source: string) => rows.push([label, f(us), ...(tool ? [f(tool)] : []), published, source]);
   if (kind === "queue") {
-    const selects = srv.dequeueSelects ?? polls;
-    const reads = srv.dequeueSelects !== null ? read : s.reads.count;
-    rows.push(["dequeue SELECTs per message read", num(selects / Math.max(reads, 1), 2), num(REFERENCE.queue.dequeueSelectsPerMsg, 1), src(srv.dequeueSelects !== null)]);
-    rows.push(["dequeue SELECTs", num(selects, 0), num(REFERENCE.queue.dequeueSelects, 0), src(srv.dequeueSelects !== null)]);
-    rows.push(["empty polls (ROLLBACKs)", num(srv.rollbacks, 0), num(REFERENCE.queue.emptyPolls, 0), "pg_stat_database xact_rollback"]);
-    rows.push(["empty polls (runner, measured window)", num(s.reads.emptyPolls, 0), "", "runner's counters"]);
+    row("dequeue SELECTs per message read", (m) => num(polls(m) / Math.max(m.read, 1), 2), num(REFERENCE.queue.dequeueSelectsPerMsg, 1), by("pg_stat_statements"));
+    row("dequeue SELECTs", (m) => num(polls(m), 0), num(REFERENCE.queue.dequeueSelects, 0), by("pg_stat_statements"));
+    row("empty polls (ROLLBACKs)", (m) => num(m.srv.rollbacks, 0), num(REFERENCE.queue.emptyPolls, 0), "pg_stat_database xact_rollback");
   } else {
-    const claims = srv.claims ?? polls;
-    rows.push(["claims", num(claims, 0), num(REFERENCE.pubsub.claims, 0), src(srv.claims !== null)]);
-    rows.push(["commits per message written", num(srv.commits / Math.max(written, 1), 2), num(REFERENCE.pubsub.commitsPerMsgWritten, 2), "pg_stat_database xact_commit"]);
-    rows.push(["empty polls (runner, measured window)", num(s.reads.emptyPolls, 0), "", "runner's counters"]);
+    row("claims", (m) => num(polls(m), 0), num(REFERENCE.pubsub.claims, 0), by("pg_stat_statements"));
+    row("commits per message written", (m) => num(m.srv.commits / Math.max(m.written, 1), 2), num(REFERENCE.pubsub.commitsPerMsgWritten, 2), "pg_stat_database xact_commit");
   }
-  rows.push(["messages written / read", `${num(written, 0)} / ${num(read, 0)}`, "", "runner's counters, whole run"]);
-  // What one poll costs sets how many fit in the run: reader-seconds per poll, ours and the reference's (from its
-  // counts above). A target whose COMMITs (WAL flushes) are slower fits fewer polls, whatever the back-off.
-  const readerSeconds = (s.config.kind === "pubsub" ? s.config.readers * s.config.consumerGroups : s.config.readers) * s.window.measuredSeconds;
-  const ourPolls = kind === "queue" ? (srv.dequeueSelects ?? polls) : (srv.claims ?? polls);
+  row("messages written / read", (m) => `${num(m.written, 0)} / ${num(m.read, 0)}`, "", "the client, whole run");
+  // What one poll costs sets how many fit in a run, whatever the back-off: reader-seconds per poll. A target
+  // whose statements or COMMITs are slower fits fewer polls.
   const refPolls = kind === "queue" ? REFERENCE.queue.dequeueSelects : REFERENCE.pubsub.claims;
-  rows.push(["reader time per poll (ms)", num((1000 * readerSeconds) / Math.max(ourPolls, 1), 2), num((1000 * readerSeconds) / refPolls, 2), "readers × seconds / polls"]);
-  if (srv.commitMs !== null) rows.push(["mean COMMIT on the server (ms)", num(srv.commitMs, 3), "", "pg_stat_statements"]);
-  const read_ = s.latencyMs.read;
-  if (read_) rows.push([kind === "queue" ? "dequeue transaction p50 / mean (ms)" : "read p50 / mean (ms)", `${num(read_.p50, 2)} / ${num(read_.mean, 2)}`, "", "runner's histogram"]);
+  row("reader time per poll (ms)", (m) => num((1000 * m.readerSeconds) / Math.max(polls(m), 1), 2), num((1000 * REFERENCE.readers * REFERENCE.seconds) / refPolls, 2), "readers × seconds / polls");
+  if (us.srv.commitMs !== null) row("mean COMMIT on the server (ms)", (m) => (m.srv.commitMs === null ? "–" : num(m.srv.commitMs, 3)), "", "pg_stat_statements");
   table(rows);
-  const cpuPct = (100 * s.manifest.runnerCpuSeconds) / s.window.measuredSeconds;
-  console.log(`runner CPU ${num(cpuPct, 1)}% of one core; verification ${s.verification.ok ? "OK" : "FAILED: " + s.verification.problems.slice(0, 2).join("; ")}`);
 }
 
 async function main() {
@@ -196,10 +233,16 @@ async function main() {
             ? `${config.writers} writers, ${config.partitions} partitions, ${config.consumerGroups} groups, batches ${config.writeBatch}/${config.readBatch}`
             : `${config.writers} writers, ${config.readers} readers`;
         console.log(`\n=== ${kind}: ${shape}, ${config.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${duration} s, ${backoff} back-off ===`);
+        let tool: Measured | null = null;
+        if (a["reference-tool"]) {
+          await resetCounters(admin, statements);
+          tool = await runReferenceTool(a["reference-tool"], config, target.url, () => readCounters(admin, statements));
+        }
         await resetCounters(admin, statements);
         const summary = await runWorkload(config, target.url, { log: () => undefined });
-        const counts = await readCounters(admin, statements);
-        report(kind, summary, counts);
+        report(kind, ours(summary, await readCounters(admin, statements)), tool);
+        const cpuPct = (100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds;
+        console.log(`ours: runner CPU ${num(cpuPct, 1)}% of one core; verification ${summary.verification.ok ? "OK" : "FAILED: " + summary.verification.problems.slice(0, 2).join("; ")}`);
         failed ||= !summary.verification.ok;
       }
     }
