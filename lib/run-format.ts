@@ -23,6 +23,8 @@ export function knobsParts(c: WorkloadConfig | null): string[] {
       : [plural(c.writers, "writer"), plural(c.readers, "reader")];
   if (c.payloadBytes !== 1024) parts.push(`${fmtBytes(c.payloadBytes)} payload`);
   parts.push(c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s limit` : "unthrottled", `${c.durationSeconds} s measured`);
+  // Named only when not the default (the reference's effective back-off): it changes the load polling puts on the target.
+  if (c.backoff === "nominal") parts.push("nominal back-off");
   return parts;
 }
 
