@@ -7,7 +7,7 @@ import { referenceLabel, type Reference } from "./references";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
 import { configCellsOf, durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
-import { definitionOf, type WorkloadConfig } from "./workloads";
+import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "./workloads";
 
 const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
 
@@ -165,6 +165,8 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     warmupExcluded: s.window.warmupSeconds > 0,
     rateDivisor: "measured window",
     e2eClock: mf.e2eClock.split(/ \(|:/)[0],
+    // Absent in runs recorded before the back-off was a setting: those slept the nominal back-off.
+    backoff: mf.backoff ?? "nominal",
     flags,
   };
   const when = typeof run.createdAt === "string" ? run.createdAt : run.createdAt.toISOString();
@@ -198,6 +200,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
       rateDivisor: `measured window (${s.window.measuredSeconds.toFixed(1)} s)`,
       // The manifest explains the clock at length; the table shows its name.
       e2eClock: mf.e2eClock.split(/ \(|:/)[0],
+      backoff: mf.backoff ? `${mf.backoff}: ${BACKOFF_LABELS[mf.backoff].label}` : "nominal (recorded before the back-off was a setting)",
     },
     facts,
     throughput: {
@@ -223,6 +226,8 @@ export interface ImportRecord {
   parsed: unknown;
 }
 
+/** The reference tool's own back-off is, by definition, what "reference-effective" reproduces. */
+const TOOL_BACKOFF = "the reference tool's own sleeps (~1.1 ms for its 200 µs; its jitter's zero sleeps)";
 const TOOL_CLOCK = "reader's client clock − the server's now() at the write (two clocks)";
 
 const triplePcts = (l: ImportedLatency | null): Pcts => (l ? { p50: l.p50.ms, p95: l.p95.ms, p99: l.p99.ms, p999: null, max: null } : NONE);
@@ -254,6 +259,7 @@ export function fromImport(rec: ImportRecord): Comparable {
     warmupExcluded: false,
     rateDivisor: "configured duration",
     e2eClock: TOOL_CLOCK,
+    backoff: "reference-effective",
     flags: [],
   };
   const annotations: Record<string, string> = {};
@@ -285,6 +291,7 @@ export function fromImport(rec: ImportRecord): Comparable {
       maxConnections: null,
       rateDivisor: "configured duration (the tool's way)",
       e2eClock: TOOL_CLOCK,
+      backoff: TOOL_BACKOFF,
     },
     facts,
     throughput: {
@@ -338,6 +345,7 @@ export function fromReference(r: Reference): Comparable {
     warmupExcluded: false,
     rateDivisor: "configured duration",
     e2eClock: TOOL_CLOCK,
+    backoff: "reference-effective",
     flags,
   };
   return {
@@ -368,6 +376,7 @@ export function fromReference(r: Reference): Comparable {
       maxConnections: Number(full.max_connections ?? 100),
       rateDivisor: "configured duration (the tool's way)",
       e2eClock: TOOL_CLOCK,
+      backoff: TOOL_BACKOFF,
     },
     facts,
     throughput: { writeMsgPerSec: h.writeMsgPerSec, writeMiBPerSec: h.writeMiBPerSec, readMsgPerSec: h.readMsgPerSec, readMiBPerSec: h.readMiBPerSec },

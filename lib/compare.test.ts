@@ -18,8 +18,11 @@ const ref = (id: string) => fromReference(referenceById(id)!);
 const PUBSUB_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "pubsub-4vcpu-preset-30s.txt"), "utf8");
 
 /** A completed run's record: latencies recorded into real HDR histograms, percentiles read from them. */
-function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: string; targetLabel?: string; serverAddress?: string | null } = {}) {
-  const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 3, warmupSeconds: 1 });
+function runRecord(
+  id: string,
+  opts: { fsync?: string; cores?: number; pg?: string; targetLabel?: string; serverAddress?: string | null; backoff?: "reference-effective" | "nominal" } = {},
+) {
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 3, warmupSeconds: 1, ...(opts.backoff ? { backoff: opts.backoff } : {}) });
   const hs = { write: newHistogram(), read: newHistogram(), e2e: newHistogram() };
   for (let i = 1; i <= 1000; i++) {
     recordMicros(hs.write, 500 + i); // 0.501 … 1.5 ms
@@ -46,6 +49,7 @@ function runRecord(id: string, opts: { fsync?: string; cores?: number; pg?: stri
       runnerCpuSeconds: 1,
       runnerCpuMsPer1000Msgs: 1,
       e2eClock: "runner monotonic clock",
+      ...(opts.backoff ? { backoff: opts.backoff } : {}),
     },
     window: { measuredSeconds: 3.01, warmupSeconds: 1 },
     writes: { count: 3000, msgPerSec: 996.68, mibPerSec: 0.97, errors: 0 },
@@ -235,4 +239,19 @@ test("hardware notes state facts: same machine is no difference, unknown is said
   const hw = hardwareNotes([app, other, a]);
   assert.deepEqual(hw.map((n) => n.topic), ["hardware", "cores", "unknown"]);
   assert.doesNotMatch(hw[0].text, /r_a ·/);
+});
+
+test("a back-off difference is named among what makes a comparison unfair; the reference tool's is the effective one", () => {
+  const topics = (items: Comparable[]) => contextNotes(items).filter((n) => n.topic === "backoff");
+  const effective = fromRun(runRecord("r_eff", { backoff: "reference-effective" }));
+  const nominal = fromRun(runRecord("r_nom", { backoff: "nominal" }));
+  const old = fromRun(runRecord("r_old")); // recorded before the setting: it slept the nominal back-off
+  assert.equal(old.env.backoff, "nominal (recorded before the back-off was a setting)");
+  const notes = topics([effective, nominal]);
+  assert.equal(notes.length, 1);
+  assert.equal(notes[0].severity, "warn");
+  assert.match(notes[0].text, /back-off after an empty poll differs: .*r_eff.*reference-effective.*r_nom.*nominal/);
+  assert.deepEqual(topics([nominal, old]), []);
+  assert.deepEqual(topics([effective, ref("queue-4vcpu-single-node")]), [], "the reference tool sleeps what reference-effective reproduces");
+  assert.equal(topics([old, ref("queue-4vcpu-single-node")]).length, 1);
 });

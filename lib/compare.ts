@@ -60,6 +60,11 @@ export interface Facts {
   /** "measured window": rates over the real measured seconds; "configured duration": the reference tool's way. */
   rateDivisor: "measured window" | "configured duration";
   e2eClock: string;
+  /**
+   * The readers' back-off after an empty poll (lib/workloads.ts BACKOFF_MODES): the reference tool's own results
+   * are "reference-effective" by definition; runs recorded before the setting existed used "nominal".
+   */
+  backoff: string;
   /** Flaws the source's author flagged in these very numbers (references), or verification problems (runs). */
   flags: string[];
 }
@@ -145,6 +150,7 @@ export const ENV_ROWS: RowDef[] = [
   { key: "maxConnections", label: "max_connections" },
   { key: "rateDivisor", label: "Rates divided by" },
   { key: "e2eClock", label: "E2E clock" },
+  { key: "backoff", label: "Empty-poll back-off" },
 ];
 
 export interface ResultRow {
@@ -320,6 +326,13 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
     add("rates", "info", `Rates are computed differently: measured runs divide by the real measured window; the reference tool divides totals by the configured duration, whose clock starts before table setup, and its throttle lets one extra second of writes out at start.`);
   if (distinct(items.map((c) => c.facts.e2eClock)).length > 1)
     add("clock", "info", `End-to-end latency uses different clocks: ${listBy(items, (c) => c.facts.e2eClock)}.`);
+
+  if (distinct(items.map((c) => c.facts.backoff)).length > 1)
+    add(
+      "backoff",
+      "warn",
+      `The readers' back-off after an empty poll differs: ${listBy(items, (c) => c.facts.backoff)}. The nominal back-off polls an idle queue or partition several times more often than the reference tool really did, so the target serves more empty polls (and, in pub/sub, commits more) at the same message rate.`,
+    );
 
   for (const c of items) for (const f of c.facts.flags) add("flaw", "warn", `${name(c)}: ${f}`);
 

@@ -21,8 +21,9 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  * - writeScheduled: with a throttle only: from each write's *scheduled* start (coordinated omission corrected).
  * - read:   pubsub: one per non-empty poll (range SELECT + row iteration + COMMIT, after the claim);
  *           queue: one per dequeue transaction (BEGIN + SELECT … SKIP LOCKED + DELETE + INSERT archive + COMMIT).
- * - claim:  pubsub: the claim statement alone (UPDATE consumer_offsets …), every poll including empty ones;
- *           queue: the SELECT … FOR UPDATE SKIP LOCKED alone, non-empty dequeues.
+ * - claim:  one per poll, empty polls included in both workloads (so it covers every poll the target served):
+ *           pubsub: the claim statement alone (UPDATE consumer_offsets …);
+ *           queue: the SELECT … FOR UPDATE SKIP LOCKED alone (an empty queue returns no row, then ROLLBACK).
  * - e2e:    one per message: from the writer starting its transaction (the reference's created_at = now())
  *           to the reader having the row, both read on the runner's own monotonic clock (never server vs client).
  */

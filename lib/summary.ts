@@ -2,7 +2,7 @@
 // by `bench --json`, read by every page, the compare view and the exports.
 import { z } from "zod";
 import { LatencyByMetric, Throughput } from "./metrics";
-import { WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "./workloads";
+import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "./workloads";
 
 export const Manifest = z.object({
   postgresVersion: z.string(),
@@ -28,6 +28,11 @@ export const Manifest = z.object({
   runnerCpuMsPer1000Msgs: z.number(),
   /** Which clock e2e latency is measured on. */
   e2eClock: z.string(),
+  /**
+   * The readers' back-off after an empty poll (config.backoff), recorded so compare can tell runs apart. Absent in
+   * runs recorded before it was a setting: those slept the nominal back-off, whatever their parsed config says.
+   */
+  backoff: z.enum(BACKOFF_MODES).optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

@@ -7,6 +7,7 @@ import type { PresetDef, WorkloadDefinition } from "../workloads/types";
 
 export type WorkloadConfig = Config;
 export type WorkloadInput = Input;
+export { BACKOFF_LABELS, BACKOFF_MODES, type BackoffMode } from "../workloads/fields";
 export type WorkloadKind = WorkloadConfig["kind"];
 
 /** "a", "b" or "c". */

@@ -100,3 +100,17 @@ test("every bad setting at once, each named by its flag and the form's label", (
   );
   assert.equal(error(["queue", "-readers", "0", "-report", "0s"]), "invalid queue settings: -readers: Readers must be at least 1; -report: CLI report interval must be at least 1 s");
 });
+
+test("-backoff chooses the readers' back-off; the default is the reference's effective one", () => {
+  const parse = (argv: string[]) => {
+    const r = parseArgs(argv);
+    if (r.kind !== "run") throw new Error(r.kind === "error" ? r.message : r.kind);
+    return r.options.config;
+  };
+  assert.equal(parse(["queue"]).backoff, "reference-effective");
+  assert.equal(parse(["pubsub", "-backoff", "nominal"]).backoff, "nominal");
+  assert.equal(parse(["pubsub", "--backoff=nominal"]).backoff, "nominal");
+  const bad = parseArgs(["queue", "-backoff=sometimes"]);
+  assert.equal(bad.kind, "error");
+  assert.match(bad.kind === "error" ? bad.message : "", /-backoff: Empty-poll back-off must be one of "reference-effective", "nominal"/);
+});

@@ -29,7 +29,7 @@ function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, Flag
   for (const d of defs)
     for (const f of d.fields) {
       if (!f.cli) continue;
-      const type: FlagType = f.control === "bool" ? "bool" : f.cli.duration ? "duration" : "int";
+      const type: FlagType = f.control === "bool" ? "bool" : f.control === "select" ? "string" : f.cli.duration ? "duration" : "int";
       const entry = byFlag.get(f.cli.flag) ?? { type, uses: [] };
       entry.uses.push({ kind: d.kind, field: f.name, help: f.cli.help });
       byFlag.set(f.cli.flag, entry);
@@ -181,7 +181,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       const secs = parseDuration(String(raw));
       if (secs === null) return err(`-${name} expects a duration in whole seconds such as 30s, 2m, 1m30s or 45, got "${raw}"`);
       input[field] = secs;
-    }
+    } else input[field] = raw; // strings (a select field's value): the schema names the allowed values
   }
   // A preset's derived field (pub/sub readers) follows its source; if only the source is overridden, let it follow again.
   for (const f of def.fields)

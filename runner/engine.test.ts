@@ -7,8 +7,9 @@ import { decodeHistogram, percentilesOf } from "../lib/histogram";
 import { RunSummary } from "../lib/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
 import { testDatabase } from "../lib/testing";
-import { RunCancelled, runWorkload, verificationError, type EngineSample } from "./engine";
+import { RunCancelled, runWorkload, verificationError, type EngineOptions, type EngineSample } from "./engine";
 import { WORKLOADS } from "../workloads/runners";
+import { stampOfHex } from "../workloads/runtime";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -28,12 +29,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = async (sql: string) => Number((await admin.query<{ n: string }>(sql)).rows[0].n);
 
 /** Runs a config, keeping its schema for inspection; `during` runs once the measured window has started. */
-async function runKept(config: WorkloadConfig, during?: (schema: string) => Promise<void>) {
+async function runKept(config: WorkloadConfig, during?: (schema: string) => Promise<void>, extra: EngineOptions = {}) {
   let schema = "";
   const samples: EngineSample[] = [];
   const phases: string[] = [];
   let tamper: Promise<void> | undefined;
   const summary = await runWorkload(config, db.url, {
+    ...extra,
     keepSchema: true,
     drainSeconds: 3,
     onSchema: (s) => (schema = s),
@@ -120,6 +122,90 @@ describe("every registered workload: counts match the target's rows and verifica
   }
 });
 
+describe("throttled writes: never sent before their due time, so latency from schedule ≥ service latency", () => {
+  const configs: WorkloadInput[] = [
+    { kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 200 },
+    { kind: "queue", writers: 4, readers: 4, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 500 },
+    { kind: "pubsub", writers: 4, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 2000 },
+  ];
+  for (const input of configs) {
+    const c = cfg(input);
+    test(`${c.kind}, ${c.writers} writer(s), ${c.throttleWritesPerSec} msg/s`, async () => {
+      const writes: { due: number; sent: number; done: number }[] = [];
+      const { summary, schema } = await runKept(c, undefined, { onScheduledWrite: (due, sent, done) => void writes.push({ due, sent, done }) });
+      await dropSchema(schema);
+      assert.ok(writes.length > 0);
+      // Per write: from schedule (done − due) ≥ service (done − sent) ⇔ sent ≥ due.
+      const early = writes.filter((w) => w.done - w.due < w.done - w.sent);
+      assert.equal(early.length, 0, `${early.length} of ${writes.length} writes were sent before their due time (by up to ${Math.max(...early.map((w) => w.due - w.sent)).toFixed(3)} ms)`);
+      const errors = (summary.notes ?? []).filter((n) => /before its scheduled time/.test(n));
+      assert.deepEqual(errors, []);
+      const s = summary.latencyMs;
+      assert.ok(s.writeScheduled!.p50 >= s.write!.p50, `write from schedule p50 ${s.writeScheduled!.p50} ms ≥ write p50 ${s.write!.p50} ms`);
+    });
+  }
+});
+
+describe("claim latency means the same in both workloads: one sample per poll, empty polls included", () => {
+  test("queue: every dequeue SELECT, empty or not, is a claim sample", async () => {
+    // Readers outnumber what 100 msg/s keeps busy: most dequeues find the queue empty.
+    const { summary, schema } = await runKept(cfg({ kind: "queue", writers: 1, readers: 3, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 100 }));
+    await dropSchema(schema);
+    const claims = summary.latencyMs.claim!.count;
+    const polls = summary.reads.count + summary.reads.emptyPolls;
+    assert.ok(summary.reads.emptyPolls > summary.reads.count, `empty polls ${summary.reads.emptyPolls}`);
+    // Exact but for polls in flight across the window's edges (at most one per reader at each end).
+    assert.ok(Math.abs(claims - polls) <= 6, `${claims} claim samples for ${summary.reads.count} dequeued + ${summary.reads.emptyPolls} empty polls`);
+  });
+  test("pubsub: every claim, empty or not, is a claim sample", async () => {
+    const { summary, schema } = await runKept(cfg({ kind: "pubsub", writers: 1, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 100 }));
+    await dropSchema(schema);
+    const claims = summary.latencyMs.claim!.count;
+    const { emptyPolls, count } = summary.reads;
+    // Non-empty polls read at least one message each.
+    assert.ok(claims >= emptyPolls - 4 && claims <= emptyPolls + count + 4, `${claims} claim samples, ${emptyPolls} empty polls, ${count} messages read`);
+  });
+});
+
+describe("session settings the target imposes cannot garble the e2e stamps", () => {
+  // A database whose defaults are everything the loops must not depend on.
+  let odd: { url: string; drop: () => Promise<void> };
+  before(async () => {
+    odd = await testDatabase("escape");
+    const name = new URL(odd.url).pathname.slice(1);
+    for (const set of ["bytea_output = 'escape'", "DateStyle = 'SQL, DMY'", "TimeZone = 'America/New_York'", "extra_float_digits = -10", "IntervalStyle = 'sql_standard'"])
+      await admin.query(`ALTER DATABASE ${name} SET ${set}`);
+  });
+  after(() => odd.drop());
+
+  const configs: WorkloadInput[] = [
+    { kind: "queue", writers: 2, readers: 2, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 300 },
+    { kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 },
+  ];
+  for (const input of configs) {
+    test(`${input.kind} on a database with bytea_output = 'escape', DateStyle SQL, a non-UTC TimeZone`, async () => {
+      const summary = await runWorkload(cfg(input), odd.url, { drainSeconds: 3 });
+      const e2e = summary.latencyMs.e2e!;
+      assert.ok(e2e.p99 > 0 && e2e.max < 5000, `e2e p99 ${e2e.p99} ms, max ${e2e.max} ms`);
+      assert.equal(e2e.count, summary.reads.count, "every message read gave an e2e sample");
+      assert.deepEqual((summary.notes ?? []).filter((n) => /time stamp/.test(n)), []);
+      assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
+    });
+  }
+
+  test("a stamp that cannot be read is not a sample: escape text, bad hex, a time outside the run", () => {
+    const scratch = Buffer.alloc(8);
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(1000.5, 0);
+    const hex = "\\x" + b.toString("hex") + "ff";
+    assert.equal(stampOfHex(hex, scratch, 1000, 2000), 1000.5);
+    assert.ok(Number.isNaN(stampOfHex(hex, scratch, 1001, 2000)), "before the run started");
+    assert.ok(Number.isNaN(stampOfHex(hex, scratch, 0, 1000)), "after the message was read");
+    assert.ok(Number.isNaN(stampOfHex("\\000\\200\\377abc\\001xyz", scratch, 0, 1e15)), "escape form");
+    assert.ok(Number.isNaN(stampOfHex("\\xzz" + "00".repeat(7), scratch, 0, 1e15)), "not hex");
+  });
+});
+
 describe("tampering with the target mid-run makes verification fail", () => {
   const pubsub = cfg({ kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 });
 
@@ -175,6 +261,38 @@ describe("tampering with the target mid-run makes verification fail", () => {
     assert.equal(summary.verification.ok, false);
     assert.equal(summary.verification.lost, 1);
     assert.match(verificationError(summary)!, /1 message\(s\) lost/);
+  });
+});
+
+describe("queue verification checks identities, not counts", () => {
+  test("3 queued rows deleted and 3 foreign rows inserted mid-run: the counts still add up, verification fails naming both", async () => {
+    const { summary, schema } = await runKept(
+      cfg({ kind: "queue", writers: 3, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 0 }),
+      async (s) => {
+        for (let i = 0; i < 40; i++) {
+          await sleep(50);
+          await admin.query("BEGIN");
+          const r = await admin.query(`DELETE FROM ${s}.queue WHERE id IN (SELECT id FROM ${s}.queue ORDER BY id DESC LIMIT 3 FOR UPDATE SKIP LOCKED)`);
+          if (r.rowCount === 3) {
+            // Same size as ours, and the first two with a plausible writer 0 / seq 1 identity but another body.
+            await admin.query(
+              `INSERT INTO ${s}.queue (payload) SELECT CASE WHEN i < 3 THEN overlay(decode(repeat('00', 1024), 'hex') PLACING '\\x00000000000000000000000000000001'::bytea FROM 1) ELSE decode(repeat('ab', 1024), 'hex') END FROM generate_series(1, 3) i`,
+            );
+            await admin.query("COMMIT");
+            return;
+          }
+          await admin.query("ROLLBACK");
+        }
+        throw new Error("nothing to delete");
+      },
+    );
+    await dropSchema(schema);
+    const v = summary.verification;
+    const err = verificationError(summary) ?? "";
+    assert.equal(v.ok, false, "verification passed");
+    assert.equal(v.lost, 3, err);
+    assert.match(err, /3 row\(s\) in the queue or its archive that no writer inserted/);
+    assert.match(err, /writer \d: \d message\(s\) lost, neither queued nor consumed, of the \d+ it inserted: sequence number\(s\) \d+/);
   });
 });
 

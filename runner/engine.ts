@@ -44,6 +44,8 @@ export interface EngineOptions {
   keepSchema?: boolean;
   /** Told the schema name once it exists (tests use it to tamper with a run). */
   onSchema?: (schema: string) => void;
+  /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
+  onScheduledWrite?: (due: number, sent: number, done: number) => void;
 }
 
 /** Rejection of a run stopped by its AbortSignal. */
@@ -132,6 +134,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const startedAt = new Date();
   const module = workloadFor(config);
   const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
+  stats.onScheduledWrite = opts.onScheduledWrite;
   const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
@@ -339,6 +342,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       runnerCpuSeconds: round(cpuSeconds, 3),
       runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
       e2eClock: E2E_CLOCK,
+      backoff: config.backoff,
     };
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {
@@ -364,6 +368,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       notes: [
         ...run.notes,
         ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
+        ...(stats.unreadableStamps > 0
+          ? [`${stats.unreadableStamps.toLocaleString("en-US")} message(s) carried an e2e time stamp that could not be read (payload not in bytea hex form, or not a clock reading of this run): they are not in the e2e latency`]
+          : []),
         ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []),
         ...errorNotes.slice(0, 20),
       ],

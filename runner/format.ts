@@ -30,7 +30,9 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const c = s.config;
   const def = definitionOf(c);
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
-  out.push(knobsParts(c).join(", "));
+  // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
+  const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
+  out.push(`${knobsParts(c).filter((p) => !/back-off$/.test(p)).join(", ")}, ${backoff}`);
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
   const tp: string[][] = [["", "msg/s", "MiB/s", "messages", "errors", "empty polls"]];

@@ -10,6 +10,21 @@ import { explainPgError, maskUrl } from "../lib/pgurl";
  */
 const RAW_TYPES = { getTypeParser: () => (v: string) => v };
 
+/**
+ * Settings the loops read raw text under, set for every session the runner opens so that a server, database
+ * or role default cannot change them (ALTER DATABASE … SET bytea_output = 'escape' made every e2e stamp
+ * garbage): payloads are read as "\x" + hex (the stamp's bytes), created_at is copied back as text and must
+ * parse the same way on the way in, numbers are read as text.
+ */
+export const SESSION_SETTINGS: [string, string][] = [
+  ["bytea_output", "hex"],
+  ["DateStyle", "ISO, MDY"],
+  ["TimeZone", "UTC"],
+  ["IntervalStyle", "postgres"],
+  ["extra_float_digits", "1"],
+  ["standard_conforming_strings", "on"],
+];
+
 export interface TargetClient {
   client: pg.Client;
   /** Backend pid, to cancel an in-flight query from the admin connection. */
@@ -40,8 +55,9 @@ export async function openClient(url: string, role: string, raw = true, timeoutM
     await client.end().catch(() => undefined);
     throw new Error(`cannot connect to the target ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
   }
-  const r = await client.query<{ pid: string | number }>("SELECT pg_backend_pid() AS pid");
-  tc.pid = Number(r.rows[0].pid);
+  // One round trip: the session settings the loops depend on, then the backend pid.
+  const r = (await client.query(`${SESSION_SETTINGS.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`)) as unknown as pg.QueryResult[];
+  tc.pid = Number(r[r.length - 1].rows[0].pid);
   return tc;
 }
 

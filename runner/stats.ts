@@ -118,6 +118,34 @@ export class RunStats {
     this.lastTick = this.lastReport = now;
   }
 
+  /** Messages whose e2e stamp could not be read (workloads/types.ts stampOfHex): counted, noted, never a sample. */
+  unreadableStamps = 0;
+  unreadableStamp(n: number) {
+    this.unreadableStamps += n;
+    this.noteError("e2e: a payload's time stamp could not be read (not bytea hex text, or not a clock reading of this run); left out of e2e latency");
+  }
+
+  /** Tests watch every throttled write through this: its due time, when it was sent, when it ended (clock ms). */
+  onScheduledWrite?: (due: number, sent: number, done: number) => void;
+  /** Throttled writes sent before their due time: a bug of the throttle, never a latency (see recordScheduled). */
+  sentEarly = 0;
+
+  /**
+   * Records a throttled write's latency from schedule, `done - due`. The write was sent at `sent`; its service
+   * latency (the write metric) starts at or after `sent`, so from-schedule ≥ service holds whenever sent ≥ due,
+   * which the throttle guarantees (timing.ts sleepUntil). A write sent early is counted and noted as an error,
+   * and left out of the histogram, rather than recorded as a clamped 1 µs.
+   */
+  recordScheduled(due: number, sent: number, done: number) {
+    this.onScheduledWrite?.(due, sent, done);
+    if (sent < due) {
+      this.sentEarly++;
+      this.noteError(`internal: a throttled write was sent before its scheduled time; its latency from schedule is left out`);
+      return;
+    }
+    this.latency.writeScheduled.record((done - due) * 1000);
+  }
+
   wrote(n: number) {
     this.writesInterval.count += n;
     this.writesTotal.count += n;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { jitterMicros, sleepMicros, Stopper, Throttle } from "./timing";
+import { Backoff, clock, goSleepMs, jitterMicros, referenceJitterMicros, sleepMicros, sleepUntil, Stopper, Throttle } from "./timing";
 
 test("the throttle has no start-up burst: message k is due at start + k/rate", () => {
   const t = new Throttle(5000);
@@ -56,4 +56,76 @@ test("the throttle knows how far behind schedule the writers are: the oldest due
   t.next(1);
   t.begin(5000);
   assert.equal(t.behindMs(9000), 0, "begin() forgets what was handed out before");
+});
+
+test("sleepUntil never returns before the due time, though Node's timers fire early", async () => {
+  const stop = new Stopper();
+  let early = 0;
+  let worstLateMs = 0;
+  for (let i = 0; i < 300; i++) {
+    const due = clock() + Math.random() * 5; // 0–5 ms: the gaps between writes at a few hundred msg/s
+    await sleepUntil(due, stop);
+    const late = clock() - due;
+    if (late < 0) early++;
+    worstLateMs = Math.max(worstLateMs, late);
+  }
+  assert.equal(early, 0, `${early} of 300 sleeps returned before their due time`);
+  assert.ok(worstLateMs < 200, `a sleep overran its due time by ${worstLateMs} ms`);
+  stop.stop();
+  const t0 = clock();
+  await sleepUntil(t0 + 10_000, stop);
+  assert.ok(clock() - t0 < 100, "a stopped stopper ends the wait at once");
+});
+
+test("the reference's jitter is computed as its Go code does, sign bug included", () => {
+  // Expected values computed with Go's int64 semantics (wrapping shifts, arithmetic >>, % keeping the sign).
+  assert.equal(referenceJitterMicros(100, 2000, 1763866800123456789n).toFixed(3), "-93.105");
+  assert.equal(referenceJitterMicros(100, 2000, 1763866808765432101n).toFixed(3), "1209.127");
+  assert.equal(referenceJitterMicros(100, 2000, 1700000000000000000n).toFixed(3), "-464.064");
+  // Spread over a year of wall-clock time, about half are ≤ 0 (methodology: P(sleep > 0) ≈ 0.52).
+  let zero = 0;
+  const n = 20_000;
+  for (let i = 0; i < n; i++) if (referenceJitterMicros(100, 2000, 1_735_689_600_000_000_000n + BigInt(Math.floor(Math.random() * 3.15e16))) <= 0) zero++;
+  assert.ok(zero / n > 0.4 && zero / n < 0.56, `share ≤ 0: ${zero / n}`);
+  // Timestamps close together share their sign: either nearly all sleep, or nearly none do.
+  const t = 1_763_866_800_000_000_000n + BigInt(Math.floor(Math.random() * 1e15));
+  let z = 0;
+  for (let i = 0; i < 1000; i++) if (referenceJitterMicros(100, 2000, t + BigInt(i * 1000)) <= 0) z++;
+  assert.ok(z === 0 || z >= 900, `${z} of 1000 close-together jitters ≤ 0`);
+  assert.equal(goSleepMs(0.2), 1.1);
+  assert.equal(goSleepMs(2).toFixed(1), "2.2");
+  assert.equal(goSleepMs(-0.05), 0);
+});
+
+/** Sleep lengths actually taken (ms, measured with the clock) by `n` calls of `sleep`. */
+async function lengths(n: number, sleep: () => Promise<void>) {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = clock();
+    await sleep();
+    out.push(clock() - t0);
+  }
+  return out.sort((a, b) => a - b);
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+test("the reference-effective back-off sleeps what the reference really sleeps: ~1.1 ms for 200 µs, half the jitters zero", async () => {
+  const stop = new Stopper();
+  // Queue: time.Sleep(200µs) took 1,081-1,169 µs (p10-p99), mean ~1.1 ms; never a bare yield.
+  const fixed = await lengths(300, () => new Backoff("reference-effective", stop).fixed(200));
+  const short = fixed.filter((x) => x < 0.5).length;
+  assert.ok(short <= 15, `${short} of 300 fixed back-offs shorter than 0.5 ms`);
+  assert.ok(mean(fixed) > 0.8 && mean(fixed) < 1.8, `mean fixed back-off ${mean(fixed)} ms`);
+  // Pub/sub: jitter(100µs, 2ms) seeded by spread-out clocks: ~48% zero sleeps; the others mean ~1.63 ms, ≥ ~1.1 ms.
+  const spread = () => 1_735_689_600_000_000_000n + BigInt(Math.floor(Math.random() * 3.15e16));
+  const b = new Backoff("reference-effective", stop, spread);
+  const jit = await lengths(400, () => b.jitter(100, 2000));
+  const zero = jit.filter((x) => x < 0.3);
+  const slept = jit.filter((x) => x >= 0.3);
+  assert.ok(zero.length / jit.length > 0.35 && zero.length / jit.length < 0.62, `share of zero sleeps ${zero.length / jit.length}`);
+  assert.ok(mean(slept) > 1.3 && mean(slept) < 2.3, `mean positive jitter sleep ${mean(slept)} ms`);
+  assert.ok(slept[Math.floor(slept.length * 0.1)] > 0.6, `p10 of positive jitter sleeps ${slept[Math.floor(slept.length * 0.1)]} ms`);
+  // The nominal back-off is what the code asks for: 200 µs on average, mostly bare yields.
+  const nominal = await lengths(300, () => new Backoff("nominal", stop).fixed(200));
+  assert.ok(mean(nominal) < 0.7, `mean nominal back-off ${mean(nominal)} ms`);
 });

@@ -1,5 +1,6 @@
 // Clocks, sleeps and the write throttle.
 import { performance } from "node:perf_hooks";
+import type { BackoffMode } from "../lib/workloads";
 
 /**
  * The runner's one clock: milliseconds on the monotonic performance clock, as an absolute value
@@ -41,6 +42,28 @@ export class Stopper {
 const yieldOnce = () => new Promise<void>((r) => setImmediate(r));
 
 /**
+ * Below this much time left before a due time, sleepUntil yields to the event loop (setImmediate) instead of
+ * setting a timer: Node's timers have 1 ms granularity and fire early (measured on a 2-core machine: 69% of
+ * setTimeout sleeps returned before their time, by up to 1.84 ms), so a timer cannot hit the last millisecond.
+ * Cost, measured (queue, 1 writer at 200 msg/s, npm run bench): runner CPU 28% → 32% of one core; the yield loop
+ * runs only in the sub-millisecond tail, and other loops' I/O keeps being served between its turns.
+ */
+export const SPIN_BELOW_MS = 1;
+
+/**
+ * Waits until the clock reads `due` (or the stopper stops): never returns before `due`. Sleeps on a timer,
+ * checks the clock when it fires (it may fire early) and sleeps again, then yields for the sub-ms rest.
+ */
+export async function sleepUntil(due: number, stopper: Stopper): Promise<void> {
+  for (;;) {
+    if (stopper.stopped) return;
+    const left = due - clock();
+    if (left <= 0) return;
+    await (left > SPIN_BELOW_MS ? stopper.sleep(left) : yieldOnce());
+  }
+}
+
+/**
  * Sleeps `micros` on average. Node timers have 1 ms resolution (setTimeout(1.9) sleeps ~1.1 ms, measured),
  * so the sleep is dithered between the whole milliseconds around it: ⌈d⌉ with probability frac(d), else
  * ⌊d⌋, where 0 ms is just a yield to the event loop. The mean, which sets the empty-poll rate and so the
@@ -55,6 +78,88 @@ export function sleepMicros(micros: number, stopper: Stopper): Promise<void> {
 
 /** Uniform in [minMicros, maxMicros): the reference's intended `jitter(min, max)` (its sign bug removed). */
 export const jitterMicros = (minMicros: number, maxMicros: number) => minMicros + Math.random() * (maxMicros - minMicros);
+
+// ---------- the reference's effective back-off ----------
+//
+// What the reference's empty-poll sleeps really are on Linux (measured with its own Go toolchain, 5,000 sleeps
+// each; README "Differences from the reference"): Go's time.Sleep(d) for 0 < d ≤ ~1.1 ms takes about 1.1 ms
+// (200 µs: mean 1,099-1,106 µs, p10 1,081, p99 1,169), and a correct positive jitter(100 µs, 2 ms) takes
+// mean 1,634 µs, p50 1,131, p90 2,223, p99 2,254: whole "ticks" of ~1.1 ms, as many as cover d. Its jitter has a
+// sign bug (Go's % keeps the sign of an xorshift of the wall clock), so about half its results are ≤ 0, which
+// Go's Sleep returns from at once; the sign only depends on bits 33-53 of the nanosecond clock, so it holds for
+// seconds at a time and every reader busy-polls (or sleeps) together.
+
+/** How long one of Go's sub-millisecond sleeps really takes on Linux (measured mean, see above). */
+export const GO_SLEEP_TICK_MS = 1.1;
+
+/** Go's time.Sleep(d) as measured: 0 for d ≤ 0, else the whole ticks that cover d. */
+export const goSleepMs = (ms: number) => (ms <= 0 ? 0 : Math.ceil(ms / GO_SLEEP_TICK_MS - 1e-9) * GO_SLEEP_TICK_MS);
+
+/** The wall clock in nanoseconds, as Go's time.Now().UnixNano(): epoch offset once, then the monotonic clock. */
+const wallNsBase = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
+export const wallNs = () => wallNsBase + process.hrtime.bigint();
+
+/**
+ * The reference's jitter(min, max) exactly as its Go code computes it, sign bug included (pubsub/reader.go:
+ * r := UnixNano; r ^= r << 13; r ^= r >> 7; r ^= r << 17; return min + r % (max - min), on int64).
+ * BigInt's >> is arithmetic and its % truncates toward zero, as Go's. May be ≤ 0.
+ */
+export function referenceJitterMicros(minMicros: number, maxMicros: number, nowNs: bigint = wallNs()): number {
+  let r = BigInt.asIntN(64, nowNs);
+  r = BigInt.asIntN(64, r ^ (r << 13n));
+  r = BigInt.asIntN(64, r ^ (r >> 7n));
+  r = BigInt.asIntN(64, r ^ (r << 17n));
+  const span = BigInt(Math.round((maxMicros - minMicros) * 1000));
+  return minMicros + Number(r % span) / 1000;
+}
+
+/**
+ * Within this much of the wanted length, a back-off sleep ends rather than set another timer: one more timer
+ * overshoots by ~1.1 ms, ending this early undershoots by at most this, so the mean length stays what was asked.
+ */
+const BACKOFF_SLACK_MS = 0.5;
+
+/**
+ * Sleeps about `ms` on timers alone (no spinning: readers back off thousands of times a second): Node's timers
+ * fire early when the event loop is busy, so the clock is checked and a shorter timer set for what is left.
+ */
+async function sleepAbout(ms: number, stopper: Stopper): Promise<void> {
+  const end = clock() + ms;
+  for (;;) {
+    const left = end - clock();
+    if (left <= BACKOFF_SLACK_MS || stopper.stopped) return;
+    await stopper.sleep(left);
+  }
+}
+
+
+/**
+ * The readers' back-off after an empty poll or a failed claim/dequeue. "reference-effective" sleeps what the
+ * reference's sleeps really take (above); "nominal" sleeps what its code asks for: the fixed delay's mean by
+ * dithering whole milliseconds (sleepMicros), a uniform jitter without the sign bug.
+ */
+export class Backoff {
+  constructor(
+    readonly mode: BackoffMode,
+    private readonly stopper: Stopper,
+    /** The clock the reference's jitter is seeded from (tests pass spread-out timestamps). */
+    private readonly nowNs: () => bigint = wallNs,
+  ) {}
+
+  /** time.Sleep(micros), as the queue's 200 µs after an empty dequeue. */
+  fixed(micros: number): Promise<void> {
+    if (this.mode === "nominal") return sleepMicros(micros, this.stopper);
+    return sleepAbout(goSleepMs(micros / 1000), this.stopper);
+  }
+
+  /** time.Sleep(jitter(min, max)), as pub/sub's 100 µs–2 ms after an empty claim. */
+  jitter(minMicros: number, maxMicros: number): Promise<void> {
+    if (this.mode === "nominal") return sleepMicros(jitterMicros(minMicros, maxMicros), this.stopper);
+    const ms = goSleepMs(referenceJitterMicros(minMicros, maxMicros, this.nowNs()) / 1000);
+    // A zero sleep still yields, so one reader's busy-polling cannot starve the event loop.
+    return ms > 0 ? sleepAbout(ms, this.stopper) : yieldOnce();
+  }
+}
 
 /**
  * Global write throttle with NO start-up burst. The k-th message overall is due at start + k/rate; a writer

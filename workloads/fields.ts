@@ -30,10 +30,13 @@ const int = (label: string, unit: string | undefined, min: number, max: number) 
 
 /** The Zod schema of one field, from its table row. */
 function fieldSchema(f: FieldDef): z.ZodType {
+  const values = (f.options ?? []).map((o) => o.value);
   const base =
     f.control === "bool"
       ? z.boolean({ error: `${f.label} must be true or false` })
-      : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
+      : f.control === "select"
+        ? z.enum(values as [string, ...string[]], { error: `${f.label} must be one of ${values.map((v) => `"${v}"`).join(", ")}` })
+        : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
   return f.default === undefined ? base.optional() : (base as z.ZodType<unknown>).default(f.default as never);
 }
 
@@ -92,6 +95,31 @@ export const sharedFields: FieldDef[] = [
   },
 ];
 
+/** The readers' back-off after an empty poll (runner/timing.ts Backoff). */
+export const BACKOFF_MODES = ["reference-effective", "nominal"] as const;
+export type BackoffMode = (typeof BACKOFF_MODES)[number];
+export const BACKOFF_LABELS: Record<BackoffMode, { label: string; description: string }> = {
+  "reference-effective": {
+    label: "as the reference really sleeps",
+    description:
+      "the reference tool's sleeps as they really run on Linux: its 200 µs and 100 µs–2 ms sleeps take whole ~1.1 ms ticks, and its jitter's sign bug makes about half the pub/sub back-offs zero; puts the same polling load on the target as the reference",
+  },
+  nominal: {
+    label: "nominal (as its code asks)",
+    description: "what the reference's code asks for: 200 µs on average after an empty dequeue, a uniform 100 µs–2 ms after an empty claim (no sign bug); polls the target several times more often than the reference did",
+  },
+};
+
+/**
+ * The readers' back-off after an empty poll. Not in compare's config rows: a run's manifest records the back-off
+ * it really slept (older runs slept the nominal one whatever their parsed config says), and compare shows that.
+ */
+export const backoffField: FieldDef = {
+  name: "backoff", label: "Empty-poll back-off", hint: "how long a reader sleeps after finding nothing", control: "select", default: "reference-effective", group: "load",
+  options: BACKOFF_MODES.map((value) => ({ value, ...BACKOFF_LABELS[value] })),
+  cli: { flag: "backoff", ours: true, help: "readers' back-off after an empty poll: reference-effective (default: the reference's real ~1.1 ms sleeps and its jitter's zero sleeps) or nominal (the 200 µs / 100 µs–2 ms its code asks for)" },
+};
+
 /** The fields of the form's "batches" and "timing" sections come after the workload's own load fields. */
 export const byGroup = (fields: FieldDef[]): FieldDef[] =>
   (["load", "batches", "timing"] as const).flatMap((g) => fields.filter((f) => f.group === g));
@@ -105,10 +133,12 @@ export function fmtBytes(n: number): string {
   return `${n} B`;
 }
 
-/** The describe() parts every message workload ends with: payload when not 1 KiB, limit, window. */
-export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: number; durationSeconds: number }): string[] {
+/** The describe() parts every message workload ends with: payload when not 1 KiB, limit, window, back-off when nominal. */
+export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: number; durationSeconds: number; backoff?: BackoffMode }): string[] {
   const parts: string[] = [];
   if (c.payloadBytes !== 1024) parts.push(`${fmtBytes(c.payloadBytes)} payload`);
   parts.push(c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s limit` : "unthrottled", `${c.durationSeconds} s measured`);
+  // Named only when not the default (the reference's effective back-off): it changes the load polling puts on the target.
+  if (c.backoff === "nominal") parts.push("nominal back-off");
   return parts;
 }

@@ -67,12 +67,16 @@ export function canStampE2e(payloadBytes: number, notes: string[]): boolean {
 }
 
 /**
- * Reads the writer's stamp from a bytea value in text form ("\x" + hex): hex chars 2..17 are the first
- * 8 bytes. `scratch` is an 8-byte Buffer reused by the caller, so reading a stamp allocates nothing.
+ * Reads the writer's stamp from a bytea value in text form ("\x" + hex, which every runner session asks for:
+ * pgclient.ts SESSION_SETTINGS): hex chars 2..17 are the first 8 bytes. `scratch` is an 8-byte Buffer reused
+ * by the caller, so reading a stamp allocates nothing. Returns NaN when the value is not in hex form or is not
+ * a clock reading of this run (between `notBefore` and `notAfter`, clock ms): such a stamp is never a sample.
  */
-export function stampOfHex(hex: string, scratch: Buffer): number {
-  scratch.write(hex.substring(2, 2 + 2 * STAMP_BYTES), 0, STAMP_BYTES, "hex");
-  return scratch.readDoubleLE(0);
+export function stampOfHex(hex: string, scratch: Buffer, notBefore: number, notAfter: number): number {
+  if (hex.length < 2 + 2 * STAMP_BYTES || hex.charCodeAt(0) !== 0x5c || hex.charCodeAt(1) !== 0x78) return NaN; // "\x"
+  if (scratch.write(hex.substring(2, 2 + 2 * STAMP_BYTES), 0, STAMP_BYTES, "hex") !== STAMP_BYTES) return NaN; // not hex
+  const t = scratch.readDoubleLE(0);
+  return t >= notBefore && t <= notAfter ? t : NaN;
 }
 
 /** Pause after a failed write or read (the reference retried at once): a persistent error must not spin a core. */

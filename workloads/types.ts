@@ -16,12 +16,14 @@ export interface FieldDef {
   unit?: string;
   /** The form's hint under the input. */
   hint: string;
-  /** int: a whole number typed as text; bool: a checkbox (false when absent). */
-  control: "int" | "bool";
+  /** int: a whole number typed as text; bool: a checkbox (false when absent); select: one of `options`. */
+  control: "int" | "bool" | "select";
   min?: number;
   max?: number;
+  /** The values a select field takes, with what the form shows for each. */
+  options?: readonly { value: string; label: string; description: string }[];
   /** Taken when the field is left out. Undefined: the field is optional (see derivedFrom). */
-  default?: number | boolean;
+  default?: number | boolean | string;
   group: FieldGroup;
   /** Shown as text, never asked: the schema derives it from this other field. */
   derivedFrom?: string;

@@ -323,6 +323,30 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
                         <span className="hint">{f.hint}</span>
                       </div>
                     );
+                  if (f.control === "select") {
+                    const chosen = f.options?.find((o) => o.value === values[f.name]);
+                    return (
+                      <div key={f.name} className="fieldbox" data-field={f.name}>
+                        <label htmlFor={id}>{f.label}</label>
+                        <select id={id} name={f.name} value={values[f.name] ?? ""} aria-describedby={`${id}-msg`} onChange={(e) => setField(f.name, e.target.value)}>
+                          {f.options?.map((o) => (
+                            <option key={o.value} value={o.value}>
+                              {o.label}
+                            </option>
+                          ))}
+                        </select>
+                        {err ? (
+                          <span className="field-error" id={`${id}-msg`} role="alert">
+                            {err}
+                          </span>
+                        ) : (
+                          <span className="hint" id={`${id}-msg`}>
+                            {chosen?.description ?? f.hint}
+                          </span>
+                        )}
+                      </div>
+                    );
+                  }
                   return (
                     <div key={f.name} className="fieldbox" data-field={f.name}>
                       <label htmlFor={id}>

@@ -1,7 +1,7 @@
 // Pub/sub, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import { z } from "zod";
-import { amount, byGroup, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
+import { amount, backoffField, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -21,6 +21,7 @@ const FIELDS: FieldDef[] = byGroup([
     name: "readers", label: "Readers per group", hint: "one per partition in each group, as the reference tool requires", control: "int", min: 1, max: 1000, group: "load", derivedFrom: "partitions",
     cli: { flag: "readers", help: "readers PER consumer group, must equal -partitions (left out, it follows them)" }, importFlag: "readers", compareLabel: "Readers (pub/sub: per group)",
   },
+  backoffField,
   ...sharedFields,
   {
     name: "writeBatch", label: "Write batch", unit: "msgs", hint: "messages per INSERT transaction", control: "int", min: 1, max: 100_000, default: 100, group: "batches",
@@ -39,6 +40,7 @@ interface Shape {
   warmupSeconds: number;
   throttleWritesPerSec: number;
   reportIntervalSeconds: number;
+  backoff: BackoffMode;
   readers?: number;
   consumerGroups: number;
   partitions: number;

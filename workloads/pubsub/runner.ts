@@ -10,7 +10,7 @@ import { LeanQuery } from "../../runner/leanquery";
 import { bindExecuteMessage } from "../../runner/protocol";
 import type { TargetClient } from "../../runner/pgclient";
 import type { GroupStats } from "../../runner/stats";
-import { clock, jitterMicros, sleepMicros } from "../../runner/timing";
+import { Backoff, clock, sleepUntil } from "../../runner/timing";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -227,13 +227,11 @@ class PubsubRun implements WorkloadRun {
     const qWrite = new LeanQuery(this.sql.write(partition), name);
     const qCommit = new LeanQuery("COMMIT");
     const write = stats.latency.write;
-    const scheduled = stats.latency.writeScheduled;
     while (!stop.stopped) {
       let due = 0;
       if (throttle) {
         due = throttle.next(B);
-        const wait = due - clock();
-        if (wait > 0) await stop.sleep(wait);
+        await sleepUntil(due, stop); // never before `due`: timers fire early
         if (stop.stopped) {
           throttle.done(due);
           break;
@@ -250,7 +248,7 @@ class PubsubRun implements WorkloadRun {
         const te = clock();
         write.record((te - ts) * 1000);
         if (throttle) {
-          scheduled.record((te - due) * 1000);
+          stats.recordScheduled(due, t0, te);
           throttle.done(due);
         }
         stats.wrote(B);
@@ -282,6 +280,7 @@ class PubsubRun implements WorkloadRun {
     const qRead = new LeanQuery(this.sql.read(st.partition), `pgbb_read_p${st.partition}`);
     const qCommit = new LeanQuery("COMMIT");
     const scratch = Buffer.alloc(STAMP_BYTES);
+    const backoff = new Backoff(c.backoff, stop);
     // e2e values of one poll, applied after COMMIT: runs of equal stamps (a write batch shares one stamp).
     const runStamp = new Float64Array(c.readBatch);
     const runCount = new Uint32Array(c.readBatch);
@@ -313,7 +312,7 @@ class PubsubRun implements WorkloadRun {
           const hex = payload.substring(2, 2 + 2 * STAMP_BYTES);
           if (hex === prevHex) runCount[runs - 1]++;
           else {
-            runStamp[runs] = stampOfHex(payload, scratch);
+            runStamp[runs] = stampOfHex(payload, scratch, this.ctx.stats.startedAt, check.tRows); // NaN: unreadable
             runCount[runs] = 1;
             runs++;
             prevHex = hex;
@@ -340,7 +339,7 @@ class PubsubRun implements WorkloadRun {
         end = Number(r[0][1]);
       } catch (err) {
         const what = `claim ${st.groupKey} p${st.partition}`;
-        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: () => sleepMicros(jitterMicros(100, 800), stop) })) return;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: () => backoff.jitter(100, 800) })) return;
         continue;
       }
 
@@ -354,7 +353,7 @@ class PubsubRun implements WorkloadRun {
           const what = `empty claim commit ${st.groupKey} p${st.partition}`;
           if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: null })) return;
         }
-        await sleepMicros(jitterMicros(100, 2000), stop);
+        await backoff.jitter(100, 2000); // reference: time.Sleep(jitter(100µs, 2ms))
         continue;
       }
 
@@ -365,7 +364,10 @@ class PubsubRun implements WorkloadRun {
         await readAndCheck(start, end);
         await qCommit.run(client);
         g.latency.read.record((clock() - tr) * 1000);
-        for (let i = 0; i < check.runs; i++) g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
+        for (let i = 0; i < check.runs; i++) {
+          if (Number.isNaN(runStamp[i])) this.ctx.stats.unreadableStamp(runCount[i]);
+          else g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
+        }
         st.expected = check.expected;
         st.read += check.rows;
         st.lost += check.lost;

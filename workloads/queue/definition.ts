@@ -1,7 +1,7 @@
 // The queue, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import type { z } from "zod";
-import { byGroup, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
+import { backoffField, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -10,6 +10,7 @@ const FIELDS: FieldDef[] = byGroup([
     name: "readers", label: "Readers", hint: "clients dequeuing with SKIP LOCKED, one connection each", control: "int", min: 1, max: 1000, default: 4, group: "load",
     cli: { flag: "readers", help: "reader connections" }, importFlag: "readers", compareLabel: "Readers",
   },
+  backoffField,
   ...sharedFields,
   {
     // ALTER TABLE queue SET (autovacuum_vacuum_scale_factor = 0.01, …, fillfactor = 90), as the reference's flag.
@@ -25,6 +26,7 @@ interface Shape {
   warmupSeconds: number;
   throttleWritesPerSec: number;
   reportIntervalSeconds: number;
+  backoff: BackoffMode;
   readers: number;
   tuneTableVacuum: boolean;
 }

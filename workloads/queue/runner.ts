@@ -3,13 +3,13 @@
 // DELETE, INSERT into an archive, COMMIT). The SQL is the reference's, schema-qualified, with one fix:
 // created_at/read_at are TIMESTAMPTZ (the reference's TIMESTAMP without time zone makes e2e wrong whenever
 // the server's TimeZone is not UTC).
-import { randomFillSync } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { QueueConfig } from "./definition";
 import { LeanQuery } from "../../runner/leanquery";
 import { bindExecuteMessage } from "../../runner/protocol";
 import type { TargetClient } from "../../runner/pgclient";
-import { clock, sleepMicros } from "../../runner/timing";
+import { Backoff, clock, sleepUntil } from "../../runner/timing";
 import {
   ERROR_PAUSE_MS,
   canStampE2e,
@@ -23,6 +23,17 @@ import {
 } from "../runtime";
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED";
+
+/**
+ * Each queued message says who wrote it: payload bytes 8..15 (after the stamp) are the writer's index and the
+ * message's sequence number in that writer (uint32 big-endian each, 1, 2, 3, … per writer, counting successful
+ * inserts only). Verification then checks identities, not just counts, in constant memory per writer: every
+ * (writer, seq) in 1..written is in the queue or the archive exactly once, nothing else is there, and the
+ * readers' per-writer count and sum of seq equal the archive's. Payloads shorter than this carry no identity.
+ */
+const ID_OFFSET = STAMP_BYTES;
+const ID_BYTES = 8;
+export const IDENTITY_MIN_PAYLOAD = ID_OFFSET + ID_BYTES;
 
 export const queueSql = (s: string, tuneTableVacuum: boolean) => ({
   setup: [
@@ -62,12 +73,29 @@ class QueueRun implements WorkloadRun {
   private writerLoops: Promise<void>[] = [];
   private readerLoops: Promise<void>[] = [];
   private readonly stampE2e: boolean;
+  /** Whether payloads carry (writer, seq): see IDENTITY_MIN_PAYLOAD. */
+  private readonly identity: boolean;
+  /** Per writer: messages inserted (= the last seq), md5 of the payload bytes after the identity (fixed per writer). */
+  private readonly inserted: number[];
+  private readonly tailMd5: string[];
+  /** Per writer: messages the readers consumed and the sum of their seqs. */
+  private readonly consumedCount: number[];
+  private readonly consumedSeqSum: number[];
+  /** Messages consumed whose identity did not parse as one of our writers'. */
+  private consumedForeign = 0;
 
   constructor(private readonly ctx: WorkloadContext<QueueConfig>) {
     const c = ctx.config;
     this.sql = queueSql(ctx.schema, c.tuneTableVacuum);
     this.roles = [...Array.from({ length: c.writers }, (_, w) => `writer ${w}`), ...Array.from({ length: c.readers }, (_, r) => `reader ${r}`)];
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
+    this.identity = c.payloadBytes >= IDENTITY_MIN_PAYLOAD;
+    if (!this.identity)
+      this.notes.push(`verification compared counts only: identifying each message needs payloads of at least ${IDENTITY_MIN_PAYLOAD} bytes (payload is ${c.payloadBytes})`);
+    this.inserted = new Array(c.writers).fill(0);
+    this.tailMd5 = new Array(c.writers).fill("");
+    this.consumedCount = new Array(c.writers).fill(0);
+    this.consumedSeqSum = new Array(c.writers).fill(0);
   }
 
   async setup(admin: pg.Client) {
@@ -79,7 +107,7 @@ class QueueRun implements WorkloadRun {
   }
 
   startWriters(clients: TargetClient[]) {
-    this.writerLoops = clients.map((tc) => this.writerLoop(tc));
+    this.writerLoops = clients.map((tc, w) => this.writerLoop(tc, w));
   }
 
   writersDone() {
@@ -89,27 +117,36 @@ class QueueRun implements WorkloadRun {
     return Promise.all(this.readerLoops).then(() => undefined);
   }
 
-  private async writerLoop(tc: TargetClient) {
+  private async writerLoop(tc: TargetClient, w: number) {
     const { config: c, stats, throttle, writersStop: stop } = this.ctx;
-    // One random payload per writer, reused for every row (queue_runner.go L72-108); only the stamp changes.
-    // Sent as "\x…" hex text, as lib/pq sends a []byte parameter, from a Bind message built once.
+    // One random payload per writer, reused for every row (queue_runner.go L72-108); only the stamp and the
+    // sequence number change. Sent as "\x…" hex text, as lib/pq sends a []byte parameter, from a Bind message
+    // built once.
     const payload = randomFillSync(Buffer.allocUnsafe(c.payloadBytes));
+    if (this.identity) {
+      payload.writeUInt32BE(w, ID_OFFSET);
+      this.tailMd5[w] = createHash("md5").update(payload.subarray(IDENTITY_MIN_PAYLOAD)).digest("hex");
+    }
     const { message, offsets } = bindExecuteMessage("pgbb_enqueue", ["\\x" + payload.toString("hex")]);
     const stampAt = offsets[0] + 2;
+    const seqAt = stampAt + 2 * (ID_OFFSET + 4); // hex digits of the seq, after the stamp and the writer index
     const stampBuf = Buffer.alloc(STAMP_BYTES);
+    const seqBuf = Buffer.alloc(4);
     const qInsert = new LeanQuery(this.sql.insert, "pgbb_enqueue");
     const write = stats.latency.write;
-    const scheduled = stats.latency.writeScheduled;
     while (!stop.stopped) {
       let due = 0;
       if (throttle) {
         due = throttle.next(1);
-        const wait = due - clock();
-        if (wait > 0) await stop.sleep(wait);
+        await sleepUntil(due, stop); // never before `due`: timers fire early
         if (stop.stopped) {
           throttle.done(due);
           break;
         }
+      }
+      if (this.identity) {
+        seqBuf.writeUInt32BE(this.inserted[w] + 1, 0); // a failed insert's seq is reused: seqs of rows are 1..inserted
+        message.write(seqBuf.toString("hex"), seqAt, "latin1");
       }
       const t0 = clock();
       if (this.stampE2e) {
@@ -119,10 +156,11 @@ class QueueRun implements WorkloadRun {
       try {
         await qInsert.runMessage(tc.client, message);
         const te = clock();
+        this.inserted[w]++;
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
         write.record((te - t0) * 1000);
         if (throttle) {
-          scheduled.record((te - due) * 1000);
+          stats.recordScheduled(due, t0, te);
           throttle.done(due);
         }
         stats.wrote(1);
@@ -149,6 +187,7 @@ class QueueRun implements WorkloadRun {
     const idValues: unknown[] = [null];
     const archiveValues: unknown[] = [null, null, null];
     const scratch = Buffer.alloc(STAMP_BYTES);
+    const backoff = new Backoff(this.ctx.config.backoff, stop);
     while (!stop.stopped) {
       const t0 = clock(); // timer starts before BEGIN, as the reference (queue_runner.go L110-193)
       let row: (string | null)[] | undefined;
@@ -156,16 +195,19 @@ class QueueRun implements WorkloadRun {
         await qBegin.run(client);
         const tc0 = clock();
         row = (await qDequeue.runMessage(client, dequeueMessage))[0];
-        if (row) g.latency.claim.record((clock() - tc0) * 1000);
-        else await qRollback.run(client);
+        // Every dequeue SELECT, empty or not, as pub/sub's claim (lib/metrics.ts): the claim is the poll.
+        g.latency.claim.record((clock() - tc0) * 1000);
+        if (!row) {
+          g.emptyPoll();
+          await qRollback.run(client);
+        }
       } catch (err) {
         // The reference silently retried after a failed SELECT; here it counts as a read error.
-        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => sleepMicros(200, stop) })) return;
+        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => backoff.fixed(200) })) return;
         continue;
       }
       if (!row) {
-        g.emptyPoll();
-        await sleepMicros(200, stop); // the reference's fixed 200 µs back-off on an empty queue
+        await backoff.fixed(200); // the reference's time.Sleep(200µs) on an empty queue
         continue;
       }
       try {
@@ -179,13 +221,107 @@ class QueueRun implements WorkloadRun {
         const te = clock();
         g.latency.read.record((te - t0) * 1000);
         // e2e after COMMIT, as the reference.
-        if (this.stampE2e) g.latency.e2e.record((te - stampOfHex(row[1] as string, scratch)) * 1000);
+        if (this.stampE2e) {
+          const sent = stampOfHex(row[1] as string, scratch, stats.startedAt, te);
+          if (Number.isNaN(sent)) stats.unreadableStamp(1);
+          else g.latency.e2e.record((te - sent) * 1000);
+        }
         g.read(1);
+        if (this.identity) this.consumed(row[1] as string);
       } catch (err) {
         if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
       }
       archiveValues[1] = null;
     }
+  }
+
+  /** Counts a consumed message against its writer, from its payload's hex text ("\\x" + hex). */
+  private consumed(hex: string) {
+    const at = 2 + 2 * ID_OFFSET;
+    const w = parseInt(hex.substring(at, at + 8), 16);
+    const seq = parseInt(hex.substring(at + 8, at + 16), 16);
+    if (w >= 0 && w < this.consumedCount.length) {
+      this.consumedCount[w]++;
+      this.consumedSeqSum[w] += seq;
+    } else this.consumedForeign++;
+  }
+
+  /**
+   * Identities, checked in SQL over both tables: per writer, the seqs present (each must be in 1..inserted, at
+   * most once) and what the archive holds; everything else is foreign. Adds its findings to `problems`.
+   */
+  private async verifyIdentities(admin: pg.Client, problems: string[]): Promise<{ lost: number; duplicated: number; foreign: number }> {
+    const s = this.ctx.schema;
+    const r = await admin.query<{ w: number | null; rows: string; seqs: string; archived: string; archived_sum: string }>(
+      `WITH t AS (
+         SELECT a, CASE WHEN ok THEN w END AS w, k FROM (
+           SELECT a, w, k, length(payload) = $1 AND w < $2 AND k BETWEEN 1 AND ($3::bigint[])[w + 1]
+                  AND md5(substring(payload FROM $4)) = ($5::text[])[w + 1] AS ok
+           FROM (SELECT a, payload,
+                        (get_byte(payload, $6) << 24 | get_byte(payload, $6 + 1) << 16 | get_byte(payload, $6 + 2) << 8 | get_byte(payload, $6 + 3))::bigint & 4294967295 AS w,
+                        (get_byte(payload, $6 + 4)::bigint << 24 | get_byte(payload, $6 + 5) << 16 | get_byte(payload, $6 + 6) << 8 | get_byte(payload, $6 + 7)) AS k
+                 FROM (SELECT true AS a, payload FROM ${s}.queue_archive UNION ALL SELECT false, payload FROM ${s}.queue) u
+                 WHERE length(payload) >= $6 + 8) x) y
+         UNION ALL
+         SELECT a, NULL, NULL FROM (SELECT true AS a, payload FROM ${s}.queue_archive UNION ALL SELECT false, payload FROM ${s}.queue) u
+         WHERE length(payload) < $6 + 8)
+       SELECT w, count(*) AS rows, count(DISTINCT k) AS seqs, count(*) FILTER (WHERE a) AS archived, coalesce(sum(k) FILTER (WHERE a), 0) AS archived_sum
+       FROM t GROUP BY w`,
+      [this.ctx.config.payloadBytes, this.inserted.length, this.inserted, IDENTITY_MIN_PAYLOAD + 1, this.tailMd5, ID_OFFSET],
+    );
+    let lost = 0;
+    let duplicated = 0;
+    let foreign = 0;
+    const seen = new Set<number>();
+    for (const row of r.rows) {
+      if (row.w === null) {
+        foreign = Number(row.rows);
+        problems.push(
+          `${foreign} row(s) in the queue or its archive that no writer inserted (a payload of another size or content, or a sequence number beyond what its writer wrote)`,
+        );
+        continue;
+      }
+      const w = Number(row.w);
+      seen.add(w);
+      const rows = Number(row.rows);
+      const seqs = Number(row.seqs);
+      const missing = this.inserted[w] - seqs;
+      if (missing > 0) {
+        lost += missing;
+        problems.push(`writer ${w}: ${missing} message(s) lost, neither queued nor consumed, of the ${this.inserted[w]} it inserted${await this.firstMissing(admin, w)}`);
+      }
+      if (rows > seqs) {
+        duplicated += rows - seqs;
+        problems.push(`writer ${w}: ${rows - seqs} message(s) present more than once in the queue and its archive`);
+      }
+      const archived = Number(row.archived);
+      if (archived !== this.consumedCount[w] || Number(row.archived_sum) !== this.consumedSeqSum[w])
+        problems.push(
+          `writer ${w}: the readers consumed ${this.consumedCount[w]} message(s) marked as its own (sequence numbers summing to ${this.consumedSeqSum[w]}) but the archive holds ${archived} of its messages (summing to ${row.archived_sum}): consumed rows it did not write, or archived rows changed`,
+        );
+    }
+    for (let w = 0; w < this.inserted.length; w++) {
+      if (seen.has(w) || this.inserted[w] === 0) continue;
+      lost += this.inserted[w];
+      problems.push(`writer ${w}: ${this.inserted[w]} message(s) lost, neither queued nor consumed: all it inserted`);
+    }
+    if (this.consumedForeign) problems.push(`the readers consumed ${this.consumedForeign} message(s) that no writer of this run wrote`);
+    return { lost, duplicated, foreign };
+  }
+
+  /** ": sequence numbers 12, 13, 57…" for the problem line (a few, so it stays one line). */
+  private async firstMissing(admin: pg.Client, w: number): Promise<string> {
+    const s = this.ctx.schema;
+    const r = await admin.query<{ k: string }>(
+      `SELECT k FROM generate_series(1, $1::bigint) k
+       EXCEPT SELECT (get_byte(payload, $3 + 4)::bigint << 24 | get_byte(payload, $3 + 5) << 16 | get_byte(payload, $3 + 6) << 8 | get_byte(payload, $3 + 7))
+       FROM (SELECT payload FROM ${s}.queue UNION ALL SELECT payload FROM ${s}.queue_archive) u
+       WHERE length(payload) >= $3 + 8 AND (get_byte(payload, $3) << 24 | get_byte(payload, $3 + 1) << 16 | get_byte(payload, $3 + 2) << 8 | get_byte(payload, $3 + 3)) = $2
+       ORDER BY 1 LIMIT 6`,
+      [this.inserted[w], w, ID_OFFSET],
+    );
+    const ks = r.rows.map((x) => x.k);
+    return ks.length ? `: sequence number(s) ${ks.slice(0, 5).join(", ")}${ks.length > 5 ? ", …" : ""}` : "";
   }
 
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
@@ -203,17 +339,25 @@ class QueueRun implements WorkloadRun {
     const inserted = this.ctx.stats.writesTotal.count;
     const consumed = this.ctx.stats.groups[0].total.count;
     const problems: string[] = [];
-    const lost = Math.max(inserted - (queued + distinct - inBoth), 0);
-    const duplicated = archived - distinct + inBoth;
-    if (lost) problems.push(`${lost} message(s) lost: inserted ${inserted}, but only ${queued} still queued + ${distinct} consumed`);
-    if (archived !== distinct) problems.push(`${archived - distinct} message(s) consumed more than once (duplicate ids in queue_archive)`);
-    if (inBoth) problems.push(`${inBoth} message(s) both consumed and still queued`);
-    const extra = queued + distinct - inBoth - inserted;
-    if (extra > 0) problems.push(`${extra} more row(s) in the target than the runner inserted`);
+    let lost: number;
+    let duplicated: number;
+    if (this.identity) {
+      // Which messages, not just how many: a deleted row and a foreign one no longer cancel out.
+      ({ lost, duplicated } = await this.verifyIdentities(admin, problems));
+    } else {
+      lost = Math.max(inserted - (queued + distinct - inBoth), 0);
+      duplicated = archived - distinct + inBoth;
+      if (lost) problems.push(`${lost} message(s) lost: inserted ${inserted}, but only ${queued} still queued + ${distinct} consumed`);
+      if (archived !== distinct) problems.push(`${archived - distinct} message(s) consumed more than once (duplicate ids in queue_archive)`);
+      if (inBoth) problems.push(`${inBoth} message(s) both consumed and still queued`);
+      const extra = queued + distinct - inBoth - inserted;
+      if (extra > 0) problems.push(`${extra} more row(s) in the target than the runner inserted`);
+    }
     if (archived !== consumed) problems.push(`the runner counted ${consumed} dequeues but queue_archive holds ${archived} rows`);
     const countsMatch = archived === consumed && queued + archived === inserted;
     if (!countsMatch && !problems.length) problems.push(`inserted ${inserted} ≠ queued ${queued} + archived ${archived}`);
-    const ok = countsMatch && lost === 0 && duplicated === 0;
+    // Every finding is a failure (with identities: foreign rows, or readers' sums that disagree with the archive).
+    const ok = problems.length === 0;
     return { ok, lost, duplicated, outOfOrder: 0, checked: inserted, countsMatch, problems, unreadAtEnd: queued };
   }
 }
