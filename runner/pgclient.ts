@@ -19,7 +19,17 @@ export interface TargetClient {
   lost?: Error;
 }
 
-export async function openClient(url: string, role: string, raw = true, timeoutMs = 10_000): Promise<TargetClient> {
+/**
+ * `onLost` is told at once when an open connection is lost (server restarted, backend terminated), so the
+ * run fails then, naming the connection, instead of when a later query trips over it. Not told after
+ * `closing()` returns true (the run ends its own connections).
+ */
+export interface LostWatch {
+  onLost(tc: TargetClient, err: Error): void;
+  closing(): boolean;
+}
+
+export async function openClient(url: string, role: string, raw = true, timeoutMs = 10_000, watch?: LostWatch): Promise<TargetClient> {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: timeoutMs,
@@ -28,25 +38,28 @@ export async function openClient(url: string, role: string, raw = true, timeoutM
   });
   const tc: TargetClient = { client, pid: 0, role };
   // Without a listener a terminated backend would emit an unhandled 'error' and kill the runner process.
-  client.on("error", (err) => {
-    tc.lost ??= err;
-  });
-  client.on("end", () => {
-    tc.lost ??= new Error("the connection to the target was closed");
-  });
+  let connected = false;
+  const lost = (err: Error) => {
+    if (tc.lost) return;
+    tc.lost = err;
+    if (connected && watch && !watch.closing()) watch.onLost(tc, err);
+  };
+  client.on("error", (err) => lost(err));
+  client.on("end", () => lost(new Error("the server closed the connection")));
   try {
     await client.connect();
   } catch (err) {
     await client.end().catch(() => undefined);
     throw new Error(`cannot connect to the target ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
   }
+  connected = true;
   const r = await client.query<{ pid: string | number }>("SELECT pg_backend_pid() AS pid");
   tc.pid = Number(r.rows[0].pid);
   return tc;
 }
 
 /** Opens `roles.length` clients at most `parallel` at a time (a burst of 250 connects overloads a small server). */
-export async function openClients(url: string, roles: string[], parallel = 8, raw = true): Promise<TargetClient[]> {
+export async function openClients(url: string, roles: string[], parallel = 8, raw = true, watch?: LostWatch): Promise<TargetClient[]> {
   const out: TargetClient[] = new Array(roles.length);
   let next = 0;
   let failure: unknown;
@@ -54,7 +67,7 @@ export async function openClients(url: string, roles: string[], parallel = 8, ra
     while (next < roles.length && !failure) {
       const i = next++;
       try {
-        out[i] = await openClient(url, roles[i], raw);
+        out[i] = await openClient(url, roles[i], raw, undefined, watch);
       } catch (err) {
         failure ??= err;
       }
