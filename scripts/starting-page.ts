@@ -127,7 +127,8 @@ export function serveStartingPage(opts: { host: string; port: number; progress: 
     new Promise<void>((resolve) => {
       if (!server.listening) return resolve();
       server.close(() => resolve());
-      server.closeAllConnections();
+      // Idle ones only: a request being answered at the hand-over finishes (every answer says Connection: close).
+      server.closeIdleConnections();
     });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
