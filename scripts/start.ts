@@ -121,7 +121,8 @@ async function main() {
           embedded = server;
           return { exited: server.exited!, stop: () => server.stop() };
         },
-        onState: (st) => tellWeb({ controlStore: st }),
+        // It is the control store unless DATABASE_URL points elsewhere (then only the target restarts).
+        onState: (st) => !env.DATABASE_URL && tellWeb({ controlStore: st }),
         log: (line) => console.error(`  ${line}`),
       });
       await pgSupervisor.firstStart;
