@@ -75,6 +75,8 @@ export async function openClients(url: string, roles: string[], parallel = 8, ra
   };
   await Promise.all(Array.from({ length: Math.min(parallel, roles.length) }, worker));
   if (failure) {
+    // Closed on purpose: marked first so their 'end' is not reported as a lost connection (the failure is).
+    for (const c of out.filter(Boolean)) c.lost ??= new Error("closed after another connection failed to open");
     await Promise.all(out.filter(Boolean).map((c) => c.client.end().catch(() => undefined)));
     throw failure;
   }
