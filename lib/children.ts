@@ -4,10 +4,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { PROJECT_ROOT } from "./paths";
 
-export function spawnTs(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+/** `detached`: in its own process group, so a Ctrl-C in the terminal reaches only the parent (which stops it in order). */
+export function spawnTs(script: string, env: NodeJS.ProcessEnv, opts: { detached?: boolean } = {}): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, script)], {
     cwd: PROJECT_ROOT,
     env,
+    detached: opts.detached ?? false,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
 }
@@ -16,7 +18,9 @@ export function spawnTs(script: string, env: NodeJS.ProcessEnv): ChildProcess {
 export function exitWithParent(onExit: () => Promise<void> | void) {
   if (!process.send) return;
   process.on("disconnect", () => {
-    Promise.resolve(onExit()).finally(() => process.exit(0));
+    // Bounded: with its parent gone nobody else would ever stop this process.
+    const bound = new Promise((r) => setTimeout(r, 20_000).unref());
+    Promise.race([Promise.resolve(onExit()), bound]).finally(() => process.exit(0));
   });
 }
 

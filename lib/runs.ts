@@ -72,7 +72,8 @@ export async function finishRun(
     where: { id },
     data: {
       status: outcome.status,
-      phase: "done",
+      // An interrupted run keeps the phase it was in, so its page says where it stopped.
+      ...(outcome.status === "interrupted" ? {} : { phase: "done" }),
       finishedAt: new Date(),
       error: outcome.error ?? null,
       ...(outcome.summary ? { summary: outcome.summary as object } : {}),
@@ -108,9 +109,26 @@ export async function deleteRun(id: string, db: PrismaClient = prisma()) {
 export async function markInterruptedRuns(db: PrismaClient = prisma(), now = new Date()) {
   const cutoff = new Date(now.getTime() - RUNNER_STALE_MS);
   const n = await db.$executeRaw`
-    UPDATE run SET status = 'interrupted', phase = 'done', finished_at = now(),
+    UPDATE run SET status = 'interrupted', finished_at = now(),
       error = 'the runner executing this run stopped heart-beating (it was killed or lost its connection)'
     WHERE status = 'running'
       AND (runner_id IS NULL OR NOT EXISTS (SELECT 1 FROM runner r WHERE r.id = run.runner_id AND r.last_heartbeat >= ${cutoff}))`;
   return n;
 }
+
+/**
+ * Marks the running runs of the runner process `pid` on `host` interrupted at once (its supervisor saw it
+ * die), keeping the phase each was in and naming it in the error. Returns the ids.
+ */
+export async function interruptRunsOfProcess(host: string, pid: number, reason: string, db: PrismaClient = prisma()) {
+  const rows = await db.$queryRaw<{ id: string; phase: string | null }[]>`
+    UPDATE run SET status = 'interrupted', finished_at = now(),
+      error = ${reason} || ' while ' || CASE coalesce(phase, 'setup') WHEN 'setup' THEN 'setting up' ELSE coalesce(phase, 'setup') END
+    WHERE status = 'running' AND runner_id IN (SELECT id FROM runner WHERE host = ${host} AND pid = ${pid})
+    RETURNING id, phase`;
+  await db.runner.deleteMany({ where: { host, pid } });
+  return rows;
+}
+
+/** "measuring", "setting up"…: a phase in words for error texts. */
+export const phaseWords = (p: string | null | undefined) => (!p || p === "setup" ? "setting up" : p);

@@ -16,7 +16,8 @@ import type { SampleMetrics } from "../lib/sample";
 import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
 import { connectionsNeeded, definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
-import { ident, openClient, openClients, type TargetClient } from "./pgclient";
+import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pgclient";
+import { schemaComment } from "./sweep";
 import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
@@ -176,10 +177,17 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let run: WorkloadRun | undefined;
   let sampleChain: Promise<void> = Promise.resolve();
   let seq = 0;
+  // Every connection the run holds is watched: losing one fails the run at once, naming it.
+  let closing = false;
+  const watch: LostWatch = {
+    closing: () => closing,
+    onLost: (tc, err) =>
+      fail(new Error(`the ${tc.role} connection to ${maskUrl(targetUrl)} was lost: ${explainPgError(err)}`, { cause: err })),
+  };
 
   try {
     log(`connecting to ${maskUrl(targetUrl)}`);
-    admin = await openClient(targetUrl, "admin", false, 8000);
+    admin = await openClient(targetUrl, "admin", false, 8000, watch);
     check();
     const facts = await preflight(admin.client, config);
     check();
@@ -190,6 +198,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       throw new Error(`cannot create the run's schema ${schemaName} on the target: ${explainPgError(err)}. The user needs CREATE on the database`, { cause: err });
     }
     schemaCreated = true;
+    // Whose and how old: a runner's sweep (runner/sweep.ts) drops the schema if this run cannot.
+    await admin.client.query(`COMMENT ON SCHEMA ${schema} IS '${schemaComment(opts.runId).replace(/'/g, "''")}'`);
     opts.onSchema?.(schemaName);
     run = module.create({
       config: config as never,
@@ -204,7 +214,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     await run.setup(admin.client);
     check();
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
-    clients = await openClients(targetUrl, run.roles);
+    clients = await openClients(targetUrl, run.roles, undefined, undefined, watch);
     check();
     const nWriters = module.writerCount(config as never);
     const writerClients = clients.slice(0, nWriters);
@@ -387,9 +397,11 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const e = failure ?? (err instanceof Error ? err : new Error(String(err)));
     await stopLoops();
     await sampleChain;
-    await teardown();
+    const left = await teardown();
+    if (left && !(e instanceof RunCancelled)) e.message += `; ${left}`;
     throw e;
   } finally {
+    closing = true;
     signal?.removeEventListener("abort", onAbort);
     await Promise.all([...clients, ...(admin ? [admin] : [])].map((c) => c.client.end().catch(() => undefined)));
   }
@@ -407,12 +419,16 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     }
   }
 
-  async function teardown() {
+  /** Ends the clients and drops the schema; returns what was left behind (for the run's error), if anything. */
+  async function teardown(): Promise<string | undefined> {
+    closing = true;
     await Promise.all(clients.map((c) => c.client.end().catch(() => undefined)));
     if (!schemaCreated || opts.keepSchema || !admin) return;
+    const left = `the run's schema ${schemaName} could not be dropped`;
+    const later = opts.runId ? "a runner's sweep drops it once the target answers" : `drop it by hand: DROP SCHEMA ${schema} CASCADE`;
     if (admin.lost) {
-      log(`could not drop schema ${schemaName} (the connection to the target was lost); drop it by hand: DROP SCHEMA ${schema} CASCADE`);
-      return;
+      log(`could not drop schema ${schemaName} (the connection to the target was lost); ${later}`);
+      return `${left} (the connection to the target was lost); ${later}`;
     }
     try {
       // Do not wait forever on a lock held by a session we do not control.
@@ -420,7 +436,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       await admin.client.query(`DROP SCHEMA ${schema} CASCADE`);
       schemaCreated = false;
     } catch (err) {
-      log(`could not drop schema ${schemaName}: ${explainPgError(err)}; drop it by hand: DROP SCHEMA ${schema} CASCADE`);
+      log(`could not drop schema ${schemaName}: ${explainPgError(err)}; ${later}`);
+      return `${left} (${explainPgError(err)}); ${later}`;
     }
   }
 }

@@ -5,17 +5,22 @@
 //
 // A run ends as: completed (summary stored) | failed (error in words; the summary too if verification
 // failed) | cancelled (a cancel request, honoured within 2 s) | interrupted (this runner was stopped with
-// SIGTERM/SIGINT while executing it, or died: other runners' sweeps mark runs whose runner went silent).
+// SIGTERM/SIGINT while executing it, or died: npm start's supervisor marks its runs at once, other runners'
+// sweeps mark runs whose runner went silent). Samples and the outcome are kept and retried while the control
+// store is unreachable (runner/outbox.ts); leftover run schemas are swept from the targets (runner/sweep.ts).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { exitWithParent } from "../lib/children";
 import { prisma, type PrismaClient } from "../lib/db";
+import { storeErrorText } from "../lib/health";
 import { readEnv, type Env } from "../lib/env";
 import type { Phase } from "../lib/metrics";
 import { heartbeat, registerRunner } from "../lib/runners";
-import { appendSample, claimNextRun, finishRun, isCancelRequested, markInterruptedRuns, setPhase } from "../lib/runs";
+import { appendSample, claimNextRun, finishRun, isCancelRequested, markInterruptedRuns, phaseWords, setPhase } from "../lib/runs";
 import { parseConfig } from "../lib/workloads";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
+import { SampleOutbox, untilStored } from "./outbox";
+import { sweepSchemas } from "./sweep";
 
 /** How often an idle runner looks for queued runs. */
 const POLL_MS = 300;
@@ -23,6 +28,9 @@ const POLL_MS = 300;
 const CANCEL_POLL_MS = 500;
 /** How often stale runs (their runner stopped heart-beating) are marked interrupted. */
 const SWEEP_MS = 10_000;
+/** How often leftover run schemas are swept from the targets (runner/sweep.ts); sooner while one is known to be left. */
+const SCHEMA_SWEEP_MS = 60_000;
+const SCHEMA_RETRY_MS = 5_000;
 
 const log = (line: string) => console.log(`runner: ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -30,8 +38,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface RunnerLoop {
   /** Resolves when the loop has stopped (after stop()). */
   done: Promise<void>;
-  /** Stops claiming; a run in progress is aborted and marked interrupted. */
-  stop(): Promise<void>;
+  /** Stops claiming; a run in progress is aborted and marked interrupted with `reason` (and its phase). */
+  stop(reason?: string): Promise<void>;
 }
 
 /** Resolves the connection string of a run's target. Throws a user-fit Error when there is none. */
@@ -50,19 +58,31 @@ async function execute(
   db: PrismaClient,
   run: { id: string; config: unknown; targetId: string | null; targetLabel: string },
   env: Env,
-  current: { abort?: (why: "cancel" | "shutdown") => void },
-) {
+  current: { abort?: (why: "cancel" | "shutdown") => void; reason?: string; stopping?: boolean },
+): Promise<{ schemaLeft: boolean }> {
   const controller = new AbortController();
+  let lastPhase: Phase = "setup";
+  let schemaLeft = false;
+  const outbox = new SampleOutbox(
+    // A retry after a store whose answer was lost finds the sample there already (primary key run_id, seq).
+    (s) => appendSample(run.id, s.seq, s.phase, s.metrics, s.time, db).catch((e) => {
+      if ((e as { code?: string }).code !== "P2002") throw e;
+    }),
+    (l) => log(`${run.id}: ${l}`),
+    () => current.stopping === true,
+  );
+  const giveUp = () => current.stopping === true;
   let why = "cancel" as "cancel" | "shutdown"; // set by current.abort (a closure), so not narrowed
   current.abort = (w) => {
     why = w;
     controller.abort();
   };
   let phaseChain: Promise<void> = Promise.resolve();
+  let cancelUnreadable = false; // one line per outage, not one per poll
   const cancelTimer = setInterval(() => {
     isCancelRequested(run.id, db)
-      .then((yes) => yes && current.abort?.("cancel"))
-      .catch((e) => log(`could not read the cancel flag of ${run.id}: ${(e as Error).message}`));
+      .then((yes) => ((cancelUnreadable = false), yes && current.abort?.("cancel")))
+      .catch((e) => !cancelUnreadable && ((cancelUnreadable = true), log(`could not read the cancel flag of ${run.id}: ${storeErrorText(e)}`)));
   }, CANCEL_POLL_MS);
   try {
     const parsed = parseConfig(run.config);
@@ -77,36 +97,62 @@ async function execute(
       runId: run.id,
       log: (l) => log(`${run.id}: ${l}`),
       onPhase: (p: Phase) => {
-        phaseChain = phaseChain.then(() => setPhase(run.id, p, db)).catch((e) => log(`could not store phase: ${(e as Error).message}`));
+        if (p !== "done") lastPhase = p;
+        // Kept and retried like the samples, in order, so the run's page never shows a stale phase.
+        phaseChain = phaseChain
+          .then(() => untilStored(`the phase (${p})`, () => setPhase(run.id, p, db), (l) => log(`${run.id}: ${l}`), giveUp))
+          .catch((e) => log(`could not store phase: ${storeErrorText(e)}`));
       },
-      onSample: (s) => appendSample(run.id, s.seq, s.phase, s.metrics, s.time, db),
+      onSample: (s) => outbox.push(s),
     });
     await phaseChain;
+    await outbox.flush();
+    const lost = outbox.lostNote();
+    if (lost) summary.notes = [...(summary.notes ?? []), lost];
     const verr = verificationError(summary);
-    await finishRun(run.id, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary }, db);
+    // The summary is kept until the control store has it.
+    await untilStored("the run's summary", () => finishRun(run.id, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary }, db), (l) => log(`${run.id}: ${l}`), giveUp);
     log(`${run.id}: ${verr ?? "completed"}`);
   } catch (err) {
     await phaseChain;
     const e = err as Error;
+    schemaLeft = /could not be dropped/.test(e?.message ?? "");
+    if (!current.stopping) await outbox.flush();
+    else outbox.close();
+    const lost = outbox.lostNote();
     const outcome =
       err instanceof RunCancelled
         ? why === "shutdown"
-          ? { status: "interrupted" as const, error: "the runner was stopped (SIGTERM/SIGINT) while executing this run" }
+          ? { status: "interrupted" as const, error: `${current.reason ?? "the runner was stopped (SIGTERM/SIGINT)"} while ${phaseWords(lastPhase)}` }
           : { status: "cancelled" as const, error: "cancelled on request" }
         : { status: "failed" as const, error: e?.message ?? String(err) };
-    await finishRun(run.id, outcome, db).catch((e2) => log(`could not store the outcome of ${run.id}: ${(e2 as Error).message}`));
+    if (lost) outcome.error += `; ${lost}`;
+    await untilStored(`the outcome of ${run.id}`, () => finishRun(run.id, outcome, db), (l) => log(`${run.id}: ${l}`), giveUp).catch((e2) =>
+      log(`could not store the outcome of ${run.id}: ${storeErrorText(e2)}`),
+    );
     log(`${run.id}: ${outcome.status}: ${outcome.error}`);
   } finally {
     clearInterval(cancelTimer);
     current.abort = undefined;
   }
+  return { schemaLeft };
 }
 
 /** The claim loop, usable in-process (tests) as well as by this file's main(). */
 export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): RunnerLoop {
   let stopping = false;
-  const current: { abort?: (why: "cancel" | "shutdown") => void } = {};
+  const current: { abort?: (why: "cancel" | "shutdown") => void; reason?: string; stopping?: boolean } = {};
   let lastSweep = 0;
+  let nextSchemaSweep = 0; // at start
+  let schemaProblems = "";
+  const sweepLeftovers = async () => {
+    const r = await sweepSchemas(db, env.TARGET_DATABASE_URL);
+    for (const d of r.dropped) log(`dropped the leftover run schema ${d}`);
+    const problems = r.problems.join("; ");
+    if (problems && problems !== schemaProblems) log(`could not sweep leftover run schemas on ${problems}; trying again`);
+    schemaProblems = problems;
+    nextSchemaSweep = Date.now() + (problems ? SCHEMA_RETRY_MS : SCHEMA_SWEEP_MS);
+  };
   const done = (async () => {
     while (!stopping) {
       try {
@@ -115,23 +161,28 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
           const n = await markInterruptedRuns(db);
           if (n) log(`marked ${n} run(s) of silent runners as interrupted`);
         }
+        if (Date.now() >= nextSchemaSweep) await sweepLeftovers();
         const run = await claimNextRun(runnerId, db);
         if (!run) {
           await sleep(POLL_MS);
           continue;
         }
-        await execute(db, run, env, current);
+        const { schemaLeft } = await execute(db, run, env, current);
+        // A run that could not drop its schema (target restarted, connection lost): sweep again soon.
+        if (schemaLeft) nextSchemaSweep = Math.min(nextSchemaSweep, Date.now() + SCHEMA_RETRY_MS);
       } catch (err) {
         // The control store hiccuped: keep the runner alive and try again.
-        log(`control store error: ${(err as Error).message}`);
+        log(`control store error: ${storeErrorText(err)}`);
         await sleep(2000);
       }
     }
   })();
   return {
     done,
-    async stop() {
+    async stop(reason?: string) {
       stopping = true;
+      current.reason = reason;
+      current.stopping = true;
       current.abort?.("shutdown");
       await done;
     },
@@ -143,23 +194,32 @@ async function main() {
   const db = prisma();
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   await registerRunner(db, id);
+  let heartbeatFailing = false; // one line per outage, not one per beat
   const timer = setInterval(() => {
-    heartbeat(db, id).catch((err) => console.error(`runner: heartbeat failed: ${(err as Error).message}`));
+    heartbeat(db, id).then(
+      () => heartbeatFailing && ((heartbeatFailing = false), log("heartbeat: the control store answers again")),
+      (err) => !heartbeatFailing && ((heartbeatFailing = true), log(`heartbeat failed: ${storeErrorText(err)}; retrying`)),
+    );
   }, env.RUNNER_HEARTBEAT_MS);
   // A bug in one run must never take the runner down with it.
   process.on("unhandledRejection", (err) => console.error(`runner: unhandled rejection: ${(err as Error)?.stack ?? err}`));
   const loop = startRunnerLoop(db, id, env);
 
   let stopped: Promise<void> | undefined;
-  const stop = () =>
+  // npm start says why it stops us ("interrupted by Ctrl-C") before its SIGTERM; the run records that reason.
+  let reason: string | undefined;
+  process.on("message", (m: { shutdown?: string }) => {
+    if (typeof m?.shutdown === "string") reason = m.shutdown;
+  });
+  const stop = (fallback: string) =>
     (stopped ??= (async () => {
-      await loop.stop();
+      await loop.stop(reason ?? fallback);
       clearInterval(timer);
       await db.runner.delete({ where: { id } }).catch(() => undefined);
       await db.$disconnect();
     })());
-  exitWithParent(stop);
-  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop().finally(() => process.exit(0)));
+  exitWithParent(() => stop("npm start went away"));
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop(`the runner was stopped (${sig})`).finally(() => process.exit(0)));
 }
 
 if (require.main === module)

@@ -34,7 +34,17 @@ export interface TargetClient {
   lost?: Error;
 }
 
-export async function openClient(url: string, role: string, raw = true, timeoutMs = 10_000): Promise<TargetClient> {
+/**
+ * `onLost` is told at once when an open connection is lost (server restarted, backend terminated), so the
+ * run fails then, naming the connection, instead of when a later query trips over it. Not told after
+ * `closing()` returns true (the run ends its own connections).
+ */
+export interface LostWatch {
+  onLost(tc: TargetClient, err: Error): void;
+  closing(): boolean;
+}
+
+export async function openClient(url: string, role: string, raw = true, timeoutMs = 10_000, watch?: LostWatch): Promise<TargetClient> {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: timeoutMs,
@@ -43,18 +53,21 @@ export async function openClient(url: string, role: string, raw = true, timeoutM
   });
   const tc: TargetClient = { client, pid: 0, role };
   // Without a listener a terminated backend would emit an unhandled 'error' and kill the runner process.
-  client.on("error", (err) => {
-    tc.lost ??= err;
-  });
-  client.on("end", () => {
-    tc.lost ??= new Error("the connection to the target was closed");
-  });
+  let connected = false;
+  const lost = (err: Error) => {
+    if (tc.lost) return;
+    tc.lost = err;
+    if (connected && watch && !watch.closing()) watch.onLost(tc, err);
+  };
+  client.on("error", (err) => lost(err));
+  client.on("end", () => lost(new Error("the server closed the connection")));
   try {
     await client.connect();
   } catch (err) {
     await client.end().catch(() => undefined);
     throw new Error(`cannot connect to the target ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
   }
+  connected = true;
   // One round trip: the session settings the loops depend on, then the backend pid.
   const r = (await client.query(`${SESSION_SETTINGS.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`)) as unknown as pg.QueryResult[];
   tc.pid = Number(r[r.length - 1].rows[0].pid);
@@ -62,7 +75,7 @@ export async function openClient(url: string, role: string, raw = true, timeoutM
 }
 
 /** Opens `roles.length` clients at most `parallel` at a time (a burst of 250 connects overloads a small server). */
-export async function openClients(url: string, roles: string[], parallel = 8, raw = true): Promise<TargetClient[]> {
+export async function openClients(url: string, roles: string[], parallel = 8, raw = true, watch?: LostWatch): Promise<TargetClient[]> {
   const out: TargetClient[] = new Array(roles.length);
   let next = 0;
   let failure: unknown;
@@ -70,7 +83,7 @@ export async function openClients(url: string, roles: string[], parallel = 8, ra
     while (next < roles.length && !failure) {
       const i = next++;
       try {
-        out[i] = await openClient(url, roles[i], raw);
+        out[i] = await openClient(url, roles[i], raw, undefined, watch);
       } catch (err) {
         failure ??= err;
       }
@@ -78,6 +91,8 @@ export async function openClients(url: string, roles: string[], parallel = 8, ra
   };
   await Promise.all(Array.from({ length: Math.min(parallel, roles.length) }, worker));
   if (failure) {
+    // Closed on purpose: marked first so their 'end' is not reported as a lost connection (the failure is).
+    for (const c of out.filter(Boolean)) c.lost ??= new Error("closed after another connection failed to open");
     await Promise.all(out.filter(Boolean).map((c) => c.client.end().catch(() => undefined)));
     throw failure;
   }

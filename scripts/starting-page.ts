@@ -104,6 +104,8 @@ export interface StartingServer {
    */
   handOver(child: ChildProcess): Promise<void>;
   close(): Promise<void>;
+  /** Whether it still holds the port (false once handed over). */
+  listening(): boolean;
 }
 
 /** Listens on host:port at once (rejecting with the listen error, e.g. EADDRINUSE) and serves the starting page. */
@@ -125,7 +127,8 @@ export function serveStartingPage(opts: { host: string; port: number; progress: 
     new Promise<void>((resolve) => {
       if (!server.listening) return resolve();
       server.close(() => resolve());
-      server.closeAllConnections();
+      // Idle ones only: a request being answered at the hand-over finishes (every answer says Connection: close).
+      server.closeIdleConnections();
     });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -133,6 +136,7 @@ export function serveStartingPage(opts: { host: string; port: number; progress: 
       server.off("error", reject);
       resolve({
         close,
+        listening: () => server.listening,
         handOver: (child) =>
           new Promise<void>((done, fail) => {
             // The socket is sent only once the child can serve at once (a child that accepted connections while

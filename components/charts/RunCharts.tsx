@@ -75,9 +75,17 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
     drainSamples.length > 0
       ? { from: drainSamples[0].metrics.elapsedSec - drainSamples[0].metrics.intervalSec, to: drainSamples[drainSamples.length - 1].metrics.elapsedSec }
       : null;
+  // Samples the runner could not store (the control store was unreachable too long, runner/outbox.ts): the
+  // seqs jump, and the span they covered is marked, so lines joined across it are not mistaken for data.
+  const lostSpans = samples.flatMap((s, i) =>
+    i > 0 && s.seq !== samples[i - 1].seq + 1 ? [{ from: samples[i - 1].metrics.elapsedSec, to: s.metrics.elapsedSec - s.metrics.intervalSec, n: s.seq - samples[i - 1].seq - 1 }] : [],
+  );
   // Labels only on the wide chart: on the small ones they would cover the lines.
   const shading = (labels: boolean) => (
     <>
+      {lostSpans.map((g) => (
+        <ReferenceArea key={`lost-${g.from}`} x1={g.from} x2={g.to} fill="#e03131" fillOpacity={0.15} ifOverflow="hidden" label={labels ? { value: `${g.n} sample(s) lost`, position: "insideTop", fontSize: 11, fill: "#c92a2a" } : undefined} />
+      ))}
       {warmupSeconds > 0 && (
         <ReferenceArea x1={0} x2={warmupSeconds} fill="#868e96" fillOpacity={0.14} ifOverflow="hidden" label={labels ? { value: "warm-up", position: "insideTop", fontSize: 11, fill: "#5b6470" } : undefined} />
       )}

@@ -46,46 +46,60 @@ export function useRunStream(
 
   useEffect(() => {
     if (!follow) return;
-    const after = seen.current.size ? Math.max(...seen.current) : -1;
-    const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events?after=${after}`);
-    let openedAt = Date.now();
-    es.onopen = () => {
-      openedAt = Date.now();
-      setState((s) => ({ ...s, connection: "live", problem: null }));
-    };
-    es.onerror = () => {
-      // EventSource retries on its own (retry: 1000) and sends Last-Event-ID; only the label changes.
-      setState((s) => (s.connection === "closed" ? s : { ...s, connection: "reconnecting" }));
-    };
-    es.addEventListener("sample", (e) => {
-      const sample = JSON.parse((e as MessageEvent<string>).data) as Sample;
-      const now = Date.now();
-      if (seen.current.has(sample.seq)) {
-        setState((s) => ({ ...s, dupes: s.dupes + 1 }));
-        return;
-      }
-      seen.current.add(sample.seq);
-      setState((s) => {
-        const samples = s.samples.length && s.samples[s.samples.length - 1].seq > sample.seq
-          ? [...s.samples, sample].sort((a, b) => a.seq - b.seq)
-          : [...s.samples, sample];
-        // Samples replayed right after (re)connecting are old by design; only count the ones that came live.
-        const live = now - openedAt > 2000;
-        const lag = now - Date.parse(sample.time);
-        return { ...s, samples, lastArrival: now, maxLagMs: live ? Math.max(s.maxLagMs ?? 0, lag) : s.maxLagMs };
+    let es: EventSource;
+    let ended = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    // Each (re)connect starts after the newest sample held here, so a resumed stream never skips one.
+    const connect = () => {
+      const after = seen.current.size ? Math.max(...seen.current) : -1;
+      es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events?after=${after}`);
+      let openedAt = Date.now();
+      es.onopen = () => {
+        openedAt = Date.now();
+        setState((s) => ({ ...s, connection: "live", problem: null }));
+      };
+      es.onerror = () => {
+        // EventSource retries on its own (retry: 1000) and sends Last-Event-ID; only the label changes. After an
+        // error answer (503 while the control store restarts) it gives up instead: connect again from here.
+        setState((s) => (s.connection === "closed" ? s : { ...s, connection: "reconnecting" }));
+        if (es.readyState === EventSource.CLOSED && !ended) retry = setTimeout(connect, 2000);
+      };
+      es.addEventListener("sample", (e) => {
+        const sample = JSON.parse((e as MessageEvent<string>).data) as Sample;
+        const now = Date.now();
+        if (seen.current.has(sample.seq)) {
+          setState((s) => ({ ...s, dupes: s.dupes + 1 }));
+          return;
+        }
+        seen.current.add(sample.seq);
+        setState((s) => {
+          const samples = s.samples.length && s.samples[s.samples.length - 1].seq > sample.seq
+            ? [...s.samples, sample].sort((a, b) => a.seq - b.seq)
+            : [...s.samples, sample];
+          // Samples replayed right after (re)connecting are old by design; only count the ones that came live.
+          const live = now - openedAt > 2000;
+          const lag = now - Date.parse(sample.time);
+          return { ...s, samples, lastArrival: now, maxLagMs: live ? Math.max(s.maxLagMs ?? 0, lag) : s.maxLagMs };
+        });
       });
-    });
-    es.addEventListener("status", (e) => handlersRef.current.onStatus(JSON.parse((e as MessageEvent<string>).data)));
-    es.addEventListener("problem", (e) => {
-      const { message } = JSON.parse((e as MessageEvent<string>).data) as { message: string };
-      setState((s) => ({ ...s, problem: message }));
-    });
-    es.addEventListener("end", () => {
+      es.addEventListener("status", (e) => handlersRef.current.onStatus(JSON.parse((e as MessageEvent<string>).data)));
+      es.addEventListener("problem", (e) => {
+        const { message } = JSON.parse((e as MessageEvent<string>).data) as { message: string };
+        setState((s) => ({ ...s, problem: message }));
+      });
+      es.addEventListener("end", () => {
+        ended = true;
+        es.close();
+        setState((s) => ({ ...s, connection: "closed" }));
+        handlersRef.current.onEnd();
+      });
+    };
+    connect();
+    return () => {
+      ended = true;
+      clearTimeout(retry);
       es.close();
-      setState((s) => ({ ...s, connection: "closed" }));
-      handlersRef.current.onEnd();
-    });
-    return () => es.close();
+    };
   }, [runId, follow]);
 
   return state;

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import pg from "pg";
+import { prisma } from "../lib/db";
+import { createRun, finishRun } from "../lib/runs";
+import { testControlStore, testDatabase } from "../lib/testing";
+import { WorkloadConfig } from "../lib/workloads";
+import { GRACE_MS, schemaComment, sweepSchemas } from "./sweep";
+
+let ctl: Awaited<ReturnType<typeof testControlStore>>;
+let target: Awaited<ReturnType<typeof testDatabase>>;
+before(async () => {
+  ctl = await testControlStore("sweep_ctl");
+  target = await testDatabase("sweep_target");
+});
+after(async () => {
+  await prisma().$disconnect();
+  await ctl.drop();
+  await target.drop();
+});
+
+async function onTarget<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: target.url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+test("drops schemas of final runs and old unknown ones; keeps running runs' and young unknown ones", async () => {
+  const config = WorkloadConfig.parse({ kind: "queue" });
+  const done = await createRun({ config, targetLabel: "t" });
+  await finishRun(done.id, { status: "failed", error: "x" });
+  const running = await createRun({ config, targetLabel: "t", status: "running" });
+  const old = new Date(Date.now() - GRACE_MS - 60_000);
+  await onTarget(async (c) => {
+    for (const [name, comment] of [
+      [`pgbb_${done.id}`, schemaComment(done.id)],
+      [`pgbb_${running.id}`, schemaComment(running.id)],
+      ["pgbb_cli_old", schemaComment(undefined, old)],
+      ["pgbb_cli_young", schemaComment(undefined)],
+      ["pgbb_nocomment", null],
+    ] as const) {
+      await c.query(`CREATE SCHEMA ${name}`);
+      if (comment) await c.query(`COMMENT ON SCHEMA ${name} IS '${comment}'`);
+    }
+    await c.query("CREATE SCHEMA someone_else");
+  });
+  const r = await sweepSchemas(prisma(), target.url);
+  assert.deepEqual(r.problems, []);
+  assert.equal(r.dropped.length, 2, r.dropped.join("; "));
+  assert.match(r.dropped.join("; "), new RegExp(`pgbb_${done.id} on .* \\(run ${done.id} is failed\\)`));
+  const left = await onTarget(async (c) => (await c.query<{ n: string }>("SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE 'pgbb%' OR nspname = 'someone_else' ORDER BY 1")).rows.map((x) => x.n));
+  assert.deepEqual(left, ["pgbb_cli_young", "pgbb_nocomment", `pgbb_${running.id}`, "someone_else"].sort());
+});
+
+test("an unreachable target is reported, not thrown", async () => {
+  const r = await sweepSchemas(prisma(), "postgresql://u:secret@127.0.0.1:1/x");
+  assert.equal(r.dropped.length, 0);
+  assert.match(r.problems.join(), /127\.0\.0\.1:1/);
+  assert.doesNotMatch(r.problems.join(), /secret/);
+});
