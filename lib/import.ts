@@ -5,6 +5,7 @@
 // the base summary's read/e2e latencies print 0s and mean nothing (§2.5), so read/e2e come from the aggregate block.
 // A line that cannot be read is reported by number and content: "line 12: expected 'P50: <duration>' but found …".
 import { z } from "zod";
+import { maskUrl } from "./pgurl";
 
 /** A Go time.Duration as printed ("19.202047ms") and its value in milliseconds. */
 export const ImportedDuration = z.object({ raw: z.string(), ms: z.number() });
@@ -129,9 +130,12 @@ export function parseGoDuration(s: string): number | null {
 
 const num = (s: string) => Number(s.replace(/,/g, ""));
 
-/** Masks a password given on a pasted command line, so it is never stored. */
+/**
+ * Masks a password given on a pasted command line (a --password flag, or a connection string in any libpq
+ * form: lib/pgurl.ts maskUrl), so it is never stored nor repeated in an error.
+ */
 export function maskSecrets(text: string): string {
-  return text.replace(/(-{1,2}password(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g, "$1****");
+  return maskUrl(text.replace(/(-{1,2}password(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g, "$1****"));
 }
 
 interface Line {

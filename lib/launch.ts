@@ -2,6 +2,7 @@
 // target, check it answers and has room for the run's connections, then queue the run. Every refusal is a
 // value with field messages, never an exception, so the form and the API show the same words.
 import { prisma, type PrismaClient } from "./db";
+import { TargetId } from "./ids";
 import { createRun } from "./runs";
 import { connectionProblem, resolveTarget, targetInfo, type TargetInfo } from "./targets";
 import { connectionsNeeded, parseConfig, type WorkloadConfig } from "./workloads";
@@ -12,14 +13,17 @@ export type LaunchResult =
 
 /** `input` is the POST body: { config, targetId? }. */
 export async function launchRun(input: Record<string, unknown>, db: PrismaClient = prisma()): Promise<LaunchResult> {
-  if (input.config === undefined)
-    return { ok: false, error: "invalid config", fields: { config: 'config is required: an object such as {"kind":"pubsub"}' } };
-  const parsed = parseConfig(input.config);
+  const config = input.config;
+  // A config that is not an object at all is named as "config" (the workload schema would answer with "_").
+  if (config === undefined || config === null || typeof config !== "object" || Array.isArray(config))
+    return { ok: false, error: "invalid config", fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"pubsub"}` } };
+  const parsed = parseConfig(config);
   if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
 
-  const targetId = input.targetId ?? "default";
-  if (typeof targetId !== "string")
-    return { ok: false, error: "invalid target", fields: { targetId: 'targetId must be a string: "default" or a saved target\'s id (GET /api/targets)' } };
+  const checkedId = TargetId.safeParse(input.targetId ?? "default");
+  if (!checkedId.success)
+    return { ok: false, error: "invalid target", fields: { targetId: `${checkedId.error.issues[0].message} (GET /api/targets lists them)` } };
+  const targetId = checkedId.data;
   const target = await resolveTarget(targetId, db);
   if (!target)
     return { ok: false, error: "unknown target", fields: { targetId: `target "${targetId}" does not exist; use "default" or an id from GET /api/targets` } };

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { probePostgres } from "./connect";
 import { prisma, type PrismaClient } from "./db";
 import { defaultTargetName } from "./default-target";
+import { noControlChars } from "./ids";
 import { checkPgUrl, describeUrl, explainPgError, maskUrl } from "./pgurl";
 
 export const DEFAULT_TARGET_ID = "default";
@@ -68,12 +69,14 @@ export const NewTargetInput = z.object({
     .string({ error: "name must be text" })
     .trim()
     .max(80, "name must be at most 80 characters")
+    .refine(...noControlChars("name"))
     .optional()
     .transform((v) => (v ? v : undefined)),
   connectionString: z
     .string({ error: "connectionString is required: postgresql://user:password@host:5432/database" })
     .trim()
     .min(1, "connectionString is required: postgresql://user:password@host:5432/database")
+    .refine(...noControlChars("connectionString"))
     .superRefine((v, ctx) => {
       const problem = checkPgUrl(v);
       if (problem) ctx.addIssue({ code: "custom", message: `connectionString ${problem}` });
@@ -91,7 +94,7 @@ export async function addTarget(input: unknown, db: PrismaClient = prisma(), tim
   const parsed = NewTargetInput.safeParse(input);
   if (!parsed.success) {
     const errors: Record<string, string> = {};
-    for (const i of parsed.error.issues) errors[i.path.join(".") || "_"] ??= i.message;
+    for (const i of parsed.error.issues) errors[i.path.join(".") || "body"] ??= i.message;
     return { ok: false, errors };
   }
   const { connectionString } = parsed.data;

@@ -8,7 +8,7 @@ import { defaultTargetName } from "../lib/default-target";
 import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
 import { dataDir, readEnv } from "../lib/env";
 import type { Phase } from "../lib/metrics";
-import { describeUrl } from "../lib/pgurl";
+import { describeUrl, maskUrl } from "../lib/pgurl";
 import type { RunSummary } from "../lib/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
 import { embeddedNote } from "./default-target";
@@ -19,7 +19,8 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
-const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+// Every line goes through maskUrl: a target URL may carry its password in a form the user typed in clear.
+const consoleIo: CliIo = { out: (l) => console.log(maskUrl(l)), err: (l) => console.error(maskUrl(l)) };
 
 /** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
 async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string) {
@@ -164,7 +165,7 @@ if (require.main === module)
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      console.error(`bench: ${(err as Error).message}`);
+      console.error(`bench: ${maskUrl((err as Error).message)}`);
       process.exit(1);
     },
   );

@@ -14,6 +14,7 @@ import { readEnv, type Env } from "../lib/env";
 import type { Phase } from "../lib/metrics";
 import { heartbeat, registerRunner } from "../lib/runners";
 import { appendSample, claimNextRun, finishRun, isCancelRequested, markInterruptedRuns, setPhase } from "../lib/runs";
+import { maskUrl } from "../lib/pgurl";
 import { parseConfig } from "../lib/workloads";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 
@@ -24,7 +25,7 @@ const CANCEL_POLL_MS = 500;
 /** How often stale runs (their runner stopped heart-beating) are marked interrupted. */
 const SWEEP_MS = 10_000;
 
-const log = (line: string) => console.log(`runner: ${line}`);
+const log = (line: string) => console.log(`runner: ${maskUrl(line)}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface RunnerLoop {
@@ -164,6 +165,6 @@ async function main() {
 
 if (require.main === module)
   main().catch((err) => {
-    console.error(`runner: ${(err as Error).message}`);
+    console.error(`runner: ${maskUrl((err as Error).message)}`);
     process.exit(1);
   });
