@@ -3,6 +3,7 @@
 // numbers equal the stored ones.
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
 
@@ -28,7 +29,7 @@ interface StoredSummary {
 const runs: { id: string; summary: StoredSummary }[] = [];
 
 async function completedRun(request: APIRequestContext, config: object): Promise<{ id: string; summary: StoredSummary }> {
-  const res = await request.post("/api/runs", { data: { config } });
+  const res = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { config } });
   expect(res.status(), await res.text()).toBe(201);
   const { id } = await res.json();
   let run: { status: string; error?: string; summary?: StoredSummary } = { status: "queued" };

@@ -5,7 +5,8 @@
 const SECRET_KEYS = ["password", "sslpassword", "sslkey_password", "passfile_password"];
 const SECRET_PARAM = new RegExp(`([?&](?:${SECRET_KEYS.join("|")})=)[^&#\\s]*`, "gi");
 // key=value strings: password=secret, password = 'se cret', password='it\\'s'
-const SECRET_KV = new RegExp(`(\\b(?:${SECRET_KEYS.join("|")})\\s*=\\s*)('(?:[^'\\\\]|\\\\.)*'|[^\\s'&]+)`, "gi");
+// (a value the query-string pass already masked is left alone, so "?password=****#frag" keeps its fragment)
+const SECRET_KV = new RegExp(`(\\b(?:${SECRET_KEYS.join("|")})\\s*=\\s*)(?!\\*{4}(?:[&#\\s]|$))('(?:[^'\\\\]|\\\\.)*'|[^\\s'&]+)`, "gi");
 // postgres://user:secret@host (also inside a longer text, or a URL the URL parser refuses)
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]*@/gi;
 

@@ -1,4 +1,5 @@
-import { compareUrl, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare";
+import { quoteInput } from "@/lib/ids";
+import { compareUrl, isValidKey, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare";
 import { loadComparison } from "@/lib/compare-load";
 
 export const dynamic = "force-dynamic";
@@ -17,8 +18,16 @@ export async function GET(req: Request) {
   const format = q.get("format") ?? "json";
   if (!["json", "md", "csv"].includes(format))
     return Response.json({ error: `format "${format}" is unknown; use json, md or csv` }, { status: 400, headers: noStore });
+  // parseViewState drops ids of the wrong shape (a shared link must still open); the API names them instead.
+  const sent = (q.get("ids") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const malformed = sent.filter((s) => !isValidKey(s));
+  if (malformed.length)
+    return Response.json(
+      { error: `ids holds ${malformed.map(quoteInput).join(", ")}, which ${malformed.length > 1 ? "are not ids" : "is not an id"}: use r_…, imp_… or ref:<reference id>, comma-separated`, fields: { ids: "malformed id" } },
+      { status: 400, headers: noStore },
+    );
   if (!view.ids.length)
-    return Response.json({ error: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)" }, { status: 400, headers: noStore });
+    return Response.json({ error: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)", fields: { ids: "required" } }, { status: 400, headers: noStore });
   const { comparison, problems } = await loadComparison(view, undefined, { samples: format === "json" && q.get("full") === "1" });
   if (problems.length)
     return Response.json({ error: problems.map((p) => p.message).join("; "), problems }, { status: 404, headers: noStore });

@@ -1,5 +1,6 @@
 import { fitWarnings, referenceById, referenceWorkload } from "@/lib/references";
 import { serverFacts } from "@/lib/references-fit";
+import { TargetId } from "@/lib/ids";
 import { resolveTarget } from "@/lib/targets";
 import { fieldErrors, WorkloadConfig } from "@/lib/workloads";
 
@@ -28,10 +29,15 @@ export async function GET(req: Request, { params }: Ctx) {
       return Response.json({ error: "config must be a JSON WorkloadConfig, e.g. config={\"kind\":\"queue\",\"writers\":10}" }, { status: 400, headers: noStore });
     }
     const r = WorkloadConfig.safeParse(input);
-    if (!r.success) return Response.json({ error: "config is not valid", fields: fieldErrors(r.error) }, { status: 400, headers: noStore });
+    if (!r.success) return Response.json({ error: "config is not valid", fields: { config: "not a valid WorkloadConfig", ...fieldErrors(r.error) } }, { status: 400, headers: noStore });
     config = r.data;
   }
-  const target = await resolveTarget(q.get("targetId"));
+  const targetId = q.get("targetId");
+  if (targetId !== null) {
+    const checked = TargetId.safeParse(targetId);
+    if (!checked.success) return Response.json({ error: checked.error.issues[0].message, fields: { targetId: checked.error.issues[0].message } }, { status: 400, headers: noStore });
+  }
+  const target = await resolveTarget(targetId);
   if (!target) return Response.json({ error: `target "${q.get("targetId")}" does not exist` }, { status: 404, headers: noStore });
   try {
     const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && process.env.TARGET_IS_EMBEDDED === "1" });
