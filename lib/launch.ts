@@ -4,8 +4,9 @@
 import { prisma, type PrismaClient } from "./db";
 import { TargetId } from "./ids";
 import { createRun } from "./runs";
-import { connectionProblem, resolveTarget, targetInfo, type TargetInfo } from "./targets";
-import { connectionsNeeded, parseConfig, type WorkloadConfig } from "./workloads";
+import { budgetProblem } from "./capacity";
+import { resolveTarget, targetInfo, type TargetInfo } from "./targets";
+import { parseConfig, type WorkloadConfig } from "./workloads";
 
 export type LaunchResult =
   | { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo }
@@ -36,8 +37,9 @@ export async function launchRun(input: Record<string, unknown>, db: PrismaClient
   } catch (err) {
     return { ok: false, error: "target unreachable", fields: { targetId: `${target.name}: ${(err as Error).message}` } };
   }
-  const tooMany = connectionProblem(connectionsNeeded(parsed.config), info);
-  if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany } };
+  // Only the hard limits refuse here: connections in use now may be gone when the queued run starts.
+  const tooMany = budgetProblem(parsed.config, info, "ever");
+  if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany.message } };
 
   const run = await createRun({ config: parsed.config, targetId: target.storedId, targetLabel: target.name }, db);
   return { ok: true, id: run.id, config: parsed.config, targetInfo: info };

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
+import { bindingLimit, readBudget, type ConnectionBudget, type LimitName } from "./capacity";
 import { probePostgres } from "./connect";
 import { prisma, type PrismaClient } from "./db";
 import { defaultTargetName } from "./default-target";
@@ -125,56 +126,35 @@ export async function deleteTarget(id: string, db: PrismaClient = prisma()): Pro
   return r.count ? "deleted" : "missing";
 }
 
-export interface TargetInfo {
+/** A target's version and connection budget (lib/capacity.ts), as GET /api/targets/:id/info shows it. */
+export interface TargetInfo extends ConnectionBudget {
   serverVersion: string;
-  maxConnections: number;
-  /** superuser_reserved_connections + reserved_connections (Postgres 16+): slots ordinary roles cannot use. */
-  reservedConnections: number;
-  /** Client backends connected right now, this probe excluded. */
-  inUse: number;
-  /** maxConnections − reserved: the most a run could ever open. */
+  /** The most a run could ever open: the binding limit, connections in use not counted. */
   usable: number;
-  /** usable − inUse: what a run could open right now. */
+  /** What a run could open right now. */
   available: number;
+  /** The limit that binds (max_connections, or the role's or the database's CONNECTION LIMIT) and why. */
+  binding: { limit: LimitName; explain: string };
 }
 
-/** Connection limits of a target, read in one query from pg_settings and pg_stat_activity. */
+/** Connection limits of a target, read in one query (lib/capacity.ts BUDGET_SQL). */
 export async function targetInfo(url: string, timeoutMs = 5000): Promise<TargetInfo> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   client.on("error", () => undefined);
   try {
     await client.connect();
-    const r = await client.query<{ version: string; max: number; su: number; res: number; in_use: number }>(
-      `SELECT current_setting('server_version') AS version,
-              current_setting('max_connections')::int AS max,
-              current_setting('superuser_reserved_connections')::int AS su,
-              coalesce(current_setting('reserved_connections', true), '0')::int AS res,
-              (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid())::int AS in_use`,
-    );
-    const row = r.rows[0];
-    const reserved = row.su + row.res;
-    const usable = row.max - reserved;
+    const { budget, row } = await readBudget(client);
+    const ever = bindingLimit(budget, "ever");
     return {
       serverVersion: row.version,
-      maxConnections: row.max,
-      reservedConnections: reserved,
-      inUse: row.in_use,
-      usable,
-      available: Math.max(0, usable - row.in_use),
+      ...budget,
+      usable: ever.allows,
+      available: bindingLimit(budget, "now").allows,
+      binding: { limit: ever.limit, explain: ever.explain },
     };
   } catch (err) {
     throw new Error(`cannot connect to ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-/**
- * Why a run needing `needed` connections cannot run on a target, or null if it fits. Only the hard limit
- * blocks (connections in use now may be gone when the run starts, since runs queue); the form warns on the
- * soft one.
- */
-export function connectionProblem(needed: number, info: TargetInfo): string | null {
-  if (needed <= info.usable) return null;
-  return `this run opens ${needed} connections but the target allows at most ${info.usable} (max_connections ${info.maxConnections} − ${info.reservedConnections} reserved). Lower writers/readers/consumer groups, or raise max_connections on the server`;
 }
