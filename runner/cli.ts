@@ -19,8 +19,7 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
-// Every line goes through maskUrl: a target URL may carry its password in a form the user typed in clear.
-const consoleIo: CliIo = { out: (l) => console.log(maskUrl(l)), err: (l) => console.error(maskUrl(l)) };
+const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
 /** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
 async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string) {
@@ -56,7 +55,9 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   };
 }
 
-export async function main(argv: string[], io: CliIo = consoleIo): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<number> {
+  // Every line goes through maskUrl: a target URL may carry its password in any libpq form, typed in clear.
+  const io: CliIo = { out: (l) => rawIo.out(maskUrl(l)), err: (l) => rawIo.err(maskUrl(l)) };
   if (argv[0] === "compare") {
     // Written by another part of the project; imported lazily so the bench itself never depends on it.
     const spec = "./compare-cli";
