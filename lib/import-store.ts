@@ -50,7 +50,7 @@ export async function createImport(input: unknown, db: PrismaClient = prisma()):
     parsed = parseToolOutput(r.data.text, { command: r.data.command });
   } catch (err) {
     // The message may quote the line it could not read, which may hold a connection string.
-    if (err instanceof ImportError) return { ok: false, error: maskSecrets(err.message), line: err.line };
+    if (err instanceof ImportError) return { ok: false, error: maskSecrets(err.message), line: err.line, field: "text" };
     throw err;
   }
   const c = parsed.config;

@@ -2,7 +2,7 @@
 // target, check it answers and has room for the run's connections, then queue the run. Every refusal is a
 // value with field messages, never an exception, so the form and the API show the same words.
 import { prisma, type PrismaClient } from "./db";
-import { TargetId } from "./ids";
+import { quoteInput, TargetId } from "./ids";
 import { createRun } from "./runs";
 import { budgetProblem } from "./capacity";
 import { resolveTarget, targetInfo, type TargetInfo } from "./targets";
@@ -14,6 +14,14 @@ export type LaunchResult =
 
 /** `input` is the POST body: { config, targetId? }. */
 export async function launchRun(input: Record<string, unknown>, db: PrismaClient = prisma()): Promise<LaunchResult> {
+  // A misspelt key ("targetID", "conifg") would otherwise be dropped silently and the run go to the default.
+  const unknown = Object.keys(input).filter((k) => k !== "config" && k !== "targetId");
+  if (unknown.length)
+    return {
+      ok: false,
+      error: "unknown fields",
+      fields: Object.fromEntries(unknown.slice(0, 5).map((k) => [k.slice(0, 40), `unknown field ${quoteInput(k)}: the body has config and targetId only`])),
+    };
   const config = input.config;
   // A config that is not an object at all is named as "config" (the workload schema would answer with "_").
   if (config === undefined || config === null || typeof config !== "object" || Array.isArray(config))

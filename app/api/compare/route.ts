@@ -17,7 +17,7 @@ export async function GET(req: Request) {
   const view = parseViewState(q);
   const format = q.get("format") ?? "json";
   if (!["json", "md", "csv"].includes(format))
-    return Response.json({ error: `format "${format}" is unknown; use json, md or csv` }, { status: 400, headers: noStore });
+    return Response.json({ error: `format ${quoteInput(format)} is unknown; use json, md or csv`, fields: { format: "unknown format" } }, { status: 400, headers: noStore });
   // parseViewState drops ids of the wrong shape (a shared link must still open); the API names them instead.
   const sent = (q.get("ids") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   const malformed = sent.filter((s) => !isValidKey(s));

@@ -16,10 +16,10 @@ export async function readJsonObject(req: Request, example: string): Promise<{ o
   try {
     body = await req.json();
   } catch {
-    return { ok: false, response: json(400, { error: `the request body is not valid JSON; send Content-Type: application/json and a body like ${example}` }) };
+    return { ok: false, response: json(400, { error: `the request body is not valid JSON; send Content-Type: application/json and a body like ${example}`, fields: { body: "not valid JSON" } }) };
   }
   if (!body || typeof body !== "object" || Array.isArray(body))
-    return { ok: false, response: json(400, { error: `the request body must be a JSON object like ${example}` }) };
+    return { ok: false, response: json(400, { error: `the request body must be a JSON object like ${example}`, fields: { body: "not a JSON object" } }) };
   return { ok: true, body: body as Record<string, unknown> };
 }
 

@@ -7,6 +7,16 @@ import { fieldErrors, WorkloadConfig } from "@/lib/workloads";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
+// Problems inside the config are named by their field; a config that is not an object at all by "config".
+function fieldsOfConfig(err: Parameters<typeof fieldErrors>[0]): Record<string, string> {
+  const fields = fieldErrors(err);
+  if (fields._ !== undefined) {
+    fields.config = fields._;
+    delete fields._;
+  }
+  return fields;
+}
+
 type Ctx = { params: Promise<{ id: string }> };
 const noStore = { "cache-control": "no-store" };
 
@@ -26,10 +36,10 @@ export async function GET(req: Request, { params }: Ctx) {
     try {
       input = JSON.parse(raw);
     } catch {
-      return Response.json({ error: "config must be a JSON WorkloadConfig, e.g. config={\"kind\":\"queue\",\"writers\":10}" }, { status: 400, headers: noStore });
+      return Response.json({ error: "config must be a JSON WorkloadConfig, e.g. config={\"kind\":\"queue\",\"writers\":10}", fields: { config: "not JSON" } }, { status: 400, headers: noStore });
     }
     const r = WorkloadConfig.safeParse(input);
-    if (!r.success) return Response.json({ error: "config is not valid", fields: { config: "not a valid WorkloadConfig", ...fieldErrors(r.error) } }, { status: 400, headers: noStore });
+    if (!r.success) return Response.json({ error: "config is not valid", fields: fieldsOfConfig(r.error) }, { status: 400, headers: noStore });
     config = r.data;
   }
   const targetId = q.get("targetId");
