@@ -3,7 +3,7 @@ import { z } from "zod";
 import { prisma } from "./db";
 import { probePostgres } from "./connect";
 import { defaultTargetName } from "./default-target";
-import { RUNNER_STALE_MS, PRODUCT_VERSION } from "./env";
+import { readEnv, RUNNER_STALE_MS, PRODUCT_VERSION } from "./env";
 import { describeUrl } from "./pgurl";
 import { liveRunners } from "./runners";
 
@@ -26,18 +26,19 @@ async function control(): Promise<z.infer<typeof PartStatus>> {
   try {
     const db = prisma();
     const rows = await withTimeout(db.$queryRaw<{ v: string }[]>`SELECT current_setting('server_version') AS v`, 4000, "control store");
-    return { up: true, detail: `PostgreSQL ${rows[0].v} at ${describeUrl(process.env.DATABASE_URL ?? "")}` };
+    return { up: true, detail: `PostgreSQL ${rows[0].v} at ${describeUrl(readEnv().DATABASE_URL ?? "")}` };
   } catch (err) {
     return { up: false, detail: (err as Error).message.split("\n")[0] };
   }
 }
 
 async function target(): Promise<z.infer<typeof PartStatus>> {
-  const url = process.env.TARGET_DATABASE_URL;
+  const env = readEnv();
+  const url = env.TARGET_DATABASE_URL;
   if (!url) return { up: false, detail: "TARGET_DATABASE_URL is not set" };
   try {
     const v = await probePostgres("target", url, 4000);
-    const where = defaultTargetName({ embedded: process.env.TARGET_IS_EMBEDDED === "1", url });
+    const where = defaultTargetName({ embedded: env.TARGET_IS_EMBEDDED, url });
     return { up: true, detail: `PostgreSQL ${v} (${where})` };
   } catch (err) {
     return { up: false, detail: (err as Error).message };

@@ -11,6 +11,7 @@ import { prisma, type PrismaClient } from "./db";
 import { defaultTargetName } from "./default-target";
 import { noControlChars } from "./ids";
 import { checkPgUrl, describeUrl, explainPgError, maskUrl } from "./pgurl";
+import { readEnv } from "./env";
 
 export const DEFAULT_TARGET_ID = "default";
 
@@ -31,14 +32,15 @@ export interface ResolvedTarget extends PublicTarget {
 }
 
 function defaultUrl(): string {
-  const url = process.env.TARGET_DATABASE_URL;
+  const url = readEnv().TARGET_DATABASE_URL;
   if (!url) throw new Error("TARGET_DATABASE_URL is not set: start the app with `npm start`, which provides it");
   return url;
 }
 
 /** This app's default target's name: "embedded default" when `npm start` runs its own Postgres (lib/default-target.ts). */
 export function currentDefaultTargetName(): string {
-  return defaultTargetName({ embedded: process.env.TARGET_IS_EMBEDDED === "1", url: process.env.TARGET_DATABASE_URL ?? "" });
+  const env = readEnv();
+  return defaultTargetName({ embedded: env.TARGET_IS_EMBEDDED, url: env.TARGET_DATABASE_URL ?? "" });
 }
 
 function defaultTarget(): ResolvedTarget {

@@ -3,6 +3,7 @@ import { serverFacts } from "@/lib/references-fit";
 import { TargetId } from "@/lib/ids";
 import { resolveTarget } from "@/lib/targets";
 import { fieldErrors, WorkloadConfig } from "@/lib/workloads";
+import { readEnv } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -50,7 +51,7 @@ export async function GET(req: Request, { params }: Ctx) {
   const target = await resolveTarget(targetId);
   if (!target) return Response.json({ error: `target "${q.get("targetId")}" does not exist` }, { status: 404, headers: noStore });
   try {
-    const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && process.env.TARGET_IS_EMBEDDED === "1" });
+    const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && readEnv().TARGET_IS_EMBEDDED });
     return Response.json({ reference: ref.id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) }, { headers: noStore });
   } catch (err) {
     return Response.json({ error: (err as Error).message }, { status: 502, headers: noStore });
