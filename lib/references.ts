@@ -328,7 +328,8 @@ export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: R
     out.push({
       field: "readers",
       severity: "blocker",
-      text: `${tooMany.message}${tooMany.limit === "max_connections" && published ? ` (the published run set max_connections=${published})` : ""}.`,
+      // A sentence of its own in the list of warnings: capitalised.
+      text: `${tooMany.message[0].toUpperCase()}${tooMany.message.slice(1)}${tooMany.limit === "max_connections" && published ? ` (the published run set max_connections=${published})` : ""}.`,
     });
   }
   if (ref && server.cores !== undefined) {
