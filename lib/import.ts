@@ -5,6 +5,7 @@
 // the base summary's read/e2e latencies print 0s and mean nothing (§2.5), so read/e2e come from the aggregate block.
 // A line that cannot be read is reported by number and content: "line 12: expected 'P50: <duration>' but found …".
 import { z } from "zod";
+import { parseGoDuration } from "./duration";
 import { maskUrl } from "./pgurl";
 
 /** A Go time.Duration as printed ("19.202047ms") and its value in milliseconds. */
@@ -103,30 +104,7 @@ export class ImportError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses a Go time.Duration string ("19.202047ms", "8.560574463s", "2m0s", "0s", "1.5µs") to ms; null if it is not one. */
-export function parseGoDuration(s: string): number | null {
-  const t = s.trim();
-  if (t === "0") return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)/y;
-  let ms = 0;
-  let i = 0;
-  let neg = false;
-  if (t.startsWith("-")) {
-    neg = true;
-    i = 1;
-  }
-  if (i >= t.length) return null;
-  while (i < t.length) {
-    re.lastIndex = i;
-    const m = re.exec(t);
-    if (!m) return null;
-    ms += Number(m[1]) * UNIT_MS[m[2]];
-    i = re.lastIndex;
-  }
-  return neg ? -ms : ms;
-}
+export { parseGoDuration } from "./duration";
 
 const num = (s: string) => Number(s.replace(/,/g, ""));
 
