@@ -13,7 +13,8 @@ import { prisma, type PrismaClient } from "../lib/db";
 import { readEnv, type Env } from "../lib/env";
 import type { Phase } from "../lib/metrics";
 import { heartbeat, registerRunner } from "../lib/runners";
-import { appendSample, claimNextRun, finishRun, isCancelRequested, markInterruptedRuns, setPhase } from "../lib/runs";
+import { runRecorder } from "../lib/run-recorder";
+import { claimNextRun, markInterruptedRuns } from "../lib/runs";
 import { maskUrl } from "../lib/pgurl";
 import { parseConfig } from "../lib/workloads";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
@@ -59,9 +60,11 @@ async function execute(
     why = w;
     controller.abort();
   };
-  let phaseChain: Promise<void> = Promise.resolve();
+  // The same recorder as the CLI's --save (lib/run-recorder.ts).
+  const recorder = runRecorder(run.id, db, log);
   const cancelTimer = setInterval(() => {
-    isCancelRequested(run.id, db)
+    recorder
+      .cancelRequested()
       .then((yes) => yes && current.abort?.("cancel"))
       .catch((e) => log(`could not read the cancel flag of ${run.id}: ${(e as Error).message}`));
   }, CANCEL_POLL_MS);
@@ -77,17 +80,13 @@ async function execute(
       signal: controller.signal,
       runId: run.id,
       log: (l) => log(`${run.id}: ${l}`),
-      onPhase: (p: Phase) => {
-        phaseChain = phaseChain.then(() => setPhase(run.id, p, db)).catch((e) => log(`could not store phase: ${(e as Error).message}`));
-      },
-      onSample: (s) => appendSample(run.id, s.seq, s.phase, s.metrics, s.time, db),
+      onPhase: (p: Phase) => recorder.phase(p),
+      onSample: (s) => recorder.sample(s),
     });
-    await phaseChain;
     const verr = verificationError(summary);
-    await finishRun(run.id, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary }, db);
+    await recorder.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
     log(`${run.id}: ${verr ?? "completed"}`);
   } catch (err) {
-    await phaseChain;
     const e = err as Error;
     const outcome =
       err instanceof RunCancelled
@@ -95,7 +94,7 @@ async function execute(
           ? { status: "interrupted" as const, error: "the runner was stopped (SIGTERM/SIGINT) while executing this run" }
           : { status: "cancelled" as const, error: "cancelled on request" }
         : { status: "failed" as const, error: e?.message ?? String(err) };
-    await finishRun(run.id, outcome, db).catch((e2) => log(`could not store the outcome of ${run.id}: ${(e2 as Error).message}`));
+    await recorder.finish(outcome).catch((e2) => log(`could not store the outcome of ${run.id}: ${(e2 as Error).message}`));
     log(`${run.id}: ${outcome.status}: ${outcome.error}`);
   } finally {
     clearInterval(cancelTimer);
