@@ -62,7 +62,7 @@ after(async () => {
   await db.drop();
 });
 
-test("a run stored before the headline column gets its headline from the migration", async () => {
+test("a run stored before the headline column and the enums gets its headline, and keeps its status, phase and source", async () => {
   // The control store as it was before 0004: the earlier migrations only.
   const old = mkdtempSync(path.join(os.tmpdir(), "pgbb-mig-"));
   try {
@@ -78,10 +78,22 @@ test("a run stored before the headline column gets its headline from the migrati
      VALUES ('r_old000000001', 'queue', $1, 'embedded default', 'completed', 'done', 'app', $2, now())`,
     [JSON.stringify(config), JSON.stringify(summary(500))],
   );
+  await c.query(`INSERT INTO sample (run_id, seq, time, phase, metrics) VALUES ('r_old000000001', 0, now(), 'measuring', '{}')`);
+  // A status no version wrote (hand-edited, say) must not stop the migration, hence the app's start.
+  await c.query(
+    `INSERT INTO run (id, workload, config, target_label, status, phase, source) VALUES ('r_odd000000001', 'queue', $1, 'x', 'paused', 'thinking', 'api')`,
+    [JSON.stringify(config)],
+  );
+  assert.deepEqual(await migrate(db.url), ["0004_run_headline", "0005_run_enums"]);
+  const odd = await c.query(`SELECT status::text, phase::text, source::text, error FROM run WHERE id = 'r_odd000000001'`);
+  assert.deepEqual(odd.rows[0], { status: "failed", phase: null, source: "app", error: 'stored with status "paused", which this version does not know' });
+  await assert.rejects(c.query(`UPDATE run SET status = 'paused' WHERE id = 'r_odd000000001'`), /invalid input value for enum run_status/);
+  await c.query(`DELETE FROM run WHERE id = 'r_odd000000001'`);
+  assert.equal((await c.query(`SELECT phase::text FROM sample WHERE run_id = 'r_old000000001'`)).rows[0].phase, "measuring");
   await c.end();
-  assert.deepEqual(await migrate(db.url), ["0004_run_headline"]);
-  const [row] = await listRunRows();
+  const [row] = await listRunRows({ statuses: ["completed"] });
   assert.equal(row.id, "r_old000000001");
+  assert.deepEqual([row.status, row.phase, row.source], ["completed", "done", "app"]);
   assert.deepEqual(toRunView(row).headline, headlineOf(summary(500)));
 });
 

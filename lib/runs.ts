@@ -73,7 +73,7 @@ export async function listRunRows(filter: RunListFilter = {}, db: PrismaClient =
     FROM run
     WHERE source <> 'import'
       AND (${filter.workload ?? null}::text IS NULL OR workload = ${filter.workload ?? null})
-      AND (cardinality(${statuses}::text[]) = 0 OR status = ANY(${statuses}::text[]))
+      AND (cardinality(${statuses}::text[]) = 0 OR status = ANY(${statuses}::run_status[]))
     ORDER BY created_at DESC, id`;
 }
 
