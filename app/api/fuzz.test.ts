@@ -178,11 +178,20 @@ test("malformed query strings answer 4xx naming the parameter, never 5xx", async
     queries.push([`GET /api/compare?${q.slice(0, 40)}`, () => compare.GET(get(`/api/compare?${q}`))]);
   for (const q of ["config=%00", "config=[]", "config=null", "config={", "config=" + encodeURIComponent(deep(20_000)), 'config={"kind":"queue","writers":"x"}', "targetId=%00", "targetId=" + "t".repeat(500), "targetId=t_0000000000"])
     queries.push([`GET /api/references/:id/fit?${q.slice(0, 40)}`, () => referenceFit.GET(get(`/x?${q}`), ctx("queue-4vcpu-single-node"))]);
+  for (const q of ["histograms=%00", "histograms=yes", "histograms=" + "1".repeat(5000)])
+    queries.push([`GET /api/runs/:id?${q.slice(0, 30)}`, () => runOne.GET(get(`/x?${q}`), ctx("r_000000000000"))]);
+  for (const q of ["ids=r_a&full=true", "ids=r_a&download=%00", "ids=r_a&format=json&format=md"])
+    queries.push([`GET /api/compare?${q}`, () => compare.GET(get(`/api/compare?${q}`))]);
   for (const q of ["after=%00", "after=-5", "after=1e400", "after=abc"]) queries.push([`GET /api/runs/:id/events?${q}`, () => events.GET(get(`/x?${q}`), ctx("r_000000000000"))]);
   // GET /api/health takes no input (its 503 says a part is down, which is its job); it is left out.
   queries.push(["GET /api/targets", () => targets.GET()]);
   queries.push(["GET /api/imports", () => imports.GET()]);
-  for (const [input, call] of queries) await check(input, await call());
+  for (const [input, call] of queries) {
+    const res = await call();
+    // A malformed parameter is refused before anything is looked up: never the 404 of the unknown run.
+    if (/histograms=|full=true|download=%00/.test(input)) assert.equal(res.status, 400, input);
+    await check(input, res);
+  }
 });
 
 test("the proxy refuses cross-origin state changes and foreign Hosts naming the header, on every route", async () => {

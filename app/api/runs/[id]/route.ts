@@ -1,5 +1,6 @@
 import { deleteRun } from "@/lib/runs";
 import { isFinal, toRunView } from "@/lib/run-view";
+import { quoteInput } from "@/lib/ids";
 import { json, loadRun } from "../_http";
 
 export const dynamic = "force-dynamic";
@@ -9,11 +10,13 @@ type Ctx = { params: Promise<{ id: string }> };
 
 /** GET /api/runs/:id[?histograms=1]: the run with its summary (histograms left out unless asked for). */
 export async function GET(req: Request, { params }: Ctx) {
+  // The query is checked before the database is asked anything.
+  const histograms = new URL(req.url).searchParams.get("histograms");
+  if (histograms !== null && histograms !== "0" && histograms !== "1")
+    return json(400, { error: `histograms must be 0 or 1, not ${quoteInput(histograms)}`, fields: { histograms: "must be 0 or 1" } });
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;
-  const { run } = loaded;
-  const withHistograms = new URL(req.url).searchParams.get("histograms") === "1";
-  return json(200, toRunView(run, { withSummary: true, withHistograms }));
+  return json(200, toRunView(loaded.run, { withSummary: true, withHistograms: histograms === "1" }));
 }
 
 /** DELETE /api/runs/:id: removes the run and its samples. A queued or running run must be cancelled first. */
