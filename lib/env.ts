@@ -30,6 +30,18 @@ export const EnvSchema = z.object({
   TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
   EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
   RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  /** Extra host names the app answers to (comma-separated), besides 127.0.0.1, localhost and HOST (proxy.ts). */
+  ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /** Build folder of the web app (several checkouts' builds side by side); next.config.ts reads it too. */
+  NEXT_DIST_DIR: z.string().trim().min(1).default(".next").catch(".next"),
+  /** "1" when `npm start` runs its own Postgres as the default target (set by scripts/start.ts). */
+  TARGET_IS_EMBEDDED: z
+    .string()
+    .optional()
+    .transform((v) => v === "1"),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -4,6 +4,7 @@
 // `write_latency_count` is how many latencies that second's write histogram holds (one per batch in pubsub).
 import { LATENCY_METRICS } from "./metrics";
 import type { Sample } from "./sample";
+import { toCsvText, type CsvValue } from "./csv";
 
 const LAT_STATS = ["p50", "p95", "p99", "max", "count"] as const;
 
@@ -27,11 +28,8 @@ export const CSV_COLUMNS = [
   ...LATENCY_METRICS.flatMap((m) => LAT_STATS.map((s) => (s === "count" ? `${m}_latency_count` : `${m}_${s}_ms`))),
 ] as const;
 
-function cell(v: unknown): string {
-  if (v === undefined || v === null) return "";
-  const s = typeof v === "number" ? (Number.isInteger(v) ? String(v) : String(+v.toFixed(6))) : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** Rates and latencies to 6 decimals (below a histogram's resolution), so a sample's row stays short. */
+const rounded = (v: string | number | undefined): CsvValue => (typeof v === "number" && !Number.isInteger(v) ? +v.toFixed(6) : v);
 
 /** The header of a CSV of these groups' samples ("g0", "g1", … or "queue"). */
 export function csvHeader(groups: string[]): string[] {
@@ -64,7 +62,7 @@ export function samplesToCsv(samples: Sample[]): string {
       ...LATENCY_METRICS.flatMap((metric) => LAT_STATS.map((st) => m.latencyMs[metric]?.[st])),
       ...groups.flatMap((g) => [byGroup.get(g)?.msgPerSec, byGroup.get(g)?.backlog]),
       m.errors.join(" | "),
-    ].map(cell);
+    ].map(rounded);
   });
-  return [header, ...rows].map((r) => r.join(",")).join("\n") + "\n";
+  return toCsvText([header, ...rows]);
 }

@@ -35,7 +35,7 @@ export async function POST(req: Request) {
     }
   } catch {
     return Response.json(
-      { error: 'the request body could not be read; send JSON like {"text":"<output of pg_msg_bench>","label":"my run"}, or the raw text as text/plain' },
+      { error: 'the request body could not be read; send JSON like {"text":"<output of pg_msg_bench>","label":"my run"}, or the raw text as text/plain', field: "body" },
       { status: 400, headers: noStore },
     );
   }

@@ -1,4 +1,6 @@
 import { deleteImport, getImport } from "@/lib/import-store";
+import { ImportId } from "@/lib/ids";
+import { checkId } from "../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,7 +10,9 @@ const noStore = { "cache-control": "no-store" };
 
 /** GET /api/imports/:id: the imported result with its parsed numbers and the text as pasted. */
 export async function GET(_req: Request, { params }: Ctx) {
-  const { id } = await params;
+  const checked = checkId(ImportId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   const imp = await getImport(id);
   if (!imp) return Response.json({ error: `imported result "${id}" does not exist` }, { status: 404, headers: noStore });
   return Response.json({ ...imp, badge: "imported" }, { headers: noStore });
@@ -16,7 +20,9 @@ export async function GET(_req: Request, { params }: Ctx) {
 
 /** DELETE /api/imports/:id */
 export async function DELETE(_req: Request, { params }: Ctx) {
-  const { id } = await params;
+  const checked = checkId(ImportId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   if (!(await deleteImport(id))) return Response.json({ error: `imported result "${id}" does not exist` }, { status: 404, headers: noStore });
   return Response.json({ deleted: id }, { headers: noStore });
 }

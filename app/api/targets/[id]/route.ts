@@ -1,12 +1,15 @@
 import { deleteTarget } from "@/lib/targets";
-import { json } from "../../runs/_http";
+import { TargetId } from "@/lib/ids";
+import { checkId, json } from "../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** DELETE /api/targets/:id: forgets a saved target (its runs keep their label). */
 export async function DELETE(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+  const checked = checkId(TargetId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   const r = await deleteTarget(id);
   if (r === "missing") return json(404, { error: `target "${id}" does not exist` });
   if (r === "default") return json(409, { error: "the default target comes from TARGET_DATABASE_URL (or the embedded server) and cannot be deleted" });

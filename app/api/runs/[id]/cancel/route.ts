@@ -1,5 +1,6 @@
 import { requestCancel, getRun } from "@/lib/runs";
-import { json, notFoundJson } from "../../_http";
+import { RunId } from "@/lib/ids";
+import { checkId, json, notFoundJson } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -9,7 +10,9 @@ export const runtime = "nodejs";
  * stopped by its runner within ~2 s (202 {status:"cancelling"}); a finished one answers 409.
  */
 export async function POST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+  const checked = checkId(RunId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   const r = await requestCancel(id);
   if (r === "missing") return notFoundJson(`run "${id}"`);
   if (r === "finished") {
