@@ -8,7 +8,6 @@
 import type pg from "pg";
 import { simpleQueryMessage } from "./protocol";
 // node-postgres' own value serialiser, so parameters are encoded exactly as with client.query().
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareValue } = require("pg/lib/utils") as { prepareValue: (v: unknown) => unknown };
 
 interface Connection {
