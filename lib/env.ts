@@ -56,7 +56,10 @@ export function dataDir(env: Env): string {
   return path.resolve(env.DATA_DIR);
 }
 
-/** A runner silent for longer than this counts as down (issue #2: 15 s). */
+/**
+ * A runner silent for longer than this counts as down and its runs are marked interrupted: several missed beats
+ * at the default 2 s heartbeat, so one slow control-store write or a busy moment does not end a run that is fine.
+ */
 export const RUNNER_STALE_MS = 15_000;
 
 /** The product's version, shown in the manifest and the health endpoint. */

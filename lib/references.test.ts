@@ -8,7 +8,7 @@ import { FIXTURES_DIR } from "./paths";
 import { fitWarnings, referenceById, REFERENCES, referenceWorkload, sourceUrl } from "./references";
 import { presetById, WorkloadConfig } from "./workloads";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the shared dataset is untyped JSON */
+// `any`: the shared dataset is untyped JSON.
 const DATASET = path.join(FIXTURES_DIR, "kozlovski", "published-results.json");
 const shared: any = JSON.parse(readFileSync(DATASET, "utf8"));
 

@@ -17,7 +17,7 @@ import type { SampleMetrics } from "../lib/sample";
 import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
 import { connectionsNeeded, definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
-import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pgclient";
+import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
 import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
