@@ -2,6 +2,7 @@ import { z } from "zod";
 import { firstFieldErrors, quoteInput } from "@/lib/ids";
 import { compareUrl, isValidKey, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare";
 import { loadComparison } from "@/lib/compare-load";
+import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -33,7 +34,7 @@ const CompareQuery = z.object({
   download: flag("download"),
 });
 
-export async function GET(req: Request) {
+async function handleGET(req: Request) {
   const url = new URL(req.url);
   const q = url.searchParams;
   const parsed = CompareQuery.safeParse({ ids: q.get("ids") ?? undefined, format: q.get("format") ?? undefined, full: q.get("full") ?? undefined, download: q.get("download") ?? undefined });
@@ -57,3 +58,5 @@ export async function GET(req: Request) {
   if (format === "csv") return new Response(toCsv(comparison), { headers: { ...noStore, "content-type": "text/csv; charset=utf-8", ...disposition("csv") } });
   return Response.json(toJson(comparison, { url: link, generatedAt, full }), { headers: { ...noStore, ...disposition("json") } });
 }
+
+export const GET = withStoreErrors(handleGET);

@@ -1,7 +1,9 @@
 // Small helpers shared by the run and target route handlers: JSON answers that never get cached, and
 // reading a JSON body with a message that says what was wrong, and the "check the id, load the run or 404" prologue.
 import type { z } from "zod";
+import { isStoreUnavailable, storeErrorText } from "@/lib/health";
 import { RunId } from "@/lib/ids";
+import { maskUrl } from "@/lib/pgurl";
 import { getRun } from "@/lib/runs";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -39,4 +41,22 @@ export async function loadRun(params: Promise<{ id: string }>): Promise<{ ok: tr
   const run = await getRun(checked.id);
   if (!run) return { ok: false, response: notFoundJson(`run "${checked.id}"`) };
   return { ok: true, id: checked.id, run };
+}
+
+/**
+ * Wraps a route handler so a failure never reaches the client as an empty 500: when the control store is
+ * unreachable or restarting (an external DATABASE_URL that went down, say) the answer is a 503 naming the cause;
+ * anything else is a 500 that says what failed. Every route handler is exported through this.
+ */
+export function withStoreErrors<A extends unknown[]>(handler: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
+  return async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      const cause = storeErrorText(err);
+      if (isStoreUnavailable(err)) return json(503, { error: `the control store is unreachable (${cause}); try again once it answers` }, { "retry-after": "5" });
+      console.error(`web app: ${maskUrl(err instanceof Error ? (err.stack ?? err.message) : String(err))}`);
+      return json(500, { error: `the server could not answer: ${maskUrl(cause)}` });
+    }
+  };
 }

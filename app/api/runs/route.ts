@@ -5,7 +5,7 @@ import { toRunView } from "@/lib/run-view";
 import { RUN_STATUSES } from "@/lib/metrics";
 import { launchRun } from "@/lib/launch";
 import { workloadDefinition, workloadDefinitions } from "@/lib/workloads";
-import { json, readJsonObject } from "./_http";
+import { json, readJsonObject, withStoreErrors } from "./_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -29,7 +29,7 @@ const RunsQuery = z.object({
 });
 
 /** GET /api/runs[?workload=<kind>][&status=completed,…]: every run, newest first, with headline numbers. */
-export async function GET(req: Request) {
+async function handleGET(req: Request) {
   const q = new URL(req.url).searchParams;
   const parsed = RunsQuery.safeParse({ workload: q.get("workload") || undefined, status: q.get("status") ?? undefined });
   if (!parsed.success) {
@@ -47,10 +47,13 @@ const EXAMPLE = '{"config":{"kind":"pubsub","writers":4,"partitions":4,"duration
  * target is reachable and has room for the run's connections, queues the run. 201 {id, url}, or 400
  * {error, fields: {<field>: <message>}}.
  */
-export async function POST(req: Request) {
+async function handlePOST(req: Request) {
   const body = await readJsonObject(req, EXAMPLE);
   if (!body.ok) return body.response;
   const r = await launchRun(body.body);
   if (!r.ok) return json(400, { error: r.error, fields: r.fields });
   return json(201, { id: r.id, url: `/runs/${r.id}` }, { location: `/runs/${r.id}` });
 }
+
+export const GET = withStoreErrors(handleGET);
+export const POST = withStoreErrors(handlePOST);

@@ -1,6 +1,6 @@
 import { deleteImport, getImport } from "@/lib/import-store";
 import { ImportId } from "@/lib/ids";
-import { checkId } from "../../runs/_http";
+import { checkId, withStoreErrors } from "../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -9,7 +9,7 @@ type Ctx = { params: Promise<{ id: string }> };
 const noStore = { "cache-control": "no-store" };
 
 /** GET /api/imports/:id: the imported result with its parsed numbers and the text as pasted. */
-export async function GET(_req: Request, { params }: Ctx) {
+async function handleGET(_req: Request, { params }: Ctx) {
   const checked = checkId(ImportId, (await params).id);
   if (!checked.ok) return checked.response;
   const { id } = checked;
@@ -19,10 +19,13 @@ export async function GET(_req: Request, { params }: Ctx) {
 }
 
 /** DELETE /api/imports/:id */
-export async function DELETE(_req: Request, { params }: Ctx) {
+async function handleDELETE(_req: Request, { params }: Ctx) {
   const checked = checkId(ImportId, (await params).id);
   if (!checked.ok) return checked.response;
   const { id } = checked;
   if (!(await deleteImport(id))) return Response.json({ error: `imported result "${id}" does not exist` }, { status: 404, headers: noStore });
   return Response.json({ deleted: id }, { headers: noStore });
 }
+
+export const GET = withStoreErrors(handleGET);
+export const DELETE = withStoreErrors(handleDELETE);

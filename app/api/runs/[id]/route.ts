@@ -1,7 +1,7 @@
 import { deleteRun } from "@/lib/runs";
 import { isFinal, toRunView } from "@/lib/run-view";
 import { quoteInput } from "@/lib/ids";
-import { json, loadRun } from "../_http";
+import { json, loadRun, withStoreErrors } from "../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -9,7 +9,7 @@ export const runtime = "nodejs";
 type Ctx = { params: Promise<{ id: string }> };
 
 /** GET /api/runs/:id[?histograms=1]: the run with its summary (histograms left out unless asked for). */
-export async function GET(req: Request, { params }: Ctx) {
+async function handleGET(req: Request, { params }: Ctx) {
   // The query is checked before the database is asked anything.
   const histograms = new URL(req.url).searchParams.get("histograms");
   if (histograms !== null && histograms !== "0" && histograms !== "1")
@@ -20,7 +20,7 @@ export async function GET(req: Request, { params }: Ctx) {
 }
 
 /** DELETE /api/runs/:id: removes the run and its samples. A queued or running run must be cancelled first. */
-export async function DELETE(_req: Request, { params }: Ctx) {
+async function handleDELETE(_req: Request, { params }: Ctx) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;
   const { id, run } = loaded;
@@ -29,3 +29,6 @@ export async function DELETE(_req: Request, { params }: Ctx) {
   await deleteRun(id);
   return json(200, { deleted: id });
 }
+
+export const GET = withStoreErrors(handleGET);
+export const DELETE = withStoreErrors(handleDELETE);

@@ -1,12 +1,12 @@
 import { deleteTarget } from "@/lib/targets";
 import { TargetId } from "@/lib/ids";
-import { checkId, json } from "../../runs/_http";
+import { checkId, json, withStoreErrors } from "../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** DELETE /api/targets/:id: forgets a saved target (its runs keep their label). */
-export async function DELETE(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+async function handleDELETE(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const checked = checkId(TargetId, (await params).id);
   if (!checked.ok) return checked.response;
   const { id } = checked;
@@ -16,3 +16,5 @@ export async function DELETE(_req: Request, { params }: { params: Promise<{ id: 
   if (r === "in-use") return json(409, { error: `target "${id}" has a queued or running run; cancel it or wait for it to finish, then delete the target` });
   return json(200, { deleted: id });
 }
+
+export const DELETE = withStoreErrors(handleDELETE);

@@ -4,6 +4,7 @@ import { TargetId } from "@/lib/ids";
 import { resolveTarget } from "@/lib/targets";
 import { fieldErrors, WorkloadConfig } from "@/lib/workloads";
 import { readEnv } from "@/lib/env";
+import { withStoreErrors } from "../../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -25,7 +26,7 @@ const noStore = { "cache-control": "no-store" };
  * GET /api/references/:id/fit[?targetId=default][&config=<WorkloadConfig JSON>]: why the reference's config (or
  * an edited one) may not fit the target and this machine: {warnings: [{field?, severity, text}], server}.
  */
-export async function GET(req: Request, { params }: Ctx) {
+async function handleGET(req: Request, { params }: Ctx) {
   const { id } = await params;
   const ref = referenceById(id);
   if (!ref) return Response.json({ error: `reference "${id}" does not exist` }, { status: 404, headers: noStore });
@@ -57,3 +58,5 @@ export async function GET(req: Request, { params }: Ctx) {
     return Response.json({ error: (err as Error).message }, { status: 502, headers: noStore });
   }
 }
+
+export const GET = withStoreErrors(handleGET);

@@ -1,6 +1,6 @@
 import { requestCancel, getRun } from "@/lib/runs";
 import { RunId } from "@/lib/ids";
-import { checkId, json, notFoundJson } from "../../_http";
+import { checkId, json, notFoundJson, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -9,7 +9,7 @@ export const runtime = "nodejs";
  * POST /api/runs/:id/cancel. A queued run is cancelled at once (200 {status:"cancelled"}); a running one is
  * stopped by its runner within ~2 s (202 {status:"cancelling"}); a finished one answers 409.
  */
-export async function POST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+async function handlePOST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const checked = checkId(RunId, (await params).id);
   if (!checked.ok) return checked.response;
   const { id } = checked;
@@ -21,3 +21,5 @@ export async function POST(_req: Request, { params }: { params: Promise<{ id: st
   }
   return r === "cancelled" ? json(200, { status: "cancelled" }) : json(202, { status: "cancelling" });
 }
+
+export const POST = withStoreErrors(handlePOST);

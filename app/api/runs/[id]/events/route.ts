@@ -1,5 +1,5 @@
 import { resumeAfter, runEventStream } from "@/lib/run-events";
-import { loadRun } from "../../_http";
+import { loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,7 +8,7 @@ export const runtime = "nodejs";
  * GET /api/runs/:id/events: Server-Sent Events of the run's samples and status (format: lib/run-events.ts).
  * Resumes after the Last-Event-ID header (sent by EventSource on reconnect) or `?after=<seq>`.
  */
-export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
+async function handleGET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;
   const { id } = loaded;
@@ -23,3 +23,5 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     },
   });
 }
+
+export const GET = withStoreErrors(handleGET);

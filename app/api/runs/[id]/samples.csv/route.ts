@@ -2,13 +2,13 @@ import { samplesAfter } from "@/lib/runs";
 import { samplesToCsv } from "@/lib/samples-csv";
 import { toSample } from "@/lib/run-view";
 import type { Sample } from "@/lib/sample";
-import { loadRun } from "../../_http";
+import { loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** GET /api/runs/:id/samples.csv: one row per one-second sample (columns: lib/samples-csv.ts, README). */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;
   const { id } = loaded;
@@ -21,3 +21,5 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
     },
   });
 }
+
+export const GET = withStoreErrors(handleGET);

@@ -1,11 +1,11 @@
 import { parseSummary } from "@/lib/run-view";
-import { json, loadRun } from "../../_http";
+import { json, loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** GET /api/runs/:id/summary: the RunSummary (lib/summary.ts) as a JSON download, histograms included. */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;
   const { id, run } = loaded;
@@ -22,3 +22,5 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
     },
   });
 }
+
+export const GET = withStoreErrors(handleGET);
