@@ -229,9 +229,11 @@ describe("LeanQuery on a real connection", () => {
     other.on("error", () => undefined);
     await other.connect();
     const pid = (await other.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
-    const sleeping = new LeanQuery("SELECT pg_sleep(30)").run(other);
+    // The rejection is awaited from the start: the termination can reach `other` before pg_terminate_backend's
+    // own answer reaches `client`, and a rejection nobody listens to yet would fail the test by itself.
+    const sleeping = assert.rejects(new LeanQuery("SELECT pg_sleep(30)").run(other), (err: Error) => /terminat|Connection/i.test(err.message));
     await client.query("SELECT pg_terminate_backend($1)", [pid]);
-    await assert.rejects(sleeping, (err: Error) => /terminat|Connection/i.test(err.message));
+    await sleeping;
     await other.end().catch(() => undefined);
     // Rejected either as "not queryable" (node-postgres saw the end) or with the error that ended the
     // connection (it may still be delivering it): never sent, never left hanging.
