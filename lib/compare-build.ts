@@ -8,6 +8,7 @@ import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
 import { configCellsOf, durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
 import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "./workloads";
+import { readsPerGroup } from "./operations";
 
 const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
 
@@ -172,7 +173,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const when = typeof run.createdAt === "string" ? run.createdAt : run.createdAt.toISOString();
   const notes = [
     `Measured by this product: rates over the real measured window (${s.window.measuredSeconds.toFixed(1)} s), ${s.window.warmupSeconds > 0 ? `after ${s.window.warmupSeconds} s of warm-up that is excluded` : "no warm-up"}; percentiles from the run's HDR histograms.`,
-    ...(definitionOf(s.config).readsPerGroup && s.reads.perGroup.length > 1 ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`] : []),
+    ...(readsPerGroup(s.config.kind) && s.reads.perGroup.length > 1 ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`] : []),
     `End-to-end clock: ${mf.e2eClock}.`,
     ...(s.notes ?? []),
   ];
@@ -386,7 +387,7 @@ export function fromReference(r: Reference): Comparable {
     overTime: [],
     notes: [
       `Published by the author: ${h.aggregation}. Only p50, p95 and p99 are published.`,
-      ...(definitionOf({ kind: r.workload }).readsPerGroup ? [`Read msg/s sums ${c.consumerGroups} consumer groups (${c.consumerGroups}× fan-out).`] : []),
+      ...(readsPerGroup(r.workload) ? [`Read msg/s sums ${c.consumerGroups} consumer groups (${c.consumerGroups}× fan-out).`] : []),
     ],
   };
 }

@@ -1,6 +1,7 @@
 // Formatting shared by the run pages, the runs list and the compare view. Pure functions, safe in the browser.
 import { fmtBytes } from "../workloads/fields";
 import { definitionOf, workloadDefinition, type WorkloadConfig } from "./workloads";
+import { readsPerGroup } from "./operations";
 
 export { fmtBytes };
 
@@ -17,7 +18,7 @@ export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).jo
 /** The read rate's name: a pub/sub run with several consumer groups reads each message once per group, and its
  *  read rate sums them; a queue (one consumer of each message) and a single group read plainly. */
 export function readRateLabel(workload: string, groups: number): string {
-  return workloadDefinition(workload)?.readsPerGroup && groups > 1 ? "read (all groups)" : "read";
+  return readsPerGroup(workload) && groups > 1 ? "read (all groups)" : "read";
 }
 
 /** Messages per second with thousands separators, no decimals above 100. */

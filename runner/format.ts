@@ -3,6 +3,7 @@ import type { LatencyStats } from "../lib/metrics";
 import type { RunSummary } from "../lib/summary";
 import { knobsParts } from "../lib/run-format";
 import { definitionOf } from "../lib/workloads";
+import { latencyMetrics, readsPerGroup } from "../lib/operations";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -38,27 +39,25 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const tp: string[][] = [["", "msg/s", "MiB/s", "messages", "errors", "empty polls"]];
   tp.push(["writes", num(s.writes.msgPerSec), num(s.writes.mibPerSec, 2), int(s.writes.count), int(s.writes.errors), ""]);
   tp.push([
-    def.readsPerGroup ? `reads (${s.reads.perGroup.length} groups)` : "reads",
+    readsPerGroup(def.kind) ? `reads (${s.reads.perGroup.length} groups)` : "reads",
     num(s.reads.msgPerSec),
     num(s.reads.mibPerSec, 2),
     int(s.reads.count),
     int(s.reads.errors),
     int(s.reads.emptyPolls),
   ]);
-  if (def.readsPerGroup)
+  if (readsPerGroup(def.kind))
     for (const g of s.reads.perGroup) tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), int(g.emptyPolls)]);
   out.push(table(tp));
   out.push("");
   const lt: string[][] = [["latency (ms)", "p50", "p90", "p95", "p99", "p99.9", "max", "mean", "samples"]];
-  const labels: Record<string, string> = {
-    write: `write (${def.latencyUnits.write})`,
-    writeScheduled: "write from schedule",
-    read: `read (${def.latencyUnits.read})`,
-    claim: "claim",
-    e2e: "end-to-end",
-  };
-  for (const [k, label] of Object.entries(labels)) {
-    const v = s.latencyMs[k as keyof typeof s.latencyMs];
+  // What the workload declares, in its order. An operation with a rate counts messages while its latency may
+  // count batches or polls, so its row says what one sample times ("write (per batch)").
+  const model = def.metrics;
+  const counted = new Set(model.operations.filter((o) => o.rate).map((o) => o.name));
+  for (const m of latencyMetrics(model)) {
+    const v = s.latencyMs[m.name];
+    const label = counted.has(m.name) ? `${m.label} (${m.latencySample})` : m.label;
     if (v) lt.push([label, msText(v.p50), msText(v.p90), msText(v.p95), msText(v.p99), msText(v.p999), msText(v.max), msText(v.mean), int(v.count)]);
   }
   out.push(table(lt));

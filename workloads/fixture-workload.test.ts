@@ -44,9 +44,11 @@ const echo = defineWorkload({
   clients: (c) => c.writers,
   clientsFormula: "writers",
   writeBatch: () => 1,
-  readsPerGroup: false,
-  backlogPlace: "nowhere: nothing is read",
-  latencyUnits: { write: "per ping", read: "none" },
+  // Its one operation is a ping: latency only (no stored rate, no backlog), shown under its own name.
+  metrics: {
+    operations: [{ name: "ping", label: "ping", unit: "ping", rate: false, latency: true, errors: false, latencySample: "per ping", chart: { title: "Ping latency", hint: "per ping" } }],
+    headline: "ping",
+  },
 });
 
 let unregister: () => void;
