@@ -51,6 +51,12 @@ export function throughputOf<T extends Throughput>(m: Counted<T>, name: string):
   return name === "write" ? m.writes : name === "read" ? m.reads : undefined;
 }
 
+/** One of an operation's declared counters (OperationDef.counters: a read's emptyPolls), kept beside its rate. */
+export function counterOf<T extends Throughput>(m: Counted<T>, name: string, key: string): number | undefined {
+  const v = (throughputOf(m, name) as Record<string, unknown> | undefined)?.[key];
+  return typeof v === "number" ? v : undefined;
+}
+
 /** A latency's percentiles in a sample or summary, by its declared name. */
 export function latencyOf(m: { latencyMs: Partial<Record<string, LatencyStats>> }, name: string): LatencyStats | undefined {
   return m.latencyMs[name];

@@ -3,7 +3,7 @@ import type { LatencyStats } from "../lib/metrics";
 import type { RunSummary } from "../lib/summary";
 import { knobsParts } from "../lib/run-format";
 import { definitionOf } from "../lib/workloads";
-import { latencyMetrics, readsPerGroup } from "../lib/operations";
+import { counterOf, latencyMetrics, rateOperations, throughputOf } from "../lib/operations";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -21,6 +21,11 @@ export function liveLine(r: Report): string {
   );
 }
 
+const numberAt = (o: object, key: string): number | undefined => {
+  const v = (o as Record<string, unknown>)[key];
+  return typeof v === "number" ? v : undefined;
+};
+
 function table(rows: string[][], rightAlignFrom = 1): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
   return rows.map((r) => r.map((cell, c) => (c < rightAlignFrom ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  ")).join("\n");
@@ -36,18 +41,26 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(`${knobsParts(c).filter((p) => !/back-off$/.test(p)).join(", ")}, ${backoff}`);
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
-  const tp: string[][] = [["", "msg/s", "MiB/s", "messages", "errors", "empty polls"]];
-  tp.push(["writes", num(s.writes.msgPerSec), num(s.writes.mibPerSec, 2), int(s.writes.count), int(s.writes.errors), ""]);
-  tp.push([
-    readsPerGroup(def.kind) ? `reads (${s.reads.perGroup.length} groups)` : "reads",
-    num(s.reads.msgPerSec),
-    num(s.reads.mibPerSec, 2),
-    int(s.reads.count),
-    int(s.reads.errors),
-    int(s.reads.emptyPolls),
-  ]);
-  if (readsPerGroup(def.kind))
-    for (const g of s.reads.perGroup) tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), int(g.emptyPolls)]);
+  // One row per operation with a rate, as the workload declares them; a per-group one lists its groups.
+  const ops = rateOperations(def.metrics);
+  const counters = [...new Map(ops.flatMap((o) => o.counters ?? []).map((c) => [c.key, c])).values()];
+  const unit = ops[0] ? `${ops[0].unit}/s` : "msg/s";
+  const tp: string[][] = [["", unit, "MiB/s", "messages", "errors", ...counters.map((c) => c.label)]];
+  for (const o of ops) {
+    const t = throughputOf(s, o.name);
+    const n = (v: number | undefined, f: (x: number) => string) => (v === undefined ? "–" : f(v));
+    const groups = o.perGroup ? s.reads.perGroup : [];
+    tp.push([
+      o.perGroup ? `${o.label}s (${groups.length} groups)` : `${o.label}s`,
+      n(t?.msgPerSec, num),
+      n(t?.mibPerSec, (x) => num(x, 2)),
+      n(t?.count, int),
+      o.errors ? n(t?.errors, int) : "",
+      ...counters.map((c) => ((o.counters ?? []).some((x) => x.key === c.key) ? n(counterOf(s, o.name, c.key), int) : "")),
+    ]);
+    for (const g of groups)
+      tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), ...counters.map((c) => n(numberAt(g, c.key), int))]);
+  }
   out.push(table(tp));
   out.push("");
   const lt: string[][] = [["latency (ms)", "p50", "p90", "p95", "p99", "p99.9", "max", "mean", "samples"]];

@@ -159,6 +159,7 @@ export function brokerMetrics(o: { writeSample: string; readSample: string; read
       {
         name: "read", label: "read", unit: "msg", rate: true, latency: true, errors: true, latencySample: o.readSample,
         chart: { title: "Read latency", hint: "per non-empty read" }, perGroup: o.readsPerGroup,
+        counters: [{ key: "emptyPolls", column: "empty_polls", label: "empty polls" }],
       },
       { name: "claim", label: "claim", unit: "poll", rate: false, latency: true, errors: false, latencySample: "per poll" },
     ],

@@ -111,6 +111,8 @@ export interface OperationDef {
   /** Also timed from each operation's scheduled start under a throttle (coordinated omission corrected):
    *  the histogram's name and label ("writeScheduled", "write from schedule"). */
   scheduled?: { name: string; label: string };
+  /** Further counts kept with its rate (a read's empty polls): the stored key, the CSV column, the label. */
+  counters?: { key: string; column: string; label: string }[];
   /** Its rate sums consumer groups (pub/sub fan-out: each message is read once per group). */
   perGroup?: boolean;
 }

@@ -13,7 +13,7 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
   const run = await getRun(id);
   if (!run) return notFoundJson(`run "${id}"`);
   const samples = (await samplesAfter(id)).map(toSample).filter((s): s is Sample => s !== null);
-  return new Response(samplesToCsv(samples), {
+  return new Response(samplesToCsv(samples, run.workload), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="pgbb-${id}-samples.csv"`,
