@@ -6,7 +6,7 @@ import { mibPerSec, type LatencyStats } from "./metrics";
 import { referenceLabel, type Reference } from "./references";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
-import { configCellsOf, durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
+import { comparedMetrics, configCellsOf, durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
 import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "./workloads";
 import { readsPerGroup } from "./operations";
 
@@ -64,7 +64,7 @@ function histogramFor(hs: Record<string, string>, m: Metric): Histogram | null {
 
 function runDistribution(s: RunSummary): Partial<Record<Metric, DistPoint[]>> {
   const out: Partial<Record<Metric, DistPoint[]>> = {};
-  for (const m of METRICS) {
+  for (const { name: m } of comparedMetrics([s.workload]).latencies) {
     try {
       const h = histogramFor(s.histograms ?? {}, m);
       if (h) out[m] = distributionPoints(h);
@@ -98,12 +98,13 @@ const MAX_TIME_POINTS = 1200;
 export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
   const step = Math.max(1, Math.ceil(samples.length / MAX_TIME_POINTS));
   const out: TimePoint[] = [];
+  const metrics = METRICS();
   for (let i = 0; i < samples.length; i += step) {
     const s = samples[i];
     const m = SampleMetrics.safeParse(s.metrics);
     if (!m.success) continue;
     const lat: TimePoint["latency"] = {};
-    for (const k of METRICS) {
+    for (const k of metrics) {
       const l = m.data.latencyMs[k];
       if (l) lat[k] = { p50: l.p50, p95: l.p95, p99: l.p99, max: l.max };
     }

@@ -4,7 +4,7 @@
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { fmtMs, fmtNum, METRIC_LABEL, METRICS, PCT_LABEL, PERCENTILES, type Comparable, type Metric, type ViewState } from "@/lib/compare";
+import { comparedMetrics, fmtMs, fmtNum, metricLabel, PCT_LABEL, PERCENTILES, pctsOf, rateOf, type Comparable, type Metric, type ViewState } from "@/lib/compare";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
 
@@ -31,18 +31,17 @@ const legendOrder = (items: Comparable[]) => (entry: { value?: unknown }) => {
 };
 
 function ThroughputBars({ items }: { items: Comparable[] }) {
-  const data = [
-    { name: "write msg/s", ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.throughput.writeMsgPerSec])) },
-    { name: "read msg/s", ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.throughput.readMsgPerSec])) },
-  ];
+  // One group of bars per declared operation with a rate (pub/sub and queue: write, read).
+  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
+  const data = rates.map((o) => ({ name: `${o.name} msg/s`, ...Object.fromEntries(items.map((c, i) => [`i${i}`, rateOf(c, o.name, "Msg")])) }));
   return (
     <ChartCard
       testId="chart-throughput-bars"
       title="Throughput"
       hint="msg/s; pub/sub reads sum all consumer groups"
       table={() => ({
-        columns: ["item", "write msg/s", "read msg/s"],
-        rows: items.map((c) => [c.label, fmtNum(c.throughput.writeMsgPerSec), fmtNum(c.throughput.readMsgPerSec)]),
+        columns: ["item", ...rates.map((o) => `${o.name} msg/s`)],
+        rows: items.map((c) => [c.label, ...rates.map((o) => fmtNum(rateOf(c, o.name, "Msg")))]),
         note: "—: not published or not measured.",
       })}
     >
@@ -63,16 +62,16 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
 }
 
 function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metric; log: boolean }) {
-  const data = PERCENTILES.map((p) => ({ name: PCT_LABEL[p], ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.latency[metric][p]])) }));
-  const domain = logDomain(items.flatMap((c) => PERCENTILES.map((p) => c.latency[metric][p])));
+  const data = PERCENTILES.map((p) => ({ name: PCT_LABEL[p], ...Object.fromEntries(items.map((c, i) => [`i${i}`, pctsOf(c, metric)[p]])) }));
+  const domain = logDomain(items.flatMap((c) => PERCENTILES.map((p) => pctsOf(c, metric)[p])));
   return (
     <ChartCard
       testId="chart-latency-bars"
-      title={`${METRIC_LABEL[metric]} latency percentiles`}
+      title={`${metricLabel(metric)} latency percentiles`}
       hint={`ms${log ? ", log scale" : ""}; missing bar = not published`}
       table={() => ({
         columns: ["item", ...PERCENTILES.map((p) => `${PCT_LABEL[p]} ms`)],
-        rows: items.map((c) => [c.label, ...PERCENTILES.map((p) => fmtMs(c.latency[metric][p]))]),
+        rows: items.map((c) => [c.label, ...PERCENTILES.map((p) => fmtMs(pctsOf(c, metric)[p]))]),
         note: "—: not published or not measured.",
       })}
     >
@@ -113,8 +112,8 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
   if (!all.length)
     return (
       <div className="chart-card panel" data-testid="chart-distribution">
-        <h3>{METRIC_LABEL[metric]} latency distribution</h3>
-        <p className="muted small">No {METRIC_LABEL[metric].toLowerCase()} latency in the selection.</p>
+        <h3>{metricLabel(metric)} latency distribution</h3>
+        <p className="muted small">No {metricLabel(metric).toLowerCase()} latency in the selection.</p>
       </div>
     );
   const maxX = Math.max(...all.map((p) => p.x));
@@ -124,7 +123,7 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
   return (
     <ChartCard
       testId="chart-distribution"
-      title={`${METRIC_LABEL[metric]} latency distribution`}
+      title={`${metricLabel(metric)} latency distribution`}
       hint="percentile (log of 1/(1−q)) vs ms; lines from stored histograms, dots = published/printed p50, p95, p99"
       table={() => ({
         columns: ["item", "percentile", "ms"],
@@ -201,7 +200,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
       </ChartCard>
       <ChartCard
         testId="chart-latency-over-time"
-        title={`${METRIC_LABEL[metric]} ${PCT_LABEL[pct]} over time`}
+        title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
         hint={`ms per second of stored runs${log ? ", log scale" : ""}`}
         table={() => ({
           columns: ["item", "t (s)", `${PCT_LABEL[pct]} ms`],
@@ -261,9 +260,9 @@ export function CompareCharts({
         </h2>
         <div className="row chart-controls">
           <div className="segmented" role="group" aria-label="Latency metric">
-            {METRICS.map((m) => (
+            {comparedMetrics(items.map((c) => c.workload)).latencies.map(({ name: m, label }) => (
               <button key={m} type="button" aria-pressed={view.metric === m} onClick={() => onChange({ metric: m })}>
-                {METRIC_LABEL[m]}
+                {label}
               </button>
             ))}
           </div>
