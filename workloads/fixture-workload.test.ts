@@ -1,12 +1,20 @@
 // A workload is one folder: a throw-away workload, declared only here and registered for this test, shows up
 // in the New run form's fields, the API's validation (POST /api/runs), the CLI's flags and --help, the
-// reproducing command, the one-line describer and compare's config rows, with no other file touched.
+// reproducing command, the one-line describer and compare's config rows, and what it declares it measures in
+// the charts, the run page, the CSV and compare, with no other file touched.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { POST } from "../app/api/runs/route";
 import { fieldsOf, toFormValues, toInput } from "../components/run-form/fields";
 import { toCliCommand } from "../lib/cli-command";
-import { configCellsOf, configRows } from "../lib/compare";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { RunCharts } from "../components/charts/RunCharts";
+import { LiveNumbers } from "../components/run/LiveNumbers";
+import { LatencyTable } from "../components/run/RunResult";
+import { comparedMetrics, configCellsOf, configRows } from "../lib/compare";
+import { Sample } from "../lib/sample";
+import { csvColumns, samplesToCsv } from "../lib/samples-csv";
 import { prisma } from "../lib/db";
 import { knobsParts } from "../lib/run-format";
 import { getRun } from "../lib/runs";
@@ -130,6 +138,35 @@ test("its describer names the run, and compare has a row for each of its fields"
   assert.equal(cells.pingsPerSec, 7);
   assert.equal(cells.fsyncEach, true);
   assert.equal(cells.partitions ?? null, null, "another workload's row stays empty");
+});
+
+test("what it declares it measures is what the charts, the run page, the CSV and compare show", () => {
+  // A second of an echo run: only its ping latency. (The broker's write/read counters are still required
+  // fields of a sample: zero here, and not shown, since echo declares no operation by those names.)
+  const zero = { count: 0, msgPerSec: 0, mibPerSec: 0, errors: 0 };
+  const ping = { p50: 1.5, p90: 2, p95: 2.5, p99: 3, p999: 3.5, max: 4, mean: 1.7, count: 35 };
+  const sample = Sample.parse({
+    seq: 0, time: new Date(0).toISOString(), phase: "measuring",
+    metrics: { elapsedSec: 1, intervalSec: 1, writes: zero, reads: { ...zero, emptyPolls: 0 }, groups: [], backlog: 0, latencyMs: { ping }, errors: [] },
+  });
+  const charts = renderToStaticMarkup(createElement(RunCharts, { samples: [sample], workload: "echo", warmupSeconds: 0, totalSeconds: 30 }));
+  assert.match(charts, /data-testid="chart-latency-ping"/);
+  assert.match(charts, />Ping latency</);
+  for (const absent of ["chart-latency-write", "chart-latency-e2e", "chart-backlog"]) assert.doesNotMatch(charts, new RegExp(absent));
+
+  const live = renderToStaticMarkup(createElement(LiveNumbers, { sample, workload: "echo" }));
+  assert.match(live, /data-testid="live-lat-ping"><th scope="row">ping<\/th><td class="num">1\.5</);
+  assert.doesNotMatch(live, /live-write|live-backlog/);
+
+  const table = renderToStaticMarkup(createElement(LatencyTable, { workload: "echo", latency: { ping }, caption: "c" }));
+  assert.deepEqual([...table.matchAll(/<th scope="row"[^>]*>([^<]+)</g)].map((m) => m[1]), ["ping"]);
+
+  assert.deepEqual(csvColumns("echo"), ["seq", "time", "phase", "elapsed_s", "interval_s", "ping_p50_ms", "ping_p95_ms", "ping_p99_ms", "ping_max_ms", "ping_latency_count"]);
+  assert.match(samplesToCsv([sample], "echo"), /\n0,1970-01-01T00:00:00\.000Z,measuring,1,1,1\.5,2\.5,3,4,35,\n$/);
+
+  assert.deepEqual(comparedMetrics(["echo"]), { rates: [], latencies: [{ name: "ping", label: "Ping" }] });
+  // Compared with a queue run: each workload's rows, the other's cells empty.
+  assert.deepEqual(comparedMetrics(["queue", "echo"]).latencies.map((l) => l.name), ["write", "read", "e2e", "ping"]);
 });
 
 test("removed again, it is gone from every surface", () => {
