@@ -146,7 +146,7 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
 /**
  * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
  * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
- * runner stores (runner/stats.ts) and lib/metrics.ts documents what each latency times; `write` is the headline.
+ * runner stores (runner/stats.ts) and lib/metrics.ts documents what each latency times.
  */
 export function brokerMetrics(o: { writeSample: string; readSample: string; readsPerGroup: boolean; backlogPlace: string }): MetricModel {
   return {
@@ -165,6 +165,5 @@ export function brokerMetrics(o: { writeSample: string; readSample: string; read
     ],
     delivery: { name: "e2e", label: "end-to-end", latencySample: "per message", chart: { title: "End-to-end latency", hint: "written → read, per message" } },
     backlog: { label: "Backlog", unit: "msgs", what: "messages written but not yet read", place: o.backlogPlace },
-    headline: "write",
   };
 }

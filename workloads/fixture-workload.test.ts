@@ -55,7 +55,6 @@ const echo = defineWorkload({
   // Its one operation is a ping: latency only (no stored rate, no backlog), shown under its own name.
   metrics: {
     operations: [{ name: "ping", label: "ping", unit: "ping", rate: false, latency: true, errors: false, latencySample: "per ping", chart: { title: "Ping latency", hint: "per ping" } }],
-    headline: "ping",
   },
 });
 

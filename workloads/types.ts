@@ -133,8 +133,6 @@ export interface MetricModel {
   delivery?: DeliveryDef;
   /** Items waiting (written, not yet consumed), sampled every second: per group (pub/sub) or one (queue). */
   backlog?: { label: string; unit: string; what: string; place: string };
-  /** The operation that is the run's headline rate (runs list, compare's first row): e.g. "write". */
-  headline: string;
 }
 
 /** Keeps the schema's type, so the registry's union of configs is exact. */
