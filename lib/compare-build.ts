@@ -6,9 +6,9 @@ import { mibPerSec, type LatencyStats } from "./metrics";
 import { referenceLabel, type Reference } from "./references";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
-import { comparedMetrics, configCellsOf, durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
+import { comparedMetrics, configCellsOf, durabilityLevel, METRICS, rateOps, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
 import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "./workloads";
-import { readsPerGroup } from "./operations";
+import { readsPerGroup, throughputOf } from "./operations";
 
 const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
 
@@ -99,6 +99,7 @@ export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
   const step = Math.max(1, Math.ceil(samples.length / MAX_TIME_POINTS));
   const out: TimePoint[] = [];
   const metrics = METRICS();
+  const ops = rateOps();
   for (let i = 0; i < samples.length; i += step) {
     const s = samples[i];
     const m = SampleMetrics.safeParse(s.metrics);
@@ -112,8 +113,7 @@ export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
     out.push({
       t: Math.round(m.data.elapsedSec * 10) / 10,
       phase: s.phase,
-      writeMsgPerSec: rate ? m.data.writes.msgPerSec : null,
-      readMsgPerSec: rate ? m.data.reads.msgPerSec : null,
+      rates: Object.fromEntries(ops.map((o) => [o, rate ? (throughputOf(m.data, o)?.msgPerSec ?? null) : null])),
       latency: lat,
     });
   }
@@ -305,7 +305,8 @@ export function fromImport(rec: ImportRecord): Comparable {
     latency,
     distribution: {},
     points: { write: triplePoints(latency.write), read: triplePoints(latency.read), e2e: triplePoints(latency.e2e) },
-    overTime: s.intervals.map((i) => ({ t: i.elapsedSec, writeMsgPerSec: i.writeMsgPerSec, readMsgPerSec: i.readMsgPerSec })),
+    // The reference tool's live lines are its write and read rates: the operations of the same names.
+    overTime: s.intervals.map((i) => ({ t: i.elapsedSec, rates: { write: i.writeMsgPerSec, read: i.readMsgPerSec } })),
     notes: s.notes,
   };
 }

@@ -34,6 +34,9 @@ export function comparedMetrics(kinds: readonly string[]): { rates: { name: stri
   return { rates: list(rates), latencies: list(latencies) };
 }
 
+/** Every operation with a rate any registered workload declares. */
+export const rateOps = (): string[] => comparedMetrics(workloadDefinitions().map((d) => d.kind)).rates.map((o) => o.name);
+
 /** Every latency any registered workload lets compare show (the ?m= values a link may carry). */
 export const METRICS = (): string[] => comparedMetrics(workloadDefinitions().map((d) => d.kind)).latencies.map((l) => l.name);
 
@@ -64,9 +67,9 @@ export interface DistPoint {
 export interface TimePoint {
   t: number;
   phase?: string;
-  /** null: the interval was too short to be a rate (lib/sample.ts isRateSample); charts leave it out. */
-  writeMsgPerSec: number | null;
-  readMsgPerSec: number | null;
+  /** msg/s by declared operation ("write", "read"); null: the interval was too short to be a rate
+   *  (lib/sample.ts isRateSample), and charts leave it out. */
+  rates: Record<string, number | null>;
   latency?: Partial<Record<Metric, { p50: number; p95: number; p99: number; max: number }>>;
 }
 

@@ -52,7 +52,7 @@ test("the compare over-time points leave a too-short interval's rates out (null)
   ]);
   assert.deepEqual(points[2].latency?.e2e, { p50: 3, p95: 4, p99: 5, max: 5 });
   assert.deepEqual(
-    points.map((p) => [p.t, p.writeMsgPerSec, p.readMsgPerSec]),
+    points.map((p) => [p.t, p.rates.write, p.rates.read]),
     [
       [1, 1000, 1000],
       [2, 1000, 1000],

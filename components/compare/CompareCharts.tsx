@@ -4,7 +4,7 @@
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { comparedMetrics, fmtMs, fmtNum, metricLabel, PCT_LABEL, PERCENTILES, pctsOf, rateOf, type Comparable, type Metric, type ViewState } from "@/lib/compare";
+import { comparedMetrics, fmtMs, fmtNum, metricLabel, PCT_LABEL, PERCENTILES, pctsOf, rateOf, rateOps, type Comparable, type Metric, type TimePoint, type ViewState } from "@/lib/compare";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
 
@@ -23,11 +23,15 @@ const logTicks = ([lo, hi]: [number, number]) => {
 };
 /** Short legend names: the label without its "Published:"/"Imported:" prefix would hide the source, so keep it. */
 const short = (c: Comparable) => (c.label.length > 44 ? c.label.slice(0, 42) + "…" : c.label);
-/** Legend entries in selection order (Recharts sorts them alphabetically by default); write before read. */
-const legendOrder = (items: Comparable[]) => (entry: { value?: unknown }) => {
-  const v = String(entry.value ?? "");
-  const i = items.findIndex((c) => v === short(c) || v.startsWith(`${short(c)} `));
-  return i * 2 + (v.endsWith(" read") ? 1 : 0);
+/** Legend entries in selection order (Recharts sorts them alphabetically by default), then in declared
+ *  operation order (write before read). */
+const legendOrder = (items: Comparable[]) => {
+  const ops = rateOps();
+  return (entry: { value?: unknown }) => {
+    const v = String(entry.value ?? "");
+    const i = items.findIndex((c) => v === short(c) || v.startsWith(`${short(c)} `));
+    return i * (ops.length + 1) + Math.max(0, ops.findIndex((o) => v.endsWith(` ${o}`)));
+  };
 };
 
 function ThroughputBars({ items }: { items: Comparable[] }) {
@@ -168,6 +172,8 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
         </p>
       </div>
     );
+  // One line per compared item and declared rate: the first operation solid, the others dashed.
+  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
   const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
   const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
   const yDomain = logDomain(latValues);
@@ -176,11 +182,11 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
       <ChartCard
         testId="chart-over-time"
         title="Throughput over time"
-        hint="msg/s; solid = write, dashed = read; x = seconds since load start (warm-up included)"
+        hint={`msg/s; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)`}
         table={() => ({
-          columns: ["item", "t (s)", "write msg/s", "read msg/s"],
+          columns: ["item", "t (s)", ...rates.map((o) => `${o.name} msg/s`)],
           note: "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.",
-          rows: timed.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, rateCell(p.writeMsgPerSec), rateCell(p.readMsgPerSec)])),
+          rows: timed.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, ...rates.map((o) => rateCell(p.rates[o.name] ?? null))])),
         })}
       >
         {(aria) => (
@@ -190,11 +196,23 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
             <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
             <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-            {timed.flatMap((s) => [
+            {timed.flatMap((s) =>
               // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
-              <Line key={`${s.c.key}-w`} data={s.c.overTime} dataKey="writeMsgPerSec" name={`${short(s.c)} write`} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={1.8} connectNulls />,
-              <Line key={`${s.c.key}-r`} data={s.c.overTime} dataKey="readMsgPerSec" name={`${short(s.c)} read`} stroke={colorOf(s.i)} strokeDasharray="5 3" dot={false} isAnimationActive={false} strokeWidth={1.4} connectNulls />,
-            ])}
+              rates.map((o, i) => (
+                <Line
+                  key={`${s.c.key}-${o.name}`}
+                  data={s.c.overTime}
+                  dataKey={(p: TimePoint) => p.rates[o.name] ?? null}
+                  name={`${short(s.c)} ${o.name}`}
+                  stroke={colorOf(s.i)}
+                  strokeDasharray={i === 0 ? undefined : "5 3"}
+                  dot={false}
+                  isAnimationActive={false}
+                  strokeWidth={i === 0 ? 1.8 : 1.4}
+                  connectNulls
+                />
+              )),
+            )}
           </LineChart>
         )}
       </ChartCard>
