@@ -11,12 +11,17 @@ export const num = (n: number, digits = 1) => n.toLocaleString("en-US", { minimu
 /** Milliseconds with about 3 significant digits. */
 export const msText = (v: number | undefined) => (v === undefined ? "–" : v >= 100 ? num(v, 0) : v >= 10 ? num(v, 1) : num(v, 2));
 
-export function liveLine(r: Report): string {
-  const l = r.latencyMs;
+/** The CLI's line per report interval; the latencies are the workload's charted ones ("write", "read", "e2e"). */
+export function liveLine(r: Report, kind: string): string {
+  const model = definitionOf({ kind }).metrics;
   const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${msText(s.p50)} p99 ${msText(s.p99)}` : "");
   return (
-    `[${num(r.elapsedSec, 0).padStart(5)}s ${r.phase.padEnd(9)}] W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s  backlog ${int(r.backlog).padStart(6)}` +
-    `${pct("write", l.write)}${pct("read", l.read)}${pct("e2e", l.e2e)} ms` +
+    `[${num(r.elapsedSec, 0).padStart(5)}s ${r.phase.padEnd(9)}] W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s` +
+    (model.backlog ? `  ${model.backlog.label.toLowerCase()} ${int(r.backlog).padStart(6)}` : "") +
+    `${latencyMetrics(model)
+      .filter((m) => m.chart)
+      .map((m) => pct(m.name, r.latencyMs[m.name]))
+      .join("")} ms` +
     (r.errors ? `  errors ${int(r.errors)}` : "")
   );
 }

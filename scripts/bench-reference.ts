@@ -102,7 +102,7 @@ async function main() {
       console.log(`\n=== ${preset.label}: ${preset.description.replace(/, \d+ s\.$/, "")}, ${duration} s measured after ${warmup} s warm-up, on ${target.label} ===`);
       const samples: SampleMetrics[] = [];
       const summary = await runWorkload(config, target.url, {
-        onReport: (r) => console.log(liveLine(r)),
+        onReport: (r) => console.log(liveLine(r, config.kind)),
         onSample: (s) => void (s.phase === "measuring" && samples.push(s.metrics)),
         log: (l) => console.log(`  ${l}`),
       });
