@@ -3,6 +3,7 @@
 // numbers equal the stored ones.
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
 
@@ -28,7 +29,7 @@ interface StoredSummary {
 const runs: { id: string; summary: StoredSummary }[] = [];
 
 async function completedRun(request: APIRequestContext, config: object): Promise<{ id: string; summary: StoredSummary }> {
-  const res = await request.post("/api/runs", { data: { config } });
+  const res = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { config } });
   expect(res.status(), await res.text()).toBe(201);
   const { id } = await res.json();
   let run: { status: string; error?: string; summary?: StoredSummary } = { status: "queued" };
@@ -205,7 +206,7 @@ test("references: listed with what they measured and their caveats; JSON; Run th
   await expect(card.getByTestId("run-here-queue-96vcpu-single-node")).toHaveAttribute("href", "/runs/new?preset=queue-96vcpu-single-node");
 
   await page.goto("/references/pubsub-96vcpu-single-node");
-  await expect(page.getByTestId("fit-warnings")).toContainText("Needs 251 connections");
+  await expect(page.getByTestId("fit-warnings")).toContainText("needs 251 connections");
   await expect(page.getByTestId("fit-warnings")).toContainText("max_connections=500");
   await expect(page.getByTestId("runs-table")).toContainText("11.001855ms");
   // "Run this here": the new-run form with the published config, and the warning that it cannot fit.

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { SAME_ORIGIN } from "./same-origin";
 
 const OUT = path.join(__dirname, "..", "fixtures", "kozlovski", "tool-output");
 const PUBSUB_FILE = path.join(OUT, "pubsub-4vcpu-preset-30s.txt");
@@ -72,7 +73,7 @@ test("a malformed paste says which line could not be read, and nothing is stored
   await panel.getByRole("button", { name: "Import and compare" }).click();
   await expect(page.getByTestId("import-error")).toContainText("line 1: could not read 'hello'");
 
-  const api = await request.post("/api/imports", { data: { text: lines.join("\n") } });
+  const api = await request.post("/api/imports", { headers: SAME_ORIGIN, data: { text: lines.join("\n") } });
   expect(api.status()).toBe(400);
   expect(await api.json()).toMatchObject({ line: n + 1 });
   expect((await (await request.get("/api/imports")).json()).imports.length).toBe(before);

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
 
@@ -14,7 +15,7 @@ const REFS = ["ref:pubsub-4vcpu-single-node", "ref:pubsub-96vcpu-single-node"];
 const ids: { pubsub?: string; queue?: string; target?: string } = {};
 
 async function completedRun(request: APIRequestContext, body: object): Promise<string> {
-  const res = await request.post("/api/runs", { data: body });
+  const res = await request.post("/api/runs", { headers: SAME_ORIGIN, data: body });
   expect(res.status(), await res.text()).toBe(201);
   const { id } = await res.json();
   let run: { status: string; error?: string } = { status: "queued" };
@@ -40,6 +41,7 @@ test.beforeAll(async ({ request }) => {
   ids.target = existing.find((t) => t.name === LONG_TARGET)?.id;
   if (!ids.target) {
     const added = await request.post("/api/targets", {
+      headers: SAME_ORIGIN,
       data: { name: LONG_TARGET, connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/pgbb_target` },
     });
     expect(added.status(), await added.text()).toBe(201);

@@ -5,6 +5,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { NewRunPage } from "./pages/NewRunPage";
 import { RunPage } from "./pages/RunPage";
+import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
 
@@ -35,7 +36,7 @@ test("a blank or non-numeric field is refused beside it, and nothing launches", 
   await expect(form.totalTime()).toContainText("Up to 25s"); // 5 s warm-up + 10 s + up to 10 s drain
 
   // The API refuses the same input the same way, every bad field at once, in the form's words.
-  const bad = await request.post("/api/runs", { data: { config: { kind: "pubsub", writers: "", durationSeconds: "abc", partitions: 2, readers: 3 } } });
+  const bad = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { config: { kind: "pubsub", writers: "", durationSeconds: "abc", partitions: 2, readers: 3 } } });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).fields).toEqual({
     writers: "Writers is required: enter a whole number",

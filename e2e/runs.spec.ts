@@ -8,6 +8,7 @@ import pg from "pg";
 import { NewRunPage } from "./pages/NewRunPage";
 import { RunPage } from "./pages/RunPage";
 import { RunsListPage } from "./pages/RunsListPage";
+import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
 
@@ -116,13 +117,13 @@ test("a bad field gets its message beside it, from the same schema as the API", 
   await expect(form.field("Writers")).toHaveAccessibleDescription(/one connection each/);
 
   // The API answers the same input with 400 and the same words.
-  const bad = await request.post("/api/runs", { data: { config: { kind: "pubsub", writers: 0 } } });
+  const bad = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { config: { kind: "pubsub", writers: 0 } } });
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toEqual({ error: "invalid config", fields: { writers: "Writers must be at least 1" } });
-  const notJson = await request.post("/api/runs", { headers: { "content-type": "application/json" }, data: Buffer.from("writers=0") });
+  const notJson = await request.post("/api/runs", { headers: { ...SAME_ORIGIN, "content-type": "application/json" }, data: Buffer.from("writers=0") });
   expect(notJson.status()).toBe(400);
   expect((await notJson.json()).error).toMatch(/not valid JSON/);
-  const noTarget = await request.post("/api/runs", { data: { config: { kind: "queue" }, targetId: "t_missing" } });
+  const noTarget = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { config: { kind: "queue" }, targetId: "t_missing" } });
   expect(noTarget.status()).toBe(400);
   expect((await noTarget.json()).fields.targetId).toContain('target "t_missing" does not exist');
 });
@@ -284,7 +285,7 @@ test("a run that fails says why, in words", async ({ page, request }) => {
   await admin.query("CREATE DATABASE e2e_no_create");
   let targetId: string | undefined;
   try {
-    const added = await request.post("/api/targets", { data: { name: "limited role", connectionString: urlOf("e2e_limited", "limited-pw", "e2e_no_create") } });
+    const added = await request.post("/api/targets", { headers: SAME_ORIGIN, data: { name: "limited role", connectionString: urlOf("e2e_limited", "limited-pw", "e2e_no_create") } });
     expect(added.status()).toBe(201);
     targetId = (await added.json()).target.id;
 
@@ -300,7 +301,7 @@ test("a run that fails says why, in words", async ({ page, request }) => {
     await expect(page.getByTestId("run-error")).toContainText("permission denied");
     expect((await (await request.get(`/api/runs/${id}`)).json()).error).toContain("permission denied");
   } finally {
-    if (targetId) await request.delete(`/api/targets/${targetId}`);
+    if (targetId) await request.delete(`/api/targets/${targetId}`, { headers: SAME_ORIGIN });
     await admin.query("DROP DATABASE IF EXISTS e2e_no_create WITH (FORCE)");
     await admin.query("DROP ROLE IF EXISTS e2e_limited");
     await admin.end();

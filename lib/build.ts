@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "./paths";
+import { readEnv } from "./env";
 
 const SOURCE_DIRS = ["app", "components", "lib", "public"];
 const SOURCE_FILES = ["next.config.ts", "package.json", "tsconfig.json"];
@@ -17,7 +18,7 @@ function newestMtime(p: string): number {
 
 /** True when .next holds no production build, or a source file is newer than it. */
 export function buildIsStale(root: string = PROJECT_ROOT): boolean {
-  const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
+  const buildId = path.join(root, readEnv().NEXT_DIST_DIR, "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
   const newest = Math.max(

@@ -7,6 +7,9 @@ import type { WorkloadDefinition } from "../workloads/types";
 import { latencyMetrics, metricModel, rateOperations } from "./operations";
 import { workloadDefinition, workloadDefinitions, type WorkloadKind } from "./workloads";
 
+import { toCsvText } from "./csv";
+import { fmtMs as fmtMsOf } from "./run-format";
+
 export type ItemKind = "run" | "import" | "reference";
 export type Badge = "measured" | "imported" | "published";
 /** A latency compare shows: a charted latency its workloads declare (lib/operations.ts), e.g. "write", "e2e". */
@@ -411,8 +414,8 @@ export function fmtNum(v: number | null | undefined, digits = 2): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return "—";
   return v.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
-/** Latency in ms with µs resolution (the histograms record µs). */
-export const fmtMs = (v: number | null | undefined) => fmtNum(v, 3);
+/** Latency in ms (lib/run-format.ts's rule); "—" when a source does not publish it. */
+export const fmtMs = (v: number | null | undefined) => fmtMsOf(v, "—");
 export const fmtValue = (v: number | null | undefined, unit: ResultRow["unit"]) => (unit === "ms" ? fmtMs(v) : fmtNum(v, 2));
 export function fmtCell(v: Cell): string {
   if (v === null) return "—";
@@ -497,12 +500,6 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   return lines.join("\n");
 }
 
-const csvCell = (v: string | number | boolean | null) => {
-  if (v === null) return "";
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** CSV: one row per item, every config field and metric as a column (unrounded), plus ratios to the baseline. */
 export function toCsv(cmp: Comparison): string {
   const { items } = cmp;
@@ -517,7 +514,7 @@ export function toCsv(cmp: Comparison): string {
     if (cmp.baseline >= 0) for (const r of cmp.results) row.push(delta(r.values[i], r.values[cmp.baseline], r.better)?.ratio ?? null);
     return row;
   });
-  return [header, ...rows].map((r) => r.map(csvCell).join(",")).join("\n") + "\n";
+  return toCsvText([header, ...rows]);
 }
 
 function csvName(r: ResultRow): string {

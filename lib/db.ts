@@ -1,11 +1,12 @@
 // The control-store client (Prisma 7 with the node-postgres driver adapter). One per process.
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client";
+import { readEnv } from "./env";
 
 const globalForPrisma = globalThis as unknown as { __pgbbPrisma?: { url: string; client: PrismaClient } };
 
 export function controlUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = readEnv().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm start`, which provides it");
   return url;
 }

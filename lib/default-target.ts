@@ -1,6 +1,7 @@
 // The default target (the database runs use when none is picked) as every tool names and reaches it. The app,
 // the runner and `npm run bench --save` all store runs under the name given here, so one database has one
-// name everywhere (issue #8), and the run page's reproducing command reaches the same database the run used.
+// name everywhere (its runs are listed and compared as one target, whichever tool made them), and the run page's
+// reproducing command reaches the same database the run used.
 import path from "node:path";
 import { EnvSchema, readEnv } from "./env";
 import { PROJECT_ROOT } from "./paths";

@@ -30,6 +30,18 @@ export const EnvSchema = z.object({
   TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
   EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
   RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  /** Extra host names the app answers to (comma-separated), besides 127.0.0.1, localhost and HOST (proxy.ts). */
+  ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /** Build folder of the web app (several checkouts' builds side by side); next.config.ts reads it too. */
+  NEXT_DIST_DIR: z.string().trim().min(1).default(".next").catch(".next"),
+  /** "1" when `npm start` runs its own Postgres as the default target (set by scripts/start.ts). */
+  TARGET_IS_EMBEDDED: z
+    .string()
+    .optional()
+    .transform((v) => v === "1"),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -44,7 +56,10 @@ export function dataDir(env: Env): string {
   return path.resolve(env.DATA_DIR);
 }
 
-/** A runner silent for longer than this counts as down (issue #2: 15 s). */
+/**
+ * A runner silent for longer than this counts as down and its runs are marked interrupted: several missed beats
+ * at the default 2 s heartbeat, so one slow control-store write or a busy moment does not end a run that is fine.
+ */
 export const RUNNER_STALE_MS = 15_000;
 
 /** The product's version, shown in the manifest and the health endpoint. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { prisma } from "./db";
 import { probePostgres } from "./connect";
 import { defaultTargetName } from "./default-target";
-import { RUNNER_STALE_MS, PRODUCT_VERSION } from "./env";
+import { readEnv, RUNNER_STALE_MS, PRODUCT_VERSION } from "./env";
 import { describeUrl, explainPgError } from "./pgurl";
 import { liveRunners } from "./runners";
 import { controlStoreDown, runnerDown } from "./supervisor-state";
@@ -32,6 +32,16 @@ export function storeErrorText(err: unknown): string {
   return chain[0]?.name ?? String(err);
 }
 
+/**
+ * Whether an error means the control store is unreachable or restarting, so the same write will succeed once
+ * it is back (and is worth keeping and retrying). Anything else (a constraint, a run deleted meanwhile) would
+ * fail the same way every time.
+ */
+export function isStoreUnavailable(err: unknown): boolean {
+  return /^(connection refused|cannot reach |the server shut down the connection|the server is starting up|the connection was closed)/.test(storeErrorText(err)) ||
+    /timed? ?out|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN/i.test(String((err as Error)?.message ?? err));
+}
+
 export const PartStatus = z.object({ up: z.boolean(), detail: z.string() });
 export const Health = z.object({
   ok: z.boolean(),
@@ -53,18 +63,19 @@ async function control(): Promise<z.infer<typeof PartStatus>> {
   try {
     const db = prisma();
     const rows = await withTimeout(db.$queryRaw<{ v: string }[]>`SELECT current_setting('server_version') AS v`, 4000, "control store");
-    return { up: true, detail: `PostgreSQL ${rows[0].v} at ${describeUrl(process.env.DATABASE_URL ?? "")}` };
+    return { up: true, detail: `PostgreSQL ${rows[0].v} at ${describeUrl(readEnv().DATABASE_URL ?? "")}` };
   } catch (err) {
     return { up: false, detail: storeErrorText(err) };
   }
 }
 
 async function target(): Promise<z.infer<typeof PartStatus>> {
-  const url = process.env.TARGET_DATABASE_URL;
+  const env = readEnv();
+  const url = env.TARGET_DATABASE_URL;
   if (!url) return { up: false, detail: "TARGET_DATABASE_URL is not set" };
   try {
     const v = await probePostgres("target", url, 4000);
-    const where = defaultTargetName({ embedded: process.env.TARGET_IS_EMBEDDED === "1", url });
+    const where = defaultTargetName({ embedded: env.TARGET_IS_EMBEDDED, url });
     return { up: true, detail: `PostgreSQL ${v} (${where})` };
   } catch (err) {
     return { up: false, detail: (err as Error).message };

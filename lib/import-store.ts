@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { prisma, type PrismaClient } from "./db";
+import { noControlChars } from "./ids";
 import { ImportError, maskSecrets, parseToolOutput } from "./import";
 import { definitionOf } from "./workloads";
 
@@ -15,16 +16,20 @@ export const NewImportInput = z.object({
   text: z
     .string({ error: "text is required: paste the whole output of pg_msg_bench" })
     .min(1, "text is required: paste the whole output of pg_msg_bench")
-    .max(MAX_IMPORT_BYTES, `text is too long (more than ${MAX_IMPORT_BYTES / 1024 / 1024} MB)`),
+    .max(MAX_IMPORT_BYTES, `text is too long (more than ${MAX_IMPORT_BYTES / 1024 / 1024} MB)`)
+    // Only NUL is refused here (Postgres cannot store it): a pasted terminal output may hold colour escapes.
+    .refine((v) => !v.includes("\u0000"), "text contains a NUL character (\\u0000); paste the tool's text output"),
   label: z
     .string({ error: "label must be text" })
     .trim()
     .max(120, "label must be at most 120 characters")
+    .refine(...noControlChars("label"))
     .optional()
     .transform((v) => (v ? v : undefined)),
   command: z
     .string({ error: "command must be text" })
     .max(4000, "command must be at most 4000 characters")
+    .refine(...noControlChars("command"))
     .optional()
     .transform((v) => (v?.trim() ? v.trim() : undefined)),
 });
@@ -39,13 +44,14 @@ export async function createImport(input: unknown, db: PrismaClient = prisma()):
   const r = NewImportInput.safeParse(input);
   if (!r.success) {
     const issue = r.error.issues[0];
-    return { ok: false, error: issue.message, field: issue.path.join(".") || undefined };
+    return { ok: false, error: issue.message, field: issue.path.join(".") || "body" };
   }
   let parsed;
   try {
     parsed = parseToolOutput(r.data.text, { command: r.data.command });
   } catch (err) {
-    if (err instanceof ImportError) return { ok: false, error: err.message, line: err.line };
+    // The message may quote the line it could not read, which may hold a connection string.
+    if (err instanceof ImportError) return { ok: false, error: maskSecrets(err.message), line: err.line, field: "text" };
     throw err;
   }
   const c = parsed.config;

@@ -7,6 +7,8 @@
 import { z } from "zod";
 import type { FieldDef } from "../workloads/types";
 import { workloadDefinitions } from "./workloads";
+import { parseGoDuration } from "./duration";
+import { maskUrl } from "./pgurl";
 
 /** A Go time.Duration as printed ("19.202047ms") and its value in milliseconds. */
 export const ImportedDuration = z.object({ raw: z.string(), ms: z.number() });
@@ -104,36 +106,16 @@ export class ImportError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses a Go time.Duration string ("19.202047ms", "8.560574463s", "2m0s", "0s", "1.5µs") to ms; null if it is not one. */
-export function parseGoDuration(s: string): number | null {
-  const t = s.trim();
-  if (t === "0") return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)/y;
-  let ms = 0;
-  let i = 0;
-  let neg = false;
-  if (t.startsWith("-")) {
-    neg = true;
-    i = 1;
-  }
-  if (i >= t.length) return null;
-  while (i < t.length) {
-    re.lastIndex = i;
-    const m = re.exec(t);
-    if (!m) return null;
-    ms += Number(m[1]) * UNIT_MS[m[2]];
-    i = re.lastIndex;
-  }
-  return neg ? -ms : ms;
-}
+export { parseGoDuration } from "./duration";
 
 const num = (s: string) => Number(s.replace(/,/g, ""));
 
-/** Masks a password given on a pasted command line, so it is never stored. */
+/**
+ * Masks a password given on a pasted command line (a --password flag, or a connection string in any libpq
+ * form: lib/pgurl.ts maskUrl), so it is never stored nor repeated in an error.
+ */
 export function maskSecrets(text: string): string {
-  return text.replace(/(-{1,2}password(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g, "$1****");
+  return maskUrl(text.replace(/(-{1,2}password(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g, "$1****"));
 }
 
 interface Line {

@@ -2,9 +2,11 @@
 // target, check it answers and has room for the run's connections, then queue the run. Every refusal is a
 // value with field messages, never an exception, so the form and the API show the same words.
 import { prisma, type PrismaClient } from "./db";
+import { quoteInput, TargetId } from "./ids";
 import { createRun } from "./runs";
-import { connectionProblem, resolveTarget, targetInfo, type TargetInfo } from "./targets";
-import { connectionsNeeded, parseConfig, workloadDefinitions, type WorkloadConfig } from "./workloads";
+import { budgetProblem } from "./capacity";
+import { resolveTarget, targetInfo, type TargetInfo } from "./targets";
+import { parseConfig, workloadDefinitions, type WorkloadConfig } from "./workloads";
 
 export type LaunchResult =
   | { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo }
@@ -12,14 +14,25 @@ export type LaunchResult =
 
 /** `input` is the POST body: { config, targetId? }. */
 export async function launchRun(input: Record<string, unknown>, db: PrismaClient = prisma()): Promise<LaunchResult> {
-  if (input.config === undefined)
-    return { ok: false, error: "invalid config", fields: { config: `config is required: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` } };
-  const parsed = parseConfig(input.config);
+  // A misspelt key ("targetID", "conifg") would otherwise be dropped silently and the run go to the default.
+  const unknown = Object.keys(input).filter((k) => k !== "config" && k !== "targetId");
+  if (unknown.length)
+    return {
+      ok: false,
+      error: "unknown fields",
+      fields: Object.fromEntries(unknown.slice(0, 5).map((k) => [k.slice(0, 40), `unknown field ${quoteInput(k)}: the body has config and targetId only`])),
+    };
+  const config = input.config;
+  // A config that is not an object at all is named as "config" (the workload schema would answer with "_").
+  if (config === undefined || config === null || typeof config !== "object" || Array.isArray(config))
+    return { ok: false, error: "invalid config", fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` } };
+  const parsed = parseConfig(config);
   if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
 
-  const targetId = input.targetId ?? "default";
-  if (typeof targetId !== "string")
-    return { ok: false, error: "invalid target", fields: { targetId: 'targetId must be a string: "default" or a saved target\'s id (GET /api/targets)' } };
+  const checkedId = TargetId.safeParse(input.targetId ?? "default");
+  if (!checkedId.success)
+    return { ok: false, error: "invalid target", fields: { targetId: `${checkedId.error.issues[0].message} (GET /api/targets lists them)` } };
+  const targetId = checkedId.data;
   const target = await resolveTarget(targetId, db);
   if (!target)
     return { ok: false, error: "unknown target", fields: { targetId: `target "${targetId}" does not exist; use "default" or an id from GET /api/targets` } };
@@ -32,8 +45,9 @@ export async function launchRun(input: Record<string, unknown>, db: PrismaClient
   } catch (err) {
     return { ok: false, error: "target unreachable", fields: { targetId: `${target.name}: ${(err as Error).message}` } };
   }
-  const tooMany = connectionProblem(connectionsNeeded(parsed.config), info);
-  if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany } };
+  // Only the hard limits refuse here: connections in use now may be gone when the queued run starts.
+  const tooMany = budgetProblem(parsed.config, info, "ever");
+  if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany.message } };
 
   const run = await createRun({ config: parsed.config, targetId: target.storedId, targetLabel: target.name }, db);
   return { ok: true, id: run.id, config: parsed.config, targetInfo: info };

@@ -1,15 +1,31 @@
 // Connection strings: masking for display, and a one-line explanation of a failed connection.
 
-/** Replaces the password of a postgres URL (or key=value DSN) with ****. Never throws. */
-export function maskUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "****";
-    return u.toString();
-  } catch {
-    return url.replace(/(password\s*=\s*)(\S+)/gi, "$1****").replace(/(\/\/[^:/@]+:)[^@]*@/, "$1****@");
-  }
+// Every libpq key that can carry a secret. libpq reads them from a URL's query string and from key=value
+// connection strings alike, so both forms are masked with the same list.
+const SECRET_KEYS = ["password", "sslpassword", "sslkey_password", "passfile_password"];
+const SECRET_PARAM = new RegExp(`([?&](?:${SECRET_KEYS.join("|")})=)[^&#\\s]*`, "gi");
+// key=value strings: password=secret, password = 'se cret', password='it\\'s'
+// (a value the query-string pass already masked is left alone, so "?password=****#frag" keeps its fragment)
+const SECRET_KV = new RegExp(`(\\b(?:${SECRET_KEYS.join("|")})\\s*=\\s*)(?!\\*{4}(?:[&#\\s]|$))('(?:[^'\\\\]|\\\\.)*'|[^\\s'&]+)`, "gi");
+// postgres://user:secret@host (also inside a longer text, or a URL the URL parser refuses)
+const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]*@/gi;
+
+/**
+ * Replaces every secret a libpq connection string can carry with ****: the user-info password of a URL,
+ * password= / sslpassword= query parameters, and key=value strings (host=h password=secret). Works on a
+ * connection string or on any text holding one (an error message, a command line), so logs, refusals and
+ * pages all use this one function. Never throws.
+ */
+export function maskUrl(text: string): string {
+  if (!text) return text;
+  return text
+    .replace(URL_USERINFO, "$1****@")
+    .replace(SECRET_PARAM, "$1****")
+    .replace(SECRET_KV, (_m, key: string) => `${key}****`);
 }
+
+/** True when the text still holds a secret maskUrl would hide (tests and log guards use it). */
+export const holdsSecret = (text: string): boolean => maskUrl(text) !== text;
 
 /** Checks that a string is a postgres:// or postgresql:// URL. Returns a message or null. */
 export function checkPgUrl(url: string): string | null {

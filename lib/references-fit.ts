@@ -1,7 +1,8 @@
-// Server-side facts for fitWarnings (lib/references.ts): what the target allows (max_connections, reserved and
-// used connections) and what this machine has (cores, memory). Used by GET /api/references/:id/fit.
+// Server-side facts for fitWarnings (lib/references.ts): what the target allows (lib/capacity.ts: max_connections,
+// reserved and used connections, role and database limits) and what this machine has (cores, memory). Used by GET /api/references/:id/fit.
 import os from "node:os";
 import pg from "pg";
+import { readBudget } from "./capacity";
 import { explainPgError } from "./pgurl";
 import type { ServerFacts } from "./references";
 
@@ -11,17 +12,13 @@ export async function serverFacts(targetUrl: string, opts: { targetIsEmbedded: b
   client.on("error", () => undefined);
   try {
     await client.connect();
-    const r = await client.query<{ max: number; su: number; rc: number; used: number }>(
-      `SELECT current_setting('max_connections')::int AS max,
-              current_setting('superuser_reserved_connections')::int AS su,
-              coalesce(current_setting('reserved_connections', true), '0')::int AS rc,
-              (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int AS used`,
-    );
-    const row = r.rows[0];
+    const { budget } = await readBudget(client);
     return {
-      maxConnections: row.max,
-      reservedConnections: row.su + row.rc,
-      connectionsInUse: Math.max(0, row.used - 1), // not counting this probe
+      maxConnections: budget.maxConnections,
+      reservedConnections: budget.reservedConnections,
+      connectionsInUse: budget.inUse,
+      role: budget.role,
+      database: budget.database,
       cores: os.cpus().length,
       memoryGiB: os.totalmem() / 2 ** 30,
       targetIsEmbedded: opts.targetIsEmbedded,

@@ -8,7 +8,7 @@ import { FIXTURES_DIR } from "./paths";
 import { fitWarnings, referenceById, REFERENCES, referenceWorkload, sourceUrl } from "./references";
 import { presetById, WorkloadConfig } from "./workloads";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the shared dataset is untyped JSON */
+// `any`: the shared dataset is untyped JSON.
 const DATASET = path.join(FIXTURES_DIR, "kozlovski", "published-results.json");
 const shared: any = JSON.parse(readFileSync(DATASET, "utf8"));
 
@@ -151,7 +151,7 @@ test("fitWarnings: the 96 vCPU pubsub run cannot fit a default max_connections=1
   const w = fitWarnings(referenceWorkload(r), { maxConnections: 100, reservedConnections: 3, connectionsInUse: 5, cores: 2, memoryGiB: 24, targetIsEmbedded: true }, r);
   const blocker = w.find((x) => x.severity === "blocker");
   assert.ok(blocker);
-  assert.match(blocker.text, /Needs 251 connections/); // 100 writers + 30 readers × 5 groups + 1
+  assert.match(blocker.text, /needs 251 connections/); // 100 writers + 30 readers × 5 groups + 1
   assert.match(blocker.text, /92 are free/);
   assert.match(blocker.text, /max_connections=500/);
   assert.ok(w.some((x) => /shared_buffers=48GB/.test(x.text)));

@@ -5,7 +5,8 @@
 // The caveats below are documented by the author or found by reading the tool's source.
 import { z } from "zod";
 import raw from "./references.data.json";
-import { connectionsNeeded, presetById, WorkloadConfig, type WorkloadInput } from "./workloads";
+import { budgetProblem, type ScopedLimit } from "./capacity";
+import { presetById, WorkloadConfig, type WorkloadInput } from "./workloads";
 
 const Triple = z.object({ p50: z.number(), p95: z.number(), p99: z.number() });
 export type LatencyTriple = z.infer<typeof Triple>;
@@ -298,6 +299,9 @@ export interface ServerFacts {
   reservedConnections: number;
   /** Backends connected right now (pg_stat_activity), the runner's own future ones excluded. */
   connectionsInUse: number;
+  /** The role's and the database's CONNECTION LIMIT, when one applies (lib/capacity.ts). */
+  role?: ScopedLimit;
+  database?: ScopedLimit;
   /** CPU cores of the machine the runner uses (and the embedded Postgres, when the target is the default). */
   cores?: number;
   memoryGiB?: number;
@@ -317,17 +321,15 @@ export interface FitWarning {
  */
 export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: Reference): FitWarning[] {
   const out: FitWarning[] = [];
-  const needed = connectionsNeeded(config);
-  const free = server.maxConnections - server.reservedConnections - server.connectionsInUse;
-  if (needed > free) {
-    const clients =
-      config.kind === "pubsub"
-        ? `${config.writers} writers + ${config.readers} readers × ${config.consumerGroups} groups + 1`
-        : `${config.writers} writers + ${config.readers} readers + 1`;
+  const budget = { maxConnections: server.maxConnections, reservedConnections: server.reservedConnections, inUse: server.connectionsInUse, role: server.role, database: server.database };
+  const tooMany = budgetProblem(config, budget, "now");
+  if (tooMany) {
+    const published = ref?.postgres.settingsChanged.max_connections;
     out.push({
       field: "readers",
       severity: "blocker",
-      text: `Needs ${needed} connections (${clients}), but this target allows max_connections=${server.maxConnections} with ${server.reservedConnections} reserved and ${server.connectionsInUse} in use: ${Math.max(0, free)} are free. Lower writers/readers${config.kind === "pubsub" ? "/groups" : ""}, or raise max_connections on the target${ref?.postgres.settingsChanged.max_connections ? ` (the published run set max_connections=${ref.postgres.settingsChanged.max_connections})` : ""}.`,
+      // A sentence of its own in the list of warnings: capitalised.
+      text: `${tooMany.message[0].toUpperCase()}${tooMany.message.slice(1)}${tooMany.limit === "max_connections" && published ? ` (the published run set max_connections=${published})` : ""}.`,
     });
   }
   if (ref && server.cores !== undefined) {

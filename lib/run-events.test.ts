@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { z } from "zod";
+import { EndEvent, parsePayload, ProblemEvent, RunStatusEvent, SampleEvent } from "./api-payloads";
 import { prisma } from "./db";
 import { resumeAfter, runEventStream } from "./run-events";
 import { appendSample, createRun, finishRun } from "./runs";
@@ -130,4 +132,17 @@ test("the stream of a deleted run ends, and a huge backlog is replayed in batche
   await prisma().run.delete({ where: { id: gone.id } });
   const evs2 = await readEvents(stream);
   assert.deepEqual(evs2.at(-1), { event: "end", data: { status: "deleted" } });
+});
+
+test("every event the stream sends parses with the browser's schemas (lib/api-payloads.ts); other shapes do not", async () => {
+  const run = await createRun({ config: WorkloadConfig.parse({ kind: "queue" }), targetLabel: "t", status: "running" });
+  await appendSample(run.id, 0, "measuring", metrics(1));
+  await finishRun(run.id, { status: "completed" });
+  const evs = await readEvents(runEventStream(run.id, -1));
+  const schemas: Record<string, z.ZodType> = { sample: SampleEvent, status: RunStatusEvent, end: EndEvent, problem: ProblemEvent };
+  assert.deepEqual([...new Set(evs.map((e) => e.event))].sort(), ["end", "sample", "status"]);
+  for (const e of evs) assert.ok(parsePayload(schemas[e.event], JSON.stringify(e.data)), `${e.event}: ${JSON.stringify(e.data)}`);
+  assert.equal(parsePayload(SampleEvent, '{"seq":"1"}'), null);
+  assert.equal(parsePayload(RunStatusEvent, "<html>502 Bad Gateway</html>"), null);
+  assert.equal(parsePayload(RunStatusEvent, '{"status":"exploded","phase":null,"error":null,"cancelRequested":false,"startedAt":null,"finishedAt":null}'), null);
 });

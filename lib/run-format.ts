@@ -32,12 +32,15 @@ export function fmtMiB(n: number | null | undefined): string {
   return n.toLocaleString("en-US", { maximumFractionDigits: n >= 100 ? 0 : 2 });
 }
 
-/** Milliseconds with 3 significant digits: 0.412, 3.18, 27.5, 1,204. */
-export function fmtMs(n: number | null | undefined): string {
-  if (n == null || !Number.isFinite(n)) return "–";
-  if (n >= 1000) return Math.round(n).toLocaleString("en-US");
-  const s = n.toPrecision(3);
-  return s.includes(".") && !s.includes("e") ? s.replace(/0+$/, "").replace(/\.$/, "") : String(+s);
+/**
+ * Milliseconds to the microsecond (the histograms record µs), trailing zeros dropped, thousands separated:
+ * 0.412, 3.185, 27.5, 10.65, 1,204.4. The one latency formatter of the product (run pages, comparison,
+ * references), so a published 10.65 is shown as published and a measured figure as measured; `missing` is
+ * what an unknown value shows ("–" on run pages, "—" where a source does not publish a figure).
+ */
+export function fmtMs(n: number | null | undefined, missing = "–"): string {
+  if (n == null || !Number.isFinite(n)) return missing;
+  return n.toLocaleString("en-US", { maximumFractionDigits: 3 });
 }
 
 export function fmtInt(n: number | null | undefined): string {

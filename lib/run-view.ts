@@ -1,5 +1,6 @@
 // Runs as the API and the pages show them: plain JSON (ISO dates), no connection strings, and the
 // headline numbers of a finished run pulled out of its summary once, here, for the list, the API and the CLI line.
+import { z } from "zod";
 import { FINAL_STATUSES, type Phase, type RunStatus } from "./metrics";
 import { Sample } from "./sample";
 import { RunSummary } from "./summary";
@@ -52,9 +53,21 @@ interface RunRow {
   startedAt: Date | null;
   finishedAt: Date | null;
   error: string | null;
-  summary: unknown;
+  /** The whole summary (a run's page); the list passes `headline` instead. */
+  summary?: unknown;
+  headline?: unknown;
   target?: { id: string; name: string } | null;
 }
+
+// The list reads the headline by JSON path (lib/runs.ts listRunRows); it is checked here before it is shown.
+const HeadlineSchema = z.object({
+  writeMsgPerSec: z.number(),
+  writeMiBPerSec: z.number(),
+  readMsgPerSec: z.number(),
+  readMiBPerSec: z.number(),
+  e2eP99Ms: z.number().nullable().catch(null),
+  verified: z.boolean(),
+});
 
 export function headlineOf(s: RunSummary): RunHeadline {
   return {
@@ -94,10 +107,15 @@ export function toRunView(row: RunRow, opts: { withSummary?: boolean; withHistog
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
     error: row.error,
-    headline: summary ? headlineOf(summary) : null,
+    headline: row.headline !== undefined ? parseHeadline(row.headline) : summary ? headlineOf(summary) : null,
   };
   if (opts.withSummary) view.summary = summary && !opts.withHistograms ? { ...summary, histograms: {} } : summary;
   return view;
+}
+
+function parseHeadline(raw: unknown): RunHeadline | null {
+  const r = HeadlineSchema.safeParse(raw);
+  return r.success ? r.data : null;
 }
 
 export const isFinal = (s: RunStatus) => FINAL_STATUSES.includes(s);

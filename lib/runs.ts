@@ -5,6 +5,7 @@ import { prisma, type PrismaClient } from "./db";
 import { RUNNER_STALE_MS } from "./env";
 import { FINAL_STATUSES, type Phase, type RunStatus } from "./metrics";
 import type { SampleMetrics } from "./sample";
+import { headlineOf } from "./run-view";
 import type { RunSummary } from "./summary";
 import type { WorkloadConfig } from "./workloads";
 
@@ -34,8 +35,46 @@ export async function getRun(id: string, db: PrismaClient = prisma()) {
   return db.run.findUnique({ where: { id }, include: { target: { select: { id: true, name: true } } } });
 }
 
-export async function listRuns(db: PrismaClient = prisma()) {
-  return db.run.findMany({ orderBy: { createdAt: "desc" }, include: { target: { select: { id: true, name: true } } } });
+export interface RunListFilter {
+  workload?: string;
+  statuses?: string[];
+}
+
+/** A run as the list needs it: every column but the summary, whose headline numbers come as `headline`. */
+export interface RunListRow {
+  id: string;
+  workload: string;
+  config: unknown;
+  targetId: string | null;
+  targetLabel: string;
+  status: string;
+  phase: string | null;
+  source: string;
+  cancelRequested: boolean;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+  /** The summary's headline fields (lib/run-view.ts RunHeadline), from their own column; null without a summary. */
+  headline: unknown;
+}
+
+/**
+ * The runs of the list, newest first, filtered and sorted in SQL. The summary (with its base64 histograms,
+ * tens of kB a run) is not read at all: its headline numbers have a column of their own (written by
+ * finishRun). Imported results are not runs of this product and are left out.
+ */
+export async function listRunRows(filter: RunListFilter = {}, db: PrismaClient = prisma()): Promise<RunListRow[]> {
+  const statuses = filter.statuses ?? [];
+  return db.$queryRaw<RunListRow[]>`
+    SELECT id, workload, config, target_id AS "targetId", target_label AS "targetLabel", status, phase, source,
+           cancel_requested AS "cancelRequested", created_at AS "createdAt", started_at AS "startedAt",
+           finished_at AS "finishedAt", error, headline
+    FROM run
+    WHERE source <> 'import'
+      AND (${filter.workload ?? null}::text IS NULL OR workload = ${filter.workload ?? null})
+      AND (cardinality(${statuses}::text[]) = 0 OR status = ANY(${statuses}::run_status[]))
+    ORDER BY created_at DESC, id`;
 }
 
 /**
@@ -76,7 +115,7 @@ export async function finishRun(
       ...(outcome.status === "interrupted" ? {} : { phase: "done" }),
       finishedAt: new Date(),
       error: outcome.error ?? null,
-      ...(outcome.summary ? { summary: outcome.summary as object } : {}),
+      ...(outcome.summary ? { summary: outcome.summary as object, headline: headlineOf(outcome.summary) as object } : {}),
     },
   });
 }
@@ -123,9 +162,9 @@ export async function markInterruptedRuns(db: PrismaClient = prisma(), now = new
 export async function interruptRunsOfProcess(host: string, pid: number, reason: string, db: PrismaClient = prisma()) {
   const rows = await db.$queryRaw<{ id: string; phase: string | null }[]>`
     UPDATE run SET status = 'interrupted', finished_at = now(),
-      error = ${reason} || ' while ' || CASE coalesce(phase, 'setup') WHEN 'setup' THEN 'setting up' ELSE coalesce(phase, 'setup') END
+      error = ${reason} || ' while ' || CASE coalesce(phase::text, 'setup') WHEN 'setup' THEN 'setting up' ELSE phase::text END
     WHERE status = 'running' AND runner_id IN (SELECT id FROM runner WHERE host = ${host} AND pid = ${pid})
-    RETURNING id, phase`;
+    RETURNING id, phase::text AS phase`;
   await db.runner.deleteMany({ where: { host, pid } });
   return rows;
 }

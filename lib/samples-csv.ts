@@ -7,12 +7,13 @@
 // (one per batch in pubsub).
 import { counterOf, latencyMetrics, metricModel, rateOperations, throughputOf } from "./operations";
 import type { Sample, SampleMetrics } from "./sample";
+import { toCsvText, type CsvValue } from "./csv";
 
 const LAT_STATS = ["p50", "p95", "p99", "max", "count"] as const;
 
 interface Column {
   name: string;
-  value: (s: Sample) => unknown;
+  value: (s: Sample) => string | number | undefined;
 }
 
 /** The fixed columns of a workload, in order (README "API" lists pub/sub's and queue's). Per-group columns
@@ -49,11 +50,8 @@ function columnsOf(kind: string): Column[] {
 /** The fixed column names of a workload's samples.csv. */
 export const csvColumns = (kind: string): string[] => columnsOf(kind).map((c) => c.name);
 
-function cell(v: unknown): string {
-  if (v === undefined || v === null) return "";
-  const s = typeof v === "number" ? (Number.isInteger(v) ? String(v) : String(+v.toFixed(6))) : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** Rates and latencies to 6 decimals (below a histogram's resolution), so a sample's row stays short. */
+const rounded = (v: string | number | undefined): CsvValue => (typeof v === "number" && !Number.isInteger(v) ? +v.toFixed(6) : v);
 
 export function samplesToCsv(samples: Sample[], kind: string): string {
   const cols = columnsOf(kind);
@@ -66,7 +64,7 @@ export function samplesToCsv(samples: Sample[], kind: string): string {
       ...cols.map((c) => c.value(s)),
       ...groups.flatMap((g) => [byGroup.get(g)?.msgPerSec, byGroup.get(g)?.backlog]),
       s.metrics.errors.join(" | "),
-    ].map(cell);
+    ].map(rounded);
   });
-  return [header, ...rows].map((r) => r.join(",")).join("\n") + "\n";
+  return toCsvText([header, ...rows]);
 }

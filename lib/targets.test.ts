@@ -5,7 +5,9 @@ import { prisma } from "./db";
 import { launchRun } from "./launch";
 import { getRun } from "./runs";
 import { testControlStore, testDatabase } from "./testing";
-import { addTarget, connectionProblem, deleteTarget, listTargets, resolveTarget, targetInfo } from "./targets";
+import { budgetProblem } from "./capacity";
+import { WorkloadConfig } from "./workloads";
+import { addTarget, deleteTarget, listTargets, resolveTarget, targetInfo } from "./targets";
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;
@@ -64,13 +66,18 @@ test("a bad or unreachable connection string is refused with the cause, and noth
   assert.equal(await prisma().target.count(), before);
 });
 
-test("targetInfo reads the connection limits; connectionProblem blocks only beyond what the server can ever allow", async () => {
+test("targetInfo reads the connection limits; budgetProblem at launch blocks only beyond what the server can ever allow", async () => {
   const info = await targetInfo(target.url);
   assert.ok(info.maxConnections >= 10);
-  assert.equal(info.usable, info.maxConnections - info.reservedConnections);
+  assert.equal(info.usable, info.maxConnections - info.reservedConnections, "a superuser: max_connections binds");
+  assert.equal(info.binding.limit, "max_connections");
   assert.ok(info.inUse >= 0 && info.available <= info.usable);
-  assert.equal(connectionProblem(info.usable, info), null);
-  assert.match(connectionProblem(info.usable + 1, info) ?? "", /opens \d+ connections but the target allows at most \d+/);
+  // connections = writers + readers + 1 for set-up
+  const fits = WorkloadConfig.parse({ kind: "queue", writers: info.usable - 2, readers: 1 });
+  assert.equal(budgetProblem(fits, info, "ever"), null);
+  const over = budgetProblem(WorkloadConfig.parse({ kind: "queue", writers: info.usable - 1, readers: 1 }), info, "ever");
+  assert.match(over?.message ?? "", /needs \d+ connections .* the target allows at most \d+: max_connections/);
+  assert.equal(over?.limit, "max_connections");
 });
 
 test("launchRun: same field messages as the schema, unknown or unreachable targets named, valid input queued", async () => {
@@ -84,7 +91,7 @@ test("launchRun: same field messages as the schema, unknown or unreachable targe
   assert.ok(!unknown.ok && /target "t_nope" does not exist/.test(unknown.fields.targetId));
 
   const huge = await launchRun({ config: { kind: "queue", writers: 1000, readers: 1000 } });
-  assert.ok(!huge.ok && huge.error === "too many connections" && /opens 2001 connections/.test(huge.fields.connections));
+  assert.ok(!huge.ok && huge.error === "too many connections" && /needs 2001 connections/.test(huge.fields.connections));
 
   const ok = await launchRun({ config: { kind: "pubsub", writers: 2, partitions: 2, durationSeconds: 5 } });
   assert.ok(ok.ok);

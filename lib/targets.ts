@@ -5,10 +5,13 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
+import { bindingLimit, readBudget, type ConnectionBudget, type LimitName } from "./capacity";
 import { probePostgres } from "./connect";
 import { prisma, type PrismaClient } from "./db";
 import { defaultTargetName } from "./default-target";
+import { noControlChars } from "./ids";
 import { checkPgUrl, describeUrl, explainPgError, maskUrl } from "./pgurl";
+import { readEnv } from "./env";
 
 export const DEFAULT_TARGET_ID = "default";
 
@@ -29,14 +32,15 @@ export interface ResolvedTarget extends PublicTarget {
 }
 
 function defaultUrl(): string {
-  const url = process.env.TARGET_DATABASE_URL;
+  const url = readEnv().TARGET_DATABASE_URL;
   if (!url) throw new Error("TARGET_DATABASE_URL is not set: start the app with `npm start`, which provides it");
   return url;
 }
 
 /** This app's default target's name: "embedded default" when `npm start` runs its own Postgres (lib/default-target.ts). */
 export function currentDefaultTargetName(): string {
-  return defaultTargetName({ embedded: process.env.TARGET_IS_EMBEDDED === "1", url: process.env.TARGET_DATABASE_URL ?? "" });
+  const env = readEnv();
+  return defaultTargetName({ embedded: env.TARGET_IS_EMBEDDED, url: env.TARGET_DATABASE_URL ?? "" });
 }
 
 function defaultTarget(): ResolvedTarget {
@@ -68,12 +72,14 @@ export const NewTargetInput = z.object({
     .string({ error: "name must be text" })
     .trim()
     .max(80, "name must be at most 80 characters")
+    .refine(...noControlChars("name"))
     .optional()
     .transform((v) => (v ? v : undefined)),
   connectionString: z
     .string({ error: "connectionString is required: postgresql://user:password@host:5432/database" })
     .trim()
     .min(1, "connectionString is required: postgresql://user:password@host:5432/database")
+    .refine(...noControlChars("connectionString"))
     .superRefine((v, ctx) => {
       const problem = checkPgUrl(v);
       if (problem) ctx.addIssue({ code: "custom", message: `connectionString ${problem}` });
@@ -91,7 +97,7 @@ export async function addTarget(input: unknown, db: PrismaClient = prisma(), tim
   const parsed = NewTargetInput.safeParse(input);
   if (!parsed.success) {
     const errors: Record<string, string> = {};
-    for (const i of parsed.error.issues) errors[i.path.join(".") || "_"] ??= i.message;
+    for (const i of parsed.error.issues) errors[i.path.join(".") || "body"] ??= i.message;
     return { ok: false, errors };
   }
   const { connectionString } = parsed.data;
@@ -122,56 +128,35 @@ export async function deleteTarget(id: string, db: PrismaClient = prisma()): Pro
   return r.count ? "deleted" : "missing";
 }
 
-export interface TargetInfo {
+/** A target's version and connection budget (lib/capacity.ts), as GET /api/targets/:id/info shows it. */
+export interface TargetInfo extends ConnectionBudget {
   serverVersion: string;
-  maxConnections: number;
-  /** superuser_reserved_connections + reserved_connections (Postgres 16+): slots ordinary roles cannot use. */
-  reservedConnections: number;
-  /** Client backends connected right now, this probe excluded. */
-  inUse: number;
-  /** maxConnections − reserved: the most a run could ever open. */
+  /** The most a run could ever open: the binding limit, connections in use not counted. */
   usable: number;
-  /** usable − inUse: what a run could open right now. */
+  /** What a run could open right now. */
   available: number;
+  /** The limit that binds (max_connections, or the role's or the database's CONNECTION LIMIT) and why. */
+  binding: { limit: LimitName; explain: string };
 }
 
-/** Connection limits of a target, read in one query from pg_settings and pg_stat_activity. */
+/** Connection limits of a target, read in one query (lib/capacity.ts BUDGET_SQL). */
 export async function targetInfo(url: string, timeoutMs = 5000): Promise<TargetInfo> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   client.on("error", () => undefined);
   try {
     await client.connect();
-    const r = await client.query<{ version: string; max: number; su: number; res: number; in_use: number }>(
-      `SELECT current_setting('server_version') AS version,
-              current_setting('max_connections')::int AS max,
-              current_setting('superuser_reserved_connections')::int AS su,
-              coalesce(current_setting('reserved_connections', true), '0')::int AS res,
-              (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid())::int AS in_use`,
-    );
-    const row = r.rows[0];
-    const reserved = row.su + row.res;
-    const usable = row.max - reserved;
+    const { budget, row } = await readBudget(client);
+    const ever = bindingLimit(budget, "ever");
     return {
       serverVersion: row.version,
-      maxConnections: row.max,
-      reservedConnections: reserved,
-      inUse: row.in_use,
-      usable,
-      available: Math.max(0, usable - row.in_use),
+      ...budget,
+      usable: ever.allows,
+      available: bindingLimit(budget, "now").allows,
+      binding: { limit: ever.limit, explain: ever.explain },
     };
   } catch (err) {
     throw new Error(`cannot connect to ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-/**
- * Why a run needing `needed` connections cannot run on a target, or null if it fits. Only the hard limit
- * blocks (connections in use now may be gone when the run starts, since runs queue); the form warns on the
- * soft one.
- */
-export function connectionProblem(needed: number, info: TargetInfo): string | null {
-  if (needed <= info.usable) return null;
-  return `this run opens ${needed} connections but the target allows at most ${info.usable} (max_connections ${info.maxConnections} − ${info.reservedConnections} reserved). Lower writers/readers/consumer groups, or raise max_connections on the server`;
 }

@@ -114,3 +114,12 @@ test("-backoff chooses the readers' back-off; the default is the reference's eff
   assert.equal(bad.kind, "error");
   assert.match(bad.kind === "error" ? bad.message : "", /-backoff: Empty-poll back-off must be one of "reference-effective", "nominal"/);
 });
+
+test("durations: one parser (lib/duration.ts) for the CLI's flags and the reference tool's Go syntax", () => {
+  assert.equal(parseDuration("1h2m3s"), 3723);
+  assert.equal(parseDuration("90s"), 90);
+  assert.equal(parseDuration("1m0s"), 60, "the reference tool prints 1m0s");
+  assert.equal(parseDuration("2000ms"), 2, "whole seconds in any unit");
+  assert.equal(parseDuration("1.5m"), 90, "Go's fractions, when they make whole seconds");
+  for (const bad of ["-5s", "1s500ms", "5 s", "s5", "1d"]) assert.equal(parseDuration(bad), null, bad);
+});

@@ -5,6 +5,7 @@
 import { checkPgUrl } from "../lib/pgurl";
 import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads";
 import type { WorkloadDefinition } from "../workloads/types";
+import { parseWholeSeconds } from "../lib/duration";
 
 type FlagType = "int" | "duration" | "bool" | "string";
 interface FlagSpec {
@@ -88,13 +89,7 @@ export interface CliOptions {
 export type ParsedArgs = { kind: "help" } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
 
 /** "30s", "2m", "1m30s", "1h", or plain seconds ("45") → whole seconds; null if not a duration. */
-export function parseDuration(v: string): number | null {
-  const s = v.trim();
-  if (/^\d+$/.test(s)) return Number(s);
-  const m = s.match(/^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?$/);
-  if (!m || s === "" || (!m[1] && !m[2] && !m[3])) return null;
-  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
-}
+export const parseDuration = parseWholeSeconds;
 
 function closest(name: string): string | undefined {
   const { flags: FLAGS, aliases: ALIASES } = flagTable();

@@ -8,7 +8,7 @@ import { defaultTargetName } from "../lib/default-target";
 import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
 import { dataDir, readEnv } from "../lib/env";
 import type { Phase } from "../lib/metrics";
-import { describeUrl } from "../lib/pgurl";
+import { describeUrl, maskUrl } from "../lib/pgurl";
 import { knobsParts } from "../lib/run-format";
 import type { RunSummary } from "../lib/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
@@ -23,12 +23,13 @@ export interface CliIo {
 const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
 /** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
-async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string) {
+async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void) {
   const { migrate } = await import("../lib/migrate");
   await migrate(controlUrl);
   const { prisma } = await import("../lib/db");
   const runs = await import("../lib/runs");
   const runners = await import("../lib/runners");
+  const { runRecorder } = await import("../lib/run-recorder");
   const db = prisma(controlUrl);
   const runnerId = `${os.hostname()}-cli-${process.pid}`;
   await runners.registerRunner(db, runnerId);
@@ -36,18 +37,10 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
   const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
-  let chain: Promise<unknown> = Promise.resolve();
-  const queue = (f: () => Promise<unknown>) => (chain = chain.then(f).catch(() => undefined));
+  // The same recorder as the runner's (lib/run-recorder.ts): phases, samples and the outcome stored alike.
+  const recorder = runRecorder(run.id, db, onProblem);
   return {
-    runId: run.id,
-    phase: (p: Phase) => queue(() => runs.setPhase(run.id, p, db)),
-    sample: (seq: number, phase: Phase, metrics: Parameters<typeof runs.appendSample>[3], time: Date) =>
-      queue(() => runs.appendSample(run.id, seq, phase, metrics, time, db)),
-    cancelRequested: () => runs.isCancelRequested(run.id, db),
-    async finish(outcome: Parameters<typeof runs.finishRun>[1]) {
-      await chain;
-      await runs.finishRun(run.id, outcome, db);
-    },
+    ...recorder,
     async close() {
       clearInterval(beat);
       await db.runner.delete({ where: { id: runnerId } }).catch(() => undefined);
@@ -56,7 +49,9 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   };
 }
 
-export async function main(argv: string[], io: CliIo = consoleIo): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<number> {
+  // Every line goes through maskUrl: a target URL may carry its password in any libpq form, typed in clear.
+  const io: CliIo = { out: (l) => rawIo.out(maskUrl(l)), err: (l) => rawIo.err(maskUrl(l)) };
   if (argv[0] === "compare") {
     // Written by another part of the project; imported lazily so the bench itself never depends on it.
     const spec = "./compare-cli";
@@ -105,7 +100,7 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
     const targetLabel = opts.target ? describeUrl(targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: targetUrl });
 
     if (opts.save) {
-      save = await openSave(env.DATABASE_URL ?? embedded!.url(CONTROL_DB), opts, targetLabel);
+      save = await openSave(env.DATABASE_URL ?? embedded!.url(CONTROL_DB), opts, targetLabel, (l) => io.err(`bench: ${l}`));
       io.out(`saving as run ${save.runId}`);
       const s = save;
       cancelPoll = setInterval(() => void s.cancelRequested().then((yes) => yes && controller.abort(), () => undefined), 500);
@@ -126,7 +121,7 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
           save?.phase(p);
           if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
         },
-        onSample: save ? (s) => void save!.sample(s.seq, s.phase, s.metrics, s.time) : undefined,
+        onSample: save?.sample,
       });
     } catch (err) {
       const cancelled = err instanceof RunCancelled;
@@ -165,7 +160,7 @@ if (require.main === module)
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      console.error(`bench: ${(err as Error).message}`);
+      console.error(`bench: ${maskUrl((err as Error).message)}`);
       process.exit(1);
     },
   );

@@ -79,15 +79,17 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
 
   const needsDb = p.ids.some((id) => !id.startsWith("ref:"));
   let stopEmbedded: (() => Promise<void>) | undefined;
+  let controlUrl: string | undefined;
   try {
-    if (needsDb && !process.env.DATABASE_URL) {
-      const env = readEnv();
+    const env = readEnv();
+    controlUrl = env.DATABASE_URL;
+    if (needsDb && !controlUrl) {
       const server = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
-      process.env.DATABASE_URL = server.url(CONTROL_DB);
-      if (server.owned) await migrate(process.env.DATABASE_URL);
+      controlUrl = server.url(CONTROL_DB);
+      if (server.owned) await migrate(controlUrl);
       stopEmbedded = () => server.stop();
     }
-    const { items, problems } = await loadComparables(p.ids, needsDb ? prisma() : undefined, { samples: false });
+    const { items, problems } = await loadComparables(p.ids, needsDb ? prisma(controlUrl) : undefined, { samples: false });
     if (problems.length) {
       for (const pr of problems) io.err(`bench compare: ${pr.message}\n`);
       return 1;
@@ -103,7 +105,7 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
     io.err(`bench compare: ${(err as Error).message}\n`);
     return 1;
   } finally {
-    if (needsDb) await prisma().$disconnect().catch(() => undefined);
+    if (needsDb && controlUrl) await prisma(controlUrl).$disconnect().catch(() => undefined);
     await stopEmbedded?.();
   }
 }

@@ -11,12 +11,13 @@ import type pg from "pg";
 import { encodeHistogram, percentilesOf } from "../lib/histogram";
 import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/metrics";
 import { PROJECT_ROOT } from "../lib/paths";
+import { budgetProblem, readBudget } from "../lib/capacity";
 import { explainPgError, maskUrl } from "../lib/pgurl";
 import type { SampleMetrics } from "../lib/sample";
 import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
 import { connectionsNeeded, definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
-import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pgclient";
+import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
 import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
@@ -98,26 +99,11 @@ interface TargetFacts {
 
 /** Checks the run fits the target's connection limit; throws an Error naming the numbers and what to change. */
 async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<TargetFacts> {
-  const r = await admin.query<{ max: number; su: number; reserved: number; in_use: number; version: string; addr: string | null }>(
-    `SELECT current_setting('max_connections')::int AS max,
-            current_setting('superuser_reserved_connections')::int AS su,
-            coalesce(current_setting('reserved_connections', true), '0')::int AS reserved,
-            (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int AS in_use,
-            current_setting('server_version') AS version,
-            host(inet_server_addr()) AS addr`,
-  );
-  const { max, su, reserved, in_use: inUse, version, addr } = r.rows[0];
-  const needed = connectionsNeeded(config); // clients + this admin connection (already counted in inUse)
-  const free = max - su - reserved - inUse + 1;
-  if (needed > free) {
-    const clients =
-      config.kind === "pubsub"
-        ? `${config.writers} writers + ${config.readers} readers × ${config.consumerGroups} groups`
-        : `${config.writers} writers + ${config.readers} readers`;
-    throw new Error(
-      `the run needs ${needed} connections to the target (${clients}, one each as the reference, + 1 for set-up) but only ${free} are free: max_connections ${max} − superuser_reserved_connections ${su}${reserved ? ` − reserved_connections ${reserved}` : ""} − ${inUse - 1} already in use. Lower the writers, readers or consumer groups, or raise max_connections on the target`,
-    );
-  }
+  // The admin connection is open already: it is one of the run's connections, and not among the others in use.
+  const { budget, row } = await readBudget(admin);
+  const problem = budgetProblem(config, budget, "now");
+  if (problem) throw new Error(problem.message);
+  const { max, version, addr } = row;
   const s = await admin.query<{ name: string; value: string }>(
     // Settings whose value differs from the built-in default (client/session-level ones are our own). A source
     // other than 'default' is not enough: initdb writes shared_buffers = 128MB, DateStyle… into postgresql.conf

@@ -1,4 +1,4 @@
-// Issue #11 item 6: every connection a run holds is watched. Losing the admin connection (idle during the
+// Every connection a run holds is watched. Losing the admin connection (idle during the
 // measured window, so no query would notice) fails the run at once, naming it; the schema it could then not
 // drop is named in the error, and it carries the comment a sweep judges it by.
 import assert from "node:assert/strict";

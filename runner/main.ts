@@ -7,7 +7,7 @@
 // failed) | cancelled (a cancel request, honoured within 2 s) | interrupted (this runner was stopped with
 // SIGTERM/SIGINT while executing it, or died: npm start's supervisor marks its runs at once, other runners'
 // sweeps mark runs whose runner went silent). Samples and the outcome are kept and retried while the control
-// store is unreachable (runner/outbox.ts); leftover run schemas are swept from the targets (runner/sweep.ts).
+// store is unreachable (lib/run-recorder.ts, lib/outbox.ts); leftover run schemas are swept from the targets (runner/sweep.ts).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { exitWithParent } from "../lib/children";
@@ -16,10 +16,11 @@ import { storeErrorText } from "../lib/health";
 import { readEnv, type Env } from "../lib/env";
 import type { Phase } from "../lib/metrics";
 import { heartbeat, registerRunner } from "../lib/runners";
-import { appendSample, claimNextRun, finishRun, isCancelRequested, markInterruptedRuns, phaseWords, setPhase } from "../lib/runs";
+import { maskUrl } from "../lib/pgurl";
+import { runRecorder } from "../lib/run-recorder";
+import { claimNextRun, markInterruptedRuns, phaseWords } from "../lib/runs";
 import { parseConfig } from "../lib/workloads";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
-import { SampleOutbox, untilStored } from "./outbox";
 import { sweepSchemas } from "./sweep";
 
 /** How often an idle runner looks for queued runs. */
@@ -32,7 +33,7 @@ const SWEEP_MS = 10_000;
 const SCHEMA_SWEEP_MS = 60_000;
 const SCHEMA_RETRY_MS = 5_000;
 
-const log = (line: string) => console.log(`runner: ${line}`);
+const log = (line: string) => console.log(`runner: ${maskUrl(line)}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface RunnerLoop {
@@ -61,26 +62,19 @@ async function execute(
   current: { abort?: (why: "cancel" | "shutdown") => void; reason?: string; stopping?: boolean },
 ): Promise<{ schemaLeft: boolean }> {
   const controller = new AbortController();
-  let lastPhase: Phase = "setup";
   let schemaLeft = false;
-  const outbox = new SampleOutbox(
-    // A retry after a store whose answer was lost finds the sample there already (primary key run_id, seq).
-    (s) => appendSample(run.id, s.seq, s.phase, s.metrics, s.time, db).catch((e) => {
-      if ((e as { code?: string }).code !== "P2002") throw e;
-    }),
-    (l) => log(`${run.id}: ${l}`),
-    () => current.stopping === true,
-  );
-  const giveUp = () => current.stopping === true;
+  // The same recorder as the CLI's --save (lib/run-recorder.ts): phases, samples and the outcome are kept and
+  // retried while the control store is down; once the runner is stopping, what is still waiting is given up.
+  const recorder = runRecorder(run.id, db, log, () => current.stopping === true);
   let why = "cancel" as "cancel" | "shutdown"; // set by current.abort (a closure), so not narrowed
   current.abort = (w) => {
     why = w;
     controller.abort();
   };
-  let phaseChain: Promise<void> = Promise.resolve();
   let cancelUnreadable = false; // one line per outage, not one per poll
   const cancelTimer = setInterval(() => {
-    isCancelRequested(run.id, db)
+    recorder
+      .cancelRequested()
       .then((yes) => ((cancelUnreadable = false), yes && current.abort?.("cancel")))
       .catch((e) => !cancelUnreadable && ((cancelUnreadable = true), log(`could not read the cancel flag of ${run.id}: ${storeErrorText(e)}`)));
   }, CANCEL_POLL_MS);
@@ -96,40 +90,22 @@ async function execute(
       signal: controller.signal,
       runId: run.id,
       log: (l) => log(`${run.id}: ${l}`),
-      onPhase: (p: Phase) => {
-        if (p !== "done") lastPhase = p;
-        // Kept and retried like the samples, in order, so the run's page never shows a stale phase.
-        phaseChain = phaseChain
-          .then(() => untilStored(`the phase (${p})`, () => setPhase(run.id, p, db), (l) => log(`${run.id}: ${l}`), giveUp))
-          .catch((e) => log(`could not store phase: ${storeErrorText(e)}`));
-      },
-      onSample: (s) => outbox.push(s),
+      onPhase: (p: Phase) => recorder.phase(p),
+      onSample: (s) => recorder.sample(s),
     });
-    await phaseChain;
-    await outbox.flush();
-    const lost = outbox.lostNote();
-    if (lost) summary.notes = [...(summary.notes ?? []), lost];
     const verr = verificationError(summary);
-    // The summary is kept until the control store has it.
-    await untilStored("the run's summary", () => finishRun(run.id, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary }, db), (l) => log(`${run.id}: ${l}`), giveUp);
+    await recorder.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
     log(`${run.id}: ${verr ?? "completed"}`);
   } catch (err) {
-    await phaseChain;
     const e = err as Error;
     schemaLeft = /could not be dropped/.test(e?.message ?? "");
-    if (!current.stopping) await outbox.flush();
-    else outbox.close();
-    const lost = outbox.lostNote();
     const outcome =
       err instanceof RunCancelled
         ? why === "shutdown"
-          ? { status: "interrupted" as const, error: `${current.reason ?? "the runner was stopped (SIGTERM/SIGINT)"} while ${phaseWords(lastPhase)}` }
+          ? { status: "interrupted" as const, error: `${current.reason ?? "the runner was stopped (SIGTERM/SIGINT)"} while ${phaseWords(recorder.lastPhase)}` }
           : { status: "cancelled" as const, error: "cancelled on request" }
         : { status: "failed" as const, error: e?.message ?? String(err) };
-    if (lost) outcome.error += `; ${lost}`;
-    await untilStored(`the outcome of ${run.id}`, () => finishRun(run.id, outcome, db), (l) => log(`${run.id}: ${l}`), giveUp).catch((e2) =>
-      log(`could not store the outcome of ${run.id}: ${storeErrorText(e2)}`),
-    );
+    await recorder.finish(outcome).catch((e2) => log(`could not store the outcome of ${run.id}: ${storeErrorText(e2)}`));
     log(`${run.id}: ${outcome.status}: ${outcome.error}`);
   } finally {
     clearInterval(cancelTimer);
@@ -224,6 +200,6 @@ async function main() {
 
 if (require.main === module)
   main().catch((err) => {
-    console.error(`runner: ${(err as Error).message}`);
+    console.error(`runner: ${maskUrl((err as Error).message)}`);
     process.exit(1);
   });

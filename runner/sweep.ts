@@ -6,7 +6,7 @@ import pg from "pg";
 import type { PrismaClient } from "../lib/db";
 import { FINAL_STATUSES, type RunStatus } from "../lib/metrics";
 import { maskUrl } from "../lib/pgurl";
-import { ident } from "./pgclient";
+import { ident } from "./pg/pgclient";
 
 /** A schema of a run unknown to this control store is left alone this long (the run may still be going). */
 export const GRACE_MS = 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-// The fault suite (issue #11): the real app, started as `npm start` starts it (scripts/start.ts), on its own
+// The fault suite: the real app, started as `npm start` starts it (scripts/start.ts), on its own
 // ports and data folders, with the faults a user meets: the runner SIGKILLed mid-run, the control store down
 // for 10 s mid-run, the target restarted mid-run, Ctrl-C mid-run. The control store is a Postgres of its
 // own here (DATABASE_URL), so it can be stopped while the target (the embedded Postgres) keeps running.

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES_DIR, PROJECT_ROOT } from "../lib/paths";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the input is an untyped JSON document */
+// `any`: the input is an untyped JSON document.
 type J = any;
 
 const src = process.argv[2] ?? path.join(FIXTURES_DIR, "kozlovski", "published-results.json");

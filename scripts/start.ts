@@ -15,14 +15,14 @@ import { CONTROL_DB, startEmbedded, StartupError, TARGET_DB, type EmbeddedServer
 import { dataDir, readEnv } from "../lib/env";
 import { migrate } from "../lib/migrate";
 import { PROJECT_ROOT } from "../lib/paths";
-import { describeUrl } from "../lib/pgurl";
+import { describeUrl, maskUrl } from "../lib/pgurl";
 import { prisma } from "../lib/db";
 import { interruptRunsOfProcess, phaseWords } from "../lib/runs";
 import { Supervisor, type PartState } from "../lib/supervisor";
 import { buildStageReader, serveStartingPage, StartupProgress } from "./starting-page";
 
 function fail(message: string): never {
-  console.error(`\nCannot start: ${message}`);
+  console.error(`\nCannot start: ${maskUrl(message)}`);
   process.exit(1);
 }
 

@@ -54,7 +54,6 @@ export function buildStageReader(onStage: (line: string) => void): (chunk: strin
     const lines = (partial + chunk).split(/\r?\n|\r/);
     partial = lines.pop() ?? "";
     for (const raw of lines) {
-      // eslint-disable-next-line no-control-regex
       const line = raw.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").trim();
       if (/^Route \(/.test(line)) routeTable = true;
       if (line && !routeTable) onStage(line);

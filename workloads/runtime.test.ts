@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../lib/testing";
-import { openClient, type TargetClient } from "../runner/pgclient";
+import { openClient, type TargetClient } from "../runner/pg/pgclient";
 import { RunStats } from "../runner/stats";
 import { stepFailed } from "./runtime";
 

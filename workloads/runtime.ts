@@ -3,7 +3,7 @@
 import type pg from "pg";
 import type { Verification } from "../lib/summary";
 import type { WorkloadConfig } from "../lib/workloads";
-import { isConnectionError, rollbackQuietly, type TargetClient } from "../runner/pgclient";
+import { isConnectionError, rollbackQuietly, type TargetClient } from "../runner/pg/pgclient";
 import type { RunStats } from "../runner/stats";
 import type { Stopper, Throttle } from "../runner/timing";
 
@@ -68,7 +68,7 @@ export function canStampE2e(payloadBytes: number, notes: string[]): boolean {
 
 /**
  * Reads the writer's stamp from a bytea value in text form ("\x" + hex, which every runner session asks for:
- * pgclient.ts SESSION_SETTINGS): hex chars 2..17 are the first 8 bytes. `scratch` is an 8-byte Buffer reused
+ * runner/pg/pgclient.ts SESSION_SETTINGS): hex chars 2..17 are the first 8 bytes. `scratch` is an 8-byte Buffer reused
  * by the caller, so reading a stamp allocates nothing. Returns NaN when the value is not in hex form or is not
  * a clock reading of this run (between `notBefore` and `notAfter`, clock ms): such a stamp is never a sample.
  */

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
 import { RunsTable } from "@/components/runs/RunsTable";
 import { RUN_STATUSES } from "@/lib/metrics";
-import { listRuns } from "@/lib/runs";
+import { listRunRows } from "@/lib/runs";
 import { toRunView } from "@/lib/run-view";
 import { workloadDefinition, type WorkloadKind } from "@/lib/workloads";
 
@@ -26,7 +26,7 @@ export default async function RunsRoute({ searchParams }: Props) {
     dir: one(q.dir) === "asc" ? "asc" : "desc",
   };
   // Results imported from the reference tool belong to the comparison pages, not to this list.
-  const runs = (await listRuns()).filter((r) => r.source !== "import").map((r) => toRunView(r));
+  const runs = (await listRunRows()).map((r) => toRunView(r));
   return (
     <div className="stack">
       <div className="spread">

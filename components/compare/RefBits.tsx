@@ -1,10 +1,10 @@
 // Pieces of the references pages (server components).
 import Link from "next/link";
-import { fmtNum } from "@/lib/compare";
+import { fmtMs, fmtNum } from "@/lib/compare";
 import { sourceUrl, type Caveat, type Reference } from "@/lib/references";
 import "./compare.css";
 
-export const ms = (v: number) => fmtNum(v, 2);
+export const ms = fmtMs;
 
 export function Caveats({ caveats, limit }: { caveats: Caveat[]; limit?: number }) {
   const shown = limit ? caveats.slice(0, limit) : caveats;

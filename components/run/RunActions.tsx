@@ -4,18 +4,11 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { refusalText, RunCreated } from "@/lib/api-payloads";
 import type { CliTarget } from "@/lib/default-target";
 import type { RunView } from "@/lib/run-view";
 
-async function errorOf(r: Response): Promise<string> {
-  try {
-    const body = (await r.json()) as { error?: string; fields?: Record<string, string> };
-    const fields = body.fields ? Object.values(body.fields).join("; ") : "";
-    return [body.error, fields].filter(Boolean).join(": ") || `HTTP ${r.status}`;
-  } catch {
-    return `HTTP ${r.status}`;
-  }
-}
+const errorOf = refusalText;
 
 export function CancelButton({ run, onRequested }: { run: RunView; onRequested: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -62,8 +55,13 @@ export function FinishedActions({ run }: { run: RunView }) {
       body: JSON.stringify({ config: run.config, targetId: run.targetId }),
     }).catch(() => null);
     if (r?.status === 201) {
-      const { url } = (await r.json()) as { url: string };
-      router.push(url);
+      const created = RunCreated.safeParse(await r.json().catch(() => null));
+      if (created.success) {
+        router.push(created.data.url);
+        return;
+      }
+      setBusy(null);
+      setError("the run was queued but the answer did not say where; find it in the runs list");
       return;
     }
     setBusy(null);

@@ -3,16 +3,12 @@
 // page was rendered with plus what the stream sends never duplicates or leaves a hole: the stream starts
 // after the last seq the page already has, and EventSource's reconnects resume with Last-Event-ID.
 import { useEffect, useRef, useState } from "react";
+import { parsePayload, ProblemEvent, RunStatusEvent, SampleEvent } from "@/lib/api-payloads";
 import type { Sample } from "@/lib/sample";
 
-export interface RunStatusEvent {
-  status: string;
-  phase: string | null;
-  error: string | null;
-  cancelRequested: boolean;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+export type { RunStatusEvent };
+
+const data = (e: Event) => (e as MessageEvent<string>).data;
 
 export interface RunStream {
   samples: Sample[];
@@ -65,7 +61,11 @@ export function useRunStream(
         if (es.readyState === EventSource.CLOSED && !ended) retry = setTimeout(connect, 2000);
       };
       es.addEventListener("sample", (e) => {
-        const sample = JSON.parse((e as MessageEvent<string>).data) as Sample;
+        const sample = parsePayload(SampleEvent, data(e));
+        if (!sample) {
+          setState((s) => ({ ...s, problem: "the server sent a sample this page cannot read; reload the page" }));
+          return;
+        }
         const now = Date.now();
         if (seen.current.has(sample.seq)) {
           setState((s) => ({ ...s, dupes: s.dupes + 1 }));
@@ -82,10 +82,14 @@ export function useRunStream(
           return { ...s, samples, lastArrival: now, maxLagMs: live ? Math.max(s.maxLagMs ?? 0, lag) : s.maxLagMs };
         });
       });
-      es.addEventListener("status", (e) => handlersRef.current.onStatus(JSON.parse((e as MessageEvent<string>).data)));
+      es.addEventListener("status", (e) => {
+        const status = parsePayload(RunStatusEvent, data(e));
+        if (status) handlersRef.current.onStatus(status);
+        else setState((s) => ({ ...s, problem: "the server sent a status this page cannot read; reload the page" }));
+      });
       es.addEventListener("problem", (e) => {
-        const { message } = JSON.parse((e as MessageEvent<string>).data) as { message: string };
-        setState((s) => ({ ...s, problem: message }));
+        const problem = parsePayload(ProblemEvent, data(e));
+        setState((s) => ({ ...s, problem: problem?.message ?? "the server reported a problem it did not describe" }));
       });
       es.addEventListener("end", () => {
         ended = true;

@@ -6,9 +6,9 @@
 import { createHash, randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { QueueConfig } from "./definition";
-import { LeanQuery } from "../../runner/leanquery";
-import { bindExecuteMessage } from "../../runner/protocol";
-import type { TargetClient } from "../../runner/pgclient";
+import { LeanQuery } from "../../runner/pg/leanquery";
+import { bindExecuteMessage } from "../../runner/pg/protocol";
+import type { TargetClient } from "../../runner/pg/pgclient";
 import { Backoff, clock, sleepUntil } from "../../runner/timing";
 import {
   ERROR_PAUSE_MS,

@@ -1,5 +1,8 @@
-import { compareUrl, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare";
+import { z } from "zod";
+import { firstFieldErrors, quoteInput } from "@/lib/ids";
+import { compareUrl, isValidKey, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare";
 import { loadComparison } from "@/lib/compare-load";
+import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,16 +13,38 @@ const noStore = { "cache-control": "no-store" };
  * GET /api/compare?ids=r_…,imp_…,ref:<id>[&base=<id>][&format=json|md|csv][&full=1]: the comparison /compare
  * shows, as JSON (default), Markdown or CSV. ?download=1 asks the browser to save it as a file.
  */
-export async function GET(req: Request) {
+// The API's own parameters; the view (base, diff, log, m, p) is read as the page reads it (parseViewState), so
+// a shared link opens the same comparison in both.
+const flag = (name: string) => z.enum(["0", "1"], { error: `${name} must be 0 or 1` }).optional().transform((v) => v === "1");
+const CompareQuery = z.object({
+  ids: z
+    .string({ error: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)" })
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .superRefine((ids, ctx) => {
+      const malformed = ids.filter((s) => !isValidKey(s));
+      if (malformed.length)
+        ctx.addIssue({
+          code: "custom",
+          message: `ids holds ${malformed.slice(0, 5).map(quoteInput).join(", ")}, which ${malformed.length > 1 ? "are not ids" : "is not an id"}: use r_…, imp_… or ref:<reference id>, comma-separated`,
+        });
+      else if (!ids.length) ctx.addIssue({ code: "custom", message: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)" });
+    }),
+  format: z.enum(["json", "md", "csv"], { error: (i) => `format ${quoteInput(String(i.input))} is unknown; use json, md or csv` }).default("json"),
+  full: flag("full"),
+  download: flag("download"),
+});
+
+async function handleGET(req: Request) {
   const url = new URL(req.url);
   const q = url.searchParams;
+  const parsed = CompareQuery.safeParse({ ids: q.get("ids") ?? undefined, format: q.get("format") ?? undefined, full: q.get("full") ?? undefined, download: q.get("download") ?? undefined });
+  if (!parsed.success) {
+    const fields = firstFieldErrors(parsed.error, "query");
+    return Response.json({ error: Object.values(fields)[0], fields }, { status: 400, headers: noStore });
+  }
+  const { format, full, download } = parsed.data;
   const view = parseViewState(q);
-  const format = q.get("format") ?? "json";
-  if (!["json", "md", "csv"].includes(format))
-    return Response.json({ error: `format "${format}" is unknown; use json, md or csv` }, { status: 400, headers: noStore });
-  if (!view.ids.length)
-    return Response.json({ error: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)" }, { status: 400, headers: noStore });
-  const { comparison, problems } = await loadComparison(view, undefined, { samples: format === "json" && q.get("full") === "1" });
+  const { comparison, problems } = await loadComparison(view, undefined, { samples: format === "json" && full });
   if (problems.length)
     return Response.json({ error: problems.map((p) => p.message).join("; "), problems }, { status: 404, headers: noStore });
   const generatedAt = new Date().toISOString();
@@ -27,9 +52,11 @@ export async function GET(req: Request) {
   const link = compareUrl(requestOrigin(req), view);
   const stamp = generatedAt.slice(0, 19).replace(/[:T]/g, "-");
   const disposition = (ext: string): Record<string, string> =>
-    q.get("download") === "1" ? { "content-disposition": `attachment; filename="comparison-${stamp}.${ext}"` } : {};
+    download ? { "content-disposition": `attachment; filename="comparison-${stamp}.${ext}"` } : {};
   if (format === "md")
     return new Response(toMarkdown(comparison, { url: link, generatedAt }), { headers: { ...noStore, "content-type": "text/markdown; charset=utf-8", ...disposition("md") } });
   if (format === "csv") return new Response(toCsv(comparison), { headers: { ...noStore, "content-type": "text/csv; charset=utf-8", ...disposition("csv") } });
-  return Response.json(toJson(comparison, { url: link, generatedAt, full: q.get("full") === "1" }), { headers: { ...noStore, ...disposition("json") } });
+  return Response.json(toJson(comparison, { url: link, generatedAt, full }), { headers: { ...noStore, ...disposition("json") } });
 }
+
+export const GET = withStoreErrors(handleGET);

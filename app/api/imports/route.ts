@@ -1,4 +1,5 @@
 import { createImport, listImports } from "@/lib/import-store";
+import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -6,7 +7,7 @@ export const runtime = "nodejs";
 const noStore = { "cache-control": "no-store" };
 
 /** GET /api/imports: imported results, newest first (id, label, workload, createdAt). */
-export async function GET() {
+async function handleGET() {
   return Response.json({ imports: await listImports() }, { headers: noStore });
 }
 
@@ -16,7 +17,7 @@ export async function GET() {
  * or multipart/form-data with a `file` (or `text`), `label`, `command`.
  * 201 {id, label, workload, compareUrl}; 400 {error, line?} naming the line that could not be read.
  */
-export async function POST(req: Request) {
+async function handlePOST(req: Request) {
   const type = req.headers.get("content-type") ?? "";
   const q = new URL(req.url).searchParams;
   let input: Record<string, unknown>;
@@ -35,7 +36,7 @@ export async function POST(req: Request) {
     }
   } catch {
     return Response.json(
-      { error: 'the request body could not be read; send JSON like {"text":"<output of pg_msg_bench>","label":"my run"}, or the raw text as text/plain' },
+      { error: 'the request body could not be read; send JSON like {"text":"<output of pg_msg_bench>","label":"my run"}, or the raw text as text/plain', field: "body" },
       { status: 400, headers: noStore },
     );
   }
@@ -43,3 +44,6 @@ export async function POST(req: Request) {
   if (!r.ok) return Response.json({ error: r.error, line: r.line, field: r.field }, { status: 400, headers: noStore });
   return Response.json({ id: r.id, label: r.label, workload: r.workload, compareUrl: `/compare?ids=${r.id}` }, { status: 201, headers: { ...noStore, location: `/compare/imports/${r.id}` } });
 }
+
+export const GET = withStoreErrors(handleGET);
+export const POST = withStoreErrors(handlePOST);

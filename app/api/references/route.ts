@@ -1,9 +1,10 @@
 import { REFERENCE_ARTICLE_URL, REFERENCE_COMMIT, REFERENCE_REPO, REFERENCES, sourceUrl } from "@/lib/references";
+import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-static";
 
 /** GET /api/references: the six published scenarios (hardware, Postgres, config, per-run numbers, headline, sources, caveats). */
-export async function GET() {
+async function handleGET() {
   return Response.json({
     badge: "published",
     repo: REFERENCE_REPO,
@@ -12,3 +13,5 @@ export async function GET() {
     references: REFERENCES.map((r) => ({ ...r, badge: "published", compareKey: `ref:${r.id}`, sourceUrl: sourceUrl(r.source) })),
   });
 }
+
+export const GET = withStoreErrors(handleGET);

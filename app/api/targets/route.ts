@@ -1,11 +1,11 @@
 import { addTarget, listTargets } from "@/lib/targets";
-import { json, readJsonObject } from "../runs/_http";
+import { json, readJsonObject, withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** GET /api/targets: the default target and the saved ones, connection strings masked. */
-export async function GET() {
+async function handleGET() {
   return json(200, { targets: await listTargets() });
 }
 
@@ -13,10 +13,13 @@ export async function GET() {
  * POST /api/targets {name?, connectionString}: connects once (5 s at most), then saves. 201 {target,
  * serverVersion} with the URL masked; 400 {error, fields} naming what is wrong (bad URL, unreachable, name taken).
  */
-export async function POST(req: Request) {
+async function handlePOST(req: Request) {
   const body = await readJsonObject(req, '{"name":"staging","connectionString":"postgresql://user:password@host:5432/db"}');
   if (!body.ok) return body.response;
   const r = await addTarget(body.body);
   if (!r.ok) return json(400, { error: "invalid target", fields: r.errors });
   return json(201, { target: r.target, serverVersion: r.serverVersion });
 }
+
+export const GET = withStoreErrors(handleGET);
+export const POST = withStoreErrors(handlePOST);

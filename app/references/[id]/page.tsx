@@ -6,6 +6,7 @@ import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits"
 import { fmtNum } from "@/lib/compare";
 import { fitWarnings, referenceById, referenceLabel, REFERENCES, referenceSummary, referenceWorkload, sourceUrl, type FitWarning } from "@/lib/references";
 import { serverFacts } from "@/lib/references-fit";
+import { readEnv } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -18,10 +19,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 async function fit(id: string): Promise<{ warnings: FitWarning[] } | { error: string }> {
   const r = referenceById(id)!;
-  const url = process.env.TARGET_DATABASE_URL;
+  const env = readEnv();
+  const url = env.TARGET_DATABASE_URL;
   if (!url) return { error: "no default target is configured" };
   try {
-    const facts = await serverFacts(url, { targetIsEmbedded: process.env.TARGET_IS_EMBEDDED === "1", timeoutMs: 3000 });
+    const facts = await serverFacts(url, { targetIsEmbedded: env.TARGET_IS_EMBEDDED, timeoutMs: 3000 });
     return { warnings: fitWarnings(referenceWorkload(r), facts, r) };
   } catch (err) {
     return { error: (err as Error).message };

@@ -1,4 +1,6 @@
 import { deleteImport, getImport } from "@/lib/import-store";
+import { ImportId } from "@/lib/ids";
+import { checkId, withStoreErrors } from "../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -7,16 +9,23 @@ type Ctx = { params: Promise<{ id: string }> };
 const noStore = { "cache-control": "no-store" };
 
 /** GET /api/imports/:id: the imported result with its parsed numbers and the text as pasted. */
-export async function GET(_req: Request, { params }: Ctx) {
-  const { id } = await params;
+async function handleGET(_req: Request, { params }: Ctx) {
+  const checked = checkId(ImportId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   const imp = await getImport(id);
   if (!imp) return Response.json({ error: `imported result "${id}" does not exist` }, { status: 404, headers: noStore });
   return Response.json({ ...imp, badge: "imported" }, { headers: noStore });
 }
 
 /** DELETE /api/imports/:id */
-export async function DELETE(_req: Request, { params }: Ctx) {
-  const { id } = await params;
+async function handleDELETE(_req: Request, { params }: Ctx) {
+  const checked = checkId(ImportId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   if (!(await deleteImport(id))) return Response.json({ error: `imported result "${id}" does not exist` }, { status: 404, headers: noStore });
   return Response.json({ deleted: id }, { headers: noStore });
 }
+
+export const GET = withStoreErrors(handleGET);
+export const DELETE = withStoreErrors(handleDELETE);

@@ -1,6 +1,7 @@
-import { deleteRun, getRun } from "@/lib/runs";
+import { deleteRun } from "@/lib/runs";
 import { isFinal, toRunView } from "@/lib/run-view";
-import { json, notFoundJson } from "../_http";
+import { quoteInput } from "@/lib/ids";
+import { json, loadRun, withStoreErrors } from "../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,21 +9,26 @@ export const runtime = "nodejs";
 type Ctx = { params: Promise<{ id: string }> };
 
 /** GET /api/runs/:id[?histograms=1]: the run with its summary (histograms left out unless asked for). */
-export async function GET(req: Request, { params }: Ctx) {
-  const { id } = await params;
-  const run = await getRun(id);
-  if (!run) return notFoundJson(`run "${id}"`);
-  const withHistograms = new URL(req.url).searchParams.get("histograms") === "1";
-  return json(200, toRunView(run, { withSummary: true, withHistograms }));
+async function handleGET(req: Request, { params }: Ctx) {
+  // The query is checked before the database is asked anything.
+  const histograms = new URL(req.url).searchParams.get("histograms");
+  if (histograms !== null && histograms !== "0" && histograms !== "1")
+    return json(400, { error: `histograms must be 0 or 1, not ${quoteInput(histograms)}`, fields: { histograms: "must be 0 or 1" } });
+  const loaded = await loadRun(params);
+  if (!loaded.ok) return loaded.response;
+  return json(200, toRunView(loaded.run, { withSummary: true, withHistograms: histograms === "1" }));
 }
 
 /** DELETE /api/runs/:id: removes the run and its samples. A queued or running run must be cancelled first. */
-export async function DELETE(_req: Request, { params }: Ctx) {
-  const { id } = await params;
-  const run = await getRun(id);
-  if (!run) return notFoundJson(`run "${id}"`);
+async function handleDELETE(_req: Request, { params }: Ctx) {
+  const loaded = await loadRun(params);
+  if (!loaded.ok) return loaded.response;
+  const { id, run } = loaded;
   if (!isFinal(toRunView(run).status))
     return json(409, { error: `run "${id}" is ${run.status}; cancel it first (POST /api/runs/${id}/cancel), then delete it` });
   await deleteRun(id);
   return json(200, { deleted: id });
 }
+
+export const GET = withStoreErrors(handleGET);
+export const DELETE = withStoreErrors(handleDELETE);

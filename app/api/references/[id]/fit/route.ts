@@ -1,10 +1,23 @@
 import { fitWarnings, referenceById, referenceWorkload } from "@/lib/references";
 import { serverFacts } from "@/lib/references-fit";
+import { TargetId } from "@/lib/ids";
 import { resolveTarget } from "@/lib/targets";
 import { fieldErrors, WorkloadConfig } from "@/lib/workloads";
+import { readEnv } from "@/lib/env";
+import { withStoreErrors } from "../../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
+
+// Problems inside the config are named by their field; a config that is not an object at all by "config".
+function fieldsOfConfig(err: Parameters<typeof fieldErrors>[0]): Record<string, string> {
+  const fields = fieldErrors(err);
+  if (fields._ !== undefined) {
+    fields.config = fields._;
+    delete fields._;
+  }
+  return fields;
+}
 
 type Ctx = { params: Promise<{ id: string }> };
 const noStore = { "cache-control": "no-store" };
@@ -13,7 +26,7 @@ const noStore = { "cache-control": "no-store" };
  * GET /api/references/:id/fit[?targetId=default][&config=<WorkloadConfig JSON>]: why the reference's config (or
  * an edited one) may not fit the target and this machine: {warnings: [{field?, severity, text}], server}.
  */
-export async function GET(req: Request, { params }: Ctx) {
+async function handleGET(req: Request, { params }: Ctx) {
   const { id } = await params;
   const ref = referenceById(id);
   if (!ref) return Response.json({ error: `reference "${id}" does not exist` }, { status: 404, headers: noStore });
@@ -25,18 +38,25 @@ export async function GET(req: Request, { params }: Ctx) {
     try {
       input = JSON.parse(raw);
     } catch {
-      return Response.json({ error: "config must be a JSON WorkloadConfig, e.g. config={\"kind\":\"queue\",\"writers\":10}" }, { status: 400, headers: noStore });
+      return Response.json({ error: "config must be a JSON WorkloadConfig, e.g. config={\"kind\":\"queue\",\"writers\":10}", fields: { config: "not JSON" } }, { status: 400, headers: noStore });
     }
     const r = WorkloadConfig.safeParse(input);
-    if (!r.success) return Response.json({ error: "config is not valid", fields: fieldErrors(r.error) }, { status: 400, headers: noStore });
+    if (!r.success) return Response.json({ error: "config is not valid", fields: fieldsOfConfig(r.error) }, { status: 400, headers: noStore });
     config = r.data;
   }
-  const target = await resolveTarget(q.get("targetId"));
+  const targetId = q.get("targetId");
+  if (targetId !== null) {
+    const checked = TargetId.safeParse(targetId);
+    if (!checked.success) return Response.json({ error: checked.error.issues[0].message, fields: { targetId: checked.error.issues[0].message } }, { status: 400, headers: noStore });
+  }
+  const target = await resolveTarget(targetId);
   if (!target) return Response.json({ error: `target "${q.get("targetId")}" does not exist` }, { status: 404, headers: noStore });
   try {
-    const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && process.env.TARGET_IS_EMBEDDED === "1" });
+    const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && readEnv().TARGET_IS_EMBEDDED });
     return Response.json({ reference: ref.id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) }, { headers: noStore });
   } catch (err) {
     return Response.json({ error: (err as Error).message }, { status: 502, headers: noStore });
   }
 }
+
+export const GET = withStoreErrors(handleGET);

@@ -1,5 +1,6 @@
 import { requestCancel, getRun } from "@/lib/runs";
-import { json, notFoundJson } from "../../_http";
+import { RunId } from "@/lib/ids";
+import { checkId, json, notFoundJson, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,8 +9,10 @@ export const runtime = "nodejs";
  * POST /api/runs/:id/cancel. A queued run is cancelled at once (200 {status:"cancelled"}); a running one is
  * stopped by its runner within ~2 s (202 {status:"cancelling"}); a finished one answers 409.
  */
-export async function POST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+async function handlePOST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const checked = checkId(RunId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   const r = await requestCancel(id);
   if (r === "missing") return notFoundJson(`run "${id}"`);
   if (r === "finished") {
@@ -18,3 +21,5 @@ export async function POST(_req: Request, { params }: { params: Promise<{ id: st
   }
   return r === "cancelled" ? json(200, { status: "cancelled" }) : json(202, { status: "cancelling" });
 }
+
+export const POST = withStoreErrors(handlePOST);

@@ -1,6 +1,5 @@
-import { getRun } from "@/lib/runs";
 import { resumeAfter, runEventStream } from "@/lib/run-events";
-import { notFoundJson } from "../../_http";
+import { loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -9,9 +8,10 @@ export const runtime = "nodejs";
  * GET /api/runs/:id/events: Server-Sent Events of the run's samples and status (format: lib/run-events.ts).
  * Resumes after the Last-Event-ID header (sent by EventSource on reconnect) or `?after=<seq>`.
  */
-export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  if (!(await getRun(id))) return notFoundJson(`run "${id}"`);
+async function handleGET(req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const loaded = await loadRun(params);
+  if (!loaded.ok) return loaded.response;
+  const { id } = loaded;
   const after = resumeAfter(req.headers.get("last-event-id"), new URL(req.url).searchParams.get("after"));
   return new Response(runEventStream(id, after, { signal: req.signal }), {
     headers: {
@@ -23,3 +23,5 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     },
   });
 }
+
+export const GET = withStoreErrors(handleGET);

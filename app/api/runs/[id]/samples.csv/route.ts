@@ -1,17 +1,17 @@
-import { getRun, samplesAfter } from "@/lib/runs";
+import { samplesAfter } from "@/lib/runs";
 import { samplesToCsv } from "@/lib/samples-csv";
 import { toSample } from "@/lib/run-view";
 import type { Sample } from "@/lib/sample";
-import { notFoundJson } from "../../_http";
+import { loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** GET /api/runs/:id/samples.csv: one row per one-second sample (columns: lib/samples-csv.ts, README). */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const run = await getRun(id);
-  if (!run) return notFoundJson(`run "${id}"`);
+async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const loaded = await loadRun(params);
+  if (!loaded.ok) return loaded.response;
+  const { id, run } = loaded;
   const samples = (await samplesAfter(id)).map(toSample).filter((s): s is Sample => s !== null);
   return new Response(samplesToCsv(samples, run.workload), {
     headers: {
@@ -21,3 +21,5 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
     },
   });
 }
+
+export const GET = withStoreErrors(handleGET);

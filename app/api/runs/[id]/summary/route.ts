@@ -1,15 +1,14 @@
-import { getRun } from "@/lib/runs";
 import { parseSummary } from "@/lib/run-view";
-import { json, notFoundJson } from "../../_http";
+import { json, loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** GET /api/runs/:id/summary: the RunSummary (lib/summary.ts) as a JSON download, histograms included. */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const run = await getRun(id);
-  if (!run) return notFoundJson(`run "${id}"`);
+async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const loaded = await loadRun(params);
+  if (!loaded.ok) return loaded.response;
+  const { id, run } = loaded;
   const summary = parseSummary(run.summary);
   if (!summary)
     return json(409, {
@@ -23,3 +22,5 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
     },
   });
 }
+
+export const GET = withStoreErrors(handleGET);

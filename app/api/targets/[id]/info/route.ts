@@ -1,12 +1,15 @@
 import { resolveTarget, targetInfo } from "@/lib/targets";
-import { json } from "../../../runs/_http";
+import { TargetId } from "@/lib/ids";
+import { checkId, json, withStoreErrors } from "../../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** GET /api/targets/:id/info: server version and connection limits (max, reserved, in use, available). */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const checked = checkId(TargetId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const { id } = checked;
   const target = await resolveTarget(id);
   if (!target) return json(404, { error: `target "${id}" does not exist` });
   try {
@@ -15,3 +18,5 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
     return json(502, { error: `${target.name}: ${(err as Error).message}` });
   }
 }
+
+export const GET = withStoreErrors(handleGET);

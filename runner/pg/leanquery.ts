@@ -8,7 +8,6 @@
 import type pg from "pg";
 import { simpleQueryMessage } from "./protocol";
 // node-postgres' own value serialiser, so parameters are encoded exactly as with client.query().
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareValue } = require("pg/lib/utils") as { prepareValue: (v: unknown) => unknown };
 
 interface Connection {
@@ -29,7 +28,7 @@ export class LeanQuery {
   /** Rows collected while the statement runs (raw text values, null for SQL NULL). */
   private rows: (string | null)[][] = NO_ROWS;
   values: unknown[] | undefined;
-  /** A pre-built Bind…Sync sequence to send instead of serialising `values` (runner/protocol.ts). */
+  /** A pre-built Bind…Sync sequence to send instead of serialising `values` (runner/pg/protocol.ts). */
   private message: Buffer | undefined;
   /** Simple queries: the Query message, built once. */
   private readonly simple: Buffer | undefined;

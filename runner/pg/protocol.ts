@@ -4,7 +4,6 @@
 // filled in place. Why: node-postgres serialises a 200 KB bytea[] parameter by growing and copying its
 // writer buffer several times per batch, and re-serialises constant parameters (a reader's claim) on every
 // poll; both were measurable shares of the runner's CPU at 5,000 msg/s.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serialize } = require("pg-protocol") as { serialize: { describe(m: { type: "P"; name: string }): Buffer; execute(c?: object): Buffer; sync(): Buffer; query(text: string): Buffer } };
 
 /** Describe portal + Execute + Sync, the tail of every Bind node-postgres sends. */

@@ -2,32 +2,36 @@
 // is restarting, briefly unreachable) is retried with back-off, in seq order, so the store never holds a
 // hole that later fills (a live stream would skip it). Memory is bounded: past MAX_SAMPLES waiting, the
 // oldest are dropped and counted, and the run's summary says which were lost.
-import { storeErrorText } from "../lib/health";
-import type { EngineSample } from "./engine";
+import { isStoreUnavailable, storeErrorText } from "./health";
 
 /** One hour of samples at one per second: a few MB at most. */
 export const MAX_SAMPLES = 3600;
 const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 5000;
 
-export class SampleOutbox {
-  private queue: EngineSample[] = [];
+export class SampleOutbox<S extends { seq: number }> {
+  private queue: S[] = [];
   private pumping: Promise<void> | undefined;
   private closed = false;
   /** Seqs dropped because more than `limit` were waiting. */
   readonly lost: number[] = [];
+  /** Why they were lost, in words, for the run's note. */
+  private readonly why = new Set<string>();
 
   constructor(
-    private readonly store: (s: EngineSample) => Promise<void>,
+    private readonly store: (s: S) => Promise<void>,
     private readonly log: (line: string) => void,
     /** True once the runner is stopping: what is still waiting is then given up (and counted as lost). */
     private readonly giveUp: () => boolean = () => false,
     private readonly limit = MAX_SAMPLES,
   ) {}
 
-  push(s: EngineSample) {
+  push(s: S) {
     this.queue.push(s);
-    if (this.queue.length > this.limit) this.lost.push(this.queue.shift()!.seq);
+    if (this.queue.length > this.limit) {
+      this.lost.push(this.queue.shift()!.seq);
+      this.why.add(`the control store was unreachable for longer than the runner keeps samples (${this.limit})`);
+    }
     this.pumping ??= this.pump().finally(() => (this.pumping = undefined));
   }
 
@@ -48,6 +52,14 @@ export class SampleOutbox {
         failingSince = undefined;
         backoff = MIN_BACKOFF_MS;
       } catch (err) {
+        if (!isStoreUnavailable(err)) {
+          // Not an outage: retrying would fail the same way for ever. Counted as lost, and the rest go on.
+          this.queue.shift();
+          this.lost.push(s.seq);
+          this.why.add(`the control store refused them (${storeErrorText(err)})`);
+          this.log(`cannot store sample ${s.seq}: ${storeErrorText(err)}; it is lost`);
+          continue;
+        }
         if (failingSince === undefined) {
           failingSince = Date.now();
           this.log(`cannot store sample ${s.seq} (${storeErrorText(err)}); keeping samples (up to ${this.limit}) and retrying`);
@@ -67,6 +79,7 @@ export class SampleOutbox {
   /** Gives up (the runner is stopping): what is still waiting counts as lost. */
   close() {
     this.closed = true;
+    if (this.queue.length) this.why.add("the runner stopped before the control store took them");
     this.lost.push(...this.queue.map((s) => s.seq));
     this.queue = [];
   }
@@ -82,7 +95,7 @@ export class SampleOutbox {
       ranges.push(i === j ? `${seqs[i]}` : `${seqs[i]}–${seqs[j]}`);
       i = j + 1;
     }
-    return `${seqs.length} sample(s) (seq ${ranges.join(", ")}) could not be stored: the control store was unreachable for longer than the runner keeps samples (${this.limit}); the chart has a gap there`;
+    return `${seqs.length} sample(s) (seq ${ranges.join(", ")}) could not be stored: ${[...this.why].join("; ")}; the chart has a gap there`;
   }
 }
 
@@ -93,7 +106,7 @@ export async function untilStored<T>(what: string, fn: () => Promise<T>, log: (l
     try {
       return await fn();
     } catch (err) {
-      if (giveUp()) throw err;
+      if (giveUp() || !isStoreUnavailable(err)) throw err;
       if (attempt === 1) log(`cannot store ${what} (${storeErrorText(err)}); retrying until the control store answers`);
       const until = Date.now() + backoff;
       while (Date.now() < until && !giveUp()) await new Promise((r) => setTimeout(r, Math.min(until - Date.now(), 250) + 1));

@@ -1,0 +1,225 @@
+// Hostile input against every route: NUL bytes, wrong types, huge and deeply nested bodies, malformed ids,
+// cross-origin and foreign-Host requests. The real route handlers and the real proxy run against a real
+// control store. No answer may be a 5xx; every 4xx is JSON with a message, and a refused input names its field.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { NextRequest } from "next/server";
+import { prisma } from "@/lib/db";
+import { testControlStore, testDatabase } from "@/lib/testing";
+import { proxy } from "../../proxy";
+import * as compare from "./compare/route";
+import * as importOne from "./imports/[id]/route";
+import * as imports from "./imports/route";
+import * as referenceFit from "./references/[id]/fit/route";
+import * as referenceOne from "./references/[id]/route";
+import * as cancel from "./runs/[id]/cancel/route";
+import * as events from "./runs/[id]/events/route";
+import * as runOne from "./runs/[id]/route";
+import * as samples from "./runs/[id]/samples.csv/route";
+import * as summary from "./runs/[id]/summary/route";
+import * as runs from "./runs/route";
+import * as targetInfo from "./targets/[id]/info/route";
+import * as targetOne from "./targets/[id]/route";
+import * as targets from "./targets/route";
+
+let ctl: Awaited<ReturnType<typeof testControlStore>>;
+let target: Awaited<ReturnType<typeof testDatabase>>;
+before(async () => {
+  ctl = await testControlStore("fuzz_ctl");
+  target = await testDatabase("fuzz_tgt");
+  process.env.TARGET_DATABASE_URL = target.url;
+  process.env.TARGET_IS_EMBEDDED = "1";
+});
+after(async () => {
+  await prisma().$disconnect();
+  await ctl.drop();
+  await target.drop();
+});
+
+const BASE = "http://127.0.0.1:3000";
+let sent = 0;
+
+/** Checks one answer; `input` says what was sent, for the failure message. */
+async function check(input: string, res: Response, opts: { fieldRequired?: boolean } = {}) {
+  sent++;
+  const text = await res.text();
+  assert.ok(res.status < 500, `${input} → ${res.status} ${text.slice(0, 300)}`);
+  if (res.status < 400) return;
+  let body: { error?: unknown; fields?: Record<string, unknown>; field?: unknown };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    assert.fail(`${input} → ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  assert.ok(typeof body.error === "string" && body.error.length > 10, `${input} → ${res.status} without a message: ${text.slice(0, 200)}`);
+  // 404 (no such run) and 409 (wrong state) answer a well-formed request; the others refuse an input.
+  if (opts.fieldRequired !== false && res.status !== 404 && res.status !== 409) {
+    const named = typeof body.field === "string" ? [body.field] : Object.keys(body.fields ?? {});
+    assert.ok(named.length > 0 && named.every((f) => f && f !== "_"), `${input} → ${res.status} names no field: ${text.slice(0, 300)}`);
+  }
+}
+
+const BAD_IDS = [
+  "\u0000",
+  "r_\u0000",
+  "default\u0000",
+  "r_abc\u0000def",
+  "x".repeat(5000),
+  "../../etc/passwd",
+  "r_abc'; DROP TABLE run;--",
+  "😀",
+  " ",
+  "r_%00",
+  "imp_\n",
+  "t_\t",
+];
+const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
+const get = (path: string) => new Request(BASE + path);
+
+test("malformed ids on every :id route answer 400 naming the id, never 5xx", async () => {
+  const routes: [string, (id: string) => Promise<Response>][] = [
+    ["GET /api/runs/:id", (id) => runOne.GET(get("/api/runs/x"), ctx(id))],
+    ["DELETE /api/runs/:id", (id) => runOne.DELETE(new Request(BASE + "/api/runs/x", { method: "DELETE" }), ctx(id))],
+    ["POST /api/runs/:id/cancel", (id) => cancel.POST(new Request(BASE + "/x", { method: "POST" }), ctx(id))],
+    ["GET /api/runs/:id/events", (id) => events.GET(get("/x"), ctx(id))],
+    ["GET /api/runs/:id/samples.csv", (id) => samples.GET(get("/x"), ctx(id))],
+    ["GET /api/runs/:id/summary", (id) => summary.GET(get("/x"), ctx(id))],
+    ["DELETE /api/targets/:id", (id) => targetOne.DELETE(new Request(BASE + "/x", { method: "DELETE" }), ctx(id))],
+    ["GET /api/targets/:id/info", (id) => targetInfo.GET(get("/x"), ctx(id))],
+    ["GET /api/imports/:id", (id) => importOne.GET(get("/x"), ctx(id))],
+    ["DELETE /api/imports/:id", (id) => importOne.DELETE(new Request(BASE + "/x", { method: "DELETE" }), ctx(id))],
+    ["GET /api/references/:id", (id) => referenceOne.GET(get("/x"), ctx(id))],
+    ["GET /api/references/:id/fit", (id) => referenceFit.GET(get("/x"), ctx(id))],
+  ];
+  for (const [name, call] of routes) {
+    for (const id of BAD_IDS) {
+      const res = await call(id);
+      await check(`${name} with id ${JSON.stringify(id.slice(0, 40))}`, res);
+      if (!name.includes("references")) assert.equal(res.status, 400, `${name} ${JSON.stringify(id.slice(0, 20))}`);
+    }
+    // A well-formed id that does not exist is a 404 with a message.
+    await check(`${name} with an unknown id`, await call(name.includes("imports") ? "imp_000000000000" : name.includes("targets") ? "t_0000000000" : "r_000000000000"));
+  }
+});
+
+const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
+const BAD_BODIES: [string, string][] = [
+  ["empty", ""],
+  ["not JSON", "writers=0"],
+  ["truncated", '{"config":'],
+  ["array", "[]"],
+  ["null", "null"],
+  ["number", "42"],
+  ["string", '"x"'],
+  ["deep array", deep(50_000)],
+  ["deep object", '{"config":' + '{"a":'.repeat(5000) + "1" + "}".repeat(5001)],
+  ["huge string", JSON.stringify({ config: { kind: "pubsub" }, text: "x".repeat(6 * 1024 * 1024), name: "y".repeat(100_000), connectionString: "z".repeat(100_000) })],
+  ["NUL key", '{"\\u0000":1}'],
+  ["config array", '{"config":[]}'],
+  ["config null", '{"config":null}'],
+  ["config string", '{"config":"pubsub"}'],
+  ["config NUL kind", '{"config":{"kind":"\\u0000"}}'],
+  ["config wrong types", '{"config":{"kind":"pubsub","writers":"ten","partitions":{},"durationSeconds":[1]}}'],
+  ["config huge numbers", '{"config":{"kind":"queue","writers":1e308,"readers":-1e308,"payloadBytes":1e400}}'],
+  ["config negative", '{"config":{"kind":"queue","writers":-1,"readers":0}}'],
+  ["targetId number", '{"config":{"kind":"queue"},"targetId":5}'],
+  ["targetId NUL", '{"config":{"kind":"queue"},"targetId":"default\\u0000"}'],
+  ["targetId object", '{"config":{"kind":"queue"},"targetId":{}}'],
+  ["name NUL", '{"name":"a\\u0000b","connectionString":"postgresql://u@127.0.0.1:1/db"}'],
+  ["connectionString NUL", '{"connectionString":"postgresql://u@127.0.0.1:1/d\\u0000b"}'],
+  ["connectionString number", '{"connectionString":5}'],
+  ["connectionString key=value", '{"connectionString":"host=h password=x"}'],
+  ["text NUL", '{"text":"a\\u0000b"}'],
+  ["label NUL", '{"text":"x","label":"a\\u0000b"}'],
+  ["text number", '{"text":5}'],
+  ["command object", '{"text":"x","command":{}}'],
+];
+
+test("malformed bodies to every POST route answer 4xx naming the field, never 5xx", async () => {
+  const routes: [string, (r: Request) => Promise<Response>][] = [
+    ["POST /api/runs", runs.POST],
+    ["POST /api/targets", targets.POST],
+    ["POST /api/imports", imports.POST],
+  ];
+  for (const [name, call] of routes)
+    for (const [label, body] of BAD_BODIES) {
+      for (const type of ["application/json", "text/plain"]) {
+        if (type === "text/plain" && name !== "POST /api/imports") continue;
+        const res = await call(new Request(BASE + "/x", { method: "POST", headers: { "content-type": type }, body }));
+        await check(`${name} with ${label} (${type})`, res);
+        assert.ok(res.status >= 400, `${name} accepted ${label}`);
+      }
+    }
+  // The two answers issue #11 found wrong: config [] names config, NUL targetId names targetId.
+  const arr = await runs.POST(new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":[]}' }));
+  assert.deepEqual(Object.keys(((await arr.json()) as { fields: object }).fields), ["config"]);
+  const nul = await runs.POST(new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":{"kind":"queue"},"targetId":"default\\u0000"}' }));
+  assert.equal(nul.status, 400);
+  assert.match(((await nul.json()) as { fields: { targetId: string } }).fields.targetId, /targetId "default\\u0000" is not a valid id/);
+});
+
+test("malformed query strings answer 4xx naming the parameter, never 5xx", async () => {
+  const queries: [string, () => Promise<Response>][] = [];
+  for (const q of ["workload=%00", "workload=mysql", "workload[]=x", "status=%00", "status=done,,x", "status=" + "running,".repeat(2000), "workload=" + "q".repeat(10_000)])
+    queries.push([`GET /api/runs?${q.slice(0, 40)}`, () => runs.GET(get(`/api/runs?${q}`))]);
+  for (const q of [
+    "ids=%00",
+    "ids=r_%00",
+    "ids=not-an-id",
+    "ids=r_a,%00,imp_x",
+    "ids=" + "r_a,".repeat(3000),
+    "ids=r_a&format=%00",
+    "ids=r_a&format=xml",
+    "ids=",
+    "",
+    "ids=ref:nope",
+    "ids=r_000000000000&base=%00",
+  ])
+    queries.push([`GET /api/compare?${q.slice(0, 40)}`, () => compare.GET(get(`/api/compare?${q}`))]);
+  for (const q of ["config=%00", "config=[]", "config=null", "config={", "config=" + encodeURIComponent(deep(20_000)), 'config={"kind":"queue","writers":"x"}', "targetId=%00", "targetId=" + "t".repeat(500), "targetId=t_0000000000"])
+    queries.push([`GET /api/references/:id/fit?${q.slice(0, 40)}`, () => referenceFit.GET(get(`/x?${q}`), ctx("queue-4vcpu-single-node"))]);
+  for (const q of ["histograms=%00", "histograms=yes", "histograms=" + "1".repeat(5000)])
+    queries.push([`GET /api/runs/:id?${q.slice(0, 30)}`, () => runOne.GET(get(`/x?${q}`), ctx("r_000000000000"))]);
+  for (const q of ["ids=r_a&full=true", "ids=r_a&download=%00", "ids=r_a&format=json&format=md"])
+    queries.push([`GET /api/compare?${q}`, () => compare.GET(get(`/api/compare?${q}`))]);
+  for (const q of ["after=%00", "after=-5", "after=1e400", "after=abc"]) queries.push([`GET /api/runs/:id/events?${q}`, () => events.GET(get(`/x?${q}`), ctx("r_000000000000"))]);
+  // GET /api/health takes no input (its 503 says a part is down, which is its job); it is left out.
+  queries.push(["GET /api/targets", () => targets.GET()]);
+  queries.push(["GET /api/imports", () => imports.GET()]);
+  for (const [input, call] of queries) {
+    const res = await call();
+    // A malformed parameter is refused before anything is looked up: never the 404 of the unknown run.
+    if (/histograms=|full=true|download=%00/.test(input)) assert.equal(res.status, 400, input);
+    await check(input, res);
+  }
+});
+
+test("the proxy refuses cross-origin state changes and foreign Hosts naming the header, on every route", async () => {
+  const paths = ["/api/runs", "/api/runs/r_000000000000", "/api/runs/r_000000000000/cancel", "/api/targets", "/api/targets/t_0000000000", "/api/imports", "/api/imports/imp_000000000000", "/api/compare", "/runs/new", "/"];
+  const cases: { method: string; headers: Record<string, string>; status: number }[] = [
+    { method: "POST", headers: { host: "127.0.0.1:3000", origin: "http://evil.example", "content-type": "text/plain", "content-length": "2" }, status: 403 },
+    { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": "2" }, status: 403 },
+    { method: "DELETE", headers: { host: "127.0.0.1:3000", "sec-fetch-site": "cross-site" }, status: 403 },
+    { method: "POST", headers: { host: "127.0.0.1:3000", origin: "null" }, status: 403 },
+    { method: "POST", headers: { host: "127.0.0.1:3000", origin: BASE, "content-type": "text/plain", "content-length": "2" }, status: 415 },
+    { method: "GET", headers: { host: "evil.example:3000" }, status: 421 },
+    { method: "POST", headers: { host: "evil.example:3000", origin: "http://evil.example:3000", "content-type": "application/json", "content-length": "2" }, status: 421 },
+    { method: "GET", headers: { host: "127.0.0.1.evil.example" }, status: 421 },
+  ];
+  for (const p of paths)
+    for (const c of cases) {
+      if (c.status === 415 && p === "/api/imports") continue; // text/plain is one of the import's forms
+      const res = proxy(new NextRequest(BASE + p, { method: c.method, headers: c.headers }));
+      const input = `${c.method} ${p} ${JSON.stringify(c.headers)}`;
+      assert.equal(res.status, c.status, input);
+      await check(input, res);
+    }
+  // Same-origin requests pass (the proxy hands them on: no status of its own).
+  const ok = proxy(new NextRequest(BASE + "/api/runs", { method: "POST", headers: { host: "127.0.0.1:3000", origin: BASE, "content-type": "application/json", "content-length": "2" } }));
+  assert.equal(ok.headers.get("x-middleware-next"), "1");
+});
+
+test("at least 300 malformed requests were sent", (t) => {
+  t.diagnostic(`${sent} malformed requests sent`);
+  assert.ok(sent >= 300, `only ${sent} requests`);
+});

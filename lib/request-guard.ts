@@ -1,0 +1,80 @@
+// Which requests the app answers (proxy.ts applies it to every request). Browser-safe, no Node imports.
+//
+// - Host: only names the server was started for. A DNS-rebinding page reaches 127.0.0.1 under its own name
+//   (Host: evil.example), so answering any Host would let it read the API.
+// - State-changing methods: only from this origin (Origin equal to the Host's origin, or the browser's own
+//   Sec-Fetch-Site: same-origin), with a JSON body. A cross-site form or fetch always carries its Origin, and
+//   a form cannot send application/json without a CORS preflight this app never grants.
+// Clients that are not browsers (curl, scripts) send `Origin: http://<host>:<port>`; the CLI and the runner
+// never call the API (they use the control store directly).
+
+export interface GuardInput {
+  method: string;
+  pathname: string;
+  host: string | null;
+  origin: string | null;
+  secFetchSite: string | null;
+  contentType: string | null;
+  /** True when the request carries a body (content-length > 0 or chunked). */
+  hasBody: boolean;
+}
+
+export type GuardRefusal = { status: 400 | 403 | 415 | 421; error: string; field: string };
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The host name of a Host header ("127.0.0.1:3000" → "127.0.0.1", "[::1]:3000" → "[::1]"). */
+export function hostName(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  return h.split(":")[0];
+}
+
+/** Host names always answered, plus HOST and ALLOWED_HOSTS. */
+export function allowedHosts(env: { HOST: string; ALLOWED_HOSTS: string[] }): Set<string> {
+  const names = ["127.0.0.1", "localhost", "[::1]", env.HOST, ...env.ALLOWED_HOSTS].map((h) => hostName(h.includes(":") && !h.startsWith("[") && h.split(":").length > 2 ? `[${h}]` : h));
+  return new Set(names.filter((h) => h && h !== "0.0.0.0" && h !== "[::]"));
+}
+
+/** null when the request may go on, or the refusal to send (status, message, the header at fault). */
+export function checkRequest(r: GuardInput, hosts: Set<string>): GuardRefusal | null {
+  if (!r.host || !hosts.has(hostName(r.host)))
+    return {
+      status: 421,
+      field: "host",
+      error: `this server does not answer to host ${JSON.stringify(r.host ?? "")}: open it as http://127.0.0.1:<port> or http://localhost:<port>, or add the name to ALLOWED_HOSTS`,
+    };
+  if (SAFE_METHODS.has(r.method.toUpperCase())) return null;
+  const sameOrigin = r.secFetchSite === "same-origin" || (r.origin !== null && originHost(r.origin) === r.host.toLowerCase());
+  if (!sameOrigin)
+    return {
+      status: 403,
+      field: "origin",
+      error:
+        r.origin === null
+          ? `${r.method} needs an Origin header naming this server (e.g. Origin: http://${r.host}); browsers send it, scripts must add it`
+          : `${r.method} from origin ${JSON.stringify(r.origin)} is refused: only pages of http://${r.host} may change data`,
+    };
+  if (r.hasBody && !isAllowedBodyType(r.pathname, r.contentType))
+    return {
+      status: 415,
+      field: "content-type",
+      error: `the body must be sent as Content-Type: application/json${r.pathname === "/api/imports" ? " (or text/plain, multipart/form-data for an import)" : ""}, not ${JSON.stringify(r.contentType ?? "none")}`,
+    };
+  return null;
+}
+
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+function isAllowedBodyType(pathname: string, contentType: string | null): boolean {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "application/json") return true;
+  // The import route's documented forms: a file upload or the raw text (still same-origin only).
+  return pathname === "/api/imports" && (type === "text/plain" || type === "multipart/form-data");
+}
