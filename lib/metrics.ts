@@ -26,12 +26,11 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  *           queue: the SELECT … FOR UPDATE SKIP LOCKED alone (an empty queue returns no row, then ROLLBACK).
  * - e2e:    one per message: from the writer starting its transaction (the reference's created_at = now())
  *           to the reader having the row, both read on the runner's own monotonic clock (never server vs client).
+ * workloads/fields.ts brokerMetrics declares these names; runner/stats.ts records them.
+ *
+ * The type: percentiles by latency name, whatever names the run's workload declares (lib/operations.ts
+ * latencyMetrics), so a workload measuring "get" and "set" stores latencyMs.get and latencyMs.set.
  */
-/** The broker workloads' latency names (workloads/fields.ts brokerMetrics declares them; the runner records them). */
-export const LATENCY_METRICS = ["write", "writeScheduled", "read", "claim", "e2e"] as const;
-export type LatencyMetric = (typeof LATENCY_METRICS)[number];
-
-/** Percentiles by latency name: whatever names the run's workload declares (lib/operations.ts latencyMetrics). */
 export const LatencyByMetric = z.partialRecord(z.string(), LatencyStats);
 export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
 
