@@ -3,9 +3,9 @@
 // operation's rate" or "the e2e latency" instead of reading fixed broker fields. Browser-safe.
 //
 // Where the numbers live: latencies are keyed by the declared name (latencyMs[name], histograms[name]) in
-// samples and summaries alike. Rates: a sample or summary keeps the broker's two counters, `writes` and
-// `reads` (the runner's RunStats counts those two), so the operations named "write" and "read" read them; an
-// operation of another name has no stored rate yet (throughputOf gives undefined, shown as "–").
+// samples and summaries alike. Rates: the operations named "write" and "read" are the broker's two counters,
+// `writes` and `reads` (as every stored run has them); any other operation's rate is `rates[name]`
+// (runner/stats.ts RunStats.op(name) counts it).
 import type { DeliveryDef, MetricModel, OperationDef } from "../workloads/types";
 import type { LatencyStats, Throughput } from "./metrics";
 import { workloadDefinition } from "./workloads";
@@ -40,15 +40,16 @@ export function latencyMetrics(m: MetricModel): LatencyMetricDef[] {
   return out;
 }
 
-/** The stored counters of a sample or summary (see the header: the broker's two). */
+/** The stored counters of a sample or summary (see the header). */
 interface Counted<T extends Throughput> {
   writes: Throughput;
   reads: T;
+  rates?: Record<string, Throughput>;
 }
 
 /** An operation's counts and rate in a sample or summary, or undefined when none is stored for it. */
 export function throughputOf<T extends Throughput>(m: Counted<T>, name: string): Throughput | undefined {
-  return name === "write" ? m.writes : name === "read" ? m.reads : undefined;
+  return name === "write" ? m.writes : name === "read" ? m.reads : m.rates?.[name];
 }
 
 /** One of an operation's declared counters (OperationDef.counters: a read's emptyPolls), kept beside its rate. */

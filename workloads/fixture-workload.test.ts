@@ -14,6 +14,7 @@ import { LiveNumbers } from "../components/run/LiveNumbers";
 import { LatencyTable } from "../components/run/RunResult";
 import { comparedMetrics, configCellsOf, configRows } from "../lib/compare";
 import { Sample } from "../lib/sample";
+import { RunStats } from "../runner/stats";
 import { csvColumns, samplesToCsv } from "../lib/samples-csv";
 import { prisma } from "../lib/db";
 import { knobsParts } from "../lib/run-format";
@@ -52,9 +53,9 @@ const echo = defineWorkload({
   clients: (c) => c.writers,
   clientsFormula: "writers",
   writeBatch: () => 1,
-  // Its one operation is a ping: latency only (no stored rate, no backlog), shown under its own name.
+  // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
   metrics: {
-    operations: [{ name: "ping", label: "ping", unit: "ping", rate: false, latency: true, errors: false, latencySample: "per ping", chart: { title: "Ping latency", hint: "per ping" } }],
+    operations: [{ name: "ping", label: "ping", unit: "msg", rate: true, latency: true, errors: true, latencySample: "per ping", chart: { title: "Ping latency", hint: "per ping" } }],
   },
 });
 
@@ -140,30 +141,40 @@ test("its describer names the run, and compare has a row for each of its fields"
 });
 
 test("what it declares it measures is what the charts, the run page, the CSV and compare show", () => {
-  // A second of an echo run: only its ping latency. (The broker's write/read counters are still required
-  // fields of a sample: zero here, and not shown, since echo declares no operation by those names.)
-  const zero = { count: 0, msgPerSec: 0, mibPerSec: 0, errors: 0 };
-  const ping = { p50: 1.5, p90: 2, p95: 2.5, p99: 3, p999: 3.5, max: 4, mean: 1.7, count: 35 };
-  const sample = Sample.parse({
-    seq: 0, time: new Date(0).toISOString(), phase: "measuring",
-    metrics: { elapsedSec: 1, intervalSec: 1, writes: zero, reads: { ...zero, emptyPolls: 0 }, groups: [], backlog: 0, latencyMs: { ping }, errors: [] },
-  });
+  // A second of an echo run as runner/stats.ts makes it: its ping rate (RunStats.op("ping")) and latency. (The
+  // broker's write/read counters are still required fields of a sample: zero here, and not shown, since echo
+  // declares no operation by those names.)
+  let now = 0;
+  const stats = new RunStats([], 1024, () => now);
+  stats.op("ping").done(35);
+  stats.op("ping").failed(2);
+  for (let i = 0; i < 35; i++) stats.op("ping").latency.record(1500);
+  now += 1000;
+  const sample = Sample.parse({ seq: 0, time: new Date(0).toISOString(), phase: "measuring", metrics: stats.tick("measuring") });
+  const ping = sample.metrics.latencyMs.ping!;
+  assert.equal(sample.metrics.rates?.ping.msgPerSec, 35);
   const charts = renderToStaticMarkup(createElement(RunCharts, { samples: [sample], workload: "echo", warmupSeconds: 0, totalSeconds: 30 }));
   assert.match(charts, /data-testid="chart-latency-ping"/);
   assert.match(charts, />Ping latency</);
   for (const absent of ["chart-latency-write", "chart-latency-e2e", "chart-backlog"]) assert.doesNotMatch(charts, new RegExp(absent));
 
   const live = renderToStaticMarkup(createElement(LiveNumbers, { sample, workload: "echo" }));
-  assert.match(live, /data-testid="live-lat-ping"><th scope="row">ping<\/th><td class="num">1\.5</);
+  assert.match(live, /data-testid="live-lat-ping"><th scope="row">ping<\/th><td class="num">1\.5/);
+  assert.match(live, /data-testid="live-ping-rate">35<\/td><td class="num">0\.03<\/td><td class="num">2</);
   assert.doesNotMatch(live, /live-write|live-backlog/);
+  assert.match(charts, /data-testid="chart-throughput"/);
 
   const table = renderToStaticMarkup(createElement(LatencyTable, { workload: "echo", latency: { ping }, caption: "c" }));
   assert.deepEqual([...table.matchAll(/<th scope="row"[^>]*>([^<]+)</g)].map((m) => m[1]), ["ping"]);
 
-  assert.deepEqual(csvColumns("echo"), ["seq", "time", "phase", "elapsed_s", "interval_s", "ping_p50_ms", "ping_p95_ms", "ping_p99_ms", "ping_max_ms", "ping_latency_count"]);
-  assert.match(samplesToCsv([sample], "echo"), /\n0,1970-01-01T00:00:00\.000Z,measuring,1,1,1\.5,2\.5,3,4,35,\n$/);
+  assert.deepEqual(csvColumns("echo"), [
+    ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_messages ping_errors".split(" "),
+    ..."ping_p50_ms ping_p95_ms ping_p99_ms ping_max_ms ping_latency_count".split(" "),
+  ]);
+  const [, row] = samplesToCsv([sample], "echo").trim().split("\n");
+  assert.equal(row, `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+(35 * 1024 / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,`);
 
-  assert.deepEqual(comparedMetrics(["echo"]), { rates: [], latencies: [{ name: "ping", label: "Ping" }] });
+  assert.deepEqual(comparedMetrics(["echo"]), { rates: [{ name: "ping", label: "Ping" }], latencies: [{ name: "ping", label: "Ping" }] });
   // Compared with a queue run: each workload's rows, the other's cells empty.
   assert.deepEqual(comparedMetrics(["queue", "echo"]).latencies.map((l) => l.name), ["write", "read", "e2e", "ping"]);
 });
