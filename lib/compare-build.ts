@@ -6,8 +6,9 @@ import { mibPerSec, type LatencyStats } from "./metrics";
 import { referenceLabel, type Reference } from "./references";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
-import { configCellsOf, durabilityLevel, METRICS, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
+import { comparedMetrics, configCellsOf, durabilityLevel, METRICS, rateOps, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
 import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "./workloads";
+import { readsPerGroup, throughputOf } from "./operations";
 
 const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
 
@@ -63,7 +64,7 @@ function histogramFor(hs: Record<string, string>, m: Metric): Histogram | null {
 
 function runDistribution(s: RunSummary): Partial<Record<Metric, DistPoint[]>> {
   const out: Partial<Record<Metric, DistPoint[]>> = {};
-  for (const m of METRICS) {
+  for (const { name: m } of comparedMetrics([s.workload]).latencies) {
     try {
       const h = histogramFor(s.histograms ?? {}, m);
       if (h) out[m] = distributionPoints(h);
@@ -97,12 +98,14 @@ const MAX_TIME_POINTS = 1200;
 export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
   const step = Math.max(1, Math.ceil(samples.length / MAX_TIME_POINTS));
   const out: TimePoint[] = [];
+  const metrics = METRICS();
+  const ops = rateOps();
   for (let i = 0; i < samples.length; i += step) {
     const s = samples[i];
     const m = SampleMetrics.safeParse(s.metrics);
     if (!m.success) continue;
     const lat: TimePoint["latency"] = {};
-    for (const k of METRICS) {
+    for (const k of metrics) {
       const l = m.data.latencyMs[k];
       if (l) lat[k] = { p50: l.p50, p95: l.p95, p99: l.p99, max: l.max };
     }
@@ -110,8 +113,7 @@ export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
     out.push({
       t: Math.round(m.data.elapsedSec * 10) / 10,
       phase: s.phase,
-      writeMsgPerSec: rate ? m.data.writes.msgPerSec : null,
-      readMsgPerSec: rate ? m.data.reads.msgPerSec : null,
+      rates: Object.fromEntries(ops.map((o) => [o, rate ? (throughputOf(m.data, o)?.msgPerSec ?? null) : null])),
       latency: lat,
     });
   }
@@ -172,7 +174,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const when = typeof run.createdAt === "string" ? run.createdAt : run.createdAt.toISOString();
   const notes = [
     `Measured by this product: rates over the real measured window (${s.window.measuredSeconds.toFixed(1)} s), ${s.window.warmupSeconds > 0 ? `after ${s.window.warmupSeconds} s of warm-up that is excluded` : "no warm-up"}; percentiles from the run's HDR histograms.`,
-    ...(definitionOf(s.config).readsPerGroup && s.reads.perGroup.length > 1 ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`] : []),
+    ...(readsPerGroup(s.config.kind) && s.reads.perGroup.length > 1 ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`] : []),
     `End-to-end clock: ${mf.e2eClock}.`,
     ...(s.notes ?? []),
   ];
@@ -303,7 +305,8 @@ export function fromImport(rec: ImportRecord): Comparable {
     latency,
     distribution: {},
     points: { write: triplePoints(latency.write), read: triplePoints(latency.read), e2e: triplePoints(latency.e2e) },
-    overTime: s.intervals.map((i) => ({ t: i.elapsedSec, writeMsgPerSec: i.writeMsgPerSec, readMsgPerSec: i.readMsgPerSec })),
+    // The reference tool's live lines are its write and read rates: the operations of the same names.
+    overTime: s.intervals.map((i) => ({ t: i.elapsedSec, rates: { write: i.writeMsgPerSec, read: i.readMsgPerSec } })),
     notes: s.notes,
   };
 }
@@ -386,7 +389,7 @@ export function fromReference(r: Reference): Comparable {
     overTime: [],
     notes: [
       `Published by the author: ${h.aggregation}. Only p50, p95 and p99 are published.`,
-      ...(definitionOf({ kind: r.workload }).readsPerGroup ? [`Read msg/s sums ${c.consumerGroups} consumer groups (${c.consumerGroups}× fan-out).`] : []),
+      ...(readsPerGroup(r.workload) ? [`Read msg/s sums ${c.consumerGroups} consumer groups (${c.consumerGroups}× fan-out).`] : []),
     ],
   };
 }

@@ -4,6 +4,7 @@
 // Pure and browser-safe (no Node APIs, no database): the builders live in lib/compare-build.ts.
 // Numbers are never invented: a percentile a source does not publish is null and shown as "—".
 import type { WorkloadDefinition } from "../workloads/types";
+import { latencyMetrics, metricModel, rateOperations } from "./operations";
 import { workloadDefinition, workloadDefinitions, type WorkloadKind } from "./workloads";
 
 import { toCsvText } from "./csv";
@@ -11,11 +12,47 @@ import { fmtMs as fmtMsOf } from "./run-format";
 
 export type ItemKind = "run" | "import" | "reference";
 export type Badge = "measured" | "imported" | "published";
-export const METRICS = ["write", "read", "e2e"] as const;
-export type Metric = (typeof METRICS)[number];
+/** A latency compare shows: a charted latency its workloads declare (lib/operations.ts), e.g. "write", "e2e". */
+export type Metric = string;
 export const PERCENTILES = ["p50", "p95", "p99", "p999", "max"] as const;
 export type Percentile = (typeof PERCENTILES)[number];
-export const METRIC_LABEL: Record<Metric, string> = { write: "Write", read: "Read", e2e: "End-to-end" };
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * What compare shows for these workloads, from their declarations (workloads/<kind>/definition.ts metrics): the
+ * operations with a rate and the charted latencies (operations' and delivery), in declared order, each once
+ * (the first workload to declare a name labels it). Pub/sub and queue: write and read rates; write, read and
+ * end-to-end latencies. Imports and references are of those workloads, so they read by the same names.
+ */
+export function comparedMetrics(kinds: readonly string[]): { rates: { name: string; label: string }[]; latencies: { name: string; label: string }[] } {
+  const rates = new Map<string, string>();
+  const latencies = new Map<string, string>();
+  for (const kind of distinct([...kinds])) {
+    const model = metricModel(kind);
+    if (!model) continue;
+    for (const o of rateOperations(model)) if (!rates.has(o.name)) rates.set(o.name, cap(o.label));
+    for (const l of latencyMetrics(model)) if (l.chart && !latencies.has(l.name)) latencies.set(l.name, cap(l.label));
+  }
+  const list = (m: Map<string, string>) => [...m].map(([name, label]) => ({ name, label }));
+  return { rates: list(rates), latencies: list(latencies) };
+}
+
+/** Every operation with a rate any registered workload declares. */
+export const rateOps = (): string[] => comparedMetrics(workloadDefinitions().map((d) => d.kind)).rates.map((o) => o.name);
+
+/** Every latency any registered workload lets compare show (the ?m= values a link may carry). */
+export const METRICS = (): string[] => comparedMetrics(workloadDefinitions().map((d) => d.kind)).latencies.map((l) => l.name);
+
+/** A metric's label ("Write", "End-to-end"), by the declaration that names it; the name itself if none does. */
+export function metricLabel(m: Metric): string {
+  return comparedMetrics(workloadDefinitions().map((d) => d.kind)).latencies.find((l) => l.name === m)?.label ?? m;
+}
+
+const NO_PCTS: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
+/** An item's percentiles of a latency; all null when its workload does not measure it. */
+export const pctsOf = (c: Pick<Comparable, "latency">, m: Metric): Pcts => c.latency[m] ?? NO_PCTS;
+/** An item's rate of an operation (msg/s or MiB/s); null when unknown or not measured. */
+export const rateOf = (c: Pick<Comparable, "throughput">, op: string, unit: "Msg" | "MiB"): number | null => c.throughput[`${op}${unit}PerSec`] ?? null;
 export const PCT_LABEL: Record<Percentile, string> = { p50: "p50", p95: "p95", p99: "p99", p999: "p99.9", max: "max" };
 /** Quantile of each percentile, for distribution plots (max is plotted at the histogram's last point). */
 export const PCT_Q: Record<Exclude<Percentile, "max">, number> = { p50: 0.5, p95: 0.95, p99: 0.99, p999: 0.999 };
@@ -33,9 +70,9 @@ export interface DistPoint {
 export interface TimePoint {
   t: number;
   phase?: string;
-  /** null: the interval was too short to be a rate (lib/sample.ts isRateSample); charts leave it out. */
-  writeMsgPerSec: number | null;
-  readMsgPerSec: number | null;
+  /** msg/s by declared operation ("write", "read"); null: the interval was too short to be a rate
+   *  (lib/sample.ts isRateSample), and charts leave it out. */
+  rates: Record<string, number | null>;
   latency?: Partial<Record<Metric, { p50: number; p95: number; p99: number; max: number }>>;
 }
 
@@ -87,7 +124,9 @@ export interface Comparable {
   annotations: Record<string, string>;
   env: Record<string, Cell>;
   facts: Facts;
-  throughput: { writeMsgPerSec: number | null; writeMiBPerSec: number | null; readMsgPerSec: number | null; readMiBPerSec: number | null };
+  /** Rates by declared operation: `<op>MsgPerSec` and `<op>MiBPerSec` (writeMsgPerSec, readMiBPerSec, …). */
+  throughput: Record<string, number | null>;
+  /** Percentiles by declared latency name (write, read, e2e); read them with pctsOf. */
   latency: Record<Metric, Pcts>;
   /** From the stored HDR histograms (runs only). */
   distribution: Partial<Record<Metric, DistPoint[]>>;
@@ -166,21 +205,21 @@ export interface ResultRow {
 }
 
 function resultRows(items: Comparable[]): ResultRow[] {
-  const rows: ResultRow[] = [
-    { key: "writeMsgPerSec", group: "Throughput", label: "Write msg/s", unit: "msg/s", better: "higher", values: items.map((i) => i.throughput.writeMsgPerSec) },
-    { key: "writeMiBPerSec", group: "Throughput", label: "Write MiB/s", unit: "MiB/s", better: "higher", values: items.map((i) => i.throughput.writeMiBPerSec) },
-    { key: "readMsgPerSec", group: "Throughput", label: "Read msg/s", unit: "msg/s", better: "higher", values: items.map((i) => i.throughput.readMsgPerSec) },
-    { key: "readMiBPerSec", group: "Throughput", label: "Read MiB/s", unit: "MiB/s", better: "higher", values: items.map((i) => i.throughput.readMiBPerSec) },
-  ];
-  for (const m of METRICS)
+  // The rows are what the compared workloads declare (comparedMetrics), so keys read "writeMsgPerSec", "e2e.p99".
+  const { rates, latencies } = comparedMetrics(items.map((i) => i.workload));
+  const rows: ResultRow[] = rates.flatMap((o) => [
+    { key: `${o.name}MsgPerSec`, group: "Throughput", label: `${o.label} msg/s`, unit: "msg/s" as const, better: "higher" as const, values: items.map((i) => rateOf(i, o.name, "Msg")) },
+    { key: `${o.name}MiBPerSec`, group: "Throughput", label: `${o.label} MiB/s`, unit: "MiB/s" as const, better: "higher" as const, values: items.map((i) => rateOf(i, o.name, "MiB")) },
+  ]);
+  for (const m of latencies)
     for (const p of PERCENTILES)
       rows.push({
-        key: `${m}.${p}`,
-        group: `${METRIC_LABEL[m]} latency`,
-        label: `${METRIC_LABEL[m]} ${PCT_LABEL[p]}`,
+        key: `${m.name}.${p}`,
+        group: `${m.label} latency`,
+        label: `${m.label} ${PCT_LABEL[p]}`,
         unit: "ms",
         better: "lower",
-        values: items.map((i) => i.latency[m][p]),
+        values: items.map((i) => pctsOf(i, m.name)[p]),
       });
   return rows;
 }
@@ -398,7 +437,7 @@ const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(" | ")} |`;
 const badgeText = (c: Comparable) => `${c.label} (${c.badge})`;
 
 function triple(c: Comparable, m: Metric): string {
-  const l = c.latency[m];
+  const l = pctsOf(c, m);
   return `${fmtMs(l.p50)} / ${fmtMs(l.p95)} / ${fmtMs(l.p99)}`;
 }
 const rate = (msg: number | null, mib: number | null) => `${fmtNum(msg, 2)} msg/s / ${fmtNum(mib, 2)} MiB/s`;
@@ -419,8 +458,8 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
         c.label,
         c.badge,
         fmtCell(c.env.server ?? null),
-        rate(c.throughput.writeMsgPerSec, c.throughput.writeMiBPerSec),
-        rate(c.throughput.readMsgPerSec, c.throughput.readMiBPerSec),
+        rate(rateOf(c, "write", "Msg"), rateOf(c, "write", "MiB")),
+        rate(rateOf(c, "read", "Msg"), rateOf(c, "read", "MiB")),
         triple(c, "e2e"),
         triple(c, "write"),
         triple(c, "read"),
@@ -567,7 +606,7 @@ export function parseViewState(sp: Record<string, string | string[] | undefined>
     base: base && ids.includes(base) ? base : null,
     diff: get("diff") === "1",
     log: get("log") !== "0",
-    metric: metric === "write" || metric === "read" || metric === "e2e" ? metric : "e2e",
+    metric: metric && METRICS().includes(metric) ? metric : "e2e",
     pct: pct === "p50" || pct === "p95" || pct === "p99" || pct === "max" ? pct : "p99",
   };
 }

@@ -15,7 +15,7 @@ export const LatencyStats = z.object({
 export type LatencyStats = z.infer<typeof LatencyStats>;
 
 /**
- * Latency metrics (definitions as the reference tool, so numbers compare; README "Measurement"):
+ * The broker workloads' latency metrics (definitions as the reference tool, so numbers compare; README "Measurement"):
  * - write:  pubsub: one sample per batch (BEGIN → INSERT … COMMIT, timer after BEGIN as the reference);
  *           queue: one per autocommit INSERT. Service time, measured from when the write was sent.
  * - writeScheduled: with a throttle only: from each write's *scheduled* start (coordinated omission corrected).
@@ -26,17 +26,12 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  *           queue: the SELECT … FOR UPDATE SKIP LOCKED alone (an empty queue returns no row, then ROLLBACK).
  * - e2e:    one per message: from the writer starting its transaction (the reference's created_at = now())
  *           to the reader having the row, both read on the runner's own monotonic clock (never server vs client).
+ * workloads/fields.ts brokerMetrics declares these names; runner/stats.ts records them.
+ *
+ * The type: percentiles by latency name, whatever names the run's workload declares (lib/operations.ts
+ * latencyMetrics), so a workload measuring "get" and "set" stores latencyMs.get and latencyMs.set.
  */
-export const LATENCY_METRICS = ["write", "writeScheduled", "read", "claim", "e2e"] as const;
-export type LatencyMetric = (typeof LATENCY_METRICS)[number];
-
-export const LatencyByMetric = z.object({
-  write: LatencyStats.optional(),
-  writeScheduled: LatencyStats.optional(),
-  read: LatencyStats.optional(),
-  claim: LatencyStats.optional(),
-  e2e: LatencyStats.optional(),
-});
+export const LatencyByMetric = z.partialRecord(z.string(), LatencyStats);
 export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
 
 export const Throughput = z.object({

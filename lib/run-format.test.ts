@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { overTimeOf } from "./compare-build";
-import { knobsLabel, knobsParts, readRateLabel } from "./run-format";
+import { metricModel, rateLabel } from "./operations";
+import { knobsLabel, knobsParts } from "./run-format";
 import { isRateSample, type SampleMetrics } from "./sample";
 import { WorkloadConfig } from "./workloads";
 
@@ -21,9 +22,11 @@ test("a run's knobs are spelled out in words, one part per knob", () => {
 });
 
 test("the read rate is 'all groups' only for pub/sub with several consumer groups", () => {
-  assert.equal(readRateLabel("pubsub", 3), "read (all groups)");
-  assert.equal(readRateLabel("pubsub", 1), "read");
-  assert.equal(readRateLabel("queue", 1), "read");
+  // As the run page's headline and charts name it, from each workload's declared read operation.
+  const read = (kind: string) => metricModel(kind)!.operations.find((o) => o.name === "read")!;
+  assert.equal(rateLabel(read("pubsub"), 3), "read (all groups)");
+  assert.equal(rateLabel(read("pubsub"), 1), "read");
+  assert.equal(rateLabel(read("queue"), 1), "read");
 });
 
 const sample = (elapsedSec: number, intervalSec: number, msgs: number): SampleMetrics => ({
@@ -52,7 +55,7 @@ test("the compare over-time points leave a too-short interval's rates out (null)
   ]);
   assert.deepEqual(points[2].latency?.e2e, { p50: 3, p95: 4, p99: 5, max: 5 });
   assert.deepEqual(
-    points.map((p) => [p.t, p.writeMsgPerSec, p.readMsgPerSec]),
+    points.map((p) => [p.t, p.rates.write, p.rates.read]),
     [
       [1, 1000, 1000],
       [2, 1000, 1000],

@@ -1,6 +1,6 @@
 // Formatting shared by the run pages, the runs list and the compare view. Pure functions, safe in the browser.
 import { fmtBytes } from "../workloads/fields";
-import { definitionOf, workloadDefinition, type WorkloadConfig } from "./workloads";
+import { definitionOf, type WorkloadConfig } from "./workloads";
 
 export { fmtBytes };
 
@@ -13,12 +13,6 @@ export function knobsParts(c: WorkloadConfig | null): string[] {
 }
 
 export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).join(" · ");
-
-/** The read rate's name: a pub/sub run with several consumer groups reads each message once per group, and its
- *  read rate sums them; a queue (one consumer of each message) and a single group read plainly. */
-export function readRateLabel(workload: string, groups: number): string {
-  return workloadDefinition(workload)?.readsPerGroup && groups > 1 ? "read (all groups)" : "read";
-}
 
 /** Messages per second with thousands separators, no decimals above 100. */
 export function fmtRate(n: number | null | undefined): string {

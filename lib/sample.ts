@@ -22,6 +22,9 @@ export const SampleMetrics = z.object({
   /** Largest backlog over groups. */
   backlog: z.number().int(),
   latencyMs: LatencyByMetric,
+  /** Rates of the workload's declared operations other than write and read (those are `writes`/`reads`), by
+   *  name (runner/stats.ts OpStats). Absent when it declares none: pub/sub, queue and every older sample. */
+  rates: z.record(z.string(), Throughput).optional(),
   /** Error messages first seen in this interval (deduplicated, at most 10). */
   errors: z.array(z.string()),
 });

@@ -1,9 +1,10 @@
-// samples.csv: one header for both workloads in which every column name is unique.
+// samples.csv: the columns a workload declares, every name unique; pub/sub and queue keep the names they had
+// before workloads declared their metrics (README "API" lists them; scripts and notebooks read them).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RunStats } from "../runner/stats";
 import { workloadFor } from "../workloads/runners";
-import { CSV_COLUMNS, samplesToCsv } from "./samples-csv";
+import { csvColumns, samplesToCsv } from "./samples-csv";
 import type { Sample } from "./sample";
 import { WorkloadConfig } from "./workloads";
 
@@ -25,17 +26,22 @@ function samplesOf(config: WorkloadConfig): Sample[] {
   return out;
 }
 
+const BROKER_COLUMNS = [
+  ..."seq time phase elapsed_s interval_s write_msg_s write_mib_s write_messages write_errors read_msg_s read_mib_s read_messages read_errors empty_polls backlog".split(" "),
+  ...["write", "writeScheduled", "read", "claim", "e2e"].flatMap((m) => [`${m}_p50_ms`, `${m}_p95_ms`, `${m}_p99_ms`, `${m}_max_ms`, `${m}_latency_count`]),
+];
+
 for (const input of [
   { kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 3 },
   { kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 100 },
 ] as const) {
   test(`${input.kind}: every column name is unique and the counts are told apart`, () => {
-    const csv = samplesToCsv(samplesOf(WorkloadConfig.parse(input)));
+    const csv = samplesToCsv(samplesOf(WorkloadConfig.parse(input)), input.kind);
     const [header, first] = csv.trim().split("\n").map((l) => l.split(","));
     const dupes = header.filter((h, i) => header.indexOf(h) !== i);
     assert.deepEqual(dupes, [], `duplicate columns: ${dupes.join(", ")}`);
     assert.equal(first.length, header.length);
-    assert.deepEqual(header.slice(0, CSV_COLUMNS.length), [...CSV_COLUMNS]);
+    assert.deepEqual(header.slice(0, csvColumns(input.kind).length), BROKER_COLUMNS);
     // Messages in that second vs how many latencies its histogram holds: different columns, different values.
     const col = (name: string) => first[header.indexOf(name)];
     assert.equal(col("write_messages"), "10");

@@ -71,6 +71,8 @@ export const RunSummary = z.object({
   /** Reads summed over consumer groups (pubsub fan-out counts each group's read). */
   reads: Throughput.extend({ emptyPolls: z.number().int(), perGroup: z.array(GroupSummary) }),
   latencyMs: LatencyByMetric,
+  /** Measured-window rates of declared operations other than write and read, by name (as SampleMetrics.rates). */
+  rates: z.record(z.string(), Throughput).optional(),
   verification: Verification,
   /** Whole-run counts (warm-up, measured window and drain), which verification compares with the target's rows. */
   totals: z

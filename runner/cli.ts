@@ -116,7 +116,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
         signal: controller.signal,
         runId: save?.runId,
         log: (l) => io.out(`  ${l}`),
-        onReport: (r) => io.out(liveLine(r)),
+        onReport: (r) => io.out(liveLine(r, config.kind)),
         onPhase: (p) => {
           save?.phase(p);
           if (p === "draining" || p === "verifying") io.out(`  ${p}…`);

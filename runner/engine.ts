@@ -311,6 +311,14 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       if (s) latencyMs[m] = s;
       histograms[m] = encodeHistogram(h);
     }
+    // Declared operations other than write and read (runner/stats.ts OpStats): rate, percentiles and histogram by name.
+    const rates: Record<string, ReturnType<typeof tp>> = {};
+    for (const [name, o] of stats.operations()) {
+      rates[name] = tp(o.measured.count, o.measured.errors);
+      const s = lat(o.latency.cumulative);
+      if (s) latencyMs[name] = s;
+      histograms[name] = encodeHistogram(o.latency.cumulative);
+    }
     const perGroup = stats.groups.map((g) => {
       const gl: LatencyByMetric = {};
       for (const m of ["read", "claim", "e2e"] as GroupMetric[]) {
@@ -354,6 +362,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         perGroup,
       },
       latencyMs,
+      ...(Object.keys(rates).length ? { rates } : {}),
       verification,
       totals: {
         writes: stats.writesTotal.count,

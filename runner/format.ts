@@ -3,6 +3,7 @@ import type { LatencyStats } from "../lib/metrics";
 import type { RunSummary } from "../lib/summary";
 import { knobsParts } from "../lib/run-format";
 import { definitionOf } from "../lib/workloads";
+import { counterOf, latencyMetrics, rateOperations, throughputOf } from "../lib/operations";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -10,15 +11,25 @@ export const num = (n: number, digits = 1) => n.toLocaleString("en-US", { minimu
 /** Milliseconds with about 3 significant digits. */
 export const msText = (v: number | undefined) => (v === undefined ? "–" : v >= 100 ? num(v, 0) : v >= 10 ? num(v, 1) : num(v, 2));
 
-export function liveLine(r: Report): string {
-  const l = r.latencyMs;
+/** The CLI's line per report interval; the latencies are the workload's charted ones ("write", "read", "e2e"). */
+export function liveLine(r: Report, kind: string): string {
+  const model = definitionOf({ kind }).metrics;
   const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${msText(s.p50)} p99 ${msText(s.p99)}` : "");
   return (
-    `[${num(r.elapsedSec, 0).padStart(5)}s ${r.phase.padEnd(9)}] W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s  backlog ${int(r.backlog).padStart(6)}` +
-    `${pct("write", l.write)}${pct("read", l.read)}${pct("e2e", l.e2e)} ms` +
+    `[${num(r.elapsedSec, 0).padStart(5)}s ${r.phase.padEnd(9)}] W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s` +
+    (model.backlog ? `  ${model.backlog.label.toLowerCase()} ${int(r.backlog).padStart(6)}` : "") +
+    `${latencyMetrics(model)
+      .filter((m) => m.chart)
+      .map((m) => pct(m.name, r.latencyMs[m.name]))
+      .join("")} ms` +
     (r.errors ? `  errors ${int(r.errors)}` : "")
   );
 }
+
+const numberAt = (o: object, key: string): number | undefined => {
+  const v = (o as Record<string, unknown>)[key];
+  return typeof v === "number" ? v : undefined;
+};
 
 function table(rows: string[][], rightAlignFrom = 1): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
@@ -35,30 +46,36 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(`${knobsParts(c).filter((p) => !/back-off$/.test(p)).join(", ")}, ${backoff}`);
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
-  const tp: string[][] = [["", "msg/s", "MiB/s", "messages", "errors", "empty polls"]];
-  tp.push(["writes", num(s.writes.msgPerSec), num(s.writes.mibPerSec, 2), int(s.writes.count), int(s.writes.errors), ""]);
-  tp.push([
-    def.readsPerGroup ? `reads (${s.reads.perGroup.length} groups)` : "reads",
-    num(s.reads.msgPerSec),
-    num(s.reads.mibPerSec, 2),
-    int(s.reads.count),
-    int(s.reads.errors),
-    int(s.reads.emptyPolls),
-  ]);
-  if (def.readsPerGroup)
-    for (const g of s.reads.perGroup) tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), int(g.emptyPolls)]);
+  // One row per operation with a rate, as the workload declares them; a per-group one lists its groups.
+  const ops = rateOperations(def.metrics);
+  const counters = [...new Map(ops.flatMap((o) => o.counters ?? []).map((c) => [c.key, c])).values()];
+  const unit = ops[0] ? `${ops[0].unit}/s` : "msg/s";
+  const tp: string[][] = [["", unit, "MiB/s", "messages", "errors", ...counters.map((c) => c.label)]];
+  for (const o of ops) {
+    const t = throughputOf(s, o.name);
+    const n = (v: number | undefined, f: (x: number) => string) => (v === undefined ? "–" : f(v));
+    const groups = o.perGroup ? s.reads.perGroup : [];
+    tp.push([
+      o.perGroup ? `${o.label}s (${groups.length} groups)` : `${o.label}s`,
+      n(t?.msgPerSec, num),
+      n(t?.mibPerSec, (x) => num(x, 2)),
+      n(t?.count, int),
+      o.errors ? n(t?.errors, int) : "",
+      ...counters.map((c) => ((o.counters ?? []).some((x) => x.key === c.key) ? n(counterOf(s, o.name, c.key), int) : "")),
+    ]);
+    for (const g of groups)
+      tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), ...counters.map((c) => n(numberAt(g, c.key), int))]);
+  }
   out.push(table(tp));
   out.push("");
   const lt: string[][] = [["latency (ms)", "p50", "p90", "p95", "p99", "p99.9", "max", "mean", "samples"]];
-  const labels: Record<string, string> = {
-    write: `write (${def.latencyUnits.write})`,
-    writeScheduled: "write from schedule",
-    read: `read (${def.latencyUnits.read})`,
-    claim: "claim",
-    e2e: "end-to-end",
-  };
-  for (const [k, label] of Object.entries(labels)) {
-    const v = s.latencyMs[k as keyof typeof s.latencyMs];
+  // What the workload declares, in its order. An operation with a rate counts messages while its latency may
+  // count batches or polls, so its row says what one sample times ("write (per batch)").
+  const model = def.metrics;
+  const counted = new Set(model.operations.filter((o) => o.rate).map((o) => o.name));
+  for (const m of latencyMetrics(model)) {
+    const v = s.latencyMs[m.name];
+    const label = counted.has(m.name) ? `${m.label} (${m.latencySample})` : m.label;
     if (v) lt.push([label, msText(v.p50), msText(v.p90), msText(v.p95), msText(v.p99), msText(v.p999), msText(v.max), msText(v.mean), int(v.count)]);
   }
   out.push(table(lt));

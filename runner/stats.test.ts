@@ -1,7 +1,10 @@
-// The notes a throttled run gets when its writers fall behind schedule or catch up over the limit.
+// The notes a throttled run gets when its writers fall behind schedule or catch up over the limit; a declared
+// operation's counters.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BEHIND_SCHEDULE_NOTE_SECONDS, ScheduleWatch } from "./stats";
+import { mibPerSec } from "../lib/metrics";
+import { SampleMetrics } from "../lib/sample";
+import { BEHIND_SCHEDULE_NOTE_SECONDS, RunStats, ScheduleWatch } from "./stats";
 
 /** A watch of a 1,000 msg/s throttle with 4 writers of batch 1 (slack 5 messages), fed whole-second intervals.
  *  A second is "above the limit" from 1,000 × 1.05 + 5 = 1,055 messages on. */
@@ -51,4 +54,34 @@ test("a short last interval is not quoted as a peak rate (6 messages in 3 ms are
   w.interval(2, 1000, 1);
   w.interval(2, 6, 0.003);
   assert.deepEqual(w.notes(3, 1006, 1.003), []);
+});
+
+test("a declared operation is counted and timed by its name: per second, and over the measured window only", () => {
+  let now = 0;
+  const stats = new RunStats(["g0"], 100, () => now);
+  const get = stats.op("get");
+  assert.equal(stats.op("get"), get, "one counter per name");
+  get.done(3);
+  get.failed();
+  get.latency.record(2000);
+  get.latency.record(4000);
+  now += 1000;
+  const first = SampleMetrics.parse(stats.tick("measuring"));
+  assert.deepEqual(first.rates?.get, { count: 3, msgPerSec: 3, mibPerSec: mibPerSec(3, 100), errors: 1 });
+  assert.equal(first.latencyMs.get?.count, 2);
+  get.done(5);
+  now += 500;
+  const drain = stats.tick("draining");
+  assert.equal(drain.rates?.get.msgPerSec, 10, "5 in half a second");
+  assert.equal(drain.latencyMs.get, undefined, "no latency recorded that interval");
+  assert.deepEqual([get.measured.count, get.measured.errors, get.total.count], [3, 1, 8], "the drain is not in the measured window");
+  assert.equal(stats.cumulative("get").totalCount, 2);
+  assert.throws(() => stats.op("read"), /broker's own counters/);
+});
+
+test("without declared operations a sample has no rates field (pub/sub and queue samples are as before)", () => {
+  let now = 0;
+  const stats = new RunStats(["g0"], 100, () => now);
+  now += 1000;
+  assert.equal("rates" in stats.tick("measuring"), false);
 });

@@ -48,6 +48,32 @@ const addInto = (a: Counts, b: Counts) => {
   a.emptyPolls += b.emptyPolls;
 };
 
+/** The broker's own metric names, counted by RunStats and GroupStats themselves: never an OpStats name. */
+const BROKER_NAMES = new Set<string>(["write", "writeScheduled", "read", "claim", "e2e"]);
+
+/**
+ * An operation a workload declares (workloads/types.ts OperationDef) beyond the broker's write and read: a
+ * cache's "get", a search's "query". Counted and timed by its name, so samples carry `rates[name]` and
+ * `latencyMs[name]`, and the summary its measured rate, percentiles and histogram under the same name.
+ */
+export class OpStats {
+  readonly latency = new Recorder();
+  /** This interval / measured window / whole run. */
+  readonly interval = zero();
+  readonly measured = zero();
+  readonly total = zero();
+
+  /** `n` operations (or items) done. */
+  done(n = 1) {
+    this.interval.count += n;
+    this.total.count += n;
+  }
+  failed(n = 1) {
+    this.interval.errors += n;
+    this.total.errors += n;
+  }
+}
+
 export class GroupStats {
   readonly latency: Record<GroupMetric, Recorder> = { read: new Recorder(), claim: new Recorder(), e2e: new Recorder() };
   /** This interval / measured window / whole run. */
@@ -99,6 +125,7 @@ export class RunStats {
   private measuredSec = 0;
   private reportWrites = 0;
   private reportReads = 0;
+  private readonly ops = new Map<string, OpStats>();
   /** Reused for merging groups' interval histograms every tick (no allocation per second). */
   private readonly scratch = newHistogram();
 
@@ -109,6 +136,19 @@ export class RunStats {
   ) {
     this.groups = groupNames.map((g) => new GroupStats(g));
     this.startedAt = this.lastTick = this.lastReport = clock();
+  }
+
+  /** A declared operation's counters and latency, by its name (made on first use, so a loop just calls it). */
+  op(name: string): OpStats {
+    if (BROKER_NAMES.has(name)) throw new Error(`"${name}" is counted by the broker's own counters (wrote, groups' read): not an operation of its own`);
+    let o = this.ops.get(name);
+    if (!o) this.ops.set(name, (o = new OpStats()));
+    return o;
+  }
+
+  /** The declared operations used so far, by name. */
+  operations(): ReadonlyMap<string, OpStats> {
+    return this.ops;
   }
 
   /** Restarts the clocks when the load actually starts (set-up time is not in any interval). */
@@ -224,6 +264,14 @@ export class RunStats {
       if (s) latencyMs[m] = s;
       for (const g of this.groups) g.latency[m].roll(measured);
     }
+    const rates: Record<string, ReturnType<typeof tp>> = {};
+    for (const [name, o] of this.ops) {
+      rates[name] = tp(o.interval);
+      if (measured) addInto(o.measured, o.interval);
+      Object.assign(o.interval, zero());
+      if (o.latency.interval.totalCount) latencyMs[name] = percentilesOf(o.latency.interval);
+      o.latency.roll(measured);
+    }
     this.reportWrites += writes.count;
     this.reportReads += readsSum.count;
 
@@ -237,6 +285,7 @@ export class RunStats {
       groups,
       backlog: groups.reduce((m, g) => Math.max(m, g.backlog), 0),
       latencyMs,
+      ...(this.ops.size ? { rates } : {}),
       errors,
     };
   }
@@ -261,6 +310,11 @@ export class RunStats {
       }
       if (merged.totalCount) latencyMs[m] = percentilesOf(merged);
     }
+    for (const [name, o] of this.ops) {
+      const h = o.latency.report;
+      if (h.totalCount) latencyMs[name] = percentilesOf(h);
+      h.reset();
+    }
     const out = {
       elapsedSec: (now - this.startedAt) / 1000,
       intervalSec,
@@ -280,11 +334,14 @@ export class RunStats {
     return this.measuredSec;
   }
 
-  /** Cumulative (measured-window) histogram of a metric: run-level, or merged over groups. */
-  cumulative(m: RunMetric | GroupMetric): Histogram {
-    if (m === "write" || m === "writeScheduled") return this.latency[m].cumulative;
+  /** Cumulative (measured-window) histogram of a metric: run-level, a declared operation's, or merged over groups. */
+  cumulative(m: RunMetric | GroupMetric | (string & {})): Histogram {
+    if (m === "write" || m === "writeScheduled") return this.latency[m as RunMetric].cumulative;
+    const o = this.ops.get(m);
+    if (o) return o.latency.cumulative;
     const merged = newHistogram();
-    for (const g of this.groups) merged.add(g.latency[m].cumulative);
+    if (!BROKER_NAMES.has(m)) return merged; // an operation never used: an empty histogram
+    for (const g of this.groups) merged.add(g.latency[m as GroupMetric].cumulative);
     return merged;
   }
 }

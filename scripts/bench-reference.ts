@@ -8,6 +8,7 @@ import { referenceById } from "../lib/references";
 import type { SampleMetrics } from "../lib/sample";
 import type { RunSummary } from "../lib/summary";
 import { definitionOf, presetById, WorkloadConfig } from "../lib/workloads";
+import { readsPerGroup } from "../lib/operations";
 import { parseDuration } from "../runner/cli-args";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
@@ -60,7 +61,7 @@ function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: strin
   console.log(rows.map((r) => r.map((cell, c) => (c ? cell.padStart(w[c]) : cell.padEnd(w[c]))).join("   ")).join("\n"));
 
   // Each message is read once per consumer group where reads are per group (pub/sub fan-out).
-  const fanout = definitionOf(summary.config).readsPerGroup ? summary.reads.perGroup.length : 1;
+  const fanout = readsPerGroup(summary.config.kind) ? summary.reads.perGroup.length : 1;
   const keep = summary.writes.count ? summary.reads.count / (fanout * summary.writes.count) : 0;
   const trend = backlogTrend(samples);
   const cpuPct = (100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds;
@@ -101,7 +102,7 @@ async function main() {
       console.log(`\n=== ${preset.label}: ${preset.description.replace(/, \d+ s\.$/, "")}, ${duration} s measured after ${warmup} s warm-up, on ${target.label} ===`);
       const samples: SampleMetrics[] = [];
       const summary = await runWorkload(config, target.url, {
-        onReport: (r) => console.log(liveLine(r)),
+        onReport: (r) => console.log(liveLine(r, config.kind)),
         onSample: (s) => void (s.phase === "measuring" && samples.push(s.metrics)),
         log: (l) => console.log(`  ${l}`),
       });

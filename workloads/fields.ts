@@ -1,7 +1,7 @@
 // Building blocks of workload definitions: the schema of a field table, and the fields every message
 // workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
-import type { FieldDef } from "./types";
+import type { FieldDef, MetricModel } from "./types";
 
 /** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
 export function amount(n: number, unit: string | undefined): string {
@@ -141,4 +141,29 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
   // Named only when not the default (the reference's effective back-off): it changes the load polling puts on the target.
   if (c.backoff === "nominal") parts.push("nominal back-off");
   return parts;
+}
+
+/**
+ * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
+ * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
+ * runner stores (runner/stats.ts) and lib/metrics.ts documents what each latency times.
+ */
+export function brokerMetrics(o: { writeSample: string; readSample: string; readsPerGroup: boolean; backlogPlace: string }): MetricModel {
+  return {
+    operations: [
+      {
+        name: "write", label: "write", unit: "msg", rate: true, latency: true, errors: true, latencySample: o.writeSample,
+        chart: { title: "Write latency", hint: "per write transaction" },
+        scheduled: { name: "writeScheduled", label: "write from schedule" },
+      },
+      {
+        name: "read", label: "read", unit: "msg", rate: true, latency: true, errors: true, latencySample: o.readSample,
+        chart: { title: "Read latency", hint: "per non-empty read" }, perGroup: o.readsPerGroup,
+        counters: [{ key: "emptyPolls", column: "empty_polls", label: "empty polls" }],
+      },
+      { name: "claim", label: "claim", unit: "poll", rate: false, latency: true, errors: false, latencySample: "per poll" },
+    ],
+    delivery: { name: "e2e", label: "end-to-end", latencySample: "per message", chart: { title: "End-to-end latency", hint: "written → read, per message" } },
+    backlog: { label: "Backlog", unit: "msgs", what: "messages written but not yet read", place: o.backlogPlace },
+  };
 }

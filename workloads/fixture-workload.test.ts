@@ -1,12 +1,21 @@
 // A workload is one folder: a throw-away workload, declared only here and registered for this test, shows up
 // in the New run form's fields, the API's validation (POST /api/runs), the CLI's flags and --help, the
-// reproducing command, the one-line describer and compare's config rows, with no other file touched.
+// reproducing command, the one-line describer and compare's config rows, and what it declares it measures in
+// the charts, the run page, the CSV and compare, with no other file touched.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { POST } from "../app/api/runs/route";
 import { fieldsOf, toFormValues, toInput } from "../components/run-form/fields";
 import { toCliCommand } from "../lib/cli-command";
-import { configCellsOf, configRows } from "../lib/compare";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { RunCharts } from "../components/charts/RunCharts";
+import { LiveNumbers } from "../components/run/LiveNumbers";
+import { LatencyTable } from "../components/run/RunResult";
+import { comparedMetrics, configCellsOf, configRows } from "../lib/compare";
+import { Sample } from "../lib/sample";
+import { RunStats } from "../runner/stats";
+import { csvColumns, samplesToCsv } from "../lib/samples-csv";
 import { prisma } from "../lib/db";
 import { knobsParts } from "../lib/run-format";
 import { getRun } from "../lib/runs";
@@ -44,9 +53,10 @@ const echo = defineWorkload({
   clients: (c) => c.writers,
   clientsFormula: "writers",
   writeBatch: () => 1,
-  readsPerGroup: false,
-  backlogPlace: "nowhere: nothing is read",
-  latencyUnits: { write: "per ping", read: "none" },
+  // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
+  metrics: {
+    operations: [{ name: "ping", label: "ping", unit: "msg", rate: true, latency: true, errors: true, latencySample: "per ping", chart: { title: "Ping latency", hint: "per ping" } }],
+  },
 });
 
 let unregister: () => void;
@@ -128,6 +138,45 @@ test("its describer names the run, and compare has a row for each of its fields"
   assert.equal(cells.pingsPerSec, 7);
   assert.equal(cells.fsyncEach, true);
   assert.equal(cells.partitions ?? null, null, "another workload's row stays empty");
+});
+
+test("what it declares it measures is what the charts, the run page, the CSV and compare show", () => {
+  // A second of an echo run as runner/stats.ts makes it: its ping rate (RunStats.op("ping")) and latency. (The
+  // broker's write/read counters are still required fields of a sample: zero here, and not shown, since echo
+  // declares no operation by those names.)
+  let now = 0;
+  const stats = new RunStats([], 1024, () => now);
+  stats.op("ping").done(35);
+  stats.op("ping").failed(2);
+  for (let i = 0; i < 35; i++) stats.op("ping").latency.record(1500);
+  now += 1000;
+  const sample = Sample.parse({ seq: 0, time: new Date(0).toISOString(), phase: "measuring", metrics: stats.tick("measuring") });
+  const ping = sample.metrics.latencyMs.ping!;
+  assert.equal(sample.metrics.rates?.ping.msgPerSec, 35);
+  const charts = renderToStaticMarkup(createElement(RunCharts, { samples: [sample], workload: "echo", warmupSeconds: 0, totalSeconds: 30 }));
+  assert.match(charts, /data-testid="chart-latency-ping"/);
+  assert.match(charts, />Ping latency</);
+  for (const absent of ["chart-latency-write", "chart-latency-e2e", "chart-backlog"]) assert.doesNotMatch(charts, new RegExp(absent));
+
+  const live = renderToStaticMarkup(createElement(LiveNumbers, { sample, workload: "echo" }));
+  assert.match(live, /data-testid="live-lat-ping"><th scope="row">ping<\/th><td class="num">1\.5/);
+  assert.match(live, /data-testid="live-ping-rate">35<\/td><td class="num">0\.03<\/td><td class="num">2</);
+  assert.doesNotMatch(live, /live-write|live-backlog/);
+  assert.match(charts, /data-testid="chart-throughput"/);
+
+  const table = renderToStaticMarkup(createElement(LatencyTable, { workload: "echo", latency: { ping }, caption: "c" }));
+  assert.deepEqual([...table.matchAll(/<th scope="row"[^>]*>([^<]+)</g)].map((m) => m[1]), ["ping"]);
+
+  assert.deepEqual(csvColumns("echo"), [
+    ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_messages ping_errors".split(" "),
+    ..."ping_p50_ms ping_p95_ms ping_p99_ms ping_max_ms ping_latency_count".split(" "),
+  ]);
+  const [, row] = samplesToCsv([sample], "echo").trim().split("\n");
+  assert.equal(row, `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+(35 * 1024 / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,`);
+
+  assert.deepEqual(comparedMetrics(["echo"]), { rates: [{ name: "ping", label: "Ping" }], latencies: [{ name: "ping", label: "Ping" }] });
+  // Compared with a queue run: each workload's rows, the other's cells empty.
+  assert.deepEqual(comparedMetrics(["queue", "echo"]).latencies.map((l) => l.name), ["write", "read", "e2e", "ping"]);
 });
 
 test("removed again, it is gone from every surface", () => {

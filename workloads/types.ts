@@ -79,19 +79,60 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   clientsFormula: string;
   /** Writes per write transaction (the throttle admits a whole batch at once). */
   writeBatch(config: z.output<S>): number;
-  /** Whether its reads are per consumer group, so the read rate sums the groups (pub/sub fan-out). */
-  readsPerGroup: boolean;
-  /** Where the backlog chart's messages wait ("per consumer group", "in the queue"). */
-  backlogPlace: string;
-  /** What one write and one read latency sample times, for the CLI's summary ("per batch", "per poll"). */
-  latencyUnits: { write: string; read: string };
   /** Derived rows of compare's config table. */
   compareExtras?: CompareExtra[];
   /** Whether the reference tool (pg_msg_bench) has this workload: its `-mode` value, for the importer. */
   referenceMode?: string;
-  // Operations: the metric model (what a workload measures: writes, reads, claims, e2e…) will be declared
-  // here, so samples, summaries, charts and compare render what the workload names. Until then every
-  // workload reports the broker-shaped samples of lib/sample.ts and lib/summary.ts.
+  /** What it measures: its named operations, its delivery latency and its backlogs (see MetricModel). */
+  metrics: MetricModel;
+}
+
+/**
+ * One operation a workload times and counts ("write", "read", "claim"; a cache would declare "get" and "set").
+ * `name` is its key everywhere it is stored: latencyMs[name] and histograms[name] of samples and summaries,
+ * the CSV's `<name>_p50_ms` columns; lib/operations.ts reads its numbers by that name.
+ */
+export interface OperationDef {
+  name: string;
+  /** Lower case, as tables and legends name it ("write"). */
+  label: string;
+  /** What one counted item is ("msg"): rates are `${unit}/s`. */
+  unit: string;
+  /** Whether it is counted and drawn as a rate (msg/s, MiB/s), with an error count. */
+  rate: boolean;
+  /** Whether it has a latency histogram. */
+  latency: boolean;
+  /** Whether its failures are counted (shown beside its rate). */
+  errors: boolean;
+  /** What one latency sample times ("per batch", "per poll"): the CLI's and the run page's wording. */
+  latencySample: string;
+  /** A chart of its latency per second on the run page, when drawn: the chart's title and hint. */
+  chart?: { title: string; hint: string };
+  /** Also timed from each operation's scheduled start under a throttle (coordinated omission corrected):
+   *  the histogram's name and label ("writeScheduled", "write from schedule"). */
+  scheduled?: { name: string; label: string };
+  /** Further counts kept with its rate (a read's empty polls): the stored key, the CSV column, the label. */
+  counters?: { key: string; column: string; label: string }[];
+  /** Its rate sums consumer groups (pub/sub fan-out: each message is read once per group). */
+  perGroup?: boolean;
+}
+
+/** A latency the workload measures per delivered item, from one operation to another (end-to-end). */
+export interface DeliveryDef {
+  name: string;
+  label: string;
+  /** What one sample times ("per message") and which clock (the summary's manifest names it too). */
+  latencySample: string;
+  chart?: { title: string; hint: string };
+}
+
+/** What a workload measures. Samples, summaries, charts, the run page, the runs list, compare, the CSV and the
+ *  CLI render what is declared here, in this order. */
+export interface MetricModel {
+  operations: OperationDef[];
+  delivery?: DeliveryDef;
+  /** Items waiting (written, not yet consumed), sampled every second: per group (pub/sub) or one (queue). */
+  backlog?: { label: string; unit: string; what: string; place: string };
 }
 
 /** Keeps the schema's type, so the registry's union of configs is exact. */

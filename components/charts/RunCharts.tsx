@@ -6,8 +6,8 @@
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { isRateSample, type Sample } from "@/lib/sample";
-import { fmtMs, fmtRate, readRateLabel } from "@/lib/run-format";
-import { workloadDefinition } from "@/lib/workloads";
+import { latencyMetrics, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
+import { fmtMs, fmtRate } from "@/lib/run-format";
 import { ChartCard } from "./ChartCard";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
@@ -17,17 +17,14 @@ const PCT = [
   { key: "p99", label: "p99", color: "#d9480f" },
   { key: "max", label: "max", color: "#868e96" },
 ] as const;
-const LAT_METRICS = [
-  { key: "write", label: "Write latency", hint: "per write transaction" },
-  { key: "read", label: "Read latency", hint: "per non-empty read" },
-  { key: "e2e", label: "End-to-end latency", hint: "written → read, per message" },
-] as const;
+/** Rate lines: the first operation blue, the second green (as the charts have always drawn write and read). */
+const RATE_COLORS = ["#2457c5", "#2b8a3e", "#d9480f", "#9c36b5", "#0b7285"];
 
 type Row = Record<string, number | null>;
 
 export interface RunChartsProps {
   samples: Sample[];
-  /** The workload's kind: names the read line and the backlog's groups (its definition says how). */
+  /** The workload's kind: its declared metrics (workloads/<kind>/definition.ts) say which lines and charts to draw. */
   workload: string;
   warmupSeconds: number;
   /** Expected length of the load (warm-up + measured), so a live chart fills from left to right. */
@@ -46,7 +43,9 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
   const [log, setLog] = useState(false);
 
   const groups = useMemo(() => [...new Set(samples.flatMap((s) => s.metrics.groups.map((g) => g.group)))], [samples]);
-  const readLabel = readRateLabel(workload, groups.length);
+  const model = metricModel(workload);
+  const ops = useMemo(() => (model ? rateOperations(model).map((o) => ({ ...o, legend: rateLabel(o, groups.length) })) : []), [model, groups.length]);
+  const latCharts = useMemo(() => (model ? latencyMetrics(model).filter((l) => l.chart) : []), [model]);
   const rows = useMemo(
     () =>
       samples.map((s): Row => {
@@ -55,17 +54,18 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
         const rate = isRateSample(m);
         const row: Row = {
           t: +m.elapsedSec.toFixed(2),
-          writeMsg: rate ? m.writes.msgPerSec : null,
-          readMsg: rate ? m.reads.msgPerSec : null,
-          writeMiB: rate ? m.writes.mibPerSec : null,
-          readMiB: rate ? m.reads.mibPerSec : null,
           backlog: m.backlog,
         };
-        for (const { key } of LAT_METRICS) for (const p of PCT) row[`${key}_${p.key}`] = forScale(m.latencyMs[key]?.[p.key], log);
+        for (const o of ops) {
+          const tp = throughputOf(m, o.name);
+          row[`${o.name}Msg`] = rate && tp ? tp.msgPerSec : null;
+          row[`${o.name}MiB`] = rate && tp ? tp.mibPerSec : null;
+        }
+        for (const { name } of latCharts) for (const p of PCT) row[`${name}_${p.key}`] = forScale(m.latencyMs[name]?.[p.key], log);
         for (const g of m.groups) row[`g_${g.group}`] = g.backlog;
         return row;
       }),
-    [samples, log],
+    [samples, log, ops, latCharts],
   );
   const last = rows.length ? (rows[rows.length - 1].t ?? 0) : 0;
   const domainMax = Math.max(totalSeconds, Math.ceil(last));
@@ -116,14 +116,14 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
           </div>
         }
         table={() => ({
-          columns: ["t (s)", "phase", "interval (s)", `write ${unitLabel}`, `${readLabel} ${unitLabel}`],
+          columns: ["t (s)", "phase", "interval (s)", ...ops.map((o) => `${o.legend} ${unitLabel}`)],
           textColumns: 2,
           note: NOT_A_RATE,
           rows: samples.map((s) => {
             const m = s.metrics;
             const rate = isRateSample(m);
-            const v = (tp: { msgPerSec: number; mibPerSec: number }) => (!rate ? "–" : fmtUnit(unit === "msg" ? tp.msgPerSec : tp.mibPerSec));
-            return [fmtT(m.elapsedSec), s.phase, m.intervalSec.toFixed(3), v(m.writes), v(m.reads)];
+            const v = (tp: { msgPerSec: number; mibPerSec: number } | undefined) => (!rate || !tp ? "–" : fmtUnit(unit === "msg" ? tp.msgPerSec : tp.mibPerSec));
+            return [fmtT(m.elapsedSec), s.phase, m.intervalSec.toFixed(3), ...ops.map((o) => v(throughputOf(m, o.name)))];
           }),
         })}
       >
@@ -135,8 +135,9 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
             <Tooltip labelFormatter={tooltipLabel} formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} msg/s` : `${Number(v).toFixed(3)} MiB/s`)} />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {shading(true)}
-            <Line type="linear" dataKey={unit === "msg" ? "writeMsg" : "writeMiB"} name="write" stroke="#2457c5" dot={false} isAnimationActive={false} strokeWidth={2} connectNulls />
-            <Line type="linear" dataKey={unit === "msg" ? "readMsg" : "readMiB"} name={readLabel} stroke="#2b8a3e" dot={false} isAnimationActive={false} strokeWidth={2} connectNulls />
+            {ops.map((o, i) => (
+              <Line key={o.name} type="linear" dataKey={`${o.name}${unit === "msg" ? "Msg" : "MiB"}`} name={o.legend} stroke={RATE_COLORS[i % RATE_COLORS.length]} dot={false} isAnimationActive={false} strokeWidth={2} connectNulls />
+            ))}
           </LineChart>
         )}
       </ChartCard>
@@ -150,16 +151,16 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
         </label>
       </div>
       <div className="grid grid-3">
-        {LAT_METRICS.map((metric) => (
+        {latCharts.map((metric) => (
           <ChartCard
-            key={metric.key}
-            testId={`chart-latency-${metric.key}`}
-            title={metric.label}
-            hint={metric.hint}
+            key={metric.name}
+            testId={`chart-latency-${metric.name}`}
+            title={metric.chart!.title}
+            hint={metric.chart!.hint}
             table={() => ({
               columns: ["t (s)", ...PCT.map((p) => `${p.label} ms`)],
               note: "–: no such operation in that second.",
-              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtMs(s.metrics.latencyMs[metric.key]?.[p.key]))]),
+              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtMs(s.metrics.latencyMs[metric.name]?.[p.key]))]),
             })}
           >
             {(aria) => (
@@ -178,7 +179,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
                 <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
                 {shading(false)}
                 {PCT.map((p) => (
-                  <Line key={p.key} type="linear" dataKey={`${metric.key}_${p.key}`} name={p.label} stroke={p.color} dot={false} isAnimationActive={false} strokeWidth={p.key === "max" ? 1 : 1.6} connectNulls={false} />
+                  <Line key={p.key} type="linear" dataKey={`${metric.name}_${p.key}`} name={p.label} stroke={p.color} dot={false} isAnimationActive={false} strokeWidth={p.key === "max" ? 1 : 1.6} connectNulls={false} />
                 ))}
               </LineChart>
             )}
@@ -186,13 +187,14 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
         ))}
       </div>
 
+      {model?.backlog && (
       <ChartCard
         level={2}
         testId="chart-backlog"
-        title="Backlog"
-        hint={`messages written but not yet read, ${workloadDefinition(workload)?.backlogPlace ?? "per group"}`}
+        title={model.backlog.label}
+        hint={`${model.backlog.what}, ${model.backlog.place}`}
         table={() => ({
-          columns: ["t (s)", ...groups.map((g) => `${g} msgs`)],
+          columns: ["t (s)", ...groups.map((g) => `${g} ${model.backlog!.unit}`)],
           rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...groups.map((g) => fmtRate(s.metrics.groups.find((x) => x.group === g)?.backlog))]),
         })}
       >
@@ -201,7 +203,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
             <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
             {xAxis}
             <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-            <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtRate(Number(v))} msgs`} />
+            <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtRate(Number(v))} ${model.backlog!.unit}`} />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {shading(false)}
             {groups.map((g, i) => (
@@ -210,6 +212,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
           </LineChart>
         )}
       </ChartCard>
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { fmtMs, fmtNum, METRIC_LABEL, METRICS, PCT_LABEL, PERCENTILES, type Comparable, type Metric, type ViewState } from "@/lib/compare";
+import { comparedMetrics, fmtMs, fmtNum, metricLabel, PCT_LABEL, PERCENTILES, pctsOf, rateOf, rateOps, type Comparable, type Metric, type TimePoint, type ViewState } from "@/lib/compare";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
 
@@ -23,26 +23,29 @@ const logTicks = ([lo, hi]: [number, number]) => {
 };
 /** Short legend names: the label without its "Published:"/"Imported:" prefix would hide the source, so keep it. */
 const short = (c: Comparable) => (c.label.length > 44 ? c.label.slice(0, 42) + "…" : c.label);
-/** Legend entries in selection order (Recharts sorts them alphabetically by default); write before read. */
-const legendOrder = (items: Comparable[]) => (entry: { value?: unknown }) => {
-  const v = String(entry.value ?? "");
-  const i = items.findIndex((c) => v === short(c) || v.startsWith(`${short(c)} `));
-  return i * 2 + (v.endsWith(" read") ? 1 : 0);
+/** Legend entries in selection order (Recharts sorts them alphabetically by default), then in declared
+ *  operation order (write before read). */
+const legendOrder = (items: Comparable[]) => {
+  const ops = rateOps();
+  return (entry: { value?: unknown }) => {
+    const v = String(entry.value ?? "");
+    const i = items.findIndex((c) => v === short(c) || v.startsWith(`${short(c)} `));
+    return i * (ops.length + 1) + Math.max(0, ops.findIndex((o) => v.endsWith(` ${o}`)));
+  };
 };
 
 function ThroughputBars({ items }: { items: Comparable[] }) {
-  const data = [
-    { name: "write msg/s", ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.throughput.writeMsgPerSec])) },
-    { name: "read msg/s", ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.throughput.readMsgPerSec])) },
-  ];
+  // One group of bars per declared operation with a rate (pub/sub and queue: write, read).
+  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
+  const data = rates.map((o) => ({ name: `${o.name} msg/s`, ...Object.fromEntries(items.map((c, i) => [`i${i}`, rateOf(c, o.name, "Msg")])) }));
   return (
     <ChartCard
       testId="chart-throughput-bars"
       title="Throughput"
       hint="msg/s; pub/sub reads sum all consumer groups"
       table={() => ({
-        columns: ["item", "write msg/s", "read msg/s"],
-        rows: items.map((c) => [c.label, fmtNum(c.throughput.writeMsgPerSec), fmtNum(c.throughput.readMsgPerSec)]),
+        columns: ["item", ...rates.map((o) => `${o.name} msg/s`)],
+        rows: items.map((c) => [c.label, ...rates.map((o) => fmtNum(rateOf(c, o.name, "Msg")))]),
         note: "—: not published or not measured.",
       })}
     >
@@ -63,16 +66,16 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
 }
 
 function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metric; log: boolean }) {
-  const data = PERCENTILES.map((p) => ({ name: PCT_LABEL[p], ...Object.fromEntries(items.map((c, i) => [`i${i}`, c.latency[metric][p]])) }));
-  const domain = logDomain(items.flatMap((c) => PERCENTILES.map((p) => c.latency[metric][p])));
+  const data = PERCENTILES.map((p) => ({ name: PCT_LABEL[p], ...Object.fromEntries(items.map((c, i) => [`i${i}`, pctsOf(c, metric)[p]])) }));
+  const domain = logDomain(items.flatMap((c) => PERCENTILES.map((p) => pctsOf(c, metric)[p])));
   return (
     <ChartCard
       testId="chart-latency-bars"
-      title={`${METRIC_LABEL[metric]} latency percentiles`}
+      title={`${metricLabel(metric)} latency percentiles`}
       hint={`ms${log ? ", log scale" : ""}; missing bar = not published`}
       table={() => ({
         columns: ["item", ...PERCENTILES.map((p) => `${PCT_LABEL[p]} ms`)],
-        rows: items.map((c) => [c.label, ...PERCENTILES.map((p) => fmtMs(c.latency[metric][p]))]),
+        rows: items.map((c) => [c.label, ...PERCENTILES.map((p) => fmtMs(pctsOf(c, metric)[p]))]),
         note: "—: not published or not measured.",
       })}
     >
@@ -113,8 +116,8 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
   if (!all.length)
     return (
       <div className="chart-card panel" data-testid="chart-distribution">
-        <h3>{METRIC_LABEL[metric]} latency distribution</h3>
-        <p className="muted small">No {METRIC_LABEL[metric].toLowerCase()} latency in the selection.</p>
+        <h3>{metricLabel(metric)} latency distribution</h3>
+        <p className="muted small">No {metricLabel(metric).toLowerCase()} latency in the selection.</p>
       </div>
     );
   const maxX = Math.max(...all.map((p) => p.x));
@@ -124,7 +127,7 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
   return (
     <ChartCard
       testId="chart-distribution"
-      title={`${METRIC_LABEL[metric]} latency distribution`}
+      title={`${metricLabel(metric)} latency distribution`}
       hint="percentile (log of 1/(1−q)) vs ms; lines from stored histograms, dots = published/printed p50, p95, p99"
       table={() => ({
         columns: ["item", "percentile", "ms"],
@@ -169,6 +172,8 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
         </p>
       </div>
     );
+  // One line per compared item and declared rate: the first operation solid, the others dashed.
+  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
   const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
   const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
   const yDomain = logDomain(latValues);
@@ -177,11 +182,11 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
       <ChartCard
         testId="chart-over-time"
         title="Throughput over time"
-        hint="msg/s; solid = write, dashed = read; x = seconds since load start (warm-up included)"
+        hint={`msg/s; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)`}
         table={() => ({
-          columns: ["item", "t (s)", "write msg/s", "read msg/s"],
+          columns: ["item", "t (s)", ...rates.map((o) => `${o.name} msg/s`)],
           note: "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.",
-          rows: timed.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, rateCell(p.writeMsgPerSec), rateCell(p.readMsgPerSec)])),
+          rows: timed.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, ...rates.map((o) => rateCell(p.rates[o.name] ?? null))])),
         })}
       >
         {(aria) => (
@@ -191,17 +196,29 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
             <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
             <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-            {timed.flatMap((s) => [
+            {timed.flatMap((s) =>
               // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
-              <Line key={`${s.c.key}-w`} data={s.c.overTime} dataKey="writeMsgPerSec" name={`${short(s.c)} write`} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={1.8} connectNulls />,
-              <Line key={`${s.c.key}-r`} data={s.c.overTime} dataKey="readMsgPerSec" name={`${short(s.c)} read`} stroke={colorOf(s.i)} strokeDasharray="5 3" dot={false} isAnimationActive={false} strokeWidth={1.4} connectNulls />,
-            ])}
+              rates.map((o, i) => (
+                <Line
+                  key={`${s.c.key}-${o.name}`}
+                  data={s.c.overTime}
+                  dataKey={(p: TimePoint) => p.rates[o.name] ?? null}
+                  name={`${short(s.c)} ${o.name}`}
+                  stroke={colorOf(s.i)}
+                  strokeDasharray={i === 0 ? undefined : "5 3"}
+                  dot={false}
+                  isAnimationActive={false}
+                  strokeWidth={i === 0 ? 1.8 : 1.4}
+                  connectNulls
+                />
+              )),
+            )}
           </LineChart>
         )}
       </ChartCard>
       <ChartCard
         testId="chart-latency-over-time"
-        title={`${METRIC_LABEL[metric]} ${PCT_LABEL[pct]} over time`}
+        title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
         hint={`ms per second of stored runs${log ? ", log scale" : ""}`}
         table={() => ({
           columns: ["item", "t (s)", `${PCT_LABEL[pct]} ms`],
@@ -261,9 +278,9 @@ export function CompareCharts({
         </h2>
         <div className="row chart-controls">
           <div className="segmented" role="group" aria-label="Latency metric">
-            {METRICS.map((m) => (
+            {comparedMetrics(items.map((c) => c.workload)).latencies.map(({ name: m, label }) => (
               <button key={m} type="button" aria-pressed={view.metric === m} onClick={() => onChange({ metric: m })}>
-                {METRIC_LABEL[m]}
+                {label}
               </button>
             ))}
           </div>

@@ -1,18 +1,13 @@
-// The newest one-second sample as a compact table: what the charts show, as numbers.
+// The newest one-second sample as a compact table: what the charts show, as numbers, for the operations,
+// backlog and latencies the workload declares (workloads/<kind>/definition.ts metrics).
+import { latencyMetrics, metricModel, rateOperations, throughputOf } from "@/lib/operations";
 import { fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
 import type { Sample } from "@/lib/sample";
 
-const LAT = [
-  ["write", "write"],
-  ["writeScheduled", "write (scheduled)"],
-  ["read", "read"],
-  ["claim", "claim"],
-  ["e2e", "end-to-end"],
-] as const;
-
-export function LiveNumbers({ sample }: { sample: Sample | undefined }) {
+export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; workload: string }) {
   if (!sample) return <p className="muted small">No sample yet: the first arrives one second after the load starts.</p>;
   const m = sample.metrics;
+  const model = metricModel(workload);
   return (
     <div className="grid grid-2 live-numbers" data-testid="live-numbers" data-seq={sample.seq}>
       <table className="data compact">
@@ -26,24 +21,25 @@ export function LiveNumbers({ sample }: { sample: Sample | undefined }) {
           </tr>
         </thead>
         <tbody>
-          <tr data-testid="live-write">
-            <th scope="row">write</th>
-            <td className="num" data-testid="live-write-rate">{fmtRate(m.writes.msgPerSec)}</td>
-            <td className="num">{fmtMiB(m.writes.mibPerSec)}</td>
-            <td className="num">{fmtInt(m.writes.errors)}</td>
-          </tr>
-          <tr data-testid="live-read">
-            <th scope="row">read</th>
-            <td className="num" data-testid="live-read-rate">{fmtRate(m.reads.msgPerSec)}</td>
-            <td className="num">{fmtMiB(m.reads.mibPerSec)}</td>
-            <td className="num">{fmtInt(m.reads.errors)}</td>
-          </tr>
-          <tr>
-            <th scope="row">backlog</th>
-            <td className="num" colSpan={3} data-testid="live-backlog">
-              {fmtInt(m.backlog)} msgs
-            </td>
-          </tr>
+          {(model ? rateOperations(model) : []).map((o) => {
+            const tp = throughputOf(m, o.name);
+            return (
+              <tr key={o.name} data-testid={`live-${o.name}`}>
+                <th scope="row">{o.label}</th>
+                <td className="num" data-testid={`live-${o.name}-rate`}>{fmtRate(tp?.msgPerSec)}</td>
+                <td className="num">{fmtMiB(tp?.mibPerSec)}</td>
+                <td className="num">{o.errors ? fmtInt(tp?.errors) : "–"}</td>
+              </tr>
+            );
+          })}
+          {model?.backlog && (
+            <tr>
+              <th scope="row">{model.backlog.label.toLowerCase()}</th>
+              <td className="num" colSpan={3} data-testid="live-backlog">
+                {fmtInt(m.backlog)} {model.backlog.unit}
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
       <table className="data compact">
@@ -58,10 +54,10 @@ export function LiveNumbers({ sample }: { sample: Sample | undefined }) {
           </tr>
         </thead>
         <tbody>
-          {LAT.filter(([k]) => m.latencyMs[k]).map(([k, label]) => {
-            const l = m.latencyMs[k]!;
+          {(model ? latencyMetrics(model) : []).filter((l) => m.latencyMs[l.name]).map(({ name, label }) => {
+            const l = m.latencyMs[name]!;
             return (
-              <tr key={k} data-testid={`live-lat-${k}`}>
+              <tr key={name} data-testid={`live-lat-${name}`}>
                 <th scope="row">{label}</th>
                 <td className="num">{fmtMs(l.p50)}</td>
                 <td className="num">{fmtMs(l.p95)}</td>

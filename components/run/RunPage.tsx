@@ -127,7 +127,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
       {!final && (
         <section className="panel">
           <h2>Now</h2>
-          <LiveNumbers sample={latest} />
+          <LiveNumbers sample={latest} workload={run.workload} />
         </section>
       )}
 

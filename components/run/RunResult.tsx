@@ -1,17 +1,11 @@
 // The result of a completed run, from its summary: headline numbers, the latency table of the measured
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
-import { LATENCY_METRICS, type LatencyStats } from "@/lib/metrics";
-import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate, readRateLabel } from "@/lib/run-format";
+import type { LatencyStats } from "@/lib/metrics";
+import { latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
+import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
 import { splitSettings } from "@/lib/server-settings";
 import type { RunSummary } from "@/lib/summary";
 
-const METRIC_LABEL: Record<string, string> = {
-  write: "write",
-  writeScheduled: "write (scheduled)",
-  read: "read",
-  claim: "claim",
-  e2e: "end-to-end",
-};
 const STATS: { key: keyof LatencyStats; label: string }[] = [
   { key: "p50", label: "p50" },
   { key: "p90", label: "p90" },
@@ -22,25 +16,30 @@ const STATS: { key: keyof LatencyStats; label: string }[] = [
   { key: "mean", label: "mean" },
 ];
 
+/** The headline: each declared operation's rate, then the delivery latency, then the verification. */
 export function Kpis({ summary }: { summary: RunSummary }) {
-  const e2e = summary.latencyMs.e2e;
+  const model = metricModel(summary.workload);
+  const delivery = model?.delivery;
+  const d = delivery ? summary.latencyMs[delivery.name] : undefined;
   return (
     <div className="kpi-row" data-testid="headline">
-      <div className="kpi panel">
-        <span className="k">write</span>
-        <span className="v" data-testid="kpi-write">{fmtRate(summary.writes.msgPerSec)}</span>
-        <span className="k">msg/s · {fmtMiB(summary.writes.mibPerSec)} MiB/s</span>
-      </div>
-      <div className="kpi panel">
-        <span className="k">{readRateLabel(summary.workload, summary.reads.perGroup.length)}</span>
-        <span className="v" data-testid="kpi-read">{fmtRate(summary.reads.msgPerSec)}</span>
-        <span className="k">msg/s · {fmtMiB(summary.reads.mibPerSec)} MiB/s</span>
-      </div>
-      <div className="kpi panel">
-        <span className="k">end-to-end p99</span>
-        <span className="v">{e2e ? fmtMs(e2e.p99) : "–"}</span>
-        <span className="k">ms · p50 {e2e ? fmtMs(e2e.p50) : "–"} ms</span>
-      </div>
+      {(model ? rateOperations(model) : []).map((o) => {
+        const tp = throughputOf(summary, o.name);
+        return (
+          <div className="kpi panel" key={o.name}>
+            <span className="k">{rateLabel(o, summary.reads.perGroup.length)}</span>
+            <span className="v" data-testid={`kpi-${o.name}`}>{fmtRate(tp?.msgPerSec)}</span>
+            <span className="k">{o.unit}/s · {fmtMiB(tp?.mibPerSec)} MiB/s</span>
+          </div>
+        );
+      })}
+      {delivery && (
+        <div className="kpi panel">
+          <span className="k">{delivery.label} p99</span>
+          <span className="v">{d ? fmtMs(d.p99) : "–"}</span>
+          <span className="k">ms · p50 {d ? fmtMs(d.p50) : "–"} ms</span>
+        </div>
+      )}
       <div className="kpi panel">
         <span className="k">verification</span>
         <span className="v">
@@ -54,8 +53,10 @@ export function Kpis({ summary }: { summary: RunSummary }) {
   );
 }
 
-export function LatencyTable({ latency, caption }: { latency: RunSummary["latencyMs"]; caption: string }) {
-  const rows = LATENCY_METRICS.filter((m) => latency[m]);
+/** The latencies the workload declares (lib/operations.ts latencyMetrics), those the run has. */
+export function LatencyTable({ workload, latency, caption }: { workload: string; latency: RunSummary["latencyMs"]; caption: string }) {
+  const model = metricModel(workload);
+  const rows = (model ? latencyMetrics(model) : []).filter((m) => latency[m.name]);
   return (
     <div className="table-wrap">
       <table className="data" data-testid="latency-table">
@@ -71,14 +72,14 @@ export function LatencyTable({ latency, caption }: { latency: RunSummary["latenc
         </thead>
         <tbody>
           {rows.map((m) => (
-            <tr key={m}>
-              <th scope="row" className="nowrap" title={m === "writeScheduled" ? "from each write's scheduled start under the throttle (coordinated omission corrected)" : undefined}>
-                {METRIC_LABEL[m]}
+            <tr key={m.name}>
+              <th scope="row" className="nowrap" title={m.latencySample ? `one sample ${m.latencySample}` : "from each operation's scheduled start under the throttle (coordinated omission corrected)"}>
+                {m.label}
               </th>
               {STATS.map((s) => (
-                <td key={s.key} className="num">{fmtMs(latency[m]![s.key])}</td>
+                <td key={s.key} className="num">{fmtMs(latency[m.name]![s.key])}</td>
               ))}
-              <td className="num">{fmtInt(latency[m]!.count)}</td>
+              <td className="num">{fmtInt(latency[m.name]!.count)}</td>
             </tr>
           ))}
         </tbody>
@@ -107,8 +108,12 @@ export function VerificationPanel({ v }: { v: RunSummary["verification"] }) {
   );
 }
 
+/** The per-group operation's numbers per consumer group (pub/sub's read), when the workload declares one. */
 function GroupTable({ summary }: { summary: RunSummary }) {
-  if (summary.reads.perGroup.length < 2) return null;
+  const model = metricModel(summary.workload);
+  const op = perGroupOperation(model);
+  if (!op || summary.reads.perGroup.length < 2) return null;
+  const delivery = model?.delivery;
   return (
     <div className="table-wrap">
       <table className="data compact">
@@ -118,8 +123,8 @@ function GroupTable({ summary }: { summary: RunSummary }) {
             <th>group</th>
             <th className="num">msg/s</th>
             <th className="num">MiB/s</th>
-            <th className="num">read p99 ms</th>
-            <th className="num">e2e p99 ms</th>
+            <th className="num">{op.label} p99 ms</th>
+            {delivery && <th className="num">{delivery.name} p99 ms</th>}
             <th className="num">empty polls</th>
           </tr>
         </thead>
@@ -129,8 +134,8 @@ function GroupTable({ summary }: { summary: RunSummary }) {
               <th scope="row">{g.group}</th>
               <td className="num">{fmtRate(g.msgPerSec)}</td>
               <td className="num">{fmtMiB(g.mibPerSec)}</td>
-              <td className="num">{fmtMs(g.latencyMs.read?.p99)}</td>
-              <td className="num">{fmtMs(g.latencyMs.e2e?.p99)}</td>
+              <td className="num">{fmtMs(g.latencyMs[op.name]?.p99)}</td>
+              {delivery && <td className="num">{fmtMs(g.latencyMs[delivery.name]?.p99)}</td>}
               <td className="num">{fmtInt(g.emptyPolls)}</td>
             </tr>
           ))}
@@ -219,7 +224,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
         </div>
       )}
       <section className="panel">
-        <LatencyTable latency={summary.latencyMs} caption={`Latency over the measured window (ms), ${fmtDuration(summary.window.measuredSeconds)}`} />
+        <LatencyTable workload={summary.workload} latency={summary.latencyMs} caption={`Latency over the measured window (ms), ${fmtDuration(summary.window.measuredSeconds)}`} />
         <GroupTable summary={summary} />
       </section>
     </div>

@@ -1,7 +1,7 @@
 // Pub/sub, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import { z } from "zod";
-import { amount, backoffField, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
+import { amount, brokerMetrics, backoffField, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -113,9 +113,7 @@ export const pubsub = defineWorkload({
   clients: (c) => c.writers + c.readers * c.consumerGroups,
   clientsFormula: "writers + readers × groups",
   writeBatch: (c) => c.writeBatch,
-  readsPerGroup: true,
-  backlogPlace: "per consumer group",
-  latencyUnits: { write: "per batch", read: "per poll" },
+  metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),
   compareExtras: [
     {
       key: "readersTotal",

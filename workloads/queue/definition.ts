@@ -1,7 +1,7 @@
 // The queue, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import type { z } from "zod";
-import { backoffField, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
+import { backoffField, brokerMetrics, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -70,9 +70,7 @@ export const queue = defineWorkload({
   clientsFormula: "writers + readers",
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
-  readsPerGroup: false,
-  backlogPlace: "in the queue",
-  latencyUnits: { write: "per insert", read: "per dequeue" },
+  metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue" }),
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",
 });

@@ -11,9 +11,9 @@ export const runtime = "nodejs";
 async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;
-  const { id } = loaded;
+  const { id, run } = loaded;
   const samples = (await samplesAfter(id)).map(toSample).filter((s): s is Sample => s !== null);
-  return new Response(samplesToCsv(samples), {
+  return new Response(samplesToCsv(samples, run.workload), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="pgbb-${id}-samples.csv"`,
