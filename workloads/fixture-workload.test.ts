@@ -43,6 +43,8 @@ const echo = defineWorkload({
   shortName: (c) => `echo ${c.writers}w`,
   clients: (c) => c.writers,
   clientsFormula: "writers",
+  clientMemory: (c) => [{ bytes: c.writers * c.payloadBytes, words: `${c.writers} writers × payload`, fields: ["payloadBytes", "writers"] }],
+  clientMemoryFormula: "writers × payload",
   writeBatch: () => 1,
   readsPerGroup: false,
   backlogPlace: "nowhere: nothing is read",

@@ -77,6 +77,10 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   /** Client connections a run opens (the engine adds one for setup/monitoring), and the formula in words. */
   clients(config: z.output<S>): number;
   clientsFormula: string;
+  /** The message data a run holds in the runner at once (batches being built, sent and read back), part by
+   *  part; lib/memory.ts sums it and refuses a run over the runner's memory budget. */
+  clientMemory(config: z.output<S>): MemoryPart[];
+  clientMemoryFormula: string;
   /** Writes per write transaction (the throttle admits a whole batch at once). */
   writeBatch(config: z.output<S>): number;
   /** Whether its reads are per consumer group, so the read rate sums the groups (pub/sub fan-out). */
@@ -92,6 +96,15 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   // Operations: the metric model (what a workload measures: writes, reads, claims, e2e…) will be declared
   // here, so samples, summaries, charts and compare render what the workload names. Until then every
   // workload reports the broker-shaped samples of lib/sample.ts and lib/summary.ts.
+}
+
+/** One share of a run's client memory: what holds it, in words with the config's numbers, and the fields that scale it. */
+export interface MemoryPart {
+  bytes: number;
+  /** "1 writer × write batch 50 × 10 MiB payload × 3 (hex text + random bytes)". */
+  words: string;
+  /** Config fields that scale this part, the most direct lever first. */
+  fields: string[];
 }
 
 /** Keeps the schema's type, so the registry's union of configs is exact. */

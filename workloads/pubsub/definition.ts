@@ -1,7 +1,7 @@
 // Pub/sub, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import { z } from "zod";
-import { amount, backoffField, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
+import { amount, backoffField, type BackoffMode, byGroup, fmtBytes, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -112,6 +112,23 @@ export const pubsub = defineWorkload({
   shortName: (c) => `pub/sub ${c.writers}w ${c.consumerGroups}g×${c.readers}r`,
   clients: (c) => c.writers + c.readers * c.consumerGroups,
   clientsFormula: "writers + readers × groups",
+  // What runner.ts holds: a writer builds its whole batch as the bytea[] hex text of its Bind message (2 bytes
+  // a byte) from a buffer of random bytes (1 byte a byte); a reader holds a poll's rows as hex text strings,
+  // and node-postgres' receive buffer doubles until one whole row fits (up to 4 payloads). The factors are
+  // measured: scripts/bench-memory.ts --payload-run prints the estimate beside the runner's peak.
+  clientMemory: (c) => [
+    {
+      bytes: c.writers * c.writeBatch * c.payloadBytes * 3,
+      words: `${plural(c.writers, "writer")} × write batch ${c.writeBatch.toLocaleString("en-US")} × ${fmtBytes(c.payloadBytes)} payload × 3 (the batch as hex text, 2 bytes a byte, and its random bytes)`,
+      fields: ["payloadBytes", "writeBatch", "writers"],
+    },
+    {
+      bytes: c.readers * c.consumerGroups * (c.readBatch * 2 + 4) * c.payloadBytes,
+      words: `${plural(c.readers * c.consumerGroups, "reader")} × (read batch ${c.readBatch.toLocaleString("en-US")} × 2 + 4) × ${fmtBytes(c.payloadBytes)} payload (a poll's rows as hex text, and the driver's receive buffer)`,
+      fields: ["payloadBytes", "readBatch", "partitions", "consumerGroups"],
+    },
+  ],
+  clientMemoryFormula: "writers × write batch × payload × 3 + readers × groups × (read batch × 2 + 4) × payload",
   writeBatch: (c) => c.writeBatch,
   readsPerGroup: true,
   backlogPlace: "per consumer group",
