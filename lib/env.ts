@@ -36,7 +36,7 @@ export const EnvSchema = z.object({
   RUNNER_MEMORY_BUDGET_MB: z.coerce
     .number({ error: "RUNNER_MEMORY_BUDGET_MB must be a number of MiB" })
     .int("RUNNER_MEMORY_BUDGET_MB must be a whole number of MiB")
-    .min(16, "RUNNER_MEMORY_BUDGET_MB must be at least 16 (MiB)")
+    .min(128, "RUNNER_MEMORY_BUDGET_MB must be at least 128 (MiB): a run's garbage alone can reach 64 MiB")
     .default(() => defaultMemoryBudgetMb()),
   /** Extra host names the app answers to (comma-separated), besides 127.0.0.1, localhost and HOST (proxy.ts). */
   ALLOWED_HOSTS: z

@@ -61,7 +61,7 @@ test("a run over the memory budget exits 2 before connecting, naming the flags t
     RUNNER_MEMORY_BUDGET_MB: "512",
   });
   assert.equal(r.code, 2);
-  assert.match(r.err, /^bench: this run would hold about [\d.]+ GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 3 /);
+  assert.match(r.err, /^bench: this run would hold about [\d.]+ GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 4 /);
   assert.match(r.err, /over the runner's 512 MiB memory budget: lower -payload, -write-batch, -writers, -read-batch, -partitions or -consumer-groups, or raise RUNNER_MEMORY_BUDGET_MB \(now 512\)/);
   assert.doesNotMatch(r.err + r.out, /127\.0\.0\.1:1|connect/);
 });

@@ -2,17 +2,86 @@
 // Runs the 4 vCPU pub/sub preset for a long time and prints the runner's resident memory (RSS) once a minute,
 // then RSS after 1 minute against RSS at the end. The engine keeps histograms and O(1) state per
 // (group, partition), never per-message arrays, so memory must stay flat: the end within 20% of minute 1.
+//
+// `node --expose-gc --import tsx scripts/bench-memory.ts --payload-run [--target URL] [--json]`
+// Big-payload runs (1 MiB messages) in this one process: for each, the workload's client-memory estimate
+// (lib/memory.ts) beside the memory the run really added at its peak; --config '{"kind":…}' measures one config, and what is left after the run once
+// garbage is collected (a run must release its buffers). --json prints the figures as one JSON line.
+import { clientMemoryBytes } from "../lib/memory";
 import { referenceById } from "../lib/references";
 import { presetById, WorkloadConfig } from "../lib/workloads";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
+import { knobsParts } from "../lib/run-format";
 
 const PRESET = "pubsub-4vcpu-single-node";
 const mib = (b: number) => b / 1048576;
 
+/** Message data lives in the V8 heap (strings) and outside it (Buffers): both count. */
+const held = () => {
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed + m.external, rss: m.rss };
+};
+
+/** The big-payload runs: estimate against measured peak, and memory left after the run. */
+async function payloadRuns(targetArg: string | undefined, json: boolean, configArg: string | undefined) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("run node with --expose-gc (what is left after a run is measured after a full collection)");
+  const collect = () => {
+    for (let i = 0; i < 3; i++) gc();
+  };
+  const target = await resolveTarget(targetArg, (l) => !json && console.log(l));
+  const configs = configArg
+    ? [WorkloadConfig.parse(JSON.parse(configArg))]
+    : [
+    WorkloadConfig.parse({ kind: "pubsub", writers: 1, writeBatch: 20, readBatch: 20, partitions: 1, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 }),
+    WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 4, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 }),
+  ];
+  const results = [];
+  try {
+    for (const config of configs) {
+      collect();
+      const before = held();
+      let peak = before;
+      // Sampled every 20 ms: a peak between samples is missed, so the measured peak is a lower bound.
+      const timer = setInterval(() => {
+        const h = held();
+        peak = { heap: Math.max(peak.heap, h.heap), rss: Math.max(peak.rss, h.rss) };
+      }, 20);
+      const summary = await runWorkload(config, target.url, {});
+      clearInterval(timer);
+      collect();
+      const afterGc = held();
+      const r = {
+        config: knobsParts(config).join(", "),
+        estimateMiB: mib(clientMemoryBytes(config)),
+        peakAddedMiB: mib(peak.heap - before.heap),
+        peakRssAddedMiB: mib(peak.rss - before.rss),
+        leftAfterGcMiB: mib(afterGc.heap - before.heap),
+        rssLeftAfterGcMiB: mib(afterGc.rss - before.rss),
+        messages: summary.writes.count,
+      };
+      results.push(r);
+      if (!json)
+        console.log(
+          `${config.kind} (${r.config}): estimate ${num(r.estimateMiB, 0)} MiB; peak added ${num(r.peakAddedMiB, 0)} MiB (heap + buffers), ` +
+            `RSS ${num(r.peakRssAddedMiB, 0)} MiB; left after the run and gc: ${num(r.leftAfterGcMiB, 1)} MiB (RSS ${num(r.rssLeftAfterGcMiB, 0)} MiB); ${r.messages} messages written`,
+        );
+    }
+  } finally {
+    await target.release();
+  }
+  if (json) console.log(JSON.stringify(results));
+}
+
 async function main() {
   const argv = process.argv.slice(2);
+  if (argv.includes("--payload-run")) {
+    const t = argv.indexOf("--target");
+    const c = argv.indexOf("--config");
+    return payloadRuns(t >= 0 ? argv[t + 1] : undefined, argv.includes("--json"), c >= 0 ? argv[c + 1] : undefined);
+  }
   let minutes = 10;
   let targetArg: string | undefined;
   for (let i = 0; i < argv.length; i++) {

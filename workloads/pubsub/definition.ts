@@ -113,13 +113,15 @@ export const pubsub = defineWorkload({
   clients: (c) => c.writers + c.readers * c.consumerGroups,
   clientsFormula: "writers + readers × groups",
   // What runner.ts holds: a writer builds its whole batch as the bytea[] hex text of its Bind message (2 bytes
-  // a byte) from a buffer of random bytes (1 byte a byte); a reader holds a poll's rows as hex text strings,
-  // and node-postgres' receive buffer doubles until one whole row fits (up to 4 payloads). The factors are
-  // measured: scripts/bench-memory.ts --payload-run prints the estimate beside the runner's peak.
+  // a byte) from a buffer of random bytes (1), and each refill makes every payload's hex text once more as a
+  // short-lived string (up to 1 more, collected in steps); a reader holds a poll's rows as hex text strings (2),
+  // and node-postgres' receive buffer doubles until one whole row fits (up to 4 payloads). Measured with
+  // scripts/bench-memory.ts --payload-run (1 MiB payloads, 1 writer, 1 reader): write batch 40 and 80 added 3.5
+  // payloads a message to the peak, read batch 20 and 40 2 a row, besides lib/memory.ts's fixed garbage allowance.
   clientMemory: (c) => [
     {
-      bytes: c.writers * c.writeBatch * c.payloadBytes * 3,
-      words: `${plural(c.writers, "writer")} × write batch ${c.writeBatch.toLocaleString("en-US")} × ${fmtBytes(c.payloadBytes)} payload × 3 (the batch as hex text, 2 bytes a byte, and its random bytes)`,
+      bytes: c.writers * c.writeBatch * c.payloadBytes * 4,
+      words: `${plural(c.writers, "writer")} × write batch ${c.writeBatch.toLocaleString("en-US")} × ${fmtBytes(c.payloadBytes)} payload × 4 (the batch as hex text, 2 bytes a byte, its random bytes, and each payload's hex text while it is built)`,
       fields: ["payloadBytes", "writeBatch", "writers"],
     },
     {
@@ -128,7 +130,7 @@ export const pubsub = defineWorkload({
       fields: ["payloadBytes", "readBatch", "partitions", "consumerGroups"],
     },
   ],
-  clientMemoryFormula: "writers × write batch × payload × 3 + readers × groups × (read batch × 2 + 4) × payload",
+  clientMemoryFormula: "writers × write batch × payload × 4 + readers × groups × (read batch × 2 + 4) × payload",
   writeBatch: (c) => c.writeBatch,
   readsPerGroup: true,
   backlogPlace: "per consumer group",

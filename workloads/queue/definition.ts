@@ -70,8 +70,10 @@ export const queue = defineWorkload({
   clientsFormula: "writers + readers",
   // What runner.ts holds: a writer keeps its payload (1 byte a byte), its hex text and the Bind message built
   // from it (2 + 2); a reader holds one row as hex text (2), node-postgres' receive buffer that doubles until
-  // the row fits (up to 4) and the archive INSERT's serialised parameter (2). Measured: see
-  // scripts/bench-memory.ts --payload-run.
+  // the row fits (up to 4) and the archive INSERT's serialised parameter (2). Measured with
+  // scripts/bench-memory.ts --payload-run (1 MiB payloads): 4, 8 writers × 1 reader and 1 writer × 4, 8 readers
+  // all peaked at 69-89 MiB above the start, i.e. within lib/memory.ts's fixed garbage allowance plus these
+  // factors; a queue's peak is mostly that garbage (one row at a time), so the factors are the live set's.
   clientMemory: (c) => [
     {
       bytes: c.writers * c.payloadBytes * 5,
