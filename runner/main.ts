@@ -15,6 +15,7 @@ import { prisma, type PrismaClient } from "../lib/db";
 import { storeErrorText } from "../lib/health";
 import { readEnv, type Env } from "../lib/env";
 import { memoryProblem } from "../lib/memory";
+import { releaseMemory } from "./release-memory";
 import type { Phase } from "../lib/metrics";
 import { heartbeat, registerRunner } from "../lib/runners";
 import { maskUrl } from "../lib/pgurl";
@@ -115,6 +116,8 @@ async function execute(
     clearInterval(cancelTimer);
     current.abort = undefined;
   }
+  // The run's buffers are unreachable now; free them before the runner idles (runner/release-memory.ts).
+  releaseMemory();
   return { schemaLeft };
 }
 

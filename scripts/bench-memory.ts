@@ -3,15 +3,16 @@
 // then RSS after 1 minute against RSS at the end. The engine keeps histograms and O(1) state per
 // (group, partition), never per-message arrays, so memory must stay flat: the end within 20% of minute 1.
 //
-// `node --expose-gc --import tsx scripts/bench-memory.ts --payload-run [--target URL] [--json]`
-// Big-payload runs (1 MiB messages) in this one process: for each, the workload's client-memory estimate
-// (lib/memory.ts) beside the memory the run really added at its peak; --config '{"kind":…}' measures one config, and what is left after the run once
-// garbage is collected (a run must release its buffers). --json prints the figures as one JSON line.
+// `npm run bench:memory -- --payload-run [--target URL] [--config '{"kind":…}'] [--json]`
+// Big-payload runs (1 MiB messages) in this one process, or the one config given: for each, the workload's
+// client-memory estimate (lib/memory.ts) beside the memory the run really added at its peak, and what is left
+// after the run once released as the runner releases it (runner/release-memory.ts). --json: one JSON line.
 import { clientMemoryBytes } from "../lib/memory";
 import { referenceById } from "../lib/references";
 import { presetById, WorkloadConfig } from "../lib/workloads";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
+import { releaseMemory } from "../runner/release-memory";
 import { num } from "../runner/format";
 import { knobsParts } from "../lib/run-format";
 
@@ -26,10 +27,10 @@ const held = () => {
 
 /** The big-payload runs: estimate against measured peak, and memory left after the run. */
 async function payloadRuns(targetArg: string | undefined, json: boolean, configArg: string | undefined) {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("run node with --expose-gc (what is left after a run is measured after a full collection)");
-  const collect = () => {
-    for (let i = 0; i < 3; i++) gc();
+  // As the runner does after a run; then a moment for Buffers' memory, which is freed after the collection.
+  const collect = async () => {
+    releaseMemory();
+    await new Promise((r) => setTimeout(r, 200));
   };
   const target = await resolveTarget(targetArg, (l) => !json && console.log(l));
   const configs = configArg
@@ -41,7 +42,7 @@ async function payloadRuns(targetArg: string | undefined, json: boolean, configA
   const results = [];
   try {
     for (const config of configs) {
-      collect();
+      await collect();
       const before = held();
       let peak = before;
       // Sampled every 20 ms: a peak between samples is missed, so the measured peak is a lower bound.
@@ -51,22 +52,22 @@ async function payloadRuns(targetArg: string | undefined, json: boolean, configA
       }, 20);
       const summary = await runWorkload(config, target.url, {});
       clearInterval(timer);
-      collect();
-      const afterGc = held();
+      await collect();
+      const after = held();
       const r = {
         config: knobsParts(config).join(", "),
         estimateMiB: mib(clientMemoryBytes(config)),
         peakAddedMiB: mib(peak.heap - before.heap),
         peakRssAddedMiB: mib(peak.rss - before.rss),
-        leftAfterGcMiB: mib(afterGc.heap - before.heap),
-        rssLeftAfterGcMiB: mib(afterGc.rss - before.rss),
+        leftAfterReleaseMiB: mib(after.heap - before.heap),
+        rssLeftAfterReleaseMiB: mib(after.rss - before.rss),
         messages: summary.writes.count,
       };
       results.push(r);
       if (!json)
         console.log(
           `${config.kind} (${r.config}): estimate ${num(r.estimateMiB, 0)} MiB; peak added ${num(r.peakAddedMiB, 0)} MiB (heap + buffers), ` +
-            `RSS ${num(r.peakRssAddedMiB, 0)} MiB; left after the run and gc: ${num(r.leftAfterGcMiB, 1)} MiB (RSS ${num(r.rssLeftAfterGcMiB, 0)} MiB); ${r.messages} messages written`,
+            `RSS ${num(r.peakRssAddedMiB, 0)} MiB; left after the run was released: ${num(r.leftAfterReleaseMiB, 1)} MiB (RSS ${num(r.rssLeftAfterReleaseMiB, 0)} MiB); ${r.messages} messages written`,
         );
     }
   } finally {
