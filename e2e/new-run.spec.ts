@@ -1,7 +1,8 @@
 // The New run form never launches what the user did not see, and a long run is never a surprise: blank
 // and non-numeric fields are refused beside the field, readers per group are derived (not asked twice),
 // the total time is shown by the Launch button and a run over 5 minutes is confirmed in the page, and
-// "Run this here" brings the reference page's fit warnings and a short window by default.
+// "Run this here" brings the reference page's fit warnings and a short window by default; a run the runner
+// could not hold in memory is refused beside Payload.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { NewRunPage } from "./pages/NewRunPage";
 import { RunPage } from "./pages/RunPage";
@@ -45,6 +46,22 @@ test("a blank or non-numeric field is refused beside it, and nothing launches", 
       "Readers per group (3) must equal Partitions (2): each consumer group has exactly one reader per partition, as in the reference tool. Set readers to 2, or leave it out to follow partitions",
   });
   expect(await runCount(request)).toBe(before);
+});
+
+test("a run over the runner's memory budget is refused beside Payload, with the estimate and what to lower", async ({ page, request }) => {
+  const before = await runCount(request);
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.choosePreset("pub/sub: reference tool defaults");
+  // 1 writer × write batch 50 × 10 MiB × 4 is 2,000 MiB: over any default budget (at most 2,048 MiB) with the rest.
+  await form.fill({ Writers: 1, Partitions: 1, "Write batch": 50, "Read batch": 1, Payload: 10 * 1048576 });
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(form.field("Payload")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.field("Payload")).toHaveAccessibleDescription(
+    /^this run would hold about 2\.1 GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 4 .*: lower Payload, Write batch, Writers, Read batch, Partitions or Consumer groups, or raise RUNNER_MEMORY_BUDGET_MB/,
+  );
+  await expect(page).toHaveURL(/\/runs\/new$/);
+  expect(await runCount(request), "no run was queued").toBe(before);
 });
 
 test("pub/sub readers per group are shown as derived from partitions, not asked", async ({ page }) => {

@@ -1,4 +1,5 @@
 // Every environment variable the product reads, parsed once with Zod. README's table lists the same.
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { checkPgUrl } from "./pgurl";
@@ -30,6 +31,13 @@ export const EnvSchema = z.object({
   TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
   EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
   RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  /** The message data one run may hold in the runner (lib/memory.ts), in MiB. Default: half this machine's
+   *  memory, at most 2 GiB (a runner beside the app and Postgres should not take the machine). */
+  RUNNER_MEMORY_BUDGET_MB: z.coerce
+    .number({ error: "RUNNER_MEMORY_BUDGET_MB must be a number of MiB" })
+    .int("RUNNER_MEMORY_BUDGET_MB must be a whole number of MiB")
+    .min(128, "RUNNER_MEMORY_BUDGET_MB must be at least 128 (MiB): a run's garbage alone can reach 64 MiB")
+    .default(() => defaultMemoryBudgetMb()),
   /** Extra host names the app answers to (comma-separated), besides 127.0.0.1, localhost and HOST (proxy.ts). */
   ALLOWED_HOSTS: z
     .string()
@@ -44,6 +52,11 @@ export const EnvSchema = z.object({
     .transform((v) => v === "1"),
 });
 export type Env = z.infer<typeof EnvSchema>;
+
+/** RUNNER_MEMORY_BUDGET_MB's default: min(2048, 50% of os.totalmem()), in MiB. */
+export function defaultMemoryBudgetMb(): number {
+  return Math.min(2048, Math.floor(os.totalmem() / 2 / 1048576));
+}
 
 /** Parses process.env; on bad input throws one Error whose message names every bad variable. */
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {

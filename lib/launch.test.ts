@@ -57,6 +57,29 @@ test("a blank, null, non-numeric or misspelt field is refused, never replaced by
   assert.equal(await prisma().run.count(), 0, "nothing was queued");
 });
 
+test("a run over the runner's memory budget is refused beside the field to lower, before any connection", async () => {
+  process.env.RUNNER_MEMORY_BUDGET_MB = "256";
+  try {
+    // 1 writer × write batch 50 × 10 MiB × 4 alone is 2,000 MiB.
+    const r = await post({ kind: "pubsub", writers: 1, writeBatch: 50, payloadBytes: 10 * 1048576, partitions: 1, readBatch: 1 });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error, "over the runner's memory budget");
+    assert.deepEqual(Object.keys(r.body.fields ?? {}), ["payloadBytes"]);
+    assert.match(
+      r.body.fields!.payloadBytes,
+      /^this run would hold about 2\.1 GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 4 .*over the runner's 256 MiB memory budget: lower Payload, Write batch, Writers, Read batch, Partitions or Consumer groups, or raise RUNNER_MEMORY_BUDGET_MB \(now 256\)$/,
+    );
+    assert.equal(await prisma().run.count(), 0, "nothing was queued");
+    // The same config passes once the user raises the budget.
+    process.env.RUNNER_MEMORY_BUDGET_MB = "3000";
+    const ok = await post({ kind: "pubsub", writers: 1, writeBatch: 50, payloadBytes: 10 * 1048576, partitions: 1, readBatch: 1, durationSeconds: 1 });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    await prisma().run.update({ where: { id: ok.body.id! }, data: { status: "cancelled" } });
+  } finally {
+    delete process.env.RUNNER_MEMORY_BUDGET_MB;
+  }
+});
+
 test("absent fields take their defaults; pub/sub readers per group follow partitions", async () => {
   const r = await post({ kind: "pubsub", partitions: 3, durationSeconds: 5 });
   assert.equal(r.status, 201, JSON.stringify(r.body));

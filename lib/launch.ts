@@ -5,6 +5,8 @@ import { prisma, type PrismaClient } from "./db";
 import { quoteInput, TargetId } from "./ids";
 import { createRun } from "./runs";
 import { budgetProblem } from "./capacity";
+import { readEnv } from "./env";
+import { memoryProblem } from "./memory";
 import { resolveTarget, targetInfo, type TargetInfo } from "./targets";
 import { parseConfig, workloadDefinitions, type WorkloadConfig } from "./workloads";
 
@@ -12,8 +14,12 @@ export type LaunchResult =
   | { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo }
   | { ok: false; error: string; fields: Record<string, string> };
 
-/** `input` is the POST body: { config, targetId? }. */
-export async function launchRun(input: Record<string, unknown>, db: PrismaClient = prisma()): Promise<LaunchResult> {
+/** `input` is the POST body: { config, targetId? }. `memoryBudgetMb`: the runner's (RUNNER_MEMORY_BUDGET_MB). */
+export async function launchRun(
+  input: Record<string, unknown>,
+  db: PrismaClient = prisma(),
+  memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
+): Promise<LaunchResult> {
   // A misspelt key ("targetID", "conifg") would otherwise be dropped silently and the run go to the default.
   const unknown = Object.keys(input).filter((k) => k !== "config" && k !== "targetId");
   if (unknown.length)
@@ -28,6 +34,9 @@ export async function launchRun(input: Record<string, unknown>, db: PrismaClient
     return { ok: false, error: "invalid config", fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` } };
   const parsed = parseConfig(config);
   if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
+  // Before any connection: a run the runner could not hold is refused whatever the target.
+  const tooBig = memoryProblem(parsed.config, memoryBudgetMb);
+  if (tooBig) return { ok: false, error: "over the runner's memory budget", fields: { [tooBig.field]: tooBig.message } };
 
   const checkedId = TargetId.safeParse(input.targetId ?? "default");
   if (!checkedId.success)

@@ -55,6 +55,17 @@ test("bad flags exit 2 with a message naming the flag", async () => {
   assert.match(u.err, /-writers: Writers must be a whole number, not "x"/);
 });
 
+test("a run over the memory budget exits 2 before connecting, naming the flags to lower", async () => {
+  // The target does not exist: a refusal that connected first would say so instead.
+  const r = await bench(["pubsub", "-writers", "1", "-write-batch", "50", "-payload", String(10 * 1048576), "-partitions", "1", "-read-batch", "1", "--target", "postgresql://u@127.0.0.1:1/db"], {
+    RUNNER_MEMORY_BUDGET_MB: "512",
+  });
+  assert.equal(r.code, 2);
+  assert.match(r.err, /^bench: this run would hold about [\d.]+ GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 4 /);
+  assert.match(r.err, /over the runner's 512 MiB memory budget: lower -payload, -write-batch, -writers, -read-batch, -partitions or -consumer-groups, or raise RUNNER_MEMORY_BUDGET_MB \(now 512\)/);
+  assert.doesNotMatch(r.err + r.out, /127\.0\.0\.1:1|connect/);
+});
+
 test("an unreachable target exits 1 naming the target, password masked", async () => {
   const r = await bench(["queue", "-duration", "1s", "--target", "postgresql://me:hunter2@127.0.0.1:1/db"]);
   assert.equal(r.code, 1);

@@ -8,7 +8,9 @@ import { defaultTargetName } from "../lib/default-target";
 import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
 import { dataDir, readEnv } from "../lib/env";
 import type { Phase } from "../lib/metrics";
+import { memoryProblem } from "../lib/memory";
 import { describeUrl, maskUrl } from "../lib/pgurl";
+import { definitionOf } from "../lib/workloads";
 import { knobsParts } from "../lib/run-format";
 import type { RunSummary } from "../lib/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
@@ -75,6 +77,16 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     env = readEnv();
   } catch (e) {
     io.err(`bench: ${(e as Error).message}`);
+    return 2;
+  }
+  // Before connecting anywhere: a run this process could not hold is refused, naming the flags to lower.
+  const flagOf = (field: string) => {
+    const f = definitionOf(config).fields.find((x) => x.name === field)?.cli;
+    return f ? `${f.ours ? "--" : "-"}${f.flag}` : field;
+  };
+  const tooBig = memoryProblem(config, env.RUNNER_MEMORY_BUDGET_MB, flagOf);
+  if (tooBig) {
+    io.err(`bench: ${tooBig.message}`);
     return 2;
   }
   let embedded: (EmbeddedServer & { owned: boolean }) | undefined;

@@ -14,6 +14,8 @@ import { exitWithParent } from "../lib/children";
 import { prisma, type PrismaClient } from "../lib/db";
 import { storeErrorText } from "../lib/health";
 import { readEnv, type Env } from "../lib/env";
+import { memoryProblem } from "../lib/memory";
+import { releaseMemory } from "./release-memory";
 import type { Phase } from "../lib/metrics";
 import { heartbeat, registerRunner } from "../lib/runners";
 import { maskUrl } from "../lib/pgurl";
@@ -84,6 +86,9 @@ async function execute(
       const detail = Object.entries(parsed.errors).map(([k, v]) => (k === "_" ? v : v.startsWith(k) ? v : `${k}: ${v}`));
       throw new Error(`invalid workload config: ${detail.join("; ")}`);
     }
+    // A run queued before the budget was lowered (or launched past an older runner) fails here, before it connects.
+    const tooBig = memoryProblem(parsed.config, env.RUNNER_MEMORY_BUDGET_MB);
+    if (tooBig) throw new Error(tooBig.message);
     const url = await targetUrlOf(db, run, env);
     log(`${run.id}: ${parsed.config.kind} on ${run.targetLabel}`);
     const summary = await runWorkload(parsed.config, url, {
@@ -111,6 +116,8 @@ async function execute(
     clearInterval(cancelTimer);
     current.abort = undefined;
   }
+  // The run's buffers are unreachable now; free them before the runner idles (runner/release-memory.ts).
+  releaseMemory();
   return { schemaLeft };
 }
 

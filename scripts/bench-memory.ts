@@ -2,17 +2,87 @@
 // Runs the 4 vCPU pub/sub preset for a long time and prints the runner's resident memory (RSS) once a minute,
 // then RSS after 1 minute against RSS at the end. The engine keeps histograms and O(1) state per
 // (group, partition), never per-message arrays, so memory must stay flat: the end within 20% of minute 1.
+//
+// `npm run bench:memory -- --payload-run [--target URL] [--config '{"kind":…}'] [--json]`
+// Big-payload runs (1 MiB messages) in this one process, or the one config given: for each, the workload's
+// client-memory estimate (lib/memory.ts) beside the memory the run really added at its peak, and what is left
+// after the run once released as the runner releases it (runner/release-memory.ts). --json: one JSON line.
+import { clientMemoryBytes } from "../lib/memory";
 import { referenceById } from "../lib/references";
 import { presetById, WorkloadConfig } from "../lib/workloads";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
+import { releaseMemory } from "../runner/release-memory";
 import { num } from "../runner/format";
+import { knobsParts } from "../lib/run-format";
 
 const PRESET = "pubsub-4vcpu-single-node";
 const mib = (b: number) => b / 1048576;
 
+/** Message data lives in the V8 heap (strings) and outside it (Buffers): both count. */
+const held = () => {
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed + m.external, rss: m.rss };
+};
+
+/** The big-payload runs: estimate against measured peak, and memory left after the run. */
+async function payloadRuns(targetArg: string | undefined, json: boolean, configArg: string | undefined) {
+  // As the runner does after a run; then a moment for Buffers' memory, which is freed after the collection.
+  const collect = async () => {
+    releaseMemory();
+    await new Promise((r) => setTimeout(r, 200));
+  };
+  const target = await resolveTarget(targetArg, (l) => !json && console.log(l));
+  const configs = configArg
+    ? [WorkloadConfig.parse(JSON.parse(configArg))]
+    : [
+    WorkloadConfig.parse({ kind: "pubsub", writers: 1, writeBatch: 20, readBatch: 20, partitions: 1, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 }),
+    WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 4, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 }),
+  ];
+  const results = [];
+  try {
+    for (const config of configs) {
+      await collect();
+      const before = held();
+      let peak = before;
+      // Sampled every 20 ms: a peak between samples is missed, so the measured peak is a lower bound.
+      const timer = setInterval(() => {
+        const h = held();
+        peak = { heap: Math.max(peak.heap, h.heap), rss: Math.max(peak.rss, h.rss) };
+      }, 20);
+      const summary = await runWorkload(config, target.url, {});
+      clearInterval(timer);
+      await collect();
+      const after = held();
+      const r = {
+        config: knobsParts(config).join(", "),
+        estimateMiB: mib(clientMemoryBytes(config)),
+        peakAddedMiB: mib(peak.heap - before.heap),
+        peakRssAddedMiB: mib(peak.rss - before.rss),
+        leftAfterReleaseMiB: mib(after.heap - before.heap),
+        rssLeftAfterReleaseMiB: mib(after.rss - before.rss),
+        messages: summary.writes.count,
+      };
+      results.push(r);
+      if (!json)
+        console.log(
+          `${config.kind} (${r.config}): estimate ${num(r.estimateMiB, 0)} MiB; peak added ${num(r.peakAddedMiB, 0)} MiB (heap + buffers), ` +
+            `RSS ${num(r.peakRssAddedMiB, 0)} MiB; left after the run was released: ${num(r.leftAfterReleaseMiB, 1)} MiB (RSS ${num(r.rssLeftAfterReleaseMiB, 0)} MiB); ${r.messages} messages written`,
+        );
+    }
+  } finally {
+    await target.release();
+  }
+  if (json) console.log(JSON.stringify(results));
+}
+
 async function main() {
   const argv = process.argv.slice(2);
+  if (argv.includes("--payload-run")) {
+    const t = argv.indexOf("--target");
+    const c = argv.indexOf("--config");
+    return payloadRuns(t >= 0 ? argv[t + 1] : undefined, argv.includes("--json"), c >= 0 ? argv[c + 1] : undefined);
+  }
   let minutes = 10;
   let targetArg: string | undefined;
   for (let i = 0; i < argv.length; i++) {

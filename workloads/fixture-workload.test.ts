@@ -52,6 +52,8 @@ const echo = defineWorkload({
   shortName: (c) => `echo ${c.writers}w`,
   clients: (c) => c.writers,
   clientsFormula: "writers",
+  clientMemory: (c) => [{ bytes: c.writers * c.payloadBytes, words: `${c.writers} writers × payload`, fields: ["payloadBytes", "writers"] }],
+  clientMemoryFormula: "writers × payload",
   writeBatch: () => 1,
   // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
   metrics: {

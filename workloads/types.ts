@@ -77,6 +77,10 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   /** Client connections a run opens (the engine adds one for setup/monitoring), and the formula in words. */
   clients(config: z.output<S>): number;
   clientsFormula: string;
+  /** The message data a run holds in the runner at once (batches being built, sent and read back), part by
+   *  part; lib/memory.ts sums it and refuses a run over the runner's memory budget. */
+  clientMemory(config: z.output<S>): MemoryPart[];
+  clientMemoryFormula: string;
   /** Writes per write transaction (the throttle admits a whole batch at once). */
   writeBatch(config: z.output<S>): number;
   /** Derived rows of compare's config table. */
@@ -133,6 +137,15 @@ export interface MetricModel {
   delivery?: DeliveryDef;
   /** Items waiting (written, not yet consumed), sampled every second: per group (pub/sub) or one (queue). */
   backlog?: { label: string; unit: string; what: string; place: string };
+}
+
+/** One share of a run's client memory: what holds it, in words with the config's numbers, and the fields that scale it. */
+export interface MemoryPart {
+  bytes: number;
+  /** "1 writer × write batch 50 × 10 MiB payload × 3 (hex text + random bytes)". */
+  words: string;
+  /** Config fields that scale this part, the most direct lever first. */
+  fields: string[];
 }
 
 /** Keeps the schema's type, so the registry's union of configs is exact. */

@@ -1,7 +1,7 @@
 // Pub/sub, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import { z } from "zod";
-import { amount, brokerMetrics, backoffField, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
+import { amount, backoffField, type BackoffMode, brokerMetrics, byGroup, fmtBytes, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -112,6 +112,27 @@ export const pubsub = defineWorkload({
   shortName: (c) => `pub/sub ${c.writers}w ${c.consumerGroups}g×${c.readers}r`,
   clients: (c) => c.writers + c.readers * c.consumerGroups,
   clientsFormula: "writers + readers × groups",
+  // What runner.ts holds: a writer builds its whole batch as the bytea[] hex text of its Bind message (2 bytes
+  // a byte) from a buffer of random bytes (1), and each refill makes every payload's hex text once more as a
+  // short-lived string (up to 1 more, collected in steps); a reader holds a poll's rows as hex text strings (2),
+  // and node-postgres' receive buffer doubles until one whole row fits (up to 4 payloads). Measured with
+  // scripts/bench-memory.ts --payload-run (1 MiB payloads, 1 writer, 1 reader): write batch 40 and 80 added 3.5
+  // payloads a message to the peak, read batch 20 and 40 2 a row, besides lib/memory.ts's fixed garbage allowance.
+  // At scale this agrees with the report that asked for the budget: 1 writer × batch 50 × 10 MiB peaked at
+  // 1.81 GB; 3.5 × 50 × 10 MiB + 64 MiB is 1,814 MiB, within 5% of it (the factor 4 rounds up: about 2 GiB).
+  clientMemory: (c) => [
+    {
+      bytes: c.writers * c.writeBatch * c.payloadBytes * 4,
+      words: `${plural(c.writers, "writer")} × write batch ${c.writeBatch.toLocaleString("en-US")} × ${fmtBytes(c.payloadBytes)} payload × 4 (the batch as hex text, 2 bytes a byte, its random bytes, and each payload's hex text while it is built)`,
+      fields: ["payloadBytes", "writeBatch", "writers"],
+    },
+    {
+      bytes: c.readers * c.consumerGroups * (c.readBatch * 2 + 4) * c.payloadBytes,
+      words: `${plural(c.readers * c.consumerGroups, "reader")} × (read batch ${c.readBatch.toLocaleString("en-US")} × 2 + 4) × ${fmtBytes(c.payloadBytes)} payload (a poll's rows as hex text, and the driver's receive buffer)`,
+      fields: ["payloadBytes", "readBatch", "partitions", "consumerGroups"],
+    },
+  ],
+  clientMemoryFormula: "writers × write batch × payload × 4 + readers × groups × (read batch × 2 + 4) × payload",
   writeBatch: (c) => c.writeBatch,
   metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),
   compareExtras: [

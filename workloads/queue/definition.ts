@@ -1,7 +1,7 @@
 // The queue, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import type { z } from "zod";
-import { backoffField, brokerMetrics, type BackoffMode, byGroup, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
+import { backoffField, type BackoffMode, brokerMetrics, byGroup, fmtBytes, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -68,6 +68,25 @@ export const queue = defineWorkload({
   shortName: (c) => `queue ${c.writers}w/${c.readers}r`,
   clients: (c) => c.writers + c.readers,
   clientsFormula: "writers + readers",
+  // What runner.ts holds: a writer keeps its payload (1 byte a byte), its hex text and the Bind message built
+  // from it (2 + 2); a reader holds one row as hex text (2), node-postgres' receive buffer that doubles until
+  // the row fits (up to 4) and the archive INSERT's serialised parameter (2). Measured with
+  // scripts/bench-memory.ts --payload-run (1 MiB payloads): 4, 8 writers × 1 reader and 1 writer × 4, 8 readers
+  // all peaked at 69-89 MiB above the start, i.e. within lib/memory.ts's fixed garbage allowance plus these
+  // factors; a queue's peak is mostly that garbage (one row at a time), so the factors are the live set's.
+  clientMemory: (c) => [
+    {
+      bytes: c.writers * c.payloadBytes * 5,
+      words: `${plural(c.writers, "writer")} × ${fmtBytes(c.payloadBytes)} payload × 5 (the payload, its hex text and the message built from it)`,
+      fields: ["payloadBytes", "writers"],
+    },
+    {
+      bytes: c.readers * c.payloadBytes * 8,
+      words: `${plural(c.readers, "reader")} × ${fmtBytes(c.payloadBytes)} payload × 8 (the row as hex text, the driver's receive buffer, the archive INSERT's parameter)`,
+      fields: ["payloadBytes", "readers"],
+    },
+  ],
+  clientMemoryFormula: "writers × payload × 5 + readers × payload × 8",
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue" }),
