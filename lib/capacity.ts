@@ -8,7 +8,7 @@
 // - the role's CONNECTION LIMIT (pg_roles.rolconnlimit, -1 = none); superusers are exempt;
 // - the database's CONNECTION LIMIT (pg_database.datconnlimit, -1 = none); superusers are exempt.
 import type pg from "pg";
-import { connectionsNeeded, type WorkloadConfig } from "./workloads";
+import { connectionsNeeded, definitionOf, type WorkloadConfig } from "./workloads";
 
 /** One query reads every limit and what uses it now. "Others" never count the connection that asks. */
 export const BUDGET_SQL = `
@@ -126,13 +126,10 @@ export function bindingLimit(b: ConnectionBudget, mode: "ever" | "now"): Binding
   return limits(b, mode).reduce((min, l) => (l.allows < min.allows ? l : min));
 }
 
-/** "4 writers + 2 readers × 3 groups + 1 for set-up": where a run's connections go. */
+/** "10 clients (writers + readers × groups), one each as the reference, + 1 for set-up": where a run's connections go. */
 export function connectionsBreakdown(config: WorkloadConfig): string {
-  const clients =
-    config.kind === "pubsub"
-      ? `${config.writers} writers + ${config.readers} readers × ${config.consumerGroups} groups`
-      : `${config.writers} writers + ${config.readers} readers`;
-  return `${clients}, one each as the reference, + 1 for set-up`;
+  const def = definitionOf(config);
+  return `${def.clients(config as never)} clients (${def.clientsFormula}), one each as the reference, + 1 for set-up`;
 }
 
 export interface BudgetProblem {
