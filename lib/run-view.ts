@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { FINAL_STATUSES, type Phase, type RunStatus } from "./metrics";
 import { Sample } from "./sample";
+import type { RunListRow } from "./runs";
 import { RunSummary } from "./summary";
 import { currentDefaultTargetName, DEFAULT_TARGET_ID } from "./targets";
 import { WorkloadConfig } from "./workloads";
@@ -39,25 +40,13 @@ export interface RunView {
   summary?: RunSummary | null;
 }
 
-interface RunRow {
-  id: string;
-  workload: string;
-  config: unknown;
-  targetId: string | null;
-  targetLabel: string;
-  status: string;
-  phase: string | null;
-  source: string;
-  cancelRequested: boolean;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  error: string | null;
+/** A stored run: the list's row (lib/runs.ts), or the whole row with its summary (a run's page). */
+type RunRow = Omit<RunListRow, "headline"> & {
   /** The whole summary (a run's page); the list passes `headline` instead. */
   summary?: unknown;
   headline?: unknown;
   target?: { id: string; name: string } | null;
-}
+};
 
 // The list reads the headline by JSON path (lib/runs.ts listRunRows); it is checked here before it is shown.
 const HeadlineSchema = z.object({

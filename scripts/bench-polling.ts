@@ -12,11 +12,11 @@
 // each configuration first on the same target, counted the same way: the fairest yardstick, same machine.
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startEmbedded } from "../lib/embedded";
+import { freePort } from "../lib/testing";
 import { describeUrl } from "../lib/pgurl";
 import type { RunSummary } from "../lib/summary";
 import { BACKOFF_MODES, WorkloadConfig, type BackoffMode, type WorkloadInput } from "../lib/workloads";
@@ -58,16 +58,7 @@ function args(argv: string[]) {
   return out;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+
 
 /** A private embedded Postgres with pg_stat_statements loaded; removed again by release(). */
 async function privateTarget(): Promise<{ url: string; label: string; release: () => Promise<void> }> {
