@@ -50,7 +50,7 @@ export default defineConfig({
         "--disable-sync",
         "--no-first-run",
         "--disable-quic",
-        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1',
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1",
       ],
     },
   },

@@ -21,7 +21,10 @@ export function proxy(req: NextRequest) {
     hosts,
   );
   if (!refusal) return NextResponse.next();
-  return NextResponse.json({ error: refusal.error, fields: { [refusal.field]: refusal.error } }, { status: refusal.status, headers: { "cache-control": "no-store" } });
+  return NextResponse.json(
+    { error: refusal.error, fields: { [refusal.field]: refusal.error } },
+    { status: refusal.status, headers: { "cache-control": "no-store" } },
+  );
 }
 
 export const config = {

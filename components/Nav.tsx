@@ -12,7 +12,7 @@ const LINKS = [
 export function Nav() {
   const path = usePathname() ?? "/";
   // The longest matching prefix is current, so /runs/new highlights "New run", not "Runs".
-  const current = LINKS.filter((l) => path === l.href || path.startsWith(l.href + "/")).sort((a, b) => b.href.length - a.href.length)[0];
+  const current = LINKS.filter((l) => path === l.href || path.startsWith(`${l.href}/`)).sort((a, b) => b.href.length - a.href.length)[0];
   return (
     <nav className="nav" aria-label="Main">
       {LINKS.map((l) => (

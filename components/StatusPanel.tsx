@@ -28,9 +28,7 @@ export function StatusPanel({ initial }: { initial: Health }) {
     <section aria-label="System status" className="stack">
       <div className="spread">
         <h2>Status</h2>
-        <span className="muted small">
-          {stale ? "app unreachable, retrying…" : `checked ${new Date(health.checkedAt).toLocaleTimeString()}`}
-        </span>
+        <span className="muted small">{stale ? "app unreachable, retrying…" : `checked ${new Date(health.checkedAt).toLocaleTimeString()}`}</span>
       </div>
       <div className="grid grid-3">
         {PARTS.map((p) => {

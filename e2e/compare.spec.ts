@@ -138,7 +138,12 @@ test("compare two stored runs and a reference: differences only, a new baseline,
     expect(await resultNumbers(p2)).toEqual(numbers);
     expect(await p2.locator("[data-testid^='delta-']").allTextContents()).toEqual(deltas);
     await expect(p2.getByTestId("diff-toggle")).toBeChecked();
-    expect(await p2.getByTestId("config-table").locator("tbody tr[data-row]").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-row")))).toEqual(configRows);
+    expect(
+      await p2
+        .getByTestId("config-table")
+        .locator("tbody tr[data-row]")
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-row"))),
+    ).toEqual(configRows);
     await expect(p2.getByRole("radio", { name: /Use Published: queue · 4 vCPU single node as the baseline/ })).toBeChecked();
     await expect(p2.getByTestId(`result-writeMsgPerSec-${a.id}`)).toHaveAttribute("data-value", String(a.summary.writes.msgPerSec));
   } finally {
@@ -174,7 +179,9 @@ test("the Markdown export's numbers equal the stored ones; CSV and JSON carry th
     expect(write).toEqual([r.summary.latencyMs.write.p50, r.summary.latencyMs.write.p95, r.summary.latencyMs.write.p99].map((v) => round(v, 3)));
   }
   // The published row is the published headline.
-  expect(md).toContain("| Published: queue · 4 vCPU single node | published | AWS c7i.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS | 2,885 msg/s / 2.82 MiB/s | 2,885 msg/s / 2.82 MiB/s | 5.07 / 5.74 / 15.86 |");
+  expect(md).toContain(
+    "| Published: queue · 4 vCPU single node | published | AWS c7i.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS | 2,885 msg/s / 2.82 MiB/s | 2,885 msg/s / 2.82 MiB/s | 5.07 / 5.74 / 15.86 |",
+  );
   // Results with deltas against the baseline, p99.9 and max included for stored runs.
   const p999 = md.split("\n").find((l) => l.startsWith("| End-to-end p99.9 (ms) |"))!;
   expect(num(p999.split(" | ")[1])).toBe(round(a.summary.latencyMs.e2e.p999, 3));

@@ -51,7 +51,10 @@ test("a target whose password is in the query string shows it in no page and no 
   expect(addedText).toContain("password=****");
   const targetId = (JSON.parse(addedText) as { target: { id: string } }).target.id;
   try {
-    const launched = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { targetId, config: { kind: "queue", writers: 1, readers: 1, warmupSeconds: 0, durationSeconds: 1 } } });
+    const launched = await request.post("/api/runs", {
+      headers: SAME_ORIGIN,
+      data: { targetId, config: { kind: "queue", writers: 1, readers: 1, warmupSeconds: 0, durationSeconds: 1 } },
+    });
     expect(launched.status(), await launched.text()).toBe(201);
     const runId = (await launched.json()).id as string;
     await expect.poll(async () => (await (await request.get(`/api/runs/${runId}`)).json()).status, { timeout: 60_000 }).toMatch(/completed|failed/);

@@ -50,9 +50,20 @@ test.beforeAll(async ({ request }) => {
   // Small on 2 cores; a payload other than 1 KiB adds a knob to the list's config column.
   ids.pubsub = await completedRun(request, {
     targetId: ids.target,
-    config: { kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 2, payloadBytes: 2048, throttleWritesPerSec: 1500, warmupSeconds: 1, durationSeconds: 4 },
+    config: {
+      kind: "pubsub",
+      writers: 2,
+      partitions: 2,
+      consumerGroups: 2,
+      payloadBytes: 2048,
+      throttleWritesPerSec: 1500,
+      warmupSeconds: 1,
+      durationSeconds: 4,
+    },
   });
-  ids.queue = await completedRun(request, { config: { kind: "queue", writers: 1, readers: 1, throttleWritesPerSec: 500, warmupSeconds: 1, durationSeconds: 3 } });
+  ids.queue = await completedRun(request, {
+    config: { kind: "queue", writers: 1, readers: 1, throttleWritesPerSec: 500, warmupSeconds: 1, durationSeconds: 3 },
+  });
 });
 
 /** The rows of a chart's "Show data as table", opened; each row as its cells' texts. */
@@ -86,7 +97,10 @@ test("a finished run's throughput chart ends without a plunge: a few-millisecond
   rows.forEach((r, i) => {
     const short = intervals[i] < 0.1;
     expect(r[2]).toBe(intervals[i].toFixed(3));
-    expect([r[3], r[4]].map((v) => v === "–"), `row ${i} (${intervals[i]} s)`).toEqual([short, short]);
+    expect(
+      [r[3], r[4]].map((v) => v === "–"),
+      `row ${i} (${intervals[i]} s)`,
+    ).toEqual([short, short]);
   });
   // The line ends on the last drawn rate, and that rate is real: readers were reading, not a plunge to ~0.
   const drawn = rows.filter((r) => r[3] !== "–");
@@ -131,7 +145,13 @@ test("charts have an accessible name and their data as a table, on the run page 
   await expect(page.getByRole("application", { name: "Throughput" })).toHaveAccessibleDescription("msg/s");
 
   await page.goto(`/compare?ids=${ids.pubsub},${REFS[0]}`);
-  await expectNamedChartsWithTables(page, ["Throughput", "End-to-end latency percentiles", "End-to-end latency distribution", "Throughput over time", "End-to-end p99 over time"]);
+  await expectNamedChartsWithTables(page, [
+    "Throughput",
+    "End-to-end latency percentiles",
+    "End-to-end latency distribution",
+    "Throughput over time",
+    "End-to-end p99 over time",
+  ]);
   // The over-time table holds the run's seconds, with "–" where an interval was too short to be a rate.
   const overTime = page.getByTestId("chart-over-time").getByRole("table");
   await expect(overTime.locator("tbody tr").first().locator("th")).toHaveText(new RegExp(`^${ids.pubsub}`));
@@ -139,7 +159,9 @@ test("charts have an accessible name and their data as a table, on the run page 
 
 /** Headings of the page in order; problems: no h1 first, more than one h1, or a level skipped going down. */
 async function headingProblems(page: Page): Promise<string[]> {
-  const hs = await page.locator("h1, h2, h3, h4, h5, h6").evaluateAll((els) => els.map((e) => ({ level: Number(e.tagName[1]), text: (e.textContent ?? "").trim().slice(0, 50) })));
+  const hs = await page
+    .locator("h1, h2, h3, h4, h5, h6")
+    .evaluateAll((els) => els.map((e) => ({ level: Number(e.tagName[1]), text: (e.textContent ?? "").trim().slice(0, 50) })));
   const problems: string[] = [];
   if (hs[0]?.level !== 1) problems.push(`first heading is not an h1: ${JSON.stringify(hs[0])}`);
   if (hs.filter((h) => h.level === 1).length !== 1) problems.push("not exactly one h1");
@@ -213,7 +235,10 @@ test("at 1366 px the runs list shows every column inside its box, the Date colum
     expect(r.x, `column ${i} starts inside the box`).toBeGreaterThanOrEqual(box.x - 0.5);
     expect(r.x + r.width, `column ${i} ends inside the box`).toBeLessThanOrEqual(box.x + box.width + 0.5);
   }
-  const overflow = await page.locator(".table-wrap").filter({ has: table }).evaluate((el) => el.scrollWidth - el.clientWidth);
+  const overflow = await page
+    .locator(".table-wrap")
+    .filter({ has: table })
+    .evaluate((el) => el.scrollWidth - el.clientWidth);
   expect(overflow, "no sideways scrolling").toBeLessThanOrEqual(0);
   await page.screenshot({ path: testInfo.outputPath("runs-1366.png"), fullPage: true });
 });
@@ -257,12 +282,17 @@ test("on a 390 px phone the compare table keeps its header in view and never sho
   const scrollLeft = () => wrap.evaluate((el) => el.scrollLeft);
   const settled = async () => {
     let last = -1;
-    await expect.poll(async () => {
-      const now = await scrollLeft();
-      const still = now === last;
-      last = now;
-      return still;
-    }, { intervals: [300] }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const now = await scrollLeft();
+          const still = now === last;
+          last = now;
+          return still;
+        },
+        { intervals: [300] },
+      )
+      .toBe(true);
     return last;
   };
   const seen: number[] = [];
@@ -286,7 +316,10 @@ test("a long error in the add-target card wraps inside the card", async ({ page 
   await page.getByRole("button", { name: "Check and save" }).click();
   const error = page.getByTestId("add-target").getByRole("alert");
   await expect(error).toContainText("connection refused");
-  const card = (await page.locator("section.panel").filter({ has: page.getByTestId("add-target") }).boundingBox())!;
+  const card = (await page
+    .locator("section.panel")
+    .filter({ has: page.getByTestId("add-target") })
+    .boundingBox())!;
   const e = (await error.boundingBox())!;
   expect(e.x + e.width, "the error ends inside its card").toBeLessThanOrEqual(card.x + card.width);
   expect(await error.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);

@@ -37,7 +37,10 @@ test("a blank or non-numeric field is refused beside it, and nothing launches", 
   await expect(form.totalTime()).toContainText("Up to 25s"); // 5 s warm-up + 10 s + up to 10 s drain
 
   // The API refuses the same input the same way, every bad field at once, in the form's words.
-  const bad = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { config: { kind: "pubsub", writers: "", durationSeconds: "abc", partitions: 2, readers: 3 } } });
+  const bad = await request.post("/api/runs", {
+    headers: SAME_ORIGIN,
+    data: { config: { kind: "pubsub", writers: "", durationSeconds: "abc", partitions: 2, readers: 3 } },
+  });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).fields).toEqual({
     writers: "Writers is required: enter a whole number",
@@ -129,7 +132,10 @@ test("a run longer than 5 minutes shows its total time and is confirmed in the p
 test("Run this here: the reference page's fit warnings on the form, and the preset's shape with a short window by default", async ({ page }) => {
   await page.goto("/references/queue-4vcpu-single-node");
   const onReference = await page.getByTestId("fit-warnings").locator("li").allTextContents();
-  expect(onReference.some((t) => /1800 s \(30 min\)/.test(t)), "the reference page warns about the 30-minute window").toBe(true);
+  expect(
+    onReference.some((t) => /1800 s \(30 min\)/.test(t)),
+    "the reference page warns about the 30-minute window",
+  ).toBe(true);
 
   await page.getByTestId("run-here-queue-4vcpu-single-node").click();
   await expect(page).toHaveURL(/\/runs\/new\?preset=queue-4vcpu-single-node$/);

@@ -18,7 +18,10 @@ const SMALL = { Writers: 2, Partitions: 2, "Consumer groups": 2, "Write limit": 
 const ids: { finished?: string; cancelled?: string } = {};
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [["laptop", 1280], ["phone", 390]] as const) {
+  for (const [label, width] of [
+    ["laptop", 1280],
+    ["phone", 390],
+  ] as const) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300); // let the charts re-measure their width
     await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
@@ -234,7 +237,10 @@ async function embeddedAdmin() {
   return { client, password, port, url: base };
 }
 
-test("targets: add by connection string (password kept on the server, shown masked); an unreachable target is refused at launch, in words", async ({ page, request }) => {
+test("targets: add by connection string (password kept on the server, shown masked); an unreachable target is refused at launch, in words", async ({
+  page,
+  request,
+}) => {
   const { client: admin, password, port, url: urlOf } = await embeddedAdmin();
   await admin.query("DROP DATABASE IF EXISTS e2e_second_target");
   await admin.query("CREATE DATABASE e2e_second_target");
@@ -285,7 +291,10 @@ test("a run that fails says why, in words", async ({ page, request }) => {
   await admin.query("CREATE DATABASE e2e_no_create");
   let targetId: string | undefined;
   try {
-    const added = await request.post("/api/targets", { headers: SAME_ORIGIN, data: { name: "limited role", connectionString: urlOf("e2e_limited", "limited-pw", "e2e_no_create") } });
+    const added = await request.post("/api/targets", {
+      headers: SAME_ORIGIN,
+      data: { name: "limited role", connectionString: urlOf("e2e_limited", "limited-pw", "e2e_no_create") },
+    });
     expect(added.status()).toBe(201);
     targetId = (await added.json()).target.id;
 

@@ -21,9 +21,6 @@ export function buildIsStale(root: string = PROJECT_ROOT): boolean {
   const buildId = path.join(root, readEnv().NEXT_DIST_DIR, "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  const newest = Math.max(
-    ...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))),
-    ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))),
-  );
+  const newest = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))));
   return newest > built;
 }

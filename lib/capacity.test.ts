@@ -76,7 +76,9 @@ after(async () => {
 });
 
 async function launch(config: WorkloadConfig) {
-  const res = await POST(new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ config }) }));
+  const res = await POST(
+    new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ config }) }),
+  );
   return { status: res.status, body: (await res.json()) as { fields?: Record<string, string> } };
 }
 
@@ -97,11 +99,13 @@ test("a role with CONNECTION LIMIT 30: a run needing 31 is refused at launch nam
 
 test("the runner's preflight counts the role's connections in use and names the role", async () => {
   // 5 connections of the role stay open: 30 − 5 = 25 are free for a run needing 26.
-  const held = await Promise.all(Array.from({ length: 5 }, async () => {
-    const c = new pg.Client({ connectionString: roleUrl });
-    await c.connect();
-    return c;
-  }));
+  const held = await Promise.all(
+    Array.from({ length: 5 }, async () => {
+      const c = new pg.Client({ connectionString: roleUrl });
+      await c.connect();
+      return c;
+    }),
+  );
   try {
     await assert.rejects(runWorkload(queue(24), roleUrl), (e: Error) => {
       assert.match(e.message, new RegExp(`needs 26 connections .* only 25 are free: role "${role}" has CONNECTION LIMIT 30 − 5 of its connections in use`));

@@ -60,8 +60,7 @@ export interface BudgetRow {
 
 /** The budget from a BUDGET_SQL row. */
 export function budgetFromRow(row: BudgetRow): ConnectionBudget {
-  const scoped = (name: string, limit: number, inUse: number): ScopedLimit | undefined =>
-    limit >= 0 && !row.superuser ? { name, limit, inUse } : undefined;
+  const scoped = (name: string, limit: number, inUse: number): ScopedLimit | undefined => (limit >= 0 && !row.superuser ? { name, limit, inUse } : undefined);
   return {
     maxConnections: row.max,
     reservedConnections: row.reserved,

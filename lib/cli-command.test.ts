@@ -16,12 +16,12 @@ test("the published 4 vCPU pub/sub scenario gives the reference tool's flags plu
 
 test("a queue config carries -tune-table-vacuum only when set, and a target is quoted", () => {
   const plain = WorkloadConfig.parse({ kind: "queue", writers: 2, readers: 3, durationSeconds: 10, warmupSeconds: 0 });
-  assert.equal(
-    toCliCommand(plain),
-    "npm run bench -- queue -writers 2 -readers 3 -payload 1024 -duration 10s -throttle_writes 0 -report 5s --warmup 0s",
-  );
+  assert.equal(toCliCommand(plain), "npm run bench -- queue -writers 2 -readers 3 -payload 1024 -duration 10s -throttle_writes 0 -report 5s --warmup 0s");
   const tuned = WorkloadConfig.parse({ ...plain, tuneTableVacuum: true });
-  assert.match(toCliCommand(tuned, "postgresql://u:****@db.example:5432/app?sslmode=require"), / -tune-table-vacuum --warmup 0s --target 'postgresql:\/\/u:\*\*\*\*@db\.example:5432\/app\?sslmode=require'$/);
+  assert.match(
+    toCliCommand(tuned, "postgresql://u:****@db.example:5432/app?sslmode=require"),
+    / -tune-table-vacuum --warmup 0s --target 'postgresql:\/\/u:\*\*\*\*@db\.example:5432\/app\?sslmode=require'$/,
+  );
 });
 
 test("shellQuote leaves plain words alone and escapes single quotes", () => {

@@ -6,7 +6,21 @@ import { mibPerSec, type LatencyStats } from "./metrics";
 import { referenceLabel, type Reference } from "./references";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
-import { comparedMetrics, configCellsOf, durabilityLevel, METRICS, rateOps, PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Metric, type Pcts, type TimePoint } from "./compare";
+import {
+  comparedMetrics,
+  configCellsOf,
+  durabilityLevel,
+  METRICS,
+  rateOps,
+  PCT_Q,
+  type Cell,
+  type Comparable,
+  type DistPoint,
+  type Facts,
+  type Metric,
+  type Pcts,
+  type TimePoint,
+} from "./compare";
 import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "./workloads";
 import { readsPerGroup, throughputOf } from "./operations";
 
@@ -15,7 +29,8 @@ const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
 // Settings shown in rows of their own, or that say nothing about performance (locale, paths, logging), or
 // that initdb writes into postgresql.conf at their default values.
 const OWN_ROW = new Set(["synchronous_commit", "fsync", "max_connections", "synchronous_standby_names"]);
-const IRRELEVANT = /^(listen_addresses|unix_socket_directories|port|lc_\w+|datestyle|timezone|log_\w+|logging_collector|default_text_search_config|client_encoding|application_name|cluster_name|config_file|data_directory|hba_file|ident_file|external_pid_file|dynamic_shared_memory_type|search_path|intervalstyle|transaction_\w+|default_transaction_\w+|server_encoding|shared_preload_libraries|pg_stat_statements\.\w+|track_io_timing|jit)$/i;
+const IRRELEVANT =
+  /^(listen_addresses|unix_socket_directories|port|lc_\w+|datestyle|timezone|log_\w+|logging_collector|default_text_search_config|client_encoding|application_name|cluster_name|config_file|data_directory|hba_file|ident_file|external_pid_file|dynamic_shared_memory_type|search_path|intervalstyle|transaction_\w+|default_transaction_\w+|server_encoding|shared_preload_libraries|pg_stat_statements\.\w+|track_io_timing|jit)$/i;
 const INITDB_DEFAULTS: Record<string, string> = { shared_buffers: "128MB", max_wal_size: "1GB", min_wal_size: "80MB", autovacuum_worker_slots: "16" };
 
 /** The performance-relevant non-default settings of a server, name → value. */
@@ -29,7 +44,13 @@ export function relevantSettings(settings: Record<string, string>): Record<strin
   return out;
 }
 const settingsCell = (s: Record<string, string> | null): Cell =>
-  s === null ? null : Object.keys(s).length ? Object.entries(s).map(([k, v]) => `${k}=${v}`).join(", ") : "defaults";
+  s === null
+    ? null
+    : Object.keys(s).length
+      ? Object.entries(s)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(", ")
+      : "defaults";
 
 /** "pub/sub 10w 5g×4r" or "queue 10w/15r": the workload's own short name. */
 export function workloadShort(c: WorkloadConfig): string {
@@ -44,7 +65,7 @@ export function distributionPoints(h: Histogram): DistPoint[] {
   if (!n) return [];
   const out: DistPoint[] = [];
   for (let k = 0; ; k++) {
-    const q = 1 - Math.pow(0.5, k / 5);
+    const q = 1 - 0.5 ** (k / 5);
     if (1 / (1 - q) > n) break; // beyond this the histogram has fewer than one sample per step
     out.push({ q, ms: h.getValueAtPercentile(q * 100) / 1000 });
   }
@@ -134,8 +155,7 @@ export function ranOnRunnerMachine(serverAddress: string | null | undefined, tar
 }
 
 export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparable {
-  if (run.status !== "completed")
-    throw new NotComparable(`${run.id} is ${run.status}: only completed runs have a summary to compare`);
+  if (run.status !== "completed") throw new NotComparable(`${run.id} is ${run.status}: only completed runs have a summary to compare`);
   const parsed = RunSummary.safeParse(run.summary);
   if (!parsed.success) throw new NotComparable(`${run.id} has no readable summary (${parsed.error.issues[0]?.message ?? "invalid"})`);
   const s = parsed.data;
@@ -174,7 +194,9 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const when = typeof run.createdAt === "string" ? run.createdAt : run.createdAt.toISOString();
   const notes = [
     `Measured by this product: rates over the real measured window (${s.window.measuredSeconds.toFixed(1)} s), ${s.window.warmupSeconds > 0 ? `after ${s.window.warmupSeconds} s of warm-up that is excluded` : "no warm-up"}; percentiles from the run's HDR histograms.`,
-    ...(readsPerGroup(s.config.kind) && s.reads.perGroup.length > 1 ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`] : []),
+    ...(readsPerGroup(s.config.kind) && s.reads.perGroup.length > 1
+      ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`]
+      : []),
     `End-to-end clock: ${mf.e2eClock}.`,
     ...(s.notes ?? []),
   ];
@@ -329,8 +351,11 @@ export function fromReference(r: Reference): Comparable {
   };
   const flags: string[] = [];
   if (r.workload === "queue")
-    flags.push(`its author flags the queue e2e p95/p99 as inflated by a start-up backlog${h.e2eFlag ? ` (p99 ${h.latencyMs.e2e.p99} ms)` : ""}; see results/queue/IMPERFECTIONS.md.`);
-  if (h.writeAsPublished || h.readAsPublished) flags.push(`throughput is published rounded (${[h.writeAsPublished, h.readAsPublished].filter(Boolean).join(", ")}).`);
+    flags.push(
+      `its author flags the queue e2e p95/p99 as inflated by a start-up backlog${h.e2eFlag ? ` (p99 ${h.latencyMs.e2e.p99} ms)` : ""}; see results/queue/IMPERFECTIONS.md.`,
+    );
+  if (h.writeAsPublished || h.readAsPublished)
+    flags.push(`throughput is published rounded (${[h.writeAsPublished, h.readAsPublished].filter(Boolean).join(", ")}).`);
   const facts: Facts = {
     serverCores: r.server.vcpu,
     sharedMachine: false,
@@ -373,7 +398,8 @@ export function fromReference(r: Reference): Comparable {
       topology: r.replication
         ? `${r.nodes} nodes: ${r.replicas.map((x) => `${x.name} ${x.role.split(" (")[0]} (${x.az})`).join(", ")}`
         : "no synchronous standby",
-      synchronousCommit: r.replication || synchronousCommit === "on" ? synchronousCommit : `${synchronousCommit} (no standby: waits for the local flush, as "on")`,
+      synchronousCommit:
+        r.replication || synchronousCommit === "on" ? synchronousCommit : `${synchronousCommit} (no standby: waits for the local flush, as "on")`,
       fsync,
       settings: settingsCell(settings),
       maxConnections: Number(full.max_connections ?? 100),

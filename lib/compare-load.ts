@@ -12,7 +12,11 @@ export interface LoadProblem {
 }
 
 /** `db` is only opened when a run or an import is asked for, so references compare without a control store. */
-export async function loadComparables(keys: string[], dbIn?: PrismaClient, opts: { samples?: boolean } = {}): Promise<{ items: Comparable[]; problems: LoadProblem[] }> {
+export async function loadComparables(
+  keys: string[],
+  dbIn?: PrismaClient,
+  opts: { samples?: boolean } = {},
+): Promise<{ items: Comparable[]; problems: LoadProblem[] }> {
   const problems: LoadProblem[] = [];
   const runIds = keys.filter((k) => k.startsWith("r_"));
   const impIds = keys.filter((k) => k.startsWith("imp_"));
@@ -21,7 +25,11 @@ export async function loadComparables(keys: string[], dbIn?: PrismaClient, opts:
     runIds.length ? db.run.findMany({ where: { id: { in: runIds } } }) : [],
     impIds.length ? db.importedResult.findMany({ where: { id: { in: impIds } } }) : [],
     runIds.length && opts.samples !== false
-      ? db.sample.findMany({ where: { runId: { in: runIds } }, orderBy: [{ runId: "asc" }, { seq: "asc" }], select: { runId: true, seq: true, phase: true, metrics: true } })
+      ? db.sample.findMany({
+          where: { runId: { in: runIds } },
+          orderBy: [{ runId: "asc" }, { seq: "asc" }],
+          select: { runId: true, seq: true, phase: true, metrics: true },
+        })
       : [],
   ]);
   const items: Comparable[] = [];
@@ -35,7 +43,12 @@ export async function loadComparables(keys: string[], dbIn?: PrismaClient, opts:
       } else if (key.startsWith("r_")) {
         const run = runs.find((r) => r.id === key);
         if (!run) throw new NotComparable(`${key}: no such run (it may have been deleted)`);
-        items.push(fromRun(run, samples.filter((s) => s.runId === key)));
+        items.push(
+          fromRun(
+            run,
+            samples.filter((s) => s.runId === key),
+          ),
+        );
       } else {
         const imp = imports.find((i) => i.id === key);
         if (!imp) throw new NotComparable(`${key}: no such imported result (it may have been deleted)`);
@@ -49,7 +62,11 @@ export async function loadComparables(keys: string[], dbIn?: PrismaClient, opts:
   return { items, problems };
 }
 
-export async function loadComparison(view: Pick<ViewState, "ids" | "base">, db?: PrismaClient, opts: { samples?: boolean } = {}): Promise<{ comparison: Comparison; problems: LoadProblem[] }> {
+export async function loadComparison(
+  view: Pick<ViewState, "ids" | "base">,
+  db?: PrismaClient,
+  opts: { samples?: boolean } = {},
+): Promise<{ comparison: Comparison; problems: LoadProblem[] }> {
   const { items, problems } = await loadComparables(view.ids, db, opts);
   return { comparison: buildComparison(items, view.base), problems };
 }
@@ -67,10 +84,14 @@ export interface Choice {
 /** Everything the picker offers: recent runs (completed ones selectable), imports and references. */
 export async function listChoices(db: PrismaClient = prisma(), limit = 200): Promise<Choice[]> {
   const [runs, imports] = await Promise.all([
-    db.run.findMany({ orderBy: { createdAt: "desc" }, take: limit, select: { id: true, status: true, createdAt: true, config: true, targetLabel: true, workload: true } }),
+    db.run.findMany({
+      orderBy: { createdAt: "desc" },
+      take: limit,
+      select: { id: true, status: true, createdAt: true, config: true, targetLabel: true, workload: true },
+    }),
     db.importedResult.findMany({ orderBy: { createdAt: "desc" }, take: limit, select: { id: true, label: true, createdAt: true, workload: true } }),
   ]);
-  const date = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  const date = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
   return [
     ...runs.map((r): Choice => {
       const cfg = WorkloadConfig.safeParse(r.config);
@@ -83,7 +104,25 @@ export async function listChoices(db: PrismaClient = prisma(), limit = 200): Pro
         disabled: r.status === "completed" ? null : r.status,
       };
     }),
-    ...imports.map((i): Choice => ({ key: i.id, label: `Imported: ${i.label}`, detail: `${date(i.createdAt)} · ${i.id}`, kind: "import", workload: i.workload, disabled: null })),
-    ...REFERENCES.map((r): Choice => ({ key: `ref:${r.id}`, label: `Published: ${referenceLabel(r)}`, detail: r.title, kind: "reference", workload: r.workload, disabled: null })),
+    ...imports.map(
+      (i): Choice => ({
+        key: i.id,
+        label: `Imported: ${i.label}`,
+        detail: `${date(i.createdAt)} · ${i.id}`,
+        kind: "import",
+        workload: i.workload,
+        disabled: null,
+      }),
+    ),
+    ...REFERENCES.map(
+      (r): Choice => ({
+        key: `ref:${r.id}`,
+        label: `Published: ${referenceLabel(r)}`,
+        detail: r.title,
+        kind: "reference",
+        workload: r.workload,
+        disabled: null,
+      }),
+    ),
   ];
 }

@@ -5,7 +5,22 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { buildComparison, compareUrl, configDiff, contextNotes, delta, fmtMs, parseViewState, requestOrigin, toCsv, toJson, toMarkdown, toTextTable, viewQuery, type Comparable } from "./compare";
+import {
+  buildComparison,
+  compareUrl,
+  configDiff,
+  contextNotes,
+  delta,
+  fmtMs,
+  parseViewState,
+  requestOrigin,
+  toCsv,
+  toJson,
+  toMarkdown,
+  toTextTable,
+  viewQuery,
+  type Comparable,
+} from "./compare";
 import { distributionPoints, fromImport, fromReference, fromRun, NotComparable, relevantSettings } from "./compare-build";
 import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "./histogram";
 import { parseToolOutput } from "./import";
@@ -22,7 +37,14 @@ function runRecord(
   id: string,
   opts: { fsync?: string; cores?: number; pg?: string; targetLabel?: string; serverAddress?: string | null; backoff?: "reference-effective" | "nominal" } = {},
 ) {
-  const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 3, warmupSeconds: 1, ...(opts.backoff ? { backoff: opts.backoff } : {}) });
+  const config = WorkloadConfig.parse({
+    kind: "queue",
+    writers: 1,
+    readers: 1,
+    durationSeconds: 3,
+    warmupSeconds: 1,
+    ...(opts.backoff ? { backoff: opts.backoff } : {}),
+  });
   const hs = { write: newHistogram(), read: newHistogram(), e2e: newHistogram() };
   for (let i = 1; i <= 1000; i++) {
     recordMicros(hs.write, 500 + i); // 0.501 … 1.5 ms
@@ -63,7 +85,9 @@ function runRecord(
 
 test("config diff: the two 4 vCPU pub/sub references differ in duration and runs averaged, not in clients", () => {
   const items = [ref("pubsub-4vcpu-single-node"), ref("pubsub-4vcpu-three-node-sync-replicated")];
-  const differing = configDiff(items).filter((r) => r.differs).map((r) => r.key);
+  const differing = configDiff(items)
+    .filter((r) => r.differs)
+    .map((r) => r.key);
   assert.deepEqual(differing, ["durationSeconds", "runsAveraged"]);
   const cmp = buildComparison(items);
   const envDiffers = cmp.env.filter((r) => r.differs).map((r) => r.key);
@@ -112,7 +136,10 @@ test("an import: the tool's own numbers, labelled imported, with points instead 
   assert.equal(c.throughput.readMiBPerSec, null); // payload unknown without a command line
   assert.equal(c.latency.e2e.p99, 144.441343);
   assert.equal(c.latency.e2e.p999, null);
-  assert.deepEqual(c.points.e2e?.map((p) => p.q), [0.5, 0.95, 0.99]);
+  assert.deepEqual(
+    c.points.e2e?.map((p) => p.q),
+    [0.5, 0.95, 0.99],
+  );
   assert.equal(c.overTime.length, 5);
   assert.equal(c.config.readBatch, 200);
   assert.equal(c.annotations.readBatch, "inferred");
@@ -124,10 +151,15 @@ test("an import: the tool's own numbers, labelled imported, with points instead 
 });
 
 test("the context panel names what makes the comparison unfair", () => {
-  const items: Comparable[] = [ref("queue-4vcpu-single-node"), fromRun(runRecord("r_aaa", { fsync: "off" })), fromImport({ id: "imp_x", label: "p", createdAt: new Date(), parsed: parseToolOutput(PUBSUB_OUT) })];
+  const items: Comparable[] = [
+    ref("queue-4vcpu-single-node"),
+    fromRun(runRecord("r_aaa", { fsync: "off" })),
+    fromImport({ id: "imp_x", label: "p", createdAt: new Date(), parsed: parseToolOutput(PUBSUB_OUT) }),
+  ];
   const notes = contextNotes(items);
   const topics = notes.map((n) => n.topic);
-  for (const t of ["workload", "source", "hardware", "cores", "postgres", "durability", "length", "throttle", "warmup", "rates", "clock", "flaw", "unknown"]) assert.ok(topics.includes(t), `missing ${t}: ${topics.join(",")}`);
+  for (const t of ["workload", "source", "hardware", "cores", "postgres", "durability", "length", "throttle", "warmup", "rates", "clock", "flaw", "unknown"])
+    assert.ok(topics.includes(t), `missing ${t}: ${topics.join(",")}`);
   const durability = notes.find((n) => n.topic === "durability")!;
   assert.match(durability.text, /nothing \(fsync=off\)/);
   // remote_write without a standby waits for the local flush, like "on": not a durability difference.
@@ -148,7 +180,10 @@ test("Markdown export: a README-like summary table whose numbers equal the store
   const run = fromRun(runRecord("r_aaa"));
   const cmp = buildComparison([ref("pubsub-4vcpu-single-node"), run], "ref:pubsub-4vcpu-single-node");
   const md = toMarkdown(cmp, { url: "http://x/compare?ids=ref:pubsub-4vcpu-single-node,r_aaa" });
-  assert.match(md, /\| Published: pub\/sub · 4 vCPU single node \| published \| AWS c7i\.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS \| 5,037 msg\/s \/ 4\.92 MiB\/s \| 25,183 msg\/s \/ 24\.59 MiB\/s \| 8\.76 \/ 10\.65 \/ 60\.09 \|/);
+  assert.match(
+    md,
+    /\| Published: pub\/sub · 4 vCPU single node \| published \| AWS c7i\.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS \| 5,037 msg\/s \/ 4\.92 MiB\/s \| 25,183 msg\/s \/ 24\.59 MiB\/s \| 8\.76 \/ 10\.65 \/ 60\.09 \|/,
+  );
   const l = run.latency.e2e;
   assert.ok(md.includes(`| ${fmtMs(l.p50)} / ${fmtMs(l.p95)} / ${fmtMs(l.p99)} |`));
   assert.ok(md.includes("996.68 msg/s / 0.97 MiB/s"));
@@ -197,10 +232,15 @@ test("distribution points stop where the histogram runs out of samples", () => {
 });
 
 test("the Markdown export's link is the Copy link URL: same function, the browser's host, the whole view", async () => {
-  const view = parseViewState(new URLSearchParams("ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95"));
+  const view = parseViewState(
+    new URLSearchParams("ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95"),
+  );
   // What the page's Copy link holds (CompareView: compareUrl(window.location.origin, view)).
   const copied = compareUrl("http://127.0.0.1:3000", view);
-  assert.equal(copied, "http://127.0.0.1:3000/compare?ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95");
+  assert.equal(
+    copied,
+    "http://127.0.0.1:3000/compare?ids=ref:queue-4vcpu-single-node,ref:queue-96vcpu-single-node&base=ref:queue-96vcpu-single-node&diff=1&log=0&m=write&p=p95",
+  );
   // The export is asked for with the page's query plus format and download, and sent with the browser's Host.
   // The handler's own URL may name the server differently (localhost): the browser's host is what a link needs.
   const { GET } = await import("../app/api/compare/route");
@@ -209,7 +249,10 @@ test("the Markdown export's link is the Copy link URL: same function, the browse
   const link = /^Link: (.*)$/m.exec(md)?.[1];
   assert.equal(link, copied);
   // Behind a proxy, the name the browser used is in X-Forwarded-Host / -Proto.
-  const proxied = { url: "http://127.0.0.1:3000/api/compare", headers: new Headers({ host: "127.0.0.1:3000", "x-forwarded-host": "bench.example.org", "x-forwarded-proto": "https" }) };
+  const proxied = {
+    url: "http://127.0.0.1:3000/api/compare",
+    headers: new Headers({ host: "127.0.0.1:3000", "x-forwarded-host": "bench.example.org", "x-forwarded-proto": "https" }),
+  };
   assert.equal(requestOrigin(proxied), "https://bench.example.org");
   assert.equal(requestOrigin({ url: "http://127.0.0.1:3203/api/compare", headers: new Headers() }), "http://127.0.0.1:3203");
 });
@@ -233,11 +276,17 @@ test("hardware notes state facts: same machine is no difference, unknown is said
     { topic: "unknown", severity: "info", text: "Hardware is unknown for both: r_a · queue 1w/1r, r_b · queue 1w/1r, so whether it differs cannot be said." },
   ]);
   // Known beside unknown: the unknown one is named, nothing "differs" with one known machine.
-  assert.deepEqual(hardwareNotes([app, a]).map((n) => n.text), ["Hardware is unknown for: r_a · queue 1w/1r."]);
+  assert.deepEqual(
+    hardwareNotes([app, a]).map((n) => n.text),
+    ["Hardware is unknown for: r_a · queue 1w/1r."],
+  );
   // Two known, different machines: differs, listing only what is known.
   const other = fromRun(runRecord("r_big", { cores: 16 }));
   const hw = hardwareNotes([app, other, a]);
-  assert.deepEqual(hw.map((n) => n.topic), ["hardware", "cores", "unknown"]);
+  assert.deepEqual(
+    hw.map((n) => n.topic),
+    ["hardware", "cores", "unknown"],
+  );
   assert.doesNotMatch(hw[0].text, /r_a ·/);
 });
 

@@ -208,8 +208,22 @@ function resultRows(items: Comparable[]): ResultRow[] {
   // The rows are what the compared workloads declare (comparedMetrics), so keys read "writeMsgPerSec", "e2e.p99".
   const { rates, latencies } = comparedMetrics(items.map((i) => i.workload));
   const rows: ResultRow[] = rates.flatMap((o) => [
-    { key: `${o.name}MsgPerSec`, group: "Throughput", label: `${o.label} msg/s`, unit: "msg/s" as const, better: "higher" as const, values: items.map((i) => rateOf(i, o.name, "Msg")) },
-    { key: `${o.name}MiBPerSec`, group: "Throughput", label: `${o.label} MiB/s`, unit: "MiB/s" as const, better: "higher" as const, values: items.map((i) => rateOf(i, o.name, "MiB")) },
+    {
+      key: `${o.name}MsgPerSec`,
+      group: "Throughput",
+      label: `${o.label} msg/s`,
+      unit: "msg/s" as const,
+      better: "higher" as const,
+      values: items.map((i) => rateOf(i, o.name, "Msg")),
+    },
+    {
+      key: `${o.name}MiBPerSec`,
+      group: "Throughput",
+      label: `${o.label} MiB/s`,
+      unit: "MiB/s" as const,
+      better: "higher" as const,
+      values: items.map((i) => rateOf(i, o.name, "MiB")),
+    },
   ]);
   for (const m of latencies)
     for (const p of PERCENTILES)
@@ -232,7 +246,12 @@ export interface DiffRow extends RowDef {
   differs: boolean;
 }
 
-function diffRows(items: Comparable[], defs: RowDef[], pick: (c: Comparable) => Record<string, Cell>, notes?: (c: Comparable) => Record<string, string>): DiffRow[] {
+function diffRows(
+  items: Comparable[],
+  defs: RowDef[],
+  pick: (c: Comparable) => Record<string, Cell>,
+  notes?: (c: Comparable) => Record<string, string>,
+): DiffRow[] {
   return defs
     .map((d) => {
       const values = items.map((i) => pick(i)[d.key] ?? null);
@@ -244,7 +263,12 @@ function diffRows(items: Comparable[], defs: RowDef[], pick: (c: Comparable) => 
 
 /** Which config fields differ between the items (the config table and its "differences only" toggle). */
 export function configDiff(items: Comparable[]): DiffRow[] {
-  return diffRows(items, configRows(), (c) => c.config, (c) => c.annotations);
+  return diffRows(
+    items,
+    configRows(),
+    (c) => c.config,
+    (c) => c.annotations,
+  );
 }
 export function envDiff(items: Comparable[]): DiffRow[] {
   return diffRows(items, ENV_ROWS, (c) => c.env);
@@ -297,7 +321,14 @@ function listBy(items: Comparable[], f: (c: Comparable) => string | null): strin
   return items.map((c) => `${name(c)}: ${f(c) ?? "unknown"}`).join("; ");
 }
 function differ(items: Comparable[], f: (c: Comparable) => string | number | null): boolean {
-  return distinct(items.map(f).filter((v) => v !== null).map(String)).length > 1;
+  return (
+    distinct(
+      items
+        .map(f)
+        .filter((v) => v !== null)
+        .map(String),
+    ).length > 1
+  );
 }
 
 /**
@@ -311,21 +342,36 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
   if (!items.length) return out;
 
   if (distinct(items.map((c) => c.workload)).length > 1)
-    add("workload", "warn", `Mixes pub/sub and queue results: they are different workloads (an append-only log read by consumer groups vs a SKIP LOCKED queue whose reads delete), so their numbers do not measure the same thing.`);
+    add(
+      "workload",
+      "warn",
+      `Mixes pub/sub and queue results: they are different workloads (an append-only log read by consumer groups vs a SKIP LOCKED queue whose reads delete), so their numbers do not measure the same thing.`,
+    );
 
   const badges = distinct(items.map((c) => c.badge));
   if (badges.includes("published") && badges.length > 1)
-    add("source", "info", `Published numbers are the author's, measured on AWS with his tool; measured numbers are from this product on this server; imported ones are the reference tool's output. Each keeps its own semantics (see the notes under each).`);
+    add(
+      "source",
+      "info",
+      `Published numbers are the author's, measured on AWS with his tool; measured numbers are from this product on this server; imported ones are the reference tool's output. Each keeps its own semantics (see the notes under each).`,
+    );
 
   // Hardware is compared only where it is known; where it is not, one note says so (never also "differs").
   const hwKnown = items.filter((c) => c.facts.serverDescription !== null);
   const hwUnknown = items.filter((c) => c.facts.serverDescription === null);
-  if (differ(hwKnown, (c) => c.facts.serverDescription))
-    add("hardware", "warn", `Hardware differs. ${listBy(hwKnown, (c) => c.facts.serverDescription)}.`);
+  if (differ(hwKnown, (c) => c.facts.serverDescription)) add("hardware", "warn", `Hardware differs. ${listBy(hwKnown, (c) => c.facts.serverDescription)}.`);
   if (differ(items, (c) => c.facts.serverCores))
-    add("cores", "warn", `Server cores differ: ${listBy(items, (c) => (c.facts.serverCores === null ? null : `${c.facts.serverCores}${c.facts.sharedMachine ? " (shared with the load generator)" : ""}`))}.`);
+    add(
+      "cores",
+      "warn",
+      `Server cores differ: ${listBy(items, (c) => (c.facts.serverCores === null ? null : `${c.facts.serverCores}${c.facts.sharedMachine ? " (shared with the load generator)" : ""}`))}.`,
+    );
   else if (items.some((c) => c.facts.sharedMachine) && items.some((c) => c.facts.sharedMachine === false))
-    add("cores", "warn", `Some results ran the load generator on the database's own machine, competing with Postgres for the same cores; the published runs used a separate client machine.`);
+    add(
+      "cores",
+      "warn",
+      `Some results ran the load generator on the database's own machine, competing with Postgres for the same cores; the published runs used a separate client machine.`,
+    );
   if (hwUnknown.length)
     add(
       "unknown",
@@ -335,37 +381,88 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
         : `Hardware is unknown for: ${hwUnknown.map(name).join(", ")}.`,
     );
 
-  if (differ(items, (c) => c.facts.postgresVersion))
-    add("postgres", "warn", `Postgres versions differ: ${listBy(items, (c) => c.facts.postgresVersion)}.`);
+  if (differ(items, (c) => c.facts.postgresVersion)) add("postgres", "warn", `Postgres versions differ: ${listBy(items, (c) => c.facts.postgresVersion)}.`);
 
   const settingsText = (c: Comparable) =>
-    c.facts.settings === null ? null : Object.keys(c.facts.settings).length ? Object.entries(c.facts.settings).map(([k, v]) => `${k}=${v}`).join(", ") : "defaults";
-  if (differ(items, settingsText)) add("settings", "warn", `Server settings differ. ${listBy(items, (c) => { const s = settingsText(c); return s && s.length > 160 ? s.slice(0, 157) + "…" : s; })}.`);
+    c.facts.settings === null
+      ? null
+      : Object.keys(c.facts.settings).length
+        ? Object.entries(c.facts.settings)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(", ")
+        : "defaults";
+  if (differ(items, settingsText))
+    add(
+      "settings",
+      "warn",
+      `Server settings differ. ${listBy(items, (c) => {
+        const s = settingsText(c);
+        return s && s.length > 160 ? `${s.slice(0, 157)}…` : s;
+      })}.`,
+    );
 
   if (differ(items, (c) => c.facts.durability))
-    add("durability", "warn", `Durability differs — a commit waits for: ${listBy(items, (c) => c.facts.durability)}. Waiting for less is cheaper, and without fsync nothing is durable.`);
+    add(
+      "durability",
+      "warn",
+      `Durability differs — a commit waits for: ${listBy(items, (c) => c.facts.durability)}. Waiting for less is cheaper, and without fsync nothing is durable.`,
+    );
   else if (items.some((c) => c.facts.durability?.startsWith("nothing")))
-    add("durability", "warn", `These results ran without durable commits (${items.find((c) => c.facts.durability?.startsWith("nothing"))!.facts.durability}): not what a broker needs.`);
+    add(
+      "durability",
+      "warn",
+      `These results ran without durable commits (${items.find((c) => c.facts.durability?.startsWith("nothing"))!.facts.durability}): not what a broker needs.`,
+    );
 
   if (differ(items, (c) => c.facts.replication ?? (c.facts.nodes === null ? null : "none")))
-    add("replication", "warn", `Replication differs: ${listBy(items, (c) => c.facts.replication ?? (c.facts.nodes === null ? null : "single node"))}. A synchronously replicated commit waits for a replica in another zone.`);
+    add(
+      "replication",
+      "warn",
+      `Replication differs: ${listBy(items, (c) => c.facts.replication ?? (c.facts.nodes === null ? null : "single node"))}. A synchronously replicated commit waits for a replica in another zone.`,
+    );
 
   const durs = items.map((c) => c.facts.durationSeconds).filter((d): d is number => d !== null);
   if (durs.length > 1 && Math.max(...durs) >= 2 * Math.min(...durs))
-    add("length", "warn", `Run lengths differ: ${listBy(items, (c) => (c.facts.durationSeconds === null ? null : `${c.facts.durationSeconds} s`))}. Short runs see no checkpoint or autovacuum cycle and have few samples in their tails (p99.9, max).`);
-  else if (durs.some((d) => d < 30)) add("length", "info", `A run shorter than 30 s has few samples in its tail percentiles and no checkpoint or autovacuum in its window.`);
+    add(
+      "length",
+      "warn",
+      `Run lengths differ: ${listBy(items, (c) => (c.facts.durationSeconds === null ? null : `${c.facts.durationSeconds} s`))}. Short runs see no checkpoint or autovacuum cycle and have few samples in their tails (p99.9, max).`,
+    );
+  else if (durs.some((d) => d < 30))
+    add("length", "info", `A run shorter than 30 s has few samples in its tail percentiles and no checkpoint or autovacuum in its window.`);
 
   if (differ(items, (c) => c.facts.throttleWritesPerSec))
-    add("throttle", "warn", `Write throttles differ: ${listBy(items, (c) => (c.facts.throttleWritesPerSec === null ? null : c.facts.throttleWritesPerSec === 0 ? "unthrottled" : `${c.facts.throttleWritesPerSec.toLocaleString("en-US")} msg/s`))}. An unthrottled run measures capacity; a throttled one, latency at a fixed load.`);
-  if (differ(items, (c) => c.facts.payloadBytes)) add("payload", "warn", `Payload sizes differ: ${listBy(items, (c) => (c.facts.payloadBytes === null ? null : `${c.facts.payloadBytes} B`))}.`);
+    add(
+      "throttle",
+      "warn",
+      `Write throttles differ: ${listBy(items, (c) => (c.facts.throttleWritesPerSec === null ? null : c.facts.throttleWritesPerSec === 0 ? "unthrottled" : `${c.facts.throttleWritesPerSec.toLocaleString("en-US")} msg/s`))}. An unthrottled run measures capacity; a throttled one, latency at a fixed load.`,
+    );
+  if (differ(items, (c) => c.facts.payloadBytes))
+    add("payload", "warn", `Payload sizes differ: ${listBy(items, (c) => (c.facts.payloadBytes === null ? null : `${c.facts.payloadBytes} B`))}.`);
 
-  const cfgDiffs = configDiff(items).filter((r) => r.differs && !["workload", "throttleWritesPerSec", "durationSeconds", "payloadBytes", "warmupSeconds", "runsAveraged"].includes(r.key));
+  const cfgDiffs = configDiff(items).filter(
+    (r) => r.differs && !["workload", "throttleWritesPerSec", "durationSeconds", "payloadBytes", "warmupSeconds", "runsAveraged"].includes(r.key),
+  );
   if (cfgDiffs.length) add("config", "info", `Client configs differ in: ${cfgDiffs.map((r) => r.label.toLowerCase()).join(", ")} (see the config table).`);
 
   if (distinct(items.map((c) => c.facts.warmupExcluded)).length > 1)
-    add("warmup", "info", `Warm-up: ${items.filter((c) => c.facts.warmupExcluded).map(name).join(", ")} exclude a warm-up from their numbers; ${items.filter((c) => !c.facts.warmupExcluded).map(name).join(", ")} cover the whole run, start-up backlog and shutdown included.`);
+    add(
+      "warmup",
+      "info",
+      `Warm-up: ${items
+        .filter((c) => c.facts.warmupExcluded)
+        .map(name)
+        .join(", ")} exclude a warm-up from their numbers; ${items
+        .filter((c) => !c.facts.warmupExcluded)
+        .map(name)
+        .join(", ")} cover the whole run, start-up backlog and shutdown included.`,
+    );
   if (distinct(items.map((c) => c.facts.rateDivisor)).length > 1)
-    add("rates", "info", `Rates are computed differently: measured runs divide by the real measured window; the reference tool divides totals by the configured duration, whose clock starts before table setup, and its throttle lets one extra second of writes out at start.`);
+    add(
+      "rates",
+      "info",
+      `Rates are computed differently: measured runs divide by the real measured window; the reference tool divides totals by the configured duration, whose clock starts before table setup, and its throttle lets one extra second of writes out at start.`,
+    );
   if (distinct(items.map((c) => c.facts.e2eClock)).length > 1)
     add("clock", "info", `End-to-end latency uses different clocks: ${listBy(items, (c) => c.facts.e2eClock)}.`);
 
@@ -379,7 +476,11 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
   for (const c of items) for (const f of c.facts.flags) add("flaw", "warn", `${name(c)}: ${f}`);
 
   if (items.some((c) => c.kind !== "run"))
-    add("unknown", "info", `"—" marks what a source does not publish: the reference and its tool print only p50, p95 and p99 (no p99.9, no max), and imported results have no histograms.`);
+    add(
+      "unknown",
+      "info",
+      `"—" marks what a source does not publish: the reference and its tool print only p50, p95 and p99 (no p99.9, no max), and imported results have no histograms.`,
+    );
   return out;
 }
 
@@ -450,7 +551,18 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   if (opts.url) lines.push(`Link: ${opts.url}`, "");
   if (opts.generatedAt) lines.push(`Generated ${opts.generatedAt} by pg-broker-bench.`, "");
   lines.push("## Summary", "");
-  lines.push(mdRow(["Configuration", "Source", "Server", "Write Rate", "Read Rate", "E2E Latency p50 / p95 / p99 (ms)", "Write Latency p50 / p95 / p99 (ms)", "Read Latency p50 / p95 / p99 (ms)"]));
+  lines.push(
+    mdRow([
+      "Configuration",
+      "Source",
+      "Server",
+      "Write Rate",
+      "Read Rate",
+      "E2E Latency p50 / p95 / p99 (ms)",
+      "Write Latency p50 / p95 / p99 (ms)",
+      "Read Latency p50 / p95 / p99 (ms)",
+    ]),
+  );
   lines.push(mdRow(Array(8).fill("---")));
   for (const c of items)
     lines.push(
@@ -486,10 +598,11 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   lines.push("", "## Configuration", "");
   lines.push(mdRow(["Field", ...items.map((c) => c.label)]));
   lines.push(mdRow(["---", ...items.map(() => "---")]));
-  for (const r of [...cmp.config, ...cmp.env]) lines.push(mdRow([`${r.label}${r.differs ? " ≠" : ""}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]));
+  for (const r of [...cmp.config, ...cmp.env])
+    lines.push(mdRow([`${r.label}${r.differs ? " ≠" : ""}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]));
   if (cmp.notes.length) {
     lines.push("", "## What makes this comparison unfair", "");
-    for (const n of cmp.notes) lines.push(`- ${n.severity === "warn" ? "**" + n.topic + "**" : n.topic}: ${n.text}`);
+    for (const n of cmp.notes) lines.push(`- ${n.severity === "warn" ? `**${n.topic}**` : n.topic}: ${n.text}`);
   }
   const perItem = items.filter((c) => c.notes.length);
   if (perItem.length) {
@@ -561,12 +674,16 @@ export function toTextTable(cmp: Comparison): string {
   const all = [head, ...body, ...(cfg.length ? [head.map(() => ""), ...cfg] : [])];
   // Columns as wide as their head, and as their cells up to 48 characters (longer cells are cut with "…").
   const width = head.map((h, i) => Math.max(h.length, Math.min(48, Math.max(...all.map((r) => (r[i] ?? "").length)))));
-  const cut = (c: string, w: number) => (c.length > w ? c.slice(0, w - 1) + "…" : c);
-  const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? cut(c, width[i]).padEnd(width[i]) : cut(c, width[i]).padStart(width[i]))).join("  ").trimEnd();
+  const cut = (c: string, w: number) => (c.length > w ? `${c.slice(0, w - 1)}…` : c);
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 ? cut(c, width[i]).padEnd(width[i]) : cut(c, width[i]).padStart(width[i])))
+      .join("  ")
+      .trimEnd();
   const out = [fmt(head), width.map((w) => "-".repeat(w)).join("  "), ...body.map(fmt)];
   if (cfg.length) out.push("", "Config and environment that differ:", ...cfg.map(fmt));
   if (cmp.notes.length) out.push("", "What makes this comparison unfair:", ...cmp.notes.map((n) => `  ${n.severity === "warn" ? "!" : "-"} ${n.text}`));
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 // ---------- URL state ----------

@@ -17,7 +17,13 @@ test("CSV fields are quoted as RFC 4180 asks: comma, quote, CR and LF", () => {
   assert.equal(csvCell(Infinity), "");
   assert.equal(csvCell(0.1234567), "0.1234567", "numbers unrounded: the caller decides");
   assert.equal(csvCell(false), "false");
-  assert.equal(toCsvText([["a", "b"], [1, "x,y"]]), 'a,b\n1,"x,y"\n');
+  assert.equal(
+    toCsvText([
+      ["a", "b"],
+      [1, "x,y"],
+    ]),
+    'a,b\n1,"x,y"\n',
+  );
 });
 
 test("latencies: to the microsecond everywhere, the missing mark chosen by the page", () => {

@@ -14,5 +14,5 @@ export function csvCell(v: CsvValue): string {
 
 /** Header and rows as CSV text, ending with a newline. */
 export function toCsvText(rows: CsvValue[][]): string {
-  return rows.map((r) => r.map(csvCell).join(",")).join("\n") + "\n";
+  return `${rows.map((r) => r.map(csvCell).join(",")).join("\n")}\n`;
 }

@@ -1,7 +1,7 @@
 // The one duration parser: Go's time.Duration syntax, which the reference tool prints ("19.202047ms",
 // "2m0s") and its flags take ("-duration 30s"). The CLI's own flags use it too, in whole seconds.
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parses a Go time.Duration string ("19.202047ms", "8.560574463s", "2m0s", "0s", "1.5µs") to ms; null if it is not one. */
 export function parseGoDuration(s: string): number | null {

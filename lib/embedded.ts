@@ -156,9 +156,12 @@ export async function startEmbedded(opts: {
     const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
     let password: string;
     if (fresh || !existsSync(pwFile)) {
-      if (!fresh) throw new StartupError(`${pwFile} is missing, so the existing cluster in ${clusterDir} cannot be opened. Restore it, or move ${dataDir} away to start afresh.`);
+      if (!fresh)
+        throw new StartupError(
+          `${pwFile} is missing, so the existing cluster in ${clusterDir} cannot be opened. Restore it, or move ${dataDir} away to start afresh.`,
+        );
       password = randomBytes(18).toString("base64url");
-      writeFileSync(pwFile, password + "\n", { mode: 0o600 });
+      writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
     } else {
       password = readFileSync(pwFile, "utf8").trim();
     }
@@ -216,8 +219,9 @@ export async function startEmbedded(opts: {
       const child = (server as unknown as { process?: ChildProcess }).process;
       // Its pipes are sockets (which have ref/unref), though typed as plain streams.
       const handles = [child, child?.stdin, child?.stdout, child?.stderr] as ({ ref?(): void; unref?(): void } | null | undefined)[];
-      for (const h of handles) if (on) h?.ref?.();
-      else h?.unref?.();
+      for (const h of handles)
+        if (on) h?.ref?.();
+        else h?.unref?.();
     };
     return {
       port,

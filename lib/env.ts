@@ -42,7 +42,12 @@ export const EnvSchema = z.object({
   ALLOWED_HOSTS: z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Build folder of the web app (several checkouts' builds side by side); next.config.ts reads it too. */
   NEXT_DIST_DIR: z.string().trim().min(1).default(".next").catch(".next"),
   /** "1" when `npm start` runs its own Postgres as the default target (set by scripts/start.ts). */

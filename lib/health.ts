@@ -19,14 +19,20 @@ export function storeErrorText(err: unknown): string {
   if (/ECONNREFUSED|connection refused/i.test(all)) return "connection refused";
   // Prisma's pg adapter reports ECONNREFUSED and ENOTFOUND alike as "Can't reach database server at h:p".
   const unreachable = all.match(/Can't reach database server at (\S+?)(?:`|$|\s)/m);
-  if (unreachable) return /^(\d+\.\d+\.\d+\.\d+|\[?[0-9a-f:]+\]?|localhost)(:\d+)?$/i.test(unreachable[1]) ? "connection refused" : `cannot reach ${unreachable[1]} (connection refused, or the host name is unknown)`;
+  if (unreachable)
+    return /^(\d+\.\d+\.\d+\.\d+|\[?[0-9a-f:]+\]?|localhost)(:\d+)?$/i.test(unreachable[1])
+      ? "connection refused"
+      : `cannot reach ${unreachable[1]} (connection refused, or the host name is unknown)`;
   if (/57P01|terminating connection due to administrator command/i.test(all)) return "the server shut down the connection (57P01)";
   if (/57P03|starting up|shutting down/i.test(all)) return "the server is starting up or shutting down";
   if (/Connection terminated|ECONNRESET|connection closed/i.test(all)) return "the connection was closed";
   const coded = chain.find((e) => typeof e.code === "string" && !String(e.code).startsWith("P"));
   if (coded) return explainPgError(coded);
   for (const e of chain) {
-    const lines = (e.message ?? "").split("\n").map((l) => l.trim()).filter((l) => l && !/^Invalid `.*` invocation/.test(l));
+    const lines = (e.message ?? "")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !/^Invalid `.*` invocation/.test(l));
     if (lines.length) return lines[lines.length - 1];
   }
   return chain[0]?.name ?? String(err);
@@ -38,8 +44,10 @@ export function storeErrorText(err: unknown): string {
  * fail the same way every time.
  */
 export function isStoreUnavailable(err: unknown): boolean {
-  return /^(connection refused|cannot reach |the server shut down the connection|the server is starting up|the connection was closed)/.test(storeErrorText(err)) ||
-    /timed? ?out|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN/i.test(String((err as Error)?.message ?? err));
+  return (
+    /^(connection refused|cannot reach |the server shut down the connection|the server is starting up|the connection was closed)/.test(storeErrorText(err)) ||
+    /timed? ?out|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN/i.test(String((err as Error)?.message ?? err))
+  );
 }
 
 export const PartStatus = z.object({ up: z.boolean(), detail: z.string() });

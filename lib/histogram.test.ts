@@ -7,7 +7,15 @@ test("percentiles of known values, in ms from µs, within HDR's 3 significant di
   for (let v = 1; v <= 1000; v++) recordMicros(h, v * 1000); // 1 … 1000 ms
   const s = percentilesOf(h);
   assert.equal(s.count, 1000);
-  for (const [got, want] of [[s.p50, 500], [s.p90, 900], [s.p95, 950], [s.p99, 990], [s.p999, 999], [s.max, 1000], [s.mean, 500.5]] as const)
+  for (const [got, want] of [
+    [s.p50, 500],
+    [s.p90, 900],
+    [s.p95, 950],
+    [s.p99, 990],
+    [s.p999, 999],
+    [s.max, 1000],
+    [s.mean, 500.5],
+  ] as const)
     assert.ok(Math.abs(got - want) / want < 0.001, `${got} vs ${want}`);
 });
 

@@ -7,15 +7,13 @@ import { z } from "zod";
 const ID_SHAPE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 /** A readable quote of what was sent: control characters shown as \u0000, long values cut. */
-export const quoteInput = (v: string): string => JSON.stringify(v.length > 80 ? v.slice(0, 77) + "…" : v);
+export const quoteInput = (v: string): string => JSON.stringify(v.length > 80 ? `${v.slice(0, 77)}…` : v);
 
 /** A schema for one id field: `what` names it in the message ("run id", "targetId"). */
 export const IdSchema = (what: string, example: string) =>
-  z
-    .string({ error: `${what} must be text, e.g. ${example}` })
-    .refine((v) => ID_SHAPE.test(v), {
-      error: (i) => `${what} ${quoteInput(String(i.input))} is not a valid id: ids are 1-64 letters, digits, _ . : -, e.g. ${example}`,
-    });
+  z.string({ error: `${what} must be text, e.g. ${example}` }).refine((v) => ID_SHAPE.test(v), {
+    error: (i) => `${what} ${quoteInput(String(i.input))} is not a valid id: ids are 1-64 letters, digits, _ . : -, e.g. ${example}`,
+  });
 
 export const RunId = IdSchema("run id", "r_0123456789ab");
 export const ImportId = IdSchema("import id", "imp_0123456789ab");

@@ -35,9 +35,7 @@ export const NewImportInput = z.object({
 });
 export type NewImportInput = z.input<typeof NewImportInput>;
 
-export type CreateImportResult =
-  | { ok: true; id: string; label: string; workload: string }
-  | { ok: false; error: string; line?: number; field?: string };
+export type CreateImportResult = { ok: true; id: string; label: string; workload: string } | { ok: false; error: string; line?: number; field?: string };
 
 /** Parses and stores; a parse problem comes back as a value naming the line, never as a thrown error. */
 export async function createImport(input: unknown, db: PrismaClient = prisma()): Promise<CreateImportResult> {
@@ -46,7 +44,7 @@ export async function createImport(input: unknown, db: PrismaClient = prisma()):
     const issue = r.error.issues[0];
     return { ok: false, error: issue.message, field: issue.path.join(".") || "body" };
   }
-  let parsed;
+  let parsed: ReturnType<typeof parseToolOutput>;
   try {
     parsed = parseToolOutput(r.data.text, { command: r.data.command });
   } catch (err) {

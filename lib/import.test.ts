@@ -83,13 +83,23 @@ test("a real queue output", () => {
 test("a command line fills in the config; flags it omits take the tool's defaults; the password is masked", () => {
   const cmd = "./pg_msg_bench --host=localhost --password=s3cret --writers=10 --readers=15 --duration=30s --throttle_writes=2900 --mode=queue";
   const s = parseToolOutput(QUEUE, { command: cmd });
-  assert.deepEqual(s.config, { writers: 10, readers: 15, durationSeconds: 30, throttleWritesPerSec: 2900, payloadBytes: 1024, reportIntervalSeconds: 5, tuneTableVacuum: false });
+  assert.deepEqual(s.config, {
+    writers: 10,
+    readers: 15,
+    durationSeconds: 30,
+    throttleWritesPerSec: 2900,
+    payloadBytes: 1024,
+    reportIntervalSeconds: 5,
+    tuneTableVacuum: false,
+  });
   assert.equal(s.configSources.writers, "command");
   assert.equal(s.configSources.payloadBytes, "default");
   assert.equal(s.command?.includes("s3cret"), false);
   assert.match(s.command!, /--password=\*\*\*\*/);
   // A command pasted as the first lines of the text works as well, with line continuations.
-  const s2 = parseToolOutput(`$ ./pg_msg_bench --writers=10 \\\n   --readers=4 --consumer-groups 5 --partitions 4 --write-batch 100 --read-batch 200 --mode=pubsub --duration=30s --throttle_writes=5000\n${PUBSUB}`);
+  const s2 = parseToolOutput(
+    `$ ./pg_msg_bench --writers=10 \\\n   --readers=4 --consumer-groups 5 --partitions 4 --write-batch 100 --read-batch 200 --mode=pubsub --duration=30s --throttle_writes=5000\n${PUBSUB}`,
+  );
   assert.equal(s2.config.writeBatch, 100);
   assert.equal(s2.config.throttleWritesPerSec, 5000);
   assert.equal(s2.configSources.partitions, "command");
@@ -154,7 +164,11 @@ function edit(text: string, find: string, by: string): { text: string; line: num
   return { text: lines.join("\n"), line: i + 1 };
 }
 /** The line number of the n-th (0-based) line containing `find`. */
-const lineOf = (text: string, find: string, nth = 0) => text.split("\n").map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(find))[nth][1];
+const lineOf = (text: string, find: string, nth = 0) =>
+  text
+    .split("\n")
+    .map((l, i) => [l, i + 1] as const)
+    .filter(([l]) => l.includes(find))[nth][1];
 
 test("negative rates and counts are refused with their line", () => {
   const rate = edit(QUEUE, "Avg Write Throughput: 2973.93 rows/sec", "Avg Write Throughput: -5 rows/sec");
@@ -169,13 +183,21 @@ test("negative rates and counts are refused with their line", () => {
   const liveP = edit(PUBSUB, "TotalR: 24920/s", "TotalR: -24920/s");
   throwsAt(() => parseToolOutput(liveP.text), liveP.line, /'TotalR: -24920\/s .*' is impossible: a rate cannot be negative/);
   const latency = edit(QUEUE, "P50: 1.653759ms", "P50: -1.653759ms");
-  throwsAt(() => parseToolOutput(latency.text), latency.line, /'P50: -1\.653759ms' under 'Write Latencies \(INSERT only\):' is impossible: a latency cannot be negative/);
+  throwsAt(
+    () => parseToolOutput(latency.text),
+    latency.line,
+    /'P50: -1\.653759ms' under 'Write Latencies \(INSERT only\):' is impossible: a latency cannot be negative/,
+  );
 });
 
 test("percentiles out of order are refused with their line and the one they contradict", () => {
   const p99 = edit(QUEUE, "P99: 7.327743ms", "P99: 3ms");
   const p95Line = lineOf(QUEUE, "P95: 4.464639ms");
-  throwsAt(() => parseToolOutput(p99.text), p99.line, new RegExp(`'P99: 3ms' under 'Write Latencies \\(INSERT only\\):' is below 'P95: 4\\.464639ms' \\(line ${p95Line}\\): percentiles cannot decrease`));
+  throwsAt(
+    () => parseToolOutput(p99.text),
+    p99.line,
+    new RegExp(`'P99: 3ms' under 'Write Latencies \\(INSERT only\\):' is below 'P95: 4\\.464639ms' \\(line ${p95Line}\\): percentiles cannot decrease`),
+  );
   // In a consumer group's block of a pubsub output, too.
   const p95 = edit(PUBSUB, "P95: 87.293951ms", "P95: 20ms");
   throwsAt(() => parseToolOutput(p95.text), p95.line, /'P95: 20ms' under 'End-to-End Latency \(created_at → consumed\):' is below 'P50: 31\.588351ms'/);
@@ -194,7 +216,10 @@ test("a summary that contradicts its own live lines is refused (average rate bey
   const reads = edit(QUEUE, "Avg Read Throughput: 1389.13 rows/sec", "Avg Read Throughput: 389.13 rows/sec");
   throwsAt(() => parseToolOutput(reads.text), reads.line, /contradicts the live report \(lines 1–5\), whose R rates average 1,433\.8\/s/);
   // The real outputs are well inside the tolerance (1.3% and 5.4% apart).
-  for (const [text, w] of [[QUEUE, [3465, 2901, 2897, 2906, 2900]], [PUBSUB, [6960, 4980, 4999, 5020, 5000]]] as const) {
+  for (const [text, w] of [
+    [QUEUE, [3465, 2901, 2897, 2906, 2900]],
+    [PUBSUB, [6960, 4980, 4999, 5020, 5000]],
+  ] as const) {
     const s = parseToolOutput(text);
     const mean = w.reduce((a, b) => a + b, 0) / w.length;
     const ratio = mean / s.throughput.writeMsgPerSec;
@@ -206,7 +231,11 @@ test("a live running total above the final total is refused", () => {
   // Total Writes lowered below the last TotalW:134800, with its rate lowered to match the 30 s duration.
   let t = edit(PUBSUB, "Total Writes: 153500", "Total Writes: 100000").text;
   t = edit(t, "Avg Write Throughput: 5116.67 rows/sec", "Avg Write Throughput: 3333.33 rows/sec").text;
-  throwsAt(() => parseToolOutput(t), lineOf(PUBSUB, "Total Writes: 153500"), /'Total Writes: 100000' is below the TotalW:134800 printed live on line 40: a total cannot shrink/);
+  throwsAt(
+    () => parseToolOutput(t),
+    lineOf(PUBSUB, "Total Writes: 153500"),
+    /'Total Writes: 100000' is below the TotalW:134800 printed live on line 40: a total cannot shrink/,
+  );
 });
 
 test("a summary that contradicts itself is refused: rate ≠ total ÷ duration, aggregate ≠ the groups' sum", () => {
@@ -217,7 +246,9 @@ test("a summary that contradicts itself is refused: rate ≠ total ÷ duration, 
   throwsAt(
     () => parseToolOutput(rate.text),
     rate.line,
-    new RegExp(`'Avg Write Throughput: 4116\\.67 rows/sec' contradicts 'Total Writes: 153500' \\(line ${tw}\\) over 'Duration: 30s \\(30\\.0s\\)' \\(line ${du}\\): the tool prints total ÷ duration, which is 5,116\\.67`),
+    new RegExp(
+      `'Avg Write Throughput: 4116\\.67 rows/sec' contradicts 'Total Writes: 153500' \\(line ${tw}\\) over 'Duration: 30s \\(30\\.0s\\)' \\(line ${du}\\): the tool prints total ÷ duration, which is 5,116\\.67`,
+    ),
   );
   // queue: a command line whose --duration is not the run's.
   throwsAt(

@@ -88,9 +88,7 @@ export const ImportedSummary = z.object({
   throughput: z.object({ writeMsgPerSec: z.number(), readMsgPerSec: z.number() }),
   latencyMs: z.object({ write: ImportedLatency, read: ImportedLatency.nullable(), e2e: ImportedLatency.nullable() }),
   groups: z.array(ImportedGroup),
-  pubsub: z
-    .object({ claimErrors: z.number().int(), emptyClaims: z.number().int(), avgPollSize: z.number(), deliverySemantics: z.string() })
-    .nullable(),
+  pubsub: z.object({ claimErrors: z.number().int(), emptyClaims: z.number().int(), avgPollSize: z.number(), deliverySemantics: z.string() }).nullable(),
   intervals: z.array(ImportedInterval),
   /** What the numbers mean (the tool's semantics), shown beside them. */
   notes: z.array(z.string()),
@@ -158,7 +156,10 @@ function latencyBlock(r: Reader, header: Line): ImportedLatency {
     if (ms < 0) throw new ImportError(`'${l.text.trim()}' under '${header.text.trim()}' is impossible: a latency cannot be negative`, l.n);
     // Percentiles of one histogram never decrease: P50 ≤ P95 ≤ P99.
     if (prev && ms < prevMs)
-      throw new ImportError(`'${l.text.trim()}' under '${header.text.trim()}' is below '${prev.text.trim()}' (line ${prev.n}): percentiles cannot decrease (P50 ≤ P95 ≤ P99)`, l.n);
+      throw new ImportError(
+        `'${l.text.trim()}' under '${header.text.trim()}' is below '${prev.text.trim()}' (line ${prev.n}): percentiles cannot decrease (P50 ≤ P95 ≤ P99)`,
+        l.n,
+      );
     out[p.toLowerCase()] = { raw: m[1], ms };
     prev = l;
     prevMs = ms;
@@ -172,7 +173,8 @@ function field(r: Reader, label: string, valueRe: string, after: Line, unit = ""
   const m = r.expect(re, `${label}: <${numeric ? "number" : "text"}>${unit ? ` ${unit}` : ""}`, after);
   const line = r.lines[r.i - 1];
   // Every number the tool prints in a field is a count, a rate or a size: none can be negative.
-  if (numeric && num(m[1]) < 0) throw new ImportError(`'${line.text.trim()}' is impossible: ${unit.includes("/sec") ? "a rate" : "a count"} cannot be negative`, line.n);
+  if (numeric && num(m[1]) < 0)
+    throw new ImportError(`'${line.text.trim()}' is impossible: ${unit.includes("/sec") ? "a rate" : "a count"} cannot be negative`, line.n);
   return { m, line };
 }
 
@@ -235,9 +237,15 @@ function referenceFlags(): { fields: Map<string, FieldDef>; modes: string[] } {
 const IGNORED_FLAGS = new Set(["host", "port", "db", "user", "password"]);
 
 /** Parses a `pg_msg_bench` command line (Go flag syntax: -f=v, --f=v, -f v; bare boolean flags). */
-export function parseCommand(cmd: string, lineNo?: number): { mode?: ImportedSummary["workload"]; config: Partial<Record<ImportConfigField, number | boolean>> } {
+export function parseCommand(
+  cmd: string,
+  lineNo?: number,
+): { mode?: ImportedSummary["workload"]; config: Partial<Record<ImportConfigField, number | boolean>> } {
   const flags = referenceFlags();
-  const tokens = cmd.replace(/\\\s*\n/g, " ").trim().split(/\s+/);
+  const tokens = cmd
+    .replace(/\\\s*\n/g, " ")
+    .trim()
+    .split(/\s+/);
   const start = tokens.findIndex((t) => /pg_msg_bench$|^go$/.test(t));
   const args = tokens.slice(start >= 0 ? (tokens[start] === "go" ? start + 3 : start + 1) : 0);
   const config: Partial<Record<ImportConfigField, number | boolean>> = {};
@@ -252,7 +260,10 @@ export function parseCommand(cmd: string, lineNo?: number): { mode?: ImportedSum
         if (m[2] === undefined) i++;
         continue;
       }
-      throw new ImportError(`unknown flag '--${name}' on the command line (pg_msg_bench has ${[...flags.fields.keys(), "mode"].map((n) => `-${n}`).join(", ")})`, lineNo);
+      throw new ImportError(
+        `unknown flag '--${name}' on the command line (pg_msg_bench has ${[...flags.fields.keys(), "mode"].map((n) => `-${n}`).join(", ")})`,
+        lineNo,
+      );
     }
     const field = f?.name as ImportConfigField;
     if (f?.control === "bool") {
@@ -308,7 +319,11 @@ interface LiveLine {
 }
 
 function checkConsistency(
-  summary: { totals: ImportedSummary["totals"]; throughput: ImportedSummary["throughput"]; lines: { writes: Line; reads: Line; writeRate: Line; readRate: Line } },
+  summary: {
+    totals: ImportedSummary["totals"];
+    throughput: ImportedSummary["throughput"];
+    lines: { writes: Line; reads: Line; writeRate: Line; readRate: Line };
+  },
   pubsub: { durationLine: Line; groups: { reads: number }[]; aggregate: ReturnType<typeof readsBlock> | null } | null,
   live: LiveLine[],
   durationSeconds: number | undefined,
@@ -316,7 +331,13 @@ function checkConsistency(
 ) {
   const agg = pubsub?.aggregate ?? null;
   // pubsub: reads and their rate are the aggregate block's (all groups); the base summary's are not used.
-  const writes = { total: summary.totals.writes, totalLine: summary.lines.writes, rate: summary.throughput.writeMsgPerSec, rateLine: summary.lines.writeRate, live: "W" };
+  const writes = {
+    total: summary.totals.writes,
+    totalLine: summary.lines.writes,
+    rate: summary.throughput.writeMsgPerSec,
+    rateLine: summary.lines.writeRate,
+    live: "W",
+  };
   const reads = agg
     ? { total: agg.reads, totalLine: agg.lines.reads, rate: agg.msgPerSec, rateLine: agg.lines.throughput, live: "TotalR" }
     : { total: summary.totals.reads, totalLine: summary.lines.reads, rate: summary.throughput.readMsgPerSec, rateLine: summary.lines.readRate, live: "R" };
@@ -325,12 +346,16 @@ function checkConsistency(
   if (agg && pubsub!.groups.length) {
     const sum = pubsub!.groups.reduce((a, g) => a + g.reads, 0);
     if (sum !== agg.reads)
-      throw new ImportError(`${quote(agg.lines.reads)} is not the sum of the ${pubsub!.groups.length} consumer groups' 'Reads Completed' (${fmtN(sum)})`, agg.lines.reads.n);
+      throw new ImportError(
+        `${quote(agg.lines.reads)} is not the sum of the ${pubsub!.groups.length} consumer groups' 'Reads Completed' (${fmtN(sum)})`,
+        agg.lines.reads.n,
+      );
   }
 
   // Each average rate is total ÷ duration, when the duration is known other than from these very numbers.
   if (durationSeconds && (durationSource === "output" || durationSource === "command")) {
-    const from = durationSource === "output" ? `${quote(pubsub!.durationLine)} (line ${pubsub!.durationLine.n})` : `the command line's --duration (${durationSeconds} s)`;
+    const from =
+      durationSource === "output" ? `${quote(pubsub!.durationLine)} (line ${pubsub!.durationLine.n})` : `the command line's --duration (${durationSeconds} s)`;
     for (const x of [writes, reads]) {
       const expected = x.total / durationSeconds;
       if (Math.abs(x.rate - expected) > Math.max(RATE_TOTAL_TOLERANCE * expected, 0.01))
@@ -344,9 +369,15 @@ function checkConsistency(
   // The live lines' running totals (pubsub) cannot exceed the final ones.
   const last = live[live.length - 1];
   if (last?.totalW !== undefined && last.totalW > writes.total)
-    throw new ImportError(`${quote(writes.totalLine)} is below the TotalW:${last.totalW} printed live on line ${last.line}: a total cannot shrink`, writes.totalLine.n);
+    throw new ImportError(
+      `${quote(writes.totalLine)} is below the TotalW:${last.totalW} printed live on line ${last.line}: a total cannot shrink`,
+      writes.totalLine.n,
+    );
   if (agg && last?.totalR !== undefined && last.totalR > reads.total)
-    throw new ImportError(`${quote(reads.totalLine)} is below the ${fmtN(last.totalR)} reads the groups' TotR added up to live on line ${last.line}: a total cannot shrink`, reads.totalLine.n);
+    throw new ImportError(
+      `${quote(reads.totalLine)} is below the ${fmtN(last.totalR)} reads the groups' TotR added up to live on line ${last.line}: a total cannot shrink`,
+      reads.totalLine.n,
+    );
 
   // The summary's average rates agree with what the live lines report, within LIVE_RATE_FACTOR.
   if (live.length >= MIN_LIVE_LINES) {
@@ -415,7 +446,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     // A pasted command line (possibly "$ ./pg_msg_bench … \" continued on the next lines).
     if (/^(\$\s*)?(\S*pg_msg_bench|go run)\b/.test(t)) {
       let cmd = t;
-      while (cmd.endsWith("\\") && r.peek()) cmd = cmd.slice(0, -1) + " " + r.next()!.text.trim();
+      while (cmd.endsWith("\\") && r.peek()) cmd = `${cmd.slice(0, -1)} ${r.next()!.text.trim()}`;
       if (!opts.command?.trim()) {
         commandText = cmd.replace(/^\$\s*/, "");
         commandLine = l.n;
@@ -466,7 +497,11 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
           continue;
         }
         const tot = /^TotalR: (-?\d+)\/s QueueDepth\(min=(-?\d+), max=(-?\d+)\)$/.exec(gt);
-        if (!tot) throw new ImportError(`expected a group row '<group> <R/s> <TotR> <Err> <Empty> <AvgPoll> <QueueDepth>' or 'TotalR: <n>/s QueueDepth(min=…, max=…)' but found '${gt}'`, g.n);
+        if (!tot)
+          throw new ImportError(
+            `expected a group row '<group> <R/s> <TotR> <Err> <Empty> <AvgPoll> <QueueDepth>' or 'TotalR: <n>/s QueueDepth(min=…, max=…)' but found '${gt}'`,
+            g.n,
+          );
         r.i++;
         if (num(tot[1]) < 0) throw new ImportError(`'${gt}' is impossible: a rate cannot be negative`, g.n);
         live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(tot[1]), backlog: Math.max(depthMax, Number(tot[3])), totalW: num(m[3]), totalR: totR });
@@ -507,14 +542,26 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
       const du = r.expect(/^Duration:\s*(\S+)(?:\s+\(([\d.]+)s\))?$/, "Duration: <duration> (<seconds>s)", np.line);
       const durMs = parseGoDuration(du[1]);
       if (durMs === null) throw new ImportError(`expected 'Duration: <duration>' but found 'Duration: ${du[1]}'`, r.lines[r.i - 1].n);
-      pubsub = { semantics: ds.m[1], partitions: num(np.m[1]), durationSeconds: du[2] ? Number(du[2]) : durMs / 1000, durationLine: r.lines[r.i - 1], groups: [], aggregate: null };
+      pubsub = {
+        semantics: ds.m[1],
+        partitions: num(np.m[1]),
+        durationSeconds: du[2] ? Number(du[2]) : durMs / 1000,
+        durationLine: r.lines[r.i - 1],
+        groups: [],
+        aggregate: null,
+      };
       continue;
     }
 
     m = /^-- Consumer Group (\d+) --$/.exec(t);
     if (m) {
       if (!pubsub) throw new ImportError("a '-- Consumer Group --' block before '=== PubSub Summary ==='", l.n);
-      const { read, e2e, lines: _lines, ...counts } = readsBlock(r, l, {
+      const {
+        read,
+        e2e,
+        lines: _lines,
+        ...counts
+      } = readsBlock(r, l, {
         reads: "Reads Completed",
         errors: "Read Errors",
         updates: "Updates Completed",
@@ -538,7 +585,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     }
 
     throw new ImportError(
-      `could not read '${t.length > 120 ? t.slice(0, 117) + "…" : t}': expected a live report line ('[hh:mm:ss] W: …'), a log line, the command line or a summary block of pg_msg_bench`,
+      `could not read '${t.length > 120 ? `${t.slice(0, 117)}…` : t}': expected a live report line ('[hh:mm:ss] W: …'), a log line, the command line or a summary block of pg_msg_bench`,
       l.n,
     );
   }
@@ -587,7 +634,18 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
   if (cmd) {
     const fields: ImportConfigField[] =
       workload === "pubsub"
-        ? ["writers", "readers", "consumerGroups", "partitions", "writeBatch", "readBatch", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds"]
+        ? [
+            "writers",
+            "readers",
+            "consumerGroups",
+            "partitions",
+            "writeBatch",
+            "readBatch",
+            "payloadBytes",
+            "durationSeconds",
+            "throttleWritesPerSec",
+            "reportIntervalSeconds",
+          ]
         : ["writers", "readers", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds", "tuneTableVacuum"];
     for (const k of fields) set(k, TOOL_DEFAULTS[k] as never, "default");
   }
@@ -602,9 +660,11 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     notes.push(
       "pubsub: write latency is from the base summary (one sample per batch); read and e2e are from 'Aggregate Across All Groups' — the base summary's read/e2e latencies print 0s in pubsub mode and are ignored. Read msg/s sums all consumer groups.",
     );
-  if (workload === "queue") notes.push("queue: write latency includes failed inserts; e2e is only right if the server's TimeZone is UTC (created_at is TIMESTAMP without time zone).");
+  if (workload === "queue")
+    notes.push("queue: write latency includes failed inserts; e2e is only right if the server's TimeZone is UTC (created_at is TIMESTAMP without time zone).");
   if (config.payloadBytes === undefined) notes.push("Payload size unknown (no command line given): MiB/s are not shown. Add the command line to fill it in.");
-  if (config.throttleWritesPerSec) notes.push(`Writes were throttled to ${config.throttleWritesPerSec} msg/s by a token bucket with a one-second burst at start.`);
+  if (config.throttleWritesPerSec)
+    notes.push(`Writes were throttled to ${config.throttleWritesPerSec} msg/s by a token bucket with a one-second burst at start.`);
 
   const first = live[0] ? secondsOfDay(live[0].time) : 0;
   const step = config.reportIntervalSeconds ?? 0;

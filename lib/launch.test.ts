@@ -23,7 +23,9 @@ after(async () => {
 });
 
 async function post(config: unknown): Promise<{ status: number; body: { error?: string; fields?: Record<string, string>; id?: string } }> {
-  const res = await POST(new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ config }) }));
+  const res = await POST(
+    new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ config }) }),
+  );
   return { status: res.status, body: await res.json() };
 }
 

@@ -31,7 +31,11 @@ export async function launchRun(
   const config = input.config;
   // A config that is not an object at all is named as "config" (the workload schema would answer with "_").
   if (config === undefined || config === null || typeof config !== "object" || Array.isArray(config))
-    return { ok: false, error: "invalid config", fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` } };
+    return {
+      ok: false,
+      error: "invalid config",
+      fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` },
+    };
   const parsed = parseConfig(config);
   if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
   // Before any connection: a run the runner could not hold is refused whatever the target.

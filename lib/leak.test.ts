@@ -110,7 +110,11 @@ test("a target saved with its password in each URL form never shows it: targets,
   assert.equal(refused.status, 400);
   assert.match(refusal, /password=\*\*\*\*/);
   assertClean("launch refusal", refusal);
-  for (const bad of [`host=127.0.0.1 user=${role} password=${SECRET} dbname=x`, `mysql://u:${SECRET}@h/db`, `postgresql://u@127.0.0.1:1/db?password=${SECRET}`]) {
+  for (const bad of [
+    `host=127.0.0.1 user=${role} password=${SECRET} dbname=x`,
+    `mysql://u:${SECRET}@h/db`,
+    `postgresql://u@127.0.0.1:1/db?password=${SECRET}`,
+  ]) {
     const res = await postTarget(new Request("http://127.0.0.1/api/targets", json({ connectionString: bad })));
     assert.equal(res.status, 400);
     assertClean(`POST /api/targets refusal for ${bad.slice(0, 20)}`, await res.text());
@@ -141,7 +145,10 @@ test("the CLI's lines and errors, and a --save'd run, never show the password", 
   assert.equal(code, 0, JSON.stringify(lines));
   const unreachable = await cli(["queue", "-duration", "1s", "--target", `postgresql://${role}@127.0.0.1:1/db?password=${SECRET}`], io);
   assert.equal(unreachable, 1);
-  assert.ok(lines.some((l) => /password=\*\*\*\*/.test(l)), "the masked URL is named");
+  assert.ok(
+    lines.some((l) => /password=\*\*\*\*/.test(l)),
+    "the masked URL is named",
+  );
   assertClean("CLI output", lines.join("\n"));
   const saved = await prisma().run.findFirst({ where: { source: "cli" } });
   assert.ok(saved);

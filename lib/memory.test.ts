@@ -46,7 +46,10 @@ test("the queue names its own levers, the largest part's first", () => {
   const p = memoryProblem(c, 2048);
   assert.ok(p);
   assert.equal(p.estimateBytes, 2164 * MiB);
-  assert.match(p.message, /^this run would hold about 2\.1 GiB of message data in the runner \(100 writers × 1 MiB payload × 5 .* \+ 200 readers × 1 MiB payload × 8 /);
+  assert.match(
+    p.message,
+    /^this run would hold about 2\.1 GiB of message data in the runner \(100 writers × 1 MiB payload × 5 .* \+ 200 readers × 1 MiB payload × 8 /,
+  );
   assert.match(p.message, /: lower Payload, Readers or Writers, or raise RUNNER_MEMORY_BUDGET_MB \(now 2048\)$/);
   assert.equal(memoryProblem(c, 2164), null);
 });

@@ -76,10 +76,12 @@ test("the live numbers and the charts render old samples by the declared names",
     // A measured second (the last, a drain's, has no writes and so no latencies).
     const shown = samples.findLast((x) => x.phase === "measuring")!;
     const live = renderToStaticMarkup(createElement(LiveNumbers, { sample: shown, workload: r.workload }));
-    for (const id of ["live-write-rate", "live-read-rate", "live-backlog", "live-lat-write", "live-lat-e2e"]) assert.match(live, new RegExp(`data-testid="${id}"`), `${r.workload}: ${id}`);
+    for (const id of ["live-write-rate", "live-read-rate", "live-backlog", "live-lat-write", "live-lat-e2e"])
+      assert.match(live, new RegExp(`data-testid="${id}"`), `${r.workload}: ${id}`);
     assert.match(live, new RegExp(`data-testid="live-write-rate">${fmtRate(shown.metrics.writes.msgPerSec)}<`));
     const charts = renderToStaticMarkup(createElement(RunCharts, { samples, workload: r.workload, warmupSeconds: 1, totalSeconds: 4 }));
-    for (const id of ["chart-throughput", "chart-latency-write", "chart-latency-read", "chart-latency-e2e", "chart-backlog"]) assert.match(charts, new RegExp(`data-testid="${id}"`), `${r.workload}: ${id}`);
+    for (const id of ["chart-throughput", "chart-latency-write", "chart-latency-read", "chart-latency-e2e", "chart-backlog"])
+      assert.match(charts, new RegExp(`data-testid="${id}"`), `${r.workload}: ${id}`);
   }
 });
 
@@ -87,7 +89,10 @@ test("samples.csv of an old run has today's columns and one row per stored sampl
   for (const r of runs) {
     const res = await csvGET(new Request(`http://x/api/runs/${r.id}/samples.csv`), ctx(r.id));
     assert.equal(res.status, 200);
-    const [header, ...rows] = (await res.text()).trim().split("\n").map((l) => l.split(","));
+    const [header, ...rows] = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => l.split(","));
     assert.equal(rows.length, r.samples.length);
     const first = r.samples[0].metrics as { writes: { count: number }; reads: { emptyPolls: number }; latencyMs: { e2e?: { count: number } } };
     const col = (name: string) => rows[0][header.indexOf(name)];
@@ -104,9 +109,18 @@ test("the two old runs compare: rates and percentiles from their stored summarie
   const body = await res.json();
   const row = (key: string) => body.results.find((r: { key: string }) => r.key === key);
   const sums = runs.map((r) => RunSummary.parse(r.summary));
-  assert.deepEqual(row("writeMsgPerSec").values, sums.map((s) => s.writes.msgPerSec));
-  assert.deepEqual(row("readMsgPerSec").values, sums.map((s) => s.reads.msgPerSec));
-  assert.ok(row("e2e.p99").values.every((v: number | null) => typeof v === "number" && v > 0), "e2e p99 from the stored histograms");
+  assert.deepEqual(
+    row("writeMsgPerSec").values,
+    sums.map((s) => s.writes.msgPerSec),
+  );
+  assert.deepEqual(
+    row("readMsgPerSec").values,
+    sums.map((s) => s.reads.msgPerSec),
+  );
+  assert.ok(
+    row("e2e.p99").values.every((v: number | null) => typeof v === "number" && v > 0),
+    "e2e p99 from the stored histograms",
+  );
   const csv = await (await compareGET(new Request(`${url}&format=csv`))).text();
   assert.equal(csv.trim().split("\n").length, 3, "a header and one row per run");
 });

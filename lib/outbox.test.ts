@@ -11,10 +11,13 @@ test("samples are kept while the store fails and stored in order once it answers
   const stored: number[] = [];
   let down = true;
   const lines: string[] = [];
-  const box = new SampleOutbox(async (s) => {
-    if (down) throw new Error("connect ECONNREFUSED 127.0.0.1:1");
-    stored.push(s.seq);
-  }, (l) => lines.push(l));
+  const box = new SampleOutbox(
+    async (s) => {
+      if (down) throw new Error("connect ECONNREFUSED 127.0.0.1:1");
+      stored.push(s.seq);
+    },
+    (l) => lines.push(l),
+  );
   for (let i = 0; i < 5; i++) box.push(sample(i));
   await new Promise((r) => setTimeout(r, 400));
   assert.deepEqual(stored, []);
@@ -28,12 +31,22 @@ test("samples are kept while the store fails and stored in order once it answers
 });
 
 test("beyond its bound the oldest samples are dropped and the loss is named", async () => {
-  const box = new SampleOutbox(async () => Promise.reject(outage()), () => undefined, () => false, 3);
+  const box = new SampleOutbox(
+    async () => Promise.reject(outage()),
+    () => undefined,
+    () => false,
+    3,
+  );
   for (let i = 0; i < 6; i++) box.push(sample(i));
   box.close();
   await box.flush();
   assert.match(box.lostNote() ?? "", /^6 sample\(s\) \(seq 0–5\) could not be stored/);
-  const box2 = new SampleOutbox(async () => Promise.reject(outage()), () => undefined, () => false, 3);
+  const box2 = new SampleOutbox(
+    async () => Promise.reject(outage()),
+    () => undefined,
+    () => false,
+    3,
+  );
   for (let i = 0; i < 5; i++) box2.push(sample(i));
   assert.deepEqual(box2.lost, [0, 1]);
   box2.close();
@@ -41,7 +54,11 @@ test("beyond its bound the oldest samples are dropped and the loss is named", as
 
 test("a stopping runner gives up at once", async () => {
   let stopping = false;
-  const box = new SampleOutbox(async () => Promise.reject(outage()), () => undefined, () => stopping);
+  const box = new SampleOutbox(
+    async () => Promise.reject(outage()),
+    () => undefined,
+    () => stopping,
+  );
   box.push(sample(0));
   setTimeout(() => (stopping = true), 100);
   const t0 = Date.now();
@@ -49,7 +66,15 @@ test("a stopping runner gives up at once", async () => {
   assert.ok(Date.now() - t0 < 1500);
   assert.deepEqual(box.lost, [0]);
   let n = 0;
-  await assert.rejects(untilStored("x", async () => Promise.reject(outage(`attempt ${++n}`)), () => undefined, () => n >= 3), /attempt 3/);
+  await assert.rejects(
+    untilStored(
+      "x",
+      async () => Promise.reject(outage(`attempt ${++n}`)),
+      () => undefined,
+      () => n >= 3,
+    ),
+    /attempt 3/,
+  );
 });
 
 test("a refusal that is not an outage (a constraint, a deleted run) is not retried: the sample is lost and said why", async () => {
@@ -68,5 +93,13 @@ test("a refusal that is not an outage (a constraint, a deleted run) is not retri
   assert.deepEqual(box.lost, [1]);
   assert.match(box.lostNote() ?? "", /^1 sample\(s\) \(seq 1\) could not be stored: the control store refused them/);
   let n = 0;
-  await assert.rejects(untilStored("x", async () => Promise.reject(Object.assign(new Error(`refused ${++n}`), { code: "23503" })), () => undefined, () => false), /refused 1/);
+  await assert.rejects(
+    untilStored(
+      "x",
+      async () => Promise.reject(Object.assign(new Error(`refused ${++n}`), { code: "23503" })),
+      () => undefined,
+      () => false,
+    ),
+    /refused 1/,
+  );
 });

@@ -28,8 +28,7 @@ test("maskUrl hides every libpq secret form, alone or inside a longer text", () 
     assert.equal(holdsSecret(masked), false, masked);
   }
   // Text without secrets is left as it is (a pasted "password authentication failed" message included).
-  for (const plain of ["postgresql://u@h:5432/db?sslmode=require", "password authentication failed for user bob", ""])
-    assert.equal(maskUrl(plain), plain);
+  for (const plain of ["postgresql://u@h:5432/db?sslmode=require", "password authentication failed for user bob", ""]) assert.equal(maskUrl(plain), plain);
 });
 
 test("checkPgUrl names what is wrong", () => {

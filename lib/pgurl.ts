@@ -46,7 +46,7 @@ export function checkPgUrl(url: string): string | null {
 export function describeUrl(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.hostname}${u.port ? ":" + u.port : ""}${u.pathname}`;
+    return `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
   } catch {
     return maskUrl(url);
   }

@@ -148,7 +148,11 @@ test("queue scenarios carry the author's e2e flaw as a caveat; links point at th
 
 test("fitWarnings: the 96 vCPU pubsub run cannot fit a default max_connections=100", () => {
   const r = referenceById("pubsub-96vcpu-single-node")!;
-  const w = fitWarnings(referenceWorkload(r), { maxConnections: 100, reservedConnections: 3, connectionsInUse: 5, cores: 2, memoryGiB: 24, targetIsEmbedded: true }, r);
+  const w = fitWarnings(
+    referenceWorkload(r),
+    { maxConnections: 100, reservedConnections: 3, connectionsInUse: 5, cores: 2, memoryGiB: 24, targetIsEmbedded: true },
+    r,
+  );
   const blocker = w.find((x) => x.severity === "blocker");
   assert.ok(blocker);
   assert.match(blocker.text, /needs 251 connections/); // 100 writers + 30 readers × 5 groups + 1

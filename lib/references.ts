@@ -173,7 +173,7 @@ const COMMON_CAVEATS: Caveat[] = [
 const PUBSUB_CAVEATS: Caveat[] = [
   {
     by: "found",
-    text: "Read latency (\"claim txn\") excludes the claim statement; write latency is one sample per batch, read latency one per non-empty poll, e2e one per message.",
+    text: 'Read latency ("claim txn") excludes the claim statement; write latency is one sample per batch, read latency one per non-empty poll, e2e one per message.',
     source: "pubsub/reader.go L138-176; pubsub/writer.go L87-90",
   },
   {
@@ -186,12 +186,12 @@ const PUBSUB_CAVEATS: Caveat[] = [
 const QUEUE_CAVEATS: Caveat[] = [
   {
     by: "author",
-    text: "End-to-end p95/p99 are inflated: writers get a head start, so a start-up backlog (16,622 messages in the first 5 s of the 96 vCPU run) is drained at the start of every run. The author: \"the real number is likely significantly lower\".",
+    text: 'End-to-end p95/p99 are inflated: writers get a head start, so a start-up backlog (16,622 messages in the first 5 s of the 96 vCPU run) is drained at the start of every run. The author: "the real number is likely significantly lower".',
     source: IMPERFECTIONS,
   },
   {
     by: "author",
-    text: "Unthrottled writes outpace reads (~14 MB/s vs ~4 MB/s); writes were throttled \"haphazardly\" to keep reads 1:1, not investigated.",
+    text: 'Unthrottled writes outpace reads (~14 MB/s vs ~4 MB/s); writes were throttled "haphazardly" to keep reads 1:1, not investigated.',
     source: "results/queue/README.md",
   },
   {
@@ -203,29 +203,69 @@ const QUEUE_CAVEATS: Caveat[] = [
 
 const SPECIFIC_CAVEATS: Record<string, Caveat[]> = {
   "pubsub-4vcpu-single-node": [
-    { by: "author", text: "A ~5 MB/s write workload wrote ~20 MB/s to disk; the author \"can't explain it\".", source: "results/pubsub/4vcpu/single_node/4vcpu.md" },
-    { by: "found", text: "The run logs come from a build without the 1 s reader start-up sleep that the other pubsub logs show.", source: "results/pubsub/4vcpu/single_node/runs.md" },
+    {
+      by: "author",
+      text: 'A ~5 MB/s write workload wrote ~20 MB/s to disk; the author "can\'t explain it".',
+      source: "results/pubsub/4vcpu/single_node/4vcpu.md",
+    },
+    {
+      by: "found",
+      text: "The run logs come from a build without the 1 s reader start-up sleep that the other pubsub logs show.",
+      source: "results/pubsub/4vcpu/single_node/runs.md",
+    },
   ],
   "pubsub-4vcpu-three-node-sync-replicated": [
-    { by: "author", text: "The replica setup commands \"may be slightly different\" from what actually ran.", source: "results/queue/4vcpu/three_node/pg2.md" },
-    { by: "found", text: "The htop screenshot of this test shows 25 backends from the queue client's host (queue-shaped), so it may belong to another test.", source: "results/pubsub/4vcpu/three_node/htop.png" },
+    { by: "author", text: 'The replica setup commands "may be slightly different" from what actually ran.', source: "results/queue/4vcpu/three_node/pg2.md" },
+    {
+      by: "found",
+      text: "The htop screenshot of this test shows 25 backends from the queue client's host (queue-shaped), so it may belong to another test.",
+      source: "results/pubsub/4vcpu/three_node/htop.png",
+    },
   ],
   "pubsub-96vcpu-single-node": [
-    { by: "found", text: "Throughput is published rounded (\"243k\", \"1.2M msg/s\"); the documents disagree on readers (200 written, 150 ran) and RAM (192 GiB vs 128 GB).", source: "results/pubsub/96vcpu/single_node/96vcpu.md" },
-    { by: "found", text: "Tuned server (shared_buffers 48GB, huge pages, max_wal_size 192GB, synchronous_commit=remote_write) on a 96 vCPU machine that ran at ~10% CPU.", source: "results/pubsub/96vcpu/single_node/modified_postgresql.conf" },
+    {
+      by: "found",
+      text: 'Throughput is published rounded ("243k", "1.2M msg/s"); the documents disagree on readers (200 written, 150 ran) and RAM (192 GiB vs 128 GB).',
+      source: "results/pubsub/96vcpu/single_node/96vcpu.md",
+    },
+    {
+      by: "found",
+      text: "Tuned server (shared_buffers 48GB, huge pages, max_wal_size 192GB, synchronous_commit=remote_write) on a 96 vCPU machine that ran at ~10% CPU.",
+      source: "results/pubsub/96vcpu/single_node/modified_postgresql.conf",
+    },
   ],
   "queue-4vcpu-single-node": [
-    { by: "found", text: "Titled \"2x 15-min tests\" but both logged runs used --duration=1800s (30 min); the author's explanation of the read limit (15 × 185 msg/s = 3145) does not add up (it is 2775).", source: "results/queue/4vcpu/single_node/4vcpu.md" },
-    { by: "author", text: "~2.85 MB/s of queue writes became ~18 MB/s on disk; the author can't explain the amplification.", source: "results/queue/4vcpu/single_node/4vcpu.md" },
+    {
+      by: "found",
+      text: 'Titled "2x 15-min tests" but both logged runs used --duration=1800s (30 min); the author\'s explanation of the read limit (15 × 185 msg/s = 3145) does not add up (it is 2775).',
+      source: "results/queue/4vcpu/single_node/4vcpu.md",
+    },
+    {
+      by: "author",
+      text: "~2.85 MB/s of queue writes became ~18 MB/s on disk; the author can't explain the amplification.",
+      source: "results/queue/4vcpu/single_node/4vcpu.md",
+    },
   ],
   "queue-4vcpu-three-node-sync-replicated": [
     { by: "author", text: "The e2e p99 of 920 ms is flagged as inflated by the start-up backlog.", source: IMPERFECTIONS },
-    { by: "found", text: "Backlog spikes also happen mid-run (2,309 and 2,400 messages, about 1 s of delay each), so start-up alone does not explain the e2e p95 of 536 ms. A single run.", source: "results/queue/4vcpu/three_node/run.md" },
-    { by: "author", text: "The replica setup commands \"may be slightly different\" from what actually ran.", source: "results/queue/4vcpu/three_node/pg2.md" },
+    {
+      by: "found",
+      text: "Backlog spikes also happen mid-run (2,309 and 2,400 messages, about 1 s of delay each), so start-up alone does not explain the e2e p95 of 536 ms. A single run.",
+      source: "results/queue/4vcpu/three_node/run.md",
+    },
+    { by: "author", text: 'The replica setup commands "may be slightly different" from what actually ran.', source: "results/queue/4vcpu/three_node/pg2.md" },
   ],
   "queue-96vcpu-single-node": [
-    { by: "author", text: "The e2e p99 of 930.09 ms is flagged as inflated by the start-up backlog (16,622 queued in the first 5 s, then mostly under 430).", source: IMPERFECTIONS },
-    { by: "found", text: "Tuned server (shared_buffers 48GB, huge pages, synchronous_commit=remote_write) plus --tune-table-vacuum on the queue table.", source: "results/queue/96vcpu/single_node/modified_postgresql.conf" },
+    {
+      by: "author",
+      text: "The e2e p99 of 930.09 ms is flagged as inflated by the start-up backlog (16,622 queued in the first 5 s, then mostly under 430).",
+      source: IMPERFECTIONS,
+    },
+    {
+      by: "found",
+      text: "Tuned server (shared_buffers 48GB, huge pages, synchronous_commit=remote_write) plus --tune-table-vacuum on the queue table.",
+      source: "results/queue/96vcpu/single_node/modified_postgresql.conf",
+    },
   ],
 };
 
@@ -321,7 +361,13 @@ export interface FitWarning {
  */
 export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: Reference): FitWarning[] {
   const out: FitWarning[] = [];
-  const budget = { maxConnections: server.maxConnections, reservedConnections: server.reservedConnections, inUse: server.connectionsInUse, role: server.role, database: server.database };
+  const budget = {
+    maxConnections: server.maxConnections,
+    reservedConnections: server.reservedConnections,
+    inUse: server.connectionsInUse,
+    role: server.role,
+    database: server.database,
+  };
   const tooMany = budgetProblem(config, budget, "now");
   if (tooMany) {
     const published = ref?.postgres.settingsChanged.max_connections;
@@ -342,15 +388,25 @@ export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: R
   }
   const sb = ref?.postgres.settingsChanged.shared_buffers;
   if (sb && server.memoryGiB !== undefined && parseInt(sb, 10) >= server.memoryGiB)
-    out.push({ severity: "warn", text: `The published server ran with shared_buffers=${sb}; this machine has ${server.memoryGiB.toFixed(0)} GiB of memory in total.` });
+    out.push({
+      severity: "warn",
+      text: `The published server ran with shared_buffers=${sb}; this machine has ${server.memoryGiB.toFixed(0)} GiB of memory in total.`,
+    });
   if (ref && Object.keys(ref.postgres.settingsChanged).length)
     out.push({
       severity: "warn",
       text: `The published server changed ${Object.keys(ref.postgres.settingsChanged).length} settings (${Object.keys(ref.postgres.settingsChanged).slice(0, 4).join(", ")}, …); a run here uses the target's own settings, which this app does not change.`,
     });
   if (ref?.replication)
-    out.push({ severity: "warn", text: `The published run committed through synchronous replication (${ref.replication.synchronousStandbyNames}, ${ref.nodes} nodes); a single-node target will not pay that cost.` });
+    out.push({
+      severity: "warn",
+      text: `The published run committed through synchronous replication (${ref.replication.synchronousStandbyNames}, ${ref.nodes} nodes); a single-node target will not pay that cost.`,
+    });
   if (config.durationSeconds >= 600)
-    out.push({ field: "durationSeconds", severity: "warn", text: `The measured window is ${config.durationSeconds} s (${(config.durationSeconds / 60).toFixed(0)} min); consider a shorter run first.` });
+    out.push({
+      field: "durationSeconds",
+      severity: "warn",
+      text: `The measured window is ${config.durationSeconds} s (${(config.durationSeconds / 60).toFixed(0)} min); consider a shorter run first.`,
+    });
   return out;
 }

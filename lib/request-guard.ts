@@ -32,7 +32,9 @@ export function hostName(host: string): string {
 
 /** Host names always answered, plus HOST and ALLOWED_HOSTS. */
 export function allowedHosts(env: { HOST: string; ALLOWED_HOSTS: string[] }): Set<string> {
-  const names = ["127.0.0.1", "localhost", "[::1]", env.HOST, ...env.ALLOWED_HOSTS].map((h) => hostName(h.includes(":") && !h.startsWith("[") && h.split(":").length > 2 ? `[${h}]` : h));
+  const names = ["127.0.0.1", "localhost", "[::1]", env.HOST, ...env.ALLOWED_HOSTS].map((h) =>
+    hostName(h.includes(":") && !h.startsWith("[") && h.split(":").length > 2 ? `[${h}]` : h),
+  );
   return new Set(names.filter((h) => h && h !== "0.0.0.0" && h !== "[::]"));
 }
 

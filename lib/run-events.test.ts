@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { z } from "zod";
+import type { z } from "zod";
 import { EndEvent, parsePayload, ProblemEvent, RunStatusEvent, SampleEvent } from "./api-payloads";
 import { prisma } from "./db";
 import { resumeAfter, runEventStream } from "./run-events";
@@ -45,7 +45,7 @@ async function readEvents(stream: ReadableStream<Uint8Array>, stopWhen: (evs: Ev
     const { value, done } = await reader.read();
     if (done) break;
     buf += dec.decode(value, { stream: true });
-    let i;
+    let i: number;
     while ((i = buf.indexOf("\n\n")) >= 0) {
       const block = buf.slice(0, i);
       buf = buf.slice(i + 2);
@@ -124,7 +124,10 @@ test("the stream of a deleted run ends, and a huge backlog is replayed in batche
   });
   await finishRun(run.id, { status: "failed", error: "boom" });
   const evs = await readEvents(runEventStream(run.id, -1, { pollMs: 50, batch: 100 }));
-  assert.deepEqual(seqs(evs), Array.from({ length: 250 }, (_, i) => i));
+  assert.deepEqual(
+    seqs(evs),
+    Array.from({ length: 250 }, (_, i) => i),
+  );
   assert.equal(evs.at(-1)!.event, "end");
 
   const gone = await createRun({ config: WorkloadConfig.parse({ kind: "queue" }), targetLabel: "t", status: "running" });
@@ -144,5 +147,8 @@ test("every event the stream sends parses with the browser's schemas (lib/api-pa
   for (const e of evs) assert.ok(parsePayload(schemas[e.event], JSON.stringify(e.data)), `${e.event}: ${JSON.stringify(e.data)}`);
   assert.equal(parsePayload(SampleEvent, '{"seq":"1"}'), null);
   assert.equal(parsePayload(RunStatusEvent, "<html>502 Bad Gateway</html>"), null);
-  assert.equal(parsePayload(RunStatusEvent, '{"status":"exploded","phase":null,"error":null,"cancelRequested":false,"startedAt":null,"finishedAt":null}'), null);
+  assert.equal(
+    parsePayload(RunStatusEvent, '{"status":"exploded","phase":null,"error":null,"cancelRequested":false,"startedAt":null,"finishedAt":null}'),
+    null,
+  );
 });

@@ -9,9 +9,29 @@ import { isRateSample, type SampleMetrics } from "./sample";
 import { WorkloadConfig } from "./workloads";
 
 test("a run's knobs are spelled out in words, one part per knob", () => {
-  const pubsub = WorkloadConfig.parse({ kind: "pubsub", writers: 4, partitions: 2, consumerGroups: 2, writeBatch: 100, readBatch: 200, throttleWritesPerSec: 2900, durationSeconds: 60 });
-  assert.deepEqual(knobsParts(pubsub), ["4 writers", "2 partitions", "2 consumer groups of 2 readers", "write batch 100", "read batch 200", "2,900 msg/s limit", "60 s measured"]);
-  assert.equal(knobsLabel(pubsub), "4 writers · 2 partitions · 2 consumer groups of 2 readers · write batch 100 · read batch 200 · 2,900 msg/s limit · 60 s measured");
+  const pubsub = WorkloadConfig.parse({
+    kind: "pubsub",
+    writers: 4,
+    partitions: 2,
+    consumerGroups: 2,
+    writeBatch: 100,
+    readBatch: 200,
+    throttleWritesPerSec: 2900,
+    durationSeconds: 60,
+  });
+  assert.deepEqual(knobsParts(pubsub), [
+    "4 writers",
+    "2 partitions",
+    "2 consumer groups of 2 readers",
+    "write batch 100",
+    "read batch 200",
+    "2,900 msg/s limit",
+    "60 s measured",
+  ]);
+  assert.equal(
+    knobsLabel(pubsub),
+    "4 writers · 2 partitions · 2 consumer groups of 2 readers · write batch 100 · read batch 200 · 2,900 msg/s limit · 60 s measured",
+  );
 
   // One of each reads in the singular; a payload other than the default 1 KiB is named; no throttle says so.
   const queue = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, payloadBytes: 4096, throttleWritesPerSec: 0, durationSeconds: 1800 });
@@ -51,7 +71,11 @@ test("the compare over-time points leave a too-short interval's rates out (null)
   const points = overTimeOf([
     { seq: 0, phase: "measuring", metrics: sample(1, 1, 1000) },
     { seq: 1, phase: "measuring", metrics: sample(2, 1, 1000) },
-    { seq: 2, phase: "draining", metrics: { ...sample(2.0027, 0.0027, 2), latencyMs: { e2e: { p50: 3, p90: 4, p95: 4, p99: 5, p999: 5, max: 5, mean: 3.5, count: 2 } } } },
+    {
+      seq: 2,
+      phase: "draining",
+      metrics: { ...sample(2.0027, 0.0027, 2), latencyMs: { e2e: { p50: 3, p90: 4, p95: 4, p99: 5, p999: 5, max: 5, mean: 3.5, count: 2 } } },
+    },
   ]);
   assert.deepEqual(points[2].latency?.e2e, { p50: 3, p95: 4, p99: 5, max: 5 });
   assert.deepEqual(

@@ -18,7 +18,16 @@ after(async () => {
   await ctl.drop();
 });
 
-const metrics = { elapsedSec: 1, intervalSec: 1, writes: { count: 1, msgPerSec: 1, mibPerSec: 0, errors: 0 }, reads: { count: 1, msgPerSec: 1, mibPerSec: 0, errors: 0, emptyPolls: 0 }, backlog: 0, latencyMs: {}, groups: [], errors: [] } as unknown as SampleMetrics;
+const metrics = {
+  elapsedSec: 1,
+  intervalSec: 1,
+  writes: { count: 1, msgPerSec: 1, mibPerSec: 0, errors: 0 },
+  reads: { count: 1, msgPerSec: 1, mibPerSec: 0, errors: 0, emptyPolls: 0 },
+  backlog: 0,
+  latencyMs: {},
+  groups: [],
+  errors: [],
+} as unknown as SampleMetrics;
 
 test("phases in order, samples, then the outcome; the error is stored masked", async () => {
   const run = await createRun({ config: WorkloadConfig.parse({ kind: "queue" }), targetLabel: "t", status: "running" });
@@ -35,7 +44,10 @@ test("phases in order, samples, then the outcome; the error is stored masked", a
   assert.equal(stored?.phase, "done", "finish comes after every phase, so no late phase overwrites it");
   // Everything up to the next space or & is the secret (a password may hold ":"), so the colon goes too.
   assert.equal(stored?.error, "cannot connect to postgresql://u@h/db?password=**** refused");
-  assert.deepEqual((await samplesAfter(run.id)).map((s) => s.seq), [0]);
+  assert.deepEqual(
+    (await samplesAfter(run.id)).map((s) => s.seq),
+    [0],
+  );
   assert.deepEqual(problems, []);
 });
 

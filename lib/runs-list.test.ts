@@ -66,7 +66,8 @@ test("a run stored before the headline column and the enums gets its headline, a
   // The control store as it was before 0004: the earlier migrations only.
   const old = mkdtempSync(path.join(os.tmpdir(), "pgbb-mig-"));
   try {
-    for (const name of ["0001_init", "0002_imported_result", "0003_default_target_name"]) cpSync(path.join(MIGRATIONS_DIR, name), path.join(old, name), { recursive: true });
+    for (const name of ["0001_init", "0002_imported_result", "0003_default_target_name"])
+      cpSync(path.join(MIGRATIONS_DIR, name), path.join(old, name), { recursive: true });
     await migrate(db.url, old);
   } finally {
     rmSync(old, { recursive: true, force: true });
@@ -105,15 +106,31 @@ test("the list filters and sorts in SQL, leaves imports out, and refuses an unkn
   await createRun({ config, targetLabel: "imported", source: "import" });
 
   const all = await listRunRows();
-  assert.deepEqual(all.map((r) => r.id), [b.id, a.id, "r_old000000001"], "newest first, no import");
-  assert.deepEqual((await listRunRows({ workload: "queue", statuses: ["completed"] })).map((r) => r.id), [a.id, "r_old000000001"]);
-  assert.deepEqual((await listRunRows({ statuses: ["failed", "cancelled"] })).map((r) => r.id), [b.id]);
+  assert.deepEqual(
+    all.map((r) => r.id),
+    [b.id, a.id, "r_old000000001"],
+    "newest first, no import",
+  );
+  assert.deepEqual(
+    (await listRunRows({ workload: "queue", statuses: ["completed"] })).map((r) => r.id),
+    [a.id, "r_old000000001"],
+  );
+  assert.deepEqual(
+    (await listRunRows({ statuses: ["failed", "cancelled"] })).map((r) => r.id),
+    [b.id],
+  );
   assert.equal(toRunView(all[1]).headline?.writeMsgPerSec, 1000);
   assert.equal(toRunView(all[0]).headline, null);
 
   const res = await GET(new Request("http://127.0.0.1/api/runs?workload=pubsub"));
-  assert.deepEqual(((await res.json()) as { runs: { id: string }[] }).runs.map((r) => r.id), [b.id]);
-  for (const [q, field] of [["workload=mysql", "workload"], ["status=done,x%00", "status"]]) {
+  assert.deepEqual(
+    ((await res.json()) as { runs: { id: string }[] }).runs.map((r) => r.id),
+    [b.id],
+  );
+  for (const [q, field] of [
+    ["workload=mysql", "workload"],
+    ["status=done,x%00", "status"],
+  ]) {
     const bad = await GET(new Request(`http://127.0.0.1/api/runs?${q}`));
     assert.equal(bad.status, 400);
     const body = (await bad.json()) as { error: string; fields: Record<string, string> };

@@ -27,7 +27,9 @@ function samplesOf(config: WorkloadConfig): Sample[] {
 }
 
 const BROKER_COLUMNS = [
-  ..."seq time phase elapsed_s interval_s write_msg_s write_mib_s write_messages write_errors read_msg_s read_mib_s read_messages read_errors empty_polls backlog".split(" "),
+  ..."seq time phase elapsed_s interval_s write_msg_s write_mib_s write_messages write_errors read_msg_s read_mib_s read_messages read_errors empty_polls backlog".split(
+    " ",
+  ),
   ...["write", "writeScheduled", "read", "claim", "e2e"].flatMap((m) => [`${m}_p50_ms`, `${m}_p95_ms`, `${m}_p99_ms`, `${m}_max_ms`, `${m}_latency_count`]),
 ];
 
@@ -37,7 +39,10 @@ for (const input of [
 ] as const) {
   test(`${input.kind}: every column name is unique and the counts are told apart`, () => {
     const csv = samplesToCsv(samplesOf(WorkloadConfig.parse(input)), input.kind);
-    const [header, first] = csv.trim().split("\n").map((l) => l.split(","));
+    const [header, first] = csv
+      .trim()
+      .split("\n")
+      .map((l) => l.split(","));
     const dupes = header.filter((h, i) => header.indexOf(h) !== i);
     assert.deepEqual(dupes, [], `duplicate columns: ${dupes.join(", ")}`);
     assert.equal(first.length, header.length);
@@ -49,6 +54,9 @@ for (const input of [
     assert.equal(col("e2e_latency_count"), String(10 * (input.kind === "pubsub" ? 3 : 1)));
     assert.equal(col("read_messages"), String(10 * (input.kind === "pubsub" ? 3 : 1)));
     const groups = input.kind === "pubsub" ? ["g0", "g1", "g2"] : ["queue"];
-    assert.deepEqual(header.filter((h) => h.startsWith("group_")), groups.flatMap((g) => [`group_${g}_msg_s`, `group_${g}_backlog`]));
+    assert.deepEqual(
+      header.filter((h) => h.startsWith("group_")),
+      groups.flatMap((g) => [`group_${g}_msg_s`, `group_${g}_backlog`]),
+    );
   });
 }

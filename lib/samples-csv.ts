@@ -39,11 +39,11 @@ function columnsOf(kind: string): Column[] {
     if (o.errors) cols.push({ name: `${o.name}_errors`, value: (s) => tp(s)?.errors });
   }
   // Counters come after every rate (empty_polls after read_errors, as the columns have always been).
-  for (const o of rateOperations(model))
-    for (const c of o.counters ?? []) cols.push({ name: c.column, value: (s) => counterOf(m(s), o.name, c.key) });
+  for (const o of rateOperations(model)) for (const c of o.counters ?? []) cols.push({ name: c.column, value: (s) => counterOf(m(s), o.name, c.key) });
   if (model.backlog) cols.push({ name: "backlog", value: (s) => m(s).backlog });
   for (const l of latencyMetrics(model))
-    for (const st of LAT_STATS) cols.push({ name: st === "count" ? `${l.name}_latency_count` : `${l.name}_${st}_ms`, value: (s) => m(s).latencyMs[l.name]?.[st] });
+    for (const st of LAT_STATS)
+      cols.push({ name: st === "count" ? `${l.name}_latency_count` : `${l.name}_${st}_ms`, value: (s) => m(s).latencyMs[l.name]?.[st] });
   return cols;
 }
 
@@ -60,11 +60,9 @@ export function samplesToCsv(samples: Sample[], kind: string): string {
   const header = [...cols.map((c) => c.name), ...groups.flatMap((g) => [`group_${g}_msg_s`, `group_${g}_backlog`]), "errors"];
   const rows = samples.map((s) => {
     const byGroup = new Map(s.metrics.groups.map((g) => [g.group, g]));
-    return [
-      ...cols.map((c) => c.value(s)),
-      ...groups.flatMap((g) => [byGroup.get(g)?.msgPerSec, byGroup.get(g)?.backlog]),
-      s.metrics.errors.join(" | "),
-    ].map(rounded);
+    return [...cols.map((c) => c.value(s)), ...groups.flatMap((g) => [byGroup.get(g)?.msgPerSec, byGroup.get(g)?.backlog]), s.metrics.errors.join(" | ")].map(
+      rounded,
+    );
   });
   return toCsvText([header, ...rows]);
 }

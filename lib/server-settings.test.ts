@@ -13,7 +13,15 @@ test("settings that matter for performance come first, in the documented order; 
     shared_buffers: "1GB",
     listen_addresses: "127.0.0.1",
   });
-  assert.deepEqual(performance, [["shared_buffers", "1GB"], ["synchronous_commit", "off"], ["fsync", "off"], ["max_connections", "300"]]);
-  assert.deepEqual(other.map(([k]) => k), ["lc_time", "listen_addresses", "port", "TimeZone"]);
+  assert.deepEqual(performance, [
+    ["shared_buffers", "1GB"],
+    ["synchronous_commit", "off"],
+    ["fsync", "off"],
+    ["max_connections", "300"],
+  ]);
+  assert.deepEqual(
+    other.map(([k]) => k),
+    ["lc_time", "listen_addresses", "port", "TimeZone"],
+  );
   assert.deepEqual(splitSettings({}), { performance: [], other: [] });
 });

@@ -58,7 +58,10 @@ export const GroupSummary = Throughput.extend({ group: z.string(), latencyMs: La
 export const RunSummary = z.object({
   schemaVersion: z.literal(1),
   workload: z.custom<WorkloadKind>((v) => typeof v === "string" && workloadDefinition(v) !== undefined, {
-    error: (iss) => `workload "${String(iss.input)}" is not one this version knows (${workloadDefinitions().map((d) => d.kind).join(", ")})`,
+    error: (iss) =>
+      `workload "${String(iss.input)}" is not one this version knows (${workloadDefinitions()
+        .map((d) => d.kind)
+        .join(", ")})`,
   }),
   config: WorkloadConfig,
   manifest: Manifest,

@@ -18,13 +18,13 @@ export function supervisorStates(): SupervisorStates {
 /** "the control store is restarting (…)" while the supervisor restarts the embedded Postgres, else null. */
 export function controlStoreDown(): string | null {
   const c = supervisorStates().controlStore;
-  if (!c || c.state !== "restarting") return null;
+  if (c?.state !== "restarting") return null;
   return `the control store is restarting (${c.detail.replace(/; restarting$/, "")}, ${Math.round((Date.now() - c.since) / 1000)} s ago)`;
 }
 
 /** "the runner is restarting (…)" while the supervisor restarts the runner, else null. */
 export function runnerDown(): string | null {
   const r = supervisorStates().runner;
-  if (!r || r.state !== "restarting") return null;
+  if (r?.state !== "restarting") return null;
   return `the runner is restarting (${r.detail.replace(/; restarting$/, "")}, ${Math.round((Date.now() - r.since) / 1000)} s ago)`;
 }

@@ -51,7 +51,9 @@ test("a failing first start is reported to the caller", async () => {
 });
 
 test("control-store errors are named in one line, never blank", () => {
-  const prismaLike = Object.assign(new Error("\nInvalid `db.run.findUnique()` invocation:\n\n\nCan't reach database server at 127.0.0.1:5432"), { code: "P1001" });
+  const prismaLike = Object.assign(new Error("\nInvalid `db.run.findUnique()` invocation:\n\n\nCan't reach database server at 127.0.0.1:5432"), {
+    code: "P1001",
+  });
   assert.equal(storeErrorText(prismaLike), "connection refused");
   assert.equal(storeErrorText(new Error("x", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) })), "connection refused");
   assert.equal(storeErrorText(new Error("\n\nsomething odd happened\n")), "something odd happened");

@@ -99,7 +99,7 @@ test("launchRun: same field messages as the schema, unknown or unreachable targe
   assert.equal(run?.status, "queued");
   assert.equal(run?.targetId, null);
   assert.equal(run?.targetLabel, "embedded default");
-  assert.deepEqual((run?.config as { readers: number }).readers, 2);
+  assert.deepEqual((run!.config as { readers: number }).readers, 2);
 });
 
 test("a saved target with a queued run cannot be deleted (its run would silently move to the default)", async () => {

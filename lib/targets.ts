@@ -53,10 +53,7 @@ export const publicTarget = (t: PublicTarget): PublicTarget => ({ id: t.id, name
 /** The default target first, then saved ones by name. Masked only. */
 export async function listTargets(db: PrismaClient = prisma()): Promise<PublicTarget[]> {
   const saved = await db.target.findMany({ orderBy: { name: "asc" } });
-  return [
-    publicTarget(defaultTarget()),
-    ...saved.map((t) => ({ id: t.id, name: t.name, maskedUrl: maskUrl(t.connectionString), isDefault: false })),
-  ];
+  return [publicTarget(defaultTarget()), ...saved.map((t) => ({ id: t.id, name: t.name, maskedUrl: maskUrl(t.connectionString), isDefault: false }))];
 }
 
 /** The target for an id ("default" or a saved id; undefined/null means default), or null if there is none. */

@@ -15,7 +15,10 @@ test("messages use the labels and units the form shows", () => {
   assert.deepEqual(errors({ kind: "queue", readers: 0 }), { readers: "Readers must be at least 1" });
   assert.deepEqual(errors({ kind: "pubsub", readers: 0 }), { readers: "Readers per group must be at least 1" });
   assert.deepEqual(errors({ kind: "queue", tuneTableVacuum: "yes" }), { tuneTableVacuum: "Tune table vacuum must be true or false" });
-  assert.match(errors({ kind: "pubsub", throttleWritesPerSec: 50, writeBatch: 100 }).throttleWritesPerSec, /^Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/);
+  assert.match(
+    errors({ kind: "pubsub", throttleWritesPerSec: 50, writeBatch: 100 }).throttleWritesPerSec,
+    /^Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/,
+  );
 });
 
 test("every bad field at once, cross-field checks included", () => {

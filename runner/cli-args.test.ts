@@ -27,8 +27,46 @@ test("durations: Go-style and plain seconds; fractions are refused", () => {
 });
 
 test("the reference's flag names in every spelling Go's flag package accepts", () => {
-  const a = run(["pubsub", "-writers", "10", "--readers=4", "-consumer-groups=5", "--partitions", "4", "-write-batch", "100", "-read-batch", "200", "-payload", "512", "-duration", "2m", "-throttle_writes", "5000", "-report", "3s", "--warmup", "1m30s"]);
-  assert.deepEqual(a.config, WorkloadConfig.parse({ kind: "pubsub", writers: 10, readers: 4, consumerGroups: 5, partitions: 4, writeBatch: 100, readBatch: 200, payloadBytes: 512, durationSeconds: 120, throttleWritesPerSec: 5000, reportIntervalSeconds: 3, warmupSeconds: 90 }));
+  const a = run([
+    "pubsub",
+    "-writers",
+    "10",
+    "--readers=4",
+    "-consumer-groups=5",
+    "--partitions",
+    "4",
+    "-write-batch",
+    "100",
+    "-read-batch",
+    "200",
+    "-payload",
+    "512",
+    "-duration",
+    "2m",
+    "-throttle_writes",
+    "5000",
+    "-report",
+    "3s",
+    "--warmup",
+    "1m30s",
+  ]);
+  assert.deepEqual(
+    a.config,
+    WorkloadConfig.parse({
+      kind: "pubsub",
+      writers: 10,
+      readers: 4,
+      consumerGroups: 5,
+      partitions: 4,
+      writeBatch: 100,
+      readBatch: 200,
+      payloadBytes: 512,
+      durationSeconds: 120,
+      throttleWritesPerSec: 5000,
+      reportIntervalSeconds: 3,
+      warmupSeconds: 90,
+    }),
+  );
   const q = run(["-mode=queue", "-tune-table-vacuum", "--throttle-writes", "2900", "--json", "out.json", "--save"]);
   assert.equal(q.config.kind, "queue");
   assert.equal(q.config.kind === "queue" && q.config.tuneTableVacuum, true);
@@ -72,13 +110,19 @@ test("every command lib/cli-command.ts shows for a run parses back to the same c
 
 test("bad flags and impossible combinations name the problem", () => {
   assert.equal(error(["pubsub", "-writers", "ten"]), 'invalid pubsub settings: -writers: Writers must be a whole number, not "ten"');
-  assert.equal(error(["queue", "-readers", "-2", "-payload", "1.5"]), "invalid queue settings: -readers: Readers must be at least 1; -payload: Payload must be a whole number, not \"1.5\"");
+  assert.equal(
+    error(["queue", "-readers", "-2", "-payload", "1.5"]),
+    'invalid queue settings: -readers: Readers must be at least 1; -payload: Payload must be a whole number, not "1.5"',
+  );
   assert.match(error(["pubsub", "-writerz", "4"]), /unknown flag -writerz \(did you mean -writers\?\)/);
   assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: Readers per group \(3\) must equal Partitions \(4\)/);
   assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub workload only/);
   assert.match(error(["pubsub", "-duration", "500ms"]), /-duration expects a duration in whole seconds/);
   assert.match(error(["pubsub", "-duration", "0s"]), /-duration: Measured duration must be at least 1 s$/);
-  assert.match(error(["pubsub", "-throttle_writes", "50", "-write-batch", "100"]), /-throttle_writes: Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/);
+  assert.match(
+    error(["pubsub", "-throttle_writes", "50", "-write-batch", "100"]),
+    /-throttle_writes: Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/,
+  );
   assert.match(error(["kafka"]), /unknown workload "kafka": use pubsub or queue/);
   assert.match(error([]), /which workload\?/);
   assert.match(error(["pubsub", "-writers"]), /-writers needs a value/);
@@ -98,7 +142,10 @@ test("every bad setting at once, each named by its flag and the form's label", (
     "invalid pubsub settings: -writers: Writers must be at least 1; -payload: Payload must be at least 1 byte; -duration: Measured duration must be at least 1 s; " +
       "-readers: Readers per group (3) must equal Partitions (2): each consumer group has exactly one reader per partition, as in the reference tool. Set readers to 2, or leave it out to follow partitions",
   );
-  assert.equal(error(["queue", "-readers", "0", "-report", "0s"]), "invalid queue settings: -readers: Readers must be at least 1; -report: CLI report interval must be at least 1 s");
+  assert.equal(
+    error(["queue", "-readers", "0", "-report", "0s"]),
+    "invalid queue settings: -readers: Readers must be at least 1; -report: CLI report interval must be at least 1 s",
+  );
 });
 
 test("-backoff chooses the readers' back-off; the default is the reference's effective one", () => {

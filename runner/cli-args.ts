@@ -218,7 +218,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
 export function usage(): string {
   const { flags: FLAGS } = flagTable();
   const lines = [
-    `Usage: npm run bench -- ${workloadDefinitions().map((d) => d.kind).join("|")} [flags]`,
+    `Usage: npm run bench -- ${workloadDefinitions()
+      .map((d) => d.kind)
+      .join("|")} [flags]`,
     "       npm run bench -- --preset NAME [flags]",
     "       npm run bench -- compare …            (compare stored runs and references)",
     "",

@@ -57,12 +57,32 @@ test("bad flags exit 2 with a message naming the flag", async () => {
 
 test("a run over the memory budget exits 2 before connecting, naming the flags to lower", async () => {
   // The target does not exist: a refusal that connected first would say so instead.
-  const r = await bench(["pubsub", "-writers", "1", "-write-batch", "50", "-payload", String(10 * 1048576), "-partitions", "1", "-read-batch", "1", "--target", "postgresql://u@127.0.0.1:1/db"], {
-    RUNNER_MEMORY_BUDGET_MB: "512",
-  });
+  const r = await bench(
+    [
+      "pubsub",
+      "-writers",
+      "1",
+      "-write-batch",
+      "50",
+      "-payload",
+      String(10 * 1048576),
+      "-partitions",
+      "1",
+      "-read-batch",
+      "1",
+      "--target",
+      "postgresql://u@127.0.0.1:1/db",
+    ],
+    {
+      RUNNER_MEMORY_BUDGET_MB: "512",
+    },
+  );
   assert.equal(r.code, 2);
   assert.match(r.err, /^bench: this run would hold about [\d.]+ GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 4 /);
-  assert.match(r.err, /over the runner's 512 MiB memory budget: lower -payload, -write-batch, -writers, -read-batch, -partitions or -consumer-groups, or raise RUNNER_MEMORY_BUDGET_MB \(now 512\)/);
+  assert.match(
+    r.err,
+    /over the runner's 512 MiB memory budget: lower -payload, -write-batch, -writers, -read-batch, -partitions or -consumer-groups, or raise RUNNER_MEMORY_BUDGET_MB \(now 512\)/,
+  );
   assert.doesNotMatch(r.err + r.out, /127\.0\.0\.1:1|connect/);
 });
 
@@ -82,7 +102,30 @@ test("more connections than the target allows exits 1 before running", async () 
 test("a short run prints live lines and a summary, writes --json and stores the run with --save", async () => {
   const file = path.join(dir, "summary.json");
   const r = await bench(
-    ["pubsub", "-writers", "2", "-partitions", "2", "-consumer-groups", "2", "-write-batch", "10", "-throttle_writes", "1000", "-duration", "2s", "--warmup", "0s", "-report", "1s", "--target", target.url, "--json", file, "--save"],
+    [
+      "pubsub",
+      "-writers",
+      "2",
+      "-partitions",
+      "2",
+      "-consumer-groups",
+      "2",
+      "-write-batch",
+      "10",
+      "-throttle_writes",
+      "1000",
+      "-duration",
+      "2s",
+      "--warmup",
+      "0s",
+      "-report",
+      "1s",
+      "--target",
+      target.url,
+      "--json",
+      file,
+      "--save",
+    ],
     { DATABASE_URL: control.url },
   );
   assert.equal(r.code, 0, r.err);
@@ -127,7 +170,15 @@ test("the run page's command for the embedded default reaches the app's own serv
   try {
     // What the run page shows for a run on the default target, given the app's environment (scripts/start.ts).
     const appEnv = { TARGET_IS_EMBEDDED: "1", DATA_DIR: appDir, EMBEDDED_PG_PORT: String(port), TARGET_DATABASE_URL: server.url(TARGET_DB) };
-    const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 1, warmupSeconds: 0, throttleWritesPerSec: 200, reportIntervalSeconds: 1 });
+    const config = WorkloadConfig.parse({
+      kind: "queue",
+      writers: 1,
+      readers: 1,
+      durationSeconds: 1,
+      warmupSeconds: 0,
+      throttleWritesPerSec: 200,
+      reportIntervalSeconds: 1,
+    });
     const cli = defaultTargetForCli(appEnv);
     const command = toCliCommand(config, cli.targetUrl, cli.env);
     assert.ok(command.startsWith(`DATA_DIR=${appDir} EMBEDDED_PG_PORT=${port} npm run bench -- queue `), command);
@@ -152,7 +203,9 @@ test("the run page's command for the embedded default reaches the app's own serv
     }
 
     // The data folder alone is enough while the app runs: the port is read from its server.
-    const portless = await shell(`DATA_DIR=${appDir} EMBEDDED_PG_PORT=1 npm run bench -- queue -writers 1 -readers 1 -duration 1s --warmup 0s -throttle_writes 100`);
+    const portless = await shell(
+      `DATA_DIR=${appDir} EMBEDDED_PG_PORT=1 npm run bench -- queue -writers 1 -readers 1 -duration 1s --warmup 0s -throttle_writes 100`,
+    );
     assert.equal(portless.code, 0, portless.out);
     assert.match(portless.out, new RegExp(`already running \\(DATA_DIR ${appDir}, port ${port}\\)`));
     assert.match(portless.out, /=== queue on embedded default ===/);

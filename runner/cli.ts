@@ -6,8 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { defaultTargetName } from "../lib/default-target";
 import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
-import { dataDir, readEnv } from "../lib/env";
-import type { Phase } from "../lib/metrics";
+import { dataDir, readEnv, type Env } from "../lib/env";
 import { memoryProblem } from "../lib/memory";
 import { describeUrl, maskUrl } from "../lib/pgurl";
 import { definitionOf } from "../lib/workloads";
@@ -72,7 +71,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
   const opts = parsed.options;
   const config = opts.config;
 
-  let env;
+  let env: Env;
   try {
     env = readEnv();
   } catch (e) {
@@ -115,12 +114,17 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
       save = await openSave(env.DATABASE_URL ?? embedded!.url(CONTROL_DB), opts, targetLabel, (l) => io.err(`bench: ${l}`));
       io.out(`saving as run ${save.runId}`);
       const s = save;
-      cancelPoll = setInterval(() => void s.cancelRequested().then((yes) => yes && controller.abort(), () => undefined), 500);
+      cancelPoll = setInterval(
+        () =>
+          void s.cancelRequested().then(
+            (yes) => yes && controller.abort(),
+            () => undefined,
+          ),
+        500,
+      );
     }
     const c = config;
-    io.out(
-      `${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`,
-    );
+    io.out(`${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`);
 
     let summary: RunSummary;
     try {
@@ -137,7 +141,9 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
       });
     } catch (err) {
       const cancelled = err instanceof RunCancelled;
-      await save?.finish(cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message });
+      await save?.finish(
+        cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
+      );
       io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
       return 1;
     }
@@ -145,7 +151,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     io.out(summaryText(summary, targetLabel));
     if (opts.json) {
       const file = path.resolve(opts.json);
-      writeFileSync(file, JSON.stringify(summary, null, 2) + "\n");
+      writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
       io.out(`summary written to ${file}`);
     }
     const verr = verificationError(summary);

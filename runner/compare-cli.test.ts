@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { prisma } from "../lib/db";
 import { createImport } from "../lib/import-store";
-import { PROJECT_ROOT, TOOL_OUTPUT_DIR } from "../lib/paths";
+import { TOOL_OUTPUT_DIR } from "../lib/paths";
 import { createRun, finishRun } from "../lib/runs";
 import type { RunSummary } from "../lib/summary";
 import { testControlStore, testDatabase } from "../lib/testing";

@@ -51,7 +51,8 @@ export function parseCompareArgs(args: string[]): Parsed {
     if (a.startsWith("-")) return { kind: "error", message: `unknown option ${a}` };
     for (const part of a.split(",").filter(Boolean)) {
       const id = normalise(part);
-      if (!isValidKey(id)) return { kind: "error", message: `"${part}" is not a run id (r_…), an import id (imp_…) or a reference (${REFERENCES.map((r) => r.id).join(", ")})` };
+      if (!isValidKey(id))
+        return { kind: "error", message: `"${part}" is not a run id (r_…), an import id (imp_…) or a reference (${REFERENCES.map((r) => r.id).join(", ")})` };
       if (!ids.includes(id)) ids.push(id);
     }
   }
@@ -69,7 +70,7 @@ const consoleIo: CompareIo = { out: (s) => void process.stdout.write(s), err: (s
 export async function main(args: string[], io: CompareIo = consoleIo): Promise<number> {
   const p = parseCompareArgs(args);
   if (p.kind === "help") {
-    io.out(usage() + "\n");
+    io.out(`${usage()}\n`);
     return 0;
   }
   if (p.kind === "error") {
@@ -98,14 +99,17 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
     const generatedAt = new Date().toISOString();
     if (p.format === "md") io.out(toMarkdown(cmp, { generatedAt }));
     else if (p.format === "csv") io.out(toCsv(cmp));
-    else if (p.format === "json") io.out(JSON.stringify(toJson(cmp, { generatedAt }), null, 2) + "\n");
+    else if (p.format === "json") io.out(`${JSON.stringify(toJson(cmp, { generatedAt }), null, 2)}\n`);
     else io.out(toTextTable(cmp));
     return 0;
   } catch (err) {
     io.err(`bench compare: ${(err as Error).message}\n`);
     return 1;
   } finally {
-    if (needsDb && controlUrl) await prisma(controlUrl).$disconnect().catch(() => undefined);
+    if (needsDb && controlUrl)
+      await prisma(controlUrl)
+        .$disconnect()
+        .catch(() => undefined);
     await stopEmbedded?.();
   }
 }

@@ -55,7 +55,17 @@ const scheduleNotes = (s: RunSummary) => (s.notes ?? []).filter((n) => /behind s
 
 describe("every registered workload: counts match the target's rows and verification passes", () => {
   const configs: Record<keyof typeof WORKLOADS, WorkloadInput> = {
-    pubsub: { kind: "pubsub", writers: 3, partitions: 2, consumerGroups: 2, writeBatch: 20, readBatch: 50, durationSeconds: 2, warmupSeconds: 1, throttleWritesPerSec: 2000 },
+    pubsub: {
+      kind: "pubsub",
+      writers: 3,
+      partitions: 2,
+      consumerGroups: 2,
+      writeBatch: 20,
+      readBatch: 50,
+      durationSeconds: 2,
+      warmupSeconds: 1,
+      throttleWritesPerSec: 2000,
+    },
     queue: { kind: "queue", writers: 2, readers: 3, durationSeconds: 2, warmupSeconds: 1, throttleWritesPerSec: 500 },
   };
   for (const kind of Object.keys(WORKLOADS) as (keyof typeof WORKLOADS)[]) {
@@ -68,7 +78,8 @@ describe("every registered workload: counts match the target's rows and verifica
         assert.equal(verificationError(summary), null);
         const t = summary.totals!;
         if (kind === "pubsub") {
-          const rows = (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition1`)) + (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition2`));
+          const rows =
+            (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition1`)) + (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition2`));
           assert.equal(rows, t.writes, "rows in the partition tables = messages the runner counted written");
           const consumed = await count(`SELECT coalesce(sum(next_offset - 1), 0) AS n FROM ${schema}.consumer_offsets`);
           assert.equal(consumed, t.reads, "sum of consumer offsets = messages the runner counted read");
@@ -91,10 +102,19 @@ describe("every registered workload: counts match the target's rows and verifica
         assert.ok(summary.writes.count > 0 && summary.writes.count <= t.writes);
         assert.ok(Math.abs(summary.writes.msgPerSec - summary.writes.count / summary.window.measuredSeconds) < 1e-6);
         // Samples: one a second from seq 0, measured ones add up to the summary.
-        assert.deepEqual(samples.map((s) => s.seq), samples.map((_, i) => i));
+        assert.deepEqual(
+          samples.map((s) => s.seq),
+          samples.map((_, i) => i),
+        );
         const measured = samples.filter((s) => s.phase === "measuring");
-        assert.equal(measured.reduce((a, s) => a + s.metrics.writes.count, 0), summary.writes.count);
-        assert.equal(measured.reduce((a, s) => a + s.metrics.reads.count, 0), summary.reads.count);
+        assert.equal(
+          measured.reduce((a, s) => a + s.metrics.writes.count, 0),
+          summary.writes.count,
+        );
+        assert.equal(
+          measured.reduce((a, s) => a + s.metrics.reads.count, 0),
+          summary.reads.count,
+        );
         assert.ok(Math.abs(measured.reduce((a, s) => a + s.metrics.intervalSec, 0) - summary.window.measuredSeconds) < 0.01);
         // Latencies: present, and the stored histograms re-read to the same percentiles.
         for (const m of ["write", "writeScheduled", "read", "claim", "e2e"] as const) {
@@ -126,7 +146,17 @@ describe("throttled writes: never sent before their due time, so latency from sc
   const configs: WorkloadInput[] = [
     { kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 200 },
     { kind: "queue", writers: 4, readers: 4, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 500 },
-    { kind: "pubsub", writers: 4, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 2000 },
+    {
+      kind: "pubsub",
+      writers: 4,
+      partitions: 2,
+      consumerGroups: 1,
+      writeBatch: 10,
+      readBatch: 50,
+      durationSeconds: 2,
+      warmupSeconds: 0,
+      throttleWritesPerSec: 2000,
+    },
   ];
   for (const input of configs) {
     const c = cfg(input);
@@ -137,7 +167,11 @@ describe("throttled writes: never sent before their due time, so latency from sc
       assert.ok(writes.length > 0);
       // Per write: from schedule (done − due) ≥ service (done − sent) ⇔ sent ≥ due.
       const early = writes.filter((w) => w.done - w.due < w.done - w.sent);
-      assert.equal(early.length, 0, `${early.length} of ${writes.length} writes were sent before their due time (by up to ${Math.max(...early.map((w) => w.due - w.sent)).toFixed(3)} ms)`);
+      assert.equal(
+        early.length,
+        0,
+        `${early.length} of ${writes.length} writes were sent before their due time (by up to ${Math.max(...early.map((w) => w.due - w.sent)).toFixed(3)} ms)`,
+      );
       const errors = (summary.notes ?? []).filter((n) => /before its scheduled time/.test(n));
       assert.deepEqual(errors, []);
       const s = summary.latencyMs;
@@ -158,7 +192,19 @@ describe("claim latency means the same in both workloads: one sample per poll, e
     assert.ok(Math.abs(claims - polls) <= 6, `${claims} claim samples for ${summary.reads.count} dequeued + ${summary.reads.emptyPolls} empty polls`);
   });
   test("pubsub: every claim, empty or not, is a claim sample", async () => {
-    const { summary, schema } = await runKept(cfg({ kind: "pubsub", writers: 1, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 100 }));
+    const { summary, schema } = await runKept(
+      cfg({
+        kind: "pubsub",
+        writers: 1,
+        partitions: 2,
+        consumerGroups: 1,
+        writeBatch: 10,
+        readBatch: 50,
+        durationSeconds: 2,
+        warmupSeconds: 0,
+        throttleWritesPerSec: 100,
+      }),
+    );
     await dropSchema(schema);
     const claims = summary.latencyMs.claim!.count;
     const { emptyPolls, count } = summary.reads;
@@ -173,14 +219,30 @@ describe("session settings the target imposes cannot garble the e2e stamps", () 
   before(async () => {
     odd = await testDatabase("escape");
     const name = new URL(odd.url).pathname.slice(1);
-    for (const set of ["bytea_output = 'escape'", "DateStyle = 'SQL, DMY'", "TimeZone = 'America/New_York'", "extra_float_digits = -10", "IntervalStyle = 'sql_standard'"])
+    for (const set of [
+      "bytea_output = 'escape'",
+      "DateStyle = 'SQL, DMY'",
+      "TimeZone = 'America/New_York'",
+      "extra_float_digits = -10",
+      "IntervalStyle = 'sql_standard'",
+    ])
       await admin.query(`ALTER DATABASE ${name} SET ${set}`);
   });
   after(() => odd.drop());
 
   const configs: WorkloadInput[] = [
     { kind: "queue", writers: 2, readers: 2, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 300 },
-    { kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 },
+    {
+      kind: "pubsub",
+      writers: 2,
+      partitions: 2,
+      consumerGroups: 1,
+      writeBatch: 10,
+      readBatch: 50,
+      durationSeconds: 2,
+      warmupSeconds: 0,
+      throttleWritesPerSec: 1000,
+    },
   ];
   for (const input of configs) {
     test(`${input.kind} on a database with bytea_output = 'escape', DateStyle SQL, a non-UTC TimeZone`, async () => {
@@ -188,7 +250,10 @@ describe("session settings the target imposes cannot garble the e2e stamps", () 
       const e2e = summary.latencyMs.e2e!;
       assert.ok(e2e.p99 > 0 && e2e.max < 5000, `e2e p99 ${e2e.p99} ms, max ${e2e.max} ms`);
       assert.equal(e2e.count, summary.reads.count, "every message read gave an e2e sample");
-      assert.deepEqual((summary.notes ?? []).filter((n) => /time stamp/.test(n)), []);
+      assert.deepEqual(
+        (summary.notes ?? []).filter((n) => /time stamp/.test(n)),
+        [],
+      );
       assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
     });
   }
@@ -197,17 +262,27 @@ describe("session settings the target imposes cannot garble the e2e stamps", () 
     const scratch = Buffer.alloc(8);
     const b = Buffer.alloc(8);
     b.writeDoubleLE(1000.5, 0);
-    const hex = "\\x" + b.toString("hex") + "ff";
+    const hex = `\\x${b.toString("hex")}ff`;
     assert.equal(stampOfHex(hex, scratch, 1000, 2000), 1000.5);
     assert.ok(Number.isNaN(stampOfHex(hex, scratch, 1001, 2000)), "before the run started");
     assert.ok(Number.isNaN(stampOfHex(hex, scratch, 0, 1000)), "after the message was read");
     assert.ok(Number.isNaN(stampOfHex("\\000\\200\\377abc\\001xyz", scratch, 0, 1e15)), "escape form");
-    assert.ok(Number.isNaN(stampOfHex("\\xzz" + "00".repeat(7), scratch, 0, 1e15)), "not hex");
+    assert.ok(Number.isNaN(stampOfHex(`\\xzz${"00".repeat(7)}`, scratch, 0, 1e15)), "not hex");
   });
 });
 
 describe("tampering with the target mid-run makes verification fail", () => {
-  const pubsub = cfg({ kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, readBatch: 50, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 });
+  const pubsub = cfg({
+    kind: "pubsub",
+    writers: 2,
+    partitions: 2,
+    consumerGroups: 1,
+    writeBatch: 10,
+    readBatch: 50,
+    durationSeconds: 2,
+    warmupSeconds: 0,
+    throttleWritesPerSec: 1000,
+  });
 
   test("pubsub: a message deleted from a partition table", async () => {
     const { summary, schema } = await runKept(pubsub, async (s) => {
@@ -298,11 +373,16 @@ describe("queue verification checks identities, not counts", () => {
 
 describe("throttled writers: falling behind schedule and catching up over the limit are in the notes", () => {
   test("a throttle the writers cannot reach: behind at the end of the window, by how much, and the rate achieved", async () => {
-    const { summary, schema } = await runKept(cfg({ kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 10_000_000 }));
+    const { summary, schema } = await runKept(
+      cfg({ kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 10_000_000 }),
+    );
     await dropSchema(schema);
     const notes = scheduleNotes(summary);
     assert.equal(notes.length, 1, notes.join("\n"));
-    const m = /^writes were ([\d.]+) s behind schedule when the measured window ended, up to ([\d.]+) s during it \(writers did not keep up with the 10,000,000 msg\/s throttle: ([\d,]+) msg\/s achieved\)$/.exec(notes[0]);
+    const m =
+      /^writes were ([\d.]+) s behind schedule when the measured window ended, up to ([\d.]+) s during it \(writers did not keep up with the 10,000,000 msg\/s throttle: ([\d,]+) msg\/s achieved\)$/.exec(
+        notes[0],
+      );
     assert.ok(m, notes[0]);
     // One writer never waits, so it falls behind by nearly a second every second of the 2 s window.
     const [end, most] = [Number(m[1]), Number(m[2])];
@@ -332,7 +412,10 @@ describe("throttled writers: falling behind schedule and catching up over the li
       const behind = /^writes fell up to ([\d.]+) s behind schedule during the measured window and caught up by its end/.exec(notes[0]);
       assert.ok(behind, notes[0]);
       assert.ok(Number(behind[1]) >= 1.4 && Number(behind[1]) < 3, `behind ${behind[1]} s`);
-      const over = /^writes ran above the 300 msg\/s throttle: peak ([\d,]+) msg\/s over ([\d.]+) s, ([\d,]+) msg\/s over the measured window \(writers caught up after falling up to ([\d.]+) s behind schedule\)$/.exec(notes[1]);
+      const over =
+        /^writes ran above the 300 msg\/s throttle: peak ([\d,]+) msg\/s over ([\d.]+) s, ([\d,]+) msg\/s over the measured window \(writers caught up after falling up to ([\d.]+) s behind schedule\)$/.exec(
+          notes[1],
+        );
       assert.ok(over, notes[1]);
       // 1.5 s of a 300 msg/s schedule (450 messages) is written on top of the schedule once the lock goes.
       assert.ok(Number(over[1].replace(/,/g, "")) > 450, `peak ${over[1]} msg/s`);

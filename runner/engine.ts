@@ -16,7 +16,7 @@ import { explainPgError, maskUrl } from "../lib/pgurl";
 import type { SampleMetrics } from "../lib/sample";
 import { RunSummary, type Manifest } from "../lib/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { connectionsNeeded, definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
+import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
 import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
@@ -167,8 +167,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let closing = false;
   const watch: LostWatch = {
     closing: () => closing,
-    onLost: (tc, err) =>
-      fail(new Error(`the ${tc.role} connection to ${maskUrl(targetUrl)} was lost: ${explainPgError(err)}`, { cause: err })),
+    onLost: (tc, err) => fail(new Error(`the ${tc.role} connection to ${maskUrl(targetUrl)} was lost: ${explainPgError(err)}`, { cause: err })),
   };
 
   try {
@@ -181,7 +180,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     try {
       await admin.client.query(`CREATE SCHEMA ${schema}`);
     } catch (err) {
-      throw new Error(`cannot create the run's schema ${schemaName} on the target: ${explainPgError(err)}. The user needs CREATE on the database`, { cause: err });
+      throw new Error(`cannot create the run's schema ${schemaName} on the target: ${explainPgError(err)}. The user needs CREATE on the database`, {
+        cause: err,
+      });
     }
     schemaCreated = true;
     // Whose and how old: a runner's sweep (runner/sweep.ts) drops the schema if this run cannot.
@@ -357,7 +358,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       window: { measuredSeconds, warmupSeconds: config.warmupSeconds },
       writes,
       reads: {
-        ...tp(readsCount, perGroup.reduce((s, g) => s + g.errors, 0)),
+        ...tp(
+          readsCount,
+          perGroup.reduce((s, g) => s + g.errors, 0),
+        ),
         emptyPolls: perGroup.reduce((s, g) => s + g.emptyPolls, 0),
         perGroup,
       },
@@ -374,9 +378,13 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         ...run.notes,
         ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
         ...(stats.unreadableStamps > 0
-          ? [`${stats.unreadableStamps.toLocaleString("en-US")} message(s) carried an e2e time stamp that could not be read (payload not in bytea hex form, or not a clock reading of this run): they are not in the e2e latency`]
+          ? [
+              `${stats.unreadableStamps.toLocaleString("en-US")} message(s) carried an e2e time stamp that could not be read (payload not in bytea hex form, or not a clock reading of this run): they are not in the e2e latency`,
+            ]
           : []),
-        ...(unreadAtEnd > 0 ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`] : []),
+        ...(unreadAtEnd > 0
+          ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`]
+          : []),
         ...errorNotes.slice(0, 20),
       ],
       histograms,

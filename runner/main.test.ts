@@ -48,7 +48,7 @@ test("a queued run is claimed, runs with live samples and phases, and completes 
   const run = await queue(short);
   const seen = new Set<string>();
   const end = Date.now() + 30_000;
-  let r;
+  let r: Awaited<ReturnType<ReturnType<typeof prisma>["run"]["findUniqueOrThrow"]>> | undefined;
   while (Date.now() < end) {
     r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
     if (r.phase) seen.add(r.phase);
@@ -62,7 +62,10 @@ test("a queued run is claimed, runs with live samples and phases, and completes 
   assert.equal(summary.verification.ok, true);
   const samples = await prisma().sample.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
   assert.ok(samples.length >= 2);
-  assert.deepEqual(samples.map((s) => s.seq), samples.map((_, i) => i));
+  assert.deepEqual(
+    samples.map((s) => s.seq),
+    samples.map((_, i) => i),
+  );
   const measured = samples.filter((s) => s.phase === "measuring").reduce((a, s) => a + (s.metrics as { writes: { count: number } }).writes.count, 0);
   assert.equal(measured, summary.writes.count);
 });
@@ -99,15 +102,36 @@ test("failing runs are marked failed in words and never stop the runner", async 
 test("a queued run over the runner's memory budget fails with the estimate before it connects", async () => {
   // Queued by hand (as a run launched before the budget was lowered): 1 writer × 50 × 10 MiB × 4 = 2,000 MiB of
   // writer batches alone, with the loop's budget at most 2 GiB (the default) and readers on top.
-  const big = await queue({ kind: "pubsub", writers: 1, writeBatch: 50, payloadBytes: 10 * 1048576, partitions: 1, readBatch: 100, durationSeconds: 1, warmupSeconds: 0 });
+  const big = await queue({
+    kind: "pubsub",
+    writers: 1,
+    writeBatch: 50,
+    payloadBytes: 10 * 1048576,
+    partitions: 1,
+    readBatch: 100,
+    durationSeconds: 1,
+    warmupSeconds: 0,
+  });
   const r = await waitFor(big.id, (x) => x.status !== "queued" && x.status !== "running");
   assert.equal(r.status, "failed");
-  assert.match((r as { error: string | null }).error ?? "", /^this run would hold about [\d.]+ GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 4 .* or raise RUNNER_MEMORY_BUDGET_MB/);
+  assert.match(
+    (r as { error: string | null }).error ?? "",
+    /^this run would hold about [\d.]+ GiB of message data in the runner \(1 writer × write batch 50 × 10 MiB payload × 4 .* or raise RUNNER_MEMORY_BUDGET_MB/,
+  );
   assert.equal(await prisma().sample.count({ where: { runId: big.id } }), 0, "it never started");
 });
 
 test("a run whose verification fails is marked failed, loudly, and keeps its summary", async () => {
-  const run = await queue({ kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 1, writeBatch: 10, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 1000 });
+  const run = await queue({
+    kind: "pubsub",
+    writers: 2,
+    partitions: 2,
+    consumerGroups: 1,
+    writeBatch: 10,
+    durationSeconds: 2,
+    warmupSeconds: 0,
+    throttleWritesPerSec: 1000,
+  });
   await waitFor(run.id, (r) => r.phase === "measuring");
   await sleep(300);
   const c = new pg.Client({ connectionString: target.url });

@@ -31,7 +31,16 @@ function benchMemory(config: object): Promise<{ code: number; out: string; err: 
 }
 
 test("a 1 writer × batch 20 × 1 MiB run holds about its estimate, and its memory is released after it", async () => {
-  const r = await benchMemory({ kind: "pubsub", writers: 1, writeBatch: 20, readBatch: 20, partitions: 1, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 });
+  const r = await benchMemory({
+    kind: "pubsub",
+    writers: 1,
+    writeBatch: 20,
+    readBatch: 20,
+    partitions: 1,
+    payloadBytes: 1048576,
+    durationSeconds: 2,
+    warmupSeconds: 0,
+  });
   assert.equal(r.code, 0, r.err);
   const [m] = JSON.parse(r.out.trim().split("\n").pop()!) as { estimateMiB: number; peakAddedMiB: number; leftAfterReleaseMiB: number; messages: number }[];
   assert.ok(m.messages >= 20, `the run wrote ${m.messages} messages`);

@@ -15,19 +15,33 @@ function watch(intervals: [behindMs: number, written: number][], sec = 1) {
 }
 
 test("on schedule: no note (write latency, batch rounding and a few ms of pause caught up are not worth one)", () => {
-  const w = watch([[3, 1000], [2, 1004], [4, 996], [2, 1040]]);
+  const w = watch([
+    [3, 1000],
+    [2, 1004],
+    [4, 996],
+    [2, 1040],
+  ]);
   assert.deepEqual(w.notes(12, 4040, 4), []);
 });
 
 test("behind at the end of the window: how far, the most during it, the throttle and the achieved rate", () => {
-  const w = watch([[900, 120], [1900, 110], [2900, 115]]);
+  const w = watch([
+    [900, 120],
+    [1900, 110],
+    [2900, 115],
+  ]);
   assert.deepEqual(w.notes(2800, 345, 3), [
     "writes were 2.90 s behind schedule when the measured window ended, up to 2.90 s during it (writers did not keep up with the 1,000 msg/s throttle: 115 msg/s achieved)",
   ]);
 });
 
 test("behind mid-window, caught up by the end: one note for the lag, one for the rate above the limit", () => {
-  const w = watch([[2, 1000], [1000, 0], [3, 2000], [2, 1000]]);
+  const w = watch([
+    [2, 1000],
+    [1000, 0],
+    [3, 2000],
+    [2, 1000],
+  ]);
   // The write that waited out the stall ended 1.2 s late, between two ticks: the histogram's max counts.
   const notes = w.notes(1200, 4000, 4);
   assert.deepEqual(notes, [
@@ -37,7 +51,10 @@ test("behind mid-window, caught up by the end: one note for the lag, one for the
 });
 
 test("a window that starts behind and catches up averages above the limit, and says so", () => {
-  const w = watch([[1500, 2500], [2, 1000]]);
+  const w = watch([
+    [1500, 2500],
+    [2, 1000],
+  ]);
   const notes = w.notes(1500, 3500, 2);
   assert.equal(notes.length, 2);
   assert.match(notes[1], /^writes ran above the 1,000 msg\/s throttle: peak 2,500 msg\/s over 1\.0 s, 1,750 msg\/s over the measured window/);

@@ -414,7 +414,9 @@ export class ScheduleWatch {
         `writes were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (writers did not keep up with the ${fmtMsgs(limit)} msg/s throttle: ${fmtMsgs(avg)} msg/s achieved)`,
       );
     else if (maxBehind > threshold)
-      out.push(`writes fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)`);
+      out.push(
+        `writes fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)`,
+      );
     if (this.overLimit || this.aboveLimit(written, seconds)) {
       const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} msg/s over ${this.peak.sec.toFixed(1)} s, ` : "";
       out.push(

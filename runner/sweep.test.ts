@@ -52,7 +52,11 @@ test("drops schemas of final runs and old unknown ones; keeps running runs' and 
   assert.deepEqual(r.problems, []);
   assert.equal(r.dropped.length, 2, r.dropped.join("; "));
   assert.match(r.dropped.join("; "), new RegExp(`pgbb_${done.id} on .* \\(run ${done.id} is failed\\)`));
-  const left = await onTarget(async (c) => (await c.query<{ n: string }>("SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE 'pgbb%' OR nspname = 'someone_else' ORDER BY 1")).rows.map((x) => x.n));
+  const left = await onTarget(async (c) =>
+    (await c.query<{ n: string }>("SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE 'pgbb%' OR nspname = 'someone_else' ORDER BY 1")).rows.map(
+      (x) => x.n,
+    ),
+  );
   assert.deepEqual(left, ["pgbb_cli_young", "pgbb_nocomment", `pgbb_${running.id}`, "someone_else"].sort());
 });
 

@@ -132,7 +132,6 @@ async function sleepAbout(ms: number, stopper: Stopper): Promise<void> {
   }
 }
 
-
 /**
  * The readers' back-off after an empty poll or a failed claim/dequeue. "reference-effective" sleeps what the
  * reference's sleeps really take (above); "nominal" sleeps what its code asks for: the fixed delay's mean by

@@ -36,9 +36,18 @@ async function payloadRuns(targetArg: string | undefined, json: boolean, configA
   const configs = configArg
     ? [WorkloadConfig.parse(JSON.parse(configArg))]
     : [
-    WorkloadConfig.parse({ kind: "pubsub", writers: 1, writeBatch: 20, readBatch: 20, partitions: 1, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 }),
-    WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 4, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 }),
-  ];
+        WorkloadConfig.parse({
+          kind: "pubsub",
+          writers: 1,
+          writeBatch: 20,
+          readBatch: 20,
+          partitions: 1,
+          payloadBytes: 1048576,
+          durationSeconds: 2,
+          warmupSeconds: 0,
+        }),
+        WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 4, payloadBytes: 1048576, durationSeconds: 2, warmupSeconds: 0 }),
+      ];
   const results = [];
   try {
     for (const config of configs) {
@@ -118,7 +127,9 @@ async function main() {
     const last = rss[rss.length - 1];
     const ratio = last.rss / first.rss;
     console.log("");
-    console.log(`RSS after ${num(first.sec / 60, 1)} min: ${num(mib(first.rss), 1)} MiB; at the end (${num(last.sec / 60, 1)} min): ${num(mib(last.rss), 1)} MiB; ratio ${num(ratio, 3)} → ${Math.abs(ratio - 1) <= 0.2 ? "flat (within 20%)" : "NOT flat"}`);
+    console.log(
+      `RSS after ${num(first.sec / 60, 1)} min: ${num(mib(first.rss), 1)} MiB; at the end (${num(last.sec / 60, 1)} min): ${num(mib(last.rss), 1)} MiB; ratio ${num(ratio, 3)} → ${Math.abs(ratio - 1) <= 0.2 ? "flat (within 20%)" : "NOT flat"}`,
+    );
     console.log(
       `run: ${num(summary.writes.msgPerSec, 0)} writes/s, ${num(summary.reads.msgPerSec, 0)} reads/s over ${num(summary.window.measuredSeconds, 0)} s, ` +
         `${(summary.writes.count + summary.reads.count).toLocaleString("en-US")} messages; runner CPU ${num((100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core; verification ${summary.verification.ok ? "OK" : "FAILED"}`,

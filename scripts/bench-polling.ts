@@ -58,8 +58,6 @@ function args(argv: string[]) {
   return out;
 }
 
-
-
 /** A private embedded Postgres with pg_stat_statements loaded; removed again by release(). */
 async function privateTarget(): Promise<{ url: string; label: string; release: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-polling-"));
@@ -161,17 +159,55 @@ async function runReferenceTool(bin: string, config: WorkloadConfig, url: string
   const u = new URL(url);
   const flags =
     config.kind === "pubsub"
-      ? ["-mode", "pubsub", "-partitions", String(config.partitions), "-readers", String(config.readers), "-consumer-groups", String(config.consumerGroups), "-write-batch", String(config.writeBatch), "-read-batch", String(config.readBatch)]
+      ? [
+          "-mode",
+          "pubsub",
+          "-partitions",
+          String(config.partitions),
+          "-readers",
+          String(config.readers),
+          "-consumer-groups",
+          String(config.consumerGroups),
+          "-write-batch",
+          String(config.writeBatch),
+          "-read-batch",
+          String(config.readBatch),
+        ]
       : ["-mode", "queue", "-readers", String(config.readers)];
   const out = execFileSync(
     bin,
-    [...flags, "-writers", String(config.writers), "-throttle_writes", String(config.throttleWritesPerSec), "-payload", String(config.payloadBytes), "-duration", `${config.durationSeconds}s`,
-      "-host", u.hostname, "-port", u.port || "5432", "-db", u.pathname.slice(1), "-user", decodeURIComponent(u.username), "-password", decodeURIComponent(u.password)],
+    [
+      ...flags,
+      "-writers",
+      String(config.writers),
+      "-throttle_writes",
+      String(config.throttleWritesPerSec),
+      "-payload",
+      String(config.payloadBytes),
+      "-duration",
+      `${config.durationSeconds}s`,
+      "-host",
+      u.hostname,
+      "-port",
+      u.port || "5432",
+      "-db",
+      u.pathname.slice(1),
+      "-user",
+      decodeURIComponent(u.username),
+      "-password",
+      decodeURIComponent(u.password),
+    ],
     { encoding: "utf8", maxBuffer: 64 << 20 },
   );
   const total = (label: string) => Number(out.match(new RegExp(`^${label}: (\\d+)`, "m"))?.[1] ?? NaN);
   const readers = config.kind === "pubsub" ? config.readers * config.consumerGroups : config.readers;
-  return { srv: await srvCounts(), written: total("Total Writes"), read: total("Total Reads"), clientPolls: null, readerSeconds: readers * config.durationSeconds };
+  return {
+    srv: await srvCounts(),
+    written: total("Total Writes"),
+    read: total("Total Reads"),
+    clientPolls: null,
+    readerSeconds: readers * config.durationSeconds,
+  };
 }
 
 function report(kind: "queue" | "pubsub", us: Measured, tool: Measured | null) {
@@ -180,21 +216,38 @@ function report(kind: "queue" | "pubsub", us: Measured, tool: Measured | null) {
   const statements = us.srv.dequeueSelects !== null;
   const by = (server: string) => (statements ? server : "runner's counters (no pg_stat_statements)");
   const polls = (m: Measured) => (kind === "queue" ? m.srv.dequeueSelects : m.srv.claims) ?? m.clientPolls ?? NaN;
-  const row = (label: string, f: (m: Measured) => string, published: string, source: string) => rows.push([label, f(us), ...(tool ? [f(tool)] : []), published, source]);
+  const row = (label: string, f: (m: Measured) => string, published: string, source: string) =>
+    rows.push([label, f(us), ...(tool ? [f(tool)] : []), published, source]);
   if (kind === "queue") {
-    row("dequeue SELECTs per message read", (m) => num(polls(m) / Math.max(m.read, 1), 2), num(REFERENCE.queue.dequeueSelectsPerMsg, 1), by("pg_stat_statements"));
+    row(
+      "dequeue SELECTs per message read",
+      (m) => num(polls(m) / Math.max(m.read, 1), 2),
+      num(REFERENCE.queue.dequeueSelectsPerMsg, 1),
+      by("pg_stat_statements"),
+    );
     row("dequeue SELECTs", (m) => num(polls(m), 0), num(REFERENCE.queue.dequeueSelects, 0), by("pg_stat_statements"));
     row("empty polls (ROLLBACKs)", (m) => num(m.srv.rollbacks, 0), num(REFERENCE.queue.emptyPolls, 0), "pg_stat_database xact_rollback");
   } else {
     row("claims", (m) => num(polls(m), 0), num(REFERENCE.pubsub.claims, 0), by("pg_stat_statements"));
-    row("commits per message written", (m) => num(m.srv.commits / Math.max(m.written, 1), 2), num(REFERENCE.pubsub.commitsPerMsgWritten, 2), "pg_stat_database xact_commit");
+    row(
+      "commits per message written",
+      (m) => num(m.srv.commits / Math.max(m.written, 1), 2),
+      num(REFERENCE.pubsub.commitsPerMsgWritten, 2),
+      "pg_stat_database xact_commit",
+    );
   }
   row("messages written / read", (m) => `${num(m.written, 0)} / ${num(m.read, 0)}`, "", "the client, whole run");
   // What one poll costs sets how many fit in a run, whatever the back-off: reader-seconds per poll. A target
   // whose statements or COMMITs are slower fits fewer polls.
   const refPolls = kind === "queue" ? REFERENCE.queue.dequeueSelects : REFERENCE.pubsub.claims;
-  row("reader time per poll (ms)", (m) => num((1000 * m.readerSeconds) / Math.max(polls(m), 1), 2), num((1000 * REFERENCE.readers * REFERENCE.seconds) / refPolls, 2), "readers × seconds / polls");
-  if (us.srv.commitMs !== null) row("mean COMMIT on the server (ms)", (m) => (m.srv.commitMs === null ? "–" : num(m.srv.commitMs, 3)), "", "pg_stat_statements");
+  row(
+    "reader time per poll (ms)",
+    (m) => num((1000 * m.readerSeconds) / Math.max(polls(m), 1), 2),
+    num((1000 * REFERENCE.readers * REFERENCE.seconds) / refPolls, 2),
+    "readers × seconds / polls",
+  );
+  if (us.srv.commitMs !== null)
+    row("mean COMMIT on the server (ms)", (m) => (m.srv.commitMs === null ? "–" : num(m.srv.commitMs, 3)), "", "pg_stat_statements");
   table(rows);
 }
 
@@ -215,7 +268,9 @@ async function main() {
     const statements = await hasStatements(admin);
     console.log(`target: ${target.label}`);
     if (!statements)
-      console.log("pg_stat_statements is not available on the target (add it to shared_preload_libraries): statement counts come from the runner's own counters");
+      console.log(
+        "pg_stat_statements is not available on the target (add it to shared_preload_libraries): statement counts come from the runner's own counters",
+      );
     for (const kind of kinds) {
       for (const backoff of modes) {
         const config = WorkloadConfig.parse({ ...CONFIGS[kind], durationSeconds: duration, warmupSeconds: 0, backoff });
@@ -233,7 +288,9 @@ async function main() {
         const summary = await runWorkload(config, target.url, { log: () => undefined });
         report(kind, ours(summary, await readCounters(admin, statements)), tool);
         const cpuPct = (100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds;
-        console.log(`ours: runner CPU ${num(cpuPct, 1)}% of one core; verification ${summary.verification.ok ? "OK" : "FAILED: " + summary.verification.problems.slice(0, 2).join("; ")}`);
+        console.log(
+          `ours: runner CPU ${num(cpuPct, 1)}% of one core; verification ${summary.verification.ok ? "OK" : `FAILED: ${summary.verification.problems.slice(0, 2).join("; ")}`}`,
+        );
         failed ||= !summary.verification.ok;
       }
     }

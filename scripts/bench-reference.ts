@@ -7,7 +7,7 @@ import path from "node:path";
 import { referenceById } from "../lib/references";
 import type { SampleMetrics } from "../lib/sample";
 import type { RunSummary } from "../lib/summary";
-import { definitionOf, presetById, WorkloadConfig } from "../lib/workloads";
+import { presetById, WorkloadConfig } from "../lib/workloads";
 import { readsPerGroup } from "../lib/operations";
 import { parseDuration } from "../runner/cli-args";
 import { resolveTarget } from "../runner/default-target";
@@ -26,7 +26,8 @@ function args(argv: string[]) {
     out[m[1]] = v;
   }
   for (const k of Object.keys(out))
-    if (!["duration", "warmup", "target", "only", "json"].includes(k)) throw new Error(`unknown flag --${k} (flags: --duration --warmup --target --only --json)`);
+    if (!["duration", "warmup", "target", "only", "json"].includes(k))
+      throw new Error(`unknown flag --${k} (flags: --duration --warmup --target --only --json)`);
   return out;
 }
 
@@ -76,7 +77,7 @@ function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: strin
   console.log(
     `runner CPU: ${num(cpuPct, 1)}% of one core (${num(summary.manifest.runnerCpuSeconds, 2)} s over ${num(summary.window.measuredSeconds, 1)} s), ${num(summary.manifest.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages → ${cpuPct < 50 ? "under" : "OVER"} half a core`,
   );
-  console.log(`verification: ${summary.verification.ok ? "OK" : "FAILED: " + summary.verification.problems.slice(0, 3).join("; ")}`);
+  console.log(`verification: ${summary.verification.ok ? "OK" : `FAILED: ${summary.verification.problems.slice(0, 3).join("; ")}`}`);
   if (ref)
     console.log(
       `published: ${ref.server.instance} (${ref.server.vcpu} vCPU) server, client on a separate ${ref.client.instance}, ${ref.config.durationSeconds} s × ${ref.config.runs} run(s) averaged; ` +
@@ -99,7 +100,9 @@ async function main() {
       const id = SCENARIOS[kind];
       const preset = presetById(id)!;
       const config = WorkloadConfig.parse({ ...preset.config, durationSeconds: duration, warmupSeconds: warmup });
-      console.log(`\n=== ${preset.label}: ${preset.description.replace(/, \d+ s\.$/, "")}, ${duration} s measured after ${warmup} s warm-up, on ${target.label} ===`);
+      console.log(
+        `\n=== ${preset.label}: ${preset.description.replace(/, \d+ s\.$/, "")}, ${duration} s measured after ${warmup} s warm-up, on ${target.label} ===`,
+      );
       const samples: SampleMetrics[] = [];
       const summary = await runWorkload(config, target.url, {
         onReport: (r) => console.log(liveLine(r, config.kind)),
@@ -112,7 +115,7 @@ async function main() {
       if (a.json) {
         mkdirSync(a.json, { recursive: true });
         const file = path.resolve(a.json, `${id}.json`);
-        writeFileSync(file, JSON.stringify(summary, null, 2) + "\n");
+        writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
         console.log(`summary written to ${file}`);
       }
     }

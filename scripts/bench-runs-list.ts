@@ -129,7 +129,9 @@ async function main() {
         }),
       });
     }
-    console.log(`stored ${runs} completed runs (summary ${(bytes / 1024).toFixed(0)} KiB each, histograms included) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `stored ${runs} completed runs (summary ${(bytes / 1024).toFixed(0)} KiB each, histograms included) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const p95 = await time("GET /api/runs", requests, async () => {
       const res = await GET(new Request("http://127.0.0.1/api/runs"));

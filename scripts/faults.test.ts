@@ -44,7 +44,9 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined | fal
     }
     await sleep(100);
   }
-  throw new Error(`timed out after ${ms / 1000} s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}\napp output:\n${app?.output().slice(-4000)}`);
+  throw new Error(
+    `timed out after ${ms / 1000} s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}\napp output:\n${app?.output().slice(-4000)}`,
+  );
 }
 const alive = (pid: number) => {
   try {
@@ -82,15 +84,26 @@ async function launch(seconds: number) {
 const runOf = (id: string) => db.run.findUniqueOrThrow({ where: { id } });
 const measuring = (id: string) => waitFor(`run ${id} to be measuring`, async () => (await runOf(id)).phase === "measuring", 60_000);
 const final = (id: string, ms = 60_000) =>
-  waitFor(`run ${id} to end`, async () => {
-    const r = await runOf(id);
-    return ["completed", "failed", "cancelled", "interrupted"].includes(r.status) && r;
-  }, ms);
+  waitFor(
+    `run ${id} to end`,
+    async () => {
+      const r = await runOf(id);
+      return ["completed", "failed", "cancelled", "interrupted"].includes(r.status) && r;
+    },
+    ms,
+  );
 const liveRunnerPid = (notPid = 0) =>
-  waitFor("a live runner", async () => {
-    const r = await db.runner.findFirst({ where: { lastHeartbeat: { gte: new Date(Date.now() - 3000) }, pid: { not: notPid } }, orderBy: { lastHeartbeat: "desc" } });
-    return r?.pid;
-  }, 60_000);
+  waitFor(
+    "a live runner",
+    async () => {
+      const r = await db.runner.findFirst({
+        where: { lastHeartbeat: { gte: new Date(Date.now() - 3000) }, pid: { not: notPid } },
+        orderBy: { lastHeartbeat: "desc" },
+      });
+      return r?.pid;
+    },
+    60_000,
+  );
 
 before(async () => {
   controlPort = await freePort();
@@ -108,7 +121,15 @@ before(async () => {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "start.ts")], {
     cwd: PROJECT_ROOT,
     detached: true,
-    env: { ...process.env, DATA_DIR: appDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), DATABASE_URL: controlUrl, TARGET_DATABASE_URL: "", RUNNER_HEARTBEAT_MS: "500" },
+    env: {
+      ...process.env,
+      DATA_DIR: appDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+      DATABASE_URL: controlUrl,
+      TARGET_DATABASE_URL: "",
+      RUNNER_HEARTBEAT_MS: "500",
+    },
   });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
@@ -133,7 +154,9 @@ after(async () => {
   rmSync(controlDir, { recursive: true, force: true });
 });
 
-test("SIGKILL of the runner: the app stays up, the run is interrupted within 5 s, a new runner serves the next run, no schema is left", { timeout: 120_000 }, async () => {
+test("SIGKILL of the runner: the app stays up, the run is interrupted within 5 s, a new runner serves the next run, no schema is left", {
+  timeout: 120_000,
+}, async () => {
   const run = await launch(30);
   await measuring(run.id);
   const pid = await liveRunnerPid();
@@ -174,7 +197,11 @@ test("control store down for 10 s mid-run: no sample is lost, the health names t
   assert.equal(r.status, "completed", r.error ?? "");
   const seqs = (await db.sample.findMany({ where: { runId: run.id }, select: { seq: true }, orderBy: { seq: "asc" } })).map((s) => s.seq);
   assert.ok(seqs.length >= 16, `at least the 16 measured seconds' samples: ${seqs.length}`);
-  assert.deepEqual(seqs, seqs.map((_, i) => i), "every sample is stored, none skipped");
+  assert.deepEqual(
+    seqs,
+    seqs.map((_, i) => i),
+    "every sample is stored, none skipped",
+  );
   assert.match(app.output(), /keeping samples \(up to \d+\) and retrying/);
 });
 
@@ -212,7 +239,10 @@ test("Ctrl-C mid-run: the run is interrupted with its real phase, its schema dro
   assert.equal(r.status, "interrupted");
   assert.match(r.error ?? "", /interrupted by Ctrl-C while measuring/);
   assert.equal(r.phase, "measuring");
-  assert.ok(r.finishedAt && r.finishedAt.getTime() <= pgGoneAt, `the run was recorded (${r.finishedAt?.toISOString()}) before Postgres stopped (${new Date(pgGoneAt).toISOString()})`);
+  assert.ok(
+    r.finishedAt && r.finishedAt.getTime() <= pgGoneAt,
+    `the run was recorded (${r.finishedAt?.toISOString()}) before Postgres stopped (${new Date(pgGoneAt).toISOString()})`,
+  );
   assert.ok(!alive(pgPid), "Postgres stopped");
   assert.doesNotMatch(app.output().slice(outputBefore), /PrismaClient|Invalid `/, "no raw Prisma error printed while stopping");
   // The schema was dropped before Postgres stopped: look with a Postgres of our own on the same folder.

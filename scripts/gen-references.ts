@@ -159,5 +159,5 @@ const doc = {
   globalContext: data.global_context,
   scenarios,
 };
-writeFileSync(out, JSON.stringify(doc, null, 1) + "\n");
+writeFileSync(out, `${JSON.stringify(doc, null, 1)}\n`);
 console.log(`wrote ${path.relative(PROJECT_ROOT, out)}: ${scenarios.length} scenarios, ${scenarios.reduce((n: number, s: J) => n + s.runs.length, 0)} runs`);

@@ -10,8 +10,7 @@ import path from "node:path";
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };
 const enginesDir = path.join(root, "node_modules", "@prisma", "engines");
-const haveEngine =
-  existsSync(enginesDir) && readdirSync(enginesDir).some((f) => f.startsWith("schema-engine"));
+const haveEngine = existsSync(enginesDir) && readdirSync(enginesDir).some((f) => f.startsWith("schema-engine"));
 if (!env.PRISMA_SCHEMA_ENGINE_BINARY && !haveEngine) env.PRISMA_SCHEMA_ENGINE_BINARY = process.execPath;
 
 const bin = path.join(root, "node_modules", "prisma", "build", "index.js");

@@ -107,14 +107,18 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   const leftover = postmasterPid();
   first.child.kill("SIGKILL");
   await first.exited;
-  await waitFor("the web app to exit with its parent", async () => {
-    try {
-      await fetch(`http://127.0.0.1:${port}/api/health`);
-      return false;
-    } catch {
-      return true;
-    }
-  }, 10_000);
+  await waitFor(
+    "the web app to exit with its parent",
+    async () => {
+      try {
+        await fetch(`http://127.0.0.1:${port}/api/health`);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    10_000,
+  );
   assert.ok(alive(leftover), "the embedded Postgres outlives a SIGKILLed start");
 
   // 3. The next start handles the leftover server and keeps the data.
@@ -130,14 +134,24 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   // 3b. The embedded Postgres killed (kill -9 of its postmaster): the API says what is down, never an empty
   // body, and the supervisor starts it again.
   process.kill(postmasterPid(), "SIGKILL");
-  await waitFor("the API to say the control store is restarting", async () => {
-    const r = await fetch(`http://127.0.0.1:${port}/api/runs`);
-    return r.status === 503 && /the control store is restarting/.test((await r.json()).error);
-  }, 5000, second.output);
-  await waitFor("the embedded Postgres to be restarted", async () => {
-    const r = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-    return r?.status === 200;
-  }, 30_000, second.output);
+  await waitFor(
+    "the API to say the control store is restarting",
+    async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/api/runs`);
+      return r.status === 503 && /the control store is restarting/.test((await r.json()).error);
+    },
+    5000,
+    second.output,
+  );
+  await waitFor(
+    "the embedded Postgres to be restarted",
+    async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+      return r?.status === 200;
+    },
+    30_000,
+    second.output,
+  );
   assert.match(second.output(), /the embedded Postgres stopped unexpectedly \(SIGKILL\); restarting it in \d+ s/);
 
   // 4. A start on the same data folder while one runs is refused with a message naming the problem.
@@ -155,7 +169,10 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   assert.ok(!alive(pgPid), "the embedded Postgres stopped");
   assert.ok(!existsSync(path.join(dataDir, "owner.pid")), "the data folder lock is released");
   const again = await new Promise<boolean>((resolve) => {
-    fetch(`http://127.0.0.1:${port}/api/health`).then(() => resolve(true), () => resolve(false));
+    fetch(`http://127.0.0.1:${port}/api/health`).then(
+      () => resolve(true),
+      () => resolve(false),
+    );
   });
   assert.equal(again, false, "the web app stopped");
 });

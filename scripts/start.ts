@@ -12,7 +12,7 @@ import { buildIsStale } from "../lib/build";
 import { spawnTs, stopChild } from "../lib/children";
 import { probePostgres } from "../lib/connect";
 import { CONTROL_DB, startEmbedded, StartupError, TARGET_DB, type EmbeddedServer } from "../lib/embedded";
-import { dataDir, readEnv } from "../lib/env";
+import { dataDir, readEnv, type Env } from "../lib/env";
 import { migrate } from "../lib/migrate";
 import { PROJECT_ROOT } from "../lib/paths";
 import { describeUrl, maskUrl } from "../lib/pgurl";
@@ -44,7 +44,7 @@ function runBuild(env: NodeJS.ProcessEnv, onStage: (line: string) => void): Prom
 }
 
 async function main() {
-  let env;
+  let env: Env;
   try {
     env = readEnv();
   } catch (err) {
@@ -187,7 +187,9 @@ async function main() {
       await starting.handOver(child);
       return { exited, stop: () => stopChild(child) };
     },
-    onState: (st) => st.state === "restarting" && progress.begin(`restarting the web app (${st.detail.replace(/^the web app stopped \((.*)\); restarting$/, "it stopped: $1")})`),
+    onState: (st) =>
+      st.state === "restarting" &&
+      progress.begin(`restarting the web app (${st.detail.replace(/^the web app stopped \((.*)\); restarting$/, "it stopped: $1")})`),
     log: (line) => console.error(`\n${line}`),
   });
   let runnerPid = 0;

@@ -136,7 +136,10 @@ test("the hand-over to the app's process keeps the address answering, then the a
     assert.equal(answers[answers.length - 1], `app ${child.pid}`);
     const firstApp = answers.indexOf(`app ${child.pid}`);
     assert.ok(firstApp > 0 && answers.slice(firstApp + 1).every((a) => a === `app ${child.pid}` || a === "starting"));
-    assert.ok(answers.slice(-10).every((a) => a === `app ${child.pid}`), "after the hand-over only the app answers");
+    assert.ok(
+      answers.slice(-10).every((a) => a === `app ${child.pid}`),
+      "after the hand-over only the app answers",
+    );
   } finally {
     child.kill();
     await s.close();

@@ -16,7 +16,10 @@ test("a file that fails to load is named; files whose tests fail are not", () =>
     const broken = path.join(dir, "broken.test.mjs");
     writeFileSync(good, `import { test } from "node:test"; test("g1", () => {}); test("g2", () => {});`);
     writeFileSync(failing, `import { test } from "node:test"; test("f1", () => { throw new Error("no"); });`);
-    writeFileSync(broken, `import { test } from "node:test"; import { readFileSync } from "node:fs";\ntest("b1", () => {});\nreadFileSync("${path.join(dir, "missing-fixture.txt")}");\ntest("b2", () => {});`);
+    writeFileSync(
+      broken,
+      `import { test } from "node:test"; import { readFileSync } from "node:fs";\ntest("b1", () => {});\nreadFileSync("${path.join(dir, "missing-fixture.txt")}");\ntest("b2", () => {});`,
+    );
     // NODE_TEST_CONTEXT would make the child report to this test run instead of printing its own TAP.
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
     const r = spawnSync(process.execPath, ["--test", "--test-reporter=tap", good, failing, broken], { encoding: "utf8", env });

@@ -46,12 +46,25 @@ async function main() {
     try {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
       const only = process.argv.slice(3);
-    const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
-    const tap = path.join(tmp, "node.tap");
-    const code = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...selected], {
-        ...env,
-        TEST_PG_URL: server.url("postgres"),
-      });
+      const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+      const tap = path.join(tmp, "node.tap");
+      const code = await run(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "--test",
+          "--test-reporter=spec",
+          "--test-reporter-destination=stdout",
+          "--test-reporter=tap",
+          `--test-reporter-destination=${tap}`,
+          ...selected,
+        ],
+        {
+          ...env,
+          TEST_PG_URL: server.url("postgres"),
+        },
+      );
       failed ||= code !== 0;
       const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
       const count = (k: string) => Number(text.match(new RegExp(`^# ${k} (\\d+)`, "m"))?.[1] ?? 0);
@@ -87,7 +100,9 @@ async function main() {
   // A file that throws while loading counts as one failure, however many tests it holds: say so, so that a
   // low count is not mistaken for a small suite.
   if (unloaded.length)
-    console.log(`\n${unloaded.length} test file(s) failed to load; their tests did not run and count as one failure each:\n${unloaded.map((f) => `  ${f}`).join("\n")}`);
+    console.log(
+      `\n${unloaded.length} test file(s) failed to load; their tests did not run and count as one failure each:\n${unloaded.map((f) => `  ${f}`).join("\n")}`,
+    );
   // One plain closing line over both runners, for people and CI alike.
   console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(failed ? 1 : 0);

@@ -65,33 +65,90 @@ export function paramsObject<K extends string, T>(kind: K, fields: FieldDef[]) {
 
 /** The fields every message workload has; `readers` and the workload's own fields go between them. */
 export const writersField: FieldDef = {
-  name: "writers", label: "Writers", hint: "clients inserting messages, one connection each", control: "int", min: 1, max: 1000, default: 4, group: "load",
-  cli: { flag: "writers", help: "writer connections" }, importFlag: "writers", compareLabel: "Writers",
+  name: "writers",
+  label: "Writers",
+  hint: "clients inserting messages, one connection each",
+  control: "int",
+  min: 1,
+  max: 1000,
+  default: 4,
+  group: "load",
+  cli: { flag: "writers", help: "writer connections" },
+  importFlag: "writers",
+  compareLabel: "Writers",
 };
 
 export const sharedFields: FieldDef[] = [
   {
-    name: "throttleWritesPerSec", label: "Write limit", unit: "msg/s", hint: "global; 0 = as fast as possible", control: "int", min: 0, max: 10_000_000, default: 0, group: "load",
-    cli: { flag: "throttle_writes", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" }, importFlag: "throttle_writes", compareLabel: "Write throttle (msg/s)",
+    name: "throttleWritesPerSec",
+    label: "Write limit",
+    unit: "msg/s",
+    hint: "global; 0 = as fast as possible",
+    control: "int",
+    min: 0,
+    max: 10_000_000,
+    default: 0,
+    group: "load",
+    cli: { flag: "throttle_writes", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
+    importFlag: "throttle_writes",
+    compareLabel: "Write throttle (msg/s)",
   },
   {
-    name: "payloadBytes", label: "Payload", unit: "bytes", hint: "random bytes per message", control: "int", min: 1, max: 10 * 1024 * 1024, default: 1024, group: "batches",
-    cli: { flag: "payload", help: "payload bytes per message" }, importFlag: "payload", compareLabel: "Payload (bytes)",
+    name: "payloadBytes",
+    label: "Payload",
+    unit: "bytes",
+    hint: "random bytes per message",
+    control: "int",
+    min: 1,
+    max: 10 * 1024 * 1024,
+    default: 1024,
+    group: "batches",
+    cli: { flag: "payload", help: "payload bytes per message" },
+    importFlag: "payload",
+    compareLabel: "Payload (bytes)",
   },
   {
     // Load runs this long before the measured window starts; excluded from the summary. (Not in the reference.)
-    name: "warmupSeconds", label: "Warm-up", unit: "s", hint: "load before measuring; left out of the results", control: "int", min: 0, max: 3600, default: 5, group: "timing",
-    cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" }, compareLabel: "Warm-up excluded (s)",
+    name: "warmupSeconds",
+    label: "Warm-up",
+    unit: "s",
+    hint: "load before measuring; left out of the results",
+    control: "int",
+    min: 0,
+    max: 3600,
+    default: 5,
+    group: "timing",
+    cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" },
+    compareLabel: "Warm-up excluded (s)",
   },
   {
     // The summary covers exactly this window.
-    name: "durationSeconds", label: "Measured duration", unit: "s", hint: "the window the results cover", control: "int", min: 1, max: 24 * 3600, default: 30, group: "timing",
-    cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" }, importFlag: "duration", compareLabel: "Duration (s)",
+    name: "durationSeconds",
+    label: "Measured duration",
+    unit: "s",
+    hint: "the window the results cover",
+    control: "int",
+    min: 1,
+    max: 24 * 3600,
+    default: 30,
+    group: "timing",
+    cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" },
+    importFlag: "duration",
+    compareLabel: "Duration (s)",
   },
   {
     // Samples are always taken every second; this is only the CLI's live line.
-    name: "reportIntervalSeconds", label: "CLI report interval", unit: "s", hint: "the CLI's live line; the browser always gets every second", control: "int", min: 1, max: 3600, default: 5, group: "timing",
-    cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" }, importFlag: "report",
+    name: "reportIntervalSeconds",
+    label: "CLI report interval",
+    unit: "s",
+    hint: "the CLI's live line; the browser always gets every second",
+    control: "int",
+    min: 1,
+    max: 3600,
+    default: 5,
+    group: "timing",
+    cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" },
+    importFlag: "report",
   },
 ];
 
@@ -106,7 +163,8 @@ export const BACKOFF_LABELS: Record<BackoffMode, { label: string; description: s
   },
   nominal: {
     label: "nominal (as its code asks)",
-    description: "what the reference's code asks for: 200 µs on average after an empty dequeue, a uniform 100 µs–2 ms after an empty claim (no sign bug); polls the target several times more often than the reference did",
+    description:
+      "what the reference's code asks for: 200 µs on average after an empty dequeue, a uniform 100 µs–2 ms after an empty claim (no sign bug); polls the target several times more often than the reference did",
   },
 };
 
@@ -115,14 +173,22 @@ export const BACKOFF_LABELS: Record<BackoffMode, { label: string; description: s
  * it really slept (older runs slept the nominal one whatever their parsed config says), and compare shows that.
  */
 export const backoffField: FieldDef = {
-  name: "backoff", label: "Empty-poll back-off", hint: "how long a reader sleeps after finding nothing", control: "select", default: "reference-effective", group: "load",
+  name: "backoff",
+  label: "Empty-poll back-off",
+  hint: "how long a reader sleeps after finding nothing",
+  control: "select",
+  default: "reference-effective",
+  group: "load",
   options: BACKOFF_MODES.map((value) => ({ value, ...BACKOFF_LABELS[value] })),
-  cli: { flag: "backoff", ours: true, help: "readers' back-off after an empty poll: reference-effective (default: the reference's real ~1.1 ms sleeps and its jitter's zero sleeps) or nominal (the 200 µs / 100 µs–2 ms its code asks for)" },
+  cli: {
+    flag: "backoff",
+    ours: true,
+    help: "readers' back-off after an empty poll: reference-effective (default: the reference's real ~1.1 ms sleeps and its jitter's zero sleeps) or nominal (the 200 µs / 100 µs–2 ms its code asks for)",
+  },
 };
 
 /** The fields of the form's "batches" and "timing" sections come after the workload's own load fields. */
-export const byGroup = (fields: FieldDef[]): FieldDef[] =>
-  (["load", "batches", "timing"] as const).flatMap((g) => fields.filter((f) => f.group === g));
+export const byGroup = (fields: FieldDef[]): FieldDef[] => (["load", "batches", "timing"] as const).flatMap((g) => fields.filter((f) => f.group === g));
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 export { plural };
@@ -152,13 +218,26 @@ export function brokerMetrics(o: { writeSample: string; readSample: string; read
   return {
     operations: [
       {
-        name: "write", label: "write", unit: "msg", rate: true, latency: true, errors: true, latencySample: o.writeSample,
+        name: "write",
+        label: "write",
+        unit: "msg",
+        rate: true,
+        latency: true,
+        errors: true,
+        latencySample: o.writeSample,
         chart: { title: "Write latency", hint: "per write transaction" },
         scheduled: { name: "writeScheduled", label: "write from schedule" },
       },
       {
-        name: "read", label: "read", unit: "msg", rate: true, latency: true, errors: true, latencySample: o.readSample,
-        chart: { title: "Read latency", hint: "per non-empty read" }, perGroup: o.readsPerGroup,
+        name: "read",
+        label: "read",
+        unit: "msg",
+        rate: true,
+        latency: true,
+        errors: true,
+        latencySample: o.readSample,
+        chart: { title: "Read latency", hint: "per non-empty read" },
+        perGroup: o.readsPerGroup,
         counters: [{ key: "emptyPolls", column: "empty_polls", label: "empty polls" }],
       },
       { name: "claim", label: "claim", unit: "poll", rate: false, latency: true, errors: false, latencySample: "per poll" },

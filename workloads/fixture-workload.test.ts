@@ -29,16 +29,40 @@ import { defineWorkload, type FieldDef } from "./types";
 const FIELDS: FieldDef[] = [
   writersField,
   {
-    name: "pingsPerSec", label: "Pings", unit: "per s", hint: "pings each writer sends", control: "int", min: 1, max: 50, default: 5, group: "load",
-    cli: { flag: "pings", help: "pings per second per writer" }, compareLabel: "Pings (per s)",
+    name: "pingsPerSec",
+    label: "Pings",
+    unit: "per s",
+    hint: "pings each writer sends",
+    control: "int",
+    min: 1,
+    max: 50,
+    default: 5,
+    group: "load",
+    cli: { flag: "pings", help: "pings per second per writer" },
+    compareLabel: "Pings (per s)",
   },
   ...sharedFields,
   {
-    name: "fsyncEach", label: "Fsync each ping", hint: "wait for the WAL flush of every ping", control: "bool", default: false, group: "batches",
-    cli: { flag: "fsync-each", help: "wait for the WAL flush of every ping" }, compareLabel: "Fsync each ping",
+    name: "fsyncEach",
+    label: "Fsync each ping",
+    hint: "wait for the WAL flush of every ping",
+    control: "bool",
+    default: false,
+    group: "batches",
+    cli: { flag: "fsync-each", help: "wait for the WAL flush of every ping" },
+    compareLabel: "Fsync each ping",
   },
 ];
-interface Shape { writers: number; pingsPerSec: number; fsyncEach: boolean; payloadBytes: number; durationSeconds: number; warmupSeconds: number; throttleWritesPerSec: number; reportIntervalSeconds: number }
+interface Shape {
+  writers: number;
+  pingsPerSec: number;
+  fsyncEach: boolean;
+  payloadBytes: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  throttleWritesPerSec: number;
+  reportIntervalSeconds: number;
+}
 
 const echo = defineWorkload({
   kind: "echo",
@@ -57,7 +81,18 @@ const echo = defineWorkload({
   writeBatch: () => 1,
   // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
   metrics: {
-    operations: [{ name: "ping", label: "ping", unit: "msg", rate: true, latency: true, errors: true, latencySample: "per ping", chart: { title: "Ping latency", hint: "per ping" } }],
+    operations: [
+      {
+        name: "ping",
+        label: "ping",
+        unit: "msg",
+        rate: true,
+        latency: true,
+        errors: true,
+        latencySample: "per ping",
+        chart: { title: "Ping latency", hint: "per ping" },
+      },
+    ],
   },
 });
 
@@ -78,7 +113,8 @@ after(async () => {
   await target.drop();
 });
 
-const echoConfig = () => WorkloadConfig.parse({ kind: "echo", writers: 2, pingsPerSec: 7, fsyncEach: true, warmupSeconds: 0 }) as unknown as Record<string, unknown>;
+const echoConfig = () =>
+  WorkloadConfig.parse({ kind: "echo", writers: 2, pingsPerSec: 7, fsyncEach: true, warmupSeconds: 0 }) as unknown as Record<string, unknown>;
 
 test("the form shows its fields, in its order, and reads them back", () => {
   assert.deepEqual(
@@ -90,12 +126,17 @@ test("the form shows its fields, in its order, and reads them back", () => {
   assert.equal(f.values.pingsPerSec, "7");
   assert.equal(f.values.fsyncEach, "true");
   assert.deepEqual(parseConfig(toInput("echo", f.values)), { ok: true, config });
-  assert.deepEqual(parseConfig(toInput("echo", { ...f.values, pingsPerSec: "lots" })), { ok: false, errors: { pingsPerSec: 'Pings must be a whole number, not "lots"' } });
+  assert.deepEqual(parseConfig(toInput("echo", { ...f.values, pingsPerSec: "lots" })), {
+    ok: false,
+    errors: { pingsPerSec: 'Pings must be a whole number, not "lots"' },
+  });
 });
 
 test("the API validates it with its own messages and queues it", async () => {
   const post = async (config: unknown) => {
-    const res = await POST(new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ config }) }));
+    const res = await POST(
+      new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ config }) }),
+    );
     return { status: res.status, body: (await res.json()) as { fields?: Record<string, string>; id?: string } };
   };
   const bad = await post({ kind: "echo", pingsPerSec: 99, ping: 1 });
@@ -167,18 +208,27 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   assert.match(charts, /data-testid="chart-throughput"/);
 
   const table = renderToStaticMarkup(createElement(LatencyTable, { workload: "echo", latency: { ping }, caption: "c" }));
-  assert.deepEqual([...table.matchAll(/<th scope="row"[^>]*>([^<]+)</g)].map((m) => m[1]), ["ping"]);
+  assert.deepEqual(
+    [...table.matchAll(/<th scope="row"[^>]*>([^<]+)</g)].map((m) => m[1]),
+    ["ping"],
+  );
 
   assert.deepEqual(csvColumns("echo"), [
     ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_messages ping_errors".split(" "),
     ..."ping_p50_ms ping_p95_ms ping_p99_ms ping_max_ms ping_latency_count".split(" "),
   ]);
   const [, row] = samplesToCsv([sample], "echo").trim().split("\n");
-  assert.equal(row, `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+(35 * 1024 / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,`);
+  assert.equal(
+    row,
+    `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+((35 * 1024) / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,`,
+  );
 
   assert.deepEqual(comparedMetrics(["echo"]), { rates: [{ name: "ping", label: "Ping" }], latencies: [{ name: "ping", label: "Ping" }] });
   // Compared with a queue run: each workload's rows, the other's cells empty.
-  assert.deepEqual(comparedMetrics(["queue", "echo"]).latencies.map((l) => l.name), ["write", "read", "e2e", "ping"]);
+  assert.deepEqual(
+    comparedMetrics(["queue", "echo"]).latencies.map((l) => l.name),
+    ["write", "read", "e2e", "ping"],
+  );
 });
 
 test("removed again, it is gone from every surface", () => {

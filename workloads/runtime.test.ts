@@ -31,7 +31,11 @@ test("a failed step is rolled back, counted, noted and paused after; the loop go
     const fatal: Error[] = [];
     let paused = 0;
     const err = await failingStep(tc);
-    const exit = await stepFailed({ stats, fatal: (e) => fatal.push(e) }, tc, err, { what: "write p1", count: () => stats.writeError(3), pause: async () => void paused++ });
+    const exit = await stepFailed({ stats, fatal: (e) => fatal.push(e) }, tc, err, {
+      what: "write p1",
+      count: () => stats.writeError(3),
+      pause: async () => void paused++,
+    });
     assert.equal(exit, false);
     assert.equal(stats.writesTotal.errors, 3);
     assert.deepEqual(stats.errorCounts(), [{ message: "write p1: division by zero", count: 1 }]);
@@ -58,7 +62,11 @@ test("a lost connection fails the run, naming the client, and the loop exits wit
       () => assert.fail("the terminated connection should fail"),
       (e: unknown) => e,
     );
-    const exit = await stepFailed({ stats, fatal: (e) => fatal.push(e) }, tc, err, { what: "claim g0 p1", count: () => counted++, pause: async () => void paused++ });
+    const exit = await stepFailed({ stats, fatal: (e) => fatal.push(e) }, tc, err, {
+      what: "claim g0 p1",
+      count: () => counted++,
+      pause: async () => void paused++,
+    });
     assert.equal(exit, true);
     assert.equal(counted, 1);
     assert.equal(paused, 0);

@@ -79,15 +79,15 @@ const get = (path: string) => new Request(BASE + path);
 test("malformed ids on every :id route answer 400 naming the id, never 5xx", async () => {
   const routes: [string, (id: string) => Promise<Response>][] = [
     ["GET /api/runs/:id", (id) => runOne.GET(get("/api/runs/x"), ctx(id))],
-    ["DELETE /api/runs/:id", (id) => runOne.DELETE(new Request(BASE + "/api/runs/x", { method: "DELETE" }), ctx(id))],
-    ["POST /api/runs/:id/cancel", (id) => cancel.POST(new Request(BASE + "/x", { method: "POST" }), ctx(id))],
+    ["DELETE /api/runs/:id", (id) => runOne.DELETE(new Request(`${BASE}/api/runs/x`, { method: "DELETE" }), ctx(id))],
+    ["POST /api/runs/:id/cancel", (id) => cancel.POST(new Request(`${BASE}/x`, { method: "POST" }), ctx(id))],
     ["GET /api/runs/:id/events", (id) => events.GET(get("/x"), ctx(id))],
     ["GET /api/runs/:id/samples.csv", (id) => samples.GET(get("/x"), ctx(id))],
     ["GET /api/runs/:id/summary", (id) => summary.GET(get("/x"), ctx(id))],
-    ["DELETE /api/targets/:id", (id) => targetOne.DELETE(new Request(BASE + "/x", { method: "DELETE" }), ctx(id))],
+    ["DELETE /api/targets/:id", (id) => targetOne.DELETE(new Request(`${BASE}/x`, { method: "DELETE" }), ctx(id))],
     ["GET /api/targets/:id/info", (id) => targetInfo.GET(get("/x"), ctx(id))],
     ["GET /api/imports/:id", (id) => importOne.GET(get("/x"), ctx(id))],
-    ["DELETE /api/imports/:id", (id) => importOne.DELETE(new Request(BASE + "/x", { method: "DELETE" }), ctx(id))],
+    ["DELETE /api/imports/:id", (id) => importOne.DELETE(new Request(`${BASE}/x`, { method: "DELETE" }), ctx(id))],
     ["GET /api/references/:id", (id) => referenceOne.GET(get("/x"), ctx(id))],
     ["GET /api/references/:id/fit", (id) => referenceFit.GET(get("/x"), ctx(id))],
   ];
@@ -98,7 +98,10 @@ test("malformed ids on every :id route answer 400 naming the id, never 5xx", asy
       if (!name.includes("references")) assert.equal(res.status, 400, `${name} ${JSON.stringify(id.slice(0, 20))}`);
     }
     // A well-formed id that does not exist is a 404 with a message.
-    await check(`${name} with an unknown id`, await call(name.includes("imports") ? "imp_000000000000" : name.includes("targets") ? "t_0000000000" : "r_000000000000"));
+    await check(
+      `${name} with an unknown id`,
+      await call(name.includes("imports") ? "imp_000000000000" : name.includes("targets") ? "t_0000000000" : "r_000000000000"),
+    );
   }
 });
 
@@ -112,8 +115,11 @@ const BAD_BODIES: [string, string][] = [
   ["number", "42"],
   ["string", '"x"'],
   ["deep array", deep(50_000)],
-  ["deep object", '{"config":' + '{"a":'.repeat(5000) + "1" + "}".repeat(5001)],
-  ["huge string", JSON.stringify({ config: { kind: "pubsub" }, text: "x".repeat(6 * 1024 * 1024), name: "y".repeat(100_000), connectionString: "z".repeat(100_000) })],
+  ["deep object", `{"config":${'{"a":'.repeat(5000)}1${"}".repeat(5001)}`],
+  [
+    "huge string",
+    JSON.stringify({ config: { kind: "pubsub" }, text: "x".repeat(6 * 1024 * 1024), name: "y".repeat(100_000), connectionString: "z".repeat(100_000) }),
+  ],
   ["NUL key", '{"\\u0000":1}'],
   ["config array", '{"config":[]}'],
   ["config null", '{"config":null}'],
@@ -145,7 +151,7 @@ test("malformed bodies to every POST route answer 4xx naming the field, never 5x
     for (const [label, body] of BAD_BODIES) {
       for (const type of ["application/json", "text/plain"]) {
         if (type === "text/plain" && name !== "POST /api/imports") continue;
-        const res = await call(new Request(BASE + "/x", { method: "POST", headers: { "content-type": type }, body }));
+        const res = await call(new Request(`${BASE}/x`, { method: "POST", headers: { "content-type": type }, body }));
         await check(`${name} with ${label} (${type})`, res);
         assert.ok(res.status >= 400, `${name} accepted ${label}`);
       }
@@ -153,21 +159,31 @@ test("malformed bodies to every POST route answer 4xx naming the field, never 5x
   // The two answers issue #11 found wrong: config [] names config, NUL targetId names targetId.
   const arr = await runs.POST(new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":[]}' }));
   assert.deepEqual(Object.keys(((await arr.json()) as { fields: object }).fields), ["config"]);
-  const nul = await runs.POST(new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":{"kind":"queue"},"targetId":"default\\u0000"}' }));
+  const nul = await runs.POST(
+    new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":{"kind":"queue"},"targetId":"default\\u0000"}' }),
+  );
   assert.equal(nul.status, 400);
   assert.match(((await nul.json()) as { fields: { targetId: string } }).fields.targetId, /targetId "default\\u0000" is not a valid id/);
 });
 
 test("malformed query strings answer 4xx naming the parameter, never 5xx", async () => {
   const queries: [string, () => Promise<Response>][] = [];
-  for (const q of ["workload=%00", "workload=mysql", "workload[]=x", "status=%00", "status=done,,x", "status=" + "running,".repeat(2000), "workload=" + "q".repeat(10_000)])
+  for (const q of [
+    "workload=%00",
+    "workload=mysql",
+    "workload[]=x",
+    "status=%00",
+    "status=done,,x",
+    `status=${"running,".repeat(2000)}`,
+    `workload=${"q".repeat(10_000)}`,
+  ])
     queries.push([`GET /api/runs?${q.slice(0, 40)}`, () => runs.GET(get(`/api/runs?${q}`))]);
   for (const q of [
     "ids=%00",
     "ids=r_%00",
     "ids=not-an-id",
     "ids=r_a,%00,imp_x",
-    "ids=" + "r_a,".repeat(3000),
+    `ids=${"r_a,".repeat(3000)}`,
     "ids=r_a&format=%00",
     "ids=r_a&format=xml",
     "ids=",
@@ -176,13 +192,24 @@ test("malformed query strings answer 4xx naming the parameter, never 5xx", async
     "ids=r_000000000000&base=%00",
   ])
     queries.push([`GET /api/compare?${q.slice(0, 40)}`, () => compare.GET(get(`/api/compare?${q}`))]);
-  for (const q of ["config=%00", "config=[]", "config=null", "config={", "config=" + encodeURIComponent(deep(20_000)), 'config={"kind":"queue","writers":"x"}', "targetId=%00", "targetId=" + "t".repeat(500), "targetId=t_0000000000"])
+  for (const q of [
+    "config=%00",
+    "config=[]",
+    "config=null",
+    "config={",
+    `config=${encodeURIComponent(deep(20_000))}`,
+    'config={"kind":"queue","writers":"x"}',
+    "targetId=%00",
+    `targetId=${"t".repeat(500)}`,
+    "targetId=t_0000000000",
+  ])
     queries.push([`GET /api/references/:id/fit?${q.slice(0, 40)}`, () => referenceFit.GET(get(`/x?${q}`), ctx("queue-4vcpu-single-node"))]);
-  for (const q of ["histograms=%00", "histograms=yes", "histograms=" + "1".repeat(5000)])
+  for (const q of ["histograms=%00", "histograms=yes", `histograms=${"1".repeat(5000)}`])
     queries.push([`GET /api/runs/:id?${q.slice(0, 30)}`, () => runOne.GET(get(`/x?${q}`), ctx("r_000000000000"))]);
   for (const q of ["ids=r_a&full=true", "ids=r_a&download=%00", "ids=r_a&format=json&format=md"])
     queries.push([`GET /api/compare?${q}`, () => compare.GET(get(`/api/compare?${q}`))]);
-  for (const q of ["after=%00", "after=-5", "after=1e400", "after=abc"]) queries.push([`GET /api/runs/:id/events?${q}`, () => events.GET(get(`/x?${q}`), ctx("r_000000000000"))]);
+  for (const q of ["after=%00", "after=-5", "after=1e400", "after=abc"])
+    queries.push([`GET /api/runs/:id/events?${q}`, () => events.GET(get(`/x?${q}`), ctx("r_000000000000"))]);
   // GET /api/health takes no input (its 503 says a part is down, which is its job); it is left out.
   queries.push(["GET /api/targets", () => targets.GET()]);
   queries.push(["GET /api/imports", () => imports.GET()]);
@@ -195,7 +222,18 @@ test("malformed query strings answer 4xx naming the parameter, never 5xx", async
 });
 
 test("the proxy refuses cross-origin state changes and foreign Hosts naming the header, on every route", async () => {
-  const paths = ["/api/runs", "/api/runs/r_000000000000", "/api/runs/r_000000000000/cancel", "/api/targets", "/api/targets/t_0000000000", "/api/imports", "/api/imports/imp_000000000000", "/api/compare", "/runs/new", "/"];
+  const paths = [
+    "/api/runs",
+    "/api/runs/r_000000000000",
+    "/api/runs/r_000000000000/cancel",
+    "/api/targets",
+    "/api/targets/t_0000000000",
+    "/api/imports",
+    "/api/imports/imp_000000000000",
+    "/api/compare",
+    "/runs/new",
+    "/",
+  ];
   const cases: { method: string; headers: Record<string, string>; status: number }[] = [
     { method: "POST", headers: { host: "127.0.0.1:3000", origin: "http://evil.example", "content-type": "text/plain", "content-length": "2" }, status: 403 },
     { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": "2" }, status: 403 },
@@ -203,7 +241,11 @@ test("the proxy refuses cross-origin state changes and foreign Hosts naming the 
     { method: "POST", headers: { host: "127.0.0.1:3000", origin: "null" }, status: 403 },
     { method: "POST", headers: { host: "127.0.0.1:3000", origin: BASE, "content-type": "text/plain", "content-length": "2" }, status: 415 },
     { method: "GET", headers: { host: "evil.example:3000" }, status: 421 },
-    { method: "POST", headers: { host: "evil.example:3000", origin: "http://evil.example:3000", "content-type": "application/json", "content-length": "2" }, status: 421 },
+    {
+      method: "POST",
+      headers: { host: "evil.example:3000", origin: "http://evil.example:3000", "content-type": "application/json", "content-length": "2" },
+      status: 421,
+    },
     { method: "GET", headers: { host: "127.0.0.1.evil.example" }, status: 421 },
   ];
   for (const p of paths)
@@ -215,7 +257,12 @@ test("the proxy refuses cross-origin state changes and foreign Hosts naming the 
       await check(input, res);
     }
   // Same-origin requests pass (the proxy hands them on: no status of its own).
-  const ok = proxy(new NextRequest(BASE + "/api/runs", { method: "POST", headers: { host: "127.0.0.1:3000", origin: BASE, "content-type": "application/json", "content-length": "2" } }));
+  const ok = proxy(
+    new NextRequest(`${BASE}/api/runs`, {
+      method: "POST",
+      headers: { host: "127.0.0.1:3000", origin: BASE, "content-type": "application/json", "content-length": "2" },
+    }),
+  );
   assert.equal(ok.headers.get("x-middleware-next"), "1");
 });
 

@@ -2,7 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
 import { fmtNum } from "@/lib/compare";
-import { REFERENCE_ARTICLE_TITLE, REFERENCE_ARTICLE_URL, REFERENCE_COMMIT, REFERENCE_REPO, referenceLabel, REFERENCES, referenceSummary, sourceUrl } from "@/lib/references";
+import {
+  REFERENCE_ARTICLE_TITLE,
+  REFERENCE_ARTICLE_URL,
+  REFERENCE_COMMIT,
+  REFERENCE_REPO,
+  referenceLabel,
+  REFERENCES,
+  referenceSummary,
+  sourceUrl,
+} from "@/lib/references";
 
 export const metadata: Metadata = { title: "Published results · pg-broker-bench" };
 
@@ -21,10 +30,20 @@ export default function ReferencesPage() {
           himself.
         </p>
         <div className="row">
-          <Link className="btn" href={`/compare?ids=${REFERENCES.filter((r) => r.workload === "pubsub").map((r) => `ref:${r.id}`).join(",")}`}>
+          <Link
+            className="btn"
+            href={`/compare?ids=${REFERENCES.filter((r) => r.workload === "pubsub")
+              .map((r) => `ref:${r.id}`)
+              .join(",")}`}
+          >
             Compare the pub/sub scenarios
           </Link>
-          <Link className="btn" href={`/compare?ids=${REFERENCES.filter((r) => r.workload === "queue").map((r) => `ref:${r.id}`).join(",")}`}>
+          <Link
+            className="btn"
+            href={`/compare?ids=${REFERENCES.filter((r) => r.workload === "queue")
+              .map((r) => `ref:${r.id}`)
+              .join(",")}`}
+          >
             Compare the queue scenarios
           </Link>
           <a className="btn" href="/api/references">

@@ -31,7 +31,9 @@ export default async function RunsRoute({ searchParams }: Props) {
     <div className="stack">
       <div className="spread">
         <h1 style={{ margin: 0 }}>Runs</h1>
-        <Link className="btn primary" href="/runs/new">New run</Link>
+        <Link className="btn primary" href="/runs/new">
+          New run
+        </Link>
       </div>
       <RunsTable runs={runs} initial={initial} />
     </div>

@@ -78,25 +78,47 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
   // Samples the runner could not store (the control store was unreachable too long, runner/outbox.ts): the
   // seqs jump, and the span they covered is marked, so lines joined across it are not mistaken for data.
   const lostSpans = samples.flatMap((s, i) =>
-    i > 0 && s.seq !== samples[i - 1].seq + 1 ? [{ from: samples[i - 1].metrics.elapsedSec, to: s.metrics.elapsedSec - s.metrics.intervalSec, n: s.seq - samples[i - 1].seq - 1 }] : [],
+    i > 0 && s.seq !== samples[i - 1].seq + 1
+      ? [{ from: samples[i - 1].metrics.elapsedSec, to: s.metrics.elapsedSec - s.metrics.intervalSec, n: s.seq - samples[i - 1].seq - 1 }]
+      : [],
   );
   // Labels only on the wide chart: on the small ones they would cover the lines.
   const shading = (labels: boolean) => (
     <>
       {lostSpans.map((g) => (
-        <ReferenceArea key={`lost-${g.from}`} x1={g.from} x2={g.to} fill="#e03131" fillOpacity={0.15} ifOverflow="hidden" label={labels ? { value: `${g.n} sample(s) lost`, position: "insideTop", fontSize: 11, fill: "#c92a2a" } : undefined} />
+        <ReferenceArea
+          key={`lost-${g.from}`}
+          x1={g.from}
+          x2={g.to}
+          fill="#e03131"
+          fillOpacity={0.15}
+          ifOverflow="hidden"
+          label={labels ? { value: `${g.n} sample(s) lost`, position: "insideTop", fontSize: 11, fill: "#c92a2a" } : undefined}
+        />
       ))}
       {warmupSeconds > 0 && (
-        <ReferenceArea x1={0} x2={warmupSeconds} fill="#868e96" fillOpacity={0.14} ifOverflow="hidden" label={labels ? { value: "warm-up", position: "insideTop", fontSize: 11, fill: "#5b6470" } : undefined} />
+        <ReferenceArea
+          x1={0}
+          x2={warmupSeconds}
+          fill="#868e96"
+          fillOpacity={0.14}
+          ifOverflow="hidden"
+          label={labels ? { value: "warm-up", position: "insideTop", fontSize: 11, fill: "#5b6470" } : undefined}
+        />
       )}
       {drain && (
-        <ReferenceArea x1={drain.from} x2={drain.to} fill="#f59f00" fillOpacity={0.12} ifOverflow="hidden" label={labels ? { value: "drain", position: "insideTop", fontSize: 11, fill: "#9a6700" } : undefined} />
+        <ReferenceArea
+          x1={drain.from}
+          x2={drain.to}
+          fill="#f59f00"
+          fillOpacity={0.12}
+          ifOverflow="hidden"
+          label={labels ? { value: "drain", position: "insideTop", fontSize: 11, fill: "#9a6700" } : undefined}
+        />
       )}
     </>
   );
-  const xAxis = (
-    <XAxis dataKey="t" type="number" domain={[0, domainMax]} allowDecimals={false} tickFormatter={(v: number) => `${v}s`} fontSize={11} />
-  );
+  const xAxis = <XAxis dataKey="t" type="number" domain={[0, domainMax]} allowDecimals={false} tickFormatter={(v: number) => `${v}s`} fontSize={11} />;
   const common = { data: rows, responsive: true, margin: { top: 8, right: 12, bottom: 0, left: 0 } } as const;
   const tooltipLabel = (v: unknown) => `t = ${v} s`;
   const unitLabel = unit === "msg" ? "msg/s" : "MiB/s";
@@ -111,8 +133,12 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
         hint={unitLabel}
         controls={
           <div className="segmented" role="group" aria-label="Throughput unit">
-            <button type="button" aria-pressed={unit === "msg"} onClick={() => setUnit("msg")}>msg/s</button>
-            <button type="button" aria-pressed={unit === "mib"} onClick={() => setUnit("mib")}>MiB/s</button>
+            <button type="button" aria-pressed={unit === "msg"} onClick={() => setUnit("msg")}>
+              msg/s
+            </button>
+            <button type="button" aria-pressed={unit === "mib"} onClick={() => setUnit("mib")}>
+              MiB/s
+            </button>
           </div>
         }
         table={() => ({
@@ -122,7 +148,8 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
           rows: samples.map((s) => {
             const m = s.metrics;
             const rate = isRateSample(m);
-            const v = (tp: { msgPerSec: number; mibPerSec: number } | undefined) => (!rate || !tp ? "–" : fmtUnit(unit === "msg" ? tp.msgPerSec : tp.mibPerSec));
+            const v = (tp: { msgPerSec: number; mibPerSec: number } | undefined) =>
+              !rate || !tp ? "–" : fmtUnit(unit === "msg" ? tp.msgPerSec : tp.mibPerSec);
             return [fmtT(m.elapsedSec), s.phase, m.intervalSec.toFixed(3), ...ops.map((o) => v(throughputOf(m, o.name)))];
           }),
         })}
@@ -136,7 +163,17 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {shading(true)}
             {ops.map((o, i) => (
-              <Line key={o.name} type="linear" dataKey={`${o.name}${unit === "msg" ? "Msg" : "MiB"}`} name={o.legend} stroke={RATE_COLORS[i % RATE_COLORS.length]} dot={false} isAnimationActive={false} strokeWidth={2} connectNulls />
+              <Line
+                key={o.name}
+                type="linear"
+                dataKey={`${o.name}${unit === "msg" ? "Msg" : "MiB"}`}
+                name={o.legend}
+                stroke={RATE_COLORS[i % RATE_COLORS.length]}
+                dot={false}
+                isAnimationActive={false}
+                strokeWidth={2}
+                connectNulls
+              />
             ))}
           </LineChart>
         )}
@@ -179,7 +216,17 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
                 <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
                 {shading(false)}
                 {PCT.map((p) => (
-                  <Line key={p.key} type="linear" dataKey={`${metric.name}_${p.key}`} name={p.label} stroke={p.color} dot={false} isAnimationActive={false} strokeWidth={p.key === "max" ? 1 : 1.6} connectNulls={false} />
+                  <Line
+                    key={p.key}
+                    type="linear"
+                    dataKey={`${metric.name}_${p.key}`}
+                    name={p.label}
+                    stroke={p.color}
+                    dot={false}
+                    isAnimationActive={false}
+                    strokeWidth={p.key === "max" ? 1 : 1.6}
+                    connectNulls={false}
+                  />
                 ))}
               </LineChart>
             )}
@@ -188,30 +235,39 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
       </div>
 
       {model?.backlog && (
-      <ChartCard
-        level={2}
-        testId="chart-backlog"
-        title={model.backlog.label}
-        hint={`${model.backlog.what}, ${model.backlog.place}`}
-        table={() => ({
-          columns: ["t (s)", ...groups.map((g) => `${g} ${model.backlog!.unit}`)],
-          rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...groups.map((g) => fmtRate(s.metrics.groups.find((x) => x.group === g)?.backlog))]),
-        })}
-      >
-        {(aria) => (
-          <LineChart {...common} style={{ width: "100%", height: 200 }} {...aria}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-            {xAxis}
-            <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-            <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtRate(Number(v))} ${model.backlog!.unit}`} />
-            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-            {shading(false)}
-            {groups.map((g, i) => (
-              <Line key={g} type="linear" dataKey={`g_${g}`} name={g} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} strokeWidth={1.6} />
-            ))}
-          </LineChart>
-        )}
-      </ChartCard>
+        <ChartCard
+          level={2}
+          testId="chart-backlog"
+          title={model.backlog.label}
+          hint={`${model.backlog.what}, ${model.backlog.place}`}
+          table={() => ({
+            columns: ["t (s)", ...groups.map((g) => `${g} ${model.backlog!.unit}`)],
+            rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...groups.map((g) => fmtRate(s.metrics.groups.find((x) => x.group === g)?.backlog))]),
+          })}
+        >
+          {(aria) => (
+            <LineChart {...common} style={{ width: "100%", height: 200 }} {...aria}>
+              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
+              {xAxis}
+              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
+              <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtRate(Number(v))} ${model.backlog!.unit}`} />
+              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
+              {shading(false)}
+              {groups.map((g, i) => (
+                <Line
+                  key={g}
+                  type="linear"
+                  dataKey={`g_${g}`}
+                  name={g}
+                  stroke={COLORS[i % COLORS.length]}
+                  dot={false}
+                  isAnimationActive={false}
+                  strokeWidth={1.6}
+                />
+              ))}
+            </LineChart>
+          )}
+        </ChartCard>
       )}
     </div>
   );

@@ -4,7 +4,21 @@
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { comparedMetrics, fmtMs, fmtNum, metricLabel, PCT_LABEL, PERCENTILES, pctsOf, rateOf, rateOps, type Comparable, type Metric, type TimePoint, type ViewState } from "@/lib/compare";
+import {
+  comparedMetrics,
+  fmtMs,
+  fmtNum,
+  metricLabel,
+  PCT_LABEL,
+  PERCENTILES,
+  pctsOf,
+  rateOf,
+  rateOps,
+  type Comparable,
+  type Metric,
+  type TimePoint,
+  type ViewState,
+} from "@/lib/compare";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
 
@@ -14,7 +28,7 @@ type Pct = ViewState["pct"];
 function logDomain(values: (number | null | undefined)[]): [number, number] {
   const pos = values.filter((v): v is number => typeof v === "number" && v > 0);
   if (!pos.length) return [0.1, 10];
-  return [Math.pow(10, Math.floor(Math.log10(Math.min(...pos)))), Math.pow(10, Math.ceil(Math.log10(Math.max(...pos)) + 1e-9))];
+  return [10 ** Math.floor(Math.log10(Math.min(...pos))), 10 ** Math.ceil(Math.log10(Math.max(...pos)) + 1e-9)];
 }
 const logTicks = ([lo, hi]: [number, number]) => {
   const out: number[] = [];
@@ -22,7 +36,7 @@ const logTicks = ([lo, hi]: [number, number]) => {
   return out;
 };
 /** Short legend names: the label without its "Published:"/"Imported:" prefix would hide the source, so keep it. */
-const short = (c: Comparable) => (c.label.length > 44 ? c.label.slice(0, 42) + "…" : c.label);
+const short = (c: Comparable) => (c.label.length > 44 ? `${c.label.slice(0, 42)}…` : c.label);
 /** Legend entries in selection order (Recharts sorts them alphabetically by default), then in declared
  *  operation order (write before read). */
 const legendOrder = (items: Comparable[]) => {
@@ -30,7 +44,13 @@ const legendOrder = (items: Comparable[]) => {
   return (entry: { value?: unknown }) => {
     const v = String(entry.value ?? "");
     const i = items.findIndex((c) => v === short(c) || v.startsWith(`${short(c)} `));
-    return i * (ops.length + 1) + Math.max(0, ops.findIndex((o) => v.endsWith(` ${o}`)));
+    return (
+      i * (ops.length + 1) +
+      Math.max(
+        0,
+        ops.findIndex((o) => v.endsWith(` ${o}`)),
+      )
+    );
   };
 };
 
@@ -137,9 +157,28 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
       {(aria) => (
         <ComposedChart responsive style={{ width: "100%", height: 300 }} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} {...aria}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis dataKey="x" type="number" scale="log" domain={xDomain} ticks={Q_TICKS.filter((t) => t <= xDomain[1])} tickFormatter={qLabel} allowDataOverflow fontSize={11} />
+          <XAxis
+            dataKey="x"
+            type="number"
+            scale="log"
+            domain={xDomain}
+            ticks={Q_TICKS.filter((t) => t <= xDomain[1])}
+            tickFormatter={qLabel}
+            allowDataOverflow
+            fontSize={11}
+          />
           {log ? (
-            <YAxis dataKey="ms" type="number" fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+            <YAxis
+              dataKey="ms"
+              type="number"
+              fontSize={11}
+              width={56}
+              scale="log"
+              domain={yDomain}
+              ticks={logTicks(yDomain)}
+              allowDataOverflow
+              tickFormatter={(v: number) => fmtMs(v)}
+            />
           ) : (
             <YAxis dataKey="ms" type="number" fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
           )}
@@ -147,9 +186,27 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
           {series.map((s) =>
             s.curve.length ? (
-              <Line key={`${s.c.key}-l`} data={s.curve} dataKey="ms" name={short(s.c)} stroke={colorOf(s.i)} dot={false} isAnimationActive={false} strokeWidth={2} type="stepAfter" />
+              <Line
+                key={`${s.c.key}-l`}
+                data={s.curve}
+                dataKey="ms"
+                name={short(s.c)}
+                stroke={colorOf(s.i)}
+                dot={false}
+                isAnimationActive={false}
+                strokeWidth={2}
+                type="stepAfter"
+              />
             ) : s.points.length ? (
-              <Scatter key={`${s.c.key}-p`} data={s.points} dataKey="ms" name={short(s.c)} fill={colorOf(s.i)} isAnimationActive={false} shape={s.c.kind === "reference" ? "diamond" : "circle"} />
+              <Scatter
+                key={`${s.c.key}-p`}
+                data={s.points}
+                dataKey="ms"
+                name={short(s.c)}
+                fill={colorOf(s.i)}
+                isAnimationActive={false}
+                shape={s.c.kind === "reference" ? "diamond" : "circle"}
+              />
             ) : null,
           )}
         </ComposedChart>
@@ -232,7 +289,15 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
               <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
               <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
               {log ? (
-                <YAxis fontSize={11} width={56} scale="log" domain={yDomain} ticks={logTicks(yDomain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
+                <YAxis
+                  fontSize={11}
+                  width={56}
+                  scale="log"
+                  domain={yDomain}
+                  ticks={logTicks(yDomain)}
+                  allowDataOverflow
+                  tickFormatter={(v: number) => fmtMs(v)}
+                />
               ) : (
                 <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
               )}

@@ -16,14 +16,24 @@ import { ResultsTable } from "./ResultsTable";
 import { ItemName, SourceBadge } from "./ui";
 
 const SUGGESTIONS = [
-  { label: "the three published pub/sub scenarios", ids: ["ref:pubsub-4vcpu-single-node", "ref:pubsub-4vcpu-three-node-sync-replicated", "ref:pubsub-96vcpu-single-node"] },
-  { label: "the three published queue scenarios", ids: ["ref:queue-4vcpu-single-node", "ref:queue-4vcpu-three-node-sync-replicated", "ref:queue-96vcpu-single-node"] },
+  {
+    label: "the three published pub/sub scenarios",
+    ids: ["ref:pubsub-4vcpu-single-node", "ref:pubsub-4vcpu-three-node-sync-replicated", "ref:pubsub-96vcpu-single-node"],
+  },
+  {
+    label: "the three published queue scenarios",
+    ids: ["ref:queue-4vcpu-single-node", "ref:queue-4vcpu-three-node-sync-replicated", "ref:queue-96vcpu-single-node"],
+  },
 ];
 
 export function CompareView({ initial, items, problems, choices }: { initial: ViewState; items: Comparable[]; problems: LoadProblem[]; choices: Choice[] }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const [view, setView] = useState<ViewState>(() => ({ ...initial, ids: items.map((i) => i.key), base: initial.base && items.some((i) => i.key === initial.base) ? initial.base : null }));
+  const [view, setView] = useState<ViewState>(() => ({
+    ...initial,
+    ids: items.map((i) => i.key),
+    base: initial.base && items.some((i) => i.key === initial.base) ? initial.base : null,
+  }));
   const [copied, setCopied] = useState<"" | "ok" | "failed">("");
   const cmp = useMemo(() => buildComparison(items, view.base), [items, view.base]);
   const query = viewQuery(view);
@@ -66,14 +76,28 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
           <h1 style={{ margin: 0 }}>Compare</h1>
           {items.length > 0 && (
             <div className="row share-row">
-              <input id="share-link" className="share-link mono" readOnly value={link} aria-label="Link to this comparison" data-testid="share-link" onFocus={(e) => e.target.select()} />
+              <input
+                id="share-link"
+                className="share-link mono"
+                readOnly
+                value={link}
+                aria-label="Link to this comparison"
+                data-testid="share-link"
+                onFocus={(e) => e.target.select()}
+              />
               <button type="button" className="btn primary" onClick={copyLink} data-testid="copy-link">
                 {copied === "ok" ? "Copied ✓" : copied === "failed" ? "Select and copy" : "Copy link"}
               </button>
               <span className="row export-links">
-                <a className="btn" href={exportHref("md")} data-testid="export-md">Markdown</a>
-                <a className="btn" href={exportHref("csv")} data-testid="export-csv">CSV</a>
-                <a className="btn" href={exportHref("json")} data-testid="export-json">JSON</a>
+                <a className="btn" href={exportHref("md")} data-testid="export-md">
+                  Markdown
+                </a>
+                <a className="btn" href={exportHref("csv")} data-testid="export-csv">
+                  CSV
+                </a>
+                <a className="btn" href={exportHref("json")} data-testid="export-json">
+                  JSON
+                </a>
               </span>
             </div>
           )}

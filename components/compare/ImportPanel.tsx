@@ -87,7 +87,14 @@ export function ImportPanel({ onImported, open = false }: { onImported: (id: str
         <div className="row">
           <label className="btn">
             Upload a file…
-            <input ref={fileRef} type="file" accept=".txt,.log,text/plain" className="sr-only" onChange={(e) => void readFile(e.target.files?.[0])} data-testid="import-file" />
+            <input
+              ref={fileRef}
+              type="file"
+              accept=".txt,.log,text/plain"
+              className="sr-only"
+              onChange={(e) => void readFile(e.target.files?.[0])}
+              data-testid="import-file"
+            />
           </label>
           <button type="submit" className="btn primary" disabled={busy || !text.trim()}>
             {busy ? "Importing…" : "Import and compare"}

@@ -56,7 +56,8 @@ export function Headline({ r }: { r: Reference }) {
       <div className="kpi">
         <span className="v">{h.readAsPublished ?? `${fmtNum(h.readMsgPerSec)} msg/s`}</span>
         <span className="k">
-          read{r.workload === "pubsub" ? ` (${r.config.consumerGroups}× fan-out)` : ""} · {h.readGiBPerSec ? `${h.readGiBPerSec} GiB/s` : `${fmtNum(h.readMiBPerSec)} MiB/s`}
+          read{r.workload === "pubsub" ? ` (${r.config.consumerGroups}× fan-out)` : ""} ·{" "}
+          {h.readGiBPerSec ? `${h.readGiBPerSec} GiB/s` : `${fmtNum(h.readMiBPerSec)} MiB/s`}
         </span>
       </div>
       <div className="kpi">

@@ -25,7 +25,13 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                   <div className="item-head-meta">
                     <SourceBadge badge={it.badge} />
                     <label className="baseline-pick">
-                      <input type="radio" name="baseline" checked={i === cmp.baseline} onChange={() => onBaseline(it.key)} aria-label={`Use ${it.label} as the baseline`} />
+                      <input
+                        type="radio"
+                        name="baseline"
+                        checked={i === cmp.baseline}
+                        onChange={() => onBaseline(it.key)}
+                        aria-label={`Use ${it.label} as the baseline`}
+                      />
                       baseline
                     </label>
                   </div>
@@ -43,7 +49,8 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                   <tr key={`${r.key}-g`} className="group-row">
                     <th colSpan={items.length + 1} scope="colgroup">
                       <span className="group-label">
-                        {r.group} <span className="hint">({r.unit === "ms" ? "ms, lower is better" : `${r.group === "Throughput" ? "higher is better" : ""}`})</span>
+                        {r.group}{" "}
+                        <span className="hint">({r.unit === "ms" ? "ms, lower is better" : `${r.group === "Throughput" ? "higher is better" : ""}`})</span>
                       </span>
                     </th>
                   </tr>
@@ -53,7 +60,12 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                   {r.values.map((v, i) => {
                     const d = i === cmp.baseline ? null : delta(v, base, r.better);
                     return (
-                      <td key={items[i].key} className={`num${i === cmp.baseline ? " is-baseline" : ""}`} data-testid={`result-${r.key}-${items[i].key}`} data-value={v ?? ""}>
+                      <td
+                        key={items[i].key}
+                        className={`num${i === cmp.baseline ? " is-baseline" : ""}`}
+                        data-testid={`result-${r.key}-${items[i].key}`}
+                        data-value={v ?? ""}
+                      >
                         <span className="v">{fmtValue(v, r.unit)}</span>
                         {d && (
                           <span className={`delta ${d.better === null ? "" : d.better ? "better" : "worse"}`} data-testid={`delta-${r.key}-${items[i].key}`}>

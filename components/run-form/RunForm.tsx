@@ -79,8 +79,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   const input = useMemo(() => toInput(kind, values), [kind, values]);
   const parsed = useMemo(() => parseConfig(input), [input]);
   const clientErrors = parsed.ok ? {} : parsed.errors;
-  const errorFor = (name: string): string | undefined =>
-    serverErrors[name] ?? (touched.has(name) || submitted ? clientErrors[name] : undefined);
+  const errorFor = (name: string): string | undefined => serverErrors[name] ?? (touched.has(name) || submitted ? clientErrors[name] : undefined);
   const needed = parsed.ok ? connectionsNeeded(parsed.config) : null;
   const target = targets.find((t) => t.id === targetId) ?? targets[0];
   const preset = presetById(presetId);
@@ -92,6 +91,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   // Any change to the run withdraws the question: coming back to the same values must not re-open it.
   useEffect(() => setConfirmedFor((c) => (c === null || c === requestKey ? c : null)), [requestKey]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: infoNonce is a "check again" button's counter: changing it must re-fetch.
   useEffect(() => {
     let cancelled = false;
     setInfo({ state: "loading" });
@@ -244,12 +244,16 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             <select id="preset" value={presetId} onChange={(e) => applyPreset(e.target.value)}>
               <optgroup label="Defaults">
                 {PRESETS.filter((p) => !p.referenceId).map((p) => (
-                  <option key={p.id} value={p.id}>{p.label}</option>
+                  <option key={p.id} value={p.id}>
+                    {p.label}
+                  </option>
                 ))}
               </optgroup>
               <optgroup label="Published scenarios">
                 {PRESETS.filter((p) => p.referenceId).map((p) => (
-                  <option key={p.id} value={p.id}>{p.label}</option>
+                  <option key={p.id} value={p.id}>
+                    {p.label}
+                  </option>
                 ))}
               </optgroup>
               {presetId === "custom" && <option value="custom">custom</option>}
@@ -264,7 +268,12 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             <fieldset className="window-choice" data-testid="window-choice">
               <legend>Length</legend>
               <label>
-                <input type="radio" name="window" checked={values.durationSeconds === String(SHORT_WINDOW_SECONDS)} onChange={() => setWindow(SHORT_WINDOW_SECONDS)} />
+                <input
+                  type="radio"
+                  name="window"
+                  checked={values.durationSeconds === String(SHORT_WINDOW_SECONDS)}
+                  onChange={() => setWindow(SHORT_WINDOW_SECONDS)}
+                />
                 Short: same shape, {SHORT_WINDOW_SECONDS} s window
               </label>
               <label>
@@ -317,7 +326,12 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
                     return (
                       <div key={f.name} className="fieldbox" data-field={f.name}>
                         <label className="row" style={{ gap: 6 }}>
-                          <input type="checkbox" name={f.name} checked={values[f.name] === "true"} onChange={(e) => setField(f.name, String(e.target.checked))} />
+                          <input
+                            type="checkbox"
+                            name={f.name}
+                            checked={values[f.name] === "true"}
+                            onChange={(e) => setField(f.name, String(e.target.checked))}
+                          />
                           {f.label}
                         </label>
                         <span className="hint">{f.hint}</span>
@@ -328,7 +342,13 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
                     return (
                       <div key={f.name} className="fieldbox" data-field={f.name}>
                         <label htmlFor={id}>{f.label}</label>
-                        <select id={id} name={f.name} value={values[f.name] ?? ""} aria-describedby={`${id}-msg`} onChange={(e) => setField(f.name, e.target.value)}>
+                        <select
+                          id={id}
+                          name={f.name}
+                          value={values[f.name] ?? ""}
+                          aria-describedby={`${id}-msg`}
+                          onChange={(e) => setField(f.name, e.target.value)}
+                        >
                           {f.options?.map((o) => (
                             <option key={o.value} value={o.value}>
                               {o.label}
@@ -389,14 +409,21 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
           <h2>Target</h2>
           <div className="fieldbox">
             <label htmlFor="target">Run against</label>
-            <select id="target" value={targetId} onChange={(e) => (setTargetId(e.target.value), clearServer("targetId"))} aria-invalid={serverErrors.targetId ? true : undefined}>
+            <select
+              id="target"
+              value={targetId}
+              onChange={(e) => (setTargetId(e.target.value), clearServer("targetId"))}
+              aria-invalid={serverErrors.targetId ? true : undefined}
+            >
               {targets.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
                 </option>
               ))}
             </select>
-            <span className="hint mono break" data-testid="target-url">{target?.maskedUrl}</span>
+            <span className="hint mono break" data-testid="target-url">
+              {target?.maskedUrl}
+            </span>
             {serverErrors.targetId && (
               <span className="field-error" role="alert">
                 {serverErrors.targetId}
@@ -427,8 +454,8 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             <div className={`total-time${isLong ? " long" : ""}`} data-testid="total-time" data-seconds={total}>
               <div className="total-figure">Up to {fmtDuration(total)}</div>
               <div className="hint">
-                {fmtDuration(parsed.config.warmupSeconds)} warm-up + {fmtDuration(parsed.config.durationSeconds)} measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining,
-                plus setup and verification. Runs queue: one runs at a time.
+                {fmtDuration(parsed.config.warmupSeconds)} warm-up + {fmtDuration(parsed.config.durationSeconds)} measured + up to{" "}
+                {fmtDuration(MAX_DRAIN_SECONDS)} draining, plus setup and verification. Runs queue: one runs at a time.
               </div>
             </div>
           )}
@@ -436,7 +463,14 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             {launching ? "Checking the target and launching…" : "Launch run"}
           </button>
           {confirming && total !== null && (
-            <div className="alert warn confirm-long" role="alertdialog" aria-labelledby="confirm-long-title" tabIndex={-1} ref={confirmRef} data-testid="confirm-long">
+            <div
+              className="alert warn confirm-long"
+              role="alertdialog"
+              aria-labelledby="confirm-long-title"
+              tabIndex={-1}
+              ref={confirmRef}
+              data-testid="confirm-long"
+            >
               <p id="confirm-long-title" style={{ margin: 0 }}>
                 <strong>This run loads the target for up to {fmtDuration(total)}.</strong> Other runs wait behind it; you can cancel it from its page.
               </p>
@@ -470,7 +504,11 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
           {parsed.ok && (
             <details>
               <summary className="small">Same run from a terminal</summary>
-              <pre className="cmd">{target && !target.isDefault ? toCliCommand(parsed.config, target.maskedUrl) : toCliCommand(parsed.config, defaultCli.targetUrl, defaultCli.env)}</pre>
+              <pre className="cmd">
+                {target && !target.isDefault
+                  ? toCliCommand(parsed.config, target.maskedUrl)
+                  : toCliCommand(parsed.config, defaultCli.targetUrl, defaultCli.env)}
+              </pre>
             </details>
           )}
         </section>
@@ -483,9 +521,26 @@ function focusFirstError(form: HTMLFormElement | null) {
   form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
 }
 
-function ConnectionsNote({ info, needed, kind, parsedOk, onRetry }: { info: InfoState; needed: number | null; kind: WorkloadKind; parsedOk: boolean; onRetry: () => void }) {
+function ConnectionsNote({
+  info,
+  needed,
+  kind,
+  parsedOk,
+  onRetry,
+}: {
+  info: InfoState;
+  needed: number | null;
+  kind: WorkloadKind;
+  parsedOk: boolean;
+  onRetry: () => void;
+}) {
   const clients = workloadDefinition(kind)?.clientsFormula ?? "clients";
-  if (info.state === "loading") return <p className="hint" data-testid="connections">Checking the target…</p>;
+  if (info.state === "loading")
+    return (
+      <p className="hint" data-testid="connections">
+        Checking the target…
+      </p>
+    );
   if (info.state === "error")
     return (
       <div className="alert bad small" data-testid="connections" role="alert">
@@ -498,7 +553,11 @@ function ConnectionsNote({ info, needed, kind, parsedOk, onRetry }: { info: Info
   const i = info.info;
   const limits = `the server allows ${i.usable} (max_connections ${i.maxConnections} − ${i.reservedConnections} reserved; ${i.inUse} in use now)`;
   if (!parsedOk || needed === null)
-    return <p className="hint" data-testid="connections">PostgreSQL {i.serverVersion}: {limits}.</p>;
+    return (
+      <p className="hint" data-testid="connections">
+        PostgreSQL {i.serverVersion}: {limits}.
+      </p>
+    );
   const cls = needed > i.usable ? "alert bad" : needed > i.available ? "alert warn" : "conn-ok";
   return (
     <div className={`${cls} small`} data-testid="connections" data-needed={needed} data-usable={i.usable}>
@@ -510,7 +569,15 @@ function ConnectionsNote({ info, needed, kind, parsedOk, onRetry }: { info: Info
   );
 }
 
-function AddTarget({ savedSelected, onAdded, onDeleted }: { savedSelected: PublicTarget | null; onAdded: (t: PublicTarget) => void; onDeleted: (id: string) => void }) {
+function AddTarget({
+  savedSelected,
+  onAdded,
+  onDeleted,
+}: {
+  savedSelected: PublicTarget | null;
+  onAdded: (t: PublicTarget) => void;
+  onDeleted: (id: string) => void;
+}) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
@@ -563,12 +630,22 @@ function AddTarget({ savedSelected, onAdded, onDeleted }: { savedSelected: Publi
           </button>
         )}
       </div>
-      {note && <p className="hint" role="status">{note}</p>}
+      {note && (
+        <p className="hint" role="status">
+          {note}
+        </p>
+      )}
       {open && (
         <div className="stack" data-testid="add-target">
           <div className="fieldbox">
             <label htmlFor="t-name">Name</label>
-            <input id="t-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. staging (default: host/database)" aria-invalid={errors.name ? true : undefined} />
+            <input
+              id="t-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. staging (default: host/database)"
+              aria-invalid={errors.name ? true : undefined}
+            />
             {errors.name && <span className="field-error">{errors.name}</span>}
           </div>
           <div className="fieldbox">

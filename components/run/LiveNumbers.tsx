@@ -26,7 +26,9 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
             return (
               <tr key={o.name} data-testid={`live-${o.name}`}>
                 <th scope="row">{o.label}</th>
-                <td className="num" data-testid={`live-${o.name}-rate`}>{fmtRate(tp?.msgPerSec)}</td>
+                <td className="num" data-testid={`live-${o.name}-rate`}>
+                  {fmtRate(tp?.msgPerSec)}
+                </td>
                 <td className="num">{fmtMiB(tp?.mibPerSec)}</td>
                 <td className="num">{o.errors ? fmtInt(tp?.errors) : "–"}</td>
               </tr>
@@ -54,18 +56,20 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
           </tr>
         </thead>
         <tbody>
-          {(model ? latencyMetrics(model) : []).filter((l) => m.latencyMs[l.name]).map(({ name, label }) => {
-            const l = m.latencyMs[name]!;
-            return (
-              <tr key={name} data-testid={`live-lat-${name}`}>
-                <th scope="row">{label}</th>
-                <td className="num">{fmtMs(l.p50)}</td>
-                <td className="num">{fmtMs(l.p95)}</td>
-                <td className="num">{fmtMs(l.p99)}</td>
-                <td className="num">{fmtMs(l.max)}</td>
-              </tr>
-            );
-          })}
+          {(model ? latencyMetrics(model) : [])
+            .filter((l) => m.latencyMs[l.name])
+            .map(({ name, label }) => {
+              const l = m.latencyMs[name]!;
+              return (
+                <tr key={name} data-testid={`live-lat-${name}`}>
+                  <th scope="row">{label}</th>
+                  <td className="num">{fmtMs(l.p50)}</td>
+                  <td className="num">{fmtMs(l.p95)}</td>
+                  <td className="num">{fmtMs(l.p99)}</td>
+                  <td className="num">{fmtMs(l.max)}</td>
+                </tr>
+              );
+            })}
         </tbody>
       </table>
     </div>

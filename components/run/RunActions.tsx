@@ -24,7 +24,7 @@ export function CancelButton({ run, onRequested }: { run: RunView; onRequested: 
           setBusy(true);
           setError(null);
           const r = await fetch(`/api/runs/${run.id}/cancel`, { method: "POST" }).catch(() => null);
-          if (!r || !r.ok) {
+          if (!r?.ok) {
             setBusy(false);
             setError(r ? await errorOf(r) : "the app did not answer; try again");
             return;
@@ -152,16 +152,15 @@ export function CliCommand({ command, target }: { command: string; target: CliTa
       <pre className="cmd">{command}</pre>
       {target.unknownTarget ? (
         <p className="hint">
-          This run&rsquo;s target &ldquo;{target.unknownTarget}&rdquo; is not a saved target (any more): put its connection string in place of
-          the &lt;…&gt;.
+          This run&rsquo;s target &ldquo;{target.unknownTarget}&rdquo; is not a saved target (any more): put its connection string in place of the &lt;…&gt;.
         </p>
       ) : (
         target.targetUrl?.includes(":****@") && <p className="hint">The password is masked (****): put the target&rsquo;s password in its place.</p>
       )}
       {target.env && Object.keys(target.env).length > 0 && (
         <p className="hint">
-          The app runs with its own {Object.keys(target.env).join(" and ")}: the command carries {Object.keys(target.env).length > 1 ? "them" : "it"} so it
-          uses the same embedded Postgres.
+          The app runs with its own {Object.keys(target.env).join(" and ")}: the command carries {Object.keys(target.env).length > 1 ? "them" : "it"} so it uses
+          the same embedded Postgres.
         </p>
       )}
     </section>

@@ -28,8 +28,7 @@ function cancelText(error: string | null): string {
 /** Seqs absent between the first and the last sample held (a gap in the chart); empty when continuous. */
 function missingSeqs(samples: Sample[]): number[] {
   const out: number[] = [];
-  for (let i = 1; i < samples.length && out.length < 50; i++)
-    for (let q = samples[i - 1].seq + 1; q < samples[i].seq && out.length < 50; q++) out.push(q);
+  for (let i = 1; i < samples.length && out.length < 50; i++) for (let q = samples[i - 1].seq + 1; q < samples[i].seq && out.length < 50; q++) out.push(q);
   return out;
 }
 
@@ -115,8 +114,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
         </div>
       ) : run.status === "cancelled" ? (
         <div className="alert warn" data-testid="run-error">
-          <strong>{cancelText(run.error)}</strong> The load stopped before its end, so there is no summary; the charts show what was
-          measured until then.
+          <strong>{cancelText(run.error)}</strong> The load stopped before its end, so there is no summary; the charts show what was measured until then.
         </div>
       ) : null}
 

@@ -28,8 +28,12 @@ export function Kpis({ summary }: { summary: RunSummary }) {
         return (
           <div className="kpi panel" key={o.name}>
             <span className="k">{rateLabel(o, summary.reads.perGroup.length)}</span>
-            <span className="v" data-testid={`kpi-${o.name}`}>{fmtRate(tp?.msgPerSec)}</span>
-            <span className="k">{o.unit}/s · {fmtMiB(tp?.mibPerSec)} MiB/s</span>
+            <span className="v" data-testid={`kpi-${o.name}`}>
+              {fmtRate(tp?.msgPerSec)}
+            </span>
+            <span className="k">
+              {o.unit}/s · {fmtMiB(tp?.mibPerSec)} MiB/s
+            </span>
           </div>
         );
       })}
@@ -65,7 +69,9 @@ export function LatencyTable({ workload, latency, caption }: { workload: string;
           <tr>
             <th>metric</th>
             {STATS.map((s) => (
-              <th key={s.key} className="num">{s.label}</th>
+              <th key={s.key} className="num">
+                {s.label}
+              </th>
             ))}
             <th className="num">count</th>
           </tr>
@@ -73,11 +79,21 @@ export function LatencyTable({ workload, latency, caption }: { workload: string;
         <tbody>
           {rows.map((m) => (
             <tr key={m.name}>
-              <th scope="row" className="nowrap" title={m.latencySample ? `one sample ${m.latencySample}` : "from each operation's scheduled start under the throttle (coordinated omission corrected)"}>
+              <th
+                scope="row"
+                className="nowrap"
+                title={
+                  m.latencySample
+                    ? `one sample ${m.latencySample}`
+                    : "from each operation's scheduled start under the throttle (coordinated omission corrected)"
+                }
+              >
                 {m.label}
               </th>
               {STATS.map((s) => (
-                <td key={s.key} className="num">{fmtMs(latency[m.name]![s.key])}</td>
+                <td key={s.key} className="num">
+                  {fmtMs(latency[m.name]![s.key])}
+                </td>
               ))}
               <td className="num">{fmtInt(latency[m.name]!.count)}</td>
             </tr>
@@ -155,7 +171,10 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["runner CPU", `${m.runnerCpuSeconds.toFixed(1)} s in the measured window (${m.runnerCpuMsPer1000Msgs.toFixed(2)} ms per 1,000 messages)`],
     ["Node.js", m.nodeVersion],
     ["pg-broker-bench", `${m.productVersion}${m.productCommit ? ` (${m.productCommit.slice(0, 10)})` : ""}`],
-    ["measured window", `${fmtDuration(summary.window.measuredSeconds)} (${summary.window.measuredSeconds.toFixed(2)} s) after ${fmtDuration(summary.window.warmupSeconds)} warm-up`],
+    [
+      "measured window",
+      `${fmtDuration(summary.window.measuredSeconds)} (${summary.window.measuredSeconds.toFixed(2)} s) after ${fmtDuration(summary.window.warmupSeconds)} warm-up`,
+    ],
     ["started / ended", `${m.startedAt} → ${m.endedAt}`],
     ["end-to-end clock", m.e2eClock],
   ];
@@ -181,7 +200,9 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
       {settings.performance.length ? (
         <SettingsTable rows={settings.performance} caption="Those that matter for performance" testId="settings-performance" />
       ) : (
-        <p className="muted small" data-testid="settings-performance">Every setting that matters for performance (memory, durability, WAL, checkpoints, I/O, vacuum) is at its default.</p>
+        <p className="muted small" data-testid="settings-performance">
+          Every setting that matters for performance (memory, durability, WAL, checkpoints, I/O, vacuum) is at its default.
+        </p>
       )}
       {settings.other.length > 0 && (
         <details data-testid="settings-other">
@@ -200,7 +221,9 @@ function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; ca
       <tbody>
         {rows.map(([k, v]) => (
           <tr key={k}>
-            <th scope="row" className="mono">{k}</th>
+            <th scope="row" className="mono">
+              {k}
+            </th>
             <td className="mono">{v}</td>
           </tr>
         ))}
@@ -224,7 +247,11 @@ export function RunResult({ summary }: { summary: RunSummary }) {
         </div>
       )}
       <section className="panel">
-        <LatencyTable workload={summary.workload} latency={summary.latencyMs} caption={`Latency over the measured window (ms), ${fmtDuration(summary.window.measuredSeconds)}`} />
+        <LatencyTable
+          workload={summary.workload}
+          latency={summary.latencyMs}
+          caption={`Latency over the measured window (ms), ${fmtDuration(summary.window.measuredSeconds)}`}
+        />
         <GroupTable summary={summary} />
       </section>
     </div>

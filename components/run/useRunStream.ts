@@ -73,9 +73,10 @@ export function useRunStream(
         }
         seen.current.add(sample.seq);
         setState((s) => {
-          const samples = s.samples.length && s.samples[s.samples.length - 1].seq > sample.seq
-            ? [...s.samples, sample].sort((a, b) => a.seq - b.seq)
-            : [...s.samples, sample];
+          const samples =
+            s.samples.length && s.samples[s.samples.length - 1].seq > sample.seq
+              ? [...s.samples, sample].sort((a, b) => a.seq - b.seq)
+              : [...s.samples, sample];
           // Samples replayed right after (re)connecting are old by design; only count the ones that came live.
           const live = now - openedAt > 2000;
           const lag = now - Date.parse(sample.time);

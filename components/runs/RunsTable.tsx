@@ -11,7 +11,6 @@ import { workloadDefinitions } from "@/lib/workloads";
 import type { RunView } from "@/lib/run-view";
 import type { RunsQuery, SortKey } from "./query";
 
-
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
   { key: "status", label: "Status" },
   { key: "workload", label: "Workload" },
@@ -54,7 +53,7 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
     const p = new URLSearchParams();
     if (q.workload) p.set("workload", q.workload);
     if (q.status) p.set("status", q.status);
-    if (q.sort !== "date" || q.dir !== "desc") (p.set("sort", q.sort), p.set("dir", q.dir));
+    if (q.sort !== "date" || q.dir !== "desc") p.set("sort", q.sort), p.set("dir", q.dir);
     const qs = p.toString();
     window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
   }, [q]);
@@ -78,7 +77,11 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
   }, [runs, q]);
 
   const toggleSort = (key: SortKey) =>
-    setQ((old) => ({ ...old, sort: key, dir: old.sort === key ? (old.dir === "asc" ? "desc" : "asc") : key === "date" || key === "write" || key === "read" ? "desc" : "asc" }));
+    setQ((old) => ({
+      ...old,
+      sort: key,
+      dir: old.sort === key ? (old.dir === "asc" ? "desc" : "asc") : key === "date" || key === "write" || key === "read" ? "desc" : "asc",
+    }));
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
   return (
@@ -101,7 +104,9 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
             <select value={q.status} onChange={(e) => setQ({ ...q, status: e.target.value })} aria-label="Filter by status">
               <option value="">all</option>
               {RUN_STATUSES.map((s) => (
-                <option key={s} value={s}>{s}</option>
+                <option key={s} value={s}>
+                  {s}
+                </option>
               ))}
             </select>
           </label>
@@ -149,7 +154,9 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
       {runs.length === 0 ? (
         <div className="panel">
           <p style={{ marginTop: 0 }}>No runs yet.</p>
-          <Link className="btn primary" href="/runs/new">Launch the first one</Link>
+          <Link className="btn primary" href="/runs/new">
+            Launch the first one
+          </Link>
         </div>
       ) : rows.length === 0 ? (
         <p className="panel muted">No run matches these filters.</p>
@@ -158,13 +165,21 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
           <table className="data runs-table" data-testid="runs-table">
             <thead>
               <tr>
-                <th><span className="sr-only">Select</span></th>
+                <th>
+                  <span className="sr-only">Select</span>
+                </th>
                 <th>Run</th>
                 {COLUMNS.map((c) => (
-                  <th key={c.key} className={c.num ? "num" : undefined} aria-sort={q.sort === c.key ? (q.dir === "asc" ? "ascending" : "descending") : undefined}>
+                  <th
+                    key={c.key}
+                    className={c.num ? "num" : undefined}
+                    aria-sort={q.sort === c.key ? (q.dir === "asc" ? "ascending" : "descending") : undefined}
+                  >
                     <button type="button" className="sort" onClick={() => toggleSort(c.key)}>
                       {c.label}
-                      <span aria-hidden="true" className="sort-mark">{q.sort === c.key ? (q.dir === "asc" ? "▲" : "▼") : ""}</span>
+                      <span aria-hidden="true" className="sort-mark">
+                        {q.sort === c.key ? (q.dir === "asc" ? "▲" : "▼") : ""}
+                      </span>
                     </button>
                   </th>
                 ))}
@@ -172,16 +187,28 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.id} data-run-id={r.id} data-status={r.status} data-workload={r.workload} className={selected.includes(r.id) ? "selected" : undefined}>
+                <tr
+                  key={r.id}
+                  data-run-id={r.id}
+                  data-status={r.status}
+                  data-workload={r.workload}
+                  className={selected.includes(r.id) ? "selected" : undefined}
+                >
                   <td>
                     <input type="checkbox" checked={selected.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select run ${r.id}`} />
                   </td>
                   <td>
-                    <Link href={`/runs/${r.id}`} className="mono">{r.id}</Link>
+                    <Link href={`/runs/${r.id}`} className="mono">
+                      {r.id}
+                    </Link>
                   </td>
                   <td>
                     <span className={`badge ${STATUS_BADGE[r.status] ?? ""}`}>{r.status}</span>
-                    {r.headline && !r.headline.verified && <span className="badge bad" title="verification failed">unverified</span>}
+                    {r.headline && !r.headline.verified && (
+                      <span className="badge bad" title="verification failed">
+                        unverified
+                      </span>
+                    )}
                   </td>
                   <td>{r.workload}</td>
                   <td className="small knobs">
@@ -193,9 +220,15 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
                       </Fragment>
                     ))}
                   </td>
-                  <td className="num" data-label="write msg/s">{r.headline ? fmtRate(r.headline.writeMsgPerSec) : "–"}</td>
-                  <td className="num" data-label="read msg/s">{r.headline ? fmtRate(r.headline.readMsgPerSec) : "–"}</td>
-                  <td className="num" data-label="e2e p99 ms">{r.headline ? fmtMs(r.headline.e2eP99Ms) : "–"}</td>
+                  <td className="num" data-label="write msg/s">
+                    {r.headline ? fmtRate(r.headline.writeMsgPerSec) : "–"}
+                  </td>
+                  <td className="num" data-label="read msg/s">
+                    {r.headline ? fmtRate(r.headline.readMsgPerSec) : "–"}
+                  </td>
+                  <td className="num" data-label="e2e p99 ms">
+                    {r.headline ? fmtMs(r.headline.e2eP99Ms) : "–"}
+                  </td>
                   <td className="small target">{r.targetLabel}</td>
                   <td className="small nowrap">
                     <LocalTime iso={r.createdAt} />

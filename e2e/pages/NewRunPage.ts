@@ -66,7 +66,9 @@ export class NewRunPage {
   /** Launch a run longer than 5 minutes: Launch, then the confirmation's "Yes, launch…". */
   async launchLong(): Promise<string> {
     await this.page.getByRole("button", { name: "Launch run" }).click();
-    await this.confirmation().getByRole("button", { name: /^Yes, launch/ }).click();
+    await this.confirmation()
+      .getByRole("button", { name: /^Yes, launch/ })
+      .click();
     return this.launched();
   }
 

@@ -19,12 +19,21 @@ export class RunPage {
     return this.page.getByTestId("run-stream").evaluate((el: HTMLElement) => {
       const d = el.dataset;
       const num = (v: string | undefined) => (v === undefined || v === "" ? null : Number(v));
-      return { count: Number(d.count), first: num(d.firstSeq), last: num(d.lastSeq), missing: d.missing ?? "", dupes: Number(d.dupes), maxLagMs: num(d.maxLagMs) };
+      return {
+        count: Number(d.count),
+        first: num(d.firstSeq),
+        last: num(d.lastSeq),
+        missing: d.missing ?? "",
+        dupes: Number(d.dupes),
+        maxLagMs: num(d.maxLagMs),
+      };
     });
   }
 
   async waitForSamples(atLeast: number, timeout = 30_000) {
-    await expect.poll(async () => (await this.stream()).count, { timeout, message: `at least ${atLeast} samples on the chart` }).toBeGreaterThanOrEqual(atLeast);
+    await expect
+      .poll(async () => (await this.stream()).count, { timeout, message: `at least ${atLeast} samples on the chart` })
+      .toBeGreaterThanOrEqual(atLeast);
   }
 
   /** The drawn path of the write line in the throughput chart (changes whenever a point is added). */

@@ -85,7 +85,13 @@ const INTERNALS: Internal[] = [
     contains: ["activeQuery.submit(this.connection)", "activeQuery.handleError(queryError, this.connection)"],
   },
   // The query hooks the client calls on the active query as the server answers (LeanQuery.handle*).
-  { what: "Client.prototype._handleReadyForQuery", dependent: "leanquery.ts", value: () => ClientProto._handleReadyForQuery, arity: 1, contains: ["activeQuery.handleReadyForQuery(this.connection)"] },
+  {
+    what: "Client.prototype._handleReadyForQuery",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handleReadyForQuery,
+    arity: 1,
+    contains: ["activeQuery.handleReadyForQuery(this.connection)"],
+  },
   {
     what: "Client.prototype._handleErrorMessage",
     dependent: "leanquery.ts",
@@ -94,13 +100,55 @@ const INTERNALS: Internal[] = [
     // The statement is forgotten on error, so the next run parses it again (LeanQuery.submit checks it).
     contains: ["delete this.connection.submittedNamedStatements[activeQuery.name]", "activeQuery.handleError(msg, this.connection)"],
   },
-  { what: "Client.prototype._handleRowDescription", dependent: "leanquery.ts", value: () => ClientProto._handleRowDescription, arity: 1, contains: ["activeQuery.handleRowDescription(msg)"] },
-  { what: "Client.prototype._handleDataRow", dependent: "leanquery.ts", value: () => ClientProto._handleDataRow, arity: 1, contains: ["activeQuery.handleDataRow(msg)"] },
-  { what: "Client.prototype._handleCommandComplete", dependent: "leanquery.ts", value: () => ClientProto._handleCommandComplete, arity: 1, contains: ["activeQuery.handleCommandComplete(msg, this.connection)"] },
-  { what: "Client.prototype._handleEmptyQuery", dependent: "leanquery.ts", value: () => ClientProto._handleEmptyQuery, arity: 1, contains: ["activeQuery.handleEmptyQuery(this.connection)"] },
-  { what: "Client.prototype._handlePortalSuspended", dependent: "leanquery.ts", value: () => ClientProto._handlePortalSuspended, arity: 1, contains: ["activeQuery.handlePortalSuspended(this.connection)"] },
-  { what: "Client.prototype._handleCopyInResponse", dependent: "leanquery.ts", value: () => ClientProto._handleCopyInResponse, arity: 1, contains: ["activeQuery.handleCopyInResponse(this.connection)"] },
-  { what: "Client.prototype._handleCopyData", dependent: "leanquery.ts", value: () => ClientProto._handleCopyData, arity: 1, contains: ["activeQuery.handleCopyData(msg, this.connection)"] },
+  {
+    what: "Client.prototype._handleRowDescription",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handleRowDescription,
+    arity: 1,
+    contains: ["activeQuery.handleRowDescription(msg)"],
+  },
+  {
+    what: "Client.prototype._handleDataRow",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handleDataRow,
+    arity: 1,
+    contains: ["activeQuery.handleDataRow(msg)"],
+  },
+  {
+    what: "Client.prototype._handleCommandComplete",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handleCommandComplete,
+    arity: 1,
+    contains: ["activeQuery.handleCommandComplete(msg, this.connection)"],
+  },
+  {
+    what: "Client.prototype._handleEmptyQuery",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handleEmptyQuery,
+    arity: 1,
+    contains: ["activeQuery.handleEmptyQuery(this.connection)"],
+  },
+  {
+    what: "Client.prototype._handlePortalSuspended",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handlePortalSuspended,
+    arity: 1,
+    contains: ["activeQuery.handlePortalSuspended(this.connection)"],
+  },
+  {
+    what: "Client.prototype._handleCopyInResponse",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handleCopyInResponse,
+    arity: 1,
+    contains: ["activeQuery.handleCopyInResponse(this.connection)"],
+  },
+  {
+    what: "Client.prototype._handleCopyData",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._handleCopyData,
+    arity: 1,
+    contains: ["activeQuery.handleCopyData(msg, this.connection)"],
+  },
   {
     what: "Client.prototype._handleParseComplete",
     dependent: "leanquery.ts",
@@ -110,7 +158,13 @@ const INTERNALS: Internal[] = [
     contains: ["this.connection.parsedStatements[activeQuery.name] = activeQuery.text", "delete this.connection.submittedNamedStatements[activeQuery.name]"],
   },
   // A lost connection settles the waiting LeanQuery through handleError (the loops then stop).
-  { what: "Client.prototype._errorAllQueries", dependent: "leanquery.ts", value: () => ClientProto._errorAllQueries, arity: 1, contains: ["query.handleError(err, this.connection)"] },
+  {
+    what: "Client.prototype._errorAllQueries",
+    dependent: "leanquery.ts",
+    value: () => ClientProto._errorAllQueries,
+    arity: 1,
+    contains: ["query.handleError(err, this.connection)"],
+  },
   // The private Connection a LeanQuery is submitted to, and what submit() uses of it.
   { what: "Client#connection", dependent: "leanquery.ts", value: () => aClient().connection, type: "object" },
   { what: "Connection#stream", dependent: "leanquery.ts", value: () => aClient().connection.stream, type: "object" },
@@ -122,8 +176,20 @@ const INTERNALS: Internal[] = [
   { what: "Connection#submittedNamedStatements", dependent: "leanquery.ts", value: () => aClient().connection.submittedNamedStatements, type: "object" },
   { what: "Connection.prototype.parse", dependent: "leanquery.ts", value: () => Connection.prototype.parse, arity: 1, contains: ["serialize.parse(query)"] },
   { what: "Connection.prototype.bind", dependent: "leanquery.ts", value: () => Connection.prototype.bind, arity: 1, contains: ["serialize.bind(config)"] },
-  { what: "Connection.prototype.describe", dependent: "leanquery.ts", value: () => Connection.prototype.describe, arity: 1, contains: ["serialize.describe(msg)"] },
-  { what: "Connection.prototype.execute", dependent: "leanquery.ts", value: () => Connection.prototype.execute, arity: 1, contains: ["serialize.execute(config)"] },
+  {
+    what: "Connection.prototype.describe",
+    dependent: "leanquery.ts",
+    value: () => Connection.prototype.describe,
+    arity: 1,
+    contains: ["serialize.describe(msg)"],
+  },
+  {
+    what: "Connection.prototype.execute",
+    dependent: "leanquery.ts",
+    value: () => Connection.prototype.execute,
+    arity: 1,
+    contains: ["serialize.execute(config)"],
+  },
   { what: "Connection.prototype.sync", dependent: "leanquery.ts", value: () => Connection.prototype.sync, arity: 0 },
   // node-postgres' parameter encoder, passed to bind() as valueMapper.
   { what: "pg/lib/utils prepareValue", dependent: "leanquery.ts", value: () => utils.prepareValue, arity: 1 },
@@ -164,8 +230,7 @@ describe("node-postgres internals the lean path relies on", () => {
         assert.equal(arity, i.arity, moved(i.what, i.dependent, `takes ${arity} parameters, not ${i.arity}`));
       }
       const body = normalise(String(value));
-      for (const code of i.contains ?? [])
-        assert.ok(body.includes(normalise(code)), moved(i.what, i.dependent, `no longer does \`${code}\``));
+      for (const code of i.contains ?? []) assert.ok(body.includes(normalise(code)), moved(i.what, i.dependent, `no longer does \`${code}\``));
     });
   }
 });
@@ -174,7 +239,8 @@ describe("node-postgres internals the lean path relies on", () => {
 describe("LeanQuery on a real connection", () => {
   let db: { url: string; drop: () => Promise<void> };
   let client: pg.Client;
-  const connection = () => (client as unknown as { connection: { parsedStatements: Record<string, string>; submittedNamedStatements: Record<string, string> } }).connection;
+  const connection = () =>
+    (client as unknown as { connection: { parsedStatements: Record<string, string>; submittedNamedStatements: Record<string, string> } }).connection;
   before(async () => {
     db = await testDatabase("pg_internals");
     client = new pg.Client({ connectionString: db.url });
@@ -187,7 +253,14 @@ describe("LeanQuery on a real connection", () => {
 
   test("a simple query returns its rows as raw text, SQL NULL as null", async () => {
     const q = new LeanQuery("SELECT 1::int, 'a b', NULL::text UNION ALL SELECT 2, '', 'x'");
-    assert.deepEqual(await q.run(client), [["1", "a b", null], ["2", "", "x"]], moved("DataRowMessage.fields", "leanquery.ts", "no longer holds raw text"));
+    assert.deepEqual(
+      await q.run(client),
+      [
+        ["1", "a b", null],
+        ["2", "", "x"],
+      ],
+      moved("DataRowMessage.fields", "leanquery.ts", "no longer holds raw text"),
+    );
   });
 
   test("a prepared statement is parsed once per connection, its parameters encoded as client.query() would", async () => {
@@ -197,8 +270,16 @@ describe("LeanQuery on a real connection", () => {
     const values = [41, ["a", null, 'q"'], at, "2026-01-02 03:04:05.678+00"];
     const expected = (await client.query({ text, values, rowMode: "array" })).rows;
     assert.deepEqual(await q.run(client, values), expected);
-    assert.equal(connection().parsedStatements.pgbb_internals_prepared, text, moved("Connection#parsedStatements", "leanquery.ts", "is not filled on ParseComplete"));
-    assert.equal(connection().submittedNamedStatements.pgbb_internals_prepared, undefined, moved("Connection#submittedNamedStatements", "leanquery.ts", "keeps a parsed statement"));
+    assert.equal(
+      connection().parsedStatements.pgbb_internals_prepared,
+      text,
+      moved("Connection#parsedStatements", "leanquery.ts", "is not filled on ParseComplete"),
+    );
+    assert.equal(
+      connection().submittedNamedStatements.pgbb_internals_prepared,
+      undefined,
+      moved("Connection#submittedNamedStatements", "leanquery.ts", "keeps a parsed statement"),
+    );
     // A second Parse under the same name would fail ("prepared statement … already exists").
     assert.deepEqual(await q.run(client, [1, [], at, "2026-01-02 03:04:05.678+00"]), [["2", "{}", "true"]]);
   });
@@ -219,7 +300,11 @@ describe("LeanQuery on a real connection", () => {
     // not with "prepared statement does not exist").
     const bad = new LeanQuery("SELEC 1", "pgbb_internals_bad");
     await assert.rejects(bad.run(client), { code: "42601" });
-    assert.equal(connection().submittedNamedStatements.pgbb_internals_bad, undefined, moved("Client.prototype._handleErrorMessage", "leanquery.ts", "no longer forgets a failed statement"));
+    assert.equal(
+      connection().submittedNamedStatements.pgbb_internals_bad,
+      undefined,
+      moved("Client.prototype._handleErrorMessage", "leanquery.ts", "no longer forgets a failed statement"),
+    );
     await assert.rejects(bad.run(client), { code: "42601" });
     assert.deepEqual(await new LeanQuery("SELECT 'still usable'").run(client), [["still usable"]]);
   });

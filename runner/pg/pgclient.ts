@@ -69,7 +69,9 @@ export async function openClient(url: string, role: string, raw = true, timeoutM
   }
   connected = true;
   // One round trip: the session settings the loops depend on, then the backend pid.
-  const r = (await client.query(`${SESSION_SETTINGS.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`)) as unknown as pg.QueryResult[];
+  const r = (await client.query(
+    `${SESSION_SETTINGS.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`,
+  )) as unknown as pg.QueryResult[];
   tc.pid = Number(r[r.length - 1].rows[0].pid);
   return tc;
 }
@@ -103,8 +105,7 @@ export async function openClients(url: string, roles: string[], parallel = 8, ra
 export function isConnectionError(err: unknown, tc?: TargetClient): boolean {
   if (tc?.lost) return true;
   const e = err as { code?: string; message?: string };
-  if (typeof e?.code === "string" && (e.code.startsWith("08") || ["57P01", "57P02", "57P03", "ECONNRESET", "EPIPE"].includes(e.code)))
-    return true;
+  if (typeof e?.code === "string" && (e.code.startsWith("08") || ["57P01", "57P02", "57P03", "ECONNRESET", "EPIPE"].includes(e.code))) return true;
   return /Connection terminated|connection error|not queryable|Client was closed/i.test(e?.message ?? "");
 }
 

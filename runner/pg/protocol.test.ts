@@ -5,7 +5,12 @@ import { bindExecuteMessage, simpleQueryMessage } from "./protocol";
 
 // What node-postgres writes for a prepared statement execution (pg/lib/query.js prepare()).
 const pgBytes = (statement: string, values: string[]) =>
-  Buffer.concat([serialize.bind({ portal: "", statement, values }), serialize.describe({ type: "P", name: "" }), serialize.execute({ portal: "" }), serialize.sync()]);
+  Buffer.concat([
+    serialize.bind({ portal: "", statement, values }),
+    serialize.describe({ type: "P", name: "" }),
+    serialize.execute({ portal: "" }),
+    serialize.sync(),
+  ]);
 
 test("pre-built messages are byte for byte what node-postgres sends", () => {
   const cases: [string, string[]][] = [

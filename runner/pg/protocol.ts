@@ -4,7 +4,9 @@
 // filled in place. Why: node-postgres serialises a 200 KB bytea[] parameter by growing and copying its
 // writer buffer several times per batch, and re-serialises constant parameters (a reader's claim) on every
 // poll; both were measurable shares of the runner's CPU at 5,000 msg/s.
-const { serialize } = require("pg-protocol") as { serialize: { describe(m: { type: "P"; name: string }): Buffer; execute(c?: object): Buffer; sync(): Buffer; query(text: string): Buffer } };
+const { serialize } = require("pg-protocol") as {
+  serialize: { describe(m: { type: "P"; name: string }): Buffer; execute(c?: object): Buffer; sync(): Buffer; query(text: string): Buffer };
+};
 
 /** Describe portal + Execute + Sync, the tail of every Bind node-postgres sends. */
 const TAIL = Buffer.concat([serialize.describe({ type: "P", name: "" }), serialize.execute(), serialize.sync()]);
@@ -18,7 +20,7 @@ export const simpleQueryMessage = (text: string): Buffer => serialize.query(text
  * offset is returned in `offsets` (other parameters' offsets too).
  */
 export function bindExecuteMessage(statement: string, params: (string | number)[]): { message: Buffer; offsets: number[] } {
-  const name = Buffer.from(statement + "\0", "utf8");
+  const name = Buffer.from(`${statement}\0`, "utf8");
   const values = params.map((p) => (typeof p === "number" ? p : Buffer.byteLength(p, "utf8")));
   const bodyLength = 4 + 1 + name.length + 2 + 2 * params.length + 2 + values.reduce((a, n) => a + 4 + n, 0) + 2 + 2;
   const message = Buffer.alloc(1 + bodyLength + TAIL.length);

@@ -1,35 +1,95 @@
 // Pub/sub, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
-import { z } from "zod";
-import { amount, backoffField, type BackoffMode, brokerMetrics, byGroup, fmtBytes, paramsObject, plural, sharedFields, sharedParts, whenValid, writersField } from "../fields";
+import type { z } from "zod";
+import {
+  amount,
+  backoffField,
+  type BackoffMode,
+  brokerMetrics,
+  byGroup,
+  fmtBytes,
+  paramsObject,
+  plural,
+  sharedFields,
+  sharedParts,
+  whenValid,
+  writersField,
+} from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
   writersField,
   {
-    name: "partitions", label: "Partitions", hint: "one table per partition; writer w writes to partition w mod P", control: "int", min: 1, max: 1000, default: 10, group: "load",
-    cli: { flag: "partitions", help: "partition tables" }, importFlag: "partitions", compareLabel: "Partitions",
+    name: "partitions",
+    label: "Partitions",
+    hint: "one table per partition; writer w writes to partition w mod P",
+    control: "int",
+    min: 1,
+    max: 1000,
+    default: 10,
+    group: "load",
+    cli: { flag: "partitions", help: "partition tables" },
+    importFlag: "partitions",
+    compareLabel: "Partitions",
   },
   {
-    name: "consumerGroups", label: "Consumer groups", hint: "each group reads every message (fan-out)", control: "int", min: 1, max: 100, default: 1, group: "load",
-    cli: { flag: "consumer-groups", help: "consumer groups (read fan-out)" }, importFlag: "consumer-groups", compareLabel: "Consumer groups",
+    name: "consumerGroups",
+    label: "Consumer groups",
+    hint: "each group reads every message (fan-out)",
+    control: "int",
+    min: 1,
+    max: 100,
+    default: 1,
+    group: "load",
+    cli: { flag: "consumer-groups", help: "consumer groups (read fan-out)" },
+    importFlag: "consumer-groups",
+    compareLabel: "Consumer groups",
   },
   {
     // Readers per consumer group. The reference pins one reader per partition per group, so it must equal
     // partitions; left out, it is derived from partitions (the form never asks for it: asking would only let
     // the two disagree).
-    name: "readers", label: "Readers per group", hint: "one per partition in each group, as the reference tool requires", control: "int", min: 1, max: 1000, group: "load", derivedFrom: "partitions",
-    cli: { flag: "readers", help: "readers PER consumer group, must equal -partitions (left out, it follows them)" }, importFlag: "readers", compareLabel: "Readers (pub/sub: per group)",
+    name: "readers",
+    label: "Readers per group",
+    hint: "one per partition in each group, as the reference tool requires",
+    control: "int",
+    min: 1,
+    max: 1000,
+    group: "load",
+    derivedFrom: "partitions",
+    cli: { flag: "readers", help: "readers PER consumer group, must equal -partitions (left out, it follows them)" },
+    importFlag: "readers",
+    compareLabel: "Readers (pub/sub: per group)",
   },
   backoffField,
   ...sharedFields,
   {
-    name: "writeBatch", label: "Write batch", unit: "msgs", hint: "messages per INSERT transaction", control: "int", min: 1, max: 100_000, default: 100, group: "batches",
-    cli: { flag: "write-batch", help: "messages per INSERT transaction" }, importFlag: "write-batch", compareLabel: "Write batch",
+    name: "writeBatch",
+    label: "Write batch",
+    unit: "msgs",
+    hint: "messages per INSERT transaction",
+    control: "int",
+    min: 1,
+    max: 100_000,
+    default: 100,
+    group: "batches",
+    cli: { flag: "write-batch", help: "messages per INSERT transaction" },
+    importFlag: "write-batch",
+    compareLabel: "Write batch",
   },
   {
-    name: "readBatch", label: "Read batch", unit: "msgs", hint: "most messages claimed per poll", control: "int", min: 1, max: 100_000, default: 100, group: "batches",
-    cli: { flag: "read-batch", help: "most messages per claim" }, importFlag: "read-batch", compareLabel: "Read batch",
+    name: "readBatch",
+    label: "Read batch",
+    unit: "msgs",
+    hint: "most messages claimed per poll",
+    control: "int",
+    min: 1,
+    max: 100_000,
+    default: 100,
+    group: "batches",
+    cli: { flag: "read-batch", help: "most messages per claim" },
+    importFlag: "read-batch",
+    compareLabel: "Read batch",
   },
 ]);
 
@@ -50,31 +110,49 @@ interface Shape {
 const label = (name: string) => FIELDS.find((f) => f.name === name)!.label;
 
 export const PubsubParams = paramsObject<"pubsub", Shape>("pubsub", FIELDS)
-  .superRefine((p, ctx) => {
-    if (p.readers !== undefined && p.readers !== p.partitions)
-      ctx.addIssue({
-        code: "custom",
-        path: ["readers"],
-        message: `${label("readers")} (${p.readers}) must equal ${label("partitions")} (${p.partitions}): each consumer group has exactly one reader per partition, as in the reference tool. Set readers to ${p.partitions}, or leave it out to follow partitions`,
-      });
-  }, whenValid("readers", "partitions"))
-  .superRefine((p, ctx) => {
-    // The write limit must let a whole batch through (a queue writer sends one row at a time).
-    if (p.throttleWritesPerSec > 0 && p.throttleWritesPerSec < p.writeBatch)
-      ctx.addIssue({
-        code: "custom",
-        path: ["throttleWritesPerSec"],
-        message: `${label("throttleWritesPerSec")} (${amount(p.throttleWritesPerSec, "msg/s")}) is below ${label("writeBatch")} (${amount(p.writeBatch, "msgs")}): a whole batch could never be sent (the reference tool's writers silently stop in this case). Raise the write limit or lower the write batch`,
-      });
-  }, whenValid("throttleWritesPerSec", "writeBatch"))
+  .superRefine(
+    (p, ctx) => {
+      if (p.readers !== undefined && p.readers !== p.partitions)
+        ctx.addIssue({
+          code: "custom",
+          path: ["readers"],
+          message: `${label("readers")} (${p.readers}) must equal ${label("partitions")} (${p.partitions}): each consumer group has exactly one reader per partition, as in the reference tool. Set readers to ${p.partitions}, or leave it out to follow partitions`,
+        });
+    },
+    whenValid("readers", "partitions"),
+  )
+  .superRefine(
+    (p, ctx) => {
+      // The write limit must let a whole batch through (a queue writer sends one row at a time).
+      if (p.throttleWritesPerSec > 0 && p.throttleWritesPerSec < p.writeBatch)
+        ctx.addIssue({
+          code: "custom",
+          path: ["throttleWritesPerSec"],
+          message: `${label("throttleWritesPerSec")} (${amount(p.throttleWritesPerSec, "msg/s")}) is below ${label("writeBatch")} (${amount(p.writeBatch, "msgs")}): a whole batch could never be sent (the reference tool's writers silently stop in this case). Raise the write limit or lower the write batch`,
+        });
+    },
+    whenValid("throttleWritesPerSec", "writeBatch"),
+  )
   .transform((p) => ({ ...p, readers: p.readers ?? p.partitions }));
 export type PubsubConfig = z.output<typeof PubsubParams>;
 
 /** The published scenarios' exact client configs (fixtures/kozlovski/published-results.json, scenarios[].config). */
 const PUBLISHED = [
-  ["pubsub-4vcpu-single-node", "pub/sub: 4 vCPU single node", { writers: 10, partitions: 4, consumerGroups: 5, writeBatch: 100, readBatch: 200, throttleWritesPerSec: 5000, durationSeconds: 120 }],
-  ["pubsub-4vcpu-three-node-sync-replicated", "pub/sub: 4 vCPU 3-node sync-replicated", { writers: 10, partitions: 4, consumerGroups: 5, writeBatch: 100, readBatch: 200, throttleWritesPerSec: 5000, durationSeconds: 300 }],
-  ["pubsub-96vcpu-single-node", "pub/sub: 96 vCPU single node", { writers: 100, partitions: 30, consumerGroups: 5, writeBatch: 200, readBatch: 200, throttleWritesPerSec: 250000, durationSeconds: 120 }],
+  [
+    "pubsub-4vcpu-single-node",
+    "pub/sub: 4 vCPU single node",
+    { writers: 10, partitions: 4, consumerGroups: 5, writeBatch: 100, readBatch: 200, throttleWritesPerSec: 5000, durationSeconds: 120 },
+  ],
+  [
+    "pubsub-4vcpu-three-node-sync-replicated",
+    "pub/sub: 4 vCPU 3-node sync-replicated",
+    { writers: 10, partitions: 4, consumerGroups: 5, writeBatch: 100, readBatch: 200, throttleWritesPerSec: 5000, durationSeconds: 300 },
+  ],
+  [
+    "pubsub-96vcpu-single-node",
+    "pub/sub: 96 vCPU single node",
+    { writers: 100, partitions: 30, consumerGroups: 5, writeBatch: 200, readBatch: 200, throttleWritesPerSec: 250000, durationSeconds: 120 },
+  ],
 ] as const;
 
 export const pubsub = defineWorkload({
@@ -83,7 +161,18 @@ export const pubsub = defineWorkload({
   description: "Kafka-style log: partition tables, consumer groups with offsets, every group reads every message.",
   params: PubsubParams,
   fields: FIELDS,
-  commandOrder: ["writers", "readers", "consumerGroups", "partitions", "writeBatch", "readBatch", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds"],
+  commandOrder: [
+    "writers",
+    "readers",
+    "consumerGroups",
+    "partitions",
+    "writeBatch",
+    "readBatch",
+    "payloadBytes",
+    "durationSeconds",
+    "throttleWritesPerSec",
+    "reportIntervalSeconds",
+  ],
   defaultPresetId: "pubsub-defaults",
   presets: [
     {

@@ -294,7 +294,8 @@ class PubsubRun implements WorkloadRun {
       // Verify order and completeness against the claim.
       let exp = st.expected;
       check.lost = check.duplicated = check.outOfOrder = check.runs = 0;
-      if (start > exp) check.lost += start - exp; // the group's offset moved past messages this reader never got
+      if (start > exp)
+        check.lost += start - exp; // the group's offset moved past messages this reader never got
       else if (start < exp) check.duplicated += exp - start; // offsets handed out again
       exp = start;
       let runs = 0;

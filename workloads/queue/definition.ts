@@ -7,15 +7,31 @@ import { defineWorkload, type FieldDef } from "../types";
 const FIELDS: FieldDef[] = byGroup([
   writersField,
   {
-    name: "readers", label: "Readers", hint: "clients dequeuing with SKIP LOCKED, one connection each", control: "int", min: 1, max: 1000, default: 4, group: "load",
-    cli: { flag: "readers", help: "reader connections" }, importFlag: "readers", compareLabel: "Readers",
+    name: "readers",
+    label: "Readers",
+    hint: "clients dequeuing with SKIP LOCKED, one connection each",
+    control: "int",
+    min: 1,
+    max: 1000,
+    default: 4,
+    group: "load",
+    cli: { flag: "readers", help: "reader connections" },
+    importFlag: "readers",
+    compareLabel: "Readers",
   },
   backoffField,
   ...sharedFields,
   {
     // ALTER TABLE queue SET (autovacuum_vacuum_scale_factor = 0.01, …, fillfactor = 90), as the reference's flag.
-    name: "tuneTableVacuum", label: "Tune table vacuum", hint: "autovacuum settings on the queue table, as the reference’s -tune-table-vacuum", control: "bool", default: false, group: "batches",
-    cli: { flag: "tune-table-vacuum", help: "the reference's per-table autovacuum/fillfactor settings" }, importFlag: "tune-table-vacuum", compareLabel: "Tuned table vacuum",
+    name: "tuneTableVacuum",
+    label: "Tune table vacuum",
+    hint: "autovacuum settings on the queue table, as the reference’s -tune-table-vacuum",
+    control: "bool",
+    default: false,
+    group: "batches",
+    cli: { flag: "tune-table-vacuum", help: "the reference's per-table autovacuum/fillfactor settings" },
+    importFlag: "tune-table-vacuum",
+    compareLabel: "Tuned table vacuum",
   },
 ]);
 
@@ -36,9 +52,21 @@ export type QueueConfig = z.output<typeof QueueParams>;
 
 /** The published scenarios' exact client configs (fixtures/kozlovski/published-results.json, scenarios[].config). */
 const PUBLISHED = [
-  ["queue-4vcpu-single-node", "queue: 4 vCPU single node", { writers: 10, readers: 15, throttleWritesPerSec: 2900, durationSeconds: 1800, tuneTableVacuum: false }],
-  ["queue-4vcpu-three-node-sync-replicated", "queue: 4 vCPU 3-node sync-replicated", { writers: 10, readers: 15, throttleWritesPerSec: 2400, durationSeconds: 600, tuneTableVacuum: false }],
-  ["queue-96vcpu-single-node", "queue: 96 vCPU single node", { writers: 100, readers: 200, throttleWritesPerSec: 20000, durationSeconds: 120, tuneTableVacuum: true }],
+  [
+    "queue-4vcpu-single-node",
+    "queue: 4 vCPU single node",
+    { writers: 10, readers: 15, throttleWritesPerSec: 2900, durationSeconds: 1800, tuneTableVacuum: false },
+  ],
+  [
+    "queue-4vcpu-three-node-sync-replicated",
+    "queue: 4 vCPU 3-node sync-replicated",
+    { writers: 10, readers: 15, throttleWritesPerSec: 2400, durationSeconds: 600, tuneTableVacuum: false },
+  ],
+  [
+    "queue-96vcpu-single-node",
+    "queue: 96 vCPU single node",
+    { writers: 100, readers: 200, throttleWritesPerSec: 20000, durationSeconds: 120, tuneTableVacuum: true },
+  ],
 ] as const;
 
 export const queue = defineWorkload({

@@ -91,7 +91,9 @@ class QueueRun implements WorkloadRun {
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
     this.identity = c.payloadBytes >= IDENTITY_MIN_PAYLOAD;
     if (!this.identity)
-      this.notes.push(`verification compared counts only: identifying each message needs payloads of at least ${IDENTITY_MIN_PAYLOAD} bytes (payload is ${c.payloadBytes})`);
+      this.notes.push(
+        `verification compared counts only: identifying each message needs payloads of at least ${IDENTITY_MIN_PAYLOAD} bytes (payload is ${c.payloadBytes})`,
+      );
     this.inserted = new Array(c.writers).fill(0);
     this.tailMd5 = new Array(c.writers).fill("");
     this.consumedCount = new Array(c.writers).fill(0);
@@ -127,7 +129,7 @@ class QueueRun implements WorkloadRun {
       payload.writeUInt32BE(w, ID_OFFSET);
       this.tailMd5[w] = createHash("md5").update(payload.subarray(IDENTITY_MIN_PAYLOAD)).digest("hex");
     }
-    const { message, offsets } = bindExecuteMessage("pgbb_enqueue", ["\\x" + payload.toString("hex")]);
+    const { message, offsets } = bindExecuteMessage("pgbb_enqueue", [`\\x${payload.toString("hex")}`]);
     const stampAt = offsets[0] + 2;
     const seqAt = stampAt + 2 * (ID_OFFSET + 4); // hex digits of the seq, after the stamp and the writer index
     const stampBuf = Buffer.alloc(STAMP_BYTES);
@@ -288,7 +290,9 @@ class QueueRun implements WorkloadRun {
       const missing = this.inserted[w] - seqs;
       if (missing > 0) {
         lost += missing;
-        problems.push(`writer ${w}: ${missing} message(s) lost, neither queued nor consumed, of the ${this.inserted[w]} it inserted${await this.firstMissing(admin, w)}`);
+        problems.push(
+          `writer ${w}: ${missing} message(s) lost, neither queued nor consumed, of the ${this.inserted[w]} it inserted${await this.firstMissing(admin, w)}`,
+        );
       }
       if (rows > seqs) {
         duplicated += rows - seqs;

@@ -15,11 +15,20 @@ const noStore = { "cache-control": "no-store" };
  */
 // The API's own parameters; the view (base, diff, log, m, p) is read as the page reads it (parseViewState), so
 // a shared link opens the same comparison in both.
-const flag = (name: string) => z.enum(["0", "1"], { error: `${name} must be 0 or 1` }).optional().transform((v) => v === "1");
+const flag = (name: string) =>
+  z
+    .enum(["0", "1"], { error: `${name} must be 0 or 1` })
+    .optional()
+    .transform((v) => v === "1");
 const CompareQuery = z.object({
   ids: z
     .string({ error: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)" })
-    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .superRefine((ids, ctx) => {
       const malformed = ids.filter((s) => !isValidKey(s));
       if (malformed.length)
@@ -37,7 +46,12 @@ const CompareQuery = z.object({
 async function handleGET(req: Request) {
   const url = new URL(req.url);
   const q = url.searchParams;
-  const parsed = CompareQuery.safeParse({ ids: q.get("ids") ?? undefined, format: q.get("format") ?? undefined, full: q.get("full") ?? undefined, download: q.get("download") ?? undefined });
+  const parsed = CompareQuery.safeParse({
+    ids: q.get("ids") ?? undefined,
+    format: q.get("format") ?? undefined,
+    full: q.get("full") ?? undefined,
+    download: q.get("download") ?? undefined,
+  });
   if (!parsed.success) {
     const fields = firstFieldErrors(parsed.error, "query");
     return Response.json({ error: Object.values(fields)[0], fields }, { status: 400, headers: noStore });
@@ -45,16 +59,16 @@ async function handleGET(req: Request) {
   const { format, full, download } = parsed.data;
   const view = parseViewState(q);
   const { comparison, problems } = await loadComparison(view, undefined, { samples: format === "json" && full });
-  if (problems.length)
-    return Response.json({ error: problems.map((p) => p.message).join("; "), problems }, { status: 404, headers: noStore });
+  if (problems.length) return Response.json({ error: problems.map((p) => p.message).join("; "), problems }, { status: 404, headers: noStore });
   const generatedAt = new Date().toISOString();
   // The same link as the page's "Copy link" (the page passes its whole view: baseline, differences-only, charts).
   const link = compareUrl(requestOrigin(req), view);
   const stamp = generatedAt.slice(0, 19).replace(/[:T]/g, "-");
-  const disposition = (ext: string): Record<string, string> =>
-    download ? { "content-disposition": `attachment; filename="comparison-${stamp}.${ext}"` } : {};
+  const disposition = (ext: string): Record<string, string> => (download ? { "content-disposition": `attachment; filename="comparison-${stamp}.${ext}"` } : {});
   if (format === "md")
-    return new Response(toMarkdown(comparison, { url: link, generatedAt }), { headers: { ...noStore, "content-type": "text/markdown; charset=utf-8", ...disposition("md") } });
+    return new Response(toMarkdown(comparison, { url: link, generatedAt }), {
+      headers: { ...noStore, "content-type": "text/markdown; charset=utf-8", ...disposition("md") },
+    });
   if (format === "csv") return new Response(toCsv(comparison), { headers: { ...noStore, "content-type": "text/csv; charset=utf-8", ...disposition("csv") } });
   return Response.json(toJson(comparison, { url: link, generatedAt, full }), { headers: { ...noStore, ...disposition("json") } });
 }

@@ -36,13 +36,19 @@ async function handlePOST(req: Request) {
     }
   } catch {
     return Response.json(
-      { error: 'the request body could not be read; send JSON like {"text":"<output of pg_msg_bench>","label":"my run"}, or the raw text as text/plain', field: "body" },
+      {
+        error: 'the request body could not be read; send JSON like {"text":"<output of pg_msg_bench>","label":"my run"}, or the raw text as text/plain',
+        field: "body",
+      },
       { status: 400, headers: noStore },
     );
   }
   const r = await createImport(input);
   if (!r.ok) return Response.json({ error: r.error, line: r.line, field: r.field }, { status: 400, headers: noStore });
-  return Response.json({ id: r.id, label: r.label, workload: r.workload, compareUrl: `/compare?ids=${r.id}` }, { status: 201, headers: { ...noStore, location: `/compare/imports/${r.id}` } });
+  return Response.json(
+    { id: r.id, label: r.label, workload: r.workload, compareUrl: `/compare?ids=${r.id}` },
+    { status: 201, headers: { ...noStore, location: `/compare/imports/${r.id}` } },
+  );
 }
 
 export const GET = withStoreErrors(handleGET);

@@ -18,7 +18,13 @@ export async function readJsonObject(req: Request, example: string): Promise<{ o
   try {
     body = await req.json();
   } catch {
-    return { ok: false, response: json(400, { error: `the request body is not valid JSON; send Content-Type: application/json and a body like ${example}`, fields: { body: "not valid JSON" } }) };
+    return {
+      ok: false,
+      response: json(400, {
+        error: `the request body is not valid JSON; send Content-Type: application/json and a body like ${example}`,
+        fields: { body: "not valid JSON" },
+      }),
+    };
   }
   if (!body || typeof body !== "object" || Array.isArray(body))
     return { ok: false, response: json(400, { error: `the request body must be a JSON object like ${example}`, fields: { body: "not a JSON object" } }) };
@@ -54,7 +60,8 @@ export function withStoreErrors<A extends unknown[]>(handler: (...args: A) => Pr
       return await handler(...args);
     } catch (err) {
       const cause = storeErrorText(err);
-      if (isStoreUnavailable(err)) return json(503, { error: `the control store is unreachable (${cause}); try again once it answers` }, { "retry-after": "5" });
+      if (isStoreUnavailable(err))
+        return json(503, { error: `the control store is unreachable (${cause}); try again once it answers` }, { "retry-after": "5" });
       console.error(`web app: ${maskUrl(err instanceof Error ? (err.stack ?? err.message) : String(err))}`);
       return json(500, { error: `the server could not answer: ${maskUrl(cause)}` });
     }

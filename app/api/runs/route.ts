@@ -14,7 +14,10 @@ const RunsQuery = z.object({
   workload: z
     .string()
     .refine((k) => workloadDefinition(k) !== undefined, {
-      error: (i) => `workload ${quoteInput(String(i.input))} is unknown; use ${workloadDefinitions().map((d) => d.kind).join(" or ")}`,
+      error: (i) =>
+        `workload ${quoteInput(String(i.input))} is unknown; use ${workloadDefinitions()
+          .map((d) => d.kind)
+          .join(" or ")}`,
     })
     .optional(),
   status: z

@@ -124,7 +124,8 @@ export default async function ReferencePage({ params }: Props) {
           </table>
         </div>
         <p className="hint" style={{ padding: "0 16px 12px", margin: 0 }}>
-          Per-run latencies are the Go durations the tool printed (HDR histogram bucket values). {r.workload === "pubsub" ? "Read and e2e are from its 'Aggregate Across All Groups' block." : ""}
+          Per-run latencies are the Go durations the tool printed (HDR histogram bucket values).{" "}
+          {r.workload === "pubsub" ? "Read and e2e are from its 'Aggregate Across All Groups' block." : ""}
         </p>
       </section>
 
@@ -155,7 +156,14 @@ export default async function ReferencePage({ params }: Props) {
           <h2>Client config</h2>
           <dl className="ref-facts">
             <FragmentRow k="Writers" v={String(r.config.writers)} />
-            <FragmentRow k={r.workload === "pubsub" ? "Readers" : "Readers"} v={r.workload === "pubsub" ? `${r.config.readers} per group × ${r.config.consumerGroups} groups = ${r.config.readersTotal}` : String(r.config.readers)} />
+            <FragmentRow
+              k={r.workload === "pubsub" ? "Readers" : "Readers"}
+              v={
+                r.workload === "pubsub"
+                  ? `${r.config.readers} per group × ${r.config.consumerGroups} groups = ${r.config.readersTotal}`
+                  : String(r.config.readers)
+              }
+            />
             {r.workload === "pubsub" && <FragmentRow k="Partitions" v={String(r.config.partitions)} />}
             {r.workload === "pubsub" && <FragmentRow k="Batches" v={`write ${r.config.writeBatch}, read ${r.config.readBatch}`} />}
             <FragmentRow k="Payload" v={`${r.config.payloadBytes} B`} />
@@ -208,7 +216,8 @@ export default async function ReferencePage({ params }: Props) {
       <section className="panel">
         <h2>Caveats</h2>
         <p className="hint" style={{ marginTop: 0 }}>
-          <span className="badge warn">author</span> documented by the author; <span className="badge neutral">found</span> found in the tool&rsquo;s code or logs.
+          <span className="badge warn">author</span> documented by the author; <span className="badge neutral">found</span> found in the tool&rsquo;s code or
+          logs.
         </p>
         <Caveats caveats={r.caveats} />
         {r.notes.map((n, i) => (

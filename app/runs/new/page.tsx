@@ -27,7 +27,10 @@ export default async function NewRunRoute({ searchParams }: Props) {
       const targetId = toRunView(run).targetId;
       initial = { config: cfg.data, presetId: null, targetId: targetId ?? "default", fromRunId: run.id };
       if (targetId === null) note = `Run ${run.id}'s target "${run.targetLabel}" has been deleted since; pick a target below.`;
-    }    else note = run ? `Run ${q.from}'s config cannot be read by this version; starting from the defaults.` : `There is no run "${q.from}"; starting from the defaults.`;
+    } else
+      note = run
+        ? `Run ${q.from}'s config cannot be read by this version; starting from the defaults.`
+        : `There is no run "${q.from}"; starting from the defaults.`;
   }
   return (
     <div className="stack">

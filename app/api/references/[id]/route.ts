@@ -7,8 +7,7 @@ type Ctx = { params: Promise<{ id: string }> };
 async function handleGET(_req: Request, { params }: Ctx) {
   const { id } = await params;
   const r = referenceById(id);
-  if (!r)
-    return Response.json({ error: `reference "${id}" does not exist; there are ${REFERENCES.map((x) => x.id).join(", ")}` }, { status: 404 });
+  if (!r) return Response.json({ error: `reference "${id}" does not exist; there are ${REFERENCES.map((x) => x.id).join(", ")}` }, { status: 404 });
   return Response.json({ ...r, badge: "published", compareKey: `ref:${r.id}`, sourceUrl: sourceUrl(r.source) });
 }
 

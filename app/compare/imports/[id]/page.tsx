@@ -19,7 +19,9 @@ export default async function ImportPage({ params }: Props) {
   if (!imp) notFound();
   const parsed = ImportedSummary.safeParse(imp.parsed);
   // The fields the tool's command line sets for this workload (its field table's importFlag).
-  const importedFields = new Set<string>(parsed.success ? (workloadDefinition(parsed.data.workload)?.fields ?? []).filter((f) => f.importFlag).map((f) => f.name) : []);
+  const importedFields = new Set<string>(
+    parsed.success ? (workloadDefinition(parsed.data.workload)?.fields ?? []).filter((f) => f.importFlag).map((f) => f.name) : [],
+  );
   return (
     <div className="stack">
       <section className="panel">
@@ -28,7 +30,8 @@ export default async function ImportPage({ params }: Props) {
           <span className="badge warn">imported</span>
         </div>
         <p className="muted small">
-          {imp.id} · {imp.workload} · imported {imp.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC · output of the reference tool, with its semantics
+          {imp.id} · {imp.workload} · imported {imp.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC · output of the reference tool, with its
+          semantics
         </p>
         <div className="row">
           <Link className="btn primary" href={`/compare?ids=${imp.id}`}>
@@ -49,13 +52,15 @@ export default async function ImportPage({ params }: Props) {
                 <tr>
                   <th scope="row">Write</th>
                   <td className="num">
-                    {fmtNum(parsed.data.throughput.writeMsgPerSec)} msg/s · {fmtNum(parsed.data.totals.writes, 0)} written, {fmtNum(parsed.data.totals.writeErrors, 0)} errors
+                    {fmtNum(parsed.data.throughput.writeMsgPerSec)} msg/s · {fmtNum(parsed.data.totals.writes, 0)} written,{" "}
+                    {fmtNum(parsed.data.totals.writeErrors, 0)} errors
                   </td>
                 </tr>
                 <tr>
                   <th scope="row">Read</th>
                   <td className="num">
-                    {fmtNum(parsed.data.throughput.readMsgPerSec)} msg/s · {fmtNum(parsed.data.totals.reads, 0)} read, {fmtNum(parsed.data.totals.readErrors, 0)} errors
+                    {fmtNum(parsed.data.throughput.readMsgPerSec)} msg/s · {fmtNum(parsed.data.totals.reads, 0)} read,{" "}
+                    {fmtNum(parsed.data.totals.readErrors, 0)} errors
                   </td>
                 </tr>
                 {(["write", "read", "e2e"] as const).map((m) => {

@@ -38,7 +38,10 @@ async function handleGET(req: Request, { params }: Ctx) {
     try {
       input = JSON.parse(raw);
     } catch {
-      return Response.json({ error: "config must be a JSON WorkloadConfig, e.g. config={\"kind\":\"queue\",\"writers\":10}", fields: { config: "not JSON" } }, { status: 400, headers: noStore });
+      return Response.json(
+        { error: 'config must be a JSON WorkloadConfig, e.g. config={"kind":"queue","writers":10}', fields: { config: "not JSON" } },
+        { status: 400, headers: noStore },
+      );
     }
     const r = WorkloadConfig.safeParse(input);
     if (!r.success) return Response.json({ error: "config is not valid", fields: fieldsOfConfig(r.error) }, { status: 400, headers: noStore });
@@ -47,13 +50,20 @@ async function handleGET(req: Request, { params }: Ctx) {
   const targetId = q.get("targetId");
   if (targetId !== null) {
     const checked = TargetId.safeParse(targetId);
-    if (!checked.success) return Response.json({ error: checked.error.issues[0].message, fields: { targetId: checked.error.issues[0].message } }, { status: 400, headers: noStore });
+    if (!checked.success)
+      return Response.json(
+        { error: checked.error.issues[0].message, fields: { targetId: checked.error.issues[0].message } },
+        { status: 400, headers: noStore },
+      );
   }
   const target = await resolveTarget(targetId);
   if (!target) return Response.json({ error: `target "${q.get("targetId")}" does not exist` }, { status: 404, headers: noStore });
   try {
     const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && readEnv().TARGET_IS_EMBEDDED });
-    return Response.json({ reference: ref.id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) }, { headers: noStore });
+    return Response.json(
+      { reference: ref.id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) },
+      { headers: noStore },
+    );
   } catch (err) {
     return Response.json({ error: (err as Error).message }, { status: 502, headers: noStore });
   }

@@ -14,7 +14,7 @@ async function handleGET(_req: Request, { params }: { params: Promise<{ id: stri
     return json(409, {
       error: `run "${id}" has no summary: it is ${run.status}${run.error ? ` (${run.error})` : ""}. Only completed runs have one`,
     });
-  return new Response(JSON.stringify(summary, null, 2) + "\n", {
+  return new Response(`${JSON.stringify(summary, null, 2)}\n`, {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="pgbb-${id}-summary.json"`,
