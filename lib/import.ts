@@ -632,21 +632,10 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
   }
   if (live.length >= 2) set("reportIntervalSeconds", (secondsOfDay(live[1].time) - secondsOfDay(live[0].time) + 86400) % 86400, "inferred");
   if (cmd) {
-    const fields: ImportConfigField[] =
-      workload === "pubsub"
-        ? [
-            "writers",
-            "readers",
-            "consumerGroups",
-            "partitions",
-            "writeBatch",
-            "readBatch",
-            "payloadBytes",
-            "durationSeconds",
-            "throttleWritesPerSec",
-            "reportIntervalSeconds",
-          ]
-        : ["writers", "readers", "payloadBytes", "durationSeconds", "throttleWritesPerSec", "reportIntervalSeconds", "tuneTableVacuum"];
+    // The fields the reference tool's flags set for this workload (its field table's importFlag).
+    const fields = (workloadDefinitions().find((d) => d.referenceMode === workload)?.fields ?? [])
+      .filter((f) => f.importFlag)
+      .map((f) => f.name as ImportConfigField);
     for (const k of fields) set(k, TOOL_DEFAULTS[k] as never, "default");
   }
 
