@@ -23,6 +23,7 @@ import { BACKOFF_MODES, WorkloadConfig, type BackoffMode, type WorkloadInput } f
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
+import { benchArgs } from "./bench-args";
 
 /**
  * What the reference tool (pg-queue-pubsub-benchmark at commit 8164907, built with go1.26.8) put on PostgreSQL 15
@@ -43,20 +44,7 @@ const CONFIGS: Record<"queue" | "pubsub", WorkloadInput> = {
   pubsub: { kind: "pubsub", writers: 4, partitions: 2, consumerGroups: 2, writeBatch: 50, readBatch: 100, throttleWritesPerSec: 2000 },
 };
 
-function args(argv: string[]) {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const m = argv[i].match(/^--?([\w-]+)(?:=(.*))?$/);
-    if (!m) throw new Error(`unexpected argument "${argv[i]}"`);
-    const v = m[2] ?? argv[++i];
-    if (v === undefined) throw new Error(`--${m[1]} needs a value`);
-    out[m[1]] = v;
-  }
-  for (const k of Object.keys(out))
-    if (!["duration", "target", "only", "backoff", "reference-tool"].includes(k))
-      throw new Error(`unknown flag --${k} (flags: --target --duration --backoff --only --reference-tool)`);
-  return out;
-}
+const args = (argv: string[]) => benchArgs(argv, ["duration", "target", "only", "backoff", "reference-tool"]);
 
 /** A private embedded Postgres with pg_stat_statements loaded; removed again by release(). */
 async function privateTarget(): Promise<{ url: string; label: string; release: () => Promise<void> }> {

@@ -13,23 +13,11 @@ import { parseDuration } from "../runner/cli-args";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
 import { liveLine, msText, num } from "../runner/format";
+import { benchArgs } from "./bench-args";
 
 const SCENARIOS = { pubsub: "pubsub-4vcpu-single-node", queue: "queue-4vcpu-single-node" } as const;
 
-function args(argv: string[]) {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const m = argv[i].match(/^--?([\w-]+)(?:=(.*))?$/);
-    if (!m) throw new Error(`unexpected argument "${argv[i]}"`);
-    const v = m[2] ?? argv[++i];
-    if (v === undefined) throw new Error(`--${m[1]} needs a value`);
-    out[m[1]] = v;
-  }
-  for (const k of Object.keys(out))
-    if (!["duration", "warmup", "target", "only", "json"].includes(k))
-      throw new Error(`unknown flag --${k} (flags: --duration --warmup --target --only --json)`);
-  return out;
-}
+const args = (argv: string[]) => benchArgs(argv, ["duration", "warmup", "target", "only", "json"]);
 
 /** Backlog at the start and end of the measured window, and its growth per second (flat ≈ 0). */
 function backlogTrend(samples: SampleMetrics[]) {
