@@ -89,6 +89,8 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   referenceMode?: string;
   /** What it measures: its named operations, its delivery latency and its backlogs (see MetricModel). */
   metrics: MetricModel;
+  /** Figures other studies published for this workload (see PublishedResult). */
+  published?: PublishedResult[];
 }
 
 /**
@@ -150,3 +152,56 @@ export interface MemoryPart {
 
 /** Keeps the schema's type, so the registry's union of configs is exact. */
 export const defineWorkload = <S extends z.ZodType, K extends string>(d: WorkloadDefinition<S, K>) => d;
+
+/**
+ * A figure another study published for a workload (Yong's cache, DBOS's inserts, …), kept as data beside the
+ * workload that reproduces it and always labelled published: never mixed up with a measured run. The
+ * Kozlovski study's results have a richer shape of their own (lib/references.ts); every other study's
+ * published figures take this one, which /references, "Run this here" and compare read from the registry.
+ */
+export interface PublishedResult {
+  /** Unique across studies, URL-safe: "yong-cache-200vu-modded". */
+  id: string;
+  /** The study's key in STUDIES below. */
+  study: StudyId;
+  /** "Cache, 200 VUs, modded (UNLOGGED table)". */
+  title: string;
+  /** The article's words or table this comes from (a URL with an anchor or "table 2.1"). */
+  source: string;
+  /** The config that reproduces it as far as the study says (parsed by the workload's schema; gaps filled
+   *  with the defaults the README names). `kind` is the workload's. */
+  config: Record<string, unknown> & { kind: string };
+  /** Measured window, when published or derivable (say which in `derived`). */
+  durationSeconds?: number;
+  /** Per declared operation name (or "total" for an aggregate over all of them): rate in unit/s. */
+  rates?: Record<string, number>;
+  /** Per declared latency name (or "total"): whichever of these the study printed, in ms. */
+  latencyMs?: Record<string, Partial<Record<"p50" | "p95" | "p99" | "avg" | "max", number>>>;
+  /** Per operation name (or "total"): the count the study printed. */
+  totals?: Record<string, number>;
+  /** How its latencies were timed when not as ours, shown beside every compared latency
+   *  ("HTTP round trip: k6 → Express API → pg pool of 10 → Postgres"). */
+  measuredThrough?: string;
+  /** The load model it ran under, in words ("200 k6 VUs with think time"). */
+  loadModel: string;
+  /** The server it ran on, in words ("Docker container, 2 CPUs, 2 GB, PostgreSQL 17, shared postgresql.conf"). */
+  server: string;
+  /** The bottleneck the study reported, when it did. */
+  bottleneck?: string;
+  /** Facts we derived by arithmetic from the published ones, each labelled as ours. */
+  derived?: string[];
+  caveats: { by: "author" | "found"; text: string }[];
+}
+
+/** The studies whose published figures the product carries (besides Kozlovski's, lib/references.ts). */
+export const STUDIES = {
+  yong: {
+    title: 'Aaron Yong, "PostgreSQL as a Cache, Queue, and Search Engine"',
+    short: "Yong",
+  },
+  dbos: {
+    title: 'DBOS, "Does Postgres Scale?"',
+    short: "DBOS",
+  },
+} as const;
+export type StudyId = keyof typeof STUDIES;
