@@ -18,6 +18,9 @@ function project(): { root: string; touch: (rel: string) => void } {
   const buildId = path.join(root, readEnv().NEXT_DIST_DIR, "BUILD_ID");
   mkdirSync(path.dirname(buildId), { recursive: true });
   writeFileSync(buildId, "x");
+  // Built 30 s ago, so a change made now is newer whatever the file system's timestamp resolution.
+  const built = new Date(Date.now() - 30_000);
+  utimesSync(buildId, built, built);
   return { root, touch: (rel) => writeFileSync(path.join(root, rel), "// changed") };
 }
 
