@@ -4,8 +4,9 @@ import path from "node:path";
 import { PROJECT_ROOT } from "./paths";
 import { readEnv } from "./env";
 
-const SOURCE_DIRS = ["app", "components", "lib", "public"];
-const SOURCE_FILES = ["next.config.ts", "package.json", "tsconfig.json"];
+// Everything the web app bundles: workloads/ holds the definitions the form, compare and the API read.
+const SOURCE_DIRS = ["app", "components", "lib", "workloads", "public"];
+const SOURCE_FILES = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
