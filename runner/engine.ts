@@ -46,6 +46,8 @@ export interface EngineOptions {
   keepSchema?: boolean;
   /** Told the schema name once it exists (tests use it to tamper with a run). */
   onSchema?: (schema: string) => void;
+  /** Told the backend pids of the run's connections (admin, writers, readers) once they are open: telemetry tells them from everyone else's. */
+  onConnections?: (pids: number[]) => void;
   /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
   onScheduledWrite?: (due: number, sent: number, done: number) => void;
 }
@@ -203,6 +205,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
     clients = await openClients(targetUrl, run.roles, undefined, undefined, watch);
     check();
+    opts.onConnections?.([admin.pid, ...clients.map((c) => c.pid)]);
     const nWriters = module.writerCount(config as never);
     const writerClients = clients.slice(0, nWriters);
     const readerClients = clients.slice(nWriters);

@@ -1,0 +1,140 @@
+// What the server was doing, one sample per second beside the client's samples (browser-safe shapes).
+// Written by the runner's telemetry collector (runner/telemetry/collector.ts) on a connection of its own;
+// aggregated over a window by ./window.ts; read by the verdict (./verdict.ts). Every field the target may not
+// expose (an older server, a role without pg_monitor, a remote host) is optional, and TelemetryInfo says why
+// it is missing.
+import { z } from "zod";
+
+/** Backends counted by state in one sample. `idleInTx` is "idle in transaction" (waiting on the client mid-transaction). */
+export const BackendCounts = z.object({
+  total: z.number().int(),
+  active: z.number().int(),
+  idle: z.number().int(),
+  idleInTx: z.number().int(),
+});
+export type BackendCounts = z.infer<typeof BackendCounts>;
+
+/**
+ * Active backends by what they wait on, keyed "Type:Event" (pg_stat_activity.wait_event_type/wait_event, e.g.
+ * "LWLock:WALWrite", "Lock:transactionid"); an active backend with no wait event is on CPU (or in code that
+ * reports no wait) and counts under "CPU". Idle backends are in BackendCounts, not here.
+ */
+export const WaitCounts = z.record(z.string(), z.number().int());
+export type WaitCounts = z.infer<typeof WaitCounts>;
+
+/** WAL generated and written in the interval, per second. Write/sync figures exist only where the server exposes them. */
+export const WalRates = z.object({
+  bytesPerSec: z.number(),
+  /** PostgreSQL 14+ (pg_stat_wal). */
+  recordsPerSec: z.number().optional(),
+  fpiPerSec: z.number().optional(),
+  buffersFullPerSec: z.number().optional(),
+  /** PostgreSQL 14–17: pg_stat_wal; 18+: pg_stat_io (object 'wal'). */
+  writesPerSec: z.number().optional(),
+  syncsPerSec: z.number().optional(),
+  /** Milliseconds spent writing/syncing WAL per second of wall time, only with track_wal_io_timing = on. */
+  writeMsPerSec: z.number().optional(),
+  syncMsPerSec: z.number().optional(),
+});
+export type WalRates = z.infer<typeof WalRates>;
+
+/** Checkpoints and buffer writes in the interval (counts, not rates: checkpoints are rare events). */
+export const CheckpointCounts = z.object({
+  timed: z.number().int(),
+  requested: z.number().int(),
+  buffersCheckpoint: z.number().int(),
+  buffersClean: z.number().int(),
+  /** Buffers written by client backends themselves (a sign shared_buffers or the bgwriter does not keep up). */
+  buffersBackend: z.number().int().optional(),
+  writeMs: z.number(),
+  syncMs: z.number(),
+});
+export type CheckpointCounts = z.infer<typeof CheckpointCounts>;
+
+/** The target database's own counters (pg_stat_database), per second. */
+export const DatabaseRates = z.object({
+  commitsPerSec: z.number(),
+  rollbacksPerSec: z.number(),
+  insertedPerSec: z.number(),
+  updatedPerSec: z.number(),
+  deletedPerSec: z.number(),
+  blocksReadPerSec: z.number(),
+  blocksHitPerSec: z.number(),
+  deadlocks: z.number().int(),
+});
+export type DatabaseRates = z.infer<typeof DatabaseRates>;
+
+/** The run's own tables (pg_stat_user_tables in the run's schema): levels at the sample, runs in the interval. */
+export const TableStats = z.object({
+  liveTuples: z.number().int(),
+  deadTuples: z.number().int(),
+  autovacuumRuns: z.number().int(),
+  autoanalyzeRuns: z.number().int(),
+});
+export type TableStats = z.infer<typeof TableStats>;
+
+/** The server host seen through /proc, when the target runs on the runner's machine. */
+export const HostRates = z.object({
+  /** Busy share of all the host's CPUs (every process, not only Postgres), 0–100. */
+  cpuBusyPct: z.number(),
+  iowaitPct: z.number(),
+  /** CPU the target's processes used, in cores (1 = one core fully busy). */
+  serverCpuCores: z.number(),
+  cores: z.number().int(),
+  diskReadBytesPerSec: z.number(),
+  diskWriteBytesPerSec: z.number(),
+  /** The busiest disk's share of the interval with I/O in flight, 0–100. */
+  diskBusyPct: z.number(),
+});
+export type HostRates = z.infer<typeof HostRates>;
+
+/** The runner process itself (the client side). */
+export const ClientRates = z.object({
+  /** Runner process CPU (user + system) in % of one core. */
+  cpuPct: z.number(),
+  /** Share of the interval the event loop was busy (performance.eventLoopUtilization), 0–1. */
+  eventLoopUtilization: z.number(),
+  /** Longest event-loop delay seen in the interval, ms. */
+  eventLoopDelayMaxMs: z.number(),
+});
+export type ClientRates = z.infer<typeof ClientRates>;
+
+export const TelemetrySample = z.object({
+  /** Wall-clock time of the reading (ISO). */
+  time: z.string(),
+  /** Real length of the interval the rates cover, seconds. */
+  intervalSec: z.number(),
+  /** The run's own connections (the runner's backends) and every other backend of the server. */
+  run: BackendCounts,
+  runWaits: WaitCounts,
+  other: BackendCounts,
+  otherWaits: WaitCounts,
+  /** Ungranted locks (pg_locks) held up by anyone, and by the run's connections. */
+  lockWaits: z.number().int(),
+  runLockWaits: z.number().int(),
+  /** Age in transactions of the oldest snapshot holding the xmin horizon back (backends, prepared transactions, slots). */
+  xminAgeXids: z.number().int().optional(),
+  /** How long the oldest open transaction has been open, seconds. */
+  oldestXactSec: z.number().optional(),
+  wal: WalRates.optional(),
+  checkpoints: CheckpointCounts.optional(),
+  db: DatabaseRates.optional(),
+  tables: TableStats.optional(),
+  host: HostRates.optional(),
+  client: ClientRates.optional(),
+  /** The collector's own cost for this sample: statements run and time from send to parsed answer. */
+  overhead: z.object({ statements: z.number().int(), ms: z.number() }),
+});
+export type TelemetrySample = z.infer<typeof TelemetrySample>;
+
+/** What the collector could see, once per run. */
+export const TelemetryInfo = z.object({
+  serverVersionNum: z.number().int(),
+  /** True when the role is superuser or a member of pg_monitor (pg_read_all_stats): it sees every backend. */
+  monitor: z.boolean(),
+  /** Whether host CPU and I/O are measured, and if not why (a remote target). */
+  host: z.object({ available: z.boolean(), reason: z.string() }),
+  /** Everything not measured, each naming why and what would make it measurable. */
+  missing: z.array(z.string()),
+});
+export type TelemetryInfo = z.infer<typeof TelemetryInfo>;

@@ -1,0 +1,347 @@
+// The verdict: what limited a run, from a small set of named categories, each decided by one documented rule
+// over plain numbers (a telemetry window, the runner's own CPU and event loop, the throttle). Pure and
+// browser-safe: the finished page, the live page, the CLI and compare all call it on stored numbers.
+//
+// Every rule returns its evidence as numbers beside the threshold it was held against, matched or not, so a
+// reader sees why a category was chosen and how far the others were. The README's "Why this number" section
+// explains each rule; the thresholds are THRESHOLDS below, nowhere else.
+import { z } from "zod";
+import type { TelemetryWindow } from "./window";
+
+export const CATEGORIES = [
+  "throttle-bound",
+  "client-bound",
+  "lock-contention-bound",
+  "wal-flush-bound",
+  "io-bound-server",
+  "cpu-bound-server",
+  "autovacuum-pressure",
+  "connection-bound",
+  "undetermined",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  "throttle-bound": "throttle-bound",
+  "client-bound": "client-bound (the runner)",
+  "lock-contention-bound": "lock-contention-bound",
+  "wal-flush-bound": "WAL-flush-bound",
+  "io-bound-server": "I/O-bound server",
+  "cpu-bound-server": "CPU-bound server",
+  "autovacuum-pressure": "autovacuum/bloat pressure",
+  "connection-bound": "connection-bound (round trips)",
+  undetermined: "undetermined",
+};
+
+export const THRESHOLDS = {
+  /** throttle-bound: the run achieved at least this share of the writes per second it was asked for … */
+  throttleAchieved: 0.95,
+  /** … while its connections were on the server at most this share of the time (headroom). */
+  headroomActiveShare: 0.5,
+  /** … and the server's processes used less than this % of the host's CPUs (when visible). */
+  headroomServerCpuPct: 80,
+  /** client-bound: the runner used at least this % of one core (Node runs the loops on one thread) … */
+  clientCpuPct: 90,
+  /** … or its event loop was busy at least this share of the time. */
+  clientEventLoopUtilization: 0.9,
+  /** Server-side rules need the run's connections on the server at least this share of the time. */
+  serverActiveShare: 0.3,
+  /** lock-contention-bound: Lock waits are at least this share of the run's active backend-samples. */
+  lockShare: 0.3,
+  /** WAL-flush-bound: WAL write/sync waits are at least this share of the run's active backend-samples. */
+  walShare: 0.3,
+  /** I/O-bound server: data-file I/O waits at least this share of the run's active backend-samples … */
+  ioShare: 0.3,
+  /** … or (host visible) the busiest disk busy at least this % with iowait at least ioWaitPct. */
+  diskBusyPct: 80,
+  ioWaitPct: 20,
+  /** CPU-bound server: the run's active backends on CPU (no wait) at least this share … */
+  cpuShare: 0.5,
+  /** … with the run's connections active at least this share of the time … */
+  cpuActiveShare: 0.5,
+  /** … and (host visible) the server's processes using at least this % of the host's CPUs, or the host as a whole at least hostCpuBusyPct. */
+  serverCpuPct: 70,
+  hostCpuBusyPct: 90,
+  /** autovacuum/bloat pressure: dead tuples rising and at least this share of the run's tables' tuples … */
+  deadShare: 0.2,
+  /** … and at least this many (a few thousand dead rows are routine). */
+  deadTuplesMin: 10_000,
+  /** … or the xmin horizon held back by a transaction open at least this many seconds. */
+  xminHeldSec: 60,
+  /** connection-bound: the run's connections waited on the client (idle) at least this share of the time … */
+  connectionIdleShare: 0.5,
+  /** … while the runner stayed below this % of one core and this event-loop utilization. */
+  connectionClientCpuPct: 70,
+  connectionClientElu: 0.7,
+} as const;
+
+/** Wait events that are the WAL flush at commit: the flusher writes and syncs, the others queue on its lock. */
+export const WAL_FLUSH_WAITS = ["LWLock:WALWrite", "IO:WalSync", "IO:WalWrite", "IO:WalInitSync", "IO:WalInitWrite"];
+
+export const Evidence = z.object({
+  what: z.string(),
+  value: z.number(),
+  unit: z.string(),
+  /** The threshold it is held against, and how ("≥" must reach it, "<" must stay below). */
+  threshold: z.number().optional(),
+  cmp: z.enum(["≥", "<"]).optional(),
+  holds: z.boolean().optional(),
+});
+export type Evidence = z.infer<typeof Evidence>;
+
+export const Finding = z.object({ category: z.enum(CATEGORIES), matched: z.boolean(), evidence: z.array(Evidence) });
+export type Finding = z.infer<typeof Finding>;
+
+export const Verdict = z.object({
+  category: z.enum(CATEGORIES),
+  statement: z.string(),
+  evidence: z.array(Evidence),
+  /** Other categories whose rule also matched (secondary limits). */
+  also: z.array(z.enum(CATEGORIES)),
+  /** Every rule's evidence, matched or not. */
+  findings: z.array(Finding),
+  /** What the verdict could not look at (no telemetry, no host metrics…). */
+  blindSpots: z.array(z.string()),
+});
+export type Verdict = z.infer<typeof Verdict>;
+
+export interface VerdictInput {
+  /** The server-side window; absent when telemetry was off or could not connect. */
+  telemetry?: TelemetryWindow;
+  /** The runner's own numbers over the window (telemetry.client is used when absent). */
+  client?: { cpuPct?: number; eventLoopUtilization?: number; eventLoopDelayMaxMs?: number };
+  /** The write throttle (0 = unthrottled) and the write rate achieved in the window. */
+  throttle?: { perSec: number; achievedPerSec: number };
+}
+
+const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "≥", holds: value >= threshold });
+const lt = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "<", holds: value < threshold });
+const fact = (what: string, value: number, unit: string): Evidence => ({ what, value, unit });
+
+const sumShares = (w: TelemetryWindow, pick: (key: string) => boolean) =>
+  Object.entries(w.runWaitShares)
+    .filter(([k]) => pick(k))
+    .reduce((a, [, v]) => a + v, 0);
+const isWalFlush = (k: string) => WAL_FLUSH_WAITS.includes(k);
+const isLock = (k: string) => k.startsWith("Lock:");
+const isDataIo = (k: string) => k.startsWith("IO:") && !k.startsWith("IO:Wal");
+/** Top wait events of the run's active backends, as evidence. */
+const topWaits = (w: TelemetryWindow, pick: (k: string) => boolean, n = 3) =>
+  Object.entries(w.runWaitShares)
+    .filter(([k]) => pick(k))
+    .slice(0, n)
+    .map(([k, v]) => fact(`share of active waits on ${k}`, v, "ratio"));
+
+/** The server's share of the host's CPUs, % (undefined without host metrics). */
+const serverCpuPct = (w: TelemetryWindow) => (w.host && w.host.cores > 0 ? (w.host.serverCpuCores / w.host.cores) * 100 : undefined);
+
+type Rule = (input: VerdictInput, w: TelemetryWindow | undefined) => Finding;
+
+const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
+
+const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
+  "throttle-bound": ({ throttle }, w) => {
+    if (!throttle || throttle.perSec <= 0) return { category: "throttle-bound", matched: false, evidence: [] };
+    const ev = [ge("writes achieved / throttle", throttle.achievedPerSec / throttle.perSec, THRESHOLDS.throttleAchieved, "ratio")];
+    if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, THRESHOLDS.headroomActiveShare, "ratio"));
+    const cpu = w ? serverCpuPct(w) : undefined;
+    if (cpu !== undefined) ev.push(lt("server processes' CPU, % of the host", cpu, THRESHOLDS.headroomServerCpuPct, "%"));
+    ev.push(fact("throttle", throttle.perSec, "writes/s"), fact("writes achieved", throttle.achievedPerSec, "writes/s"));
+    return { category: "throttle-bound", matched: all(ev), evidence: ev };
+  },
+  "client-bound": (input, w) => {
+    const c = input.client ?? w?.client;
+    if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined)) return { category: "client-bound", matched: false, evidence: [] };
+    const cpu = c.cpuPct !== undefined ? ge("runner CPU, % of one core", c.cpuPct, THRESHOLDS.clientCpuPct, "%") : undefined;
+    const elu =
+      c.eventLoopUtilization !== undefined
+        ? ge("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.clientEventLoopUtilization, "ratio")
+        : undefined;
+    const busy = [cpu, elu].some((e) => e?.holds);
+    const ev = [cpu, elu].filter((e): e is Evidence => e !== undefined);
+    if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
+    // Context, not a condition: the server's side is sampled by a loop sharing the runner's busy thread, and a
+    // runner at its limit is a limit whatever the server did.
+    if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
+    // Either CPU or event loop suffices; the one that did not reach its threshold is context.
+    for (const e of [cpu, elu]) if (e && busy && !e.holds) delete e.holds;
+    return { category: "client-bound", matched: busy, evidence: ev };
+  },
+  "lock-contention-bound": (_, w) => {
+    if (!w) return { category: "lock-contention-bound", matched: false, evidence: [] };
+    const ev = [
+      ge("share of time the run's connections were active", w.runActiveShare, THRESHOLDS.serverActiveShare, "ratio"),
+      ge("share of active waits on Lock:*", sumShares(w, isLock), THRESHOLDS.lockShare, "ratio"),
+      ...topWaits(w, isLock),
+      fact("ungranted locks, average", w.lockWaitsAvg, "locks"),
+    ];
+    return { category: "lock-contention-bound", matched: all(ev), evidence: ev };
+  },
+  "wal-flush-bound": (_, w) => {
+    if (!w) return { category: "wal-flush-bound", matched: false, evidence: [] };
+    const ev = [
+      ge("share of time the run's connections were active", w.runActiveShare, THRESHOLDS.serverActiveShare, "ratio"),
+      ge("share of active waits on the WAL flush (WALWrite, WalSync, WalWrite)", sumShares(w, isWalFlush), THRESHOLDS.walShare, "ratio"),
+      ...topWaits(w, isWalFlush),
+    ];
+    if (w.wal?.syncsPerSec !== undefined) ev.push(fact("WAL syncs", w.wal.syncsPerSec, "/s"));
+    if (w.wal?.syncMsPerSec !== undefined) ev.push(fact("WAL sync time", w.wal.syncMsPerSec, "ms/s"));
+    if (w.wal) ev.push(fact("WAL written", w.wal.bytesPerSec, "bytes/s"));
+    if (w.db) ev.push(fact("commits", w.db.commitsPerSec, "/s"));
+    return { category: "wal-flush-bound", matched: all(ev), evidence: ev };
+  },
+  "io-bound-server": (_, w) => {
+    if (!w) return { category: "io-bound-server", matched: false, evidence: [] };
+    const active = ge("share of time the run's connections were active", w.runActiveShare, THRESHOLDS.serverActiveShare, "ratio");
+    const waits = ge("share of active waits on data-file I/O (IO:*, not WAL)", sumShares(w, isDataIo), THRESHOLDS.ioShare, "ratio");
+    const ev = [active, waits, ...topWaits(w, isDataIo)];
+    let host = false;
+    if (w.host) {
+      const disk = ge("busiest disk busy", w.host.diskBusyPct, THRESHOLDS.diskBusyPct, "%");
+      const iow = ge("host iowait", w.host.iowaitPct, THRESHOLDS.ioWaitPct, "%");
+      ev.push(disk, iow);
+      host = disk.holds === true && iow.holds === true;
+      // Either the waits or the host's disk suffice.
+      if (host && !waits.holds) delete waits.holds;
+      if (waits.holds && !host) {
+        delete disk.holds;
+        delete iow.holds;
+      }
+    }
+    return { category: "io-bound-server", matched: active.holds === true && (waits.holds === true || host), evidence: ev };
+  },
+  "cpu-bound-server": (_, w) => {
+    if (!w) return { category: "cpu-bound-server", matched: false, evidence: [] };
+    const ev = [
+      ge("share of time the run's connections were active", w.runActiveShare, THRESHOLDS.cpuActiveShare, "ratio"),
+      ge("share of active backends on CPU (no wait event)", w.runWaitShares.CPU ?? 0, THRESHOLDS.cpuShare, "ratio"),
+    ];
+    const cpu = serverCpuPct(w);
+    if (w.host && cpu !== undefined) {
+      const server = ge("server processes' CPU, % of the host", cpu, THRESHOLDS.serverCpuPct, "%");
+      const host = ge("host CPU busy (all processes)", w.host.cpuBusyPct, THRESHOLDS.hostCpuBusyPct, "%");
+      // Either the server's own share or a saturated host (shared with the runner) suffices.
+      if (server.holds && !host.holds) delete host.holds;
+      if (host.holds && !server.holds) delete server.holds;
+      ev.push(server, host, fact("server processes' CPU", w.host.serverCpuCores, "cores"), fact("host cores", w.host.cores, "cores"));
+    }
+    return { category: "cpu-bound-server", matched: all(ev), evidence: ev };
+  },
+  "autovacuum-pressure": (_, w) => {
+    if (!w) return { category: "autovacuum-pressure", matched: false, evidence: [] };
+    const ev: Evidence[] = [];
+    let dead = false;
+    if (w.tables) {
+      const t = w.tables;
+      const total = t.deadTuplesEnd + t.liveTuplesEnd;
+      const rising = ge("dead tuples' trend", t.deadTuplesSlopePerSec, Number.MIN_VALUE, "tuples/s");
+      const many = ge("dead tuples at the end", t.deadTuplesEnd, THRESHOLDS.deadTuplesMin, "tuples");
+      const share = ge("dead share of the run's tables' tuples", total > 0 ? t.deadTuplesEnd / total : 0, THRESHOLDS.deadShare, "ratio");
+      ev.push(rising, many, share, fact("autovacuum runs", t.autovacuumRuns, "runs"));
+      dead = [rising, many, share].every((e) => e.holds);
+    }
+    let xmin = false;
+    if (w.oldestXactSecMax !== undefined) {
+      const e = ge("oldest open transaction", w.oldestXactSecMax, THRESHOLDS.xminHeldSec, "s");
+      ev.push(e);
+      xmin = e.holds === true;
+      if (w.xminAgeXidsMax !== undefined) ev.push(fact("xmin horizon age", w.xminAgeXidsMax, "transactions"));
+    }
+    return { category: "autovacuum-pressure", matched: dead || xmin, evidence: ev };
+  },
+  "connection-bound": (input, w) => {
+    if (!w) return { category: "connection-bound", matched: false, evidence: [] };
+    const c = input.client ?? w.client;
+    const ev = [
+      ge("share of time the run's connections waited on the client (idle)", w.runIdleShare + w.runIdleInTxShare, THRESHOLDS.connectionIdleShare, "ratio"),
+    ];
+    if (c?.cpuPct !== undefined) ev.push(lt("runner CPU, % of one core", c.cpuPct, THRESHOLDS.connectionClientCpuPct, "%"));
+    if (c?.eventLoopUtilization !== undefined) ev.push(lt("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.connectionClientElu, "ratio"));
+    ev.push(fact("the run's connections", w.runConnections, "connections"));
+    // A throttled run that met its throttle idles by design: that is throttle-bound, not round trips.
+    if (input.throttle && input.throttle.perSec > 0)
+      ev.push(lt("writes achieved / throttle", input.throttle.achievedPerSec / input.throttle.perSec, THRESHOLDS.throttleAchieved, "ratio"));
+    return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
+  },
+};
+
+/** Server-side limits compete: the one whose waits are the largest share wins. */
+const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io-bound-server", "cpu-bound-server"];
+const ORDER: Category[][] = [["throttle-bound"], ["client-bound"], SERVER_SIDE, ["autovacuum-pressure"], ["connection-bound"]];
+
+/** How strongly a matched server-side finding holds: its main share. */
+function strength(f: Finding): number {
+  const share = f.evidence.find((e) => e.what.startsWith("share of active"));
+  return share?.value ?? 0;
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
+
+function statementOf(category: Category, f: Finding | undefined, w: TelemetryWindow | undefined, input: VerdictInput): string {
+  const ev = (prefix: string) => f?.evidence.find((e) => e.what.startsWith(prefix))?.value;
+  switch (category) {
+    case "throttle-bound": {
+      const t = input.throttle!;
+      return `throttle-bound: the run wrote ${num(t.achievedPerSec)} of the ${num(t.perSec)} writes/s asked${w ? `, and its connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
+    }
+    case "client-bound": {
+      const c = input.client ?? w?.client;
+      return `client-bound: the runner was busy (CPU ${num(c?.cpuPct ?? 0)}% of one core, event loop ${pct(c?.eventLoopUtilization ?? 0)} busy)${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+    }
+    case "lock-contention-bound":
+      return `lock-contention-bound: ${pct(ev("share of active waits on Lock") ?? 0)} of the run's active backends waited on row/transaction locks (${topKeys(w!, isLock)})`;
+    case "wal-flush-bound":
+      return `WAL-flush-bound: ${pct(ev("share of active waits on the WAL") ?? 0)} of the run's active backends waited on the WAL flush (${topKeys(w!, isWalFlush)})${w?.wal?.syncMsPerSec !== undefined ? `, WAL sync time ${num(w.wal.syncMsPerSec)} ms/s` : ""}`;
+    case "io-bound-server":
+      return `I/O-bound server: the run's active backends waited on data-file I/O (${topKeys(w!, isDataIo) || "host disk busy"})${w?.host ? `, busiest disk ${num(w.host.diskBusyPct)}% busy, iowait ${num(w.host.iowaitPct)}%` : ""}`;
+    case "cpu-bound-server":
+      return `CPU-bound server: the run's connections were active ${pct(w!.runActiveShare)} of the time, ${pct(w!.runWaitShares.CPU ?? 0)} of that on CPU${w?.host ? `; the server's processes used ${num(w.host.serverCpuCores)} of ${w.host.cores} cores, host ${num(w.host.cpuBusyPct)}% busy` : " (host CPU not visible: inferred from wait events)"}`;
+    case "autovacuum-pressure":
+      return `autovacuum/bloat pressure: ${w?.tables ? `dead tuples rose to ${num(w.tables.deadTuplesEnd)} (${num(w.tables.deadTuplesSlopePerSec)}/s)` : ""}${w?.oldestXactSecMax !== undefined && w.oldestXactSecMax >= THRESHOLDS.xminHeldSec ? `${w?.tables ? "; " : ""}a transaction open ${num(w.oldestXactSecMax)} s held the xmin horizon` : ""}`;
+    case "connection-bound":
+      return `connection-bound: the run's ${num(w!.runConnections)} connections waited on the client ${pct(w!.runIdleShare + w!.runIdleInTxShare)} of the time while the runner was not busy: the round trips limit it (more connections, or batching, would raise throughput)`;
+    default:
+      return w
+        ? `undetermined: no rule's thresholds were met (the run's connections were active ${pct(w.runActiveShare)} of the time; top waits ${topKeys(w, () => true) || "none"})`
+        : "undetermined: no server telemetry for this window";
+  }
+}
+
+function topKeys(w: TelemetryWindow, pick: (k: string) => boolean): string {
+  return Object.entries(w.runWaitShares)
+    .filter(([k]) => pick(k))
+    .slice(0, 3)
+    .map(([k, v]) => `${k} ${pct(v)}`)
+    .join(", ");
+}
+
+/** The verdict over one window: the first matching category in precedence order, its evidence, every rule's findings. */
+export function verdictOf(input: VerdictInput): Verdict {
+  const w = input.telemetry;
+  const findings = (Object.keys(RULES) as Exclude<Category, "undetermined">[]).map((c) => RULES[c](input, w));
+  const byCat = new Map(findings.map((f) => [f.category, f]));
+  let chosen: Finding | undefined;
+  for (const group of ORDER) {
+    const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
+    if (matched.length) {
+      chosen = matched.sort((a, b) => strength(b) - strength(a))[0];
+      break;
+    }
+  }
+  const category: Category = chosen?.category ?? "undetermined";
+  const blindSpots: string[] = [];
+  if (!w) blindSpots.push("no server telemetry: only the client's numbers and the throttle were judged");
+  else {
+    if (!w.host) blindSpots.push("the server host's CPU and disks are not visible (a remote target): CPU- and I/O-bound are judged from wait events alone");
+    if (!w.client && !input.client) blindSpots.push("the runner's CPU and event loop were not measured");
+  }
+  return {
+    category,
+    statement: statementOf(category, chosen, w, input),
+    evidence: chosen?.evidence ?? (w ? [fact("share of time the run's connections were active", w.runActiveShare, "ratio")] : []),
+    also: findings.filter((f) => f.matched && f !== chosen).map((f) => f.category),
+    findings,
+    blindSpots,
+  };
+}

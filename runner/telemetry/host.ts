@@ -1,0 +1,127 @@
+// The server host's CPU and disks, read from /proc when the target runs on the runner's own machine. Only
+// Linux exposes /proc; a remote target (or a container whose pids are not ours) is reported as unavailable,
+// never guessed.
+import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import type { HostRates } from "../../lib/telemetry/shape";
+
+const read = (p: string): string | undefined => {
+  try {
+    return readFileSync(p, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+/** utime + stime of a process in clock ticks, or undefined when it is gone or not visible. */
+export function processTicks(pid: number): number | undefined {
+  const s = read(`/proc/${pid}/stat`);
+  if (!s) return undefined;
+  // The command name (field 2) is in parentheses and may contain spaces: split after the last ')'.
+  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return Number(f[11]) + Number(f[12]); // fields 14 and 15 (utime, stime), counted from field 3
+}
+
+/** The command name of a process (/proc/<pid>/comm), or undefined. */
+export function processName(pid: number): string | undefined {
+  return read(`/proc/${pid}/comm`)?.trim();
+}
+
+interface CpuTotals {
+  total: number;
+  idle: number;
+  iowait: number;
+}
+
+function cpuTotals(): CpuTotals | undefined {
+  const line = read("/proc/stat")?.split("\n")[0];
+  if (!line?.startsWith("cpu ")) return undefined;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user/nice)
+  const total = v.slice(0, 8).reduce((a, b) => a + (b || 0), 0);
+  return { total, idle: v[3] + (v[4] || 0), iowait: v[4] || 0 };
+}
+
+interface DiskTotals {
+  readSectors: number;
+  writeSectors: number;
+  /** Per device: milliseconds with I/O in flight. */
+  busyMs: Map<string, number>;
+}
+
+/** Whole disks only (partitions would count twice; loop and ram devices are not disks). */
+function diskTotals(): DiskTotals | undefined {
+  const text = read("/proc/diskstats");
+  if (!text) return undefined;
+  let devices: Set<string>;
+  try {
+    devices = new Set(readdirSync("/sys/block").filter((d) => !/^(loop|ram|zram)/.test(d)));
+  } catch {
+    return undefined;
+  }
+  const out: DiskTotals = { readSectors: 0, writeSectors: 0, busyMs: new Map() };
+  for (const line of text.split("\n")) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 14 || !devices.has(f[2])) continue;
+    out.readSectors += Number(f[5]);
+    out.writeSectors += Number(f[9]);
+    out.busyMs.set(f[2], Number(f[12]));
+  }
+  return out;
+}
+
+/**
+ * Reads the host between samples: CPU and disks of the whole machine, and the CPU of the target's own
+ * processes (the pids pg_stat_activity lists), as deltas since the previous reading.
+ */
+export class HostProbe {
+  private cpu = cpuTotals();
+  private disk = diskTotals();
+  private at = Date.now();
+  private ticks = new Map<number, number>();
+  readonly cores = os.cpus().length;
+
+  /** Whether /proc answers at all (Linux). */
+  static supported(): boolean {
+    return cpuTotals() !== undefined;
+  }
+
+  /** Rates since the previous call for these server pids; the first call only sets the baseline. */
+  read(serverPids: number[]): HostRates | undefined {
+    const cpu = cpuTotals();
+    const disk = diskTotals();
+    const now = Date.now();
+    const ticks = new Map<number, number>();
+    let serverTicks = 0;
+    for (const pid of serverPids) {
+      const t = processTicks(pid);
+      if (t === undefined) continue;
+      ticks.set(pid, t);
+      // A process first seen now started within the interval (or is the first reading's): count what it used since.
+      const before = this.ticks.get(pid);
+      if (before !== undefined) serverTicks += Math.max(t - before, 0);
+    }
+    const first = this.ticks.size === 0;
+    const prev = { cpu: this.cpu, disk: this.disk, at: this.at };
+    this.cpu = cpu;
+    this.disk = disk;
+    this.at = now;
+    this.ticks = ticks;
+    if (first || !cpu || !prev.cpu || !disk || !prev.disk) return undefined;
+    const dTotal = cpu.total - prev.cpu.total;
+    const sec = (now - prev.at) / 1000;
+    if (dTotal <= 0 || sec <= 0) return undefined;
+    let busiest = 0;
+    for (const [dev, ms] of disk.busyMs) busiest = Math.max(busiest, (ms - (prev.disk.busyMs.get(dev) ?? ms)) / (sec * 1000));
+    return {
+      cpuBusyPct: (100 * (dTotal - (cpu.idle - prev.cpu.idle))) / dTotal,
+      iowaitPct: (100 * (cpu.iowait - prev.cpu.iowait)) / dTotal,
+      // Ticks of all CPUs per core-second is dTotal / cores / sec; the server's ticks in those units are cores.
+      serverCpuCores: serverTicks / (dTotal / this.cores),
+      cores: this.cores,
+      diskReadBytesPerSec: ((disk.readSectors - prev.disk.readSectors) * 512) / sec,
+      diskWriteBytesPerSec: ((disk.writeSectors - prev.disk.writeSectors) * 512) / sec,
+      diskBusyPct: Math.min(100, busiest * 100),
+    };
+  }
+}
