@@ -129,6 +129,7 @@ const isDataIo = (k: string) => k.startsWith("IO:") && !k.startsWith("IO:Wal");
 const topWaits = (w: TelemetryWindow, pick: (k: string) => boolean, n = 3) =>
   Object.entries(w.runWaitShares)
     .filter(([k]) => pick(k))
+    .sort((a, b) => b[1] - a[1])
     .slice(0, n)
     .map(([k, v]) => fact(`share of active waits on ${k}`, v, "ratio"));
 
@@ -311,6 +312,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
 function topKeys(w: TelemetryWindow, pick: (k: string) => boolean): string {
   return Object.entries(w.runWaitShares)
     .filter(([k]) => pick(k))
+    .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([k, v]) => `${k} ${pct(v)}`)
     .join(", ");

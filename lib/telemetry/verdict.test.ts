@@ -1,0 +1,203 @@
+// Each verdict rule on hand-made windows: it matches just past its threshold, not just short of it, and the
+// evidence carries the numbers. The window aggregation is checked on samples.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { TelemetrySample } from "./shape";
+import { THRESHOLDS, verdictOf, type VerdictInput } from "./verdict";
+import { slope, telemetryWindow, type TelemetryWindow } from "./window";
+
+/** A quiet window: 10 connections, mostly idle, nothing limiting. */
+function win(over: Partial<TelemetryWindow> = {}): TelemetryWindow {
+  return {
+    seconds: 10,
+    samples: 10,
+    runConnections: 10,
+    runActiveShare: 0.1,
+    runIdleShare: 0.9,
+    runIdleInTxShare: 0,
+    runWaitShares: { CPU: 1 },
+    otherBackends: 0,
+    otherActive: 0,
+    otherWaitShares: {},
+    lockWaitsAvg: 0,
+    lockWaitsMax: 0,
+    runLockWaitsAvg: 0,
+    host: { cpuBusyPct: 20, iowaitPct: 0, serverCpuCores: 0.2, cores: 2, diskReadBytesPerSec: 0, diskWriteBytesPerSec: 0, diskBusyPct: 5 },
+    client: { cpuPct: 20, eventLoopUtilization: 0.2, eventLoopDelayMaxMs: 12 },
+    overhead: { statementsPerSec: 6, msPerSample: 2, msPerSampleMax: 4 },
+    ...over,
+  };
+}
+const v = (input: VerdictInput) => verdictOf(input);
+const find = (input: VerdictInput, cat: string) => v(input).findings.find((f) => f.category === cat)!;
+
+describe("rules", () => {
+  test("throttle-bound: achieved the throttle with headroom; not when short of it or when the server is busy", () => {
+    const ok = v({ telemetry: win(), throttle: { perSec: 100, achievedPerSec: 99 } });
+    assert.equal(ok.category, "throttle-bound");
+    assert.match(ok.statement, /wrote 99 of the 100 writes\/s asked/);
+    assert.ok(ok.evidence.some((e) => e.what === "writes achieved / throttle" && e.value === 0.99 && e.holds));
+    assert.notEqual(v({ telemetry: win(), throttle: { perSec: 100, achievedPerSec: 94 } }).category, "throttle-bound");
+    assert.equal(find({ telemetry: win({ runActiveShare: 0.6 }), throttle: { perSec: 100, achievedPerSec: 100 } }, "throttle-bound").matched, false);
+    assert.equal(v({ throttle: { perSec: 0, achievedPerSec: 5000 } }).category, "undetermined");
+  });
+
+  test("client-bound: runner CPU or event loop at its limit", () => {
+    const cpu = v({ telemetry: win({ client: { cpuPct: THRESHOLDS.clientCpuPct, eventLoopUtilization: 0.5, eventLoopDelayMaxMs: 40 } }) });
+    assert.equal(cpu.category, "client-bound");
+    assert.ok(cpu.evidence.some((e) => e.what.startsWith("runner CPU") && e.value === 90 && e.holds));
+    const elu = v({ telemetry: win(), client: { cpuPct: 50, eventLoopUtilization: 0.95 } });
+    assert.equal(elu.category, "client-bound");
+    assert.equal(v({ telemetry: win({ client: { cpuPct: 89, eventLoopUtilization: 0.89, eventLoopDelayMaxMs: 5 } }) }).category !== "client-bound", true);
+    // Without telemetry the client's numbers alone still decide it.
+    assert.equal(v({ client: { cpuPct: 99 } }).category, "client-bound");
+  });
+
+  test("lock-contention-bound: Lock waits dominate the active backends", () => {
+    const w = win({ runActiveShare: 0.9, runWaitShares: { "Lock:transactionid": 0.6, CPU: 0.4 }, lockWaitsAvg: 7 });
+    const r = v({ telemetry: w });
+    assert.equal(r.category, "lock-contention-bound");
+    assert.match(r.statement, /60% of the run's active backends waited on row\/transaction locks \(Lock:transactionid 60%/);
+    assert.ok(r.evidence.some((e) => e.what === "ungranted locks, average" && e.value === 7));
+    assert.equal(find({ telemetry: { ...w, runWaitShares: { "Lock:tuple": 0.29, CPU: 0.71 } } }, "lock-contention-bound").matched, false);
+    assert.equal(find({ telemetry: { ...w, runActiveShare: 0.29 } }, "lock-contention-bound").matched, false);
+  });
+
+  test("WAL-flush-bound: WALWrite/WalSync waits dominate, with sync time as evidence", () => {
+    const w = win({
+      runActiveShare: 0.8,
+      runWaitShares: { "LWLock:WALWrite": 0.5, "IO:WalSync": 0.2, CPU: 0.3 },
+      wal: { bytesPerSec: 5e6, syncsPerSec: 300, syncMsPerSec: 800 },
+    });
+    const r = v({ telemetry: w });
+    assert.equal(r.category, "wal-flush-bound");
+    assert.match(r.statement, /70% of the run's active backends waited on the WAL flush .*WAL sync time 800 ms\/s/);
+    assert.ok(r.evidence.some((e) => e.what === "WAL syncs" && e.value === 300));
+    assert.equal(find({ telemetry: { ...w, runWaitShares: { "LWLock:WALWrite": 0.2, CPU: 0.8 } } }, "wal-flush-bound").matched, false);
+  });
+
+  test("server-side limits compete on their share: the larger one wins, the other is 'also'", () => {
+    const r = v({
+      telemetry: win({ runActiveShare: 0.9, runIdleShare: 0.1, runWaitShares: { "Lock:transactionid": 0.35, "LWLock:WALWrite": 0.45, CPU: 0.2 } }),
+    });
+    assert.equal(r.category, "wal-flush-bound");
+    assert.deepEqual(r.also, ["lock-contention-bound"]);
+  });
+
+  test("I/O-bound server: data-file reads dominate, or the host's disk is saturated", () => {
+    const waits = v({ telemetry: win({ runActiveShare: 0.7, runWaitShares: { "IO:DataFileRead": 0.6, CPU: 0.4 } }) });
+    assert.equal(waits.category, "io-bound-server");
+    const host = win({
+      runActiveShare: 0.7,
+      runWaitShares: { CPU: 1 },
+      host: { cpuBusyPct: 30, iowaitPct: 35, serverCpuCores: 0.3, cores: 2, diskReadBytesPerSec: 9e7, diskWriteBytesPerSec: 0, diskBusyPct: 97 },
+    });
+    assert.equal(find({ telemetry: host }, "io-bound-server").matched, true);
+    assert.equal(find({ telemetry: { ...host, host: { ...host.host!, iowaitPct: 5 } } }, "io-bound-server").matched, false);
+    // WAL I/O is the WAL rule's, not this one's.
+    assert.equal(find({ telemetry: win({ runActiveShare: 0.7, runWaitShares: { "IO:WalSync": 0.9, CPU: 0.1 } }) }, "io-bound-server").matched, false);
+  });
+
+  test("CPU-bound server: connections active on CPU and the server's processes using the host's cores", () => {
+    const w = win({
+      runActiveShare: 0.9,
+      runWaitShares: { CPU: 0.9, "LWLock:WALInsert": 0.1 },
+      host: { cpuBusyPct: 95, iowaitPct: 0, serverCpuCores: 1.7, cores: 2, diskReadBytesPerSec: 0, diskWriteBytesPerSec: 0, diskBusyPct: 3 },
+    });
+    const r = v({ telemetry: w });
+    assert.equal(r.category, "cpu-bound-server");
+    assert.match(r.statement, /used 1\.7 of 2 cores/);
+    assert.equal(find({ telemetry: { ...w, host: { ...w.host!, serverCpuCores: 0.4, cpuBusyPct: 40 } } }, "cpu-bound-server").matched, false);
+    // A remote server: inferred from the waits alone, and the verdict says so.
+    const remote = v({ telemetry: { ...w, host: undefined } });
+    assert.equal(remote.category, "cpu-bound-server");
+    assert.match(remote.statement, /host CPU not visible: inferred from wait events/);
+    assert.ok(remote.blindSpots.some((b) => /remote target/.test(b)));
+  });
+
+  test("autovacuum/bloat pressure: many dead tuples rising, or the xmin horizon held", () => {
+    const tables = {
+      deadTuplesStart: 1000,
+      deadTuplesEnd: 50_000,
+      deadTuplesMax: 50_000,
+      liveTuplesEnd: 20_000,
+      deadTuplesSlopePerSec: 4900,
+      autovacuumRuns: 0,
+      autoanalyzeRuns: 1,
+    };
+    assert.equal(v({ telemetry: win({ tables }) }).category, "autovacuum-pressure");
+    assert.equal(find({ telemetry: win({ tables: { ...tables, deadTuplesSlopePerSec: -10 } }) }, "autovacuum-pressure").matched, false);
+    assert.equal(find({ telemetry: win({ tables: { ...tables, deadTuplesEnd: 9_000 } }) }, "autovacuum-pressure").matched, false);
+    const held = v({ telemetry: win({ oldestXactSecMax: 120, xminAgeXidsMax: 40_000 }) });
+    assert.equal(held.category, "autovacuum-pressure");
+    assert.match(held.statement, /a transaction open 120 s held the xmin horizon/);
+  });
+
+  test("connection-bound: connections wait on the client while the runner is not busy", () => {
+    const r = v({ telemetry: win() });
+    assert.equal(r.category, "connection-bound");
+    assert.match(r.statement, /10 connections waited on the client 90% of the time/);
+    // A throttled run that met its throttle is throttle-bound, never connection-bound.
+    assert.equal(find({ telemetry: win(), throttle: { perSec: 100, achievedPerSec: 100 } }, "connection-bound").matched, false);
+    // A busy runner is client-bound instead.
+    assert.equal(v({ telemetry: win({ client: { cpuPct: 95, eventLoopUtilization: 0.5, eventLoopDelayMaxMs: 1 } }) }).category, "client-bound");
+  });
+
+  test("undetermined: no rule holds, and the statement says what was seen", () => {
+    const r = v({
+      telemetry: win({ runActiveShare: 0.55, runIdleShare: 0.3, runIdleInTxShare: 0.15, runWaitShares: { CPU: 0.45, "LWLock:BufferContent": 0.55 } }),
+    });
+    assert.equal(r.category, "undetermined");
+    assert.match(r.statement, /active 55% of the time; top waits LWLock:BufferContent 55%/);
+    assert.equal(v({}).statement, "undetermined: no server telemetry for this window");
+  });
+});
+
+describe("window", () => {
+  const sample = (i: number, over: Partial<TelemetrySample> = {}): TelemetrySample => ({
+    time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    intervalSec: 1,
+    run: { total: 4, active: 2, idle: 2, idleInTx: 0 },
+    runWaits: { CPU: 1, "Lock:tuple": 1 },
+    other: { total: 1, active: 0, idle: 1, idleInTx: 0 },
+    otherWaits: {},
+    lockWaits: i,
+    runLockWaits: 1,
+    wal: { bytesPerSec: 1000 * (i + 1) },
+    db: { commitsPerSec: 10, rollbacksPerSec: 0, insertedPerSec: 5, updatedPerSec: 0, deletedPerSec: 0, blocksReadPerSec: 0, blocksHitPerSec: 1, deadlocks: 0 },
+    tables: { liveTuples: 5, deadTuples: 100 * i, autovacuumRuns: i === 2 ? 1 : 0, autoanalyzeRuns: 0 },
+    overhead: { statements: 6, ms: 2 },
+    ...over,
+  });
+
+  test("rates are weighted by interval, shares are of backend-samples, dead tuples' slope per second", () => {
+    const w = telemetryWindow([sample(0), sample(1, { intervalSec: 3 }), sample(2)])!;
+    assert.equal(w.seconds, 5);
+    assert.equal(w.wal!.bytesPerSec, (1000 + 2000 * 3 + 3000) / 5);
+    assert.equal(w.runActiveShare, 0.5);
+    assert.deepEqual(w.runWaitShares, { CPU: 0.5, "Lock:tuple": 0.5 });
+    assert.equal(w.tables!.deadTuplesSlopePerSec, 100);
+    assert.equal(w.tables!.autovacuumRuns, 1);
+    assert.equal(w.lockWaitsMax, 2);
+    assert.equal(w.overhead.statementsPerSec, 18 / 5);
+  });
+
+  test("a group some samples lack is left out rather than averaged over part of the window", () => {
+    const w = telemetryWindow([sample(0), sample(1, { wal: undefined, host: undefined })])!;
+    assert.equal(w.wal, undefined);
+    assert.equal(w.host, undefined);
+    assert.equal(telemetryWindow([]), undefined);
+  });
+
+  test("slope", () => {
+    assert.equal(
+      slope([
+        [0, 1],
+        [1, 3],
+        [2, 5],
+      ]),
+      2,
+    );
+    assert.equal(slope([[0, 1]]), 0);
+  });
+});
