@@ -21,15 +21,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts an embedded Postgres in a fresh temporary folder (reachable by the postgres user). */
-export async function startTestServer(): Promise<EmbeddedServer & { dir: string }> {
+/** Starts an embedded Postgres in a fresh temporary folder (reachable by the postgres user); `extraFlags`
+ *  (["-c", "fsync=on", …]) come last and win, for a scratch server with settings of its own. */
+export async function startTestServer(extraFlags: string[] = []): Promise<EmbeddedServer & { dir: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-test-"));
   chmodSync(dir, 0o755); // mkdtemp makes it 0700; the postgres user must enter it
   const server = await startEmbedded({
     dataDir: dir,
     port: await freePort(),
     // Room for several runs' clients at once; fsync off because tests check correctness, not speed.
-    postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "synchronous_commit=off"],
+    postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "synchronous_commit=off", ...extraFlags],
   });
   return {
     ...server,

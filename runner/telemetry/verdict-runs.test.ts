@@ -1,0 +1,114 @@
+// The verdict on real runs against the embedded Postgres: each test provokes one limit and checks the
+// verdict names it, from the telemetry collected beside the run and the runner's own numbers.
+//   throttle-bound         a low throttle
+//   client-bound           a busy-wait injected into the runner's event loop
+//   lock-contention-bound  many pub/sub writers on one partition (one counter row)
+//   WAL-flush-bound        unthrottled writes on a scratch server with fsync and synchronous_commit on and a
+//                          commit_delay, so every commit waits on the WAL flush
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { startTestServer, testDatabase } from "../../lib/testing";
+import { verdictOf, type Verdict } from "../../lib/telemetry/verdict";
+import { WindowAccumulator, type TelemetryWindow } from "../../lib/telemetry/window";
+import type { Phase } from "../../lib/metrics";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { runWorkload, type EngineOptions } from "../engine";
+import { TelemetryCollector } from "./collector";
+
+let db: { url: string; drop: () => Promise<void> };
+before(async () => {
+  db = await testDatabase("verdict");
+});
+after(async () => {
+  await db.drop();
+});
+
+/** Runs a config with the collector beside it; the window holds the samples whose whole interval was measured. */
+async function judged(input: WorkloadInput, url: string, extra: EngineOptions = {}): Promise<{ verdict: Verdict; window: TelemetryWindow | undefined }> {
+  const config = WorkloadConfig.parse(input);
+  let pids: number[] = [];
+  let phase: Phase = "setup";
+  let sampledIn: Phase = "setup";
+  let schema = "";
+  const acc = new WindowAccumulator();
+  let collector: Promise<TelemetryCollector> | undefined;
+  const summary = await runWorkload(config, url, {
+    drainSeconds: 2,
+    ...extra,
+    onSchema: (s) => (schema = s),
+    onPhase: (p) => (phase = p),
+    onConnections: (p) => {
+      pids = p;
+      collector = TelemetryCollector.start(url, {
+        schema,
+        runPids: () => pids,
+        onSample: (s) => {
+          if (phase === "measuring" && sampledIn === "measuring") acc.add(s);
+          sampledIn = phase;
+        },
+      });
+    },
+  });
+  await (await collector!).stop();
+  const window = acc.result();
+  const verdict = verdictOf({ telemetry: window, throttle: { perSec: config.throttleWritesPerSec, achievedPerSec: summary.writes.msgPerSec } });
+  return { verdict, window };
+}
+
+const explain = (v: Verdict) =>
+  `${v.statement}\n${JSON.stringify(
+    v.findings.filter((f) => f.evidence.length),
+    null,
+    1,
+  )}`;
+
+describe("the verdict names the limit it was made to hit", () => {
+  test("throttle-bound: 40 writes/s asked, the server idles", async (t) => {
+    const { verdict } = await judged({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 40, durationSeconds: 4, warmupSeconds: 1 }, db.url);
+    t.diagnostic(verdict.statement);
+    assert.equal(verdict.category, "throttle-bound", explain(verdict));
+    assert.ok(verdict.evidence.some((e) => e.what === "writes achieved / throttle" && e.value >= 0.95));
+  });
+
+  test("client-bound: the runner's event loop is kept busy 95% of every second", async (t) => {
+    const { verdict, window } = await judged({ kind: "queue", writers: 2, readers: 2, durationSeconds: 4, warmupSeconds: 1 }, db.url, {
+      // A busy-wait after each engine sample: the loops cannot send while it spins.
+      onSample: () => {
+        const end = performance.now() + 950;
+        while (performance.now() < end);
+      },
+    });
+    t.diagnostic(verdict.statement);
+    assert.equal(verdict.category, "client-bound", explain(verdict));
+    assert.ok(window!.client!.eventLoopUtilization >= 0.9, `event-loop utilization ${window!.client!.eventLoopUtilization}`);
+  });
+
+  test("lock-contention-bound: twelve writers on one partition queue on its counter row", async (t) => {
+    const { verdict } = await judged({ kind: "pubsub", partitions: 1, writers: 12, writeBatch: 10, durationSeconds: 4, warmupSeconds: 1 }, db.url);
+    t.diagnostic(verdict.statement);
+    assert.equal(verdict.category, "lock-contention-bound", explain(verdict));
+    assert.ok(verdict.evidence.some((e) => /Lock:(transactionid|tuple)/.test(e.what)));
+  });
+
+  describe("on a scratch server that syncs every commit", () => {
+    let server: Awaited<ReturnType<typeof startTestServer>>;
+    before(async () => {
+      server = await startTestServer([
+        ...["-c", "fsync=on", "-c", "synchronous_commit=on"],
+        // The flusher sleeps 20 ms holding WALWriteLock before each flush: the others queue on LWLock:WALWrite.
+        ...["-c", "commit_delay=20000", "-c", "commit_siblings=1", "-c", "track_wal_io_timing=on"],
+      ]);
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    test("WAL-flush-bound: unthrottled single-row commits wait on the WAL flush", async (t) => {
+      const { verdict, window } = await judged({ kind: "queue", writers: 8, readers: 2, durationSeconds: 4, warmupSeconds: 1 }, server.url("postgres"));
+      t.diagnostic(verdict.statement);
+      assert.equal(verdict.category, "wal-flush-bound", explain(verdict));
+      // track_wal_io_timing is on here: the WAL's sync count is measured (pg_stat_io on 18, pg_stat_wal before).
+      assert.ok(window!.wal!.syncsPerSec! > 0, "WAL syncs counted");
+    });
+  });
+});
