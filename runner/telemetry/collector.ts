@@ -156,6 +156,11 @@ export class TelemetryCollector {
     }
   }
 
+  /** The collector's own backend on the target (its CPU is the telemetry's server-side cost). */
+  get backendPid(): number {
+    return this.conn.pid;
+  }
+
   /** Also tell `fn` about every sample (the engine attaches the latest to its own). */
   subscribe(fn: (s: TelemetrySample) => void): () => void {
     this.listeners.add(fn);

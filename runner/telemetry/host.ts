@@ -13,13 +13,25 @@ const read = (p: string): string | undefined => {
   }
 };
 
-/** utime + stime of a process in clock ticks, or undefined when it is gone or not visible. */
-export function processTicks(pid: number): number | undefined {
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s. */
+const TICKS_PER_SEC = 100;
+
+/**
+ * CPU seconds a process has used, or undefined when it is gone or not visible: /proc/<pid>/schedstat's
+ * nanoseconds on CPU where the kernel keeps them (a backend's 2 ms per second would round to 0 ticks),
+ * otherwise utime + stime from /proc/<pid>/stat in 1/100 s.
+ */
+export function processCpuSeconds(pid: number): number | undefined {
+  const sched = read(`/proc/${pid}/schedstat`);
+  if (sched) {
+    const ns = Number(sched.split(" ")[0]);
+    if (Number.isFinite(ns)) return ns / 1e9;
+  }
   const s = read(`/proc/${pid}/stat`);
   if (!s) return undefined;
   // The command name (field 2) is in parentheses and may contain spaces: split after the last ')'.
   const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-  return Number(f[11]) + Number(f[12]); // fields 14 and 15 (utime, stime), counted from field 3
+  return (Number(f[11]) + Number(f[12])) / TICKS_PER_SEC; // fields 14 and 15 (utime, stime), counted from field 3
 }
 
 /** The command name of a process (/proc/<pid>/comm), or undefined. */
@@ -78,7 +90,7 @@ export class HostProbe {
   private cpu = cpuTotals();
   private disk = diskTotals();
   private at = Date.now();
-  private ticks = new Map<number, number>();
+  private cpuSec = new Map<number, number>();
   readonly cores = os.cpus().length;
 
   /** Whether /proc answers at all (Linux). */
@@ -91,22 +103,22 @@ export class HostProbe {
     const cpu = cpuTotals();
     const disk = diskTotals();
     const now = Date.now();
-    const ticks = new Map<number, number>();
-    let serverTicks = 0;
+    const cpuSec = new Map<number, number>();
+    let serverSec = 0;
     for (const pid of serverPids) {
-      const t = processTicks(pid);
+      const t = processCpuSeconds(pid);
       if (t === undefined) continue;
-      ticks.set(pid, t);
-      // A process first seen now started within the interval (or is the first reading's): count what it used since.
-      const before = this.ticks.get(pid);
-      if (before !== undefined) serverTicks += Math.max(t - before, 0);
+      cpuSec.set(pid, t);
+      // A process first seen now is counted from the next reading on (its earlier CPU may predate the interval).
+      const before = this.cpuSec.get(pid);
+      if (before !== undefined) serverSec += Math.max(t - before, 0);
     }
-    const first = this.ticks.size === 0;
+    const first = this.cpuSec.size === 0;
     const prev = { cpu: this.cpu, disk: this.disk, at: this.at };
     this.cpu = cpu;
     this.disk = disk;
     this.at = now;
-    this.ticks = ticks;
+    this.cpuSec = cpuSec;
     if (first || !cpu || !prev.cpu || !disk || !prev.disk) return undefined;
     const dTotal = cpu.total - prev.cpu.total;
     const sec = (now - prev.at) / 1000;
@@ -116,8 +128,7 @@ export class HostProbe {
     return {
       cpuBusyPct: (100 * (dTotal - (cpu.idle - prev.cpu.idle))) / dTotal,
       iowaitPct: (100 * (cpu.iowait - prev.cpu.iowait)) / dTotal,
-      // Ticks of all CPUs per core-second is dTotal / cores / sec; the server's ticks in those units are cores.
-      serverCpuCores: serverTicks / (dTotal / this.cores),
+      serverCpuCores: serverSec / sec,
       cores: this.cores,
       diskReadBytesPerSec: ((disk.readSectors - prev.disk.readSectors) * 512) / sec,
       diskWriteBytesPerSec: ((disk.writeSectors - prev.disk.writeSectors) * 512) / sec,
