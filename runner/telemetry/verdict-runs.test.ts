@@ -8,12 +8,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { startTestServer, testDatabase } from "../../lib/testing";
-import { verdictOf, type Verdict } from "../../lib/telemetry/verdict";
-import { WindowAccumulator, type TelemetryWindow } from "../../lib/telemetry/window";
-import type { Phase } from "../../lib/metrics";
+import type { Verdict } from "../../lib/telemetry/verdict";
+import type { TelemetryWindow } from "../../lib/telemetry/window";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
 import { runWorkload, type EngineOptions } from "../engine";
-import { TelemetryCollector } from "./collector";
+import { TelemetryRecorder } from "./recorder";
 
 let db: { url: string; drop: () => Promise<void> };
 before(async () => {
@@ -23,36 +22,20 @@ after(async () => {
   await db.drop();
 });
 
-/** Runs a config with the collector beside it; the window holds the samples whose whole interval was measured. */
+/** Runs a config with the telemetry recorder beside it, as the engine's own would be. */
 async function judged(input: WorkloadInput, url: string, extra: EngineOptions = {}): Promise<{ verdict: Verdict; window: TelemetryWindow | undefined }> {
   const config = WorkloadConfig.parse(input);
-  let pids: number[] = [];
-  let phase: Phase = "setup";
-  let sampledIn: Phase = "setup";
   let schema = "";
-  const acc = new WindowAccumulator();
-  let collector: Promise<TelemetryCollector> | undefined;
+  let recorder: Promise<TelemetryRecorder> | undefined;
   const summary = await runWorkload(config, url, {
     drainSeconds: 2,
     ...extra,
     onSchema: (s) => (schema = s),
-    onPhase: (p) => (phase = p),
-    onConnections: (p) => {
-      pids = p;
-      collector = TelemetryCollector.start(url, {
-        schema,
-        runPids: () => pids,
-        onSample: (s) => {
-          if (phase === "measuring" && sampledIn === "measuring") acc.add(s);
-          sampledIn = phase;
-        },
-      });
-    },
+    onPhase: (p) => void recorder?.then((r) => r.setPhase(p)),
+    onConnections: (pids) => (recorder = TelemetryRecorder.start(url, schema, pids)),
   });
-  await (await collector!).stop();
-  const window = acc.result();
-  const verdict = verdictOf({ telemetry: window, throttle: { perSec: config.throttleWritesPerSec, achievedPerSec: summary.writes.msgPerSec } });
-  return { verdict, window };
+  const t = await (await recorder!).finish({ throttle: { perSec: config.throttleWritesPerSec, achievedPerSec: summary.writes.msgPerSec } });
+  return { verdict: t.verdict, window: t.window };
 }
 
 const explain = (v: Verdict) =>

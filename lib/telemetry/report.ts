@@ -1,0 +1,147 @@
+// A run's telemetry as the summary stores it (what the collector could see, the measured window's aggregates,
+// the verdict), and the words and columns every view shares: the CLI's lines, the CSV columns, wait-event
+// groups for the charts. Browser-safe.
+import { z } from "zod";
+import { TelemetryInfo, type TelemetrySample } from "./shape";
+import { CATEGORY_LABELS, Verdict, WAL_FLUSH_WAITS, type Evidence } from "./verdict";
+import { TelemetryWindow } from "./window";
+
+export const RunTelemetry = z.object({
+  info: TelemetryInfo,
+  /** The measured window's aggregates; absent when no telemetry sample fell in it. */
+  window: TelemetryWindow.optional(),
+  verdict: Verdict,
+});
+export type RunTelemetry = z.infer<typeof RunTelemetry>;
+
+/** Wait events grouped for the charts' stacked mix, in drawing order. */
+export const WAIT_GROUPS = [
+  { key: "cpu", label: "CPU (no wait)", color: "#2b8a3e" },
+  { key: "lock", label: "Lock", color: "#c92a2a" },
+  { key: "walFlush", label: "WAL flush", color: "#d9480f" },
+  { key: "io", label: "data I/O", color: "#2457c5" },
+  { key: "lwlock", label: "other LWLock", color: "#9c36b5" },
+  { key: "other", label: "other waits", color: "#868e96" },
+] as const;
+export type WaitGroup = (typeof WAIT_GROUPS)[number]["key"];
+
+export function waitGroup(key: string): WaitGroup {
+  if (key === "CPU") return "cpu";
+  if (key.startsWith("Lock:")) return "lock";
+  if (WAL_FLUSH_WAITS.includes(key)) return "walFlush";
+  if (key.startsWith("IO:")) return "io";
+  if (key.startsWith("LWLock:")) return "lwlock";
+  return "other";
+}
+
+/** The run's active backends in one sample, by wait group (counts). */
+export function waitMix(waits: Record<string, number>): Record<WaitGroup, number> {
+  const out = Object.fromEntries(WAIT_GROUPS.map((g) => [g.key, 0])) as Record<WaitGroup, number>;
+  for (const [k, v] of Object.entries(waits)) out[waitGroup(k)] += v;
+  return out;
+}
+
+const int = (x: number) => Math.round(x).toLocaleString("en-US");
+const dec = (x: number, d = 1) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: 0 });
+
+/** One piece of evidence as text: "share of active waits on Lock:* 62% (≥ 30%) ✓". */
+export function evidenceText(e: Evidence): string {
+  const v = (x: number) =>
+    e.unit === "ratio" ? `${dec(x * 100, 0)}%` : e.unit === "%" ? `${dec(x)}%` : Math.abs(x) >= 100 ? `${int(x)} ${e.unit}` : `${dec(x, 2)} ${e.unit}`;
+  const threshold = e.threshold !== undefined && e.cmp ? ` (${e.cmp} ${e.threshold === Number.MIN_VALUE ? "0" : v(e.threshold)})` : "";
+  const mark = e.holds === undefined ? "" : e.holds ? " ✓" : " ✗";
+  return `${e.what} ${v(e.value)}${threshold}${mark}`;
+}
+
+export const bytesRate = (b: number) => (b >= 1024 * 1024 ? `${dec(b / 1024 / 1024)} MiB/s` : b >= 1024 ? `${dec(b / 1024)} KiB/s` : `${int(b)} B/s`);
+
+/** What the server did over the window, one line per part that was measured. */
+export function windowLines(w: TelemetryWindow): string[] {
+  const out: string[] = [];
+  const waits = Object.entries(w.runWaitShares)
+    .slice(0, 4)
+    .map(([k, v]) => `${k} ${dec(v * 100, 0)}%`)
+    .join(", ");
+  out.push(
+    `the run's ${dec(w.runConnections)} connections: active ${dec(w.runActiveShare * 100, 0)}%, idle ${dec(w.runIdleShare * 100, 0)}%, idle in transaction ${dec(w.runIdleInTxShare * 100, 0)}%; active waits: ${waits || "none"}`,
+  );
+  if (w.db)
+    out.push(
+      `database: ${int(w.db.commitsPerSec)} commits/s, ${int(w.db.rollbacksPerSec)} rollbacks/s; tuples ${int(w.db.insertedPerSec)} inserted/s, ${int(w.db.updatedPerSec)} updated/s, ${int(w.db.deletedPerSec)} deleted/s`,
+    );
+  if (w.wal)
+    out.push(
+      `WAL: ${bytesRate(w.wal.bytesPerSec)}${w.wal.recordsPerSec !== undefined ? `, ${int(w.wal.recordsPerSec)} records/s` : ""}${w.wal.fpiPerSec !== undefined ? `, ${int(w.wal.fpiPerSec)} full-page images/s` : ""}${w.wal.syncsPerSec !== undefined ? `, ${int(w.wal.syncsPerSec)} syncs/s` : ""}${w.wal.syncMsPerSec !== undefined ? `, sync ${dec(w.wal.syncMsPerSec)} ms/s` : ""}`,
+    );
+  if (w.checkpoints)
+    out.push(
+      `checkpoints: ${w.checkpoints.timed} timed, ${w.checkpoints.requested} requested; ${int(w.checkpoints.buffersCheckpoint)} buffers written by the checkpointer${w.checkpoints.buffersBackend !== undefined ? `, ${int(w.checkpoints.buffersBackend)} by backends` : ""}`,
+    );
+  if (w.tables)
+    out.push(
+      `the run's tables: dead tuples ${int(w.tables.deadTuplesStart)} → ${int(w.tables.deadTuplesEnd)} (${dec(w.tables.deadTuplesSlopePerSec)}/s), ${w.tables.autovacuumRuns} autovacuum and ${w.tables.autoanalyzeRuns} autoanalyze runs`,
+    );
+  if (w.oldestXactSecMax !== undefined || w.xminAgeXidsMax !== undefined)
+    out.push(
+      `xmin horizon: oldest transaction open ${dec(w.oldestXactSecMax ?? 0)} s, ${int(w.xminAgeXidsMax ?? 0)} transactions old; ungranted locks ${dec(w.lockWaitsAvg)} on average (max ${w.lockWaitsMax})`,
+    );
+  if (w.host)
+    out.push(
+      `server host: CPU ${dec(w.host.cpuBusyPct)}% busy (iowait ${dec(w.host.iowaitPct)}%), Postgres ${dec(w.host.serverCpuCores, 2)} of ${w.host.cores} cores; disks ${bytesRate(w.host.diskReadBytesPerSec)} read, ${bytesRate(w.host.diskWriteBytesPerSec)} written, busiest ${dec(w.host.diskBusyPct)}% busy`,
+    );
+  if (w.client)
+    out.push(
+      `runner: CPU ${dec(w.client.cpuPct)}% of one core, event loop ${dec(w.client.eventLoopUtilization * 100, 0)}% busy, longest delay ${dec(w.client.eventLoopDelayMaxMs)} ms`,
+    );
+  out.push(
+    `telemetry's own cost: ${dec(w.overhead.statementsPerSec)} statements/s on the target (one round trip a second), ${dec(w.overhead.msPerSample, 2)} ms per sample (max ${dec(w.overhead.msPerSampleMax, 2)} ms)`,
+  );
+  return out;
+}
+
+/** The CLI's "why this number" block. */
+export function telemetryText(t: RunTelemetry): string {
+  const v = t.verdict;
+  const out = [`why this number: ${v.statement}`];
+  for (const e of v.evidence) out.push(`  evidence: ${evidenceText(e)}`);
+  if (v.also.length) out.push(`  also: ${v.also.map((c) => CATEGORY_LABELS[c]).join(", ")}`);
+  if (t.window) for (const l of windowLines(t.window)) out.push(`  ${l}`);
+  for (const b of v.blindSpots) out.push(`  blind spot: ${b}`);
+  for (const m of t.info.missing) out.push(`  not measured: ${m}`);
+  return out.join("\n");
+}
+
+/** samples.csv's telemetry columns (appended only when the run has telemetry, so older exports keep their shape). */
+export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => number | undefined }[] = [
+  { name: "pg_run_connections", value: (t) => t.run.total },
+  { name: "pg_run_active", value: (t) => t.run.active },
+  { name: "pg_run_idle", value: (t) => t.run.idle },
+  { name: "pg_run_idle_in_tx", value: (t) => t.run.idleInTx },
+  ...WAIT_GROUPS.map((g) => ({
+    name: `pg_run_wait_${g.key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
+    value: (t: TelemetrySample) => waitMix(t.runWaits)[g.key],
+  })),
+  { name: "pg_other_active", value: (t) => t.other.active },
+  { name: "pg_lock_waits", value: (t) => t.lockWaits },
+  { name: "pg_commits_s", value: (t) => t.db?.commitsPerSec },
+  { name: "pg_rollbacks_s", value: (t) => t.db?.rollbacksPerSec },
+  { name: "pg_wal_bytes_s", value: (t) => t.wal?.bytesPerSec },
+  { name: "pg_wal_records_s", value: (t) => t.wal?.recordsPerSec },
+  { name: "pg_wal_fpi_s", value: (t) => t.wal?.fpiPerSec },
+  { name: "pg_wal_syncs_s", value: (t) => t.wal?.syncsPerSec },
+  { name: "pg_wal_sync_ms_s", value: (t) => t.wal?.syncMsPerSec },
+  { name: "pg_checkpoints", value: (t) => (t.checkpoints ? t.checkpoints.timed + t.checkpoints.requested : undefined) },
+  { name: "pg_dead_tuples", value: (t) => t.tables?.deadTuples },
+  { name: "pg_live_tuples", value: (t) => t.tables?.liveTuples },
+  { name: "pg_autovacuum_runs", value: (t) => t.tables?.autovacuumRuns },
+  { name: "pg_xmin_age", value: (t) => t.xminAgeXids },
+  { name: "pg_oldest_xact_s", value: (t) => t.oldestXactSec },
+  { name: "host_cpu_pct", value: (t) => t.host?.cpuBusyPct },
+  { name: "host_iowait_pct", value: (t) => t.host?.iowaitPct },
+  { name: "server_cpu_cores", value: (t) => t.host?.serverCpuCores },
+  { name: "disk_busy_pct", value: (t) => t.host?.diskBusyPct },
+  { name: "runner_cpu_pct", value: (t) => t.client?.cpuPct },
+  { name: "runner_event_loop_utilization", value: (t) => t.client?.eventLoopUtilization },
+  { name: "runner_event_loop_delay_max_ms", value: (t) => t.client?.eventLoopDelayMaxMs },
+  { name: "telemetry_ms", value: (t) => t.overhead.ms },
+];
