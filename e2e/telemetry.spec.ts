@@ -1,0 +1,47 @@
+// What the server was doing: a real throttled queue run launched from the form shows the telemetry charts live
+// and finished, on the run's time axis, and the finished page states the verdict with its evidence as numbers.
+import { expect, test } from "@playwright/test";
+import { NewRunPage } from "./pages/NewRunPage";
+import { RunPage } from "./pages/RunPage";
+
+test("a throttled queue run: telemetry charts live and finished, the verdict throttle-bound with its numbers", async ({ page }, testInfo) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.chooseWorkload("queue");
+  // A low throttle the 2-core machine meets with room to spare: the verdict must be throttle-bound.
+  await form.fill({ Writers: 2, Readers: 2, "Write limit": 100, "Warm-up": 1, "Measured duration": 8 });
+  const id = await form.launch();
+  const run = new RunPage(page);
+  await run.waitForSamples(3);
+
+  const charts = page.getByTestId("telemetry-charts");
+  await expect(charts).toBeVisible();
+  for (const c of ["chart-waits", "chart-wal", "chart-commits", "chart-dead-tuples", "chart-cpu"]) await expect(charts.getByTestId(c)).toBeVisible();
+  // The charts draw lines as data arrives (the embedded target is on this machine, so CPU has Postgres' line).
+  await expect(charts.getByTestId("chart-commits").locator("path.recharts-curve").first()).toBeVisible();
+  await expect(charts.getByTestId("chart-cpu")).toContainText("Postgres");
+
+  await run.waitForStatus("completed", 90_000);
+  const verdict = page.getByTestId("verdict");
+  await expect(verdict.getByTestId("verdict-category")).toHaveText("throttle-bound");
+  await expect(verdict.getByTestId("verdict-statement")).toContainText(/the run wrote [\d.,]+ of the 100 writes\/s asked, and its connections were on the server only \d+% of the time/);
+  // Evidence as numbers against their thresholds, not only a label.
+  const evidence = verdict.getByTestId("verdict-evidence");
+  await expect(evidence).toContainText(/writes achieved \/ throttle \d+% \(≥ 95%\) ✓/);
+  await expect(evidence).toContainText(/share of time the run's connections were active on the server \d+% \(< 50%\) ✓/);
+  await verdict.getByText("Every rule and its numbers").click();
+  await expect(verdict.getByRole("rowheader", { name: "WAL-flush-bound" })).toBeVisible();
+
+  // The finished charts share the run's time axis: the data table starts at the run's first seconds.
+  const waits = charts.getByTestId("chart-waits");
+  await waits.getByText("Show data as table").click();
+  await expect(waits.getByTestId("chart-data").locator("tbody tr").first()).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("telemetry-finished.png"), fullPage: true });
+
+  // Exports carry it: samples.csv has the telemetry columns, the summary JSON the verdict.
+  const csv = await (await page.request.get(`/api/runs/${id}/samples.csv`)).text();
+  expect(csv.split("\n")[0]).toContain("pg_commits_s");
+  const summary = await (await page.request.get(`/api/runs/${id}/summary`)).json();
+  expect(summary.telemetry.verdict.category).toBe("throttle-bound");
+  expect(summary.telemetry.window.db.commitsPerSec).toBeGreaterThan(0);
+});
