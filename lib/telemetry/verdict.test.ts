@@ -49,6 +49,12 @@ describe("rules", () => {
     const elu = v({ telemetry: win(), client: { cpuPct: 50, eventLoopUtilization: 0.95 } });
     assert.equal(elu.category, "client-bound");
     assert.equal(v({ telemetry: win({ client: { cpuPct: 89, eventLoopUtilization: 0.89, eventLoopDelayMaxMs: 5 } }) }).category !== "client-bound", true);
+    // The runner's delay against the main latency: 3 ms in a 20 ms p99 distorts it; 1.5 ms does not; 0.5 ms is noise.
+    const delay = v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 3, mainP99Ms: 20 } });
+    assert.equal(delay.category, "client-bound");
+    assert.match(delay.statement, /event-loop delay 3 ms against a 20 ms p99/);
+    assert.notEqual(v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 1.5, mainP99Ms: 20 } }).category, "client-bound");
+    assert.notEqual(v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 0.5, mainP99Ms: 2 } }).category, "client-bound");
     // Without telemetry the client's numbers alone still decide it.
     assert.equal(v({ client: { cpuPct: 99 } }).category, "client-bound");
   });

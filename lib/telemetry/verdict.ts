@@ -44,6 +44,10 @@ export const THRESHOLDS = {
   clientCpuPct: 90,
   /** … or its event loop was busy at least this share of the time. */
   clientEventLoopUtilization: 0.9,
+  /** … or its event-loop delay reached this share of the main latency's p99 (the latencies are then partly the runner's), */
+  clientDelayShareOfP99: 0.1,
+  /** … a delay of at least clientDelayFloorMs (below it, timer noise). */
+  clientDelayFloorMs: 1,
   /** Server-side rules need the run's connections on the server at least this share of the time. */
   serverActiveShare: 0.3,
   /** lock-contention-bound: Lock waits are at least this share of the run's active backend-samples. */
@@ -105,11 +109,20 @@ export const Verdict = z.object({
 });
 export type Verdict = z.infer<typeof Verdict>;
 
+export interface ClientInput {
+  cpuPct?: number;
+  eventLoopUtilization?: number;
+  eventLoopDelayMaxMs?: number;
+  /** The event-loop delay a latency's p99 can carry over the window, and that p99 (the runner's load check). */
+  exposedDelayMs?: number;
+  mainP99Ms?: number;
+}
+
 export interface VerdictInput {
   /** The server-side window; absent when telemetry was off or could not connect. */
   telemetry?: TelemetryWindow;
   /** The runner's own numbers over the window (telemetry.client is used when absent). */
-  client?: { cpuPct?: number; eventLoopUtilization?: number; eventLoopDelayMaxMs?: number };
+  client?: ClientInput;
   /** The write throttle (0 = unthrottled) and the write rate achieved in the window. */
   throttle?: { perSec: number; achievedPerSec: number };
 }
@@ -151,21 +164,28 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     return { category: "throttle-bound", matched: all(ev), evidence: ev };
   },
   "client-bound": (input, w) => {
-    const c = input.client ?? w?.client;
-    if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined)) return { category: "client-bound", matched: false, evidence: [] };
+    const c: ClientInput | undefined = input.client ?? w?.client;
+    if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.exposedDelayMs === undefined))
+      return { category: "client-bound", matched: false, evidence: [] };
     const cpu = c.cpuPct !== undefined ? ge("runner CPU, % of one core", c.cpuPct, THRESHOLDS.clientCpuPct, "%") : undefined;
     const elu =
       c.eventLoopUtilization !== undefined
         ? ge("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.clientEventLoopUtilization, "ratio")
         : undefined;
-    const busy = [cpu, elu].some((e) => e?.holds);
-    const ev = [cpu, elu].filter((e): e is Evidence => e !== undefined);
+    const delay =
+      c.exposedDelayMs !== undefined && c.mainP99Ms !== undefined && c.exposedDelayMs >= THRESHOLDS.clientDelayFloorMs
+        ? ge("runner event-loop delay / the main latency's p99", c.exposedDelayMs / c.mainP99Ms, THRESHOLDS.clientDelayShareOfP99, "ratio")
+        : undefined;
+    const alternatives = [cpu, elu, delay];
+    const busy = alternatives.some((e) => e?.holds);
+    const ev = alternatives.filter((e): e is Evidence => e !== undefined);
+    if (delay) ev.push(fact("runner event-loop delay over 1% of the time", c.exposedDelayMs!, "ms"), fact("main latency p99", c.mainP99Ms!, "ms"));
     if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
     // Context, not a condition: the server's side is sampled by a loop sharing the runner's busy thread, and a
     // runner at its limit is a limit whatever the server did.
     if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
-    // Either CPU or event loop suffices; the one that did not reach its threshold is context.
-    for (const e of [cpu, elu]) if (e && busy && !e.holds) delete e.holds;
+    // Any one alternative suffices; those that did not reach their threshold are context.
+    for (const e of alternatives) if (e && busy && !e.holds) delete e.holds;
     return { category: "client-bound", matched: busy, evidence: ev };
   },
   "lock-contention-bound": (_, w) => {
@@ -287,8 +307,15 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
       return `throttle-bound: the run wrote ${num(t.achievedPerSec)} of the ${num(t.perSec)} writes/s asked${w ? `, and its connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
     }
     case "client-bound": {
-      const c = input.client ?? w?.client;
-      return `client-bound: the runner was busy (CPU ${num(c?.cpuPct ?? 0)}% of one core, event loop ${pct(c?.eventLoopUtilization ?? 0)} busy)${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+      const c: ClientInput | undefined = input.client ?? w?.client;
+      const parts = [
+        ...(c?.cpuPct !== undefined ? [`CPU ${num(c.cpuPct)}% of one core`] : []),
+        ...(c?.eventLoopUtilization !== undefined ? [`event loop ${pct(c.eventLoopUtilization)} busy`] : []),
+        ...(c?.exposedDelayMs !== undefined && c.mainP99Ms !== undefined
+          ? [`event-loop delay ${num(c.exposedDelayMs)} ms against a ${num(c.mainP99Ms)} ms p99`]
+          : []),
+      ];
+      return `client-bound: the runner was busy (${parts.join(", ")})${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
     }
     case "lock-contention-bound":
       return `lock-contention-bound: ${pct(ev("share of active waits on Lock") ?? 0)} of the run's active backends waited on row/transaction locks (${topKeys(w!, isLock)})`;

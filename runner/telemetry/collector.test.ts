@@ -10,6 +10,7 @@ import { telemetryWindow } from "../../lib/telemetry/window";
 import { WorkloadConfig } from "../../lib/workloads";
 import { runWorkload } from "../engine";
 import { missingFor, TelemetryCollector } from "./collector";
+import { TelemetryRecorder } from "./recorder";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -120,6 +121,28 @@ describe("a role without pg_monitor", () => {
       await busy.end();
       await admin.query(`DROP ROLE ${role}`).catch(() => undefined);
     }
+  });
+});
+
+describe("telemetry never fails a run", () => {
+  test("a lost telemetry connection stops sampling and says so", async () => {
+    const c = await TelemetryCollector.start(db.url, { intervalMs: 200 });
+    await admin.query("SELECT pg_terminate_backend($1)", [c.backendPid]);
+    await sleep(800);
+    await c.stop();
+    assert.match(c.failed ?? "", /lost|failed/);
+    assert.ok(c.info.missing.some((m) => m.startsWith("telemetry stopped:")));
+  });
+
+  test("a recorder that cannot connect leaves the reason and a verdict from the client's numbers", async () => {
+    const u = new URL(db.url);
+    u.password = "wrong";
+    const r = await TelemetryRecorder.start(u.toString(), "pgbb_none", []);
+    const t = await r.finish({ client: { cpuPct: 95 }, throttle: { perSec: 0, achievedPerSec: 10 } });
+    assert.match(t.info.missing[0], /^telemetry could not connect to the target: .*the run went on without it/);
+    assert.equal(t.window, undefined);
+    assert.equal(t.verdict.category, "client-bound");
+    assert.ok(t.verdict.blindSpots.some((b) => /no server telemetry/.test(b)));
   });
 });
 
