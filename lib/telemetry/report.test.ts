@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { liveVerdict } from "./live";
-import { evidenceText, RunTelemetry, telemetryText, TELEMETRY_CSV, waitGroup, waitMix } from "./report";
+import { evidenceText, RunTelemetry, serverLine, telemetryText, TELEMETRY_CSV, verdictLine, waitGroup, waitMix } from "./report";
 import type { TelemetrySample } from "./shape";
 import { verdictOf } from "./verdict";
 import { telemetryWindow } from "./window";
@@ -54,6 +54,12 @@ describe("words", () => {
     assert.match(text, /WAL: 2 MiB\/s, 4,000 records\/s, 120 syncs\/s/);
     assert.match(text, /not measured: GRANT pg_monitor TO bench;/);
     assert.match(text, /blind spot: the server host's CPU and disks are not visible/);
+    // Compare's one-line cells.
+    assert.equal(serverLine(window), "connections active 90% (Lock:transactionid 78%, CPU 22%); 800 commits/s; WAL 2 MiB/s");
+    assert.equal(
+      verdictLine(t),
+      "lock-contention-bound: share of time the run's connections were active 90% (≥ 30%) ✓; share of active waits on Lock:* 78% (≥ 30%) ✓",
+    );
   });
 
   test("wait groups and CSV columns", () => {

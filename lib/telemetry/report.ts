@@ -99,6 +99,27 @@ export function windowLines(w: TelemetryWindow): string[] {
   return out;
 }
 
+/** What the server did in one short line (compare's cell): the run's connections, top waits, commits, WAL, CPU. */
+export function serverLine(w: TelemetryWindow): string {
+  const top = Object.entries(w.runWaitShares)
+    .slice(0, 2)
+    .map(([k, v]) => `${k} ${dec(v * 100, 0)}%`)
+    .join(", ");
+  return [
+    `connections active ${dec(w.runActiveShare * 100, 0)}%${top ? ` (${top})` : ""}`,
+    ...(w.db ? [`${int(w.db.commitsPerSec)} commits/s`] : []),
+    ...(w.wal ? [`WAL ${bytesRate(w.wal.bytesPerSec)}`] : []),
+    ...(w.tables ? [`dead tuples ${int(w.tables.deadTuplesEnd)}`] : []),
+    ...(w.host ? [`Postgres ${dec(w.host.serverCpuCores, 2)} of ${w.host.cores} cores`] : []),
+  ].join("; ");
+}
+
+/** The verdict in one cell: its category and the evidence that decided it. */
+export function verdictLine(t: RunTelemetry): string {
+  const decided = t.verdict.evidence.filter((e) => e.holds !== undefined);
+  return `${CATEGORY_LABELS[t.verdict.category]}${decided.length ? `: ${decided.map(evidenceText).join("; ")}` : ""}`;
+}
+
 /** The CLI's "why this number" block. */
 export function telemetryText(t: RunTelemetry): string {
   const v = t.verdict;
