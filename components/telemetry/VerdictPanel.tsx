@@ -4,6 +4,8 @@
 // rules run over the last seconds of the measured window once enough of it is in (lib/telemetry/live.ts).
 import type { RunTelemetry } from "@/lib/telemetry/report";
 import { evidenceText } from "@/lib/telemetry/report";
+import { LIVE_MIN_SECONDS, liveVerdict } from "@/lib/telemetry/live";
+import type { TelemetrySample } from "@/lib/telemetry/shape";
 import { CATEGORY_LABELS, type Verdict } from "@/lib/telemetry/verdict";
 
 export function VerdictPanel({ verdict, missing, live }: { verdict: Verdict; missing?: string[]; live?: string }) {
@@ -61,4 +63,27 @@ export function VerdictPanel({ verdict, missing, live }: { verdict: Verdict; mis
 /** The finished run's verdict, from its summary. */
 export function RunVerdict({ telemetry }: { telemetry: RunTelemetry }) {
   return <VerdictPanel verdict={telemetry.verdict} missing={telemetry.info.missing} />;
+}
+
+/** The shape of a stored sample the live verdict reads (lib/measurement's Sample with its telemetry). */
+interface LiveSample {
+  phase: string;
+  metrics: { intervalSec: number; writes: { count: number }; telemetry?: TelemetrySample };
+}
+
+/** Live: the verdict over the last measured seconds, once enough of them are in; nothing for a run without telemetry. */
+export function LiveVerdict({ samples, throttlePerSec }: { samples: LiveSample[]; throttlePerSec: number }) {
+  const measured = samples.filter((s) => s.phase === "measuring");
+  if (!samples.some((s) => s.metrics.telemetry)) return null;
+  const live = liveVerdict(
+    measured.map((s) => ({ telemetry: s.metrics.telemetry, writes: s.metrics.writes.count, intervalSec: s.metrics.intervalSec })),
+    throttlePerSec,
+  );
+  if (!live)
+    return (
+      <p className="hint" data-testid="verdict-pending">
+        Why this number: the verdict appears once {LIVE_MIN_SECONDS} measured seconds of server telemetry are in.
+      </p>
+    );
+  return <VerdictPanel verdict={live.verdict} live={`live, over the last ${Math.round(live.seconds)} s of the measured window`} />;
 }
