@@ -121,7 +121,7 @@ export interface ClientInput {
 export interface VerdictInput {
   /** The server-side window; absent when telemetry was off or could not connect. */
   telemetry?: TelemetryWindow;
-  /** The runner's own numbers over the window (telemetry.client is used when absent). */
+  /** The runner's own numbers over the window; each one given here takes precedence over telemetry.client's. */
   client?: ClientInput;
   /** The write throttle (0 = unthrottled) and the write rate achieved in the window. */
   throttle?: { perSec: number; achievedPerSec: number };
@@ -151,6 +151,11 @@ const serverCpuPct = (w: TelemetryWindow) => (w.host && w.host.cores > 0 ? (w.ho
 
 type Rule = (input: VerdictInput, w: TelemetryWindow | undefined) => Finding;
 
+/** The runner's numbers: the window's own, with the caller's (measured over the exact window) taking precedence. */
+function clientOf(input: VerdictInput, w: TelemetryWindow | undefined): ClientInput | undefined {
+  return input.client || w?.client ? { ...w?.client, ...input.client } : undefined;
+}
+
 const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
 
 const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
@@ -164,7 +169,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     return { category: "throttle-bound", matched: all(ev), evidence: ev };
   },
   "client-bound": (input, w) => {
-    const c: ClientInput | undefined = input.client ?? w?.client;
+    const c = clientOf(input, w);
     if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.exposedDelayMs === undefined))
       return { category: "client-bound", matched: false, evidence: [] };
     const cpu = c.cpuPct !== undefined ? ge("runner CPU, % of one core", c.cpuPct, THRESHOLDS.clientCpuPct, "%") : undefined;
@@ -272,7 +277,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
   },
   "connection-bound": (input, w) => {
     if (!w) return { category: "connection-bound", matched: false, evidence: [] };
-    const c = input.client ?? w.client;
+    const c = clientOf(input, w);
     const ev = [
       ge("share of time the run's connections waited on the client (idle)", w.runIdleShare + w.runIdleInTxShare, THRESHOLDS.connectionIdleShare, "ratio"),
     ];
@@ -307,7 +312,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
       return `throttle-bound: the run wrote ${num(t.achievedPerSec)} of the ${num(t.perSec)} writes/s asked${w ? `, and its connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
     }
     case "client-bound": {
-      const c: ClientInput | undefined = input.client ?? w?.client;
+      const c = clientOf(input, w);
       const parts = [
         ...(c?.cpuPct !== undefined ? [`CPU ${num(c.cpuPct)}% of one core`] : []),
         ...(c?.eventLoopUtilization !== undefined ? [`event loop ${pct(c.eventLoopUtilization)} busy`] : []),
