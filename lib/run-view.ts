@@ -7,14 +7,28 @@ import type { RunListRow } from "./runs";
 import { RunSummary } from "./summary";
 import { currentDefaultTargetName, DEFAULT_TARGET_ID } from "./targets";
 import { WorkloadConfig } from "./workloads";
+import { latencyOf, metricModel, rateOperations, throughputOf } from "./operations";
+import type { OperationDef } from "../workloads/types";
 
+/** One rate of the list's headline: a declared operation's measured-window rate. */
+export interface HeadlineRate {
+  /** The operation's declared name ("write", "get"). */
+  op: string;
+  /** As the workload declares it ("read"). */
+  label: string;
+  /** Its unit per second ("msg/s"). */
+  unit: string;
+  perSec: number;
+}
+
+/**
+ * A finished run in the runs list: the first two rate operations its workload declares (pub/sub and queue:
+ * write, read) and one p99 (the delivery latency when declared, e2e for pub/sub and queue; else the first
+ * operation's). Stored in its own column when the run finishes.
+ */
 export interface RunHeadline {
-  writeMsgPerSec: number;
-  writeMiBPerSec: number;
-  readMsgPerSec: number;
-  readMiBPerSec: number;
-  /** End-to-end p99 in ms, when measured. */
-  e2eP99Ms: number | null;
+  rates: HeadlineRate[];
+  latency: { name: string; label: string; p99Ms: number | null } | null;
   verified: boolean;
 }
 
@@ -48,23 +62,38 @@ type RunRow = Omit<RunListRow, "headline"> & {
   target?: { id: string; name: string } | null;
 };
 
-// The list reads the headline by JSON path (lib/runs.ts listRunRows); it is checked here before it is shown.
+// The list reads the headline column as stored (lib/runs.ts listRunRows); it is checked here before it is shown.
 const HeadlineSchema = z.object({
+  rates: z.array(z.object({ op: z.string(), label: z.string(), unit: z.string(), perSec: z.number() })),
+  latency: z.object({ name: z.string(), label: z.string(), p99Ms: z.number().nullable().catch(null) }).nullable(),
+  verified: z.boolean(),
+});
+/** The headline as runs stored it before workloads declared their operations (migration 0004): write, read, e2e. */
+const BrokerHeadline = z.object({
   writeMsgPerSec: z.number(),
-  writeMiBPerSec: z.number(),
   readMsgPerSec: z.number(),
-  readMiBPerSec: z.number(),
   e2eP99Ms: z.number().nullable().catch(null),
   verified: z.boolean(),
 });
 
-export function headlineOf(s: RunSummary): RunHeadline {
+/** How many rates the list shows per run. */
+const HEADLINE_RATES = 2;
+
+function headlineParts(kind: string): { rates: OperationDef[]; latency: { name: string; label: string } | null } {
+  const m = metricModel(kind);
+  if (!m) return { rates: [], latency: null };
+  const firstTimed = m.operations.find((o) => o.latency);
   return {
-    writeMsgPerSec: s.writes.msgPerSec,
-    writeMiBPerSec: s.writes.mibPerSec,
-    readMsgPerSec: s.reads.msgPerSec,
-    readMiBPerSec: s.reads.mibPerSec,
-    e2eP99Ms: s.latencyMs.e2e?.p99 ?? null,
+    rates: rateOperations(m).slice(0, HEADLINE_RATES),
+    latency: m.delivery ? { name: m.delivery.name, label: m.delivery.label } : firstTimed ? { name: firstTimed.name, label: firstTimed.label } : null,
+  };
+}
+
+export function headlineOf(s: RunSummary): RunHeadline {
+  const parts = headlineParts(s.workload);
+  return {
+    rates: parts.rates.map((o) => ({ op: o.name, label: o.label, unit: `${o.unit}/s`, perSec: throughputOf(s, o.name)?.msgPerSec ?? 0 })),
+    latency: parts.latency && { ...parts.latency, p99Ms: latencyOf(s, parts.latency.name)?.p99 ?? null },
     verified: s.verification.ok,
   };
 }
@@ -96,15 +125,25 @@ export function toRunView(row: RunRow, opts: { withSummary?: boolean; withHistog
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
     error: row.error,
-    headline: row.headline !== undefined ? parseHeadline(row.headline) : summary ? headlineOf(summary) : null,
+    headline: row.headline !== undefined ? parseHeadline(row.headline, row.workload) : summary ? headlineOf(summary) : null,
   };
   if (opts.withSummary) view.summary = summary && !opts.withHistograms ? { ...summary, histograms: {} } : summary;
   return view;
 }
 
-function parseHeadline(raw: unknown): RunHeadline | null {
+function parseHeadline(raw: unknown, kind: string): RunHeadline | null {
   const r = HeadlineSchema.safeParse(raw);
-  return r.success ? r.data : null;
+  if (r.success) return r.data;
+  // Stored before the headline followed the workload's declared operations: write, read and e2e by name.
+  const old = BrokerHeadline.safeParse(raw);
+  if (!old.success) return null;
+  const parts = headlineParts(kind);
+  const value: Record<string, number> = { write: old.data.writeMsgPerSec, read: old.data.readMsgPerSec };
+  return {
+    rates: parts.rates.filter((o) => o.name in value).map((o) => ({ op: o.name, label: o.label, unit: `${o.unit}/s`, perSec: value[o.name] })),
+    latency: parts.latency && { ...parts.latency, p99Ms: parts.latency.name === "e2e" ? old.data.e2eP99Ms : null },
+    verified: old.data.verified,
+  };
 }
 
 export const isFinal = (s: RunStatus) => FINAL_STATUSES.includes(s);

@@ -119,7 +119,7 @@ test("the list filters and sorts in SQL, leaves imports out, and refuses an unkn
     (await listRunRows({ statuses: ["failed", "cancelled"] })).map((r) => r.id),
     [b.id],
   );
-  assert.equal(toRunView(all[1]).headline?.writeMsgPerSec, 1000);
+  assert.deepEqual(toRunView(all[1]).headline?.rates[0], { op: "write", label: "write", unit: "msg/s", perSec: 1000 });
   assert.equal(toRunView(all[0]).headline, null);
 
   const res = await GET(new Request("http://127.0.0.1/api/runs?workload=pubsub"));

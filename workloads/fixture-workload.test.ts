@@ -18,6 +18,7 @@ import { RunStats } from "../runner/stats";
 import { csvColumns, samplesToCsv } from "../lib/samples-csv";
 import { prisma } from "../lib/db";
 import { knobsParts } from "../lib/run-format";
+import { headlineOf } from "../lib/run-view";
 import { getRun } from "../lib/runs";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { connectionsNeeded, parseConfig, WorkloadConfig } from "../lib/workloads";
@@ -222,6 +223,14 @@ test("what it declares it measures is what the charts, the run page, the CSV and
     row,
     `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+((35 * 1024) / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,`,
   );
+
+  // The runs list's headline: its declared rate and latency, not the broker's write/read/e2e.
+  const summaryish = { workload: "echo", writes: sample.metrics.writes, reads: sample.metrics.reads, rates: sample.metrics.rates, latencyMs: { ping } };
+  assert.deepEqual(headlineOf({ ...summaryish, verification: { ok: true } } as never), {
+    rates: [{ op: "ping", label: "ping", unit: "msg/s", perSec: 35 }],
+    latency: { name: "ping", label: "ping", p99Ms: ping.p99 },
+    verified: true,
+  });
 
   assert.deepEqual(comparedMetrics(["echo"]), { rates: [{ name: "ping", label: "Ping" }], latencies: [{ name: "ping", label: "Ping" }] });
   // Compared with a queue run: each workload's rows, the other's cells empty.

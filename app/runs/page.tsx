@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
+import { LEGACY_SORT_KEYS, SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
 import { RunsTable } from "@/components/runs/RunsTable";
 import { RUN_STATUSES } from "@/lib/metrics";
 import { listRunRows } from "@/lib/runs";
@@ -18,7 +18,7 @@ export default async function RunsRoute({ searchParams }: Props) {
   const q = await searchParams;
   const workload = one(q.workload);
   const status = one(q.status);
-  const sort = one(q.sort);
+  const sort = LEGACY_SORT_KEYS[one(q.sort)] ?? one(q.sort);
   const initial: RunsQuery = {
     workload: workloadDefinition(workload) ? (workload as WorkloadKind) : "",
     status: (RUN_STATUSES as readonly string[]).includes(status) ? status : "",
