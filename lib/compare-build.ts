@@ -113,32 +113,65 @@ export interface SampleRecord {
   metrics: unknown;
 }
 
-/** At most this many points per run in the over-time charts; longer runs keep every k-th second (never averaged). */
-const MAX_TIME_POINTS = 1200;
+/** At most this many points per run in the over-time charts. A longer run is downsampled into buckets of
+ *  consecutive seconds (never across a phase change), each kept whole: its time-weighted rate with the lowest
+ *  and highest second as an envelope, and the highest of each latency percentile, so a one-second spike or
+ *  stall still shows (keeping every k-th second lost it). */
+export const MAX_TIME_POINTS = 1200;
+
+type Second = { t: number; phase: string; m: SampleMetrics };
 
 export function overTimeOf(samples: SampleRecord[]): TimePoint[] {
-  const step = Math.max(1, Math.ceil(samples.length / MAX_TIME_POINTS));
-  const out: TimePoint[] = [];
-  const metrics = METRICS();
-  const ops = rateOps();
-  for (let i = 0; i < samples.length; i += step) {
-    const s = samples[i];
+  const seconds: Second[] = [];
+  for (const s of samples) {
     const m = SampleMetrics.safeParse(s.metrics);
-    if (!m.success) continue;
-    const lat: TimePoint["latency"] = {};
-    for (const k of metrics) {
-      const l = m.data.latencyMs[k];
-      if (l) lat[k] = { p50: l.p50, p95: l.p95, p99: l.p99, max: l.max };
-    }
-    const rate = isRateSample(m.data);
-    out.push({
-      t: Math.round(m.data.elapsedSec * 10) / 10,
-      phase: s.phase,
-      rates: Object.fromEntries(ops.map((o) => [o, rate ? (throughputOf(m.data, o)?.msgPerSec ?? null) : null])),
-      latency: lat,
-    });
+    if (m.success) seconds.push({ t: Math.round(m.data.elapsedSec * 10) / 10, phase: s.phase, m: m.data });
   }
+  const size = Math.ceil(seconds.length / MAX_TIME_POINTS);
+  if (size <= 1) return seconds.map((s) => bucketPoint([s]));
+  const out: TimePoint[] = [];
+  let bucket: Second[] = [];
+  for (const s of seconds) {
+    if (bucket.length && (bucket.length === size || bucket[0].phase !== s.phase)) {
+      out.push(bucketPoint(bucket));
+      bucket = [];
+    }
+    bucket.push(s);
+  }
+  if (bucket.length) out.push(bucketPoint(bucket));
   return out;
+}
+
+/** One point for consecutive seconds of one phase, at the time of the last (a sample's time is its end). */
+function bucketPoint(bucket: Second[]): TimePoint {
+  const last = bucket[bucket.length - 1];
+  const rated = bucket.filter((s) => isRateSample(s.m));
+  const rates: TimePoint["rates"] = {};
+  const rateRange: NonNullable<TimePoint["rateRange"]> = {};
+  for (const o of rateOps()) {
+    const per = rated.flatMap((s) => {
+      const r = throughputOf(s.m, o)?.msgPerSec;
+      return r === undefined ? [] : [{ r, sec: s.m.intervalSec }];
+    });
+    if (!per.length) {
+      rates[o] = null;
+      continue;
+    }
+    const secs = per.reduce((a, p) => a + p.sec, 0);
+    rates[o] = per.reduce((a, p) => a + p.r * p.sec, 0) / secs;
+    if (bucket.length > 1) rateRange[o] = { min: Math.min(...per.map((p) => p.r)), max: Math.max(...per.map((p) => p.r)) };
+  }
+  const latency: TimePoint["latency"] = {};
+  for (const k of METRICS()) {
+    const ls = bucket.flatMap((s) => (s.m.latencyMs[k] ? [s.m.latencyMs[k]] : []));
+    if (!ls.length) continue;
+    // The bucket's worst second of each percentile: an upper bound, never an average of percentiles.
+    const hi = (p: "p50" | "p95" | "p99" | "max") => Math.max(...ls.map((l) => l[p]));
+    latency[k] = { p50: hi("p50"), p95: hi("p95"), p99: hi("p99"), max: hi("max") };
+  }
+  const point: TimePoint = { t: last.t, phase: last.phase, rates, latency };
+  if (bucket.length > 1) Object.assign(point, { seconds: bucket.length, rateRange });
+  return point;
 }
 
 export class NotComparable extends Error {}

@@ -73,6 +73,11 @@ export interface TimePoint {
   /** msg/s by declared operation ("write", "read"); null: the interval was too short to be a rate
    *  (lib/sample.ts isRateSample), and charts leave it out. */
   rates: Record<string, number | null>;
+  /** A downsampled point (a long run's bucket of seconds, lib/compare-build.ts overTimeOf): how many seconds it
+   *  stands for, and the lowest and highest one-second rate among them by operation. Absent: one interval. */
+  seconds?: number;
+  rateRange?: Record<string, { min: number; max: number }>;
+  /** Per second; in a downsampled point, the highest of each percentile over its seconds. */
   latency?: Partial<Record<Metric, { p50: number; p95: number; p99: number; max: number }>>;
 }
 
