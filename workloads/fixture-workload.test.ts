@@ -223,7 +223,7 @@ test("what it declares it measures is what the charts, the run page, the CSV and
     `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+((35 * 1024) / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,`,
   );
 
-  assert.deepEqual(comparedMetrics(["echo"]), { rates: [{ name: "ping", label: "Ping" }], latencies: [{ name: "ping", label: "Ping" }] });
+  assert.deepEqual(comparedMetrics(["echo"]), { rates: [{ name: "ping", label: "Ping", unit: "msg" }], latencies: [{ name: "ping", label: "Ping" }] });
   // Compared with a queue run: each workload's rows, the other's cells empty.
   assert.deepEqual(
     comparedMetrics(["queue", "echo"]).latencies.map((l) => l.name),
