@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { GET as getReference } from "../app/api/references/[id]/route";
 import { PublishedStudies } from "../components/compare/PublishedBits";
 import { paramsObject, sharedFields, writersField } from "../workloads/fields";
 import { registerWorkload } from "../workloads/index";
@@ -209,4 +210,16 @@ test("/references lists a study's published results beside Kozlovski's: title, s
   assert.match(html, /derived by us/i);
   assert.match(html, /href="\/runs\/new\?published=test-echo-200vu"/);
   assert.match(html, /href="\/compare\?ids=ref:test-echo-200vu"/);
+});
+
+test("GET /api/references/:id answers a published result by its id, labelled published, with its compare key", async () => {
+  const res = await getReference(new Request(`http://127.0.0.1/api/references/${PUBLISHED.id}`), { params: Promise.resolve({ id: PUBLISHED.id }) });
+  assert.equal(res.status, 200);
+  const body = (await res.json()) as Record<string, unknown>;
+  assert.equal(body.badge, "published");
+  assert.equal(body.compareKey, `ref:${PUBLISHED.id}`);
+  assert.equal(body.measuredThrough, PUBLISHED.measuredThrough);
+  const missing = await getReference(new Request("http://127.0.0.1/api/references/nope"), { params: Promise.resolve({ id: "nope" }) });
+  assert.equal(missing.status, 404);
+  assert.match(((await missing.json()) as { error: string }).error, /there are .*test-echo-200vu/);
 });

@@ -2,9 +2,22 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { FitWarningList } from "@/components/compare/FitWarnings";
+import { Derived, PublishedActions, PublishedCaveats, PublishedFacts, PublishedFigures } from "@/components/compare/PublishedBits";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
 import { fmtNum } from "@/lib/compare";
-import { fitWarnings, referenceById, referenceLabel, REFERENCES, referenceSummary, referenceWorkload, sourceUrl, type FitWarning } from "@/lib/references";
+import { publishedById, publishedConfig, publishedLabel, publishedResults, type PublishedResult } from "@/lib/published";
+import {
+  fitWarnings,
+  referenceById,
+  referenceLabel,
+  REFERENCES,
+  referenceSummary,
+  referenceWorkload,
+  sourceUrl,
+  type FitWarning,
+  type Reference,
+} from "@/lib/references";
+import type { WorkloadConfig } from "@/lib/workloads";
 import { serverFacts } from "@/lib/references-fit";
 import { readEnv } from "@/lib/env";
 
@@ -13,21 +26,36 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const r = referenceById((await params).id);
-  return { title: r ? `${referenceLabel(r)} (published) · pg-broker-bench` : "Reference not found" };
+  const { id } = await params;
+  const r = referenceById(id);
+  const p = r ? undefined : publishedById(id);
+  return { title: r ? `${referenceLabel(r)} (published) · pg-broker-bench` : p ? `${publishedLabel(p)} (published) · pg-broker-bench` : "Reference not found" };
 }
 
-async function fit(id: string): Promise<{ warnings: FitWarning[] } | { error: string }> {
-  const r = referenceById(id)!;
+async function fit(config: WorkloadConfig, r?: Reference): Promise<{ warnings: FitWarning[] } | { error: string }> {
   const env = readEnv();
   const url = env.TARGET_DATABASE_URL;
   if (!url) return { error: "no default target is configured" };
   try {
     const facts = await serverFacts(url, { targetIsEmbedded: env.TARGET_IS_EMBEDDED, timeoutMs: 3000 });
-    return { warnings: fitWarnings(referenceWorkload(r), facts, r) };
+    return { warnings: fitWarnings(config, facts, r) };
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+function FitPanel({ f }: { f: { warnings: FitWarning[] } | { error: string } }) {
+  return (
+    <div className="fit" data-testid="fit-warnings">
+      {"error" in f ? (
+        <p className="hint">Could not check whether this fits the default target: {f.error}</p>
+      ) : f.warnings.length ? (
+        <FitWarningList heading="Running this here (default target):" warnings={f.warnings} />
+      ) : (
+        <p className="hint">This config fits the default target.</p>
+      )}
+    </div>
+  );
 }
 
 const Lat = ({ t }: { t: { p50: { raw: string }; p95: { raw: string }; p99: { raw: string } } }) => (
@@ -39,8 +67,12 @@ const Lat = ({ t }: { t: { p50: { raw: string }; p95: { raw: string }; p99: { ra
 export default async function ReferencePage({ params }: Props) {
   const { id } = await params;
   const r = referenceById(id);
-  if (!r) notFound();
-  const f = await fit(id);
+  if (!r) {
+    const p = publishedById(id);
+    if (!p) notFound();
+    return <PublishedPage p={p} />;
+  }
+  const f = await fit(referenceWorkload(r), r);
   const h = r.headline;
   const settings = Object.entries(r.postgres.settingsChanged);
   return (
@@ -55,15 +87,7 @@ export default async function ReferencePage({ params }: Props) {
         </p>
         <Headline r={r} />
         <RefActions r={r} details={false} />
-        <div className="fit" data-testid="fit-warnings">
-          {"error" in f ? (
-            <p className="hint">Could not check whether this fits the default target: {f.error}</p>
-          ) : f.warnings.length ? (
-            <FitWarningList heading="Running this here (default target):" warnings={f.warnings} />
-          ) : (
-            <p className="hint">This config fits the default target.</p>
-          )}
-        </div>
+        <FitPanel f={f} />
       </section>
 
       <section className="panel flush">
@@ -256,5 +280,55 @@ function FragmentRow({ k, v }: { k: string; v: string }) {
       <dt>{k}</dt>
       <dd>{v}</dd>
     </>
+  );
+}
+
+/** Another study's published result: what it ran and printed, how, what we derived, its caveats; "Run this
+ *  here" with its config's fit on the default target. */
+async function PublishedPage({ p }: { p: PublishedResult }) {
+  const cfg = publishedConfig(p);
+  const f = cfg.ok ? await fit(cfg.config) : { error: cfg.error };
+  const others = publishedResults().filter((x) => x.study === p.study && x.id !== p.id);
+  return (
+    <div className="stack">
+      <section className="panel ref-card" data-published={p.id}>
+        <div className="spread">
+          <h1 style={{ margin: 0 }}>{publishedLabel(p)}</h1>
+          <span className="badge neutral">published</span>
+        </div>
+        <PublishedFigures p={p} />
+        <PublishedActions p={p} details={false} />
+        <FitPanel f={f} />
+      </section>
+      <div className="grid grid-2">
+        <section className="panel">
+          <h2>How it was measured</h2>
+          <PublishedFacts p={p} />
+        </section>
+        <section className="panel">
+          <h2>Config here</h2>
+          <p className="hint" style={{ marginTop: 0 }}>
+            The config that reproduces it as far as the study says; &ldquo;Run this here&rdquo; opens the form with it.
+          </p>
+          <pre className="cmd">{JSON.stringify(cfg.ok ? cfg.config : p.config, null, 2)}</pre>
+        </section>
+      </div>
+      <section className="panel">
+        <Derived p={p} />
+        <h2>Caveats</h2>
+        <PublishedCaveats p={p} />
+        {others.length > 0 && (
+          <p className="small">
+            Other results of this study:{" "}
+            {others.map((x, i) => (
+              <span key={x.id}>
+                {i ? ", " : ""}
+                <Link href={`/references/${x.id}`}>{x.title}</Link>
+              </span>
+            ))}
+          </p>
+        )}
+      </section>
+    </div>
   );
 }
