@@ -1,6 +1,7 @@
 // Pieces of the references pages (server components).
 import Link from "next/link";
 import { fmtMs, fmtNum } from "@/lib/compare";
+import { readsPerGroup } from "@/lib/operations";
 import { sourceUrl, type Caveat, type Reference } from "@/lib/references";
 import "./compare.css";
 
@@ -56,7 +57,7 @@ export function Headline({ r }: { r: Reference }) {
       <div className="kpi">
         <span className="v">{h.readAsPublished ?? `${fmtNum(h.readMsgPerSec)} msg/s`}</span>
         <span className="k">
-          read{r.workload === "pubsub" ? ` (${r.config.consumerGroups}× fan-out)` : ""} ·{" "}
+          read{readsPerGroup(r.workload) ? ` (${r.config.consumerGroups}× fan-out)` : ""} ·{" "}
           {h.readGiBPerSec ? `${h.readGiBPerSec} GiB/s` : `${fmtNum(h.readMiBPerSec)} MiB/s`}
         </span>
       </div>

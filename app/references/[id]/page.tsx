@@ -17,7 +17,8 @@ import {
   type FitWarning,
   type Reference,
 } from "@/lib/references";
-import type { WorkloadConfig } from "@/lib/workloads";
+import { readsPerGroup } from "@/lib/operations";
+import { workloadDefinition, type WorkloadConfig } from "@/lib/workloads";
 import { serverFacts } from "@/lib/references-fit";
 import { readEnv } from "@/lib/env";
 
@@ -149,7 +150,7 @@ export default async function ReferencePage({ params }: Props) {
         </div>
         <p className="hint" style={{ padding: "0 16px 12px", margin: 0 }}>
           Per-run latencies are the Go durations the tool printed (HDR histogram bucket values).{" "}
-          {r.workload === "pubsub" ? "Read and e2e are from its 'Aggregate Across All Groups' block." : ""}
+          {readsPerGroup(r.workload) ? "Read and e2e are from its 'Aggregate Across All Groups' block." : ""}
         </p>
       </section>
 
@@ -179,21 +180,10 @@ export default async function ReferencePage({ params }: Props) {
         <section className="panel">
           <h2>Client config</h2>
           <dl className="ref-facts">
-            <FragmentRow k="Writers" v={String(r.config.writers)} />
-            <FragmentRow
-              k={r.workload === "pubsub" ? "Readers" : "Readers"}
-              v={
-                r.workload === "pubsub"
-                  ? `${r.config.readers} per group × ${r.config.consumerGroups} groups = ${r.config.readersTotal}`
-                  : String(r.config.readers)
-              }
-            />
-            {r.workload === "pubsub" && <FragmentRow k="Partitions" v={String(r.config.partitions)} />}
-            {r.workload === "pubsub" && <FragmentRow k="Batches" v={`write ${r.config.writeBatch}, read ${r.config.readBatch}`} />}
-            <FragmentRow k="Payload" v={`${r.config.payloadBytes} B`} />
-            <FragmentRow k="Throttle" v={`${fmtNum(r.config.throttleWritesPerSec)} msg/s`} />
+            {clientRows(r).map(([k, v]) => (
+              <FragmentRow key={k} k={k} v={v} />
+            ))}
             <FragmentRow k="Duration" v={`${r.config.durationSeconds} s × ${r.config.runs} run${r.config.runs > 1 ? "s" : ""}`} />
-            {r.config.tuneTableVacuum !== null && <FragmentRow k="--tune-table-vacuum" v={r.config.tuneTableVacuum ? "yes" : "no"} />}
             {r.config.notes.map((n, i) => (
               <FragmentRow key={i} k="Note" v={n} />
             ))}
@@ -272,6 +262,22 @@ export default async function ReferencePage({ params }: Props) {
       </section>
     </div>
   );
+}
+
+/**
+ * The scenario's client config as its workload's field table names it: each field the scenario sets, in table
+ * order, with its unit; a per-group reader count with the groups it multiplies.
+ */
+function clientRows(r: Reference): [string, string][] {
+  const c = r.config as Record<string, unknown>;
+  const rows: [string, string][] = [];
+  for (const f of workloadDefinition(r.workload)?.fields ?? []) {
+    const v = c[f.name];
+    if (v === null || v === undefined || f.name === "durationSeconds") continue;
+    const text = typeof v === "boolean" ? (v ? "yes" : "no") : typeof v === "number" ? `${fmtNum(v)}${f.unit ? ` ${f.unit}` : ""}` : String(v);
+    rows.push([f.label, f.name === "readers" && readsPerGroup(r.workload) ? `${text} × ${r.config.consumerGroups} groups = ${r.config.readersTotal}` : text]);
+  }
+  return rows;
 }
 
 function FragmentRow({ k, v }: { k: string; v: string }) {
