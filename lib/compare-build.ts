@@ -329,6 +329,20 @@ function triplePoints(p: Pcts): DistPoint[] {
   return (["p50", "p95", "p99"] as const).filter((k) => p[k] !== null).map((k) => ({ q: PCT_Q[k], ms: p[k] as number }));
 }
 
+/** The server facts of a result that does not record its server (an imported output; a study says it in words). */
+const UNKNOWN_SERVER = {
+  serverCores: null,
+  sharedMachine: null,
+  serverDescription: null,
+  postgresVersion: null,
+  nodes: null,
+  replication: null,
+  synchronousCommit: null,
+  fsync: null,
+  durability: null,
+  settings: null,
+} satisfies Partial<Facts>;
+
 export function fromImport(rec: ImportRecord): Comparable {
   const parsed = ImportedSummary.safeParse(rec.parsed);
   if (!parsed.success) throw new NotComparable(`${rec.id}: the stored import cannot be read (${parsed.error.issues[0]?.message ?? "invalid"})`);
@@ -337,16 +351,7 @@ export function fromImport(rec: ImportRecord): Comparable {
   const pay = c.payloadBytes ?? null;
   const latency = { write: triplePcts(s.latencyMs.write), read: triplePcts(s.latencyMs.read), e2e: triplePcts(s.latencyMs.e2e) };
   const facts: Facts = {
-    serverCores: null,
-    sharedMachine: null,
-    serverDescription: null,
-    postgresVersion: null,
-    nodes: null,
-    replication: null,
-    synchronousCommit: null,
-    fsync: null,
-    durability: null,
-    settings: null,
+    ...UNKNOWN_SERVER,
     durationSeconds: c.durationSeconds ?? null,
     throttleWritesPerSec: c.throttleWritesPerSec ?? null,
     payloadBytes: pay,
@@ -525,16 +530,9 @@ export function fromPublished(p: PublishedResult): Comparable {
   const authorCaveats = p.caveats.filter((c) => c.by === "author").map((c) => c.text);
   const str = (k: string) => (typeof config[k] === "number" ? (config[k] as number) : null);
   const facts: Facts = {
-    serverCores: null,
-    sharedMachine: null,
+    ...UNKNOWN_SERVER,
     serverDescription: p.server,
     postgresVersion: p.server.match(/PostgreSQL (\d+(?:\.\d+)?)/i)?.[1] ?? null,
-    nodes: null,
-    replication: null,
-    synchronousCommit: null,
-    fsync: null,
-    durability: null,
-    settings: null,
     durationSeconds: p.durationSeconds ?? null,
     throttleWritesPerSec: str("throttleWritesPerSec"),
     payloadBytes: str("payloadBytes"),

@@ -109,23 +109,29 @@ export function PublishedCaveats({ p }: { p: PublishedResult }) {
   );
 }
 
-export function PublishedActions({ p, details = true }: { p: PublishedResult; details?: boolean }) {
+/** Details, Compare and Run this here for a published result of any study (`ref:<id>` in compare);
+ *  `runHref`: the New run form with its config. */
+export function ResultActions({ id, runHref, details = true }: { id: string; runHref: string; details?: boolean }) {
   return (
     <div className="row">
       {details && (
-        <Link className="btn" href={`/references/${p.id}`}>
+        <Link className="btn" href={`/references/${id}`}>
           Details
         </Link>
       )}
-      <Link className="btn" href={`/compare?ids=ref:${p.id}`} data-testid={`compare-${p.id}`}>
+      <Link className="btn" href={`/compare?ids=ref:${id}`} data-testid={`compare-${id}`}>
         Compare
       </Link>
-      <Link className="btn primary" href={`/runs/new?published=${p.id}`} data-testid={`run-here-${p.id}`}>
+      <Link className="btn primary" href={runHref} data-testid={`run-here-${id}`}>
         Run this here
       </Link>
     </div>
   );
 }
+
+export const PublishedActions = ({ p, details = true }: { p: PublishedResult; details?: boolean }) => (
+  <ResultActions id={p.id} runHref={`/runs/new?published=${p.id}`} details={details} />
+);
 
 /** One published result as a card of /references. */
 export function PublishedCard({ p }: { p: PublishedResult }) {
