@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { GET as getFit } from "../app/api/references/[id]/fit/route";
 import { GET as getReference } from "../app/api/references/[id]/route";
 import { PublishedStudies } from "../components/compare/PublishedBits";
 import { paramsObject, sharedFields, writersField } from "../workloads/fields";
@@ -17,6 +18,8 @@ import { decodeHistogram, encodeHistogram, newHistogram, percentilesOf, recordMi
 import { publishedById, publishedConfig, publishedResults } from "./published";
 import { referenceById, referenceWorkload } from "./references";
 import type { RunSummary } from "./summary";
+import { prisma } from "./db";
+import { testControlStore, testDatabase } from "./testing";
 
 /** A completed run's record of `config`, its `ops` latencies recorded into real HDR histograms (0.501 … 1.5 ms). */
 function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: number, ops: string[]) {
@@ -222,4 +225,39 @@ test("GET /api/references/:id answers a published result by its id, labelled pub
   const missing = await getReference(new Request("http://127.0.0.1/api/references/nope"), { params: Promise.resolve({ id: "nope" }) });
   assert.equal(missing.status, 404);
   assert.match(((await missing.json()) as { error: string }).error, /there are .*test-echo-200vu/);
+});
+
+test("its fit on a target: the generic warnings (connections, run length) for its config, or as edited", async () => {
+  // resolveTarget opens the control store (for a saved target) even for the default one.
+  const ctl = await testControlStore("published_ctl");
+  const target = await testDatabase("published_fit");
+  const saved = { url: process.env.TARGET_DATABASE_URL, embedded: process.env.TARGET_IS_EMBEDDED };
+  process.env.TARGET_DATABASE_URL = target.url;
+  process.env.TARGET_IS_EMBEDDED = "1";
+  try {
+    const fit = async (q = "") =>
+      getFit(new Request(`http://127.0.0.1/api/references/${PUBLISHED.id}/fit${q}`), { params: Promise.resolve({ id: PUBLISHED.id }) });
+    const ok = await fit();
+    assert.equal(ok.status, 200);
+    const body = (await ok.json()) as { reference: string; warnings: { severity: string; text: string }[] };
+    assert.equal(body.reference, PUBLISHED.id);
+    assert.deepEqual(body.warnings, [], "3 writers for 30 s fit any server");
+    // Edited to more connections than the server allows: the blocker names the field, as for Kozlovski's.
+    const edited = await fit(`?config=${encodeURIComponent(JSON.stringify({ kind: "echoes", writers: 500, durationSeconds: 900 }))}`);
+    const w = ((await edited.json()) as { warnings: { severity: string; field?: string; text: string }[] }).warnings;
+    assert.equal(w.find((x) => x.severity === "blocker")?.field, "readers");
+    assert.match(w.find((x) => x.severity === "blocker")?.text ?? "", /501 connections/);
+    assert.ok(w.some((x) => x.field === "durationSeconds"));
+  } finally {
+    await prisma().$disconnect();
+    // Assigning undefined would store the string "undefined".
+    for (const [k, v] of [
+      ["TARGET_DATABASE_URL", saved.url],
+      ["TARGET_IS_EMBEDDED", saved.embedded],
+    ] as const)
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    await target.drop();
+    await ctl.drop();
+  }
 });
