@@ -87,6 +87,14 @@ test("identical settings: the reference's start-up burst and rate divisor stand 
   assert.ok(refs.results.every((x) => x.effects.every((e) => e.length === 0)));
 });
 
+test("mixing workloads is named by their own titles and descriptions", () => {
+  const notes = buildComparison([fromReference(referenceById("pubsub-4vcpu-single-node")!), fromReference(referenceById("queue-4vcpu-single-node")!)]).notes;
+  assert.match(
+    notes.find((n) => n.topic === "workload")?.text ?? "",
+    /^Mixes workloads: pub\/sub \(Kafka-style log: .*\); queue \(.*\)\. They do different work/,
+  );
+});
+
 // ---------- a fixture workload with another study's published result ----------
 
 const FIELDS: FieldDef[] = [writersField, ...sharedFields];

@@ -404,7 +404,12 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
     add(
       "workload",
       "warn",
-      `Mixes workloads (${kinds.map((k) => workloadDefinition(k)?.description.replace(/\.$/, "") ?? k).join("; vs ")}), so their numbers do not measure the same thing.`,
+      `Mixes workloads: ${kinds
+        .map((k) => {
+          const d = workloadDefinition(k);
+          return d ? `${d.title} (${d.description.replace(/\.$/, "")})` : k;
+        })
+        .join("; ")}. They do different work, so their numbers do not measure the same thing.`,
     );
 
   const badges = distinct(items.map((c) => c.badge));
