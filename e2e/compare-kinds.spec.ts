@@ -50,8 +50,9 @@ test("other studies' published results: listed per study, shown with Run this he
   await expect(page).toHaveURL(new RegExp(`/references/${p.id}$`));
   await expect(page.getByTestId("fit-warnings")).toBeVisible();
   await page.getByTestId(`run-here-${p.id}`).click();
-  await expect(page).toHaveURL(new RegExp(`/runs/new\\?published=${p.id}$`));
-  await expect(page.getByText(`The config of the published result`)).toBeVisible();
+  // Its workload's preset of the same id when there is one, else the form with its config; either way its fit.
+  await expect(page).toHaveURL(new RegExp(`/runs/new\\?(preset|published)=${p.id}$`));
+  await expect(page.getByTestId("fit-warnings")).toBeVisible();
 
   await page.goto(`/compare?ids=${p.compareKey}`);
   const chip = page.getByTestId("selected-items").locator(`[data-key='${p.compareKey}']`);

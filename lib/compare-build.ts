@@ -85,6 +85,19 @@ function histogramFor(hs: Record<string, string>, m: Metric): Histogram | null {
   return parts.length ? mergeEncoded(parts.map(([, v]) => v)) : null;
 }
 
+/** A run's rates by declared operation (write and read are the broker's counters; a cache's get, set, … its
+ *  own), as `<op>MsgPerSec` and `<op>MiBPerSec`; an operation with nothing stored is left out (unknown). */
+function runRates(s: RunSummary): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const { name } of comparedMetrics([s.workload]).rates) {
+    const t = throughputOf(s, name);
+    if (!t) continue;
+    out[`${name}MsgPerSec`] = t.msgPerSec;
+    out[`${name}MiBPerSec`] = t.mibPerSec;
+  }
+  return out;
+}
+
 /** A run's compared latencies: the summary's percentiles, the mean of the merged histogram (the summary's
  *  own mean where the histogram cannot be read), and the distribution curve. */
 function runLatencies(s: RunSummary): { latency: Record<Metric, Pcts>; distribution: Partial<Record<Metric, DistPoint[]>> } {
@@ -273,12 +286,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
       backoff: mf.backoff ? `${mf.backoff}: ${BACKOFF_LABELS[mf.backoff].label}` : "nominal (recorded before the back-off was a setting)",
     },
     facts,
-    throughput: {
-      writeMsgPerSec: s.writes.msgPerSec,
-      writeMiBPerSec: s.writes.mibPerSec,
-      readMsgPerSec: s.reads.msgPerSec,
-      readMiBPerSec: s.reads.mibPerSec,
-    },
+    throughput: runRates(s),
     ...runLatencies(s),
     points: {},
     overTime: overTimeOf(samples),

@@ -22,7 +22,7 @@ import { prisma } from "./db";
 import { testControlStore, testDatabase } from "./testing";
 
 /** A completed run's record of `config`, its `ops` latencies recorded into real HDR histograms (0.501 … 1.5 ms). */
-function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: number, ops: string[]) {
+function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: number, ops: string[], rates: Record<string, number> = {}) {
   const hs: Record<string, ReturnType<typeof newHistogram>> = {};
   for (const op of ops) {
     hs[op] = newHistogram();
@@ -52,6 +52,11 @@ function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: num
     window: { measuredSeconds: config.durationSeconds, warmupSeconds: 0 },
     writes: { count: writeMsgPerSec * config.durationSeconds, msgPerSec: writeMsgPerSec, mibPerSec: 1, errors: 0 },
     reads: { count: writeMsgPerSec * config.durationSeconds, msgPerSec: writeMsgPerSec, mibPerSec: 1, errors: 0, emptyPolls: 0, perGroup: [] },
+    ...(Object.keys(rates).length
+      ? {
+          rates: Object.fromEntries(Object.entries(rates).map(([op, r]) => [op, { count: r * config.durationSeconds, msgPerSec: r, mibPerSec: 0, errors: 0 }])),
+        }
+      : {}),
     latencyMs: Object.fromEntries(ops.map((op) => [op, percentilesOf(hs[op])])),
     verification: { ok: true, lost: 0, duplicated: 0, outOfOrder: 0, checked: 1, countsMatch: true, problems: [] },
     histograms: Object.fromEntries(ops.map((op) => [op, encodeHistogram(hs[op])])),
@@ -173,6 +178,7 @@ test("compare takes a published result as an item: its rates, the latencies it p
     { kind: "echoes", writers: 3, payloadBytes: 1024, durationSeconds: 60, warmupSeconds: 0, throttleWritesPerSec: 0 } as never,
     0,
     ["ping"],
+    { ping: 35 },
   );
   const run = fromRun(runRec);
   const cmp = buildComparison([run, fromPublished(PUBLISHED)], "r_echo");
@@ -183,6 +189,7 @@ test("compare takes a published result as an item: its rates, the latencies it p
   assert.equal(row("ping.avg")?.label, "Ping avg");
   assert.deepEqual(row("ping.p99")?.values, [run.latency.ping.p99, null], "not published: null, never invented");
   assert.equal(row("pingMsgPerSec")?.label, "Ping req/s");
+  assert.deepEqual(row("pingMsgPerSec")?.values, [35, 1754], "the run's declared operation's own rate (RunStats.op)");
   assert.deepEqual(row("totalMsgPerSec")?.values, [null, 2000]);
   assert.equal(row("totalMsgPerSec")?.label, "All operations req/s");
   // Its latencies are another quantity: a warning, and beside every latency delta.

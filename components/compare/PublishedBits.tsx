@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { fmtMs, fmtNum } from "@/lib/compare";
 import { publishedByStudy, publishedLabel, STUDIES, type PublishedResult } from "@/lib/published";
-import { workloadDefinition } from "@/lib/workloads";
+import { presetById, workloadDefinition } from "@/lib/workloads";
 
 /** An operation's label and unit as its workload declares it ("get", "req"); "total" is the study's aggregate. */
 function opOf(p: PublishedResult, name: string): { label: string; unit: string } {
@@ -129,8 +129,10 @@ export function ResultActions({ id, runHref, details = true }: { id: string; run
   );
 }
 
+/** "Run this here" opens the preset that reproduces it when its workload has one of the same id (the form then
+ *  names it and offers its short window), else the form with its config. */
 export const PublishedActions = ({ p, details = true }: { p: PublishedResult; details?: boolean }) => (
-  <ResultActions id={p.id} runHref={`/runs/new?published=${p.id}`} details={details} />
+  <ResultActions id={p.id} runHref={presetById(p.id) ? `/runs/new?preset=${p.id}` : `/runs/new?published=${p.id}`} details={details} />
 );
 
 /** One published result as a card of /references. */
