@@ -35,6 +35,9 @@ export interface RunFormInitial {
   targetId: string;
   /** The run this form was opened from ("Edit and run"), shown as a note. */
   fromRunId?: string;
+  /** Another study's published result this form was opened from ("Run this here", lib/published.ts): its fit
+   *  warnings are shown as a reference preset's are, while the config is not switched to a preset. */
+  published?: { id: string; label: string };
 }
 
 type InfoState = { state: "loading" } | { state: "ok"; info: TargetInfo } | { state: "error"; error: string };
@@ -109,7 +112,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
 
   // A published scenario's fit on this target and machine, for the config as it stands now: the same
   // fitWarnings as /references/[id], through GET /api/references/:id/fit. Waits for typing to pause.
-  const referenceId = preset?.referenceId;
+  const referenceId = preset?.referenceId ?? (presetId === "custom" ? initial.published?.id : undefined);
   const fitConfig = parsed.ok ? JSON.stringify(parsed.config) : null;
   useEffect(() => {
     if (!referenceId || !fitConfig) return;
@@ -260,6 +263,9 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             </select>
             <span className="hint">
               {initial.fromRunId && presetId === "custom" && !edited ? `Copied from run ${initial.fromRunId}. ` : ""}
+              {initial.published && presetId === "custom"
+                ? `The config of the published result "${initial.published.label}"${edited ? " (edited)" : ""}. `
+                : ""}
               {preset ? preset.description : ""}
               {preset && edited ? " (edited)" : ""}
             </span>
