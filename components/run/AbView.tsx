@@ -128,9 +128,18 @@ export function AbView({ initial }: { initial: Pair }) {
             </tbody>
           </table>
           {pub ? (
-            <p className="hint" data-testid="ab-published">
-              Published pair: {pub.baseline.title}; {pub.modded.title}. {pub.baseline.loadModel}; {pub.baseline.server}.
-            </p>
+            <div data-testid="ab-published">
+              <p className="hint">
+                Published pair: {pub.baseline.title}; {pub.modded.title}. {pub.baseline.loadModel}; {pub.baseline.server}.
+              </p>
+              <ul className="hint">
+                {pub.modded.caveats.map((c) => (
+                  <li key={c.text}>
+                    {c.text} <span className="muted">({c.by === "author" ? "the author" : "found by us"})</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
           ) : (
             <p className="hint" data-testid="ab-published">
               No published pair has this config&apos;s shape (the article&apos;s VUs, think time, mix and pool): its presets do.
