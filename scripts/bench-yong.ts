@@ -35,6 +35,9 @@ async function privateTarget(): Promise<{ url: string; label: string; release: (
   };
 }
 
+/** Fields that count virtual users: the published config's numbers that --scale multiplies. */
+const VU_FIELDS = ["vus", "producers", "consumers", "subscribers", "publishers", "cacheVus", "searchVus", "notifyVus"];
+
 async function main() {
   const a = benchArgs(process.argv.slice(2), ["target", "duration", "only", "scale"]);
   const duration = parseDuration(a.duration ?? "10s");
@@ -56,12 +59,7 @@ async function main() {
     console.log(`target: ${target.label}; ${duration} s measured per run, no warm-up${scale < 1 ? `; virtual users × ${scale}` : ""}`);
     for (const p of pairs) {
       const shape: Record<string, unknown> = { ...p.config, durationSeconds: duration, warmupSeconds: 0 };
-      // The fields that count virtual users (workloads/yong/fields.ts vusField): what --scale multiplies.
-      const vuFields = workloadDefinitions()
-        .find((d) => d.kind === p.config.kind)!
-        .fields.filter((f) => f.control === "int" && f.hint.startsWith("closed loop:") && f.unit !== "ms")
-        .map((f) => f.name);
-      for (const f of vuFields) if (typeof shape[f] === "number" && scale < 1) shape[f] = Math.max(1, Math.round((shape[f] as number) * scale));
+      for (const f of VU_FIELDS) if (typeof shape[f] === "number" && scale < 1) shape[f] = Math.max(1, Math.round((shape[f] as number) * scale));
       const inputs = variantInputs(shape);
       console.log(`\n=== ${p.title.replace(/, baseline.*$/, "")}: ${p.loadModel} ===`);
       const summaries = [];
