@@ -34,7 +34,8 @@ export function liveLine(r: Report, kind: string): string {
 }
 
 /** "gets", "all requests": a rate row's name. */
-const plural = (label: string) => (label.endsWith("s") ? label : `${label}s`);
+// "searches", "publishes"; a label that is plural or a participle already ("rows returned") stays.
+const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
 
 const numberAt = (o: object, key: string): number | undefined => {
   const v = (o as Record<string, unknown>)[key];
