@@ -68,7 +68,7 @@ test("identical settings: the reference's start-up burst and rate divisor stand 
   const r = referenceById("queue-4vcpu-single-node")!;
   const config = referenceWorkload(r);
   // A run of the same config that wrote exactly at the throttle: the published rate's excess is the burst.
-  const run = fromRun(runRecord("r_same", config, config.throttleWritesPerSec, ["write", "read", "e2e"]));
+  const run = fromRun(runRecord("r_same", config, (config as { throttleWritesPerSec: number }).throttleWritesPerSec, ["write", "read", "e2e"]));
   const cmp = buildComparison([run, fromReference(r)], "r_same");
   const write = cmp.results.find((x) => x.key === "writeMsgPerSec")!;
   assert.deepEqual(write.effects[0], [], "the measured run has no known inflation");

@@ -43,6 +43,8 @@ const REFERENCE = {
 // reads are per consumer group), in the configurations measured-behaviour.md measured.
 const TOOL = toolWorkloads();
 type Mode = "queue" | "fanout";
+/** A config of the reference tool's workloads: writers on a write throttle, readers polling. */
+type PollingConfig = Extract<WorkloadConfig, { writers: number; throttleWritesPerSec: number }>;
 const CONFIGS: Record<Mode, WorkloadInput> = {
   queue: { kind: TOOL.queue.kind, writers: 4, readers: 4, throttleWritesPerSec: 500 } as WorkloadInput,
   fanout: { kind: TOOL.fanout.kind, writers: 4, partitions: 2, consumerGroups: 2, writeBatch: 50, readBatch: 100, throttleWritesPerSec: 2000 } as WorkloadInput,
@@ -50,7 +52,7 @@ const CONFIGS: Record<Mode, WorkloadInput> = {
 /** A mode's name on the command line and in the report: the workload's kind. */
 const modeOf = (kind: string): Mode | undefined => (kind === TOOL.queue.kind ? "queue" : kind === TOOL.fanout.kind ? "fanout" : undefined);
 /** Reader connections in all (every consumer group's): a run's clients less its writers. */
-const readersOf = (c: WorkloadConfig) => definitionOf(c).clients(c) - c.writers;
+const readersOf = (c: PollingConfig) => definitionOf(c).clients(c) - c.writers;
 
 /** The reference tool's flags for a config, from its workload's field table (importFlag) and its -mode. */
 function toolFlags(c: WorkloadConfig): string[] {
@@ -154,7 +156,7 @@ interface Measured {
 }
 
 function ours(s: RunSummary, srv: ServerCounts): Measured {
-  const c = s.config;
+  const c = s.config as PollingConfig;
   return {
     srv,
     written: s.totals?.writes ?? s.writes.count,
@@ -165,7 +167,7 @@ function ours(s: RunSummary, srv: ServerCounts): Measured {
 }
 
 /** Runs the reference tool itself (a pg_msg_bench binary) on the same target with the same configuration. */
-async function runReferenceTool(bin: string, config: WorkloadConfig, url: string, srvCounts: () => Promise<ServerCounts>): Promise<Measured> {
+async function runReferenceTool(bin: string, config: PollingConfig, url: string, srvCounts: () => Promise<ServerCounts>): Promise<Measured> {
   const u = new URL(url);
   const out = execFileSync(
     bin,
@@ -257,7 +259,7 @@ async function main() {
       );
     for (const kind of kinds) {
       for (const backoff of modes) {
-        const config = WorkloadConfig.parse({ ...CONFIGS[kind], durationSeconds: duration, warmupSeconds: 0, backoff });
+        const config = WorkloadConfig.parse({ ...CONFIGS[kind], durationSeconds: duration, warmupSeconds: 0, backoff }) as PollingConfig;
         const shape = definitionOf(config).describe(config).join(", ");
         console.log(`\n=== ${config.kind}: ${shape}, ${backoff} back-off ===`);
         let tool: Measured | null = null;
