@@ -9,6 +9,9 @@
 import type pg from "pg";
 import { type Corpus, corpusChecksumSql } from "./corpus";
 
+/** What verification needs of a corpus (not its articles). */
+export type CorpusFacts = Pick<Corpus, "checksum" | "matches"> & { size: number };
+
 export type SearchVariant = "baseline" | "modded";
 
 /** Rows per multi-row INSERT while loading (about 1 MB of text each at the default article sizes). */
@@ -94,11 +97,11 @@ export async function loadCorpus(admin: pg.Client, sql: ReturnType<typeof search
  * injected into. Returns the problems found (none: the corpus is the seeded one and the variant finds what it
  * must). A broken index, a trigger that did not run or an edited article each show here.
  */
-export async function verifyCorpus(admin: pg.Client, sql: ReturnType<typeof searchSql>, corpus: Corpus, variant: SearchVariant): Promise<string[]> {
+export async function verifyCorpus(admin: pg.Client, sql: ReturnType<typeof searchSql>, corpus: CorpusFacts, variant: SearchVariant): Promise<string[]> {
   const problems: string[] = [];
   const c = await admin.query<{ n: number | string; md5: string }>(sql.checksum);
   const n = Number(c.rows[0].n);
-  if (n !== corpus.articles.length) problems.push(`the articles table holds ${n} rows, not the ${corpus.articles.length} of the seeded corpus`);
+  if (n !== corpus.size) problems.push(`the articles table holds ${n} rows, not the ${corpus.size} of the seeded corpus`);
   else if (c.rows[0].md5 !== corpus.checksum)
     problems.push(`the articles differ from the seeded corpus (md5 ${c.rows[0].md5}, expected ${corpus.checksum}): an article was edited`);
   await admin.query("BEGIN");

@@ -35,6 +35,12 @@ export interface YongWorkload {
   next(vu: number | null): YongRequest;
   /** Checks what the requests did against what the target holds. Every request has ended. */
   verify(admin: pg.Client): Promise<WorkloadVerification>;
+  /** Connections of its own beside the pool (a subscriber's), one per role, opened with the pool's. */
+  readonly ownRoles?: string[];
+  /** Starts what runs beside the requests on its own connections; resolves once it is ready for the first request. */
+  startOwn?(clients: TargetClient[]): Promise<void>;
+  /** Resolves when what runs beside the requests has exited (it stops on the engine's readers' stopper). */
+  ownDone?(): Promise<void>;
 }
 
 /**
@@ -80,7 +86,7 @@ class YongRun<C extends YongShape> implements WorkloadRun {
     private readonly ctx: WorkloadContext<C & WorkloadConfig>,
     private readonly w: YongWorkload,
   ) {
-    this.roles = Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`);
+    this.roles = [...Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`), ...(w.ownRoles ?? [])];
     this.total = ctx.stats.op(TOTAL_OP);
     this.statement = ctx.stats.op(STATEMENT_OP);
     this.poolWait = ctx.stats.op(POOL_WAIT_OP);
@@ -93,7 +99,10 @@ class YongRun<C extends YongShape> implements WorkloadRun {
   setup(admin: pg.Client) {
     return this.w.setup(admin);
   }
-  async startReaders() {}
+  // The engine's "readers" are the connections after the pool's: the workload's own (see ownRoles).
+  async startReaders(clients: TargetClient[]) {
+    await this.w.startOwn?.(clients);
+  }
 
   startWriters(clients: TargetClient[]) {
     const pool = new ConnectionPool(clients);
@@ -108,7 +117,7 @@ class YongRun<C extends YongShape> implements WorkloadRun {
     });
   }
   readersDone() {
-    return Promise.resolve();
+    return this.w.ownDone?.() ?? Promise.resolve();
   }
 
   verify(admin: pg.Client) {
