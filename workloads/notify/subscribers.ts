@@ -68,9 +68,11 @@ export interface Subscriber {
   notes(): string[];
 }
 
-/** One poll loop per channel on one connection (its queries queue on it). `onPoll` is told each poll's µs. */
+/** One poll loop per channel on one connection (their polls take turns on it). `onPoll` is told each poll's µs. */
 export class PollingSubscriber implements Subscriber {
   private loops: Promise<void>[] = [];
+  /** The poll last queued on the connection: the next one starts after it (a client runs one query at a time). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly client: pg.Client,
@@ -103,9 +105,12 @@ export class PollingSubscriber implements Subscriber {
       due += POLL_INTERVAL_MS;
       let rows: { id: string; tx: string; payload: string }[];
       do {
-        const t = clock();
+        let t = 0;
         try {
-          rows = (await this.client.query<{ id: string; tx: string; payload: string }>(this.sql.poll, [channel, tx, id])).rows;
+          rows = await this.inTurn(async () => {
+            t = clock(); // timed from its own start, not from waiting for another channel's poll
+            return (await this.client.query<{ id: string; tx: string; payload: string }>(this.sql.poll, [channel, tx, id])).rows;
+          });
         } catch (err) {
           if (await this.hooks.onError(err)) return;
           break;
@@ -124,6 +129,12 @@ export class PollingSubscriber implements Subscriber {
       }
     }
     if (firstPoll) polled();
+  }
+
+  private inTurn<T>(f: () => Promise<T>): Promise<T> {
+    const mine = this.turn.then(f);
+    this.turn = mine.catch(() => undefined);
+    return mine;
   }
 
   done() {
