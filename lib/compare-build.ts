@@ -182,8 +182,9 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     durability: durabilityLevel(synchronousCommit, fsync, !!replication),
     settings,
     durationSeconds: s.config.durationSeconds,
-    throttleWritesPerSec: s.config.throttleWritesPerSec,
-    payloadBytes: s.config.payloadBytes,
+    // Request workloads (workloads/yong) have neither a write throttle nor a payload.
+    throttleWritesPerSec: "throttleWritesPerSec" in s.config ? s.config.throttleWritesPerSec : null,
+    payloadBytes: "payloadBytes" in s.config ? s.config.payloadBytes : null,
     warmupExcluded: s.window.warmupSeconds > 0,
     rateDivisor: "measured window",
     e2eClock: mf.e2eClock.split(/ \(|:/)[0],

@@ -383,7 +383,7 @@ export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: R
     if (server.cores < ref.server.vcpu || server.targetIsEmbedded)
       out.push({
         severity: "warn",
-        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${config.throttleWritesPerSec > 0 ? `; the ${config.throttleWritesPerSec.toLocaleString("en-US")} msg/s throttle may not be reached` : ""}.`,
+        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${"throttleWritesPerSec" in config && config.throttleWritesPerSec > 0 ? `; the ${config.throttleWritesPerSec.toLocaleString("en-US")} msg/s throttle may not be reached` : ""}.`,
       });
   }
   const sb = ref?.postgres.settingsChanged.shared_buffers;

@@ -376,6 +376,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         reads: stats.groups.reduce((s, g) => s + g.total.count, 0),
         unreadAtEnd,
         drainSeconds: round(drainSeconds, 3),
+        ...(stats.operations().size ? { operations: Object.fromEntries([...stats.operations()].map(([name, o]) => [name, o.total.count])) } : {}),
       },
       notes: [
         ...run.notes,

@@ -8,7 +8,7 @@
 // HTTP), and on its connection alone (its statements). A workload supplies its set-up, the next request of a
 // virtual user or arrival, and its verification; the engine (runner/engine.ts) supplies phases and samples.
 import type pg from "pg";
-import type { WorkloadConfig } from "../../lib/workloads";
+import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
 import type { TargetClient } from "../../runner/pg/pgclient";
 import type { OpStats } from "../../runner/stats";
 import { clock, sleepUntil, Throttle } from "../../runner/timing";
@@ -87,6 +87,10 @@ class YongRun<C extends YongShape> implements WorkloadRun {
     private readonly w: YongWorkload,
   ) {
     this.roles = [...Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`), ...(w.ownRoles ?? [])];
+    // Every declared operation from the start, so a run that never saw one (no empty dequeue) still reports 0.
+    const metrics = definitionOf(ctx.config).metrics;
+    for (const o of metrics.operations) ctx.stats.op(o.name);
+    if (metrics.delivery) ctx.stats.op(metrics.delivery.name);
     this.total = ctx.stats.op(TOTAL_OP);
     this.statement = ctx.stats.op(STATEMENT_OP);
     this.poolWait = ctx.stats.op(POOL_WAIT_OP);
