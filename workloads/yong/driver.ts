@@ -204,12 +204,17 @@ class YongRun<C extends YongShape> implements WorkloadRun {
 }
 
 /** A Yong workload's runner module: every connection is a pool connection, started as the engine's "writers". */
-export function yongModule<C extends YongShape & WorkloadConfig>(kind: C["kind"], create: (ctx: WorkloadContext<C>) => YongWorkload): WorkloadModule<C> {
+export function yongModule<C extends YongShape & WorkloadConfig>(
+  kind: C["kind"],
+  create: (ctx: WorkloadContext<C>) => YongWorkload,
+): WorkloadModule<C> & { workload: (ctx: WorkloadContext<C>) => YongWorkload } {
   return {
     kind,
     groupNames: () => [],
     writerCount: (c) => c.pool,
     create: (ctx) => new YongRun<C>(ctx, create(ctx)),
+    // The workload alone, without the driver: the mixed workload runs several of them on one driver.
+    workload: create,
   };
 }
 
