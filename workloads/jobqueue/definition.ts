@@ -169,7 +169,7 @@ export const jobqueue = defineWorkload({
     operations: [
       ...requestOperations([
         { name: "enqueue", label: "enqueue" },
-        { name: "dequeue", label: "dequeue + complete" },
+        { name: "dequeue", label: "dequeue", latencySample: "per request: dequeue, then complete the job it got; pool wait included" },
       ]),
       { name: "empty", label: "empty dequeues", unit: "req", rate: true, latency: false, errors: false, latencySample: "" },
     ],

@@ -190,7 +190,7 @@ export const POOL_WAIT_OP = "poolWait";
  * then all requests together (what the article's k6 reported: "Requests"/s and http_req_duration), then the
  * time each request held its connection (its statements alone) and the wait for one.
  */
-export function requestOperations(ops: { name: string; label: string; unit?: string }[]): OperationDef[] {
+export function requestOperations(ops: { name: string; label: string; unit?: string; latencySample?: string }[]): OperationDef[] {
   return [
     ...ops.map(
       (o): OperationDef => ({
@@ -200,7 +200,7 @@ export function requestOperations(ops: { name: string; label: string; unit?: str
         rate: true,
         latency: true,
         errors: true,
-        latencySample: "per request, from its start (open loop: its scheduled start), pool wait included",
+        latencySample: o.latencySample ?? "per request, pool wait included",
       }),
     ),
     {
@@ -210,7 +210,7 @@ export function requestOperations(ops: { name: string; label: string; unit?: str
       rate: true,
       latency: true,
       errors: true,
-      latencySample: "per request of any kind, pool wait included (the article's http_req_duration without HTTP)",
+      latencySample: "per request, pool wait included",
       chart: { title: "Request latency", hint: "all requests, pool wait included" },
     },
     {
