@@ -9,7 +9,9 @@ import { decodeHistogram } from "../../lib/histogram";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
 import { runWorkload } from "../../runner/engine";
-import { mixedParts } from "./definition";
+import { notify } from "../notify/definition";
+import { search } from "../search/definition";
+import { mixed, mixedParts } from "./definition";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -103,4 +105,43 @@ test("a tampered part fails the run, named", async () => {
     s.verification.problems.some((p) => p.startsWith("search: the articles table holds 299 rows")),
     s.verification.problems.join("; "),
   );
+});
+
+test("every published row of search, notify and mixed is a config of its workload, with its own preset", () => {
+  const defs = [search, notify, mixed];
+  const ids: string[] = [];
+  for (const d of defs) {
+    assert.ok(d.published && d.published.length >= 2, d.kind);
+    for (const p of d.published ?? []) {
+      ids.push(p.id);
+      assert.equal(p.study, "yong");
+      const parsed = d.params.safeParse(p.config);
+      assert.ok(parsed.success, `${p.id}: ${JSON.stringify(parsed.error?.issues)}`);
+      assert.ok(
+        d.presets.some((x) => x.referenceId === p.id && x.config === p.config),
+        `${p.id} has a preset`,
+      );
+      assert.ok(p.measuredThrough?.startsWith("HTTP round trip"), p.id);
+      assert.ok(
+        p.derived?.every((x) => x.startsWith("ours:")),
+        `${p.id}: derived facts are labelled ours`,
+      );
+      assert.ok(p.caveats.some((c) => /HTTP/.test(c.text)));
+      assert.ok(p.latencyMs?.total?.p50 && p.latencyMs.total.p95 && p.rates?.total, p.id);
+    }
+  }
+  assert.deepEqual(ids, [
+    "yong-search-500vu-baseline",
+    "yong-search-500vu-modded",
+    "yong-search-500vu-nosleep-baseline",
+    "yong-search-500vu-nosleep-modded",
+    "yong-notify-200vu-baseline",
+    "yong-notify-200vu-modded",
+    "yong-mixed-200vu-baseline",
+    "yong-mixed-200vu-modded",
+  ]);
+  assert.ok(search.published?.find((p) => p.id.endsWith("nosleep-modded"))?.caveats.some((c) => /return different things/.test(c.text)));
+  assert.ok(search.published?.[0].caveats.some((c) => /CPU-bound/.test(c.text)));
+  assert.ok(notify.published?.[0].caveats.some((c) => /does not say what its baseline polls/.test(c.text)));
+  assert.ok(mixed.published?.[0].caveats.some((c) => /four features at once/.test(c.text)));
 });
