@@ -37,7 +37,8 @@ export function liveLine(r: Report, kind: string): string {
 /** Whether a workload counts messages written and read (pub/sub, queue), rather than operations of its own. */
 const isBroker = (model: MetricModel) => model.operations.some((o) => o.name === "write" || o.name === "read");
 /** "gets", "all requests": a rate row's name. */
-const plural = (label: string) => (label.endsWith("s") ? label : `${label}s`);
+// "searches", "publishes"; a label that is plural or a participle already ("rows returned") stays.
+const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
 
 const numberAt = (o: object, key: string): number | undefined => {
   const v = (o as Record<string, unknown>)[key];
