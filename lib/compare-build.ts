@@ -233,8 +233,24 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
       writeMiBPerSec: s.writes.mibPerSec,
       readMsgPerSec: s.reads.msgPerSec,
       readMiBPerSec: s.reads.mibPerSec,
+      // The declared operations of a workload that is not a broker (a cache's get, set, all requests).
+      ...Object.fromEntries(
+        Object.entries(s.rates ?? {}).flatMap(([op, t]) => [
+          [`${op}MsgPerSec`, t.msgPerSec],
+          [`${op}MiBPerSec`, t.mibPerSec],
+        ]),
+      ),
     },
-    latency: { write: pcts(s.latencyMs.write), read: pcts(s.latencyMs.read), e2e: pcts(s.latencyMs.e2e) },
+    latency: {
+      write: pcts(s.latencyMs.write),
+      read: pcts(s.latencyMs.read),
+      e2e: pcts(s.latencyMs.e2e),
+      ...Object.fromEntries(
+        comparedMetrics([s.workload])
+          .latencies.filter(({ name }) => !["write", "read", "e2e"].includes(name))
+          .map(({ name }) => [name, pcts(s.latencyMs[name])]),
+      ),
+    },
     distribution: runDistribution(s),
     points: {},
     overTime: overTimeOf(samples),

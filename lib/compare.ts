@@ -437,6 +437,14 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
       "warn",
       `Write throttles differ: ${listBy(items, (c) => (c.facts.throttleWritesPerSec === null ? null : c.facts.throttleWritesPerSec === 0 ? "unthrottled" : `${c.facts.throttleWritesPerSec.toLocaleString("en-US")} msg/s`))}. An unthrottled run measures capacity; a throttled one, latency at a fixed load.`,
     );
+  // Request workloads (workloads/yong) record their load model: virtual users waiting for each answer, or a timetable.
+  const loadModel = (c: Comparable) => (c.config.load === "vus" ? "closed loop" : c.config.load === "rate" ? "open loop" : null);
+  if (differ(items, loadModel))
+    add(
+      "load model",
+      "warn",
+      `Load models differ: ${listBy(items, (c) => (c.config.load === "rate" ? `open loop at ${c.config.rate} requests/s` : c.config.load === "vus" ? "closed loop of virtual users" : null))}. In a closed loop a slower target gets fewer requests (each virtual user waits for its answer), in an open loop the rate holds and latency grows: their rates and latencies do not measure the same thing.`,
+    );
   if (differ(items, (c) => c.facts.payloadBytes))
     add("payload", "warn", `Payload sizes differ: ${listBy(items, (c) => (c.facts.payloadBytes === null ? null : `${c.facts.payloadBytes} B`))}.`);
 
