@@ -5,6 +5,7 @@
 // design (the article's went through HTTP); the deltas are what compare.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { abRows, abText } from "../lib/ab";
 import type { RunSummary } from "../lib/summary";
 import { WorkloadConfig } from "../lib/workloads";
 import { parseDuration } from "../runner/cli-args";
@@ -12,7 +13,7 @@ import { resolveTarget } from "../runner/default-target";
 import { runWorkload, verificationError } from "../runner/engine";
 import { liveLine } from "../runner/format";
 import { benchArgs } from "./bench-args";
-import { ours, pairTable, publishedPair, theirs, YONG_KINDS } from "./yong-deltas";
+import { publishedPair, YONG_KINDS } from "./yong-deltas";
 
 async function main() {
   const a = benchArgs(process.argv.slice(2), ["duration", "warmup", "target", "only", "json"]);
@@ -49,7 +50,7 @@ async function main() {
           console.log(`summary written to ${file}`);
         }
       }
-      const table = pairTable(ours(summaries[0]), ours(summaries[1]), theirs(baseline), theirs(modded));
+      const table = abText(abRows(summaries[0], summaries[1], { baseline, modded }), { baseline, modded });
       results.push(
         `${kind}: ${baseline.title.replace(/, baseline.*$/, "")} (all requests; ours from the runner straight to Postgres, the article's through HTTP)\n${table}`,
       );

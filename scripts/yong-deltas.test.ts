@@ -1,25 +1,27 @@
-// bench:yong's tables: the published pair each workload is compared with, and deltas as the article's.
+// bench:yong's choice of published pair: each workload's first, the article's normal run, and the same pair the
+// A/B action finds for that config (lib/ab.ts), so the script's table shows what `--variant both` would.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { delta, pairTable, publishedPair, theirs } from "./yong-deltas";
+import { publishedPairFor } from "../lib/ab";
+import { WorkloadConfig } from "../lib/workloads";
+import { publishedPair, YONG_KINDS } from "./yong-deltas";
 
-test("each workload's first published baseline/modded pair is the article's normal run", () => {
-  const s = publishedPair("search");
-  assert.deepEqual([s.baseline.id, s.modded.id], ["yong-search-500vu-baseline", "yong-search-500vu-modded"]);
-  const n = publishedPair("notify");
-  assert.deepEqual([n.baseline.id, n.modded.id], ["yong-notify-200vu-baseline", "yong-notify-200vu-modded"]);
+test("each workload's first published baseline/modded pair is the article's normal run, as the A/B action finds it", () => {
+  const ids = YONG_KINDS.map((k) => {
+    const pair = publishedPair(k);
+    const config = WorkloadConfig.parse({ ...pair.baseline.config, durationSeconds: 10, warmupSeconds: 2 }) as unknown as Record<string, unknown> & {
+      kind: string;
+    };
+    assert.deepEqual(publishedPairFor(config), pair, k);
+    return [pair.baseline.id, pair.modded.id];
+  });
+  assert.deepEqual(ids, [
+    ["yong-cache-200vu-baseline", "yong-cache-200vu-modded"],
+    ["yong-jobqueue-baseline", "yong-jobqueue-modded"],
+    ["yong-search-500vu-baseline", "yong-search-500vu-modded"],
+    ["yong-notify-200vu-baseline", "yong-notify-200vu-modded"],
+    ["yong-mixed-200vu-baseline", "yong-mixed-200vu-modded"],
+  ]);
   assert.throws(() => publishedPair("pubsub"), /the pubsub workload has no published baseline\/modded pair/);
   assert.throws(() => publishedPair("nope"), /the nope workload is not registered/);
-});
-
-test("deltas are baseline → modded in percent, as the article presented them", () => {
-  assert.equal(delta(6.04, 4.8), "-20.5 %");
-  assert.equal(delta(561, 675), "+20.3 %");
-  assert.equal(delta(undefined, 1), "–");
-  const { baseline, modded } = publishedPair("notify");
-  const table = pairTable({ p50: 2, p95: 8, avg: 3, rps: 100 }, { p50: 1, p95: 4, avg: 3, rps: 110 }, theirs(baseline), theirs(modded));
-  const lines = table.split("\n");
-  assert.match(lines[0], /ours baseline +ours modded +ours Δ +article baseline +article modded +article Δ/);
-  assert.match(lines[2], /^p95 \(ms\) +8\.00 +4\.00 +-50\.0 % +6\.04 +4\.80 +-20\.5 %$/);
-  assert.match(lines[4], /^requests\/s +100 +110 +\+10\.0 % +1,116 +1,131 +\+1\.3 %$/);
 });

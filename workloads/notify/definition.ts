@@ -97,7 +97,7 @@ const caveats = [
 ];
 
 function published(id: string, variant: Variant, f: { p50: number; p95: number; avg: number; rps: number }): PublishedResult {
-  const config = { kind: "notify", variant, load: "vus", vus: 200, thinkMs: NOTIFY_THINK_MS, durationSeconds: 60 };
+  const config = { kind: "notify", variant, load: "vus", vus: 200, thinkMs: NOTIFY_THINK_MS, durationSeconds: 60, warmupSeconds: 0 };
   return {
     id,
     study: "yong",

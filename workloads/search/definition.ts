@@ -134,7 +134,7 @@ function published(
   stress: boolean,
   figures: { p50: number; p95: number; avg?: number; rps: number; total?: number },
 ): PublishedResult {
-  const config = { kind: "search", variant, load: "vus", vus: 500, thinkMs: stress ? 0 : SEARCH_THINK_MS, durationSeconds: stress ? 90 : 60 };
+  const config = { kind: "search", variant, load: "vus", vus: 500, thinkMs: stress ? 0 : SEARCH_THINK_MS, durationSeconds: stress ? 90 : 60, warmupSeconds: 0 };
   const derived = stress
     ? [
         `ours: the run lasted about 90 s (${figures.total!.toLocaleString("en-US")} requests / ${figures.rps.toLocaleString("en-US")} req/s = ${(figures.total! / figures.rps).toFixed(2)} s)`,
