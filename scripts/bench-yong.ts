@@ -36,7 +36,7 @@ async function privateTarget(): Promise<{ url: string; label: string; release: (
 }
 
 /** Fields that count virtual users: the published config's numbers that --scale multiplies. */
-const VU_FIELDS = ["vus", "producers", "consumers", "subscribers", "publishers"];
+const VU_FIELDS = ["vus", "producers", "consumers", "subscribers", "publishers", "cacheVus", "searchVus", "notifyVus"];
 
 async function main() {
   const a = benchArgs(process.argv.slice(2), ["target", "duration", "only", "scale"]);
