@@ -4,8 +4,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
+import { toInput } from "../../components/run-form/fields";
+import { toCliCommand } from "../../lib/cli-command";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { parseArgs } from "../../runner/cli-args";
 import { runWorkload } from "../../runner/engine";
 import { generateCorpus, vocabulary } from "./corpus";
 import { DEFAULT_TERMS, parseTerms } from "./definition";
@@ -159,5 +162,20 @@ describe("the indexed baseline (pg_trgm)", () => {
     } finally {
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     }
+  });
+});
+
+test("the terms are a text field: the form, the CLI and the reproducing command carry them as typed", () => {
+  const r = parseArgs(["search", "--variant", "modded", "--terms", "cache,queue", "--articles", "500"]);
+  assert.equal(r.kind, "run");
+  const c = r.kind === "run" ? (r.options.config as unknown as Record<string, unknown>) : {};
+  assert.equal(c.terms, "cache,queue");
+  const cmd = toCliCommand(c as never);
+  assert.match(cmd, / --terms cache,queue( |$)/);
+  assert.doesNotMatch(toCliCommand(config() as never), /--terms/, "the default terms are not written out");
+  assert.deepEqual(toInput("search", { terms: " cache,queue " }).terms, "cache,queue");
+  assert.deepEqual(parseArgs(["search", "--terms", "Cache"]), {
+    kind: "error",
+    message: 'invalid search settings: -terms: Terms must be words of 3 to 30 lower-case letters a-z, separated by commas: "Cache" is not',
   });
 });
