@@ -8,7 +8,7 @@ import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
 import { runWorkload } from "../../runner/engine";
 import { Deliveries } from "./subscribers";
-import { messagePayload } from "./sql";
+import { messagePayload, notifySql } from "./sql";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -109,4 +109,33 @@ describe("tampering", () => {
       v.problems.join("; "),
     );
   });
+});
+
+test("a poll never moves past a message whose transaction is still open (an id taken before a later one committed)", async () => {
+  await admin.query(`CREATE SCHEMA poll_order`);
+  const sql = notifySql("poll_order", "baseline");
+  for (const q of sql.setup) await admin.query(q);
+  const slow = new pg.Client({ connectionString: db.url });
+  await slow.connect();
+  try {
+    await slow.query("BEGIN");
+    await slow.query(sql.publish, ["ch_0", messagePayload(0, 1, 0, 100)]); // takes id 1, not committed yet
+    await admin.query(sql.publish, ["ch_0", messagePayload(0, 2, 0, 100)]); // id 2, committed first
+    const poll = async (tx: string, id: string) => (await admin.query<{ id: string; tx: string }>(sql.poll, ["ch_0", tx, id])).rows;
+    // `id > 0` would return id 2 now and then never see id 1: the poll waits for the open transaction instead.
+    assert.deepEqual(await poll("0", "0"), []);
+    await slow.query("COMMIT");
+    // Another test's open transaction on the same server holds the horizon back too: wait for it, briefly.
+    let rows = await poll("0", "0");
+    for (let i = 0; i < 100 && rows.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      rows = await poll("0", "0");
+    }
+    assert.deepEqual(rows.map((r) => r.id).sort(), ["1", "2"]);
+    const last = rows[rows.length - 1];
+    assert.deepEqual(await poll(last.tx, last.id), [], "nothing is read twice");
+  } finally {
+    await slow.end();
+    await admin.query(`DROP SCHEMA poll_order CASCADE`);
+  }
 });
