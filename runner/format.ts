@@ -3,8 +3,7 @@ import type { LatencyStats } from "../lib/metrics";
 import type { RunSummary } from "../lib/summary";
 import { knobsParts } from "../lib/run-format";
 import { definitionOf } from "../lib/workloads";
-import { counterOf, latencyMetrics, rateOperations, throughputOf } from "../lib/operations";
-import type { MetricModel } from "../workloads/types";
+import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/operations";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -17,7 +16,7 @@ export function liveLine(r: Report, kind: string): string {
   const model = definitionOf({ kind }).metrics;
   const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${msText(s.p50)} p99 ${msText(s.p99)}` : "");
   // A message broker's writes and reads; any other workload's declared rates (a cache's gets and sets).
-  const broker = isBroker(model);
+  const broker = countsMessages(model);
   const rates = broker
     ? `W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s`
     : rateOperations(model)
@@ -34,8 +33,6 @@ export function liveLine(r: Report, kind: string): string {
   );
 }
 
-/** Whether a workload counts messages written and read (pub/sub, queue), rather than operations of its own. */
-const isBroker = (model: MetricModel) => model.operations.some((o) => o.name === "write" || o.name === "read");
 /** "gets", "all requests": a rate row's name. */
 // "searches", "publishes"; a label that is plural or a participle already ("rows returned") stays.
 const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
@@ -57,7 +54,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
-  const broker = isBroker(def.metrics);
+  const broker = countsMessages(def.metrics);
   out.push(
     `${knobsParts(c)
       .filter((p) => !/back-off$/.test(p))

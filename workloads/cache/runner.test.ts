@@ -7,7 +7,11 @@ import { decodeHistogram, percentilesOf } from "../../lib/histogram";
 import { RunSummary } from "../../lib/summary";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { Kpis, VerificationPanel } from "../../components/run/RunResult";
 import { runWorkload, verificationError } from "../../runner/engine";
+import { summaryText } from "../../runner/format";
 import { keyName } from "./runner";
 
 let db: { url: string; drop: () => Promise<void> };
@@ -84,6 +88,20 @@ describe("cache: counts equal the target and verification passes", () => {
         assert.equal(summary.latencyMs.statement!.count, gets + sets);
         // A request's latency includes its pool wait and its statements.
         assert.ok(summary.latencyMs.total!.mean >= summary.latencyMs.statement!.mean);
+        // The run page and the CLI speak of requests: no MiB/s (no payload), no messages.
+        const kpis = renderToStaticMarkup(createElement(Kpis, { summary }));
+        assert.match(kpis, /data-testid="kpi-total">[\d,.]+</);
+        assert.doesNotMatch(kpis, /MiB\/s|messages/);
+        assert.match(
+          renderToStaticMarkup(createElement(VerificationPanel, { v: summary.verification, messages: false })),
+          /checked · the target holds what the runner/,
+        );
+        const text = summaryText(summary, "embedded default");
+        assert.match(
+          text,
+          new RegExp(`whole run \\(warm-up \\+ window \\+ drain\\): ${ops.get.toLocaleString("en-US")} gets, ${ops.set.toLocaleString("en-US")} sets`),
+        );
+        assert.doesNotMatch(text, /MiB\/s|back-off|messages/);
         if (c.load === "rate") {
           const rate = rates.total.msgPerSec;
           assert.ok(rate > 300 && rate < 440, `open loop keeps its rate: ${rate}/s`);
