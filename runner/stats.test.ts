@@ -102,3 +102,31 @@ test("without declared operations a sample has no rates field (pub/sub and queue
   now += 1000;
   assert.equal("rates" in stats.tick("measuring"), false);
 });
+
+test("the throttle not reached while on schedule (failed writes): a note with the rate and its share of the throttle", () => {
+  const w = watch([
+    [0, 800],
+    [0, 800],
+  ]);
+  assert.deepEqual(w.notes(3, 1600, 2), [
+    "writes reached 800 msg/s over the measured window, 80% of the 1,000 msg/s throttle (under 95% of it, though never behind schedule: failed writes are not retried and count against it)",
+  ]);
+  // Within 5% (and the slack of batches in flight): no note.
+  assert.deepEqual(watch([[0, 960]]).notes(3, 960, 1), []);
+});
+
+test("one writer of four behind its own share while the others kept theirs: named, with how far", () => {
+  const w = new ScheduleWatch(1000, 5);
+  w.interval(0, 1000, 1, [0, 0, 0, 0]);
+  w.interval(1500, 1000, 1, [1500, 0, 0, 0]);
+  w.interval(0, 1000, 1, [1480, 0, 0, 0]);
+  const notes = w.notes(1500, 3000, 3);
+  assert.equal(notes.length, 2, notes.join("\n"));
+  assert.match(notes[0], /^writes fell up to 1\.50 s behind schedule/);
+  assert.match(notes[1], /^writer 0 fell up to 1\.50 s behind its own share of the schedule \(250 msg\/s each\) while the other writers kept theirs/);
+  // Every writer behind alike: the schedule's notes say it, no per-writer note.
+  const all = new ScheduleWatch(1000, 5);
+  all.interval(1500, 0, 1, [1500, 1500, 1500, 1500]);
+  all.interval(0, 2000, 1, [0, 0, 0, 0]);
+  assert.ok(all.notes(1500, 2000, 2).every((n) => !/own share/.test(n)));
+});

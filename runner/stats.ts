@@ -434,7 +434,7 @@ export class ScheduleWatch {
       if (short)
         // Not behind, yet short of the throttle: writes that failed (they are not retried) or ended early.
         out.push(
-          `writes reached ${fmtMsgs(avg)} msg/s over the measured window, ${share}: under ${Math.round(UNDER_LIMIT_NOTE_SHARE * 100)}% of the ${fmtMsgs(limit)} msg/s throttle (failed writes are not retried, and count against it)`,
+          `writes reached ${fmtMsgs(avg)} msg/s over the measured window, ${Math.round((100 * avg) / limit)}% of the ${fmtMsgs(limit)} msg/s throttle (under ${Math.round(UNDER_LIMIT_NOTE_SHARE * 100)}% of it, though never behind schedule: failed writes are not retried and count against it)`,
         );
       if (maxBehind > threshold)
         out.push(

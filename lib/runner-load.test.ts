@@ -1,0 +1,35 @@
+// The client-bound rule: when the runner's own delay is large enough to be part of the latencies it reports.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { clientBoundText, exposedDelayMs, isClientBound } from "./runner-load";
+
+test("a stall once a second counts by the time it covers, not by how many loop samples it is", () => {
+  // 100 ms stalls in each of 10 seconds: a tenth of the time, so a latency's p99 carries them whole, although
+  // they are 1 loop sample in ~90 and the count-based p99 is 0.4 ms.
+  assert.equal(exposedDelayMs(0.4, Array(10).fill(100), 10_000), 100);
+  // One 30 ms GC pause in 30 s covers 0.1% of the time: only the count-based p99 remains.
+  assert.equal(exposedDelayMs(0.4, [30, ...Array(29).fill(2)], 30_000), 0.4);
+  // A loop busy all the time: many delays, a high count-based p99.
+  assert.equal(exposedDelayMs(12, Array(5).fill(15), 5000), 15);
+  assert.equal(exposedDelayMs(12, [], 5000), 12);
+});
+
+test("client-bound when the delay passes 10% of the main latency's p99, or the CPU nears one core", () => {
+  assert.equal(isClientBound({ delayMs: 100, cpuCores: 0.3, mainP99Ms: 75 }), true, "the issue's runner: 100 ms stalls under a 75 ms p99");
+  assert.equal(isClientBound({ delayMs: 1.5, cpuCores: 0.3, mainP99Ms: 10 }), true, "1.5 ms is more than 10% of 10 ms");
+  assert.equal(isClientBound({ delayMs: 0.9, cpuCores: 0.3, mainP99Ms: 10 }), false, "under 10%");
+  assert.equal(isClientBound({ delayMs: 0.5, cpuCores: 0.3, mainP99Ms: 1 }), false, "under 1 ms is timer noise, whatever the latency");
+  assert.equal(isClientBound({ delayMs: 0, cpuCores: 0.95, mainP99Ms: 10 }), true, "a core all but busy");
+  assert.equal(isClientBound({ delayMs: 50, cpuCores: 0.2, mainP99Ms: undefined }), false, "nothing timed to judge against");
+});
+
+test("the sentence names the delay the latencies carry and why", () => {
+  const text = clientBoundText({
+    loopDelayMs: { p50: 0.2, p99: 0.6, max: 104.2 },
+    exposedDelayMs: 104.2,
+    cpuCores: 0.32,
+    judgedAgainst: { metric: "write", p99: 75 },
+  });
+  assert.match(text, /^client-bound: these latencies include up to 104 ms of the runner's own delay \(/);
+  assert.match(text, /event-loop delay p99 0\.60 ms, 104 ms over 1% of the time; against a write p99 of 75\.0 ms; runner CPU 32% of one core/);
+});
