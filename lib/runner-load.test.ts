@@ -1,7 +1,18 @@
 // The client-bound rule: when the runner's own delay is large enough to be part of the latencies it reports.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { LiveNumbers } from "../components/run/LiveNumbers";
+import { ManifestPanel, RunResult } from "../components/run/RunResult";
+import { summaryText } from "../runner/format";
+import { fromRun } from "./compare-build";
+import { PROJECT_ROOT } from "./paths";
 import { clientBoundText, exposedDelayMs, isClientBound } from "./runner-load";
+import { Sample } from "./sample";
+import { RunSummary } from "./summary";
 
 test("a stall once a second counts by the time it covers, not by how many loop samples it is", () => {
   // 100 ms stalls in each of 10 seconds: a tenth of the time, so a latency's p99 carries them whole, although
@@ -32,4 +43,37 @@ test("the sentence names the delay the latencies carry and why", () => {
   });
   assert.match(text, /^client-bound: these latencies include up to 104 ms of the runner's own delay \(/);
   assert.match(text, /event-loop delay p99 0\.60 ms, 104 ms over 1% of the time; against a write p99 of 75\.0 ms; runner CPU 32% of one core/);
+});
+
+// A run recorded with a busy-wait injected into its runner (fixtures/README.md): every surface says client-bound.
+const recorded = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "fixtures/client-bound-run.json"), "utf8")).run;
+const summary = RunSummary.parse(recorded.summary);
+
+test("a recorded client-bound run: the finished page, the live numbers, the CLI and compare all say so", () => {
+  assert.equal(summary.runnerLoad?.clientBound, true);
+  const page = renderToStaticMarkup(createElement(RunResult, { summary }));
+  assert.match(page, /data-testid="client-bound"[^>]*>.*These latencies include up to \d+ ms of the runner&#x27;s own delay/);
+  assert.equal((page.match(/latencies include up to/g) ?? []).length, 1, "the verdict once, not again among the notes");
+  const manifest = renderToStaticMarkup(createElement(ManifestPanel, { summary }));
+  assert.match(manifest, /CLIENT-BOUND/);
+  assert.match(manifest, /on the runner&#x27;s own machine \(127\.0\.0\.1\)/);
+  const sample = Sample.parse(recorded.samples.find((s: { phase: string }) => s.phase === "measuring"));
+  const live = renderToStaticMarkup(createElement(LiveNumbers, { sample, workload: "queue" }));
+  assert.match(live, /data-client-bound="true"/);
+  assert.match(live, /Client-bound this second/);
+  const cli = summaryText(summary, "embedded default");
+  assert.match(cli, /^note: client-bound: these latencies include up to \d+ ms of the runner's own delay/m);
+  assert.match(cli, /→ CLIENT-BOUND/);
+  const c = fromRun({ ...recorded, createdAt: recorded.createdAt });
+  assert.ok(
+    c.facts.flags.some((f) => f.startsWith("client-bound: these latencies include up to")),
+    c.facts.flags.join("\n"),
+  );
+});
+
+test("runs recorded before the runner's load was measured: no verdict, no row, nothing made up", () => {
+  const { runnerLoad: _, ...old } = summary;
+  const page = renderToStaticMarkup(createElement(RunResult, { summary: { ...old, notes: [] } }));
+  assert.doesNotMatch(page, /client-bound/i);
+  assert.doesNotMatch(renderToStaticMarkup(createElement(ManifestPanel, { summary: old })), /runner load/);
 });

@@ -90,3 +90,9 @@ export function clientBoundText(l: Pick<SummaryRunnerLoad, "loopDelayMs" | "expo
   ].join("; ");
   return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} ms of the runner's own delay (${why}). Run the runner on a less loaded machine, or lower the load, before reading them as the database's`;
 }
+
+/** The same rule for one sample (the live page): its own stall weighed by the time it covers. */
+export function sampleClientBound(load: SampleRunnerLoad, intervalSec: number, mainP99Ms: number | undefined): boolean {
+  const delayMs = exposedDelayMs(load.loopDelayMs.p99, [load.loopDelayMs.max], intervalSec * 1000);
+  return isClientBound({ delayMs, cpuCores: load.cpuCores, mainP99Ms });
+}

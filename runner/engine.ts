@@ -19,7 +19,7 @@ import { PRODUCT_VERSION } from "../lib/env";
 import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
-import { clientBoundText } from "../lib/runner-load";
+import { clientBoundText, exposedDelayMs, isClientBound, type SampleRunnerLoad } from "../lib/runner-load";
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
@@ -237,6 +237,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     let lastTick = loadStart;
     let lastReport = loadStart;
     const reportEveryMs = config.reportIntervalSeconds * 1000;
+    // The workload's first timed operation (the broker's write): the latency the client-bound verdict judges by.
+    const mainOp = definitionOf(config).metrics.operations.find((o) => o.latency);
+    /** Each sample's runner load since the previous report, with its interval's length. */
+    let reportLoads: { load: SampleRunnerLoad; sec: number }[] = [];
     const tick = () => {
       // Each writer's lag behind its own share, sampled once a second too: a writer stuck in a write has no
       // write ending to record it. Not in the drain: the writers have stopped, their shares would keep growing.
@@ -246,6 +250,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       const metrics = stats.tick(phase);
       lastTick = clock();
       metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
+      reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
       if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec, writerLags);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
@@ -254,7 +259,17 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       }
       if (opts.onReport && lastTick - lastReport >= reportEveryMs - 50) {
         lastReport = lastTick;
-        opts.onReport(stats.report(phase));
+        const r = stats.report(phase);
+        const sec = reportLoads.reduce((a, x) => a + x.sec, 0);
+        if (sec > 0) {
+          const maxima = reportLoads.map((x) => x.load.loopDelayMs.max);
+          const delayMs = exposedDelayMs(Math.max(...reportLoads.map((x) => x.load.loopDelayMs.p99)), maxima, sec * 1000);
+          const cpuCores = reportLoads.reduce((a, x) => a + x.load.cpuCores * x.sec, 0) / sec;
+          const mainP99Ms = mainOp ? r.latencyMs[mainOp.name]?.p99 : undefined;
+          r.runnerLoad = { loopDelayMaxMs: Math.max(...maxima), cpuCores, clientBound: isClientBound({ delayMs, cpuCores, mainP99Ms }) };
+        }
+        reportLoads = [];
+        opts.onReport(r);
       }
     };
     const runPhase = async (endAt: number, done?: () => boolean) => {
@@ -377,8 +392,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     };
     // Judged against the workload's first timed operation (the broker's write): the shortest latency a delay
     // distorts the most, and the one every workload has.
-    const mainOp = definitionOf(config).metrics.operations.find((o) => o.latency && latencyMs[o.name]);
-    const runnerLoad = meter.summary(mainOp ? { metric: mainOp.label, p99: latencyMs[mainOp.name]!.p99 } : null);
+    const mainLatency = mainOp ? latencyMs[mainOp.name] : undefined;
+    const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {
       schemaVersion: 1,

@@ -111,6 +111,8 @@ export interface Report {
   backlog: number;
   errors: number;
   latencyMs: LatencyByMetric;
+  /** The runner's own load since the previous report (filled by the engine from its samples). */
+  runnerLoad?: { loopDelayMaxMs: number; cpuCores: number; clientBound: boolean };
 }
 
 /** All counters and histograms of one run. Single-threaded (Node's event loop), so no locking. */
