@@ -7,6 +7,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { LiveNumbers } from "../components/run/LiveNumbers";
 import { ManifestPanel, RunResult } from "../components/run/RunResult";
+import { isLocalAddress } from "../runner/engine";
 import { summaryText } from "../runner/format";
 import { fromRun } from "./compare-build";
 import { PROJECT_ROOT } from "./paths";
@@ -76,4 +77,12 @@ test("runs recorded before the runner's load was measured: no verdict, no row, n
   const page = renderToStaticMarkup(createElement(RunResult, { summary: { ...old, notes: [] } }));
   assert.doesNotMatch(page, /client-bound/i);
   assert.doesNotMatch(renderToStaticMarkup(createElement(ManifestPanel, { summary: old })), /runner load/);
+});
+
+test("the manifest's 'target on the runner's machine': loopback and Unix sockets are, another host's address is not", () => {
+  assert.equal(isLocalAddress(null), true, "a Unix socket");
+  assert.equal(isLocalAddress("127.0.0.1"), true);
+  assert.equal(isLocalAddress("::1"), true);
+  assert.equal(isLocalAddress("::ffff:127.0.0.1"), true);
+  assert.equal(isLocalAddress("203.0.113.7"), false, "a documentation address no machine here has");
 });
