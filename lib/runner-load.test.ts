@@ -8,10 +8,10 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { LiveNumbers } from "../components/run/LiveNumbers";
 import { ManifestPanel, RunResult } from "../components/run/RunResult";
 import { isLocalAddress } from "../runner/engine";
-import { summaryText } from "../runner/format";
+import { liveLine, summaryText } from "../runner/format";
 import { fromRun } from "./compare-build";
 import { PROJECT_ROOT } from "./paths";
-import { clientBoundText, exposedDelayMs, isClientBound } from "./runner-load";
+import { clientBoundText, exposedDelayMs, isClientBound, loadOverSamples } from "./runner-load";
 import { Sample } from "./sample";
 import { RunSummary } from "./summary";
 
@@ -85,4 +85,24 @@ test("the manifest's 'target on the runner's machine': loopback and Unix sockets
   assert.equal(isLocalAddress("::1"), true);
   assert.equal(isLocalAddress("::ffff:127.0.0.1"), true);
   assert.equal(isLocalAddress("203.0.113.7"), false, "a documentation address no machine here has");
+});
+
+test("the CLI's live line spans several samples: their longest stall and mean CPU, judged by the same rule", () => {
+  const stalled = { loopDelayMs: { p50: 0, p99: 0.3, max: 150 }, cpuCores: 0.4 };
+  const calm = { loopDelayMs: { p50: 0, p99: 0.3, max: 2 }, cpuCores: 0.2 };
+  const over = loadOverSamples(
+    [
+      { load: stalled, sec: 1 },
+      { load: calm, sec: 1 },
+    ],
+    5,
+  );
+  assert.deepEqual(over, { loopDelayMaxMs: 150, cpuCores: 0.30000000000000004, clientBound: true });
+  assert.equal(loadOverSamples([{ load: calm, sec: 1 }], 5)?.clientBound, false);
+  assert.equal(loadOverSamples([], 5), undefined);
+  const line = liveLine(
+    { elapsedSec: 5, intervalSec: 5, phase: "measuring", writesPerSec: 100, readsPerSec: 100, backlog: 0, errors: 0, latencyMs: {}, runnerLoad: over },
+    "queue",
+  );
+  assert.match(line, /runner cpu 30% loop max 150 ms {2}CLIENT-BOUND$/);
 });

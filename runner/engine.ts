@@ -19,7 +19,7 @@ import { PRODUCT_VERSION } from "../lib/env";
 import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
-import { clientBoundText, exposedDelayMs, isClientBound, type SampleRunnerLoad } from "../lib/runner-load";
+import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/runner-load";
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
@@ -260,14 +260,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       if (opts.onReport && lastTick - lastReport >= reportEveryMs - 50) {
         lastReport = lastTick;
         const r = stats.report(phase);
-        const sec = reportLoads.reduce((a, x) => a + x.sec, 0);
-        if (sec > 0) {
-          const maxima = reportLoads.map((x) => x.load.loopDelayMs.max);
-          const delayMs = exposedDelayMs(Math.max(...reportLoads.map((x) => x.load.loopDelayMs.p99)), maxima, sec * 1000);
-          const cpuCores = reportLoads.reduce((a, x) => a + x.load.cpuCores * x.sec, 0) / sec;
-          const mainP99Ms = mainOp ? r.latencyMs[mainOp.name]?.p99 : undefined;
-          r.runnerLoad = { loopDelayMaxMs: Math.max(...maxima), cpuCores, clientBound: isClientBound({ delayMs, cpuCores, mainP99Ms }) };
-        }
+        r.runnerLoad = loadOverSamples(reportLoads, mainOp ? r.latencyMs[mainOp.name]?.p99 : undefined);
         reportLoads = [];
         opts.onReport(r);
       }
@@ -344,8 +337,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
     const histograms: Record<string, string> = {};
-    const scheduled = (m: "writeScheduled" | "writerLag" | "e2eScheduled") => (throttle && stats.cumulative(m).totalCount ? [m] : []);
-    const metrics = ["write", ...scheduled("writeScheduled"), ...scheduled("writerLag"), "read", "claim", "e2e", ...scheduled("e2eScheduled")];
+    // From-schedule metrics exist only under a throttle.
+    const scheduled = (...ms: ("writeScheduled" | "writerLag" | "e2eScheduled")[]) => (throttle ? ms : []);
+    const metrics = ["write", ...scheduled("writeScheduled", "writerLag"), "read", "claim", "e2e", ...scheduled("e2eScheduled")];
     for (const m of metrics) {
       const h = stats.cumulative(m);
       const s = lat(h);
