@@ -3,10 +3,12 @@
 // Adding a workload: its folder, one line here and one in workloads/runners.ts.
 import type { z } from "zod";
 import { pubsub } from "./pubsub/definition";
+import { inserts } from "./inserts/definition";
 import { queue } from "./queue/definition";
 import type { WorkloadDefinition } from "./types";
+import { workflows } from "./workflows/definition";
 
-const BUILT_IN = [pubsub, queue] as const;
+const BUILT_IN = [pubsub, queue, inserts, workflows] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;
