@@ -124,7 +124,7 @@ test("bad flags and impossible combinations name the problem", () => {
     error(["pubsub", "-throttle_writes", "50", "-write-batch", "100"]),
     /-throttle_writes: Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/,
   );
-  assert.match(error(["kafka"]), /unknown workload "kafka": use pubsub or queue/);
+  assert.match(error(["kafka"]), /unknown workload "kafka": use pubsub, queue, inserts or workflows/);
   assert.match(error([]), /which workload\?/);
   assert.match(error(["pubsub", "-writers"]), /-writers needs a value/);
   assert.match(error(["pubsub", "-writers", "1", "-writers", "2"]), /-writers is given twice/);
