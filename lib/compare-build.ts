@@ -241,7 +241,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     durability: durabilityLevel(synchronousCommit, fsync, !!replication),
     settings,
     durationSeconds: s.config.durationSeconds,
-    // Request workloads (workloads/yong) have neither a write throttle nor a payload.
+    // Workloads without a write throttle or a payload (Yong's request workloads, DBOS's) have neither.
     throttleWritesPerSec: "throttleWritesPerSec" in s.config ? s.config.throttleWritesPerSec : null,
     payloadBytes: "payloadBytes" in s.config ? s.config.payloadBytes : null,
     warmupExcluded: s.window.warmupSeconds > 0,

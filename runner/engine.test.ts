@@ -70,7 +70,7 @@ describe("every message workload: counts match the target's rows and verificatio
   };
   for (const kind of Object.keys(configs) as (keyof typeof configs)[]) {
     test(kind, async () => {
-      const { summary, schema, samples, phases } = await runKept(cfg(configs[kind]));
+      const { summary, schema, samples, phases } = await runKept(cfg(configs[kind]!));
       try {
         RunSummary.parse(summary);
         assert.deepEqual(phases, ["setup", "warmup", "measuring", "draining", "verifying", "done"]);

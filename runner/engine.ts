@@ -126,7 +126,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  // Message workloads have a payload and a write throttle; request workloads (workloads/yong) have neither.
+  // A message broker's payload size and write throttle; workloads without them (Yong's, DBOS's) schedule their own load.
   const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
   const writeLimit = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
   const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
@@ -340,9 +340,18 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
     const histograms: Record<string, string> = {};
-    // From-schedule metrics exist only under a throttle.
-    const scheduled = (...ms: ("writeScheduled" | "writerLag" | "e2eScheduled")[]) => (throttle ? ms : []);
-    const metrics = ["write", ...scheduled("writeScheduled", "writerLag"), "read", "claim", "e2e", ...scheduled("e2eScheduled")];
+    // From-schedule latencies come from the engine's throttle, or from a workload that keeps its own timetable
+    // (DBOS's open loop); a writer's lag behind its share and e2e from schedule exist only under the throttle.
+    const fromSchedule = throttle !== null || stats.cumulative("writeScheduled").totalCount > 0;
+    const metrics = [
+      "write",
+      ...(fromSchedule ? ["writeScheduled"] : []),
+      ...(throttle ? ["writerLag"] : []),
+      "read",
+      "claim",
+      "e2e",
+      ...(throttle ? ["e2eScheduled"] : []),
+    ];
     for (const m of metrics) {
       const h = stats.cumulative(m);
       const s = lat(h);
