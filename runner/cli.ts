@@ -4,14 +4,15 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { defaultTargetName } from "../lib/default-target";
-import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
+import { defaultTargetName } from "../lib/targets/default-target";
+import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../platform/embedded";
 import { dataDir, readEnv, type Env } from "../lib/env";
-import { memoryProblem } from "../lib/memory";
-import { describeUrl, maskUrl } from "../lib/pgurl";
-import { definitionOf } from "../lib/workloads";
-import { knobsParts } from "../lib/run-format";
-import type { RunSummary } from "../lib/summary";
+import { memoryProblem } from "../lib/workloads/memory";
+import { describeUrl, maskUrl } from "../lib/targets/pgurl";
+import { abCompareHref, abCompareIds, abRows, abText, publishedPairFor } from "../lib/compare/ab";
+import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
+import { knobsParts } from "../lib/runs/format";
+import type { RunSummary } from "../lib/measurement/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
@@ -25,12 +26,12 @@ const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error
 
 /** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
 async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void) {
-  const { migrate } = await import("../lib/migrate");
+  const { migrate } = await import("../platform/migrate");
   await migrate(controlUrl);
   const { prisma } = await import("../lib/db");
-  const runs = await import("../lib/runs");
-  const runners = await import("../lib/runners");
-  const { runRecorder } = await import("../lib/run-recorder");
+  const runs = await import("../lib/runs/store");
+  const runners = await import("../lib/status/runners");
+  const { runRecorder } = await import("../lib/runs/recorder");
   const db = prisma(controlUrl);
   const runnerId = `${os.hostname()}-cli-${process.pid}`;
   await runners.registerRunner(db, runnerId);
@@ -38,7 +39,7 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
   const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
-  // The same recorder as the runner's (lib/run-recorder.ts): phases, samples and the outcome stored alike.
+  // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
   const recorder = runRecorder(run.id, db, onProblem);
   return {
     ...recorder,
@@ -50,6 +51,23 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   };
 }
 
+/**
+ * `--variant both` (any spelling of the flag): the argv with `baseline` in its place, or null when not asked.
+ * The CLI then runs the modded variant after it with the same flags.
+ */
+function bothVariants(argv: string[]): { argv: string[] } | null {
+  const out = [...argv];
+  for (let i = 0; i < out.length; i++) {
+    const m = /^--?variant(=both)?$/.exec(out[i]);
+    if (!m) continue;
+    if (m[1]) out[i] = out[i].replace(/=both$/, "=baseline");
+    else if (out[i + 1] === "both") out[i + 1] = "baseline";
+    else return null;
+    return { argv: out };
+  }
+  return null;
+}
+
 export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<number> {
   // Every line goes through maskUrl: a target URL may carry its password in any libpq form, typed in clear.
   const io: CliIo = { out: (l) => rawIo.out(maskUrl(l)), err: (l) => rawIo.err(maskUrl(l)) };
@@ -59,7 +77,9 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const mod = (await import(spec)) as { main(args: string[]): Promise<number> };
     return mod.main(argv.slice(1));
   }
-  const parsed = parseArgs(argv);
+  // `--variant both`: the workload's baseline and modded variants, one after the other (lib/compare/ab.ts).
+  const both = bothVariants(argv);
+  const parsed = parseArgs(both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(usage());
     return 0;
@@ -70,6 +90,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
   }
   const opts = parsed.options;
   const config = opts.config;
+  const configs = both ? [config, WorkloadConfig.parse({ ...config, variant: "modded" })] : [config];
 
   let env: Env;
   try {
@@ -110,10 +131,12 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     // The default target gets the name the app gives it, so a --save run and an app run on one database match.
     const targetLabel = opts.target ? describeUrl(targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: targetUrl });
 
-    if (opts.save) {
-      save = await openSave(env.DATABASE_URL ?? embedded!.url(CONTROL_DB), opts, targetLabel, (l) => io.err(`bench: ${l}`));
-      io.out(`saving as run ${save.runId}`);
-      const s = save;
+    const controlUrl = opts.save ? (env.DATABASE_URL ?? embedded!.url(CONTROL_DB)) : "";
+    /** Stores a run as it goes (--save), and cancels it when the app asks. */
+    const startSaving = async (config: WorkloadConfig) => {
+      const s = await openSave(controlUrl, { ...opts, config }, targetLabel, (l) => io.err(`bench: ${l}`));
+      save = s;
+      io.out(`saving as run ${s.runId}`);
       cancelPoll = setInterval(
         () =>
           void s.cancelRequested().then(
@@ -122,46 +145,82 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
           ),
         500,
       );
+    };
+    const results: { summary: RunSummary; runId?: string }[] = [];
+    let code = 0;
+    // One run, or the baseline and then the modded variant (--variant both): each an ordinary run of its own.
+    for (const [i, config] of configs.entries()) {
+      if (i > 0) {
+        clearInterval(cancelPoll);
+        await save?.close().catch(() => undefined);
+        save = undefined;
+        if (controller.signal.aborted) break;
+        io.out("");
+      }
+      if (opts.save) await startSaving(config);
+      const json = opts.json && both ? opts.json.replace(/(\.json)?$/i, `.${(config as { variant: string }).variant}$1`) : opts.json;
+      const r = await runOne(config, json);
+      if (r.summary) results.push({ summary: r.summary, runId: save?.runId });
+      code = Math.max(code, r.code);
+      if (r.code && !r.summary) break;
     }
-    const c = config;
-    io.out(`${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`);
-
-    let summary: RunSummary;
-    try {
-      summary = await runWorkload(config, targetUrl, {
-        signal: controller.signal,
-        runId: save?.runId,
-        log: (l) => io.out(`  ${l}`),
-        onReport: (r) => io.out(liveLine(r, config.kind)),
-        onPhase: (p) => {
-          save?.phase(p);
-          if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
-        },
-        onSample: save?.sample,
-      });
-    } catch (err) {
-      const cancelled = err instanceof RunCancelled;
-      await save?.finish(
-        cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
+    if (both && results.length === 2) {
+      const [b, m] = results;
+      const pub = publishedPairFor(b.summary.config as never);
+      io.out("");
+      io.out(`=== baseline → modded (${b.summary.workload}) ===`);
+      io.out(abText(abRows(b.summary, m.summary, pub), pub));
+      if (pub) io.out(`published: ${pub.baseline.title} → ${pub.modded.title} (${pub.baseline.measuredThrough ?? "as ours"})`);
+      const ids = b.runId && m.runId ? abCompareIds(b.runId, m.runId, pub) : null;
+      io.out(
+        ids
+          ? `compare: npm run bench -- compare ${ids.join(" ")} --baseline ${b.runId}   (in the app: ${abCompareHref(b.runId!, m.runId!, pub)})`
+          : "add --save to store both runs and compare them in the app",
       );
-      io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
-      return 1;
     }
-    io.out("");
-    io.out(summaryText(summary, targetLabel));
-    if (opts.json) {
-      const file = path.resolve(opts.json);
-      writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-      io.out(`summary written to ${file}`);
+    return code;
+
+    async function runOne(config: WorkloadConfig, json: string | undefined): Promise<{ code: number; summary?: RunSummary }> {
+      const c = config;
+      io.out(`${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`);
+
+      let summary: RunSummary;
+      try {
+        summary = await runWorkload(config, targetUrl, {
+          signal: controller.signal,
+          runId: save?.runId,
+          log: (l) => io.out(`  ${l}`),
+          onReport: (r) => io.out(liveLine(r, config.kind)),
+          onPhase: (p) => {
+            save?.phase(p);
+            if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
+          },
+          onSample: save?.sample,
+        });
+      } catch (err) {
+        const cancelled = err instanceof RunCancelled;
+        await save?.finish(
+          cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
+        );
+        io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
+        return { code: 1 };
+      }
+      io.out("");
+      io.out(summaryText(summary, targetLabel));
+      if (json) {
+        const file = path.resolve(json);
+        writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+        io.out(`summary written to ${file}`);
+      }
+      const verr = verificationError(summary);
+      await save?.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
+      if (save) io.out(`stored as run ${save.runId}`);
+      if (verr) {
+        io.err(`bench: ${verr}`);
+        return { code: 1, summary };
+      }
+      return { code: 0, summary };
     }
-    const verr = verificationError(summary);
-    await save?.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
-    if (save) io.out(`stored as run ${save.runId}`);
-    if (verr) {
-      io.err(`bench: ${verr}`);
-      return 1;
-    }
-    return 0;
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return 1;

@@ -8,18 +8,19 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type pg from "pg";
-import { encodeHistogram, percentilesOf } from "../lib/histogram";
-import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/metrics";
+import { encodeHistogram, percentilesOf } from "../lib/measurement/histogram";
+import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/measurement/metrics";
 import { PROJECT_ROOT } from "../lib/paths";
-import { budgetProblem, readBudget } from "../lib/capacity";
-import { explainPgError, maskUrl } from "../lib/pgurl";
-import type { SampleMetrics } from "../lib/sample";
-import { RunSummary, type Manifest } from "../lib/summary";
+import { budgetProblem, readBudget } from "../lib/targets/capacity";
+import { explainPgError, maskUrl } from "../lib/targets/pgurl";
+import type { SampleMetrics } from "../lib/measurement/sample";
+import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
+import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads/config";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
-import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
+import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
+import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import type { WorkloadRun } from "../workloads/runtime";
@@ -50,6 +51,11 @@ export interface EngineOptions {
   onConnections?: (pids: number[]) => void;
   /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
   onScheduledWrite?: (due: number, sent: number, done: number) => void;
+  /**
+   * Tests only (never a setting of a run): blocks the runner's event loop for `forMs` every `everyMs` while the
+   * load runs, as a busy runner would, to check that the run then calls itself client-bound.
+   */
+  busyWaitForTest?: { everyMs: number; forMs: number };
 }
 
 /** Rejection of a run stopped by its AbortSignal. */
@@ -60,7 +66,7 @@ export class RunCancelled extends Error {
   }
 }
 
-const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads.ts: the New run form counts it in the total time
+const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads/config.ts: the New run form counts it in the total time
 /** After a cancel, loops get this long to finish their statement before it is cancelled server-side. */
 const STOP_GRACE_MS = 700;
 
@@ -122,9 +128,12 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
+  // A message broker's payload size and write throttle; workloads without them (Yong's, DBOS's) schedule their own load.
+  const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
+  const writeLimit = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
+  const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
-  const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
+  const throttle = writeLimit > 0 ? new Throttle(writeLimit) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
   const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
@@ -163,6 +172,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let clients: TargetClient[] = [];
   let schemaCreated = false;
   let run: WorkloadRun | undefined;
+  let meter: RunnerLoadMeter | undefined;
+  let busyTimer: NodeJS.Timeout | undefined;
   let sampleChain: Promise<void> = Promise.resolve();
   let seq = 0;
   // Every connection the run holds is watched: losing one fails the run at once, naming it.
@@ -215,7 +226,14 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     check();
     const loadStart = clock();
     stats.markLoadStart();
-    throttle?.begin(loadStart);
+    meter = new RunnerLoadMeter();
+    throttle?.begin(loadStart, nWriters);
+    const busy = opts.busyWaitForTest;
+    if (busy)
+      busyTimer = setInterval(() => {
+        const until = clock() + busy.forMs;
+        while (clock() < until); // deliberately blocks the event loop
+      }, busy.everyMs);
     run.startWriters(writerClients);
     run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
     run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
@@ -225,10 +243,21 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     let lastTick = loadStart;
     let lastReport = loadStart;
     const reportEveryMs = config.reportIntervalSeconds * 1000;
+    // The workload's first timed operation (the broker's write): the latency the client-bound verdict judges by.
+    const mainOp = definitionOf(config).metrics.operations.find((o) => o.latency);
+    /** Each sample's runner load since the previous report, with its interval's length. */
+    let reportLoads: { load: SampleRunnerLoad; sec: number }[] = [];
     const tick = () => {
+      // Each writer's lag behind its own share, sampled once a second too: a writer stuck in a write has no
+      // write ending to record it. Not in the drain: the writers have stopped, their shares would keep growing.
+      const now = clock();
+      const writerLags = throttle && phase !== "draining" ? Array.from({ length: nWriters }, (_, w) => throttle.writerLagMs(w, now)) : [];
+      for (const l of writerLags) stats.latency.writerLag.record(l * 1000);
       const metrics = stats.tick(phase);
       lastTick = clock();
-      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec);
+      metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
+      reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
+      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec, writerLags);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
         const cb = opts.onSample;
@@ -236,7 +265,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       }
       if (opts.onReport && lastTick - lastReport >= reportEveryMs - 50) {
         lastReport = lastTick;
-        opts.onReport(stats.report(phase));
+        const r = stats.report(phase);
+        r.runnerLoad = loadOverSamples(reportLoads, mainOp ? r.latencyMs[mainOp.name]?.p99 : undefined);
+        reportLoads = [];
+        opts.onReport(r);
       }
     };
     const runPhase = async (endAt: number, done?: () => boolean) => {
@@ -262,11 +294,14 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     }
     setPhase("measuring");
     cpuStart = process.cpuUsage();
+    meter.startWindow();
     const measureStart = clock();
     await runPhase(measureStart + config.durationSeconds * 1000);
+    meter.endWindow();
     const cpu = process.cpuUsage(cpuStart);
     cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
+    clearInterval(busyTimer);
     setPhase("draining");
     const drainStart = clock();
     writersStop.stop();
@@ -303,12 +338,23 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const measuredSeconds = stats.measuredSeconds();
     const tp = (count: number, errors: number) => {
       const rate = measuredSeconds > 0 ? count / measuredSeconds : 0;
-      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, config.payloadBytes), errors };
+      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, payloadBytes), errors };
     };
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
     const histograms: Record<string, string> = {};
-    const metrics = ["write", ...(throttle ? (["writeScheduled"] as const) : []), "read", "claim", "e2e"] as const;
+    // From-schedule latencies come from the engine's throttle, or from a workload that keeps its own timetable
+    // (DBOS's open loop); a writer's lag behind its share and e2e from schedule exist only under the throttle.
+    const fromSchedule = throttle !== null || stats.cumulative("writeScheduled").totalCount > 0;
+    const metrics = [
+      "write",
+      ...(fromSchedule ? ["writeScheduled"] : []),
+      ...(throttle ? ["writerLag"] : []),
+      "read",
+      "claim",
+      "e2e",
+      ...(throttle ? ["e2eScheduled"] : []),
+    ];
     for (const m of metrics) {
       const h = stats.cumulative(m);
       const s = lat(h);
@@ -325,7 +371,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     }
     const perGroup = stats.groups.map((g) => {
       const gl: LatencyByMetric = {};
-      for (const m of ["read", "claim", "e2e"] as GroupMetric[]) {
+      for (const m of ["read", "claim", "e2e", ...(throttle ? ["e2eScheduled"] : [])] as GroupMetric[]) {
         const h = g.latency[m].cumulative;
         const s = lat(h);
         if (s) gl[m] = s;
@@ -349,9 +395,14 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       endedAt: endedAt.toISOString(),
       runnerCpuSeconds: round(cpuSeconds, 3),
       runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
+      targetOnRunnerMachine: isLocalAddress(facts.serverAddress),
       e2eClock: E2E_CLOCK,
-      backoff: config.backoff,
+      backoff: "backoff" in config ? config.backoff : undefined,
     };
+    // Judged against the workload's first timed operation (the broker's write): the shortest latency a delay
+    // distorts the most, and the one every workload has.
+    const mainLatency = mainOp ? latencyMs[mainOp.name] : undefined;
+    const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {
       schemaVersion: 1,
@@ -376,8 +427,11 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         reads: stats.groups.reduce((s, g) => s + g.total.count, 0),
         unreadAtEnd,
         drainSeconds: round(drainSeconds, 3),
+        ...(stats.operations().size ? { operations: Object.fromEntries([...stats.operations()].map(([name, o]) => [name, o.total.count])) } : {}),
       },
+      runnerLoad,
       notes: [
+        ...(runnerLoad.clientBound ? [clientBoundText(runnerLoad)] : []),
         ...run.notes,
         ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
         ...(stats.unreadableStamps > 0
@@ -392,7 +446,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       ],
       histograms,
     };
-    // The summary is a contract (lib/summary.ts): check it before anyone stores it.
+    // The summary is a contract (lib/measurement/summary.ts): check it before anyone stores it.
     const parsed = RunSummary.safeParse(summary);
     if (!parsed.success) throw new Error(`internal error: the summary does not match its schema: ${parsed.error.issues[0]?.message}`);
     if (!verification.ok) log(verificationError(summary)!);
@@ -407,6 +461,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     if (left && !(e instanceof RunCancelled)) e.message += `; ${left}`;
     throw e;
   } finally {
+    clearInterval(busyTimer);
+    meter?.stop();
     closing = true;
     signal?.removeEventListener("abort", onAbort);
     await Promise.all([...clients, ...(admin ? [admin] : [])].map((c) => c.client.end().catch(() => undefined)));
@@ -446,6 +502,13 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       return `${left} (${explainPgError(err)}); ${later}`;
     }
   }
+}
+
+/** Whether the target's address (inet_server_addr(); null over a Unix socket) is this machine's own. */
+export function isLocalAddress(addr: string | null): boolean {
+  if (addr === null || /^(127\.|::1$|::ffff:127\.)/.test(addr)) return true;
+  const own = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return own.includes(addr.replace(/^::ffff:/, ""));
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { prisma } from "../lib/db";
-import { createRun, finishRun } from "../lib/runs";
+import { createRun, finishRun } from "../lib/runs/store";
 import { testControlStore, testDatabase } from "../lib/testing";
-import { WorkloadConfig } from "../lib/workloads";
+import { WorkloadConfig } from "../lib/workloads/config";
 import { GRACE_MS, schemaComment, sweepSchemas } from "./sweep";
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;

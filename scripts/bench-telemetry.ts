@@ -6,10 +6,10 @@
 // Postgres in a temporary folder and removes it afterwards.
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { describeUrl } from "../lib/pgurl";
+import { describeUrl } from "../lib/targets/pgurl";
 import { startTestServer } from "../lib/testing";
 import { telemetryWindow } from "../lib/telemetry/window";
-import { WorkloadConfig } from "../lib/workloads";
+import { WorkloadConfig } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";

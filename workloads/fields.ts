@@ -36,7 +36,12 @@ function fieldSchema(f: FieldDef): z.ZodType {
       ? z.boolean({ error: `${f.label} must be true or false` })
       : f.control === "select"
         ? z.enum(values as [string, ...string[]], { error: `${f.label} must be one of ${values.map((v) => `"${v}"`).join(", ")}` })
-        : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
+        : f.control === "text"
+          ? z
+              .string({ error: `${f.label} must be text` })
+              .trim()
+              .min(1, `${f.label} is required`)
+          : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
   return f.default === undefined ? base.optional() : (base as z.ZodType<unknown>).default(f.default as never);
 }
 
@@ -212,7 +217,7 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
 /**
  * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
  * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
- * runner stores (runner/stats.ts) and lib/metrics.ts documents what each latency times.
+ * runner stores (runner/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
  */
 export function brokerMetrics(o: { writeSample: string; readSample: string; readsPerGroup: boolean; backlogPlace: string }): MetricModel {
   return {
@@ -226,7 +231,7 @@ export function brokerMetrics(o: { writeSample: string; readSample: string; read
         errors: true,
         latencySample: o.writeSample,
         chart: { title: "Write latency", hint: "per write transaction" },
-        scheduled: { name: "writeScheduled", label: "write from schedule" },
+        scheduled: { name: "writeScheduled", label: "write from schedule", writerLag: { name: "writerLag", label: "writer behind its share" } },
       },
       {
         name: "read",
@@ -242,7 +247,13 @@ export function brokerMetrics(o: { writeSample: string; readSample: string; read
       },
       { name: "claim", label: "claim", unit: "poll", rate: false, latency: true, errors: false, latencySample: "per poll" },
     ],
-    delivery: { name: "e2e", label: "end-to-end", latencySample: "per message", chart: { title: "End-to-end latency", hint: "written → read, per message" } },
+    delivery: {
+      name: "e2e",
+      label: "end-to-end",
+      latencySample: "per message",
+      chart: { title: "End-to-end latency", hint: "written → read, per message" },
+      scheduled: { name: "e2eScheduled", label: "e2e from schedule" },
+    },
     backlog: { label: "Backlog", unit: "msgs", what: "messages written but not yet read", place: o.backlogPlace },
   };
 }

@@ -16,8 +16,9 @@ export interface FieldDef {
   unit?: string;
   /** The form's hint under the input. */
   hint: string;
-  /** int: a whole number typed as text; bool: a checkbox (false when absent); select: one of `options`. */
-  control: "int" | "bool" | "select";
+  /** int: a whole number typed as text; bool: a checkbox (false when absent); select: one of `options`;
+   *  text: a line of text (the workload's schema checks its form, e.g. a comma-separated list of words). */
+  control: "int" | "bool" | "select" | "text";
   min?: number;
   max?: number;
   /** The values a select field takes, with what the form shows for each. */
@@ -28,8 +29,9 @@ export interface FieldDef {
   /** Shown as text, never asked: the schema derives it from this other field. */
   derivedFrom?: string;
   /** The command-line flag (`-flag`). `ours`: not the reference tool's, written `--flag` in commands.
-   *  `duration`: takes 30s, 2m, 1m30s. `help` is the --help text. Absent: no flag. */
-  cli?: { flag: string; ours?: boolean; duration?: boolean; help: string };
+   *  `duration`: takes 30s, 2m, 1m30s (the field in whole seconds); "ms": takes 100ms, 1s, 0 (the field in
+   *  whole milliseconds). `help` is the --help text. Absent: no flag. */
+  cli?: { flag: string; ours?: boolean; duration?: boolean | "ms"; help: string };
   /** The reference tool's flag the importer reads into this field (pg_msg_bench's Go-style name). */
   importFlag?: string;
   /** The compare view's row label; absent: the field has no row. The first workload to name a row names it. */
@@ -49,7 +51,7 @@ export interface PresetDef<Input = Record<string, unknown>> {
   id: string;
   label: string;
   description: string;
-  /** The published scenario this preset reproduces (lib/references.ts), if any. */
+  /** The published scenario this preset reproduces (lib/references/references.ts), if any. */
   referenceId?: string;
   config: Input;
 }
@@ -78,7 +80,7 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   clients(config: z.output<S>): number;
   clientsFormula: string;
   /** The message data a run holds in the runner at once (batches being built, sent and read back), part by
-   *  part; lib/memory.ts sums it and refuses a run over the runner's memory budget. */
+   *  part; lib/workloads/memory.ts sums it and refuses a run over the runner's memory budget. */
   clientMemory(config: z.output<S>): MemoryPart[];
   clientMemoryFormula: string;
   /** Writes per write transaction (the throttle admits a whole batch at once). */
@@ -96,7 +98,7 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
 /**
  * One operation a workload times and counts ("write", "read", "claim"; a cache would declare "get" and "set").
  * `name` is its key everywhere it is stored: latencyMs[name] and histograms[name] of samples and summaries,
- * the CSV's `<name>_p50_ms` columns; lib/operations.ts reads its numbers by that name.
+ * the CSV's `<name>_p50_ms` columns; lib/measurement/operations.ts reads its numbers by that name.
  */
 export interface OperationDef {
   name: string;
@@ -115,8 +117,9 @@ export interface OperationDef {
   /** A chart of its latency per second on the run page, when drawn: the chart's title and hint. */
   chart?: { title: string; hint: string };
   /** Also timed from each operation's scheduled start under a throttle (coordinated omission corrected):
-   *  the histogram's name and label ("writeScheduled", "write from schedule"). */
-  scheduled?: { name: string; label: string };
+   *  the histogram's name and label ("writeScheduled", "write from schedule"). `writerLag`: how far each
+   *  writer fell behind its own share of the schedule (runner/timing.ts Throttle.writerLagMs), a histogram too. */
+  scheduled?: { name: string; label: string; writerLag?: { name: string; label: string } };
   /** Further counts kept with its rate (a read's empty polls): the stored key, the CSV column, the label. */
   counters?: { key: string; column: string; label: string }[];
   /** Its rate sums consumer groups (pub/sub fan-out: each message is read once per group). */
@@ -130,6 +133,9 @@ export interface DeliveryDef {
   /** What one sample times ("per message") and which clock (the summary's manifest names it too). */
   latencySample: string;
   chart?: { title: string; hint: string };
+  /** Also timed from each item's scheduled write under a throttle (coordinated omission corrected): the
+   *  histogram's name and label ("e2eScheduled", "e2e from schedule"). */
+  scheduled?: { name: string; label: string };
 }
 
 /** What a workload measures. Samples, summaries, charts, the run page, the runs list, compare, the CSV and the
@@ -156,7 +162,7 @@ export const defineWorkload = <S extends z.ZodType, K extends string>(d: Workloa
 /**
  * A figure another study published for a workload (Yong's cache, DBOS's inserts, …), kept as data beside the
  * workload that reproduces it and always labelled published: never mixed up with a measured run. The
- * Kozlovski study's results have a richer shape of their own (lib/references.ts); every other study's
+ * Kozlovski study's results have a richer shape of their own (lib/references/references.ts); every other study's
  * published figures take this one, which /references, "Run this here" and compare read from the registry.
  */
 export interface PublishedResult {
@@ -193,7 +199,7 @@ export interface PublishedResult {
   caveats: { by: "author" | "found"; text: string }[];
 }
 
-/** The studies whose published figures the product carries (besides Kozlovski's, lib/references.ts). */
+/** The studies whose published figures the product carries (besides Kozlovski's, lib/references/references.ts). */
 export const STUDIES = {
   yong: {
     title: 'Aaron Yong, "PostgreSQL as a Cache, Queue, and Search Engine"',

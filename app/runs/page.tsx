@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
+import { LEGACY_SORT_KEYS, SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
 import { RunsTable } from "@/components/runs/RunsTable";
-import { RUN_STATUSES } from "@/lib/metrics";
-import { listRunRows } from "@/lib/runs";
-import { toRunView } from "@/lib/run-view";
-import { workloadDefinition, type WorkloadKind } from "@/lib/workloads";
+import { RUN_STATUSES } from "@/lib/measurement/metrics";
+import { listRunRows } from "@/lib/runs/store";
+import { toRunView } from "@/lib/runs/view";
+import { workloadDefinition, type WorkloadKind } from "@/lib/workloads/config";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs · pg-broker-bench" };
@@ -18,7 +18,7 @@ export default async function RunsRoute({ searchParams }: Props) {
   const q = await searchParams;
   const workload = one(q.workload);
   const status = one(q.status);
-  const sort = one(q.sort);
+  const sort = LEGACY_SORT_KEYS[one(q.sort)] ?? one(q.sort);
   const initial: RunsQuery = {
     workload: workloadDefinition(workload) ? (workload as WorkloadKind) : "",
     status: (RUN_STATUSES as readonly string[]).includes(status) ? status : "",

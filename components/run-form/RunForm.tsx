@@ -1,17 +1,18 @@
 "use client";
 // The New run form. Every knob is shown and checked as it is typed with the same Zod schema the API and
-// the CLI use (lib/workloads.ts), so a bad field gets the same message here, in a 400 from POST /api/runs
+// the CLI use (lib/workloads/config.ts), so a bad field gets the same message here, in a 400 from POST /api/runs
 // and from `npm run bench`. The server's answer is shown the same way, beside the field it names.
 // What is launched is what the form shows: a blank or non-numeric field is an error, never a default; the
 // total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { FitWarningList } from "@/components/compare/FitWarnings";
-import { toCliCommand } from "@/lib/cli-command";
-import type { CliTarget } from "@/lib/default-target";
-import type { FitWarning } from "@/lib/references";
-import { fmtDuration } from "@/lib/run-format";
-import type { PublicTarget, TargetInfo } from "@/lib/targets";
+import { hasVariants } from "@/lib/compare/ab";
+import { toCliCommand } from "@/lib/runs/cli-command";
+import type { CliTarget } from "@/lib/targets/default-target";
+import type { FitWarning } from "@/lib/references/references";
+import { fmtDuration } from "@/lib/runs/format";
+import type { PublicTarget, TargetInfo } from "@/lib/targets/store";
 import {
   connectionsNeeded,
   loadSecondsAtMost,
@@ -26,7 +27,7 @@ import {
   WorkloadConfig,
   type Preset,
   type WorkloadKind,
-} from "@/lib/workloads";
+} from "@/lib/workloads/config";
 import { fieldsOf, GROUP_LABEL, toFormValues, toInput, type FormValues } from "./fields";
 
 export interface RunFormInitial {
@@ -35,6 +36,9 @@ export interface RunFormInitial {
   targetId: string;
   /** The run this form was opened from ("Edit and run"), shown as a note. */
   fromRunId?: string;
+  /** Another study's published result this form was opened from ("Run this here", lib/references/published.ts): its fit
+   *  warnings are shown as a reference preset's are, while the config is not switched to a preset. */
+  published?: { id: string; label: string };
 }
 
 type InfoState = { state: "loading" } | { state: "ok"; info: TargetInfo } | { state: "error"; error: string };
@@ -53,7 +57,7 @@ function presetValues(p: Preset) {
   return f;
 }
 
-/** `defaultCli`: how a terminal in this project reaches the default target (lib/default-target.ts), for the command preview. */
+/** `defaultCli`: how a terminal in this project reaches the default target (lib/targets/default-target.ts), for the command preview. */
 export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: { initial: RunFormInitial; targets: PublicTarget[]; defaultCli?: CliTarget }) {
   const router = useRouter();
   const initialPreset = initial.presetId ? presetById(initial.presetId) : undefined;
@@ -73,6 +77,8 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   const [fit, setFit] = useState<FitState>({ state: "loading" });
   /** The exact request a long run was confirmed for; any change to the form asks again. */
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
+  // "Run baseline and modded" (lib/compare/ab.ts): both variants of the config, queued back to back, then compared.
+  const [pair, setPair] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
 
@@ -109,7 +115,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
 
   // A published scenario's fit on this target and machine, for the config as it stands now: the same
   // fitWarnings as /references/[id], through GET /api/references/:id/fit. Waits for typing to pause.
-  const referenceId = preset?.referenceId;
+  const referenceId = preset?.referenceId ?? (presetId === "custom" ? initial.published?.id : undefined);
   const fitConfig = parsed.ok ? JSON.stringify(parsed.config) : null;
   useEffect(() => {
     if (!referenceId || !fitConfig) return;
@@ -176,8 +182,9 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
     setServerErrors({});
   };
 
-  const launch = async (e: React.FormEvent) => {
+  const launch = async (e: React.FormEvent, asPair = false) => {
     e.preventDefault();
+    setPair(asPair);
     setSubmitted(true);
     if (!parsed.ok) {
       focusFirstError(formRef.current);
@@ -189,13 +196,13 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
       setTimeout(() => confirmRef.current?.focus(), 0);
       return;
     }
-    await send();
+    await send(asPair);
   };
 
-  const send = async () => {
+  const send = async (asPair = pair) => {
     setLaunching(true);
     setServerErrors({});
-    const r = await fetch("/api/runs", {
+    const r = await fetch(asPair ? "/api/runs/ab" : "/api/runs", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ config: input, targetId }),
@@ -260,6 +267,9 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             </select>
             <span className="hint">
               {initial.fromRunId && presetId === "custom" && !edited ? `Copied from run ${initial.fromRunId}. ` : ""}
+              {initial.published && presetId === "custom"
+                ? `The config of the published result "${initial.published.label}"${edited ? " (edited)" : ""}. `
+                : ""}
               {preset ? preset.description : ""}
               {preset && edited ? " (edited)" : ""}
             </span>
@@ -379,7 +389,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
                         // Text, not type=number: a number input reports "abc" or "1e" as empty, and the
                         // form must check exactly what the user sees.
                         type="text"
-                        inputMode="numeric"
+                        inputMode={f.control === "text" ? undefined : "numeric"}
                         autoComplete="off"
                         value={values[f.name] ?? ""}
                         aria-invalid={err ? true : undefined}
@@ -460,8 +470,22 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             </div>
           )}
           <button type="submit" className="btn primary big" disabled={launching || tooMany || confirming}>
-            {launching ? "Checking the target and launching…" : "Launch run"}
+            {launching && !pair ? "Checking the target and launching…" : "Launch run"}
           </button>
+          {hasVariants(kind) && (
+            <>
+              <button
+                type="button"
+                className="btn big"
+                data-testid="launch-ab"
+                disabled={launching || tooMany || confirming}
+                onClick={(e) => void launch(e, true)}
+              >
+                {launching && pair ? "Checking the target and launching both…" : "Run baseline and modded"}
+              </button>
+              <p className="hint">Both variants with this load, one after the other on this target, then their comparison.</p>
+            </>
+          )}
           {confirming && total !== null && (
             <div
               className="alert warn confirm-long"
@@ -472,11 +496,14 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
               data-testid="confirm-long"
             >
               <p id="confirm-long-title" style={{ margin: 0 }}>
-                <strong>This run loads the target for up to {fmtDuration(total)}.</strong> Other runs wait behind it; you can cancel it from its page.
+                <strong>
+                  {pair ? `These two runs load the target for up to ${fmtDuration(2 * total)}.` : `This run loads the target for up to ${fmtDuration(total)}.`}
+                </strong>{" "}
+                Other runs wait behind it; you can cancel it from its page.
               </p>
               <div className="row" style={{ marginTop: 8 }}>
-                <button type="button" className="btn primary" onClick={send} disabled={launching}>
-                  Yes, launch the {fmtDuration(total)} run
+                <button type="button" className="btn primary" onClick={() => void send()} disabled={launching}>
+                  {pair ? `Yes, launch both ${fmtDuration(total)} runs` : `Yes, launch the ${fmtDuration(total)} run`}
                 </button>
                 {long && values.durationSeconds !== String(SHORT_WINDOW_SECONDS) && (
                   <button type="button" className="btn" onClick={() => setWindow(SHORT_WINDOW_SECONDS)}>

@@ -1,7 +1,7 @@
 // The knobs of the New run form, from each workload's field table (workloads/<kind>/definition.ts), and the
-// conversion between the form's inputs and the WorkloadInput that lib/workloads.ts parses (the same schema as
+// conversion between the form's inputs and the WorkloadInput that lib/workloads/config.ts parses (the same schema as
 // the API and the CLI). Labels and units are the field table's, so the schema's messages use the same words.
-import { workloadDefinition, type WorkloadConfig, type WorkloadInput } from "@/lib/workloads";
+import { workloadDefinition, type WorkloadConfig, type WorkloadInput } from "@/lib/workloads/config";
 import type { FieldDef } from "@/workloads/types";
 
 export { GROUP_LABEL } from "@/workloads/types";
@@ -38,7 +38,7 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
   for (const f of fieldsOf(kind)) {
     if (f.derivedFrom) continue;
     const v = (values[f.name] ?? "").trim();
-    out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" ? v : DECIMAL.test(v) ? Number(v) : v;
+    out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" || f.control === "text" ? v : DECIMAL.test(v) ? Number(v) : v;
   }
   return out as WorkloadInput;
 }

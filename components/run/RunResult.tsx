@@ -1,10 +1,11 @@
 // The result of a completed run, from its summary: headline numbers, the latency table of the measured
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
-import type { LatencyStats } from "@/lib/metrics";
-import { latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
-import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
-import { splitSettings } from "@/lib/server-settings";
-import type { RunSummary } from "@/lib/summary";
+import type { LatencyStats } from "@/lib/measurement/metrics";
+import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/runs/format";
+import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
+import { splitSettings } from "@/lib/measurement/server-settings";
+import type { RunSummary } from "@/lib/measurement/summary";
 
 const STATS: { key: keyof LatencyStats; label: string }[] = [
   { key: "p50", label: "p50" },
@@ -32,7 +33,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
               {fmtRate(tp?.msgPerSec)}
             </span>
             <span className="k">
-              {o.unit}/s · {fmtMiB(tp?.mibPerSec)} MiB/s
+              {o.unit}/s{"payloadBytes" in summary.config ? ` · ${fmtMiB(tp?.mibPerSec)} MiB/s` : ""}
             </span>
           </div>
         );
@@ -51,13 +52,15 @@ export function Kpis({ summary }: { summary: RunSummary }) {
             {summary.verification.ok ? "passed" : "FAILED"}
           </span>
         </span>
-        <span className="k">{fmtInt(summary.verification.checked)} messages checked</span>
+        <span className="k">
+          {fmtInt(summary.verification.checked)} {countsMessages(model) ? "messages " : ""}checked
+        </span>
       </div>
     </div>
   );
 }
 
-/** The latencies the workload declares (lib/operations.ts latencyMetrics), those the run has. */
+/** The latencies the workload declares (lib/measurement/operations.ts latencyMetrics), those the run has. */
 export function LatencyTable({ workload, latency, caption }: { workload: string; latency: RunSummary["latencyMs"]; caption: string }) {
   const model = metricModel(workload);
   const rows = (model ? latencyMetrics(model) : []).filter((m) => latency[m.name]);
@@ -104,8 +107,11 @@ export function LatencyTable({ workload, latency, caption }: { workload: string;
   );
 }
 
-export function VerificationPanel({ v }: { v: RunSummary["verification"] }) {
-  const facts = `${fmtInt(v.checked)} messages checked · ${fmtInt(v.lost)} lost · ${fmtInt(v.duplicated)} duplicated · ${fmtInt(v.outOfOrder)} out of order · runner counts ${v.countsMatch ? "match" : "DO NOT match"} the target's rows`;
+export function VerificationPanel({ v, messages = true }: { v: RunSummary["verification"]; messages?: boolean }) {
+  // A request workload (a cache) checks what its requests did to the target, not messages in order.
+  const facts = messages
+    ? `${fmtInt(v.checked)} messages checked · ${fmtInt(v.lost)} lost · ${fmtInt(v.duplicated)} duplicated · ${fmtInt(v.outOfOrder)} out of order · runner counts ${v.countsMatch ? "match" : "DO NOT match"} the target's rows`
+    : `${fmtInt(v.checked)} checked · the target ${v.countsMatch ? "holds" : "does NOT hold"} what the runner's requests did`;
   return v.ok ? (
     <div className="alert ok" data-testid="verification" data-ok="true">
       <strong>Verification passed.</strong> {facts}
@@ -168,7 +174,11 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["Postgres", m.postgresVersion],
     ["max_connections", String(m.maxConnections)],
     ["runner host", `${m.runnerHost}: ${m.runnerCores} cores, ${m.runnerCpuModel}`],
-    ["runner CPU", `${m.runnerCpuSeconds.toFixed(1)} s in the measured window (${m.runnerCpuMsPer1000Msgs.toFixed(2)} ms per 1,000 messages)`],
+    [
+      "runner CPU",
+      `${m.runnerCpuSeconds.toFixed(1)} s in the measured window${countsMessages(metricModel(summary.workload)) ? ` (${m.runnerCpuMsPer1000Msgs.toFixed(2)} ms per 1,000 messages)` : ""}`,
+    ],
+    ...runnerLoadRows(summary),
     ["Node.js", m.nodeVersion],
     ["pg-broker-bench", `${m.productVersion}${m.productCommit ? ` (${m.productCommit.slice(0, 10)})` : ""}`],
     [
@@ -178,7 +188,17 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["started / ended", `${m.startedAt} → ${m.endedAt}`],
     ["end-to-end clock", m.e2eClock],
   ];
-  if (summary.totals)
+  const ops = summary.totals?.operations;
+  const model = metricModel(summary.workload);
+  if (ops && model && !countsMessages(model))
+    rows.push([
+      "whole run",
+      rateOperations(model)
+        .filter((o) => ops[o.name] !== undefined)
+        .map((o) => `${fmtInt(ops[o.name])} ${o.label}`)
+        .join(", "),
+    ]);
+  else if (summary.totals)
     rows.push([
       "whole run",
       `${fmtInt(summary.totals.writes)} written, ${fmtInt(summary.totals.reads)} read, ${fmtInt(summary.totals.unreadAtEnd)} unread at the end, drain ${summary.totals.drainSeconds.toFixed(1)} s`,
@@ -214,6 +234,26 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
   );
 }
 
+/** The runner's own load and where the target ran, when the run recorded them. */
+function runnerLoadRows(summary: RunSummary): [string, string][] {
+  const rows: [string, string][] = [];
+  const l = summary.runnerLoad;
+  if (l)
+    rows.push([
+      "runner load",
+      `event-loop delay p50 ${fmtMs(l.loopDelayMs.p50)} · p99 ${fmtMs(l.loopDelayMs.p99)} · max ${fmtMs(l.loopDelayMs.max)} ms (${fmtMs(l.exposedDelayMs)} ms or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${l.clientBound ? ": CLIENT-BOUND" : ": not client-bound"}`,
+    ]);
+  const local = summary.manifest.targetOnRunnerMachine;
+  if (local !== undefined)
+    rows.push([
+      "target",
+      local
+        ? `on the runner's own machine (${summary.manifest.serverAddress ?? "Unix socket"}): runner and Postgres share its ${summary.manifest.runnerCores} cores, and each one's load slows the other`
+        : `another machine (${summary.manifest.serverAddress})`,
+    ]);
+  return rows;
+}
+
 function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; caption?: string; testId?: string }) {
   return (
     <table className="data compact kv" data-testid={testId}>
@@ -232,15 +272,28 @@ function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; ca
   );
 }
 
+/** The client-bound verdict, above everything the latencies say (lib/measurement/runner-load.ts). */
+export function ClientBoundAlert({ load }: { load: SummaryRunnerLoad | undefined }) {
+  if (!load?.clientBound) return null;
+  return (
+    <div className="alert bad" data-testid="client-bound" role="alert">
+      <strong>Client-bound.</strong> {clientBoundText(load).replace(/^client-bound: t/, "T")}.
+    </div>
+  );
+}
+
 export function RunResult({ summary }: { summary: RunSummary }) {
+  // The verdict is shown on its own, above: not again among the notes.
+  const notes = (summary.notes ?? []).filter((n) => !(summary.runnerLoad?.clientBound && n.startsWith("client-bound:")));
   return (
     <div className="stack" data-testid="run-result">
       <Kpis summary={summary} />
-      <VerificationPanel v={summary.verification} />
-      {summary.notes && summary.notes.length > 0 && (
+      <ClientBoundAlert load={summary.runnerLoad} />
+      <VerificationPanel v={summary.verification} messages={countsMessages(metricModel(summary.workload))} />
+      {notes.length > 0 && (
         <div className="alert warn">
           <ul className="plain">
-            {summary.notes.map((n, i) => (
+            {notes.map((n, i) => (
               <li key={i}>{n}</li>
             ))}
           </ul>

@@ -5,19 +5,19 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
-import { RUN_STATUSES } from "@/lib/metrics";
-import { fmtMs, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/run-format";
-import { workloadDefinitions } from "@/lib/workloads";
-import type { RunView } from "@/lib/run-view";
+import { RUN_STATUSES } from "@/lib/measurement/metrics";
+import { fmtMs, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
+import { workloadDefinitions } from "@/lib/workloads/config";
+import type { RunView } from "@/lib/runs/view";
 import type { RunsQuery, SortKey } from "./query";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
   { key: "status", label: "Status" },
   { key: "workload", label: "Workload" },
   { key: "knobs", label: "Knobs" },
-  { key: "write", label: "Write msg/s", num: true },
-  { key: "read", label: "Read msg/s", num: true },
-  { key: "e2e", label: "e2e p99 ms", num: true },
+  { key: "rate1", label: "Rate", num: true },
+  { key: "rate2", label: "2nd rate", num: true },
+  { key: "p99", label: "p99 ms", num: true },
   { key: "target", label: "Target" },
   { key: "date", label: "Date" },
 ];
@@ -32,15 +32,28 @@ function sortValue(r: RunView, key: SortKey): string | number {
       return r.workload;
     case "knobs":
       return knobsLabel(r.config);
-    case "write":
-      return r.headline?.writeMsgPerSec ?? -1;
-    case "read":
-      return r.headline?.readMsgPerSec ?? -1;
-    case "e2e":
-      return r.headline?.e2eP99Ms ?? Number.POSITIVE_INFINITY;
+    case "rate1":
+      return r.headline?.rates[0]?.perSec ?? -1;
+    case "rate2":
+      return r.headline?.rates[1]?.perSec ?? -1;
+    case "p99":
+      return r.headline?.latency?.p99Ms ?? Number.POSITIVE_INFINITY;
     case "target":
       return r.targetLabel;
   }
+}
+
+/** Column names when every shown run with a headline measures the same thing in that column. */
+function headlineNames(rows: RunView[]): Partial<Record<SortKey, string>> {
+  const one = (names: (string | undefined)[]): string | undefined => {
+    const set = new Set(names.filter((n): n is string => n !== undefined));
+    return set.size === 1 ? [...set][0] : undefined;
+  };
+  const heads = rows.flatMap((r) => (r.headline ? [r.headline] : []));
+  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  const rate = (k: number) => one(heads.map((h) => (h.rates[k] ? `${cap(h.rates[k].label)} ${h.rates[k].unit}` : undefined)));
+  const p99 = one(heads.map((h) => (h.latency ? `${h.latency.label} p99 ms` : undefined)));
+  return { rate1: rate(0), rate2: rate(1), p99 };
 }
 
 export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQuery }) {
@@ -76,11 +89,16 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
     });
   }, [runs, q]);
 
+  // The headline columns are named after what the shown rows measure ("Write msg/s", "e2e p99 ms") when they
+  // all measure the same thing; over workloads that differ, each cell names its operation instead.
+  const named = useMemo(() => headlineNames(rows), [rows]);
+  const columns = COLUMNS.map((c) => (named[c.key] ? { ...c, label: named[c.key] as string } : c));
+
   const toggleSort = (key: SortKey) =>
     setQ((old) => ({
       ...old,
       sort: key,
-      dir: old.sort === key ? (old.dir === "asc" ? "desc" : "asc") : key === "date" || key === "write" || key === "read" ? "desc" : "asc",
+      dir: old.sort === key ? (old.dir === "asc" ? "desc" : "asc") : key === "date" || key === "rate1" || key === "rate2" ? "desc" : "asc",
     }));
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
@@ -120,7 +138,7 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
               }}
               aria-label="Sort runs"
             >
-              {COLUMNS.flatMap((c) =>
+              {columns.flatMap((c) =>
                 (["desc", "asc"] as const).map((d) => (
                   <option key={`${c.key}:${d}`} value={`${c.key}:${d}`}>
                     {c.label} {d === "desc" ? "↓" : "↑"}
@@ -169,7 +187,7 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
                   <span className="sr-only">Select</span>
                 </th>
                 <th>Run</th>
-                {COLUMNS.map((c) => (
+                {columns.map((c) => (
                   <th
                     key={c.key}
                     className={c.num ? "num" : undefined}
@@ -220,14 +238,18 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
                       </Fragment>
                     ))}
                   </td>
-                  <td className="num" data-label="write msg/s">
-                    {r.headline ? fmtRate(r.headline.writeMsgPerSec) : "–"}
-                  </td>
-                  <td className="num" data-label="read msg/s">
-                    {r.headline ? fmtRate(r.headline.readMsgPerSec) : "–"}
-                  </td>
-                  <td className="num" data-label="e2e p99 ms">
-                    {r.headline ? fmtMs(r.headline.e2eP99Ms) : "–"}
+                  {([0, 1] as const).map((k) => {
+                    const rate = r.headline?.rates[k];
+                    return (
+                      <td key={k} className="num" data-label={rate ? `${rate.label} ${rate.unit}` : columns[3 + k].label}>
+                        {rate ? fmtRate(rate.perSec) : "–"}
+                        {rate && !named[k ? "rate2" : "rate1"] && <span className="muted small"> {rate.label}</span>}
+                      </td>
+                    );
+                  })}
+                  <td className="num" data-label={r.headline?.latency ? `${r.headline.latency.label} p99 ms` : "p99 ms"}>
+                    {r.headline?.latency ? fmtMs(r.headline.latency.p99Ms) : "–"}
+                    {r.headline?.latency && !named.p99 && <span className="muted small"> {r.headline.latency.label}</span>}
                   </td>
                   <td className="small target">{r.targetLabel}</td>
                   <td className="small nowrap">

@@ -7,7 +7,7 @@ import { useMemo, type ReactNode } from "react";
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, YAxis } from "recharts";
 import { bytesRate, WAIT_GROUPS, waitMix } from "@/lib/telemetry/report";
 import type { TelemetryInfo, TelemetrySample } from "@/lib/telemetry/shape";
-import { fmtRate } from "@/lib/run-format";
+import { fmtRate } from "@/lib/runs/format";
 import { ChartCard } from "../charts/ChartCard";
 
 /** One sample's telemetry at its place on the run's time axis (seconds since the load started). */

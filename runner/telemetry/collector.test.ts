@@ -7,7 +7,7 @@ import pg from "pg";
 import { testDatabase } from "../../lib/testing";
 import type { TelemetrySample } from "../../lib/telemetry/shape";
 import { telemetryWindow } from "../../lib/telemetry/window";
-import { WorkloadConfig } from "../../lib/workloads";
+import { WorkloadConfig } from "../../lib/workloads/config";
 import { runWorkload } from "../engine";
 import { missingFor, TelemetryCollector } from "./collector";
 import { TelemetryRecorder } from "./recorder";

@@ -5,7 +5,7 @@
 // cost is in every sample (overhead). Memory is bounded: the last `keep` samples, and a constant-size
 // accumulator per window (lib/telemetry/window.ts).
 import type pg from "pg";
-import { explainPgError } from "../../lib/pgurl";
+import { explainPgError } from "../../lib/targets/pgurl";
 import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, WaitCounts } from "../../lib/telemetry/shape";
 import { openClient, type TargetClient } from "../pg/pgclient";
 import { clock, Stopper } from "../timing";

@@ -3,8 +3,8 @@
 // and at the end the window and the verdict for the summary. Telemetry never fails a run: a collector that
 // cannot connect (the target's connection limit reached, say) or loses its connection leaves the reason in
 // info.missing and the run goes on.
-import type { Phase } from "../../lib/metrics";
-import { explainPgError } from "../../lib/pgurl";
+import type { Phase } from "../../lib/measurement/metrics";
+import { explainPgError } from "../../lib/targets/pgurl";
 import type { RunTelemetry } from "../../lib/telemetry/report";
 import type { TelemetryInfo, TelemetrySample } from "../../lib/telemetry/shape";
 import { verdictOf, type VerdictInput } from "../../lib/telemetry/verdict";

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { startTestServer, testDatabase } from "../../lib/testing";
 import type { Verdict } from "../../lib/telemetry/verdict";
 import type { TelemetryWindow } from "../../lib/telemetry/window";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload, type EngineOptions } from "../engine";
 import { TelemetryRecorder } from "./recorder";
 
@@ -34,7 +34,7 @@ async function judged(input: WorkloadInput, url: string, extra: EngineOptions = 
     onPhase: (p) => void recorder?.then((r) => r.setPhase(p)),
     onConnections: (pids) => (recorder = TelemetryRecorder.start(url, schema, pids)),
   });
-  const t = await (await recorder!).finish({ throttle: { perSec: config.throttleWritesPerSec, achievedPerSec: summary.writes.msgPerSec } });
+  const t = await (await recorder!).finish({ throttle: { perSec: "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0, achievedPerSec: summary.writes.msgPerSec } });
   return { verdict: t.verdict, window: t.window };
 }
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { firstFieldErrors, quoteInput } from "@/lib/ids";
-import { listRunRows } from "@/lib/runs";
-import { toRunView } from "@/lib/run-view";
-import { RUN_STATUSES } from "@/lib/metrics";
-import { launchRun } from "@/lib/launch";
-import { workloadDefinition, workloadDefinitions } from "@/lib/workloads";
+import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
+import { listRunRows } from "@/lib/runs/store";
+import { toRunView } from "@/lib/runs/view";
+import { RUN_STATUSES } from "@/lib/measurement/metrics";
+import { launchRun } from "@/lib/targets/launch";
+import { workloadDefinition, workloadDefinitions } from "@/lib/workloads/config";
 import { json, readJsonObject, withStoreErrors } from "./_http";
 
 export const dynamic = "force-dynamic";
@@ -43,7 +43,8 @@ async function handleGET(req: Request) {
   return json(200, { runs: rows.map((r) => toRunView(r)) });
 }
 
-const EXAMPLE = '{"config":{"kind":"pubsub","writers":4,"partitions":4,"durationSeconds":30},"targetId":"default"}';
+// A body that parses, in the bad-JSON message: the first workload with knobs every workload has.
+const EXAMPLE = JSON.stringify({ config: { kind: workloadDefinitions()[0].kind, writers: 4, durationSeconds: 30 }, targetId: "default" });
 
 /**
  * POST /api/runs {config, targetId?}: validates with the same schema as the form and the CLI, checks the
