@@ -1,5 +1,5 @@
-// What the server was doing: a real throttled queue run launched from the form shows the telemetry charts live
-// and finished, on the run's time axis, and the finished page states the verdict with its evidence as numbers.
+// What the server was doing: a real throttled queue run launched from the form shows the telemetry charts and the
+// verdict live, and finished: charts on the run's time axis, the verdict with its evidence as numbers.
 import { expect, test } from "@playwright/test";
 import { NewRunPage } from "./pages/NewRunPage";
 import { RunPage } from "./pages/RunPage";
@@ -9,7 +9,7 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   await form.open();
   await form.chooseWorkload("queue");
   // A low throttle the 2-core machine meets with room to spare: the verdict must be throttle-bound.
-  await form.fill({ Writers: 2, Readers: 2, "Write limit": 100, "Warm-up": 1, "Measured duration": 8 });
+  await form.fill({ Writers: 2, Readers: 2, "Write limit": 100, "Warm-up": 1, "Measured duration": 12 });
   const id = await form.launch();
   const run = new RunPage(page);
   await run.waitForSamples(3);
@@ -20,11 +20,18 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   // The charts draw lines as data arrives (the embedded target is on this machine, so CPU has Postgres' line).
   await expect(charts.getByTestId("chart-commits").locator("path.recharts-curve").first()).toBeVisible();
   await expect(charts.getByTestId("chart-cpu")).toContainText("Postgres");
+  // Live, once 5 measured seconds of telemetry are in: the verdict over the last seconds, while it still runs.
+  const liveVerdict = page.getByTestId("verdict");
+  await expect(liveVerdict).toContainText(/live, over the last \d+ s of the measured window/, { timeout: 20_000 });
+  await expect(run.status()).toHaveText(/running/);
+  await expect(liveVerdict.getByTestId("verdict-category")).toHaveText("throttle-bound");
 
   await run.waitForStatus("completed", 90_000);
   const verdict = page.getByTestId("verdict");
   await expect(verdict.getByTestId("verdict-category")).toHaveText("throttle-bound");
-  await expect(verdict.getByTestId("verdict-statement")).toContainText(/the run wrote [\d.,]+ of the 100 writes\/s asked, and its connections were on the server only \d+% of the time/);
+  await expect(verdict.getByTestId("verdict-statement")).toContainText(
+    /the run wrote [\d.,]+ of the 100 writes\/s asked, and its connections were on the server only \d+% of the time/,
+  );
   // Evidence as numbers against their thresholds, not only a label.
   const evidence = verdict.getByTestId("verdict-evidence");
   await expect(evidence).toContainText(/writes achieved \/ throttle \d+% \(≥ 95%\) ✓/);

@@ -132,7 +132,11 @@ test("a short run prints live lines and a summary, writes --json and stores the 
   assert.match(r.out, /\[\s+1s measuring\] W\s+[\d,]+\/s\s+R\s+[\d,]+\/s\s+backlog\s+\d+\s+write p50 [\d.]+ p99 [\d.]+/);
   assert.match(r.out, /verification: OK/);
   assert.match(r.out, /end-to-end\s+[\d.]+/);
+  // What limited it, with its evidence, and what the server did (the JSON carries the same).
+  assert.match(r.out, /\nwhy this number: [a-z-]+(: |$)/m);
+  assert.match(r.out, /telemetry's own cost: [\d.]+ statements\/s on the target/);
   const summary = RunSummary.parse(JSON.parse(readFileSync(file, "utf8")));
+  assert.ok(summary.telemetry?.verdict.category, "--json carries the verdict");
   assert.equal(summary.workload, "pubsub");
   assert.equal(summary.verification.ok, true);
   assert.ok(summary.writes.count > 0 && summary.reads.count > 0);

@@ -23,6 +23,7 @@ import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
+import { TelemetryRecorder } from "./telemetry/recorder";
 import type { WorkloadRun } from "../workloads/runtime";
 
 export interface EngineSample {
@@ -47,8 +48,8 @@ export interface EngineOptions {
   keepSchema?: boolean;
   /** Told the schema name once it exists (tests use it to tamper with a run). */
   onSchema?: (schema: string) => void;
-  /** Told the backend pids of the run's connections (admin, writers, readers) once they are open: telemetry tells them from everyone else's. */
-  onConnections?: (pids: number[]) => void;
+  /** Collect server telemetry beside the run and judge what limited it (default true; runner/telemetry/). */
+  telemetry?: boolean;
   /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
   onScheduledWrite?: (due: number, sent: number, done: number) => void;
   /**
@@ -160,6 +161,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   };
 
   let phase: Phase = "setup";
+  let telemetry: TelemetryRecorder | undefined;
   const setPhase = (p: Phase) => {
     phase = p;
     opts.onPhase?.(p);
@@ -216,7 +218,11 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
     clients = await openClients(targetUrl, run.roles, undefined, undefined, watch);
     check();
-    opts.onConnections?.([admin.pid, ...clients.map((c) => c.pid)]);
+    // Telemetry tells the run's backends from everyone else's by their pids.
+    if (opts.telemetry !== false) {
+      telemetry = await TelemetryRecorder.start(targetUrl, schemaName, [admin.pid, ...clients.map((c) => c.pid)], log);
+    }
+    check();
     const nWriters = module.writerCount(config as never);
     const writerClients = clients.slice(0, nWriters);
     const readerClients = clients.slice(nWriters);
@@ -254,6 +260,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       const writerLags = throttle && phase !== "draining" ? Array.from({ length: nWriters }, (_, w) => throttle.writerLagMs(w, now)) : [];
       for (const l of writerLags) stats.latency.writerLag.record(l * 1000);
       const metrics = stats.tick(phase);
+      // The server's reading of the same interval, taken now; the sample waits a little for it (off the loops' path).
+      const reading = telemetry?.tick(phase);
       lastTick = clock();
       metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
       reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
@@ -261,7 +269,13 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
         const cb = opts.onSample;
-        sampleChain = sampleChain.then(() => cb(s)).catch((e) => log(`could not store sample ${s.seq}: ${(e as Error).message}`));
+        sampleChain = sampleChain
+          .then(async () => {
+            const t = await reading;
+            if (t) s.metrics.telemetry = t;
+            return cb(s);
+          })
+          .catch((e) => log(`could not store sample ${s.seq}: ${(e as Error).message}`));
       }
       if (opts.onReport && lastTick - lastReport >= reportEveryMs - 50) {
         lastReport = lastTick;
@@ -403,6 +417,15 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     // distorts the most, and the one every workload has.
     const mainLatency = mainOp ? latencyMs[mainOp.name] : undefined;
     const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
+    // The verdict judges the runner by the same numbers as the client-bound check (lib/measurement/runner-load.ts).
+    const runTelemetry = await telemetry?.finish({
+      ...(throttle ? { throttle: { perSec: throttle.perSecond, achievedPerSec: writes.msgPerSec } } : {}),
+      client: {
+        cpuPct: 100 * runnerLoad.cpuCores,
+        exposedDelayMs: runnerLoad.exposedDelayMs,
+        ...(runnerLoad.judgedAgainst ? { mainP99Ms: runnerLoad.judgedAgainst.p99 } : {}),
+      },
+    });
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {
       schemaVersion: 1,
@@ -422,6 +445,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       latencyMs,
       ...(Object.keys(rates).length ? { rates } : {}),
       verification,
+      ...(runTelemetry ? { telemetry: runTelemetry } : {}),
       totals: {
         writes: stats.writesTotal.count,
         reads: stats.groups.reduce((s, g) => s + g.total.count, 0),
@@ -455,6 +479,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     return summary;
   } catch (err) {
     const e = failure ?? (err instanceof Error ? err : new Error(String(err)));
+    await telemetry?.stop();
     await stopLoops();
     await sampleChain;
     const left = await teardown();

@@ -4,6 +4,7 @@ import type { RunSummary } from "../lib/measurement/summary";
 import { knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
 import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/measurement/operations";
+import { telemetryText } from "../lib/telemetry/report";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -137,6 +138,10 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
     `Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}` +
       (m.targetOnRunnerMachine ? "; Postgres runs on the runner's machine (they share its cores)" : ""),
   );
+  if (s.telemetry) {
+    out.push("");
+    out.push(telemetryText(s.telemetry));
+  }
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
   return out.join("\n");
 }

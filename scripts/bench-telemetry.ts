@@ -74,17 +74,7 @@ async function besideRun(url: string, seconds: number) {
   const config = WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 4, throttleWritesPerSec: 1000, durationSeconds: seconds, warmupSeconds: 1 });
   console.log(`\n=== queue, 4 writers, 4 readers, 1,000 msg/s, ${seconds} s: without and with the collector ===`);
   for (const withTelemetry of [false, true]) {
-    let collector: Promise<TelemetryCollector> | undefined;
-    let pids: number[] = [];
-    const summary = await runWorkload(config, url, {
-      log: () => undefined,
-      onConnections: (p) => {
-        pids = p;
-        if (withTelemetry) collector = TelemetryCollector.start(url, { runPids: () => pids });
-      },
-    });
-    const c = await collector;
-    await c?.stop();
+    const summary = await runWorkload(config, url, { log: () => undefined, telemetry: withTelemetry });
     const m = summary.manifest;
     console.log(
       `${withTelemetry ? "with telemetry   " : "without telemetry"}  runner CPU ${num((100 * m.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core, ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages; writes ${num(summary.writes.msgPerSec, 0)}/s`,

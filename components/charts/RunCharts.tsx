@@ -8,6 +8,8 @@ import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, 
 import { isRateSample, type Sample } from "@/lib/measurement/sample";
 import { latencyMetrics, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
 import { fmtMs, fmtRate } from "@/lib/runs/format";
+import type { TelemetryInfo } from "@/lib/telemetry/shape";
+import { TelemetryCharts } from "../telemetry/TelemetryCharts";
 import { ChartCard } from "./ChartCard";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
@@ -29,6 +31,8 @@ export interface RunChartsProps {
   warmupSeconds: number;
   /** Expected length of the load (warm-up + measured), so a live chart fills from left to right. */
   totalSeconds: number;
+  /** What the server telemetry could not see (a finished run's summary); the charts draw whatever samples carry. */
+  telemetryInfo?: TelemetryInfo;
 }
 
 /** Log scales cannot show 0 (or less): such points become gaps rather than breaking the axis. */
@@ -38,7 +42,7 @@ const fmtT = (sec: number) => sec.toFixed(1);
 const fmtMiBRate = (v: number) => v.toFixed(3);
 const NOT_A_RATE = "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate; its messages count in the totals.";
 
-export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: RunChartsProps) {
+export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, telemetryInfo }: RunChartsProps) {
   const [unit, setUnit] = useState<"msg" | "mib">("msg");
   const [log, setLog] = useState(false);
 
@@ -66,6 +70,14 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
         return row;
       }),
     [samples, log, ops, latCharts],
+  );
+  const telemetryPoints = useMemo(
+    // A reading over a phase's last few milliseconds is left out, as the rates are (isRateSample).
+    () =>
+      samples.flatMap((s) =>
+        s.metrics.telemetry && isRateSample(s.metrics.telemetry) ? [{ t: s.metrics.elapsedSec, phase: s.phase, telemetry: s.metrics.telemetry }] : [],
+      ),
+    [samples],
   );
   const last = rows.length ? (rows[rows.length - 1].t ?? 0) : 0;
   const domainMax = Math.max(totalSeconds, Math.ceil(last));
@@ -269,6 +281,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds }: Ru
           )}
         </ChartCard>
       )}
+      <TelemetryCharts points={telemetryPoints} info={telemetryInfo} xAxis={xAxis} shading={shading} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import type { CliTarget } from "@/lib/targets/default-target";
 import { knobsLabel, STATUS_BADGE } from "@/lib/runs/format";
 import type { RunView } from "@/lib/runs/view";
 import type { Sample } from "@/lib/measurement/sample";
+import { LiveVerdict, RunVerdict } from "@/components/telemetry/VerdictPanel";
 import { LiveNumbers } from "./LiveNumbers";
 import { LocalTime } from "./LocalTime";
 import { PhaseSteps } from "./PhaseSteps";
@@ -120,6 +121,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
 
       {/* A run whose verification failed is "failed" but has a summary: show it, with the verification loud. */}
       {run.summary && <RunResult summary={run.summary} />}
+      {run.summary?.telemetry && <RunVerdict telemetry={run.summary.telemetry} />}
       {run.status === "completed" && !run.summary && <p className="muted">Loading the summary…</p>}
 
       {!final && (
@@ -128,6 +130,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
           <LiveNumbers sample={latest} workload={run.workload} />
         </section>
       )}
+      {!final && cfg && <LiveVerdict samples={samples} throttlePerSec={"throttleWritesPerSec" in cfg ? cfg.throttleWritesPerSec : 0} />}
 
       <section
         aria-label="Charts"
@@ -140,7 +143,13 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
         data-max-lag-ms={stream.maxLagMs === null ? "" : Math.round(stream.maxLagMs)}
       >
         {cfg && samples.length > 0 ? (
-          <RunCharts samples={samples} workload={run.workload} warmupSeconds={cfg.warmupSeconds} totalSeconds={cfg.warmupSeconds + cfg.durationSeconds} />
+          <RunCharts
+            samples={samples}
+            workload={run.workload}
+            warmupSeconds={cfg.warmupSeconds}
+            totalSeconds={cfg.warmupSeconds + cfg.durationSeconds}
+            telemetryInfo={run.summary?.telemetry?.info}
+          />
         ) : (
           <p className="muted panel">{final ? "This run recorded no samples." : "Charts appear with the first sample."}</p>
         )}

@@ -8,6 +8,7 @@ import { referenceLabel, type Reference } from "../references/references";
 import { clientBoundText } from "../measurement/runner-load";
 import { isRateSample, SampleMetrics } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
+import { serverLine, verdictLine } from "../telemetry/report";
 import {
   comparedMetrics,
   configCellsOf,
@@ -287,6 +288,8 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
       // The manifest explains the clock at length; the table shows its name.
       e2eClock: mf.e2eClock.split(/ \(|:/)[0],
       backoff: mf.backoff ? `${mf.backoff}: ${BACKOFF_LABELS[mf.backoff].label}` : "nominal (recorded before the back-off was a setting)",
+      limitedBy: s.telemetry ? verdictLine(s.telemetry) : null,
+      serverDid: s.telemetry?.window ? serverLine(s.telemetry.window) : null,
     },
     facts,
     throughput: runRates(s),

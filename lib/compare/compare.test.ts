@@ -28,6 +28,8 @@ import { TOOL_OUTPUT_DIR } from "../paths";
 import { referenceById } from "../references/references";
 import type { RunSummary } from "../measurement/summary";
 import { WorkloadConfig } from "../workloads/config";
+import { verdictOf } from "../telemetry/verdict";
+import { telemetryWindow } from "../telemetry/window";
 
 const ref = (id: string) => fromReference(referenceById(id)!);
 const PUBSUB_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "pubsub-4vcpu-preset-30s.txt"), "utf8");
@@ -303,4 +305,44 @@ test("a back-off difference is named among what makes a comparison unfair; the r
   assert.deepEqual(topics([nominal, old]), []);
   assert.deepEqual(topics([effective, ref("queue-4vcpu-single-node")]), [], "the reference tool sleeps what reference-effective reproduces");
   assert.equal(topics([old, ref("queue-4vcpu-single-node")]).length, 1);
+});
+
+test("each measured side's verdict and what its server did: in the table, the Markdown, CSV and JSON; a reference has none", () => {
+  const window = telemetryWindow([
+    {
+      time: "2026-01-01T00:00:02Z",
+      intervalSec: 1,
+      run: { total: 3, active: 3, idle: 0, idleInTx: 0 },
+      runWaits: { "LWLock:WALWrite": 2, CPU: 1 },
+      other: { total: 0, active: 0, idle: 0, idleInTx: 0 },
+      otherWaits: {},
+      lockWaits: 0,
+      runLockWaits: 0,
+      db: {
+        commitsPerSec: 997,
+        rollbacksPerSec: 0,
+        insertedPerSec: 997,
+        updatedPerSec: 0,
+        deletedPerSec: 990,
+        blocksReadPerSec: 0,
+        blocksHitPerSec: 0,
+        deadlocks: 0,
+      },
+      overhead: { statements: 6, ms: 2 },
+    },
+  ])!;
+  const judged = runRecord("r_tel");
+  judged.summary.telemetry = {
+    info: { serverVersionNum: 180004, monitor: true, host: { available: false, reason: "remote" }, missing: [] },
+    window,
+    verdict: verdictOf({ telemetry: window }),
+  };
+  const cmp = buildComparison([fromRun(judged), fromRun(runRecord("r_old")), ref("queue-4vcpu-single-node")]);
+  const limited = cmp.env.find((r) => r.key === "limitedBy")!;
+  assert.match(String(limited.values[0]), /^WAL-flush-bound: .*share of active waits on the WAL flush \(WALWrite, WalSync, WalWrite\) 67% \(≥ 30%\) ✓/);
+  assert.deepEqual(limited.values.slice(1), [null, null], "a run recorded before telemetry and a reference: unknown, never invented");
+  assert.match(String(cmp.env.find((r) => r.key === "serverDid")!.values[0]), /connections active 100% \(LWLock:WALWrite 67%, CPU 33%\); 997 commits\/s/);
+  assert.match(toMarkdown(cmp), /\| What limited it \| WAL-flush-bound: /);
+  assert.match(toCsv(cmp).split("\n")[0], /env_limitedBy,env_serverDid/);
+  assert.match(JSON.stringify(toJson(cmp)), /WAL-flush-bound/);
 });

@@ -228,6 +228,9 @@ export const ENV_ROWS: RowDef[] = [
   { key: "rateDivisor", label: "Rates divided by" },
   { key: "e2eClock", label: "E2E clock" },
   { key: "backoff", label: "Empty-poll back-off" },
+  // Measured runs only (lib/telemetry): what limited each, with the numbers that decided it, and what the server did.
+  { key: "limitedBy", label: "What limited it" },
+  { key: "serverDid", label: "What the server did" },
 ];
 
 export interface ResultRow {

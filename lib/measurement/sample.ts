@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { LatencyByMetric, Phase, Throughput } from "./metrics";
 import { SampleRunnerLoad } from "./runner-load";
+import { TelemetrySample } from "../telemetry/shape";
 
 export const GroupSample = z.object({
   /** "g0", "g1", … for pubsub consumer groups; "queue" for the queue. */
@@ -30,6 +31,9 @@ export const SampleMetrics = z.object({
   errors: z.array(z.string()),
   /** The runner's own event-loop delay and CPU in this interval (lib/measurement/runner-load.ts). Absent in older samples. */
   runnerLoad: SampleRunnerLoad.optional(),
+  /** What the server was doing, the telemetry collector's newest reading (lib/telemetry/shape.ts). Absent in
+   *  samples before it was collected, when its collector lagged behind a second, or with telemetry off. */
+  telemetry: TelemetrySample.optional(),
 });
 export type SampleMetrics = z.infer<typeof SampleMetrics>;
 

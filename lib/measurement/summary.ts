@@ -4,6 +4,7 @@ import { z } from "zod";
 import { LatencyByMetric, Throughput } from "./metrics";
 import { SummaryRunnerLoad } from "./runner-load";
 import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
+import { RunTelemetry } from "../telemetry/report";
 
 export const Manifest = z.object({
   postgresVersion: z.string(),
@@ -101,6 +102,9 @@ export const RunSummary = z.object({
   /** The runner's own load over the measured window and whether it distorted the latencies (lib/measurement/runner-load.ts).
    *  Absent in runs recorded before it was measured. */
   runnerLoad: SummaryRunnerLoad.optional(),
+  /** What the server was doing over the measured window and what limited the run (lib/telemetry/report.ts).
+   *  Absent in runs recorded before telemetry, or run with it off. */
+  telemetry: RunTelemetry.optional(),
   /** Remarks about this run's measurement, e.g. why a metric is missing. */
   notes: z.array(z.string()).optional(),
   /** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed

@@ -69,3 +69,40 @@ for (const input of [
     );
   });
 }
+
+test("telemetry columns follow the errors only when the run has telemetry; a second without a reading leaves them empty", () => {
+  const samples = samplesOf(WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1 }));
+  const plain = samplesToCsv(samples, "queue").split("\n")[0].split(",");
+  assert.equal(plain[plain.length - 1], "errors");
+  samples[1].metrics.telemetry = {
+    time: samples[1].time,
+    intervalSec: 1,
+    run: { total: 3, active: 1, idle: 2, idleInTx: 0 },
+    runWaits: { "LWLock:WALWrite": 1 },
+    other: { total: 0, active: 0, idle: 0, idleInTx: 0 },
+    otherWaits: {},
+    lockWaits: 0,
+    runLockWaits: 0,
+    db: {
+      commitsPerSec: 123.5,
+      rollbacksPerSec: 0,
+      insertedPerSec: 0,
+      updatedPerSec: 0,
+      deletedPerSec: 0,
+      blocksReadPerSec: 0,
+      blocksHitPerSec: 0,
+      deadlocks: 0,
+    },
+    overhead: { statements: 6, ms: 2.5 },
+  };
+  const [header, first, second] = samplesToCsv(samples, "queue")
+    .trim()
+    .split("\n")
+    .map((l) => l.split(","));
+  assert.equal(header[header.indexOf("errors") + 1], "pg_run_connections");
+  const col = (row: string[], name: string) => row[header.indexOf(name)];
+  assert.equal(col(second, "pg_commits_s"), "123.5");
+  assert.equal(col(second, "pg_run_wait_wal_flush"), "1");
+  assert.equal(col(second, "host_cpu_pct"), "", "not measured: empty, never 0");
+  assert.equal(col(first, "pg_commits_s"), "");
+});

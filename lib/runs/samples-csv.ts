@@ -8,6 +8,7 @@
 import { counterOf, latencyMetrics, metricModel, rateOperations, throughputOf } from "../measurement/operations";
 import type { Sample, SampleMetrics } from "../measurement/sample";
 import { toCsvText, type CsvValue } from "../csv";
+import { TELEMETRY_CSV } from "../telemetry/report";
 
 const LAT_STATS = ["p50", "p95", "p99", "max", "count"] as const;
 
@@ -63,12 +64,19 @@ export function samplesToCsv(samples: Sample[], kind: string): string {
   const cols = columnsOf(kind);
   const groups = [...new Set(samples.flatMap((s) => s.metrics.groups.map((g) => g.group)))];
   // "group_" keeps a group's columns apart from the fixed ones whatever the group is called.
-  const header = [...cols.map((c) => c.name), ...groups.flatMap((g) => [`group_${g}_msg_s`, `group_${g}_backlog`]), "errors"];
+  // The server's telemetry (lib/telemetry/report.ts TELEMETRY_CSV) after the errors, only for runs that have it:
+  // older runs' exports keep their columns.
+  const telemetry = samples.some((s) => s.metrics.telemetry) ? TELEMETRY_CSV : [];
+  const header = [...cols.map((c) => c.name), ...groups.flatMap((g) => [`group_${g}_msg_s`, `group_${g}_backlog`]), "errors", ...telemetry.map((c) => c.name)];
   const rows = samples.map((s) => {
     const byGroup = new Map(s.metrics.groups.map((g) => [g.group, g]));
-    return [...cols.map((c) => c.value(s)), ...groups.flatMap((g) => [byGroup.get(g)?.msgPerSec, byGroup.get(g)?.backlog]), s.metrics.errors.join(" | ")].map(
-      rounded,
-    );
+    const t = s.metrics.telemetry;
+    return [
+      ...cols.map((c) => c.value(s)),
+      ...groups.flatMap((g) => [byGroup.get(g)?.msgPerSec, byGroup.get(g)?.backlog]),
+      s.metrics.errors.join(" | "),
+      ...telemetry.map((c) => (t ? c.value(t) : undefined)),
+    ].map(rounded);
   });
   return toCsvText([header, ...rows]);
 }

@@ -161,8 +161,8 @@ export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => numbe
   { name: "host_iowait_pct", value: (t) => t.host?.iowaitPct },
   { name: "server_cpu_cores", value: (t) => t.host?.serverCpuCores },
   { name: "disk_busy_pct", value: (t) => t.host?.diskBusyPct },
-  { name: "runner_cpu_pct", value: (t) => t.client?.cpuPct },
+  // The runner's CPU and loop delay are the runner-load columns (runner_cpu_cores, runner_loop_delay_*); its
+  // event loop's busy share is only here.
   { name: "runner_event_loop_utilization", value: (t) => t.client?.eventLoopUtilization },
-  { name: "runner_event_loop_delay_max_ms", value: (t) => t.client?.eventLoopDelayMaxMs },
   { name: "telemetry_ms", value: (t) => t.overhead.ms },
 ];

@@ -55,6 +55,13 @@ describe("rules", () => {
     assert.match(delay.statement, /event-loop delay 3 ms against a 20 ms p99/);
     assert.notEqual(v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 1.5, mainP99Ms: 20 } }).category, "client-bound");
     assert.notEqual(v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 0.5, mainP99Ms: 2 } }).category, "client-bound");
+    // A delay that only distorts the latencies yields to a server-side limit, and shows under "also".
+    const wal = win({ runActiveShare: 0.8, runIdleShare: 0.2, runWaitShares: { "LWLock:WALWrite": 0.7, CPU: 0.3 } });
+    const both = v({ telemetry: wal, client: { cpuPct: 40, exposedDelayMs: 3, mainP99Ms: 20 } });
+    assert.equal(both.category, "wal-flush-bound");
+    assert.deepEqual(both.also, ["client-bound"]);
+    // A busy runner does not yield.
+    assert.equal(v({ telemetry: wal, client: { cpuPct: 95 } }).category, "client-bound");
     // Without telemetry the client's numbers alone still decide it.
     assert.equal(v({ client: { cpuPct: 99 } }).category, "client-bound");
   });

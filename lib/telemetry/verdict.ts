@@ -6,6 +6,7 @@
 // reader sees why a category was chosen and how far the others were. The README's "Why this number" section
 // explains each rule; the thresholds are THRESHOLDS below, nowhere else.
 import { z } from "zod";
+import { CLIENT_BOUND_CPU_CORES, CLIENT_BOUND_SHARE, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 
 export const CATEGORIES = [
@@ -40,14 +41,14 @@ export const THRESHOLDS = {
   headroomActiveShare: 0.5,
   /** … and the server's processes used less than this % of the host's CPUs (when visible). */
   headroomServerCpuPct: 80,
-  /** client-bound: the runner used at least this % of one core (Node runs the loops on one thread) … */
-  clientCpuPct: 90,
+  /** client-bound: the runner used at least this % of one core (Node runs the loops on one thread) … (the runner-load check's) */
+  clientCpuPct: 100 * CLIENT_BOUND_CPU_CORES,
   /** … or its event loop was busy at least this share of the time. */
   clientEventLoopUtilization: 0.9,
   /** … or its event-loop delay reached this share of the main latency's p99 (the latencies are then partly the runner's), */
-  clientDelayShareOfP99: 0.1,
+  clientDelayShareOfP99: CLIENT_BOUND_SHARE,
   /** … a delay of at least clientDelayFloorMs (below it, timer noise). */
-  clientDelayFloorMs: 1,
+  clientDelayFloorMs: LOOP_DELAY_FLOOR_MS,
   /** Server-side rules need the run's connections on the server at least this share of the time. */
   serverActiveShare: 0.3,
   /** lock-contention-bound: Lock waits are at least this share of the run's active backend-samples. */
@@ -295,6 +296,14 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
 const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io-bound-server", "cpu-bound-server"];
 const ORDER: Category[][] = [["throttle-bound"], ["client-bound"], SERVER_SIDE, ["autovacuum-pressure"], ["connection-bound"]];
 
+/**
+ * A runner whose CPU or event loop is at its limit sets the pace; one whose event-loop delay merely reaches 10%
+ * of a latency's p99 distorts the latencies without limiting throughput: that one yields to a server-side limit
+ * and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
+ */
+const byDelayOnly = (f: Finding) =>
+  f.category === "client-bound" && f.matched && !f.evidence.some((e) => e.holds && /^runner (CPU|event-loop utilization)/.test(e.what));
+
 /** How strongly a matched server-side finding holds: its main share. */
 function strength(f: Finding): number {
   const share = f.evidence.find((e) => e.what.startsWith("share of active"));
@@ -356,7 +365,9 @@ export function verdictOf(input: VerdictInput): Verdict {
   const findings = (Object.keys(RULES) as Exclude<Category, "undetermined">[]).map((c) => RULES[c](input, w));
   const byCat = new Map(findings.map((f) => [f.category, f]));
   let chosen: Finding | undefined;
-  for (const group of ORDER) {
+  const delayOnly = byDelayOnly(byCat.get("client-bound")!);
+  const order = delayOnly ? [...ORDER.slice(0, 1), ...ORDER.slice(2, 4), ["client-bound" as const], ...ORDER.slice(4)] : ORDER;
+  for (const group of order) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
     if (matched.length) {
       chosen = matched.sort((a, b) => strength(b) - strength(a))[0];

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../../lib/testing";
-import type { TelemetrySample } from "../../lib/telemetry/shape";
-import { telemetryWindow } from "../../lib/telemetry/window";
+import { RunSummary } from "../../lib/measurement/summary";
+import { CATEGORIES } from "../../lib/telemetry/verdict";
 import { WorkloadConfig } from "../../lib/workloads/config";
-import { runWorkload } from "../engine";
+import { runWorkload, type EngineSample } from "../engine";
 import { missingFor, TelemetryCollector } from "./collector";
 import { TelemetryRecorder } from "./recorder";
 
@@ -27,32 +27,15 @@ after(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("beside a run", () => {
-  test("samples every second: the run's connections, their waits, WAL, commits, the run's tables, the host, the runner, its own cost", async () => {
+describe("in a run", () => {
+  test("every engine sample carries the server's reading of the same interval: the run's connections, their waits, WAL, commits, the run's tables, the host, the runner, its own cost; the summary the window and the verdict", async () => {
     const config = WorkloadConfig.parse({ kind: "queue", writers: 2, readers: 2, durationSeconds: 3, warmupSeconds: 0 });
-    let pids: number[] = [];
-    let collector: TelemetryCollector | undefined;
-    let started: Promise<TelemetryCollector> | undefined;
-    let schema = "";
-    await runWorkload(config, db.url, {
-      drainSeconds: 2,
-      onSchema: (s) => (schema = s),
-      onConnections: (p) => {
-        pids = p;
-        started = TelemetryCollector.start(db.url, { schema, runPids: () => pids, keep: 3 });
-        started.then((c) => (collector = c));
-      },
-    });
-    await started;
-    assert.ok(collector);
-    const c = collector;
-    await c.stop();
-    const samples = c.samples() as TelemetrySample[];
-    // keep: 3 bounds what it holds, whatever the run's length.
-    assert.ok(samples.length >= 2 && samples.length <= 3, `kept ${samples.length}`);
-    assert.equal(c.info.serverVersionNum >= 130000, true);
-    assert.equal(c.info.monitor, true, "the embedded superuser sees everything");
-    assert.equal(c.info.host.available, true, c.info.host.reason);
+    const engineSamples: EngineSample[] = [];
+    const summary = await runWorkload(config, db.url, { drainSeconds: 2, onSample: (s) => void engineSamples.push(s) });
+    const samples = engineSamples.flatMap((s) => (s.metrics.telemetry ? [s.metrics.telemetry] : []));
+    // One reading a second, each handed to one engine sample only.
+    assert.ok(samples.length >= 2, `${samples.length} readings in ${engineSamples.length} samples`);
+    assert.equal(new Set(samples.map((s) => s.time)).size, samples.length);
     for (const s of samples) {
       assert.ok(s.intervalSec > 0.5 && s.intervalSec < 3, `interval ${s.intervalSec}`);
       assert.equal(s.overhead.statements, 6, "six statements, one round trip");
@@ -61,19 +44,39 @@ describe("beside a run", () => {
       assert.ok(s.client && s.client.cpuPct >= 0);
       assert.ok(s.db && s.tables && s.checkpoints);
     }
-    const w = telemetryWindow(samples)!;
-    // The run held 5 connections (admin + 2 writers + 2 readers) while it loaded; at the end some had closed.
+    // The run held 5 connections (admin + 2 writers + 2 readers) while it loaded.
     assert.ok(
       samples.some((s) => s.run.total === 5),
       `run connections: ${samples.map((s) => s.run.total)}`,
     );
+    const t = summary.telemetry!;
+    assert.ok(t, "the summary carries the telemetry");
+    assert.equal(t.info.serverVersionNum >= 130000, true);
+    assert.equal(t.info.monitor, true, "the embedded superuser sees everything");
+    assert.equal(t.info.host.available, true, t.info.host.reason);
+    const w = t.window!;
+    assert.ok(w.seconds >= 1 && w.seconds <= 3.5, `window ${w.seconds} s of a 3 s measured window`);
     assert.ok(w.db!.commitsPerSec > 10, `commits/s ${w.db!.commitsPerSec}`);
     assert.ok(w.wal!.bytesPerSec > 1000 && w.wal!.recordsPerSec! > 0, "WAL written");
-    assert.ok(
-      samples.some((s) => s.tables!.deadTuples > 0 || s.tables!.liveTuples > 0),
-      "the queue's tables are seen",
-    );
+    assert.ok(w.tables, "the queue's tables are seen");
     assert.ok(w.overhead.statementsPerSec > 3 && w.overhead.statementsPerSec < 8);
+    assert.ok(CATEGORIES.includes(t.verdict.category));
+    assert.ok(RunSummary.safeParse(summary).success);
+  });
+
+  test("telemetry off: no readings, no telemetry in the summary", async () => {
+    const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 2, warmupSeconds: 0 });
+    const engineSamples: EngineSample[] = [];
+    const summary = await runWorkload(config, db.url, { drainSeconds: 1, telemetry: false, onSample: (s) => void engineSamples.push(s) });
+    assert.equal(summary.telemetry, undefined);
+    assert.ok(engineSamples.every((s) => s.metrics.telemetry === undefined));
+  });
+
+  test("memory is bounded: the collector keeps its last `keep` readings", async () => {
+    const c = await TelemetryCollector.start(db.url, { intervalMs: 150, keep: 2 });
+    await sleep(900);
+    await c.stop();
+    assert.equal(c.samples().length, 2);
   });
 });
 

@@ -17,7 +17,7 @@ export interface CollectorOptions {
   schema?: string;
   /** The run's own backend pids, read at every sample (connections may open after the collector starts). */
   runPids?: () => readonly number[];
-  /** Sampling period (default 1,000 ms). */
+  /** Sampling period (default 1,000 ms); 0: no timer, the caller takes each reading with sampleNow() (the engine, on its own ticks). */
   intervalMs?: number;
   /** Samples kept in memory for the live view (default 600: ten minutes). */
   keep?: number;
@@ -97,6 +97,7 @@ export class TelemetryCollector {
   private ring: TelemetrySample[] = [];
   private stopper = new Stopper();
   private loop: Promise<void> = Promise.resolve();
+  private inFlight: Promise<unknown> | undefined;
   private host?: HostProbe;
   private clientProbe?: ClientProbe;
   private listeners = new Set<(s: TelemetrySample) => void>();
@@ -148,7 +149,7 @@ export class TelemetryCollector {
       const c = new TelemetryCollector(conn, caps, info, opts, local ? new HostProbe() : undefined);
       conn.client.on("error", (err) => c.fail(`the telemetry connection was lost: ${explainPgError(err)}`));
       await c.sample(false);
-      c.loop = c.run();
+      if ((opts.intervalMs ?? 1000) > 0) c.loop = c.run();
       return c;
     } catch (err) {
       await conn.client.end().catch(() => undefined);
@@ -176,10 +177,26 @@ export class TelemetryCollector {
     return this.ring[this.ring.length - 1];
   }
 
+  /**
+   * Takes a reading now (rates since the previous one), or resolves undefined at once when one is still in
+   * flight (a slow target: readings never queue up) or sampling has stopped. Never rejects: a failed reading
+   * stops sampling and says why (failed, info.missing).
+   */
+  sampleNow(): Promise<TelemetrySample | undefined> {
+    if (this.stopper.stopped || this.inFlight) return Promise.resolve(undefined);
+    const p = this.sample(true).catch((err) => {
+      this.fail(`a sample failed: ${explainPgError(err)}`);
+      return undefined;
+    });
+    this.inFlight = p.finally(() => (this.inFlight = undefined));
+    return p;
+  }
+
   /** Stops sampling and closes the connection. */
   async stop(): Promise<void> {
     this.stopper.stop();
     await this.loop;
+    await this.inFlight;
     this.clientProbe?.stop();
     await this.conn.client.end().catch(() => undefined);
   }
@@ -213,7 +230,7 @@ export class TelemetryCollector {
   }
 
   /** One reading: rates since the previous one; `emit` false takes the baseline only. */
-  private async sample(emit: boolean) {
+  private async sample(emit: boolean): Promise<TelemetrySample | undefined> {
     const pids = [...(this.opts.runPids?.() ?? [])].filter((p) => Number.isInteger(p) && p > 0);
     const pidArray = `'{${pids.join(",")}}'::int[]`;
     const statements = [
@@ -283,7 +300,7 @@ export class TelemetryCollector {
     const prev = this.prev;
     this.prev = counters;
     this.prevAt = at;
-    if (!emit || sec <= 0) return;
+    if (!emit || sec <= 0) return undefined;
 
     const rate = (now: Record<string, number | null> | undefined, before: Record<string, number | null> | undefined, key: string) => {
       const a = now?.[key];
@@ -374,6 +391,7 @@ export class TelemetryCollector {
         this.opts.log?.(`telemetry listener failed: ${(err as Error).message}`);
       }
     }
+    return s;
   }
 }
 

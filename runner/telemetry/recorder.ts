@@ -1,8 +1,9 @@
-// One run's telemetry, as the engine uses it: the collector started once the run's connections are open, the
-// newest sample handed to each engine sample, the measured window aggregated as it goes (constant memory),
-// and at the end the window and the verdict for the summary. Telemetry never fails a run: a collector that
-// cannot connect (the target's connection limit reached, say) or loses its connection leaves the reason in
-// info.missing and the run goes on.
+// One run's telemetry, as the engine uses it: the collector started once the run's connections are open, one
+// reading taken at each of the engine's own ticks (so a reading covers the same interval as the engine's
+// sample it is attached to, and falls in the same phase), the measured window aggregated as it goes
+// (constant memory), and at the end the window and the verdict for the summary. Telemetry never fails a run:
+// a collector that cannot connect (the target's connection limit reached, say) or loses its connection leaves
+// the reason in info.missing and the run goes on.
 import type { Phase } from "../../lib/measurement/metrics";
 import { explainPgError } from "../../lib/targets/pgurl";
 import type { RunTelemetry } from "../../lib/telemetry/report";
@@ -11,22 +12,21 @@ import { verdictOf, type VerdictInput } from "../../lib/telemetry/verdict";
 import { WindowAccumulator } from "../../lib/telemetry/window";
 import { TelemetryCollector } from "./collector";
 
+/** How long an engine sample waits for its reading before going out without one (the reading still counts in the window). */
+export const READING_WAIT_MS = 300;
+
 export class TelemetryRecorder {
   private collector?: TelemetryCollector;
   private failedInfo?: TelemetryInfo;
   private acc = new WindowAccumulator();
-  private phase: Phase = "setup";
-  /** The phase when the previous sample was taken: a sample counts in the window only if its whole interval was measured. */
-  private sampledIn: Phase = "setup";
-  private fresh: TelemetrySample | undefined;
 
   private constructor() {}
 
-  /** Starts the collector for a run whose schema and connections exist; never throws. */
+  /** Starts the collector (its baseline reading) for a run whose schema and connections exist; never throws. */
   static async start(url: string, schema: string, pids: readonly number[], log: (line: string) => void = () => undefined): Promise<TelemetryRecorder> {
     const r = new TelemetryRecorder();
     try {
-      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, log, onSample: (s) => r.onSample(s) });
+      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, log, intervalMs: 0 });
     } catch (err) {
       const reason = `telemetry could not connect to the target: ${explainPgError(err)}; the run went on without it`;
       log(reason);
@@ -35,21 +35,20 @@ export class TelemetryRecorder {
     return r;
   }
 
-  setPhase(p: Phase) {
-    this.phase = p;
-  }
-
-  private onSample(s: TelemetrySample) {
-    if (this.phase === "measuring" && this.sampledIn === "measuring") this.acc.add(s);
-    this.sampledIn = this.phase;
-    this.fresh = s;
-  }
-
-  /** The newest sample not yet handed out (the engine attaches it to its own sample of that second). */
-  take(): TelemetrySample | undefined {
-    const s = this.fresh;
-    this.fresh = undefined;
-    return s;
+  /**
+   * At an engine tick: takes the reading of the interval that just ended (in `phase`), counts it in the window
+   * when that interval was measured, and resolves with it, or with undefined when it takes longer than
+   * READING_WAIT_MS (or no reading could be taken).
+   */
+  tick(phase: Phase): Promise<TelemetrySample | undefined> {
+    if (!this.collector) return Promise.resolve(undefined);
+    const reading = this.collector.sampleNow().then((s) => {
+      if (s && phase === "measuring") this.acc.add(s);
+      return s;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), READING_WAIT_MS)));
+    return Promise.race([reading, late]).finally(() => clearTimeout(timer));
   }
 
   /** Stops the collector; the measured window's aggregates and the verdict. */

@@ -1,5 +1,5 @@
-// The verdict on real runs against the embedded Postgres: each test provokes one limit and checks the
-// verdict names it, from the telemetry collected beside the run and the runner's own numbers.
+// The verdict on real runs against the embedded Postgres: each test provokes one limit and checks the verdict
+// the run's summary carries names it, from the telemetry the engine collected and the runner's own numbers.
 //   throttle-bound         a low throttle
 //   client-bound           a busy-wait injected into the runner's event loop
 //   lock-contention-bound  many pub/sub writers on one partition (one counter row)
@@ -12,7 +12,6 @@ import type { Verdict } from "../../lib/telemetry/verdict";
 import type { TelemetryWindow } from "../../lib/telemetry/window";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload, type EngineOptions } from "../engine";
-import { TelemetryRecorder } from "./recorder";
 
 let db: { url: string; drop: () => Promise<void> };
 before(async () => {
@@ -22,19 +21,11 @@ after(async () => {
   await db.drop();
 });
 
-/** Runs a config with the telemetry recorder beside it, as the engine's own would be. */
+/** Runs a config and returns the verdict its summary carries. */
 async function judged(input: WorkloadInput, url: string, extra: EngineOptions = {}): Promise<{ verdict: Verdict; window: TelemetryWindow | undefined }> {
-  const config = WorkloadConfig.parse(input);
-  let schema = "";
-  let recorder: Promise<TelemetryRecorder> | undefined;
-  const summary = await runWorkload(config, url, {
-    drainSeconds: 2,
-    ...extra,
-    onSchema: (s) => (schema = s),
-    onPhase: (p) => void recorder?.then((r) => r.setPhase(p)),
-    onConnections: (pids) => (recorder = TelemetryRecorder.start(url, schema, pids)),
-  });
-  const t = await (await recorder!).finish({ throttle: { perSec: "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0, achievedPerSec: summary.writes.msgPerSec } });
+  const summary = await runWorkload(WorkloadConfig.parse(input), url, { drainSeconds: 2, ...extra });
+  const t = summary.telemetry;
+  assert.ok(t, "the summary carries the telemetry");
   return { verdict: t.verdict, window: t.window };
 }
 
