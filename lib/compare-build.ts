@@ -183,7 +183,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     settings,
     durationSeconds: s.config.durationSeconds,
     throttleWritesPerSec: s.config.throttleWritesPerSec,
-    payloadBytes: s.config.payloadBytes,
+    payloadBytes: s.config.payloadBytes ?? null,
     warmupExcluded: s.window.warmupSeconds > 0,
     rateDivisor: "measured window",
     e2eClock: mf.e2eClock.split(/ \(|:/)[0],

@@ -67,6 +67,17 @@ describe("every registered workload: counts match the target's rows and verifica
       throttleWritesPerSec: 2000,
     },
     queue: { kind: "queue", writers: 2, readers: 3, durationSeconds: 2, warmupSeconds: 1, throttleWritesPerSec: 500 },
+    "queued-workflows": {
+      kind: "queued-workflows",
+      enqueuers: 2,
+      workers: 2,
+      executors: 2,
+      queues: 2,
+      pollMs: 200,
+      durationSeconds: 2,
+      warmupSeconds: 1,
+      throttleWritesPerSec: 300,
+    },
   };
   for (const kind of Object.keys(WORKLOADS) as (keyof typeof WORKLOADS)[]) {
     test(kind, async () => {
@@ -84,6 +95,12 @@ describe("every registered workload: counts match the target's rows and verifica
           const consumed = await count(`SELECT coalesce(sum(next_offset - 1), 0) AS n FROM ${schema}.consumer_offsets`);
           assert.equal(consumed, t.reads, "sum of consumer offsets = messages the runner counted read");
           assert.equal(t.reads, 2 * t.writes - t.unreadAtEnd, "each of the 2 groups read every message");
+        } else if (kind === "queued-workflows") {
+          const done = await count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status = 'SUCCESS'`);
+          const open = await count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status IN ('ENQUEUED', 'PENDING')`);
+          assert.equal(done, t.reads, "SUCCESS rows = workflows the runner counted completed");
+          assert.equal(done + open, t.writes, "every enqueued workflow is completed or still queued");
+          assert.equal(open, t.unreadAtEnd);
         } else {
           const archived = await count(`SELECT count(*) AS n FROM ${schema}.queue_archive`);
           const queued = await count(`SELECT count(*) AS n FROM ${schema}.queue`);

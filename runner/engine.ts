@@ -120,7 +120,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
+  // Workloads without a payload (DBOS's workflows) count items only: their MiB/s are 0.
+  const payloadBytes = config.payloadBytes ?? 0;
+  const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
   const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
@@ -300,7 +302,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const measuredSeconds = stats.measuredSeconds();
     const tp = (count: number, errors: number) => {
       const rate = measuredSeconds > 0 ? count / measuredSeconds : 0;
-      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, config.payloadBytes), errors };
+      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, payloadBytes), errors };
     };
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};

@@ -138,7 +138,7 @@ function ours(s: RunSummary, srv: ServerCounts): Measured {
     written: s.totals?.writes ?? s.writes.count,
     read: s.totals?.reads ?? s.reads.count,
     clientPolls: s.latencyMs.claim?.count ?? 0, // one claim sample per poll, empty ones included (measured window)
-    readerSeconds: (c.kind === "pubsub" ? c.readers * c.consumerGroups : c.readers) * s.window.measuredSeconds,
+    readerSeconds: (c.kind === "pubsub" ? c.readers * c.consumerGroups : (c.readers ?? 0)) * s.window.measuredSeconds,
   };
 }
 
@@ -188,7 +188,7 @@ async function runReferenceTool(bin: string, config: WorkloadConfig, url: string
     { encoding: "utf8", maxBuffer: 64 << 20 },
   );
   const total = (label: string) => Number(out.match(new RegExp(`^${label}: (\\d+)`, "m"))?.[1] ?? NaN);
-  const readers = config.kind === "pubsub" ? config.readers * config.consumerGroups : config.readers;
+  const readers = config.kind === "pubsub" ? config.readers * config.consumerGroups : (config.readers ?? 0);
   return {
     srv: await srvCounts(),
     written: total("Total Writes"),

@@ -4,9 +4,10 @@
 import type { z } from "zod";
 import { pubsub } from "./pubsub/definition";
 import { queue } from "./queue/definition";
+import { queuedWorkflows } from "./queued-workflows/definition";
 import type { WorkloadDefinition } from "./types";
 
-const BUILT_IN = [pubsub, queue] as const;
+const BUILT_IN = [pubsub, queue, queuedWorkflows] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;

@@ -3,9 +3,10 @@
 import type { WorkloadConfig, WorkloadKind } from "../lib/workloads";
 import { pubsub } from "./pubsub/runner";
 import { queue } from "./queue/runner";
+import { queuedWorkflows } from "./queued-workflows/runner";
 import type { WorkloadModule } from "./runtime";
 
-export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = { pubsub, queue };
+export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = { pubsub, queue, "queued-workflows": queuedWorkflows };
 
 export function workloadFor<C extends WorkloadConfig>(config: C): WorkloadModule<C> {
   return WORKLOADS[config.kind] as unknown as WorkloadModule<C>;

@@ -1,0 +1,266 @@
+// Queued durable workflows as the DBOS library runs them (browser-safe): enqueuers insert workflows with status
+// ENQUEUED, workers poll their queues, claim what is there, then start and complete each claimed workflow. The
+// SQL, the loops and the verification are in runner.ts beside this (server-only).
+import type { z } from "zod";
+import { type DbosProfile, profileField } from "../dbos/schema";
+import { byGroup, paramsObject, plural } from "../fields";
+import { defineWorkload, type FieldDef, type MetricModel } from "../types";
+
+const FIELDS: FieldDef[] = byGroup([
+  {
+    name: "enqueuers",
+    label: "Enqueuers",
+    hint: "clients enqueuing workflows on the shared schedule, one connection each",
+    control: "int",
+    min: 1,
+    max: 1000,
+    default: 8,
+    group: "load",
+    cli: { flag: "enqueuers", help: "enqueuer connections (the study's --enqueuers processes)" },
+    compareLabel: "Enqueuers",
+  },
+  {
+    name: "workers",
+    label: "Workers",
+    hint: "worker processes: each polls every queue on its own poller connection",
+    control: "int",
+    min: 1,
+    max: 200,
+    default: 8,
+    group: "load",
+    cli: { flag: "workers", help: "worker processes, each polling every queue (the study's --workers)" },
+    compareLabel: "Workers",
+  },
+  {
+    name: "executors",
+    label: "Executors per worker",
+    hint: "connections per worker that start and complete the workflows it claimed (the library's pool of 5 = 1 poller + 4)",
+    control: "int",
+    min: 1,
+    max: 64,
+    default: 4,
+    group: "load",
+    cli: { flag: "executors", help: "connections per worker starting and completing claimed workflows" },
+    compareLabel: "Executors per worker",
+  },
+  {
+    name: "throttleWritesPerSec",
+    label: "Target enqueue rate",
+    unit: "workflows/s",
+    hint: "over all enqueuers; 0 = as fast as they can",
+    control: "int",
+    min: 0,
+    max: 10_000_000,
+    default: 1000,
+    group: "load",
+    cli: { flag: "rate", help: "target enqueue rate in workflows/s over all enqueuers (the study's --rps), 0 = unthrottled" },
+    compareLabel: "Target rate (per s)",
+  },
+  {
+    name: "queues",
+    label: "Queues",
+    hint: "queue names the workflows are spread over, uniformly (the study's many queues)",
+    control: "int",
+    min: 1,
+    max: 1024,
+    default: 1,
+    group: "load",
+    cli: { flag: "queues", help: "queue names to spread workflows over (a list such as 1,2,4,8 sweeps them, one run each)" },
+    compareLabel: "Queues",
+  },
+  {
+    name: "queuePartitions",
+    label: "Partition keys",
+    hint: "0 = an ordinary queue; N = a partitioned queue with N uniform keys, one running workflow per key",
+    control: "int",
+    min: 0,
+    max: 100_000,
+    default: 0,
+    group: "load",
+    cli: { flag: "partitions", help: "partition keys of a partitioned queue (the study's --partitions; 0 = not partitioned)" },
+    compareLabel: "Queue partition keys",
+  },
+  profileField,
+  {
+    name: "pollMs",
+    label: "Polling interval",
+    unit: "ms",
+    hint: "each worker polls each queue this often, × a uniform 0.95–1.05 jitter (the library's 1 s default)",
+    control: "int",
+    min: 10,
+    max: 60_000,
+    default: 1000,
+    group: "timing",
+    cli: { flag: "poll-ms", help: "dequeue polling interval in ms, jittered ×0.95–1.05 (default 1000, the library's)" },
+    compareLabel: "Polling interval (ms)",
+  },
+  {
+    name: "workerConcurrency",
+    label: "Worker concurrency",
+    unit: "workflows",
+    hint: "current profile: a worker claims at most this many minus what it is running (the study's 1000); 2.17 claims every visible row",
+    control: "int",
+    min: 1,
+    max: 100_000,
+    default: 1000,
+    group: "timing",
+    cli: { flag: "worker-concurrency", help: "current profile: the per-worker claim limit (default 1000, the study's)" },
+    compareLabel: "Worker concurrency",
+  },
+  {
+    name: "warmupSeconds",
+    label: "Warm-up",
+    unit: "s",
+    hint: "load before measuring; left out of the results",
+    control: "int",
+    min: 0,
+    max: 3600,
+    default: 5,
+    group: "timing",
+    cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" },
+    compareLabel: "Warm-up excluded (s)",
+  },
+  {
+    name: "durationSeconds",
+    label: "Measured duration",
+    unit: "s",
+    hint: "the window the results cover",
+    control: "int",
+    min: 1,
+    max: 24 * 3600,
+    default: 30,
+    group: "timing",
+    cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" },
+    compareLabel: "Duration (s)",
+  },
+  {
+    name: "reportIntervalSeconds",
+    label: "CLI report interval",
+    unit: "s",
+    hint: "the CLI's live line; the browser always gets every second",
+    control: "int",
+    min: 1,
+    max: 3600,
+    default: 5,
+    group: "timing",
+    cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" },
+  },
+]);
+
+interface Shape {
+  enqueuers: number;
+  workers: number;
+  executors: number;
+  throttleWritesPerSec: number;
+  queues: number;
+  queuePartitions: number;
+  profile: DbosProfile;
+  pollMs: number;
+  workerConcurrency: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  reportIntervalSeconds: number;
+  // The message workloads' fields it does not have: declared absent, so code that reads them off any config
+  // sees `undefined` here (no payload: rates in MiB/s are 0; no back-off setting).
+  writers?: never;
+  readers?: never;
+  payloadBytes?: never;
+  backoff?: never;
+}
+
+export const QueuedWorkflowsParams = paramsObject<"queued-workflows", Shape>("queued-workflows", FIELDS);
+export type QueuedWorkflowsConfig = z.output<typeof QueuedWorkflowsParams>;
+
+/** What it measures: enqueues (the broker's write counters), completions (its reads), dequeue polls (claims). */
+export const QW_METRICS: MetricModel = {
+  operations: [
+    {
+      name: "write",
+      label: "enqueue",
+      unit: "workflow",
+      rate: true,
+      latency: true,
+      errors: true,
+      latencySample: "per enqueue transaction",
+      chart: { title: "Enqueue latency", hint: "per enqueue transaction (INSERT … ON CONFLICT, status ENQUEUED)" },
+      scheduled: { name: "writeScheduled", label: "enqueue from schedule" },
+    },
+    {
+      name: "read",
+      label: "completion",
+      unit: "workflow",
+      rate: true,
+      latency: true,
+      errors: true,
+      latencySample: "per workflow, start to completion",
+      chart: { title: "Start-to-completion latency", hint: "per workflow: from an executor taking it to its SUCCESS commit" },
+      counters: [{ key: "emptyPolls", column: "empty_polls", label: "empty polls" }],
+    },
+    { name: "claim", label: "dequeue poll", unit: "poll", rate: false, latency: true, errors: false, latencySample: "per dequeue transaction" },
+  ],
+  delivery: {
+    name: "e2e",
+    label: "enqueue to completion",
+    latencySample: "per workflow",
+    chart: { title: "Enqueue-to-completion latency", hint: "per workflow: enqueue sent → SUCCESS committed (runner clock)" },
+  },
+  backlog: { label: "Backlog", unit: "workflows", what: "workflows enqueued but not yet completed", place: "in workflow_status, over all queues" },
+};
+
+const partsOf = (c: QueuedWorkflowsConfig) => [
+  plural(c.enqueuers, "enqueuer"),
+  `${plural(c.workers, "worker")} × ${c.executors} executors`,
+  plural(c.queues, "queue"),
+  ...(c.queuePartitions ? [plural(c.queuePartitions, "partition key")] : []),
+  `dbos ${c.profile}`,
+  c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} workflows/s target` : "unthrottled",
+  ...(c.pollMs !== 1000 ? [`polling every ${c.pollMs} ms`] : []),
+  `${c.durationSeconds} s measured`,
+];
+
+export const queuedWorkflows = defineWorkload({
+  kind: "queued-workflows",
+  title: "queued workflows",
+  description: "DBOS queued workflows: enqueue, dequeue by polling workers (FOR UPDATE SKIP LOCKED), start and complete, over one or many queues.",
+  params: QueuedWorkflowsParams,
+  fields: FIELDS,
+  defaultPresetId: "queued-workflows-defaults",
+  presets: [
+    {
+      id: "queued-workflows-defaults",
+      label: "queued workflows: one queue, 1,000/s",
+      description: "8 enqueuers, 8 workers × 4 executors, one queue, dbos 2.17, 1,000 workflows/s (the study's README rate), 30 s.",
+      config: { kind: "queued-workflows" },
+    },
+    {
+      id: "queued-workflows-many-queues",
+      label: "queued workflows: 16 queues, 1,000/s",
+      description: "As the defaults, spread over 16 queue names (the study's many queues).",
+      config: { kind: "queued-workflows", queues: 16 },
+    },
+    {
+      id: "queued-workflows-partitioned",
+      label: "queued workflows: partitioned queue, 1,000 keys",
+      description:
+        "One partitioned queue with 1,000 uniform keys, one running workflow per key, polling every 100 ms (the study's partition script, current profile).",
+      config: { kind: "queued-workflows", queuePartitions: 1000, pollMs: 100, profile: "current" },
+    },
+  ],
+  describe: partsOf,
+  shortName: (c) => `queued q${c.queues}${c.queuePartitions ? `/p${c.queuePartitions}` : ""} ${c.profile}`,
+  clients: (c) => c.enqueuers + c.workers * (1 + c.executors),
+  clientsFormula: "enqueuers + workers × (1 poller + executors)",
+  // The runner holds, per workflow enqueued and not yet completed, its id (36 characters) and its enqueue time
+  // in a Map (about 150 bytes each with the Map's entry); at the target rate the backlog is what the workers
+  // have not caught up with, so a run of the whole window unworked is the bound.
+  clientMemory: (c) => [
+    {
+      bytes: Math.max(c.throttleWritesPerSec, 1000) * (c.warmupSeconds + c.durationSeconds) * 150,
+      words: `up to ${(Math.max(c.throttleWritesPerSec, 1000) * (c.warmupSeconds + c.durationSeconds)).toLocaleString("en-US")} workflows in flight × 150 bytes (id and enqueue time)`,
+      fields: ["throttleWritesPerSec", "durationSeconds"],
+    },
+  ],
+  clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
+  writeBatch: () => 1,
+  metrics: QW_METRICS,
+});
