@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toCliCommand } from "../lib/cli-command";
 import { presetById, PRESETS, WorkloadConfig } from "../lib/workloads";
+import type { QueueConfig } from "../workloads/queue/definition";
 import { parseArgs, parseDuration, usage } from "./cli-args";
 
 const run = (argv: string[]) => {
@@ -73,7 +74,7 @@ test("the reference's flag names in every spelling Go's flag package accepts", (
   assert.equal(q.config.throttleWritesPerSec, 2900);
   assert.equal(q.json, "out.json");
   assert.equal(q.save, true);
-  assert.equal(run(["queue", "-tune-table-vacuum=false"]).config.kind === "queue" && run(["queue"]).config.writers, 4);
+  assert.equal(run(["queue", "-tune-table-vacuum=false"]).config.kind === "queue" && (run(["queue"]).config as QueueConfig).writers, 4);
 });
 
 test("the published reference command line works as is (-host/-port/-db/-user/-password build the target)", () => {
@@ -152,7 +153,7 @@ test("-backoff chooses the readers' back-off; the default is the reference's eff
   const parse = (argv: string[]) => {
     const r = parseArgs(argv);
     if (r.kind !== "run") throw new Error(r.kind === "error" ? r.message : r.kind);
-    return r.options.config;
+    return r.options.config as QueueConfig;
   };
   assert.equal(parse(["queue"]).backoff, "reference-effective");
   assert.equal(parse(["pubsub", "-backoff", "nominal"]).backoff, "nominal");

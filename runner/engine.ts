@@ -120,11 +120,12 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  // Workloads without a payload (DBOS's workflows) count items only: their MiB/s are 0.
-  const payloadBytes = config.payloadBytes ?? 0;
+  // A message broker's payload size and write throttle; workloads without them (DBOS's) schedule their own load.
+  const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
+  const throttleRate = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
   const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
-  const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
+  const throttle = throttleRate > 0 ? new Throttle(throttleRate) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
   const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
@@ -307,7 +308,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
     const histograms: Record<string, string> = {};
-    const metrics = ["write", ...(throttle ? (["writeScheduled"] as const) : []), "read", "claim", "e2e"] as const;
+    // From-schedule latencies come from the engine's throttle, or from a workload that keeps its own timetable.
+    const scheduled = throttle || stats.cumulative("writeScheduled").totalCount > 0;
+    const metrics = ["write", ...(scheduled ? (["writeScheduled"] as const) : []), "read", "claim", "e2e"] as const;
     for (const m of metrics) {
       const h = stats.cumulative(m);
       const s = lat(h);
@@ -349,7 +352,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       runnerCpuSeconds: round(cpuSeconds, 3),
       runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
       e2eClock: E2E_CLOCK,
-      backoff: config.backoff,
+      backoff: "backoff" in config ? config.backoff : undefined,
     };
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {

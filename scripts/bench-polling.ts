@@ -20,6 +20,9 @@ import { freePort } from "../lib/testing";
 import { describeUrl } from "../lib/pgurl";
 import type { RunSummary } from "../lib/summary";
 import { BACKOFF_MODES, WorkloadConfig, type BackoffMode, type WorkloadInput } from "../lib/workloads";
+
+/** The polling workloads this script measures. */
+type BrokerConfig = Extract<WorkloadConfig, { kind: "pubsub" | "queue" }>;
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
@@ -132,7 +135,7 @@ interface Measured {
 }
 
 function ours(s: RunSummary, srv: ServerCounts): Measured {
-  const c = s.config;
+  const c = s.config as BrokerConfig;
   return {
     srv,
     written: s.totals?.writes ?? s.writes.count,
@@ -143,7 +146,7 @@ function ours(s: RunSummary, srv: ServerCounts): Measured {
 }
 
 /** Runs the reference tool itself (a pg_msg_bench binary) on the same target with the same configuration. */
-async function runReferenceTool(bin: string, config: WorkloadConfig, url: string, srvCounts: () => Promise<ServerCounts>): Promise<Measured> {
+async function runReferenceTool(bin: string, config: BrokerConfig, url: string, srvCounts: () => Promise<ServerCounts>): Promise<Measured> {
   const u = new URL(url);
   const flags =
     config.kind === "pubsub"
@@ -261,7 +264,7 @@ async function main() {
       );
     for (const kind of kinds) {
       for (const backoff of modes) {
-        const config = WorkloadConfig.parse({ ...CONFIGS[kind], durationSeconds: duration, warmupSeconds: 0, backoff });
+        const config = WorkloadConfig.parse({ ...CONFIGS[kind], durationSeconds: duration, warmupSeconds: 0, backoff }) as BrokerConfig;
         const shape =
           config.kind === "pubsub"
             ? `${config.writers} writers, ${config.partitions} partitions, ${config.consumerGroups} groups, batches ${config.writeBatch}/${config.readBatch}`

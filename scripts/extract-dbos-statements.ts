@@ -58,4 +58,8 @@ const json = {
   inserts: INSERTS,
 };
 writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
-console.log(`wrote ${out}: ${Object.entries(captures).map(([v, s]) => `${v}: ${Object.keys(s).join(", ")}`).join("; ")}`);
+console.log(
+  `wrote ${out}: ${Object.entries(captures)
+    .map(([v, s]) => `${v}: ${Object.keys(s).join(", ")}`)
+    .join("; ")}`,
+);

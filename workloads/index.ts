@@ -3,11 +3,13 @@
 // Adding a workload: its folder, one line here and one in workloads/runners.ts.
 import type { z } from "zod";
 import { pubsub } from "./pubsub/definition";
+import { inserts } from "./inserts/definition";
 import { queue } from "./queue/definition";
 import { queuedWorkflows } from "./queued-workflows/definition";
 import type { WorkloadDefinition } from "./types";
+import { workflows } from "./workflows/definition";
 
-const BUILT_IN = [pubsub, queue, queuedWorkflows] as const;
+const BUILT_IN = [pubsub, queue, inserts, workflows, queuedWorkflows] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;

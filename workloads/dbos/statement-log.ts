@@ -5,7 +5,7 @@
 
 /** The capture's log_line_prefix: `%m [%p] app=%a xid=%x: `. The test's server writes the same. */
 export const LOG_LINE_PREFIX = "%m [%p] app=%a xid=%x: ";
-const LINE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S+ \[(\d+)\] app=(.*?) xid=\d+: ([A-Z]+):  (.*)$/;
+const LINE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S+ \[(\d+)\] app=(.*?) xid=\d+: ([A-Z]+): {2}(.*)$/;
 
 export interface LoggedStatement {
   pid: number;

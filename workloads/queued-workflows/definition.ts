@@ -160,12 +160,6 @@ interface Shape {
   warmupSeconds: number;
   durationSeconds: number;
   reportIntervalSeconds: number;
-  // The message workloads' fields it does not have: declared absent, so code that reads them off any config
-  // sees `undefined` here (no payload: rates in MiB/s are 0; no back-off setting).
-  writers?: never;
-  readers?: never;
-  payloadBytes?: never;
-  backoff?: never;
 }
 
 export const QueuedWorkflowsParams = paramsObject<"queued-workflows", Shape>("queued-workflows", FIELDS);
