@@ -16,6 +16,7 @@ import { parseArgs, usage, type CliOptions } from "./cli-args";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
+import { queuesSweep, type SweepPoint, sweepText } from "../workloads/queued-workflows/sweep";
 
 export interface CliIo {
   out: (line: string) => void;
@@ -59,14 +60,47 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const mod = (await import(spec)) as { main(args: string[]): Promise<number> };
     return mod.main(argv.slice(1));
   }
+  // `-queues 1,2,4,8`: one ordinary run per queue count, back to back, then the curve.
+  const sweep = queuesSweep(argv);
+  if (sweep.kind === "error") {
+    io.err(`bench: ${sweep.message}`);
+    return 2;
+  }
+  if (sweep.kind === "sweep") {
+    const points: SweepPoint[] = [];
+    let code = 0;
+    for (const q of sweep.counts) {
+      io.out(`--- queues ${q} (${points.length + 1} of ${sweep.counts.length}) ---`);
+      const r = await runOnce(sweep.argvFor(q), io);
+      if (r.code === 2 || r.cancelled) return r.code; // bad flags fail every run alike; a cancel stops the sweep
+      points.push({ queues: q, summary: r.summary, error: r.error, runId: r.runId });
+      if (r.code !== 0) code = 1;
+      io.out("");
+    }
+    io.out(sweepText(points));
+    return code;
+  }
+  return (await runOnce(argv, io)).code;
+}
+
+interface RunOutcome {
+  code: number;
+  summary?: RunSummary;
+  error?: string;
+  runId?: string;
+  cancelled?: boolean;
+}
+
+/** One run from its command line: parse, run, print, --json, --save. */
+async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   const parsed = parseArgs(argv);
   if (parsed.kind === "help") {
     io.out(usage());
-    return 0;
+    return { code: 0 };
   }
   if (parsed.kind === "error") {
     io.err(`bench: ${parsed.message}`);
-    return 2;
+    return { code: 2 };
   }
   const opts = parsed.options;
   const config = opts.config;
@@ -76,7 +110,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     env = readEnv();
   } catch (e) {
     io.err(`bench: ${(e as Error).message}`);
-    return 2;
+    return { code: 2 };
   }
   // Before connecting anywhere: a run this process could not hold is refused, naming the flags to lower.
   const flagOf = (field: string) => {
@@ -86,7 +120,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
   const tooBig = memoryProblem(config, env.RUNNER_MEMORY_BUDGET_MB, flagOf);
   if (tooBig) {
     io.err(`bench: ${tooBig.message}`);
-    return 2;
+    return { code: 2 };
   }
   let embedded: (EmbeddedServer & { owned: boolean }) | undefined;
   const controller = new AbortController();
@@ -145,7 +179,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
         cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
       );
       io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
-      return 1;
+      return { code: 1, cancelled, error: (err as Error).message, runId: save?.runId };
     }
     io.out("");
     io.out(summaryText(summary, targetLabel));
@@ -159,12 +193,12 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     if (save) io.out(`stored as run ${save.runId}`);
     if (verr) {
       io.err(`bench: ${verr}`);
-      return 1;
+      return { code: 1, summary, error: verr, runId: save?.runId };
     }
-    return 0;
+    return { code: 0, summary, runId: save?.runId };
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
-    return 1;
+    return { code: 1, error: (err as Error).message };
   } finally {
     if (cancelPoll) clearInterval(cancelPoll);
     process.off("SIGINT", onSigint);

@@ -42,11 +42,13 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const def = definitionOf(c);
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
+  // Only the message workloads have a back-off (a DBOS workload's config has none to name).
+  const hasBackoff = def.fields.some((f) => f.name === "backoff");
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
   out.push(
     `${knobsParts(c)
       .filter((p) => !/back-off$/.test(p))
-      .join(", ")}, ${backoff}`,
+      .join(", ")}${hasBackoff ? `, ${backoff}` : ""}`,
   );
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");

@@ -3,6 +3,7 @@
 // SQL, the loops and the verification are in runner.ts beside this (server-only).
 import type { z } from "zod";
 import { type DbosProfile, profileField } from "../dbos/schema";
+import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
 import { byGroup, paramsObject, plural } from "../fields";
 import { defineWorkload, type FieldDef, type MetricModel } from "../types";
 
@@ -53,7 +54,7 @@ const FIELDS: FieldDef[] = byGroup([
     max: 10_000_000,
     default: 1000,
     group: "load",
-    cli: { flag: "rate", help: "target enqueue rate in workflows/s over all enqueuers (the study's --rps), 0 = unthrottled" },
+    cli: { flag: "rate", ours: true, help: "target enqueue rate in workflows/s over all enqueuers (the study's --rps), 0 = unthrottled" },
     compareLabel: "Target rate (per s)",
   },
   {
@@ -201,6 +202,16 @@ export const QW_METRICS: MetricModel = {
   backlog: { label: "Backlog", unit: "workflows", what: "workflows enqueued but not yet completed", place: "in workflow_status, over all queues" },
 };
 
+/** A workflow in flight in the runner: its id (36 characters) and enqueue time in a Map entry, about this many bytes. */
+const IN_FLIGHT_BYTES = 150;
+/** Unthrottled enqueuers, for the memory bound: well above what one Postgres took in the study (12.1K–30.6K/s). */
+const UNTHROTTLED_RATE = 20_000;
+
+/** The study's README defaults for its queue script: 64 enqueuer processes, 8 worker processes (pool of 5 each). */
+const PUBLISHED_CLIENTS = { enqueuers: 64, workers: 8, executors: 4 } as const;
+/** "Many queues" for the 30.6K figure: the study's chart is the only source of counts (see the caveat). */
+const MANY_QUEUES = 32;
+
 const partsOf = (c: QueuedWorkflowsConfig) => [
   plural(c.enqueuers, "enqueuer"),
   `${plural(c.workers, "worker")} × ${c.executors} executors`,
@@ -233,6 +244,19 @@ export const queuedWorkflows = defineWorkload({
       config: { kind: "queued-workflows", queues: 16 },
     },
     {
+      id: "queued-workflows-published-one-queue",
+      label: "queued workflows: 12.1K/s, one queue (published)",
+      description:
+        "The published rate on one queue, 12,100 workflows/s, from 64 enqueuers and 8 workers × 4 executors (the study's README defaults): 105 connections, far beyond a small machine.",
+      config: { kind: "queued-workflows", ...PUBLISHED_CLIENTS, throttleWritesPerSec: 12_100 },
+    },
+    {
+      id: "queued-workflows-published-many-queues",
+      label: `queued workflows: 30.6K/s, ${MANY_QUEUES} queues (published)`,
+      description: `The published rate over many queues, 30,600 workflows/s, spread over ${MANY_QUEUES} queues (the study names no count), same clients as the one-queue figure.`,
+      config: { kind: "queued-workflows", ...PUBLISHED_CLIENTS, queues: MANY_QUEUES, throttleWritesPerSec: 30_600 },
+    },
+    {
       id: "queued-workflows-partitioned",
       label: "queued workflows: partitioned queue, 1,000 keys",
       description:
@@ -247,14 +271,34 @@ export const queuedWorkflows = defineWorkload({
   // The runner holds, per workflow enqueued and not yet completed, its id (36 characters) and its enqueue time
   // in a Map (about 150 bytes each with the Map's entry); at the target rate the backlog is what the workers
   // have not caught up with, so a run of the whole window unworked is the bound.
-  clientMemory: (c) => [
-    {
-      bytes: Math.max(c.throttleWritesPerSec, 1000) * (c.warmupSeconds + c.durationSeconds) * 150,
-      words: `up to ${(Math.max(c.throttleWritesPerSec, 1000) * (c.warmupSeconds + c.durationSeconds)).toLocaleString("en-US")} workflows in flight × 150 bytes (id and enqueue time)`,
-      fields: ["throttleWritesPerSec", "durationSeconds"],
-    },
-  ],
+  clientMemory: (c) => {
+    const inFlight = (c.throttleWritesPerSec || UNTHROTTLED_RATE) * (c.warmupSeconds + c.durationSeconds);
+    return [
+      {
+        bytes: inFlight * IN_FLIGHT_BYTES,
+        words: `up to ${inFlight.toLocaleString("en-US")} workflows in flight (target rate${c.throttleWritesPerSec ? "" : ", unthrottled taken as 20,000/s"} × warm-up and window) × ${IN_FLIGHT_BYTES} bytes (id and enqueue time)`,
+        fields: ["throttleWritesPerSec", "durationSeconds"],
+      },
+    ];
+  },
   clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
   writeBatch: () => 1,
   metrics: QW_METRICS,
+  // The study's figures count completed workflows: the completion rate here.
+  published: [
+    {
+      ...DBOS_QUEUED_ONE_QUEUE_12K,
+      rates: { read: 12_100 },
+      config: { ...DBOS_QUEUED_ONE_QUEUE_12K.config, ...PUBLISHED_CLIENTS, throttleWritesPerSec: 12_100 },
+    },
+    {
+      ...DBOS_QUEUED_MANY_QUEUES_30K,
+      rates: { read: 30_600 },
+      config: { ...DBOS_QUEUED_MANY_QUEUES_30K.config, ...PUBLISHED_CLIENTS, queues: MANY_QUEUES, throttleWritesPerSec: 30_600 },
+      caveats: [
+        ...DBOS_QUEUED_MANY_QUEUES_30K.caveats,
+        { by: "found", text: `${MANY_QUEUES} queues is our pick for "many": the post names no count, and its chart is the only place the counts appear.` },
+      ],
+    },
+  ],
 });

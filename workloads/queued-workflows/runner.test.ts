@@ -39,12 +39,15 @@ async function run(input: Partial<WorkloadInput> & Record<string, unknown>, duri
   return { summary, schema };
 }
 
-const rowsBy = async (schema: string) =>
-  (
-    await admin.query<{ status: string; n: string; once: string }>(
-      `SELECT status, count(*) AS n, count(*) FILTER (WHERE recovery_attempts = 1) AS once FROM ${schema}.workflow_status GROUP BY status`,
-    )
-  ).rows.reduce<Record<string, { n: number; once: number }>>((a, r) => ({ ...a, [r.status]: { n: Number(r.n), once: Number(r.once) } }), {});
+/** Rows of workflow_status per status, and how many of them were started exactly once. */
+async function rowsBy(schema: string) {
+  const r = await admin.query<{ status: string; n: string; once: string }>(
+    `SELECT status, count(*) AS n, count(*) FILTER (WHERE recovery_attempts = 1) AS once FROM ${schema}.workflow_status GROUP BY status`,
+  );
+  const out: Record<string, { n: number; once: number }> = {};
+  for (const row of r.rows) out[row.status] = { n: Number(row.n), once: Number(row.once) };
+  return out;
+}
 
 describe("every enqueued workflow is completed exactly once, or still queued at the end", () => {
   const shapes: [string, Record<string, unknown>][] = [
