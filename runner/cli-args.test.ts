@@ -117,14 +117,14 @@ test("bad flags and impossible combinations name the problem", () => {
   );
   assert.match(error(["pubsub", "-writerz", "4"]), /unknown flag -writerz \(did you mean -writers\?\)/);
   assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: Readers per group \(3\) must equal Partitions \(4\)/);
-  assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub workload only/);
+  assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub and queued-workflows workloads only, not queue/);
   assert.match(error(["pubsub", "-duration", "500ms"]), /-duration expects a duration in whole seconds/);
   assert.match(error(["pubsub", "-duration", "0s"]), /-duration: Measured duration must be at least 1 s$/);
   assert.match(
     error(["pubsub", "-throttle_writes", "50", "-write-batch", "100"]),
     /-throttle_writes: Write limit \(50 msg\/s\) is below Write batch \(100 msgs\)/,
   );
-  assert.match(error(["kafka"]), /unknown workload "kafka": use pubsub or queue/);
+  assert.match(error(["kafka"]), /unknown workload "kafka": use pubsub, queue, inserts, workflows or queued-workflows/);
   assert.match(error([]), /which workload\?/);
   assert.match(error(["pubsub", "-writers"]), /-writers needs a value/);
   assert.match(error(["pubsub", "-writers", "1", "-writers", "2"]), /-writers is given twice/);

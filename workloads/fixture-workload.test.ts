@@ -143,7 +143,7 @@ test("the API validates it with its own messages and queues it", async () => {
   assert.equal(bad.status, 400);
   assert.equal(bad.body.fields?.pingsPerSec, "Pings must be at most 50 per s");
   assert.match(bad.body.fields?.ping ?? "", /^"ping" is not a field of a echo workload \(its fields: kind, writers, pingsPerSec, /);
-  assert.equal((await post({ kind: "nope" })).body.fields?.kind, 'kind must be "pubsub", "queue" or "echo"');
+  assert.equal((await post({ kind: "nope" })).body.fields?.kind, 'kind must be "pubsub", "queue", "inserts", "workflows", "queued-workflows" or "echo"');
 
   const ok = await post({ kind: "echo", writers: 2, pingsPerSec: 7, fsyncEach: true, warmupSeconds: 0 });
   assert.equal(ok.status, 201, JSON.stringify(ok.body));
@@ -158,8 +158,8 @@ test("the CLI takes its flags, lists them in --help and names them in errors", (
   assert.deepEqual(r.kind === "run" && r.options.config, echoConfig());
   assert.deepEqual(parseArgs(["echo", "-pings=0"]), { kind: "error", message: "invalid echo settings: -pings: Pings must be at least 1 per s" });
   assert.deepEqual(parseArgs(["queue", "-pings", "3"]), { kind: "error", message: "-pings applies to the echo workload only, not queue" });
-  assert.deepEqual(parseArgs(["echo", "-partitions", "3"]), { kind: "error", message: "-partitions applies to the pubsub workload only, not echo" });
-  assert.match(usage(), /^Usage: npm run bench -- pubsub\|queue\|echo \[flags\]/);
+  assert.deepEqual(parseArgs(["echo", "-partitions", "3"]), { kind: "error", message: "-partitions applies to the pubsub and queued-workflows workloads only, not echo" });
+  assert.match(usage(), /^Usage: npm run bench -- pubsub\|queue\|inserts\|workflows\|queued-workflows\|echo \[flags\]/);
   assert.match(usage(), /\n {2}-pings N +echo: pings per second per writer\n/);
   assert.match(usage(), /\n {2}-fsync-each +echo: wait for the WAL flush of every ping\n/);
 });
@@ -236,7 +236,7 @@ test("removed again, it is gone from every surface", () => {
   try {
     assert.deepEqual(fieldsOf("echo"), []);
     assert.equal(parseConfig({ kind: "echo" }).ok, false);
-    assert.deepEqual(parseArgs(["echo"]), { kind: "error", message: 'unknown workload "echo": use pubsub or queue' });
+    assert.deepEqual(parseArgs(["echo"]), { kind: "error", message: 'unknown workload "echo": use pubsub, queue, inserts, workflows or queued-workflows' });
     assert.ok(!configRows().some((r) => r.key === "pingsPerSec"));
   } finally {
     unregister = registerWorkload(echo as never);
