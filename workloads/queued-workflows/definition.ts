@@ -302,3 +302,23 @@ export const queuedWorkflows = defineWorkload({
     },
   ],
 });
+
+/** The most runs one queues sweep launches: each is a whole run (warm-up, window, drain). */
+export const MAX_SWEEP_RUNS = 16;
+
+/**
+ * A queues sweep's list, "1,2,4,8": whole numbers within the Queues field's range, none twice, at most
+ * MAX_SWEEP_RUNS. The CLI's -queues list and the browser's sweep read it alike; messages name what to fix.
+ */
+export function parseQueueCounts(text: string): { ok: true; counts: number[] } | { ok: false; message: string } {
+  const parts = text.split(",").map((p) => p.trim());
+  const field = FIELDS.find((f) => f.name === "queues")!;
+  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) < field.min! || Number(p) > field.max!);
+  if (bad !== undefined)
+    return { ok: false, message: `"${bad}" is not a number of queues from ${field.min} to ${field.max} (a sweep is a list such as 1,2,4,8)` };
+  const counts = parts.map(Number);
+  if (new Set(counts).size !== counts.length) return { ok: false, message: "a queue count is listed twice" };
+  if (counts.length < 2) return { ok: false, message: "a sweep needs at least two queue counts, such as 1,2,4,8" };
+  if (counts.length > MAX_SWEEP_RUNS) return { ok: false, message: `${counts.length} runs; a sweep runs at most ${MAX_SWEEP_RUNS}` };
+  return { ok: true, counts };
+}

@@ -3,10 +3,9 @@
 // completion rate against the number of queues: the curve the study published only as a chart.
 import type { RunSummary } from "../../lib/summary";
 import { msText, num } from "../../runner/format";
+import { parseQueueCounts } from "./definition";
 
 const QUEUES_FLAG = /^--?queues(?:=(.*))?$/;
-/** The most runs one sweep may launch: each is a whole run (warm-up, window, drain). */
-export const MAX_SWEEP_RUNS = 16;
 
 export type QueuesSweep = { kind: "none" } | { kind: "error"; message: string } | { kind: "sweep"; counts: number[]; argvFor: (queues: number) => string[] };
 
@@ -26,13 +25,9 @@ export function queuesSweep(argv: string[]): QueuesSweep {
     break;
   }
   if (at < 0 || value === undefined || !value.includes(",")) return { kind: "none" };
-  const parts = value.split(",").map((p) => p.trim());
-  const counts = parts.map(Number);
-  const bad = parts.find((p, i) => !/^\d+$/.test(p) || counts[i] < 1);
-  if (bad !== undefined)
-    return { kind: "error", message: `-queues ${value}: "${bad}" is not a whole number of queues ≥ 1 (a sweep is a list such as 1,2,4,8)` };
-  if (new Set(counts).size !== counts.length) return { kind: "error", message: `-queues ${value}: a queue count is listed twice` };
-  if (counts.length > MAX_SWEEP_RUNS) return { kind: "error", message: `-queues ${value}: ${counts.length} runs; a sweep runs at most ${MAX_SWEEP_RUNS}` };
+  const parsed = parseQueueCounts(value);
+  if (!parsed.ok) return { kind: "error", message: `-queues ${value}: ${parsed.message}` };
+  const { counts } = parsed;
   const inline = argv[at].includes("=");
   const jsonAt = argv.findIndex((a) => /^--?json(?:=|$)/.test(a));
   return {
