@@ -148,8 +148,9 @@ describe("tampering with workflow_status mid-run makes verification fail", () =>
 });
 
 test("workers slower than the enqueuers: the backlog and what is still queued at the end are reported, not failed", async () => {
-  // One worker with one executor, polling each second, against 400/s: it cannot keep up within the drain.
-  const { summary, schema } = await run({ profile: "2.17", workers: 1, executors: 1, pollMs: 1000, throttleWritesPerSec: 400 });
+  // One worker with one executor (three transactions a workflow), polling each second, against 1,500/s from 4
+  // enqueuers: it cannot catch up within the drain.
+  const { summary, schema } = await run({ profile: "2.17", enqueuers: 4, workers: 1, executors: 1, pollMs: 1000, throttleWritesPerSec: 1500 });
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
   const t = summary.totals!;

@@ -274,12 +274,19 @@ class QueuedWorkflowsRun implements WorkloadRun {
       if (stop.stopped) break;
       // The worker's queue loops take turns on its one poller connection; a failed poll rolls back before the
       // next one starts on it.
+      // What a poll claimed goes to the executors as soon as its transaction commits: a partitioned poll that
+      // fails at its fifth key has claimed the first four's workflows (the library has dispatched them too).
+      const hand = (ids: string[]) => {
+        for (const id of ids) state.local.push({ id, queue: q });
+        state.running += ids.length;
+        wakeAll(state);
+      };
       const mine = state.turn.then(async () => {
         const t0 = clock();
         try {
-          const ids = await this.dequeue(conn, q, state);
+          const n = await this.dequeue(conn, q, state, hand);
           g.latency.claim.record((clock() - t0) * 1000);
-          return ids;
+          return n;
         } catch (err) {
           await rollbackQuietly(conn.tc.client);
           throw err;
@@ -287,13 +294,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
       });
       state.turn = mine.catch(() => undefined);
       try {
-        const ids = await mine;
-        if (!ids.length) g.emptyPoll();
-        else {
-          for (const id of ids) state.local.push({ id, queue: q });
-          state.running += ids.length;
-          wakeAll(state);
-        }
+        if ((await mine) === 0) g.emptyPoll();
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code && CONTENTION.has(code)) {
@@ -305,8 +306,11 @@ class QueuedWorkflowsRun implements WorkloadRun {
     }
   }
 
-  /** One dequeue poll of queue `q`; returns the ids claimed (and, in the current profile, read back: its start). */
-  private async dequeue(conn: Conn, q: number, state: WorkerState): Promise<string[]> {
+  /**
+   * One dequeue poll of queue `q`: hands each committed claim to `hand` (in the current profile after its start,
+   * the batch's read-back), and returns how many workflows it claimed.
+   */
+  private async dequeue(conn: Conn, q: number, state: WorkerState, hand: (ids: string[]) => void): Promise<number> {
     const c = this.ctx.config;
     const s = this.sql;
     const name = this.names[q];
@@ -318,6 +322,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
         const keys = (await conn.run(s.partitions217, [name, "ENQUEUED"])).map((r) => r[0] as string);
         await conn.run("COMMIT");
         // One REPEATABLE READ transaction per key; an error (NOWAIT's lock not available) ends the whole poll.
+        let claimed = 0;
         for (const key of keys) {
           await conn.run("BEGIN");
           await conn.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
@@ -325,11 +330,12 @@ class QueuedWorkflowsRun implements WorkloadRun {
           if (running < 1) {
             const got = (await conn.run(s.partitionDequeue217, [name, "ENQUEUED", this.appVersion, key, 1 - running])).map((r) => r[0] as string);
             for (const id of got) await conn.run(s.claim217, ["PENDING", state.executorId, this.appVersion, 1000, nowMs, id]);
-            ids.push(...got);
-          }
-          await conn.run("COMMIT");
+            await conn.run("COMMIT");
+            hand(got);
+            claimed += got.length;
+          } else await conn.run("COMMIT");
         }
-        return ids;
+        return claimed;
       }
       await conn.run("BEGIN");
       await conn.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
@@ -337,7 +343,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
       // One UPDATE per claimed row, in the dequeue's transaction: the library's batch is one commit, not one statement.
       for (const id of ids) await conn.run(s.claim217, ["PENDING", state.executorId, this.appVersion, 1000, nowMs, id]);
       await conn.run("COMMIT");
-      return ids;
+      hand(ids);
+      return ids.length;
     }
     // current: READ COMMITTED (only a per-worker limit is set); the version lookup opens the transaction.
     const app = APP_NAME;
@@ -369,16 +376,20 @@ class QueuedWorkflowsRun implements WorkloadRun {
       }
     }
     await conn.run("COMMIT");
-    // The start: one read of the whole claimed batch, its own transaction (no start write since 2.30).
-    if (ids.length) {
-      await conn.run("BEGIN");
-      for (let i = 0; i < ids.length; i += IN_CHUNK) {
-        const chunk = ids.slice(i, i + IN_CHUNK);
-        await conn.unnamed(s.statusesCurrent(chunk.length), chunk);
+    // The start: one read of the whole claimed batch, its own transaction (no start write since 2.30). The
+    // claim is committed: its workflows go to the executors even if the read fails.
+    if (ids.length)
+      try {
+        await conn.run("BEGIN");
+        for (let i = 0; i < ids.length; i += IN_CHUNK) {
+          const chunk = ids.slice(i, i + IN_CHUNK);
+          await conn.unnamed(s.statusesCurrent(chunk.length), chunk);
+        }
+        await conn.run("COMMIT");
+      } finally {
+        hand(ids);
       }
-      await conn.run("COMMIT");
-    }
-    return ids;
+    return ids.length;
   }
 
   /** Starts and completes claimed workflows, one at a time, until the workers stop. */
