@@ -42,14 +42,10 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const def = definitionOf(c);
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
-  // Only the message workloads have a back-off (a DBOS workload's config has none to name).
-  const hasBackoff = def.fields.some((f) => f.name === "backoff");
+  // Workloads without readers (DBOS's) have no back-off to name.
+  const pollers = def.fields.some((f) => f.name === "backoff");
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
-  out.push(
-    `${knobsParts(c)
-      .filter((p) => !/back-off$/.test(p))
-      .join(", ")}${hasBackoff ? `, ${backoff}` : ""}`,
-  );
+  out.push([...knobsParts(c).filter((p) => !/back-off$/.test(p)), ...(pollers ? [backoff] : [])].join(", "));
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
   // One row per operation with a rate, as the workload declares them; a per-group one lists its groups.

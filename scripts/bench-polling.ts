@@ -20,13 +20,13 @@ import { freePort } from "../lib/testing";
 import { describeUrl } from "../lib/pgurl";
 import type { RunSummary } from "../lib/summary";
 import { BACKOFF_MODES, WorkloadConfig, type BackoffMode, type WorkloadInput } from "../lib/workloads";
-
-/** The polling workloads this script measures. */
-type BrokerConfig = Extract<WorkloadConfig, { kind: "pubsub" | "queue" }>;
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
+
+/** The polling workloads this script measures. */
+type BrokerConfig = Extract<WorkloadConfig, { kind: "pubsub" | "queue" }>;
 
 /**
  * What the reference tool (pg-queue-pubsub-benchmark at commit 8164907, built with go1.26.8) put on PostgreSQL 15

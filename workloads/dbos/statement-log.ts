@@ -36,7 +36,8 @@ export function parseStatementLog(log: string): LoggedStatement[] {
       last = { pid: Number(pid), app, text: s[1], params: [] };
       out.push(last);
       continuing = true;
-    } else if (level === "DETAIL" && last && last.pid === Number(pid) && rest.startsWith("parameters: ")) {
+    } else if (level === "DETAIL" && last && last.pid === Number(pid) && /^parameters: /i.test(rest)) {
+      // "parameters:" up to PostgreSQL 17, "Parameters:" from 18.
       last.params = splitParams(rest.slice("parameters: ".length));
     }
   }
