@@ -41,4 +41,9 @@ test("Sweep queues launches one run per count, back to back, then opens their co
   }
   const queues = await Promise.all(ids.map(async (id) => (await (await page.request.get(`/api/runs/${id}`)).json()).config.queues));
   expect(queues).toEqual([1, 3]);
+
+  // A run of the sweep is an ordinary run: its page shows what the workload measures.
+  await page.goto(`/runs/${ids[1]}`);
+  await expect(page.getByText("Enqueue-to-completion latency").first()).toBeVisible();
+  await expect(page.getByText("3 queues").first()).toBeVisible();
 });
