@@ -99,7 +99,7 @@ const FIELDS: FieldDef[] = byGroup([
     name: "workerConcurrency",
     label: "Worker concurrency",
     unit: "workflows",
-    hint: "current profile: a worker claims at most this many minus what it is running (the study's 1000); 2.17 claims every visible row",
+    hint: "current profile: per queue, a worker claims at most this many minus what it runs from that queue (the study's 1000); 2.17 claims every visible row",
     control: "int",
     min: 1,
     max: 100_000,

@@ -252,7 +252,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
   /** One worker: a poll loop per queue sharing the poller connection, and its executors. */
   private async worker(w: number, clients: TargetClient[]) {
     const [poller, ...executorClients] = clients;
-    const state: WorkerState = { local: [], executorId: randomUUID(), running: 0, waiters: [], turn: Promise.resolve() };
+    const state: WorkerState = { local: [], executorId: randomUUID(), running: new Array(this.names.length).fill(0), waiters: [], turn: Promise.resolve() };
     const pollConn = new Conn(poller);
     const polls = this.names.map((_, q) => this.pollLoop(pollConn, q, state));
     const executors = executorClients.map((tc) => this.executor(new Conn(tc), state));
@@ -278,7 +278,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
       // fails at its fifth key has claimed the first four's workflows (the library has dispatched them too).
       const hand = (ids: string[]) => {
         for (const id of ids) state.local.push({ id, queue: q });
-        state.running += ids.length;
+        state.running[q] += ids.length;
         wakeAll(state);
       };
       const mine = state.turn.then(async () => {
@@ -365,7 +365,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
           );
       }
     } else {
-      const free = c.workerConcurrency - state.running;
+      const free = c.workerConcurrency - state.running[q];
       if (free > 0) {
         const found = (await conn.run(s.dequeueCurrent, [name, "ENQUEUED", this.appVersion, app, free])).map((r) => r[0] as string);
         for (let i = 0; i < found.length; i += IN_CHUNK) {
@@ -456,12 +456,12 @@ class QueuedWorkflowsRun implements WorkloadRun {
         }
       } catch (err) {
         // The workflow stays claimed (PENDING) in the table; the library would recover it later, this run reports it.
-        state.running--;
+        state.running[queue]--;
         if (await stepFailed(this.ctx, conn.tc, err, { what: "start/complete", count: () => g.readError(), pause: () => stop.sleep(1) })) return;
         continue;
       }
       const te = clock();
-      state.running--;
+      state.running[queue]--;
       g.latency.read.record((te - t0) * 1000);
       const sent = this.inFlight.get(id);
       if (sent) {
@@ -585,8 +585,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
 interface WorkerState {
   local: Claimed[];
   executorId: string;
-  /** Claimed and not completed (the current profile's claim limit subtracts it). */
-  running: number;
+  /** Per queue: claimed and not completed (the current profile's claim limit, per queue and process as the library's, subtracts it). */
+  running: number[];
   /** Executors waiting for work; every claim wakes them all (they take turns on `local`). */
   waiters: (() => void)[];
   /** The poller connection's queue: each poll runs after the previous one. */
