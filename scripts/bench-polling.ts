@@ -141,7 +141,7 @@ function ours(s: RunSummary, srv: ServerCounts): Measured {
     written: s.totals?.writes ?? s.writes.count,
     read: s.totals?.reads ?? s.reads.count,
     clientPolls: s.latencyMs.claim?.count ?? 0, // one claim sample per poll, empty ones included (measured window)
-    readerSeconds: (c.kind === "pubsub" ? c.readers * c.consumerGroups : (c.readers ?? 0)) * s.window.measuredSeconds,
+    readerSeconds: (c.kind === "pubsub" ? c.readers * c.consumerGroups : c.readers) * s.window.measuredSeconds,
   };
 }
 
@@ -191,7 +191,7 @@ async function runReferenceTool(bin: string, config: BrokerConfig, url: string, 
     { encoding: "utf8", maxBuffer: 64 << 20 },
   );
   const total = (label: string) => Number(out.match(new RegExp(`^${label}: (\\d+)`, "m"))?.[1] ?? NaN);
-  const readers = config.kind === "pubsub" ? config.readers * config.consumerGroups : (config.readers ?? 0);
+  const readers = config.kind === "pubsub" ? config.readers * config.consumerGroups : config.readers;
   return {
     srv: await srvCounts(),
     written: total("Total Writes"),
