@@ -11,22 +11,27 @@ import { clock, sleepUntil } from "../../runner/timing";
 import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { QueuedWorkflowsConfig } from "./definition";
 import { createQwSchema } from "./schema";
-import { IN_CHUNK, qwSql, type QwSql } from "./sql";
+import { currentTail, IN_CHUNK, insertColumns, onConflict217, qwSql, type QwSql } from "./sql";
 import { VALUES } from "../dbos/schema";
 
 /** The application name the study's queue script gives its DBOSClient and workers (current profile). */
 const APP_NAME = "dbos-queue-bench";
 
-/** The ids' last 12 hex digits as two 24-bit numbers: an order-free digest of a set of random UUIDs. */
+/** A workflow id as the library writes it (a UUIDv4's text); anything else in the table is foreign. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * An order-free digest of a set of random UUIDs: their count and the sums of their last 12 hex digits as two
+ * 24-bit numbers (exact in a double up to 2^29 ids). Verification computes the same in SQL over the table.
+ */
 class IdDigest {
   count = 0;
   hi = 0;
   lo = 0;
-  add(id: string, sign = 1) {
-    this.count += sign;
-    this.hi += sign * parseInt(id.substring(24, 30), 16);
-    this.lo += sign * parseInt(id.substring(30, 36), 16);
+  add(id: string) {
+    this.count++;
+    this.hi += parseInt(id.substring(24, 30), 16);
+    this.lo += parseInt(id.substring(30, 36), 16);
   }
   equals(o: { count: number; hi: number; lo: number }) {
     return this.count === o.count && this.hi === o.hi && this.lo === o.lo;
@@ -71,6 +76,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
   readonly notes: string[] = [];
   private readonly sql: QwSql;
   private readonly names: string[];
+  /** The workers' application version: 32 hex digits, as the library's. */
   private readonly appVersion = randomUUID().replace(/-/g, "");
   private enqueuerLoops: Promise<void>[] = [];
   private workerLoops: Promise<void>[] = [];
@@ -120,6 +126,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
     this.sampler = setInterval(() => {
       for (let q = 0; q < this.names.length; q++) this.peakBacklog[q] = Math.max(this.peakBacklog[q], this.enqueuedPerQueue[q] - this.completedPerQueue[q]);
     }, 1000);
+    this.sampler.unref(); // a failed run must not be kept alive by it
   }
 
   startWriters(clients: TargetClient[]) {
@@ -130,9 +137,9 @@ class QueuedWorkflowsRun implements WorkloadRun {
     return Promise.all(this.enqueuerLoops).then(() => undefined);
   }
   readersDone() {
-    return Promise.all(this.workerLoops).then(() => {
-      clearInterval(this.sampler);
-    });
+    return Promise.all(this.workerLoops)
+      .then(() => undefined)
+      .finally(() => clearInterval(this.sampler));
   }
 
   // ---------- enqueue ----------
@@ -158,70 +165,20 @@ class QueuedWorkflowsRun implements WorkloadRun {
       const queue = this.enqueueSeq++ % this.names.length;
       const id = randomUUID();
       const pk = c.queuePartitions ? `p${String(Math.floor(Math.random() * c.queuePartitions)).padStart(8, "0")}` : null;
+      const common = { workflow_uuid: id, status: "ENQUEUED", name: VALUES.workflowName, recovery_attempts: 0, queue_name: this.names[queue] };
+      const shared = { inputs: VALUES.inputs, priority: 0, queue_partition_key: pk, serialization: VALUES.serialization };
       const values = current
-        ? [
-            id,
-            "ENQUEUED",
-            VALUES.workflowName,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            0,
-            this.names[queue],
-            null,
-            null,
-            null,
-            VALUES.inputs,
-            0,
-            pk,
-            null,
-            null,
-            VALUES.serialization,
-            null,
-            "null",
-            null,
-            null,
-            false,
-            APP_NAME,
-            1000,
-          ]
+        ? [...insertColumns({ ...common, ...shared }), ...currentTail(APP_NAME)]
         : [
-            id,
-            "ENQUEUED",
-            VALUES.workflowName,
-            null,
-            null,
-            null,
-            null,
-            null,
-            executorId,
-            this.appVersion,
-            "",
-            null,
-            null,
-            0,
-            this.names[queue],
-            null,
-            null,
-            null,
-            VALUES.inputs,
-            0,
-            pk,
-            randomUUID(),
-            null,
-            VALUES.serialization,
-            null,
-            1000,
-            "ENQUEUED",
-            "DELAYED",
-            0,
+            ...insertColumns({
+              ...common,
+              ...shared,
+              executor_id: executorId,
+              application_version: this.appVersion,
+              application_id: "",
+              owner_xid: randomUUID(),
+            }),
+            ...onConflict217(0),
           ];
       const t0 = clock();
       // In flight before it is sent: a worker may claim it before the COMMIT's reply reaches this loop.
@@ -413,37 +370,23 @@ class QueuedWorkflowsRun implements WorkloadRun {
           await conn.run(s.status217, [id]);
           await conn.run("COMMIT");
           await conn.run("BEGIN");
-          await conn.run(s.insert217, [
-            id,
-            "ENQUEUED",
-            VALUES.workflowName,
-            null,
-            null,
-            null,
-            null,
-            null,
-            state.executorId,
-            this.appVersion,
-            "",
-            null,
-            null,
-            0,
-            this.names[queue],
-            null,
-            null,
-            null,
-            VALUES.inputs,
-            0,
-            null,
-            randomUUID(),
-            null,
-            VALUES.serialization,
-            null,
-            1000,
-            "ENQUEUED",
-            "DELAYED",
-            1,
-          ]);
+          // The start writes the row again as the library does: status ENQUEUED in VALUES (the conflict keeps the
+          // row's PENDING), no partition key, a new owner_xid; the conflict arm adds 1 to recovery_attempts.
+          const start = insertColumns({
+            workflow_uuid: id,
+            status: "ENQUEUED",
+            name: VALUES.workflowName,
+            executor_id: state.executorId,
+            application_version: this.appVersion,
+            application_id: "",
+            recovery_attempts: 0,
+            queue_name: this.names[queue],
+            inputs: VALUES.inputs,
+            priority: 0,
+            owner_xid: randomUUID(),
+            serialization: VALUES.serialization,
+          });
+          await conn.run(s.insert217, [...start, ...onConflict217(1)]);
           await conn.run("COMMIT");
           await conn.run("BEGIN");
           await conn.run(s.complete217, ["SUCCESS", VALUES.workflowOutput, null, 1000, null, id]);

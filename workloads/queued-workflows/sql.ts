@@ -72,5 +72,45 @@ export function qwSql(s: string) {
 }
 export type QwSql = ReturnType<typeof qwSql>;
 
+/** The columns of the enqueue/start INSERT (both profiles), in its VALUES order. */
+const INSERT_COLUMNS = [
+  "workflow_uuid",
+  "status",
+  "name",
+  "authenticated_user",
+  "assumed_role",
+  "authenticated_roles",
+  "output",
+  "error",
+  "executor_id",
+  "application_version",
+  "application_id",
+  "class_name",
+  "config_name",
+  "recovery_attempts",
+  "queue_name",
+  "workflow_timeout_ms",
+  "workflow_deadline_epoch_ms",
+  "deduplication_id",
+  "inputs",
+  "priority",
+  "queue_partition_key",
+  "owner_xid",
+  "parent_workflow_id",
+  "serialization",
+  "delay_until_epoch_ms",
+] as const;
+type InsertColumn = (typeof INSERT_COLUMNS)[number];
+
+/** The INSERT's column values in order, NULL for every column not given (as the library binds them). */
+export const insertColumns = (v: Partial<Record<InsertColumn, unknown>>): unknown[] => INSERT_COLUMNS.map((c) => v[c] ?? null);
+
+/** The 2.17 INSERT's ON CONFLICT parameters: ms per second, the statuses that keep recovery_attempts, its increment. */
+export const onConflict217 = (increment: 0 | 1): unknown[] => [1000, "ENQUEUED", "DELAYED", increment];
+
+/** The current INSERT's further columns (attributes, schedule_name, debounce_deadline_epoch_ms, is_debounced,
+ *  application_name) and its ON CONFLICT's ms per second. */
+export const currentTail = (applicationName: string): unknown[] => ["null", null, null, false, applicationName, 1000];
+
 /** The most ids the library puts in one IN list (its chunk); the current profile's claims never reach it at the default concurrency. */
 export const IN_CHUNK = 4096;
