@@ -12,7 +12,9 @@ import { freePort } from "../../lib/testing";
 import { WorkloadConfig } from "../../lib/workloads";
 import { runWorkload, verificationError } from "../../runner/engine";
 import { LOG_LINE_PREFIX, normaliseStatement, parseStatementLog, transactionsOf, transactionsTouching } from "../dbos/statement-log";
+import { VALUES } from "../dbos/schema";
 import { RESULT_POLL_217 } from "../dbos/statements";
+import { currentTail, insertColumns, onConflict217 } from "./sql";
 
 const FIXTURE = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "..", "fixtures", "dbos", "statements.json"), "utf8")) as {
   captures: Record<string, Record<string, { transactions: string[][] }>>;
@@ -93,3 +95,53 @@ for (const [name, input, version, section] of cases)
     for (let i = 0; i < 50 && !log.includes(`DROP SCHEMA ${schema} CASCADE`, from); i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(shapesOf(log.slice(from), schema), captured(version, section));
   });
+
+/** A bound value's class: NULL, a UUID, 32 hex digits (an application version), or the literal itself. */
+const classOf = (v: unknown) => {
+  const t = v === null ? "NULL" : typeof v === "boolean" ? (v ? "t" : "f") : String(v);
+  return t === "NULL" ? t : /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(t) ? "uuid" : /^[0-9a-f]{32}$/.test(t) ? "hex32" : t;
+};
+
+test("the enqueue and start INSERTs bind what the library bound: the same NULLs, constants and kinds of ids", () => {
+  // From the captures' first queued workflow (statement-log-dbos-2.17.0.txt and -2.32-queue.txt, section C_enqueue),
+  // each bound value by the classes above.
+  const pickle = VALUES.inputs;
+  const captured217 = (increment: string) =>
+    ["uuid", "ENQUEUED", "noop_workflow", ..."NULL NULL NULL NULL NULL".split(" "), "uuid", "hex32", "", "NULL", "NULL", "0", "bench-queue"].concat([
+      "NULL",
+      "NULL",
+      "NULL",
+      pickle,
+      "0",
+      "NULL",
+      "uuid",
+      "NULL",
+      "py_pickle",
+      "NULL",
+      "1000",
+      "ENQUEUED",
+      "DELAYED",
+      increment,
+    ]);
+  const capturedCurrent = ["uuid", "ENQUEUED", "noop_workflow", ...Array(10).fill("NULL"), "0", "bench-queue", "NULL", "NULL", "NULL", pickle, "0"].concat([
+    "NULL",
+    "NULL",
+    "NULL",
+    "py_pickle",
+    "NULL",
+    "null",
+    "NULL",
+    "NULL",
+    "f",
+    "dbos-queue-bench",
+    "1000",
+  ]);
+
+  const id = "0b6f1f0e-8a4c-4f7e-9d2a-2f8f1c3e5a7b";
+  const v = { executor_id: id, application_version: "0123456789abcdef0123456789abcdef", application_id: "", owner_xid: id };
+  const base = { workflow_uuid: id, status: "ENQUEUED", name: VALUES.workflowName, recovery_attempts: 0, queue_name: "bench-queue" };
+  const body = { inputs: VALUES.inputs, priority: 0, serialization: VALUES.serialization };
+  assert.deepEqual([...insertColumns({ ...base, ...body, ...v }), ...onConflict217(0)].map(classOf), captured217("0"));
+  assert.deepEqual([...insertColumns({ ...base, ...body, ...v }), ...onConflict217(1)].map(classOf), captured217("1"));
+  assert.deepEqual([...insertColumns({ ...base, ...body }), ...currentTail("dbos-queue-bench")].map(classOf), capturedCurrent);
+});
