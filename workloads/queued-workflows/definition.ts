@@ -105,7 +105,7 @@ const FIELDS: FieldDef[] = byGroup([
     max: 100_000,
     default: 1000,
     group: "timing",
-    cli: { flag: "worker-concurrency", help: "current profile: the per-worker claim limit (default 1000, the study's)" },
+    cli: { flag: "worker-concurrency", help: "current profile: a worker's claim limit per queue (default 1000, the study's)" },
     compareLabel: "Worker concurrency",
   },
   {
