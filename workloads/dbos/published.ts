@@ -26,7 +26,7 @@ export const DBOS_INSERTS_144K: PublishedResult = {
   study: "dbos",
   title: "Raw point inserts, one row per transaction: 144K inserts/s",
   source: SOURCE,
-  config: { kind: "inserts", profile: "2.17" },
+  config: { kind: "inserts", rate: 144_000, connections: 512, batchSize: 10 },
   rates: { write: 144_000 },
   loadModel:
     "open loop on a fixed timetable: batches of 10 sequential single-row INSERTs (autocommit) launched every batch/rate seconds, unbounded in flight, waiting for one of 16 processes × 32 pooled asyncpg connections (benchmarks/postgres_insert.py)",
@@ -45,7 +45,7 @@ export const DBOS_WORKFLOWS_43K: PublishedResult = {
   study: "dbos",
   title: "No-op durable workflows, started directly: 43K workflows/s",
   source: SOURCE,
-  config: { kind: "workflows", profile: "2.17", steps: 0 },
+  config: { kind: "workflows", rate: 43_000, connections: 256, steps: 0, profile: "2.17" },
   rates: { workflow: 43_000 },
   loadModel:
     "open loop at a target rate: per workflow the start INSERT … ON CONFLICT (PENDING) and the completion UPDATE (SUCCESS), each its own transaction, from several processes each running DBOS (benchmarks/dbos_start_workflow.py)",

@@ -43,6 +43,7 @@ test("a rate beyond what the connections can serve leaves work waiting, and the 
     assert.ok(drain > 1, `drain ${drain}`);
     assert.match(notes.join("\n"), /were due and still waiting for a connection when it ended/);
     assert.match(notes.join("\n"), /due before the timetable ended were never run \(the drain was cut off after 10 s\)/);
+    assert.doesNotMatch(notes.join("\n"), /still unread/, "no reader, so no unread backlog");
     assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   });
 });

@@ -184,7 +184,8 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
         checked: n,
         countsMatch: n === started && success === completed,
         problems,
-        unreadAtEnd: r.notRun,
+        // Nothing is read back; workflows never run are in the drain note, not an "unread" backlog.
+        unreadAtEnd: 0,
       };
     },
   };
