@@ -650,32 +650,58 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   if (opts.url) lines.push(`Link: ${opts.url}`, "");
   if (opts.generatedAt) lines.push(`Generated ${opts.generatedAt} by pg-broker-bench.`, "");
   lines.push("## Summary", "");
-  lines.push(
-    mdRow([
+  const m = comparedMetrics(items.map((c) => c.workload));
+  const broker = ["write", "read"].every((op) => m.rates.some((r) => r.name === op));
+  if (broker) {
+    // Message workloads: the reference README's own layout, so a comparison pastes beside its tables.
+    lines.push(
+      mdRow([
+        "Configuration",
+        "Source",
+        "Server",
+        "Write Rate",
+        "Read Rate",
+        "E2E Latency p50 / p95 / p99 (ms)",
+        "Write Latency p50 / p95 / p99 (ms)",
+        "Read Latency p50 / p95 / p99 (ms)",
+      ]),
+    );
+    lines.push(mdRow(Array(8).fill("---")));
+    for (const c of items)
+      lines.push(
+        mdRow([
+          c.label,
+          c.badge,
+          fmtCell(c.env.server ?? null),
+          rate(rateOf(c, "write", "Msg"), rateOf(c, "write", "MiB")),
+          rate(rateOf(c, "read", "Msg"), rateOf(c, "read", "MiB")),
+          triple(c, "e2e"),
+          triple(c, "write"),
+          triple(c, "read"),
+        ]),
+      );
+  } else {
+    // Other workloads: what they declare, each rate in its own unit and each charted latency as p50 / p95 / p99.
+    const head = [
       "Configuration",
       "Source",
       "Server",
-      "Write Rate",
-      "Read Rate",
-      "E2E Latency p50 / p95 / p99 (ms)",
-      "Write Latency p50 / p95 / p99 (ms)",
-      "Read Latency p50 / p95 / p99 (ms)",
-    ]),
-  );
-  lines.push(mdRow(Array(8).fill("---")));
-  for (const c of items)
-    lines.push(
-      mdRow([
-        c.label,
-        c.badge,
-        fmtCell(c.env.server ?? null),
-        rate(rateOf(c, "write", "Msg"), rateOf(c, "write", "MiB")),
-        rate(rateOf(c, "read", "Msg"), rateOf(c, "read", "MiB")),
-        triple(c, "e2e"),
-        triple(c, "write"),
-        triple(c, "read"),
-      ]),
-    );
+      ...m.rates.map((r) => `${r.label} (${r.unit}/s)`),
+      ...m.latencies.map((l) => `${l.label} p50 / p95 / p99 (ms)`),
+    ];
+    lines.push(mdRow(head));
+    lines.push(mdRow(Array(head.length).fill("---")));
+    for (const c of items)
+      lines.push(
+        mdRow([
+          c.label,
+          c.badge,
+          fmtCell(c.env.server ?? null),
+          ...m.rates.map((r) => fmtNum(rateOf(c, r.name, "Msg"), 2)),
+          ...m.latencies.map((l) => triple(c, l.name)),
+        ]),
+      );
+  }
   lines.push("", `## Results${base ? ` (Δ and ratio against ${badgeText(base)})` : ""}`, "");
   lines.push(mdRow(["Metric", ...items.map(badgeText)]));
   lines.push(mdRow(["---", ...items.map(() => "---:")]));
