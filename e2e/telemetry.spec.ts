@@ -51,4 +51,13 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   const summary = await (await page.request.get(`/api/runs/${id}/summary`)).json();
   expect(summary.telemetry.verdict.category).toBe("throttle-bound");
   expect(summary.telemetry.window.db.commitsPerSec).toBeGreaterThan(0);
+
+  // Compare shows each measured side's verdict and what its server did; the reference beside it has none.
+  await page.goto(`/compare?ids=${id},ref:queue-4vcpu-single-node`);
+  const toggle = page.getByTestId("diff-toggle");
+  if (await toggle.isChecked()) await toggle.uncheck();
+  const limited = page.locator('tr[data-row="limitedBy"]');
+  await expect(limited.locator("td").first()).toContainText(/^throttle-bound: writes achieved \/ throttle \d+% \(≥ 95%\) ✓/);
+  await expect(limited.locator("td").nth(1)).toHaveText("—");
+  await expect(page.locator('tr[data-row="serverDid"] td').first()).toContainText(/connections active \d+%.*commits\/s/);
 });
