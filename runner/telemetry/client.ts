@@ -1,39 +1,29 @@
-// The client side of the verdict: the runner process's CPU, how busy its event loop was and the longest delay
-// a timer saw, as deltas between readings. Node runs every loop on one thread, so "100% of one core" or an
-// event loop busy all the time means the runner, not Postgres, set the pace.
-import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from "node:perf_hooks";
+// The client side of the verdict, read at each telemetry reading: the runner's CPU and longest event-loop delay
+// (the runner-load meter's, runner/stats.ts, so they are the numbers the client-bound check uses) and how busy
+// its event loop was (performance.eventLoopUtilization: on a machine shared with other work, a busy loop can get
+// far less than a core of CPU, so CPU alone misses it). Node runs every loop on one thread, so a loop busy all
+// the time means the runner, not Postgres, set the pace.
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import type { ClientRates } from "../../lib/telemetry/shape";
+import { clock } from "../timing";
+import { RunnerLoadMeter } from "../stats";
 
 export class ClientProbe {
-  private cpu = process.cpuUsage();
-  private at = performance.now();
+  private meter = new RunnerLoadMeter();
+  private at = clock();
   private elu: EventLoopUtilization = performance.eventLoopUtilization();
-  private delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
-
-  constructor() {
-    this.delay.enable();
-  }
 
   /** Rates since the previous reading (or since construction). */
   read(): ClientRates {
-    const now = performance.now();
-    const cpu = process.cpuUsage(this.cpu);
+    const now = clock();
+    const load = this.meter.tick(false, Math.max(now - this.at, 1e-3) / 1000);
     const elu = performance.eventLoopUtilization(this.elu);
-    const wallMs = Math.max(now - this.at, 1e-3);
-    const out: ClientRates = {
-      cpuPct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
-      eventLoopUtilization: elu.utilization,
-      // The histogram's max is in ns; it stays 0 until a full resolution period passed.
-      eventLoopDelayMaxMs: this.delay.count > 0 ? this.delay.max / 1e6 : 0,
-    };
-    this.cpu = process.cpuUsage();
     this.elu = performance.eventLoopUtilization();
     this.at = now;
-    this.delay.reset();
-    return out;
+    return { cpuPct: 100 * load.cpuCores, eventLoopUtilization: elu.utilization, eventLoopDelayMaxMs: load.loopDelayMs.max };
   }
 
   stop() {
-    this.delay.disable();
+    this.meter.stop();
   }
 }

@@ -69,8 +69,8 @@ describe("the verdict names the limit it was made to hit", () => {
     before(async () => {
       server = await startTestServer([
         ...["-c", "fsync=on", "-c", "synchronous_commit=on"],
-        // The flusher sleeps 20 ms holding WALWriteLock before each flush: the others queue on LWLock:WALWrite.
-        ...["-c", "commit_delay=20000", "-c", "commit_siblings=1", "-c", "track_wal_io_timing=on"],
+        // The flusher sleeps 50 ms holding WALWriteLock before each flush: the others queue on LWLock:WALWrite.
+        ...["-c", "commit_delay=50000", "-c", "commit_siblings=1", "-c", "track_wal_io_timing=on"],
       ]);
     });
     after(async () => {
