@@ -20,6 +20,8 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   // The charts draw lines as data arrives (the embedded target is on this machine, so CPU has Postgres' line).
   await expect(charts.getByTestId("chart-commits").locator("path.recharts-curve").first()).toBeVisible();
   await expect(charts.getByTestId("chart-cpu")).toContainText("Postgres");
+  // Its own cost, measured, beside the charts.
+  await expect(charts.getByTestId("telemetry-cost")).toContainText(/its cost: [\d.]+ statements\/s on the target in one round trip, [\d.]+ ms per reading/);
   // Live, once 5 measured seconds of telemetry are in: the verdict over the last seconds, while it still runs.
   const liveVerdict = page.getByTestId("verdict");
   await expect(liveVerdict).toContainText(/live, over the last \d+ s of the measured window/, { timeout: 20_000 });

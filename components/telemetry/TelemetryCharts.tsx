@@ -57,6 +57,13 @@ export function TelemetryCharts({
     [points],
   );
   if (points.length === 0) return null;
+  // The telemetry's own cost, measured in every reading.
+  const seconds = points.reduce((a, p) => a + p.telemetry.intervalSec, 0);
+  const cost = {
+    statementsPerSec: seconds > 0 ? points.reduce((a, p) => a + p.telemetry.overhead.statements, 0) / seconds : 0,
+    msMean: points.reduce((a, p) => a + p.telemetry.overhead.ms, 0) / points.length,
+    msMax: Math.max(...points.map((p) => p.telemetry.overhead.ms)),
+  };
   const common = { data: rows, responsive: true, margin: { top: 8, right: 12, bottom: 0, left: 0 } } as const;
   const tooltipLabel = (v: unknown) => `t = ${v} s`;
   const hasSyncTime = rows.some((r) => r.walSyncMs !== null);
@@ -80,7 +87,11 @@ export function TelemetryCharts({
   return (
     <section className="stack" aria-labelledby="telemetry-heading" data-testid="telemetry-charts">
       <h2 className="chart-group-title" id="telemetry-heading">
-        What the server was doing <span className="hint">sampled once a second on a connection of its own</span>
+        What the server was doing{" "}
+        <span className="hint" data-testid="telemetry-cost">
+          sampled once a second on a connection of its own; its cost: {dec(cost.statementsPerSec)} statements/s on the target in one round trip,{" "}
+          {dec(cost.msMean, 2)} ms per reading (max {dec(cost.msMax, 2)} ms)
+        </span>
       </h2>
       <div className="grid grid-2">
         <ChartCard
