@@ -48,7 +48,7 @@ const dec = (x: number, d = 1) => x.toLocaleString("en-US", { maximumFractionDig
 export function evidenceText(e: Evidence): string {
   const v = (x: number) =>
     e.unit === "ratio" ? `${dec(x * 100, 0)}%` : e.unit === "%" ? `${dec(x)}%` : Math.abs(x) >= 100 ? `${int(x)} ${e.unit}` : `${dec(x, 2)} ${e.unit}`;
-  const threshold = e.threshold !== undefined && e.cmp ? ` (${e.cmp} ${e.threshold === Number.MIN_VALUE ? "0" : v(e.threshold)})` : "";
+  const threshold = e.threshold !== undefined && e.cmp ? ` (${e.cmp} ${v(e.threshold)})` : "";
   const mark = e.holds === undefined ? "" : e.holds ? " ✓" : " ✗";
   return `${e.what} ${v(e.value)}${threshold}${mark}`;
 }

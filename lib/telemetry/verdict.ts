@@ -87,9 +87,9 @@ export const Evidence = z.object({
   what: z.string(),
   value: z.number(),
   unit: z.string(),
-  /** The threshold it is held against, and how ("≥" must reach it, "<" must stay below). */
+  /** The threshold it is held against, and how ("≥" must reach it, ">" must exceed it, "<" must stay below). */
   threshold: z.number().optional(),
-  cmp: z.enum(["≥", "<"]).optional(),
+  cmp: z.enum(["≥", ">", "<"]).optional(),
   holds: z.boolean().optional(),
 });
 export type Evidence = z.infer<typeof Evidence>;
@@ -129,6 +129,7 @@ export interface VerdictInput {
 }
 
 const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "≥", holds: value >= threshold });
+const gt = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: ">", holds: value > threshold });
 const lt = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "<", holds: value < threshold });
 const fact = (what: string, value: number, unit: string): Evidence => ({ what, value, unit });
 
@@ -261,7 +262,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (w.tables) {
       const t = w.tables;
       const total = t.deadTuplesEnd + t.liveTuplesEnd;
-      const rising = ge("dead tuples' trend", t.deadTuplesSlopePerSec, Number.MIN_VALUE, "tuples/s");
+      const rising = gt("dead tuples' trend", t.deadTuplesSlopePerSec, 0, "tuples/s");
       const many = ge("dead tuples at the end", t.deadTuplesEnd, THRESHOLDS.deadTuplesMin, "tuples");
       const share = ge("dead share of the run's tables' tuples", total > 0 ? t.deadTuplesEnd / total : 0, THRESHOLDS.deadShare, "ratio");
       ev.push(rising, many, share, fact("autovacuum runs", t.autovacuumRuns, "runs"));
