@@ -23,7 +23,6 @@ export interface CollectorOptions {
   keep?: number;
   /** Measure the runner process (CPU, event loop) too (default true). */
   client?: boolean;
-  onSample?: (s: TelemetrySample) => void;
   log?: (line: string) => void;
 }
 
@@ -100,7 +99,6 @@ export class TelemetryCollector {
   private inFlight: Promise<unknown> | undefined;
   private host?: HostProbe;
   private clientProbe?: ClientProbe;
-  private listeners = new Set<(s: TelemetrySample) => void>();
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
   readonly info: TelemetryInfo;
@@ -111,7 +109,6 @@ export class TelemetryCollector {
     this.info = info;
     this.opts = opts;
     this.host = host;
-    if (opts.onSample) this.listeners.add(opts.onSample);
     if (opts.client !== false) this.clientProbe = new ClientProbe();
   }
 
@@ -162,19 +159,9 @@ export class TelemetryCollector {
     return this.conn.pid;
   }
 
-  /** Also tell `fn` about every sample (the engine attaches the latest to its own). */
-  subscribe(fn: (s: TelemetrySample) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-
   /** The samples kept (the last `keep`), oldest first. */
   samples(): readonly TelemetrySample[] {
     return this.ring;
-  }
-
-  latest(): TelemetrySample | undefined {
-    return this.ring[this.ring.length - 1];
   }
 
   /**
@@ -384,13 +371,6 @@ export class TelemetryCollector {
     };
     this.ring.push(s);
     if (this.ring.length > (this.opts.keep ?? 600)) this.ring.shift();
-    for (const fn of this.listeners) {
-      try {
-        fn(s);
-      } catch (err) {
-        this.opts.log?.(`telemetry listener failed: ${(err as Error).message}`);
-      }
-    }
     return s;
   }
 }
