@@ -62,4 +62,9 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   await expect(limited.locator("td").first()).toContainText(/^throttle-bound: writes achieved \/ throttle \d+% \(≥ 95%\) ✓/);
   await expect(limited.locator("td").nth(1)).toHaveText("—");
   await expect(page.locator('tr[data-row="serverDid"] td').first()).toContainText(/connections active \d+%.*commits\/s/);
+  // …and its numbers as result rows, side by side (the reference has none).
+  const commits = page.getByTestId(`result-server_commits_per_s-${id}`);
+  await expect(commits).toBeVisible();
+  expect(Number(await commits.getAttribute("data-value"))).toBeGreaterThan(0);
+  await expect(page.getByTestId("result-server_commits_per_s-ref:queue-4vcpu-single-node")).toHaveText("—");
 });

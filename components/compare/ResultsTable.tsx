@@ -51,7 +51,15 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                     <th colSpan={items.length + 1} scope="colgroup">
                       <span className="group-label">
                         {r.group}{" "}
-                        <span className="hint">({r.unit === "ms" ? "ms, lower is better" : `${r.group === "Throughput" ? "higher is better" : ""}`})</span>
+                        <span className="hint">
+                          (
+                          {r.better === "neither"
+                            ? "the same window's server telemetry: why the rows above differ, neither better nor worse"
+                            : r.unit === "ms"
+                              ? "ms, lower is better"
+                              : `${r.group === "Throughput" ? "higher is better" : ""}`}
+                          )
+                        </span>
                       </span>
                     </th>
                   </tr>

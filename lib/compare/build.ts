@@ -8,7 +8,8 @@ import { referenceLabel, type Reference } from "../references/references";
 import { clientBoundText } from "../measurement/runner-load";
 import { isRateSample, SampleMetrics } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
-import { serverLine, verdictLine } from "../telemetry/report";
+import { SERVER_FIGURES, serverLine, verdictLine } from "../telemetry/report";
+import type { TelemetryWindow } from "../telemetry/window";
 import {
   comparedMetrics,
   configCellsOf,
@@ -297,7 +298,13 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     points: {},
     overTime: overTimeOf(samples),
     notes,
+    ...(s.telemetry?.window ? { server: serverFigures(s.telemetry.window) } : {}),
   };
+}
+
+/** A run's SERVER_FIGURES by key. */
+function serverFigures(w: TelemetryWindow): Record<string, number | null> {
+  return Object.fromEntries(SERVER_FIGURES.map((f) => [f.key, f.value(w)]));
 }
 
 // ---------- imports ----------

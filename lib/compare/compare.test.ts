@@ -345,4 +345,14 @@ test("each measured side's verdict and what its server did: in the table, the Ma
   assert.match(toMarkdown(cmp), /\| What limited it \| WAL-flush-bound: /);
   assert.match(toCsv(cmp).split("\n")[0], /env_limitedBy,env_serverDid/);
   assert.match(JSON.stringify(toJson(cmp)), /WAL-flush-bound/);
+  // The same window's numbers as result rows, side by side with their differences, never "better" or "worse".
+  const commits = cmp.results.find((r) => r.key === "server_commits_per_s")!;
+  assert.equal(commits.group, "What the server did");
+  assert.deepEqual(commits.values, [997, null, null]);
+  assert.equal(cmp.results.find((r) => r.key === "server_wal_flush_wait_pct")!.values[0]!.toFixed(1), "66.7");
+  assert.equal(delta(2, 1, commits.better)!.better, null);
+  assert.match(toCsv(cmp).split("\n")[0], /,server_commits_per_s,/);
+  assert.match(toMarkdown(cmp), /\| Commits\/s \| 997 \|/);
+  // Without any item measured by telemetry, there are no such rows.
+  assert.ok(!buildComparison([fromRun(runRecord("r_old")), ref("queue-4vcpu-single-node")]).results.some((r) => r.group === "What the server did"));
 });

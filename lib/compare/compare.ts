@@ -3,6 +3,7 @@
 // against a baseline; the notes that say what makes a comparison unfair; and the Markdown/CSV/JSON exports.
 // Pure and browser-safe (no Node APIs, no database): the builders live in lib/compare/build.ts.
 // Numbers are never invented: a percentile a source does not publish is null and shown as "—".
+import { SERVER_FIGURES } from "../telemetry/report";
 import type { WorkloadDefinition } from "../../workloads/types";
 import { latencyMetrics, metricModel, rateOperations } from "../measurement/operations";
 import { workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
@@ -170,6 +171,8 @@ export interface Comparable {
   overTime: TimePoint[];
   /** What the numbers mean, for this item. */
   notes: string[];
+  /** What the server did over the measured window (lib/telemetry SERVER_FIGURES), by key; runs with telemetry only. */
+  server?: Record<string, number | null>;
 }
 
 // ---------- rows ----------
@@ -237,9 +240,11 @@ export interface ResultRow {
   key: string;
   group: string;
   label: string;
-  /** What the row measures: a count rate ("msg/s", labelled with the operation's own unit), MiB/s or ms. */
-  unit: "msg/s" | "MiB/s" | "ms";
-  better: "higher" | "lower";
+  /** What the row measures: a count rate ("msg/s", labelled with the operation's own unit), MiB/s or ms; the
+   *  server rows' own units. */
+  unit: "msg/s" | "MiB/s" | "ms" | (typeof SERVER_FIGURES)[number]["unit"];
+  /** "neither": context (what the server did), shown with its difference but never as better or worse. */
+  better: "higher" | "lower" | "neither";
   values: (number | null)[];
   /** Per item: what is known to move its value in this row (its KnownEffects), shown beside the delta. Only
    *  when the comparison mixes kinds of result, where such an effect is a difference in kind. */
@@ -296,6 +301,12 @@ function resultRows(items: Comparable[]): ResultRow[] {
         }),
       );
   }
+  // What the server did, when some item measured it: the same window's numbers, side by side.
+  if (items.some((i) => i.server))
+    for (const f of SERVER_FIGURES)
+      rows.push(
+        row({ key: f.key, group: "What the server did", label: f.label, unit: f.unit, better: "neither", values: items.map((i) => i.server?.[f.key] ?? null) }),
+      );
   return rows;
 }
 
@@ -348,11 +359,16 @@ export interface Delta {
   better: boolean | null;
 }
 
-export function delta(value: number | null, base: number | null, better: "higher" | "lower" = "higher"): Delta | null {
+export function delta(value: number | null, base: number | null, better: ResultRow["better"] = "higher"): Delta | null {
   if (value === null || base === null || !Number.isFinite(value) || !Number.isFinite(base)) return null;
   const diff = value - base;
   const ratio = base === 0 ? null : value / base;
-  return { diff, ratio, pct: ratio === null ? null : (ratio - 1) * 100, better: diff === 0 ? null : better === "higher" ? diff > 0 : diff < 0 };
+  return {
+    diff,
+    ratio,
+    pct: ratio === null ? null : (ratio - 1) * 100,
+    better: diff === 0 || better === "neither" ? null : better === "higher" ? diff > 0 : diff < 0,
+  };
 }
 
 // ---------- unfairness ----------
@@ -761,6 +777,7 @@ export function toCsv(cmp: Comparison): string {
 }
 
 function csvName(r: ResultRow): string {
+  if (r.group === "What the server did") return r.key;
   if (r.unit !== "ms") return r.key.replace(/MsgPerSec$/, "_msg_per_s").replace(/MiBPerSec$/, "_mib_per_s");
   const [m, p] = r.key.split(".");
   return `${m}_${p}_ms`;

@@ -114,6 +114,31 @@ export function serverLine(w: TelemetryWindow): string {
   ].join("; ");
 }
 
+/**
+ * What the server did, as numbers compare puts side by side (one row each, keys as CSV columns). Neither
+ * higher nor lower is better: they say why the throughput and latency rows differ.
+ */
+export const SERVER_FIGURES: { key: string; label: string; unit: "%" | "/s" | "MiB/s" | "cores" | "tuples"; value: (w: TelemetryWindow) => number | null }[] = [
+  { key: "server_active_pct", label: "Connections active on the server (%)", unit: "%", value: (w) => 100 * w.runActiveShare },
+  {
+    key: "server_lock_wait_pct",
+    label: "Active connections waiting on locks (%)",
+    unit: "%",
+    value: (w) => 100 * Object.entries(w.runWaitShares).reduce((a, [k, v]) => a + (waitGroup(k) === "lock" ? v : 0), 0),
+  },
+  {
+    key: "server_wal_flush_wait_pct",
+    label: "Active connections waiting on the WAL flush (%)",
+    unit: "%",
+    value: (w) => 100 * Object.entries(w.runWaitShares).reduce((a, [k, v]) => a + (waitGroup(k) === "walFlush" ? v : 0), 0),
+  },
+  { key: "server_commits_per_s", label: "Commits/s", unit: "/s", value: (w) => w.db?.commitsPerSec ?? null },
+  { key: "server_wal_mib_per_s", label: "WAL MiB/s", unit: "MiB/s", value: (w) => (w.wal ? w.wal.bytesPerSec / 1024 / 1024 : null) },
+  { key: "server_wal_syncs_per_s", label: "WAL syncs/s", unit: "/s", value: (w) => w.wal?.syncsPerSec ?? null },
+  { key: "server_postgres_cores", label: "Postgres CPU (cores)", unit: "cores", value: (w) => w.host?.serverCpuCores ?? null },
+  { key: "server_dead_tuples_end", label: "Dead tuples at the end", unit: "tuples", value: (w) => w.tables?.deadTuplesEnd ?? null },
+];
+
 /** The verdict in one cell: its category and the evidence that decided it. */
 export function verdictLine(t: RunTelemetry): string {
   const decided = t.verdict.evidence.filter((e) => e.holds !== undefined);
