@@ -1,0 +1,135 @@
+// The ceiling search's driver: each step is an ordinary run of the workload through the engine, throttled to
+// the step's rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
+// (which rate next, when to stop) is lib/ceiling/search.ts.
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import type { LatencyStats } from "../../lib/metrics";
+import type { RunSummary } from "../../lib/summary";
+import type { WorkloadConfig } from "../../lib/workloads";
+import { type GoalMetric, stepFacts } from "../../lib/ceiling/facts";
+import { SearchCancelled, searchCeiling, type SearchOptions, type SearchResult } from "../../lib/ceiling/search";
+import type { Slo } from "../../lib/ceiling/slo";
+import { type ClientLoad, judgeStep, type StepVerdict } from "../../lib/ceiling/verdict";
+import { RunCancelled, runWorkload, type EngineOptions, type EngineSample } from "../engine";
+
+/** Shortest measured window of a step: the backlog's slope needs a few one-second samples. */
+export const MIN_STEP_SECONDS = 3;
+/** A step's drain: long enough to empty a sustained step's backlog; an unsustained one's is cut short (its
+ *  leftovers are noted in its summary, and the next step runs in a schema of its own). */
+const STEP_DRAIN_SECONDS = 5;
+
+/** One step, as it is printed and stored. */
+export interface CeilingStep {
+  index: number;
+  /** The throttle (msg/s). */
+  rate: number;
+  sustained: boolean;
+  verdict: StepVerdict;
+  achievedRate: number;
+  readRate: number | null;
+  measuredSeconds: number;
+  /** The latency the goal was checked on (its name says whether from the schedule). */
+  goal: { name: string; label: string; stats: LatencyStats | undefined };
+  /** Every latency of the step's window, by name (the curve's percentiles). */
+  latencyMs: RunSummary["latencyMs"];
+  client: ClientLoad | null;
+  startedAt: string;
+  endedAt: string;
+}
+
+export interface CeilingOptions {
+  /** The workload's config; each step overrides its throttle, measured duration and warm-up. */
+  base: WorkloadConfig;
+  targetUrl: string;
+  slo: Slo;
+  metric: GoalMetric;
+  stepSeconds: number;
+  warmupSeconds: number;
+  search: SearchOptions;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+  /** Told each step's rate before it runs. */
+  onStepStart?: (rate: number, index: number) => void | Promise<void>;
+  /** Told each step once judged, with its run's summary and samples (to store them). */
+  onStep?: (step: CeilingStep, summary: RunSummary, samples: EngineSample[]) => void | Promise<void>;
+  /** Passed to every step's engine run (samples, phases, a run id naming its schema). */
+  engine?: (index: number) => EngineOptions;
+}
+
+/**
+ * How busy the runner was in a step's measured window. The summary's manifest has the runner's CPU over the
+ * window; the event-loop delay is measured here around the window (the engine does not record it).
+ */
+export function clientLoadOf(summary: RunSummary, eventLoopP99Ms: number): ClientLoad {
+  const secs = summary.window.measuredSeconds;
+  return {
+    cpuCores: secs > 0 ? summary.manifest.runnerCpuSeconds / secs : 0,
+    eventLoopP99Ms,
+    source: "the runner's CPU over the window, and its event-loop delay measured by the ceiling driver",
+  };
+}
+
+/** Runs one step at `rate` and judges it. Rejects with SearchCancelled on a cancel, with the run's error otherwise. */
+export async function runStep(rate: number, index: number, o: CeilingOptions): Promise<{ step: CeilingStep; summary: RunSummary; samples: EngineSample[] }> {
+  const config = { ...o.base, throttleWritesPerSec: rate, durationSeconds: o.stepSeconds, warmupSeconds: o.warmupSeconds } as WorkloadConfig;
+  const samples: EngineSample[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  const extra = o.engine?.(index) ?? {};
+  const startedAt = new Date();
+  let summary: RunSummary;
+  try {
+    summary = await runWorkload(config, o.targetUrl, {
+      drainSeconds: STEP_DRAIN_SECONDS,
+      ...extra,
+      signal: o.signal,
+      log: o.log,
+      onSample: async (s) => {
+        samples.push(s);
+        await extra.onSample?.(s);
+      },
+      onPhase: (p) => {
+        // The delay of the measured window only, as the runner's CPU in the manifest.
+        if (p === "measuring") loop.enable();
+        else if (p === "draining") loop.disable();
+        extra.onPhase?.(p);
+      },
+    });
+  } catch (err) {
+    if (err instanceof RunCancelled) throw new SearchCancelled();
+    throw err;
+  } finally {
+    loop.disable();
+  }
+  const eventLoopP99Ms = loop.count > 0 ? loop.percentile(99) / 1e6 : 0;
+  const client = clientLoadOf(summary, eventLoopP99Ms);
+  const facts = stepFacts(summary, samples, rate, o.metric, client);
+  const verdict = judgeStep(facts, o.slo);
+  const step: CeilingStep = {
+    index,
+    rate,
+    sustained: verdict.sustained,
+    verdict,
+    achievedRate: facts.achievedRate,
+    readRate: facts.readRate,
+    measuredSeconds: facts.measuredSeconds,
+    goal: facts.latency,
+    latencyMs: summary.latencyMs,
+    client,
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+  };
+  return { step, summary, samples };
+}
+
+/** Runs the whole search; a cancel or a failed step ends it with the steps done so far. */
+export async function findCeiling(o: CeilingOptions): Promise<SearchResult<CeilingStep>> {
+  return searchCeiling(
+    async (rate, index) => {
+      await o.onStepStart?.(rate, index);
+      const { step, summary, samples } = await runStep(rate, index, o);
+      await o.onStep?.(step, summary, samples);
+      return step;
+    },
+    o.search,
+    o.signal,
+  );
+}
