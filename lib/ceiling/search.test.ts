@@ -93,6 +93,15 @@ describe("ceiling search", () => {
   test("growth never passes the maximum and rates are whole messages per second", () => {
     assert.deepEqual(nextStep([{ rate: 700, sustained: true }], opts({ maxRate: 1000 })), { rate: 1000 });
     assert.deepEqual(nextStep([], opts({ startRate: 0.3 })), { rate: 1 });
-    assert.deepEqual(nextStep([{ rate: 3, sustained: true }, { rate: 4, sustained: false }], opts({})), { stop: "converged" });
+    assert.deepEqual(
+      nextStep(
+        [
+          { rate: 3, sustained: true },
+          { rate: 4, sustained: false },
+        ],
+        opts({}),
+      ),
+      { stop: "converged" },
+    );
   });
 });

@@ -23,8 +23,7 @@ function parseBound(part: string): SloBound | string {
   if (!m) return `"${part}" is not a latency goal: write <percentile><<limit><unit>, ${EXAMPLE}`;
   const [, p, op, n, unitRaw] = m;
   const percentile = p.toLowerCase();
-  if (!(SLO_PERCENTILES as readonly string[]).includes(percentile))
-    return `"${part}": unknown percentile "${p}"; use one of ${SLO_PERCENTILES.join(", ")}`;
+  if (!(SLO_PERCENTILES as readonly string[]).includes(percentile)) return `"${part}": unknown percentile "${p}"; use one of ${SLO_PERCENTILES.join(", ")}`;
   const unit = unitRaw.toLowerCase();
   if (!unit) return `"${part}": the limit ${n} needs a unit (ms, s or us), e.g. ${percentile}${op}${n}ms`;
   if (!(unit in UNIT_MS)) return `"${part}": unknown unit "${unitRaw}"; use ms, s or us`;

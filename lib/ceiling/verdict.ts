@@ -133,7 +133,7 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
     if (f.readRate < expected * (1 - READ_TOLERANCE))
       fail(
         "readers",
-        `readers read ${n1(f.readRate)} msg/s of the ${n1(expected)} msg/s written${f.fanOut > 1 ? ` × ${f.fanOut} groups` : ""} (${pct(1 - f.readRate / expected)} short; at most ${pct(READ_TOLERANCE)} allowed)`,
+        `readers read ${n1(f.readRate)} msg/s; the ${n1(f.achievedRate)} msg/s written${f.fanOut > 1 ? ` × ${f.fanOut} groups need ${n1(expected)} msg/s` : ""} (${pct(1 - f.readRate / expected)} short; at most ${pct(READ_TOLERANCE)} allowed)`,
       );
   }
 
@@ -149,7 +149,8 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
       );
   }
 
-  if (f.errors.count > 0) fail("errors", `${n0(f.errors.count)} operation(s) failed${f.errors.messages.length ? `: ${f.errors.messages.slice(0, 3).join("; ")}` : ""}`);
+  if (f.errors.count > 0)
+    fail("errors", `${n0(f.errors.count)} operation(s) failed${f.errors.messages.length ? `: ${f.errors.messages.slice(0, 3).join("; ")}` : ""}`);
 
   if (!f.client) unchecked.push({ condition: "client", message: "the runner's CPU and event-loop delay were not measured for this step" });
   else if (f.client.verdict) {
