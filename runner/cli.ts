@@ -59,6 +59,10 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const mod = (await import(spec)) as { main(args: string[]): Promise<number> };
     return mod.main(argv.slice(1));
   }
+  if (argv[0] === "ceiling") {
+    const ceiling = await import("./ceiling/cli");
+    return ceiling.main(argv.slice(1), io);
+  }
   const parsed = parseArgs(argv);
   if (parsed.kind === "help") {
     io.out(usage());

@@ -1,0 +1,238 @@
+// `npm run bench -- ceiling <workload> [workload flags] --slo 'p99<50ms' [--metric e2e|write|…] [--step 30s]
+// [--max-rate N] [--start-rate N] [--precision 10%] [--max-steps N] [--json FILE]`: the highest rate the target
+// sustains under a latency goal. The workload flags are the bench's (runner/cli-args.ts); the search's own
+// flags are taken out first.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { goalMetric } from "../../lib/ceiling/facts";
+import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
+import { parseSlo, type Slo, sloText } from "../../lib/ceiling/slo";
+import { parseWholeSeconds } from "../../lib/duration";
+import { readEnv } from "../../lib/env";
+import { memoryProblem } from "../../lib/memory";
+import { maskUrl } from "../../lib/pgurl";
+import { knobsParts } from "../../lib/run-format";
+import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
+import type { GoalMetric } from "../../lib/ceiling/facts";
+import { parseArgs } from "../cli-args";
+import { resolveTarget } from "../default-target";
+import { findCeiling, MIN_STEP_SECONDS } from "./driver";
+import { resultLines, stepLine } from "./format";
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const DEFAULT_STEP_SECONDS = 30;
+const DEFAULT_START_RATE = 100;
+const DEFAULT_MAX_RATE = 1_000_000;
+
+/** The search's own flags and what they take. */
+const OWN = {
+  slo: "the latency goal, e.g. 'p99<50ms' or 'p50<10ms,p99<50ms' (required)",
+  metric: "the latency the goal is on (default: the workload's delivery latency, e2e for pub/sub and queue)",
+  step: `each step's measured window (default ${DEFAULT_STEP_SECONDS}s, at least ${MIN_STEP_SECONDS}s); each step warms up for --warmup first`,
+  "start-rate": `the first step's rate in msg/s (default ${DEFAULT_START_RATE})`,
+  "max-rate": `never try above this rate in msg/s (default ${DEFAULT_MAX_RATE.toLocaleString("en-US")})`,
+  precision: `stop once the bracket is this narrow, relative to its low end (default ${SEARCH_DEFAULTS.precision * 100}%)`,
+  "max-steps": `stop after this many steps (default ${SEARCH_DEFAULTS.maxSteps})`,
+  json: "write the search (settings, every step, the result) to this file",
+} as const;
+type OwnFlag = keyof typeof OWN;
+
+/** The workload flags a search sets itself, with what to use instead. */
+const SET_BY_SEARCH: Record<string, string> = {
+  duration: "each step's measured window is --step",
+  throttle_writes: "the search sets each step's rate: use --start-rate and --max-rate",
+  "throttle-writes": "the search sets each step's rate: use --start-rate and --max-rate",
+  save: "a ceiling search is not stored in the control store from the CLI; use --json FILE",
+};
+
+export interface CeilingArgs {
+  config: WorkloadConfig;
+  target?: string;
+  slo: Slo;
+  metric: GoalMetric;
+  stepSeconds: number;
+  search: SearchOptions;
+  json?: string;
+}
+
+export function ceilingUsage(): string {
+  return [
+    "Usage: npm run bench -- ceiling <workload> [workload flags] --slo 'p99<50ms' [flags]",
+    "",
+    "Finds the highest rate the target sustains: constant-rate steps, doubling while sustained, then bisecting",
+    "between the last sustained and the first unsustained rate. A step is sustained when the achieved rate is",
+    "within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal holds (on the",
+    "latency from each message's scheduled time where recorded), nothing failed and the runner is not the limit.",
+    "",
+    ...Object.entries(OWN).map(([f, h]) => `  --${f.padEnd(26)}${h}`),
+    "",
+    "Workload flags are the bench's (npm run bench -- --help), but for -duration and -throttle_writes.",
+    "Example: npm run bench -- ceiling queue -writers 10 -readers 15 --slo 'p99<50ms' --step 20s --max-rate 20000",
+  ].join("\n");
+}
+
+/** Parses the search's arguments; a message naming the flag when something is wrong. */
+export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs } | { ok: false; message: string } | { ok: "help" } {
+  const own = new Map<OwnFlag, string>();
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i];
+    const m = /^--?([a-z_-]+)(?:=(.*))?$/.exec(tok);
+    const name = m?.[1];
+    if (name === "help" || name === "h") return { ok: "help" };
+    if (name && name in SET_BY_SEARCH) return { ok: false, message: `${tok.split("=")[0]} does not apply to a ceiling search: ${SET_BY_SEARCH[name]}` };
+    if (!name || !(name in OWN)) {
+      rest.push(tok);
+      continue;
+    }
+    const flag = name as OwnFlag;
+    if (own.has(flag)) return { ok: false, message: `--${flag} is given twice` };
+    const value = m[2] ?? argv[++i];
+    if (value === undefined) return { ok: false, message: `--${flag} needs a value: ${OWN[flag]}` };
+    own.set(flag, value);
+  }
+  const bench = parseArgs(rest);
+  if (bench.kind === "help") return { ok: "help" };
+  if (bench.kind === "error") return { ok: false, message: bench.message };
+  const config = bench.options.config;
+
+  const sloRaw = own.get("slo");
+  if (sloRaw === undefined) return { ok: false, message: "--slo is required: the latency goal each step must meet, e.g. --slo 'p99<50ms'" };
+  const slo = parseSlo(sloRaw);
+  if (!slo.ok) return { ok: false, message: `--slo: ${slo.message}` };
+  const metric = goalMetric(config.kind, own.get("metric"));
+  if (!metric.ok) return { ok: false, message: metric.message };
+
+  const stepRaw = own.get("step");
+  const stepSeconds = stepRaw === undefined ? DEFAULT_STEP_SECONDS : parseWholeSeconds(stepRaw);
+  if (stepSeconds === null) return { ok: false, message: `--step expects a duration in whole seconds such as 30s, 1m or 45, got "${stepRaw}"` };
+  if (stepSeconds < MIN_STEP_SECONDS)
+    return { ok: false, message: `--step ${stepRaw}: a step's measured window must be at least ${MIN_STEP_SECONDS}s (the backlog's trend needs a few samples)` };
+
+  const int = (flag: OwnFlag, dflt: number): number | string => {
+    const v = own.get(flag);
+    if (v === undefined) return dflt;
+    if (!/^\d+$/.test(v.replaceAll(",", "")) || Number(v.replaceAll(",", "")) < 1) return `--${flag} expects a whole number of at least 1, got "${v}"`;
+    return Number(v.replaceAll(",", ""));
+  };
+  const startRate = int("start-rate", DEFAULT_START_RATE);
+  const maxRate = int("max-rate", DEFAULT_MAX_RATE);
+  const maxSteps = int("max-steps", SEARCH_DEFAULTS.maxSteps);
+  for (const v of [startRate, maxRate, maxSteps]) if (typeof v === "string") return { ok: false, message: v };
+  if ((startRate as number) > (maxRate as number))
+    return { ok: false, message: `--start-rate ${startRate} is above --max-rate ${maxRate}: start at or below the maximum` };
+  const precRaw = own.get("precision");
+  let precision = SEARCH_DEFAULTS.precision;
+  if (precRaw !== undefined) {
+    const pm = /^(\d+(?:\.\d+)?)\s*%?$/.exec(precRaw.trim());
+    const p = pm ? Number(pm[1]) / 100 : Number.NaN;
+    if (!(p > 0 && p < 1)) return { ok: false, message: `--precision expects a percentage between 0 and 100 such as 10% or 5, got "${precRaw}"` };
+    precision = p;
+  }
+  const json = own.get("json");
+  if (json !== undefined && json.trim() === "") return { ok: false, message: "--json needs a file name" };
+  return {
+    ok: true,
+    args: {
+      config,
+      target: bench.options.target,
+      slo: slo.slo,
+      metric: metric.metric,
+      stepSeconds,
+      search: { ...SEARCH_DEFAULTS, startRate: startRate as number, maxRate: maxRate as number, maxSteps: maxSteps as number, precision },
+      ...(json ? { json } : {}),
+    },
+  };
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const parsed = parseCeilingArgs(argv);
+  if (parsed.ok === "help") {
+    io.out(ceilingUsage());
+    return 0;
+  }
+  if (!parsed.ok) {
+    io.err(`bench ceiling: ${parsed.message}`);
+    return 2;
+  }
+  const a = parsed.args;
+  let env: ReturnType<typeof readEnv>;
+  try {
+    env = readEnv();
+  } catch (e) {
+    io.err(`bench ceiling: ${(e as Error).message}`);
+    return 2;
+  }
+  const flagOf = (field: string) => {
+    const f = definitionOf(a.config).fields.find((x) => x.name === field)?.cli;
+    return f ? `${f.ours ? "--" : "-"}${f.flag}` : field;
+  };
+  const tooBig = memoryProblem(a.config, env.RUNNER_MEMORY_BUDGET_MB, flagOf);
+  if (tooBig) {
+    io.err(`bench ceiling: ${tooBig.message}`);
+    return 2;
+  }
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    if (++interrupts > 1) process.exit(130);
+    io.err("\nbench ceiling: stopping after keeping the steps done (Ctrl-C again to quit at once)…");
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+  let release = async () => undefined as void;
+  try {
+    const target = await resolveTarget(a.target, io.out);
+    release = target.release;
+    const c = a.config;
+    const from = a.metric.scheduled ? `${a.metric.scheduled.label}` : a.metric.label;
+    io.out(`ceiling search: ${c.kind} on ${target.label}: ${knobsParts({ ...c, throttleWritesPerSec: 0 }).filter((p) => !/unthrottled|measured$/.test(p)).join(", ")}`);
+    io.out(
+      `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} msg/s, at most ${a.search.maxRate.toLocaleString("en-US")} msg/s, until the bracket is within ${a.search.precision * 100}%`,
+    );
+    const result = await findCeiling({
+      base: c,
+      targetUrl: target.url,
+      slo: a.slo,
+      metric: a.metric,
+      stepSeconds: a.stepSeconds,
+      warmupSeconds: c.warmupSeconds,
+      search: a.search,
+      signal: controller.signal,
+      onStep: (s) => io.out(stepLine(s)),
+    });
+    io.out("");
+    for (const l of resultLines(result, a.slo, result.steps[0]?.goal.label ?? from)) io.out(l);
+    if (a.json) {
+      const file = path.resolve(a.json);
+      const doc = {
+        kind: "ceiling",
+        workload: c.kind,
+        config: c,
+        target: target.label,
+        slo: sloText(a.slo),
+        metric: a.metric.name,
+        stepSeconds: a.stepSeconds,
+        warmupSeconds: c.warmupSeconds,
+        search: a.search,
+        result: { stop: result.stop, ceiling: result.ceiling, bracket: result.bracket, failedAbove: result.failedAbove?.index ?? null, error: result.error ?? null },
+        steps: result.steps,
+      };
+      writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+      io.out(`search written to ${file}`);
+    }
+    return result.stop === "failed" || result.stop === "cancelled" ? 1 : 0;
+  } catch (err) {
+    io.err(`bench ceiling: ${maskUrl((err as Error).message)}`);
+    return 1;
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+    await release().catch(() => undefined);
+  }
+}
