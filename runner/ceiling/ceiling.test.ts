@@ -89,7 +89,10 @@ describe("ceiling search on the embedded Postgres", () => {
     // The step above the ceiling says what failed, with its numbers: 10 ms inserts cannot make 120 a second.
     const above = r.failedAbove!;
     assert.equal(above.rate, 120);
-    assert.ok(above.verdict.failures.some((f) => f.condition === "rate" && /achieved [\d.]+ msg\/s of the 120 msg\/s target/.test(f.message)), lines);
+    assert.ok(
+      above.verdict.failures.some((f) => f.condition === "rate" && /achieved [\d.]+ msg\/s of the 120 msg\/s target/.test(f.message)),
+      lines,
+    );
     assert.ok(above.achievedRate < 100, `a 10 ms insert allows at most 100 msg/s: ${above.achievedRate}`);
     // Every step measured its window and the runner's load.
     for (const s of r.steps) {

@@ -111,7 +111,10 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
   const stepSeconds = stepRaw === undefined ? DEFAULT_STEP_SECONDS : parseWholeSeconds(stepRaw);
   if (stepSeconds === null) return { ok: false, message: `--step expects a duration in whole seconds such as 30s, 1m or 45, got "${stepRaw}"` };
   if (stepSeconds < MIN_STEP_SECONDS)
-    return { ok: false, message: `--step ${stepRaw}: a step's measured window must be at least ${MIN_STEP_SECONDS}s (the backlog's trend needs a few samples)` };
+    return {
+      ok: false,
+      message: `--step ${stepRaw}: a step's measured window must be at least ${MIN_STEP_SECONDS}s (the backlog's trend needs a few samples)`,
+    };
 
   const int = (flag: OwnFlag, dflt: number): number | string => {
     const v = own.get(flag);
@@ -191,7 +194,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     release = target.release;
     const c = a.config;
     const from = a.metric.scheduled ? `${a.metric.scheduled.label}` : a.metric.label;
-    io.out(`ceiling search: ${c.kind} on ${target.label}: ${knobsParts({ ...c, throttleWritesPerSec: 0 }).filter((p) => !/unthrottled|measured$/.test(p)).join(", ")}`);
+    io.out(
+      `ceiling search: ${c.kind} on ${target.label}: ${knobsParts({ ...c, throttleWritesPerSec: 0 })
+        .filter((p) => !/unthrottled|measured$/.test(p))
+        .join(", ")}`,
+    );
     io.out(
       `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} msg/s, at most ${a.search.maxRate.toLocaleString("en-US")} msg/s, until the bracket is within ${a.search.precision * 100}%`,
     );
@@ -220,7 +227,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
         stepSeconds: a.stepSeconds,
         warmupSeconds: c.warmupSeconds,
         search: a.search,
-        result: { stop: result.stop, ceiling: result.ceiling, bracket: result.bracket, failedAbove: result.failedAbove?.index ?? null, error: result.error ?? null },
+        result: {
+          stop: result.stop,
+          ceiling: result.ceiling,
+          bracket: result.bracket,
+          failedAbove: result.failedAbove?.index ?? null,
+          error: result.error ?? null,
+        },
         steps: result.steps,
       };
       writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
