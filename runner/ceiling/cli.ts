@@ -188,7 +188,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
-  let release = async () => undefined as void;
+  let release: () => Promise<void> = async () => undefined;
   try {
     const target = await resolveTarget(a.target, io.out);
     release = target.release;
