@@ -49,6 +49,11 @@ export function parseCeilingSettings(input: unknown, kind: string): { ok: true; 
   if (!r.success) {
     const errors: Record<string, string> = {};
     for (const i of r.error.issues) {
+      if (i.code === "unrecognized_keys") {
+        const known = Object.keys(CeilingSettings.shape).join(", ");
+        for (const k of i.keys) errors[k.slice(0, 40)] ??= `unknown setting ${JSON.stringify(k)}: the settings are ${known}`;
+        continue;
+      }
       const key = String(i.path[0] ?? "settings");
       errors[key] ??= i.message;
     }

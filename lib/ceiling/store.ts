@@ -5,32 +5,16 @@ import { randomUUID } from "node:crypto";
 import { prisma, type PrismaClient } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { RUNNER_STALE_MS } from "../env";
-import { FINAL_STATUSES, type Phase, type RunStatus } from "../metrics";
-import type { SampleMetrics } from "../sample";
+import { FINAL_STATUSES, type RunStatus } from "../metrics";
 import type { RunSummary } from "../summary";
 import type { WorkloadConfig } from "../workloads";
-import type { Bracket, StopReason } from "./search";
 import type { CeilingSettings } from "./settings";
+import type { SearchOutcome, StepProgress } from "./step";
+
+export type { SearchOutcome, StepProgress };
 
 /** "c_" + 12 hex chars. */
 export const newCeilingId = () => `c_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-
-/** The step in progress, for the live view: its rate and phase, and its latest one-second sample. */
-export interface StepProgress {
-  index: number;
-  rate: number;
-  phase: Phase;
-  sample?: Pick<SampleMetrics, "elapsedSec" | "writes" | "reads" | "backlog" | "latencyMs">;
-}
-
-/** How a search ended (the ceiling is the bracket's low end). */
-export interface SearchOutcome {
-  stop: StopReason;
-  ceiling: number | null;
-  bracket: Bracket;
-  /** The index of the step at the bracket's high end: why the rate above the ceiling was not sustained. */
-  failedAbove: number | null;
-}
 
 export async function createSearch(
   input: { config: WorkloadConfig; settings: CeilingSettings; targetId?: string | null; targetLabel: string; source?: "app" | "cli"; status?: RunStatus },

@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { goalMetric } from "../../lib/ceiling/facts";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
+import { DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS } from "../../lib/ceiling/settings";
 import { parseSlo, type Slo, sloText } from "../../lib/ceiling/slo";
 import { parseWholeSeconds } from "../../lib/duration";
 import { readEnv } from "../../lib/env";
@@ -16,17 +17,13 @@ import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
 import type { GoalMetric } from "../../lib/ceiling/facts";
 import { parseArgs } from "../cli-args";
 import { resolveTarget } from "../default-target";
-import { findCeiling, MIN_STEP_SECONDS } from "./driver";
+import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
 
 export interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
 }
-
-const DEFAULT_STEP_SECONDS = 30;
-const DEFAULT_START_RATE = 100;
-const DEFAULT_MAX_RATE = 1_000_000;
 
 /** The search's own flags and what they take. */
 const OWN = {

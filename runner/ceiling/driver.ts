@@ -2,42 +2,24 @@
 // the step's rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import type { LatencyStats } from "../../lib/metrics";
 import type { RunSummary } from "../../lib/summary";
 import type { WorkloadConfig } from "../../lib/workloads";
 import { type GoalMetric, stepFacts } from "../../lib/ceiling/facts";
 import { SearchCancelled, searchCeiling, type SearchOptions, type SearchResult } from "../../lib/ceiling/search";
 import type { Slo } from "../../lib/ceiling/slo";
-import { type ClientLoad, judgeStep, type StepVerdict } from "../../lib/ceiling/verdict";
+import type { CeilingStep } from "../../lib/ceiling/step";
+
+import { type ClientLoad, judgeStep } from "../../lib/ceiling/verdict";
+
+export type { CeilingStep };
 import { RunCancelled, runWorkload, type EngineOptions, type EngineSample } from "../engine";
 
-/** Shortest measured window of a step: the backlog's slope needs a few one-second samples. */
-export const MIN_STEP_SECONDS = 3;
 /** A step's drain: long enough to empty a sustained step's backlog; an unsustained one's is cut short (its
  *  leftovers are noted in its summary, and the next step runs in a schema of its own). */
 const STEP_DRAIN_SECONDS = 5;
 
 /** The event-loop delay monitor's sampling period (ms). */
 const LOOP_RESOLUTION_MS = 10;
-
-/** One step, as it is printed and stored. */
-export interface CeilingStep {
-  index: number;
-  /** The throttle (msg/s). */
-  rate: number;
-  sustained: boolean;
-  verdict: StepVerdict;
-  achievedRate: number;
-  readRate: number | null;
-  measuredSeconds: number;
-  /** The latency the goal was checked on (its name says whether from the schedule). */
-  goal: { name: string; label: string; stats: LatencyStats | undefined };
-  /** Every latency of the step's window, by name (the curve's percentiles). */
-  latencyMs: RunSummary["latencyMs"];
-  client: ClientLoad | null;
-  startedAt: string;
-  endedAt: string;
-}
 
 export interface CeilingOptions {
   /** The workload's config; each step overrides its throttle, measured duration and warm-up. */
