@@ -6,6 +6,7 @@
 // total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { FindCeiling } from "@/components/ceiling/FindCeiling";
 import { FitWarningList } from "@/components/compare/FitWarnings";
 import { toCliCommand } from "@/lib/cli-command";
 import type { CliTarget } from "@/lib/default-target";
@@ -511,6 +512,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
               </pre>
             </details>
           )}
+          <FindCeiling kind={kind} config={input} configOk={parsed.ok} targetId={targetId} />
         </section>
       </aside>
     </form>

@@ -1,6 +1,7 @@
 // A ceiling search as the API and the pages show it: its row, its steps as judged, the step in progress.
 // Browser-safe types; toCeilingView is applied on the server to a row of lib/ceiling/store.ts.
 import { FINAL_STATUSES, type RunStatus } from "../metrics";
+import { knobsParts } from "../run-format";
 import type { WorkloadConfig } from "../workloads";
 import type { CeilingStep, SearchOutcome, StepProgress } from "./step";
 import type { CeilingSettings } from "./settings";
@@ -62,3 +63,9 @@ export function toCeilingView(r: Row): CeilingView {
 }
 
 export const isFinalSearch = (v: Pick<CeilingView, "status">) => FINAL_STATUSES.includes(v.status);
+
+/** The config in words without what each step sets (its rate limit and measured window). */
+export const searchKnobs = (c: WorkloadConfig): string =>
+  knobsParts(c)
+    .filter((p) => !/^unthrottled$|msg\/s limit$|s measured$/.test(p))
+    .join(" · ");

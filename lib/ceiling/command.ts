@@ -1,0 +1,28 @@
+// The command that repeats a ceiling search from the CLI: the run's command (lib/cli-command.ts) as
+// `bench -- ceiling`, without the flags each step sets itself (measured duration, throttle), plus the
+// search's own. Browser-safe.
+import { toCliCommand } from "../cli-command";
+import { definitionOf, type WorkloadConfig } from "../workloads";
+import type { CeilingSettings } from "./settings";
+
+/** Fields a step sets, whose flags a search refuses. */
+const SET_BY_STEP = ["durationSeconds", "throttleWritesPerSec"];
+
+export function ceilingCommand(config: WorkloadConfig, s: CeilingSettings, targetUrl?: string, env: Record<string, string> = {}): string {
+  const run = toCliCommand(config, targetUrl, env);
+  const flags = definitionOf(config)
+    .fields.filter((f) => f.cli && SET_BY_STEP.includes(f.name))
+    .map((f) => `${f.cli!.ours ? "--" : "-"}${f.cli!.flag}`);
+  let cmd = run.replace("npm run bench -- ", "npm run bench -- ceiling ");
+  for (const flag of flags) cmd = cmd.replace(new RegExp(` ${flag} \\S+`), "");
+  const own = [
+    `--slo '${s.slo}'`,
+    ...(s.metric ? [`--metric ${s.metric}`] : []),
+    `--step ${s.stepSeconds}s`,
+    `--start-rate ${s.startRate}`,
+    `--max-rate ${s.maxRate}`,
+    `--precision ${s.precisionPercent}%`,
+    `--max-steps ${s.maxSteps}`,
+  ];
+  return `${cmd} ${own.join(" ")}`;
+}
