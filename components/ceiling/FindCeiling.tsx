@@ -3,7 +3,7 @@
 // search's own settings (the latency goal, the metric it is on, the step length, the bounds), checked with
 // the same schema as the API (lib/ceiling/settings.ts). It queues a ceiling search and opens its page.
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { goalMetrics } from "@/lib/ceiling/facts";
 import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS, parseCeilingSettings } from "@/lib/ceiling/settings";
 import { SEARCH_DEFAULTS } from "@/lib/ceiling/search";
@@ -83,9 +83,15 @@ export function FindCeiling({ kind, config, configOk, targetId }: { kind: string
         {FIELDS.slice(0, 1).map((f) => (
           <Field key={f.name} f={f} value={values.slo} error={errors.slo} onChange={(v) => setValues((o) => ({ ...o, slo: v }))} onEnter={start} />
         ))}
-        <label className="field">
-          <span className="label">Goal on</span>
-          <select value={values.metric} onChange={(e) => setValues((o) => ({ ...o, metric: e.target.value }))} aria-invalid={errors.metric ? true : undefined}>
+        <div className="fieldbox">
+          <label htmlFor="ceiling-metric">Goal on</label>
+          <select
+            id="ceiling-metric"
+            value={values.metric}
+            onChange={(e) => setValues((o) => ({ ...o, metric: e.target.value }))}
+            aria-invalid={errors.metric ? true : undefined}
+            aria-describedby="ceiling-metric-hint"
+          >
             <option value="">{metrics[0] ? `${metrics[0].label} (default)` : "(none)"}</option>
             {metrics.slice(1).map((m) => (
               <option key={m.name} value={m.name}>
@@ -93,9 +99,11 @@ export function FindCeiling({ kind, config, configOk, targetId }: { kind: string
               </option>
             ))}
           </select>
-          <span className="hint">checked from each message&rsquo;s scheduled time where the run records it (coordinated omission corrected)</span>
+          <span className="hint" id="ceiling-metric-hint">
+            checked from each message&rsquo;s scheduled time where the run records it (coordinated omission corrected)
+          </span>
           {errors.metric && <span className="field-error">{errors.metric}</span>}
-        </label>
+        </div>
         <div className="grid grid-2">
           {FIELDS.slice(1).map((f) => (
             <Field
@@ -140,14 +148,17 @@ function Field({
   onChange: (v: string) => void;
   onEnter: () => void;
 }) {
+  const id = useId();
   return (
-    <label className="field">
-      <span className="label">{f.label}</span>
+    <div className="fieldbox">
+      <label htmlFor={id}>{f.label}</label>
       <input
+        id={id}
         type="text"
         inputMode={f.numeric ? "decimal" : "text"}
         value={value}
         aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint`}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={(e) => {
           // Enter here starts the search, never the run form around it.
@@ -157,8 +168,14 @@ function Field({
           }
         }}
       />
-      <span className="hint">{f.hint}</span>
-      {error && <span className="field-error">{error}</span>}
-    </label>
+      <span className="hint" id={`${id}-hint`}>
+        {f.hint}
+      </span>
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
   );
 }

@@ -7,6 +7,9 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { testDatabase } from "../../lib/testing";
 import { main as benchMain } from "../cli";
+import { ceilingCommand } from "../../lib/ceiling/command";
+import { CeilingSettings } from "../../lib/ceiling/settings";
+import { WorkloadConfig } from "../../lib/workloads";
 import { parseCeilingArgs } from "./cli";
 
 const parse = (line: string) => parseCeilingArgs(line.split(" ").filter(Boolean));
@@ -57,6 +60,28 @@ describe("bench ceiling: flags", () => {
     assert.match(problem("queue --slo p99<50ms --step"), /--step needs a value/);
     assert.match(problem("queue --slo p99<50ms -writers 0"), /-writers: /, "workload flags are checked as the bench checks them");
   });
+});
+
+test("the app's repeating command parses back to the same search", () => {
+  const config = WorkloadConfig.parse({ kind: "pubsub", writers: 3, partitions: 2, consumerGroups: 2, throttleWritesPerSec: 900, durationSeconds: 40 });
+  const settings = CeilingSettings.parse({ slo: "p50<10ms,p99<50ms", metric: "write", stepSeconds: 12, startRate: 300, maxRate: 9000, precisionPercent: 5, maxSteps: 7 });
+  const cmd = ceilingCommand(config, settings, "postgresql://me:****@db:5432/x");
+  assert.match(cmd, /^npm run bench -- ceiling pubsub /);
+  assert.doesNotMatch(cmd, /-duration|-throttle_writes/, "the flags a step sets are left out");
+  // The shell's view of it: words, single quotes removed.
+  const words = cmd
+    .replace(/^npm run bench -- ceiling /, "")
+    .match(/'[^']*'|\S+/g)!
+    .map((w) => w.replace(/^'|'$/g, ""));
+  const r = parseCeilingArgs(words);
+  assert.equal(r.ok, true, (r as { message?: string }).message);
+  const a = (r as Extract<typeof r, { ok: true }>).args;
+  assert.deepEqual({ ...a.config, durationSeconds: 0, throttleWritesPerSec: 0 }, { ...config, durationSeconds: 0, throttleWritesPerSec: 0 });
+  assert.equal(a.target, "postgresql://me:****@db:5432/x");
+  assert.deepEqual(
+    { slo: a.slo.map((b) => b.percentile), metric: a.metric.name, step: a.stepSeconds, start: a.search.startRate, max: a.search.maxRate, p: a.search.precision, n: a.search.maxSteps },
+    { slo: ["p50", "p99"], metric: "write", step: 12, start: 300, max: 9000, p: 0.05, n: 7 },
+  );
 });
 
 describe("bench ceiling: a short search", () => {
