@@ -15,9 +15,15 @@ const PCT = [
   { key: "max", color: "#868e96" },
 ] as const;
 
+/** The axis' end: the largest value rounded up to a half step of its order of magnitude (80.4 → 85, 1,234 → 1,500). */
+function niceTop(v: number): number {
+  const unit = 10 ** Math.floor(Math.log10(v));
+  return (Math.ceil((v / unit) * 2) / 2) * unit;
+}
+
 export function CeilingCharts({ steps, slo, goalLabel }: { steps: CeilingStep[]; slo: Slo; goalLabel: string }) {
   const points = steps.map((s) => ({ target: s.rate, achieved: +s.achievedRate.toFixed(1), step: s.index + 1 }));
-  const top = Math.max(1, ...steps.map((s) => Math.max(s.rate, s.achievedRate)));
+  const top = niceTop(Math.max(1, ...steps.map((s) => Math.max(s.rate, s.achievedRate))));
   const byAchieved = [...steps].sort((a, b) => a.achievedRate - b.achievedRate);
   const latRows = byAchieved.map((s) => ({
     achieved: +s.achievedRate.toFixed(1),
@@ -76,6 +82,7 @@ export function CeilingCharts({ steps, slo, goalLabel }: { steps: CeilingStep[];
               <ReferenceLine
                 key={b.percentile}
                 y={b.limitMs}
+                ifOverflow="extendDomain"
                 stroke="#c92a2a"
                 strokeDasharray="6 3"
                 label={{ value: `goal ${b.percentile} ${b.limitMs} ms`, position: "insideTopRight", fontSize: 11, fill: "#c92a2a" }}
