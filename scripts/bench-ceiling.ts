@@ -1,7 +1,7 @@
 // `npm run bench:ceiling -- [--step 10s] [--warmup 3s] [--slo 'p99<60ms'] [--max-rate N] [--target URL]
 // [--only pubsub|queue] [--json DIR]`
 // Finds the ceiling this machine's Postgres reaches for the published 4 vCPU pub/sub and queue shapes (their
-// exact client configs), each under the goal its published run met (its e2e p99, unless --slo says otherwise),
+// exact client configs), each under one latency goal (e2e p99 < 100 ms unless --slo says otherwise),
 // and prints each beside the published figure and the reference tool's own figures on this kind of machine,
 // for scale only: the reference tool's numbers are unthrottled totals over its duration (or a throttled
 // preset), never a ceiling under a goal, and are labelled so.
@@ -25,6 +25,13 @@ import { benchArgs } from "./bench-args";
 const SCENARIOS = { pubsub: "pubsub-4vcpu-single-node", queue: "queue-4vcpu-single-node" } as const;
 type Kind = keyof typeof SCENARIOS;
 
+/**
+ * The default goal, the same for both shapes. Not the published runs' own e2e p99 (60 ms pub/sub, 16 ms queue):
+ * on a 2-core machine shared with the runner, the queue's idle e2e p99 (15 readers polling with the reference's
+ * back-off) measured 20-33 ms even at 1 msg/s, so that goal finds no ceiling at all. --slo sets any other.
+ */
+const DEFAULT_SLO = (parseSlo("p99<100ms") as { ok: true; slo: Slo }).slo;
+
 const rate = (n: number) => `${Math.round(n).toLocaleString("en-US")} msg/s`;
 
 /** The reference tool's own figures on this kind of machine, from fixtures/ (fixtures/README.md says whence). */
@@ -33,8 +40,10 @@ function referenceToolFigures(kind: Kind): string {
     const f = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "kozlovski", "reference-tool-unthrottled.json"), "utf8")).pubsub;
     return `reference tool, unthrottled, ${f.config.durationSeconds} s, ${f.postgres}: ${rate(f.writeMsgPerSec)} written, ${rate(f.readMsgPerSec)} read (totals ÷ duration as it prints them; reads fell behind the ${f.config.consumerGroups}× fan-out)`;
   }
+  // Its output does not print the throttle: the capture ran the tool's 4 vCPU queue preset, the same as ours.
   const s = parseToolOutput(readFileSync(path.join(TOOL_OUTPUT_DIR, "queue-4vcpu-preset-30s.txt"), "utf8"));
-  return `reference tool, its queue preset (throttled to ${rate(s.config.throttleWritesPerSec ?? 0)}), ${s.config.durationSeconds ?? "?"} s, PostgreSQL 15 on 2 cores: ${rate(s.throughput.writeMsgPerSec)} written, ${rate(s.throughput.readMsgPerSec)} read (as it prints them; readers fell behind)`;
+  const throttle = WorkloadConfig.parse(presetById(SCENARIOS.queue)!.config).throttleWritesPerSec;
+  return `reference tool, its 4 vCPU queue preset (throttled to ${rate(throttle)}), ${s.config.durationSeconds ?? "?"} s, PostgreSQL 15 on 2 cores: ${rate(s.throughput.writeMsgPerSec)} written, ${rate(s.throughput.readMsgPerSec)} read (as it prints them; readers fell behind)`;
 }
 
 async function main() {
@@ -67,9 +76,10 @@ async function main() {
       const config = WorkloadConfig.parse({ ...preset.config, warmupSeconds: warmup });
       const metric = goalMetric(kind);
       if (!metric.ok) throw new Error(metric.message);
-      // By default the goal the published run met: its e2e p99, rounded up to a whole millisecond.
-      const slo = givenSlo ?? (parseSlo(`p99<${Math.ceil(ref.headline.latencyMs.e2e.p99)}ms`) as { ok: true; slo: Slo }).slo;
-      console.log(`\n=== ${preset.label}: ${preset.description.replace(/, \d+ s\.$/, "")}; goal ${metric.metric.label} ${sloText(slo)}; steps of ${step} s after ${warmup} s warm-up, on ${target.label} ===`);
+      const slo = givenSlo ?? DEFAULT_SLO;
+      console.log(
+        `\n=== ${preset.label}: ${preset.description.replace(/, \d+ s\.$/, "")}; goal ${metric.metric.label} ${sloText(slo)}; steps of ${step} s after ${warmup} s warm-up, on ${target.label} ===`,
+      );
       const result = await findCeiling({
         base: config,
         targetUrl: target.url,
@@ -86,7 +96,11 @@ async function main() {
       table.push([
         `${kind} 4 vCPU (${preset.description.split(",").slice(0, 2).join(",")})`,
         `${result.steps[0]?.goal.label ?? metric.metric.label} ${sloText(slo)}`,
-        result.ceiling === null ? "none sustained" : high === null ? `≥ ${rate(result.ceiling)}` : `${rate(result.ceiling)} (bracket ${num(low!, 0)}–${num(high, 0)})`,
+        result.ceiling === null
+          ? "none sustained"
+          : high === null
+            ? `≥ ${rate(result.ceiling)}`
+            : `${rate(result.ceiling)} (bracket ${num(low!, 0)}–${num(high, 0)})`,
         `${rate(ref.headline.writeMsgPerSec)} at ${ref.headline.latencyMs.e2e.p99} ms e2e p99`,
         referenceToolFigures(kind),
       ]);

@@ -45,10 +45,10 @@ export function goalMetric(kind: string, name?: string): { ok: true; metric: Goa
 /** Messages in flight at once: a batch per writer, and one batch of rounding (as the engine's schedule check). */
 function inFlight(summary: RunSummary): number {
   const c = summary.config as Record<string, unknown>;
-  const def = definitionOf(summary.config);
   const writers = typeof c.writers === "number" ? c.writers : 1;
-  return (writers + 1) * def.writeBatch(summary.config as never);
+  return (writers + 1) * writeBatchOf(summary);
 }
+const writeBatchOf = (summary: RunSummary) => definitionOf(summary.config).writeBatch(summary.config as never);
 
 /**
  * The facts of one step. `samples`: the run's samples (any phase; the measured ones are used); `client`: how
@@ -80,6 +80,7 @@ export function stepFacts(
     fanOut: read?.perGroup ? Math.max(summary.reads.perGroup.length, 1) : 1,
     backlog: model.backlog ? measured.map((s) => ({ t: s.metrics.elapsedSec, items: s.metrics.backlog })) : null,
     backlogSlack: inFlight(summary),
+    writeBatch: writeBatchOf(summary),
     latency: scheduled
       ? { name: scheduled.name, label: scheduled.label, stats: summary.latencyMs[scheduled.name] }
       : { name: metric.name, label: metric.label, stats: summary.latencyMs[metric.name] },

@@ -26,6 +26,7 @@ function facts(o: Partial<StepFacts> = {}): StepFacts {
     fanOut: 1,
     backlog: Array.from({ length: 10 }, (_, i) => ({ t: 5 + i, items: i % 2 ? 12 : 4 })),
     backlogSlack: 11,
+    writeBatch: 1,
     latency: { name: "e2e", label: "end-to-end", stats: lat(20) },
     errors: { count: 0, messages: [] },
     client: idle,
@@ -50,6 +51,19 @@ describe("step verdict", () => {
       ["rate"],
     );
     assert.match(v.failures[0].message, /achieved 975 msg\/s of the 1,000 msg\/s target \(2\.5% short; at most 2% allowed\)/);
+  });
+
+  test("rates are known to one write batch: a batched workload's window may hold one batch less", () => {
+    // 100-message batches at 500 msg/s over 5 s: one batch is 20 msg/s, 4% of the rate.
+    const batched = { targetRate: 500, measuredSeconds: 5, writeBatch: 100, fanOut: 5 };
+    assert.deepEqual(failed(facts({ ...batched, achievedRate: 480, readRate: 2400 })), []);
+    const v = judgeStep(facts({ ...batched, achievedRate: 460, readRate: 2000 }), P99_50);
+    assert.deepEqual(
+      v.failures.map((x) => x.condition),
+      ["rate", "readers"],
+    );
+    assert.match(v.failures[0].message, /8% short; at most 2% and one 100-message batch allowed/);
+    assert.match(v.failures[1].message, /at most 2% and one 100-message batch per group allowed/);
   });
 
   test("backlog: judged on the slope over every sample, not on the window's two ends", () => {
