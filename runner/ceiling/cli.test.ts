@@ -64,7 +64,15 @@ describe("bench ceiling: flags", () => {
 
 test("the app's repeating command parses back to the same search", () => {
   const config = WorkloadConfig.parse({ kind: "pubsub", writers: 3, partitions: 2, consumerGroups: 2, throttleWritesPerSec: 900, durationSeconds: 40 });
-  const settings = CeilingSettings.parse({ slo: "p50<10ms,p99<50ms", metric: "write", stepSeconds: 12, startRate: 300, maxRate: 9000, precisionPercent: 5, maxSteps: 7 });
+  const settings = CeilingSettings.parse({
+    slo: "p50<10ms,p99<50ms",
+    metric: "write",
+    stepSeconds: 12,
+    startRate: 300,
+    maxRate: 9000,
+    precisionPercent: 5,
+    maxSteps: 7,
+  });
   const cmd = ceilingCommand(config, settings, "postgresql://me:****@db:5432/x");
   assert.match(cmd, /^npm run bench -- ceiling pubsub /);
   assert.doesNotMatch(cmd, /-duration|-throttle_writes/, "the flags a step sets are left out");
@@ -79,7 +87,15 @@ test("the app's repeating command parses back to the same search", () => {
   assert.deepEqual({ ...a.config, durationSeconds: 0, throttleWritesPerSec: 0 }, { ...config, durationSeconds: 0, throttleWritesPerSec: 0 });
   assert.equal(a.target, "postgresql://me:****@db:5432/x");
   assert.deepEqual(
-    { slo: a.slo.map((b) => b.percentile), metric: a.metric.name, step: a.stepSeconds, start: a.search.startRate, max: a.search.maxRate, p: a.search.precision, n: a.search.maxSteps },
+    {
+      slo: a.slo.map((b) => b.percentile),
+      metric: a.metric.name,
+      step: a.stepSeconds,
+      start: a.search.startRate,
+      max: a.search.maxRate,
+      p: a.search.precision,
+      n: a.search.maxSteps,
+    },
     { slo: ["p50", "p99"], metric: "write", step: 12, start: 300, max: 9000, p: 0.05, n: 7 },
   );
 });
