@@ -33,7 +33,7 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Re
       if (v === true) args.push(flag); // a switch is named only when on, as one would type it
     } else if (f.control === "select") {
       if (v !== undefined && v !== f.default) args.push(flag, String(v)); // a choice is named only when not the default
-    } else if (v !== undefined) args.push(flag, f.cli!.duration ? `${v}s` : String(v));
+    } else if (v !== undefined) args.push(flag, f.cli!.duration === "ms" ? `${v}ms` : f.cli!.duration ? `${v}s` : String(v));
   }
   if (targetUrl) args.push("--target", shellQuote(targetUrl));
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `);

@@ -3,6 +3,7 @@
 import { decodeHistogram, mergeEncoded, type Histogram } from "./histogram";
 import { ImportedSummary, type ImportedLatency } from "./import";
 import { mibPerSec, type LatencyStats } from "./metrics";
+import { publishedConfig, publishedLabel, STUDIES, type PublishedResult } from "./published";
 import { referenceLabel, type Reference } from "./references";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
@@ -17,6 +18,7 @@ import {
   type Comparable,
   type DistPoint,
   type Facts,
+  type KnownEffect,
   type Metric,
   type Pcts,
   type TimePoint,
@@ -24,7 +26,7 @@ import {
 import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "./workloads";
 import { readsPerGroup, throughputOf } from "./operations";
 
-const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
+const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null, avg: null };
 
 // Settings shown in rows of their own, or that say nothing about performance (locale, paths, logging), or
 // that initdb writes into postgresql.conf at their default values.
@@ -83,20 +85,42 @@ function histogramFor(hs: Record<string, string>, m: Metric): Histogram | null {
   return parts.length ? mergeEncoded(parts.map(([, v]) => v)) : null;
 }
 
-function runDistribution(s: RunSummary): Partial<Record<Metric, DistPoint[]>> {
-  const out: Partial<Record<Metric, DistPoint[]>> = {};
-  for (const { name: m } of comparedMetrics([s.workload]).latencies) {
-    try {
-      const h = histogramFor(s.histograms ?? {}, m);
-      if (h) out[m] = distributionPoints(h);
-    } catch {
-      // An unreadable histogram leaves the curve out; the summary's percentiles are still shown.
-    }
+/** A run's rates by declared operation (write and read are the broker's counters; a cache's get, set, … its
+ *  own), as `<op>MsgPerSec` and `<op>MiBPerSec`; an operation with nothing stored is left out (unknown). */
+function runRates(s: RunSummary): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const { name } of comparedMetrics([s.workload]).rates) {
+    const t = throughputOf(s, name);
+    if (!t) continue;
+    out[`${name}MsgPerSec`] = t.msgPerSec;
+    out[`${name}MiBPerSec`] = t.mibPerSec;
   }
   return out;
 }
 
-const pcts = (l: LatencyStats | undefined): Pcts => (l ? { p50: l.p50, p95: l.p95, p99: l.p99, p999: l.p999, max: l.max } : NONE);
+/** A run's compared latencies: the summary's percentiles, the mean of the merged histogram (the summary's
+ *  own mean where the histogram cannot be read), and the distribution curve. */
+function runLatencies(s: RunSummary): { latency: Record<Metric, Pcts>; distribution: Partial<Record<Metric, DistPoint[]>> } {
+  const latency: Record<Metric, Pcts> = {};
+  const distribution: Partial<Record<Metric, DistPoint[]>> = {};
+  for (const { name: m } of comparedMetrics([s.workload]).latencies) {
+    const l = s.latencyMs[m];
+    latency[m] = pcts(l);
+    try {
+      const h = histogramFor(s.histograms ?? {}, m);
+      if (h) {
+        distribution[m] = distributionPoints(h);
+        if (h.totalCount) latency[m].avg = h.mean / 1000;
+      }
+    } catch {
+      // An unreadable histogram leaves the curve out; the summary's percentiles are still shown.
+    }
+  }
+  return { latency, distribution };
+}
+
+const pcts = (l: LatencyStats | undefined): Pcts =>
+  l ? { p50: l.p50, p95: l.p95, p99: l.p99, p999: l.p999, max: l.max, avg: l.count ? l.mean : null } : { ...NONE };
 
 // ---------- runs ----------
 
@@ -215,13 +239,16 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     durability: durabilityLevel(synchronousCommit, fsync, !!replication),
     settings,
     durationSeconds: s.config.durationSeconds,
-    throttleWritesPerSec: s.config.throttleWritesPerSec,
-    payloadBytes: s.config.payloadBytes,
+    // Request workloads (workloads/yong) have neither a write throttle nor a payload.
+    throttleWritesPerSec: "throttleWritesPerSec" in s.config ? s.config.throttleWritesPerSec : null,
+    payloadBytes: "payloadBytes" in s.config ? s.config.payloadBytes : null,
     warmupExcluded: s.window.warmupSeconds > 0,
     rateDivisor: "measured window",
     e2eClock: mf.e2eClock.split(/ \(|:/)[0],
     // Absent in runs recorded before the back-off was a setting: those slept the nominal back-off.
     backoff: mf.backoff ?? "nominal",
+    measuredThrough: null,
+    effects: [],
     flags,
   };
   const when = typeof run.createdAt === "string" ? run.createdAt : run.createdAt.toISOString();
@@ -260,14 +287,8 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
       backoff: mf.backoff ? `${mf.backoff}: ${BACKOFF_LABELS[mf.backoff].label}` : "nominal (recorded before the back-off was a setting)",
     },
     facts,
-    throughput: {
-      writeMsgPerSec: s.writes.msgPerSec,
-      writeMiBPerSec: s.writes.mibPerSec,
-      readMsgPerSec: s.reads.msgPerSec,
-      readMiBPerSec: s.reads.mibPerSec,
-    },
-    latency: { write: pcts(s.latencyMs.write), read: pcts(s.latencyMs.read), e2e: pcts(s.latencyMs.e2e) },
-    distribution: runDistribution(s),
+    throughput: runRates(s),
+    ...runLatencies(s),
     points: {},
     overTime: overTimeOf(samples),
     notes,
@@ -287,10 +308,49 @@ export interface ImportRecord {
 const TOOL_BACKOFF = "the reference tool's own sleeps (~1.1 ms for its 200 µs; its jitter's zero sleeps)";
 const TOOL_CLOCK = "reader's client clock − the server's now() at the write (two clocks)";
 
-const triplePcts = (l: ImportedLatency | null): Pcts => (l ? { p50: l.p50.ms, p95: l.p95.ms, p99: l.p99.ms, p999: null, max: null } : NONE);
+const triplePcts = (l: ImportedLatency | null): Pcts => (l ? { ...NONE, p50: l.p50.ms, p95: l.p95.ms, p99: l.p99.ms } : NONE);
+
+/**
+ * What the reference tool's own way of running moves in its figures (fixtures/kozlovski methodology: main.go
+ * L53-69), for its published results and its imported outputs alike, with the size where the config gives it.
+ */
+export function toolEffects(c: { durationSeconds?: number | null; throttleWritesPerSec?: number | null }): KnownEffect[] {
+  const d = c.durationSeconds ?? null;
+  const throttle = c.throttleWritesPerSec ?? null;
+  const out: KnownEffect[] = [];
+  if (throttle && throttle > 0)
+    out.push({
+      rows: ["*MsgPerSec", "*MiBPerSec"],
+      text: `start-up burst: the tool's throttle lets one second of writes (${throttle.toLocaleString("en-US")}) out at t=0${d ? `, so over ${d} s its rates read about +${fmtPct(100 / d)} above the ${throttle.toLocaleString("en-US")} msg/s it steadily allows` : ""}`,
+    });
+  out.push({
+    rows: ["*MsgPerSec", "*MiBPerSec"],
+    text: `rate divisor: totals are divided by the configured ${d ? `${d} s` : "duration"}, whose clock starts before table setup: lowered by the setup time ÷ the duration`,
+  });
+  out.push({
+    rows: ["e2e.p95", "e2e.p99", "e2e.p999", "e2e.max"],
+    text: "no warm-up: the tail covers the whole run, the start-up backlog (the burst, readers starting after writers) included",
+  });
+  return out;
+}
+const fmtPct = (v: number) => `${v < 1 ? v.toFixed(2) : v.toFixed(1)}%`;
 function triplePoints(p: Pcts): DistPoint[] {
   return (["p50", "p95", "p99"] as const).filter((k) => p[k] !== null).map((k) => ({ q: PCT_Q[k], ms: p[k] as number }));
 }
+
+/** The server facts of a result that does not record its server (an imported output; a study says it in words). */
+const UNKNOWN_SERVER = {
+  serverCores: null,
+  sharedMachine: null,
+  serverDescription: null,
+  postgresVersion: null,
+  nodes: null,
+  replication: null,
+  synchronousCommit: null,
+  fsync: null,
+  durability: null,
+  settings: null,
+} satisfies Partial<Facts>;
 
 export function fromImport(rec: ImportRecord): Comparable {
   const parsed = ImportedSummary.safeParse(rec.parsed);
@@ -300,16 +360,7 @@ export function fromImport(rec: ImportRecord): Comparable {
   const pay = c.payloadBytes ?? null;
   const latency = { write: triplePcts(s.latencyMs.write), read: triplePcts(s.latencyMs.read), e2e: triplePcts(s.latencyMs.e2e) };
   const facts: Facts = {
-    serverCores: null,
-    sharedMachine: null,
-    serverDescription: null,
-    postgresVersion: null,
-    nodes: null,
-    replication: null,
-    synchronousCommit: null,
-    fsync: null,
-    durability: null,
-    settings: null,
+    ...UNKNOWN_SERVER,
     durationSeconds: c.durationSeconds ?? null,
     throttleWritesPerSec: c.throttleWritesPerSec ?? null,
     payloadBytes: pay,
@@ -317,6 +368,8 @@ export function fromImport(rec: ImportRecord): Comparable {
     rateDivisor: "configured duration",
     e2eClock: TOOL_CLOCK,
     backoff: "reference-effective",
+    measuredThrough: null,
+    effects: toolEffects(c),
     flags: [],
   };
   const annotations: Record<string, string> = {};
@@ -377,7 +430,7 @@ export function fromReference(r: Reference): Comparable {
   const settings = relevantSettings(r.postgres.settingsChanged);
   const replication = r.replication ? `${r.nodes} nodes, synchronous_standby_names = ${r.replication.synchronousStandbyNames}` : null;
   const server = `AWS ${r.server.instance}: ${r.server.vcpu} vCPU, ${r.server.ramGib} GiB, ${r.server.disk}`;
-  const latency = {
+  const latency: Record<Metric, Pcts> = {
     write: { ...NONE, ...h.latencyMs.write },
     read: { ...NONE, ...h.latencyMs.read },
     e2e: { ...NONE, ...h.latencyMs.e2e },
@@ -407,6 +460,8 @@ export function fromReference(r: Reference): Comparable {
     rateDivisor: "configured duration",
     e2eClock: TOOL_CLOCK,
     backoff: "reference-effective",
+    measuredThrough: null,
+    effects: toolEffects(c),
     flags,
   };
   return {
@@ -449,6 +504,93 @@ export function fromReference(r: Reference): Comparable {
     notes: [
       `Published by the author: ${h.aggregation}. Only p50, p95 and p99 are published.`,
       ...(readsPerGroup(r.workload) ? [`Read msg/s sums ${c.consumerGroups} consumer groups (${c.consumerGroups}× fan-out).`] : []),
+    ],
+  };
+}
+
+// ---------- other studies' published results ----------
+
+/** A name of a published figure as a row's: "p50" … "max" and "avg" (every one a study may print). */
+const STATS = ["p50", "p95", "p99", "avg", "max"] as const;
+
+/**
+ * Another study's published result (Yong, DBOS) as an item: its rates by operation and the latencies it prints
+ * (p50/p95/p99/avg/max where published, null elsewhere), labelled published, with how its latencies were timed
+ * and its bottleneck beside the deltas they explain.
+ */
+export function fromPublished(p: PublishedResult): Comparable {
+  const parsed = publishedConfig(p);
+  const config = parsed.ok ? (parsed.config as Record<string, unknown>) : p.config;
+  const throughput: Record<string, number | null> = {};
+  for (const [op, v] of Object.entries(p.rates ?? {})) {
+    throughput[`${op}MsgPerSec`] = v;
+    throughput[`${op}MiBPerSec`] = null;
+  }
+  const latency: Record<Metric, Pcts> = {};
+  const points: Partial<Record<Metric, DistPoint[]>> = {};
+  for (const [m, l] of Object.entries(p.latencyMs ?? {})) {
+    latency[m] = { ...NONE };
+    for (const k of STATS) if (l[k] !== undefined) latency[m][k] = l[k];
+    points[m] = triplePoints(latency[m]);
+  }
+  const effects: KnownEffect[] = [];
+  if (p.measuredThrough) effects.push({ rows: ["*.*"], text: `its latencies are ${p.measuredThrough}; ours are runner → Postgres, per operation` });
+  if (p.bottleneck) effects.push({ rows: ["*MsgPerSec"], text: `its rate was capped by ${p.bottleneck} (as the study reports)` });
+  const authorCaveats = p.caveats.filter((c) => c.by === "author").map((c) => c.text);
+  const str = (k: string) => (typeof config[k] === "number" ? (config[k] as number) : null);
+  const facts: Facts = {
+    ...UNKNOWN_SERVER,
+    serverDescription: p.server,
+    postgresVersion: p.server.match(/PostgreSQL (\d+(?:\.\d+)?)/i)?.[1] ?? null,
+    durationSeconds: p.durationSeconds ?? null,
+    throttleWritesPerSec: str("throttleWritesPerSec"),
+    payloadBytes: str("payloadBytes"),
+    warmupExcluded: false,
+    rateDivisor: "as published",
+    e2eClock: null,
+    backoff: null,
+    measuredThrough: p.measuredThrough ?? null,
+    effects,
+    flags: authorCaveats,
+  };
+  return {
+    key: `ref:${p.id}`,
+    kind: "reference",
+    badge: "published",
+    label: `Published: ${publishedLabel(p)}`,
+    href: `/references/${p.id}`,
+    workload: p.config.kind as Comparable["workload"],
+    when: null,
+    annotations: {},
+    config: configCellsOf(p.config.kind, config, null),
+    env: {
+      numbers: `published by ${STUDIES[p.study].title}`,
+      server: p.server,
+      serverCores: null,
+      client: p.loadModel,
+      postgresVersion: facts.postgresVersion,
+      topology: null,
+      synchronousCommit: null,
+      fsync: null,
+      settings: null,
+      maxConnections: null,
+      rateDivisor: "as published",
+      e2eClock: null,
+      backoff: null,
+    },
+    facts,
+    throughput,
+    latency,
+    distribution: {},
+    points,
+    overTime: [],
+    notes: [
+      `Published by ${STUDIES[p.study].title} (${p.source}); the load: ${p.loadModel}.`,
+      ...(p.measuredThrough ? [`Its latencies are ${p.measuredThrough}.`] : []),
+      ...(p.bottleneck ? [`Bottleneck reported: ${p.bottleneck}.`] : []),
+      ...(p.derived ?? []).map((d) => `Derived by us, not published: ${d}`),
+      ...p.caveats.map((c) => `${c.by === "author" ? "Caveat by the author" : "Caveat found"}: ${c.text}`),
+      ...(parsed.ok ? [] : [`Its config is shown as published: ${parsed.error}.`]),
     ],
   };
 }

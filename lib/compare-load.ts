@@ -1,8 +1,9 @@
 // Loads what /compare, GET /api/compare and the CLI compare: stored runs (with their samples), imported results
 // and references, by the keys of the URL's ids= ("r_…", "imp_…", "ref:<id>"), in that order.
 import { prisma, type PrismaClient } from "./db";
-import { fromImport, fromReference, fromRun, NotComparable, workloadShort } from "./compare-build";
+import { fromImport, fromPublished, fromReference, fromRun, NotComparable, workloadShort } from "./compare-build";
 import { buildComparison, isValidKey, type Comparable, type Comparison, type ViewState } from "./compare";
+import { publishedById, publishedLabel, publishedResults, STUDIES } from "./published";
 import { referenceById, referenceLabel, REFERENCES } from "./references";
 import { WorkloadConfig } from "./workloads";
 
@@ -37,9 +38,14 @@ export async function loadComparables(
     try {
       if (!isValidKey(key)) throw new NotComparable(`"${key}" is not a run id (r_…), an import id (imp_…) or a reference (ref:<id>)`);
       if (key.startsWith("ref:")) {
+        // Kozlovski's scenarios and every other study's published results share the ref: ids.
         const ref = referenceById(key.slice(4));
-        if (!ref) throw new NotComparable(`${key}: no such reference (there are ${REFERENCES.map((r) => `ref:${r.id}`).join(", ")})`);
-        items.push(fromReference(ref));
+        const published = ref ? undefined : publishedById(key.slice(4));
+        if (!ref && !published)
+          throw new NotComparable(
+            `${key}: no such published result (there are ${[...REFERENCES.map((r) => r.id), ...publishedResults().map((p) => p.id)].map((id) => `ref:${id}`).join(", ")})`,
+          );
+        items.push(ref ? fromReference(ref) : fromPublished(published!));
       } else if (key.startsWith("r_")) {
         const run = runs.find((r) => r.id === key);
         if (!run) throw new NotComparable(`${key}: no such run (it may have been deleted)`);
@@ -121,6 +127,16 @@ export async function listChoices(db: PrismaClient = prisma(), limit = 200): Pro
         detail: r.title,
         kind: "reference",
         workload: r.workload,
+        disabled: null,
+      }),
+    ),
+    ...publishedResults().map(
+      (p): Choice => ({
+        key: `ref:${p.id}`,
+        label: `Published: ${publishedLabel(p)}`,
+        detail: STUDIES[p.study].title,
+        kind: "reference",
+        workload: p.config.kind,
         disabled: null,
       }),
     ),

@@ -16,6 +16,9 @@ export type Badge = "measured" | "imported" | "published";
 export type Metric = string;
 export const PERCENTILES = ["p50", "p95", "p99", "p999", "max"] as const;
 export type Percentile = (typeof PERCENTILES)[number];
+/** What a latency row may show: the percentiles, and the mean ("avg"), a row only when a published item
+ *  prints one (Yong publishes p50, p95 and avg); runs then give theirs from the merged histogram. */
+export type LatencyStat = Percentile | "avg";
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
@@ -24,18 +27,23 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * (the first workload to declare a name labels it). Pub/sub and queue: write and read rates; write, read and
  * end-to-end latencies. Imports and references are of those workloads, so they read by the same names.
  */
-export function comparedMetrics(kinds: readonly string[]): { rates: { name: string; label: string }[]; latencies: { name: string; label: string }[] } {
-  const rates = new Map<string, string>();
+export function comparedMetrics(kinds: readonly string[]): {
+  rates: { name: string; label: string; unit: string }[];
+  latencies: { name: string; label: string }[];
+} {
+  const rates = new Map<string, { label: string; unit: string }>();
   const latencies = new Map<string, string>();
   for (const kind of distinct([...kinds])) {
     const model = metricModel(kind);
     if (!model) continue;
-    for (const o of rateOperations(model)) if (!rates.has(o.name)) rates.set(o.name, cap(o.label));
+    for (const o of rateOperations(model)) if (!rates.has(o.name)) rates.set(o.name, { label: cap(o.label), unit: o.unit });
     for (const l of latencyMetrics(model)) if (l.chart && !latencies.has(l.name)) latencies.set(l.name, cap(l.label));
   }
-  const list = (m: Map<string, string>) => [...m].map(([name, label]) => ({ name, label }));
-  return { rates: list(rates), latencies: list(latencies) };
+  return { rates: [...rates].map(([name, r]) => ({ name, ...r })), latencies: [...latencies].map(([name, label]) => ({ name, label })) };
 }
+
+/** A published figure's name that no workload declares: "total" is the study's aggregate over all operations. */
+const extraLabel = (name: string) => (name === "total" ? "All operations" : cap(name));
 
 /** Every operation with a rate any registered workload declares. */
 export const rateOps = (): string[] => comparedMetrics(workloadDefinitions().map((d) => d.kind)).rates.map((o) => o.name);
@@ -48,16 +56,17 @@ export function metricLabel(m: Metric): string {
   return comparedMetrics(workloadDefinitions().map((d) => d.kind)).latencies.find((l) => l.name === m)?.label ?? m;
 }
 
-const NO_PCTS: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null };
+const NO_PCTS: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null, avg: null };
 /** An item's percentiles of a latency; all null when its workload does not measure it. */
 export const pctsOf = (c: Pick<Comparable, "latency">, m: Metric): Pcts => c.latency[m] ?? NO_PCTS;
 /** An item's rate of an operation (msg/s or MiB/s); null when unknown or not measured. */
 export const rateOf = (c: Pick<Comparable, "throughput">, op: string, unit: "Msg" | "MiB"): number | null => c.throughput[`${op}${unit}PerSec`] ?? null;
-export const PCT_LABEL: Record<Percentile, string> = { p50: "p50", p95: "p95", p99: "p99", p999: "p99.9", max: "max" };
+export const PCT_LABEL: Record<LatencyStat, string> = { p50: "p50", p95: "p95", p99: "p99", p999: "p99.9", max: "max", avg: "avg" };
 /** Quantile of each percentile, for distribution plots (max is plotted at the histogram's last point). */
 export const PCT_Q: Record<Exclude<Percentile, "max">, number> = { p50: 0.5, p95: 0.95, p99: 0.99, p999: 0.999 };
 
-export type Pcts = Record<Percentile, number | null>;
+/** Percentiles of a latency, and its mean (avg: runs' from the merged histogram, a study's where it prints one). */
+export type Pcts = Record<LatencyStat, number | null>;
 export type Cell = string | number | boolean | null;
 
 /** One point of a latency distribution: quantile q (0…1) and its latency in ms. */
@@ -102,17 +111,38 @@ export interface Facts {
   throttleWritesPerSec: number | null;
   payloadBytes: number | null;
   warmupExcluded: boolean;
-  /** "measured window": rates over the real measured seconds; "configured duration": the reference tool's way. */
-  rateDivisor: "measured window" | "configured duration";
-  e2eClock: string;
+  /** "measured window": rates over the real measured seconds; "configured duration": the reference tool's way;
+   *  "as published": another study's figure, computed its own way. */
+  rateDivisor: "measured window" | "configured duration" | "as published";
+  /** The end-to-end clock; null where nothing end-to-end is measured (another study's HTTP round trips). */
+  e2eClock: string | null;
   /**
    * The readers' back-off after an empty poll (lib/workloads.ts BACKOFF_MODES): the reference tool's own results
-   * are "reference-effective" by definition; runs recorded before the setting existed used "nominal".
+   * are "reference-effective" by definition; runs recorded before the setting existed used "nominal"; null where
+   * it does not apply (another study's load).
    */
-  backoff: string;
+  backoff: string | null;
+  /** How its latencies were timed when not as ours (runner → Postgres): another study's HTTP round trips. */
+  measuredThrough: string | null;
+  /** What is known to inflate (or deflate) its figures, each with the result rows it moves ("writeMsgPerSec",
+   *  "e2e.p99", or "e2e.*" for every row of a latency): shown beside the deltas they explain. */
+  effects: KnownEffect[];
   /** Flaws the source's author flagged in these very numbers (references), or verification problems (runs). */
   flags: string[];
 }
+
+/** A known effect on some of an item's figures: the reference tool's start-up burst on its write rate, … */
+export interface KnownEffect {
+  /** Result row keys it moves; "*" stands for any characters: "e2e.*" every row of a latency, "*.*" every
+   *  latency row, "*MsgPerSec" every count rate. */
+  rows: string[];
+  text: string;
+}
+
+/** Whether an effect's row patterns cover a result row's key ("*" stands for any run of characters). */
+export const effectCovers = (e: KnownEffect, rowKey: string): boolean => e.rows.some((r) => globRe(r).test(rowKey));
+const escapeRe = (s: string) => s.replace(/[.+?^$()|[\]\\{}]/g, "\\$&");
+const globRe = (pattern: string) => new RegExp(`^${pattern.split("*").map(escapeRe).join(".*")}$`);
 
 export interface Comparable {
   /** Run id ("r_…"), import id ("imp_…") or "ref:<reference id>": what the URL's ids= holds. */
@@ -204,42 +234,65 @@ export interface ResultRow {
   key: string;
   group: string;
   label: string;
+  /** What the row measures: a count rate ("msg/s", labelled with the operation's own unit), MiB/s or ms. */
   unit: "msg/s" | "MiB/s" | "ms";
   better: "higher" | "lower";
   values: (number | null)[];
+  /** Per item: what is known to move its value in this row (its KnownEffects), shown beside the delta. Only
+   *  when the comparison mixes kinds of result, where such an effect is a difference in kind. */
+  effects: string[][];
 }
 
 function resultRows(items: Comparable[]): ResultRow[] {
-  // The rows are what the compared workloads declare (comparedMetrics), so keys read "writeMsgPerSec", "e2e.p99".
-  const { rates, latencies } = comparedMetrics(items.map((i) => i.workload));
+  // The rows are what the compared workloads declare (comparedMetrics), so keys read "writeMsgPerSec", "e2e.p99";
+  // then any figure a published item carries under a name no workload declares ("total").
+  const declared = comparedMetrics(items.map((i) => i.workload));
+  const rates = [...declared.rates];
+  const latencies = [...declared.latencies];
+  for (const i of items) {
+    for (const k of Object.keys(i.throughput)) {
+      const name = k.replace(/(Msg|MiB)PerSec$/, "");
+      if (!rates.some((r) => r.name === name)) rates.push({ name, label: extraLabel(name), unit: rates[0]?.unit ?? "msg" });
+    }
+    for (const name of Object.keys(i.latency)) if (!latencies.some((l) => l.name === name)) latencies.push({ name, label: extraLabel(name) });
+  }
+  // A kind of result whose figures move in known ways is compared with another kind: say how, beside the deltas.
+  const mixed = distinct(items.map((i) => i.badge)).length > 1;
+  const effects = (key: string) => items.map((i) => (mixed ? i.facts.effects.filter((e) => effectCovers(e, key)).map((e) => e.text) : []));
+  const row = (r: Omit<ResultRow, "effects">): ResultRow => ({ ...r, effects: effects(r.key) });
   const rows: ResultRow[] = rates.flatMap((o) => [
-    {
+    row({
       key: `${o.name}MsgPerSec`,
       group: "Throughput",
-      label: `${o.label} msg/s`,
-      unit: "msg/s" as const,
-      better: "higher" as const,
+      label: `${o.label} ${o.unit}/s`,
+      unit: "msg/s",
+      better: "higher",
       values: items.map((i) => rateOf(i, o.name, "Msg")),
-    },
-    {
+    }),
+    row({
       key: `${o.name}MiBPerSec`,
       group: "Throughput",
       label: `${o.label} MiB/s`,
-      unit: "MiB/s" as const,
-      better: "higher" as const,
+      unit: "MiB/s",
+      better: "higher",
       values: items.map((i) => rateOf(i, o.name, "MiB")),
-    },
+    }),
   ]);
-  for (const m of latencies)
-    for (const p of PERCENTILES)
-      rows.push({
-        key: `${m.name}.${p}`,
-        group: `${m.label} latency`,
-        label: `${m.label} ${PCT_LABEL[p]}`,
-        unit: "ms",
-        better: "lower",
-        values: items.map((i) => pctsOf(i, m.name)[p]),
-      });
+  for (const m of latencies) {
+    // The mean only where a non-measured item prints one: runs always have it, but the percentiles say more.
+    const avg = items.some((i) => i.kind !== "run" && pctsOf(i, m.name).avg !== null);
+    for (const p of avg ? [...PERCENTILES, "avg" as const] : PERCENTILES)
+      rows.push(
+        row({
+          key: `${m.name}.${p}`,
+          group: `${m.label} latency`,
+          label: `${m.label} ${PCT_LABEL[p]}`,
+          unit: "ms",
+          better: "lower",
+          values: items.map((i) => pctsOf(i, m.name)[p]),
+        }),
+      );
+  }
   return rows;
 }
 
@@ -346,11 +399,17 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
   const add = (topic: string, severity: "warn" | "info", text: string) => out.push({ topic, severity, text });
   if (!items.length) return out;
 
-  if (distinct(items.map((c) => c.workload)).length > 1)
+  const kinds = distinct(items.map((c) => c.workload));
+  if (kinds.length > 1)
     add(
       "workload",
       "warn",
-      `Mixes pub/sub and queue results: they are different workloads (an append-only log read by consumer groups vs a SKIP LOCKED queue whose reads delete), so their numbers do not measure the same thing.`,
+      `Mixes workloads: ${kinds
+        .map((k) => {
+          const d = workloadDefinition(k);
+          return d ? `${d.title} (${d.description.replace(/\.$/, "")})` : k;
+        })
+        .join("; ")}. They do different work, so their numbers do not measure the same thing.`,
     );
 
   const badges = distinct(items.map((c) => c.badge));
@@ -358,7 +417,15 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
     add(
       "source",
       "info",
-      `Published numbers are the author's, measured on AWS with his tool; measured numbers are from this product on this server; imported ones are the reference tool's output. Each keeps its own semantics (see the notes under each).`,
+      `Published numbers are their authors', measured on their machines with their own tools; measured numbers are from this product on this server; imported ones are the reference tool's output. Each keeps its own semantics (see the notes under each, and the known effects beside the deltas).`,
+    );
+
+  // A latency timed through something else (an HTTP API, a load generator's VUs) is a different quantity.
+  if (distinct(items.map((c) => c.facts.measuredThrough)).length > 1)
+    add(
+      "kind",
+      "warn",
+      `Latencies are not the same quantity: ${listBy(items, (c) => c.facts.measuredThrough ?? (c.kind === "run" ? "runner → Postgres, per operation (ours)" : "the reference tool → Postgres, per operation"))}.`,
     );
 
   // Hardware is compared only where it is known; where it is not, one note says so (never also "differs").
@@ -442,6 +509,14 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
       "warn",
       `Write throttles differ: ${listBy(items, (c) => (c.facts.throttleWritesPerSec === null ? null : c.facts.throttleWritesPerSec === 0 ? "unthrottled" : `${c.facts.throttleWritesPerSec.toLocaleString("en-US")} msg/s`))}. An unthrottled run measures capacity; a throttled one, latency at a fixed load.`,
     );
+  // Request workloads (workloads/yong) record their load model: virtual users waiting for each answer, or a timetable.
+  const loadModel = (c: Comparable) => (c.config.load === "vus" ? "closed loop" : c.config.load === "rate" ? "open loop" : null);
+  if (differ(items, loadModel))
+    add(
+      "load model",
+      "warn",
+      `Load models differ: ${listBy(items, (c) => (c.config.load === "rate" ? `open loop at ${c.config.rate} requests/s` : c.config.load === "vus" ? "closed loop of virtual users" : null))}. In a closed loop a slower target gets fewer requests (each virtual user waits for its answer), in an open loop the rate holds and latency grows: their rates and latencies do not measure the same thing.`,
+    );
   if (differ(items, (c) => c.facts.payloadBytes))
     add("payload", "warn", `Payload sizes differ: ${listBy(items, (c) => (c.facts.payloadBytes === null ? null : `${c.facts.payloadBytes} B`))}.`);
 
@@ -462,16 +537,17 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
         .map(name)
         .join(", ")} cover the whole run, start-up backlog and shutdown included.`,
     );
+  // A different divisor moves a rate by a known amount in a known direction: a warning, with the effect
+  // beside the rate rows it moves (Facts.effects).
   if (distinct(items.map((c) => c.facts.rateDivisor)).length > 1)
     add(
       "rates",
-      "info",
-      `Rates are computed differently: measured runs divide by the real measured window; the reference tool divides totals by the configured duration, whose clock starts before table setup, and its throttle lets one extra second of writes out at start.`,
+      "warn",
+      `Rates are computed differently: ${listBy(items, (c) => c.facts.rateDivisor)}. The reference tool divides totals by the configured duration, whose clock starts before table setup (lowering its rates by the setup time ÷ the duration), and its throttle lets one extra second of writes out at start (raising a throttled run's rates by about 1 ÷ the duration in seconds); the rows they move say by how much.`,
     );
-  if (distinct(items.map((c) => c.facts.e2eClock)).length > 1)
-    add("clock", "info", `End-to-end latency uses different clocks: ${listBy(items, (c) => c.facts.e2eClock)}.`);
+  if (differ(items, (c) => c.facts.e2eClock)) add("clock", "info", `End-to-end latency uses different clocks: ${listBy(items, (c) => c.facts.e2eClock)}.`);
 
-  if (distinct(items.map((c) => c.facts.backoff)).length > 1)
+  if (differ(items, (c) => c.facts.backoff))
     add(
       "backoff",
       "warn",
@@ -484,7 +560,7 @@ export function contextNotes(items: Comparable[]): ContextNote[] {
     add(
       "unknown",
       "info",
-      `"—" marks what a source does not publish: the reference and its tool print only p50, p95 and p99 (no p99.9, no max), and imported results have no histograms.`,
+      `"—" marks what a source does not publish: the reference tool prints only p50, p95 and p99 (no p99.9, no max), other studies print what their articles show, and imported results have no histograms.`,
     );
   return out;
 }
@@ -536,6 +612,21 @@ export function fmtDelta(d: Delta | null): string {
   const pct = d.pct === null ? "" : `${d.pct >= 0 ? "+" : ""}${fmtNum(d.pct, 1)}%`;
   const ratio = d.ratio === null ? "" : `×${fmtNum(d.ratio, 2)}`;
   return [pct, ratio].filter(Boolean).join(" ") || "—";
+}
+
+/** "Write msg/s, Published: …: start-up burst …": every known effect on a shown row, once per item and text. */
+function effectLines(cmp: Comparison): string[] {
+  const byText = new Map<string, string[]>();
+  for (const r of cmp.results) {
+    if (r.values.every((v) => v === null)) continue;
+    r.effects.forEach((texts, i) => {
+      for (const t of texts) {
+        const k = `${cmp.items[i].label}: ${t}`;
+        byText.set(k, [...(byText.get(k) ?? []), r.label]);
+      }
+    });
+  }
+  return [...byText].map(([k, rows]) => `${rows.join(", ")} of ${k}`);
 }
 
 const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -608,6 +699,11 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   if (cmp.notes.length) {
     lines.push("", "## What makes this comparison unfair", "");
     for (const n of cmp.notes) lines.push(`- ${n.severity === "warn" ? `**${n.topic}**` : n.topic}: ${n.text}`);
+  }
+  const effects = effectLines(cmp);
+  if (effects.length) {
+    lines.push("", "## Known effects beside the deltas", "");
+    for (const e of effects) lines.push(`- ${e}`);
   }
   const perItem = items.filter((c) => c.notes.length);
   if (perItem.length) {
@@ -688,6 +784,8 @@ export function toTextTable(cmp: Comparison): string {
   const out = [fmt(head), width.map((w) => "-".repeat(w)).join("  "), ...body.map(fmt)];
   if (cfg.length) out.push("", "Config and environment that differ:", ...cfg.map(fmt));
   if (cmp.notes.length) out.push("", "What makes this comparison unfair:", ...cmp.notes.map((n) => `  ${n.severity === "warn" ? "!" : "-"} ${n.text}`));
+  const effects = effectLines(cmp);
+  if (effects.length) out.push("", "Known effects beside the deltas:", ...effects.map((e) => `  ! ${e}`));
   return `${out.join("\n")}\n`;
 }
 

@@ -34,3 +34,12 @@ export function parseWholeSeconds(v: string): number | null {
   if (ms === null || ms < 0 || ms % 1000 !== 0) return null;
   return ms / 1000;
 }
+
+/** A duration flag in whole milliseconds: Go syntax ("100ms", "1s", "1m") or plain milliseconds ("250"); null otherwise. */
+export function parseWholeMillis(v: string): number | null {
+  const s = v.trim();
+  if (/^\d+$/.test(s)) return Number(s);
+  const ms = parseGoDuration(s);
+  if (ms === null || ms < 0 || !Number.isInteger(ms)) return null;
+  return ms;
+}

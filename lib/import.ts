@@ -6,7 +6,7 @@
 // A line that cannot be read is reported by number and content: "line 12: expected 'P50: <duration>' but found …".
 import { z } from "zod";
 import type { FieldDef } from "../workloads/types";
-import { workloadDefinitions } from "./workloads";
+import { ToolWorkload, toolWorkloads, workloadDefinitions, type WorkloadKind } from "./workloads";
 import { parseGoDuration } from "./duration";
 import { maskUrl } from "./pgurl";
 
@@ -59,7 +59,7 @@ export const ImportedInterval = z.object({
 export const ImportedSummary = z.object({
   schemaVersion: z.literal(1),
   tool: z.literal("pg-queue-pubsub-benchmark"),
-  workload: z.enum(["pubsub", "queue"]),
+  workload: ToolWorkload,
   /** Config as far as it is known; a missing field is unknown (never guessed). */
   config: z.object({
     writers: z.number().int().optional(),
@@ -274,7 +274,7 @@ export function parseCommand(
     if (v === undefined) throw new ImportError(`flag '--${name}' has no value`, lineNo);
     if (!f) {
       if (!flags.modes.includes(v)) throw new ImportError(`--mode must be ${flags.modes.join(" or ")}, found '${v}'`, lineNo);
-      mode = v as ImportedSummary["workload"];
+      mode = workloadDefinitions().find((d) => d.referenceMode === v)!.kind as ImportedSummary["workload"];
     } else if (f.cli?.duration) {
       const ms = parseGoDuration(v);
       if (ms === null || ms <= 0) throw new ImportError(`--${name} must be a Go duration such as 30s, found '${v}'`, lineNo);
@@ -435,7 +435,11 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     groups: z.infer<typeof ImportedGroup>[];
     aggregate: ReturnType<typeof readsBlock> | null;
   } | null = null;
-  let modeSeen: "pubsub" | "queue" | undefined;
+  // The tool's two modes are our workloads with its -mode (toolWorkloads): named by their definitions here.
+  const tool = toolWorkloads();
+  const FANOUT = tool.fanout.kind as WorkloadKind;
+  const QUEUE = tool.queue.kind as WorkloadKind;
+  let modeSeen: WorkloadKind | undefined;
 
   const r = new Reader(lines);
   while (r.peek()) {
@@ -462,8 +466,8 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
       if (prod) logHints.writers = [...prod[1].matchAll(/p\d+=(\d+)/g)].reduce((a, m) => a + Number(m[1]), 0);
       const batch = /\bbatch=(\d+)\)/.exec(t);
       if (batch) logHints.readBatch = Number(batch[1]);
-      if (/pubsub benchmark complete|\[pub info\]|\[consumer g/.test(t)) modeSeen ??= "pubsub";
-      if (/queue benchmark complete/.test(t)) modeSeen ??= "queue";
+      if (/pubsub benchmark complete|\[pub info\]|\[consumer g/.test(t)) modeSeen ??= FANOUT;
+      if (/queue benchmark complete/.test(t)) modeSeen ??= QUEUE;
       continue;
     }
 
@@ -471,7 +475,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     // (Rates are read with a sign so that a negative one is refused as impossible, not as unreadable.)
     let m = /^\[(\d{2}:\d{2}:\d{2})\] W: (-?\d+)\/s R: (-?\d+)\/s QDepth: (-?\d+) Err\(W\/R\): (\d+)\/(\d+)$/.exec(t);
     if (m) {
-      modeSeen ??= "queue";
+      modeSeen ??= QUEUE;
       if (num(m[2]) < 0 || num(m[3]) < 0) throw new ImportError(`'${t}' is impossible: a rate cannot be negative`, l.n);
       live.push({ time: m[1], line: l.n, w: num(m[2]), r: num(m[3]), backlog: num(m[4]) });
       continue;
@@ -479,7 +483,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     // Live report, pubsub: "[04:35:24] W: 6960/s TotalW:34800", then the group table and "TotalR: …".
     m = /^\[(\d{2}:\d{2}:\d{2})\] W: (-?\d+)\/s TotalW:\s*(-?\d+)$/.exec(t);
     if (m) {
-      modeSeen ??= "pubsub";
+      modeSeen ??= FANOUT;
       if (num(m[2]) < 0 || num(m[3]) < 0) throw new ImportError(`'${t}' is impossible: ${num(m[2]) < 0 ? "a rate" : "a count"} cannot be negative`, l.n);
       r.expect(/^Group\s+R\/s\s+TotR\s+Err\s+Empty\s+AvgPoll\s+QueueDepth$/, "Group  R/s  TotR  Err  Empty  AvgPoll  QueueDepth", l);
       let depthMax = 0;
@@ -536,7 +540,7 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     }
 
     if (t === "=== PubSub Summary ===") {
-      modeSeen = "pubsub";
+      modeSeen = FANOUT;
       const ds = field(r, "Delivery Semantics", "(.+)", l);
       const np = field(r, "Number of partitions", INT, ds.line);
       const du = r.expect(/^Duration:\s*(\S+)(?:\s+\(([\d.]+)s\))?$/, "Duration: <duration> (<seconds>s)", np.line);
@@ -600,10 +604,10 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
   // The command line fills in what the output does not print; flags it omits take the tool's defaults.
   let cmd: ReturnType<typeof parseCommand> | null = null;
   if (commandText) cmd = parseCommand(commandText, commandLine);
-  const workload: "pubsub" | "queue" = pubsub ? "pubsub" : (modeSeen ?? cmd?.mode ?? "queue");
+  const workload: WorkloadKind = pubsub ? FANOUT : (modeSeen ?? cmd?.mode ?? QUEUE);
   if (cmd?.mode && cmd.mode !== workload)
     throw new ImportError(`the command line says --mode=${cmd.mode}, but the output is of a ${workload} run`, commandLine);
-  if (workload === "pubsub" && !pubsub)
+  if (workload === FANOUT && !pubsub)
     throw new ImportError("this is a pubsub run's output, but its '=== PubSub Summary ===' block is missing: paste the whole output");
   if (pubsub && !pubsub.aggregate)
     throw new ImportError("the '=== Aggregate Across All Groups ===' block is missing after the pubsub summary: paste the whole output");
@@ -624,8 +628,8 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     set("readers", config.partitions ?? pubsub.partitions, "inferred");
   }
   if (logHints.writers) set("writers", logHints.writers, "output");
-  if (logHints.readBatch && workload === "pubsub") set("readBatch", logHints.readBatch, "inferred");
-  if (workload === "queue" && summary.throughput.writeMsgPerSec > 0) {
+  if (logHints.readBatch && workload === FANOUT) set("readBatch", logHints.readBatch, "inferred");
+  if (workload === QUEUE && summary.throughput.writeMsgPerSec > 0) {
     // The queue summary prints no duration; its rates are totals ÷ the configured duration, so that divides back.
     const d = summary.totals.writes / summary.throughput.writeMsgPerSec;
     if (Math.abs(d - Math.round(d)) < 0.05) set("durationSeconds", Math.round(d), "inferred");
@@ -645,11 +649,11 @@ export function parseToolOutput(text: string, opts: { command?: string } = {}): 
     "Imported from the reference tool's output: its numbers, its semantics. Rates are totals ÷ the configured duration (whose clock starts before table setup), not the real measuring window.",
     "Percentiles cover the whole run, start-up and shutdown included (the tool has no warm-up); only p50, p95 and p99 are printed.",
   ];
-  if (workload === "pubsub")
+  if (workload === FANOUT)
     notes.push(
       "pubsub: write latency is from the base summary (one sample per batch); read and e2e are from 'Aggregate Across All Groups' — the base summary's read/e2e latencies print 0s in pubsub mode and are ignored. Read msg/s sums all consumer groups.",
     );
-  if (workload === "queue")
+  if (workload === QUEUE)
     notes.push("queue: write latency includes failed inserts; e2e is only right if the server's TimeZone is UTC (created_at is TIMESTAMP without time zone).");
   if (config.payloadBytes === undefined) notes.push("Payload size unknown (no command line given): MiB/s are not shown. Add the command line to fill it in.");
   if (config.throttleWritesPerSec)

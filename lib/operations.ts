@@ -25,6 +25,10 @@ export function metricModel(kind: string): MetricModel | undefined {
   return workloadDefinition(kind)?.metrics;
 }
 
+/** Whether a workload counts messages written and read (pub/sub, queue) rather than requests of its own kinds
+ *  (a cache's gets and sets): the words of its verification, totals and CPU figures follow. */
+export const countsMessages = (m: MetricModel | undefined): boolean => !!m?.operations.some((o) => o.name === "write" || o.name === "read");
+
 /** Operations with a rate (msg/s), in declared order. */
 export const rateOperations = (m: MetricModel): OperationDef[] => m.operations.filter((o) => o.rate);
 

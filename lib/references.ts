@@ -6,7 +6,8 @@
 import { z } from "zod";
 import raw from "./references.data.json";
 import { budgetProblem, type ScopedLimit } from "./capacity";
-import { presetById, WorkloadConfig, type WorkloadInput } from "./workloads";
+import { readsPerGroup } from "./operations";
+import { presetById, ToolWorkload, WorkloadConfig, workloadDefinition } from "./workloads";
 
 const Triple = z.object({ p50: z.number(), p95: z.number(), p99: z.number() });
 export type LatencyTriple = z.infer<typeof Triple>;
@@ -52,7 +53,7 @@ export type Caveat = z.infer<typeof Caveat>;
 
 export const Reference = z.object({
   id: z.string(),
-  workload: z.enum(["pubsub", "queue"]),
+  workload: ToolWorkload,
   title: z.string(),
   source: z.string(),
   otherSources: z.array(z.string()),
@@ -82,7 +83,7 @@ export const Reference = z.object({
   }),
   /** The client config, in our WorkloadConfig's field names (pubsub `readers` = per consumer group). */
   config: z.object({
-    kind: z.enum(["pubsub", "queue"]),
+    kind: ToolWorkload,
     writers: z.number().int(),
     readers: z.number().int(),
     readersTotal: z.number().int(),
@@ -201,6 +202,9 @@ const QUEUE_CAVEATS: Caveat[] = [
   },
 ];
 
+/** The tool's caveats per workload, by its `-mode` name (the same as our kind for the tool's workloads). */
+const WORKLOAD_CAVEATS: Record<string, Caveat[]> = { pubsub: PUBSUB_CAVEATS, queue: QUEUE_CAVEATS };
+
 const SPECIFIC_CAVEATS: Record<string, Caveat[]> = {
   "pubsub-4vcpu-single-node": [
     {
@@ -272,7 +276,7 @@ const SPECIFIC_CAVEATS: Record<string, Caveat[]> = {
 export const REFERENCES: Reference[] = raw.scenarios.map((s) =>
   Reference.parse({
     ...s,
-    caveats: [...(SPECIFIC_CAVEATS[s.id] ?? []), ...(s.workload === "queue" ? QUEUE_CAVEATS : PUBSUB_CAVEATS), ...COMMON_CAVEATS],
+    caveats: [...(SPECIFIC_CAVEATS[s.id] ?? []), ...(WORKLOAD_CAVEATS[s.workload] ?? []), ...COMMON_CAVEATS],
   }),
 );
 
@@ -283,16 +287,15 @@ export function referenceById(id: string): Reference | undefined {
 /** Short human label: "pub/sub · 4 vCPU single node". */
 export function referenceLabel(r: Reference): string {
   const size = r.nodes > 1 ? `${r.server.vcpu} vCPU ${r.nodes}-node sync-replicated` : `${r.server.vcpu} vCPU single node`;
-  return `${r.workload === "pubsub" ? "pub/sub" : "queue"} · ${size}`;
+  return `${workloadDefinition(r.workload)?.title ?? r.workload} · ${size}`;
 }
 
 /** What the scenario measured, in one sentence (for /references). */
 export function referenceSummary(r: Reference): string {
   const c = r.config;
-  const clients =
-    r.workload === "pubsub"
-      ? `${c.writers} writers into ${c.partitions} partitions (batches of ${c.writeBatch}), ${c.consumerGroups} consumer groups × ${c.readers} readers (read batch ${c.readBatch})`
-      : `${c.writers} writers and ${c.readers} readers on one SKIP LOCKED queue table`;
+  const clients = readsPerGroup(r.workload)
+    ? `${c.writers} writers into ${c.partitions} partitions (batches of ${c.writeBatch}), ${c.consumerGroups} consumer groups × ${c.readers} readers (read batch ${c.readBatch})`
+    : `${c.writers} writers and ${c.readers} readers on one SKIP LOCKED queue table`;
   return `${clients}, ${c.payloadBytes} B payloads, writes throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds} s per run, ${c.runs} run${c.runs > 1 ? "s" : ""} averaged.`;
 }
 
@@ -301,35 +304,16 @@ export function referencePresetId(r: Reference): string | undefined {
   return presetById(r.id)?.id;
 }
 
-/** The reference's client config as our WorkloadConfig. The reference has no warm-up, so warmupSeconds = 0. */
+/**
+ * The reference's client config as our WorkloadConfig: every field of its workload's field table that the
+ * scenario sets (null: the tool's workload has no such knob), the rest at our defaults. The reference has no
+ * warm-up, so warmupSeconds = 0.
+ */
 export function referenceWorkload(r: Reference): WorkloadConfig {
-  const c = r.config;
-  const input: WorkloadInput =
-    c.kind === "pubsub"
-      ? {
-          kind: "pubsub",
-          writers: c.writers,
-          readers: c.readers,
-          consumerGroups: c.consumerGroups ?? 1,
-          partitions: c.partitions ?? c.readers,
-          writeBatch: c.writeBatch ?? 100,
-          readBatch: c.readBatch ?? 100,
-          payloadBytes: c.payloadBytes,
-          durationSeconds: c.durationSeconds,
-          warmupSeconds: 0,
-          throttleWritesPerSec: c.throttleWritesPerSec,
-        }
-      : {
-          kind: "queue",
-          writers: c.writers,
-          readers: c.readers,
-          payloadBytes: c.payloadBytes,
-          durationSeconds: c.durationSeconds,
-          warmupSeconds: 0,
-          throttleWritesPerSec: c.throttleWritesPerSec,
-          tuneTableVacuum: c.tuneTableVacuum ?? false,
-        };
-  return WorkloadConfig.parse(input);
+  const c = r.config as Record<string, unknown>;
+  const input: Record<string, unknown> = { kind: r.config.kind };
+  for (const f of workloadDefinition(r.config.kind)?.fields ?? []) if (c[f.name] !== undefined && c[f.name] !== null) input[f.name] = c[f.name];
+  return WorkloadConfig.parse({ ...input, warmupSeconds: 0 });
 }
 
 /** What we know about the server a run would go to (GET /api/references/:id/fit fills it from the target). */
@@ -383,7 +367,7 @@ export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: R
     if (server.cores < ref.server.vcpu || server.targetIsEmbedded)
       out.push({
         severity: "warn",
-        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${config.throttleWritesPerSec > 0 ? `; the ${config.throttleWritesPerSec.toLocaleString("en-US")} msg/s throttle may not be reached` : ""}.`,
+        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${"throttleWritesPerSec" in config && config.throttleWritesPerSec > 0 ? `; the ${config.throttleWritesPerSec.toLocaleString("en-US")} msg/s throttle may not be reached` : ""}.`,
       });
   }
   const sb = ref?.postgres.settingsChanged.shared_buffers;

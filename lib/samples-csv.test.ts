@@ -11,7 +11,7 @@ import { WorkloadConfig } from "./workloads";
 /** Two samples of a short run of `config`, as the runner makes them (its own stats, its own group names). */
 function samplesOf(config: WorkloadConfig): Sample[] {
   let now = 0;
-  const stats = new RunStats(workloadFor(config).groupNames(config as never), config.payloadBytes, () => now);
+  const stats = new RunStats(workloadFor(config).groupNames(config as never), "payloadBytes" in config ? config.payloadBytes : 0, () => now);
   const out: Sample[] = [];
   for (let seq = 0; seq < 2; seq++) {
     stats.wrote(10);

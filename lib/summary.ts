@@ -86,6 +86,9 @@ export const RunSummary = z.object({
       unreadAtEnd: z.number().int(),
       /** How long the drain (writers stopped, readers catching up) took, in seconds. */
       drainSeconds: z.number(),
+      /** Whole-run counts of the declared operations other than write and read, by name (as `rates`, warm-up and
+       *  drain included): what verification compares with the target. Absent in runs recorded before. */
+      operations: z.record(z.string(), z.number().int()).optional(),
     })
     .optional(),
   /** Remarks about this run's measurement, e.g. why a metric is missing. */

@@ -88,3 +88,22 @@ export function presetById(id: string): Preset | undefined {
 }
 
 export { definitionOf, workloadDefinition, workloadDefinitions };
+
+/**
+ * The workloads the reference tool (pg_msg_bench) has: the definitions that name its `-mode` (referenceMode),
+ * told apart by what they declare rather than by name: the fan-out one reads per consumer group (a `perGroup`
+ * operation), the other is its queue. The importer and the references read the tool's two modes from here.
+ */
+export function toolWorkloads(): { fanout: WorkloadDefinition; queue: WorkloadDefinition } {
+  const tool = workloadDefinitions().filter((d) => d.referenceMode);
+  const fanout = tool.find((d) => d.metrics.operations.some((o) => o.perGroup));
+  const queue = tool.find((d) => d !== fanout);
+  if (!fanout || !queue) throw new Error("the registry lacks the reference tool's two workloads (definitions with a referenceMode)");
+  return { fanout, queue };
+}
+
+/** A kind of a workload the reference tool has (its stored scenarios and imported outputs are of these). */
+export const ToolWorkload = z.custom<WorkloadKind>((v) => typeof v === "string" && !!workloadDefinition(v)?.referenceMode, {
+  error: () => `must be a workload the reference tool has (${orList(toolKinds())})`,
+});
+const toolKinds = () => workloadDefinitions().flatMap((d) => (d.referenceMode ? [`"${d.kind}"`] : []));

@@ -5,9 +5,9 @@
 import { checkPgUrl } from "../lib/pgurl";
 import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads";
 import type { WorkloadDefinition } from "../workloads/types";
-import { parseWholeSeconds } from "../lib/duration";
+import { parseWholeMillis, parseWholeSeconds } from "../lib/duration";
 
-type FlagType = "int" | "duration" | "bool" | "string";
+type FlagType = "int" | "duration" | "durationMs" | "bool" | "string";
 interface FlagSpec {
   type: FlagType;
   /** Config field it sets, per workload that has the flag (workload flags only). */
@@ -30,7 +30,8 @@ function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, Flag
   for (const d of defs)
     for (const f of d.fields) {
       if (!f.cli) continue;
-      const type: FlagType = f.control === "bool" ? "bool" : f.control === "select" ? "string" : f.cli.duration ? "duration" : "int";
+      const type: FlagType =
+        f.control === "bool" ? "bool" : f.control === "select" ? "string" : f.cli.duration === "ms" ? "durationMs" : f.cli.duration ? "duration" : "int";
       const entry = byFlag.get(f.cli.flag) ?? { type, uses: [] };
       entry.uses.push({ kind: d.kind, field: f.name, help: f.cli.help });
       byFlag.set(f.cli.flag, entry);
@@ -176,6 +177,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
       const secs = parseDuration(String(raw));
       if (secs === null) return err(`-${name} expects a duration in whole seconds such as 30s, 2m, 1m30s or 45, got "${raw}"`);
       input[field] = secs;
+    } else if (spec.type === "durationMs") {
+      const ms = parseWholeMillis(String(raw));
+      if (ms === null) return err(`-${name} expects a duration in whole milliseconds such as 100ms, 1s, 0 or 250, got "${raw}"`);
+      input[field] = ms;
     } else input[field] = raw; // strings (a select field's value): the schema names the allowed values
   }
   // A preset's derived field (pub/sub readers) follows its source; if only the source is overridden, let it follow again.
@@ -230,7 +235,7 @@ export function usage(): string {
     "",
   ];
   for (const [name, spec] of Object.entries(FLAGS)) {
-    const arg = spec.type === "bool" ? "" : spec.type === "duration" ? " DURATION" : spec.type === "int" ? " N" : " VALUE";
+    const arg = spec.type === "bool" ? "" : spec.type === "duration" || spec.type === "durationMs" ? " DURATION" : spec.type === "int" ? " N" : " VALUE";
     lines.push(`  ${`-${name}${arg}`.padEnd(28)}${spec.help}`);
   }
   lines.push(

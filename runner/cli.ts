@@ -9,7 +9,8 @@ import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer }
 import { dataDir, readEnv, type Env } from "../lib/env";
 import { memoryProblem } from "../lib/memory";
 import { describeUrl, maskUrl } from "../lib/pgurl";
-import { definitionOf } from "../lib/workloads";
+import { abCompareHref, abCompareIds, abRows, abText, publishedPairFor } from "../lib/ab";
+import { definitionOf, WorkloadConfig } from "../lib/workloads";
 import { knobsParts } from "../lib/run-format";
 import type { RunSummary } from "../lib/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
@@ -50,6 +51,23 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   };
 }
 
+/**
+ * `--variant both` (any spelling of the flag): the argv with `baseline` in its place, or null when not asked.
+ * The CLI then runs the modded variant after it with the same flags.
+ */
+function bothVariants(argv: string[]): { argv: string[] } | null {
+  const out = [...argv];
+  for (let i = 0; i < out.length; i++) {
+    const m = /^--?variant(=both)?$/.exec(out[i]);
+    if (!m) continue;
+    if (m[1]) out[i] = out[i].replace(/=both$/, "=baseline");
+    else if (out[i + 1] === "both") out[i + 1] = "baseline";
+    else return null;
+    return { argv: out };
+  }
+  return null;
+}
+
 export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<number> {
   // Every line goes through maskUrl: a target URL may carry its password in any libpq form, typed in clear.
   const io: CliIo = { out: (l) => rawIo.out(maskUrl(l)), err: (l) => rawIo.err(maskUrl(l)) };
@@ -63,7 +81,9 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const ceiling = await import("./ceiling/cli");
     return ceiling.main(argv.slice(1), io);
   }
-  const parsed = parseArgs(argv);
+  // `--variant both`: the workload's baseline and modded variants, one after the other (lib/ab.ts).
+  const both = bothVariants(argv);
+  const parsed = parseArgs(both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(usage());
     return 0;
@@ -74,6 +94,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
   }
   const opts = parsed.options;
   const config = opts.config;
+  const configs = both ? [config, WorkloadConfig.parse({ ...config, variant: "modded" })] : [config];
 
   let env: Env;
   try {
@@ -114,10 +135,12 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     // The default target gets the name the app gives it, so a --save run and an app run on one database match.
     const targetLabel = opts.target ? describeUrl(targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: targetUrl });
 
-    if (opts.save) {
-      save = await openSave(env.DATABASE_URL ?? embedded!.url(CONTROL_DB), opts, targetLabel, (l) => io.err(`bench: ${l}`));
-      io.out(`saving as run ${save.runId}`);
-      const s = save;
+    const controlUrl = opts.save ? (env.DATABASE_URL ?? embedded!.url(CONTROL_DB)) : "";
+    /** Stores a run as it goes (--save), and cancels it when the app asks. */
+    const startSaving = async (config: WorkloadConfig) => {
+      const s = await openSave(controlUrl, { ...opts, config }, targetLabel, (l) => io.err(`bench: ${l}`));
+      save = s;
+      io.out(`saving as run ${s.runId}`);
       cancelPoll = setInterval(
         () =>
           void s.cancelRequested().then(
@@ -126,46 +149,82 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
           ),
         500,
       );
+    };
+    const results: { summary: RunSummary; runId?: string }[] = [];
+    let code = 0;
+    // One run, or the baseline and then the modded variant (--variant both): each an ordinary run of its own.
+    for (const [i, config] of configs.entries()) {
+      if (i > 0) {
+        clearInterval(cancelPoll);
+        await save?.close().catch(() => undefined);
+        save = undefined;
+        if (controller.signal.aborted) break;
+        io.out("");
+      }
+      if (opts.save) await startSaving(config);
+      const json = opts.json && both ? opts.json.replace(/(\.json)?$/i, `.${(config as { variant: string }).variant}$1`) : opts.json;
+      const r = await runOne(config, json);
+      if (r.summary) results.push({ summary: r.summary, runId: save?.runId });
+      code = Math.max(code, r.code);
+      if (r.code && !r.summary) break;
     }
-    const c = config;
-    io.out(`${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`);
-
-    let summary: RunSummary;
-    try {
-      summary = await runWorkload(config, targetUrl, {
-        signal: controller.signal,
-        runId: save?.runId,
-        log: (l) => io.out(`  ${l}`),
-        onReport: (r) => io.out(liveLine(r, config.kind)),
-        onPhase: (p) => {
-          save?.phase(p);
-          if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
-        },
-        onSample: save?.sample,
-      });
-    } catch (err) {
-      const cancelled = err instanceof RunCancelled;
-      await save?.finish(
-        cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
+    if (both && results.length === 2) {
+      const [b, m] = results;
+      const pub = publishedPairFor(b.summary.config as never);
+      io.out("");
+      io.out(`=== baseline → modded (${b.summary.workload}) ===`);
+      io.out(abText(abRows(b.summary, m.summary, pub), pub));
+      if (pub) io.out(`published: ${pub.baseline.title} → ${pub.modded.title} (${pub.baseline.measuredThrough ?? "as ours"})`);
+      const ids = b.runId && m.runId ? abCompareIds(b.runId, m.runId, pub) : null;
+      io.out(
+        ids
+          ? `compare: npm run bench -- compare ${ids.join(" ")} --baseline ${b.runId}   (in the app: ${abCompareHref(b.runId!, m.runId!, pub)})`
+          : "add --save to store both runs and compare them in the app",
       );
-      io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
-      return 1;
     }
-    io.out("");
-    io.out(summaryText(summary, targetLabel));
-    if (opts.json) {
-      const file = path.resolve(opts.json);
-      writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-      io.out(`summary written to ${file}`);
+    return code;
+
+    async function runOne(config: WorkloadConfig, json: string | undefined): Promise<{ code: number; summary?: RunSummary }> {
+      const c = config;
+      io.out(`${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`);
+
+      let summary: RunSummary;
+      try {
+        summary = await runWorkload(config, targetUrl, {
+          signal: controller.signal,
+          runId: save?.runId,
+          log: (l) => io.out(`  ${l}`),
+          onReport: (r) => io.out(liveLine(r, config.kind)),
+          onPhase: (p) => {
+            save?.phase(p);
+            if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
+          },
+          onSample: save?.sample,
+        });
+      } catch (err) {
+        const cancelled = err instanceof RunCancelled;
+        await save?.finish(
+          cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
+        );
+        io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
+        return { code: 1 };
+      }
+      io.out("");
+      io.out(summaryText(summary, targetLabel));
+      if (json) {
+        const file = path.resolve(json);
+        writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+        io.out(`summary written to ${file}`);
+      }
+      const verr = verificationError(summary);
+      await save?.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
+      if (save) io.out(`stored as run ${save.runId}`);
+      if (verr) {
+        io.err(`bench: ${verr}`);
+        return { code: 1, summary };
+      }
+      return { code: 0, summary };
     }
-    const verr = verificationError(summary);
-    await save?.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
-    if (save) io.out(`stored as run ${save.runId}`);
-    if (verr) {
-      io.err(`bench: ${verr}`);
-      return 1;
-    }
-    return 0;
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return 1;

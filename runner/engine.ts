@@ -120,9 +120,12 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  const stats = new RunStats(module.groupNames(config as never), config.payloadBytes, clock);
+  // Message workloads have a payload and a write throttle; request workloads (workloads/yong) have neither.
+  const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
+  const writeLimit = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
+  const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
-  const throttle = config.throttleWritesPerSec > 0 ? new Throttle(config.throttleWritesPerSec) : null;
+  const throttle = writeLimit > 0 ? new Throttle(writeLimit) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
   const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
@@ -300,7 +303,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const measuredSeconds = stats.measuredSeconds();
     const tp = (count: number, errors: number) => {
       const rate = measuredSeconds > 0 ? count / measuredSeconds : 0;
-      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, config.payloadBytes), errors };
+      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, payloadBytes), errors };
     };
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
@@ -347,7 +350,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       runnerCpuSeconds: round(cpuSeconds, 3),
       runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
       e2eClock: E2E_CLOCK,
-      backoff: config.backoff,
+      backoff: "backoff" in config ? config.backoff : undefined,
     };
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {
@@ -373,6 +376,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         reads: stats.groups.reduce((s, g) => s + g.total.count, 0),
         unreadAtEnd,
         drainSeconds: round(drainSeconds, 3),
+        ...(stats.operations().size ? { operations: Object.fromEntries([...stats.operations()].map(([name, o]) => [name, o.total.count])) } : {}),
       },
       notes: [
         ...run.notes,

@@ -3,7 +3,7 @@ import type { LatencyStats } from "../lib/metrics";
 import type { RunSummary } from "../lib/summary";
 import { knobsParts } from "../lib/run-format";
 import { definitionOf } from "../lib/workloads";
-import { counterOf, latencyMetrics, rateOperations, throughputOf } from "../lib/operations";
+import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/operations";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -15,8 +15,15 @@ export const msText = (v: number | undefined) => (v === undefined ? "–" : v >=
 export function liveLine(r: Report, kind: string): string {
   const model = definitionOf({ kind }).metrics;
   const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${msText(s.p50)} p99 ${msText(s.p99)}` : "");
+  // A message broker's writes and reads; any other workload's declared rates (a cache's gets and sets).
+  const broker = countsMessages(model);
+  const rates = broker
+    ? `W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s`
+    : rateOperations(model)
+        .map((o) => `${o.label} ${int(r.rates[o.name] ?? 0)}/s`)
+        .join("  ");
   return (
-    `[${num(r.elapsedSec, 0).padStart(5)}s ${r.phase.padEnd(9)}] W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s` +
+    `[${num(r.elapsedSec, 0).padStart(5)}s ${r.phase.padEnd(9)}] ${rates}` +
     (model.backlog ? `  ${model.backlog.label.toLowerCase()} ${int(r.backlog).padStart(6)}` : "") +
     `${latencyMetrics(model)
       .filter((m) => m.chart)
@@ -25,6 +32,10 @@ export function liveLine(r: Report, kind: string): string {
     (r.errors ? `  errors ${int(r.errors)}` : "")
   );
 }
+
+/** "gets", "all requests": a rate row's name. */
+// "searches", "publishes"; a label that is plural or a participle already ("rows returned") stays.
+const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
 
 const numberAt = (o: object, key: string): number | undefined => {
   const v = (o as Record<string, unknown>)[key];
@@ -43,10 +54,11 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
+  const broker = countsMessages(def.metrics);
   out.push(
     `${knobsParts(c)
       .filter((p) => !/back-off$/.test(p))
-      .join(", ")}, ${backoff}`,
+      .join(", ")}${"backoff" in c ? `, ${backoff}` : ""}`,
   );
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
@@ -54,15 +66,17 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const ops = rateOperations(def.metrics);
   const counters = [...new Map(ops.flatMap((o) => o.counters ?? []).map((c) => [c.key, c])).values()];
   const unit = ops[0] ? `${ops[0].unit}/s` : "msg/s";
-  const tp: string[][] = [["", unit, "MiB/s", "messages", "errors", ...counters.map((c) => c.label)]];
+  // MiB/s are of message payloads: a workload without a payload has none.
+  const bytes = "payloadBytes" in c;
+  const tp: string[][] = [["", unit, ...(bytes ? ["MiB/s"] : []), broker ? "messages" : "count", "errors", ...counters.map((c) => c.label)]];
   for (const o of ops) {
     const t = throughputOf(s, o.name);
     const n = (v: number | undefined, f: (x: number) => string) => (v === undefined ? "–" : f(v));
     const groups = o.perGroup ? s.reads.perGroup : [];
     tp.push([
-      o.perGroup ? `${o.label}s (${groups.length} groups)` : `${o.label}s`,
+      o.perGroup ? `${o.label}s (${groups.length} groups)` : plural(o.label),
       n(t?.msgPerSec, num),
-      n(t?.mibPerSec, (x) => num(x, 2)),
+      ...(bytes ? [n(t?.mibPerSec, (x) => num(x, 2))] : []),
       n(t?.count, int),
       o.errors ? n(t?.errors, int) : "",
       ...counters.map((c) => ((o.counters ?? []).some((x) => x.key === c.key) ? n(counterOf(s, o.name, c.key), int) : "")),
@@ -87,19 +101,31 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const v = s.verification;
   out.push(
     v.ok
-      ? `verification: OK: ${int(v.checked)} messages checked; none lost, duplicated or out of order; the runner's counts match the target's rows`
-      : `verification FAILED: ${int(v.lost)} lost, ${int(v.duplicated)} duplicated, ${int(v.outOfOrder)} out of order${v.countsMatch ? "" : "; counts do NOT match the target's rows"}`,
+      ? broker
+        ? `verification: OK: ${int(v.checked)} messages checked; none lost, duplicated or out of order; the runner's counts match the target's rows`
+        : `verification: OK: ${int(v.checked)} checked; the target holds what the runner's requests did`
+      : broker
+        ? `verification FAILED: ${int(v.lost)} lost, ${int(v.duplicated)} duplicated, ${int(v.outOfOrder)} out of order${v.countsMatch ? "" : "; counts do NOT match the target's rows"}`
+        : `verification FAILED${v.countsMatch ? "" : ": the target does NOT hold what the runner's requests did"}`,
   );
   for (const p of v.problems.slice(0, 10)) out.push(`  - ${p}`);
   if (v.problems.length > 10) out.push(`  … and ${v.problems.length - 10} more`);
-  if (s.totals)
+  const opTotals = s.totals?.operations;
+  if (!broker && opTotals)
+    out.push(
+      `whole run (warm-up + window + drain): ${ops
+        .filter((o) => opTotals[o.name] !== undefined)
+        .map((o) => `${int(opTotals[o.name])} ${plural(o.label)}`)
+        .join(", ")}`,
+    );
+  else if (s.totals)
     out.push(
       `whole run (warm-up + window + drain): ${int(s.totals.writes)} written, ${int(s.totals.reads)} read${s.totals.unreadAtEnd ? `, ${int(s.totals.unreadAtEnd)} unread at the end` : ""}; drain ${num(s.totals.drainSeconds, 1)} s`,
     );
   const m = s.manifest;
   const coreShare = s.window.measuredSeconds > 0 ? (100 * m.runnerCpuSeconds) / s.window.measuredSeconds : 0;
   out.push(
-    `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core; ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages`,
+    `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core${broker ? `; ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages` : ""}`,
   );
   out.push(`Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}`);
   for (const n of s.notes ?? []) out.push(`note: ${n}`);

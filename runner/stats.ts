@@ -62,11 +62,14 @@ export class OpStats {
   readonly interval = zero();
   readonly measured = zero();
   readonly total = zero();
+  /** Since the CLI's last live line. */
+  reportCount = 0;
 
   /** `n` operations (or items) done. */
   done(n = 1) {
     this.interval.count += n;
     this.total.count += n;
+    this.reportCount += n;
   }
   failed(n = 1) {
     this.interval.errors += n;
@@ -107,6 +110,8 @@ export interface Report {
   backlog: number;
   errors: number;
   latencyMs: LatencyByMetric;
+  /** Declared operations' rates since the previous report, by name. */
+  rates: Record<string, number>;
 }
 
 /** All counters and histograms of one run. Single-threaded (Node's event loop), so no locking. */
@@ -310,10 +315,13 @@ export class RunStats {
       }
       if (merged.totalCount) latencyMs[m] = percentilesOf(merged);
     }
+    const rates: Record<string, number> = {};
     for (const [name, o] of this.ops) {
       const h = o.latency.report;
       if (h.totalCount) latencyMs[name] = percentilesOf(h);
       h.reset();
+      rates[name] = o.reportCount / intervalSec;
+      o.reportCount = 0;
     }
     const out = {
       elapsedSec: (now - this.startedAt) / 1000,
@@ -322,8 +330,9 @@ export class RunStats {
       writesPerSec: this.reportWrites / intervalSec,
       readsPerSec: this.reportReads / intervalSec,
       backlog: this.maxBacklog(),
-      errors: this.writesTotal.errors + this.groups.reduce((s, g) => s + g.total.errors, 0),
+      errors: this.writesTotal.errors + this.groups.reduce((s, g) => s + g.total.errors, 0) + [...this.ops.values()].reduce((s, o) => s + o.total.errors, 0),
       latencyMs,
+      rates,
     };
     this.reportWrites = this.reportReads = 0;
     return out;

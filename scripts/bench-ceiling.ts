@@ -42,7 +42,7 @@ function referenceToolFigures(kind: Kind): string {
   }
   // Its output does not print the throttle: the capture ran the tool's 4 vCPU queue preset, the same as ours.
   const s = parseToolOutput(readFileSync(path.join(TOOL_OUTPUT_DIR, "queue-4vcpu-preset-30s.txt"), "utf8"));
-  const throttle = WorkloadConfig.parse(presetById(SCENARIOS.queue)!.config).throttleWritesPerSec;
+  const throttle = referenceById(SCENARIOS.queue)!.config.throttleWritesPerSec;
   return `reference tool, its 4 vCPU queue preset (throttled to ${rate(throttle)}), ${s.config.durationSeconds ?? "?"} s, PostgreSQL 15 on 2 cores: ${rate(s.throughput.writeMsgPerSec)} written, ${rate(s.throughput.readMsgPerSec)} read (as it prints them; readers fell behind)`;
 }
 

@@ -9,7 +9,7 @@
 // after the run once released as the runner releases it (runner/release-memory.ts). --json: one JSON line.
 import { clientMemoryBytes } from "../lib/memory";
 import { referenceById } from "../lib/references";
-import { presetById, WorkloadConfig } from "../lib/workloads";
+import { presetById, toolWorkloads, WorkloadConfig } from "../lib/workloads";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
 import { releaseMemory } from "../runner/release-memory";
@@ -37,7 +37,8 @@ async function payloadRuns(targetArg: string | undefined, json: boolean, configA
     ? [WorkloadConfig.parse(JSON.parse(configArg))]
     : [
         WorkloadConfig.parse({
-          kind: "pubsub",
+          // The fan-out workload (pub/sub): its writers hold a whole batch of payloads, its readers another.
+          kind: toolWorkloads().fanout.kind,
           writers: 1,
           writeBatch: 20,
           readBatch: 20,

@@ -19,7 +19,7 @@ import { startEmbedded } from "../lib/embedded";
 import { freePort } from "../lib/testing";
 import { describeUrl } from "../lib/pgurl";
 import type { RunSummary } from "../lib/summary";
-import { BACKOFF_MODES, WorkloadConfig, type BackoffMode, type WorkloadInput } from "../lib/workloads";
+import { BACKOFF_MODES, definitionOf, toolWorkloads, WorkloadConfig, type BackoffMode, type WorkloadInput } from "../lib/workloads";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
@@ -39,10 +39,34 @@ const REFERENCE = {
   pubsub: { claims: 15_267, commitsPerMsgWritten: 0.39 },
 };
 
-const CONFIGS: Record<"queue" | "pubsub", WorkloadInput> = {
-  queue: { kind: "queue", writers: 4, readers: 4, throttleWritesPerSec: 500 },
-  pubsub: { kind: "pubsub", writers: 4, partitions: 2, consumerGroups: 2, writeBatch: 50, readBatch: 100, throttleWritesPerSec: 2000 },
+// The reference tool's two workloads (lib/workloads.ts toolWorkloads: its queue, and its fan-out mode whose
+// reads are per consumer group), in the configurations measured-behaviour.md measured.
+const TOOL = toolWorkloads();
+type Mode = "queue" | "fanout";
+/** A config of the reference tool's workloads: writers on a write throttle, readers polling. */
+type PollingConfig = Extract<WorkloadConfig, { writers: number; throttleWritesPerSec: number }>;
+const CONFIGS: Record<Mode, WorkloadInput> = {
+  queue: { kind: TOOL.queue.kind, writers: 4, readers: 4, throttleWritesPerSec: 500 } as WorkloadInput,
+  fanout: { kind: TOOL.fanout.kind, writers: 4, partitions: 2, consumerGroups: 2, writeBatch: 50, readBatch: 100, throttleWritesPerSec: 2000 } as WorkloadInput,
 };
+/** A mode's name on the command line and in the report: the workload's kind. */
+const modeOf = (kind: string): Mode | undefined => (kind === TOOL.queue.kind ? "queue" : kind === TOOL.fanout.kind ? "fanout" : undefined);
+/** Reader connections in all (every consumer group's): a run's clients less its writers. */
+const readersOf = (c: PollingConfig) => definitionOf(c).clients(c) - c.writers;
+
+/** The reference tool's flags for a config, from its workload's field table (importFlag) and its -mode. */
+function toolFlags(c: WorkloadConfig): string[] {
+  const d = definitionOf(c);
+  const values = c as unknown as Record<string, unknown>;
+  const flags = ["-mode", d.referenceMode!];
+  for (const f of d.fields) {
+    const v = values[f.name];
+    if (!f.importFlag || v === undefined || f.importFlag === "report") continue;
+    flags.push(`-${f.importFlag}${typeof v === "boolean" ? `=${v}` : ""}`);
+    if (typeof v !== "boolean") flags.push(f.cli?.duration ? `${v}s` : String(v));
+  }
+  return flags;
+}
 
 const args = (argv: string[]) => benchArgs(argv, ["duration", "target", "only", "backoff", "reference-tool"]);
 
@@ -132,48 +156,23 @@ interface Measured {
 }
 
 function ours(s: RunSummary, srv: ServerCounts): Measured {
-  const c = s.config;
+  const c = s.config as PollingConfig;
   return {
     srv,
     written: s.totals?.writes ?? s.writes.count,
     read: s.totals?.reads ?? s.reads.count,
     clientPolls: s.latencyMs.claim?.count ?? 0, // one claim sample per poll, empty ones included (measured window)
-    readerSeconds: (c.kind === "pubsub" ? c.readers * c.consumerGroups : c.readers) * s.window.measuredSeconds,
+    readerSeconds: readersOf(c) * s.window.measuredSeconds,
   };
 }
 
 /** Runs the reference tool itself (a pg_msg_bench binary) on the same target with the same configuration. */
-async function runReferenceTool(bin: string, config: WorkloadConfig, url: string, srvCounts: () => Promise<ServerCounts>): Promise<Measured> {
+async function runReferenceTool(bin: string, config: PollingConfig, url: string, srvCounts: () => Promise<ServerCounts>): Promise<Measured> {
   const u = new URL(url);
-  const flags =
-    config.kind === "pubsub"
-      ? [
-          "-mode",
-          "pubsub",
-          "-partitions",
-          String(config.partitions),
-          "-readers",
-          String(config.readers),
-          "-consumer-groups",
-          String(config.consumerGroups),
-          "-write-batch",
-          String(config.writeBatch),
-          "-read-batch",
-          String(config.readBatch),
-        ]
-      : ["-mode", "queue", "-readers", String(config.readers)];
   const out = execFileSync(
     bin,
     [
-      ...flags,
-      "-writers",
-      String(config.writers),
-      "-throttle_writes",
-      String(config.throttleWritesPerSec),
-      "-payload",
-      String(config.payloadBytes),
-      "-duration",
-      `${config.durationSeconds}s`,
+      ...toolFlags(config),
       "-host",
       u.hostname,
       "-port",
@@ -188,17 +187,16 @@ async function runReferenceTool(bin: string, config: WorkloadConfig, url: string
     { encoding: "utf8", maxBuffer: 64 << 20 },
   );
   const total = (label: string) => Number(out.match(new RegExp(`^${label}: (\\d+)`, "m"))?.[1] ?? NaN);
-  const readers = config.kind === "pubsub" ? config.readers * config.consumerGroups : config.readers;
   return {
     srv: await srvCounts(),
     written: total("Total Writes"),
     read: total("Total Reads"),
     clientPolls: null,
-    readerSeconds: readers * config.durationSeconds,
+    readerSeconds: readersOf(config) * config.durationSeconds,
   };
 }
 
-function report(kind: "queue" | "pubsub", us: Measured, tool: Measured | null) {
+function report(kind: Mode, us: Measured, tool: Measured | null) {
   const head = ["", "ours", ...(tool ? ["reference tool, here"] : []), "reference tool, measured elsewhere", "counted by"];
   const rows: string[][] = [head];
   const statements = us.srv.dequeueSelects !== null;
@@ -243,10 +241,10 @@ async function main() {
   const a = args(process.argv.slice(2));
   const duration = parseDuration(a.duration ?? "20s");
   if (duration === null || duration < 1) throw new Error(`--duration expects a duration such as 20s or 1m, got "${a.duration}"`);
-  if (a.only && !(a.only in CONFIGS)) throw new Error(`--only expects queue or pubsub, got "${a.only}"`);
+  if (a.only && !modeOf(a.only)) throw new Error(`--only expects ${TOOL.queue.kind} or ${TOOL.fanout.kind}, got "${a.only}"`);
   const modes: BackoffMode[] = a.backoff === "both" ? [...BACKOFF_MODES] : [(a.backoff ?? "reference-effective") as BackoffMode];
   if (!modes.every((m) => BACKOFF_MODES.includes(m))) throw new Error(`--backoff expects ${BACKOFF_MODES.join(", ")} or both, got "${a.backoff}"`);
-  const kinds = (a.only ? [a.only] : Object.keys(CONFIGS)) as ("queue" | "pubsub")[];
+  const kinds: Mode[] = a.only ? [modeOf(a.only)!] : ["queue", "fanout"];
 
   const target = a.target ? { url: a.target, label: describeUrl(a.target), release: async () => undefined } : await privateTarget();
   const admin = new pg.Client({ connectionString: target.url });
@@ -261,12 +259,9 @@ async function main() {
       );
     for (const kind of kinds) {
       for (const backoff of modes) {
-        const config = WorkloadConfig.parse({ ...CONFIGS[kind], durationSeconds: duration, warmupSeconds: 0, backoff });
-        const shape =
-          config.kind === "pubsub"
-            ? `${config.writers} writers, ${config.partitions} partitions, ${config.consumerGroups} groups, batches ${config.writeBatch}/${config.readBatch}`
-            : `${config.writers} writers, ${config.readers} readers`;
-        console.log(`\n=== ${kind}: ${shape}, ${config.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${duration} s, ${backoff} back-off ===`);
+        const config = WorkloadConfig.parse({ ...CONFIGS[kind], durationSeconds: duration, warmupSeconds: 0, backoff }) as PollingConfig;
+        const shape = definitionOf(config).describe(config).join(", ");
+        console.log(`\n=== ${config.kind}: ${shape}, ${backoff} back-off ===`);
         let tool: Measured | null = null;
         if (a["reference-tool"]) {
           await resetCounters(admin, statements);

@@ -11,7 +11,10 @@ import { headlineOf, toRunView } from "../lib/run-view";
 import { newRunId } from "../lib/runs";
 import type { RunSummary } from "../lib/summary";
 import { testControlStore } from "../lib/testing";
-import { WorkloadConfig } from "../lib/workloads";
+import { toolWorkloads, WorkloadConfig } from "../lib/workloads";
+
+// Stored runs of the fan-out workload (pub/sub): the largest summaries (per-group histograms) the list must skip.
+const KIND = toolWorkloads().fanout.kind;
 
 function flag(name: string, dflt: number): number {
   const argv = process.argv.slice(2);
@@ -33,11 +36,11 @@ function histogramOf(medianMicros: number, n: number) {
 }
 
 function summaryFor(i: number): RunSummary {
-  const config = WorkloadConfig.parse({ kind: "pubsub", writers: 4, partitions: 4, consumerGroups: 2, durationSeconds: 30 });
+  const config = WorkloadConfig.parse({ kind: KIND, writers: 4, partitions: 4, consumerGroups: 2, durationSeconds: 30 });
   const hs = { write: histogramOf(900 + i, 200_000), read: histogramOf(1500, 200_000), claim: histogramOf(400, 200_000), e2e: histogramOf(4000, 200_000) };
   return {
     schemaVersion: 1,
-    workload: "pubsub",
+    workload: config.kind,
     config,
     manifest: {
       postgresVersion: "18.1",
@@ -115,7 +118,7 @@ async function main() {
           const s = summaries[(i + j) % summaries.length];
           return {
             id: newRunId(),
-            workload: "pubsub",
+            workload: KIND,
             config: s.config as object,
             targetLabel: "embedded default",
             status: "completed",

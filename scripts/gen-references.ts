@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES_DIR, PROJECT_ROOT } from "../lib/paths";
+import { toolWorkloads, workloadDefinitions } from "../lib/workloads";
 
 // `any`: the input is an untyped JSON document.
 type J = any;
@@ -24,9 +25,17 @@ const triple = (l: J) => ({ p50: l.p50, p95: l.p95, p99: l.p99 });
 const rawTriple = (l: J) => ({ p50: l.p50, p95: l.p95, p99: l.p99 });
 const notes = (...xs: (string | undefined)[]) => xs.filter((x): x is string => typeof x === "string" && x.length > 0);
 
-function run(mode: "pubsub" | "queue", r: J) {
+/** The dataset names the tool's -mode; our workload of that mode (its definition's referenceMode), and whether
+ *  it is the tool's fan-out one (reads per consumer group), whose numbers come from other blocks. */
+function workloadOf(mode: string): { kind: string; fanout: boolean } {
+  const d = workloadDefinitions().find((x) => x.referenceMode === mode);
+  if (!d) throw new Error(`no workload has the reference tool's mode "${mode}"`);
+  return { kind: d.kind, fanout: d === toolWorkloads().fanout };
+}
+
+function run(fanout: boolean, r: J) {
   const common = { run: r.run, source: r.source, sourceLines: r.source_lines, command: r.command, durationSeconds: seconds(r.flags.duration) };
-  if (mode === "queue") {
+  if (!fanout) {
     const s = r.summary;
     return {
       ...common,
@@ -62,10 +71,10 @@ const scenarios = data.scenarios.map((s: J) => {
   const c = s.config;
   const h = s.headline;
   const cfr = s.computed_from_runs;
-  const pubsub = s.mode === "pubsub";
+  const { kind, fanout: pubsub } = workloadOf(s.mode);
   return {
     id: s.id,
-    workload: s.mode,
+    workload: kind,
     title: s.title_in_source,
     source: s.source,
     otherSources: s.other_sources,
@@ -96,7 +105,7 @@ const scenarios = data.scenarios.map((s: J) => {
       notes: notes(s.postgres.note),
     },
     config: {
-      kind: s.mode,
+      kind,
       writers: c.writers,
       // pubsub: readers per consumer group (= partitions); queue: readers in total. As our WorkloadConfig.
       readers: pubsub ? c.readers_per_group : c.readers,
@@ -144,7 +153,7 @@ const scenarios = data.scenarios.map((s: J) => {
         ]),
       ),
     },
-    runs: s.runs.map((r: J) => run(s.mode, r)),
+    runs: s.runs.map((r: J) => run(pubsub, r)),
     notes: notes(s.code_version_note, s.observations_from_log, s.imperfections_excerpt?.content),
   };
 });

@@ -2,11 +2,13 @@
 // form, the API, the CLI, the reproducing command, compare and the importer list workloads from here only.
 // Adding a workload: its folder, one line here and one in workloads/runners.ts.
 import type { z } from "zod";
+import { cache } from "./cache/definition";
+import { jobqueue } from "./jobqueue/definition";
 import { pubsub } from "./pubsub/definition";
 import { queue } from "./queue/definition";
 import type { WorkloadDefinition } from "./types";
 
-const BUILT_IN = [pubsub, queue] as const;
+const BUILT_IN = [pubsub, queue, cache, jobqueue] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;

@@ -1,11 +1,13 @@
 // The runner registry (server-only): each workload's setup, loops and verification
 // (workloads/<kind>/runner.ts). Adding a workload: its folder, one line here and one in workloads/index.ts.
 import type { WorkloadConfig, WorkloadKind } from "../lib/workloads";
+import { cache } from "./cache/runner";
+import { jobqueue } from "./jobqueue/runner";
 import { pubsub } from "./pubsub/runner";
 import { queue } from "./queue/runner";
 import type { WorkloadModule } from "./runtime";
 
-export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = { pubsub, queue };
+export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = { pubsub, queue, cache, jobqueue };
 
 export function workloadFor<C extends WorkloadConfig>(config: C): WorkloadModule<C> {
   return WORKLOADS[config.kind] as unknown as WorkloadModule<C>;

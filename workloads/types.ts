@@ -28,8 +28,9 @@ export interface FieldDef {
   /** Shown as text, never asked: the schema derives it from this other field. */
   derivedFrom?: string;
   /** The command-line flag (`-flag`). `ours`: not the reference tool's, written `--flag` in commands.
-   *  `duration`: takes 30s, 2m, 1m30s. `help` is the --help text. Absent: no flag. */
-  cli?: { flag: string; ours?: boolean; duration?: boolean; help: string };
+   *  `duration`: takes 30s, 2m, 1m30s (the field in whole seconds); "ms": takes 100ms, 1s, 0 (the field in
+   *  whole milliseconds). `help` is the --help text. Absent: no flag. */
+  cli?: { flag: string; ours?: boolean; duration?: boolean | "ms"; help: string };
   /** The reference tool's flag the importer reads into this field (pg_msg_bench's Go-style name). */
   importFlag?: string;
   /** The compare view's row label; absent: the field has no row. The first workload to name a row names it. */

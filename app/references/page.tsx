@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PublishedStudies } from "@/components/compare/PublishedBits";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
 import { fmtNum } from "@/lib/compare";
 import {
@@ -12,10 +13,15 @@ import {
   referenceSummary,
   sourceUrl,
 } from "@/lib/references";
+import { workloadDefinitions } from "@/lib/workloads";
 
 export const metadata: Metadata = { title: "Published results · pg-broker-bench" };
 
 export default function ReferencesPage() {
+  // One "compare them all" link per workload that has published scenarios, named by the workload's own title.
+  const byWorkload = workloadDefinitions()
+    .map((d) => ({ d, refs: REFERENCES.filter((r) => r.workload === d.kind) }))
+    .filter((x) => x.refs.length);
   return (
     <div className="stack">
       <section className="panel">
@@ -30,22 +36,11 @@ export default function ReferencesPage() {
           himself.
         </p>
         <div className="row">
-          <Link
-            className="btn"
-            href={`/compare?ids=${REFERENCES.filter((r) => r.workload === "pubsub")
-              .map((r) => `ref:${r.id}`)
-              .join(",")}`}
-          >
-            Compare the pub/sub scenarios
-          </Link>
-          <Link
-            className="btn"
-            href={`/compare?ids=${REFERENCES.filter((r) => r.workload === "queue")
-              .map((r) => `ref:${r.id}`)
-              .join(",")}`}
-          >
-            Compare the queue scenarios
-          </Link>
+          {byWorkload.map(({ d, refs }) => (
+            <Link key={d.kind} className="btn" href={`/compare?ids=${refs.map((r) => `ref:${r.id}`).join(",")}`}>
+              Compare the {d.title} scenarios
+            </Link>
+          ))}
           <a className="btn" href="/api/references">
             JSON
           </a>
@@ -127,6 +122,8 @@ export default function ReferencesPage() {
           </section>
         ))}
       </div>
+
+      <PublishedStudies />
     </div>
   );
 }

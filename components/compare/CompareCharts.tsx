@@ -3,7 +3,7 @@
 // (percentile vs latency on a log x axis of 1/(1−q), as HdrHistogram plots; stored runs from their histograms,
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
-import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
 import {
   comparedMetrics,
   fmtMs,
@@ -35,6 +35,25 @@ const logTicks = ([lo, hi]: [number, number]) => {
   for (let v = lo; v <= hi * 1.0001; v *= 10) out.push(+v.toPrecision(3));
   return out;
 };
+/** The latency axis of every chart here: ms ticks, on a log scale (powers of ten around the values) when asked.
+ *  A function returning the element, not a component: Recharts reads its axes from its direct children. */
+function msAxis({ log, domain, dataKey }: { log: boolean; domain: [number, number]; dataKey?: string }) {
+  return log ? (
+    <YAxis
+      dataKey={dataKey}
+      type="number"
+      fontSize={11}
+      width={56}
+      scale="log"
+      domain={domain}
+      ticks={logTicks(domain)}
+      allowDataOverflow
+      tickFormatter={(v: number) => fmtMs(v)}
+    />
+  ) : (
+    <YAxis dataKey={dataKey} type="number" fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
+  );
+}
 /** Short legend names: the label without its "Published:"/"Imported:" prefix would hide the source, so keep it. */
 const short = (c: Comparable) => (c.label.length > 44 ? `${c.label.slice(0, 42)}…` : c.label);
 /** Legend entries in selection order (Recharts sorts them alphabetically by default), then in declared
@@ -103,11 +122,7 @@ function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metr
         <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
           <XAxis dataKey="name" fontSize={12} />
-          {log ? (
-            <YAxis fontSize={11} width={56} scale="log" domain={domain} ticks={logTicks(domain)} allowDataOverflow tickFormatter={(v: number) => fmtMs(v)} />
-          ) : (
-            <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
-          )}
+          {msAxis({ log, domain })}
           <Tooltip formatter={(v) => `${fmtMs(Number(v))} ms`} />
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
           {items.map((c, i) => (
@@ -167,21 +182,7 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
             allowDataOverflow
             fontSize={11}
           />
-          {log ? (
-            <YAxis
-              dataKey="ms"
-              type="number"
-              fontSize={11}
-              width={56}
-              scale="log"
-              domain={yDomain}
-              ticks={logTicks(yDomain)}
-              allowDataOverflow
-              tickFormatter={(v: number) => fmtMs(v)}
-            />
-          ) : (
-            <YAxis dataKey="ms" type="number" fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
-          )}
+          {msAxis({ log, domain: yDomain, dataKey: "ms" })}
           <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
           {series.map((s) =>
@@ -234,25 +235,65 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
   const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
   const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
   const yDomain = logDomain(latValues);
+  // A long run's points each stand for several seconds (lib/compare-build.ts overTimeOf): its rates are drawn
+  // with the lowest-to-highest second as a band, and its latencies are each bucket's highest second.
+  const bucketed = timed.filter((s) => s.c.overTime.some((p) => p.seconds));
+  const bucketHint = bucketed.length
+    ? `; ${bucketed.map((s) => short(s.c)).join(", ")}: each point covers up to ${Math.max(...bucketed.flatMap((s) => s.c.overTime.map((p) => p.seconds ?? 1)))} s`
+    : "";
   return (
     <div className="grid grid-2">
       <ChartCard
         testId="chart-over-time"
         title="Throughput over time"
-        hint={`msg/s; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)`}
+        hint={`msg/s; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)${bucketHint ? `${bucketHint}, its band the slowest to fastest second` : ""}`}
         table={() => ({
-          columns: ["item", "t (s)", ...rates.map((o) => `${o.name} msg/s`)],
-          note: "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.",
-          rows: timed.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, ...rates.map((o) => rateCell(p.rates[o.name] ?? null))])),
+          columns: [
+            "item",
+            "t (s)",
+            ...(bucketed.length ? ["seconds"] : []),
+            ...rates.flatMap((o) => [`${o.name} msg/s`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
+          ],
+          note: `–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.${bucketed.length ? " A point covering several seconds shows their time-weighted rate and the slowest and fastest of them." : ""}`,
+          rows: timed.flatMap((s) =>
+            s.c.overTime.map((p) => [
+              s.c.label,
+              p.t,
+              ...(bucketed.length ? [p.seconds ?? 1] : []),
+              ...rates.flatMap((o) => {
+                const r = p.rateRange?.[o.name];
+                return [rateCell(p.rates[o.name] ?? null), ...(bucketed.length ? [r ? `${fmtNum(r.min)}–${fmtNum(r.max)}` : "–"] : [])];
+              }),
+            ]),
+          ),
         })}
       >
         {(aria) => (
-          <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
+          <ComposedChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
             <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
             <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-            <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
+            <Tooltip
+              labelFormatter={(v) => `t = ${v} s`}
+              formatter={(v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} msg/s` : `${fmtNum(Number(v))} msg/s`)}
+            />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+            {bucketed.flatMap((s) =>
+              rates.map((o) => (
+                <Area
+                  key={`${s.c.key}-${o.name}-range`}
+                  data={s.c.overTime}
+                  dataKey={(p: TimePoint) => (p.rateRange?.[o.name] ? [p.rateRange[o.name].min, p.rateRange[o.name].max] : null)}
+                  name={`${short(s.c)} ${o.name} min–max`}
+                  legendType="none"
+                  stroke="none"
+                  fill={colorOf(s.i)}
+                  fillOpacity={0.15}
+                  isAnimationActive={false}
+                  connectNulls
+                />
+              )),
+            )}
             {timed.flatMap((s) =>
               // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
               rates.map((o, i) => (
@@ -270,13 +311,13 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
                 />
               )),
             )}
-          </LineChart>
+          </ComposedChart>
         )}
       </ChartCard>
       <ChartCard
         testId="chart-latency-over-time"
         title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
-        hint={`ms per second of stored runs${log ? ", log scale" : ""}`}
+        hint={`ms per second of stored runs${log ? ", log scale" : ""}${bucketHint ? `${bucketHint}, its highest second` : ""}`}
         table={() => ({
           columns: ["item", "t (s)", `${PCT_LABEL[pct]} ms`],
           note: "—: no such operation in that second.",
@@ -288,19 +329,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
             <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
               <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
               <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-              {log ? (
-                <YAxis
-                  fontSize={11}
-                  width={56}
-                  scale="log"
-                  domain={yDomain}
-                  ticks={logTicks(yDomain)}
-                  allowDataOverflow
-                  tickFormatter={(v: number) => fmtMs(v)}
-                />
-              ) : (
-                <YAxis fontSize={11} width={56} tickFormatter={(v: number) => fmtMs(v)} />
-              )}
+              {msAxis({ log, domain: yDomain })}
               <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
               <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
               {latSeries.map((s) => (

@@ -1,6 +1,7 @@
 // Pieces of the references pages (server components).
-import Link from "next/link";
 import { fmtMs, fmtNum } from "@/lib/compare";
+import { ResultActions } from "./PublishedBits";
+import { readsPerGroup } from "@/lib/operations";
 import { sourceUrl, type Caveat, type Reference } from "@/lib/references";
 import "./compare.css";
 
@@ -27,23 +28,9 @@ export function Caveats({ caveats, limit }: { caveats: Caveat[]; limit?: number 
   );
 }
 
-export function RefActions({ r, details = true }: { r: Reference; details?: boolean }) {
-  return (
-    <div className="row">
-      {details && (
-        <Link className="btn" href={`/references/${r.id}`}>
-          Details
-        </Link>
-      )}
-      <Link className="btn" href={`/compare?ids=ref:${r.id}`} data-testid={`compare-${r.id}`}>
-        Compare
-      </Link>
-      <Link className="btn primary" href={`/runs/new?preset=${r.id}`} data-testid={`run-here-${r.id}`}>
-        Run this here
-      </Link>
-    </div>
-  );
-}
+export const RefActions = ({ r, details = true }: { r: Reference; details?: boolean }) => (
+  <ResultActions id={r.id} runHref={`/runs/new?preset=${r.id}`} details={details} />
+);
 
 export function Headline({ r }: { r: Reference }) {
   const h = r.headline;
@@ -56,7 +43,7 @@ export function Headline({ r }: { r: Reference }) {
       <div className="kpi">
         <span className="v">{h.readAsPublished ?? `${fmtNum(h.readMsgPerSec)} msg/s`}</span>
         <span className="k">
-          read{r.workload === "pubsub" ? ` (${r.config.consumerGroups}× fan-out)` : ""} ·{" "}
+          read{readsPerGroup(r.workload) ? ` (${r.config.consumerGroups}× fan-out)` : ""} ·{" "}
           {h.readGiBPerSec ? `${h.readGiBPerSec} GiB/s` : `${fmtNum(h.readMiBPerSec)} MiB/s`}
         </span>
       </div>

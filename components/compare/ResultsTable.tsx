@@ -1,6 +1,7 @@
 "use client";
 // The results table: write and read msg/s and MiB/s, latency p50 … max for write, read and e2e, one column per
-// item, with the difference and ratio against the baseline the user picks (a radio in each column head).
+// item, with the difference and ratio against the baseline the user picks (a radio in each column head), and
+// beside each delta what is known to move either value (a reference's start-up burst, a study's HTTP latencies).
 import { delta, fmtDelta, fmtValue, type Comparison } from "@/lib/compare";
 import { ItemName, SourceBadge } from "./ui";
 
@@ -59,6 +60,9 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                   <th scope="row">{r.label}</th>
                   {r.values.map((v, i) => {
                     const d = i === cmp.baseline ? null : delta(v, base, r.better);
+                    // What is known to move this value, or the baseline it is measured against: beside the delta.
+                    const own = v === null ? [] : r.effects[i];
+                    const baseEffects = d && cmp.baseline >= 0 ? r.effects[cmp.baseline] : [];
                     return (
                       <td
                         key={items[i].key}
@@ -71,6 +75,16 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                           <span className={`delta ${d.better === null ? "" : d.better ? "better" : "worse"}`} data-testid={`delta-${r.key}-${items[i].key}`}>
                             {fmtDelta(d)}
                           </span>
+                        )}
+                        {own.length + baseEffects.length > 0 && (
+                          <ul className="effects" data-testid={`effects-${r.key}-${items[i].key}`}>
+                            {own.map((t) => (
+                              <li key={`o${t}`}>{t}</li>
+                            ))}
+                            {baseEffects.map((t) => (
+                              <li key={`b${t}`}>baseline: {t}</li>
+                            ))}
+                          </ul>
                         )}
                       </td>
                     );

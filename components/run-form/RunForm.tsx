@@ -8,6 +8,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { FindCeiling } from "@/components/ceiling/FindCeiling";
 import { FitWarningList } from "@/components/compare/FitWarnings";
+import { hasVariants } from "@/lib/ab";
 import { toCliCommand } from "@/lib/cli-command";
 import type { CliTarget } from "@/lib/default-target";
 import type { FitWarning } from "@/lib/references";
@@ -36,6 +37,9 @@ export interface RunFormInitial {
   targetId: string;
   /** The run this form was opened from ("Edit and run"), shown as a note. */
   fromRunId?: string;
+  /** Another study's published result this form was opened from ("Run this here", lib/published.ts): its fit
+   *  warnings are shown as a reference preset's are, while the config is not switched to a preset. */
+  published?: { id: string; label: string };
 }
 
 type InfoState = { state: "loading" } | { state: "ok"; info: TargetInfo } | { state: "error"; error: string };
@@ -74,6 +78,8 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   const [fit, setFit] = useState<FitState>({ state: "loading" });
   /** The exact request a long run was confirmed for; any change to the form asks again. */
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
+  // "Run baseline and modded" (lib/ab.ts): both variants of the config, queued back to back, then compared.
+  const [pair, setPair] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
 
@@ -110,7 +116,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
 
   // A published scenario's fit on this target and machine, for the config as it stands now: the same
   // fitWarnings as /references/[id], through GET /api/references/:id/fit. Waits for typing to pause.
-  const referenceId = preset?.referenceId;
+  const referenceId = preset?.referenceId ?? (presetId === "custom" ? initial.published?.id : undefined);
   const fitConfig = parsed.ok ? JSON.stringify(parsed.config) : null;
   useEffect(() => {
     if (!referenceId || !fitConfig) return;
@@ -177,8 +183,9 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
     setServerErrors({});
   };
 
-  const launch = async (e: React.FormEvent) => {
+  const launch = async (e: React.FormEvent, asPair = false) => {
     e.preventDefault();
+    setPair(asPair);
     setSubmitted(true);
     if (!parsed.ok) {
       focusFirstError(formRef.current);
@@ -190,13 +197,13 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
       setTimeout(() => confirmRef.current?.focus(), 0);
       return;
     }
-    await send();
+    await send(asPair);
   };
 
-  const send = async () => {
+  const send = async (asPair = pair) => {
     setLaunching(true);
     setServerErrors({});
-    const r = await fetch("/api/runs", {
+    const r = await fetch(asPair ? "/api/runs/ab" : "/api/runs", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ config: input, targetId }),
@@ -261,6 +268,9 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             </select>
             <span className="hint">
               {initial.fromRunId && presetId === "custom" && !edited ? `Copied from run ${initial.fromRunId}. ` : ""}
+              {initial.published && presetId === "custom"
+                ? `The config of the published result "${initial.published.label}"${edited ? " (edited)" : ""}. `
+                : ""}
               {preset ? preset.description : ""}
               {preset && edited ? " (edited)" : ""}
             </span>
@@ -461,8 +471,22 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             </div>
           )}
           <button type="submit" className="btn primary big" disabled={launching || tooMany || confirming}>
-            {launching ? "Checking the target and launching…" : "Launch run"}
+            {launching && !pair ? "Checking the target and launching…" : "Launch run"}
           </button>
+          {hasVariants(kind) && (
+            <>
+              <button
+                type="button"
+                className="btn big"
+                data-testid="launch-ab"
+                disabled={launching || tooMany || confirming}
+                onClick={(e) => void launch(e, true)}
+              >
+                {launching && pair ? "Checking the target and launching both…" : "Run baseline and modded"}
+              </button>
+              <p className="hint">Both variants with this load, one after the other on this target, then their comparison.</p>
+            </>
+          )}
           {confirming && total !== null && (
             <div
               className="alert warn confirm-long"
@@ -473,11 +497,14 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
               data-testid="confirm-long"
             >
               <p id="confirm-long-title" style={{ margin: 0 }}>
-                <strong>This run loads the target for up to {fmtDuration(total)}.</strong> Other runs wait behind it; you can cancel it from its page.
+                <strong>
+                  {pair ? `These two runs load the target for up to ${fmtDuration(2 * total)}.` : `This run loads the target for up to ${fmtDuration(total)}.`}
+                </strong>{" "}
+                Other runs wait behind it; you can cancel it from its page.
               </p>
               <div className="row" style={{ marginTop: 8 }}>
-                <button type="button" className="btn primary" onClick={send} disabled={launching}>
-                  Yes, launch the {fmtDuration(total)} run
+                <button type="button" className="btn primary" onClick={() => void send()} disabled={launching}>
+                  {pair ? `Yes, launch both ${fmtDuration(total)} runs` : `Yes, launch the ${fmtDuration(total)} run`}
                 </button>
                 {long && values.durationSeconds !== String(SHORT_WINDOW_SECONDS) && (
                   <button type="button" className="btn" onClick={() => setWindow(SHORT_WINDOW_SECONDS)}>

@@ -41,7 +41,7 @@ test("pub/sub readers per group are derived from partitions, not asked", () => {
   assert.equal("readers" in values, false);
   const r = parseConfig(toInput("pubsub", { ...values, partitions: "6" }));
   assert.ok(r.ok);
-  assert.equal(r.config.readers, 6);
+  assert.equal(r.config.kind === "pubsub" && r.config.readers, 6);
   // A queue's readers are asked (there is no partition to follow).
   assert.equal(fieldsOf("queue").find((x) => x.name === "readers")!.derivedFrom, undefined);
 });

@@ -1,7 +1,7 @@
 // The result of a completed run, from its summary: headline numbers, the latency table of the measured
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
 import type { LatencyStats } from "@/lib/metrics";
-import { latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
+import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
 import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
 import { splitSettings } from "@/lib/server-settings";
 import type { RunSummary } from "@/lib/summary";
@@ -32,7 +32,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
               {fmtRate(tp?.msgPerSec)}
             </span>
             <span className="k">
-              {o.unit}/s · {fmtMiB(tp?.mibPerSec)} MiB/s
+              {o.unit}/s{"payloadBytes" in summary.config ? ` · ${fmtMiB(tp?.mibPerSec)} MiB/s` : ""}
             </span>
           </div>
         );
@@ -51,7 +51,9 @@ export function Kpis({ summary }: { summary: RunSummary }) {
             {summary.verification.ok ? "passed" : "FAILED"}
           </span>
         </span>
-        <span className="k">{fmtInt(summary.verification.checked)} messages checked</span>
+        <span className="k">
+          {fmtInt(summary.verification.checked)} {countsMessages(model) ? "messages " : ""}checked
+        </span>
       </div>
     </div>
   );
@@ -104,8 +106,11 @@ export function LatencyTable({ workload, latency, caption }: { workload: string;
   );
 }
 
-export function VerificationPanel({ v }: { v: RunSummary["verification"] }) {
-  const facts = `${fmtInt(v.checked)} messages checked · ${fmtInt(v.lost)} lost · ${fmtInt(v.duplicated)} duplicated · ${fmtInt(v.outOfOrder)} out of order · runner counts ${v.countsMatch ? "match" : "DO NOT match"} the target's rows`;
+export function VerificationPanel({ v, messages = true }: { v: RunSummary["verification"]; messages?: boolean }) {
+  // A request workload (a cache) checks what its requests did to the target, not messages in order.
+  const facts = messages
+    ? `${fmtInt(v.checked)} messages checked · ${fmtInt(v.lost)} lost · ${fmtInt(v.duplicated)} duplicated · ${fmtInt(v.outOfOrder)} out of order · runner counts ${v.countsMatch ? "match" : "DO NOT match"} the target's rows`
+    : `${fmtInt(v.checked)} checked · the target ${v.countsMatch ? "holds" : "does NOT hold"} what the runner's requests did`;
   return v.ok ? (
     <div className="alert ok" data-testid="verification" data-ok="true">
       <strong>Verification passed.</strong> {facts}
@@ -168,7 +173,10 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["Postgres", m.postgresVersion],
     ["max_connections", String(m.maxConnections)],
     ["runner host", `${m.runnerHost}: ${m.runnerCores} cores, ${m.runnerCpuModel}`],
-    ["runner CPU", `${m.runnerCpuSeconds.toFixed(1)} s in the measured window (${m.runnerCpuMsPer1000Msgs.toFixed(2)} ms per 1,000 messages)`],
+    [
+      "runner CPU",
+      `${m.runnerCpuSeconds.toFixed(1)} s in the measured window${countsMessages(metricModel(summary.workload)) ? ` (${m.runnerCpuMsPer1000Msgs.toFixed(2)} ms per 1,000 messages)` : ""}`,
+    ],
     ["Node.js", m.nodeVersion],
     ["pg-broker-bench", `${m.productVersion}${m.productCommit ? ` (${m.productCommit.slice(0, 10)})` : ""}`],
     [
@@ -178,7 +186,17 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["started / ended", `${m.startedAt} → ${m.endedAt}`],
     ["end-to-end clock", m.e2eClock],
   ];
-  if (summary.totals)
+  const ops = summary.totals?.operations;
+  const model = metricModel(summary.workload);
+  if (ops && model && !countsMessages(model))
+    rows.push([
+      "whole run",
+      rateOperations(model)
+        .filter((o) => ops[o.name] !== undefined)
+        .map((o) => `${fmtInt(ops[o.name])} ${o.label}`)
+        .join(", "),
+    ]);
+  else if (summary.totals)
     rows.push([
       "whole run",
       `${fmtInt(summary.totals.writes)} written, ${fmtInt(summary.totals.reads)} read, ${fmtInt(summary.totals.unreadAtEnd)} unread at the end, drain ${summary.totals.drainSeconds.toFixed(1)} s`,
@@ -236,7 +254,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
   return (
     <div className="stack" data-testid="run-result">
       <Kpis summary={summary} />
-      <VerificationPanel v={summary.verification} />
+      <VerificationPanel v={summary.verification} messages={countsMessages(metricModel(summary.workload))} />
       {summary.notes && summary.notes.length > 0 && (
         <div className="alert warn">
           <ul className="plain">

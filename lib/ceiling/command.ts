@@ -3,15 +3,15 @@
 // search's own. Browser-safe.
 import { toCliCommand } from "../cli-command";
 import { definitionOf, type WorkloadConfig } from "../workloads";
+import { rateKnob } from "./rate";
 import type { CeilingSettings } from "./settings";
-
-/** Fields a step sets, whose flags a search refuses. */
-const SET_BY_STEP = ["durationSeconds", "throttleWritesPerSec"];
 
 export function ceilingCommand(config: WorkloadConfig, s: CeilingSettings, targetUrl?: string, env: Record<string, string> = {}): string {
   const run = toCliCommand(config, targetUrl, env);
+  // The fields each step sets (its measured window and its rate), whose flags a search refuses.
+  const setByStep = ["durationSeconds", ...(rateKnob(config.kind)?.fields ?? [])];
   const flags = definitionOf(config)
-    .fields.filter((f) => f.cli && SET_BY_STEP.includes(f.name))
+    .fields.filter((f) => f.cli && setByStep.includes(f.name))
     .map((f) => `${f.cli!.ours ? "--" : "-"}${f.cli!.flag}`);
   let cmd = run.replace("npm run bench -- ", "npm run bench -- ceiling ");
   for (const flag of flags) cmd = cmd.replace(new RegExp(` ${flag} \\S+`), "");

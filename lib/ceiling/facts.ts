@@ -5,6 +5,7 @@ import type { RunSummary } from "../summary";
 import { definitionOf } from "../workloads";
 import { rateOperations, throughputOf } from "../operations";
 import type { DeliveryDef, MetricModel } from "../../workloads/types";
+import { rateKnob } from "./rate";
 import type { ClientLoad, StepFacts } from "./verdict";
 
 /** A latency the goal can be checked on: its declared name, and its from-schedule variant when it has one. */
@@ -63,8 +64,8 @@ export function stepFacts(
 ): StepFacts {
   const model = definitionOf(summary.config).metrics;
   const ops = rateOperations(model);
-  const paced = ops[0];
-  const achievedRate = paced ? (throughputOf(summary, paced.name)?.msgPerSec ?? 0) : 0;
+  const paced = rateKnob(summary.config.kind)?.paced ?? ops[0]?.name;
+  const achievedRate = paced ? (throughputOf(summary, paced)?.msgPerSec ?? 0) : 0;
   const read = ops.find((o) => o.name === "read");
   const measured = samples.filter((s) => s.phase === "measuring");
   const errors = ops.reduce((a, o) => a + (throughputOf(summary, o.name)?.errors ?? 0), 0);

@@ -4,6 +4,7 @@
 import { prisma, type PrismaClient } from "../db";
 import { readEnv } from "../env";
 import { checkLaunch } from "../launch";
+import { rateKnobOrProblem } from "./rate";
 import { parseCeilingSettings } from "./settings";
 import { createSearch } from "./store";
 
@@ -26,6 +27,8 @@ export async function launchCeiling(
     };
   const checked = await checkLaunch(input, ["config", "settings", "targetId"], db, memoryBudgetMb);
   if (!checked.ok) return checked;
+  const knob = rateKnobOrProblem(checked.config.kind);
+  if (!knob.ok) return { ok: false, error: "no rate to raise", fields: { kind: knob.message } };
   const settings = parseCeilingSettings(settingsInput, checked.config.kind);
   if (!settings.ok) return { ok: false, error: "invalid settings", fields: settings.errors };
   const s = await createSearch(

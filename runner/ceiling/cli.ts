@@ -5,6 +5,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { goalMetric } from "../../lib/ceiling/facts";
+import { rateKnobOrProblem } from "../../lib/ceiling/rate";
+import { searchKnobs } from "../../lib/ceiling/view";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
 import { DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS } from "../../lib/ceiling/settings";
 import { parseSlo, type Slo, sloText } from "../../lib/ceiling/slo";
@@ -12,7 +14,6 @@ import { parseWholeSeconds } from "../../lib/duration";
 import { readEnv } from "../../lib/env";
 import { memoryProblem } from "../../lib/memory";
 import { maskUrl } from "../../lib/pgurl";
-import { knobsParts } from "../../lib/run-format";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
 import type { GoalMetric } from "../../lib/ceiling/facts";
 import { parseArgs } from "../cli-args";
@@ -41,8 +42,6 @@ type OwnFlag = keyof typeof OWN;
 /** The workload flags a search sets itself, with what to use instead. */
 const SET_BY_SEARCH: Record<string, string> = {
   duration: "each step's measured window is --step",
-  throttle_writes: "the search sets each step's rate: use --start-rate and --max-rate",
-  "throttle-writes": "the search sets each step's rate: use --start-rate and --max-rate",
   save: "a ceiling search is not stored in the control store from the CLI; use --json FILE",
 };
 
@@ -96,6 +95,15 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
   if (bench.kind === "help") return { ok: "help" };
   if (bench.kind === "error") return { ok: false, message: bench.message };
   const config = bench.options.config;
+  const knob = rateKnobOrProblem(config.kind);
+  if (!knob.ok) return { ok: false, message: knob.message };
+  // The flags of the fields each step sets (a rate, a load model), as the bench names them.
+  for (const f of definitionOf(config).fields)
+    if (f.cli && knob.knob.fields.includes(f.name) && rest.some((t) => new RegExp(`^--?${f.cli!.flag.replace(/[-_]/g, "[-_]")}(=|$)`).test(t)))
+      return {
+        ok: false,
+        message: `${f.cli.ours ? "--" : "-"}${f.cli.flag} does not apply to a ceiling search: the search sets each step's rate; use --start-rate and --max-rate`,
+      };
 
   const sloRaw = own.get("slo");
   if (sloRaw === undefined) return { ok: false, message: "--slo is required: the latency goal each step must meet, e.g. --slo 'p99<50ms'" };
@@ -191,11 +199,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     release = target.release;
     const c = a.config;
     const from = a.metric.scheduled ? `${a.metric.scheduled.label}` : a.metric.label;
-    io.out(
-      `ceiling search: ${c.kind} on ${target.label}: ${knobsParts({ ...c, throttleWritesPerSec: 0 })
-        .filter((p) => !/unthrottled|measured$/.test(p))
-        .join(", ")}`,
-    );
+    io.out(`ceiling search: ${c.kind} on ${target.label}: ${searchKnobs(c)}`);
     io.out(
       `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} msg/s, at most ${a.search.maxRate.toLocaleString("en-US")} msg/s, until the bracket is within ${a.search.precision * 100}%`,
     );

@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { RunSummary } from "../../lib/summary";
 import type { WorkloadConfig } from "../../lib/workloads";
 import { type GoalMetric, stepFacts } from "../../lib/ceiling/facts";
+import { rateKnobOrProblem } from "../../lib/ceiling/rate";
 import { SearchCancelled, searchCeiling, type SearchOptions, type SearchResult } from "../../lib/ceiling/search";
 import type { Slo } from "../../lib/ceiling/slo";
 import type { CeilingStep } from "../../lib/ceiling/step";
@@ -55,7 +56,9 @@ export function clientLoadOf(summary: RunSummary, eventLoopP99Ms: number): Clien
 
 /** Runs one step at `rate` and judges it. Rejects with SearchCancelled on a cancel, with the run's error otherwise. */
 export async function runStep(rate: number, index: number, o: CeilingOptions): Promise<{ step: CeilingStep; summary: RunSummary; samples: EngineSample[] }> {
-  const config = { ...o.base, throttleWritesPerSec: rate, durationSeconds: o.stepSeconds, warmupSeconds: o.warmupSeconds } as WorkloadConfig;
+  const knob = rateKnobOrProblem(o.base.kind);
+  if (!knob.ok) throw new Error(knob.message);
+  const config = { ...knob.knob.set(o.base, rate), durationSeconds: o.stepSeconds, warmupSeconds: o.warmupSeconds } as WorkloadConfig;
   const samples: EngineSample[] = [];
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const extra = o.engine?.(index) ?? {};

@@ -43,7 +43,8 @@ async function handleGET(req: Request) {
   return json(200, { runs: rows.map((r) => toRunView(r)) });
 }
 
-const EXAMPLE = '{"config":{"kind":"pubsub","writers":4,"partitions":4,"durationSeconds":30},"targetId":"default"}';
+// A body that parses, in the bad-JSON message: the first workload with knobs every workload has.
+const EXAMPLE = JSON.stringify({ config: { kind: workloadDefinitions()[0].kind, writers: 4, durationSeconds: 30 }, targetId: "default" });
 
 /**
  * POST /api/runs {config, targetId?}: validates with the same schema as the form and the CLI, checks the

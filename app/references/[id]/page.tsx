@@ -2,9 +2,23 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { FitWarningList } from "@/components/compare/FitWarnings";
+import { Derived, PublishedActions, PublishedCaveats, PublishedFacts, PublishedFigures } from "@/components/compare/PublishedBits";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
 import { fmtNum } from "@/lib/compare";
-import { fitWarnings, referenceById, referenceLabel, REFERENCES, referenceSummary, referenceWorkload, sourceUrl, type FitWarning } from "@/lib/references";
+import { publishedById, publishedConfig, publishedLabel, publishedResults, type PublishedResult } from "@/lib/published";
+import {
+  fitWarnings,
+  referenceById,
+  referenceLabel,
+  REFERENCES,
+  referenceSummary,
+  referenceWorkload,
+  sourceUrl,
+  type FitWarning,
+  type Reference,
+} from "@/lib/references";
+import { readsPerGroup } from "@/lib/operations";
+import { workloadDefinition, type WorkloadConfig } from "@/lib/workloads";
 import { serverFacts } from "@/lib/references-fit";
 import { readEnv } from "@/lib/env";
 
@@ -13,21 +27,36 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const r = referenceById((await params).id);
-  return { title: r ? `${referenceLabel(r)} (published) · pg-broker-bench` : "Reference not found" };
+  const { id } = await params;
+  const r = referenceById(id);
+  const p = r ? undefined : publishedById(id);
+  return { title: r ? `${referenceLabel(r)} (published) · pg-broker-bench` : p ? `${publishedLabel(p)} (published) · pg-broker-bench` : "Reference not found" };
 }
 
-async function fit(id: string): Promise<{ warnings: FitWarning[] } | { error: string }> {
-  const r = referenceById(id)!;
+async function fit(config: WorkloadConfig, r?: Reference): Promise<{ warnings: FitWarning[] } | { error: string }> {
   const env = readEnv();
   const url = env.TARGET_DATABASE_URL;
   if (!url) return { error: "no default target is configured" };
   try {
     const facts = await serverFacts(url, { targetIsEmbedded: env.TARGET_IS_EMBEDDED, timeoutMs: 3000 });
-    return { warnings: fitWarnings(referenceWorkload(r), facts, r) };
+    return { warnings: fitWarnings(config, facts, r) };
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+function FitPanel({ f }: { f: { warnings: FitWarning[] } | { error: string } }) {
+  return (
+    <div className="fit" data-testid="fit-warnings">
+      {"error" in f ? (
+        <p className="hint">Could not check whether this fits the default target: {f.error}</p>
+      ) : f.warnings.length ? (
+        <FitWarningList heading="Running this here (default target):" warnings={f.warnings} />
+      ) : (
+        <p className="hint">This config fits the default target.</p>
+      )}
+    </div>
+  );
 }
 
 const Lat = ({ t }: { t: { p50: { raw: string }; p95: { raw: string }; p99: { raw: string } } }) => (
@@ -39,8 +68,12 @@ const Lat = ({ t }: { t: { p50: { raw: string }; p95: { raw: string }; p99: { ra
 export default async function ReferencePage({ params }: Props) {
   const { id } = await params;
   const r = referenceById(id);
-  if (!r) notFound();
-  const f = await fit(id);
+  if (!r) {
+    const p = publishedById(id);
+    if (!p) notFound();
+    return <PublishedPage p={p} />;
+  }
+  const f = await fit(referenceWorkload(r), r);
   const h = r.headline;
   const settings = Object.entries(r.postgres.settingsChanged);
   return (
@@ -55,15 +88,7 @@ export default async function ReferencePage({ params }: Props) {
         </p>
         <Headline r={r} />
         <RefActions r={r} details={false} />
-        <div className="fit" data-testid="fit-warnings">
-          {"error" in f ? (
-            <p className="hint">Could not check whether this fits the default target: {f.error}</p>
-          ) : f.warnings.length ? (
-            <FitWarningList heading="Running this here (default target):" warnings={f.warnings} />
-          ) : (
-            <p className="hint">This config fits the default target.</p>
-          )}
-        </div>
+        <FitPanel f={f} />
       </section>
 
       <section className="panel flush">
@@ -125,7 +150,7 @@ export default async function ReferencePage({ params }: Props) {
         </div>
         <p className="hint" style={{ padding: "0 16px 12px", margin: 0 }}>
           Per-run latencies are the Go durations the tool printed (HDR histogram bucket values).{" "}
-          {r.workload === "pubsub" ? "Read and e2e are from its 'Aggregate Across All Groups' block." : ""}
+          {readsPerGroup(r.workload) ? "Read and e2e are from its 'Aggregate Across All Groups' block." : ""}
         </p>
       </section>
 
@@ -155,21 +180,10 @@ export default async function ReferencePage({ params }: Props) {
         <section className="panel">
           <h2>Client config</h2>
           <dl className="ref-facts">
-            <FragmentRow k="Writers" v={String(r.config.writers)} />
-            <FragmentRow
-              k={r.workload === "pubsub" ? "Readers" : "Readers"}
-              v={
-                r.workload === "pubsub"
-                  ? `${r.config.readers} per group × ${r.config.consumerGroups} groups = ${r.config.readersTotal}`
-                  : String(r.config.readers)
-              }
-            />
-            {r.workload === "pubsub" && <FragmentRow k="Partitions" v={String(r.config.partitions)} />}
-            {r.workload === "pubsub" && <FragmentRow k="Batches" v={`write ${r.config.writeBatch}, read ${r.config.readBatch}`} />}
-            <FragmentRow k="Payload" v={`${r.config.payloadBytes} B`} />
-            <FragmentRow k="Throttle" v={`${fmtNum(r.config.throttleWritesPerSec)} msg/s`} />
+            {clientRows(r).map(([k, v]) => (
+              <FragmentRow key={k} k={k} v={v} />
+            ))}
             <FragmentRow k="Duration" v={`${r.config.durationSeconds} s × ${r.config.runs} run${r.config.runs > 1 ? "s" : ""}`} />
-            {r.config.tuneTableVacuum !== null && <FragmentRow k="--tune-table-vacuum" v={r.config.tuneTableVacuum ? "yes" : "no"} />}
             {r.config.notes.map((n, i) => (
               <FragmentRow key={i} k="Note" v={n} />
             ))}
@@ -250,11 +264,77 @@ export default async function ReferencePage({ params }: Props) {
   );
 }
 
+/**
+ * The scenario's client config as its workload's field table names it: each field the scenario sets, in table
+ * order, with its unit; a per-group reader count with the groups it multiplies.
+ */
+function clientRows(r: Reference): [string, string][] {
+  const c = r.config as Record<string, unknown>;
+  const rows: [string, string][] = [];
+  for (const f of workloadDefinition(r.workload)?.fields ?? []) {
+    const v = c[f.name];
+    if (v === null || v === undefined || f.name === "durationSeconds") continue;
+    const text = typeof v === "boolean" ? (v ? "yes" : "no") : typeof v === "number" ? `${fmtNum(v)}${f.unit ? ` ${f.unit}` : ""}` : String(v);
+    rows.push([f.label, f.name === "readers" && readsPerGroup(r.workload) ? `${text} × ${r.config.consumerGroups} groups = ${r.config.readersTotal}` : text]);
+  }
+  return rows;
+}
+
 function FragmentRow({ k, v }: { k: string; v: string }) {
   return (
     <>
       <dt>{k}</dt>
       <dd>{v}</dd>
     </>
+  );
+}
+
+/** Another study's published result: what it ran and printed, how, what we derived, its caveats; "Run this
+ *  here" with its config's fit on the default target. */
+async function PublishedPage({ p }: { p: PublishedResult }) {
+  const cfg = publishedConfig(p);
+  const f = cfg.ok ? await fit(cfg.config) : { error: cfg.error };
+  const others = publishedResults().filter((x) => x.study === p.study && x.id !== p.id);
+  return (
+    <div className="stack">
+      <section className="panel ref-card" data-published={p.id}>
+        <div className="spread">
+          <h1 style={{ margin: 0 }}>{publishedLabel(p)}</h1>
+          <span className="badge neutral">published</span>
+        </div>
+        <PublishedFigures p={p} />
+        <PublishedActions p={p} details={false} />
+        <FitPanel f={f} />
+      </section>
+      <div className="grid grid-2">
+        <section className="panel">
+          <h2>How it was measured</h2>
+          <PublishedFacts p={p} />
+        </section>
+        <section className="panel">
+          <h2>Config here</h2>
+          <p className="hint" style={{ marginTop: 0 }}>
+            The config that reproduces it as far as the study says; &ldquo;Run this here&rdquo; opens the form with it.
+          </p>
+          <pre className="cmd">{JSON.stringify(cfg.ok ? cfg.config : p.config, null, 2)}</pre>
+        </section>
+      </div>
+      <section className="panel">
+        <Derived p={p} />
+        <h2>Caveats</h2>
+        <PublishedCaveats p={p} />
+        {others.length > 0 && (
+          <p className="small">
+            Other results of this study:{" "}
+            {others.map((x, i) => (
+              <span key={x.id}>
+                {i ? ", " : ""}
+                <Link href={`/references/${x.id}`}>{x.title}</Link>
+              </span>
+            ))}
+          </p>
+        )}
+      </section>
+    </div>
   );
 }

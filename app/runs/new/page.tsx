@@ -4,14 +4,16 @@ import { defaultTargetForCli } from "@/lib/default-target";
 import { getRun } from "@/lib/runs";
 import { toRunView } from "@/lib/run-view";
 import { listTargets } from "@/lib/targets";
+import { publishedById, publishedConfig, publishedLabel } from "@/lib/published";
 import { presetById, WorkloadConfig } from "@/lib/workloads";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New run · pg-broker-bench" };
 
-type Props = { searchParams: Promise<{ preset?: string; from?: string }> };
+type Props = { searchParams: Promise<{ preset?: string; from?: string; published?: string }> };
 
-/** /runs/new[?preset=<id>][?from=<run id>]: the form, starting from a preset or a copy of an earlier run. */
+/** /runs/new[?preset=<id>][?from=<run id>][?published=<id>]: the form, starting from a preset, a copy of an
+ *  earlier run, or another study's published result (its config, lib/published.ts). */
 export default async function NewRunRoute({ searchParams }: Props) {
   const q = await searchParams;
   const targets = await listTargets();
@@ -20,6 +22,12 @@ export default async function NewRunRoute({ searchParams }: Props) {
   const preset = q.preset ? presetById(q.preset) : undefined;
   if (preset) initial = { config: WorkloadConfig.parse(preset.config), presetId: preset.id, targetId: "default" };
   else if (q.preset) note = `There is no preset "${q.preset}"; starting from the pub/sub defaults.`;
+  if (q.published) {
+    const p = publishedById(q.published);
+    const cfg = p ? publishedConfig(p) : null;
+    if (p && cfg?.ok) initial = { config: cfg.config, presetId: null, targetId: "default", published: { id: p.id, label: publishedLabel(p) } };
+    else note = cfg && !cfg.ok ? `Cannot start from it: ${cfg.error}.` : `There is no published result "${q.published}"; starting from the pub/sub defaults.`;
+  }
   if (q.from) {
     const run = await getRun(q.from);
     const cfg = run ? WorkloadConfig.safeParse(run.config) : null;

@@ -1,13 +1,20 @@
+import { publishedById, publishedResults, STUDIES } from "@/lib/published";
 import { referenceById, REFERENCES, sourceUrl } from "@/lib/references";
 import { withStoreErrors } from "../../runs/_http";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-/** GET /api/references/:id: one published scenario. */
+/** GET /api/references/:id: one published scenario, or another study's published result. */
 async function handleGET(_req: Request, { params }: Ctx) {
   const { id } = await params;
   const r = referenceById(id);
-  if (!r) return Response.json({ error: `reference "${id}" does not exist; there are ${REFERENCES.map((x) => x.id).join(", ")}` }, { status: 404 });
+  const p = r ? undefined : publishedById(id);
+  if (p) return Response.json({ ...p, studyTitle: STUDIES[p.study].title, badge: "published", compareKey: `ref:${p.id}` });
+  if (!r)
+    return Response.json(
+      { error: `reference "${id}" does not exist; there are ${[...REFERENCES, ...publishedResults()].map((x) => x.id).join(", ")}` },
+      { status: 404 },
+    );
   return Response.json({ ...r, badge: "published", compareKey: `ref:${r.id}`, sourceUrl: sourceUrl(r.source) });
 }
 

@@ -1,3 +1,4 @@
+import { publishedById, publishedConfig } from "@/lib/published";
 import { fitWarnings, referenceById, referenceWorkload } from "@/lib/references";
 import { serverFacts } from "@/lib/references-fit";
 import { TargetId } from "@/lib/ids";
@@ -28,10 +29,14 @@ const noStore = { "cache-control": "no-store" };
  */
 async function handleGET(req: Request, { params }: Ctx) {
   const { id } = await params;
+  // Kozlovski's scenarios, or another study's published result (whose fit is the generic one: connections, length).
   const ref = referenceById(id);
-  if (!ref) return Response.json({ error: `reference "${id}" does not exist` }, { status: 404, headers: noStore });
+  const published = ref ? undefined : publishedById(id);
+  if (!ref && !published) return Response.json({ error: `reference "${id}" does not exist` }, { status: 404, headers: noStore });
   const q = new URL(req.url).searchParams;
-  let config = referenceWorkload(ref);
+  const own = ref ? ({ ok: true, config: referenceWorkload(ref) } as const) : publishedConfig(published!);
+  if (!own.ok) return Response.json({ error: own.error }, { status: 500, headers: noStore });
+  let config = own.config;
   const raw = q.get("config");
   if (raw) {
     let input: unknown;
@@ -61,7 +66,7 @@ async function handleGET(req: Request, { params }: Ctx) {
   try {
     const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && readEnv().TARGET_IS_EMBEDDED });
     return Response.json(
-      { reference: ref.id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) },
+      { reference: id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) },
       { headers: noStore },
     );
   } catch (err) {

@@ -1,0 +1,227 @@
+// The request driver of Yong's workloads (server-only): what the article's k6 + Express API did, minus HTTP.
+// Requests run on a pool of `pool` connections (the API's node-postgres Pool, default 10), started either by
+// virtual users in a closed loop (send, wait for the answer, think, as k6 VUs) or on an open-loop timetable of
+// `rate` requests/s (runner/timing.ts Throttle: no start-up burst, never early), whatever the answers do.
+//
+// Every request is timed twice: from its start (open loop: its scheduled start, so a slow target shows as
+// latency, not as a lower rate) to its answer, pool wait included (the article's http_req_duration, without
+// HTTP), and on its connection alone (its statements). A workload supplies its set-up, the next request of a
+// virtual user or arrival, and its verification; the engine (runner/engine.ts) supplies phases and samples.
+import type pg from "pg";
+import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
+import type { TargetClient } from "../../runner/pg/pgclient";
+import type { OpStats } from "../../runner/stats";
+import { clock, sleepUntil, Throttle } from "../../runner/timing";
+import { ERROR_PAUSE_MS, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { POOL_WAIT_OP, STATEMENT_OP, TOTAL_OP, type YongShape } from "./fields";
+
+/** One request: the operation it counts as, and its statements on a pool connection (throws on failure). */
+export interface YongRequest {
+  op: string;
+  run(tc: TargetClient): Promise<void>;
+  /** It opens a transaction (a failure rolls it back); default: autocommit statements only. */
+  transaction?: boolean;
+}
+
+/** What a Yong workload supplies to the driver. */
+export interface YongWorkload {
+  /** Remarks for the summary (read after verify). */
+  readonly notes: string[];
+  /** Virtual users of the closed loop (all kinds together). */
+  readonly vus: number;
+  /** Creates and fills the workload's tables (inside ctx.schema). */
+  setup(admin: pg.Client): Promise<void>;
+  /** The next request of virtual user `vu` (0 … vus−1), or of an open-loop arrival (`null`). */
+  next(vu: number | null): YongRequest;
+  /** Checks what the requests did against what the target holds. Every request has ended. */
+  verify(admin: pg.Client): Promise<WorkloadVerification>;
+}
+
+/**
+ * Open-loop requests in flight at once, at most. A target that cannot keep up makes requests pile up (waiting
+ * for a pool connection); past this many, arrivals are dropped and counted, as k6's constant-arrival-rate
+ * executor drops iterations once its maxVUs are busy, instead of growing the runner's memory without bound.
+ */
+export const MAX_IN_FLIGHT = 20_000;
+
+/** The API's connection pool: FIFO hand-out of free connections to waiting requests, as node-postgres' Pool. */
+export class ConnectionPool {
+  private readonly free: TargetClient[];
+  private readonly waiting: ((tc: TargetClient) => void)[] = [];
+  constructor(clients: TargetClient[]) {
+    this.free = [...clients];
+  }
+  acquire(): Promise<TargetClient> {
+    const tc = this.free.pop();
+    if (tc) return Promise.resolve(tc);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  release(tc: TargetClient) {
+    const next = this.waiting.shift();
+    if (next) next(tc);
+    else this.free.push(tc);
+  }
+  /** Requests waiting for a connection. */
+  get queued() {
+    return this.waiting.length;
+  }
+}
+
+class YongRun<C extends YongShape> implements WorkloadRun {
+  readonly roles: string[];
+  private loops: Promise<void>[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private dropped = 0;
+  private readonly total: OpStats;
+  private readonly statement: OpStats;
+  private readonly poolWait: OpStats;
+
+  constructor(
+    private readonly ctx: WorkloadContext<C & WorkloadConfig>,
+    private readonly w: YongWorkload,
+  ) {
+    this.roles = Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`);
+    // Every declared operation from the start, so a run that never saw one (no empty dequeue) still reports 0.
+    const metrics = definitionOf(ctx.config).metrics;
+    for (const o of metrics.operations) ctx.stats.op(o.name);
+    if (metrics.delivery) ctx.stats.op(metrics.delivery.name);
+    this.total = ctx.stats.op(TOTAL_OP);
+    this.statement = ctx.stats.op(STATEMENT_OP);
+    this.poolWait = ctx.stats.op(POOL_WAIT_OP);
+  }
+
+  get notes() {
+    return this.w.notes;
+  }
+
+  setup(admin: pg.Client) {
+    return this.w.setup(admin);
+  }
+  async startReaders() {}
+
+  startWriters(clients: TargetClient[]) {
+    const pool = new ConnectionPool(clients);
+    const c = this.ctx.config;
+    if (c.load === "rate") this.loops = [this.arrivals(pool, c.rate)];
+    else this.loops = Array.from({ length: this.w.vus }, (_, vu) => this.virtualUser(pool, vu, c.thinkMs));
+  }
+
+  writersDone() {
+    return Promise.all(this.loops).then(async () => {
+      while (this.inFlight.size) await Promise.all([...this.inFlight]);
+    });
+  }
+  readersDone() {
+    return Promise.resolve();
+  }
+
+  verify(admin: pg.Client) {
+    if (this.dropped)
+      this.w.notes.push(
+        `${this.dropped.toLocaleString("en-US")} open-loop arrival(s) were dropped: ${MAX_IN_FLIGHT.toLocaleString("en-US")} requests were already in flight (the target did not keep up with ${this.ctx.config.rate.toLocaleString("en-US")} req/s)`,
+      );
+    return this.w.verify(admin);
+  }
+
+  /** A closed-loop virtual user: request, answer, think, until the window ends. */
+  private async virtualUser(pool: ConnectionPool, vu: number, thinkMs: number) {
+    const stop = this.ctx.writersStop;
+    while (!stop.stopped) {
+      if ((await this.request(pool, this.w.next(vu), clock(), true)) === "exit") return;
+      if (thinkMs > 0) await sleepUntil(clock() + thinkMs, stop);
+    }
+  }
+
+  /** The open-loop timetable: request k starts at start + k/rate, never before (sleepUntil), and runs on its own. */
+  private async arrivals(pool: ConnectionPool, rate: number) {
+    const stop = this.ctx.writersStop;
+    const timetable = new Throttle(rate);
+    timetable.begin(clock());
+    for (;;) {
+      const due = timetable.next(1);
+      timetable.done(due); // the timetable's lag is each request's own latency here, not the throttle's
+      await sleepUntil(due, stop);
+      if (stop.stopped) return;
+      if (this.inFlight.size >= MAX_IN_FLIGHT) {
+        this.dropped++;
+        continue;
+      }
+      const p = this.request(pool, this.w.next(null), due, false).then(() => {
+        this.inFlight.delete(p);
+      });
+      this.inFlight.add(p);
+    }
+  }
+
+  /**
+   * Runs one request from `start` (the VU's send time, or the arrival's scheduled time) and records it. A
+   * request still waiting for a connection when the window ends is not sent. "exit": the loop must stop.
+   */
+  private async request(pool: ConnectionPool, req: YongRequest, start: number, pauseOnError: boolean): Promise<"ok" | "failed" | "exit"> {
+    const stop = this.ctx.writersStop;
+    const asked = clock();
+    const tc = await pool.acquire();
+    if (stop.stopped) {
+      pool.release(tc);
+      return "exit";
+    }
+    const t0 = clock();
+    const op = this.ctx.stats.op(req.op);
+    try {
+      await req.run(tc);
+      const te = clock();
+      op.done();
+      this.total.done();
+      op.latency.record((te - start) * 1000);
+      this.total.latency.record((te - start) * 1000);
+      this.statement.latency.record((te - t0) * 1000);
+      this.poolWait.latency.record((t0 - asked) * 1000);
+      return "ok";
+    } catch (err) {
+      const failed = {
+        what: req.op,
+        count: () => {
+          op.failed();
+          this.total.failed();
+        },
+        noTransaction: !req.transaction,
+        pause: pauseOnError ? () => stop.sleep(ERROR_PAUSE_MS) : null,
+      };
+      return (await stepFailed(this.ctx, tc, err, failed)) ? "exit" : "failed";
+    } finally {
+      pool.release(tc);
+    }
+  }
+}
+
+/** A Yong workload's runner module: every connection is a pool connection, started as the engine's "writers". */
+export function yongModule<C extends YongShape & WorkloadConfig>(kind: C["kind"], create: (ctx: WorkloadContext<C>) => YongWorkload): WorkloadModule<C> {
+  return {
+    kind,
+    groupNames: () => [],
+    writerCount: (c) => c.pool,
+    create: (ctx) => new YongRun<C>(ctx, create(ctx)),
+  };
+}
+
+/** An index in [0, n) with probability ∝ 1/(rank+1)^s (Zipf), from a precomputed cumulative table. */
+export class ZipfSampler {
+  private readonly cdf: Float64Array;
+  constructor(n: number, s = 1) {
+    this.cdf = new Float64Array(n);
+    let sum = 0;
+    for (let i = 0; i < n; i++) this.cdf[i] = sum += 1 / (i + 1) ** s;
+    for (let i = 0; i < n; i++) this.cdf[i] /= sum;
+  }
+  next(): number {
+    const u = Math.random();
+    let lo = 0;
+    let hi = this.cdf.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cdf[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
