@@ -31,8 +31,9 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Re
     const flag = `${f.cli!.ours ? "--" : "-"}${f.cli!.flag}`;
     if (f.control === "bool") {
       if (v === true) args.push(flag); // a switch is named only when on, as one would type it
-    } else if (f.control === "select") {
-      if (v !== undefined && v !== f.default) args.push(flag, String(v)); // a choice is named only when not the default
+    } else if (f.control === "select" || f.control === "text") {
+      // A choice or a text is named only when not the default.
+      if (v !== undefined && v !== f.default) args.push(flag, f.control === "text" ? shellQuote(String(v)) : String(v));
     } else if (v !== undefined) args.push(flag, f.cli!.duration === "ms" ? `${v}ms` : f.cli!.duration ? `${v}s` : String(v));
   }
   if (targetUrl) args.push("--target", shellQuote(targetUrl));

@@ -31,7 +31,15 @@ function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, Flag
     for (const f of d.fields) {
       if (!f.cli) continue;
       const type: FlagType =
-        f.control === "bool" ? "bool" : f.control === "select" ? "string" : f.cli.duration === "ms" ? "durationMs" : f.cli.duration ? "duration" : "int";
+        f.control === "bool"
+          ? "bool"
+          : f.control === "select" || f.control === "text"
+            ? "string"
+            : f.cli.duration === "ms"
+              ? "durationMs"
+              : f.cli.duration
+                ? "duration"
+                : "int";
       const entry = byFlag.get(f.cli.flag) ?? { type, uses: [] };
       entry.uses.push({ kind: d.kind, field: f.name, help: f.cli.help });
       byFlag.set(f.cli.flag, entry);

@@ -36,7 +36,12 @@ function fieldSchema(f: FieldDef): z.ZodType {
       ? z.boolean({ error: `${f.label} must be true or false` })
       : f.control === "select"
         ? z.enum(values as [string, ...string[]], { error: `${f.label} must be one of ${values.map((v) => `"${v}"`).join(", ")}` })
-        : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
+        : f.control === "text"
+          ? z
+              .string({ error: `${f.label} must be text` })
+              .trim()
+              .min(1, `${f.label} is required`)
+          : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
   return f.default === undefined ? base.optional() : (base as z.ZodType<unknown>).default(f.default as never);
 }
 

@@ -5,10 +5,13 @@ import type { z } from "zod";
 import { cache } from "./cache/definition";
 import { jobqueue } from "./jobqueue/definition";
 import { pubsub } from "./pubsub/definition";
+import { mixed } from "./mixed/definition";
+import { notify } from "./notify/definition";
 import { queue } from "./queue/definition";
+import { search } from "./search/definition";
 import type { WorkloadDefinition } from "./types";
 
-const BUILT_IN = [pubsub, queue, cache, jobqueue] as const;
+const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;

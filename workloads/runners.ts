@@ -4,10 +4,21 @@ import type { WorkloadConfig, WorkloadKind } from "../lib/workloads";
 import { cache } from "./cache/runner";
 import { jobqueue } from "./jobqueue/runner";
 import { pubsub } from "./pubsub/runner";
+import { mixed } from "./mixed/runner";
+import { notify } from "./notify/runner";
 import { queue } from "./queue/runner";
+import { search } from "./search/runner";
 import type { WorkloadModule } from "./runtime";
 
-export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = { pubsub, queue, cache, jobqueue };
+export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = {
+  pubsub,
+  queue,
+  cache,
+  jobqueue,
+  search,
+  notify,
+  mixed,
+};
 
 export function workloadFor<C extends WorkloadConfig>(config: C): WorkloadModule<C> {
   return WORKLOADS[config.kind] as unknown as WorkloadModule<C>;

@@ -16,8 +16,9 @@ export interface FieldDef {
   unit?: string;
   /** The form's hint under the input. */
   hint: string;
-  /** int: a whole number typed as text; bool: a checkbox (false when absent); select: one of `options`. */
-  control: "int" | "bool" | "select";
+  /** int: a whole number typed as text; bool: a checkbox (false when absent); select: one of `options`;
+   *  text: a line of text (the workload's schema checks its form, e.g. a comma-separated list of words). */
+  control: "int" | "bool" | "select" | "text";
   min?: number;
   max?: number;
   /** The values a select field takes, with what the form shows for each. */

@@ -390,7 +390,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
                         // Text, not type=number: a number input reports "abc" or "1e" as empty, and the
                         // form must check exactly what the user sees.
                         type="text"
-                        inputMode="numeric"
+                        inputMode={f.control === "text" ? undefined : "numeric"}
                         autoComplete="off"
                         value={values[f.name] ?? ""}
                         aria-invalid={err ? true : undefined}

@@ -38,7 +38,7 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
   for (const f of fieldsOf(kind)) {
     if (f.derivedFrom) continue;
     const v = (values[f.name] ?? "").trim();
-    out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" ? v : DECIMAL.test(v) ? Number(v) : v;
+    out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" || f.control === "text" ? v : DECIMAL.test(v) ? Number(v) : v;
   }
   return out as WorkloadInput;
 }

@@ -35,6 +35,12 @@ export interface YongWorkload {
   next(vu: number | null): YongRequest;
   /** Checks what the requests did against what the target holds. Every request has ended. */
   verify(admin: pg.Client): Promise<WorkloadVerification>;
+  /** Connections of its own beside the pool (a subscriber's), one per role, opened with the pool's. */
+  readonly ownRoles?: string[];
+  /** Starts what runs beside the requests on its own connections; resolves once it is ready for the first request. */
+  startOwn?(clients: TargetClient[]): Promise<void>;
+  /** Resolves when what runs beside the requests has exited (it stops on the engine's readers' stopper). */
+  ownDone?(): Promise<void>;
 }
 
 /**
@@ -80,7 +86,7 @@ class YongRun<C extends YongShape> implements WorkloadRun {
     private readonly ctx: WorkloadContext<C & WorkloadConfig>,
     private readonly w: YongWorkload,
   ) {
-    this.roles = Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`);
+    this.roles = [...Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`), ...(w.ownRoles ?? [])];
     // Every declared operation from the start, so a run that never saw one (no empty dequeue) still reports 0.
     const metrics = definitionOf(ctx.config).metrics;
     for (const o of metrics.operations) ctx.stats.op(o.name);
@@ -97,7 +103,10 @@ class YongRun<C extends YongShape> implements WorkloadRun {
   setup(admin: pg.Client) {
     return this.w.setup(admin);
   }
-  async startReaders() {}
+  // The engine's "readers" are the connections after the pool's: the workload's own (see ownRoles).
+  async startReaders(clients: TargetClient[]) {
+    await this.w.startOwn?.(clients);
+  }
 
   startWriters(clients: TargetClient[]) {
     const pool = new ConnectionPool(clients);
@@ -112,7 +121,7 @@ class YongRun<C extends YongShape> implements WorkloadRun {
     });
   }
   readersDone() {
-    return Promise.resolve();
+    return this.w.ownDone?.() ?? Promise.resolve();
   }
 
   verify(admin: pg.Client) {
@@ -195,12 +204,17 @@ class YongRun<C extends YongShape> implements WorkloadRun {
 }
 
 /** A Yong workload's runner module: every connection is a pool connection, started as the engine's "writers". */
-export function yongModule<C extends YongShape & WorkloadConfig>(kind: C["kind"], create: (ctx: WorkloadContext<C>) => YongWorkload): WorkloadModule<C> {
+export function yongModule<C extends YongShape & WorkloadConfig>(
+  kind: C["kind"],
+  create: (ctx: WorkloadContext<C>) => YongWorkload,
+): WorkloadModule<C> & { workload: (ctx: WorkloadContext<C>) => YongWorkload } {
   return {
     kind,
     groupNames: () => [],
     writerCount: (c) => c.pool,
     create: (ctx) => new YongRun<C>(ctx, create(ctx)),
+    // The workload alone, without the driver: the mixed workload runs several of them on one driver.
+    workload: create,
   };
 }
 

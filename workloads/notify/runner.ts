@@ -1,0 +1,168 @@
+// Notify (server-only): each request publishes one message (an INSERT on a pool connection, to a channel
+// drawn uniformly); one subscriber on a connection of its own receives every message, by polling (baseline)
+// or LISTEN (modded), and times its delivery. After the last publish the subscriber gets a few seconds to
+// receive what is still on its way, then verification checks, per publisher, that the table holds exactly
+// what was published and that every message was received exactly once (a lost notification is counted and
+// fails the run, beside how full the NOTIFY queue got).
+import type pg from "pg";
+import type { TargetClient } from "../../runner/pg/pgclient";
+import { clock, Stopper } from "../../runner/timing";
+import { stepFailed, type WorkloadContext, type WorkloadVerification } from "../runtime";
+import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver";
+import type { NotifyConfig } from "./definition";
+import { channelName, messagePayload, notifySql } from "./sql";
+import { Deliveries, ListenSubscriber, PollingSubscriber, POLL_INTERVAL_MS, type Subscriber } from "./subscribers";
+
+/** After the last publish, how long the subscriber may take to receive the rest. */
+export const DELIVERY_GRACE_MS = 5000;
+
+class NotifyWorkload implements YongWorkload {
+  readonly notes: string[] = [];
+  readonly vus: number;
+  readonly ownRoles = ["subscriber"];
+  private readonly sql: ReturnType<typeof notifySql>;
+  /** Per publisher (a VU; the open loop's arrivals are one publisher): the next sequence number, and what succeeded. */
+  private readonly nextSeq: number[];
+  private readonly publishedCount: number[];
+  private readonly publishedSum: number[];
+  private publishedTotal = 0;
+  private readonly deliveries: Deliveries;
+  private subscriber: Subscriber | null = null;
+  /** Stops the subscriber once it has received everything, or the grace ran out (see startOwn). */
+  private readonly ownStop = new Stopper();
+  private drained: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: WorkloadContext<NotifyConfig>) {
+    const c = ctx.config;
+    this.vus = c.vus;
+    this.sql = notifySql(ctx.schema, c.variant);
+    const publishers = c.load === "rate" ? 1 : Math.max(c.vus, 1);
+    this.nextSeq = new Array(publishers).fill(1);
+    this.publishedCount = new Array(publishers).fill(0);
+    this.publishedSum = new Array(publishers).fill(0);
+    const delivery = ctx.stats.op("delivery");
+    this.deliveries = new Deliveries(publishers, (micros) => {
+      delivery.done();
+      delivery.latency.record(micros);
+    });
+  }
+
+  async setup(admin: pg.Client) {
+    for (const q of this.sql.setup) await admin.query(q);
+  }
+
+  async startOwn([tc]: TargetClient[]) {
+    const c = this.ctx.config;
+    const onError = (count: () => void) => (err: unknown) =>
+      stepFailed(this.ctx, tc, err, { what: "subscriber", count, noTransaction: true, pause: () => this.ownStop.sleep(POLL_INTERVAL_MS) });
+    if (c.variant === "modded") {
+      const delivery = this.ctx.stats.op("delivery");
+      this.subscriber = new ListenSubscriber(
+        tc.client,
+        this.sql,
+        c.channels,
+        this.deliveries,
+        this.ownStop,
+        onError(() => delivery.failed()),
+      );
+    } else {
+      const poll = this.ctx.stats.op("poll");
+      this.subscriber = new PollingSubscriber(tc.client, this.sql, c.channels, this.deliveries, this.ownStop, {
+        onPoll: (micros) => {
+          poll.done();
+          poll.latency.record(micros);
+        },
+        onError: onError(() => poll.failed()),
+      });
+    }
+    await this.subscriber.start();
+    // The engine stops its readers once the publishers are done: receive what is on its way, then stop.
+    this.drained = (async () => {
+      const readers = this.ctx.readersStop;
+      while (!readers.stopped) await readers.sleep(60_000);
+      const until = clock() + DELIVERY_GRACE_MS;
+      while (this.deliveries.received < this.publishedTotal && clock() < until && !this.ownStop.stopped) await this.ownStop.sleep(20);
+      this.ownStop.stop();
+    })();
+  }
+
+  async ownDone() {
+    await this.drained;
+    await this.subscriber?.done();
+  }
+
+  next(vu: number | null): YongRequest {
+    const p = vu ?? 0;
+    const seq = this.nextSeq[p]++;
+    const channel = channelName(Math.floor(Math.random() * this.ctx.config.channels));
+    return { op: "publish", run: (tc) => this.publish(tc, p, seq, channel) };
+  }
+
+  private async publish(tc: TargetClient, p: number, seq: number, channel: string) {
+    const payload = messagePayload(p, seq, clock(), this.ctx.config.messageBytes);
+    await tc.client.query({ name: "publish", text: this.sql.publish, values: [channel, payload] });
+    this.publishedCount[p]++;
+    this.publishedSum[p] += seq;
+    this.publishedTotal++;
+  }
+
+  async verify(admin: pg.Client): Promise<WorkloadVerification> {
+    const problems: string[] = [];
+    const d = this.deliveries;
+    // The table against the publishers: per publisher, its rows, their distinct sequence numbers and their sum.
+    const r = await admin.query<{ p: number | null; n: string; distinct_n: string; seq_sum: string }>(this.sql.perPublisher);
+    let rows = 0;
+    let countsMatch = true;
+    const seen = new Set<number>();
+    for (const row of r.rows) {
+      const n = Number(row.n);
+      rows += n;
+      const p = row.p === null ? -1 : Number(row.p);
+      if (!(p >= 0 && p < this.publishedCount.length)) {
+        countsMatch = false;
+        problems.push(`the messages table holds ${n} row(s) no publisher of this run inserted`);
+        continue;
+      }
+      seen.add(p);
+      if (n !== this.publishedCount[p] || Number(row.distinct_n) !== n || Number(row.seq_sum) !== this.publishedSum[p]) {
+        countsMatch = false;
+        problems.push(
+          `publisher ${p}: published ${this.publishedCount[p]} message(s) (sequence numbers summing to ${this.publishedSum[p]}), the table holds ${n} (${row.distinct_n} distinct, summing to ${row.seq_sum})`,
+        );
+      }
+    }
+    for (let p = 0; p < this.publishedCount.length; p++)
+      if (!seen.has(p) && this.publishedCount[p] > 0) {
+        countsMatch = false;
+        problems.push(`publisher ${p}: published ${this.publishedCount[p]} message(s), the table holds none of them`);
+      }
+    // What the subscriber received against what was published.
+    const lost = d.lost(this.publishedCount);
+    const how = this.ctx.config.variant === "modded" ? "notification(s)" : "message(s)";
+    if (lost)
+      problems.push(
+        `${lost.toLocaleString("en-US")} published ${how} never received within ${DELIVERY_GRACE_MS / 1000} s of the last publish (received ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")})`,
+      );
+    if (d.duplicated) problems.push(`${d.duplicated.toLocaleString("en-US")} ${how} received more than once`);
+    if (d.foreign) problems.push(`${d.foreign.toLocaleString("en-US")} ${how} received that no publisher of this run sent`);
+    for (let p = 0; p < this.publishedCount.length; p++)
+      if ((d.seqSum[p] ?? 0) > this.publishedSum[p])
+        problems.push(`publisher ${p}: the subscriber received sequence numbers it did not publish (sum ${d.seqSum[p]} > ${this.publishedSum[p]})`);
+    this.notes.push(
+      `delivered ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")} published message(s) (${this.ctx.config.variant === "modded" ? "LISTEN" : `polling ${this.ctx.config.channels} channel(s) every ${POLL_INTERVAL_MS} ms`})`,
+      ...(this.subscriber?.notes() ?? []),
+    );
+    return {
+      ok: problems.length === 0,
+      lost,
+      duplicated: d.duplicated,
+      outOfOrder: 0,
+      checked: this.publishedTotal,
+      countsMatch: countsMatch && rows === this.publishedTotal,
+      problems,
+      unreadAtEnd: lost,
+    };
+  }
+}
+
+export const notify = yongModule<NotifyConfig>("notify", (ctx) => new NotifyWorkload(ctx));

@@ -1,0 +1,197 @@
+// The notify workload's subscribers (server-only), one dedicated connection each way:
+// - polling (baseline): one loop per channel, a poll every 100 ms on a fixed schedule (the next poll is due
+//   100 ms after the previous one was due, never earlier: timers fire early), a full page polled again at once;
+// - LISTEN (modded): LISTEN on every channel; the trigger's pg_notify delivers each message at its commit.
+// Both hand every message to Deliveries, which times it from its publish (the runner's clock, in the payload)
+// and checks it arrives once.
+import type pg from "pg";
+import { clock, sleepUntil, type Stopper } from "../../runner/timing";
+import { channelName, type notifySql, POLL_LIMIT, parseMessage } from "./sql";
+
+export const POLL_INTERVAL_MS = 100;
+
+/** Each publisher's messages received, as a growing bitmap of sequence numbers (constant memory per message). */
+export class Deliveries {
+  private seen: Uint8Array[] = [];
+  received = 0;
+  duplicated = 0;
+  /** Messages not from one of this run's publishers (a row or notification nobody published). */
+  foreign = 0;
+  /** Per publisher: messages received and the sum of their sequence numbers. */
+  readonly count: number[] = [];
+  readonly seqSum: number[] = [];
+
+  constructor(
+    private readonly publishers: number,
+    /** Told each first delivery's latency in µs, from its publish to now. */
+    private readonly onDelivered: (micros: number) => void,
+  ) {}
+
+  deliver(text: string, now = clock()): void {
+    const m = parseMessage(text);
+    if (!m || m.p < 0 || m.p >= this.publishers || m.s < 1) {
+      this.foreign++;
+      return;
+    }
+    let bits = this.seen[m.p];
+    if (!bits || bits.length <= m.s >> 3) {
+      const grown = new Uint8Array(Math.max(1024, (m.s >> 3) * 2));
+      if (bits) grown.set(bits);
+      this.seen[m.p] = bits = grown;
+    }
+    const mask = 1 << (m.s & 7);
+    if (bits[m.s >> 3] & mask) {
+      this.duplicated++;
+      return;
+    }
+    bits[m.s >> 3] |= mask;
+    this.received++;
+    this.count[m.p] = (this.count[m.p] ?? 0) + 1;
+    this.seqSum[m.p] = (this.seqSum[m.p] ?? 0) + m.s;
+    this.onDelivered((now - m.t) * 1000);
+  }
+
+  /** Messages of `published[p]` (sequence numbers 1..published[p]) never received. */
+  lost(published: readonly number[]): number {
+    let lost = 0;
+    for (let p = 0; p < published.length; p++) lost += Math.max(0, published[p] - (this.count[p] ?? 0));
+    return lost;
+  }
+}
+
+export interface Subscriber {
+  /** Resolves once it listens (LISTEN) or has polled every channel once. */
+  start(): Promise<void>;
+  /** Resolves when its loops have exited (after the stopper stopped). */
+  done(): Promise<void>;
+  /** Remarks for the summary (the NOTIFY queue's usage). */
+  notes(): string[];
+}
+
+/** One poll loop per channel on one connection (their polls take turns on it). `onPoll` is told each poll's µs. */
+export class PollingSubscriber implements Subscriber {
+  private loops: Promise<void>[] = [];
+  /** The poll last queued on the connection: the next one starts after it (a client runs one query at a time). */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly client: pg.Client,
+    private readonly sql: ReturnType<typeof notifySql>,
+    private readonly channels: number,
+    private readonly deliveries: Deliveries,
+    private readonly stop: Stopper,
+    private readonly hooks: { onPoll: (micros: number, rows: number) => void; onError: (err: unknown) => Promise<boolean> },
+  ) {}
+
+  async start() {
+    const first: Promise<void>[] = [];
+    const t0 = clock();
+    this.loops = Array.from({ length: this.channels }, (_, i) => {
+      let polled!: () => void;
+      first.push(new Promise<void>((r) => (polled = r)));
+      // Staggered over the interval, so the channels' polls do not all queue at once.
+      return this.loop(channelName(i), t0 + (i * POLL_INTERVAL_MS) / this.channels, polled);
+    });
+    await Promise.all(first);
+  }
+
+  private async loop(channel: string, due: number, polled: () => void) {
+    let tx = "0";
+    let id = "0";
+    let firstPoll = true;
+    while (!this.stop.stopped) {
+      await sleepUntil(due, this.stop);
+      if (this.stop.stopped) break;
+      due += POLL_INTERVAL_MS;
+      let rows: { id: string; tx: string; payload: string }[];
+      do {
+        let t = 0;
+        try {
+          rows = await this.inTurn(async () => {
+            t = clock(); // timed from its own start, not from waiting for another channel's poll
+            return (await this.client.query<{ id: string; tx: string; payload: string }>(this.sql.poll, [channel, tx, id])).rows;
+          });
+        } catch (err) {
+          if (await this.hooks.onError(err)) return;
+          break;
+        }
+        const now = clock();
+        this.hooks.onPoll((now - t) * 1000, rows.length);
+        for (const r of rows) {
+          this.deliveries.deliver(typeof r.payload === "string" ? r.payload : JSON.stringify(r.payload), now);
+          tx = String(r.tx);
+          id = String(r.id);
+        }
+      } while (rows.length === POLL_LIMIT && !this.stop.stopped);
+      if (firstPoll) {
+        firstPoll = false;
+        polled();
+      }
+    }
+    if (firstPoll) polled();
+  }
+
+  private inTurn<T>(f: () => Promise<T>): Promise<T> {
+    const mine = this.turn.then(f);
+    this.turn = mine.catch(() => undefined);
+    return mine;
+  }
+
+  done() {
+    return Promise.all(this.loops).then(() => undefined);
+  }
+  notes() {
+    return [];
+  }
+}
+
+/**
+ * LISTEN on every channel on a dedicated connection. Notifications are delivered as they arrive; the
+ * connection also reads pg_notification_queue_usage() once a second (a full queue makes publishers' commits
+ * fail), and the largest share is reported.
+ */
+export class ListenSubscriber implements Subscriber {
+  private loop: Promise<void> = Promise.resolve();
+  maxQueueUsage = 0;
+  private readonly onNotification = (m: pg.Notification) => this.deliveries.deliver(m.payload ?? "");
+
+  constructor(
+    private readonly client: pg.Client,
+    private readonly sql: ReturnType<typeof notifySql>,
+    private readonly channels: number,
+    private readonly deliveries: Deliveries,
+    private readonly stop: Stopper,
+    private readonly onError: (err: unknown) => Promise<boolean>,
+  ) {}
+
+  async start() {
+    this.client.on("notification", this.onNotification);
+    await this.client.query(Array.from({ length: this.channels }, (_, i) => `LISTEN ${channelName(i)};`).join(" "));
+    this.loop = this.watchQueue();
+  }
+
+  private async watchQueue() {
+    let due = clock();
+    while (!this.stop.stopped) {
+      try {
+        const r = await this.client.query<{ usage: string | number }>(this.sql.queueUsage);
+        this.maxQueueUsage = Math.max(this.maxQueueUsage, Number(r.rows[0].usage));
+      } catch (err) {
+        if (await this.onError(err)) return;
+      }
+      due += 1000;
+      await sleepUntil(due, this.stop);
+    }
+  }
+
+  async done() {
+    await this.loop;
+    this.client.off("notification", this.onNotification);
+  }
+
+  notes() {
+    return [
+      `NOTIFY queue: at most ${(this.maxQueueUsage * 100).toFixed(this.maxQueueUsage > 0 && this.maxQueueUsage < 0.001 ? 4 : 1)} % used (pg_notification_queue_usage(), read once a second; a full queue makes the publishers' commits fail)`,
+    ];
+  }
+}
