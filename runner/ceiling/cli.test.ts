@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { testDatabase } from "../../lib/testing";
+import { prisma } from "../../lib/db";
+import { testControlStore, testDatabase } from "../../lib/testing";
 import { main as benchMain } from "../cli";
 import { ceilingCommand } from "../../lib/ceiling/command";
 import { CeilingSettings } from "../../lib/ceiling/settings";
@@ -163,5 +164,53 @@ describe("bench ceiling: a short search", () => {
         [20, true],
       ],
     );
+  });
+
+  test("--save stores the search and each step as it runs, as the app's runner does", async () => {
+    const ctl = await testControlStore("ceiling_cli_ctl");
+    process.env.DATABASE_URL = ctl.url;
+    try {
+      const out: string[] = [];
+      const code = await benchMain(
+        [
+          "ceiling",
+          "queue",
+          "-writers",
+          "1",
+          "-readers",
+          "1",
+          "--warmup",
+          "1s",
+          "--target",
+          db.url,
+          "--slo",
+          "p99<1s",
+          "--step",
+          "3s",
+          "--start-rate",
+          "10",
+          "--max-rate",
+          "20",
+          "--save",
+        ],
+        { out: (l) => out.push(l), err: (l) => out.push(l) },
+      );
+      assert.equal(code, 0, out.join("\n"));
+      const id = /saving as ceiling search (c_[0-9a-f]{12})/.exec(out.join("\n"))?.[1];
+      assert.ok(id, out.join("\n"));
+      const row = await prisma(ctl.url).ceilingSearch.findUniqueOrThrow({ where: { id }, include: { steps: { orderBy: { index: "asc" } } } });
+      assert.equal(row.status, "completed");
+      assert.equal(row.source, "cli");
+      assert.deepEqual(
+        row.steps.map((x) => x.rate),
+        [10, 20],
+      );
+      assert.equal((row.settings as { slo: string }).slo, "p99<1s");
+      assert.equal(await prisma(ctl.url).runner.count(), 0, "its runner row is gone once it ends");
+    } finally {
+      delete process.env.DATABASE_URL;
+      await prisma(ctl.url).$disconnect();
+      await ctl.drop();
+    }
   });
 });

@@ -3,21 +3,24 @@
 // sustains under a latency goal. The workload flags are the bench's (runner/cli-args.ts); the search's own
 // flags are taken out first.
 import { writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { goalMetric } from "../../lib/ceiling/facts";
 import { rateKnobOrProblem } from "../../lib/ceiling/rate";
 import { searchKnobs } from "../../lib/ceiling/view";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
-import { DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS } from "../../lib/ceiling/settings";
+import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS } from "../../lib/ceiling/settings";
 import { parseSlo, type Slo, sloText } from "../../lib/ceiling/slo";
 import { parseWholeSeconds } from "../../lib/duration";
-import { readEnv } from "../../lib/env";
+import { dataDir, readEnv } from "../../lib/env";
 import { memoryProblem } from "../../lib/memory";
 import { maskUrl } from "../../lib/pgurl";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
 import type { GoalMetric } from "../../lib/ceiling/facts";
 import { parseArgs } from "../cli-args";
-import { resolveTarget } from "../default-target";
+import { embeddedNote, resolveTarget } from "../default-target";
+import { CONTROL_DB, useEmbedded } from "../../lib/embedded";
+import { searchRecorder } from "./execute";
 import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
 
@@ -37,12 +40,13 @@ const OWN = {
   "max-steps": `stop after this many steps (default ${SEARCH_DEFAULTS.maxSteps})`,
   json: "write the search (settings, every step, the result) to this file",
 } as const;
+/** Taken by the bench's own parser (runner/cli-args.ts), listed in the search's --help too. */
+const SHARED_HELP = { save: "store the search as it runs, so the app shows it live at /ceilings/<id> (a cancel there stops it)" };
 type OwnFlag = keyof typeof OWN;
 
 /** The workload flags a search sets itself, with what to use instead. */
 const SET_BY_SEARCH: Record<string, string> = {
   duration: "each step's measured window is --step",
-  save: "a ceiling search is not stored in the control store from the CLI; use --json FILE",
 };
 
 export interface CeilingArgs {
@@ -53,6 +57,8 @@ export interface CeilingArgs {
   stepSeconds: number;
   search: SearchOptions;
   json?: string;
+  /** Store the search in the control store as it runs (the app shows it live; a cancel there stops it). */
+  save: boolean;
 }
 
 export function ceilingUsage(): string {
@@ -64,7 +70,7 @@ export function ceilingUsage(): string {
     "within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal holds (on the",
     "latency from each message's scheduled time where recorded), nothing failed and the runner is not the limit.",
     "",
-    ...Object.entries(OWN).map(([f, h]) => `  --${f.padEnd(26)}${h}`),
+    ...Object.entries({ ...OWN, ...SHARED_HELP }).map(([f, h]) => `  --${f.padEnd(26)}${h}`),
     "",
     "Workload flags are the bench's (npm run bench -- --help), but for -duration and -throttle_writes.",
     "Example: npm run bench -- ceiling queue -writers 10 -readers 15 --slo 'p99<50ms' --step 20s --max-rate 20000",
@@ -153,6 +159,7 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
       stepSeconds,
       search: { ...SEARCH_DEFAULTS, startRate: startRate as number, maxRate: maxRate as number, maxSteps: maxSteps as number, precision },
       ...(json ? { json } : {}),
+      save: bench.options.save,
     },
   };
 }
@@ -194,9 +201,38 @@ export async function main(argv: string[], io: Io): Promise<number> {
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
   let release: () => Promise<void> = async () => undefined;
+  let save: Awaited<ReturnType<typeof openSave>> | undefined;
+  let cancelPoll: NodeJS.Timeout | undefined;
   try {
     const target = await resolveTarget(a.target, io.out);
     release = target.release;
+    if (a.save) {
+      // The control store: DATABASE_URL, else the embedded server's (the target's, or one started for this).
+      let controlUrl = env.DATABASE_URL;
+      if (!controlUrl) {
+        const embedded = target.embedded ?? (await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT }));
+        if (!target.embedded) {
+          io.out(embeddedNote(embedded, env));
+          const releaseTarget = release;
+          release = async () => {
+            await releaseTarget();
+            await embedded.stop();
+          };
+        }
+        controlUrl = embedded.url(CONTROL_DB);
+      }
+      save = await openSave(controlUrl, a, target.label, (l) => io.err(`bench ceiling: ${l}`));
+      io.out(`saving as ceiling search ${save.id} (the app shows it at /ceilings/${save.id})`);
+      const s = save;
+      cancelPoll = setInterval(
+        () =>
+          void s.cancelRequested().then(
+            (yes) => yes && controller.abort(),
+            () => undefined,
+          ),
+        500,
+      );
+    }
     const c = a.config;
     const from = a.metric.scheduled ? `${a.metric.scheduled.label}` : a.metric.label;
     io.out(`ceiling search: ${c.kind} on ${target.label}: ${searchKnobs(c)}`);
@@ -212,8 +248,18 @@ export async function main(argv: string[], io: Io): Promise<number> {
       warmupSeconds: c.warmupSeconds,
       search: a.search,
       signal: controller.signal,
-      onStep: (s) => io.out(stepLine(s)),
+      ...save?.recorder.hooks,
+      onStep: async (s, summary, samples) => {
+        io.out(stepLine(s));
+        await save?.recorder.hooks.onStep?.(s, summary, samples);
+      },
     });
+    if (save) {
+      const status = result.stop === "cancelled" ? "cancelled" : result.stop === "failed" ? "failed" : "completed";
+      const error =
+        status === "cancelled" ? "cancelled (Ctrl-C or a cancel request); the steps done are kept" : result.error ? maskUrl(result.error) : undefined;
+      await save.recorder.finish(result, status, error);
+    }
     io.out("");
     for (const l of resultLines(result, a.slo, result.steps[0]?.goal.label ?? from)) io.out(l);
     if (a.json) {
@@ -245,8 +291,45 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.err(`bench ceiling: ${maskUrl((err as Error).message)}`);
     return 1;
   } finally {
+    if (cancelPoll) clearInterval(cancelPoll);
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
+    await save?.close().catch(() => undefined);
     await release().catch(() => undefined);
   }
+}
+
+/** --save: the search stored as it runs by a registered (heart-beating) runner, as the bench's --save stores a run. */
+async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string, onProblem: (line: string) => void) {
+  const { migrate } = await import("../../lib/migrate");
+  await migrate(controlUrl);
+  const { prisma } = await import("../../lib/db");
+  const runners = await import("../../lib/runners");
+  const store = await import("../../lib/ceiling/store");
+  const db = prisma(controlUrl);
+  const runnerId = `${os.hostname()}-cli-${process.pid}`;
+  await runners.registerRunner(db, runnerId);
+  // Heart-beat so the runners' sweep does not mark this live search interrupted.
+  const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
+  const settings = CeilingSettings.parse({
+    slo: sloText(a.slo),
+    metric: a.metric.name,
+    stepSeconds: a.stepSeconds,
+    startRate: a.search.startRate,
+    maxRate: a.search.maxRate,
+    precisionPercent: a.search.precision * 100,
+    maxSteps: a.search.maxSteps,
+  });
+  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running" }, db);
+  await db.ceilingSearch.update({ where: { id: s.id }, data: { runnerId, startedAt: new Date() } });
+  return {
+    id: s.id,
+    recorder: searchRecorder(db, s.id, onProblem, () => false),
+    cancelRequested: () => store.isSearchCancelRequested(s.id, db),
+    async close() {
+      clearInterval(beat);
+      await db.runner.delete({ where: { id: runnerId } }).catch(() => undefined);
+      await db.$disconnect();
+    },
+  };
 }

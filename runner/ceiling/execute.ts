@@ -11,7 +11,8 @@ import { memoryProblem } from "../../lib/memory";
 import { untilStored } from "../../lib/outbox";
 import { maskUrl } from "../../lib/pgurl";
 import { parseConfig } from "../../lib/workloads";
-import { findCeiling } from "./driver";
+import { type CeilingOptions, type CeilingStep, findCeiling } from "./driver";
+import type { SearchResult } from "../../lib/ceiling/search";
 
 const CANCEL_POLL_MS = 500;
 
@@ -54,13 +55,7 @@ export async function executeSearch(
       () => undefined,
     );
   }, CANCEL_POLL_MS);
-  // Progress is best effort (the next sample replaces it); steps are kept until stored.
-  let progress: StepProgress | null = null;
-  let progressChain: Promise<void> = Promise.resolve();
-  const showProgress = (p: StepProgress) => {
-    progress = p;
-    progressChain = progressChain.then(() => setProgress(search.id, p, db)).catch((e) => note(`could not store the step's progress: ${storeErrorText(e)}`));
-  };
+  const recorder = searchRecorder(db, search.id, note, giveUp);
   try {
     const parsed = parseConfig(search.config);
     if (!parsed.ok) throw new Error(`invalid workload config: ${Object.values(parsed.errors).join("; ")}`);
@@ -82,29 +77,8 @@ export async function executeSearch(
       search: searchOptionsOf(settings.settings),
       signal: controller.signal,
       log: note,
-      onStepStart: (rate, index) => showProgress({ index, rate, phase: "setup" }),
-      engine: (index) => ({
-        // Each step's schema is named after the search and the step, so a sweep can tell whose it is.
-        runId: `${search.id}_s${index}`,
-        onPhase: (phase) => progress && showProgress({ ...progress, phase }),
-        onSample: (s) => {
-          if (!progress) return;
-          const { elapsedSec, writes, reads, backlog, latencyMs } = s.metrics;
-          showProgress({ ...progress, phase: s.phase, sample: { elapsedSec, writes, reads, backlog, latencyMs } });
-        },
-      }),
-      onStep: async (step, summary) => {
-        await untilStored(`step ${step.index + 1}`, () => appendStep(search.id, step, summary, db), note, giveUp);
-        note(`step ${step.index + 1} at ${step.rate} msg/s: ${step.sustained ? "sustained" : "not sustained"}`);
-      },
+      ...recorder.hooks,
     });
-    await progressChain;
-    const outcome: SearchOutcome = {
-      stop: result.stop,
-      ceiling: result.ceiling,
-      bracket: result.bracket,
-      failedAbove: result.failedAbove?.index ?? null,
-    };
     const status = result.stop === "cancelled" ? (why === "shutdown" ? "interrupted" : "cancelled") : result.stop === "failed" ? "failed" : "completed";
     const error =
       status === "interrupted"
@@ -114,10 +88,10 @@ export async function executeSearch(
           : result.error
             ? maskUrl(result.error)
             : undefined;
-    await untilStored("the search's outcome", () => finishSearch(search.id, { status, result: outcome, ...(error ? { error } : {}) }, db), note, giveUp);
+    await recorder.finish(result, status, error);
     note(`${status}${result.ceiling !== null ? `: ceiling ${result.ceiling} msg/s` : ""}`);
   } catch (err) {
-    await progressChain;
+    await recorder.settled();
     const message = maskUrl((err as Error)?.message ?? String(err));
     await finishSearch(search.id, { status: "failed", error: message }, db).catch((e) => note(`could not store the outcome: ${storeErrorText(e)}`));
     note(`failed: ${message}`);
@@ -125,4 +99,44 @@ export async function executeSearch(
     clearInterval(cancelTimer);
     current.abort = undefined;
   }
+}
+
+/**
+ * Records a search in the control store as it runs (the runner's, and the CLI's --save): the step in progress
+ * (best effort: the next sample replaces it), each step once judged and the outcome (kept and retried while the
+ * store is down, until `giveUp`).
+ */
+export function searchRecorder(db: PrismaClient, id: string, note: (line: string) => void, giveUp: () => boolean) {
+  let progress: StepProgress | null = null;
+  let progressChain: Promise<void> = Promise.resolve();
+  const showProgress = (p: StepProgress) => {
+    progress = p;
+    progressChain = progressChain.then(() => setProgress(id, p, db)).catch((e) => note(`could not store the step's progress: ${storeErrorText(e)}`));
+  };
+  const hooks: Pick<CeilingOptions, "onStepStart" | "engine" | "onStep"> = {
+    onStepStart: (rate, index) => showProgress({ index, rate, phase: "setup" }),
+    engine: (index) => ({
+      // Each step's schema is named after the search and the step, so a sweep can tell whose it is.
+      runId: `${id}_s${index}`,
+      onPhase: (phase) => progress && showProgress({ ...progress, phase }),
+      onSample: (s) => {
+        if (!progress) return;
+        const { elapsedSec, writes, reads, backlog, latencyMs } = s.metrics;
+        showProgress({ ...progress, phase: s.phase, sample: { elapsedSec, writes, reads, backlog, latencyMs } });
+      },
+    }),
+    onStep: async (step, summary) => {
+      await untilStored(`step ${step.index + 1}`, () => appendStep(id, step, summary, db), note, giveUp);
+      note(`step ${step.index + 1} at ${step.rate} msg/s: ${step.sustained ? "sustained" : "not sustained"}`);
+    },
+  };
+  return {
+    hooks,
+    settled: () => progressChain,
+    async finish(result: SearchResult<CeilingStep>, status: "completed" | "failed" | "cancelled" | "interrupted", error?: string) {
+      await progressChain;
+      const outcome: SearchOutcome = { stop: result.stop, ceiling: result.ceiling, bracket: result.bracket, failedAbove: result.failedAbove?.index ?? null };
+      await untilStored("the search's outcome", () => finishSearch(id, { status, result: outcome, ...(error ? { error } : {}) }, db), note, giveUp);
+    },
+  };
 }
