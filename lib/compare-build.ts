@@ -5,6 +5,7 @@ import { ImportedSummary, type ImportedLatency } from "./import";
 import { mibPerSec, type LatencyStats } from "./metrics";
 import { publishedConfig, publishedLabel, STUDIES, type PublishedResult } from "./published";
 import { referenceLabel, type Reference } from "./references";
+import { clientBoundText } from "./runner-load";
 import { isRateSample, SampleMetrics } from "./sample";
 import { RunSummary } from "./summary";
 import {
@@ -227,6 +228,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const fsync = mf.serverSettings.fsync ?? "on";
   const flags: string[] = [];
   if (!s.verification.ok) flags.push(`verification found problems: ${s.verification.problems.join("; ") || "see the run page"}`);
+  if (s.runnerLoad?.clientBound) flags.push(clientBoundText(s.runnerLoad));
   const facts: Facts = {
     serverCores: shared ? mf.runnerCores : null,
     sharedMachine: shared ? true : null, // a remote address could still be this machine's: unknown, not "no"
@@ -239,7 +241,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     durability: durabilityLevel(synchronousCommit, fsync, !!replication),
     settings,
     durationSeconds: s.config.durationSeconds,
-    // Request workloads (workloads/yong) have neither a write throttle nor a payload.
+    // Workloads without a write throttle or a payload (Yong's request workloads, DBOS's) have neither.
     throttleWritesPerSec: "throttleWritesPerSec" in s.config ? s.config.throttleWritesPerSec : null,
     payloadBytes: "payloadBytes" in s.config ? s.config.payloadBytes : null,
     warmupExcluded: s.window.warmupSeconds > 0,

@@ -26,6 +26,10 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  *           queue: the SELECT … FOR UPDATE SKIP LOCKED alone (an empty queue returns no row, then ROLLBACK).
  * - e2e:    one per message: from the writer starting its transaction (the reference's created_at = now())
  *           to the reader having the row, both read on the runner's own monotonic clock (never server vs client).
+ * - e2eScheduled: with a throttle only: e2e from the write's *scheduled* start (coordinated omission corrected:
+ *           a write held up by a stall is late from when it was due, not from when it was finally sent).
+ * - writerLag: with a throttle only: how far a writer was behind its own share of the schedule (limit / writers),
+ *           at each of its writes' end and once a second: a stall of one writer shows here, not in the rate.
  * workloads/fields.ts brokerMetrics declares these names; runner/stats.ts records them.
  *
  * The type: percentiles by latency name, whatever names the run's workload declares (lib/operations.ts

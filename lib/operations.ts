@@ -32,15 +32,22 @@ export const countsMessages = (m: MetricModel | undefined): boolean => !!m?.oper
 /** Operations with a rate (msg/s), in declared order. */
 export const rateOperations = (m: MetricModel): OperationDef[] => m.operations.filter((o) => o.rate);
 
-/** Every latency histogram: each operation's, its scheduled variant right after it, then the delivery latency. */
+/** What one writer-lag sample is (runner/engine.ts records it at each write's end and every second per writer). */
+export const WRITER_LAG_SAMPLE = "per write and per writer each second: how far the writer is behind its own share of the schedule";
+
+/** Every latency histogram: each operation's, its scheduled variant and writer lag right after it, then the
+ *  delivery latency and its scheduled variant. */
 export function latencyMetrics(m: MetricModel): LatencyMetricDef[] {
   const out: LatencyMetricDef[] = [];
   for (const o of m.operations) {
     if (o.latency) out.push({ name: o.name, label: o.label, latencySample: o.latencySample, chart: o.chart });
     if (o.scheduled) out.push({ name: o.scheduled.name, label: o.scheduled.label, latencySample: "" });
+    const lag = o.scheduled?.writerLag;
+    if (lag) out.push({ name: lag.name, label: lag.label, latencySample: WRITER_LAG_SAMPLE });
   }
   const d: DeliveryDef | undefined = m.delivery;
   if (d) out.push({ name: d.name, label: d.label, latencySample: d.latencySample, chart: d.chart });
+  if (d?.scheduled) out.push({ name: d.scheduled.name, label: d.scheduled.label, latencySample: "" });
   return out;
 }
 

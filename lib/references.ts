@@ -363,11 +363,12 @@ export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: R
     });
   }
   if (ref && server.cores !== undefined) {
+    const throttle = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
     const published = `a ${ref.server.vcpu} vCPU ${ref.server.instance} server with a separate ${ref.client.instance} client`;
     if (server.cores < ref.server.vcpu || server.targetIsEmbedded)
       out.push({
         severity: "warn",
-        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${"throttleWritesPerSec" in config && config.throttleWritesPerSec > 0 ? `; the ${config.throttleWritesPerSec.toLocaleString("en-US")} msg/s throttle may not be reached` : ""}.`,
+        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${throttle > 0 ? `; the ${throttle.toLocaleString("en-US")} msg/s throttle may not be reached` : ""}.`,
       });
   }
   const sb = ref?.postgres.settingsChanged.shared_buffers;

@@ -2,6 +2,7 @@
 // streamed to the browser over SSE. Percentiles here are of that one interval's histogram only.
 import { z } from "zod";
 import { LatencyByMetric, Phase, Throughput } from "./metrics";
+import { SampleRunnerLoad } from "./runner-load";
 
 export const GroupSample = z.object({
   /** "g0", "g1", … for pubsub consumer groups; "queue" for the queue. */
@@ -27,6 +28,8 @@ export const SampleMetrics = z.object({
   rates: z.record(z.string(), Throughput).optional(),
   /** Error messages first seen in this interval (deduplicated, at most 10). */
   errors: z.array(z.string()),
+  /** The runner's own event-loop delay and CPU in this interval (lib/runner-load.ts). Absent in older samples. */
+  runnerLoad: SampleRunnerLoad.optional(),
 });
 export type SampleMetrics = z.infer<typeof SampleMetrics>;
 

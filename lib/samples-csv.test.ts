@@ -30,7 +30,16 @@ const BROKER_COLUMNS = [
   ..."seq time phase elapsed_s interval_s write_msg_s write_mib_s write_messages write_errors read_msg_s read_mib_s read_messages read_errors empty_polls backlog".split(
     " ",
   ),
-  ...["write", "writeScheduled", "read", "claim", "e2e"].flatMap((m) => [`${m}_p50_ms`, `${m}_p95_ms`, `${m}_p99_ms`, `${m}_max_ms`, `${m}_latency_count`]),
+  ...["write", "writeScheduled", "writerLag", "read", "claim", "e2e", "e2eScheduled"].flatMap((m) => [
+    `${m}_p50_ms`,
+    `${m}_p95_ms`,
+    `${m}_p99_ms`,
+    `${m}_max_ms`,
+    `${m}_latency_count`,
+  ]),
+  "runner_loop_delay_p99_ms",
+  "runner_loop_delay_max_ms",
+  "runner_cpu_cores",
 ];
 
 for (const input of [

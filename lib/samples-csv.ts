@@ -44,6 +44,12 @@ function columnsOf(kind: string): Column[] {
   for (const l of latencyMetrics(model))
     for (const st of LAT_STATS)
       cols.push({ name: st === "count" ? `${l.name}_latency_count` : `${l.name}_${st}_ms`, value: (s) => m(s).latencyMs[l.name]?.[st] });
+  // The runner's own load that second (lib/runner-load.ts); empty in samples recorded before it was measured.
+  cols.push(
+    { name: "runner_loop_delay_p99_ms", value: (s) => m(s).runnerLoad?.loopDelayMs.p99 },
+    { name: "runner_loop_delay_max_ms", value: (s) => m(s).runnerLoad?.loopDelayMs.max },
+    { name: "runner_cpu_cores", value: (s) => m(s).runnerLoad?.cpuCores },
+  );
   return cols;
 }
 

@@ -2,6 +2,7 @@
 // by `bench --json`, read by every page, the compare view and the exports.
 import { z } from "zod";
 import { LatencyByMetric, Throughput } from "./metrics";
+import { SummaryRunnerLoad } from "./runner-load";
 import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "./workloads";
 
 export const Manifest = z.object({
@@ -14,6 +15,12 @@ export const Manifest = z.object({
    * on the runner's own machine, null over a Unix socket (also local). Absent in runs recorded before it was kept.
    */
   serverAddress: z.string().nullable().optional(),
+  /**
+   * Whether Postgres ran on the runner's own machine (serverAddress a loopback address or one of the machine's
+   * own, or a Unix socket): runner and target then share its cores, and each one's load slows the other.
+   * Absent in runs recorded before it was kept.
+   */
+  targetOnRunnerMachine: z.boolean().optional(),
   runnerHost: z.string(),
   runnerCores: z.number().int(),
   runnerCpuModel: z.string(),
@@ -91,6 +98,9 @@ export const RunSummary = z.object({
       operations: z.record(z.string(), z.number().int()).optional(),
     })
     .optional(),
+  /** The runner's own load over the measured window and whether it distorted the latencies (lib/runner-load.ts).
+   *  Absent in runs recorded before it was measured. */
+  runnerLoad: SummaryRunnerLoad.optional(),
   /** Remarks about this run's measurement, e.g. why a metric is missing. */
   notes: z.array(z.string()).optional(),
   /** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed

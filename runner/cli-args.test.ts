@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toCliCommand } from "../lib/cli-command";
 import { presetById, PRESETS, WorkloadConfig } from "../lib/workloads";
+import type { QueueConfig } from "../workloads/queue/definition";
 import { parseArgs, parseDuration, usage } from "./cli-args";
 
 const run = (argv: string[]) => {

@@ -70,7 +70,7 @@ describe("every message workload: counts match the target's rows and verificatio
   };
   for (const kind of Object.keys(configs) as (keyof typeof configs)[]) {
     test(kind, async () => {
-      const { summary, schema, samples, phases } = await runKept(cfg(configs[kind]));
+      const { summary, schema, samples, phases } = await runKept(cfg(configs[kind]!));
       try {
         RunSummary.parse(summary);
         assert.deepEqual(phases, ["setup", "warmup", "measuring", "draining", "verifying", "done"]);
@@ -380,7 +380,7 @@ describe("throttled writers: falling behind schedule and catching up over the li
     const notes = scheduleNotes(summary);
     assert.equal(notes.length, 1, notes.join("\n"));
     const m =
-      /^writes were ([\d.]+) s behind schedule when the measured window ended, up to ([\d.]+) s during it \(writers did not keep up with the 10,000,000 msg\/s throttle: ([\d,]+) msg\/s achieved\)$/.exec(
+      /^writes were ([\d.]+) s behind schedule when the measured window ended, up to ([\d.]+) s during it \(writers did not keep up with the 10,000,000 msg\/s throttle: ([\d,]+) msg\/s achieved, \d+% of it\)$/.exec(
         notes[0],
       );
     assert.ok(m, notes[0]);
@@ -421,9 +421,97 @@ describe("throttled writers: falling behind schedule and catching up over the li
       assert.ok(Number(over[1].replace(/,/g, "")) > 450, `peak ${over[1]} msg/s`);
       assert.equal(over[3], Math.round(summary.writes.msgPerSec).toLocaleString("en-US"));
       assert.equal(over[4], behind[1]);
+      // Every writer stalled alike: no note about part of the load.
+      assert.deepEqual(
+        (summary.notes ?? []).filter((n) => /own share of the schedule/.test(n)),
+        [],
+      );
+      // e2e from schedule: the messages due during the lock were sent after it, so e2e from their send hides
+      // the wait that e2e from their schedule shows. Per message from-schedule ≥ from-send, so every percentile is.
+      const e2e = summary.latencyMs.e2e!;
+      const fromSchedule = summary.latencyMs.e2eScheduled!;
+      assert.equal(fromSchedule.count, e2e.count, "one e2e-from-schedule sample per message read");
+      for (const p of ["p50", "p90", "p95", "p99", "p999", "max", "mean"] as const)
+        assert.ok(fromSchedule[p] >= e2e[p], `e2e from schedule ${p} ${fromSchedule[p]} ms ≥ e2e ${p} ${e2e[p]} ms`);
+      // 450 of the ~1,200 messages were due during the 1.5 s lock: a tenth of them waited over 0.5 s from schedule.
+      assert.ok(fromSchedule.p90 >= 500, `e2e from schedule p90 ${fromSchedule.p90} ms shows the 1.5 s stall`);
+      assert.ok(fromSchedule.max >= 1300, `e2e from schedule max ${fromSchedule.max} ms`);
     } finally {
       await locker.end();
     }
+  });
+
+  test("one partition locked for 1.5 s: its writer's lag behind its share shows it, while the overall rate hardly moves", async () => {
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    const limit = 400;
+    try {
+      const { summary, schema, samples } = await runKept(
+        cfg({
+          kind: "pubsub",
+          writers: 4,
+          partitions: 4,
+          consumerGroups: 1,
+          writeBatch: 10,
+          readBatch: 50,
+          durationSeconds: 5,
+          warmupSeconds: 0,
+          throttleWritesPerSec: limit,
+        }),
+        async (s) => {
+          await sleep(1500);
+          await locker.query("BEGIN");
+          await locker.query(`LOCK TABLE ${s}.topicpartition1 IN ACCESS EXCLUSIVE MODE`);
+          await sleep(1500);
+          await locker.query("COMMIT");
+        },
+      );
+      await dropSchema(schema);
+      assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
+      // The other three writers took writer 0's turns: the window's rate is the throttle's.
+      assert.ok(summary.writes.msgPerSec >= 0.95 * limit, `write rate ${summary.writes.msgPerSec} msg/s`);
+      const lag = summary.latencyMs.writerLag!;
+      assert.ok(lag.max >= 1300 && lag.max < 3000, `writer lag max ${lag.max} ms`);
+      // Writer 0 never gets its turns back, so it stays behind for the rest of the window: in the p99 too.
+      assert.ok(lag.p99 >= 1000, `writer lag p99 ${lag.p99} ms`);
+      assert.ok(
+        samples.some((x) => (x.metrics.latencyMs.writerLag?.max ?? 0) >= 1000),
+        "a sample shows the lag",
+      );
+      const note = (summary.notes ?? []).find((n) => /own share of the schedule/.test(n));
+      assert.match(note ?? "", /^writer 0 fell up to [\d.]+ s behind its own share of the schedule \(100 msg\/s each\)/);
+      // e2e from schedule is there beside e2e, and never below it.
+      assert.ok(summary.latencyMs.e2eScheduled!.p99 >= summary.latencyMs.e2e!.p99);
+    } finally {
+      await locker.end();
+    }
+  });
+});
+
+describe("a runner that is itself the bottleneck says so", () => {
+  test("a 150 ms busy-wait twice a second: client-bound, with the delay it added, in the summary, the samples and the notes", async () => {
+    const { summary, schema, samples } = await runKept(
+      cfg({ kind: "queue", writers: 1, readers: 1, durationSeconds: 3, warmupSeconds: 0, throttleWritesPerSec: 200 }),
+      undefined,
+      { busyWaitForTest: { everyMs: 500, forMs: 150 } },
+    );
+    await dropSchema(schema);
+    const load = summary.runnerLoad!;
+    assert.equal(load.clientBound, true, JSON.stringify(load));
+    assert.ok(load.loopDelayMs.max >= 140, `loop delay max ${load.loopDelayMs.max} ms`);
+    assert.ok(load.exposedDelayMs >= 140, `delay over 1% of the time ${load.exposedDelayMs} ms`);
+    assert.deepEqual(load.judgedAgainst?.metric, "write");
+    const m = /^client-bound: these latencies include up to (\d+) ms of the runner's own delay/.exec(summary.notes?.[0] ?? "");
+    assert.ok(m, summary.notes?.[0]);
+    assert.ok(Number(m[1]) >= 140);
+    const measured = samples.filter((x) => x.phase === "measuring" && x.metrics.intervalSec > 0.5);
+    assert.ok(measured.length >= 2 && measured.every((x) => x.metrics.runnerLoad!.loopDelayMs.max >= 140), "every second shows a stall");
+    // 300 ms of busy-wait a second is up to 30% of a core, less when the machine's other work takes the CPU from it.
+    const cpu = measured.map((x) => x.metrics.runnerLoad!.cpuCores);
+    assert.ok(
+      cpu.every((c) => c > 0.05),
+      `the busy-wait's CPU is measured: ${cpu.join(", ")} cores`,
+    );
   });
 });
 

@@ -19,7 +19,8 @@ import { PRODUCT_VERSION } from "../lib/env";
 import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
-import { RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
+import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/runner-load";
+import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import type { WorkloadRun } from "../workloads/runtime";
@@ -48,6 +49,11 @@ export interface EngineOptions {
   onSchema?: (schema: string) => void;
   /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
   onScheduledWrite?: (due: number, sent: number, done: number) => void;
+  /**
+   * Tests only (never a setting of a run): blocks the runner's event loop for `forMs` every `everyMs` while the
+   * load runs, as a busy runner would, to check that the run then calls itself client-bound.
+   */
+  busyWaitForTest?: { everyMs: number; forMs: number };
 }
 
 /** Rejection of a run stopped by its AbortSignal. */
@@ -120,7 +126,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  // Message workloads have a payload and a write throttle; request workloads (workloads/yong) have neither.
+  // A message broker's payload size and write throttle; workloads without them (Yong's, DBOS's) schedule their own load.
   const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
   const writeLimit = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
   const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
@@ -164,6 +170,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let clients: TargetClient[] = [];
   let schemaCreated = false;
   let run: WorkloadRun | undefined;
+  let meter: RunnerLoadMeter | undefined;
+  let busyTimer: NodeJS.Timeout | undefined;
   let sampleChain: Promise<void> = Promise.resolve();
   let seq = 0;
   // Every connection the run holds is watched: losing one fails the run at once, naming it.
@@ -215,7 +223,14 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     check();
     const loadStart = clock();
     stats.markLoadStart();
-    throttle?.begin(loadStart);
+    meter = new RunnerLoadMeter();
+    throttle?.begin(loadStart, nWriters);
+    const busy = opts.busyWaitForTest;
+    if (busy)
+      busyTimer = setInterval(() => {
+        const until = clock() + busy.forMs;
+        while (clock() < until); // deliberately blocks the event loop
+      }, busy.everyMs);
     run.startWriters(writerClients);
     run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
     run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
@@ -225,10 +240,21 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     let lastTick = loadStart;
     let lastReport = loadStart;
     const reportEveryMs = config.reportIntervalSeconds * 1000;
+    // The workload's first timed operation (the broker's write): the latency the client-bound verdict judges by.
+    const mainOp = definitionOf(config).metrics.operations.find((o) => o.latency);
+    /** Each sample's runner load since the previous report, with its interval's length. */
+    let reportLoads: { load: SampleRunnerLoad; sec: number }[] = [];
     const tick = () => {
+      // Each writer's lag behind its own share, sampled once a second too: a writer stuck in a write has no
+      // write ending to record it. Not in the drain: the writers have stopped, their shares would keep growing.
+      const now = clock();
+      const writerLags = throttle && phase !== "draining" ? Array.from({ length: nWriters }, (_, w) => throttle.writerLagMs(w, now)) : [];
+      for (const l of writerLags) stats.latency.writerLag.record(l * 1000);
       const metrics = stats.tick(phase);
       lastTick = clock();
-      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec);
+      metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
+      reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
+      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec, writerLags);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
         const cb = opts.onSample;
@@ -236,7 +262,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       }
       if (opts.onReport && lastTick - lastReport >= reportEveryMs - 50) {
         lastReport = lastTick;
-        opts.onReport(stats.report(phase));
+        const r = stats.report(phase);
+        r.runnerLoad = loadOverSamples(reportLoads, mainOp ? r.latencyMs[mainOp.name]?.p99 : undefined);
+        reportLoads = [];
+        opts.onReport(r);
       }
     };
     const runPhase = async (endAt: number, done?: () => boolean) => {
@@ -262,11 +291,14 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     }
     setPhase("measuring");
     cpuStart = process.cpuUsage();
+    meter.startWindow();
     const measureStart = clock();
     await runPhase(measureStart + config.durationSeconds * 1000);
+    meter.endWindow();
     const cpu = process.cpuUsage(cpuStart);
     cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
+    clearInterval(busyTimer);
     setPhase("draining");
     const drainStart = clock();
     writersStop.stop();
@@ -308,7 +340,18 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
     const histograms: Record<string, string> = {};
-    const metrics = ["write", ...(throttle ? (["writeScheduled"] as const) : []), "read", "claim", "e2e"] as const;
+    // From-schedule latencies come from the engine's throttle, or from a workload that keeps its own timetable
+    // (DBOS's open loop); a writer's lag behind its share and e2e from schedule exist only under the throttle.
+    const fromSchedule = throttle !== null || stats.cumulative("writeScheduled").totalCount > 0;
+    const metrics = [
+      "write",
+      ...(fromSchedule ? ["writeScheduled"] : []),
+      ...(throttle ? ["writerLag"] : []),
+      "read",
+      "claim",
+      "e2e",
+      ...(throttle ? ["e2eScheduled"] : []),
+    ];
     for (const m of metrics) {
       const h = stats.cumulative(m);
       const s = lat(h);
@@ -325,7 +368,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     }
     const perGroup = stats.groups.map((g) => {
       const gl: LatencyByMetric = {};
-      for (const m of ["read", "claim", "e2e"] as GroupMetric[]) {
+      for (const m of ["read", "claim", "e2e", ...(throttle ? ["e2eScheduled"] : [])] as GroupMetric[]) {
         const h = g.latency[m].cumulative;
         const s = lat(h);
         if (s) gl[m] = s;
@@ -349,9 +392,14 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       endedAt: endedAt.toISOString(),
       runnerCpuSeconds: round(cpuSeconds, 3),
       runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
+      targetOnRunnerMachine: isLocalAddress(facts.serverAddress),
       e2eClock: E2E_CLOCK,
       backoff: "backoff" in config ? config.backoff : undefined,
     };
+    // Judged against the workload's first timed operation (the broker's write): the shortest latency a delay
+    // distorts the most, and the one every workload has.
+    const mainLatency = mainOp ? latencyMs[mainOp.name] : undefined;
+    const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {
       schemaVersion: 1,
@@ -378,7 +426,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         drainSeconds: round(drainSeconds, 3),
         ...(stats.operations().size ? { operations: Object.fromEntries([...stats.operations()].map(([name, o]) => [name, o.total.count])) } : {}),
       },
+      runnerLoad,
       notes: [
+        ...(runnerLoad.clientBound ? [clientBoundText(runnerLoad)] : []),
         ...run.notes,
         ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
         ...(stats.unreadableStamps > 0
@@ -408,6 +458,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     if (left && !(e instanceof RunCancelled)) e.message += `; ${left}`;
     throw e;
   } finally {
+    clearInterval(busyTimer);
+    meter?.stop();
     closing = true;
     signal?.removeEventListener("abort", onAbort);
     await Promise.all([...clients, ...(admin ? [admin] : [])].map((c) => c.client.end().catch(() => undefined)));
@@ -447,6 +499,13 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       return `${left} (${explainPgError(err)}); ${later}`;
     }
   }
+}
+
+/** Whether the target's address (inet_server_addr(); null over a Unix socket) is this machine's own. */
+export function isLocalAddress(addr: string | null): boolean {
+  if (addr === null || /^(127\.|::1$|::ffff:127\.)/.test(addr)) return true;
+  const own = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return own.includes(addr.replace(/^::ffff:/, ""));
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -29,7 +29,10 @@ export function liveLine(r: Report, kind: string): string {
       .filter((m) => m.chart)
       .map((m) => pct(m.name, r.latencyMs[m.name]))
       .join("")} ms` +
-    (r.errors ? `  errors ${int(r.errors)}` : "")
+    (r.errors ? `  errors ${int(r.errors)}` : "") +
+    (r.runnerLoad
+      ? `  runner cpu ${num(100 * r.runnerLoad.cpuCores, 0)}% loop max ${msText(r.runnerLoad.loopDelayMaxMs)} ms${r.runnerLoad.clientBound ? "  CLIENT-BOUND" : ""}`
+      : "")
   );
 }
 
@@ -53,13 +56,11 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const def = definitionOf(c);
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
+  // Workloads without readers (DBOS's) have no back-off to name.
+  const pollers = def.fields.some((f) => f.name === "backoff");
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
   const broker = countsMessages(def.metrics);
-  out.push(
-    `${knobsParts(c)
-      .filter((p) => !/back-off$/.test(p))
-      .join(", ")}${"backoff" in c ? `, ${backoff}` : ""}`,
-  );
+  out.push([...knobsParts(c).filter((p) => !/back-off$/.test(p)), ...(pollers ? [backoff] : [])].join(", "));
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
   // One row per operation with a rate, as the workload declares them; a per-group one lists its groups.
@@ -127,7 +128,15 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(
     `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core${broker ? `; ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages` : ""}`,
   );
-  out.push(`Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}`);
+  const l = s.runnerLoad;
+  if (l)
+    out.push(
+      `runner event loop: delay p50 ${msText(l.loopDelayMs.p50)} p99 ${msText(l.loopDelayMs.p99)} max ${msText(l.loopDelayMs.max)} ms (${msText(l.exposedDelayMs)} ms or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core → ${l.clientBound ? "CLIENT-BOUND (see the note)" : "not client-bound"}`,
+    );
+  out.push(
+    `Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}` +
+      (m.targetOnRunnerMachine ? "; Postgres runs on the runner's machine (they share its cores)" : ""),
+  );
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
   return out.join("\n");
 }

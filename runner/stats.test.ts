@@ -31,7 +31,7 @@ test("behind at the end of the window: how far, the most during it, the throttle
     [2900, 115],
   ]);
   assert.deepEqual(w.notes(2800, 345, 3), [
-    "writes were 2.90 s behind schedule when the measured window ended, up to 2.90 s during it (writers did not keep up with the 1,000 msg/s throttle: 115 msg/s achieved)",
+    "writes were 2.90 s behind schedule when the measured window ended, up to 2.90 s during it (writers did not keep up with the 1,000 msg/s throttle: 115 msg/s achieved, 12% of it)",
   ]);
 });
 
@@ -101,4 +101,31 @@ test("without declared operations a sample has no rates field (pub/sub and queue
   const stats = new RunStats(["g0"], 100, () => now);
   now += 1000;
   assert.equal("rates" in stats.tick("measuring"), false);
+});
+
+test("the throttle not reached while on schedule (failed writes): a note with the rate and its share of the throttle", () => {
+  const w = watch(Array(4).fill([0, 800]));
+  assert.deepEqual(w.notes(3, 3200, 4), [
+    "writes reached 800 msg/s over the measured window, 80% of the 1,000 msg/s throttle (under 95% of it, and not for being behind schedule at the window's end: failed writes are not retried, and count against it)",
+  ]);
+  // Within 5%: no note.
+  assert.deepEqual(watch(Array(20).fill([0, 960])).notes(3, 19_200, 20), []);
+  // More than 5% short, but less than half a second of the schedule (a short window): noise, no note.
+  assert.deepEqual(watch([[0, 800]]).notes(3, 800, 1), []);
+});
+
+test("one writer of four behind its own share while the others kept theirs: named, with how far", () => {
+  const w = new ScheduleWatch(1000, 5);
+  w.interval(0, 1000, 1, [0, 0, 0, 0]);
+  w.interval(1500, 1000, 1, [1500, 0, 0, 0]);
+  w.interval(0, 1000, 1, [1480, 0, 0, 0]);
+  const notes = w.notes(1500, 3000, 3);
+  assert.equal(notes.length, 2, notes.join("\n"));
+  assert.match(notes[0], /^writes fell up to 1\.50 s behind schedule/);
+  assert.match(notes[1], /^writer 0 fell up to 1\.50 s behind its own share of the schedule \(250 msg\/s each\) while the other writers kept theirs/);
+  // Every writer behind alike: the schedule's notes say it, no per-writer note.
+  const all = new ScheduleWatch(1000, 5);
+  all.interval(1500, 0, 1, [1500, 1500, 1500, 1500]);
+  all.interval(0, 2000, 1, [0, 0, 0, 0]);
+  assert.ok(all.notes(1500, 2000, 2).every((n) => !/own share/.test(n)));
 });

@@ -6,14 +6,18 @@
 // histograms if the interval belonged to the measured window (warm-up and drain are excluded), and resets
 // them. Counters work the same way. Memory is fixed: a few histograms per consumer group, no per-message
 // arrays, so a 10-minute run holds as much as a 10-second one.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../lib/histogram";
 import { mibPerSec, type LatencyByMetric, type LatencyStats, type Phase } from "../lib/metrics";
+import { exposedDelayMs, isClientBound, type SampleRunnerLoad, type SummaryRunnerLoad } from "../lib/runner-load";
 import type { SampleMetrics } from "../lib/sample";
 
-/** Latencies recorded once for the whole run. */
-export type RunMetric = "write" | "writeScheduled";
+/** Latencies recorded once for the whole run (writerLag: how far each writer is behind its share, see Throttle). */
+export type RunMetric = "write" | "writeScheduled" | "writerLag";
+const RUN_METRICS: readonly RunMetric[] = ["write", "writeScheduled", "writerLag"];
 /** Latencies recorded per consumer group (queue: the single group "queue"). */
-export type GroupMetric = "read" | "claim" | "e2e";
+export type GroupMetric = "read" | "claim" | "e2e" | "e2eScheduled";
+const GROUP_METRICS: readonly GroupMetric[] = ["read", "claim", "e2e", "e2eScheduled"];
 
 /** Interval + cumulative + report histogram for one metric. */
 class Recorder {
@@ -49,7 +53,7 @@ const addInto = (a: Counts, b: Counts) => {
 };
 
 /** The broker's own metric names, counted by RunStats and GroupStats themselves: never an OpStats name. */
-const BROKER_NAMES = new Set<string>(["write", "writeScheduled", "read", "claim", "e2e"]);
+const BROKER_NAMES = new Set<string>([...RUN_METRICS, ...GROUP_METRICS]);
 
 /**
  * An operation a workload declares (workloads/types.ts OperationDef) beyond the broker's write and read: a
@@ -78,7 +82,7 @@ export class OpStats {
 }
 
 export class GroupStats {
-  readonly latency: Record<GroupMetric, Recorder> = { read: new Recorder(), claim: new Recorder(), e2e: new Recorder() };
+  readonly latency: Record<GroupMetric, Recorder> = { read: new Recorder(), claim: new Recorder(), e2e: new Recorder(), e2eScheduled: new Recorder() };
   /** This interval / measured window / whole run. */
   readonly interval = zero();
   readonly measured = zero();
@@ -112,12 +116,14 @@ export interface Report {
   latencyMs: LatencyByMetric;
   /** Declared operations' rates since the previous report, by name. */
   rates: Record<string, number>;
+  /** The runner's own load since the previous report (filled by the engine from its samples). */
+  runnerLoad?: { loopDelayMaxMs: number; cpuCores: number; clientBound: boolean };
 }
 
 /** All counters and histograms of one run. Single-threaded (Node's event loop), so no locking. */
 export class RunStats {
   readonly groups: GroupStats[];
-  readonly latency: Record<RunMetric, Recorder> = { write: new Recorder(), writeScheduled: new Recorder() };
+  readonly latency: Record<RunMetric, Recorder> = { write: new Recorder(), writeScheduled: new Recorder(), writerLag: new Recorder() };
   readonly writesInterval = zero();
   readonly writesMeasured = zero();
   readonly writesTotal = zero();
@@ -181,8 +187,9 @@ export class RunStats {
    * which the throttle guarantees (timing.ts sleepUntil). A write sent early is counted and noted as an error,
    * and left out of the histogram, rather than recorded as a clamped 1 µs.
    */
-  recordScheduled(due: number, sent: number, done: number) {
+  recordScheduled(due: number, sent: number, done: number, writerLagMs?: number) {
     this.onScheduledWrite?.(due, sent, done);
+    if (writerLagMs !== undefined) this.latency.writerLag.record(writerLagMs * 1000);
     if (sent < due) {
       this.sentEarly++;
       this.noteError(`internal: a throttled write was sent before its scheduled time; its latency from schedule is left out`);
@@ -250,12 +257,12 @@ export class RunStats {
 
     // Overall interval percentiles of per-group metrics come from the merged interval histograms.
     const latencyMs: LatencyByMetric = {};
-    for (const m of ["write", "writeScheduled"] as const) {
+    for (const m of RUN_METRICS) {
       const h = this.latency[m].interval;
       if (h.totalCount) latencyMs[m] = percentilesOf(h);
       this.latency[m].roll(measured);
     }
-    for (const m of ["read", "claim", "e2e"] as const) {
+    for (const m of GROUP_METRICS) {
       let s: LatencyStats | undefined;
       if (this.groups.length === 1) {
         const h = this.groups[0].latency[m].interval;
@@ -301,12 +308,12 @@ export class RunStats {
     const intervalSec = Math.max((now - this.lastReport) / 1000, 1e-6);
     this.lastReport = now;
     const latencyMs: LatencyByMetric = {};
-    for (const m of ["write", "writeScheduled"] as const) {
+    for (const m of RUN_METRICS) {
       const h = this.latency[m].report;
       if (h.totalCount) latencyMs[m] = percentilesOf(h);
       h.reset();
     }
-    for (const m of ["read", "claim", "e2e"] as const) {
+    for (const m of GROUP_METRICS) {
       const merged = this.scratch;
       merged.reset();
       for (const g of this.groups) {
@@ -345,7 +352,7 @@ export class RunStats {
 
   /** Cumulative (measured-window) histogram of a metric: run-level, a declared operation's, or merged over groups. */
   cumulative(m: RunMetric | GroupMetric | (string & {})): Histogram {
-    if (m === "write" || m === "writeScheduled") return this.latency[m as RunMetric].cumulative;
+    if ((RUN_METRICS as readonly string[]).includes(m)) return this.latency[m as RunMetric].cumulative;
     const o = this.ops.get(m);
     if (o) return o.latency.cumulative;
     const merged = newHistogram();
@@ -367,6 +374,12 @@ export const BEHIND_SCHEDULE_NOTE_SECONDS = 0.5;
  * by a handful of messages, well under 5%; a stall long enough to matter is caught up by more.
  */
 export const OVER_LIMIT_NOTE_FRACTION = 0.05;
+/**
+ * The measured window's write rate under this share of the throttle gets a note, when the shortfall is also more
+ * than BEHIND_SCHEDULE_NOTE_SECONDS of the schedule (plus the batches in flight): as with falling behind, less than
+ * half a second's worth is noise of a short window (a 2 s window ending 0.1 s behind is 5% short), never a finding.
+ */
+export const UNDER_LIMIT_NOTE_SHARE = 0.95;
 /** Intervals shorter than this (a phase's last partial one) are too short to give a rate worth quoting. */
 const MIN_RATE_INTERVAL_SECONDS = 0.5;
 
@@ -388,15 +401,23 @@ export class ScheduleWatch {
   private endBehindMs = 0;
   private peak: { rate: number; sec: number } | null = null;
   private overLimit = false;
+  /** Per writer: the furthest it fell behind its own share of the schedule (Throttle.writerLagMs). */
+  private writerLagMaxMs: number[] = [];
 
   constructor(
     readonly limitPerSec: number,
     readonly slackMessages: number,
   ) {}
 
-  /** One measured interval: how far behind the writers were at its end (ms), and the messages written in it. */
-  interval(behindMs: number, written: number, sec: number) {
+  /**
+   * One measured interval: how far behind the writers were at its end (ms), the messages written in it, and how
+   * far each writer was behind its own share of the schedule at its end (ms, by writer index).
+   */
+  interval(behindMs: number, written: number, sec: number, writerLagsMs: readonly number[] = []) {
     this.maxBehindMs = Math.max(this.maxBehindMs, behindMs);
+    writerLagsMs.forEach((l, w) => {
+      this.writerLagMaxMs[w] = Math.max(this.writerLagMaxMs[w] ?? 0, l);
+    });
     this.endBehindMs = behindMs; // the last call is the window's end
     if (sec < MIN_RATE_INTERVAL_SECONDS) return;
     const rate = written / sec;
@@ -416,22 +437,128 @@ export class ScheduleWatch {
     const limit = this.limitPerSec;
     const maxBehind = Math.max(this.maxBehindMs, latestWriteMs);
     const avg = seconds > 0 ? written / seconds : 0;
+    const share = `${Math.round((100 * avg) / limit)}% of it`;
     const threshold = BEHIND_SCHEDULE_NOTE_SECONDS * 1000;
     const out: string[] = [];
+    const shortfall = limit * seconds - written;
+    const short =
+      seconds >= MIN_RATE_INTERVAL_SECONDS &&
+      shortfall > (1 - UNDER_LIMIT_NOTE_SHARE) * limit * seconds &&
+      shortfall > BEHIND_SCHEDULE_NOTE_SECONDS * limit + this.slackMessages;
     if (this.endBehindMs > threshold)
       out.push(
-        `writes were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (writers did not keep up with the ${fmtMsgs(limit)} msg/s throttle: ${fmtMsgs(avg)} msg/s achieved)`,
+        `writes were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (writers did not keep up with the ${fmtMsgs(limit)} msg/s throttle: ${fmtMsgs(avg)} msg/s achieved, ${share})`,
       );
-    else if (maxBehind > threshold)
-      out.push(
-        `writes fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)`,
-      );
+    else {
+      if (short)
+        // Not behind, yet short of the throttle: writes that failed (they are not retried) or ended early.
+        out.push(
+          `writes reached ${fmtMsgs(avg)} msg/s over the measured window, ${Math.round((100 * avg) / limit)}% of the ${fmtMsgs(limit)} msg/s throttle (under ${Math.round(UNDER_LIMIT_NOTE_SHARE * 100)}% of it, and not for being behind schedule at the window's end: failed writes are not retried, and count against it)`,
+        );
+      if (maxBehind > threshold)
+        out.push(
+          `writes fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)`,
+        );
+    }
     if (this.overLimit || this.aboveLimit(written, seconds)) {
       const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} msg/s over ${this.peak.sec.toFixed(1)} s, ` : "";
       out.push(
         `writes ran above the ${fmtMsgs(limit)} msg/s throttle: ${peak}${fmtMsgs(avg)} msg/s over the measured window (writers caught up after falling up to ${fmtSec(maxBehind)} behind schedule)`,
       );
     }
+    // Some writers behind their own share while the rest kept theirs (and took their turns): part of the load
+    // stalled, which the global schedule and rate hide. When every writer fell behind, the notes above say it.
+    const lags = this.writerLagMaxMs;
+    const behind = lags.filter((l) => l > threshold).length;
+    if (behind > 0 && behind < lags.length) {
+      const worst = lags.indexOf(Math.max(...lags));
+      const who = behind === 1 ? `writer ${worst}` : `${behind} of ${lags.length} writers (writer ${worst} the most)`;
+      out.push(
+        `${who} fell up to ${fmtSec(lags[worst])} behind ${behind === 1 ? "its" : "their"} own share of the schedule (${fmtMsgs(limit / lags.length)} msg/s each) while the other writers kept theirs and took the turns it missed, so the overall rate hides it: a stall of part of the load (a locked partition, a slow connection)`,
+      );
+    }
     return out;
   }
 }
+
+/** monitorEventLoopDelay's sampling period (ms). Its readings include it; the meter takes it off. */
+const LOOP_RESOLUTION_MS = 10;
+const nsToDelayMs = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+
+/**
+ * The runner's own load: its event loop's delay (Node's monitorEventLoopDelay: one monitor read and reset every
+ * sample, and one over the measured window, since Node cannot merge the first into a histogram) and its CPU per
+ * interval (process.cpuUsage). Memory is two histograms and one number per measured second (the interval's
+ * longest delay, for exposedDelayMs).
+ */
+export class RunnerLoadMeter {
+  private readonly loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  private readonly window = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  private cpuMark = process.cpuUsage();
+  private windowCpuMicros = 0;
+  private windowSec = 0;
+  private maxCpuCores = 0;
+  private readonly intervalMaxMs: number[] = [];
+
+  constructor() {
+    this.loop.enable();
+  }
+
+  /** Ends an interval of `intervalSec` seconds: its numbers, folded into the window's when `measured`. */
+  tick(measured: boolean, intervalSec: number): SampleRunnerLoad {
+    const h = this.loop;
+    const loopDelayMs = h.count
+      ? { p50: nsToDelayMs(h.percentile(50)), p99: nsToDelayMs(h.percentile(99)), max: nsToDelayMs(h.max) }
+      : { p50: 0, p99: 0, max: 0 };
+    const cpu = process.cpuUsage(this.cpuMark);
+    this.cpuMark = process.cpuUsage();
+    const cpuMicros = cpu.user + cpu.system;
+    const cpuCores = cpuMicros / 1e6 / Math.max(intervalSec, 1e-6);
+    if (measured) {
+      this.windowCpuMicros += cpuMicros;
+      this.windowSec += intervalSec;
+      this.intervalMaxMs.push(loopDelayMs.max);
+      // A phase's last interval can be a few ms long: its CPU share is noise, not a busy second.
+      if (intervalSec >= 0.5) this.maxCpuCores = Math.max(this.maxCpuCores, cpuCores);
+    }
+    h.reset();
+    return { loopDelayMs: round3(loopDelayMs), cpuCores: Math.round(cpuCores * 1000) / 1000 };
+  }
+
+  /** The measured window's numbers and verdict, judged against `main` (a latency's name and p99), if any. */
+  summary(main: { metric: string; p99: number } | null): SummaryRunnerLoad {
+    const w = this.window;
+    const loopDelayMs = w.count
+      ? { p50: nsToDelayMs(w.percentile(50)), p99: nsToDelayMs(w.percentile(99)), max: nsToDelayMs(w.max) }
+      : { p50: 0, p99: 0, max: 0 };
+    const exposed = exposedDelayMs(loopDelayMs.p99, this.intervalMaxMs, this.windowSec * 1000);
+    const cpuCores = this.windowSec > 0 ? this.windowCpuMicros / 1e6 / this.windowSec : 0;
+    return {
+      loopDelayMs: round3(loopDelayMs),
+      exposedDelayMs: Math.round(exposed * 1000) / 1000,
+      cpuCores: Math.round(cpuCores * 1000) / 1000,
+      maxCpuCores: Math.round(this.maxCpuCores * 1000) / 1000,
+      clientBound: isClientBound({ delayMs: exposed, cpuCores, mainP99Ms: main?.p99 }),
+      judgedAgainst: main,
+    };
+  }
+
+  /** The measured window starts / ends (its delay histogram covers exactly it). */
+  startWindow() {
+    this.window.enable();
+  }
+  endWindow() {
+    this.window.disable();
+  }
+
+  stop() {
+    this.loop.disable();
+    this.window.disable();
+  }
+}
+
+const round3 = (d: { p50: number; p99: number; max: number }) => ({
+  p50: Math.round(d.p50 * 1000) / 1000,
+  p99: Math.round(d.p99 * 1000) / 1000,
+  max: Math.round(d.max * 1000) / 1000,
+});

@@ -13,6 +13,31 @@ test("the throttle has no start-up burst: message k is due at start + k/rate", (
   assert.equal(t.next(100), 2020, "51 batches = 5,100 messages take 1.02 s");
 });
 
+test("each writer's lag behind its own share: 0 on schedule, and a stalled writer stays behind by the turns it lost", () => {
+  // 400 msg/s shared by 4 writers, batches of 10: each writer's share is 100 msg/s, a batch every 100 ms.
+  const t = new Throttle(400);
+  t.begin(0, 4);
+  const due: number[] = [];
+  for (let w = 0; w < 4; w++) due.push(t.next(10, w)); // 25, 50, 75, 100 ms
+  // On schedule: every writer ends its write 2 ms after its due time: at most that write's latency behind.
+  for (let w = 0; w < 4; w++) assert.ok(t.writerLagMs(w, due[w] + 2) <= 2, `writer ${w} on schedule`);
+  // Writer 0 is stuck in its first write for 1.5 s; the others keep taking turns (each its own due).
+  let now = 0;
+  for (let turn = 0; turn < 60; turn++) {
+    const w = 1 + (turn % 3);
+    const d = t.next(10, w);
+    now = d + 1;
+    t.done(d);
+  }
+  assert.equal(now > 1500, true);
+  assert.ok(Math.abs(t.writerLagMs(0, now) - (now - 100)) < 1e-9, "writer 0: its share covered its one batch at 100 ms");
+  for (let w = 1; w < 4; w++) assert.equal(t.writerLagMs(w, now), 0, `writer ${w} took writer 0's turns: ahead of its share`);
+  // Released, writer 0 takes the next turn like the others: it does not win back what it lost.
+  t.done(due[0]);
+  const d = t.next(10, 0);
+  assert.ok(t.writerLagMs(0, d + 1) > 1400);
+});
+
 test("jitter is uniform in [min, max) and dithered sleeps keep the requested mean", async () => {
   let min = Infinity;
   let max = 0;

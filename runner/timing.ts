@@ -170,17 +170,23 @@ export class Backoff {
 export class Throttle {
   private issued = 0;
   private start = 0;
+  private writers = 1;
+  /** Messages handed to each writer so far (its share of the schedule is perSecond / writers). */
+  private issuedTo: number[] = [0];
   /** Due times handed out whose writes have not finished yet: at most one per writer. */
   private pending = new Set<number>();
   constructor(readonly perSecond: number) {}
-  begin(at: number) {
+  begin(at: number, writers = 1) {
     this.start = at;
     this.issued = 0;
+    this.writers = Math.max(1, writers);
+    this.issuedTo = new Array(this.writers).fill(0);
     this.pending.clear();
   }
-  /** Due time (clock ms) of the next `n` messages. The writer calls done(due) once their write ends. */
-  next(n: number): number {
+  /** Due time (clock ms) of the next `n` messages, for writer `writer`. The writer calls done(due) once their write ends. */
+  next(n: number, writer = 0): number {
     this.issued += n;
+    this.issuedTo[writer] = (this.issuedTo[writer] ?? 0) + n;
     const due = this.start + (this.issued * 1000) / this.perSecond;
     this.pending.add(due); // due times strictly increase, so each is a unique key
     return due;
@@ -198,5 +204,23 @@ export class Throttle {
     let oldest = Infinity;
     for (const d of this.pending) if (d < oldest) oldest = d;
     return oldest < now ? now - oldest : 0;
+  }
+
+  /**
+   * How far writer `writer` is behind its own share of the schedule at `now`, in ms: the time by which its share
+   * (perSecond / writers) would have covered the messages it has been handed, subtracted from now (0 if ahead).
+   * The schedule is global, so while one writer is stalled (its partition locked) the others take its turns and
+   * the global rate hardly moves; this is where such a stall shows. On schedule every writer takes every
+   * writers-th turn, so each one's messages are covered by its share and it reads 0 (or one write's latency).
+   * A writer that lost turns to a stall stays behind by them: its partition got that much less of the load.
+   */
+  writerLagMs(writer: number, now: number): number {
+    const shareDue = this.start + ((this.issuedTo[writer] ?? 0) * this.writers * 1000) / this.perSecond;
+    return now > shareDue ? now - shareDue : 0;
+  }
+
+  /** Writers the schedule is shared by (begin's `writers`). */
+  get writerCount(): number {
+    return this.writers;
   }
 }

@@ -25,6 +25,8 @@ import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
 
+/** The polling workloads this script measures. */
+
 /**
  * What the reference tool (pg-queue-pubsub-benchmark at commit 8164907, built with go1.26.8) put on PostgreSQL 15
  * on a 2-core Linux machine in these two configurations, 20 s each, counted with pg_stat_statements and

@@ -65,6 +65,11 @@ function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: strin
   console.log(
     `runner CPU: ${num(cpuPct, 1)}% of one core (${num(summary.manifest.runnerCpuSeconds, 2)} s over ${num(summary.window.measuredSeconds, 1)} s), ${num(summary.manifest.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages → ${cpuPct < 50 ? "under" : "OVER"} half a core`,
   );
+  const load = summary.runnerLoad;
+  if (load)
+    console.log(
+      `runner event loop: delay p99 ${msText(load.loopDelayMs.p99)} ms, max ${msText(load.loopDelayMs.max)} ms, ${msText(load.exposedDelayMs)} ms or more over 1% of the time; busiest second ${num(100 * load.maxCpuCores, 1)}% of one core → ${load.clientBound ? "CLIENT-BOUND: the latencies above include the runner's own delay" : "not client-bound"}`,
+    );
   console.log(`verification: ${summary.verification.ok ? "OK" : `FAILED: ${summary.verification.problems.slice(0, 3).join("; ")}`}`);
   if (ref)
     console.log(

@@ -231,7 +231,7 @@ export function brokerMetrics(o: { writeSample: string; readSample: string; read
         errors: true,
         latencySample: o.writeSample,
         chart: { title: "Write latency", hint: "per write transaction" },
-        scheduled: { name: "writeScheduled", label: "write from schedule" },
+        scheduled: { name: "writeScheduled", label: "write from schedule", writerLag: { name: "writerLag", label: "writer behind its share" } },
       },
       {
         name: "read",
@@ -247,7 +247,13 @@ export function brokerMetrics(o: { writeSample: string; readSample: string; read
       },
       { name: "claim", label: "claim", unit: "poll", rate: false, latency: true, errors: false, latencySample: "per poll" },
     ],
-    delivery: { name: "e2e", label: "end-to-end", latencySample: "per message", chart: { title: "End-to-end latency", hint: "written → read, per message" } },
+    delivery: {
+      name: "e2e",
+      label: "end-to-end",
+      latencySample: "per message",
+      chart: { title: "End-to-end latency", hint: "written → read, per message" },
+      scheduled: { name: "e2eScheduled", label: "e2e from schedule" },
+    },
     backlog: { label: "Backlog", unit: "msgs", what: "messages written but not yet read", place: o.backlogPlace },
   };
 }

@@ -217,11 +217,13 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   assert.deepEqual(csvColumns("echo"), [
     ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_messages ping_errors".split(" "),
     ..."ping_p50_ms ping_p95_ms ping_p99_ms ping_max_ms ping_latency_count".split(" "),
+    // The runner's own load, whatever the workload (empty in a sample without it).
+    ..."runner_loop_delay_p99_ms runner_loop_delay_max_ms runner_cpu_cores".split(" "),
   ]);
   const [, row] = samplesToCsv([sample], "echo").trim().split("\n");
   assert.equal(
     row,
-    `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+((35 * 1024) / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,`,
+    `0,1970-01-01T00:00:00.000Z,measuring,1,1,35,${+((35 * 1024) / 1048576).toFixed(6)},35,2,${ping.p50},${ping.p95},${ping.p99},${ping.max},35,,,,`,
   );
 
   // The runs list's headline: its declared rate and latency, not the broker's write/read/e2e.

@@ -7,11 +7,13 @@ import { jobqueue } from "./jobqueue/definition";
 import { pubsub } from "./pubsub/definition";
 import { mixed } from "./mixed/definition";
 import { notify } from "./notify/definition";
+import { inserts } from "./inserts/definition";
 import { queue } from "./queue/definition";
 import { search } from "./search/definition";
 import type { WorkloadDefinition } from "./types";
+import { workflows } from "./workflows/definition";
 
-const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed] as const;
+const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed, inserts, workflows] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;

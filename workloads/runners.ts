@@ -3,12 +3,14 @@
 import type { WorkloadConfig, WorkloadKind } from "../lib/workloads";
 import { cache } from "./cache/runner";
 import { jobqueue } from "./jobqueue/runner";
+import { inserts } from "./inserts/runner";
 import { pubsub } from "./pubsub/runner";
 import { mixed } from "./mixed/runner";
 import { notify } from "./notify/runner";
 import { queue } from "./queue/runner";
 import { search } from "./search/runner";
 import type { WorkloadModule } from "./runtime";
+import { workflows } from "./workflows/runner";
 
 export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = {
   pubsub,
@@ -18,6 +20,8 @@ export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadCo
   search,
   notify,
   mixed,
+  inserts,
+  workflows,
 };
 
 export function workloadFor<C extends WorkloadConfig>(config: C): WorkloadModule<C> {

@@ -67,14 +67,35 @@ export function canStampE2e(payloadBytes: number, notes: string[]): boolean {
 }
 
 /**
+ * Under a throttle, payload bytes 8..15 carry the write's *scheduled* time (a Float64, little-endian, on the same
+ * clock), so readers also time delivery from the schedule (e2eScheduled: coordinated omission corrected; a write
+ * held up by a stall is late from its schedule, not from when it was finally sent). Every workload keeps this
+ * layout: bytes after these 16 are the workload's own (the queue's message identity).
+ */
+export const SCHEDULE_STAMP_OFFSET = STAMP_BYTES;
+export const STAMPS_BYTES = SCHEDULE_STAMP_OFFSET + STAMP_BYTES;
+
+/** Whether a throttled run's payloads carry the scheduled time too; when they cannot, adds a note saying so. */
+export function canStampSchedule(payloadBytes: number, throttled: boolean, notes: string[]): boolean {
+  if (!throttled) return false;
+  if (payloadBytes >= STAMPS_BYTES) return true;
+  notes.push(
+    `e2e from schedule not measured: it needs payloads of at least ${STAMPS_BYTES} bytes to carry the write's scheduled time beside its send time (payload is ${payloadBytes})`,
+  );
+  return false;
+}
+
+/**
  * Reads the writer's stamp from a bytea value in text form ("\x" + hex, which every runner session asks for:
  * runner/pg/pgclient.ts SESSION_SETTINGS): hex chars 2..17 are the first 8 bytes. `scratch` is an 8-byte Buffer reused
  * by the caller, so reading a stamp allocates nothing. Returns NaN when the value is not in hex form or is not
  * a clock reading of this run (between `notBefore` and `notAfter`, clock ms): such a stamp is never a sample.
+ * `atByte`: where the stamp starts in the payload (SCHEDULE_STAMP_OFFSET for the scheduled time).
  */
-export function stampOfHex(hex: string, scratch: Buffer, notBefore: number, notAfter: number): number {
-  if (hex.length < 2 + 2 * STAMP_BYTES || hex.charCodeAt(0) !== 0x5c || hex.charCodeAt(1) !== 0x78) return NaN; // "\x"
-  if (scratch.write(hex.substring(2, 2 + 2 * STAMP_BYTES), 0, STAMP_BYTES, "hex") !== STAMP_BYTES) return NaN; // not hex
+export function stampOfHex(hex: string, scratch: Buffer, notBefore: number, notAfter: number, atByte = 0): number {
+  const from = 2 + 2 * atByte;
+  if (hex.length < from + 2 * STAMP_BYTES || hex.charCodeAt(0) !== 0x5c || hex.charCodeAt(1) !== 0x78) return NaN; // "\x"
+  if (scratch.write(hex.substring(from, from + 2 * STAMP_BYTES), 0, STAMP_BYTES, "hex") !== STAMP_BYTES) return NaN; // not hex
   const t = scratch.readDoubleLE(0);
   return t >= notBefore && t <= notAfter ? t : NaN;
 }

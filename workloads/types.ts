@@ -117,8 +117,9 @@ export interface OperationDef {
   /** A chart of its latency per second on the run page, when drawn: the chart's title and hint. */
   chart?: { title: string; hint: string };
   /** Also timed from each operation's scheduled start under a throttle (coordinated omission corrected):
-   *  the histogram's name and label ("writeScheduled", "write from schedule"). */
-  scheduled?: { name: string; label: string };
+   *  the histogram's name and label ("writeScheduled", "write from schedule"). `writerLag`: how far each
+   *  writer fell behind its own share of the schedule (runner/timing.ts Throttle.writerLagMs), a histogram too. */
+  scheduled?: { name: string; label: string; writerLag?: { name: string; label: string } };
   /** Further counts kept with its rate (a read's empty polls): the stored key, the CSV column, the label. */
   counters?: { key: string; column: string; label: string }[];
   /** Its rate sums consumer groups (pub/sub fan-out: each message is read once per group). */
@@ -132,6 +133,9 @@ export interface DeliveryDef {
   /** What one sample times ("per message") and which clock (the summary's manifest names it too). */
   latencySample: string;
   chart?: { title: string; hint: string };
+  /** Also timed from each item's scheduled write under a throttle (coordinated omission corrected): the
+   *  histogram's name and label ("e2eScheduled", "e2e from schedule"). */
+  scheduled?: { name: string; label: string };
 }
 
 /** What a workload measures. Samples, summaries, charts, the run page, the runs list, compare, the CSV and the

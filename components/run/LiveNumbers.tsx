@@ -2,7 +2,28 @@
 // backlog and latencies the workload declares (workloads/<kind>/definition.ts metrics).
 import { latencyMetrics, metricModel, rateOperations, throughputOf } from "@/lib/operations";
 import { fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
+import { sampleClientBound } from "@/lib/runner-load";
 import type { Sample } from "@/lib/sample";
+
+/** The runner's own load in this second, flagged when it is large enough to be in the latencies (lib/runner-load.ts). */
+function RunnerLoadLine({ sample, workload }: { sample: Sample; workload: string }) {
+  const m = sample.metrics;
+  const load = m.runnerLoad;
+  if (!load) return null;
+  const main = metricModel(workload)?.operations.find((o) => o.latency && m.latencyMs[o.name]);
+  const p99 = main ? m.latencyMs[main.name]?.p99 : undefined;
+  const bound = sampleClientBound(load, m.intervalSec, p99);
+  return (
+    <p className={`small ${bound ? "alert bad" : "muted"}`} data-testid="live-runner-load" data-client-bound={bound}>
+      {bound && <strong>Client-bound this second: </strong>}
+      runner event-loop delay p99 {fmtMs(load.loopDelayMs.p99)} ms, max {fmtMs(load.loopDelayMs.max)} ms; CPU {(100 * load.cpuCores).toFixed(0)}% of one core
+      {bound &&
+        main &&
+        p99 !== undefined &&
+        `: these latencies include up to ${fmtMs(load.loopDelayMs.max)} ms of the runner's own delay (${main.label} p99 ${fmtMs(p99)} ms)`}
+    </p>
+  );
+}
 
 export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; workload: string }) {
   if (!sample) return <p className="muted small">No sample yet: the first arrives one second after the load starts.</p>;
@@ -72,6 +93,7 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
             })}
         </tbody>
       </table>
+      <RunnerLoadLine sample={sample} workload={workload} />
     </div>
   );
 }

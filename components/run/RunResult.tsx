@@ -3,6 +3,7 @@
 import type { LatencyStats } from "@/lib/metrics";
 import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
 import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
+import { clientBoundText, type SummaryRunnerLoad } from "@/lib/runner-load";
 import { splitSettings } from "@/lib/server-settings";
 import type { RunSummary } from "@/lib/summary";
 
@@ -177,6 +178,7 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
       "runner CPU",
       `${m.runnerCpuSeconds.toFixed(1)} s in the measured window${countsMessages(metricModel(summary.workload)) ? ` (${m.runnerCpuMsPer1000Msgs.toFixed(2)} ms per 1,000 messages)` : ""}`,
     ],
+    ...runnerLoadRows(summary),
     ["Node.js", m.nodeVersion],
     ["pg-broker-bench", `${m.productVersion}${m.productCommit ? ` (${m.productCommit.slice(0, 10)})` : ""}`],
     [
@@ -232,6 +234,26 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
   );
 }
 
+/** The runner's own load and where the target ran, when the run recorded them. */
+function runnerLoadRows(summary: RunSummary): [string, string][] {
+  const rows: [string, string][] = [];
+  const l = summary.runnerLoad;
+  if (l)
+    rows.push([
+      "runner load",
+      `event-loop delay p50 ${fmtMs(l.loopDelayMs.p50)} · p99 ${fmtMs(l.loopDelayMs.p99)} · max ${fmtMs(l.loopDelayMs.max)} ms (${fmtMs(l.exposedDelayMs)} ms or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${l.clientBound ? ": CLIENT-BOUND" : ": not client-bound"}`,
+    ]);
+  const local = summary.manifest.targetOnRunnerMachine;
+  if (local !== undefined)
+    rows.push([
+      "target",
+      local
+        ? `on the runner's own machine (${summary.manifest.serverAddress ?? "Unix socket"}): runner and Postgres share its ${summary.manifest.runnerCores} cores, and each one's load slows the other`
+        : `another machine (${summary.manifest.serverAddress})`,
+    ]);
+  return rows;
+}
+
 function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; caption?: string; testId?: string }) {
   return (
     <table className="data compact kv" data-testid={testId}>
@@ -250,15 +272,28 @@ function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; ca
   );
 }
 
+/** The client-bound verdict, above everything the latencies say (lib/runner-load.ts). */
+export function ClientBoundAlert({ load }: { load: SummaryRunnerLoad | undefined }) {
+  if (!load?.clientBound) return null;
+  return (
+    <div className="alert bad" data-testid="client-bound" role="alert">
+      <strong>Client-bound.</strong> {clientBoundText(load).replace(/^client-bound: t/, "T")}.
+    </div>
+  );
+}
+
 export function RunResult({ summary }: { summary: RunSummary }) {
+  // The verdict is shown on its own, above: not again among the notes.
+  const notes = (summary.notes ?? []).filter((n) => !(summary.runnerLoad?.clientBound && n.startsWith("client-bound:")));
   return (
     <div className="stack" data-testid="run-result">
       <Kpis summary={summary} />
+      <ClientBoundAlert load={summary.runnerLoad} />
       <VerificationPanel v={summary.verification} messages={countsMessages(metricModel(summary.workload))} />
-      {summary.notes && summary.notes.length > 0 && (
+      {notes.length > 0 && (
         <div className="alert warn">
           <ul className="plain">
-            {summary.notes.map((n, i) => (
+            {notes.map((n, i) => (
               <li key={i}>{n}</li>
             ))}
           </ul>

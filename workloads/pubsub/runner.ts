@@ -15,7 +15,10 @@ import {
   ERROR_PAUSE_MS,
   errorMessage,
   canStampE2e,
+  canStampSchedule,
+  SCHEDULE_STAMP_OFFSET,
   STAMP_BYTES,
+  STAMPS_BYTES,
   stampOfHex,
   stepFailed,
   type WorkloadContext,
@@ -101,7 +104,7 @@ export const pubsubSql = (s: string, partitions: number) => ({
 export class ByteaArrayText {
   static textLength = (count: number, size: number) => 2 + count * (3 + 2 * size) + (count - 1);
   private readonly random: Buffer;
-  private readonly stampScratch = Buffer.alloc(STAMP_BYTES);
+  private readonly stampScratch = Buffer.alloc(STAMPS_BYTES);
   /** Offset in `buf` of each element's first hex digit. */
   private readonly starts: number[] = [];
   readonly length: number;
@@ -133,10 +136,15 @@ export class ByteaArrayText {
     for (let i = 0; i < this.count; i++) this.buf.write(r.toString("hex", i * this.size, (i + 1) * this.size), this.starts[i], "latin1");
   }
 
-  /** Writes `t` (Float64 little-endian) as every payload's first 8 bytes. */
-  stamp(t: number) {
+  /** Writes `t` (Float64 little-endian) as every payload's first 8 bytes, and `due`, when given, as the next 8. */
+  stamp(t: number, due?: number) {
     this.stampScratch.writeDoubleLE(t, 0);
-    const hex = this.stampScratch.toString("hex");
+    let bytes = STAMP_BYTES;
+    if (due !== undefined) {
+      this.stampScratch.writeDoubleLE(due, SCHEDULE_STAMP_OFFSET);
+      bytes = STAMPS_BYTES;
+    }
+    const hex = this.stampScratch.toString("hex", 0, bytes);
     for (let i = 0; i < this.count; i++) this.buf.write(hex, this.starts[i], "latin1");
   }
 
@@ -168,6 +176,8 @@ class PubsubRun implements WorkloadRun {
   private writerLoops: Promise<void>[] = [];
   private readerLoops: Promise<void>[] = [];
   private readonly stampE2e: boolean;
+  /** Payloads also carry their write's scheduled time (throttled runs): runtime.ts SCHEDULE_STAMP_OFFSET. */
+  private readonly stampSchedule: boolean;
 
   constructor(private readonly ctx: WorkloadContext<PubsubConfig>) {
     const c = ctx.config;
@@ -178,6 +188,7 @@ class PubsubRun implements WorkloadRun {
       ...ctx.stats.groups.flatMap((g) => Array.from({ length: c.partitions }, (_, i) => `reader ${g.name} p${i + 1}`)),
     ];
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
+    this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.throttle !== null, this.notes);
   }
 
   async setup(admin: pg.Client) {
@@ -206,7 +217,7 @@ class PubsubRun implements WorkloadRun {
   startWriters(clients: TargetClient[]) {
     const P = this.ctx.config.partitions;
     // Writer w is pinned to partition (w % P) + 1 (reference L75-80: p1=3 p2=3 p3=2 p4=2 for 10 writers, 4 partitions).
-    this.writerLoops = clients.map((tc, w) => this.writerLoop(tc, (w % P) + 1));
+    this.writerLoops = clients.map((tc, w) => this.writerLoop(tc, w, (w % P) + 1));
   }
 
   writersDone() {
@@ -216,7 +227,7 @@ class PubsubRun implements WorkloadRun {
     return Promise.all(this.readerLoops).then(() => undefined);
   }
 
-  private async writerLoop(tc: TargetClient, partition: number) {
+  private async writerLoop(tc: TargetClient, w: number, partition: number) {
     const { config: c, stats, throttle, writersStop: stop } = this.ctx;
     const B = c.writeBatch;
     // The Bind message of this writer's INSERT, with the batch's text built in place in its parameter region.
@@ -230,7 +241,7 @@ class PubsubRun implements WorkloadRun {
     while (!stop.stopped) {
       let due = 0;
       if (throttle) {
-        due = throttle.next(B);
+        due = throttle.next(B, w);
         await sleepUntil(due, stop); // never before `due`: timers fire early
         if (stop.stopped) {
           throttle.done(due);
@@ -239,7 +250,7 @@ class PubsubRun implements WorkloadRun {
       }
       batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
       const t0 = clock();
-      if (this.stampE2e) batch.stamp(t0);
+      if (this.stampE2e) batch.stamp(t0, this.stampSchedule ? due : undefined);
       try {
         await qBegin.run(tc.client);
         const ts = clock(); // timer starts after BEGIN, as the reference (writer.go L62-80)
@@ -248,7 +259,7 @@ class PubsubRun implements WorkloadRun {
         const te = clock();
         write.record((te - ts) * 1000);
         if (throttle) {
-          stats.recordScheduled(due, t0, te);
+          stats.recordScheduled(due, t0, te, throttle.writerLagMs(w, te));
           throttle.done(due);
         }
         stats.wrote(B);
@@ -281,8 +292,11 @@ class PubsubRun implements WorkloadRun {
     const qCommit = new LeanQuery("COMMIT");
     const scratch = Buffer.alloc(STAMP_BYTES);
     const backoff = new Backoff(c.backoff, stop);
+    // A write batch shares its stamps: the send time, and under a throttle the scheduled time after it.
+    const stampHex = 2 * (this.stampSchedule ? STAMPS_BYTES : STAMP_BYTES);
     // e2e values of one poll, applied after COMMIT: runs of equal stamps (a write batch shares one stamp).
     const runStamp = new Float64Array(c.readBatch);
+    const runDue = new Float64Array(c.readBatch);
     const runCount = new Uint32Array(c.readBatch);
     /** Outcome of the current poll, applied to the reader's state only after COMMIT. */
     const check = { expected: 0, lost: 0, duplicated: 0, outOfOrder: 0, rows: 0, runs: 0, tRows: 0 };
@@ -310,10 +324,11 @@ class PubsubRun implements WorkloadRun {
         } else check.outOfOrder++;
         if (this.stampE2e) {
           const payload = row[1] as string;
-          const hex = payload.substring(2, 2 + 2 * STAMP_BYTES);
+          const hex = payload.substring(2, 2 + stampHex);
           if (hex === prevHex) runCount[runs - 1]++;
           else {
             runStamp[runs] = stampOfHex(payload, scratch, this.ctx.stats.startedAt, check.tRows); // NaN: unreadable
+            if (this.stampSchedule) runDue[runs] = stampOfHex(payload, scratch, this.ctx.stats.startedAt, check.tRows, SCHEDULE_STAMP_OFFSET);
             runCount[runs] = 1;
             runs++;
             prevHex = hex;
@@ -366,8 +381,12 @@ class PubsubRun implements WorkloadRun {
         await qCommit.run(client);
         g.latency.read.record((clock() - tr) * 1000);
         for (let i = 0; i < check.runs; i++) {
-          if (Number.isNaN(runStamp[i])) this.ctx.stats.unreadableStamp(runCount[i]);
-          else g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
+          // Both stamps or neither: a message whose scheduled time cannot be read is in neither e2e.
+          if (Number.isNaN(runStamp[i]) || (this.stampSchedule && Number.isNaN(runDue[i]))) this.ctx.stats.unreadableStamp(runCount[i]);
+          else {
+            g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
+            if (this.stampSchedule) g.latency.e2eScheduled.record((check.tRows - runDue[i]) * 1000, runCount[i]);
+          }
         }
         st.expected = check.expected;
         st.read += check.rows;

@@ -13,7 +13,10 @@ import { Backoff, clock, sleepUntil } from "../../runner/timing";
 import {
   ERROR_PAUSE_MS,
   canStampE2e,
+  canStampSchedule,
+  SCHEDULE_STAMP_OFFSET,
   STAMP_BYTES,
+  STAMPS_BYTES,
   stampOfHex,
   stepFailed,
   type WorkloadContext,
@@ -25,13 +28,13 @@ import {
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED";
 
 /**
- * Each queued message says who wrote it: payload bytes 8..15 (after the stamp) are the writer's index and the
+ * Each queued message says who wrote it: payload bytes 16..23 (after the stamps) are the writer's index and the
  * message's sequence number in that writer (uint32 big-endian each, 1, 2, 3, … per writer, counting successful
  * inserts only). Verification then checks identities, not just counts, in constant memory per writer: every
  * (writer, seq) in 1..written is in the queue or the archive exactly once, nothing else is there, and the
  * readers' per-writer count and sum of seq equal the archive's. Payloads shorter than this carry no identity.
  */
-const ID_OFFSET = STAMP_BYTES;
+const ID_OFFSET = STAMPS_BYTES;
 const ID_BYTES = 8;
 export const IDENTITY_MIN_PAYLOAD = ID_OFFSET + ID_BYTES;
 
@@ -73,6 +76,8 @@ class QueueRun implements WorkloadRun {
   private writerLoops: Promise<void>[] = [];
   private readerLoops: Promise<void>[] = [];
   private readonly stampE2e: boolean;
+  /** Payloads also carry their write's scheduled time (throttled runs): runtime.ts SCHEDULE_STAMP_OFFSET. */
+  private readonly stampSchedule: boolean;
   /** Whether payloads carry (writer, seq): see IDENTITY_MIN_PAYLOAD. */
   private readonly identity: boolean;
   /** Per writer: messages inserted (= the last seq), md5 of the payload bytes after the identity (fixed per writer). */
@@ -89,6 +94,7 @@ class QueueRun implements WorkloadRun {
     this.sql = queueSql(ctx.schema, c.tuneTableVacuum);
     this.roles = [...Array.from({ length: c.writers }, (_, w) => `writer ${w}`), ...Array.from({ length: c.readers }, (_, r) => `reader ${r}`)];
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
+    this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.throttle !== null, this.notes);
     this.identity = c.payloadBytes >= IDENTITY_MIN_PAYLOAD;
     if (!this.identity)
       this.notes.push(
@@ -132,14 +138,14 @@ class QueueRun implements WorkloadRun {
     const { message, offsets } = bindExecuteMessage("pgbb_enqueue", [`\\x${payload.toString("hex")}`]);
     const stampAt = offsets[0] + 2;
     const seqAt = stampAt + 2 * (ID_OFFSET + 4); // hex digits of the seq, after the stamp and the writer index
-    const stampBuf = Buffer.alloc(STAMP_BYTES);
+    const stampBuf = Buffer.alloc(STAMPS_BYTES);
     const seqBuf = Buffer.alloc(4);
     const qInsert = new LeanQuery(this.sql.insert, "pgbb_enqueue");
     const write = stats.latency.write;
     while (!stop.stopped) {
       let due = 0;
       if (throttle) {
-        due = throttle.next(1);
+        due = throttle.next(1, w);
         await sleepUntil(due, stop); // never before `due`: timers fire early
         if (stop.stopped) {
           throttle.done(due);
@@ -153,7 +159,8 @@ class QueueRun implements WorkloadRun {
       const t0 = clock();
       if (this.stampE2e) {
         stampBuf.writeDoubleLE(t0, 0);
-        message.write(stampBuf.toString("hex"), stampAt, "latin1");
+        if (this.stampSchedule) stampBuf.writeDoubleLE(due, SCHEDULE_STAMP_OFFSET);
+        message.write(stampBuf.toString("hex", 0, this.stampSchedule ? STAMPS_BYTES : STAMP_BYTES), stampAt, "latin1");
       }
       try {
         await qInsert.runMessage(tc.client, message);
@@ -162,7 +169,7 @@ class QueueRun implements WorkloadRun {
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
         write.record((te - t0) * 1000);
         if (throttle) {
-          stats.recordScheduled(due, t0, te);
+          stats.recordScheduled(due, t0, te, throttle.writerLagMs(w, te));
           throttle.done(due);
         }
         stats.wrote(1);
@@ -225,8 +232,13 @@ class QueueRun implements WorkloadRun {
         // e2e after COMMIT, as the reference.
         if (this.stampE2e) {
           const sent = stampOfHex(row[1] as string, scratch, stats.startedAt, te);
-          if (Number.isNaN(sent)) stats.unreadableStamp(1);
-          else g.latency.e2e.record((te - sent) * 1000);
+          const due = this.stampSchedule ? stampOfHex(row[1] as string, scratch, stats.startedAt, te, SCHEDULE_STAMP_OFFSET) : 0;
+          // Both stamps or neither: a message whose scheduled time cannot be read is in neither e2e.
+          if (Number.isNaN(sent) || Number.isNaN(due)) stats.unreadableStamp(1);
+          else {
+            g.latency.e2e.record((te - sent) * 1000);
+            if (this.stampSchedule) g.latency.e2eScheduled.record((te - due) * 1000);
+          }
         }
         g.read(1);
         if (this.identity) this.consumed(row[1] as string);

@@ -1,0 +1,43 @@
+// Fields the DBOS workloads share (browser-safe): the target rate of the open loop, the connections it may
+// use, and the timing fields every workload has.
+import { sharedFields } from "../fields";
+import type { FieldDef } from "../types";
+
+/** The open loop's target rate, in `unit` per second (the study's --rps). */
+export const rateField = (unit: string, what: string): FieldDef => ({
+  name: "rate",
+  label: "Target rate",
+  unit: `${unit}/s`,
+  hint: `${what} on a fixed timetable, whatever the database answers (open loop)`,
+  control: "int",
+  min: 1,
+  max: 10_000_000,
+  default: 1000,
+  group: "load",
+  cli: { flag: "rate", ours: true, help: `target rate in ${unit}/s, on a fixed timetable (the study's --rps)` },
+  compareLabel: `Target rate (${unit}/s)`,
+});
+
+export const connectionsField: FieldDef = {
+  name: "connections",
+  label: "Connections",
+  hint: "the pool the timetable's work waits for; at most this many in flight",
+  control: "int",
+  min: 1,
+  max: 1000,
+  default: 32,
+  group: "load",
+  cli: { flag: "connections", ours: true, help: "connections (the study's processes × pool size); due work waits for a free one" },
+  compareLabel: "Connections",
+};
+
+/** Warm-up, measured window and the CLI's report interval (no payload or write throttle: these workloads have their own). */
+export const timingFields: FieldDef[] = sharedFields.filter((f) => ["warmupSeconds", "durationSeconds", "reportIntervalSeconds"].includes(f.name));
+
+export interface TimingShape {
+  warmupSeconds: number;
+  durationSeconds: number;
+  reportIntervalSeconds: number;
+}
+
+export const timingParts = (c: TimingShape) => [`${c.durationSeconds} s measured`];

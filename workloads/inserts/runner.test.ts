@@ -1,0 +1,69 @@
+// The inserts workload on the embedded Postgres: the rows in bench_inserts are the inserts counted, each id
+// a UUIDv7 once; the drain time is reported; tampering with the table is caught.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { verificationError } from "../../runner/engine";
+import { dbosTestTarget, sleep } from "../dbos/testing";
+
+let t: Awaited<ReturnType<typeof dbosTestTarget>>;
+before(async () => {
+  t = await dbosTestTarget("inserts");
+});
+after(() => t.close());
+
+const config = { kind: "inserts", rate: 500, connections: 4, batchSize: 10, durationSeconds: 2, warmupSeconds: 0 } as const;
+
+test("rows in the table equal the inserts counted; latencies and the drain time are reported", async () => {
+  await t.run(config, undefined, async (schema, s) => {
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const rows = await t.count(`SELECT count(*) AS n FROM ${schema}.bench_inserts`);
+    assert.equal(rows, s.totals!.writes, "rows = inserts counted over the whole run");
+    assert.equal(await t.count(`SELECT count(DISTINCT id) AS n FROM ${schema}.bench_inserts`), rows);
+    // 500 inserts/s for 2 s, all on time on an idle server (the window's edges may hold a batch more or less).
+    assert.ok(Math.abs(s.writes.count - 1000) <= 20, `measured inserts ${s.writes.count}`);
+    assert.ok(s.latencyMs.write!.count === s.writes.count && s.latencyMs.writeScheduled!.count === s.writes.count);
+    assert.ok(s.latencyMs.writeScheduled!.p50 >= s.latencyMs.write!.p50, "from schedule ≥ from send");
+    assert.ok(s.latencyMs.batch!.count >= 95, `batches ${s.latencyMs.batch?.count}`);
+    // A batch is 10 inserts in a row: its latency is above one insert's.
+    assert.ok(s.latencyMs.batch!.p50 > s.latencyMs.write!.p50);
+    const drain = (s.notes ?? []).find((n) => n.startsWith("drain time "));
+    assert.match(drain ?? "", /^drain time \d+\.\d{3} s \(> 0 means the database could not keep up\)/);
+    assert.ok(Number(/drain time ([\d.]+)/.exec(drain!)![1]) < 1, drain);
+    // ids: UUIDv7, time-ordered with created_at.
+    const v = await t.admin.query(`SELECT id::text FROM ${schema}.bench_inserts ORDER BY created_at, id LIMIT 3`);
+    for (const r of v.rows) assert.match(r.id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
+  });
+});
+
+test("a rate beyond what the connections can serve leaves work waiting, and the drain time says so", async () => {
+  // One connection, far more work asked in 1 s than it can do in the 10 s the drain may take.
+  await t.run({ kind: "inserts", rate: 1_000_000, connections: 1, batchSize: 10, durationSeconds: 1, warmupSeconds: 0 }, undefined, async (_schema, s) => {
+    const notes = s.notes ?? [];
+    const drain = Number(/drain time ([\d.]+)/.exec(notes.find((n) => n.startsWith("drain time ")) ?? "")?.[1]);
+    assert.ok(drain > 1, `drain ${drain}`);
+    assert.match(notes.join("\n"), /were due and still waiting for a connection when it ended/);
+    assert.match(notes.join("\n"), /due before the timetable ended were never run \(the drain was cut off after 10 s\)/);
+    assert.doesNotMatch(notes.join("\n"), /still unread/, "no reader, so no unread backlog");
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  });
+});
+
+test("a row added behind the runner's back, or a duplicated id, fails verification", async () => {
+  await t.run(
+    config,
+    async (schema) => {
+      await sleep(500);
+      await t.admin.query(`INSERT INTO ${schema}.bench_inserts (id, payload) VALUES ('018f0000-0000-7000-8000-000000000000', 'x')`);
+      await t.admin.query(`ALTER TABLE ${schema}.bench_inserts DROP CONSTRAINT bench_inserts_pkey`);
+      await t.admin.query(`INSERT INTO ${schema}.bench_inserts (id, payload) SELECT id, payload FROM ${schema}.bench_inserts LIMIT 1`);
+    },
+    async (_schema, s) => {
+      assert.equal(s.verification.ok, false);
+      assert.equal(s.verification.countsMatch, false);
+      assert.equal(s.verification.duplicated, 1);
+      assert.match(s.verification.problems.join("\n"), /bench_inserts holds [\d,]+ rows but [\d,]+ inserts were counted as committed/);
+      assert.match(s.verification.problems.join("\n"), /1 id\(s\) occur more than once in bench_inserts/);
+      assert.match(verificationError(s) ?? "", /^verification FAILED: /);
+    },
+  );
+});

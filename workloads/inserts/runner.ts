@@ -1,0 +1,95 @@
+// DBOS's raw point inserts (server-only): benchmarks/postgres_insert.py's table and statement, its batches of
+// sequential inserts on a fixed timetable (workloads/dbos/open-loop.ts), and verification that the rows in
+// the table are the inserts counted, each id once.
+import type pg from "pg";
+import type { TargetClient } from "../../runner/pg/pgclient";
+import { clock } from "../../runner/timing";
+import { drainNotes, OpenLoop } from "../dbos/open-loop";
+import { uuid7 } from "../dbos/uuid7";
+import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import type { InsertsConfig } from "./definition";
+
+/** The study's statement; prepared once per connection, as asyncpg's conn.execute prepares it. */
+export const INSERT_SQL = (schema: string) => `INSERT INTO ${schema}.bench_inserts (id, payload) VALUES ($1, $2)`;
+const INSERT_NAME = "dbos_bench_insert";
+
+function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
+  const { config: c, schema, stats } = ctx;
+  const sql = INSERT_SQL(schema);
+  const batchOp = stats.op("batch");
+  let inserted = 0;
+  const notes: string[] = [];
+
+  /** One batch: `batchSize` inserts one after another on one connection, each its own transaction. */
+  const runBatch = async (tc: TargetClient, due: number) => {
+    for (let i = 0; i < c.batchSize; i++) {
+      const sent = clock();
+      try {
+        await tc.client.query({ name: INSERT_NAME, text: sql, values: [uuid7(), `payload-${i}`] });
+      } catch (err) {
+        // The rest of the batch is not sent (the study's batch failed as a whole); rows already inserted stay
+        // counted, since they are in the table.
+        batchOp.failed();
+        return !(await stepFailed(ctx, tc, err, { what: "insert", count: () => stats.writeError(1), noTransaction: true, pause: null }));
+      }
+      const done = clock();
+      inserted++;
+      stats.wrote(1);
+      stats.latency.write.record((done - sent) * 1000);
+      // From the batch's scheduled time, as the study's timetable asked for all of its inserts at once.
+      stats.recordScheduled(due, sent, done);
+    }
+    batchOp.done();
+    batchOp.latency.record((clock() - due) * 1000);
+    return true;
+  };
+
+  const loop = new OpenLoop(ctx, c.rate / c.batchSize, runBatch);
+
+  return {
+    roles: Array.from({ length: c.connections }, (_, i) => `conn ${i + 1}`),
+    notes,
+    async setup(admin: pg.Client) {
+      await admin.query(`CREATE TABLE ${schema}.bench_inserts (id UUID PRIMARY KEY, payload TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT NOW())`);
+    },
+    startReaders: async () => undefined,
+    startWriters: (clients) => loop.start(clients),
+    writersDone: () => loop.done(),
+    readersDone: async () => undefined,
+    async verify(admin: pg.Client): Promise<WorkloadVerification> {
+      const r = loop.result();
+      notes.push(...drainNotes(r, "batch"));
+      const { rows } = await admin.query<{ n: string; ids: string; not_v7: string }>(
+        `SELECT count(*) AS n, count(DISTINCT id) AS ids,
+                count(*) FILTER (WHERE substr(id::text, 15, 1) <> '7' OR substr(id::text, 20, 1) NOT IN ('8', '9', 'a', 'b')) AS not_v7
+         FROM ${schema}.bench_inserts`,
+      );
+      const n = Number(rows[0].n);
+      const duplicated = n - Number(rows[0].ids);
+      const notV7 = Number(rows[0].not_v7);
+      const problems: string[] = [];
+      if (n !== inserted)
+        problems.push(`bench_inserts holds ${n.toLocaleString("en-US")} rows but ${inserted.toLocaleString("en-US")} inserts were counted as committed`);
+      if (duplicated > 0) problems.push(`${duplicated} id(s) occur more than once in bench_inserts`);
+      if (notV7 > 0) problems.push(`${notV7} id(s) in bench_inserts are not UUIDv7s (the runner only writes UUIDv7)`);
+      return {
+        ok: problems.length === 0,
+        lost: Math.max(0, inserted - n),
+        duplicated,
+        outOfOrder: 0,
+        checked: n,
+        countsMatch: n === inserted,
+        problems,
+        // Nothing is read back; units never run are in the drain note, not an "unread" backlog.
+        unreadAtEnd: 0,
+      };
+    },
+  };
+}
+
+export const inserts: WorkloadModule<InsertsConfig> = {
+  kind: "inserts",
+  groupNames: () => [],
+  writerCount: (c) => c.connections,
+  create,
+};

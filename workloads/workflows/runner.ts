@@ -1,0 +1,199 @@
+// DBOS's durable workflows started directly (server-only): the library's statements (workloads/dbos/
+// statements.ts) on its workflow_status and operation_outputs tables in the chosen profile, one workflow per
+// slot of a fixed timetable (workloads/dbos/open-loop.ts). Each transaction is its own BEGIN … COMMIT, as
+// the library sends it; a workflow's transactions run back to back on the connection that took it (the
+// library checks a connection out of its pool per transaction: the same commits and round trips).
+import { randomBytes, randomUUID } from "node:crypto";
+import type pg from "pg";
+import type { TargetClient } from "../../runner/pg/pgclient";
+import { clock } from "../../runner/timing";
+import { drainNotes, OpenLoop } from "../dbos/open-loop";
+import { dbosSchemaDdl, type DbosProfile, VALUES } from "../dbos/schema";
+import * as S from "../dbos/statements";
+import { uuid7 } from "../dbos/uuid7";
+import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import type { WorkflowsConfig } from "./definition";
+
+/** Each profile's statements and how it opens the transactions that differ (captured). */
+function statementsOf(profile: DbosProfile, schema: string) {
+  const q = (sql: string) => S.inSchema(sql, schema);
+  const current = profile === "current";
+  return {
+    start: q(current ? S.START_CURRENT : S.START_217),
+    complete: q(current ? S.COMPLETE_CURRENT : S.COMPLETE_217),
+    stepStatus: q(S.STEP_STATUS),
+    stepOutput: q(S.STEP_OUTPUT),
+    stepExecutor: q(S.STEP_EXECUTOR),
+    checkpoint: q(current ? S.STEP_CHECKPOINT_CURRENT : S.STEP_CHECKPOINT_217),
+    // 2.32's direct-start path names READ COMMITTED on its read and completion transactions; 2.17 does not.
+    beginRead: current ? S.BEGIN_READ_COMMITTED : S.BEGIN,
+    beginComplete: current ? S.BEGIN_READ_COMMITTED : S.BEGIN,
+  };
+}
+
+function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
+  const { config: c, schema, stats } = ctx;
+  const current = c.profile === "current";
+  const sql = statementsOf(c.profile, schema);
+  const workflowOp = stats.op("workflow");
+  const scheduledOp = stats.op("workflowScheduled");
+  const readOp = stats.op("stepRead");
+  // One executor per run, as each benchmark process's DBOS launches with executor_id = uuid7(); the
+  // application version is a 32-hex hash of the code in the library.
+  const executorId = uuid7();
+  const appVersion = randomBytes(16).toString("hex");
+  const name = c.steps > 0 ? VALUES.stepWorkflowName : VALUES.workflowName;
+  let started = 0;
+  let completed = 0;
+  const notes: string[] = [];
+
+  const startValues = (id: string) => [
+    id,
+    "PENDING",
+    name,
+    null, // authenticated_user
+    null, // assumed_role
+    null, // authenticated_roles
+    null, // output
+    null, // error
+    executorId,
+    appVersion,
+    VALUES.applicationId,
+    null, // class_name
+    null, // config_name
+    1, // recovery_attempts: a direct start counts as the first attempt
+    null, // queue_name
+    null, // workflow_timeout_ms
+    null, // workflow_deadline_epoch_ms
+    null, // deduplication_id
+    VALUES.inputs,
+    0, // priority
+    null, // queue_partition_key
+    randomUUID(), // owner_xid
+    null, // parent_workflow_id
+    VALUES.serialization,
+    null, // delay_until_epoch_ms
+    ...(current
+      ? ["null", null, null, false, VALUES.applicationName, executorId, VALUES.msPerSecond] // attributes … application_name; ON CONFLICT arm
+      : [executorId, VALUES.msPerSecond, "ENQUEUED", "DELAYED", 0]), // ON CONFLICT arm: executor, ms, the CASE's statuses and increment
+  ];
+
+  /** One transaction: BEGIN, the statements, COMMIT (three round trips or more, as the library). */
+  const tx = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[]) => {
+    await client.query(begin);
+    for (const s of statements) await client.query(s);
+    await client.query(S.COMMIT);
+  };
+  const write = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[]) => {
+    const t0 = clock();
+    await tx(client, begin, statements);
+    stats.wrote(1);
+    stats.latency.write.record((clock() - t0) * 1000);
+  };
+
+  const runWorkflow = async (tc: TargetClient, due: number): Promise<boolean> => {
+    const id = randomUUID(); // workflow ids are UUIDv4 text in the library
+    const sent = clock();
+    let what = "start";
+    let wrote = false;
+    try {
+      await write(tc.client, S.BEGIN, [{ text: sql.start, values: startValues(id) }]);
+      started++;
+      for (let n = 1; n <= c.steps; n++) {
+        what = `step ${n} read`;
+        const r0 = clock();
+        await tx(tc.client, sql.beginRead, [
+          { text: sql.stepStatus, values: [id] },
+          { text: sql.stepOutput, values: [id, n] },
+        ]);
+        readOp.done();
+        readOp.latency.record((clock() - r0) * 1000);
+        what = `step ${n} checkpoint`;
+        const stepStart = Date.now(); // epoch ms columns: the wall clock, as the library
+        const checkpoint = [id, n, VALUES.stepName, VALUES.stepOutput, null, stepStart, Date.now(), VALUES.serialization];
+        await write(tc.client, S.BEGIN, [
+          { text: sql.stepExecutor, values: [id] },
+          { text: sql.checkpoint, values: current ? [...checkpoint, VALUES.applicationName] : checkpoint },
+        ]);
+      }
+      what = "completion";
+      const complete = ["SUCCESS", VALUES.workflowOutput, null, VALUES.msPerSecond, null, id];
+      await write(tc.client, sql.beginComplete, [{ text: sql.complete, values: current ? [...complete, "PENDING"] : complete }]);
+      wrote = true;
+    } catch (err) {
+      const count = () => {
+        workflowOp.failed();
+        if (what === "start" || what.endsWith("checkpoint") || what === "completion") stats.writeError(1);
+        else readOp.failed();
+      };
+      return !(await stepFailed(ctx, tc, err, { what: `workflow ${what}`, count, pause: null }));
+    }
+    if (wrote) {
+      const done = clock();
+      completed++;
+      workflowOp.done();
+      workflowOp.latency.record((done - sent) * 1000);
+      scheduledOp.latency.record((done - due) * 1000);
+    }
+    return true;
+  };
+
+  const loop = new OpenLoop(ctx, c.rate, runWorkflow);
+
+  return {
+    roles: Array.from({ length: c.connections }, (_, i) => `conn ${i + 1}`),
+    notes,
+    async setup(admin: pg.Client) {
+      await admin.query(dbosSchemaDdl(schema, c.profile));
+    },
+    startReaders: async () => undefined,
+    startWriters: (clients) => loop.start(clients),
+    writersDone: () => loop.done(),
+    readersDone: async () => undefined,
+    async verify(admin: pg.Client): Promise<WorkloadVerification> {
+      const r = loop.result();
+      notes.push(...drainNotes(r, "workflow"));
+      const { rows } = await admin.query<{ n: string; success: string; not_final: string; outputs: string }>(
+        `SELECT (SELECT count(*) FROM ${schema}.workflow_status) AS n,
+                (SELECT count(*) FROM ${schema}.workflow_status WHERE status = 'SUCCESS') AS success,
+                (SELECT count(*) FROM ${schema}.workflow_status WHERE status IS DISTINCT FROM 'SUCCESS') AS not_final,
+                (SELECT count(*) FROM ${schema}.operation_outputs o JOIN ${schema}.workflow_status w USING (workflow_uuid)
+                  WHERE w.status = 'SUCCESS') AS outputs`,
+      );
+      const n = Number(rows[0].n);
+      const success = Number(rows[0].success);
+      const notFinal = Number(rows[0].not_final);
+      const outputs = Number(rows[0].outputs);
+      const fmt = (x: number) => x.toLocaleString("en-US");
+      const problems: string[] = [];
+      if (n !== started) problems.push(`workflow_status holds ${fmt(n)} workflows but ${fmt(started)} starts were counted as committed`);
+      if (success !== completed) problems.push(`${fmt(success)} workflows are SUCCESS but ${fmt(completed)} completions were counted as committed`);
+      if (notFinal > 0) {
+        const failed = started - completed;
+        problems.push(
+          `${fmt(notFinal)} workflow(s) are not final (status other than SUCCESS)${failed > 0 ? `; ${fmt(failed)} failed after their start (errors counted)` : ""}`,
+        );
+      }
+      if (outputs !== success * c.steps)
+        problems.push(`the ${fmt(success)} finished workflows have ${fmt(outputs)} step checkpoints, not ${fmt(success * c.steps)} (${c.steps} each)`);
+      return {
+        ok: problems.length === 0,
+        lost: Math.max(0, started - n),
+        duplicated: 0,
+        outOfOrder: 0,
+        checked: n,
+        countsMatch: n === started && success === completed,
+        problems,
+        // Nothing is read back; workflows never run are in the drain note, not an "unread" backlog.
+        unreadAtEnd: 0,
+      };
+    },
+  };
+}
+
+export const workflows: WorkloadModule<WorkflowsConfig> = {
+  kind: "workflows",
+  groupNames: () => [],
+  writerCount: (c) => c.connections,
+  create,
+};
