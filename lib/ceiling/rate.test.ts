@@ -17,4 +17,10 @@ test("broker workloads raise their write limit and judge the writes; open-loop w
   const c = cache.set(WorkloadConfig.parse({ kind: "cache" }), 800) as Record<string, unknown>;
   assert.deepEqual([c.load, c.rate], ["rate", 800], "a closed-loop config becomes open loop at the step's rate");
   assert.equal(WorkloadConfig.safeParse(c).success, true);
+
+  const inserts = rateKnob("inserts")!;
+  assert.deepEqual(inserts.fields, ["rate"], "an always-open-loop workload: its rate alone");
+  const i = inserts.set(WorkloadConfig.parse({ kind: "inserts" }), 2500) as Record<string, unknown>;
+  assert.equal(i.rate, 2500);
+  assert.equal(WorkloadConfig.safeParse(i).success, true);
 });

@@ -1,6 +1,7 @@
 // What a ceiling search raises, per workload, read from its field table: the broker workloads' write limit
-// (`throttleWritesPerSec`, the writes it paces), or an open-loop target rate (Yong's workloads: `load` "rate"
-// and `rate`, pacing all requests together). A workload with neither has no rate to raise. Browser-safe.
+// (`throttleWritesPerSec`, the writes it paces), or an open-loop target rate (`rate`: DBOS's workloads, and
+// Yong's with `load` "rate", pacing all requests together). A workload with neither has no rate to raise.
+// Browser-safe.
 import { rateOperations } from "../operations";
 import { definitionOf, type WorkloadConfig } from "../workloads";
 
@@ -26,12 +27,14 @@ export function rateKnob(kind: string): RateKnob | null {
       paced: ops[0].name,
       fields: ["throttleWritesPerSec"],
     };
+  // An open-loop rate: always (DBOS's inserts and workflows), or as one of a load model's choices (Yong's).
   const load = def.fields.find((f) => f.name === "load");
-  if (has("rate") && load?.options?.some((o) => o.value === "rate") && ops[0])
+  const openLoop = load === undefined || load.options?.some((o) => o.value === "rate");
+  if (has("rate") && openLoop && ops[0])
     return {
-      set: (c, rate) => ({ ...c, load: "rate", rate }) as WorkloadConfig,
+      set: (c, rate) => ({ ...c, ...(load ? { load: "rate" } : {}), rate }) as WorkloadConfig,
       paced: ops.find((o) => o.name === ALL_REQUESTS)?.name ?? ops[0].name,
-      fields: ["load", "rate"],
+      fields: load ? ["load", "rate"] : ["rate"],
     };
   return null;
 }
