@@ -27,21 +27,16 @@ export const READ_TOLERANCE = 0.02;
  * flight when the window starts and ends, which the slack below also covers for short windows.
  */
 export const BACKLOG_GROWTH_TOLERANCE = 0.01;
-/** The runner's process may use this much CPU (seconds per second, all its threads) before it may be the limit. */
-export const CLIENT_CPU_LIMIT = 0.9;
-/** Timers this late (event-loop delay p99) and the throttle's schedule is the runner's, not the server's. */
-export const CLIENT_EVENT_LOOP_LIMIT_MS = 50;
-
-/** How busy the runner was during the step's measured window. */
+/** How busy the runner was during the step's measured window, and the engine's client-bound verdict on it
+ *  (lib/runner-load.ts: its event-loop delay against the run's main latency, or its CPU near one core). */
 export interface ClientLoad {
-  /** CPU seconds per second of the window (user + system, every thread of the runner process). */
+  /** CPU seconds per second of the window (the runner process, every thread). */
   cpuCores: number;
   /** Event-loop delay p99 over the window, ms. */
   eventLoopP99Ms: number;
-  /** A verdict the runner's own telemetry already gave (it then decides), with its words. */
-  verdict?: { clientBound: boolean; reason: string };
-  /** Where these numbers come from ("runner telemetry", "measured by the ceiling driver"). */
-  source: string;
+  clientBound: boolean;
+  /** The verdict in words with its numbers (lib/runner-load.ts clientBoundText when client-bound). */
+  reason: string;
 }
 
 /** What a step measured, in the terms of the conditions. */
@@ -158,16 +153,8 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
   if (f.errors.count > 0)
     fail("errors", `${n0(f.errors.count)} operation(s) failed${f.errors.messages.length ? `: ${f.errors.messages.slice(0, 3).join("; ")}` : ""}`);
 
-  if (!f.client) unchecked.push({ condition: "client", message: "the runner's CPU and event-loop delay were not measured for this step" });
-  else if (f.client.verdict) {
-    if (f.client.verdict.clientBound) fail("client", `the runner was the limit (${f.client.source}): ${f.client.verdict.reason}`);
-  } else {
-    const why: string[] = [];
-    if (f.client.cpuCores >= CLIENT_CPU_LIMIT) why.push(`it used ${n1(f.client.cpuCores * 100)}% of a core (limit ${n0(CLIENT_CPU_LIMIT * 100)}%)`);
-    if (f.client.eventLoopP99Ms >= CLIENT_EVENT_LOOP_LIMIT_MS)
-      why.push(`its event loop ran ${ms(f.client.eventLoopP99Ms)} late at p99 (limit ${ms(CLIENT_EVENT_LOOP_LIMIT_MS)})`);
-    if (why.length) fail("client", `the runner may be the limit, not the server: ${why.join(", and ")}`);
-  }
+  if (!f.client) unchecked.push({ condition: "client", message: "the runner's load was not recorded for this step's run" });
+  else if (f.client.clientBound) fail("client", `the runner, not the server, may have decided this step: ${f.client.reason.replace(/^client-bound: /, "")}`);
 
   return { sustained: failures.length === 0, failures, unchecked, backlogSlopePerSec };
 }

@@ -8,9 +8,10 @@
 // capacity: from 40 msg/s it goes 40, 80 (sustained), 160 (not), 120 (not), and stops at 80 with [80, 120].
 // The confirmation at 80 msg/s then needs each writer to manage 16 inserts a second of 50 ms each (it does,
 // with 12 ms of round trip to spare per insert), and the one at 1.5× (120 msg/s) is above what 50 ms inserts
-// allow whatever the machine does. The latency goal is loose (p99 < 300 ms) for the same reason: the steps
-// are decided by the rate the server can take, which the trigger fixes, not by scheduling noise; and the
-// latencies are long (≥ 50 ms) beside the runner's own event-loop delay, so no step is client-bound by it.
+// allow whatever the machine does. The latency goal is loose (p99 < 1 s) for the same reason: the steps are
+// decided by the rate the server can take, which the trigger fixes, not by scheduling noise; and the runner's
+// own event-loop delay on these shared cores (tens of ms at times) stays well under the 10% of the goal that
+// would make a step client-bound.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
@@ -64,7 +65,7 @@ function options(over: Partial<CeilingOptions> = {}): CeilingOptions {
   return {
     base: WorkloadConfig.parse({ kind: "queue", writers: 5, readers: 2, payloadBytes: 100, durationSeconds: 3, warmupSeconds: 1, reportIntervalSeconds: 1 }),
     targetUrl: db.url,
-    slo: slo("p99<300ms"),
+    slo: slo("p99<1s"),
     metric,
     stepSeconds: 3,
     warmupSeconds: 1,
@@ -99,7 +100,7 @@ describe("ceiling search on the embedded Postgres", () => {
     for (const s of r.steps) {
       assert.ok(s.measuredSeconds >= 2.9, `step ${s.rate}: window ${s.measuredSeconds} s`);
       assert.ok(s.client && s.client.cpuCores > 0, `step ${s.rate}: runner load measured`);
-      assert.equal(s.goal.name, "e2e");
+      assert.equal(s.goal.name, "e2eScheduled", "the goal is checked on e2e from each message's scheduled time");
       assert.ok(s.goal.stats && s.goal.stats.count > 0);
     }
 

@@ -145,13 +145,13 @@ describe("bench ceiling: a short search", () => {
     );
     assert.equal(code, 0, [...out, ...err].join("\n"));
     const text = out.join("\n");
-    assert.match(text, /goal end-to-end p99<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s/);
+    assert.match(text, /goal e2e from schedule p99<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s/);
     assert.match(
       text,
-      /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, end-to-end p99 [\d.]+ ms, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.]+ ms → sustained/,
+      /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, e2e from schedule p99 [\d.]+ ms, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.]+ ms → sustained/,
     );
     assert.match(text, /step 2 +20 msg\/s: .* → sustained/);
-    assert.match(text, /ceiling: at least 20 msg\/s with end-to-end p99<1s: the maximum rate was sustained \(raise --max-rate to look further\)/);
+    assert.match(text, /ceiling: at least 20 msg\/s with e2e from schedule p99<1s: the maximum rate was sustained \(raise --max-rate to look further\)/);
     const doc = JSON.parse(readFileSync(file, "utf8"));
     assert.equal(doc.kind, "ceiling");
     assert.equal(doc.slo, "p99<1s");

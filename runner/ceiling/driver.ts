@@ -1,7 +1,7 @@
 // The ceiling search's driver: each step is an ordinary run of the workload through the engine, throttled to
 // the step's rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { clientBoundText, isClientBound } from "../../lib/runner-load";
 import type { RunSummary } from "../../lib/summary";
 import type { WorkloadConfig } from "../../lib/workloads";
 import { type GoalMetric, stepFacts } from "../../lib/ceiling/facts";
@@ -18,9 +18,6 @@ import { RunCancelled, runWorkload, type EngineOptions, type EngineSample } from
 /** A step's drain: long enough to empty a sustained step's backlog; an unsustained one's is cut short (its
  *  leftovers are noted in its summary, and the next step runs in a schema of its own). */
 const STEP_DRAIN_SECONDS = 5;
-
-/** The event-loop delay monitor's sampling period (ms). */
-const LOOP_RESOLUTION_MS = 10;
 
 export interface CeilingOptions {
   /** The workload's config; each step overrides its throttle, measured duration and warm-up. */
@@ -42,15 +39,24 @@ export interface CeilingOptions {
 }
 
 /**
- * How busy the runner was in a step's measured window. The summary's manifest has the runner's CPU over the
- * window; the event-loop delay is measured here around the window (the engine does not record it).
+ * How busy the runner was in a step's measured window, and whether that decided the step. The engine's rule
+ * (lib/runner-load.ts isClientBound: CPU near one core, or an event-loop delay of 10% of a latency's p99),
+ * held against what the step's verdict rests on: the goal's latency, or the goal's limit when that is larger.
+ * A 4 ms delay beside a 2 ms write p99 makes the run page call a run client-bound, yet cannot move an e2e p99
+ * across a 1 s goal; it can when the goal is 10 ms. Null for a run that did not record the runner's load.
  */
-export function clientLoadOf(summary: RunSummary, eventLoopP99Ms: number): ClientLoad {
-  const secs = summary.window.measuredSeconds;
+export function clientLoadOf(summary: RunSummary, goal: { label: string; p99Ms: number | undefined }, slo: Slo): ClientLoad | null {
+  const l = summary.runnerLoad;
+  if (!l) return null;
+  const limit = Math.max(...slo.map((b) => b.limitMs));
+  const against = Math.max(goal.p99Ms ?? 0, limit);
+  const judgedAgainst = { metric: against === limit ? `the goal's ${limit} ms on ${goal.label}` : goal.label, p99: against };
+  const clientBound = isClientBound({ delayMs: l.exposedDelayMs, cpuCores: l.cpuCores, mainP99Ms: against });
   return {
-    cpuCores: secs > 0 ? summary.manifest.runnerCpuSeconds / secs : 0,
-    eventLoopP99Ms,
-    source: "the runner's CPU over the window, and its event-loop delay measured by the ceiling driver",
+    cpuCores: l.cpuCores,
+    eventLoopP99Ms: l.loopDelayMs.p99,
+    clientBound,
+    reason: clientBound ? clientBoundText({ ...l, judgedAgainst }) : "not client-bound",
   };
 }
 
@@ -60,7 +66,6 @@ export async function runStep(rate: number, index: number, o: CeilingOptions): P
   if (!knob.ok) throw new Error(knob.message);
   const config = { ...knob.knob.set(o.base, rate), durationSeconds: o.stepSeconds, warmupSeconds: o.warmupSeconds } as WorkloadConfig;
   const samples: EngineSample[] = [];
-  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const extra = o.engine?.(index) ?? {};
   const startedAt = new Date();
   let summary: RunSummary;
@@ -74,24 +79,15 @@ export async function runStep(rate: number, index: number, o: CeilingOptions): P
         samples.push(s);
         await extra.onSample?.(s);
       },
-      onPhase: (p) => {
-        // The delay of the measured window only, as the runner's CPU in the manifest.
-        if (p === "measuring") loop.enable();
-        else if (p === "draining") loop.disable();
-        extra.onPhase?.(p);
-      },
+      onPhase: (p) => extra.onPhase?.(p),
     });
   } catch (err) {
     if (err instanceof RunCancelled) throw new SearchCancelled();
     throw err;
-  } finally {
-    loop.disable();
   }
-  // The monitor's timer fires every LOOP_RESOLUTION_MS and records how long it really took: the lateness is
-  // what exceeds the resolution.
-  const eventLoopP99Ms = loop.count > 0 ? Math.max(loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS, 0) : 0;
-  const client = clientLoadOf(summary, eventLoopP99Ms);
-  const facts = stepFacts(summary, samples, rate, o.metric, client);
+  const unjudged = stepFacts(summary, samples, rate, o.metric, null);
+  const client = clientLoadOf(summary, { label: unjudged.latency.label, p99Ms: unjudged.latency.stats?.p99 }, o.slo);
+  const facts = { ...unjudged, client };
   const verdict = judgeStep(facts, o.slo);
   const step: CeilingStep = {
     index,
