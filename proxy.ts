@@ -1,8 +1,8 @@
-// Next 16's request proxy (formerly middleware): every request passes lib/request-guard.ts's checks before a
+// Next 16's request proxy (formerly middleware): every request passes lib/api/request-guard.ts's checks before a
 // page or a route handler sees it.
 import { NextResponse, type NextRequest } from "next/server";
 import { readEnv } from "./lib/env";
-import { allowedHosts, checkRequest } from "./lib/request-guard";
+import { allowedHosts, checkRequest } from "./lib/api/request-guard";
 
 let hosts: Set<string> | undefined;
 

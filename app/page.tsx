@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { StatusPanel } from "@/components/StatusPanel";
-import { checkHealth } from "@/lib/health";
+import { checkHealth } from "@/lib/status/health";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import type { Health } from "@/lib/health";
+import type { Health } from "@/lib/status/health";
 
 const PARTS = [
   { key: "controlStore", label: "Control store", what: "where runs, samples and summaries are kept" },

@@ -1,9 +1,9 @@
 // The one CSV writer and the one latency formatter: what a spreadsheet reads back, and what a page shows.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fmtMs as compareMs } from "./compare";
+import { fmtMs as compareMs } from "./compare/compare";
 import { csvCell, toCsvText } from "./csv";
-import { fmtMs } from "./run-format";
+import { fmtMs } from "./runs/format";
 
 test("CSV fields are quoted as RFC 4180 asks: comma, quote, CR and LF", () => {
   assert.equal(csvCell("plain"), "plain");

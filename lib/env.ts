@@ -2,7 +2,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { checkPgUrl } from "./pgurl";
+import { checkPgUrl } from "./targets/pgurl";
 
 const pgUrl = (name: string) =>
   z
@@ -31,7 +31,7 @@ export const EnvSchema = z.object({
   TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
   EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
   RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
-  /** The message data one run may hold in the runner (lib/memory.ts), in MiB. Default: half this machine's
+  /** The message data one run may hold in the runner (lib/workloads/memory.ts), in MiB. Default: half this machine's
    *  memory, at most 2 GiB (a runner beside the app and Postgres should not take the machine). */
   RUNNER_MEMORY_BUDGET_MB: z.coerce
     .number({ error: "RUNNER_MEMORY_BUDGET_MB must be a number of MiB" })

@@ -7,8 +7,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { startEmbedded, type EmbeddedServer } from "./embedded";
-import { migrate } from "./migrate";
+import { startEmbedded, type EmbeddedServer } from "../platform/embedded";
+import { migrate } from "../platform/migrate";
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { toCliCommand } from "../lib/cli-command";
-import { presetById, PRESETS, WorkloadConfig } from "../lib/workloads";
+import { toCliCommand } from "../lib/runs/cli-command";
+import { presetById, PRESETS, WorkloadConfig } from "../lib/workloads/config";
 import type { QueueConfig } from "../workloads/queue/definition";
 import { parseArgs, parseDuration, usage } from "./cli-args";
 
@@ -15,7 +15,7 @@ const error = (argv: string[]) => {
   assert.equal(r.kind, "error", `expected an error for ${argv.join(" ")}`);
   return (r as { message: string }).message;
 };
-/** Splits a shell command line the way sh would for the quoting lib/cli-command.ts produces. */
+/** Splits a shell command line the way sh would for the quoting lib/runs/cli-command.ts produces. */
 const shellSplit = (cmd: string) => [...cmd.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]));
 
 test("durations: Go-style and plain seconds; fractions are refused", () => {
@@ -96,7 +96,7 @@ test("presets, with flags overriding their fields", () => {
   for (const preset of PRESETS) assert.equal(run(["--preset", preset.id]).config.kind, preset.config.kind);
 });
 
-test("every command lib/cli-command.ts shows for a run parses back to the same config", () => {
+test("every command lib/runs/cli-command.ts shows for a run parses back to the same config", () => {
   for (const preset of PRESETS) {
     const config = WorkloadConfig.parse(preset.config);
     for (const target of [undefined, "postgresql://u:****@db.example:5432/app?sslmode=require", "postgresql://o'neil:****@h/db"]) {

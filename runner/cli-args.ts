@@ -2,8 +2,8 @@
 // --name, -name=value, --name value), so a reference command line can be pasted as is, plus our own
 // (--target, --warmup, --preset, --json, --save). No dependency: the grammar is small and the messages must
 // name the exact flag.
-import { checkPgUrl } from "../lib/pgurl";
-import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads";
+import { checkPgUrl } from "../lib/targets/pgurl";
+import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads/config";
 import type { WorkloadDefinition } from "../workloads/types";
 import { parseWholeMillis, parseWholeSeconds } from "../lib/duration";
 
@@ -64,7 +64,7 @@ function ownFlags(): Record<string, FlagSpec> {
     user: { type: "string", help: "reference-style connection: user (default postgres)" },
     password: { type: "string", help: "reference-style connection: password" },
     preset: { type: "string", help: `start from a preset (flags override its fields): ${PRESETS.map((p) => p.id).join(", ")}` },
-    json: { type: "string", help: "write the run's summary (lib/summary.ts RunSummary) to this file" },
+    json: { type: "string", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
     save: { type: "bool", help: "store the run in the control store so the app shows it (live)" },
     help: { type: "bool", help: "this text" },
   };

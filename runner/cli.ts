@@ -4,15 +4,15 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { defaultTargetName } from "../lib/default-target";
-import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
+import { defaultTargetName } from "../lib/targets/default-target";
+import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../platform/embedded";
 import { dataDir, readEnv, type Env } from "../lib/env";
-import { memoryProblem } from "../lib/memory";
-import { describeUrl, maskUrl } from "../lib/pgurl";
-import { abCompareHref, abCompareIds, abRows, abText, publishedPairFor } from "../lib/ab";
-import { definitionOf, WorkloadConfig } from "../lib/workloads";
-import { knobsParts } from "../lib/run-format";
-import type { RunSummary } from "../lib/summary";
+import { memoryProblem } from "../lib/workloads/memory";
+import { describeUrl, maskUrl } from "../lib/targets/pgurl";
+import { abCompareHref, abCompareIds, abRows, abText, publishedPairFor } from "../lib/compare/ab";
+import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
+import { knobsParts } from "../lib/runs/format";
+import type { RunSummary } from "../lib/measurement/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
@@ -26,12 +26,12 @@ const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error
 
 /** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
 async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void) {
-  const { migrate } = await import("../lib/migrate");
+  const { migrate } = await import("../platform/migrate");
   await migrate(controlUrl);
   const { prisma } = await import("../lib/db");
-  const runs = await import("../lib/runs");
-  const runners = await import("../lib/runners");
-  const { runRecorder } = await import("../lib/run-recorder");
+  const runs = await import("../lib/runs/store");
+  const runners = await import("../lib/status/runners");
+  const { runRecorder } = await import("../lib/runs/recorder");
   const db = prisma(controlUrl);
   const runnerId = `${os.hostname()}-cli-${process.pid}`;
   await runners.registerRunner(db, runnerId);
@@ -39,7 +39,7 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
   const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
-  // The same recorder as the runner's (lib/run-recorder.ts): phases, samples and the outcome stored alike.
+  // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
   const recorder = runRecorder(run.id, db, onProblem);
   return {
     ...recorder,
@@ -81,7 +81,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const ceiling = await import("./ceiling/cli");
     return ceiling.main(argv.slice(1), io);
   }
-  // `--variant both`: the workload's baseline and modded variants, one after the other (lib/ab.ts).
+  // `--variant both`: the workload's baseline and modded variants, one after the other (lib/compare/ab.ts).
   const both = bothVariants(argv);
   const parsed = parseArgs(both ? both.argv : argv);
   if (parsed.kind === "help") {

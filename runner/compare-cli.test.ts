@@ -5,12 +5,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { prisma } from "../lib/db";
-import { createImport } from "../lib/import-store";
+import { createImport } from "../lib/imports/store";
 import { TOOL_OUTPUT_DIR } from "../lib/paths";
-import { createRun, finishRun } from "../lib/runs";
-import type { RunSummary } from "../lib/summary";
+import { createRun, finishRun } from "../lib/runs/store";
+import type { RunSummary } from "../lib/measurement/summary";
 import { testControlStore, testDatabase } from "../lib/testing";
-import { WorkloadConfig } from "../lib/workloads";
+import { WorkloadConfig } from "../lib/workloads/config";
 import { main, parseCompareArgs } from "./compare-cli";
 import { runWorkload } from "./engine";
 

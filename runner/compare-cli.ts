@@ -1,14 +1,14 @@
 // `npm run bench -- compare <run-id|reference-id|import-id>... [--baseline ID] [--format table|md|csv|json]`
-// prints the same comparison as /compare (lib/compare.ts). Runs and imports come from the control store:
+// prints the same comparison as /compare (lib/compare/compare.ts). Runs and imports come from the control store:
 // DATABASE_URL, or the embedded one of DATA_DIR (shared with a running `npm start`, else started for the
 // duration of the command). References need no database.
-import { buildComparison, isValidKey, toCsv, toJson, toMarkdown, toTextTable } from "../lib/compare";
-import { loadComparables } from "../lib/compare-load";
+import { buildComparison, isValidKey, toCsv, toJson, toMarkdown, toTextTable } from "../lib/compare/compare";
+import { loadComparables } from "../lib/compare/load";
 import { prisma } from "../lib/db";
-import { CONTROL_DB, useEmbedded } from "../lib/embedded";
+import { CONTROL_DB, useEmbedded } from "../platform/embedded";
 import { dataDir, readEnv } from "../lib/env";
-import { migrate } from "../lib/migrate";
-import { REFERENCES } from "../lib/references";
+import { migrate } from "../platform/migrate";
+import { REFERENCES } from "../lib/references/references";
 
 const FORMATS = ["table", "md", "csv", "json"] as const;
 type Format = (typeof FORMATS)[number];

@@ -1,9 +1,9 @@
 // The target a headless tool (CLI, bench scripts) uses when none is given: TARGET_DATABASE_URL, else the
 // embedded Postgres of DATA_DIR (shared with a running `npm start`, else started for the command).
-import { defaultTargetName } from "../lib/default-target";
-import { TARGET_DB, useEmbedded, type EmbeddedServer } from "../lib/embedded";
+import { defaultTargetName } from "../lib/targets/default-target";
+import { TARGET_DB, useEmbedded, type EmbeddedServer } from "../platform/embedded";
 import { dataDir, readEnv, type Env } from "../lib/env";
-import { describeUrl } from "../lib/pgurl";
+import { describeUrl } from "../lib/targets/pgurl";
 
 export interface ResolvedTarget {
   url: string;

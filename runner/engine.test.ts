@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { decodeHistogram, percentilesOf } from "../lib/histogram";
-import { RunSummary } from "../lib/summary";
-import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
+import { decodeHistogram, percentilesOf } from "../lib/measurement/histogram";
+import { RunSummary } from "../lib/measurement/summary";
+import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { testDatabase } from "../lib/testing";
 import { RunCancelled, runWorkload, verificationError, type EngineOptions, type EngineSample } from "./engine";
 import { stampOfHex } from "../workloads/runtime";

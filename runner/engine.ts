@@ -8,18 +8,18 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type pg from "pg";
-import { encodeHistogram, percentilesOf } from "../lib/histogram";
-import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/metrics";
+import { encodeHistogram, percentilesOf } from "../lib/measurement/histogram";
+import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/measurement/metrics";
 import { PROJECT_ROOT } from "../lib/paths";
-import { budgetProblem, readBudget } from "../lib/capacity";
-import { explainPgError, maskUrl } from "../lib/pgurl";
-import type { SampleMetrics } from "../lib/sample";
-import { RunSummary, type Manifest } from "../lib/summary";
+import { budgetProblem, readBudget } from "../lib/targets/capacity";
+import { explainPgError, maskUrl } from "../lib/targets/pgurl";
+import type { SampleMetrics } from "../lib/measurement/sample";
+import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads";
+import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads/config";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
-import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/runner-load";
+import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
@@ -64,7 +64,7 @@ export class RunCancelled extends Error {
   }
 }
 
-const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads.ts: the New run form counts it in the total time
+const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads/config.ts: the New run form counts it in the total time
 /** After a cancel, loops get this long to finish their statement before it is cancelled server-side. */
 const STOP_GRACE_MS = 700;
 
@@ -443,7 +443,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       ],
       histograms,
     };
-    // The summary is a contract (lib/summary.ts): check it before anyone stores it.
+    // The summary is a contract (lib/measurement/summary.ts): check it before anyone stores it.
     const parsed = RunSummary.safeParse(summary);
     if (!parsed.success) throw new Error(`internal error: the summary does not match its schema: ${parsed.error.issues[0]?.message}`);
     if (!verification.ok) log(verificationError(summary)!);

@@ -1,9 +1,9 @@
 // Text output of the CLI and the bench scripts: the live line and the final summary table.
-import type { LatencyStats } from "../lib/metrics";
-import type { RunSummary } from "../lib/summary";
-import { knobsParts } from "../lib/run-format";
-import { definitionOf } from "../lib/workloads";
-import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/operations";
+import type { LatencyStats } from "../lib/measurement/metrics";
+import type { RunSummary } from "../lib/measurement/summary";
+import { knobsParts } from "../lib/runs/format";
+import { definitionOf } from "../lib/workloads/config";
+import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/measurement/operations";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");

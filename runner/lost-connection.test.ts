@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../lib/testing";
-import { WorkloadConfig } from "../lib/workloads";
+import { WorkloadConfig } from "../lib/workloads/config";
 import { runWorkload } from "./engine";
 
 let db: { url: string; drop: () => Promise<void> };

@@ -5,11 +5,11 @@ import { after, before, test } from "node:test";
 import pg from "pg";
 import { prisma } from "../lib/db";
 import { readEnv } from "../lib/env";
-import { registerRunner } from "../lib/runners";
-import { createRun, requestCancel } from "../lib/runs";
-import { RunSummary } from "../lib/summary";
+import { registerRunner } from "../lib/status/runners";
+import { createRun, requestCancel } from "../lib/runs/store";
+import { RunSummary } from "../lib/measurement/summary";
 import { testControlStore, testDatabase } from "../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { startRunnerLoop, type RunnerLoop } from "./main";
 
 let control: { url: string; drop: () => Promise<void> };

@@ -7,21 +7,21 @@
 // failed) | cancelled (a cancel request, honoured within 2 s) | interrupted (this runner was stopped with
 // SIGTERM/SIGINT while executing it, or died: npm start's supervisor marks its runs at once, other runners'
 // sweeps mark runs whose runner went silent). Samples and the outcome are kept and retried while the control
-// store is unreachable (lib/run-recorder.ts, lib/outbox.ts); leftover run schemas are swept from the targets (runner/sweep.ts).
+// store is unreachable (lib/runs/recorder.ts, lib/runs/outbox.ts); leftover run schemas are swept from the targets (runner/sweep.ts).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { exitWithParent } from "../lib/children";
+import { exitWithParent } from "../platform/children";
 import { prisma, type PrismaClient } from "../lib/db";
-import { storeErrorText } from "../lib/health";
+import { storeErrorText } from "../lib/status/health";
 import { readEnv, type Env } from "../lib/env";
-import { memoryProblem } from "../lib/memory";
+import { memoryProblem } from "../lib/workloads/memory";
 import { releaseMemory } from "./release-memory";
-import type { Phase } from "../lib/metrics";
-import { heartbeat, registerRunner } from "../lib/runners";
-import { maskUrl } from "../lib/pgurl";
-import { runRecorder } from "../lib/run-recorder";
-import { claimNextRun, markInterruptedRuns, phaseWords } from "../lib/runs";
-import { parseConfig } from "../lib/workloads";
+import type { Phase } from "../lib/measurement/metrics";
+import { heartbeat, registerRunner } from "../lib/status/runners";
+import { maskUrl } from "../lib/targets/pgurl";
+import { runRecorder } from "../lib/runs/recorder";
+import { claimNextRun, markInterruptedRuns, phaseWords } from "../lib/runs/store";
+import { parseConfig } from "../lib/workloads/config";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { sweepSchemas } from "./sweep";
 import { claimNextSearch, markInterruptedSearches } from "../lib/ceiling/store";
@@ -67,7 +67,7 @@ async function execute(
 ): Promise<{ schemaLeft: boolean }> {
   const controller = new AbortController();
   let schemaLeft = false;
-  // The same recorder as the CLI's --save (lib/run-recorder.ts): phases, samples and the outcome are kept and
+  // The same recorder as the CLI's --save (lib/runs/recorder.ts): phases, samples and the outcome are kept and
   // retried while the control store is down; once the runner is stopping, what is still waiting is given up.
   const recorder = runRecorder(run.id, db, log, () => current.stopping === true);
   let why = "cancel" as "cancel" | "shutdown"; // set by current.abort (a closure), so not narrowed

@@ -2,8 +2,8 @@
 // operation's counters.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { mibPerSec } from "../lib/metrics";
-import { SampleMetrics } from "../lib/sample";
+import { mibPerSec } from "../lib/measurement/metrics";
+import { SampleMetrics } from "../lib/measurement/sample";
 import { BEHIND_SCHEDULE_NOTE_SECONDS, RunStats, ScheduleWatch } from "./stats";
 
 /** A watch of a 1,000 msg/s throttle with 4 writers of batch 1 (slack 5 messages), fed whole-second intervals.

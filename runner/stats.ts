@@ -7,10 +7,10 @@
 // them. Counters work the same way. Memory is fixed: a few histograms per consumer group, no per-message
 // arrays, so a 10-minute run holds as much as a 10-second one.
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../lib/histogram";
-import { mibPerSec, type LatencyByMetric, type LatencyStats, type Phase } from "../lib/metrics";
-import { exposedDelayMs, isClientBound, type SampleRunnerLoad, type SummaryRunnerLoad } from "../lib/runner-load";
-import type { SampleMetrics } from "../lib/sample";
+import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../lib/measurement/histogram";
+import { mibPerSec, type LatencyByMetric, type LatencyStats, type Phase } from "../lib/measurement/metrics";
+import { exposedDelayMs, isClientBound, type SampleRunnerLoad, type SummaryRunnerLoad } from "../lib/measurement/runner-load";
+import type { SampleMetrics } from "../lib/measurement/sample";
 
 /** Latencies recorded once for the whole run (writerLag: how far each writer is behind its share, see Throttle). */
 export type RunMetric = "write" | "writeScheduled" | "writerLag";

@@ -4,9 +4,9 @@ import pg from "pg";
 import { prisma } from "../lib/db";
 import { CeilingSettings } from "../lib/ceiling/settings";
 import { createSearch, finishSearch } from "../lib/ceiling/store";
-import { createRun, finishRun } from "../lib/runs";
+import { createRun, finishRun } from "../lib/runs/store";
 import { testControlStore, testDatabase } from "../lib/testing";
-import { WorkloadConfig } from "../lib/workloads";
+import { WorkloadConfig } from "../lib/workloads/config";
 import { GRACE_MS, schemaComment, sweepSchemas } from "./sweep";
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;

@@ -4,8 +4,8 @@
 // schema is older than GRACE_MS, judged by the creation time the engine writes into its comment.
 import pg from "pg";
 import type { PrismaClient } from "../lib/db";
-import { FINAL_STATUSES, type RunStatus } from "../lib/metrics";
-import { maskUrl } from "../lib/pgurl";
+import { FINAL_STATUSES, type RunStatus } from "../lib/measurement/metrics";
+import { maskUrl } from "../lib/targets/pgurl";
 import { ident } from "./pg/pgclient";
 
 /** A schema of a run unknown to this control store is left alone this long (the run may still be going). */

@@ -1,6 +1,6 @@
 // Clocks, sleeps and the write throttle.
 import { performance } from "node:perf_hooks";
-import type { BackoffMode } from "../lib/workloads";
+import type { BackoffMode } from "../lib/workloads/config";
 
 /**
  * The runner's one clock: milliseconds on the monotonic performance clock, as an absolute value

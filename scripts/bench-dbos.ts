@@ -10,11 +10,11 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startEmbedded } from "../lib/embedded";
-import { describeUrl } from "../lib/pgurl";
-import type { RunSummary } from "../lib/summary";
+import { startEmbedded } from "../platform/embedded";
+import { describeUrl } from "../lib/targets/pgurl";
+import type { RunSummary } from "../lib/measurement/summary";
 import { freePort } from "../lib/testing";
-import { WorkloadConfig, workloadDefinition } from "../lib/workloads";
+import { WorkloadConfig, workloadDefinition } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";

@@ -5,16 +5,16 @@
 //
 // `npm run bench:memory -- --payload-run [--target URL] [--config '{"kind":…}'] [--json]`
 // Big-payload runs (1 MiB messages) in this one process, or the one config given: for each, the workload's
-// client-memory estimate (lib/memory.ts) beside the memory the run really added at its peak, and what is left
+// client-memory estimate (lib/workloads/memory.ts) beside the memory the run really added at its peak, and what is left
 // after the run once released as the runner releases it (runner/release-memory.ts). --json: one JSON line.
-import { clientMemoryBytes } from "../lib/memory";
-import { referenceById } from "../lib/references";
-import { presetById, toolWorkloads, WorkloadConfig } from "../lib/workloads";
+import { clientMemoryBytes } from "../lib/workloads/memory";
+import { referenceById } from "../lib/references/references";
+import { presetById, toolWorkloads, WorkloadConfig } from "../lib/workloads/config";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
 import { releaseMemory } from "../runner/release-memory";
 import { num } from "../runner/format";
-import { knobsParts } from "../lib/run-format";
+import { knobsParts } from "../lib/runs/format";
 
 const PRESET = "pubsub-4vcpu-single-node";
 const mib = (b: number) => b / 1048576;

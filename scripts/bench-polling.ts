@@ -15,11 +15,11 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { startEmbedded } from "../lib/embedded";
+import { startEmbedded } from "../platform/embedded";
 import { freePort } from "../lib/testing";
-import { describeUrl } from "../lib/pgurl";
-import type { RunSummary } from "../lib/summary";
-import { BACKOFF_MODES, definitionOf, toolWorkloads, WorkloadConfig, type BackoffMode, type WorkloadInput } from "../lib/workloads";
+import { describeUrl } from "../lib/targets/pgurl";
+import type { RunSummary } from "../lib/measurement/summary";
+import { BACKOFF_MODES, definitionOf, toolWorkloads, WorkloadConfig, type BackoffMode, type WorkloadInput } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
@@ -41,7 +41,7 @@ const REFERENCE = {
   pubsub: { claims: 15_267, commitsPerMsgWritten: 0.39 },
 };
 
-// The reference tool's two workloads (lib/workloads.ts toolWorkloads: its queue, and its fan-out mode whose
+// The reference tool's two workloads (lib/workloads/config.ts toolWorkloads: its queue, and its fan-out mode whose
 // reads are per consumer group), in the configurations measured-behaviour.md measured.
 const TOOL = toolWorkloads();
 type Mode = "queue" | "fanout";

@@ -4,11 +4,11 @@
 // CPU, and whether the readers kept up.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { referenceById } from "../lib/references";
-import type { SampleMetrics } from "../lib/sample";
-import type { RunSummary } from "../lib/summary";
-import { presetById, WorkloadConfig } from "../lib/workloads";
-import { readsPerGroup } from "../lib/operations";
+import { referenceById } from "../lib/references/references";
+import type { SampleMetrics } from "../lib/measurement/sample";
+import type { RunSummary } from "../lib/measurement/summary";
+import { presetById, WorkloadConfig } from "../lib/workloads/config";
+import { readsPerGroup } from "../lib/measurement/operations";
 import { parseDuration } from "../runner/cli-args";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";

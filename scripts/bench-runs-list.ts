@@ -6,12 +6,12 @@
 import { performance } from "node:perf_hooks";
 import { GET } from "../app/api/runs/route";
 import { prisma } from "../lib/db";
-import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "../lib/histogram";
-import { headlineOf, toRunView } from "../lib/run-view";
-import { newRunId } from "../lib/runs";
-import type { RunSummary } from "../lib/summary";
+import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "../lib/measurement/histogram";
+import { headlineOf, toRunView } from "../lib/runs/view";
+import { newRunId } from "../lib/runs/store";
+import type { RunSummary } from "../lib/measurement/summary";
 import { testControlStore } from "../lib/testing";
-import { toolWorkloads, WorkloadConfig } from "../lib/workloads";
+import { toolWorkloads, WorkloadConfig } from "../lib/workloads/config";
 
 // Stored runs of the fan-out workload (pub/sub): the largest summaries (per-group histograms) the list must skip.
 const KIND = toolWorkloads().fanout.kind;
@@ -127,7 +127,7 @@ async function main() {
             createdAt: new Date(Date.UTC(2026, 0, 1) + (i + j) * 60_000),
             finishedAt: new Date(Date.UTC(2026, 0, 1) + (i + j) * 60_000 + 35_000),
             summary: s as object,
-            headline: headlineOf(s) as object, // as lib/runs.ts finishRun stores it
+            headline: headlineOf(s) as object, // as lib/runs/store.ts finishRun stores it
           };
         }),
       });

@@ -10,11 +10,11 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { abRows, abText, publishedPairFor, variantInputs } from "../lib/ab";
-import { startEmbedded } from "../lib/embedded";
-import { describeUrl } from "../lib/pgurl";
+import { abRows, abText, publishedPairFor, variantInputs } from "../lib/compare/ab";
+import { startEmbedded } from "../platform/embedded";
+import { describeUrl } from "../lib/targets/pgurl";
 import { freePort } from "../lib/testing";
-import { WorkloadConfig, workloadDefinitions } from "../lib/workloads";
+import { WorkloadConfig, workloadDefinitions } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload, verificationError } from "../runner/engine";
 import type { PublishedResult } from "../workloads/types";

@@ -10,11 +10,11 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { prisma, type PrismaClient } from "../lib/db";
-import { startEmbedded, TARGET_DB, type EmbeddedServer } from "../lib/embedded";
+import { startEmbedded, TARGET_DB, type EmbeddedServer } from "../platform/embedded";
 import { PROJECT_ROOT } from "../lib/paths";
-import { createRun } from "../lib/runs";
+import { createRun } from "../lib/runs/store";
 import { freePort } from "../lib/testing";
-import { WorkloadConfig } from "../lib/workloads";
+import { WorkloadConfig } from "../lib/workloads/config";
 
 const tmp = (label: string) => {
   const d = mkdtempSync(path.join(os.tmpdir(), `pgbb-faults-${label}-`));

@@ -1,19 +1,19 @@
-// Regenerates lib/references.data.json from the dataset of the published results
+// Regenerates lib/references/references.data.json from the dataset of the published results
 // (fixtures/kozlovski/published-results.json, a copy of the published dataset), keeping what the app shows and compares:
 // hardware, Postgres version and settings, client config, per-run final numbers, the averaged headline
-// and the sources. Caveats are written by hand in lib/references.ts (they come from methodology.md §6).
+// and the sources. Caveats are written by hand in lib/references/references.ts (they come from methodology.md §6).
 //   node --import tsx scripts/gen-references.ts [path/to/published-results.json]
-// lib/references.test.ts checks every figure of the generated file against that dataset again.
+// lib/references/references.test.ts checks every figure of the generated file against that dataset again.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES_DIR, PROJECT_ROOT } from "../lib/paths";
-import { toolWorkloads, workloadDefinitions } from "../lib/workloads";
+import { toolWorkloads, workloadDefinitions } from "../lib/workloads/config";
 
 // `any`: the input is an untyped JSON document.
 type J = any;
 
 const src = process.argv[2] ?? path.join(FIXTURES_DIR, "kozlovski", "published-results.json");
-const out = path.join(PROJECT_ROOT, "lib", "references.data.json");
+const out = path.join(PROJECT_ROOT, "lib", "references", "references.data.json");
 const data: J = JSON.parse(readFileSync(src, "utf8"));
 
 const seconds = (s: string) => {

@@ -7,7 +7,7 @@ import http from "node:http";
 import type net from "node:net";
 import next from "next";
 import { PROJECT_ROOT } from "../lib/paths";
-import { controlStoreDown, setSupervisorStates, type SupervisorStates } from "../lib/supervisor-state";
+import { controlStoreDown, setSupervisorStates, type SupervisorStates } from "../platform/supervisor-state";
 import { serveHandedOverPort } from "./starting-page";
 
 async function main() {
@@ -27,7 +27,7 @@ async function main() {
     }
     void handle(req, res);
   });
-  // npm start's supervisors tell this process what they know (lib/supervisor-state.ts).
+  // npm start's supervisors tell this process what they know (platform/supervisor-state.ts).
   process.on("message", (m: { supervisor?: SupervisorStates }) => m?.supervisor && setSupervisorStates(m.supervisor));
   process.send?.({ hello: true });
   let shared: net.Server | undefined;

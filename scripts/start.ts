@@ -1,24 +1,24 @@
 // `npm start`: the whole product on one machine. Starts (or connects to) Postgres, applies the
 // control-store migrations, builds the web app if needed, then runs the web app and the runner.
 // The app's address answers from the first line printed: a "starting" page (scripts/starting-page.ts) says
-// what is happening until the web app takes the port over. Each child is supervised (lib/supervisor.ts): one
+// what is happening until the web app takes the port over. Each child is supervised (platform/supervisor.ts): one
 // that dies is started again after a back-off, and a dead runner's runs are marked interrupted at once.
 // The children run in their own process groups, so Ctrl-C reaches only this process, which stops the runner
 // (its run is recorded as interrupted and its schema dropped), then the web app, then Postgres.
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { buildIsStale } from "../lib/build";
-import { spawnTs, stopChild } from "../lib/children";
-import { probePostgres } from "../lib/connect";
-import { CONTROL_DB, startEmbedded, StartupError, TARGET_DB, type EmbeddedServer } from "../lib/embedded";
+import { buildIsStale } from "../platform/build";
+import { spawnTs, stopChild } from "../platform/children";
+import { probePostgres } from "../lib/targets/connect";
+import { CONTROL_DB, startEmbedded, StartupError, TARGET_DB, type EmbeddedServer } from "../platform/embedded";
 import { dataDir, readEnv, type Env } from "../lib/env";
-import { migrate } from "../lib/migrate";
+import { migrate } from "../platform/migrate";
 import { PROJECT_ROOT } from "../lib/paths";
-import { describeUrl, maskUrl } from "../lib/pgurl";
+import { describeUrl, maskUrl } from "../lib/targets/pgurl";
 import { prisma } from "../lib/db";
-import { interruptRunsOfProcess, phaseWords } from "../lib/runs";
-import { Supervisor, type PartState } from "../lib/supervisor";
+import { interruptRunsOfProcess, phaseWords } from "../lib/runs/store";
+import { Supervisor, type PartState } from "../platform/supervisor";
 import { buildStageReader, serveStartingPage, StartupProgress } from "./starting-page";
 
 function fail(message: string): never {
@@ -151,7 +151,7 @@ async function main() {
     DATABASE_URL: controlUrl,
     TARGET_DATABASE_URL: targetUrl,
     TARGET_IS_EMBEDDED: env.TARGET_DATABASE_URL ? "" : "1",
-    // Absolute, so the app names the very data folder the run page's CLI command must use (lib/default-target.ts).
+    // Absolute, so the app names the very data folder the run page's CLI command must use (lib/targets/default-target.ts).
     DATA_DIR: dataDir(env),
     EMBEDDED_PG_PORT: String(env.EMBEDDED_PG_PORT),
     PORT: String(env.PORT),

@@ -217,7 +217,7 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
 /**
  * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
  * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
- * runner stores (runner/stats.ts) and lib/metrics.ts documents what each latency times.
+ * runner stores (runner/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
  */
 export function brokerMetrics(o: { writeSample: string; readSample: string; readsPerGroup: boolean; backlogPlace: string }): MetricModel {
   return {

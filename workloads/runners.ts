@@ -1,6 +1,6 @@
 // The runner registry (server-only): each workload's setup, loops and verification
 // (workloads/<kind>/runner.ts). Adding a workload: its folder, one line here and one in workloads/index.ts.
-import type { WorkloadConfig, WorkloadKind } from "../lib/workloads";
+import type { WorkloadConfig, WorkloadKind } from "../lib/workloads/config";
 import { cache } from "./cache/runner";
 import { jobqueue } from "./jobqueue/runner";
 import { inserts } from "./inserts/runner";

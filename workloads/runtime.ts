@@ -1,8 +1,8 @@
 // The uniform shape of a workload (openmessaging/benchmark's driver split): the engine owns phases, timing,
 // samples and the schema; a workload owns its tables, its loops and its verification.
 import type pg from "pg";
-import type { Verification } from "../lib/summary";
-import type { WorkloadConfig } from "../lib/workloads";
+import type { Verification } from "../lib/measurement/summary";
+import type { WorkloadConfig } from "../lib/workloads/config";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../runner/pg/pgclient";
 import type { RunStats } from "../runner/stats";
 import type { Stopper, Throttle } from "../runner/timing";

@@ -51,7 +51,7 @@ export interface PresetDef<Input = Record<string, unknown>> {
   id: string;
   label: string;
   description: string;
-  /** The published scenario this preset reproduces (lib/references.ts), if any. */
+  /** The published scenario this preset reproduces (lib/references/references.ts), if any. */
   referenceId?: string;
   config: Input;
 }
@@ -80,7 +80,7 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   clients(config: z.output<S>): number;
   clientsFormula: string;
   /** The message data a run holds in the runner at once (batches being built, sent and read back), part by
-   *  part; lib/memory.ts sums it and refuses a run over the runner's memory budget. */
+   *  part; lib/workloads/memory.ts sums it and refuses a run over the runner's memory budget. */
   clientMemory(config: z.output<S>): MemoryPart[];
   clientMemoryFormula: string;
   /** Writes per write transaction (the throttle admits a whole batch at once). */
@@ -98,7 +98,7 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
 /**
  * One operation a workload times and counts ("write", "read", "claim"; a cache would declare "get" and "set").
  * `name` is its key everywhere it is stored: latencyMs[name] and histograms[name] of samples and summaries,
- * the CSV's `<name>_p50_ms` columns; lib/operations.ts reads its numbers by that name.
+ * the CSV's `<name>_p50_ms` columns; lib/measurement/operations.ts reads its numbers by that name.
  */
 export interface OperationDef {
   name: string;
@@ -162,7 +162,7 @@ export const defineWorkload = <S extends z.ZodType, K extends string>(d: Workloa
 /**
  * A figure another study published for a workload (Yong's cache, DBOS's inserts, …), kept as data beside the
  * workload that reproduces it and always labelled published: never mixed up with a measured run. The
- * Kozlovski study's results have a richer shape of their own (lib/references.ts); every other study's
+ * Kozlovski study's results have a richer shape of their own (lib/references/references.ts); every other study's
  * published figures take this one, which /references, "Run this here" and compare read from the registry.
  */
 export interface PublishedResult {
@@ -199,7 +199,7 @@ export interface PublishedResult {
   caveats: { by: "author" | "found"; text: string }[];
 }
 
-/** The studies whose published figures the product carries (besides Kozlovski's, lib/references.ts). */
+/** The studies whose published figures the product carries (besides Kozlovski's, lib/references/references.ts). */
 export const STUDIES = {
   yong: {
     title: 'Aaron Yong, "PostgreSQL as a Cache, Queue, and Search Engine"',

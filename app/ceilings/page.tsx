@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { listSearches } from "@/lib/ceiling/store";
 import { searchKnobs, toCeilingView } from "@/lib/ceiling/view";
-import { fmtRate, STATUS_BADGE } from "@/lib/run-format";
+import { fmtRate, STATUS_BADGE } from "@/lib/runs/format";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Ceilings · pg-broker-bench" };

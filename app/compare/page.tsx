@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { CompareView } from "@/components/compare/CompareView";
-import { parseViewState } from "@/lib/compare";
-import { listChoices, loadComparables } from "@/lib/compare-load";
+import { parseViewState } from "@/lib/compare/compare";
+import { listChoices, loadComparables } from "@/lib/compare/load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare · pg-broker-bench" };

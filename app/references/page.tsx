@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PublishedStudies } from "@/components/compare/PublishedBits";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
-import { fmtNum } from "@/lib/compare";
+import { fmtNum } from "@/lib/compare/compare";
 import {
   REFERENCE_ARTICLE_TITLE,
   REFERENCE_ARTICLE_URL,
@@ -12,8 +12,8 @@ import {
   REFERENCES,
   referenceSummary,
   sourceUrl,
-} from "@/lib/references";
-import { workloadDefinitions } from "@/lib/workloads";
+} from "@/lib/references/references";
+import { workloadDefinitions } from "@/lib/workloads/config";
 
 export const metadata: Metadata = { title: "Published results · pg-broker-bench" };
 

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { LEGACY_SORT_KEYS, SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
 import { RunsTable } from "@/components/runs/RunsTable";
-import { RUN_STATUSES } from "@/lib/metrics";
-import { listRunRows } from "@/lib/runs";
-import { toRunView } from "@/lib/run-view";
-import { workloadDefinition, type WorkloadKind } from "@/lib/workloads";
+import { RUN_STATUSES } from "@/lib/measurement/metrics";
+import { listRunRows } from "@/lib/runs/store";
+import { toRunView } from "@/lib/runs/view";
+import { workloadDefinition, type WorkloadKind } from "@/lib/workloads/config";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs · pg-broker-bench" };

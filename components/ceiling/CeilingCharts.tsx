@@ -6,7 +6,7 @@ import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Scatter, Scatter
 import { ChartCard } from "@/components/charts/ChartCard";
 import type { Slo } from "@/lib/ceiling/slo";
 import type { CeilingStep } from "@/lib/ceiling/step";
-import { fmtMs, fmtRate } from "@/lib/run-format";
+import { fmtMs, fmtRate } from "@/lib/runs/format";
 
 const PCT = [
   { key: "p50", color: "#2b8a3e" },

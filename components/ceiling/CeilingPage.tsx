@@ -4,12 +4,12 @@
 // why the next step failed; then beside it the published figures and other searches of the workload.
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { refusalText } from "@/lib/api-payloads";
+import { refusalText } from "@/lib/api/payloads";
 import type { PublishedBeside } from "@/lib/ceiling/published";
 import { parseSlo, sloText } from "@/lib/ceiling/slo";
 import { CONDITION_LABEL } from "@/lib/ceiling/verdict";
 import { isFinalSearch, searchKnobs, type CeilingView } from "@/lib/ceiling/view";
-import { fmtMs, fmtRate, STATUS_BADGE } from "@/lib/run-format";
+import { fmtMs, fmtRate, STATUS_BADGE } from "@/lib/runs/format";
 import { LocalTime } from "@/components/run/LocalTime";
 import { CeilingCharts } from "./CeilingCharts";
 

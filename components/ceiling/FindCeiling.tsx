@@ -7,7 +7,7 @@ import { useId, useMemo, useState } from "react";
 import { goalMetrics } from "@/lib/ceiling/facts";
 import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS, parseCeilingSettings } from "@/lib/ceiling/settings";
 import { SEARCH_DEFAULTS } from "@/lib/ceiling/search";
-import { definitionOf } from "@/lib/workloads";
+import { definitionOf } from "@/lib/workloads/config";
 
 type Values = Record<"slo" | "metric" | "stepSeconds" | "startRate" | "maxRate" | "precisionPercent" | "maxSteps", string>;
 

@@ -5,9 +5,9 @@
 // heading and offers its data as a table (ChartCard).
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
-import { isRateSample, type Sample } from "@/lib/sample";
-import { latencyMetrics, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
-import { fmtMs, fmtRate } from "@/lib/run-format";
+import { isRateSample, type Sample } from "@/lib/measurement/sample";
+import { latencyMetrics, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import { fmtMs, fmtRate } from "@/lib/runs/format";
 import { ChartCard } from "./ChartCard";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];

@@ -18,7 +18,7 @@ import {
   type Metric,
   type TimePoint,
   type ViewState,
-} from "@/lib/compare";
+} from "@/lib/compare/compare";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
 
@@ -235,7 +235,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
   const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
   const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
   const yDomain = logDomain(latValues);
-  // A long run's points each stand for several seconds (lib/compare-build.ts overTimeOf): its rates are drawn
+  // A long run's points each stand for several seconds (lib/compare/build.ts overTimeOf): its rates are drawn
   // with the lowest-to-highest second as a band, and its latencies are each bucket's highest second.
   const bucketed = timed.filter((s) => s.c.overTime.some((p) => p.seconds));
   const bucketHint = bucketed.length

@@ -5,8 +5,8 @@
 import { useRouter } from "next/navigation";
 import "./compare.css";
 import { useEffect, useMemo, useState, useTransition } from "react";
-import { buildComparison, compareUrl, viewQuery, type Comparable, type ViewState } from "@/lib/compare";
-import type { Choice, LoadProblem } from "@/lib/compare-load";
+import { buildComparison, compareUrl, viewQuery, type Comparable, type ViewState } from "@/lib/compare/compare";
+import type { Choice, LoadProblem } from "@/lib/compare/load";
 import { CompareCharts } from "./CompareCharts";
 import { ConfigTable } from "./ConfigTable";
 import { ContextPanel } from "./ContextPanel";
@@ -66,7 +66,7 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
     setTimeout(() => setCopied(""), 2500);
   }
 
-  // The whole view goes along, so the export's link is exactly the Copy link URL (lib/compare.ts compareUrl).
+  // The whole view goes along, so the export's link is exactly the Copy link URL (lib/compare/compare.ts compareUrl).
   const exportHref = (format: string) => `/api/compare?${query}&format=${format}&download=1`;
 
   return (

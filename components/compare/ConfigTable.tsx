@@ -1,6 +1,6 @@
 "use client";
 // The config and environment table: differing fields highlighted, and a "differences only" toggle.
-import { fmtAnnotated, type Comparison, type DiffRow } from "@/lib/compare";
+import { fmtAnnotated, type Comparison, type DiffRow } from "@/lib/compare/compare";
 import { ItemName } from "./ui";
 
 function Rows({ rows, diffOnly, section, span }: { rows: DiffRow[]; diffOnly: boolean; section: string; span: number }) {

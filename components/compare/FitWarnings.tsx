@@ -1,6 +1,6 @@
-// Why a published scenario may not reproduce here (lib/references.ts fitWarnings), as one list: shown on
+// Why a published scenario may not reproduce here (lib/references/references.ts fitWarnings), as one list: shown on
 // /references/[id] and on the New run form after "Run this here", so both say the same thing.
-import type { FitWarning } from "@/lib/references";
+import type { FitWarning } from "@/lib/references/references";
 import "./compare.css";
 
 export function FitWarningList({ heading, warnings }: { heading: string; warnings: FitWarning[] }) {

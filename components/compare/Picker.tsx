@@ -1,7 +1,7 @@
 "use client";
 // Adds runs, imported results and references to the comparison.
 import { useState } from "react";
-import type { Choice } from "@/lib/compare-load";
+import type { Choice } from "@/lib/compare/load";
 
 const GROUPS: { kind: Choice["kind"]; label: string }[] = [
   { kind: "run", label: "Stored runs" },

@@ -1,10 +1,10 @@
-// Pieces of the references pages for other studies' published results (lib/published.ts; server components):
+// Pieces of the references pages for other studies' published results (lib/references/published.ts; server components):
 // what the study ran and printed, how it timed it, what we derived (labelled as ours) and its caveats. Styled
 // by compare.css, which the pages import (through RefBits), so these render in a unit test too.
 import Link from "next/link";
-import { fmtMs, fmtNum } from "@/lib/compare";
-import { publishedByStudy, publishedLabel, STUDIES, type PublishedResult } from "@/lib/published";
-import { presetById, workloadDefinition } from "@/lib/workloads";
+import { fmtMs, fmtNum } from "@/lib/compare/compare";
+import { publishedByStudy, publishedLabel, STUDIES, type PublishedResult } from "@/lib/references/published";
+import { presetById, workloadDefinition } from "@/lib/workloads/config";
 
 /** An operation's label and unit as its workload declares it ("get", "req"); "total" is the study's aggregate. */
 function opOf(p: PublishedResult, name: string): { label: string; unit: string } {

@@ -1,8 +1,8 @@
 // Pieces of the references pages (server components).
-import { fmtMs, fmtNum } from "@/lib/compare";
+import { fmtMs, fmtNum } from "@/lib/compare/compare";
 import { ResultActions } from "./PublishedBits";
-import { readsPerGroup } from "@/lib/operations";
-import { sourceUrl, type Caveat, type Reference } from "@/lib/references";
+import { readsPerGroup } from "@/lib/measurement/operations";
+import { sourceUrl, type Caveat, type Reference } from "@/lib/references/references";
 import "./compare.css";
 
 export const ms = fmtMs;

@@ -2,7 +2,7 @@
 // The results table: write and read msg/s and MiB/s, latency p50 … max for write, read and e2e, one column per
 // item, with the difference and ratio against the baseline the user picks (a radio in each column head), and
 // beside each delta what is known to move either value (a reference's start-up burst, a study's HTTP latencies).
-import { delta, fmtDelta, fmtValue, type Comparison } from "@/lib/compare";
+import { delta, fmtDelta, fmtValue, type Comparison } from "@/lib/compare/compare";
 import { ItemName, SourceBadge } from "./ui";
 
 export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline: (key: string) => void }) {

@@ -1,6 +1,6 @@
 "use client";
 // The New run form. Every knob is shown and checked as it is typed with the same Zod schema the API and
-// the CLI use (lib/workloads.ts), so a bad field gets the same message here, in a 400 from POST /api/runs
+// the CLI use (lib/workloads/config.ts), so a bad field gets the same message here, in a 400 from POST /api/runs
 // and from `npm run bench`. The server's answer is shown the same way, beside the field it names.
 // What is launched is what the form shows: a blank or non-numeric field is an error, never a default; the
 // total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
@@ -8,12 +8,12 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { FindCeiling } from "@/components/ceiling/FindCeiling";
 import { FitWarningList } from "@/components/compare/FitWarnings";
-import { hasVariants } from "@/lib/ab";
-import { toCliCommand } from "@/lib/cli-command";
-import type { CliTarget } from "@/lib/default-target";
-import type { FitWarning } from "@/lib/references";
-import { fmtDuration } from "@/lib/run-format";
-import type { PublicTarget, TargetInfo } from "@/lib/targets";
+import { hasVariants } from "@/lib/compare/ab";
+import { toCliCommand } from "@/lib/runs/cli-command";
+import type { CliTarget } from "@/lib/targets/default-target";
+import type { FitWarning } from "@/lib/references/references";
+import { fmtDuration } from "@/lib/runs/format";
+import type { PublicTarget, TargetInfo } from "@/lib/targets/store";
 import {
   connectionsNeeded,
   loadSecondsAtMost,
@@ -28,7 +28,7 @@ import {
   WorkloadConfig,
   type Preset,
   type WorkloadKind,
-} from "@/lib/workloads";
+} from "@/lib/workloads/config";
 import { fieldsOf, GROUP_LABEL, toFormValues, toInput, type FormValues } from "./fields";
 
 export interface RunFormInitial {
@@ -37,7 +37,7 @@ export interface RunFormInitial {
   targetId: string;
   /** The run this form was opened from ("Edit and run"), shown as a note. */
   fromRunId?: string;
-  /** Another study's published result this form was opened from ("Run this here", lib/published.ts): its fit
+  /** Another study's published result this form was opened from ("Run this here", lib/references/published.ts): its fit
    *  warnings are shown as a reference preset's are, while the config is not switched to a preset. */
   published?: { id: string; label: string };
 }
@@ -58,7 +58,7 @@ function presetValues(p: Preset) {
   return f;
 }
 
-/** `defaultCli`: how a terminal in this project reaches the default target (lib/default-target.ts), for the command preview. */
+/** `defaultCli`: how a terminal in this project reaches the default target (lib/targets/default-target.ts), for the command preview. */
 export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: { initial: RunFormInitial; targets: PublicTarget[]; defaultCli?: CliTarget }) {
   const router = useRouter();
   const initialPreset = initial.presetId ? presetById(initial.presetId) : undefined;
@@ -78,7 +78,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   const [fit, setFit] = useState<FitState>({ state: "loading" });
   /** The exact request a long run was confirmed for; any change to the form asks again. */
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
-  // "Run baseline and modded" (lib/ab.ts): both variants of the config, queued back to back, then compared.
+  // "Run baseline and modded" (lib/compare/ab.ts): both variants of the config, queued back to back, then compared.
   const [pair, setPair] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);

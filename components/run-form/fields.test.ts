@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseConfig, PRESETS, workloadDefinitions, WorkloadConfig } from "@/lib/workloads";
+import { parseConfig, PRESETS, workloadDefinitions, WorkloadConfig } from "@/lib/workloads/config";
 import { fieldsOf, toFormValues, toInput } from "./fields";
 
 test("every preset survives the form: shown as text, read back to the same config", () => {

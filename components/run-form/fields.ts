@@ -1,7 +1,7 @@
 // The knobs of the New run form, from each workload's field table (workloads/<kind>/definition.ts), and the
-// conversion between the form's inputs and the WorkloadInput that lib/workloads.ts parses (the same schema as
+// conversion between the form's inputs and the WorkloadInput that lib/workloads/config.ts parses (the same schema as
 // the API and the CLI). Labels and units are the field table's, so the schema's messages use the same words.
-import { workloadDefinition, type WorkloadConfig, type WorkloadInput } from "@/lib/workloads";
+import { workloadDefinition, type WorkloadConfig, type WorkloadInput } from "@/lib/workloads/config";
 import type { FieldDef } from "@/workloads/types";
 
 export { GROUP_LABEL } from "@/workloads/types";

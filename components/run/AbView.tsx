@@ -4,8 +4,8 @@
 // the published shape, the published pair beside it. Every figure is the runs' measured summary.
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { abCompareHref, abRows, fmtDelta, fmtFigure, publishedPairFor } from "@/lib/ab";
-import type { RunView } from "@/lib/run-view";
+import { abCompareHref, abRows, fmtDelta, fmtFigure, publishedPairFor } from "@/lib/compare/ab";
+import type { RunView } from "@/lib/runs/view";
 import { VARIANTS, type Variant } from "@/workloads/yong/fields";
 
 type Pair = Record<Variant, RunView>;

@@ -1,11 +1,11 @@
 // The newest one-second sample as a compact table: what the charts show, as numbers, for the operations,
 // backlog and latencies the workload declares (workloads/<kind>/definition.ts metrics).
-import { latencyMetrics, metricModel, rateOperations, throughputOf } from "@/lib/operations";
-import { fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
-import { sampleClientBound } from "@/lib/runner-load";
-import type { Sample } from "@/lib/sample";
+import { latencyMetrics, metricModel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import { fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/runs/format";
+import { sampleClientBound } from "@/lib/measurement/runner-load";
+import type { Sample } from "@/lib/measurement/sample";
 
-/** The runner's own load in this second, flagged when it is large enough to be in the latencies (lib/runner-load.ts). */
+/** The runner's own load in this second, flagged when it is large enough to be in the latencies (lib/measurement/runner-load.ts). */
 function RunnerLoadLine({ sample, workload }: { sample: Sample; workload: string }) {
   const m = sample.metrics;
   const load = m.runnerLoad;

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import { fmtDate } from "@/lib/run-format";
+import { fmtDate } from "@/lib/runs/format";
 
 /** A date in the viewer's time zone. The server renders UTC (marked so); the browser swaps in local time. */
 export function LocalTime({ iso }: { iso: string }) {

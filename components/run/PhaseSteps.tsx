@@ -1,5 +1,5 @@
 // Where a run is in its life: queued → setup → warm-up → measuring → drain → verifying → done.
-import { PHASE_LABEL } from "@/lib/run-format";
+import { PHASE_LABEL } from "@/lib/runs/format";
 
 const STEPS = ["queued", "setup", "warmup", "measuring", "draining", "verifying", "done"] as const;
 

@@ -4,9 +4,9 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { refusalText, RunCreated } from "@/lib/api-payloads";
-import type { CliTarget } from "@/lib/default-target";
-import type { RunView } from "@/lib/run-view";
+import { refusalText, RunCreated } from "@/lib/api/payloads";
+import type { CliTarget } from "@/lib/targets/default-target";
+import type { RunView } from "@/lib/runs/view";
 
 const errorOf = refusalText;
 

@@ -4,11 +4,11 @@
 // the verification, the manifest, the command that reproduces it, downloads, run again, delete.
 import { useCallback, useMemo, useState } from "react";
 import { RunCharts } from "@/components/charts/RunCharts";
-import { toCliCommand } from "@/lib/cli-command";
-import type { CliTarget } from "@/lib/default-target";
-import { knobsLabel, STATUS_BADGE } from "@/lib/run-format";
-import type { RunView } from "@/lib/run-view";
-import type { Sample } from "@/lib/sample";
+import { toCliCommand } from "@/lib/runs/cli-command";
+import type { CliTarget } from "@/lib/targets/default-target";
+import { knobsLabel, STATUS_BADGE } from "@/lib/runs/format";
+import type { RunView } from "@/lib/runs/view";
+import type { Sample } from "@/lib/measurement/sample";
 import { LiveNumbers } from "./LiveNumbers";
 import { LocalTime } from "./LocalTime";
 import { PhaseSteps } from "./PhaseSteps";

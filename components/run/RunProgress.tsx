@@ -2,7 +2,7 @@
 // Progress of a running run: elapsed and remaining time of the load (warm-up + measured window), ticking
 // between samples from the newest sample's elapsed time and when it arrived.
 import { useEffect, useState } from "react";
-import { fmtDuration, PHASE_LABEL } from "@/lib/run-format";
+import { fmtDuration, PHASE_LABEL } from "@/lib/runs/format";
 
 export function RunProgress(props: {
   status: string;

@@ -1,11 +1,11 @@
 // The result of a completed run, from its summary: headline numbers, the latency table of the measured
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
-import type { LatencyStats } from "@/lib/metrics";
-import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/operations";
-import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/run-format";
-import { clientBoundText, type SummaryRunnerLoad } from "@/lib/runner-load";
-import { splitSettings } from "@/lib/server-settings";
-import type { RunSummary } from "@/lib/summary";
+import type { LatencyStats } from "@/lib/measurement/metrics";
+import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/runs/format";
+import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
+import { splitSettings } from "@/lib/measurement/server-settings";
+import type { RunSummary } from "@/lib/measurement/summary";
 
 const STATS: { key: keyof LatencyStats; label: string }[] = [
   { key: "p50", label: "p50" },
@@ -60,7 +60,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
   );
 }
 
-/** The latencies the workload declares (lib/operations.ts latencyMetrics), those the run has. */
+/** The latencies the workload declares (lib/measurement/operations.ts latencyMetrics), those the run has. */
 export function LatencyTable({ workload, latency, caption }: { workload: string; latency: RunSummary["latencyMs"]; caption: string }) {
   const model = metricModel(workload);
   const rows = (model ? latencyMetrics(model) : []).filter((m) => latency[m.name]);
@@ -272,7 +272,7 @@ function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; ca
   );
 }
 
-/** The client-bound verdict, above everything the latencies say (lib/runner-load.ts). */
+/** The client-bound verdict, above everything the latencies say (lib/measurement/runner-load.ts). */
 export function ClientBoundAlert({ load }: { load: SummaryRunnerLoad | undefined }) {
   if (!load?.clientBound) return null;
   return (

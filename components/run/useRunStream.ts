@@ -3,8 +3,8 @@
 // page was rendered with plus what the stream sends never duplicates or leaves a hole: the stream starts
 // after the last seq the page already has, and EventSource's reconnects resume with Last-Event-ID.
 import { useEffect, useRef, useState } from "react";
-import { parsePayload, ProblemEvent, RunStatusEvent, SampleEvent } from "@/lib/api-payloads";
-import type { Sample } from "@/lib/sample";
+import { parsePayload, ProblemEvent, RunStatusEvent, SampleEvent } from "@/lib/api/payloads";
+import type { Sample } from "@/lib/measurement/sample";
 
 export type { RunStatusEvent };
 

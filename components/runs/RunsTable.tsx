@@ -5,10 +5,10 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
-import { RUN_STATUSES } from "@/lib/metrics";
-import { fmtMs, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/run-format";
-import { workloadDefinitions } from "@/lib/workloads";
-import type { RunView } from "@/lib/run-view";
+import { RUN_STATUSES } from "@/lib/measurement/metrics";
+import { fmtMs, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
+import { workloadDefinitions } from "@/lib/workloads/config";
+import type { RunView } from "@/lib/runs/view";
 import type { RunsQuery, SortKey } from "./query";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [

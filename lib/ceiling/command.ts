@@ -1,8 +1,8 @@
 // The command that repeats a ceiling search from the CLI: the run's command (lib/cli-command.ts) as
 // `bench -- ceiling`, without the flags each step sets itself (measured duration, throttle), plus the
 // search's own. Browser-safe.
-import { toCliCommand } from "../cli-command";
-import { definitionOf, type WorkloadConfig } from "../workloads";
+import { toCliCommand } from "../runs/cli-command";
+import { definitionOf, type WorkloadConfig } from "../workloads/config";
 import { rateKnob } from "./rate";
 import type { CeilingSettings } from "./settings";
 

@@ -1,9 +1,9 @@
 // From a step's run (its summary and its measured samples) to the facts its verdict is judged on, by the
 // names the workload declares (workloads/<kind>/definition.ts `metrics`). Browser-safe.
-import type { Sample } from "../sample";
-import type { RunSummary } from "../summary";
-import { definitionOf } from "../workloads";
-import { rateOperations, throughputOf } from "../operations";
+import type { Sample } from "../measurement/sample";
+import type { RunSummary } from "../measurement/summary";
+import { definitionOf } from "../workloads/config";
+import { rateOperations, throughputOf } from "../measurement/operations";
 import type { DeliveryDef, MetricModel } from "../../workloads/types";
 import { rateKnob } from "./rate";
 import type { ClientLoad, StepFacts } from "./verdict";

@@ -3,7 +3,7 @@
 // Server-only. Every refusal is a value with field messages, as a run's.
 import { prisma, type PrismaClient } from "../db";
 import { readEnv } from "../env";
-import { checkLaunch } from "../launch";
+import { checkLaunch } from "../targets/launch";
 import { rateKnobOrProblem } from "./rate";
 import { parseCeilingSettings } from "./settings";
 import { createSearch } from "./store";

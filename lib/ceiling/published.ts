@@ -1,7 +1,7 @@
 // A ceiling beside what was published for the same workload: each published scenario's rate and delivery p99
 // (always labelled published, never mixed with a measurement), whether its client shape is the search's, and
 // one sentence putting the two side by side. Browser-safe.
-import { REFERENCES, referenceLabel } from "../references";
+import { REFERENCES, referenceLabel } from "../references/references";
 import { sloText, type Slo } from "./slo";
 
 export interface PublishedBeside {

@@ -1,7 +1,7 @@
 // What a ceiling search raises, per workload, from its field table.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { WorkloadConfig } from "../workloads";
+import { WorkloadConfig } from "../workloads/config";
 import { rateKnob } from "./rate";
 
 test("broker workloads raise their write limit and judge the writes; open-loop workloads their target rate and all requests", () => {

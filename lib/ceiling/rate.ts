@@ -2,8 +2,8 @@
 // (`throttleWritesPerSec`, the writes it paces), or an open-loop target rate (`rate`: DBOS's workloads, and
 // Yong's with `load` "rate", pacing all requests together). A workload with neither has no rate to raise.
 // Browser-safe.
-import { rateOperations } from "../operations";
-import { definitionOf, type WorkloadConfig } from "../workloads";
+import { rateOperations } from "../measurement/operations";
+import { definitionOf, type WorkloadConfig } from "../workloads/config";
 
 export interface RateKnob {
   /** The config with its rate set to `rate` (msg/s or req/s). */

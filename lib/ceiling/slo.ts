@@ -1,7 +1,7 @@
 // The latency goal of a ceiling search ("p99<50ms"), parsed once with Zod so the CLI, the API and the form
 // give the same message for the same mistake. Browser-safe.
 import { z } from "zod";
-import type { LatencyStats } from "../metrics";
+import type { LatencyStats } from "../measurement/metrics";
 
 /** The percentiles a goal may name: those every stored LatencyStats carries. */
 export const SLO_PERCENTILES = ["p50", "p90", "p95", "p99", "p999", "max"] as const;

@@ -1,5 +1,5 @@
 // The shapes of a ceiling search's record, browser-safe: one judged step, the step in progress, the outcome.
-import type { LatencyByMetric, LatencyStats, Phase, Throughput } from "../metrics";
+import type { LatencyByMetric, LatencyStats, Phase, Throughput } from "../measurement/metrics";
 import type { Bracket, StopReason } from "./search";
 import type { ClientLoad, StepVerdict } from "./verdict";
 

@@ -5,9 +5,9 @@ import { randomUUID } from "node:crypto";
 import { prisma, type PrismaClient } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { RUNNER_STALE_MS } from "../env";
-import { FINAL_STATUSES, type RunStatus } from "../metrics";
-import type { RunSummary } from "../summary";
-import type { WorkloadConfig } from "../workloads";
+import { FINAL_STATUSES, type RunStatus } from "../measurement/metrics";
+import type { RunSummary } from "../measurement/summary";
+import type { WorkloadConfig } from "../workloads/config";
 import type { CeilingSettings } from "./settings";
 import type { SearchOutcome, StepProgress } from "./step";
 

@@ -2,8 +2,8 @@
 // broken, and says so with the numbers. Also the latency goal's parser.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { LatencyStats } from "../metrics";
-import { clientBoundText, isClientBound } from "../runner-load";
+import type { LatencyStats } from "../measurement/metrics";
+import { clientBoundText, isClientBound } from "../measurement/runner-load";
 import { SEARCH_DEFAULTS, searchCeiling } from "./search";
 import { parseSlo, type Slo, sloText } from "./slo";
 import { type ClientLoad, judgeStep, slope, type StepFacts, verdictText } from "./verdict";

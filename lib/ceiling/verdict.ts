@@ -1,7 +1,7 @@
 // Whether one step of a ceiling search was sustained, pure: each condition is checked on the step's measured
 // window and a failed one says what it measured against what it needed. Browser-safe (the run page re-reads
 // stored verdicts; the driver computes them from the engine's summary and samples with stepFacts below).
-import type { LatencyStats } from "../metrics";
+import type { LatencyStats } from "../measurement/metrics";
 import { type Slo, sloBreaches, sloText } from "./slo";
 
 /** The conditions of "sustained", in the order they are checked and shown. */

@@ -1,8 +1,8 @@
 // A ceiling search as the API and the pages show it: its row, its steps as judged, the step in progress.
 // Browser-safe types; toCeilingView is applied on the server to a row of lib/ceiling/store.ts.
-import { FINAL_STATUSES, type RunStatus } from "../metrics";
-import { knobsParts } from "../run-format";
-import type { WorkloadConfig } from "../workloads";
+import { FINAL_STATUSES, type RunStatus } from "../measurement/metrics";
+import { knobsParts } from "../runs/format";
+import type { WorkloadConfig } from "../workloads/config";
 import type { CeilingStep, SearchOutcome, StepProgress } from "./step";
 import type { CeilingSettings } from "./settings";
 

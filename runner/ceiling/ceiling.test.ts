@@ -19,7 +19,7 @@ import { goalMetric } from "../../lib/ceiling/facts";
 import { SEARCH_DEFAULTS } from "../../lib/ceiling/search";
 import { parseSlo, type Slo } from "../../lib/ceiling/slo";
 import { testDatabase } from "../../lib/testing";
-import { WorkloadConfig } from "../../lib/workloads";
+import { WorkloadConfig } from "../../lib/workloads/config";
 import { type CeilingOptions, findCeiling, runStep } from "./driver";
 
 let db: { url: string; drop: () => Promise<void> };

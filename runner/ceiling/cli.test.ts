@@ -10,7 +10,7 @@ import { testControlStore, testDatabase } from "../../lib/testing";
 import { main as benchMain } from "../cli";
 import { ceilingCommand } from "../../lib/ceiling/command";
 import { CeilingSettings } from "../../lib/ceiling/settings";
-import { WorkloadConfig } from "../../lib/workloads";
+import { WorkloadConfig } from "../../lib/workloads/config";
 import { parseCeilingArgs } from "./cli";
 
 const parse = (line: string) => parseCeilingArgs(line.split(" ").filter(Boolean));

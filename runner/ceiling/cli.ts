@@ -13,13 +13,13 @@ import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SEC
 import { parseSlo, type Slo, sloText } from "../../lib/ceiling/slo";
 import { parseWholeSeconds } from "../../lib/duration";
 import { dataDir, readEnv } from "../../lib/env";
-import { memoryProblem } from "../../lib/memory";
-import { maskUrl } from "../../lib/pgurl";
-import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
+import { memoryProblem } from "../../lib/workloads/memory";
+import { maskUrl } from "../../lib/targets/pgurl";
+import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { GoalMetric } from "../../lib/ceiling/facts";
 import { parseArgs } from "../cli-args";
 import { embeddedNote, resolveTarget } from "../default-target";
-import { CONTROL_DB, useEmbedded } from "../../lib/embedded";
+import { CONTROL_DB, useEmbedded } from "../../platform/embedded";
 import { searchRecorder } from "./execute";
 import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
@@ -301,10 +301,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 /** --save: the search stored as it runs by a registered (heart-beating) runner, as the bench's --save stores a run. */
 async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string, onProblem: (line: string) => void) {
-  const { migrate } = await import("../../lib/migrate");
+  const { migrate } = await import("../../platform/migrate");
   await migrate(controlUrl);
   const { prisma } = await import("../../lib/db");
-  const runners = await import("../../lib/runners");
+  const runners = await import("../../lib/status/runners");
   const store = await import("../../lib/ceiling/store");
   const db = prisma(controlUrl);
   const runnerId = `${os.hostname()}-cli-${process.pid}`;

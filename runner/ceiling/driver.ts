@@ -1,9 +1,9 @@
 // The ceiling search's driver: each step is an ordinary run of the workload through the engine, throttled to
 // the step's rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
-import { clientBoundText, isClientBound } from "../../lib/runner-load";
-import type { RunSummary } from "../../lib/summary";
-import type { WorkloadConfig } from "../../lib/workloads";
+import { clientBoundText, isClientBound } from "../../lib/measurement/runner-load";
+import type { RunSummary } from "../../lib/measurement/summary";
+import type { WorkloadConfig } from "../../lib/workloads/config";
 import { type GoalMetric, stepFacts } from "../../lib/ceiling/facts";
 import { rateKnobOrProblem } from "../../lib/ceiling/rate";
 import { SearchCancelled, searchCeiling, type SearchOptions, type SearchResult } from "../../lib/ceiling/search";

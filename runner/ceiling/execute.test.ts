@@ -5,12 +5,12 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { prisma } from "../../lib/db";
 import { readEnv } from "../../lib/env";
-import { registerRunner } from "../../lib/runners";
+import { registerRunner } from "../../lib/status/runners";
 import { bracketOf } from "../../lib/ceiling/search";
 import { CeilingSettings } from "../../lib/ceiling/settings";
 import { createSearch, requestSearchCancel, type SearchOutcome, type StepProgress } from "../../lib/ceiling/store";
 import { testControlStore, testDatabase } from "../../lib/testing";
-import { WorkloadConfig } from "../../lib/workloads";
+import { WorkloadConfig } from "../../lib/workloads/config";
 import { startRunnerLoop, type RunnerLoop } from "../main";
 import type { CeilingStep } from "./driver";
 

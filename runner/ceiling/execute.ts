@@ -6,11 +6,11 @@ import { goalMetric } from "../../lib/ceiling/facts";
 import { parseCeilingSettings, searchOptionsOf, sloOf } from "../../lib/ceiling/settings";
 import { appendStep, finishSearch, isSearchCancelRequested, type SearchOutcome, setProgress, type StepProgress } from "../../lib/ceiling/store";
 import type { Env } from "../../lib/env";
-import { storeErrorText } from "../../lib/health";
-import { memoryProblem } from "../../lib/memory";
-import { untilStored } from "../../lib/outbox";
-import { maskUrl } from "../../lib/pgurl";
-import { parseConfig } from "../../lib/workloads";
+import { storeErrorText } from "../../lib/status/health";
+import { memoryProblem } from "../../lib/workloads/memory";
+import { untilStored } from "../../lib/runs/outbox";
+import { maskUrl } from "../../lib/targets/pgurl";
+import { parseConfig } from "../../lib/workloads/config";
 import { type CeilingOptions, type CeilingStep, findCeiling } from "./driver";
 import type { SearchResult } from "../../lib/ceiling/search";
 

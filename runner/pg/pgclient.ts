@@ -1,7 +1,7 @@
 // node-postgres clients for the target: one dedicated connection per writer and per reader (as the
 // reference tool's db.Conn per goroutine), plus one admin connection for set-up, monitoring and checks.
 import pg from "pg";
-import { explainPgError, maskUrl } from "../../lib/pgurl";
+import { explainPgError, maskUrl } from "../../lib/targets/pgurl";
 
 /**
  * Workload clients get every column as the raw text the server sent: no Date parsing (which would drop the

@@ -3,10 +3,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { decodeHistogram, percentilesOf } from "../../lib/histogram";
-import { RunSummary } from "../../lib/summary";
+import { decodeHistogram, percentilesOf } from "../../lib/measurement/histogram";
+import { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { Kpis, VerificationPanel } from "../../components/run/RunResult";

@@ -7,9 +7,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { startEmbedded } from "../../lib/embedded";
+import { startEmbedded } from "../../platform/embedded";
 import { freePort } from "../../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../../runner/engine";
 import { LOG_LINE_PREFIX, parseStatementLog, transactionShape, transactionsOf, transactionsTouching } from "./statement-log";
 

@@ -2,7 +2,7 @@
 // inspection, with an optional tamper step once the measured window has started.
 import pg from "pg";
 import { testDatabase } from "../../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../../runner/engine";
 
 export async function dbosTestTarget(label: string) {

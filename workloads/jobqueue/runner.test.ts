@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { RunSummary } from "../../lib/summary";
+import { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload, verificationError } from "../../runner/engine";
 
 let db: { url: string; drop: () => Promise<void> };

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { decodeHistogram } from "../../lib/histogram";
+import { decodeHistogram } from "../../lib/measurement/histogram";
 import { testDatabase } from "../../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../../runner/engine";
 import { notify } from "../notify/definition";
 import { search } from "../search/definition";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../../runner/engine";
 import { Deliveries } from "./subscribers";
 import { messagePayload, notifySql } from "./sql";

@@ -206,7 +206,7 @@ export const pubsub = defineWorkload({
   // short-lived string (up to 1 more, collected in steps); a reader holds a poll's rows as hex text strings (2),
   // and node-postgres' receive buffer doubles until one whole row fits (up to 4 payloads). Measured with
   // scripts/bench-memory.ts --payload-run (1 MiB payloads, 1 writer, 1 reader): write batch 40 and 80 added 3.5
-  // payloads a message to the peak, read batch 20 and 40 2 a row, besides lib/memory.ts's fixed garbage allowance.
+  // payloads a message to the peak, read batch 20 and 40 2 a row, besides lib/workloads/memory.ts's fixed garbage allowance.
   // At scale this agrees with the report that asked for the budget: 1 writer × batch 50 × 10 MiB peaked at
   // 1.81 GB; 3.5 × 50 × 10 MiB + 64 MiB is 1,814 MiB, within 5% of it (the factor 4 rounds up: about 2 GiB).
   clientMemory: (c) => [

@@ -100,7 +100,7 @@ export const queue = defineWorkload({
   // from it (2 + 2); a reader holds one row as hex text (2), node-postgres' receive buffer that doubles until
   // the row fits (up to 4) and the archive INSERT's serialised parameter (2). Measured with
   // scripts/bench-memory.ts --payload-run (1 MiB payloads): 4, 8 writers × 1 reader and 1 writer × 4, 8 readers
-  // all peaked at 69-89 MiB above the start, i.e. within lib/memory.ts's fixed garbage allowance plus these
+  // all peaked at 69-89 MiB above the start, i.e. within lib/workloads/memory.ts's fixed garbage allowance plus these
   // factors; a queue's peak is mostly that garbage (one row at a time), so the factors are the live set's.
   clientMemory: (c) => [
     {

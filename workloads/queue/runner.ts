@@ -204,7 +204,7 @@ class QueueRun implements WorkloadRun {
         await qBegin.run(client);
         const tc0 = clock();
         row = (await qDequeue.runMessage(client, dequeueMessage))[0];
-        // Every dequeue SELECT, empty or not, as pub/sub's claim (lib/metrics.ts): the claim is the poll.
+        // Every dequeue SELECT, empty or not, as pub/sub's claim (lib/measurement/metrics.ts): the claim is the poll.
         g.latency.claim.record((clock() - tc0) * 1000);
         if (!row) {
           g.emptyPoll();

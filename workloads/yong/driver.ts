@@ -8,7 +8,7 @@
 // HTTP), and on its connection alone (its statements). A workload supplies its set-up, the next request of a
 // virtual user or arrival, and its verification; the engine (runner/engine.ts) supplies phases and samples.
 import type pg from "pg";
-import { definitionOf, type WorkloadConfig } from "../../lib/workloads";
+import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { TargetClient } from "../../runner/pg/pgclient";
 import type { OpStats } from "../../runner/stats";
 import { clock, sleepUntil, Throttle } from "../../runner/timing";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { firstFieldErrors, quoteInput } from "@/lib/ids";
+import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
 import { launchCeiling } from "@/lib/ceiling/launch";
 import { listSearches } from "@/lib/ceiling/store";
 import { toCeilingView } from "@/lib/ceiling/view";
-import { workloadDefinition, workloadDefinitions } from "@/lib/workloads";
+import { workloadDefinition, workloadDefinitions } from "@/lib/workloads/config";
 import { json, readJsonObject, withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";

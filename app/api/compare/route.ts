@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { firstFieldErrors, quoteInput } from "@/lib/ids";
-import { compareUrl, isValidKey, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare";
-import { loadComparison } from "@/lib/compare-load";
+import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
+import { compareUrl, isValidKey, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare/compare";
+import { loadComparison } from "@/lib/compare/load";
 import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";

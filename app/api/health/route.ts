@@ -1,4 +1,4 @@
-import { checkHealth } from "@/lib/health";
+import { checkHealth } from "@/lib/status/health";
 import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";

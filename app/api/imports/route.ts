@@ -1,4 +1,4 @@
-import { createImport, listImports } from "@/lib/import-store";
+import { createImport, listImports } from "@/lib/imports/store";
 import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";

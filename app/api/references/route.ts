@@ -1,5 +1,5 @@
-import { publishedResults, STUDIES } from "@/lib/published";
-import { REFERENCE_ARTICLE_URL, REFERENCE_COMMIT, REFERENCE_REPO, REFERENCES, sourceUrl } from "@/lib/references";
+import { publishedResults, STUDIES } from "@/lib/references/published";
+import { REFERENCE_ARTICLE_URL, REFERENCE_COMMIT, REFERENCE_REPO, REFERENCES, sourceUrl } from "@/lib/references/references";
 import { withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-static";

@@ -1,10 +1,10 @@
 // Small helpers shared by the run and target route handlers: JSON answers that never get cached, and
 // reading a JSON body with a message that says what was wrong, and the "check the id, load the run or 404" prologue.
 import type { z } from "zod";
-import { isStoreUnavailable, storeErrorText } from "@/lib/health";
-import { RunId } from "@/lib/ids";
-import { maskUrl } from "@/lib/pgurl";
-import { getRun } from "@/lib/runs";
+import { isStoreUnavailable, storeErrorText } from "@/lib/status/health";
+import { RunId } from "@/lib/api/ids";
+import { maskUrl } from "@/lib/targets/pgurl";
+import { getRun } from "@/lib/runs/store";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { firstFieldErrors, quoteInput } from "@/lib/ids";
-import { listRunRows } from "@/lib/runs";
-import { toRunView } from "@/lib/run-view";
-import { RUN_STATUSES } from "@/lib/metrics";
-import { launchRun } from "@/lib/launch";
-import { workloadDefinition, workloadDefinitions } from "@/lib/workloads";
+import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
+import { listRunRows } from "@/lib/runs/store";
+import { toRunView } from "@/lib/runs/view";
+import { RUN_STATUSES } from "@/lib/measurement/metrics";
+import { launchRun } from "@/lib/targets/launch";
+import { workloadDefinition, workloadDefinitions } from "@/lib/workloads/config";
 import { json, readJsonObject, withStoreErrors } from "./_http";
 
 export const dynamic = "force-dynamic";

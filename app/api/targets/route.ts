@@ -1,4 +1,4 @@
-import { addTarget, listTargets } from "@/lib/targets";
+import { addTarget, listTargets } from "@/lib/targets/store";
 import { json, readJsonObject, withStoreErrors } from "../runs/_http";
 
 export const dynamic = "force-dynamic";

@@ -6,9 +6,9 @@ import { publishedBeside } from "@/lib/ceiling/published";
 import { sloOf } from "@/lib/ceiling/settings";
 import { getSearch, listSearches } from "@/lib/ceiling/store";
 import { toCeilingView } from "@/lib/ceiling/view";
-import { type CliTarget, defaultTargetForCli } from "@/lib/default-target";
-import { CeilingId } from "@/lib/ids";
-import { currentDefaultTargetName, resolveTarget } from "@/lib/targets";
+import { type CliTarget, defaultTargetForCli } from "@/lib/targets/default-target";
+import { CeilingId } from "@/lib/api/ids";
+import { currentDefaultTargetName, resolveTarget } from "@/lib/targets/store";
 
 export const dynamic = "force-dynamic";
 

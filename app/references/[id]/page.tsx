@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { FitWarningList } from "@/components/compare/FitWarnings";
 import { Derived, PublishedActions, PublishedCaveats, PublishedFacts, PublishedFigures } from "@/components/compare/PublishedBits";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
-import { fmtNum } from "@/lib/compare";
-import { publishedById, publishedConfig, publishedLabel, publishedResults, type PublishedResult } from "@/lib/published";
+import { fmtNum } from "@/lib/compare/compare";
+import { publishedById, publishedConfig, publishedLabel, publishedResults, type PublishedResult } from "@/lib/references/published";
 import {
   fitWarnings,
   referenceById,
@@ -16,10 +16,10 @@ import {
   sourceUrl,
   type FitWarning,
   type Reference,
-} from "@/lib/references";
-import { readsPerGroup } from "@/lib/operations";
-import { workloadDefinition, type WorkloadConfig } from "@/lib/workloads";
-import { serverFacts } from "@/lib/references-fit";
+} from "@/lib/references/references";
+import { readsPerGroup } from "@/lib/measurement/operations";
+import { workloadDefinition, type WorkloadConfig } from "@/lib/workloads/config";
+import { serverFacts } from "@/lib/references/fit";
 import { readEnv } from "@/lib/env";
 
 export const dynamic = "force-dynamic";

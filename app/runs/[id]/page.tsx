@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunPage } from "@/components/run/RunPage";
-import { defaultTargetForCli, type CliTarget } from "@/lib/default-target";
-import { getRun, samplesAfter } from "@/lib/runs";
-import { toRunView, toSample } from "@/lib/run-view";
-import type { Sample } from "@/lib/sample";
-import { DEFAULT_TARGET_ID, resolveTarget } from "@/lib/targets";
+import { defaultTargetForCli, type CliTarget } from "@/lib/targets/default-target";
+import { getRun, samplesAfter } from "@/lib/runs/store";
+import { toRunView, toSample } from "@/lib/runs/view";
+import type { Sample } from "@/lib/measurement/sample";
+import { DEFAULT_TARGET_ID, resolveTarget } from "@/lib/targets/store";
 
 export const dynamic = "force-dynamic";
 
@@ -28,7 +28,7 @@ export default async function RunRoute({ params }: Props) {
 
 /**
  * How the reproducing command reaches the run's target: a saved target by its masked URL (the reader types
- * the password), the default one as `npm run bench` in this project finds it (lib/default-target.ts). A run
+ * the password), the default one as `npm run bench` in this project finds it (lib/targets/default-target.ts). A run
  * whose target is gone (deleted, or a CLI run's own --target) gets a placeholder naming it, never the default.
  */
 async function cliTargetOf(targetId: string | null, label: string): Promise<CliTarget> {

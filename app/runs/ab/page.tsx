@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { AbView } from "@/components/run/AbView";
-import { RunId } from "@/lib/ids";
-import { toRunView } from "@/lib/run-view";
-import { getRun } from "@/lib/runs";
+import { RunId } from "@/lib/api/ids";
+import { toRunView } from "@/lib/runs/view";
+import { getRun } from "@/lib/runs/store";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Baseline and modded · pg-broker-bench" };

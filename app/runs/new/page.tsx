@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { RunForm, type RunFormInitial } from "@/components/run-form/RunForm";
-import { defaultTargetForCli } from "@/lib/default-target";
-import { getRun } from "@/lib/runs";
-import { toRunView } from "@/lib/run-view";
-import { listTargets } from "@/lib/targets";
-import { publishedById, publishedConfig, publishedLabel } from "@/lib/published";
-import { presetById, WorkloadConfig } from "@/lib/workloads";
+import { defaultTargetForCli } from "@/lib/targets/default-target";
+import { getRun } from "@/lib/runs/store";
+import { toRunView } from "@/lib/runs/view";
+import { listTargets } from "@/lib/targets/store";
+import { publishedById, publishedConfig, publishedLabel } from "@/lib/references/published";
+import { presetById, WorkloadConfig } from "@/lib/workloads/config";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New run · pg-broker-bench" };
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "New run · pg-broker-bench" };
 type Props = { searchParams: Promise<{ preset?: string; from?: string; published?: string }> };
 
 /** /runs/new[?preset=<id>][?from=<run id>][?published=<id>]: the form, starting from a preset, a copy of an
- *  earlier run, or another study's published result (its config, lib/published.ts). */
+ *  earlier run, or another study's published result (its config, lib/references/published.ts). */
 export default async function NewRunRoute({ searchParams }: Props) {
   const q = await searchParams;
   const targets = await listTargets();

@@ -1,4 +1,4 @@
-import { CeilingId } from "@/lib/ids";
+import { CeilingId } from "@/lib/api/ids";
 import { deleteSearch, getSearch } from "@/lib/ceiling/store";
 import { isFinalSearch, toCeilingView } from "@/lib/ceiling/view";
 import { checkId, json, notFoundJson, withStoreErrors } from "../../runs/_http";

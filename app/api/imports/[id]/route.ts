@@ -1,5 +1,5 @@
-import { deleteImport, getImport } from "@/lib/import-store";
-import { ImportId } from "@/lib/ids";
+import { deleteImport, getImport } from "@/lib/imports/store";
+import { ImportId } from "@/lib/api/ids";
 import { checkId, withStoreErrors } from "../../runs/_http";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { publishedById, publishedResults, STUDIES } from "@/lib/published";
-import { referenceById, REFERENCES, sourceUrl } from "@/lib/references";
+import { publishedById, publishedResults, STUDIES } from "@/lib/references/published";
+import { referenceById, REFERENCES, sourceUrl } from "@/lib/references/references";
 import { withStoreErrors } from "../../runs/_http";
 
 type Ctx = { params: Promise<{ id: string }> };

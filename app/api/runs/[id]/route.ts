@@ -1,6 +1,6 @@
-import { deleteRun } from "@/lib/runs";
-import { isFinal, toRunView } from "@/lib/run-view";
-import { quoteInput } from "@/lib/ids";
+import { deleteRun } from "@/lib/runs/store";
+import { isFinal, toRunView } from "@/lib/runs/view";
+import { quoteInput } from "@/lib/api/ids";
 import { json, loadRun, withStoreErrors } from "../_http";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { prisma } from "@/lib/db";
-import { getRun } from "@/lib/runs";
+import { getRun } from "@/lib/runs/store";
 import { testControlStore, testDatabase } from "@/lib/testing";
 import { POST } from "./route";
 

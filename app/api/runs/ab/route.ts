@@ -1,6 +1,6 @@
-import { hasVariants, variantInputs } from "@/lib/ab";
-import { launchRun } from "@/lib/launch";
-import { requestCancel } from "@/lib/runs";
+import { hasVariants, variantInputs } from "@/lib/compare/ab";
+import { launchRun } from "@/lib/targets/launch";
+import { requestCancel } from "@/lib/runs/store";
 import { json, readJsonObject, withStoreErrors } from "../_http";
 
 export const dynamic = "force-dynamic";

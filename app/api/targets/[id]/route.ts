@@ -1,5 +1,5 @@
-import { deleteTarget } from "@/lib/targets";
-import { TargetId } from "@/lib/ids";
+import { deleteTarget } from "@/lib/targets/store";
+import { TargetId } from "@/lib/api/ids";
 import { checkId, json, withStoreErrors } from "../../runs/_http";
 
 export const dynamic = "force-dynamic";

@@ -3,10 +3,10 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DeleteImport } from "@/components/compare/DeleteImport";
 import "@/components/compare/compare.css";
-import { fmtNum } from "@/lib/compare";
-import { IMPORT_CONFIG_FIELDS, ImportedSummary } from "@/lib/import";
-import { workloadDefinition } from "@/lib/workloads";
-import { getImport } from "@/lib/import-store";
+import { fmtNum } from "@/lib/compare/compare";
+import { IMPORT_CONFIG_FIELDS, ImportedSummary } from "@/lib/imports/parse";
+import { workloadDefinition } from "@/lib/workloads/config";
+import { getImport } from "@/lib/imports/store";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Imported result · pg-broker-bench" };

@@ -1,4 +1,4 @@
-import { CeilingId } from "@/lib/ids";
+import { CeilingId } from "@/lib/api/ids";
 import { requestSearchCancel } from "@/lib/ceiling/store";
 import { checkId, json, notFoundJson, withStoreErrors } from "../../../runs/_http";
 

@@ -1,9 +1,9 @@
-import { publishedById, publishedConfig } from "@/lib/published";
-import { fitWarnings, referenceById, referenceWorkload } from "@/lib/references";
-import { serverFacts } from "@/lib/references-fit";
-import { TargetId } from "@/lib/ids";
-import { resolveTarget } from "@/lib/targets";
-import { fieldErrors, WorkloadConfig } from "@/lib/workloads";
+import { publishedById, publishedConfig } from "@/lib/references/published";
+import { fitWarnings, referenceById, referenceWorkload } from "@/lib/references/references";
+import { serverFacts } from "@/lib/references/fit";
+import { TargetId } from "@/lib/api/ids";
+import { resolveTarget } from "@/lib/targets/store";
+import { fieldErrors, WorkloadConfig } from "@/lib/workloads/config";
 import { readEnv } from "@/lib/env";
 import { withStoreErrors } from "../../../runs/_http";
 

@@ -1,5 +1,5 @@
-import { requestCancel, getRun } from "@/lib/runs";
-import { RunId } from "@/lib/ids";
+import { requestCancel, getRun } from "@/lib/runs/store";
+import { RunId } from "@/lib/api/ids";
 import { checkId, json, notFoundJson, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";

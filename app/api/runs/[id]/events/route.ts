@@ -1,11 +1,11 @@
-import { resumeAfter, runEventStream } from "@/lib/run-events";
+import { resumeAfter, runEventStream } from "@/lib/runs/events";
 import { loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /**
- * GET /api/runs/:id/events: Server-Sent Events of the run's samples and status (format: lib/run-events.ts).
+ * GET /api/runs/:id/events: Server-Sent Events of the run's samples and status (format: lib/runs/events.ts).
  * Resumes after the Last-Event-ID header (sent by EventSource on reconnect) or `?after=<seq>`.
  */
 async function handleGET(req: Request, { params }: { params: Promise<{ id: string }> }) {

@@ -1,13 +1,13 @@
-import { samplesAfter } from "@/lib/runs";
-import { samplesToCsv } from "@/lib/samples-csv";
-import { toSample } from "@/lib/run-view";
-import type { Sample } from "@/lib/sample";
+import { samplesAfter } from "@/lib/runs/store";
+import { samplesToCsv } from "@/lib/runs/samples-csv";
+import { toSample } from "@/lib/runs/view";
+import type { Sample } from "@/lib/measurement/sample";
 import { loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** GET /api/runs/:id/samples.csv: one row per one-second sample (columns: lib/samples-csv.ts, README). */
+/** GET /api/runs/:id/samples.csv: one row per one-second sample (columns: lib/runs/samples-csv.ts, README). */
 async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;

@@ -1,10 +1,10 @@
-import { parseSummary } from "@/lib/run-view";
+import { parseSummary } from "@/lib/runs/view";
 import { json, loadRun, withStoreErrors } from "../../_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** GET /api/runs/:id/summary: the RunSummary (lib/summary.ts) as a JSON download, histograms included. */
+/** GET /api/runs/:id/summary: the RunSummary (lib/measurement/summary.ts) as a JSON download, histograms included. */
 async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;

@@ -1,5 +1,5 @@
-import { resolveTarget, targetInfo } from "@/lib/targets";
-import { TargetId } from "@/lib/ids";
+import { resolveTarget, targetInfo } from "@/lib/targets/store";
+import { TargetId } from "@/lib/api/ids";
 import { checkId, json, withStoreErrors } from "../../../runs/_http";
 
 export const dynamic = "force-dynamic";

@@ -1,0 +1,140 @@
+// Baseline and modded as one action: the CLI's `--variant both` runs both variants on one target and prints
+// their deltas; the published pair is found only for the published shape; compare flags a load-model difference.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { after, before, test } from "node:test";
+import { PROJECT_ROOT } from "../paths";
+import { runWorkload } from "../../runner/engine";
+import { abCompareHref, abRows, abText, fmtDelta, publishedPairFor, variantInputs } from "./ab";
+import { buildComparison } from "./compare";
+import { fromRun } from "./build";
+import type { RunSummary } from "../measurement/summary";
+import { testDatabase } from "../testing";
+import { WorkloadConfig } from "../workloads/config";
+import { workloadDefinition } from "../workloads/config";
+
+let target: { url: string; drop: () => Promise<void> };
+before(async () => {
+  target = await testDatabase("ab_target");
+});
+after(async () => {
+  await target.drop();
+});
+
+const cacheConfig = (input: Record<string, unknown>) => WorkloadConfig.parse({ kind: "cache", ...input }) as Record<string, unknown> & { kind: string };
+
+test("the published pair is found for the published shape only, whatever its window", () => {
+  const pair = publishedPairFor(cacheConfig({ vus: 200, thinkMs: 111, durationSeconds: 20, warmupSeconds: 3, variant: "modded" }));
+  assert.deepEqual(pair && [pair.baseline.id, pair.modded.id], ["yong-cache-200vu-baseline", "yong-cache-200vu-modded"]);
+  const stress = publishedPairFor(cacheConfig({ vus: 1000, thinkMs: 0 }));
+  assert.deepEqual(stress && [stress.baseline.id, stress.modded.id], ["yong-cache-1000vu-nosleep-baseline", "yong-cache-1000vu-nosleep-modded"]);
+  // Another shape: fewer VUs, another mix, a bigger pool, open loop.
+  for (const other of [{ vus: 20, thinkMs: 111 }, { vus: 200, thinkMs: 111, readPercent: 90 }, { vus: 200, thinkMs: 111, pool: 20 }, { rate: 1760 }])
+    assert.equal(publishedPairFor(cacheConfig(other)), null, JSON.stringify(other));
+  const jq = publishedPairFor(WorkloadConfig.parse({ kind: "jobqueue", variant: "baseline", producers: 100, consumers: 50, thinkMs: 140 }) as never);
+  assert.deepEqual(jq && [jq.baseline.id, jq.modded.id], ["yong-jobqueue-baseline", "yong-jobqueue-modded"]);
+  // Every published config is a valid config of its workload.
+  for (const kind of ["cache", "jobqueue"]) for (const p of workloadDefinition(kind)!.published!) assert.ok(WorkloadConfig.safeParse(p.config).success, p.id);
+});
+
+test("the published pair's deltas are the article's (our arithmetic of its table)", () => {
+  const pair = publishedPairFor(cacheConfig({ vus: 200, thinkMs: 111 }))!;
+  const fake = (p50: number, p95: number, mean: number, rate: number) =>
+    ({
+      latencyMs: { total: { p50, p95, mean, p90: 0, p99: 0, p999: 0, max: 0, count: 1 } },
+      rates: { total: { msgPerSec: rate, count: 1, mibPerSec: 0, errors: 0 } },
+    }) as unknown as RunSummary;
+  const rows = abRows(fake(2, 6, 2.5, 1000), fake(1, 3, 2, 1100), pair);
+  assert.deepEqual(
+    rows.map((r) => [r.label, fmtDelta(r.ours.deltaPct), fmtDelta(r.published!.deltaPct)]),
+    [
+      ["p50", "−50.0 %", "−8.6 %"],
+      ["p95", "−50.0 %", "−12.7 %"],
+      ["average", "−20.0 %", "−13.2 %"],
+      ["requests/s", "+10.0 %", "+0.3 %"],
+    ],
+  );
+  assert.match(abText(rows, pair), /^all requests {2}baseline {2}modded {4}delta {2}published baseline {2}published modded {2}published delta\n/);
+  assert.equal(abCompareHref("r_a", "r_b", pair), "/compare?ids=r_a,r_b,yong-cache-200vu-baseline,yong-cache-200vu-modded&base=r_a");
+  assert.deepEqual(variantInputs({ kind: "cache", vus: 3 }).modded, { kind: "cache", vus: 3, variant: "modded" });
+});
+
+test("compare shows a request workload's rates and latency, and flags a closed loop against an open one", async () => {
+  const run = async (id: string, input: Record<string, unknown>): Promise<ReturnType<typeof fromRun>> => {
+    const summary = await runWorkload(WorkloadConfig.parse({ kind: "cache", keys: 200, pool: 2, durationSeconds: 1, warmupSeconds: 0, ...input }), target.url);
+    return fromRun({ id, status: "completed", createdAt: new Date(), targetLabel: "embedded default", summary });
+  };
+  const closed = await run("r_closed", { vus: 2, thinkMs: 2 });
+  const open = await run("r_open", { rate: 200, variant: "modded" });
+  const cmp = buildComparison([closed, open]);
+  const note = cmp.notes.find((n) => n.topic === "load model");
+  assert.ok(note, JSON.stringify(cmp.notes));
+  assert.equal(note.severity, "warn");
+  assert.match(note.text, /^Load models differ: r_closed · .*: closed loop of virtual users; r_open · .*: open loop at 200 requests\/s\./);
+  // The rows compare's table and charts read: all requests' rate and latency, measured.
+  assert.ok((closed.throughput.totalMsgPerSec ?? 0) > 0 && (open.throughput.totalMsgPerSec ?? 0) > 150);
+  assert.ok((closed.latency.total?.p50 ?? 0) > 0 && (open.latency.total?.p95 ?? 0) > 0);
+  assert.ok(cmp.results.some((r) => r.values.every((v) => v !== null) && /all requests/i.test(r.label)));
+  // Same model on both sides: no note.
+  assert.equal(
+    buildComparison([closed, closed]).notes.find((n) => n.topic === "load model"),
+    undefined,
+  );
+});
+
+test("bench --variant both runs baseline then modded on one target and prints their deltas", async () => {
+  const r = await new Promise<{ code: number; out: string; err: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "runner/cli.ts",
+        "cache",
+        "--variant",
+        "both",
+        "--vus",
+        "3",
+        "--think",
+        "2ms",
+        "--keys",
+        "300",
+        "--pool",
+        "2",
+        "-duration",
+        "1s",
+        "--warmup",
+        "0s",
+        "--target",
+        target.url,
+      ],
+      { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: "", TARGET_DATABASE_URL: "" } },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
+  });
+  assert.equal(r.code, 0, r.err);
+  const baselineAt = r.out.indexOf("cache on ");
+  const moddedAt = r.out.indexOf("cache on ", baselineAt + 1);
+  assert.ok(baselineAt >= 0 && moddedAt > baselineAt, r.out);
+  assert.match(r.out.slice(baselineAt, moddedAt), /: baseline, 3 VUs, 2 ms think/);
+  assert.match(r.out.slice(moddedAt), /: modded, 3 VUs, 2 ms think/);
+  assert.equal(r.out.match(/verification: OK/g)?.length, 2);
+  const table = r.out.slice(r.out.indexOf("=== baseline → modded (cache) ==="));
+  assert.match(table, /\nall requests +baseline +modded +delta\n/);
+  for (const row of ["p50 \\(ms\\)", "p95 \\(ms\\)", "average \\(ms\\)", "requests/s"])
+    assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ +[\\d.,]+ +[+−±][\\d.]+ %`));
+  assert.match(table, /add --save to store both runs and compare them in the app/);
+  // A workload without variants says so.
+  const q = await new Promise<{ code: number; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "runner/cli.ts", "queue", "--variant", "both", "--target", target.url], { cwd: PROJECT_ROOT });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    child.on("exit", (code) => resolve({ code: code ?? 1, err }));
+  });
+  assert.equal(q.code, 2);
+  assert.match(q.err, /-variant applies to the cache and .*workloads only, not queue/);
+});

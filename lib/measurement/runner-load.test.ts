@@ -1,0 +1,119 @@
+// The client-bound rule: when the runner's own delay is large enough to be part of the latencies it reports.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { LiveNumbers } from "../../components/run/LiveNumbers";
+import { ManifestPanel, RunResult } from "../../components/run/RunResult";
+import { isLocalAddress } from "../../runner/engine";
+import { liveLine, summaryText } from "../../runner/format";
+import { fromRun } from "../compare/build";
+import { PROJECT_ROOT } from "../paths";
+import { clientBoundText, exposedDelayMs, isClientBound, loadOverSamples } from "./runner-load";
+import { Sample } from "./sample";
+import { RunSummary } from "./summary";
+
+test("a stall once a second counts by the time it covers, not by how many loop samples it is", () => {
+  // 100 ms stalls in each of 10 seconds: a tenth of the time, so a latency's p99 carries them whole, although
+  // they are 1 loop sample in ~90 and the count-based p99 is 0.4 ms.
+  assert.equal(exposedDelayMs(0.4, Array(10).fill(100), 10_000), 100);
+  // One 30 ms GC pause in 30 s covers 0.1% of the time: only the count-based p99 remains.
+  assert.equal(exposedDelayMs(0.4, [30, ...Array(29).fill(2)], 30_000), 0.4);
+  // A loop busy all the time: many delays, a high count-based p99.
+  assert.equal(exposedDelayMs(12, Array(5).fill(15), 5000), 15);
+  assert.equal(exposedDelayMs(12, [], 5000), 12);
+});
+
+test("client-bound when the delay passes 10% of the main latency's p99, or the CPU nears one core", () => {
+  assert.equal(isClientBound({ delayMs: 100, cpuCores: 0.3, mainP99Ms: 75 }), true, "the issue's runner: 100 ms stalls under a 75 ms p99");
+  assert.equal(isClientBound({ delayMs: 1.5, cpuCores: 0.3, mainP99Ms: 10 }), true, "1.5 ms is more than 10% of 10 ms");
+  assert.equal(isClientBound({ delayMs: 0.9, cpuCores: 0.3, mainP99Ms: 10 }), false, "under 10%");
+  assert.equal(isClientBound({ delayMs: 0.5, cpuCores: 0.3, mainP99Ms: 1 }), false, "under 1 ms is timer noise, whatever the latency");
+  assert.equal(isClientBound({ delayMs: 0, cpuCores: 0.95, mainP99Ms: 10 }), true, "a core all but busy");
+  assert.equal(isClientBound({ delayMs: 50, cpuCores: 0.2, mainP99Ms: undefined }), false, "nothing timed to judge against");
+});
+
+test("the sentence names the delay the latencies carry and why", () => {
+  const text = clientBoundText({
+    loopDelayMs: { p50: 0.2, p99: 0.6, max: 104.2 },
+    exposedDelayMs: 104.2,
+    cpuCores: 0.32,
+    judgedAgainst: { metric: "write", p99: 75 },
+  });
+  assert.match(text, /^client-bound: these latencies include up to 104 ms of the runner's own delay \(/);
+  assert.match(text, /event-loop delay p99 0\.60 ms, 104 ms over 1% of the time; against a write p99 of 75\.0 ms; runner CPU 32% of one core/);
+});
+
+// A run recorded with a busy-wait injected into its runner (fixtures/README.md): every surface says client-bound.
+const recorded = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "fixtures/client-bound-run.json"), "utf8")).run;
+const summary = RunSummary.parse(recorded.summary);
+
+test("a recorded client-bound run: the finished page, the live numbers, the CLI and compare all say so", () => {
+  assert.equal(summary.runnerLoad?.clientBound, true);
+  const page = renderToStaticMarkup(createElement(RunResult, { summary }));
+  assert.match(page, /data-testid="client-bound"[^>]*>.*These latencies include up to \d+ ms of the runner&#x27;s own delay/);
+  assert.equal((page.match(/latencies include up to/g) ?? []).length, 1, "the verdict once, not again among the notes");
+  const manifest = renderToStaticMarkup(createElement(ManifestPanel, { summary }));
+  assert.match(manifest, /CLIENT-BOUND/);
+  assert.match(manifest, /on the runner&#x27;s own machine \(127\.0\.0\.1\)/);
+  const sample = Sample.parse(recorded.samples.find((s: { phase: string }) => s.phase === "measuring"));
+  const live = renderToStaticMarkup(createElement(LiveNumbers, { sample, workload: "queue" }));
+  assert.match(live, /data-client-bound="true"/);
+  assert.match(live, /Client-bound this second/);
+  const cli = summaryText(summary, "embedded default");
+  assert.match(cli, /^note: client-bound: these latencies include up to \d+ ms of the runner's own delay/m);
+  assert.match(cli, /→ CLIENT-BOUND/);
+  const c = fromRun({ ...recorded, createdAt: recorded.createdAt });
+  assert.ok(
+    c.facts.flags.some((f) => f.startsWith("client-bound: these latencies include up to")),
+    c.facts.flags.join("\n"),
+  );
+});
+
+test("runs recorded before the runner's load was measured: no verdict, no row, nothing made up", () => {
+  const { runnerLoad: _, ...old } = summary;
+  const page = renderToStaticMarkup(createElement(RunResult, { summary: { ...old, notes: [] } }));
+  assert.doesNotMatch(page, /client-bound/i);
+  assert.doesNotMatch(renderToStaticMarkup(createElement(ManifestPanel, { summary: old })), /runner load/);
+});
+
+test("the manifest's 'target on the runner's machine': loopback and Unix sockets are, another host's address is not", () => {
+  assert.equal(isLocalAddress(null), true, "a Unix socket");
+  assert.equal(isLocalAddress("127.0.0.1"), true);
+  assert.equal(isLocalAddress("::1"), true);
+  assert.equal(isLocalAddress("::ffff:127.0.0.1"), true);
+  assert.equal(isLocalAddress("203.0.113.7"), false, "a documentation address no machine here has");
+});
+
+test("the CLI's live line spans several samples: their longest stall and mean CPU, judged by the same rule", () => {
+  const stalled = { loopDelayMs: { p50: 0, p99: 0.3, max: 150 }, cpuCores: 0.4 };
+  const calm = { loopDelayMs: { p50: 0, p99: 0.3, max: 2 }, cpuCores: 0.2 };
+  const over = loadOverSamples(
+    [
+      { load: stalled, sec: 1 },
+      { load: calm, sec: 1 },
+    ],
+    5,
+  );
+  assert.deepEqual(over, { loopDelayMaxMs: 150, cpuCores: 0.30000000000000004, clientBound: true });
+  assert.equal(loadOverSamples([{ load: calm, sec: 1 }], 5)?.clientBound, false);
+  assert.equal(loadOverSamples([], 5), undefined);
+  const line = liveLine(
+    {
+      elapsedSec: 5,
+      intervalSec: 5,
+      phase: "measuring",
+      writesPerSec: 100,
+      readsPerSec: 100,
+      backlog: 0,
+      errors: 0,
+      latencyMs: {},
+      rates: {},
+      runnerLoad: over,
+    },
+    "queue",
+  );
+  assert.match(line, /runner cpu 30% loop max 150 ms {2}CLIENT-BOUND$/);
+});

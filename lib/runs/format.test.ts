@@ -1,0 +1,89 @@
+// How runs are described in words (the runs list, the run page, chart legends) and which samples the charts may
+// draw as a rate. Pure functions: no database.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { overTimeOf } from "../compare/build";
+import { metricModel, rateLabel } from "../measurement/operations";
+import { knobsLabel, knobsParts } from "./format";
+import { isRateSample, type SampleMetrics } from "../measurement/sample";
+import { WorkloadConfig } from "../workloads/config";
+
+test("a run's knobs are spelled out in words, one part per knob", () => {
+  const pubsub = WorkloadConfig.parse({
+    kind: "pubsub",
+    writers: 4,
+    partitions: 2,
+    consumerGroups: 2,
+    writeBatch: 100,
+    readBatch: 200,
+    throttleWritesPerSec: 2900,
+    durationSeconds: 60,
+  });
+  assert.deepEqual(knobsParts(pubsub), [
+    "4 writers",
+    "2 partitions",
+    "2 consumer groups of 2 readers",
+    "write batch 100",
+    "read batch 200",
+    "2,900 msg/s limit",
+    "60 s measured",
+  ]);
+  assert.equal(
+    knobsLabel(pubsub),
+    "4 writers · 2 partitions · 2 consumer groups of 2 readers · write batch 100 · read batch 200 · 2,900 msg/s limit · 60 s measured",
+  );
+
+  // One of each reads in the singular; a payload other than the default 1 KiB is named; no throttle says so.
+  const queue = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, payloadBytes: 4096, throttleWritesPerSec: 0, durationSeconds: 1800 });
+  assert.deepEqual(knobsParts(queue), ["1 writer", "1 reader", "4 KiB payload", "unthrottled", "1800 s measured"]);
+  assert.deepEqual(knobsParts(null), []);
+  const nominal = WorkloadConfig.parse({ kind: "queue", backoff: "nominal" });
+  assert.equal(knobsParts(nominal).at(-1), "nominal back-off", "a non-default back-off is named");
+});
+
+test("the read rate is 'all groups' only for pub/sub with several consumer groups", () => {
+  // As the run page's headline and charts name it, from each workload's declared read operation.
+  const read = (kind: string) => metricModel(kind)!.operations.find((o) => o.name === "read")!;
+  assert.equal(rateLabel(read("pubsub"), 3), "read (all groups)");
+  assert.equal(rateLabel(read("pubsub"), 1), "read");
+  assert.equal(rateLabel(read("queue"), 1), "read");
+});
+
+const sample = (elapsedSec: number, intervalSec: number, msgs: number): SampleMetrics => ({
+  elapsedSec,
+  intervalSec,
+  writes: { count: msgs, msgPerSec: msgs / intervalSec, mibPerSec: msgs / intervalSec / 1024, errors: 0 },
+  reads: { count: msgs, msgPerSec: msgs / intervalSec, mibPerSec: msgs / intervalSec / 1024, errors: 0, emptyPolls: 0 },
+  groups: [{ group: "queue", msgPerSec: msgs / intervalSec, backlog: 0 }],
+  backlog: 0,
+  latencyMs: {},
+  errors: [],
+});
+
+test("a sample shorter than a tenth of the 1 s period is not a rate: by its measured length, not its place", () => {
+  assert.equal(isRateSample(sample(1, 1.003, 1000)), true);
+  assert.equal(isRateSample(sample(2, 0.1, 100)), true);
+  assert.equal(isRateSample(sample(2.0027, 0.0027, 0)), false); // the 2.7 ms drain that drew a plunge to 0
+  assert.equal(isRateSample(sample(2.05, 0.05, 400)), false); // 400 msgs in 50 ms would draw a spike of 8,000/s
+});
+
+test("the compare over-time points leave a too-short interval's rates out (null), keeping its latencies and time", () => {
+  const points = overTimeOf([
+    { seq: 0, phase: "measuring", metrics: sample(1, 1, 1000) },
+    { seq: 1, phase: "measuring", metrics: sample(2, 1, 1000) },
+    {
+      seq: 2,
+      phase: "draining",
+      metrics: { ...sample(2.0027, 0.0027, 2), latencyMs: { e2e: { p50: 3, p90: 4, p95: 4, p99: 5, p999: 5, max: 5, mean: 3.5, count: 2 } } },
+    },
+  ]);
+  assert.deepEqual(points[2].latency?.e2e, { p50: 3, p95: 4, p99: 5, max: 5 });
+  assert.deepEqual(
+    points.map((p) => [p.t, p.rates.write, p.rates.read]),
+    [
+      [1, 1000, 1000],
+      [2, 1000, 1000],
+      [2, null, null],
+    ],
+  );
+});

@@ -1,0 +1,71 @@
+// samples.csv: the columns a workload declares, every name unique; pub/sub and queue keep the names they had
+// before workloads declared their metrics (README "API" lists them; scripts and notebooks read them).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { RunStats } from "../../runner/stats";
+import { workloadFor } from "../../workloads/runners";
+import { csvColumns, samplesToCsv } from "./samples-csv";
+import type { Sample } from "../measurement/sample";
+import { WorkloadConfig } from "../workloads/config";
+
+/** Two samples of a short run of `config`, as the runner makes them (its own stats, its own group names). */
+function samplesOf(config: WorkloadConfig): Sample[] {
+  let now = 0;
+  const stats = new RunStats(workloadFor(config).groupNames(config as never), "payloadBytes" in config ? config.payloadBytes : 0, () => now);
+  const out: Sample[] = [];
+  for (let seq = 0; seq < 2; seq++) {
+    stats.wrote(10);
+    stats.latency.write.record(1500);
+    for (const g of stats.groups) {
+      g.read(10);
+      g.latency.e2e.record(3000, 10);
+    }
+    now += 1000;
+    out.push({ seq, time: new Date(now).toISOString(), phase: "measuring", metrics: stats.tick("measuring") });
+  }
+  return out;
+}
+
+const BROKER_COLUMNS = [
+  ..."seq time phase elapsed_s interval_s write_msg_s write_mib_s write_messages write_errors read_msg_s read_mib_s read_messages read_errors empty_polls backlog".split(
+    " ",
+  ),
+  ...["write", "writeScheduled", "writerLag", "read", "claim", "e2e", "e2eScheduled"].flatMap((m) => [
+    `${m}_p50_ms`,
+    `${m}_p95_ms`,
+    `${m}_p99_ms`,
+    `${m}_max_ms`,
+    `${m}_latency_count`,
+  ]),
+  "runner_loop_delay_p99_ms",
+  "runner_loop_delay_max_ms",
+  "runner_cpu_cores",
+];
+
+for (const input of [
+  { kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 3 },
+  { kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 100 },
+] as const) {
+  test(`${input.kind}: every column name is unique and the counts are told apart`, () => {
+    const csv = samplesToCsv(samplesOf(WorkloadConfig.parse(input)), input.kind);
+    const [header, first] = csv
+      .trim()
+      .split("\n")
+      .map((l) => l.split(","));
+    const dupes = header.filter((h, i) => header.indexOf(h) !== i);
+    assert.deepEqual(dupes, [], `duplicate columns: ${dupes.join(", ")}`);
+    assert.equal(first.length, header.length);
+    assert.deepEqual(header.slice(0, csvColumns(input.kind).length), BROKER_COLUMNS);
+    // Messages in that second vs how many latencies its histogram holds: different columns, different values.
+    const col = (name: string) => first[header.indexOf(name)];
+    assert.equal(col("write_messages"), "10");
+    assert.equal(col("write_latency_count"), "1");
+    assert.equal(col("e2e_latency_count"), String(10 * (input.kind === "pubsub" ? 3 : 1)));
+    assert.equal(col("read_messages"), String(10 * (input.kind === "pubsub" ? 3 : 1)));
+    const groups = input.kind === "pubsub" ? ["g0", "g1", "g2"] : ["queue"];
+    assert.deepEqual(
+      header.filter((h) => h.startsWith("group_")),
+      groups.flatMap((g) => [`group_${g}_msg_s`, `group_${g}_backlog`]),
+    );
+  });
+}

@@ -1,0 +1,173 @@
+// Control-store operations on runs and samples. The API routes, the runner and the CLI all go through
+// these, so a run's life-cycle (queued → running → completed | failed | cancelled | interrupted) lives here.
+import { randomUUID } from "node:crypto";
+import { prisma, type PrismaClient } from "../db";
+import { RUNNER_STALE_MS } from "../env";
+import { FINAL_STATUSES, type Phase, type RunStatus } from "../measurement/metrics";
+import type { SampleMetrics } from "../measurement/sample";
+import { headlineOf } from "./view";
+import type { RunSummary } from "../measurement/summary";
+import type { WorkloadConfig } from "../workloads/config";
+
+export type RunSource = "app" | "cli" | "import";
+
+/** Short, URL-friendly, sortable-enough ids: "r_" + 12 hex chars. */
+export const newRunId = () => `r_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+
+export async function createRun(
+  input: { config: WorkloadConfig; targetId?: string | null; targetLabel: string; source?: RunSource; status?: RunStatus },
+  db: PrismaClient = prisma(),
+) {
+  return db.run.create({
+    data: {
+      id: newRunId(),
+      workload: input.config.kind,
+      config: input.config as object,
+      targetId: input.targetId ?? null,
+      targetLabel: input.targetLabel,
+      source: input.source ?? "app",
+      status: input.status ?? "queued",
+    },
+  });
+}
+
+export async function getRun(id: string, db: PrismaClient = prisma()) {
+  return db.run.findUnique({ where: { id }, include: { target: { select: { id: true, name: true } } } });
+}
+
+export interface RunListFilter {
+  workload?: string;
+  statuses?: string[];
+}
+
+/** A run as the list needs it: every column but the summary, whose headline numbers come as `headline`. */
+export interface RunListRow {
+  id: string;
+  workload: string;
+  config: unknown;
+  targetId: string | null;
+  targetLabel: string;
+  status: string;
+  phase: string | null;
+  source: string;
+  cancelRequested: boolean;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+  /** The summary's headline fields (lib/runs/view.ts RunHeadline), from their own column; null without a summary. */
+  headline: unknown;
+}
+
+/**
+ * The runs of the list, newest first, filtered and sorted in SQL. The summary (with its base64 histograms,
+ * tens of kB a run) is not read at all: its headline numbers have a column of their own (written by
+ * finishRun). Imported results are not runs of this product and are left out.
+ */
+export async function listRunRows(filter: RunListFilter = {}, db: PrismaClient = prisma()): Promise<RunListRow[]> {
+  const statuses = filter.statuses ?? [];
+  return db.$queryRaw<RunListRow[]>`
+    SELECT id, workload, config, target_id AS "targetId", target_label AS "targetLabel", status, phase, source,
+           cancel_requested AS "cancelRequested", created_at AS "createdAt", started_at AS "startedAt",
+           finished_at AS "finishedAt", error, headline
+    FROM run
+    WHERE source <> 'import'
+      AND (${filter.workload ?? null}::text IS NULL OR workload = ${filter.workload ?? null})
+      AND (cardinality(${statuses}::text[]) = 0 OR status = ANY(${statuses}::run_status[]))
+    ORDER BY created_at DESC, id`;
+}
+
+/**
+ * Claims the oldest queued run for `runnerId`. FOR UPDATE SKIP LOCKED lets several runners poll one control
+ * store without ever claiming the same run twice.
+ */
+export async function claimNextRun(runnerId: string, db: PrismaClient = prisma()) {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE run SET status = 'running', runner_id = ${runnerId}, started_at = now(), phase = 'setup'
+    WHERE id = (SELECT id FROM run WHERE status = 'queued' ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+    RETURNING id`;
+  return rows.length ? getRun(rows[0].id, db) : null;
+}
+
+export async function setPhase(id: string, phase: Phase, db: PrismaClient = prisma()) {
+  await db.run.update({ where: { id }, data: { phase } });
+}
+
+export async function appendSample(runId: string, seq: number, phase: Phase, metrics: SampleMetrics, time = new Date(), db: PrismaClient = prisma()) {
+  await db.sample.create({ data: { runId, seq, time, phase, metrics: metrics as object } });
+}
+
+/** Samples with seq > afterSeq, in order (for SSE resume with Last-Event-ID). */
+export async function samplesAfter(runId: string, afterSeq = -1, db: PrismaClient = prisma()) {
+  return db.sample.findMany({ where: { runId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
+}
+
+export async function finishRun(
+  id: string,
+  outcome: { status: Exclude<RunStatus, "queued" | "running">; summary?: RunSummary; error?: string },
+  db: PrismaClient = prisma(),
+) {
+  await db.run.update({
+    where: { id },
+    data: {
+      status: outcome.status,
+      // An interrupted run keeps the phase it was in, so its page says where it stopped.
+      ...(outcome.status === "interrupted" ? {} : { phase: "done" }),
+      finishedAt: new Date(),
+      error: outcome.error ?? null,
+      ...(outcome.summary ? { summary: outcome.summary as object, headline: headlineOf(outcome.summary) as object } : {}),
+    },
+  });
+}
+
+/** Asks for a run to stop. A queued run is cancelled at once; a running one by its runner within 2 s. */
+export async function requestCancel(id: string, db: PrismaClient = prisma()): Promise<"cancelled" | "requested" | "finished" | "missing"> {
+  const run = await db.run.findUnique({ where: { id } });
+  if (!run) return "missing";
+  if (FINAL_STATUSES.includes(run.status as RunStatus)) return "finished";
+  const queued = await db.run.updateMany({
+    where: { id, status: "queued" },
+    data: { status: "cancelled", cancelRequested: true, finishedAt: new Date(), phase: "done", error: "cancelled before it started" },
+  });
+  if (queued.count) return "cancelled";
+  await db.run.update({ where: { id }, data: { cancelRequested: true } });
+  return "requested";
+}
+
+export async function isCancelRequested(id: string, db: PrismaClient = prisma()) {
+  const r = await db.run.findUnique({ where: { id }, select: { cancelRequested: true } });
+  return r?.cancelRequested ?? true;
+}
+
+export async function deleteRun(id: string, db: PrismaClient = prisma()) {
+  const r = await db.run.deleteMany({ where: { id } });
+  return r.count > 0;
+}
+
+/** Marks running runs whose runner stopped heart-beating as interrupted. Returns how many. */
+export async function markInterruptedRuns(db: PrismaClient = prisma(), now = new Date()) {
+  const cutoff = new Date(now.getTime() - RUNNER_STALE_MS);
+  const n = await db.$executeRaw`
+    UPDATE run SET status = 'interrupted', finished_at = now(),
+      error = 'the runner executing this run stopped heart-beating (it was killed or lost its connection)'
+    WHERE status = 'running'
+      AND (runner_id IS NULL OR NOT EXISTS (SELECT 1 FROM runner r WHERE r.id = run.runner_id AND r.last_heartbeat >= ${cutoff}))`;
+  return n;
+}
+
+/**
+ * Marks the running runs of the runner process `pid` on `host` interrupted at once (its supervisor saw it
+ * die), keeping the phase each was in and naming it in the error. Returns the ids.
+ */
+export async function interruptRunsOfProcess(host: string, pid: number, reason: string, db: PrismaClient = prisma()) {
+  const rows = await db.$queryRaw<{ id: string; phase: string | null }[]>`
+    UPDATE run SET status = 'interrupted', finished_at = now(),
+      error = ${reason} || ' while ' || CASE coalesce(phase::text, 'setup') WHEN 'setup' THEN 'setting up' ELSE phase::text END
+    WHERE status = 'running' AND runner_id IN (SELECT id FROM runner WHERE host = ${host} AND pid = ${pid})
+    RETURNING id, phase::text AS phase`;
+  await db.runner.deleteMany({ where: { host, pid } });
+  return rows;
+}
+
+/** "measuring", "setting up"…: a phase in words for error texts. */
+export const phaseWords = (p: string | null | undefined) => (!p || p === "setup" ? "setting up" : p);

@@ -1,0 +1,89 @@
+// Launching a run from the browser or the API: validate the config with the shared schema, resolve the
+// target, check it answers and has room for the run's connections, then queue the run. Every refusal is a
+// value with field messages, never an exception, so the form and the API show the same words.
+import { prisma, type PrismaClient } from "../db";
+import { quoteInput, TargetId } from "../api/ids";
+import { createRun } from "../runs/store";
+import { budgetProblem } from "./capacity";
+import { readEnv } from "../env";
+import { memoryProblem } from "../workloads/memory";
+import { resolveTarget, targetInfo, type TargetInfo } from "./store";
+import { parseConfig, workloadDefinitions, type WorkloadConfig } from "../workloads/config";
+
+export type LaunchResult =
+  | { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo }
+  | { ok: false; error: string; fields: Record<string, string> };
+
+/** `input` is the POST body: { config, targetId? }. `memoryBudgetMb`: the runner's (RUNNER_MEMORY_BUDGET_MB). */
+export async function launchRun(
+  input: Record<string, unknown>,
+  db: PrismaClient = prisma(),
+  memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
+): Promise<LaunchResult> {
+  const checked = await checkLaunch(input, ["config", "targetId"], db, memoryBudgetMb);
+  if (!checked.ok) return checked;
+  const run = await createRun({ config: checked.config, targetId: checked.target.storedId, targetLabel: checked.target.name }, db);
+  return { ok: true, id: run.id, config: checked.config, targetInfo: checked.targetInfo };
+}
+
+/**
+ * The checks every launch makes (a run, a ceiling search): only `keys` in the body, a valid config within the
+ * runner's memory budget, a known and reachable target with room for the config's connections.
+ */
+export async function checkLaunch(
+  input: Record<string, unknown>,
+  keys: string[],
+  db: PrismaClient = prisma(),
+  memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
+): Promise<
+  | { ok: true; config: WorkloadConfig; target: NonNullable<Awaited<ReturnType<typeof resolveTarget>>>; targetInfo: TargetInfo }
+  | { ok: false; error: string; fields: Record<string, string> }
+> {
+  // A misspelt key ("targetID", "conifg") would otherwise be dropped silently and the run go to the default.
+  const unknown = Object.keys(input).filter((k) => !keys.includes(k));
+  if (unknown.length)
+    return {
+      ok: false,
+      error: "unknown fields",
+      fields: Object.fromEntries(
+        unknown
+          .slice(0, 5)
+          .map((k) => [k.slice(0, 40), `unknown field ${quoteInput(k)}: the body has ${keys.slice(0, -1).join(", ")} and ${keys.at(-1)} only`]),
+      ),
+    };
+  const config = input.config;
+  // A config that is not an object at all is named as "config" (the workload schema would answer with "_").
+  if (config === undefined || config === null || typeof config !== "object" || Array.isArray(config))
+    return {
+      ok: false,
+      error: "invalid config",
+      fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` },
+    };
+  const parsed = parseConfig(config);
+  if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
+  // Before any connection: a run the runner could not hold is refused whatever the target.
+  const tooBig = memoryProblem(parsed.config, memoryBudgetMb);
+  if (tooBig) return { ok: false, error: "over the runner's memory budget", fields: { [tooBig.field]: tooBig.message } };
+
+  const checkedId = TargetId.safeParse(input.targetId ?? "default");
+  if (!checkedId.success)
+    return { ok: false, error: "invalid target", fields: { targetId: `${checkedId.error.issues[0].message} (GET /api/targets lists them)` } };
+  const targetId = checkedId.data;
+  const target = await resolveTarget(targetId, db);
+  if (!target)
+    return { ok: false, error: "unknown target", fields: { targetId: `target "${targetId}" does not exist; use "default" or an id from GET /api/targets` } };
+
+  // One short connection now reports an unreachable target at launch, in words, instead of a queued run
+  // that fails later (5 s is well above a reachable server's connect time, ~5 ms locally).
+  let info: TargetInfo;
+  try {
+    info = await targetInfo(target.url, 5000);
+  } catch (err) {
+    return { ok: false, error: "target unreachable", fields: { targetId: `${target.name}: ${(err as Error).message}` } };
+  }
+  // Only the hard limits refuse here: connections in use now may be gone when the queued run starts.
+  const tooMany = budgetProblem(parsed.config, info, "ever");
+  if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany.message } };
+
+  return { ok: true, config: parsed.config, target, targetInfo: info };
+}

@@ -1,0 +1,159 @@
+// Targets: the Postgres servers runs execute against. The default target (TARGET_DATABASE_URL, usually the
+// embedded server) is virtual: id "default", never stored. Saved targets live in the control store with
+// their full connection string, which never leaves the server: everything sent to a browser or an API
+// client goes through `publicTarget`, which only ever carries maskUrl() output.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { z } from "zod";
+import { bindingLimit, readBudget, type ConnectionBudget, type LimitName } from "./capacity";
+import { probePostgres } from "./connect";
+import { prisma, type PrismaClient } from "../db";
+import { defaultTargetName } from "./default-target";
+import { noControlChars } from "../api/ids";
+import { checkPgUrl, describeUrl, explainPgError, maskUrl } from "./pgurl";
+import { readEnv } from "../env";
+
+export const DEFAULT_TARGET_ID = "default";
+
+/** What a browser or an API client may see of a target. */
+export interface PublicTarget {
+  id: string;
+  name: string;
+  /** The connection string with its password replaced by ****. */
+  maskedUrl: string;
+  isDefault: boolean;
+}
+
+/** A target with its real connection string: server side only (run creation, probes, the runner). */
+export interface ResolvedTarget extends PublicTarget {
+  url: string;
+  /** The Run.targetId to store: null for the default target. */
+  storedId: string | null;
+}
+
+function defaultUrl(): string {
+  const url = readEnv().TARGET_DATABASE_URL;
+  if (!url) throw new Error("TARGET_DATABASE_URL is not set: start the app with `npm start`, which provides it");
+  return url;
+}
+
+/** This app's default target's name: "embedded default" when `npm start` runs its own Postgres (lib/targets/default-target.ts). */
+export function currentDefaultTargetName(): string {
+  const env = readEnv();
+  return defaultTargetName({ embedded: env.TARGET_IS_EMBEDDED, url: env.TARGET_DATABASE_URL ?? "" });
+}
+
+function defaultTarget(): ResolvedTarget {
+  const url = defaultUrl();
+  return { id: DEFAULT_TARGET_ID, name: currentDefaultTargetName(), maskedUrl: maskUrl(url), isDefault: true, url, storedId: null };
+}
+
+export const publicTarget = (t: PublicTarget): PublicTarget => ({ id: t.id, name: t.name, maskedUrl: t.maskedUrl, isDefault: t.isDefault });
+
+/** The default target first, then saved ones by name. Masked only. */
+export async function listTargets(db: PrismaClient = prisma()): Promise<PublicTarget[]> {
+  const saved = await db.target.findMany({ orderBy: { name: "asc" } });
+  return [publicTarget(defaultTarget()), ...saved.map((t) => ({ id: t.id, name: t.name, maskedUrl: maskUrl(t.connectionString), isDefault: false }))];
+}
+
+/** The target for an id ("default" or a saved id; undefined/null means default), or null if there is none. */
+export async function resolveTarget(id: string | null | undefined, db: PrismaClient = prisma()): Promise<ResolvedTarget | null> {
+  if (!id || id === DEFAULT_TARGET_ID) return defaultTarget();
+  const t = await db.target.findUnique({ where: { id } });
+  if (!t) return null;
+  return { id: t.id, name: t.name, maskedUrl: maskUrl(t.connectionString), isDefault: false, url: t.connectionString, storedId: t.id };
+}
+
+export const NewTargetInput = z.object({
+  name: z
+    .string({ error: "name must be text" })
+    .trim()
+    .max(80, "name must be at most 80 characters")
+    .refine(...noControlChars("name"))
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  connectionString: z
+    .string({ error: "connectionString is required: postgresql://user:password@host:5432/database" })
+    .trim()
+    .min(1, "connectionString is required: postgresql://user:password@host:5432/database")
+    .refine(...noControlChars("connectionString"))
+    .superRefine((v, ctx) => {
+      const problem = checkPgUrl(v);
+      if (problem) ctx.addIssue({ code: "custom", message: `connectionString ${problem}` });
+    }),
+});
+export type NewTargetInput = z.input<typeof NewTargetInput>;
+
+export type AddTargetResult = { ok: true; target: PublicTarget; serverVersion: string } | { ok: false; errors: Record<string, string> };
+
+/**
+ * Saves a target after checking its URL and connecting to it once (at most `timeoutMs`), so a typo or an
+ * unreachable server is reported now, with the cause, rather than when a run starts.
+ */
+export async function addTarget(input: unknown, db: PrismaClient = prisma(), timeoutMs = 5000): Promise<AddTargetResult> {
+  const parsed = NewTargetInput.safeParse(input);
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const i of parsed.error.issues) errors[i.path.join(".") || "body"] ??= i.message;
+    return { ok: false, errors };
+  }
+  const { connectionString } = parsed.data;
+  const name = parsed.data.name ?? describeUrl(connectionString);
+  if (name === DEFAULT_TARGET_ID || name === currentDefaultTargetName())
+    return { ok: false, errors: { name: `name "${name}" is the default target's; choose another name` } };
+  if (await db.target.findUnique({ where: { name } }))
+    return { ok: false, errors: { name: `a target named "${name}" already exists; choose another name or delete that one` } };
+  let serverVersion: string;
+  try {
+    serverVersion = await probePostgres("target", connectionString, timeoutMs);
+  } catch (err) {
+    return { ok: false, errors: { connectionString: (err as Error).message } };
+  }
+  const row = await db.target.create({ data: { id: `t_${randomUUID().replace(/-/g, "").slice(0, 10)}`, name, connectionString } });
+  return { ok: true, serverVersion, target: { id: row.id, name: row.name, maskedUrl: maskUrl(row.connectionString), isDefault: false } };
+}
+
+/**
+ * Deletes a saved target. Refused while a queued or running run uses it: the run row's target_id would
+ * become NULL (ON DELETE SET NULL), which means "default target", and the run would go to the wrong server.
+ */
+export async function deleteTarget(id: string, db: PrismaClient = prisma()): Promise<"deleted" | "missing" | "default" | "in-use"> {
+  if (id === DEFAULT_TARGET_ID) return "default";
+  const busy = await db.run.count({ where: { targetId: id, status: { in: ["queued", "running"] } } });
+  if (busy) return "in-use";
+  const r = await db.target.deleteMany({ where: { id } });
+  return r.count ? "deleted" : "missing";
+}
+
+/** A target's version and connection budget (lib/targets/capacity.ts), as GET /api/targets/:id/info shows it. */
+export interface TargetInfo extends ConnectionBudget {
+  serverVersion: string;
+  /** The most a run could ever open: the binding limit, connections in use not counted. */
+  usable: number;
+  /** What a run could open right now. */
+  available: number;
+  /** The limit that binds (max_connections, or the role's or the database's CONNECTION LIMIT) and why. */
+  binding: { limit: LimitName; explain: string };
+}
+
+/** Connection limits of a target, read in one query (lib/targets/capacity.ts BUDGET_SQL). */
+export async function targetInfo(url: string, timeoutMs = 5000): Promise<TargetInfo> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    const { budget, row } = await readBudget(client);
+    const ever = bindingLimit(budget, "ever");
+    return {
+      serverVersion: row.version,
+      ...budget,
+      usable: ever.allows,
+      available: bindingLimit(budget, "now").allows,
+      binding: { limit: ever.limit, explain: ever.explain },
+    };
+  } catch (err) {
+    throw new Error(`cannot connect to ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,109 @@
+// Workload params: one Zod discriminated union on `kind`, built from the registry (workloads/index.ts), so the
+// form, the API, the CLI and the runner parse a config with the same schema and a bad field gets the same
+// message everywhere. Each workload's own schema, fields and presets are in workloads/<kind>/definition.ts.
+import { z } from "zod";
+import { definitionOf, workloadDefinition, workloadDefinitions, type WorkloadConfig as Config, type WorkloadInput as Input } from "../../workloads";
+import type { PresetDef, WorkloadDefinition } from "../../workloads/types";
+
+export type WorkloadConfig = Config;
+export type WorkloadInput = Input;
+export { BACKOFF_LABELS, BACKOFF_MODES, type BackoffMode } from "../../workloads/fields";
+export type WorkloadKind = WorkloadConfig["kind"];
+
+/** "a", "b" or "c". */
+const orList = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words.join(""));
+
+let cached: { defs: readonly WorkloadDefinition[]; schema: z.ZodType<WorkloadConfig> } | null = null;
+/** The union of the registered workloads' schemas (rebuilt only when a test registers one). */
+function unionSchema(): z.ZodType<WorkloadConfig> {
+  const defs = workloadDefinitions();
+  if (cached?.defs !== defs) {
+    const kinds = orList(defs.map((d) => `"${d.kind}"`));
+    const options = defs.map((d) => d.params) as unknown as [z.ZodObject, ...z.ZodObject[]];
+    const schema = z.discriminatedUnion("kind", options, {
+      error: (iss) => (iss.code === "invalid_union" ? `kind must be ${kinds}` : undefined),
+    }) as unknown as z.ZodType<WorkloadConfig>;
+    cached = { defs, schema };
+  }
+  return cached.schema;
+}
+
+/**
+ * The config schema: a Zod schema (summary schemas nest it) that parses with the union of the workloads
+ * registered when it runs, with their own issues and messages.
+ */
+export const WorkloadConfig = z.unknown().transform((input, ctx) => {
+  const r = unionSchema().safeParse(input);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+  return z.NEVER;
+}) as unknown as z.ZodType<WorkloadConfig, WorkloadInput>;
+
+/** Connections a run opens against the target (one per client, as the reference), plus one for setup/monitoring. */
+export function connectionsNeeded(c: WorkloadConfig): number {
+  return definitionOf(c).clients(c) + 1;
+}
+
+/** Longest drain after the measured window (writers stopped, readers catch up); runner/engine.ts uses it. */
+export const MAX_DRAIN_SECONDS = 10;
+
+/** The time a run loads its target, at most: warm-up + measured window + the longest drain. Setup and
+ *  verification come on top; they depend on the target, so no figure is claimed for them. */
+export function loadSecondsAtMost(c: Pick<WorkloadConfig, "warmupSeconds" | "durationSeconds">): number {
+  return c.warmupSeconds + c.durationSeconds + MAX_DRAIN_SECONDS;
+}
+
+/** Runs that may load the target longer than this are confirmed before launch (the form asks). */
+export const LONG_RUN_SECONDS = 5 * 60;
+/** The measured window offered instead of a preset's long one: the same shape, a quick first look. */
+export const SHORT_WINDOW_SECONDS = 60;
+
+/** Field errors as { "writers": "Writers must …" } for forms and 400 responses: every bad field at once. */
+export function fieldErrors(err: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const i of err.issues) {
+    // An unknown field's message goes under its own name, so a client sees which key was refused.
+    if (i.code === "unrecognized_keys") for (const k of i.keys) out[[...i.path, k].join(".")] ??= `"${k}" ${i.message}`;
+    else out[i.path.join(".") || "_"] ??= i.message;
+  }
+  return out;
+}
+
+export function parseConfig(input: unknown): { ok: true; config: WorkloadConfig } | { ok: false; errors: Record<string, string> } {
+  const r = WorkloadConfig.safeParse(input);
+  return r.success ? { ok: true, config: r.data } : { ok: false, errors: fieldErrors(r.error) };
+}
+
+export type Preset = PresetDef<WorkloadInput>;
+
+/** Every workload's presets: the reference tool's defaults and each published scenario's exact client config. */
+export const PRESETS: Preset[] = workloadDefinitions().flatMap((d) => d.presets as Preset[]);
+
+export function presetById(id: string): Preset | undefined {
+  for (const d of workloadDefinitions()) {
+    const p = d.presets.find((x) => x.id === id);
+    if (p) return p as Preset;
+  }
+  return undefined;
+}
+
+export { definitionOf, workloadDefinition, workloadDefinitions };
+
+/**
+ * The workloads the reference tool (pg_msg_bench) has: the definitions that name its `-mode` (referenceMode),
+ * told apart by what they declare rather than by name: the fan-out one reads per consumer group (a `perGroup`
+ * operation), the other is its queue. The importer and the references read the tool's two modes from here.
+ */
+export function toolWorkloads(): { fanout: WorkloadDefinition; queue: WorkloadDefinition } {
+  const tool = workloadDefinitions().filter((d) => d.referenceMode);
+  const fanout = tool.find((d) => d.metrics.operations.some((o) => o.perGroup));
+  const queue = tool.find((d) => d !== fanout);
+  if (!fanout || !queue) throw new Error("the registry lacks the reference tool's two workloads (definitions with a referenceMode)");
+  return { fanout, queue };
+}
+
+/** A kind of a workload the reference tool has (its stored scenarios and imported outputs are of these). */
+export const ToolWorkload = z.custom<WorkloadKind>((v) => typeof v === "string" && !!workloadDefinition(v)?.referenceMode, {
+  error: () => `must be a workload the reference tool has (${orList(toolKinds())})`,
+});
+const toolKinds = () => workloadDefinitions().flatMap((d) => (d.referenceMode ? [`"${d.kind}"`] : []));
