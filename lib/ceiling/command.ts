@@ -1,4 +1,4 @@
-// The command that repeats a ceiling search from the CLI: the run's command (lib/cli-command.ts) as
+// The command that repeats a ceiling search from the CLI: the run's command (lib/runs/cli-command.ts) as
 // `bench -- ceiling`, without the flags each step sets itself (measured duration, throttle), plus the
 // search's own. Browser-safe.
 import { toCliCommand } from "../runs/cli-command";

@@ -1,4 +1,4 @@
-// Starting a ceiling search from the browser or the API: the same checks as launching a run (lib/launch.ts),
+// Starting a ceiling search from the browser or the API: the same checks as launching a run (lib/targets/launch.ts),
 // plus the search's settings checked against the workload; then the search is queued for a runner.
 // Server-only. Every refusal is a value with field messages, as a run's.
 import { prisma, type PrismaClient } from "../db";

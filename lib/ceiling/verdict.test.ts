@@ -9,7 +9,7 @@ import { parseSlo, type Slo, sloText } from "./slo";
 import { type ClientLoad, judgeStep, slope, type StepFacts, verdictText } from "./verdict";
 
 const lat = (p99: number, p50 = p99 / 4): LatencyStats => ({ p50, p90: p99 * 0.8, p95: p99 * 0.9, p99, p999: p99 * 1.5, max: p99 * 2, mean: p50, count: 5000 });
-/** The runner's load as the engine judges it (lib/runner-load.ts), against an e2e p99 of `mainP99Ms`. */
+/** The runner's load as the engine judges it (lib/measurement/runner-load.ts), against an e2e p99 of `mainP99Ms`. */
 function load(cpuCores: number, delayMs: number, mainP99Ms = 20): ClientLoad {
   const clientBound = isClientBound({ delayMs, cpuCores, mainP99Ms });
   const l = {

@@ -28,14 +28,14 @@ export const READ_TOLERANCE = 0.02;
  */
 export const BACKLOG_GROWTH_TOLERANCE = 0.01;
 /** How busy the runner was during the step's measured window, and the engine's client-bound verdict on it
- *  (lib/runner-load.ts: its event-loop delay against the run's main latency, or its CPU near one core). */
+ *  (lib/measurement/runner-load.ts: its event-loop delay against the run's main latency, or its CPU near one core). */
 export interface ClientLoad {
   /** CPU seconds per second of the window (the runner process, every thread). */
   cpuCores: number;
   /** Event-loop delay p99 over the window, ms. */
   eventLoopP99Ms: number;
   clientBound: boolean;
-  /** The verdict in words with its numbers (lib/runner-load.ts clientBoundText when client-bound). */
+  /** The verdict in words with its numbers (lib/measurement/runner-load.ts clientBoundText when client-bound). */
   reason: string;
 }
 

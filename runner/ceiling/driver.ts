@@ -1,5 +1,5 @@
-// The ceiling search's driver: each step is an ordinary run of the workload through the engine, throttled to
-// the step's rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
+// The ceiling search's driver: each step is an ordinary run of the workload through the engine, at the step's
+// rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
 import { clientBoundText, isClientBound } from "../../lib/measurement/runner-load";
 import type { RunSummary } from "../../lib/measurement/summary";
@@ -9,18 +9,17 @@ import { rateKnobOrProblem } from "../../lib/ceiling/rate";
 import { SearchCancelled, searchCeiling, type SearchOptions, type SearchResult } from "../../lib/ceiling/search";
 import type { Slo } from "../../lib/ceiling/slo";
 import type { CeilingStep } from "../../lib/ceiling/step";
-
 import { type ClientLoad, judgeStep } from "../../lib/ceiling/verdict";
+import { RunCancelled, runWorkload, type EngineOptions, type EngineSample } from "../engine";
 
 export type { CeilingStep };
-import { RunCancelled, runWorkload, type EngineOptions, type EngineSample } from "../engine";
 
 /** A step's drain: long enough to empty a sustained step's backlog; an unsustained one's is cut short (its
  *  leftovers are noted in its summary, and the next step runs in a schema of its own). */
 const STEP_DRAIN_SECONDS = 5;
 
 export interface CeilingOptions {
-  /** The workload's config; each step overrides its throttle, measured duration and warm-up. */
+  /** The workload's config; each step sets its rate (lib/ceiling/rate.ts), measured duration and warm-up. */
   base: WorkloadConfig;
   targetUrl: string;
   slo: Slo;
@@ -40,7 +39,7 @@ export interface CeilingOptions {
 
 /**
  * How busy the runner was in a step's measured window, and whether that decided the step. The engine's rule
- * (lib/runner-load.ts isClientBound: CPU near one core, or an event-loop delay of 10% of a latency's p99),
+ * (lib/measurement/runner-load.ts isClientBound: CPU near one core, or an event-loop delay of 10% of a latency's p99),
  * held against what the step's verdict rests on: the goal's latency, or the goal's limit when that is larger.
  * A 4 ms delay beside a 2 ms write p99 makes the run page call a run client-bound, yet cannot move an e2e p99
  * across a 1 s goal; it can when the goal is 10 ms. Null for a run that did not record the runner's load.
