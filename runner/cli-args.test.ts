@@ -118,7 +118,7 @@ test("bad flags and impossible combinations name the problem", () => {
   );
   assert.match(error(["pubsub", "-writerz", "4"]), /unknown flag -writerz \(did you mean -writers\?\)/);
   assert.match(error(["pubsub", "-readers", "3", "-partitions", "4"]), /-readers: Readers per group \(3\) must equal Partitions \(4\)/);
-  assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub workload only/);
+  assert.match(error(["queue", "-partitions", "4"]), /-partitions applies to the pubsub and queued-workflows workloads only, not queue/);
   assert.match(error(["pubsub", "-duration", "500ms"]), /-duration expects a duration in whole seconds/);
   assert.match(error(["pubsub", "-duration", "0s"]), /-duration: Measured duration must be at least 1 s$/);
   assert.match(

@@ -17,6 +17,7 @@ import { parseArgs, usage, type CliOptions } from "./cli-args";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
+import { queuesSweep, type SweepPoint, sweepText } from "../workloads/queued-workflows/sweep";
 
 export interface CliIo {
   out: (line: string) => void;
@@ -81,16 +82,49 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const ceiling = await import("./ceiling/cli");
     return ceiling.main(argv.slice(1), io);
   }
+  // `-queues 1,2,4,8`: one ordinary run per queue count, back to back, then the curve.
+  const sweep = queuesSweep(argv);
+  if (sweep.kind === "error") {
+    io.err(`bench: ${sweep.message}`);
+    return 2;
+  }
+  if (sweep.kind === "sweep") {
+    const points: SweepPoint[] = [];
+    let code = 0;
+    for (const q of sweep.counts) {
+      io.out(`--- queues ${q} (${points.length + 1} of ${sweep.counts.length}) ---`);
+      const r = await runOnce(sweep.argvFor(q), io);
+      if (r.code === 2 || r.cancelled) return r.code; // bad flags fail every run alike; a cancel stops the sweep
+      points.push({ queues: q, summary: r.summary, error: r.error, runId: r.runId });
+      if (r.code !== 0) code = 1;
+      io.out("");
+    }
+    io.out(sweepText(points));
+    return code;
+  }
+  return (await runOnce(argv, io)).code;
+}
+
+interface RunOutcome {
+  code: number;
+  summary?: RunSummary;
+  error?: string;
+  runId?: string;
+  cancelled?: boolean;
+}
+
+/** One run from its command line (or the two of `--variant both`): parse, run, print, --json, --save. */
+async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   // `--variant both`: the workload's baseline and modded variants, one after the other (lib/compare/ab.ts).
   const both = bothVariants(argv);
   const parsed = parseArgs(both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(usage());
-    return 0;
+    return { code: 0 };
   }
   if (parsed.kind === "error") {
     io.err(`bench: ${parsed.message}`);
-    return 2;
+    return { code: 2 };
   }
   const opts = parsed.options;
   const config = opts.config;
@@ -101,7 +135,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     env = readEnv();
   } catch (e) {
     io.err(`bench: ${(e as Error).message}`);
-    return 2;
+    return { code: 2 };
   }
   // Before connecting anywhere: a run this process could not hold is refused, naming the flags to lower.
   const flagOf = (field: string) => {
@@ -111,7 +145,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
   const tooBig = memoryProblem(config, env.RUNNER_MEMORY_BUDGET_MB, flagOf);
   if (tooBig) {
     io.err(`bench: ${tooBig.message}`);
-    return 2;
+    return { code: 2 };
   }
   let embedded: (EmbeddedServer & { owned: boolean }) | undefined;
   const controller = new AbortController();
@@ -152,6 +186,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     };
     const results: { summary: RunSummary; runId?: string }[] = [];
     let code = 0;
+    let last: { error?: string; runId?: string; cancelled?: boolean } = {};
     // One run, or the baseline and then the modded variant (--variant both): each an ordinary run of its own.
     for (const [i, config] of configs.entries()) {
       if (i > 0) {
@@ -164,6 +199,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
       if (opts.save) await startSaving(config);
       const json = opts.json && both ? opts.json.replace(/(\.json)?$/i, `.${(config as { variant: string }).variant}$1`) : opts.json;
       const r = await runOne(config, json);
+      last = { error: r.error, runId: save?.runId, cancelled: r.cancelled };
       if (r.summary) results.push({ summary: r.summary, runId: save?.runId });
       code = Math.max(code, r.code);
       if (r.code && !r.summary) break;
@@ -182,9 +218,12 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
           : "add --save to store both runs and compare them in the app",
       );
     }
-    return code;
+    return { code, summary: results.at(-1)?.summary, ...last };
 
-    async function runOne(config: WorkloadConfig, json: string | undefined): Promise<{ code: number; summary?: RunSummary }> {
+    async function runOne(
+      config: WorkloadConfig,
+      json: string | undefined,
+    ): Promise<{ code: number; summary?: RunSummary; error?: string; cancelled?: boolean }> {
       const c = config;
       io.out(`${c.kind} on ${targetLabel}: ${knobsParts(c).join(", ")}; warm-up ${c.warmupSeconds} s`);
 
@@ -207,7 +246,7 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
           cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
         );
         io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
-        return { code: 1 };
+        return { code: 1, cancelled, error: (err as Error).message };
       }
       io.out("");
       io.out(summaryText(summary, targetLabel));
@@ -221,13 +260,13 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
       if (save) io.out(`stored as run ${save.runId}`);
       if (verr) {
         io.err(`bench: ${verr}`);
-        return { code: 1, summary };
+        return { code: 1, summary, error: verr };
       }
       return { code: 0, summary };
     }
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
-    return 1;
+    return { code: 1, error: (err as Error).message };
   } finally {
     if (cancelPoll) clearInterval(cancelPoll);
     process.off("SIGINT", onSigint);

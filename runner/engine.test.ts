@@ -52,9 +52,9 @@ const dropSchema = (schema: string) => admin.query(`DROP SCHEMA IF EXISTS ${sche
 /** The notes about writers and their throttle (runner/stats.ts ScheduleWatch). */
 const scheduleNotes = (s: RunSummary) => (s.notes ?? []).filter((n) => /behind schedule|above the [\d,]+ msg\/s throttle/.test(n));
 
-// Yong's request workloads (workloads/yong) have their own integration tests beside them (workloads/*/runner.test.ts).
-describe("every message workload: counts match the target's rows and verification passes", () => {
-  const configs: Record<"pubsub" | "queue", WorkloadInput> = {
+// The workloads on the engine's write throttle; the others (Yong's, DBOS's open loop) have their own integration tests beside them (workloads/*/runner.test.ts).
+describe("every workload on the write throttle: counts match the target's rows and verification passes", () => {
+  const configs: Record<"pubsub" | "queue" | "queued-workflows", WorkloadInput> = {
     pubsub: {
       kind: "pubsub",
       writers: 3,
@@ -67,6 +67,17 @@ describe("every message workload: counts match the target's rows and verificatio
       throttleWritesPerSec: 2000,
     },
     queue: { kind: "queue", writers: 2, readers: 3, durationSeconds: 2, warmupSeconds: 1, throttleWritesPerSec: 500 },
+    "queued-workflows": {
+      kind: "queued-workflows",
+      enqueuers: 2,
+      workers: 2,
+      executors: 2,
+      queues: 2,
+      pollMs: 200,
+      durationSeconds: 2,
+      warmupSeconds: 1,
+      throttleWritesPerSec: 300,
+    },
   };
   for (const kind of Object.keys(configs) as (keyof typeof configs)[]) {
     test(kind, async () => {
@@ -84,6 +95,12 @@ describe("every message workload: counts match the target's rows and verificatio
           const consumed = await count(`SELECT coalesce(sum(next_offset - 1), 0) AS n FROM ${schema}.consumer_offsets`);
           assert.equal(consumed, t.reads, "sum of consumer offsets = messages the runner counted read");
           assert.equal(t.reads, 2 * t.writes - t.unreadAtEnd, "each of the 2 groups read every message");
+        } else if (kind === "queued-workflows") {
+          const done = await count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status = 'SUCCESS'`);
+          const open = await count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status IN ('ENQUEUED', 'PENDING')`);
+          assert.equal(done, t.reads, "SUCCESS rows = workflows the runner counted completed");
+          assert.equal(done + open, t.writes, "every enqueued workflow is completed or still queued");
+          assert.equal(open, t.unreadAtEnd);
         } else {
           const archived = await count(`SELECT count(*) AS n FROM ${schema}.queue_archive`);
           const queued = await count(`SELECT count(*) AS n FROM ${schema}.queue`);

@@ -159,7 +159,10 @@ test("the CLI takes its flags, lists them in --help and names them in errors", (
   assert.deepEqual(r.kind === "run" && r.options.config, echoConfig());
   assert.deepEqual(parseArgs(["echo", "-pings=0"]), { kind: "error", message: "invalid echo settings: -pings: Pings must be at least 1 per s" });
   assert.deepEqual(parseArgs(["queue", "-pings", "3"]), { kind: "error", message: "-pings applies to the echo workload only, not queue" });
-  assert.deepEqual(parseArgs(["echo", "-partitions", "3"]), { kind: "error", message: "-partitions applies to the pubsub workload only, not echo" });
+  assert.deepEqual(parseArgs(["echo", "-partitions", "3"]), {
+    kind: "error",
+    message: "-partitions applies to the pubsub and queued-workflows workloads only, not echo",
+  });
   assert.match(usage(), /^Usage: npm run bench -- pubsub\|queue\|\S*\|echo \[flags\]/);
   assert.match(usage(), /\n {2}-pings N +echo: pings per second per writer\n/);
   assert.match(usage(), /\n {2}-fsync-each +echo: wait for the WAL flush of every ping\n/);

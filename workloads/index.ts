@@ -9,11 +9,12 @@ import { mixed } from "./mixed/definition";
 import { notify } from "./notify/definition";
 import { inserts } from "./inserts/definition";
 import { queue } from "./queue/definition";
+import { queuedWorkflows } from "./queued-workflows/definition";
 import { search } from "./search/definition";
 import type { WorkloadDefinition } from "./types";
 import { workflows } from "./workflows/definition";
 
-const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed, inserts, workflows] as const;
+const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed, inserts, workflows, queuedWorkflows] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;

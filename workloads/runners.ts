@@ -9,6 +9,7 @@ import { mixed } from "./mixed/runner";
 import { notify } from "./notify/runner";
 import { queue } from "./queue/runner";
 import { search } from "./search/runner";
+import { queuedWorkflows } from "./queued-workflows/runner";
 import type { WorkloadModule } from "./runtime";
 import { workflows } from "./workflows/runner";
 
@@ -22,6 +23,7 @@ export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadCo
   mixed,
   inserts,
   workflows,
+  "queued-workflows": queuedWorkflows,
 };
 
 export function workloadFor<C extends WorkloadConfig>(config: C): WorkloadModule<C> {

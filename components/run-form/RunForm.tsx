@@ -5,6 +5,7 @@
 // What is launched is what the form shows: a blank or non-numeric field is an error, never a default; the
 // total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
 import { useRouter } from "next/navigation";
+import { SweepQueues } from "./SweepQueues";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { FindCeiling } from "@/components/ceiling/FindCeiling";
 import { FitWarningList } from "@/components/compare/FitWarnings";
@@ -226,6 +227,8 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
   };
 
   const shown = fieldsOf(kind);
+  // A section only when the workload has fields in it (DBOS's workloads have no messages or batches).
+  const groups = (["load", "batches", "timing"] as const).filter((g) => shown.some((f) => f.group === g));
   const fieldNames = new Set<string>(shown.map((f) => f.name));
   const general = Object.entries({ ...(submitted ? clientErrors : {}), ...serverErrors }).filter(
     ([k]) => !fieldNames.has(k) && k !== "targetId" && k !== "connections",
@@ -310,7 +313,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
           )}
         </section>
 
-        {(["load", "batches", "timing"] as const).map((g) => (
+        {groups.map((g) => (
           <section key={g} className="panel">
             <h2>{GROUP_LABEL[g]}</h2>
             <div className="form-grid">
@@ -413,6 +416,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
             </div>
           </section>
         ))}
+        {kind === "queued-workflows" && <SweepQueues input={input} targetId={targetId} ready={parsed.ok} runSeconds={total} />}
       </div>
 
       <aside className="stack form-side">
