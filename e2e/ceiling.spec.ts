@@ -76,6 +76,11 @@ test("cancel stops the search and keeps the steps done", async ({ page }) => {
   await expect(page.getByTestId("ceiling-page")).toHaveAttribute("data-status", "cancelled", { timeout: 15_000 });
   await expect(page.getByTestId("ceiling-error")).toContainText("steps done are kept");
   expect(await page.getByTestId("ceiling-steps").locator("tbody tr").count()).toBeGreaterThanOrEqual(1);
+  // Compared with the first test's search: ticking it draws its steps on the curves beside this one's.
+  const symbols = () => page.getByTestId("chart-ceiling-rate").locator(".recharts-scatter-symbol").count();
+  const own = await symbols();
+  await page.getByTestId("ceiling-others").getByRole("checkbox").first().check();
+  await expect.poll(symbols, { message: "the other search's steps are drawn" }).toBeGreaterThan(own);
   // The list shows it with its steps.
   await page.getByRole("link", { name: "Ceilings" }).click();
   await expect(page.getByTestId("ceilings-table")).toContainText("cancelled");

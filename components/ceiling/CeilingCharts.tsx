@@ -21,9 +21,19 @@ function niceTop(v: number): number {
   return (Math.ceil((v / unit) * 2) / 2) * unit;
 }
 
-export function CeilingCharts({ steps, slo, goalLabel }: { steps: CeilingStep[]; slo: Slo; goalLabel: string }) {
+/** Another search drawn beside this one: its steps' rates and its goal latency's p99. */
+export interface CeilingOverlay {
+  id: string;
+  label: string;
+  points: { target: number; achieved: number; p99: number | null }[];
+}
+const OVERLAY_COLORS = ["#9c36b5", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d"];
+
+export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps: CeilingStep[]; slo: Slo; goalLabel: string; overlays?: CeilingOverlay[] }) {
   const points = steps.map((s) => ({ target: s.rate, achieved: +s.achievedRate.toFixed(1), step: s.index + 1 }));
-  const top = niceTop(Math.max(1, ...steps.map((s) => Math.max(s.rate, s.achievedRate))));
+  const top = niceTop(
+    Math.max(1, ...steps.map((s) => Math.max(s.rate, s.achievedRate)), ...overlays.flatMap((o) => o.points.map((p) => Math.max(p.target, p.achieved)))),
+  );
   const byAchieved = [...steps].sort((a, b) => a.achievedRate - b.achievedRate);
   const latRows = byAchieved.map((s) => ({
     achieved: +s.achievedRate.toFixed(1),
@@ -59,6 +69,9 @@ export function CeilingCharts({ steps, slo, goalLabel }: { steps: CeilingStep[];
             <Legend wrapperStyle={{ fontSize: 12 }} />
             <Scatter name="sustained" data={points.filter((_, i) => steps[i].sustained)} fill="#2b8a3e" isAnimationActive={false} />
             <Scatter name="not sustained" data={points.filter((_, i) => !steps[i].sustained)} fill="#c92a2a" shape="cross" isAnimationActive={false} />
+            {overlays.map((o, i) => (
+              <Scatter key={o.id} name={o.label} data={o.points} fill={OVERLAY_COLORS[i % OVERLAY_COLORS.length]} shape="triangle" isAnimationActive={false} />
+            ))}
           </ScatterChart>
         )}
       </ChartCard>
@@ -90,6 +103,18 @@ export function CeilingCharts({ steps, slo, goalLabel }: { steps: CeilingStep[];
             ))}
             {PCT.map((p) => (
               <Line key={p.key} dataKey={p.key} name={p.key} stroke={p.color} isAnimationActive={false} strokeWidth={2} connectNulls />
+            ))}
+            {overlays.map((o, i) => (
+              <Line
+                key={o.id}
+                data={[...o.points].sort((a, b) => a.achieved - b.achieved)}
+                dataKey="p99"
+                name={`${o.label} p99`}
+                stroke={OVERLAY_COLORS[i % OVERLAY_COLORS.length]}
+                strokeDasharray="5 3"
+                isAnimationActive={false}
+                connectNulls
+              />
             ))}
           </LineChart>
         )}

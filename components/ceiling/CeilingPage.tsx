@@ -11,7 +11,7 @@ import { CONDITION_LABEL } from "@/lib/ceiling/verdict";
 import { isFinalSearch, searchKnobs, type CeilingView } from "@/lib/ceiling/view";
 import { fmtMs, fmtRate, STATUS_BADGE } from "@/lib/runs/format";
 import { LocalTime } from "@/components/run/LocalTime";
-import { CeilingCharts } from "./CeilingCharts";
+import { CeilingCharts, type CeilingOverlay } from "./CeilingCharts";
 
 const POLL_MS = 1000;
 
@@ -34,6 +34,8 @@ export interface OtherCeiling {
   targetLabel: string;
   ceiling: number | null;
   bracketHigh: number | null;
+  /** Its steps, to draw beside this search's (the goal latency's p99 of each). */
+  points: CeilingOverlay["points"];
 }
 
 export function CeilingPage({
@@ -49,6 +51,7 @@ export function CeilingPage({
 }) {
   const [view, setView] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
+  const [drawn, setDrawn] = useState<string[]>([]);
   const final = isFinalSearch(view);
 
   useEffect(() => {
@@ -161,7 +164,12 @@ export function CeilingPage({
         </section>
       )}
 
-      <CeilingCharts steps={view.steps} slo={slo} goalLabel={goalLabel} />
+      <CeilingCharts
+        steps={view.steps}
+        slo={slo}
+        goalLabel={goalLabel}
+        overlays={others.filter((o) => drawn.includes(o.id)).map((o) => ({ id: o.id, label: `${o.id} (${o.metric} ${o.slo})`, points: o.points }))}
+      />
 
       <section className="panel">
         <h2>Steps</h2>
@@ -246,6 +254,7 @@ export function CeilingPage({
 
       <section className="panel" data-testid="ceiling-others">
         <h2>Other ceiling searches of {view.workload}</h2>
+        <p className="hint">Tick one to draw its steps on the curves above, beside this search&rsquo;s (its goal latency&rsquo;s p99 dashed).</p>
         {others.length === 0 ? (
           <p className="muted">None yet.</p>
         ) : (
@@ -261,6 +270,7 @@ export function CeilingPage({
                   <th scope="col">config</th>
                   <th scope="col">target</th>
                   <th scope="col">status</th>
+                  <th scope="col">on the curves</th>
                 </tr>
               </thead>
               <tbody>
@@ -281,6 +291,17 @@ export function CeilingPage({
                     <td className="small">{searchKnobs(o.config)}</td>
                     <td>{o.targetLabel}</td>
                     <td>{o.status}</td>
+                    <td>
+                      <label className="row small" style={{ gap: 6 }}>
+                        <input
+                          type="checkbox"
+                          checked={drawn.includes(o.id)}
+                          disabled={o.points.length === 0}
+                          onChange={(e) => setDrawn((d) => (e.target.checked ? [...d, o.id] : d.filter((x) => x !== o.id)))}
+                        />
+                        draw {o.id}
+                      </label>
+                    </td>
                   </tr>
                 ))}
               </tbody>

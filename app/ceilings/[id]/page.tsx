@@ -39,6 +39,7 @@ export default async function CeilingRoute({ params }: Props) {
       targetLabel: o.targetLabel,
       ceiling: o.result?.ceiling ?? null,
       bracketHigh: o.result?.bracket.high ?? null,
+      points: o.steps.map((s) => ({ target: s.rate, achieved: +s.achievedRate.toFixed(1), p99: s.goal.stats?.p99 ?? null })),
     }));
   const metricLabel = view.steps[0]?.goal.label ?? view.settings.metric ?? "delivery";
   const published = publishedBeside(view.workload, view.config as Record<string, unknown>, view.result?.ceiling ?? null, sloOf(view.settings), metricLabel);
