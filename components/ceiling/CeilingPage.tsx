@@ -156,6 +156,7 @@ export function CeilingPage({
             <p data-testid="ceiling-why">
               The next step, {fmtRate(failedAbove.rate)} msg/s, was not sustained:{" "}
               {failedAbove.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}.
+              {failedAbove.bottleneck && <> Its telemetry: {failedAbove.bottleneck.statement}</>}
             </p>
           )}
           <p className="hint">
@@ -197,6 +198,7 @@ export function CeilingPage({
                   runner CPU · loop p99
                 </th>
                 <th scope="col">verdict</th>
+                {view.steps.some((s) => s.bottleneck) && <th scope="col">what limited it (telemetry)</th>}
               </tr>
             </thead>
             <tbody>
@@ -221,6 +223,7 @@ export function CeilingPage({
                       </>
                     )}
                   </td>
+                  {view.steps.some((x) => x.bottleneck) && <td className="small">{s.bottleneck ? s.bottleneck.statement : "–"}</td>}
                 </tr>
               ))}
             </tbody>

@@ -18,6 +18,8 @@ export interface CeilingStep {
   /** Every latency of the step's window, by name (the curve's percentiles). */
   latencyMs: LatencyByMetric;
   client: ClientLoad | null;
+  /** What limited the step's run, by the run's telemetry verdict, when it recorded telemetry. */
+  bottleneck?: { category: string; statement: string };
   startedAt: string;
   endedAt: string;
 }

@@ -59,6 +59,15 @@ export function clientLoadOf(summary: RunSummary, goal: { label: string; p99Ms: 
   };
 }
 
+/**
+ * What limited a step's run, by the verdict of its telemetry (what the server was doing), when the run recorded
+ * one. Read by shape, so a summary without telemetry (off, or from before it existed) gives none.
+ */
+export function bottleneckOf(summary: RunSummary): CeilingStep["bottleneck"] {
+  const v = (summary as { telemetry?: { verdict?: { category?: unknown; statement?: unknown } } }).telemetry?.verdict;
+  return typeof v?.category === "string" && typeof v.statement === "string" ? { category: v.category, statement: v.statement } : undefined;
+}
+
 /** Runs one step at `rate` and judges it. Rejects with SearchCancelled on a cancel, with the run's error otherwise. */
 export async function runStep(rate: number, index: number, o: CeilingOptions): Promise<{ step: CeilingStep; summary: RunSummary; samples: EngineSample[] }> {
   const knob = rateKnobOrProblem(o.base.kind);
@@ -99,6 +108,7 @@ export async function runStep(rate: number, index: number, o: CeilingOptions): P
     goal: facts.latency,
     latencyMs: summary.latencyMs,
     client,
+    ...(bottleneckOf(summary) ? { bottleneck: bottleneckOf(summary) } : {}),
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
   };

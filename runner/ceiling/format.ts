@@ -35,6 +35,7 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     out.push(`ceiling: ${rate(r.ceiling)} with ${goal}; bracket ${rate(low!)} – ${rate(high)} (the true ceiling is in it, ${num(width)}% wide)`);
   }
   if (r.failedAbove) out.push(`the next step, ${rate(r.failedAbove.rate)}, was ${verdictText(r.failedAbove.verdict)}`);
+  if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);
   const why: Record<SearchResult<CeilingStep>["stop"], string> = {
     converged: "the bracket is as narrow as asked",
     "max-rate": "the maximum rate was reached",
