@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/runs", label: "Runs" },
   { href: "/runs/new", label: "New run" },
+  { href: "/ceilings", label: "Ceilings" },
   { href: "/compare", label: "Compare" },
   { href: "/references", label: "References" },
 ];

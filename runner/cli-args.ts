@@ -236,6 +236,7 @@ export function usage(): string {
       .join("|")} [flags]`,
     "       npm run bench -- --preset NAME [flags]",
     "       npm run bench -- compare …            (compare stored runs and references)",
+    "       npm run bench -- ceiling <workload> [flags] --slo 'p99<50ms'   (the highest sustained rate: ceiling --help)",
     "",
     "Runs a workload against a Postgres target, prints a live line every report interval and a summary.",
     "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s or seconds.",

@@ -78,6 +78,10 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const mod = (await import(spec)) as { main(args: string[]): Promise<number> };
     return mod.main(argv.slice(1));
   }
+  if (argv[0] === "ceiling") {
+    const ceiling = await import("./ceiling/cli");
+    return ceiling.main(argv.slice(1), io);
+  }
   // `-queues 1,2,4,8`: one ordinary run per queue count, back to back, then the curve.
   const sweep = queuesSweep(argv);
   if (sweep.kind === "error") {

@@ -24,6 +24,8 @@ import { claimNextRun, markInterruptedRuns, phaseWords } from "../lib/runs/store
 import { parseConfig } from "../lib/workloads/config";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { sweepSchemas } from "./sweep";
+import { claimNextSearch, markInterruptedSearches } from "../lib/ceiling/store";
+import { executeSearch } from "./ceiling/execute";
 
 /** How often an idle runner looks for queued runs. */
 const POLL_MS = 300;
@@ -143,9 +145,17 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
           lastSweep = Date.now();
           const n = await markInterruptedRuns(db);
           if (n) log(`marked ${n} run(s) of silent runners as interrupted`);
+          const c = await markInterruptedSearches(db);
+          if (c) log(`marked ${c} ceiling search(es) of silent runners as interrupted`);
         }
         if (Date.now() >= nextSchemaSweep) await sweepLeftovers();
         const run = await claimNextRun(runnerId, db);
+        // A ceiling search (lib/ceiling/) is claimed like a run when no run is queued; its steps run one at a time.
+        const search = run ? null : await claimNextSearch(runnerId, db);
+        if (search) {
+          await executeSearch(db, search, env, current, (row) => targetUrlOf(db, row, env), log);
+          continue;
+        }
         if (!run) {
           await sleep(POLL_MS);
           continue;

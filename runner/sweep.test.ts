@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { prisma } from "../lib/db";
+import { CeilingSettings } from "../lib/ceiling/settings";
+import { createSearch, finishSearch } from "../lib/ceiling/store";
 import { createRun, finishRun } from "../lib/runs/store";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
@@ -65,4 +67,24 @@ test("an unreachable target is reported, not thrown", async () => {
   assert.equal(r.dropped.length, 0);
   assert.match(r.problems.join(), /127\.0\.0\.1:1/);
   assert.doesNotMatch(r.problems.join(), /secret/);
+});
+
+test("a ceiling search's step schemas follow their search: dropped once it is final, kept while it runs", async () => {
+  const config = WorkloadConfig.parse({ kind: "queue" });
+  const settings = CeilingSettings.parse({ slo: "p99<50ms" });
+  const finished = await createSearch({ config, settings, targetLabel: "t" });
+  await finishSearch(finished.id, { status: "interrupted", error: "the runner died" });
+  const running = await createSearch({ config, settings, targetLabel: "t", status: "running" });
+  await onTarget(async (c) => {
+    for (const id of [`${finished.id}_s3`, `${running.id}_s0`]) {
+      await c.query(`CREATE SCHEMA pgbb_${id}`);
+      await c.query(`COMMENT ON SCHEMA pgbb_${id} IS '${schemaComment(id)}'`);
+    }
+  });
+  const r = await sweepSchemas(prisma(), target.url);
+  assert.match(r.dropped.join("; "), new RegExp(`pgbb_${finished.id}_s3 on .* \\(ceiling search ${finished.id} is interrupted\\)`));
+  const left = await onTarget(async (c) =>
+    (await c.query<{ n: string }>("SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE 'pgbb\\_c\\_%'")).rows.map((x) => x.n),
+  );
+  assert.deepEqual(left, [`pgbb_${running.id}_s0`]);
 });

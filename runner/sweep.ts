@@ -49,12 +49,19 @@ export async function sweepSchemas(db: PrismaClient, defaultTargetUrl: string | 
         const c = parseComment(row.comment);
         // Schemas made before comments were written: their name holds the run id (schemaNameFor).
         const runId = c.runId ?? (/^pgbb_r_[0-9a-f]{12}$/.test(row.name) ? row.name.slice("pgbb_".length) : null);
-        const run = runId ? await db.run.findUnique({ where: { id: runId }, select: { status: true } }) : null;
+        // A ceiling search's step runs as "<search id>_s<step>" (runner/ceiling/execute.ts): its search decides.
+        const searchId = runId && /^c_[0-9a-f]{12}_s\d+$/.test(runId) ? runId.replace(/_s\d+$/, "") : null;
+        const run = searchId
+          ? await db.ceilingSearch.findUnique({ where: { id: searchId }, select: { status: true } })
+          : runId
+            ? await db.run.findUnique({ where: { id: runId }, select: { status: true } })
+            : null;
         const drop = run ? FINAL_STATUSES.includes(run.status as RunStatus) : c.createdAt !== null && now - c.createdAt > GRACE_MS;
         if (!drop) continue;
         await client.query("SET lock_timeout = '5s'");
         await client.query(`DROP SCHEMA ${ident(row.name)} CASCADE`);
-        result.dropped.push(`${row.name} on ${maskUrl(url)} (${run ? `run ${runId} is ${run.status}` : "an unknown run's, older than an hour"})`);
+        const whose = searchId ? `ceiling search ${searchId}` : `run ${runId}`;
+        result.dropped.push(`${row.name} on ${maskUrl(url)} (${run ? `${whose} is ${run.status}` : "an unknown run's, older than an hour"})`);
       }
     } catch (err) {
       result.problems.push(`${maskUrl(url)}: ${(err as Error).message.split("\n")[0]}`);

@@ -7,6 +7,7 @@
 import { useRouter } from "next/navigation";
 import { SweepQueues } from "./SweepQueues";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { FindCeiling } from "@/components/ceiling/FindCeiling";
 import { FitWarningList } from "@/components/compare/FitWarnings";
 import { hasVariants } from "@/lib/compare/ab";
 import { toCliCommand } from "@/lib/runs/cli-command";
@@ -542,6 +543,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
               </pre>
             </details>
           )}
+          <FindCeiling kind={kind} config={input} configOk={parsed.ok} targetId={targetId} />
         </section>
       </aside>
     </form>

@@ -20,13 +20,36 @@ export async function launchRun(
   db: PrismaClient = prisma(),
   memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
 ): Promise<LaunchResult> {
+  const checked = await checkLaunch(input, ["config", "targetId"], db, memoryBudgetMb);
+  if (!checked.ok) return checked;
+  const run = await createRun({ config: checked.config, targetId: checked.target.storedId, targetLabel: checked.target.name }, db);
+  return { ok: true, id: run.id, config: checked.config, targetInfo: checked.targetInfo };
+}
+
+/**
+ * The checks every launch makes (a run, a ceiling search): only `keys` in the body, a valid config within the
+ * runner's memory budget, a known and reachable target with room for the config's connections.
+ */
+export async function checkLaunch(
+  input: Record<string, unknown>,
+  keys: string[],
+  db: PrismaClient = prisma(),
+  memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
+): Promise<
+  | { ok: true; config: WorkloadConfig; target: NonNullable<Awaited<ReturnType<typeof resolveTarget>>>; targetInfo: TargetInfo }
+  | { ok: false; error: string; fields: Record<string, string> }
+> {
   // A misspelt key ("targetID", "conifg") would otherwise be dropped silently and the run go to the default.
-  const unknown = Object.keys(input).filter((k) => k !== "config" && k !== "targetId");
+  const unknown = Object.keys(input).filter((k) => !keys.includes(k));
   if (unknown.length)
     return {
       ok: false,
       error: "unknown fields",
-      fields: Object.fromEntries(unknown.slice(0, 5).map((k) => [k.slice(0, 40), `unknown field ${quoteInput(k)}: the body has config and targetId only`])),
+      fields: Object.fromEntries(
+        unknown
+          .slice(0, 5)
+          .map((k) => [k.slice(0, 40), `unknown field ${quoteInput(k)}: the body has ${keys.slice(0, -1).join(", ")} and ${keys.at(-1)} only`]),
+      ),
     };
   const config = input.config;
   // A config that is not an object at all is named as "config" (the workload schema would answer with "_").
@@ -62,6 +85,5 @@ export async function launchRun(
   const tooMany = budgetProblem(parsed.config, info, "ever");
   if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany.message } };
 
-  const run = await createRun({ config: parsed.config, targetId: target.storedId, targetLabel: target.name }, db);
-  return { ok: true, id: run.id, config: parsed.config, targetInfo: info };
+  return { ok: true, config: parsed.config, target, targetInfo: info };
 }

@@ -1,0 +1,33 @@
+import { CeilingId } from "@/lib/api/ids";
+import { deleteSearch, getSearch } from "@/lib/ceiling/store";
+import { isFinalSearch, toCeilingView } from "@/lib/ceiling/view";
+import { checkId, json, notFoundJson, withStoreErrors } from "../../runs/_http";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+type Ctx = { params: Promise<{ id: string }> };
+
+/** GET /api/ceilings/:id: the search, its steps as judged, the step in progress and the outcome. */
+async function handleGET(_req: Request, { params }: Ctx) {
+  const checked = checkId(CeilingId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const row = await getSearch(checked.id);
+  if (!row) return notFoundJson(`ceiling search "${checked.id}"`);
+  return json(200, toCeilingView(row));
+}
+
+/** DELETE /api/ceilings/:id: removes a finished search and its steps. A queued or running one must be cancelled first. */
+async function handleDELETE(_req: Request, { params }: Ctx) {
+  const checked = checkId(CeilingId, (await params).id);
+  if (!checked.ok) return checked.response;
+  const row = await getSearch(checked.id);
+  if (!row) return notFoundJson(`ceiling search "${checked.id}"`);
+  if (!isFinalSearch(toCeilingView(row)))
+    return json(409, { error: `ceiling search "${checked.id}" is ${row.status}; cancel it first (POST /api/ceilings/${checked.id}/cancel), then delete it` });
+  await deleteSearch(checked.id);
+  return json(200, { deleted: checked.id });
+}
+
+export const GET = withStoreErrors(handleGET);
+export const DELETE = withStoreErrors(handleDELETE);

@@ -1,0 +1,354 @@
+"use client";
+// One ceiling search, live or finished: the step in progress (read every second while it runs), the curve
+// growing one point per judged step, each step's verdict with its numbers, the ceiling with its bracket and
+// why the next step failed; then beside it the published figures and other searches of the workload.
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { refusalText } from "@/lib/api/payloads";
+import type { PublishedBeside } from "@/lib/ceiling/published";
+import { parseSlo, sloText } from "@/lib/ceiling/slo";
+import { CONDITION_LABEL } from "@/lib/ceiling/verdict";
+import { isFinalSearch, searchKnobs, type CeilingView } from "@/lib/ceiling/view";
+import { fmtMs, fmtRate, STATUS_BADGE } from "@/lib/runs/format";
+import { LocalTime } from "@/components/run/LocalTime";
+import { CeilingCharts, type CeilingOverlay } from "./CeilingCharts";
+
+const POLL_MS = 1000;
+
+const STOP_WORDS: Record<string, string> = {
+  converged: "the bracket is as narrow as asked",
+  "max-rate": "the maximum rate was reached, still sustained",
+  "max-steps": "the step budget ran out before the bracket was as narrow as asked",
+  "none-sustained": "not even 1 msg/s was sustained",
+  cancelled: "the search was cancelled; the steps done are kept",
+  failed: "a step's run failed",
+};
+
+export interface OtherCeiling {
+  id: string;
+  status: string;
+  createdAt: string;
+  config: CeilingView["config"];
+  slo: string;
+  metric: string;
+  targetLabel: string;
+  ceiling: number | null;
+  bracketHigh: number | null;
+  /** Its steps, to draw beside this search's (the goal latency's p99 of each). */
+  points: CeilingOverlay["points"];
+}
+
+export function CeilingPage({
+  initial,
+  published,
+  others,
+  command,
+}: {
+  initial: CeilingView;
+  published: PublishedBeside[];
+  others: OtherCeiling[];
+  command: string;
+}) {
+  const [view, setView] = useState(initial);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [drawn, setDrawn] = useState<string[]>([]);
+  const final = isFinalSearch(view);
+
+  useEffect(() => {
+    if (final) return;
+    let stop = false;
+    const timer = setInterval(async () => {
+      const r = await fetch(`/api/ceilings/${view.id}`, { cache: "no-store" }).catch(() => null);
+      if (stop) return;
+      if (!r?.ok) {
+        setProblem(r ? await refusalText(r) : "the app did not answer; retrying");
+        return;
+      }
+      setProblem(null);
+      setView((await r.json()) as CeilingView);
+    }, POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+    };
+  }, [final, view.id]);
+
+  const parsedSlo = parseSlo(view.settings.slo);
+  const slo = parsedSlo.ok ? parsedSlo.slo : [];
+  const goalLabel = view.steps[0]?.goal.label ?? view.settings.metric ?? "delivery";
+  const result = view.result;
+  const failedAbove = result?.failedAbove != null ? view.steps.find((s) => s.index === result.failedAbove) : undefined;
+  const p = view.progress;
+
+  return (
+    <div className="stack" data-testid="ceiling-page" data-status={view.status} data-ceiling-id={view.id}>
+      <section className="panel">
+        <div className="spread">
+          <div>
+            <h1 style={{ marginBottom: 4 }}>
+              {view.workload} ceiling search <span className="mono muted">{view.id}</span>
+            </h1>
+            <div className="row small muted">
+              <span className={`badge ${STATUS_BADGE[view.status] ?? ""}`} data-testid="ceiling-status">
+                <span className="dot" /> {view.status}
+              </span>
+              <span>{searchKnobs(view.config)}</span>
+              <span>
+                target <strong>{view.targetLabel}</strong>
+              </span>
+              <span>
+                created <LocalTime iso={view.createdAt} />
+              </span>
+            </div>
+            <p className="small" style={{ margin: "6px 0 0" }}>
+              Goal <strong>{goalLabel}</strong> <span className="mono">{parsedSlo.ok ? sloText(slo) : view.settings.slo}</span>; steps of{" "}
+              {view.settings.stepSeconds} s measured after {view.config.warmupSeconds} s warm-up; from {fmtRate(view.settings.startRate)} msg/s, at most{" "}
+              {fmtRate(view.settings.maxRate)} msg/s, until the bracket is within {view.settings.precisionPercent}% (at most {view.settings.maxSteps} steps).
+            </p>
+          </div>
+          {!final && <CancelSearch id={view.id} requested={view.cancelRequested} onRequested={() => setView((v) => ({ ...v, cancelRequested: true }))} />}
+        </div>
+        {!final && (
+          <p className="hint" data-testid="ceiling-progress">
+            {p
+              ? `step ${p.index + 1} at ${fmtRate(p.rate)} msg/s: ${p.phase}${
+                  p.sample
+                    ? ` — ${fmtRate(p.sample.writes.msgPerSec)} msg/s written, ${fmtRate(p.sample.reads.msgPerSec)} read in the last second, backlog ${fmtRate(p.sample.backlog)}`
+                    : ""
+                }`
+              : view.status === "queued"
+                ? "queued: waiting for the runner (runs and searches run one at a time)"
+                : "starting the next step…"}
+          </p>
+        )}
+        {problem && <p className="field-error">{problem}</p>}
+      </section>
+
+      {view.status === "failed" || view.status === "interrupted" ? (
+        <div className="alert bad" role="alert" data-testid="ceiling-error">
+          <strong>This search {view.status === "failed" ? "failed" : "was interrupted"}.</strong> {view.error ?? "No reason was recorded."}
+        </div>
+      ) : view.status === "cancelled" ? (
+        <div className="alert warn" data-testid="ceiling-error">
+          <strong>Cancelled.</strong> {view.error ?? ""}
+        </div>
+      ) : null}
+
+      {result && (
+        <section className="panel" data-testid="ceiling-result">
+          <h2>Result</h2>
+          <p className="status-card" style={{ margin: 0 }}>
+            {result.ceiling === null ? (
+              <strong>No ceiling: not one step was sustained.</strong>
+            ) : result.bracket.high === null ? (
+              <strong data-testid="ceiling-value">At least {fmtRate(result.ceiling)} msg/s</strong>
+            ) : (
+              <strong data-testid="ceiling-value">{fmtRate(result.ceiling)} msg/s</strong>
+            )}{" "}
+            {result.ceiling !== null && result.bracket.high !== null && (
+              <span>
+                sustained; the true ceiling lies between {fmtRate(result.bracket.low)} and {fmtRate(result.bracket.high)} msg/s (
+                {(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100).toFixed(1)}% wide)
+              </span>
+            )}
+          </p>
+          {failedAbove && (
+            <p data-testid="ceiling-why">
+              The next step, {fmtRate(failedAbove.rate)} msg/s, was not sustained:{" "}
+              {failedAbove.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}.
+              {failedAbove.bottleneck && <> Its telemetry: {failedAbove.bottleneck.statement}</>}
+            </p>
+          )}
+          <p className="hint">
+            {view.steps.length} step(s); stopped because {STOP_WORDS[result.stop] ?? result.stop}.
+          </p>
+        </section>
+      )}
+
+      <CeilingCharts
+        steps={view.steps}
+        slo={slo}
+        goalLabel={goalLabel}
+        overlays={others.filter((o) => drawn.includes(o.id)).map((o) => ({ id: o.id, label: `${o.id} (${o.metric} ${o.slo})`, points: o.points }))}
+      />
+
+      <section className="panel">
+        <h2>Steps</h2>
+        <div className="table-wrap">
+          <table className="data compact" data-testid="ceiling-steps">
+            <thead>
+              <tr>
+                <th scope="col">step</th>
+                <th scope="col" className="num">
+                  target msg/s
+                </th>
+                <th scope="col" className="num">
+                  achieved msg/s
+                </th>
+                <th scope="col" className="num">
+                  read msg/s
+                </th>
+                <th scope="col" className="num">
+                  {goalLabel} p50 / p99 ms
+                </th>
+                <th scope="col" className="num">
+                  backlog /s
+                </th>
+                <th scope="col" className="num">
+                  runner CPU · loop p99
+                </th>
+                <th scope="col">verdict</th>
+                {view.steps.some((s) => s.bottleneck) && <th scope="col">what limited it (telemetry)</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {view.steps.map((s) => (
+                <tr key={s.index} data-sustained={s.sustained}>
+                  <th scope="row">{s.index + 1}</th>
+                  <td className="num">{fmtRate(s.rate)}</td>
+                  <td className="num">{fmtRate(s.achievedRate)}</td>
+                  <td className="num">{s.readRate === null ? "–" : fmtRate(s.readRate)}</td>
+                  <td className="num">
+                    {fmtMs(s.goal.stats?.p50)} / {fmtMs(s.goal.stats?.p99)}
+                  </td>
+                  <td className="num">{s.verdict.backlogSlopePerSec === null ? "–" : s.verdict.backlogSlopePerSec.toFixed(1)}</td>
+                  <td className="num">{s.client ? `${Math.round(s.client.cpuCores * 100)}% · ${fmtMs(s.client.eventLoopP99Ms)} ms` : "not measured"}</td>
+                  <td>
+                    {s.sustained ? (
+                      <span className="badge ok">sustained</span>
+                    ) : (
+                      <>
+                        <span className="badge bad">not sustained</span>{" "}
+                        <span className="small">{s.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}</span>
+                      </>
+                    )}
+                  </td>
+                  {view.steps.some((x) => x.bottleneck) && <td className="small">{s.bottleneck ? s.bottleneck.statement : "–"}</td>}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="hint">
+          A step is sustained when the achieved rate is within 2% of the target, the backlog does not grow (its slope over the window), readers keep up with the
+          fan-out, the goal holds on the latency measured from each message&rsquo;s scheduled time where recorded, nothing failed, and the runner was not the
+          limit.
+        </p>
+      </section>
+
+      <section className="panel" data-testid="ceiling-published">
+        <h2>Beside the published figures</h2>
+        {published.length === 0 ? (
+          <p className="muted">Nothing was published for this workload.</p>
+        ) : (
+          <ul>
+            {published.map((r) => (
+              <li key={r.id}>
+                <span className="badge neutral">published</span> {r.sentence}.{" "}
+                <span className="hint">
+                  ({r.server}; throttled to {fmtRate(r.throttle)} msg/s, so a rate it ran at, not its ceiling
+                  {r.sameShape ? "; same client shape as this search" : "; another client shape"}. <Link href={`/references/${r.id}`}>details</Link>)
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="panel" data-testid="ceiling-others">
+        <h2>Other ceiling searches of {view.workload}</h2>
+        <p className="hint">Tick one to draw its steps on the curves above, beside this search&rsquo;s (its goal latency&rsquo;s p99 dashed).</p>
+        {others.length === 0 ? (
+          <p className="muted">None yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="data compact">
+              <thead>
+                <tr>
+                  <th scope="col">search</th>
+                  <th scope="col" className="num">
+                    ceiling msg/s
+                  </th>
+                  <th scope="col">goal</th>
+                  <th scope="col">config</th>
+                  <th scope="col">target</th>
+                  <th scope="col">status</th>
+                  <th scope="col">on the curves</th>
+                </tr>
+              </thead>
+              <tbody>
+                {others.map((o) => (
+                  <tr key={o.id}>
+                    <th scope="row">
+                      <Link href={`/ceilings/${o.id}`} className="mono">
+                        {o.id}
+                      </Link>
+                    </th>
+                    <td className="num">
+                      {o.ceiling === null ? "–" : `${o.bracketHigh === null ? "≥ " : ""}${fmtRate(o.ceiling)}`}
+                      {o.bracketHigh !== null && o.ceiling !== null && <span className="hint"> (&lt; {fmtRate(o.bracketHigh)})</span>}
+                    </td>
+                    <td className="mono">
+                      {o.metric} {o.slo}
+                    </td>
+                    <td className="small">{searchKnobs(o.config)}</td>
+                    <td>{o.targetLabel}</td>
+                    <td>{o.status}</td>
+                    <td>
+                      <label className="row small" style={{ gap: 6 }}>
+                        <input
+                          type="checkbox"
+                          checked={drawn.includes(o.id)}
+                          disabled={o.points.length === 0}
+                          onChange={(e) => setDrawn((d) => (e.target.checked ? [...d, o.id] : d.filter((x) => x !== o.id)))}
+                        />
+                        draw {o.id}
+                      </label>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="panel">
+        <h2>Repeat it from the command line</h2>
+        <pre className="mono small" style={{ whiteSpace: "pre-wrap" }} data-testid="ceiling-command">
+          {command}
+        </pre>
+      </section>
+    </div>
+  );
+}
+
+function CancelSearch({ id, requested, onRequested }: { id: string; requested: boolean; onRequested: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const asked = requested || busy;
+  return (
+    <span className="row">
+      <button
+        type="button"
+        className="btn danger"
+        disabled={asked}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          const r = await fetch(`/api/ceilings/${id}/cancel`, { method: "POST" }).catch(() => null);
+          if (!r?.ok) {
+            setBusy(false);
+            setError(r ? await refusalText(r) : "the app did not answer; try again");
+            return;
+          }
+          onRequested();
+        }}
+      >
+        {asked ? "Cancelling…" : "Cancel search"}
+      </button>
+      {asked && <span className="hint">the step in progress stops within ~2 s; the steps done are kept</span>}
+      {error && <span className="field-error">{error}</span>}
+    </span>
+  );
+}

@@ -1,0 +1,181 @@
+"use client";
+// "Find the ceiling" on the New run form: the same workload config and target as the run above, and the
+// search's own settings (the latency goal, the metric it is on, the step length, the bounds), checked with
+// the same schema as the API (lib/ceiling/settings.ts). It queues a ceiling search and opens its page.
+import { useRouter } from "next/navigation";
+import { useId, useMemo, useState } from "react";
+import { goalMetrics } from "@/lib/ceiling/facts";
+import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS, parseCeilingSettings } from "@/lib/ceiling/settings";
+import { SEARCH_DEFAULTS } from "@/lib/ceiling/search";
+import { definitionOf } from "@/lib/workloads/config";
+
+type Values = Record<"slo" | "metric" | "stepSeconds" | "startRate" | "maxRate" | "precisionPercent" | "maxSteps", string>;
+
+const FIELDS: { name: keyof Values; label: string; hint: string; numeric: boolean }[] = [
+  { name: "slo", label: "Latency goal", hint: "e.g. p99<50ms, or p50<10ms,p99<50ms", numeric: false },
+  { name: "stepSeconds", label: "Step (s)", hint: `each step's measured window, at least ${MIN_STEP_SECONDS} s, after the run's warm-up`, numeric: true },
+  { name: "startRate", label: "Start rate (msg/s)", hint: "the first step; doubled while sustained", numeric: true },
+  { name: "maxRate", label: "Maximum rate (msg/s)", hint: "never tried above", numeric: true },
+  { name: "precisionPercent", label: "Precision (%)", hint: "stop once the bracket is this narrow", numeric: true },
+  { name: "maxSteps", label: "Maximum steps", hint: "stop after this many steps", numeric: true },
+];
+
+/** A typed number, or the text itself (the schema then names it: "Step must be a whole number"). */
+const num = (v: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
+
+export function FindCeiling({ kind, config, configOk, targetId }: { kind: string; config: unknown; configOk: boolean; targetId: string }) {
+  const router = useRouter();
+  const metrics = useMemo(() => goalMetrics(definitionOf({ kind }).metrics), [kind]);
+  const [values, setValues] = useState<Values>({
+    slo: "p99<50ms",
+    metric: "",
+    stepSeconds: String(DEFAULT_STEP_SECONDS),
+    startRate: String(DEFAULT_START_RATE),
+    maxRate: String(DEFAULT_MAX_RATE),
+    precisionPercent: String(SEARCH_DEFAULTS.precision * 100),
+    maxSteps: String(SEARCH_DEFAULTS.maxSteps),
+  });
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const settings = useMemo(() => {
+    const out: Record<string, unknown> = { slo: values.slo };
+    if (values.metric && metrics.some((m) => m.name === values.metric)) out.metric = values.metric;
+    for (const f of FIELDS) if (f.numeric) out[f.name] = num(values[f.name]);
+    return out;
+  }, [values, metrics]);
+  const parsed = useMemo(() => parseCeilingSettings(settings, kind), [settings, kind]);
+  const errors = { ...(tried && !parsed.ok ? parsed.errors : {}), ...serverErrors };
+
+  const start = async () => {
+    setTried(true);
+    setServerErrors({});
+    if (!parsed.ok || !configOk) return;
+    setBusy(true);
+    const r = await fetch("/api/ceilings", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ config, settings: CeilingSettings.parse(settings), targetId }),
+    }).catch(() => null);
+    if (r?.status === 201) {
+      router.push(((await r.json()) as { url: string }).url);
+      return;
+    }
+    setBusy(false);
+    if (!r) {
+      setServerErrors({ _: "The app did not answer. Is `npm start` still running?" });
+      return;
+    }
+    const body = (await r.json().catch(() => ({}))) as { error?: string; fields?: Record<string, string> };
+    setServerErrors(body.fields ?? { _: body.error ?? `the server answered HTTP ${r.status}` });
+  };
+  const general = Object.entries(errors).filter(([k]) => !FIELDS.some((f) => f.name === k) && k !== "metric");
+
+  return (
+    <details className="find-ceiling" data-testid="find-ceiling">
+      <summary>Find the ceiling</summary>
+      <p className="hint">
+        Runs this workload against the same target in constant-rate steps, doubling the rate while each step is sustained, then narrowing in, and ends at the
+        highest rate it sustains under the goal. Each step warms up first; the run&rsquo;s measured duration and rate limit above are not used.
+      </p>
+      <div className="stack">
+        {FIELDS.slice(0, 1).map((f) => (
+          <Field key={f.name} f={f} value={values.slo} error={errors.slo} onChange={(v) => setValues((o) => ({ ...o, slo: v }))} onEnter={start} />
+        ))}
+        <div className="fieldbox">
+          <label htmlFor="ceiling-metric">Goal on</label>
+          <select
+            id="ceiling-metric"
+            value={values.metric}
+            onChange={(e) => setValues((o) => ({ ...o, metric: e.target.value }))}
+            aria-invalid={errors.metric ? true : undefined}
+            aria-describedby="ceiling-metric-hint"
+          >
+            <option value="">{metrics[0] ? `${metrics[0].label} (default)` : "(none)"}</option>
+            {metrics.slice(1).map((m) => (
+              <option key={m.name} value={m.name}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+          <span className="hint" id="ceiling-metric-hint">
+            checked from each message&rsquo;s scheduled time where the run records it (coordinated omission corrected)
+          </span>
+          {errors.metric && <span className="field-error">{errors.metric}</span>}
+        </div>
+        <div className="grid grid-2">
+          {FIELDS.slice(1).map((f) => (
+            <Field
+              key={f.name}
+              f={f}
+              value={values[f.name]}
+              error={errors[f.name]}
+              onChange={(v) => {
+                setValues((o) => ({ ...o, [f.name]: v }));
+                setServerErrors(({ [f.name]: _drop, ...rest }) => rest);
+              }}
+              onEnter={start}
+            />
+          ))}
+        </div>
+        {!configOk && tried && <p className="field-error">Fix the run&rsquo;s fields marked in red first: every step runs that config.</p>}
+        {general.length > 0 && (
+          <div className="alert bad" role="alert">
+            {general.map(([k, m]) => (
+              <div key={k}>{m}</div>
+            ))}
+          </div>
+        )}
+        <button type="button" className="btn primary" onClick={start} disabled={busy}>
+          {busy ? "Checking the target and starting…" : "Find the ceiling"}
+        </button>
+      </div>
+    </details>
+  );
+}
+
+function Field({
+  f,
+  value,
+  error,
+  onChange,
+  onEnter,
+}: {
+  f: (typeof FIELDS)[number];
+  value: string;
+  error?: string;
+  onChange: (v: string) => void;
+  onEnter: () => void;
+}) {
+  const id = useId();
+  return (
+    <div className="fieldbox">
+      <label htmlFor={id}>{f.label}</label>
+      <input
+        id={id}
+        type="text"
+        inputMode={f.numeric ? "decimal" : "text"}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          // Enter here starts the search, never the run form around it.
+          if (e.key === "Enter") {
+            e.preventDefault();
+            onEnter();
+          }
+        }}
+      />
+      <span className="hint" id={`${id}-hint`}>
+        {f.hint}
+      </span>
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+// A user finding the ceiling from the New run form, against the real app (embedded Postgres, the real runner):
+// a short search whose curve grows one point per step while it runs, ending with a ceiling and its steps; a
+// bad goal refused beside its field; a cancel that keeps the steps done.
+import { expect, test, type Page } from "@playwright/test";
+import { NewRunPage } from "./pages/NewRunPage";
+
+test.describe.configure({ mode: "serial" });
+
+/** A queue small enough for 2 shared cores: 1 writer, 1 reader, a 1 s warm-up per step. */
+async function openQueueForm(page: Page) {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.chooseWorkload("queue");
+  await form.fill({ Writers: 1, Readers: 1, "Warm-up": 1 });
+  await page.getByTestId("find-ceiling").locator("summary").click();
+  return form;
+}
+
+async function fillSearch(page: Page, values: Record<string, string>) {
+  const box = page.getByTestId("find-ceiling");
+  for (const [label, v] of Object.entries(values)) await box.getByRole("textbox", { name: label, exact: true }).fill(v);
+}
+
+const points = async (page: Page) => Number(await page.getByTestId("ceiling-charts").getAttribute("data-points"));
+
+test("a short search from the form: the curve grows step by step and ends at a ceiling with its bracket", async ({ page }) => {
+  await openQueueForm(page);
+  // Three steps of 3 s at most (20, 40, then 80 msg/s or a rate between): low rates, so the test is about the
+  // search's recording and display, not this machine's capacity.
+  await fillSearch(page, { "Latency goal": "p99<500ms", "Step (s)": "3", "Start rate (msg/s)": "20", "Maximum rate (msg/s)": "80", "Maximum steps": "3" });
+  await page.getByRole("button", { name: "Find the ceiling" }).click();
+  await page.waitForURL(/\/ceilings\/c_[0-9a-f]{12}$/);
+  const search = page.getByTestId("ceiling-page");
+  await expect(search).toHaveAttribute("data-status", /queued|running/);
+  await expect(page.getByTestId("ceiling-progress")).toContainText(/step 1 at 20 msg\/s: (setup|warmup|measuring)/, { timeout: 30_000 });
+
+  // Watch the curve grow: one point, then two, while the search is still running.
+  await expect.poll(() => points(page), { timeout: 40_000 }).toBeGreaterThanOrEqual(1);
+  const firstSeen = await points(page);
+  await expect(search).toHaveAttribute("data-status", "running");
+  await expect.poll(() => points(page), { timeout: 40_000 }).toBeGreaterThan(firstSeen);
+  const rateChart = page.getByTestId("chart-ceiling-rate");
+  await expect
+    .poll(async () => rateChart.locator(".recharts-scatter-symbol").count(), { message: "each judged step is a point of the rate chart" })
+    .toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId("ceiling-steps").locator("tbody tr")).toHaveCount(await points(page));
+
+  await expect(search).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(page.getByTestId("ceiling-steps").locator("tbody tr")).toHaveCount(3);
+  await expect(page.getByTestId("ceiling-result")).toContainText(/stopped because/);
+  const rows = page.getByTestId("ceiling-steps").locator("tbody tr");
+  const sustained = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getAttribute("data-sustained") === "true").length);
+  if (sustained > 0) await expect(page.getByTestId("ceiling-value")).toContainText(/msg\/s/);
+  // The latency chart draws the goal's limit; the published figures and the CLI command are beside the result.
+  await expect(page.getByTestId("chart-ceiling-latency")).toContainText("goal p99 500 ms");
+  await expect(page.getByTestId("ceiling-published")).toContainText("published");
+  await expect(page.getByTestId("ceiling-command")).toContainText("npm run bench -- ceiling queue");
+  await expect(page.getByTestId("ceiling-command")).toContainText("--slo 'p99<500ms'");
+});
+
+test("a bad goal is refused beside its field, in words", async ({ page }) => {
+  await openQueueForm(page);
+  await fillSearch(page, { "Latency goal": "p98<5ms" });
+  await page.getByRole("button", { name: "Find the ceiling" }).click();
+  await expect(page.getByTestId("find-ceiling")).toContainText('unknown percentile "p98"');
+  await expect(page).toHaveURL(/\/runs\/new/);
+});
+
+test("cancel stops the search and keeps the steps done", async ({ page }) => {
+  await openQueueForm(page);
+  await fillSearch(page, { "Latency goal": "p99<500ms", "Step (s)": "3", "Start rate (msg/s)": "10", "Maximum rate (msg/s)": "100000" });
+  await page.getByRole("button", { name: "Find the ceiling" }).click();
+  await page.waitForURL(/\/ceilings\/c_/);
+  await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await page.getByRole("button", { name: "Cancel search" }).click();
+  await expect(page.getByTestId("ceiling-page")).toHaveAttribute("data-status", "cancelled", { timeout: 15_000 });
+  await expect(page.getByTestId("ceiling-error")).toContainText("steps done are kept");
+  expect(await page.getByTestId("ceiling-steps").locator("tbody tr").count()).toBeGreaterThanOrEqual(1);
+  // Compared with the first test's search: ticking it draws its steps on the curves beside this one's.
+  const symbols = () => page.getByTestId("chart-ceiling-rate").locator(".recharts-scatter-symbol").count();
+  const own = await symbols();
+  await page.getByTestId("ceiling-others").getByRole("checkbox").first().check();
+  await expect.poll(symbols, { message: "the other search's steps are drawn" }).toBeGreaterThan(own);
+  // The list shows it with its steps.
+  await page.getByRole("link", { name: "Ceilings" }).click();
+  await expect(page.getByTestId("ceilings-table")).toContainText("cancelled");
+});

@@ -1,0 +1,107 @@
+// The search plan against a simulated server: a step at rate r is sustained exactly when r is at most the
+// server's capacity, so every path of the plan is deterministic and its steps can be checked one by one.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { nextStep, relativeWidth, SEARCH_DEFAULTS, SearchCancelled, searchCeiling, type SearchOptions, type Tried } from "./search";
+
+const server = (capacity: number) => async (rate: number) => ({ rate, sustained: rate <= capacity });
+const opts = (o: Partial<SearchOptions>): SearchOptions => ({ ...SEARCH_DEFAULTS, startRate: 100, maxRate: 1_000_000, ...o });
+const rates = (steps: Tried[]) => steps.map((s) => s.rate);
+
+describe("ceiling search", () => {
+  test("a clean ceiling: grows ×2 while sustained, then bisects until the bracket is within 10%", async () => {
+    const r = await searchCeiling(server(1234), opts({}));
+    assert.deepEqual(rates(r.steps), [100, 200, 400, 800, 1600, 1200, 1400, 1300]);
+    assert.equal(r.stop, "converged");
+    assert.equal(r.ceiling, 1200);
+    assert.deepEqual(r.bracket, { low: 1200, high: 1300 });
+    assert.ok(relativeWidth(r.bracket)! <= 0.1);
+    assert.equal(r.failedAbove?.rate, 1300, "the step that says why the rate above is not sustained");
+  });
+
+  test("a tighter precision narrows further, and the ceiling never exceeds the capacity", async () => {
+    for (const capacity of [7, 95, 1234, 55_555]) {
+      const r = await searchCeiling(server(capacity), opts({ precision: 0.01, maxSteps: 40 }));
+      assert.equal(r.stop, "converged", `capacity ${capacity}`);
+      assert.ok(r.ceiling! <= capacity && r.bracket.high! > capacity, `capacity ${capacity}: bracket ${JSON.stringify(r.bracket)}`);
+      assert.ok(relativeWidth(r.bracket)! <= 0.01 || r.bracket.high! - r.ceiling! <= 1, `capacity ${capacity}`);
+    }
+  });
+
+  test("a ceiling below the first step: descends until a step is sustained, then bisects", async () => {
+    const r = await searchCeiling(server(300), opts({ startRate: 1000 }));
+    assert.deepEqual(rates(r.steps), [1000, 500, 250, 375, 313, 282, 298]);
+    assert.equal(r.stop, "converged");
+    assert.equal(r.ceiling, 298);
+    assert.deepEqual(r.bracket, { low: 298, high: 313 });
+  });
+
+  test("--max-rate reached while still sustained: the ceiling is at least the maximum, with an open bracket", async () => {
+    const r = await searchCeiling(server(10_000), opts({ maxRate: 1000 }));
+    assert.deepEqual(rates(r.steps), [100, 200, 400, 800, 1000]);
+    assert.equal(r.stop, "max-rate");
+    assert.equal(r.ceiling, 1000);
+    assert.deepEqual(r.bracket, { low: 1000, high: null });
+    assert.equal(r.failedAbove, undefined);
+  });
+
+  test("nothing sustained down to 1 msg/s", async () => {
+    const r = await searchCeiling(server(0), opts({ startRate: 8 }));
+    assert.deepEqual(rates(r.steps), [8, 4, 2, 1]);
+    assert.equal(r.stop, "none-sustained");
+    assert.equal(r.ceiling, null);
+  });
+
+  test("the step budget ends a search that has not converged, keeping its bracket", async () => {
+    const r = await searchCeiling(server(1234), opts({ maxSteps: 6 }));
+    assert.equal(r.steps.length, 6);
+    assert.equal(r.stop, "max-steps");
+    assert.deepEqual(r.bracket, { low: 1200, high: 1600 });
+  });
+
+  test("cancel keeps the steps done, and their bracket", async () => {
+    const ac = new AbortController();
+    const sim = server(1234);
+    const r = await searchCeiling(
+      async (rate, index) => {
+        if (index === 5) {
+          ac.abort();
+          throw new SearchCancelled();
+        }
+        return sim(rate);
+      },
+      opts({}),
+      ac.signal,
+    );
+    assert.equal(r.stop, "cancelled");
+    assert.deepEqual(rates(r.steps), [100, 200, 400, 800, 1600]);
+    assert.equal(r.ceiling, 800);
+    assert.deepEqual(r.bracket, { low: 800, high: 1600 });
+  });
+
+  test("a step whose run fails ends the search as failed, with its error and the steps before it", async () => {
+    const sim = server(1234);
+    const r = await searchCeiling(async (rate, index) => {
+      if (index === 2) throw new Error("the target went away");
+      return sim(rate);
+    }, opts({}));
+    assert.equal(r.stop, "failed");
+    assert.equal(r.error, "the target went away");
+    assert.deepEqual(rates(r.steps), [100, 200]);
+  });
+
+  test("growth never passes the maximum and rates are whole messages per second", () => {
+    assert.deepEqual(nextStep([{ rate: 700, sustained: true }], opts({ maxRate: 1000 })), { rate: 1000 });
+    assert.deepEqual(nextStep([], opts({ startRate: 0.3 })), { rate: 1 });
+    assert.deepEqual(
+      nextStep(
+        [
+          { rate: 3, sustained: true },
+          { rate: 4, sustained: false },
+        ],
+        opts({}),
+      ),
+      { stop: "converged" },
+    );
+  });
+});

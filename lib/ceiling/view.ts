@@ -1,0 +1,71 @@
+// A ceiling search as the API and the pages show it: its row, its steps as judged, the step in progress.
+// Browser-safe types; toCeilingView is applied on the server to a row of lib/ceiling/store.ts.
+import { FINAL_STATUSES, type RunStatus } from "../measurement/metrics";
+import { knobsParts } from "../runs/format";
+import type { WorkloadConfig } from "../workloads/config";
+import type { CeilingStep, SearchOutcome, StepProgress } from "./step";
+import type { CeilingSettings } from "./settings";
+
+export interface CeilingView {
+  id: string;
+  workload: string;
+  config: WorkloadConfig;
+  settings: CeilingSettings;
+  targetId: string | null;
+  targetLabel: string;
+  status: RunStatus;
+  cancelRequested: boolean;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+  progress: StepProgress | null;
+  result: SearchOutcome | null;
+  steps: CeilingStep[];
+}
+
+interface Row {
+  id: string;
+  workload: string;
+  config: unknown;
+  settings: unknown;
+  targetId: string | null;
+  targetLabel: string;
+  status: string;
+  cancelRequested: boolean;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+  progress: unknown;
+  result: unknown;
+  steps: { step: unknown }[];
+}
+
+export function toCeilingView(r: Row): CeilingView {
+  return {
+    id: r.id,
+    workload: r.workload,
+    config: r.config as WorkloadConfig,
+    settings: r.settings as CeilingSettings,
+    targetId: r.targetId,
+    targetLabel: r.targetLabel,
+    status: r.status as RunStatus,
+    cancelRequested: r.cancelRequested,
+    createdAt: r.createdAt.toISOString(),
+    startedAt: r.startedAt?.toISOString() ?? null,
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    error: r.error,
+    progress: (r.progress as StepProgress | null) ?? null,
+    result: (r.result as SearchOutcome | null) ?? null,
+    steps: r.steps.map((s) => s.step as CeilingStep),
+  };
+}
+
+export const isFinalSearch = (v: Pick<CeilingView, "status">) => FINAL_STATUSES.includes(v.status);
+
+/** The config in words without what each step sets (its rate limit and measured window). */
+export const searchKnobs = (c: WorkloadConfig): string =>
+  knobsParts(c)
+    .filter((p) => !/^unthrottled$|msg\/s limit$|s measured$/.test(p))
+    .join(" · ");

@@ -1,0 +1,335 @@
+// `npm run bench -- ceiling <workload> [workload flags] --slo 'p99<50ms' [--metric e2e|write|…] [--step 30s]
+// [--max-rate N] [--start-rate N] [--precision 10%] [--max-steps N] [--json FILE]`: the highest rate the target
+// sustains under a latency goal. The workload flags are the bench's (runner/cli-args.ts); the search's own
+// flags are taken out first.
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { goalMetric } from "../../lib/ceiling/facts";
+import { rateKnobOrProblem } from "../../lib/ceiling/rate";
+import { searchKnobs } from "../../lib/ceiling/view";
+import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
+import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS } from "../../lib/ceiling/settings";
+import { parseSlo, type Slo, sloText } from "../../lib/ceiling/slo";
+import { parseWholeSeconds } from "../../lib/duration";
+import { dataDir, readEnv } from "../../lib/env";
+import { memoryProblem } from "../../lib/workloads/memory";
+import { maskUrl } from "../../lib/targets/pgurl";
+import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
+import type { GoalMetric } from "../../lib/ceiling/facts";
+import { parseArgs } from "../cli-args";
+import { embeddedNote, resolveTarget } from "../default-target";
+import { CONTROL_DB, useEmbedded } from "../../platform/embedded";
+import { searchRecorder } from "./execute";
+import { findCeiling } from "./driver";
+import { resultLines, stepLine } from "./format";
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** The search's own flags and what they take. */
+const OWN = {
+  slo: "the latency goal, e.g. 'p99<50ms' or 'p50<10ms,p99<50ms' (required)",
+  metric: "the latency the goal is on (default: the workload's delivery latency, e2e for pub/sub and queue)",
+  step: `each step's measured window (default ${DEFAULT_STEP_SECONDS}s, at least ${MIN_STEP_SECONDS}s); each step warms up for --warmup first`,
+  "start-rate": `the first step's rate in msg/s (default ${DEFAULT_START_RATE})`,
+  "max-rate": `never try above this rate in msg/s (default ${DEFAULT_MAX_RATE.toLocaleString("en-US")})`,
+  precision: `stop once the bracket is this narrow, relative to its low end (default ${SEARCH_DEFAULTS.precision * 100}%)`,
+  "max-steps": `stop after this many steps (default ${SEARCH_DEFAULTS.maxSteps})`,
+  json: "write the search (settings, every step, the result) to this file",
+} as const;
+/** Taken by the bench's own parser (runner/cli-args.ts), listed in the search's --help too. */
+const SHARED_HELP = { save: "store the search as it runs, so the app shows it live at /ceilings/<id> (a cancel there stops it)" };
+type OwnFlag = keyof typeof OWN;
+
+/** The workload flags a search sets itself, with what to use instead. */
+const SET_BY_SEARCH: Record<string, string> = {
+  duration: "each step's measured window is --step",
+};
+
+export interface CeilingArgs {
+  config: WorkloadConfig;
+  target?: string;
+  slo: Slo;
+  metric: GoalMetric;
+  stepSeconds: number;
+  search: SearchOptions;
+  json?: string;
+  /** Store the search in the control store as it runs (the app shows it live; a cancel there stops it). */
+  save: boolean;
+}
+
+export function ceilingUsage(): string {
+  return [
+    "Usage: npm run bench -- ceiling <workload> [workload flags] --slo 'p99<50ms' [flags]",
+    "",
+    "Finds the highest rate the target sustains: constant-rate steps, doubling while sustained, then bisecting",
+    "between the last sustained and the first unsustained rate. A step is sustained when the achieved rate is",
+    "within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal holds (on the",
+    "latency from each message's scheduled time where recorded), nothing failed and the runner is not the limit.",
+    "",
+    ...Object.entries({ ...OWN, ...SHARED_HELP }).map(([f, h]) => `  --${f.padEnd(26)}${h}`),
+    "",
+    "Workload flags are the bench's (npm run bench -- --help), but for -duration and -throttle_writes.",
+    "Example: npm run bench -- ceiling queue -writers 10 -readers 15 --slo 'p99<50ms' --step 20s --max-rate 20000",
+  ].join("\n");
+}
+
+/** Parses the search's arguments; a message naming the flag when something is wrong. */
+export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs } | { ok: false; message: string } | { ok: "help" } {
+  const own = new Map<OwnFlag, string>();
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i];
+    const m = /^--?([a-z_-]+)(?:=(.*))?$/.exec(tok);
+    const name = m?.[1];
+    if (name === "help" || name === "h") return { ok: "help" };
+    if (name && name in SET_BY_SEARCH) return { ok: false, message: `${tok.split("=")[0]} does not apply to a ceiling search: ${SET_BY_SEARCH[name]}` };
+    if (!name || !(name in OWN)) {
+      rest.push(tok);
+      continue;
+    }
+    const flag = name as OwnFlag;
+    if (own.has(flag)) return { ok: false, message: `--${flag} is given twice` };
+    const value = m[2] ?? argv[++i];
+    if (value === undefined) return { ok: false, message: `--${flag} needs a value: ${OWN[flag]}` };
+    own.set(flag, value);
+  }
+  const bench = parseArgs(rest);
+  if (bench.kind === "help") return { ok: "help" };
+  if (bench.kind === "error") return { ok: false, message: bench.message };
+  const config = bench.options.config;
+  const knob = rateKnobOrProblem(config.kind);
+  if (!knob.ok) return { ok: false, message: knob.message };
+  // The flags of the fields each step sets (a rate, a load model), as the bench names them.
+  for (const f of definitionOf(config).fields)
+    if (f.cli && knob.knob.fields.includes(f.name) && rest.some((t) => new RegExp(`^--?${f.cli!.flag.replace(/[-_]/g, "[-_]")}(=|$)`).test(t)))
+      return {
+        ok: false,
+        message: `${f.cli.ours ? "--" : "-"}${f.cli.flag} does not apply to a ceiling search: the search sets each step's rate; use --start-rate and --max-rate`,
+      };
+
+  const sloRaw = own.get("slo");
+  if (sloRaw === undefined) return { ok: false, message: "--slo is required: the latency goal each step must meet, e.g. --slo 'p99<50ms'" };
+  const slo = parseSlo(sloRaw);
+  if (!slo.ok) return { ok: false, message: `--slo: ${slo.message}` };
+  const metric = goalMetric(config.kind, own.get("metric"));
+  if (!metric.ok) return { ok: false, message: metric.message };
+
+  const stepRaw = own.get("step");
+  const stepSeconds = stepRaw === undefined ? DEFAULT_STEP_SECONDS : parseWholeSeconds(stepRaw);
+  if (stepSeconds === null) return { ok: false, message: `--step expects a duration in whole seconds such as 30s, 1m or 45, got "${stepRaw}"` };
+  if (stepSeconds < MIN_STEP_SECONDS)
+    return {
+      ok: false,
+      message: `--step ${stepRaw}: a step's measured window must be at least ${MIN_STEP_SECONDS}s (the backlog's trend needs a few samples)`,
+    };
+
+  const int = (flag: OwnFlag, dflt: number): number | string => {
+    const v = own.get(flag);
+    if (v === undefined) return dflt;
+    if (!/^\d+$/.test(v.replaceAll(",", "")) || Number(v.replaceAll(",", "")) < 1) return `--${flag} expects a whole number of at least 1, got "${v}"`;
+    return Number(v.replaceAll(",", ""));
+  };
+  const startRate = int("start-rate", DEFAULT_START_RATE);
+  const maxRate = int("max-rate", DEFAULT_MAX_RATE);
+  const maxSteps = int("max-steps", SEARCH_DEFAULTS.maxSteps);
+  for (const v of [startRate, maxRate, maxSteps]) if (typeof v === "string") return { ok: false, message: v };
+  if ((startRate as number) > (maxRate as number))
+    return { ok: false, message: `--start-rate ${startRate} is above --max-rate ${maxRate}: start at or below the maximum` };
+  const precRaw = own.get("precision");
+  let precision = SEARCH_DEFAULTS.precision;
+  if (precRaw !== undefined) {
+    const pm = /^(\d+(?:\.\d+)?)\s*%?$/.exec(precRaw.trim());
+    const p = pm ? Number(pm[1]) / 100 : Number.NaN;
+    if (!(p > 0 && p < 1)) return { ok: false, message: `--precision expects a percentage between 0 and 100 such as 10% or 5, got "${precRaw}"` };
+    precision = p;
+  }
+  const json = own.get("json");
+  if (json !== undefined && json.trim() === "") return { ok: false, message: "--json needs a file name" };
+  return {
+    ok: true,
+    args: {
+      config,
+      target: bench.options.target,
+      slo: slo.slo,
+      metric: metric.metric,
+      stepSeconds,
+      search: { ...SEARCH_DEFAULTS, startRate: startRate as number, maxRate: maxRate as number, maxSteps: maxSteps as number, precision },
+      ...(json ? { json } : {}),
+      save: bench.options.save,
+    },
+  };
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const parsed = parseCeilingArgs(argv);
+  if (parsed.ok === "help") {
+    io.out(ceilingUsage());
+    return 0;
+  }
+  if (!parsed.ok) {
+    io.err(`bench ceiling: ${parsed.message}`);
+    return 2;
+  }
+  const a = parsed.args;
+  let env: ReturnType<typeof readEnv>;
+  try {
+    env = readEnv();
+  } catch (e) {
+    io.err(`bench ceiling: ${(e as Error).message}`);
+    return 2;
+  }
+  const flagOf = (field: string) => {
+    const f = definitionOf(a.config).fields.find((x) => x.name === field)?.cli;
+    return f ? `${f.ours ? "--" : "-"}${f.flag}` : field;
+  };
+  const tooBig = memoryProblem(a.config, env.RUNNER_MEMORY_BUDGET_MB, flagOf);
+  if (tooBig) {
+    io.err(`bench ceiling: ${tooBig.message}`);
+    return 2;
+  }
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    if (++interrupts > 1) process.exit(130);
+    io.err("\nbench ceiling: stopping after keeping the steps done (Ctrl-C again to quit at once)…");
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+  let release: () => Promise<void> = async () => undefined;
+  let save: Awaited<ReturnType<typeof openSave>> | undefined;
+  let cancelPoll: NodeJS.Timeout | undefined;
+  try {
+    const target = await resolveTarget(a.target, io.out);
+    release = target.release;
+    if (a.save) {
+      // The control store: DATABASE_URL, else the embedded server's (the target's, or one started for this).
+      let controlUrl = env.DATABASE_URL;
+      if (!controlUrl) {
+        const embedded = target.embedded ?? (await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT }));
+        if (!target.embedded) {
+          io.out(embeddedNote(embedded, env));
+          const releaseTarget = release;
+          release = async () => {
+            await releaseTarget();
+            await embedded.stop();
+          };
+        }
+        controlUrl = embedded.url(CONTROL_DB);
+      }
+      save = await openSave(controlUrl, a, target.label, (l) => io.err(`bench ceiling: ${l}`));
+      io.out(`saving as ceiling search ${save.id} (the app shows it at /ceilings/${save.id})`);
+      const s = save;
+      cancelPoll = setInterval(
+        () =>
+          void s.cancelRequested().then(
+            (yes) => yes && controller.abort(),
+            () => undefined,
+          ),
+        500,
+      );
+    }
+    const c = a.config;
+    const from = a.metric.scheduled ? `${a.metric.scheduled.label}` : a.metric.label;
+    io.out(`ceiling search: ${c.kind} on ${target.label}: ${searchKnobs(c)}`);
+    io.out(
+      `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} msg/s, at most ${a.search.maxRate.toLocaleString("en-US")} msg/s, until the bracket is within ${a.search.precision * 100}%`,
+    );
+    const result = await findCeiling({
+      base: c,
+      targetUrl: target.url,
+      slo: a.slo,
+      metric: a.metric,
+      stepSeconds: a.stepSeconds,
+      warmupSeconds: c.warmupSeconds,
+      search: a.search,
+      signal: controller.signal,
+      ...save?.recorder.hooks,
+      onStep: async (s, summary, samples) => {
+        io.out(stepLine(s));
+        await save?.recorder.hooks.onStep?.(s, summary, samples);
+      },
+    });
+    if (save) {
+      const status = result.stop === "cancelled" ? "cancelled" : result.stop === "failed" ? "failed" : "completed";
+      const error =
+        status === "cancelled" ? "cancelled (Ctrl-C or a cancel request); the steps done are kept" : result.error ? maskUrl(result.error) : undefined;
+      await save.recorder.finish(result, status, error);
+    }
+    io.out("");
+    for (const l of resultLines(result, a.slo, result.steps[0]?.goal.label ?? from)) io.out(l);
+    if (a.json) {
+      const file = path.resolve(a.json);
+      const doc = {
+        kind: "ceiling",
+        workload: c.kind,
+        config: c,
+        target: target.label,
+        slo: sloText(a.slo),
+        metric: a.metric.name,
+        stepSeconds: a.stepSeconds,
+        warmupSeconds: c.warmupSeconds,
+        search: a.search,
+        result: {
+          stop: result.stop,
+          ceiling: result.ceiling,
+          bracket: result.bracket,
+          failedAbove: result.failedAbove?.index ?? null,
+          error: result.error ?? null,
+        },
+        steps: result.steps,
+      };
+      writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+      io.out(`search written to ${file}`);
+    }
+    return result.stop === "failed" || result.stop === "cancelled" ? 1 : 0;
+  } catch (err) {
+    io.err(`bench ceiling: ${maskUrl((err as Error).message)}`);
+    return 1;
+  } finally {
+    if (cancelPoll) clearInterval(cancelPoll);
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+    await save?.close().catch(() => undefined);
+    await release().catch(() => undefined);
+  }
+}
+
+/** --save: the search stored as it runs by a registered (heart-beating) runner, as the bench's --save stores a run. */
+async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string, onProblem: (line: string) => void) {
+  const { migrate } = await import("../../platform/migrate");
+  await migrate(controlUrl);
+  const { prisma } = await import("../../lib/db");
+  const runners = await import("../../lib/status/runners");
+  const store = await import("../../lib/ceiling/store");
+  const db = prisma(controlUrl);
+  const runnerId = `${os.hostname()}-cli-${process.pid}`;
+  await runners.registerRunner(db, runnerId);
+  // Heart-beat so the runners' sweep does not mark this live search interrupted.
+  const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
+  const settings = CeilingSettings.parse({
+    slo: sloText(a.slo),
+    metric: a.metric.name,
+    stepSeconds: a.stepSeconds,
+    startRate: a.search.startRate,
+    maxRate: a.search.maxRate,
+    precisionPercent: a.search.precision * 100,
+    maxSteps: a.search.maxSteps,
+  });
+  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running" }, db);
+  await db.ceilingSearch.update({ where: { id: s.id }, data: { runnerId, startedAt: new Date() } });
+  return {
+    id: s.id,
+    recorder: searchRecorder(db, s.id, onProblem, () => false),
+    cancelRequested: () => store.isSearchCancelRequested(s.id, db),
+    async close() {
+      clearInterval(beat);
+      await db.runner.delete({ where: { id: runnerId } }).catch(() => undefined);
+      await db.$disconnect();
+    },
+  };
+}

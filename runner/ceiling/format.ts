@@ -1,0 +1,49 @@
+// The ceiling search's text: one line per step, and the result in words (the CLI and the bench script).
+import type { SearchResult } from "../../lib/ceiling/search";
+import { sloText, type Slo } from "../../lib/ceiling/slo";
+import { verdictText } from "../../lib/ceiling/verdict";
+import { msText, num } from "../format";
+import type { CeilingStep } from "./driver";
+
+const rate = (n: number) => `${Math.round(n).toLocaleString("en-US")} msg/s`;
+
+/** "step 3   400 msg/s: achieved 399.8 msg/s, end-to-end p99 4.1 ms, backlog +0.1/s, runner 31% CPU, event loop p99 12 ms → sustained" */
+export function stepLine(s: CeilingStep): string {
+  const parts = [`achieved ${num(s.achievedRate)} msg/s`];
+  if (s.readRate !== null) parts.push(`read ${num(s.readRate)} msg/s`);
+  parts.push(`${s.goal.label} p99 ${msText(s.goal.stats?.p99)} ms`);
+  const slope = s.verdict.backlogSlopePerSec;
+  if (slope !== null) parts.push(`backlog ${slope >= 0 ? "+" : ""}${num(slope)}/s`);
+  if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${msText(s.client.eventLoopP99Ms)} ms`);
+  return `step ${String(s.index + 1).padEnd(3)}${rate(s.rate).padStart(14)}: ${parts.join(", ")} → ${verdictText(s.verdict)}`;
+}
+
+/** The result: the ceiling with its bracket, and why the rate above it was not sustained. */
+export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel: string): string[] {
+  const goal = `${metricLabel} ${sloText(slo)}`;
+  const out: string[] = [];
+  const { low, high } = r.bracket;
+  if (r.ceiling === null) out.push(`no ceiling: not one step was sustained with ${goal}`);
+  else if (high === null)
+    out.push(
+      r.stop === "max-rate"
+        ? `ceiling: at least ${rate(r.ceiling)} with ${goal}: the maximum rate was sustained (raise --max-rate to look further)`
+        : `ceiling: at least ${rate(r.ceiling)} with ${goal} (no higher rate was tried)`,
+    );
+  else {
+    const width = ((high - low!) / low!) * 100;
+    out.push(`ceiling: ${rate(r.ceiling)} with ${goal}; bracket ${rate(low!)} – ${rate(high)} (the true ceiling is in it, ${num(width)}% wide)`);
+  }
+  if (r.failedAbove) out.push(`the next step, ${rate(r.failedAbove.rate)}, was ${verdictText(r.failedAbove.verdict)}`);
+  if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);
+  const why: Record<SearchResult<CeilingStep>["stop"], string> = {
+    converged: "the bracket is as narrow as asked",
+    "max-rate": "the maximum rate was reached",
+    "max-steps": "the step budget ran out before the bracket was as narrow as asked (raise --max-steps)",
+    "none-sustained": "not even 1 msg/s was sustained",
+    cancelled: "the search was cancelled; the steps done are kept",
+    failed: `a step's run failed: ${r.error ?? "unknown error"}`,
+  };
+  out.push(`${r.steps.length} step(s); stopped because ${why[r.stop]}`);
+  return out;
+}
