@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toCliCommand } from "../lib/runs/cli-command";
 import { presetById, PRESETS, WorkloadConfig } from "../lib/workloads/config";
-import type { QueueConfig } from "../workloads/queue/definition";
 import { parseArgs, parseDuration, usage } from "./cli-args";
 
 const run = (argv: string[]) => {
