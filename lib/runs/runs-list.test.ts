@@ -85,7 +85,8 @@ test("a run stored before the headline column and the enums gets its headline, a
     `INSERT INTO run (id, workload, config, target_label, status, phase, source) VALUES ('r_odd000000001', 'queue', $1, 'x', 'paused', 'thinking', 'api')`,
     [JSON.stringify(config)],
   );
-  assert.deepEqual(await migrate(db.url), ["0004_run_headline", "0005_run_enums"]);
+  // The two migrations this test is about come next; later ones (ceiling searches, …) follow them.
+  assert.deepEqual((await migrate(db.url)).slice(0, 2), ["0004_run_headline", "0005_run_enums"]);
   const odd = await c.query(`SELECT status::text, phase::text, source::text, error FROM run WHERE id = 'r_odd000000001'`);
   assert.deepEqual(odd.rows[0], { status: "failed", phase: null, source: "app", error: 'stored with status "paused", which this version does not know' });
   await assert.rejects(c.query(`UPDATE run SET status = 'paused' WHERE id = 'r_odd000000001'`), /invalid input value for enum run_status/);
