@@ -102,6 +102,7 @@ describe("ceiling search on the embedded Postgres", () => {
       assert.ok(s.client && s.client.cpuCores > 0, `step ${s.rate}: runner load measured`);
       assert.equal(s.goal.name, "e2eScheduled", "the goal is checked on e2e from each message's scheduled time");
       assert.ok(s.goal.stats && s.goal.stats.count > 0);
+      assert.ok(s.bottleneck?.statement, `step ${s.rate}: its run's telemetry verdict is kept`);
     }
 
     const at = await runStep(r.ceiling!, 0, options());

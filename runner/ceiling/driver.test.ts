@@ -35,7 +35,18 @@ test("the runner's delay is judged against the goal's latency or its limit, whic
 });
 
 test("a step carries its run's telemetry verdict when the run recorded one", () => {
-  const t = { telemetry: { verdict: { category: "wal-flush-bound", statement: "WAL-flush-bound: 6 of 10 backends waited on WALWrite" } } };
+  const t = {
+    telemetry: {
+      verdict: {
+        category: "wal-flush-bound",
+        statement: "WAL-flush-bound: 6 of 10 backends waited on WALWrite",
+        evidence: [],
+        also: [],
+        findings: [],
+        blindSpots: [],
+      },
+    },
+  };
   assert.deepEqual(bottleneckOf(t as unknown as RunSummary), {
     category: "wal-flush-bound",
     statement: "WAL-flush-bound: 6 of 10 backends waited on WALWrite",

@@ -59,13 +59,10 @@ export function clientLoadOf(summary: RunSummary, goal: { label: string; p99Ms: 
   };
 }
 
-/**
- * What limited a step's run, by the verdict of its telemetry (what the server was doing), when the run recorded
- * one. Read by shape, so a summary without telemetry (off, or from before it existed) gives none.
- */
+/** What limited a step's run, by the verdict of its telemetry (lib/telemetry/verdict.ts), when the run recorded it. */
 export function bottleneckOf(summary: RunSummary): CeilingStep["bottleneck"] {
-  const v = (summary as { telemetry?: { verdict?: { category?: unknown; statement?: unknown } } }).telemetry?.verdict;
-  return typeof v?.category === "string" && typeof v.statement === "string" ? { category: v.category, statement: v.statement } : undefined;
+  const v = summary.telemetry?.verdict;
+  return v ? { category: v.category, statement: v.statement } : undefined;
 }
 
 /** Runs one step at `rate` and judges it. Rejects with SearchCancelled on a cancel, with the run's error otherwise. */
