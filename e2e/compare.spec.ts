@@ -213,14 +213,14 @@ test("references: listed with what they measured and their caveats; JSON; Run th
   await expect(card.getByTestId("run-here-queue-96vcpu-single-node")).toHaveAttribute("href", "/runs/new?preset=queue-96vcpu-single-node");
 
   await page.goto("/references/pubsub-96vcpu-single-node");
-  await expect(page.getByTestId("fit-warnings")).toContainText("needs 251 connections");
+  await expect(page.getByTestId("fit-warnings")).toContainText("needs 252 connections");
   await expect(page.getByTestId("fit-warnings")).toContainText("max_connections=500");
   await expect(page.getByTestId("runs-table")).toContainText("11.001855ms");
   // "Run this here": the new-run form with the published config, and the warning that it cannot fit.
   await page.getByTestId("run-here-pubsub-96vcpu-single-node").click();
   await expect(page).toHaveURL(/\/runs\/new\?preset=pubsub-96vcpu-single-node$/);
   await expect(page.getByLabel("Writers", { exact: true })).toHaveValue("100");
-  await expect(page.getByTestId("connections")).toContainText("This run opens 251 connections");
+  await expect(page.getByTestId("connections")).toContainText("This run opens 252 connections");
   await expect(page.getByTestId("connections")).toContainText("Too many");
 
   const body = await (await request.get("/api/references")).json();

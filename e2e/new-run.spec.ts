@@ -76,7 +76,7 @@ test("pub/sub readers per group are shown as derived from partitions, not asked"
   await expect(page.locator('[data-field="readers"]')).toContainText("Readers per group");
   await form.fill({ Writers: 1, Partitions: 3, "Consumer groups": 2 });
   await expect(form.derived("readers")).toHaveText("3");
-  await expect(form.connections()).toContainText("This run opens 8 connections"); // 1 + 3 × 2 + 1
+  await expect(form.connections()).toContainText("This run opens 9 connections"); // 1 + 3 × 2 + set-up + telemetry
   // The same run from a terminal reaches the same default target: the e2e app runs on its own data folder and
   // port, so the preview carries them, as the run page's command does.
   await page.getByText("Same run from a terminal").click();

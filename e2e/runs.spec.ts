@@ -35,7 +35,7 @@ test("launch a 10-second pub/sub run from the form, watch the charts and numbers
   await form.choosePreset("pub/sub: reference tool defaults");
   await form.fill(SMALL);
   await expect(form.derived("readers"), "readers per group follow partitions").toHaveText("2");
-  await expect(form.connections()).toContainText("This run opens 7 connections");
+  await expect(form.connections()).toContainText("This run opens 8 connections"); // 2 writers + 2 × 2 readers + set-up + telemetry
   const id = await form.launch();
   ids.finished = id;
 

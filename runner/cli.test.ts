@@ -96,7 +96,7 @@ test("an unreachable target exits 1 naming the target, password masked", async (
 test("more connections than the target allows exits 1 before running", async () => {
   const r = await bench(["queue", "-writers", "900", "-readers", "100", "-duration", "1s", "--target", target.url]);
   assert.equal(r.code, 1);
-  assert.match(r.err, /needs 1001 connections .* raise max_connections/);
+  assert.match(r.err, /needs 1002 connections .* raise max_connections/);
 });
 
 test("a short run prints live lines and a summary, writes --json and stores the run with --save", async () => {

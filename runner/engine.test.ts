@@ -537,7 +537,7 @@ describe("refusals and cancel", () => {
     const max = Number((await admin.query("SELECT current_setting('max_connections') AS m")).rows[0].m);
     const config = cfg({ kind: "queue", writers: max, readers: 10, durationSeconds: 1 });
     await assert.rejects(runWorkload(config, db.url), (e: Error) => {
-      assert.match(e.message, new RegExp(`needs ${max + 11} connections .*max_connections ${max}`));
+      assert.match(e.message, new RegExp(`needs ${max + 12} connections .*max_connections ${max}`));
       assert.match(e.message, /Lower the writers, readers or consumer groups, or raise max_connections/);
       return true;
     });

@@ -149,7 +149,7 @@ test("the API validates it with its own messages and queues it", async () => {
   const ok = await post({ kind: "echo", writers: 2, pingsPerSec: 7, fsyncEach: true, warmupSeconds: 0 });
   assert.equal(ok.status, 201, JSON.stringify(ok.body));
   assert.deepEqual((await getRun(ok.body.id!))?.config, echoConfig());
-  assert.equal(connectionsNeeded(echoConfig() as never), 3);
+  assert.equal(connectionsNeeded(echoConfig() as never), 4, "2 writers + set-up + telemetry");
   await prisma().run.update({ where: { id: ok.body.id! }, data: { status: "cancelled" } });
 });
 

@@ -17,6 +17,7 @@ import { fmtDuration } from "@/lib/runs/format";
 import type { PublicTarget, TargetInfo } from "@/lib/targets/store";
 import {
   connectionsNeeded,
+  ENGINE_CONNECTIONS,
   loadSecondsAtMost,
   LONG_RUN_SECONDS,
   MAX_DRAIN_SECONDS,
@@ -594,7 +595,7 @@ function ConnectionsNote({
   const cls = needed > i.usable ? "alert bad" : needed > i.available ? "alert warn" : "conn-ok";
   return (
     <div className={`${cls} small`} data-testid="connections" data-needed={needed} data-usable={i.usable}>
-      This run opens <strong>{needed}</strong> connections ({clients} + 1 for setup and monitoring); {limits}.
+      This run opens <strong>{needed}</strong> connections ({clients} + {ENGINE_CONNECTIONS} for set-up and telemetry); {limits}.
       {needed > i.usable && " Too many: lower writers or readers, or raise max_connections on the server."}
       {needed <= i.usable && needed > i.available && " More than are free right now: the run fails to connect unless other clients disconnect first."}
       <span className="hint"> PostgreSQL {i.serverVersion}.</span>

@@ -155,11 +155,11 @@ test("fitWarnings: the 96 vCPU pubsub run cannot fit a default max_connections=1
   );
   const blocker = w.find((x) => x.severity === "blocker");
   assert.ok(blocker);
-  assert.match(blocker.text, /needs 251 connections/); // 100 writers + 30 readers × 5 groups + 1
+  assert.match(blocker.text, /needs 252 connections/); // 100 writers + 30 readers × 5 groups + set-up + telemetry
   assert.match(blocker.text, /92 are free/);
   assert.match(blocker.text, /max_connections=500/);
   assert.ok(w.some((x) => /shared_buffers=48GB/.test(x.text)));
-  // The 4 vCPU queue config fits 100 connections (10 + 15 + 1 = 26).
+  // The 4 vCPU queue config fits 100 connections (10 + 15 + 2 = 27).
   const q = referenceById("queue-4vcpu-single-node")!;
   const wq = fitWarnings(referenceWorkload(q), { maxConnections: 100, reservedConnections: 3, connectionsInUse: 5 }, q);
   assert.equal(wq.filter((x) => x.severity === "blocker").length, 0);

@@ -24,8 +24,8 @@ test("the smallest limit binds, counted 'ever' (launch) or 'now' (about to conne
   };
   assert.deepEqual([bindingLimit(b, "ever").limit, bindingLimit(b, "ever").allows], ["role", 30]);
   assert.deepEqual([bindingLimit(b, "now").limit, bindingLimit(b, "now").allows], ["database", 10]);
-  assert.equal(budgetProblem(queue(28), b, "ever"), null, "29 + 1 = 30 connections fit the role's 30");
-  const over = budgetProblem(queue(29), b, "ever");
+  assert.equal(budgetProblem(queue(27), b, "ever"), null, "28 clients + 2 = 30 connections fit the role's 30");
+  const over = budgetProblem(queue(28), b, "ever");
   assert.equal(over?.limit, "role");
   assert.match(over!.message, /needs 31 connections .* at most 30: role "app" has CONNECTION LIMIT 30\. .*ALTER ROLE "app" CONNECTION LIMIT/);
   const now = budgetProblem(queue(10), b, "now");
@@ -88,12 +88,12 @@ test("a role with CONNECTION LIMIT 30: a run needing 31 is refused at launch nam
   assert.equal(info.usable, 30);
   assert.equal(info.binding.limit, "role");
 
-  const refused = await launch(queue(29));
+  const refused = await launch(queue(28));
   assert.equal(refused.status, 400);
   assert.match(refused.body.fields?.connections ?? "", new RegExp(`needs 31 connections .* at most 30: role "${role}" has CONNECTION LIMIT 30`));
   assert.doesNotMatch(refused.body.fields?.connections ?? "", /raise max_connections/);
 
-  const accepted = await launch(queue(28));
+  const accepted = await launch(queue(27));
   assert.equal(accepted.status, 201, JSON.stringify(accepted.body));
 });
 
@@ -107,7 +107,7 @@ test("the runner's preflight counts the role's connections in use and names the 
     }),
   );
   try {
-    await assert.rejects(runWorkload(queue(24), roleUrl), (e: Error) => {
+    await assert.rejects(runWorkload(queue(23), roleUrl), (e: Error) => {
       assert.match(e.message, new RegExp(`needs 26 connections .* only 25 are free: role "${role}" has CONNECTION LIMIT 30 − 5 of its connections in use`));
       return true;
     });
@@ -122,7 +122,7 @@ test("a database CONNECTION LIMIT binds when it is the smallest", async () => {
     const info = await targetInfo(roleUrl);
     assert.equal(info.binding.limit, "database");
     assert.equal(info.usable, 12);
-    const refused = await launch(queue(12));
+    const refused = await launch(queue(11));
     assert.match(refused.body.fields?.connections ?? "", /needs 14 connections .* at most 12: database "[^"]+" has CONNECTION LIMIT 12\. .*ALTER DATABASE/);
   } finally {
     await asAdmin((c) => c.query(`ALTER DATABASE ${new URL(target.url).pathname.slice(1)} CONNECTION LIMIT -1`));

@@ -8,7 +8,7 @@
 // - the role's CONNECTION LIMIT (pg_roles.rolconnlimit, -1 = none); superusers are exempt;
 // - the database's CONNECTION LIMIT (pg_database.datconnlimit, -1 = none); superusers are exempt.
 import type pg from "pg";
-import { connectionsNeeded, definitionOf, type WorkloadConfig } from "../workloads/config";
+import { connectionsNeeded, definitionOf, ENGINE_CONNECTIONS, type WorkloadConfig } from "../workloads/config";
 
 /** One query reads every limit and what uses it now. "Others" never count the connection that asks. */
 export const BUDGET_SQL = `
@@ -125,10 +125,10 @@ export function bindingLimit(b: ConnectionBudget, mode: "ever" | "now"): Binding
   return limits(b, mode).reduce((min, l) => (l.allows < min.allows ? l : min));
 }
 
-/** "10 clients (writers + readers × groups), one each as the reference, + 1 for set-up": where a run's connections go. */
+/** "10 clients (writers + readers × groups), one each as the reference, + 2 for set-up and telemetry": where a run's connections go. */
 export function connectionsBreakdown(config: WorkloadConfig): string {
   const def = definitionOf(config);
-  return `${def.clients(config as never)} clients (${def.clientsFormula}), one each as the reference, + 1 for set-up`;
+  return `${def.clients(config as never)} clients (${def.clientsFormula}), one each as the reference, + ${ENGINE_CONNECTIONS} for set-up and telemetry`;
 }
 
 export interface BudgetProblem {

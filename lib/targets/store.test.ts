@@ -72,10 +72,10 @@ test("targetInfo reads the connection limits; budgetProblem at launch blocks onl
   assert.equal(info.usable, info.maxConnections - info.reservedConnections, "a superuser: max_connections binds");
   assert.equal(info.binding.limit, "max_connections");
   assert.ok(info.inUse >= 0 && info.available <= info.usable);
-  // connections = writers + readers + 1 for set-up
-  const fits = WorkloadConfig.parse({ kind: "queue", writers: info.usable - 2, readers: 1 });
+  // connections = writers + readers + 2 for set-up and telemetry
+  const fits = WorkloadConfig.parse({ kind: "queue", writers: info.usable - 3, readers: 1 });
   assert.equal(budgetProblem(fits, info, "ever"), null);
-  const over = budgetProblem(WorkloadConfig.parse({ kind: "queue", writers: info.usable - 1, readers: 1 }), info, "ever");
+  const over = budgetProblem(WorkloadConfig.parse({ kind: "queue", writers: info.usable - 2, readers: 1 }), info, "ever");
   assert.match(over?.message ?? "", /needs \d+ connections .* the target allows at most \d+: max_connections/);
   assert.equal(over?.limit, "max_connections");
 });
@@ -91,7 +91,7 @@ test("launchRun: same field messages as the schema, unknown or unreachable targe
   assert.ok(!unknown.ok && /target "t_nope" does not exist/.test(unknown.fields.targetId));
 
   const huge = await launchRun({ config: { kind: "queue", writers: 1000, readers: 1000 } });
-  assert.ok(!huge.ok && huge.error === "too many connections" && /needs 2001 connections/.test(huge.fields.connections));
+  assert.ok(!huge.ok && huge.error === "too many connections" && /needs 2002 connections/.test(huge.fields.connections));
 
   const ok = await launchRun({ config: { kind: "pubsub", writers: 2, partitions: 2, durationSeconds: 5 } });
   assert.ok(ok.ok);

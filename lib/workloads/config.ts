@@ -39,9 +39,13 @@ export const WorkloadConfig = z.unknown().transform((input, ctx) => {
   return z.NEVER;
 }) as unknown as z.ZodType<WorkloadConfig, WorkloadInput>;
 
-/** Connections a run opens against the target (one per client, as the reference), plus one for setup/monitoring. */
+/** Connections the engine opens beside a workload's clients: the admin one (set-up, checks) and the telemetry
+ *  collector's (runner/telemetry/). Counted whether or not telemetry is on, so a run never meets a limit midway. */
+export const ENGINE_CONNECTIONS = 2;
+
+/** Connections a run opens against the target: one per client, as the reference, plus the engine's own. */
 export function connectionsNeeded(c: WorkloadConfig): number {
-  return definitionOf(c).clients(c) + 1;
+  return definitionOf(c).clients(c) + ENGINE_CONNECTIONS;
 }
 
 /** Longest drain after the measured window (writers stopped, readers catch up); runner/engine.ts uses it. */

@@ -36,7 +36,7 @@ test("every preset parses, and the connections it needs are enqueuers + workers 
     const r = parseConfig(p.config);
     assert.ok(r.ok, p.id);
     if (r.ok && r.config.kind === "queued-workflows")
-      assert.equal(connectionsNeeded(r.config), r.config.enqueuers + r.config.workers * (1 + r.config.executors) + 1, p.id);
+      assert.equal(connectionsNeeded(r.config), r.config.enqueuers + r.config.workers * (1 + r.config.executors) + 2, p.id);
   }
 });
 
