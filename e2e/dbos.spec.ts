@@ -12,7 +12,7 @@ test("a short workflows run with a step on the current profile, from the form to
   await expect(form.field("Writers"), "no broker fields").toHaveCount(0);
   await page.getByLabel("DBOS version profile").selectOption("current");
   await form.fill({ "Target rate": 40, Connections: 2, Steps: 1, "Warm-up": 0, "Measured duration": 3 });
-  await expect(form.connections()).toContainText("3"); // 2 connections + the admin one
+  await expect(form.connections()).toContainText("This run opens 4 connections"); // 2 + set-up + telemetry
   const id = await form.launch();
 
   const run = new RunPage(page);

@@ -12,7 +12,7 @@ import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
 
-/** Small and quick on 2 cores: 2 writers, 2 partitions, 2 groups (7 connections), 2,000 msg/s. */
+/** Small and quick on 2 cores: 2 writers, 2 partitions, 2 groups (8 connections with set-up and telemetry), 2,000 msg/s. */
 const SMALL = { Writers: 2, Partitions: 2, "Consumer groups": 2, "Write limit": 2000, "Warm-up": 2, "Measured duration": 10 };
 
 const ids: { finished?: string; cancelled?: string } = {};

@@ -7,6 +7,8 @@ import { NextRequest } from "next/server";
 import { prisma } from "@/lib/db";
 import { testControlStore, testDatabase } from "@/lib/testing";
 import { proxy } from "../../proxy";
+import * as ceilingCancel from "./ceilings/[id]/cancel/route";
+import * as ceilingOne from "./ceilings/[id]/route";
 import * as compare from "./compare/route";
 import * as importOne from "./imports/[id]/route";
 import * as imports from "./imports/route";
@@ -90,6 +92,9 @@ test("malformed ids on every :id route answer 400 naming the id, never 5xx", asy
     ["DELETE /api/imports/:id", (id) => importOne.DELETE(new Request(`${BASE}/x`, { method: "DELETE" }), ctx(id))],
     ["GET /api/references/:id", (id) => referenceOne.GET(get("/x"), ctx(id))],
     ["GET /api/references/:id/fit", (id) => referenceFit.GET(get("/x"), ctx(id))],
+    ["GET /api/ceilings/:id", (id) => ceilingOne.GET(get("/x"), ctx(id))],
+    ["DELETE /api/ceilings/:id", (id) => ceilingOne.DELETE(new Request(`${BASE}/x`, { method: "DELETE" }), ctx(id))],
+    ["POST /api/ceilings/:id/cancel", (id) => ceilingCancel.POST(new Request(`${BASE}/x`, { method: "POST" }), ctx(id))],
   ];
   for (const [name, call] of routes) {
     for (const id of BAD_IDS) {
@@ -100,7 +105,15 @@ test("malformed ids on every :id route answer 400 naming the id, never 5xx", asy
     // A well-formed id that does not exist is a 404 with a message.
     await check(
       `${name} with an unknown id`,
-      await call(name.includes("imports") ? "imp_000000000000" : name.includes("targets") ? "t_0000000000" : "r_000000000000"),
+      await call(
+        name.includes("imports")
+          ? "imp_000000000000"
+          : name.includes("targets")
+            ? "t_0000000000"
+            : name.includes("ceilings")
+              ? "c_000000000000"
+              : "r_000000000000",
+      ),
     );
   }
 });
@@ -231,6 +244,8 @@ test("the proxy refuses cross-origin state changes and foreign Hosts naming the 
     "/api/imports",
     "/api/imports/imp_000000000000",
     "/api/compare",
+    "/api/ceilings",
+    "/api/ceilings/c_000000000000/cancel",
     "/runs/new",
     "/",
   ];

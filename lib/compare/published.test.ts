@@ -265,7 +265,7 @@ test("its fit on a target: the generic warnings (connections, run length) for it
     const edited = await fit(`?config=${encodeURIComponent(JSON.stringify({ kind: "echoes", writers: 500, durationSeconds: 900 }))}`);
     const w = ((await edited.json()) as { warnings: { severity: string; field?: string; text: string }[] }).warnings;
     assert.equal(w.find((x) => x.severity === "blocker")?.field, "readers");
-    assert.match(w.find((x) => x.severity === "blocker")?.text ?? "", /501 connections/);
+    assert.match(w.find((x) => x.severity === "blocker")?.text ?? "", /502 connections/);
     assert.ok(w.some((x) => x.field === "durationSeconds"));
   } finally {
     await prisma().$disconnect();
