@@ -141,7 +141,19 @@ async function expectNamedChartsWithTables(page: Page, names: (string | RegExp)[
 
 test("charts have an accessible name and their data as a table, on the run page and the compare page", async ({ page }) => {
   await page.goto(`/runs/${ids.pubsub}`);
-  await expectNamedChartsWithTables(page, ["Throughput", "Write latency", "Read latency", "End-to-end latency", "Backlog"]);
+  await expectNamedChartsWithTables(page, [
+    "Throughput",
+    "Write latency",
+    "Read latency",
+    "End-to-end latency",
+    "Backlog",
+    // What the server was doing (the run's telemetry; the target is on this machine, so its CPU is charted too).
+    "The run's connections",
+    "WAL",
+    "Transactions",
+    "The run's tables",
+    "CPU",
+  ]);
   await expect(page.getByRole("application", { name: "Throughput" })).toHaveAccessibleDescription("msg/s");
 
   await page.goto(`/compare?ids=${ids.pubsub},${REFS[0]}`);
