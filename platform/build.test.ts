@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { buildIsStale } from "./build";
+import { buildIfStale, buildIsStale, buildLockPath } from "./build";
 import { readEnv } from "../lib/env";
 
 // A project folder with a build and one source file per bundled folder, all older than the build.
@@ -34,5 +34,49 @@ test("a build is fresh until a bundled source changes, a workload definition or 
     } finally {
       rmSync(p.root, { recursive: true, force: true });
     }
+  }
+});
+
+test("two starts of one checkout build once: the second waits for the first's build, then finds it fresh", async () => {
+  const p = project();
+  try {
+    p.touch("lib/x.ts");
+    const buildId = path.join(p.root, readEnv().NEXT_DIST_DIR, "BUILD_ID");
+    let builds = 0;
+    let building = 0;
+    let overlapped = false;
+    const build = async () => {
+      builds++;
+      building++;
+      overlapped ||= building > 1;
+      await new Promise((r) => setTimeout(r, 300));
+      writeFileSync(buildId, String(builds)); // the build is newer than every source now
+      building--;
+    };
+    const waits: number[] = [];
+    const [a, b] = await Promise.all([
+      buildIfStale(build, { root: p.root, pollMs: 20 }),
+      buildIfStale(build, { root: p.root, pollMs: 20, onWait: (pid) => waits.push(pid) }),
+    ]);
+    assert.equal(overlapped, false, "two builds ran at once");
+    assert.equal(builds, 1, "the second start built again although the first had just built");
+    assert.deepEqual([a, b], [true, false]);
+    assert.deepEqual(waits, [process.pid], "the waiting start is told who builds");
+    assert.equal(existsSync(buildLockPath(p.root)), false, "the lock is released");
+  } finally {
+    rmSync(p.root, { recursive: true, force: true });
+  }
+});
+
+test("a lock left by a builder that died is taken over", async () => {
+  const p = project();
+  try {
+    p.touch("lib/x.ts");
+    writeFileSync(buildLockPath(p.root), "999999999"); // no such process
+    let built = false;
+    assert.equal(await buildIfStale(async () => void (built = true), { root: p.root, pollMs: 20 }), true);
+    assert.ok(built);
+  } finally {
+    rmSync(p.root, { recursive: true, force: true });
   }
 });

@@ -1,5 +1,5 @@
 // Decides whether the web app needs (re)building before `npm start` serves it.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { readEnv } from "../lib/env";
@@ -24,4 +24,57 @@ export function buildIsStale(root: string = PROJECT_ROOT): boolean {
   const built = statSync(buildId).mtimeMs;
   const newest = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))));
   return newest > built;
+}
+
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The lock file beside the build folder: one `next build` at a time per build folder. */
+export const buildLockPath = (root: string = PROJECT_ROOT): string => path.join(root, `${readEnv().NEXT_DIST_DIR}.build-lock`);
+
+/**
+ * Builds the web app when it is stale, one build at a time per build folder: two starts from one checkout (two data
+ * folders, a test beside a running app) would otherwise run `next build` together, and Next refuses the second
+ * ("Another next build process is already running"). A start that finds another one building waits for it (told
+ * through `onWait`), then builds only if the sources are still newer than what that build made. A lock left by a
+ * process that died is taken over. Returns whether this call built.
+ */
+export async function buildIfStale(
+  build: () => Promise<void>,
+  opts: { root?: string; onWait?: (holderPid: number) => void; pollMs?: number } = {},
+): Promise<boolean> {
+  const root = opts.root ?? PROJECT_ROOT;
+  const lock = buildLockPath(root);
+  let told = false;
+  for (;;) {
+    if (!buildIsStale(root)) return false;
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    const holder = Number(readFileSync(lock, "utf8").trim() || 0);
+    if (!pidAlive(holder)) {
+      rmSync(lock, { force: true }); // its builder died: take it over on the next turn
+      continue;
+    }
+    if (!told) opts.onWait?.(holder);
+    told = true;
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
+  }
+  try {
+    if (!buildIsStale(root)) return false; // built by the holder we waited for, between our check and our lock
+    await build();
+    return true;
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }

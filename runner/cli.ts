@@ -1,6 +1,7 @@
 // `npm run bench -- pubsub|queue [flags]`: the same engine as the runner, headless. Prints a live line every
 // report interval and a summary table; --json writes the summary, --save stores the run (live) so the app
 // shows it. `npm run bench -- compare …` is handed to runner/compare-cli.ts.
+import "../platform/node-floor";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

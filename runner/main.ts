@@ -8,6 +8,7 @@
 // SIGTERM/SIGINT while executing it, or died: npm start's supervisor marks its runs at once, other runners'
 // sweeps mark runs whose runner went silent). Samples and the outcome are kept and retried while the control
 // store is unreachable (lib/runs/recorder.ts, lib/runs/outbox.ts); leftover run schemas are swept from the targets (runner/sweep.ts).
+import "../platform/node-floor";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { exitWithParent } from "../platform/children";

@@ -5,10 +5,12 @@
 // that dies is started again after a back-off, and a dead runner's runs are marked interrupted at once.
 // The children run in their own process groups, so Ctrl-C reaches only this process, which stops the runner
 // (its run is recorded as interrupted and its schema dropped), then the web app, then Postgres.
+import "../platform/node-floor";
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { buildIsStale } from "../platform/build";
+import { buildIfStale } from "../platform/build";
+import { describeNode } from "../platform/node-version";
 import { spawnTs, stopChild } from "../platform/children";
 import { probePostgres } from "../lib/targets/connect";
 import { CONTROL_DB, startEmbedded, StartupError, TARGET_DB, type EmbeddedServer } from "../platform/embedded";
@@ -61,6 +63,7 @@ async function main() {
     ),
   );
   console.log(`pg-broker-bench: open ${appUrl}  (it shows start-up progress until the app is ready)`);
+  console.log(`  on ${describeNode()}`);
   const step = (label: string, line?: string) => {
     progress.begin(label);
     if (line) console.log(`  ${line}`);
@@ -158,15 +161,23 @@ async function main() {
     HOST: env.HOST,
   };
 
-  if (process.env.SKIP_BUILD !== "1" && buildIsStale()) {
-    step("building the web app, usually a minute or two", "building the web app (first start or changed sources; usually a minute or two)…");
+  if (process.env.SKIP_BUILD !== "1") {
     const t0 = Date.now();
     try {
-      await runBuild(childEnv, (line) => {
-        progress.line(line);
-        console.log(`    ${line}`);
-      });
-      console.log(`  built in ${Math.round((Date.now() - t0) / 1000)} s`);
+      const built = await buildIfStale(
+        async () => {
+          step("building the web app, usually a minute or two", "building the web app (first start or changed sources; usually a minute or two)…");
+          await runBuild(childEnv, (line) => {
+            progress.line(line);
+            console.log(`    ${line}`);
+          });
+        },
+        {
+          onWait: (pid) =>
+            step("waiting for another build of the web app", `another start (pid ${pid}) is building the web app in this checkout; waiting for it…`),
+        },
+      );
+      if (built) console.log(`  built in ${Math.round((Date.now() - t0) / 1000)} s`);
     } catch (err) {
       await (pgSupervisor?.stop() ?? embedded?.stop())?.catch(() => undefined);
       fail((err as Error).message);

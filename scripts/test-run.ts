@@ -5,6 +5,7 @@
 //   npm test -- unit    node tests only
 //   npm test -- e2e     Playwright only (npm run test:e2e -- e2e/runs.spec.ts for one spec)
 //   npm run test:unit -- runner/   only node test files whose path contains "runner/"
+import "../platform/node-floor";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -23,6 +24,16 @@ function findTests(dir: string, out: string[] = []): string[] {
     else if (/\.test\.tsx?$/.test(e.name)) out.push(path.relative(PROJECT_ROOT, p));
   }
   return out;
+}
+
+/**
+ * How many test files run at once. Most files spend their time waiting on Postgres or on a run's clock, not on the
+ * CPU, so several at a time finish far sooner than one by one even on 2 cores; TEST_CONCURRENCY overrides it.
+ */
+function testConcurrency(): number {
+  const asked = Number(process.env.TEST_CONCURRENCY);
+  if (Number.isInteger(asked) && asked >= 1) return asked;
+  return Math.max(2, os.availableParallelism() * 2);
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -54,6 +65,7 @@ async function main() {
           "--import",
           "tsx",
           "--test",
+          `--test-concurrency=${testConcurrency()}`,
           "--test-reporter=spec",
           "--test-reporter-destination=stdout",
           "--test-reporter=tap",
