@@ -9,7 +9,8 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   await form.open();
   await form.chooseWorkload("queue");
   // A low throttle the 2-core machine meets with room to spare: the verdict must be throttle-bound.
-  await form.fill({ Writers: 2, Readers: 2, "Write limit": 100, "Warm-up": 1, "Measured duration": 12 });
+  // 25 s measured: the live verdict (after 5 measured seconds) must be seen while the run still runs, on a busy machine too.
+  await form.fill({ Writers: 2, Readers: 2, "Write limit": 100, "Warm-up": 1, "Measured duration": 25 });
   const id = await form.launch();
   const run = new RunPage(page);
   await run.waitForSamples(3);
