@@ -55,7 +55,7 @@ test("the published preset's shape brings the published pair beside our deltas",
   const form = new NewRunPage(page);
   await form.open();
   await form.choosePreset("cache: 200 VUs, baseline (logged table) (published)");
-  // The article's load (200 VUs, calibrated think time), in a short window.
+  // The article's load (200 VUs, think time derived from the published figures), in a short window.
   await form.fill({ "Warm-up": 0, "Measured duration": 2 });
   await page.getByRole("button", { name: "Run baseline and modded" }).click();
   await expect(page).toHaveURL(/\/runs\/ab\?/);

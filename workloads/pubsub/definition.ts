@@ -158,6 +158,7 @@ const PUBLISHED = [
 export const pubsub = defineWorkload({
   kind: "pubsub",
   title: "pub/sub",
+  purpose: "Kafka-style log: partitions, consumer groups with offsets; every group reads every message",
   description: "Kafka-style log: partition tables, consumer groups with offsets, every group reads every message.",
   params: PubsubParams,
   fields: FIELDS,

@@ -72,6 +72,7 @@ const PUBLISHED = [
 export const queue = defineWorkload({
   kind: "queue",
   title: "queue",
+  purpose: "Work queue: writers insert, readers claim with FOR UPDATE SKIP LOCKED and delete",
   description: "A work queue: readers take rows with SELECT … FOR UPDATE SKIP LOCKED and delete them.",
   params: QueueParams,
   fields: FIELDS,

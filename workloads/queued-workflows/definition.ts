@@ -226,6 +226,7 @@ const partsOf = (c: QueuedWorkflowsConfig) => [
 export const queuedWorkflows = defineWorkload({
   kind: "queued-workflows",
   title: "queued workflows",
+  purpose: "Workflow queues: enqueue, polling workers dequeue, start and complete; one or many queues",
   description: "DBOS queued workflows: enqueue, dequeue by polling workers (FOR UPDATE SKIP LOCKED), start and complete, over one or many queues.",
   params: QueuedWorkflowsParams,
   fields: FIELDS,

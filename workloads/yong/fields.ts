@@ -252,7 +252,7 @@ export const YONG = {
     },
     thinkTime: {
       by: "found" as const,
-      text: "The article states no think time or stages; the preset's think time is calibrated (our choice) so the modded run's requests/s match the published ones at the stated VUs.",
+      text: "The article states no think time or stages; the preset's think time is derived (ours) from its published figures: the iteration time (VUs ÷ requests/s) less the modded run's average latency. It is not tuned to this machine, so our requests/s may differ from the published ones.",
     },
   },
 };
