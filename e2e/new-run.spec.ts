@@ -189,3 +189,20 @@ test("picking cache or search shows the preset its fields hold, and (edited) onl
     await expect(form.presetNote()).toHaveText(`${preset.description} (edited)`);
   }
 });
+
+test("Find the ceiling states its longest total time before it starts, as the run form does", async ({ page }) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.fill({ "Warm-up": 5 });
+  const box = page.getByTestId("find-ceiling");
+  await box.locator("summary").click();
+  const total = page.getByTestId("ceiling-total-time");
+  // 16 steps × (5 s warm-up + 30 s + up to 10 s draining).
+  await expect(total).toContainText("Up to 12m 00s");
+  await expect(total).toContainText("At most 16 steps × (5s warm-up + 30s measured + up to 10s draining)");
+  await box.getByRole("textbox", { name: "Maximum steps", exact: true }).fill("4");
+  await box.getByRole("textbox", { name: "Step (s)", exact: true }).fill("10");
+  await expect(total).toContainText("Up to 1m 40s"); // 4 × (5 + 10 + 10)
+  await form.fill({ "Warm-up": 0 });
+  await expect(total).toContainText("Up to 1m 20s");
+});

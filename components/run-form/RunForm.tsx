@@ -527,7 +527,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
               </pre>
             </details>
           )}
-          <FindCeiling kind={kind} config={input} configOk={parsed.ok} targetId={targetId} />
+          <FindCeiling kind={kind} config={input} configOk={parsed.ok} targetId={targetId} warmupSeconds={parsed.ok ? parsed.config.warmupSeconds : null} />
         </section>
       </aside>
     </form>
