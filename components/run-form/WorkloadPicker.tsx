@@ -10,7 +10,7 @@ export function WorkloadPicker({ kind, onPick }: { kind: string; onPick: (kind: 
       {workloadPickerGroups().map((g) => (
         <div key={g.study} className="wl-study" role="group" aria-labelledby={`wl-study-${g.study}`}>
           <div className="wl-study-name" id={`wl-study-${g.study}`}>
-            {g.label} <span className="wl-topic">· {g.topic}</span>
+            {g.label} <span className="wl-topic">{g.topic}</span>
           </div>
           {g.workloads.map((d) => (
             <label key={d.kind} className={`wl-option${kind === d.kind ? " on" : ""}`}>

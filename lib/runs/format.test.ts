@@ -35,7 +35,7 @@ test("a run's knobs are spelled out in words, one part per knob", () => {
 
   // One of each reads in the singular; a payload other than the default 1 KiB is named; no throttle says so.
   const queue = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, payloadBytes: 4096, throttleWritesPerSec: 0, durationSeconds: 1800 });
-  assert.deepEqual(knobsParts(queue), ["1 writer", "1 reader", "4 KiB payload", "unthrottled", "1800 s measured"]);
+  assert.deepEqual(knobsParts(queue), ["1 writer", "1 reader", "4 KiB payload", "unthrottled", "1,800 s measured"]);
   assert.deepEqual(knobsParts(null), []);
   const nominal = WorkloadConfig.parse({ kind: "queue", backoff: "nominal" });
   assert.equal(knobsParts(nominal).at(-1), "nominal back-off", "a non-default back-off is named");

@@ -6,7 +6,7 @@ export { fmtBytes };
 
 /**
  * A run's knobs in words, one part per knob, for the runs list, the run page and the CLI: the workload's own
- * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1800 s measured"].
+ * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1,800 s measured"].
  */
 export function knobsParts(c: WorkloadConfig | null): string[] {
   return c ? definitionOf(c).describe(c) : [];

@@ -88,7 +88,7 @@ export const queue = defineWorkload({
     ...PUBLISHED.map(([id, title, c]) => ({
       id,
       label: `${title} (published)`,
-      description: `${c.writers} writers, ${c.readers} readers, 1 KiB, throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds} s${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}.`,
+      description: `${c.writers} writers, ${c.readers} readers, 1 KiB, throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds.toLocaleString("en-US")} s${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}.`,
       referenceId: id,
       config: { kind: "queue" as const, ...c, payloadBytes: 1024 },
     })),

@@ -220,7 +220,7 @@ const partsOf = (c: QueuedWorkflowsConfig) => [
   `dbos ${c.profile}`,
   c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} workflows/s target` : "unthrottled",
   ...(c.pollMs !== 1000 ? [`polling every ${c.pollMs} ms`] : []),
-  `${c.durationSeconds} s measured`,
+  `${c.durationSeconds.toLocaleString("en-US")} s measured`,
 ];
 
 export const queuedWorkflows = defineWorkload({
