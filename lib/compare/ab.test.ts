@@ -129,8 +129,10 @@ test("bench --variant both runs baseline then modded on one target and prints th
   assert.equal(r.out.match(/verification: OK/g)?.length, 2);
   const table = r.out.slice(r.out.indexOf("=== baseline → modded (cache) ==="));
   assert.match(table, /\nall requests +baseline +modded +delta\n/);
-  for (const row of ["p50 \\(ms\\)", "p95 \\(ms\\)", "average \\(ms\\)", "requests/s"])
-    assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ +[\\d.,]+ +[+−±][\\d.]+ %`));
+  // Latencies with their unit (ms, or s from a second on), rates with separators; a change as a percentage or a factor.
+  const change = "([+−±][\\d.]+ %|[\\d.,]+× the \\S+)";
+  for (const row of ["p50", "p95", "average"]) assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ m?s +[\\d.,]+ m?s +${change}`));
+  assert.match(table, new RegExp(`\\nrequests/s +[\\d,]+ +[\\d,]+ +${change}`));
   assert.match(table, /add --save to store both runs and compare them in the app/);
   // A workload without variants says so.
   const q = await new Promise<{ code: number; err: string }>((resolve) => {
