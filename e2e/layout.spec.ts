@@ -6,6 +6,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { workloadDefinitions } from "../workloads/index";
+import { NewRunPage } from "./pages/NewRunPage";
 import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
@@ -336,3 +338,31 @@ test("a long error in the add-target card wraps inside the card", async ({ page 
   expect(e.x + e.width, "the error ends inside its card").toBeLessThanOrEqual(card.x + card.width);
   expect(await error.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
 });
+
+// The workload picker grows with workloads: every one can be clicked at a laptop's and a phone's size (no tab
+// hidden under the Target card), picking it changes the form's fields to its own, and the page never scrolls
+// sideways.
+for (const size of [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+])
+  test(`at ${size.width}x${size.height} every workload can be picked and the New run page never scrolls sideways`, async ({ page }, testInfo) => {
+    await page.setViewportSize(size);
+    const form = new NewRunPage(page);
+    await form.open();
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await sideways(), "no sideways scroll on arrival").toBeLessThanOrEqual(0);
+    const defs = workloadDefinitions();
+    await expect(form.workloads().getByRole("radio")).toHaveCount(defs.length);
+    // Each in turn, from the last: the first is picked on arrival.
+    for (const d of [...defs].reverse()) {
+      await form.workloads().getByText(d.title, { exact: true }).click({ timeout: 10_000 });
+      await expect(form.workloads().getByRole("radio", { name: d.title, exact: true })).toBeChecked();
+      // The form now asks this workload's own fields.
+      const fields = page.locator("div.fieldbox[data-field]");
+      await expect(fields).toHaveCount(d.fields.length);
+      expect((await fields.evaluateAll((els) => els.map((e) => e.getAttribute("data-field")))).sort(), d.kind).toEqual(d.fields.map((f) => f.name).sort());
+      expect(await sideways(), `no sideways scroll with ${d.title} picked`).toBeLessThanOrEqual(0);
+    }
+    await page.screenshot({ path: testInfo.outputPath(`new-run-${size.width}.png`), fullPage: true });
+  });

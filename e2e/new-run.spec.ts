@@ -4,6 +4,7 @@
 // "Run this here" brings the reference page's fit warnings and a short window by default; a run the runner
 // could not hold in memory is refused beside Payload.
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { workloadDefinition, WorkloadConfig } from "../lib/workloads/config";
 import { NewRunPage } from "./pages/NewRunPage";
 import { RunPage } from "./pages/RunPage";
 import { SAME_ORIGIN } from "./same-origin";
@@ -169,4 +170,39 @@ test("Run this here: the reference page's fit warnings on the form, and the pres
   await expect(choice.getByRole("radio", { name: "Short: same shape, 60 s window" })).toBeChecked();
   await expect(form.field("Measured duration")).toHaveValue("60");
   await expect(page).toHaveURL(/\/runs\/new\?preset=queue-4vcpu-single-node$/);
+});
+
+test("picking cache or search shows the preset its fields hold, and (edited) only after an edit", async ({ page }) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  for (const kind of ["cache", "search"]) {
+    const d = workloadDefinition(kind)!;
+    const preset = d.presets.find((p) => p.id === d.defaultPresetId)!;
+    const config = WorkloadConfig.parse(preset.config) as Record<string, unknown>;
+    await form.chooseWorkload(d.title);
+    await expect(page.getByLabel("Preset")).toHaveValue(preset.id);
+    await expect(form.presetNote()).toHaveText(preset.description);
+    // The fields hold the preset's values: its VUs and its length, not the workload's defaults.
+    for (const f of d.fields.filter((x) => x.control === "int" && !x.derivedFrom && config[x.name] !== undefined))
+      await expect(form.field(f.label), `${kind}: ${f.label}`).toHaveValue(String(config[f.name]));
+    await form.fill({ "Measured duration": 7 });
+    await expect(form.presetNote()).toHaveText(`${preset.description} (edited)`);
+  }
+});
+
+test("Find the ceiling states its longest total time before it starts, as the run form does", async ({ page }) => {
+  const form = new NewRunPage(page);
+  await form.open();
+  await form.fill({ "Warm-up": 5 });
+  const box = page.getByTestId("find-ceiling");
+  await box.locator("summary").click();
+  const total = page.getByTestId("ceiling-total-time");
+  // 16 steps × (5 s warm-up + 30 s + up to 10 s draining).
+  await expect(total).toContainText("Up to 12m 00s");
+  await expect(total).toContainText("At most 16 steps × (5s warm-up + 30s measured + up to 10s draining)");
+  await box.getByRole("textbox", { name: "Maximum steps", exact: true }).fill("4");
+  await box.getByRole("textbox", { name: "Step (s)", exact: true }).fill("10");
+  await expect(total).toContainText("Up to 1m 40s"); // 4 × (5 + 10 + 10)
+  await form.fill({ "Warm-up": 0 });
+  await expect(total).toContainText("Up to 1m 20s");
 });

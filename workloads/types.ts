@@ -62,6 +62,9 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   title: string;
   /** One line under the form's workload picker. */
   description: string;
+  /** What it is for, in a few words, shown beside its name in the form's workload picker ("Kafka-style log:
+   *  partitions, consumer groups, offsets"). One short line; every built-in workload has one. */
+  purpose?: string;
   /** Its params, parsed by the form, the API, the CLI and the runner alike (kind is a literal in it). */
   params: S;
   /** In the form's order. */

@@ -5,9 +5,18 @@
 import { useRouter } from "next/navigation";
 import { useId, useMemo, useState } from "react";
 import { goalMetrics } from "@/lib/ceiling/facts";
-import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS, parseCeilingSettings } from "@/lib/ceiling/settings";
+import { fmtDuration } from "@/lib/runs/format";
+import {
+  CeilingSettings,
+  ceilingSecondsAtMost,
+  DEFAULT_MAX_RATE,
+  DEFAULT_START_RATE,
+  DEFAULT_STEP_SECONDS,
+  MIN_STEP_SECONDS,
+  parseCeilingSettings,
+} from "@/lib/ceiling/settings";
 import { SEARCH_DEFAULTS } from "@/lib/ceiling/search";
-import { definitionOf } from "@/lib/workloads/config";
+import { definitionOf, MAX_DRAIN_SECONDS } from "@/lib/workloads/config";
 
 type Values = Record<"slo" | "metric" | "stepSeconds" | "startRate" | "maxRate" | "precisionPercent" | "maxSteps", string>;
 
@@ -23,7 +32,20 @@ const FIELDS: { name: keyof Values; label: string; hint: string; numeric: boolea
 /** A typed number, or the text itself (the schema then names it: "Step must be a whole number"). */
 const num = (v: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
 
-export function FindCeiling({ kind, config, configOk, targetId }: { kind: string; config: unknown; configOk: boolean; targetId: string }) {
+/** `warmupSeconds`: the run config's warm-up, which every step repeats (null while the run's fields are invalid). */
+export function FindCeiling({
+  kind,
+  config,
+  configOk,
+  targetId,
+  warmupSeconds,
+}: {
+  kind: string;
+  config: unknown;
+  configOk: boolean;
+  targetId: string;
+  warmupSeconds: number | null;
+}) {
   const router = useRouter();
   const metrics = useMemo(() => goalMetrics(definitionOf({ kind }).metrics), [kind]);
   const [values, setValues] = useState<Values>({
@@ -127,11 +149,27 @@ export function FindCeiling({ kind, config, configOk, targetId }: { kind: string
             ))}
           </div>
         )}
+        {parsed.ok && configOk && warmupSeconds !== null && <SearchLength settings={parsed.settings} warmupSeconds={warmupSeconds} />}
         <button type="button" className="btn primary" onClick={start} disabled={busy}>
           {busy ? "Checking the target and starting…" : "Find the ceiling"}
         </button>
       </div>
     </details>
+  );
+}
+
+/** The search's longest total before it starts, as the run form states a run's (beside Launch). */
+function SearchLength({ settings, warmupSeconds }: { settings: CeilingSettings; warmupSeconds: number }) {
+  const total = ceilingSecondsAtMost(settings, warmupSeconds);
+  return (
+    <div className="total-time" data-testid="ceiling-total-time" data-seconds={total}>
+      <div className="total-figure">Up to {fmtDuration(total)}</div>
+      <div className="hint">
+        At most {settings.maxSteps} {settings.maxSteps === 1 ? "step" : "steps"} × ({fmtDuration(warmupSeconds)} warm-up + {fmtDuration(settings.stepSeconds)}{" "}
+        measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining), plus each step&rsquo;s setup and verification; it stops sooner once the bracket is within{" "}
+        {settings.precisionPercent}%.
+      </div>
+    </div>
   );
 }
 

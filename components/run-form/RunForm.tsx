@@ -26,12 +26,12 @@ import {
   presetById,
   SHORT_WINDOW_SECONDS,
   workloadDefinition,
-  workloadDefinitions,
   WorkloadConfig,
   type Preset,
   type WorkloadKind,
 } from "@/lib/workloads/config";
-import { fieldsOf, GROUP_LABEL, toFormValues, toInput, type FormValues } from "./fields";
+import { fieldsOf, GROUP_LABEL, isLongPreset, pickWorkload, presetValues, toFormValues, toInput, type FormValues } from "./fields";
+import { WorkloadPicker } from "./WorkloadPicker";
 
 export interface RunFormInitial {
   config: WorkloadConfig;
@@ -50,14 +50,7 @@ type FitState = { state: "loading" } | { state: "ok"; warnings: FitWarning[]; ta
 /** The preset whose published window would make a long run, or null: the form then offers a short one. */
 function longPreset(id: string | null): Preset | null {
   const p = id ? presetById(id) : undefined;
-  return p && loadSecondsAtMost(WorkloadConfig.parse(p.config)) > LONG_RUN_SECONDS ? p : null;
-}
-
-/** A preset's values for the form; a long one starts with the short window (the user picks the full one). */
-function presetValues(p: Preset) {
-  const f = toFormValues(WorkloadConfig.parse(p.config));
-  if (longPreset(p.id)) f.values.durationSeconds = String(SHORT_WINDOW_SECONDS);
-  return f;
+  return p && isLongPreset(p) ? p : null;
 }
 
 /** `defaultCli`: how a terminal in this project reaches the default target (lib/targets/default-target.ts), for the command preview. */
@@ -172,16 +165,13 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
 
   const switchKind = (k: WorkloadKind) => {
     if (k === kind) return;
-    // Keep the shared knobs, take the other workload's own knobs from its defaults. A field of the same name
-    // and label means the same in both (pub/sub's "Readers per group" is not a queue's "Readers").
-    const defaults = toFormValues(WorkloadConfig.parse({ kind: k }));
-    const next: FormValues = { ...defaults.values };
-    const mine = new Map(fieldsOf(kind).map((f) => [f.name, f.label]));
-    for (const f of fieldsOf(k)) if (!f.derivedFrom && mine.get(f.name) === f.label && f.name in values) next[f.name] = values[f.name];
-    setKind(k);
-    setValues(next);
-    setPresetId(workloadDefinition(k)!.defaultPresetId);
-    setEdited(true);
+    // The workload's default preset, applied whole: the preset named is what the fields hold (pickWorkload).
+    const picked = pickWorkload(k);
+    setKind(picked.kind);
+    setValues(picked.values);
+    setPresetId(picked.presetId);
+    setEdited(false);
+    setTouched(new Set());
     setServerErrors({});
   };
 
@@ -242,14 +232,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
       <div className="stack form-main">
         <section className="panel">
           <h2>Workload</h2>
-          <div className="segmented big" role="radiogroup" aria-label="Workload">
-            {workloadDefinitions().map(({ kind: k, title }) => (
-              <label key={k} className={kind === k ? "on" : ""}>
-                <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => switchKind(k as WorkloadKind)} />
-                {title}
-              </label>
-            ))}
-          </div>
+          <WorkloadPicker kind={kind} onPick={(k) => switchKind(k as WorkloadKind)} />
           <p className="hint">{workloadDefinition(kind)?.description}</p>
           <div className="fieldbox" style={{ marginTop: 12 }}>
             <label htmlFor="preset">Preset</label>
@@ -544,7 +527,7 @@ export function RunForm({ initial, targets: initialTargets, defaultCli = {} }: {
               </pre>
             </details>
           )}
-          <FindCeiling kind={kind} config={input} configOk={parsed.ok} targetId={targetId} />
+          <FindCeiling kind={kind} config={input} configOk={parsed.ok} targetId={targetId} warmupSeconds={parsed.ok ? parsed.config.warmupSeconds : null} />
         </section>
       </aside>
     </form>

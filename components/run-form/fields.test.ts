@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseConfig, PRESETS, workloadDefinitions, WorkloadConfig } from "@/lib/workloads/config";
-import { fieldsOf, toFormValues, toInput } from "./fields";
+import {
+  parseConfig,
+  type Preset,
+  PRESETS,
+  presetById,
+  SHORT_WINDOW_SECONDS,
+  workloadDefinitions,
+  WorkloadConfig,
+  type WorkloadKind,
+} from "@/lib/workloads/config";
+import { fieldsOf, isLongPreset, pickWorkload, presetValues, toFormValues, toInput, workloadPickerGroups } from "./fields";
 
 test("every preset survives the form: shown as text, read back to the same config", () => {
   for (const p of PRESETS) {
@@ -59,4 +68,55 @@ test("a switch is sent as true or false", () => {
   assert.equal(f.values.tuneTableVacuum, "true");
   const r = parseConfig(toInput("queue", { ...f.values, tuneTableVacuum: "false" }));
   assert.ok(r.ok && r.config.kind === "queue" && r.config.tuneTableVacuum === false);
+});
+
+test("picking a workload fills the fields with the preset the form names: for every workload, nothing to call edited", () => {
+  for (const d of workloadDefinitions()) {
+    const picked = pickWorkload(d.kind as WorkloadKind);
+    assert.equal(picked.kind, d.kind);
+    const preset = presetById(picked.presetId);
+    assert.ok(preset, `${d.kind}: names preset "${picked.presetId}", which exists`);
+    assert.equal(WorkloadConfig.parse(preset.config).kind, d.kind, `${d.kind}: its own preset`);
+    assert.equal(picked.presetId, d.defaultPresetId, `${d.kind}: the workload's default preset`);
+    // What the fields hold is exactly the preset's config (a long one with the short window the form offers first).
+    const config = WorkloadConfig.parse(preset.config);
+    const fromFields = parseConfig(toInput(picked.kind, picked.values));
+    assert.ok(fromFields.ok, `${d.kind}: ${JSON.stringify(fromFields)}`);
+    const window = isLongPreset(preset) ? { durationSeconds: SHORT_WINDOW_SECONDS } : {};
+    assert.deepEqual(fromFields.config, { ...config, ...window }, `${d.kind}: the fields hold preset ${preset.id}`);
+  }
+});
+
+test("every preset's values, put in the form, read back as that preset and no other of its workload", () => {
+  for (const d of workloadDefinitions()) {
+    assert.ok(
+      d.presets.some((p) => p.id === d.defaultPresetId),
+      `${d.kind}: default preset ${d.defaultPresetId} is one of its presets`,
+    );
+    for (const p of d.presets) {
+      const f = presetValues(p as Preset);
+      const others = d.presets.filter((o) => o.id !== p.id && JSON.stringify(presetValues(o as Preset).values) === JSON.stringify(f.values));
+      assert.deepEqual(
+        others.map((o) => o.id),
+        [],
+        `${p.id}: another preset fills the same values`,
+      );
+    }
+  }
+});
+
+test("the workload picker groups every workload by its study, each with a one-line purpose", () => {
+  const groups = workloadPickerGroups();
+  assert.deepEqual(
+    groups.map((g) => [g.study, g.workloads.map((w) => w.kind)]),
+    [
+      ["kozlovski", ["pubsub", "queue"]],
+      ["yong", ["cache", "jobqueue", "search", "notify", "mixed"]],
+      ["dbos", ["inserts", "workflows", "queued-workflows"]],
+    ],
+  );
+  for (const d of workloadDefinitions()) {
+    assert.ok(d.purpose, `${d.kind} has a purpose`);
+    assert.ok(!d.purpose.includes("\n") && d.purpose.length <= 95, `${d.kind}: one short line (${d.purpose.length} characters)`);
+  }
 });

@@ -1,8 +1,19 @@
 // The knobs of the New run form, from each workload's field table (workloads/<kind>/definition.ts), and the
 // conversion between the form's inputs and the WorkloadInput that lib/workloads/config.ts parses (the same schema as
 // the API and the CLI). Labels and units are the field table's, so the schema's messages use the same words.
-import { workloadDefinition, type WorkloadConfig, type WorkloadInput } from "@/lib/workloads/config";
-import type { FieldDef } from "@/workloads/types";
+import {
+  LONG_RUN_SECONDS,
+  loadSecondsAtMost,
+  type Preset,
+  presetById,
+  SHORT_WINDOW_SECONDS,
+  WorkloadConfig,
+  type WorkloadInput,
+  type WorkloadKind,
+  workloadDefinition,
+  workloadDefinitions,
+} from "@/lib/workloads/config";
+import { type FieldDef, STUDIES, type WorkloadDefinition } from "@/workloads/types";
 
 export { GROUP_LABEL } from "@/workloads/types";
 
@@ -41,4 +52,51 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
     out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" || f.control === "text" ? v : DECIMAL.test(v) ? Number(v) : v;
   }
   return out as WorkloadInput;
+}
+
+/** A preset's form values; a long one (a published window over 5 minutes) starts with the short window, and
+ *  the form's Length choice offers the full one. */
+export function presetValues(p: Preset): { kind: WorkloadConfig["kind"]; values: FormValues } {
+  const f = toFormValues(WorkloadConfig.parse(p.config));
+  if (isLongPreset(p)) f.values.durationSeconds = String(SHORT_WINDOW_SECONDS);
+  return f;
+}
+
+/** Whether a preset's own window would make a run longer than 5 minutes (the form then starts it short). */
+export function isLongPreset(p: Preset): boolean {
+  return loadSecondsAtMost(WorkloadConfig.parse(p.config)) > LONG_RUN_SECONDS;
+}
+
+/**
+ * What the form holds once a workload is picked: its default preset, applied whole, so the preset the form
+ * names is what its fields hold and nothing reads "(edited)" until the user edits a field. A workload whose
+ * default preset is missing starts from its schema's defaults, named "custom".
+ */
+export function pickWorkload(kind: WorkloadKind): { kind: WorkloadKind; values: FormValues; presetId: string } {
+  const id = workloadDefinition(kind)?.defaultPresetId;
+  const p = id ? presetById(id) : undefined;
+  if (p && WorkloadConfig.parse(p.config).kind === kind) return { ...presetValues(p), presetId: p.id };
+  return { ...toFormValues(WorkloadConfig.parse({ kind })), presetId: "custom" };
+}
+
+/** The studies the workload picker groups by, in its order; a workload's is the study it reproduces. */
+const PICKER_STUDIES = [
+  { study: "kozlovski", label: "Kozlovski", topic: "Kafka is fast, I'll use Postgres" },
+  { study: "yong", label: STUDIES.yong.short, topic: "Postgres as a cache, queue and search engine" },
+  { study: "dbos", label: STUDIES.dbos.short, topic: "Does Postgres scale?" },
+  { study: "other", label: "Other", topic: "not from a published study" },
+] as const;
+
+/** Kozlovski's workloads are the reference tool's (its -mode); every other study's carry its published figures. */
+export function studyOf(d: WorkloadDefinition): (typeof PICKER_STUDIES)[number]["study"] {
+  return d.published?.[0]?.study ?? (d.referenceMode ? "kozlovski" : "other");
+}
+
+/** The picker's groups: each study with its workloads, in registry order, each with its one-line purpose. */
+export function workloadPickerGroups() {
+  const defs = workloadDefinitions();
+  return PICKER_STUDIES.map((s) => ({
+    ...s,
+    workloads: defs.filter((d) => studyOf(d) === s.study).map((d) => ({ kind: d.kind, title: d.title, purpose: d.purpose ?? d.description })),
+  })).filter((g) => g.workloads.length > 0);
 }

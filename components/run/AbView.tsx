@@ -108,19 +108,17 @@ export function AbView({ initial }: { initial: Pair }) {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.key} data-testid={`ab-row-${r.key}`}>
-                  <th scope="row">
-                    {r.label} {r.unit === "ms" ? "(ms)" : ""}
-                  </th>
+                  <th scope="row">{r.label}</th>
                   <td className="num">{fmtFigure(r.ours.baseline, r.unit)}</td>
                   <td className="num">{fmtFigure(r.ours.modded, r.unit)}</td>
                   <td className="num" data-testid={`ab-delta-${r.key}`}>
-                    {fmtDelta(r.ours.deltaPct)}
+                    {fmtDelta(r.ours.deltaPct, r.label)}
                   </td>
                   {r.published && (
                     <>
                       <td className="num">{fmtFigure(r.published.baseline, r.unit)}</td>
                       <td className="num">{fmtFigure(r.published.modded, r.unit)}</td>
-                      <td className="num">{fmtDelta(r.published.deltaPct)}</td>
+                      <td className="num">{fmtDelta(r.published.deltaPct, r.label)}</td>
                     </>
                   )}
                 </tr>

@@ -41,8 +41,22 @@ export class NewRunPage {
     await this.page.getByLabel("Preset").selectOption({ label });
   }
 
-  async chooseWorkload(kind: "pub/sub" | "queue") {
-    await this.page.getByRole("radiogroup", { name: "Workload" }).getByText(kind, { exact: true }).click();
+  /** The workload picker (a radio group of every workload, grouped by study). */
+  workloads(): Locator {
+    return this.page.getByRole("radiogroup", { name: "Workload" });
+  }
+
+  /** Picks a workload by its title ("pub/sub", "queued workflows"), clicking it as a user does. */
+  async chooseWorkload(title: string) {
+    await this.workloads().getByText(title, { exact: true }).click();
+  }
+
+  /** The line under the preset list: the preset's description, "(edited)" once a field was changed. */
+  presetNote(): Locator {
+    return this.page
+      .locator(".fieldbox")
+      .filter({ has: this.page.locator("#preset") })
+      .locator(".hint");
   }
 
   /** Types into each field (by its label) and leaves it, as a user tabbing through the form. */

@@ -54,7 +54,11 @@ test("the published pair's deltas are the article's (our arithmetic of its table
       ["requests/s", "+10.0 %", "+0.3 %"],
     ],
   );
-  assert.match(abText(rows, pair), /^all requests {2}baseline {2}modded {4}delta {2}published baseline {2}published modded {2}published delta\n/);
+  // The CLI's table: each latency with its unit, rates with thousands separators.
+  const table = abText(rows, pair);
+  assert.match(table, /^all requests {2}baseline {3}modded {4}delta {2}published baseline {2}published modded {2}published delta\n/);
+  assert.match(table, /\np50 {12}2\.00 ms {2}1\.00 ms {2}−50\.0 % {13}1\.87 ms {11}1\.71 ms {11}−8\.6 %\n/);
+  assert.match(table, /\nrequests\/s {7}1,000 {4}1,100 {2}\+10\.0 % {15}1,754 {13}1,760 {11}\+0\.3 %$/);
   assert.equal(abCompareHref("r_a", "r_b", pair), "/compare?ids=r_a,r_b,yong-cache-200vu-baseline,yong-cache-200vu-modded&base=r_a");
   assert.deepEqual(variantInputs({ kind: "cache", vus: 3 }).modded, { kind: "cache", vus: 3, variant: "modded" });
 });
@@ -125,8 +129,10 @@ test("bench --variant both runs baseline then modded on one target and prints th
   assert.equal(r.out.match(/verification: OK/g)?.length, 2);
   const table = r.out.slice(r.out.indexOf("=== baseline → modded (cache) ==="));
   assert.match(table, /\nall requests +baseline +modded +delta\n/);
-  for (const row of ["p50 \\(ms\\)", "p95 \\(ms\\)", "average \\(ms\\)", "requests/s"])
-    assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ +[\\d.,]+ +[+−±][\\d.]+ %`));
+  // Latencies with their unit (ms, or s from a second on), rates with separators; a change as a percentage or a factor.
+  const change = "([+−±][\\d.]+ %|[\\d.,]+× the \\S+)";
+  for (const row of ["p50", "p95", "average"]) assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ m?s +[\\d.,]+ m?s +${change}`));
+  assert.match(table, new RegExp(`\\nrequests/s +[\\d,]+ +[\\d,]+ +${change}`));
   assert.match(table, /add --save to store both runs and compare them in the app/);
   // A workload without variants says so.
   const q = await new Promise<{ code: number; err: string }>((resolve) => {

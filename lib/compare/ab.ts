@@ -5,6 +5,7 @@
 import type { PublishedResult } from "../../workloads/types";
 import { TOTAL_OP, VARIANTS, type Variant } from "../../workloads/yong/fields";
 import type { RunSummary } from "../measurement/summary";
+import { fmtChange, fmtLatency } from "../runs/format";
 import { workloadDefinition, WorkloadConfig } from "../workloads/config";
 
 /** Whether a workload has baseline and modded variants. */
@@ -92,18 +93,19 @@ export function abRows(b: RunSummary, m: RunSummary, pub: Record<Variant, Publis
   }));
 }
 
-/** "+5.2 %", "−13.2 %", "—". */
-export function fmtDelta(pct: number | null): string {
-  if (pct === null) return "—";
-  const r = Math.round(pct * 10) / 10;
-  return `${r > 0 ? "+" : r < 0 ? "−" : "±"}${Math.abs(r).toFixed(1)} %`;
+/** Modded against baseline: "+5.2 %", "−13.2 %", beyond +100 % a factor ("134× the requests/s"); "—" unknown. */
+export function fmtDelta(pct: number | null, of?: string): string {
+  return pct === null ? "—" : fmtChange(pct, of);
 }
 
-/** A figure as the A/B table shows it: ms with about 3 significant digits, rates whole. */
+/** A figure as the A/B table shows it, thousands separated: a latency with its unit to about 3 significant
+ *  figures ("1.87 ms", "27.5 ms", "192 ms", from a second on "19.2 s"), a rate whole ("1,760"). */
 export function fmtFigure(v: number | null, unit: string): string {
   if (v === null) return "—";
   if (unit !== "ms") return Math.round(v).toLocaleString("en-US");
-  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+  if (v >= 1000) return fmtLatency(v);
+  const digits = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+  return `${v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ms`;
 }
 
 /** The ids /compare takes for the pair: the baseline run first (the compare baseline), then the published pair. */
@@ -120,11 +122,11 @@ export function abCompareHref(baselineRunId: string, moddedRunId: string, pub: R
 export function abText(rows: AbRow[], pub: Record<Variant, PublishedResult> | null): string {
   const head = ["all requests", "baseline", "modded", "delta", ...(pub ? ["published baseline", "published modded", "published delta"] : [])];
   const body = rows.map((r) => [
-    `${r.label}${r.unit === "ms" ? " (ms)" : ""}`,
+    r.label,
     fmtFigure(r.ours.baseline, r.unit),
     fmtFigure(r.ours.modded, r.unit),
-    fmtDelta(r.ours.deltaPct),
-    ...(r.published ? [fmtFigure(r.published.baseline, r.unit), fmtFigure(r.published.modded, r.unit), fmtDelta(r.published.deltaPct)] : []),
+    fmtDelta(r.ours.deltaPct, r.label),
+    ...(r.published ? [fmtFigure(r.published.baseline, r.unit), fmtFigure(r.published.modded, r.unit), fmtDelta(r.published.deltaPct, r.label)] : []),
   ]);
   const all = [head, ...body];
   const w = head.map((_, c) => Math.max(...all.map((row) => (row[c] ?? "").length)));

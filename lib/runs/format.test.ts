@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { overTimeOf } from "../compare/build";
 import { metricModel, rateLabel } from "../measurement/operations";
-import { knobsLabel, knobsParts } from "./format";
+import { fmtChange, fmtLatency, knobsLabel, knobsParts } from "./format";
 import { isRateSample, type SampleMetrics } from "../measurement/sample";
 import { WorkloadConfig } from "../workloads/config";
 
@@ -35,7 +35,7 @@ test("a run's knobs are spelled out in words, one part per knob", () => {
 
   // One of each reads in the singular; a payload other than the default 1 KiB is named; no throttle says so.
   const queue = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, payloadBytes: 4096, throttleWritesPerSec: 0, durationSeconds: 1800 });
-  assert.deepEqual(knobsParts(queue), ["1 writer", "1 reader", "4 KiB payload", "unthrottled", "1800 s measured"]);
+  assert.deepEqual(knobsParts(queue), ["1 writer", "1 reader", "4 KiB payload", "unthrottled", "1,800 s measured"]);
   assert.deepEqual(knobsParts(null), []);
   const nominal = WorkloadConfig.parse({ kind: "queue", backoff: "nominal" });
   assert.equal(knobsParts(nominal).at(-1), "nominal back-off", "a non-default back-off is named");
@@ -86,4 +86,34 @@ test("the compare over-time points leave a too-short interval's rates out (null)
       [2, null, null],
     ],
   );
+});
+
+test("a latency reads in milliseconds below a second and in seconds from a second on, thousands separated", () => {
+  const cases: [number, string][] = [
+    [0.41234, "0.412 ms"],
+    [27.5, "27.5 ms"],
+    [999.1, "999.1 ms"],
+    [1000, "1 s"],
+    [1204.4, "1.2 s"],
+    [16_244.735, "16.2 s"],
+    [192_180, "192 s"],
+    [1_624_400, "1,624 s"],
+  ];
+  for (const [v, s] of cases) assert.equal(fmtLatency(v), s, String(v));
+  assert.equal(fmtLatency(null), "–");
+});
+
+test("a change beyond +100 % reads as a factor, smaller ones as a percentage", () => {
+  const cases: [number, string][] = [
+    [5.23, "+5.2 %"],
+    [-13.24, "−13.2 %"],
+    [0.01, "±0.0 %"],
+    [100, "+100.0 %"],
+    [-99.9, "−99.9 %"],
+    [130, "2.3×"],
+    [13_300, "134×"],
+    [199_900, "2,000×"],
+  ];
+  for (const [v, s] of cases) assert.equal(fmtChange(v), s, String(v));
+  assert.equal(fmtChange(13_300, "requests/s"), "134× the requests/s");
 });

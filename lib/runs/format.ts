@@ -6,7 +6,7 @@ export { fmtBytes };
 
 /**
  * A run's knobs in words, one part per knob, for the runs list, the run page and the CLI: the workload's own
- * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1800 s measured"].
+ * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1,800 s measured"].
  */
 export function knobsParts(c: WorkloadConfig | null): string[] {
   return c ? definitionOf(c).describe(c) : [];
@@ -34,6 +34,33 @@ export function fmtMiB(n: number | null | undefined): string {
 export function fmtMs(n: number | null | undefined, missing = "–"): string {
   if (n == null || !Number.isFinite(n)) return missing;
   return n.toLocaleString("en-US", { maximumFractionDigits: 3 });
+}
+
+/**
+ * A latency with its unit, as a reader takes it in: milliseconds below a second ("0.412 ms", "27.5 ms",
+ * "999.1 ms"), seconds from a second on, to three significant figures ("1.2 s", "16.2 s", "1,624 s"), so a
+ * stalled request reads "16.2 s", never "16,244.735 ms".
+ */
+export function fmtLatency(ms: number | null | undefined, missing = "–"): string {
+  if (ms == null || !Number.isFinite(ms)) return missing;
+  if (Math.abs(ms) < 1000) return `${fmtMs(ms)} ms`;
+  const s = ms / 1000;
+  const digits = Math.abs(s) < 10 ? 2 : Math.abs(s) < 100 ? 1 : 0;
+  return `${s.toLocaleString("en-US", { maximumFractionDigits: digits })} s`;
+}
+
+/**
+ * A change in percent, as a reader takes it in: up to +100 % a percentage ("+5.2 %", "−13.2 %", "±0.0 %"),
+ * beyond it a factor ("2.3×", "134×"), which is how anyone reads "+13,300 %". `of` names the measure
+ * ("134× the requests/s").
+ */
+export function fmtChange(pct: number, of?: string): string {
+  if (pct > 100) {
+    const factor = 1 + pct / 100;
+    return `${factor.toLocaleString("en-US", { maximumFractionDigits: factor < 10 ? 1 : 0 })}×${of ? ` the ${of}` : ""}`;
+  }
+  const r = Math.round(pct * 10) / 10;
+  return `${r > 0 ? "+" : r < 0 ? "−" : "±"}${Math.abs(r).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`;
 }
 
 export function fmtInt(n: number | null | undefined): string {

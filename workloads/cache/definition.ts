@@ -170,6 +170,7 @@ const PUBLISHED: PublishedResult[] = [
 export const cache = defineWorkload({
   kind: "cache",
   title: "cache",
+  purpose: "Redis-style cache: gets and upserts on a logged or UNLOGGED table",
   description: "Yong's cache: gets and sets (INSERT … ON CONFLICT DO UPDATE) on a logged (baseline) or UNLOGGED (modded) table.",
   params: CacheParams,
   fields: FIELDS,
@@ -178,7 +179,7 @@ export const cache = defineWorkload({
     {
       id: "cache-quick",
       label: "cache: quick look (20 VUs, 10 s)",
-      description: "20 VUs with the calibrated think time, 50 % gets, 10,000 keys, 10 s.",
+      description: `20 VUs with the article's derived think time (${CALIBRATED_THINK_MS} ms), 50 % gets, 10,000 keys, 10 s.`,
       config: { kind: "cache", vus: 20, durationSeconds: 10, warmupSeconds: 2 },
     },
     ...PUBLISHED.map((p) => ({

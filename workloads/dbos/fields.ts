@@ -40,4 +40,4 @@ export interface TimingShape {
   reportIntervalSeconds: number;
 }
 
-export const timingParts = (c: TimingShape) => [`${c.durationSeconds} s measured`];
+export const timingParts = (c: TimingShape) => [`${c.durationSeconds.toLocaleString("en-US")} s measured`];

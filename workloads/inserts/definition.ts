@@ -37,6 +37,7 @@ export type InsertsConfig = z.output<typeof InsertsParams>;
 export const inserts = defineWorkload({
   kind: "inserts",
   title: "inserts",
+  purpose: "Point inserts, one row per transaction on a fixed timetable: the commit ceiling",
   description: "DBOS's raw point inserts: one row per transaction, UUIDv7 keys, on a fixed timetable; drain time > 0 means the database could not keep up.",
   params: InsertsParams,
   fields: FIELDS,

@@ -121,6 +121,7 @@ const vusOf = (c: Shape) => `${plural(c.producers, "producer")} + ${plural(c.con
 export const jobqueue = defineWorkload({
   kind: "jobqueue",
   title: "job queue",
+  purpose: "Background jobs: producers insert, consumers claim with SKIP LOCKED; full or partial index",
   description: "Yong's job queue: producers insert jobs, consumers dequeue with UPDATE … FOR UPDATE SKIP LOCKED; full (baseline) or partial (modded) index.",
   params: JobqueueParams,
   fields: FIELDS,
@@ -129,7 +130,7 @@ export const jobqueue = defineWorkload({
     {
       id: "jobqueue-quick",
       label: "job queue: quick look (10 + 5 VUs, 10 s)",
-      description: "10 producers and 5 consumers with the calibrated think time, empty table, 10 s.",
+      description: `10 producers and 5 consumers with the article's derived think time (${CALIBRATED_THINK_MS} ms), empty table, 10 s.`,
       config: { kind: "jobqueue", producers: 10, consumers: 5, durationSeconds: 10, warmupSeconds: 2 },
     },
     ...PUBLISHED.map((p) => ({

@@ -223,6 +223,7 @@ const totalVus = (c: MixedShape) => VU_FIELDS.reduce((s, f) => s + c[f], 0);
 export const mixed = defineWorkload({
   kind: "mixed",
   title: "mixed",
+  purpose: "Cache, job queue, search and notify at once on one connection pool",
   description: "Yong's combined run: cache, job queue, search and pub/sub at once on one pool, all baseline or all modded.",
   params: MixedParams,
   fields: FIELDS,

@@ -125,6 +125,7 @@ export const NOTIFY_PUBLISHED: PublishedResult[] = [
 export const notify = defineWorkload({
   kind: "notify",
   title: "notify",
+  purpose: "Pub/sub: a subscriber polls the messages table or LISTENs to a trigger's NOTIFY",
   description:
     "Yong's pub/sub: publishes INSERT into a messages table; a subscriber polls every 100 ms (baseline) or LISTENs to a trigger's pg_notify (modded).",
   params: NotifyParams,

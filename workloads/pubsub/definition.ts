@@ -158,6 +158,7 @@ const PUBLISHED = [
 export const pubsub = defineWorkload({
   kind: "pubsub",
   title: "pub/sub",
+  purpose: "Kafka-style log: partitions, consumer groups with offsets; every group reads every message",
   description: "Kafka-style log: partition tables, consumer groups with offsets, every group reads every message.",
   params: PubsubParams,
   fields: FIELDS,
@@ -185,7 +186,7 @@ export const pubsub = defineWorkload({
     ...PUBLISHED.map(([id, title, c]) => ({
       id,
       label: `${title} (published)`,
-      description: `${c.writers} writers, ${c.partitions} partitions, ${c.consumerGroups} groups of ${c.partitions} readers, batches ${c.writeBatch}/${c.readBatch}, 1 KiB, throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds} s.`,
+      description: `${c.writers} writers, ${c.partitions} partitions, ${c.consumerGroups} groups of ${c.partitions} readers, batches ${c.writeBatch}/${c.readBatch}, 1 KiB, throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds.toLocaleString("en-US")} s.`,
       referenceId: id,
       config: { kind: "pubsub" as const, ...c, readers: c.partitions, payloadBytes: 1024 },
     })),

@@ -72,6 +72,7 @@ const PUBLISHED = [
 export const queue = defineWorkload({
   kind: "queue",
   title: "queue",
+  purpose: "Work queue: writers insert, readers claim with FOR UPDATE SKIP LOCKED and delete",
   description: "A work queue: readers take rows with SELECT … FOR UPDATE SKIP LOCKED and delete them.",
   params: QueueParams,
   fields: FIELDS,
@@ -87,7 +88,7 @@ export const queue = defineWorkload({
     ...PUBLISHED.map(([id, title, c]) => ({
       id,
       label: `${title} (published)`,
-      description: `${c.writers} writers, ${c.readers} readers, 1 KiB, throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds} s${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}.`,
+      description: `${c.writers} writers, ${c.readers} readers, 1 KiB, throttled to ${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s, ${c.durationSeconds.toLocaleString("en-US")} s${c.tuneTableVacuum ? ", tune-table-vacuum" : ""}.`,
       referenceId: id,
       config: { kind: "queue" as const, ...c, payloadBytes: 1024 },
     })),

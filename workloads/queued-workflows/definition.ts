@@ -220,12 +220,13 @@ const partsOf = (c: QueuedWorkflowsConfig) => [
   `dbos ${c.profile}`,
   c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} workflows/s target` : "unthrottled",
   ...(c.pollMs !== 1000 ? [`polling every ${c.pollMs} ms`] : []),
-  `${c.durationSeconds} s measured`,
+  `${c.durationSeconds.toLocaleString("en-US")} s measured`,
 ];
 
 export const queuedWorkflows = defineWorkload({
   kind: "queued-workflows",
   title: "queued workflows",
+  purpose: "Workflow queues: enqueue, polling workers dequeue, start and complete; one or many queues",
   description: "DBOS queued workflows: enqueue, dequeue by polling workers (FOR UPDATE SKIP LOCKED), start and complete, over one or many queues.",
   params: QueuedWorkflowsParams,
   fields: FIELDS,

@@ -171,6 +171,7 @@ export const SEARCH_PUBLISHED: PublishedResult[] = [
 export const search = defineWorkload({
   kind: "search",
   title: "search",
+  purpose: "Full-text search: ILIKE scans or tsvector + GIN over a generated corpus",
   description: "Yong's full-text search: ILIKE over a generated corpus (baseline) or tsvector + GIN + trigger (modded).",
   params: SearchParams,
   fields: FIELDS,

@@ -43,6 +43,7 @@ export const writesPerWorkflow = (steps: number) => 2 + steps;
 export const workflows = defineWorkload({
   kind: "workflows",
   title: "workflows",
+  purpose: "Durable workflows: a start INSERT and a completion UPDATE each, plus per-step checkpoints",
   description:
     "DBOS's durable workflows: a start INSERT and a completion UPDATE per workflow (plus a read and a write per step) on the library's workflow_status table.",
   params: WorkflowsParams,

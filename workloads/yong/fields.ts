@@ -170,7 +170,7 @@ export function yongParams<K extends string, T extends YongShape>(kind: K, field
 /** "200 VUs, 100 ms think" or "open loop 500 req/s", then the pool: describe()'s load parts. */
 export function loadParts(c: YongShape, vus: string): string[] {
   const model = c.load === "rate" ? `open loop ${c.rate.toLocaleString("en-US")} req/s` : `${vus}, ${c.thinkMs ? `${c.thinkMs} ms think` : "no sleep"}`;
-  return [c.variant, model, `pool ${c.pool}`, `${c.durationSeconds} s measured`];
+  return [c.variant, model, `pool ${c.pool}`, `${c.durationSeconds.toLocaleString("en-US")} s measured`];
 }
 
 /** The load model in words, as a published result states it: "closed loop, 200 VUs, 100 ms think". */
@@ -252,7 +252,7 @@ export const YONG = {
     },
     thinkTime: {
       by: "found" as const,
-      text: "The article states no think time or stages; the preset's think time is calibrated (our choice) so the modded run's requests/s match the published ones at the stated VUs.",
+      text: "The article states no think time or stages; the preset's think time is derived (ours) from its published figures: the iteration time (VUs ÷ requests/s) less the modded run's average latency. It is not tuned to this machine, so our requests/s may differ from the published ones.",
     },
   },
 };
