@@ -30,6 +30,18 @@ export const EnvSchema = z.object({
   DATABASE_URL: pgUrl("DATABASE_URL"),
   TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
   EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
+  /** The default target's own embedded Postgres (DATA_DIR/target), apart from the control store's. */
+  EMBEDDED_TARGET_PG_PORT: port("EMBEDDED_TARGET_PG_PORT", 54330),
+  /** Space kept free on the disks of the control store and of a local target (platform/disk.ts), in MiB. Unset:
+   *  10 % of the disk, at most 1 GiB. A run is refused or stopped before it would eat into it. */
+  DISK_RESERVE_MB: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.coerce
+      .number({ error: "DISK_RESERVE_MB must be a number of MiB" })
+      .int("DISK_RESERVE_MB must be a whole number of MiB")
+      .min(0, "DISK_RESERVE_MB must be 0 or more (MiB)")
+      .optional(),
+  ),
   RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
   /** The message data one run may hold in the runner (lib/workloads/memory.ts), in MiB. Default: half this machine's
    *  memory, at most 2 GiB (a runner beside the app and Postgres should not take the machine). */
@@ -55,6 +67,8 @@ export const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v) => v === "1"),
+}).refine((e) => e.EMBEDDED_PG_PORT !== e.EMBEDDED_TARGET_PG_PORT, {
+  message: "EMBEDDED_PG_PORT and EMBEDDED_TARGET_PG_PORT must differ: the control store and the default target each have an embedded Postgres of their own",
 });
 export type Env = z.infer<typeof EnvSchema>;
 
