@@ -291,7 +291,9 @@ export async function startEmbedded(opts: {
 export function diskFullMessage(dir: string, failure: string): string | null {
   if (!/No space left on device|ENOSPC|could not extend file|disk full/i.test(failure)) return null;
   const d = diskOf(dir);
-  const where = d ? `the disk holding ${dir} (mounted at ${d.mount}) has ${formatBytes(d.freeBytes)} free of ${formatBytes(d.totalBytes)}` : `the disk holding ${dir} is full`;
+  const where = d
+    ? `the disk holding ${dir} (mounted at ${d.mount}) has ${formatBytes(d.freeBytes)} free of ${formatBytes(d.totalBytes)}`
+    : `the disk holding ${dir} is full`;
   return `The embedded Postgres cannot start: no space left on its disk: ${where}. Free some space on that disk (or set DATA_DIR to a folder on a disk with room), then start again.`;
 }
 

@@ -88,7 +88,8 @@ async function main() {
   /** The embedded servers (each its own cluster): the control store's and the default target's, when used. */
   const embedded: Partial<Record<Cluster, EmbeddedServer>> = {};
   const pgSupervisors: Partial<Record<Cluster, Supervisor>> = {};
-  const stopPostgres = () => Promise.all((["control", "target"] as const).map((c) => (pgSupervisors[c]?.stop() ?? embedded[c]?.stop())?.catch(() => undefined)));
+  const stopPostgres = () =>
+    Promise.all((["control", "target"] as const).map((c) => (pgSupervisors[c]?.stop() ?? embedded[c]?.stop())?.catch(() => undefined)));
   let webSupervisor: Supervisor | undefined;
   let runnerSupervisor: Supervisor | undefined;
   let stopping = false;

@@ -49,7 +49,10 @@ test("an app on another DATA_DIR or EMBEDDED_TARGET_PG_PORT gives a command that
     `DATA_DIR='/var/tmp/my data' EMBEDDED_TARGET_PG_PORT=54401 ${plainCommand}`,
   );
   assert.equal(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, DATA_DIR: "/srv/pgbb" }), `DATA_DIR=/srv/pgbb ${plainCommand}`);
-  assert.equal(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, EMBEDDED_TARGET_PG_PORT: "54401" }), `EMBEDDED_TARGET_PG_PORT=54401 ${plainCommand}`);
+  assert.equal(
+    commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, EMBEDDED_TARGET_PG_PORT: "54401" }),
+    `EMBEDDED_TARGET_PG_PORT=54401 ${plainCommand}`,
+  );
   // The control store's port is not the target's: a command that only runs on the target does not need it.
   assert.equal(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, EMBEDDED_PG_PORT: "54402" }), plainCommand);
   assert.doesNotMatch(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, DATA_DIR: "/srv/pgbb" }), /s3cret/);
