@@ -90,7 +90,11 @@ function takeLock(dir: string): () => void {
       process.once("exit", release);
       return release;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
+        // Created but not written (a full disk): leave no empty lock behind.
+        if (existsSync(lock) && readFileSync(lock, "utf8") === "") unlinkSync(lock);
+        throw e;
+      }
       const holder = Number(readFileSync(lock, "utf8").trim());
       if (alive(holder) && holder !== process.pid)
         throw new StartupError(
@@ -176,8 +180,16 @@ export async function startEmbedded(opts: {
   const portVar = opts.portVar ?? "EMBEDDED_PG_PORT";
   const notes: string[] = [];
   checkReachableByPostgresUser(dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-  const releaseLock = takeLock(dataDir);
+  // A full disk can already refuse the folder or its lock file: say so as a start on a full disk does.
+  const noSpace = (err: unknown) =>
+    (err as NodeJS.ErrnoException)?.code === "ENOSPC" ? new DiskFullError(diskFullMessage(path.join(dataDir, "pg"), "ENOSPC")!) : err;
+  let releaseLock: () => void;
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+    releaseLock = takeLock(dataDir);
+  } catch (err) {
+    throw noSpace(err);
+  }
   try {
     const clusterDir = path.join(dataDir, "pg");
     await stopLeftover(clusterDir, notes);
@@ -279,8 +291,7 @@ export async function startEmbedded(opts: {
     };
   } catch (err) {
     releaseLock();
-    if ((err as NodeJS.ErrnoException)?.code === "ENOSPC") throw new DiskFullError(diskFullMessage(dataDir, "ENOSPC")!);
-    throw err;
+    throw noSpace(err);
   }
 }
 
