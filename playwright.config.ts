@@ -7,6 +7,9 @@ import { chromium, defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
 const PG_PORT = Number(process.env.E2E_PG_PORT ?? 54399);
+// The default target's own embedded Postgres (platform/embedded.ts); specs read it from the environment too.
+const TARGET_PG_PORT = Number(process.env.E2E_TARGET_PG_PORT ?? PG_PORT + 1);
+process.env.E2E_TARGET_PG_PORT = String(TARGET_PG_PORT);
 // Playwright sets this on its first config load and passes it to its workers, so all share one folder.
 if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "pgbb-e2e-"));
@@ -65,6 +68,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       EMBEDDED_PG_PORT: String(PG_PORT),
+      EMBEDDED_TARGET_PG_PORT: String(TARGET_PG_PORT),
       DATA_DIR: process.env.E2E_DATA_DIR,
       NEXT_TELEMETRY_DISABLED: "1",
       RUNNER_HEARTBEAT_MS: "1000",

@@ -1,7 +1,6 @@
 // The running app (proxy.ts in front of every route) against hostile requests, and a target whose password
 // sits in its URL's query string: the password appears in no page's HTML and no API answer.
-import { readFileSync } from "node:fs";
-import path from "node:path";
+import { embeddedServer } from "./embedded";
 import { expect, test } from "@playwright/test";
 import { SAME_ORIGIN } from "./same-origin";
 
@@ -41,8 +40,7 @@ test("a cross-site page cannot change data, a foreign Host gets no answer, a NUL
 
 test("a target whose password is in the query string shows it in no page and no answer", async ({ page, request }) => {
   test.setTimeout(90_000);
-  const password = readFileSync(path.join(process.env.E2E_DATA_DIR!, "pg-password"), "utf8").trim();
-  const port = Number(process.env.E2E_PG_PORT ?? 54399);
+  const { password, port } = embeddedServer("target");
   const url = `postgresql://postgres@127.0.0.1:${port}/pgbb_target?sslmode=disable&password=${encodeURIComponent(password)}`;
   const added = await request.post("/api/targets", { headers: SAME_ORIGIN, data: { name: `query-string password ${Date.now()}`, connectionString: url } });
   const addedText = await added.text();

@@ -3,8 +3,7 @@
 // plunge and are named with their data as a table, headings do not skip, baseline radios say which item, the
 // favicon answers, long error text stays in its card. Two small runs of its own (one pub/sub with two
 // consumer groups on a target with a long name, one queue) give the pages something to show.
-import { readFileSync } from "node:fs";
-import path from "node:path";
+import { embeddedServer } from "./embedded";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { workloadDefinitions } from "../workloads/index";
 import { NewRunPage } from "./pages/NewRunPage";
@@ -37,14 +36,13 @@ async function completedRun(request: APIRequestContext, body: object): Promise<s
 test.beforeAll(async ({ request }) => {
   test.setTimeout(150_000);
   // A saved target whose name is long: the runs list must wrap it, not widen past the screen.
-  const password = readFileSync(path.join(process.env.E2E_DATA_DIR!, "pg-password"), "utf8").trim();
-  const port = Number(process.env.E2E_PG_PORT ?? 54399);
+  const target = embeddedServer("target");
   const existing = (await (await request.get("/api/targets")).json()).targets as { id: string; name: string }[];
   ids.target = existing.find((t) => t.name === LONG_TARGET)?.id;
   if (!ids.target) {
     const added = await request.post("/api/targets", {
       headers: SAME_ORIGIN,
-      data: { name: LONG_TARGET, connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/pgbb_target` },
+      data: { name: LONG_TARGET, connectionString: target.url("pgbb_target") },
     });
     expect(added.status(), await added.text()).toBe(201);
     ids.target = (await added.json()).target.id;

@@ -3,6 +3,7 @@
 // the total time is shown by the Launch button and a run over 5 minutes is confirmed in the page, and
 // "Run this here" brings the reference page's fit warnings and a short window by default; a run the runner
 // could not hold in memory is refused beside Payload.
+import { embeddedServer } from "./embedded";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { workloadDefinition, WorkloadConfig } from "../lib/workloads/config";
 import { NewRunPage } from "./pages/NewRunPage";
@@ -82,7 +83,7 @@ test("pub/sub readers per group are shown as derived from partitions, not asked"
   // port, so the preview carries them, as the run page's command does.
   await page.getByText("Same run from a terminal").click();
   await expect(page.locator("pre.cmd")).toContainText(
-    `DATA_DIR=${process.env.E2E_DATA_DIR} EMBEDDED_PG_PORT=${process.env.E2E_PG_PORT ?? 54399} npm run bench -- pubsub -writers 1 -readers 3 -consumer-groups 2 -partitions 3`,
+    `DATA_DIR=${process.env.E2E_DATA_DIR} EMBEDDED_TARGET_PG_PORT=${embeddedServer("target").port} npm run bench -- pubsub -writers 1 -readers 3 -consumer-groups 2 -partitions 3`,
   );
   await form.fill({ Partitions: "" });
   await expect(form.derived("readers"), "nothing to derive from a blank field").toHaveText("—");

@@ -1,8 +1,7 @@
 // A user configuring, launching, watching, cancelling and browsing runs, against the real app (embedded
 // Postgres, the real runner). The tests run in order and share that one runner, so each waits for its
 // own run to end (or cancels it) before the next launches, and the runs list test sees their runs.
-import { readFileSync } from "node:fs";
-import path from "node:path";
+import { embeddedServer } from "./embedded";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import pg from "pg";
 import { NewRunPage } from "./pages/NewRunPage";
@@ -71,10 +70,10 @@ test("launch a 10-second pub/sub run from the form, watch the charts and numbers
   // The app runs on its own data folder and port (playwright.config.ts), so the command carries them to
   // reach the same embedded Postgres (runner/cli.test.ts runs such a command).
   await expect(page.getByTestId("cli-command").locator("pre")).toHaveText(
-    `DATA_DIR=${process.env.E2E_DATA_DIR} EMBEDDED_PG_PORT=${process.env.E2E_PG_PORT ?? 54399} ` +
+    `DATA_DIR=${process.env.E2E_DATA_DIR} EMBEDDED_TARGET_PG_PORT=${embeddedServer("target").port} ` +
       "npm run bench -- pubsub -writers 2 -readers 2 -consumer-groups 2 -partitions 2 -write-batch 100 -read-batch 100 -payload 1024 -duration 10s -throttle_writes 2000 -report 5s --warmup 2s",
   );
-  await expect(page.getByTestId("cli-command")).toContainText("The app runs with its own DATA_DIR and EMBEDDED_PG_PORT");
+  await expect(page.getByTestId("cli-command")).toContainText("The app runs with its own DATA_DIR and EMBEDDED_TARGET_PG_PORT");
   await expect(page.getByTestId("phase-steps")).toHaveAttribute("data-phase", "done");
   await shoot(page, testInfo, "run-finished");
 
@@ -228,10 +227,9 @@ test("run again repeats a run's config; delete removes a run", async ({ page, re
   expect((await request.get(`/api/runs/${againId}`)).status()).toBe(404);
 });
 
-/** An admin connection to the e2e app's own embedded server (playwright.config.ts: E2E_DATA_DIR, E2E_PG_PORT). */
+/** An admin connection to the e2e app's default target's own embedded server (e2e/embedded.ts). */
 async function embeddedAdmin() {
-  const password = readFileSync(path.join(process.env.E2E_DATA_DIR!, "pg-password"), "utf8").trim();
-  const port = Number(process.env.E2E_PG_PORT ?? 54399);
+  const { password, port } = embeddedServer("target");
   const base = (user: string, pw: string, db: string) => `postgresql://${user}:${encodeURIComponent(pw)}@127.0.0.1:${port}/${db}`;
   const client = new pg.Client({ connectionString: base("postgres", password, "postgres") });
   await client.connect();

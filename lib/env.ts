@@ -23,39 +23,55 @@ const port = (name: string, dflt: number) =>
     .max(65535, `${name} must be between 1 and 65535`)
     .default(dflt);
 
-export const EnvSchema = z.object({
-  PORT: port("PORT", 3000),
-  HOST: z.string().default("127.0.0.1"),
-  DATA_DIR: z.string().default("./.data"),
-  DATABASE_URL: pgUrl("DATABASE_URL"),
-  TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
-  EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
-  RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
-  /** The message data one run may hold in the runner (lib/workloads/memory.ts), in MiB. Default: half this machine's
-   *  memory, at most 2 GiB (a runner beside the app and Postgres should not take the machine). */
-  RUNNER_MEMORY_BUDGET_MB: z.coerce
-    .number({ error: "RUNNER_MEMORY_BUDGET_MB must be a number of MiB" })
-    .int("RUNNER_MEMORY_BUDGET_MB must be a whole number of MiB")
-    .min(128, "RUNNER_MEMORY_BUDGET_MB must be at least 128 (MiB): a run's garbage alone can reach 64 MiB")
-    .default(() => defaultMemoryBudgetMb()),
-  /** Extra host names the app answers to (comma-separated), besides 127.0.0.1, localhost and HOST (proxy.ts). */
-  ALLOWED_HOSTS: z
-    .string()
-    .default("")
-    .transform((v) =>
-      v
-        .split(",")
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
+export const EnvSchema = z
+  .object({
+    PORT: port("PORT", 3000),
+    HOST: z.string().default("127.0.0.1"),
+    DATA_DIR: z.string().default("./.data"),
+    DATABASE_URL: pgUrl("DATABASE_URL"),
+    TARGET_DATABASE_URL: pgUrl("TARGET_DATABASE_URL"),
+    EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
+    /** The default target's own embedded Postgres (DATA_DIR/target), apart from the control store's. */
+    EMBEDDED_TARGET_PG_PORT: port("EMBEDDED_TARGET_PG_PORT", 54330),
+    /** Space kept free on the disks of the control store and of a local target (platform/disk.ts), in MiB. Unset:
+     *  10 % of the disk, at most 1 GiB. A run is refused or stopped before it would eat into it. */
+    DISK_RESERVE_MB: z.preprocess(
+      (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+      z.coerce
+        .number({ error: "DISK_RESERVE_MB must be a number of MiB" })
+        .int("DISK_RESERVE_MB must be a whole number of MiB")
+        .min(0, "DISK_RESERVE_MB must be 0 or more (MiB)")
+        .optional(),
     ),
-  /** Build folder of the web app (several checkouts' builds side by side); next.config.ts reads it too. */
-  NEXT_DIST_DIR: z.string().trim().min(1).default(".next").catch(".next"),
-  /** "1" when `npm start` runs its own Postgres as the default target (set by scripts/start.ts). */
-  TARGET_IS_EMBEDDED: z
-    .string()
-    .optional()
-    .transform((v) => v === "1"),
-});
+    RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+    /** The message data one run may hold in the runner (lib/workloads/memory.ts), in MiB. Default: half this machine's
+     *  memory, at most 2 GiB (a runner beside the app and Postgres should not take the machine). */
+    RUNNER_MEMORY_BUDGET_MB: z.coerce
+      .number({ error: "RUNNER_MEMORY_BUDGET_MB must be a number of MiB" })
+      .int("RUNNER_MEMORY_BUDGET_MB must be a whole number of MiB")
+      .min(128, "RUNNER_MEMORY_BUDGET_MB must be at least 128 (MiB): a run's garbage alone can reach 64 MiB")
+      .default(() => defaultMemoryBudgetMb()),
+    /** Extra host names the app answers to (comma-separated), besides 127.0.0.1, localhost and HOST (proxy.ts). */
+    ALLOWED_HOSTS: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    /** Build folder of the web app (several checkouts' builds side by side); next.config.ts reads it too. */
+    NEXT_DIST_DIR: z.string().trim().min(1).default(".next").catch(".next"),
+    /** "1" when `npm start` runs its own Postgres as the default target (set by scripts/start.ts). */
+    TARGET_IS_EMBEDDED: z
+      .string()
+      .optional()
+      .transform((v) => v === "1"),
+  })
+  .refine((e) => e.EMBEDDED_PG_PORT !== e.EMBEDDED_TARGET_PG_PORT, {
+    message: "EMBEDDED_PG_PORT and EMBEDDED_TARGET_PG_PORT must differ: the control store and the default target each have an embedded Postgres of their own",
+  });
 export type Env = z.infer<typeof EnvSchema>;
 
 /** RUNNER_MEMORY_BUDGET_MB's default: min(2048, 50% of os.totalmem()), in MiB. */

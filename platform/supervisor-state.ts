@@ -1,9 +1,9 @@
 // What `npm start`'s supervisors (platform/supervisor.ts) told the web app about the parts they keep alive: the
-// embedded Postgres (control store) and the runner. Kept on globalThis because the custom server
+// embedded Postgres of the control store, the default target's own one, and the runner. Kept on globalThis because the custom server
 // (scripts/serve-next.ts) and the bundled route handlers load this module separately in one process.
 import type { PartState } from "./supervisor";
 
-export type SupervisorStates = { controlStore?: PartState; runner?: PartState };
+export type SupervisorStates = { controlStore?: PartState; runner?: PartState; defaultTarget?: PartState };
 
 const g = globalThis as unknown as { __pgbbSupervisor?: SupervisorStates };
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { storeErrorText } from "../lib/status/health";
+import { DiskFullError } from "./embedded";
 import { Supervisor, type Incarnation } from "./supervisor";
 
 /** A fake child: its death is triggered by the test. */
@@ -48,6 +49,38 @@ test("a child that dies is restarted after the back-off, told first, and stopped
 test("a failing first start is reported to the caller", async () => {
   const sup = new Supervisor({ name: "x", start: async () => Promise.reject(new Error("port in use")) });
   await assert.rejects(sup.firstStart, /port in use/);
+});
+
+test("a restart that fails for a full disk is not retried: the state and the log say why, and the owner is told", async () => {
+  const children: ReturnType<typeof fakeChild>[] = [];
+  const lines: string[] = [];
+  const gaveUp: unknown[] = [];
+  const full = new DiskFullError(
+    "The embedded Postgres cannot start: no space left on its disk: the disk holding /d/pg (mounted at /d) has 0 B free of 96 MiB.",
+  );
+  const sup = new Supervisor({
+    name: "control store's embedded Postgres",
+    start: async () => {
+      if (children.length === 1) throw full;
+      const c = fakeChild();
+      children.push(c);
+      return c.inc;
+    },
+    isFatal: (err) => err instanceof DiskFullError,
+    onGiveUp: (err) => void gaveUp.push(err),
+    log: (l) => lines.push(l),
+    minBackoffMs: 50,
+  });
+  await sup.firstStart;
+  children[0].die("SIGKILL");
+  const until = Date.now() + 10_000;
+  while (gaveUp.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(gaveUp, [full]);
+  assert.equal(sup.state.state, "stopped");
+  assert.match(sup.state.detail, /no space left on its disk: the disk holding \/d\/pg/);
+  assert.match(lines.at(-1) ?? "", /could not be started again, and is not retried: The embedded Postgres cannot start: no space left/);
+  assert.equal(children.length, 1, "no further start");
+  await sup.stop();
 });
 
 test("control-store errors are named in one line, never blank", () => {

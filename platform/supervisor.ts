@@ -23,6 +23,12 @@ export interface SupervisorOptions {
   maxBackoffMs?: number;
   /** An incarnation that lived this long resets the back-off to its minimum. */
   healthyAfterMs?: number;
+  /**
+   * A start failure that restarting cannot mend (a full disk): supervision ends there, the state says why, and
+   * onGiveUp is told, instead of restarting forever with no word of the cause.
+   */
+  isFatal?(err: unknown): boolean;
+  onGiveUp?(err: unknown): Promise<void> | void;
 }
 
 /** Sleeps until `ms` have passed on the clock (or `wake` resolves), re-arming early timer firings. */
@@ -75,6 +81,13 @@ export class Supervisor {
         if (this.stopping) return;
       } catch (err) {
         if (isFirst) return first.reject(err); // start-up reports it and gives up
+        if (this.o.isFatal?.(err)) {
+          this.current = undefined;
+          this.set("stopped", (err as Error).message);
+          this.o.log?.(`the ${this.o.name} could not be started again, and is not retried: ${(err as Error).message}`);
+          await this.o.onGiveUp?.(err);
+          return;
+        }
         how = `could not start: ${(err as Error).message.split("\n").find((l) => l.trim()) ?? err}`;
       }
       this.current = undefined;

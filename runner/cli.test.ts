@@ -1,7 +1,7 @@
 // The CLI as a user runs it: a real process, real exit codes, a real target database.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -9,7 +9,7 @@ import pg from "pg";
 import { toCliCommand } from "../lib/runs/cli-command";
 import { prisma } from "../lib/db";
 import { defaultTargetForCli, defaultTargetName } from "../lib/targets/default-target";
-import { CONTROL_DB, startEmbedded, TARGET_DB } from "../platform/embedded";
+import { CONTROL_DB, startCluster, TARGET_DB } from "../platform/embedded";
 import { PROJECT_ROOT } from "../lib/paths";
 import { RunSummary } from "../lib/measurement/summary";
 import { freePort, testControlStore, testDatabase } from "../lib/testing";
@@ -154,7 +154,7 @@ test("a short run prints live lines and a summary, writes --json and stores the 
 /** Runs a command line as a user pastes it into a shell in the project: none of the app's variables set. */
 function shell(command: string): Promise<{ code: number; out: string }> {
   const env = { ...process.env };
-  for (const k of ["DATA_DIR", "EMBEDDED_PG_PORT", "DATABASE_URL", "TARGET_DATABASE_URL", "TARGET_IS_EMBEDDED"]) delete env[k];
+  for (const k of ["DATA_DIR", "EMBEDDED_PG_PORT", "EMBEDDED_TARGET_PG_PORT", "DATABASE_URL", "TARGET_DATABASE_URL", "TARGET_IS_EMBEDDED"]) delete env[k];
   return new Promise((resolve) => {
     const child = spawn("sh", ["-c", command], { cwd: PROJECT_ROOT, env });
     let out = "";
@@ -164,16 +164,71 @@ function shell(command: string): Promise<{ code: number; out: string }> {
   });
 }
 
-test("the run page's command for the embedded default reaches the app's own server of another DATA_DIR and port, and leaves it running", async () => {
-  // The app's embedded server, as `npm start` runs it with DATA_DIR and EMBEDDED_PG_PORT of its own (this
-  // process holds the data folder, as the start does).
+/** An admin query on a server. */
+async function queryOn<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+test("the CLI on a data folder of its own runs on the default target's own cluster, apart from the control store's", async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-cli-two-"));
+  chmodSync(dataDir, 0o755);
+  const [controlPort, targetPort] = [await freePort(), await freePort()];
+  try {
+    const file = path.join(dataDir, "summary.json");
+    const r = await shell(
+      `DATA_DIR=${dataDir} EMBEDDED_PG_PORT=${controlPort} EMBEDDED_TARGET_PG_PORT=${targetPort} npm run bench -- queue -writers 1 -readers 1 -duration 1s --warmup 0s -throttle_writes 100 --save --json ${file}`,
+    );
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, new RegExp(`the default target's embedded Postgres started for this command \\(DATA_DIR ${dataDir}, port ${targetPort}\\)`));
+    assert.match(r.out, new RegExp(`the control store's embedded Postgres started for this command \\(DATA_DIR ${dataDir}, port ${controlPort}\\)`));
+    // The run ran on the target's server: its port, as the manifest read it from the server itself.
+    const summary = RunSummary.parse(JSON.parse(readFileSync(file, "utf8")));
+    assert.equal(summary.manifest.serverSettings.port, String(targetPort));
+    // Two clusters, two folders, each with its own database only.
+    assert.ok(existsSync(path.join(dataDir, "pg", "PG_VERSION")), "the control store's cluster in DATA_DIR/pg");
+    assert.ok(existsSync(path.join(dataDir, "target", "pg", "PG_VERSION")), "the target's cluster in DATA_DIR/target/pg");
+    const control = await startCluster(dataDir, "control", controlPort);
+    const target = await startCluster(dataDir, "target", targetPort);
+    try {
+      const dbs = async (url: string) => (await queryOn<{ d: string }>(url, "SELECT datname AS d FROM pg_database WHERE datname LIKE 'pgbb%'")).map((x) => x.d);
+      assert.deepEqual(await dbs(control.url("postgres")), [CONTROL_DB]);
+      assert.deepEqual(await dbs(target.url("postgres")), [TARGET_DB]);
+      const dirOf = async (url: string) => (await queryOn<{ d: string }>(url, "SELECT current_setting('data_directory') AS d"))[0].d;
+      assert.equal(await dirOf(control.url("postgres")), path.join(dataDir, "pg"));
+      assert.equal(await dirOf(target.url("postgres")), path.join(dataDir, "target", "pg"));
+      const id = r.out.match(/stored as run (r_[0-9a-f]+)/)?.[1];
+      assert.deepEqual(await queryOn(control.url(CONTROL_DB), "SELECT status FROM run WHERE id = $1", [id]), [{ status: "completed" }]);
+    } finally {
+      await Promise.all([control.stop(), target.stop()]);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("the run page's command for the embedded default reaches the app's own target server of another DATA_DIR and port, and leaves it running", async () => {
+  // The app's embedded servers, as `npm start` runs them with DATA_DIR and ports of its own (this process holds
+  // the data folders, as the start does).
   const appDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-cli-app-"));
   chmodSync(appDir, 0o755);
   const port = await freePort();
-  const server = await startEmbedded({ dataDir: appDir, port });
+  const targetPort = await freePort();
+  const [control, server] = await Promise.all([startCluster(appDir, "control", port), startCluster(appDir, "target", targetPort)]);
   try {
     // What the run page shows for a run on the default target, given the app's environment (scripts/start.ts).
-    const appEnv = { TARGET_IS_EMBEDDED: "1", DATA_DIR: appDir, EMBEDDED_PG_PORT: String(port), TARGET_DATABASE_URL: server.url(TARGET_DB) };
+    const appEnv = {
+      TARGET_IS_EMBEDDED: "1",
+      DATA_DIR: appDir,
+      EMBEDDED_PG_PORT: String(port),
+      EMBEDDED_TARGET_PG_PORT: String(targetPort),
+      TARGET_DATABASE_URL: server.url(TARGET_DB),
+    };
     const config = WorkloadConfig.parse({
       kind: "queue",
       writers: 1,
@@ -185,36 +240,30 @@ test("the run page's command for the embedded default reaches the app's own serv
     });
     const cli = defaultTargetForCli(appEnv);
     const command = toCliCommand(config, cli.targetUrl, cli.env);
-    assert.ok(command.startsWith(`DATA_DIR=${appDir} EMBEDDED_PG_PORT=${port} npm run bench -- queue `), command);
-    assert.doesNotMatch(command, new RegExp(readFileSync(path.join(appDir, "pg-password"), "utf8").trim()), "no password in the command");
+    assert.ok(command.startsWith(`DATA_DIR=${appDir} EMBEDDED_TARGET_PG_PORT=${targetPort} npm run bench -- queue `), command);
+    assert.doesNotMatch(command, new RegExp(readFileSync(path.join(appDir, "target", "pg-password"), "utf8").trim()), "no password in the command");
 
     const r = await shell(`${command} --save`);
     assert.equal(r.code, 0, r.out);
-    assert.match(r.out, new RegExp(`embedded Postgres already running \\(DATA_DIR ${appDir}, port ${port}\\): shared, left running`));
+    assert.match(r.out, new RegExp(`embedded Postgres already running \\(DATA_DIR ${appDir}, port ${targetPort}\\): shared, left running`));
     assert.doesNotMatch(r.out, /started for this command/);
     const id = r.out.match(/stored as run (r_[0-9a-f]+)/)?.[1];
     assert.ok(id, r.out);
 
     // The run landed in the app's own control store, under the name the app gives the default target, and
-    // the app's server still runs.
-    const c = new pg.Client({ connectionString: server.url(CONTROL_DB) });
-    await c.connect();
-    try {
-      const row = (await c.query("SELECT status, source, target_label FROM run WHERE id = $1", [id])).rows[0];
-      assert.deepEqual(row, { status: "completed", source: "cli", target_label: defaultTargetName({ embedded: true, url: appEnv.TARGET_DATABASE_URL }) });
-    } finally {
-      await c.end();
-    }
+    // the app's servers still run.
+    const rows = await queryOn(control.url(CONTROL_DB), "SELECT status, source, target_label FROM run WHERE id = $1", [id]);
+    assert.deepEqual(rows[0], { status: "completed", source: "cli", target_label: defaultTargetName({ embedded: true, url: appEnv.TARGET_DATABASE_URL }) });
 
     // The data folder alone is enough while the app runs: the port is read from its server.
     const portless = await shell(
-      `DATA_DIR=${appDir} EMBEDDED_PG_PORT=1 npm run bench -- queue -writers 1 -readers 1 -duration 1s --warmup 0s -throttle_writes 100`,
+      `DATA_DIR=${appDir} EMBEDDED_TARGET_PG_PORT=1 npm run bench -- queue -writers 1 -readers 1 -duration 1s --warmup 0s -throttle_writes 100`,
     );
     assert.equal(portless.code, 0, portless.out);
-    assert.match(portless.out, new RegExp(`already running \\(DATA_DIR ${appDir}, port ${port}\\)`));
+    assert.match(portless.out, new RegExp(`already running \\(DATA_DIR ${appDir}, port ${targetPort}\\)`));
     assert.match(portless.out, /=== queue on embedded default ===/);
   } finally {
-    await server.stop();
+    await Promise.all([control.stop(), server.stop()]);
     rmSync(appDir, { recursive: true, force: true });
   }
 });

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defaultTargetName } from "../lib/targets/default-target";
-import { CONTROL_DB, StartupError, TARGET_DB, useEmbedded, type EmbeddedServer } from "../platform/embedded";
+import { CONTROL_DB, StartupError, TARGET_DB, useCluster, type EmbeddedServer } from "../platform/embedded";
 import { dataDir, readEnv, type Env } from "../lib/env";
 import { memoryProblem } from "../lib/workloads/memory";
 import { describeUrl, maskUrl } from "../lib/targets/pgurl";
@@ -148,7 +148,9 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     io.err(`bench: ${tooBig.message}`);
     return { code: 2 };
   }
+  // The default target's and (for --save) the control store's embedded servers: two clusters of DATA_DIR.
   let embedded: (EmbeddedServer & { owned: boolean }) | undefined;
+  let embeddedControl: (EmbeddedServer & { owned: boolean }) | undefined;
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -161,16 +163,19 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   let save: Awaited<ReturnType<typeof openSave>> | undefined;
   let cancelPoll: NodeJS.Timeout | undefined;
   try {
-    const needEmbedded = (!opts.target && !env.TARGET_DATABASE_URL) || (opts.save && !env.DATABASE_URL);
-    if (needEmbedded) {
-      embedded = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
-      io.out(embeddedNote(embedded, env));
+    if (!opts.target && !env.TARGET_DATABASE_URL) {
+      embedded = await useCluster(dataDir(env), "target", env.EMBEDDED_TARGET_PG_PORT);
+      io.out(embeddedNote(embedded, env, "target"));
+    }
+    if (opts.save && !env.DATABASE_URL) {
+      embeddedControl = await useCluster(dataDir(env), "control", env.EMBEDDED_PG_PORT);
+      io.out(embeddedNote(embeddedControl, env, "control"));
     }
     const targetUrl = opts.target ?? env.TARGET_DATABASE_URL ?? embedded!.url(TARGET_DB);
     // The default target gets the name the app gives it, so a --save run and an app run on one database match.
     const targetLabel = opts.target ? describeUrl(targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: targetUrl });
 
-    const controlUrl = opts.save ? (env.DATABASE_URL ?? embedded!.url(CONTROL_DB)) : "";
+    const controlUrl = opts.save ? (env.DATABASE_URL ?? embeddedControl!.url(CONTROL_DB)) : "";
     /** Stores a run as it goes (--save), and cancels it when the app asks. */
     const startSaving = async (config: WorkloadConfig) => {
       const s = await openSave(controlUrl, { ...opts, config }, targetLabel, (l) => io.err(`bench: ${l}`));
@@ -273,7 +278,7 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
     await save?.close().catch(() => undefined);
-    await embedded?.stop().catch(() => undefined);
+    await Promise.all([embedded?.stop().catch(() => undefined), embeddedControl?.stop().catch(() => undefined)]);
   }
 }
 

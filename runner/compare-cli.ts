@@ -5,7 +5,7 @@
 import { buildComparison, isValidKey, toCsv, toJson, toMarkdown, toTextTable } from "../lib/compare/compare";
 import { loadComparables } from "../lib/compare/load";
 import { prisma } from "../lib/db";
-import { CONTROL_DB, useEmbedded } from "../platform/embedded";
+import { CONTROL_DB, useCluster } from "../platform/embedded";
 import { dataDir, readEnv } from "../lib/env";
 import { migrate } from "../platform/migrate";
 import { REFERENCES } from "../lib/references/references";
@@ -85,7 +85,7 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
     const env = readEnv();
     controlUrl = env.DATABASE_URL;
     if (needsDb && !controlUrl) {
-      const server = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
+      const server = await useCluster(dataDir(env), "control", env.EMBEDDED_PG_PORT);
       controlUrl = server.url(CONTROL_DB);
       if (server.owned) await migrate(controlUrl);
       stopEmbedded = () => server.stop();

@@ -1,7 +1,8 @@
 // The target a headless tool (CLI, bench scripts) uses when none is given: TARGET_DATABASE_URL, else the
-// embedded Postgres of DATA_DIR (shared with a running `npm start`, else started for the command).
+// default target's embedded Postgres of DATA_DIR (DATA_DIR/target: shared with a running `npm start`, else
+// started for the command).
 import { defaultTargetName } from "../lib/targets/default-target";
-import { TARGET_DB, useEmbedded, type EmbeddedServer } from "../platform/embedded";
+import { type Cluster, TARGET_DB, useCluster, type EmbeddedServer } from "../platform/embedded";
 import { dataDir, readEnv, type Env } from "../lib/env";
 import { describeUrl } from "../lib/targets/pgurl";
 
@@ -10,15 +11,16 @@ export interface ResolvedTarget {
   label: string;
   /** Stops the embedded server if this process started it. */
   release(): Promise<void>;
-  /** Set when the embedded server is used (the CLI also needs its control database for --save). */
+  /** Set when the default target's embedded server is used. */
   embedded?: EmbeddedServer & { owned: boolean };
 }
 
 /** Which embedded server a command uses: one it started (and stops), or a running start's (left running). */
-export function embeddedNote(embedded: { owned: boolean; port: number }, env: Env): string {
+export function embeddedNote(embedded: { owned: boolean; port: number }, env: Env, which: Cluster = "target"): string {
+  const whose = which === "target" ? "the default target's" : "the control store's";
   return embedded.owned
-    ? `embedded Postgres started for this command (DATA_DIR ${dataDir(env)}, port ${embedded.port})`
-    : `embedded Postgres already running (DATA_DIR ${dataDir(env)}, port ${embedded.port}): shared, left running`;
+    ? `${whose} embedded Postgres started for this command (DATA_DIR ${dataDir(env)}, port ${embedded.port})`
+    : `${whose} embedded Postgres already running (DATA_DIR ${dataDir(env)}, port ${embedded.port}): shared, left running`;
 }
 
 export async function resolveTarget(explicit?: string, log: (l: string) => void = () => undefined): Promise<ResolvedTarget> {
@@ -26,7 +28,7 @@ export async function resolveTarget(explicit?: string, log: (l: string) => void 
   const env = readEnv();
   if (env.TARGET_DATABASE_URL)
     return { url: env.TARGET_DATABASE_URL, label: defaultTargetName({ embedded: false, url: env.TARGET_DATABASE_URL }), release: async () => undefined };
-  const embedded = await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT });
+  const embedded = await useCluster(dataDir(env), "target", env.EMBEDDED_TARGET_PG_PORT);
   log(embeddedNote(embedded, env));
   const url = embedded.url(TARGET_DB);
   return { url, label: defaultTargetName({ embedded: true, url }), release: () => embedded.stop(), embedded };

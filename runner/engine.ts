@@ -24,6 +24,8 @@ import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
+import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
+import { diskOf } from "../platform/disk";
 import type { WorkloadRun } from "../workloads/runtime";
 
 export interface EngineSample {
@@ -48,6 +50,10 @@ export interface EngineOptions {
   keepSchema?: boolean;
   /** Told the schema name once it exists (tests use it to tamper with a run). */
   onSchema?: (schema: string) => void;
+  /** More folders whose disk is watched besides a local target's data (the runner adds the control store's). */
+  watchDisks?: WatchedFolder[];
+  /** Space kept free on each watched disk, in MiB (default: DISK_RESERVE_MB, else platform/disk.ts's rule). */
+  diskReserveMb?: number;
   /** Collect server telemetry beside the run and judge what limited it (default true; runner/telemetry/). */
   telemetry?: boolean;
   /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
@@ -176,6 +182,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let run: WorkloadRun | undefined;
   let meter: RunnerLoadMeter | undefined;
   let busyTimer: NodeJS.Timeout | undefined;
+  let diskWatch: DiskWatch | undefined;
   let sampleChain: Promise<void> = Promise.resolve();
   let seq = 0;
   // Every connection the run holds is watched: losing one fails the run at once, naming it.
@@ -191,6 +198,15 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     check();
     const facts = await preflight(admin.client, config);
     check();
+    // Free space of the disks this run fills (a local target's) or that must keep room (the control store's).
+    const disks = new DiskWatch(
+      [...(await localDataFolders(admin.client, facts.serverAddress)), ...(opts.watchDisks ?? [])],
+      opts.diskReserveMb ?? reserveMbFromEnv(),
+    );
+    for (const line of disks.describe()) log(line);
+    const refused = disks.check(true);
+    if (refused) throw new Error(refused);
+    diskWatch = disks;
 
     try {
       await admin.client.query(`CREATE SCHEMA ${schema}`);
@@ -256,6 +272,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const tick = () => {
       // Each writer's lag behind its own share, sampled once a second too: a writer stuck in a write has no
       // write ending to record it. Not in the drain: the writers have stopped, their shares would keep growing.
+      const full = diskWatch?.check();
+      if (full) fail(new Error(full));
       const now = clock();
       const writerLags = throttle && phase !== "draining" ? Array.from({ length: nWriters }, (_, w) => throttle.writerLagMs(w, now)) : [];
       for (const l of writerLags) stats.latency.writerLag.record(l * 1000);
@@ -526,6 +544,22 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       log(`could not drop schema ${schemaName}: ${explainPgError(err)}; ${later}`);
       return `${left} (${explainPgError(err)}); ${later}`;
     }
+  }
+}
+
+/**
+ * A target on this machine: its data folder and its WAL's (pg_wal may be a link to another disk), when the server
+ * tells them (superusers and pg_read_all_settings do) and this process can see them. Else nothing to watch.
+ */
+async function localDataFolders(admin: pg.Client, serverAddress: string | null): Promise<WatchedFolder[]> {
+  if (!isLocalAddress(serverAddress)) return [];
+  try {
+    const dir = (await admin.query<{ d: string }>("SELECT current_setting('data_directory') AS d")).rows[0].d;
+    const wal = `${dir}/pg_wal`;
+    const apart = diskOf(wal) && diskOf(wal)?.mount !== diskOf(dir)?.mount;
+    return [{ what: "the target's data", dir }, ...(apart ? [{ what: "the target's WAL", dir: wal }] : [])];
+  } catch {
+    return [];
   }
 }
 

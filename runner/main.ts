@@ -23,7 +23,8 @@ import { maskUrl } from "../lib/targets/pgurl";
 import { runRecorder } from "../lib/runs/recorder";
 import { claimNextRun, markInterruptedRuns, phaseWords } from "../lib/runs/store";
 import { parseConfig } from "../lib/workloads/config";
-import { RunCancelled, runWorkload, verificationError } from "./engine";
+import { isLocalAddress, RunCancelled, runWorkload, verificationError } from "./engine";
+import type { WatchedFolder } from "./disk-watch";
 import { sweepSchemas } from "./sweep";
 import { claimNextSearch, markInterruptedSearches } from "../lib/ceiling/store";
 import { executeSearch } from "./ceiling/execute";
@@ -57,6 +58,23 @@ async function targetUrlOf(db: PrismaClient, run: { targetId: string | null; tar
   }
   if (!env.TARGET_DATABASE_URL) throw new Error("the run has no target and TARGET_DATABASE_URL is not set for the runner");
   return env.TARGET_DATABASE_URL;
+}
+
+/**
+ * The control store's data folder when its server is on this machine and says where (a superuser's, as the
+ * embedded one is): runs keep its disk's reserve free (runner/disk-watch.ts). Read once per runner.
+ */
+const controlFolders = new WeakMap<PrismaClient, Promise<WatchedFolder[]>>();
+function controlStoreFolder(db: PrismaClient): Promise<WatchedFolder[]> {
+  let p = controlFolders.get(db);
+  if (!p) {
+    p = db
+      .$queryRawUnsafe<{ d: string; a: string | null }[]>("SELECT current_setting('data_directory') AS d, host(inet_server_addr()) AS a")
+      .then((rows) => (rows[0] && isLocalAddress(rows[0].a) ? [{ what: "the control store's data", dir: rows[0].d }] : []))
+      .catch(() => []);
+    controlFolders.set(db, p);
+  }
+  return p;
 }
 
 /** Executes one claimed run to its final status. Never throws: a failing run must not kill the runner. */
@@ -100,6 +118,8 @@ async function execute(
       log: (l) => log(`${run.id}: ${l}`),
       onPhase: (p: Phase) => recorder.phase(p),
       onSample: (s) => recorder.sample(s),
+      watchDisks: await controlStoreFolder(db),
+      diskReserveMb: env.DISK_RESERVE_MB,
     });
     const verr = verificationError(summary);
     await recorder.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });

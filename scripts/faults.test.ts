@@ -10,7 +10,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { prisma, type PrismaClient } from "../lib/db";
-import { startEmbedded, TARGET_DB, type EmbeddedServer } from "../platform/embedded";
+import { clusterHome, startCluster, startEmbedded, TARGET_DB, type EmbeddedServer } from "../platform/embedded";
 import { PROJECT_ROOT } from "../lib/paths";
 import { createRun } from "../lib/runs/store";
 import { freePort } from "../lib/testing";
@@ -62,9 +62,11 @@ const startControl = () =>
     s.keepAlive?.(false);
     return s;
   });
-const targetPassword = () => readFileSync(path.join(appDir, "pg-password"), "utf8").trim();
+// The default target's own embedded Postgres: DATA_DIR/target (platform/embedded.ts).
+const targetHome = () => clusterHome(appDir, "target");
+const targetPassword = () => readFileSync(path.join(targetHome(), "pg-password"), "utf8").trim();
 const targetUrl = () => `postgresql://postgres:${encodeURIComponent(targetPassword())}@127.0.0.1:${pgPort}/${TARGET_DB}`;
-const postmasterPid = () => Number(readFileSync(path.join(appDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+const postmasterPid = () => Number(readFileSync(path.join(targetHome(), "pg", "postmaster.pid"), "utf8").split("\n")[0]);
 
 async function schemasOnTarget(url = targetUrl()): Promise<string[]> {
   const c = new pg.Client({ connectionString: url });
@@ -125,7 +127,7 @@ before(async () => {
       ...process.env,
       DATA_DIR: appDir,
       PORT: String(port),
-      EMBEDDED_PG_PORT: String(pgPort),
+      EMBEDDED_TARGET_PG_PORT: String(pgPort),
       DATABASE_URL: controlUrl,
       TARGET_DATABASE_URL: "",
       RUNNER_HEARTBEAT_MS: "500",
@@ -216,7 +218,7 @@ test("target restarted mid-run: the run fails at once naming the lost connection
   assert.equal(r.status, "failed");
   assert.match(r.error ?? "", /connection to .* was lost|lost its connection/);
   assert.match(r.error ?? "", new RegExp(`schema pgbb_${run.id} could not be dropped`));
-  await waitFor("the supervisor's line", () => /the embedded Postgres stopped unexpectedly \(.*\); restarting it in \d+ s/.test(app.output()), 5000);
+  await waitFor("the supervisor's line", () => /the default target's embedded Postgres stopped unexpectedly \(.*\); restarting it in \d+ s/.test(app.output()), 5000);
   await waitFor("the target to be back and the schema swept", async () => !(await schemasOnTarget()).length, 40_000);
 });
 
@@ -246,7 +248,7 @@ test("Ctrl-C mid-run: the run is interrupted with its real phase, its schema dro
   assert.ok(!alive(pgPid), "Postgres stopped");
   assert.doesNotMatch(app.output().slice(outputBefore), /PrismaClient|Invalid `/, "no raw Prisma error printed while stopping");
   // The schema was dropped before Postgres stopped: look with a Postgres of our own on the same folder.
-  const target = await startEmbedded({ dataDir: appDir, port: pgPort });
+  const target = await startCluster(appDir, "target", pgPort);
   try {
     assert.deepEqual(await schemasOnTarget(target.url(TARGET_DB)), []);
   } finally {

@@ -74,12 +74,15 @@ async function watchUntilReady(s: Started, port: number) {
   return seen;
 }
 
-const postmasterPid = () => Number(readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+const postmasterPid = (home = dataDir) => Number(readFileSync(path.join(home, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+/** The default target's own cluster (platform/embedded.ts): DATA_DIR/target. */
+const targetHome = path.join(dataDir, "target");
 
 test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-C", { timeout: 600_000 }, async () => {
   const port = await freePort();
   const pgPort = await freePort();
-  const env = { PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
+  const targetPgPort = await freePort();
+  const env = { PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), EMBEDDED_TARGET_PG_PORT: String(targetPgPort) };
 
   // 1. First start (builds the web app if needed). The URL printed first answers at once and all along.
   const first = start(env);
@@ -95,6 +98,15 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
   assert.equal(health.ok, true, JSON.stringify(health));
 
+  // The default target is a cluster of its own: its own folder and port, apart from the control store's.
+  const targetPassword = readFileSync(path.join(targetHome, "pg-password"), "utf8").trim();
+  const targetAdmin = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(targetPassword)}@127.0.0.1:${targetPgPort}/pgbb_target` });
+  await targetAdmin.connect();
+  const targetDir = (await targetAdmin.query("SELECT current_setting('data_directory') AS d")).rows[0].d;
+  await targetAdmin.end();
+  assert.equal(targetDir, path.join(targetHome, "pg"));
+  assert.notEqual(postmasterPid(targetHome), postmasterPid(), "two servers");
+
   // Something stored survives restarts.
   const password = readFileSync(path.join(dataDir, "pg-password"), "utf8").trim();
   const controlUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/pgbb_control`;
@@ -105,6 +117,7 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
 
   // 2. SIGKILL the start: its web app and runner follow it; its Postgres is left running.
   const leftover = postmasterPid();
+  const leftoverTarget = postmasterPid(targetHome);
   first.child.kill("SIGKILL");
   await first.exited;
   await waitFor(
@@ -125,6 +138,7 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   const second = start(env);
   assert.equal((await watchUntilReady(second, port)).refused, 0, "no request refused on a restart either");
   assert.match(second.output(), new RegExp(`Stopped a Postgres \\(pid ${leftover}\\) left running`));
+  assert.match(second.output(), new RegExp(`Stopped a Postgres \\(pid ${leftoverTarget}\\) left running`));
   const c2 = new pg.Client({ connectionString: controlUrl });
   await c2.connect();
   const kept = await c2.query("SELECT name FROM target WHERE id = 'keep'");
@@ -152,7 +166,26 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
     30_000,
     second.output,
   );
-  assert.match(second.output(), /the embedded Postgres stopped unexpectedly \(SIGKILL\); restarting it in \d+ s/);
+  assert.match(second.output(), /the control store's embedded Postgres stopped unexpectedly \(SIGKILL\); restarting it in \d+ s/);
+
+  // 3c. The default target's Postgres killed: it is restarted, and the API never says the control store is down.
+  const deadTarget = postmasterPid(targetHome);
+  process.kill(deadTarget, "SIGKILL");
+  let answered503 = 0;
+  await waitFor(
+    "the default target's Postgres to be restarted",
+    async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/api/runs`);
+      if (r.status === 503) answered503++;
+      if (!/default target's embedded Postgres: restarted/.test(second.output())) return false;
+      const pid = postmasterPid(targetHome); // the new server's: written before "restarted" is printed
+      return pid !== deadTarget && alive(pid);
+    },
+    30_000,
+    second.output,
+  );
+  assert.equal(answered503, 0, "the target's restart never made the API answer 503");
+  assert.match(second.output(), /the default target's embedded Postgres stopped unexpectedly \(SIGKILL\); restarting it/);
 
   // 4. A start on the same data folder while one runs is refused with a message naming the problem.
   const third = start({ ...env, PORT: String(await freePort()) });
@@ -164,9 +197,12 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
 
   // 5. Ctrl-C stops the app, the runner and Postgres; nothing is left behind.
   const pgPid = postmasterPid();
+  const targetPid = postmasterPid(targetHome);
   second.child.kill("SIGINT");
   assert.ok([0, 130].includes((await second.exited) ?? -1), "exits normally (130 is the conventional code after Ctrl-C)");
   assert.ok(!alive(pgPid), "the embedded Postgres stopped");
+  assert.ok(!alive(targetPid), "the default target's embedded Postgres stopped");
+  assert.ok(!existsSync(path.join(targetHome, "owner.pid")), "the target's folder lock is released");
   assert.ok(!existsSync(path.join(dataDir, "owner.pid")), "the data folder lock is released");
   const again = await new Promise<boolean>((resolve) => {
     fetch(`http://127.0.0.1:${port}/api/health`).then(

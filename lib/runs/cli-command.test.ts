@@ -42,14 +42,19 @@ test("the embedded default with the default data folder and port needs nothing b
     assert.equal(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, EMBEDDED_PG_PORT: "54329", ...(DATA_DIR ? { DATA_DIR } : {}) }), plainCommand);
 });
 
-test("an app on another DATA_DIR or EMBEDDED_PG_PORT gives a command that carries them (quoted), never the password", () => {
+test("an app on another DATA_DIR or EMBEDDED_TARGET_PG_PORT gives a command that carries them (quoted), never the password", () => {
   const url = "postgresql://postgres:s3cret@127.0.0.1:54401/pgbb_target";
   assert.equal(
-    commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, DATA_DIR: "/var/tmp/my data", EMBEDDED_PG_PORT: "54401" }),
-    `DATA_DIR='/var/tmp/my data' EMBEDDED_PG_PORT=54401 ${plainCommand}`,
+    commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, DATA_DIR: "/var/tmp/my data", EMBEDDED_TARGET_PG_PORT: "54401" }),
+    `DATA_DIR='/var/tmp/my data' EMBEDDED_TARGET_PG_PORT=54401 ${plainCommand}`,
   );
   assert.equal(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, DATA_DIR: "/srv/pgbb" }), `DATA_DIR=/srv/pgbb ${plainCommand}`);
-  assert.equal(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, EMBEDDED_PG_PORT: "54401" }), `EMBEDDED_PG_PORT=54401 ${plainCommand}`);
+  assert.equal(
+    commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, EMBEDDED_TARGET_PG_PORT: "54401" }),
+    `EMBEDDED_TARGET_PG_PORT=54401 ${plainCommand}`,
+  );
+  // The control store's port is not the target's: a command that only runs on the target does not need it.
+  assert.equal(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, EMBEDDED_PG_PORT: "54402" }), plainCommand);
   assert.doesNotMatch(commandFor({ TARGET_IS_EMBEDDED: "1", TARGET_DATABASE_URL: url, DATA_DIR: "/srv/pgbb" }), /s3cret/);
 });
 

@@ -12,8 +12,8 @@ export function shellQuote(s: string): string {
 /**
  * `npm run bench -- pubsub -writers 10 … --warmup 5s`, plus `--target '<url>'` for a non-default target.
  * Pass the *masked* URL for display: the reader fills in the password (the browser never has it).
- * `env` goes before the command (`DATA_DIR=/x npm run bench -- …`): how the CLI finds the app's embedded
- * server when the app runs with another DATA_DIR or EMBEDDED_PG_PORT (lib/targets/default-target.ts).
+ * `env` goes before the command (`DATA_DIR=/x npm run bench -- …`): how the CLI finds the default
+ * target's server when the app runs with another DATA_DIR or EMBEDDED_TARGET_PG_PORT (lib/targets/default-target.ts).
  */
 export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Record<string, string> = {}): string {
   const def = definitionOf(config);

@@ -7,7 +7,7 @@ import { EnvSchema, readEnv } from "../env";
 import { PROJECT_ROOT } from "../paths";
 import { describeUrl, maskUrl } from "./pgurl";
 
-/** The name of the embedded Postgres's target database (DATA_DIR's server), in the app, the runner and the CLI. */
+/** The name of the default target's embedded Postgres (DATA_DIR/target), in the app, the runner and the CLI. */
 export const EMBEDDED_TARGET_NAME = "embedded default";
 
 /** "embedded default" for the embedded server of DATA_DIR, else host:port/database of TARGET_DATABASE_URL. */
@@ -27,9 +27,10 @@ export interface CliTarget {
 
 /**
  * For the app: how `npm run bench` pasted into a terminal in this project reaches the default target the app
- * uses. The embedded server is found by its data folder (and started on its port when the app is not running),
- * so the command carries DATA_DIR and EMBEDDED_PG_PORT whenever they differ from what a plain shell gets; a
- * TARGET_DATABASE_URL default is named by its masked URL, as saved targets are.
+ * uses. The default target's embedded server (DATA_DIR/target, a cluster of its own) is found by its data folder
+ * (and started on its port when the app is not running), so the command carries DATA_DIR and
+ * EMBEDDED_TARGET_PG_PORT whenever they differ from what a plain shell gets; a TARGET_DATABASE_URL default is
+ * named by its masked URL, as saved targets are.
  */
 export function defaultTargetForCli(source: Record<string, string | undefined> = process.env): CliTarget {
   if (source.TARGET_IS_EMBEDDED !== "1") return { targetUrl: maskUrl(source.TARGET_DATABASE_URL ?? "") };
@@ -40,6 +41,6 @@ export function defaultTargetForCli(source: Record<string, string | undefined> =
   // shell's folder; the command names it absolutely (start.ts already passes it so).
   const dir = path.resolve(PROJECT_ROOT, env.DATA_DIR);
   if (dir !== path.resolve(PROJECT_ROOT, defaults.DATA_DIR)) out.DATA_DIR = dir;
-  if (env.EMBEDDED_PG_PORT !== defaults.EMBEDDED_PG_PORT) out.EMBEDDED_PG_PORT = String(env.EMBEDDED_PG_PORT);
+  if (env.EMBEDDED_TARGET_PG_PORT !== defaults.EMBEDDED_TARGET_PG_PORT) out.EMBEDDED_TARGET_PG_PORT = String(env.EMBEDDED_TARGET_PG_PORT);
   return { env: out };
 }

@@ -19,7 +19,7 @@ import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { GoalMetric } from "../../lib/ceiling/facts";
 import { parseArgs } from "../cli-args";
 import { embeddedNote, resolveTarget } from "../default-target";
-import { CONTROL_DB, useEmbedded } from "../../platform/embedded";
+import { CONTROL_DB, useCluster } from "../../platform/embedded";
 import { searchRecorder } from "./execute";
 import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
@@ -207,18 +207,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const target = await resolveTarget(a.target, io.out);
     release = target.release;
     if (a.save) {
-      // The control store: DATABASE_URL, else the embedded server's (the target's, or one started for this).
+      // The control store: DATABASE_URL, else the control store's embedded server of DATA_DIR (a running start's,
+      // or one started for this command).
       let controlUrl = env.DATABASE_URL;
       if (!controlUrl) {
-        const embedded = target.embedded ?? (await useEmbedded({ dataDir: dataDir(env), port: env.EMBEDDED_PG_PORT }));
-        if (!target.embedded) {
-          io.out(embeddedNote(embedded, env));
-          const releaseTarget = release;
-          release = async () => {
-            await releaseTarget();
-            await embedded.stop();
-          };
-        }
+        const embedded = await useCluster(dataDir(env), "control", env.EMBEDDED_PG_PORT);
+        io.out(embeddedNote(embedded, env, "control"));
+        const releaseTarget = release;
+        release = async () => {
+          await releaseTarget();
+          await embedded.stop();
+        };
         controlUrl = embedded.url(CONTROL_DB);
       }
       save = await openSave(controlUrl, a, target.label, (l) => io.err(`bench ceiling: ${l}`));
