@@ -218,6 +218,12 @@ export function describeUrl(url: string): string {
   return `${host.includes(":") ? `[${host}]` : host}${settings.port ? `:${settings.port}` : ""}/${settings.database ?? ""}`;
 }
 
+/**
+ * "<what> <masked url>: <cause>", masked as one text: the cause may repeat a secret of the URL (the sslkey file
+ * a failed read names), which is hidden there too.
+ */
+export const connectFailure = (what: string, url: string, err: unknown): string => maskUrl(`${what} ${url}: ${explainPgError(err)}`);
+
 /** Turns a pg / network error into a short cause, e.g. "connection refused (ECONNREFUSED)". */
 export function explainPgError(err: unknown): string {
   const e = err as { code?: string; message?: string; errors?: unknown[] };
