@@ -118,6 +118,15 @@ test("a secret the text repeats outside its URL is hidden there too; masking rea
   assert.equal(maskUrl("host=h sslkey=/a/b.pem user=u"), "host=h sslkey=**** user=u");
 });
 
+test("checkPgUrl refuses SSL file settings that name no regular file (the driver would read /dev/zero for ever)", () => {
+  assert.equal(checkPgUrl(`postgresql://u@h/db?sslkey=${keyFile}&sslrootcert=${keyFile}`), null);
+  assert.match(checkPgUrl("postgresql://u@h/db?sslrootcert=/dev/zero") ?? "", /has sslrootcert "\/dev\/zero", which is not a regular file/);
+  assert.match(checkPgUrl("postgresql://u@h/db?ssl%63ert=/tmp") ?? "", /has sslcert "\/tmp", which is not a regular file/);
+  const missingKey = checkPgUrl("postgresql://u@h/db?sslkey=/no/such/Secret-Key-Dir/k.pem") ?? "";
+  assert.match(missingKey, /has an sslkey file \(its path is not shown\), which does not exist/);
+  assert.ok(!missingKey.includes("Secret-Key-Dir"), "the key's path is not shown");
+});
+
 test("checkPgUrl names what is wrong", () => {
   assert.equal(checkPgUrl("postgresql://u:p@h:5432/db"), null);
   assert.match(checkPgUrl("mysql://h/db")!, /scheme "mysql"/);

@@ -4,6 +4,7 @@
 // which decodes query keys (`?pass%77ord=` is `password`), takes the last of duplicated keys, and finds the host
 // after the last `@` (`u:Part1@LeakTail@host`). So masking parses each URL with that same parser and hides the
 // value of every secret field of the result, and every other value of those fields the text spells out.
+import { statSync } from "node:fs";
 import { parse } from "pg-connection-string";
 
 /**
@@ -17,7 +18,8 @@ const SECRET_FIELD = /^(?:password|sslpassword|sslkey)$|pass(?:word|phrase)/i;
  * file: a FIFO or /dev/zero would never end) and the SSL modes it warns or throws about. None names a secret's
  * value but sslkey, whose value is read from the query's entries.
  */
-const UNREAD_FIELDS = ["sslcert", "sslkey", "sslrootcert", "sslmode", "uselibpqcompat"];
+const FILE_FIELDS = ["sslcert", "sslkey", "sslrootcert"];
+const UNREAD_FIELDS = [...FILE_FIELDS, "sslmode", "uselibpqcompat"];
 const MASK = "****";
 /** A value masked already, or nothing to hide. */
 const isHidden = (v: string) => v === "" || /^\*+$/.test(v);
@@ -203,11 +205,26 @@ export function checkPgUrl(url: string): string | null {
   const scheme = SCHEME.exec(url)?.[1];
   if (!scheme) return `is not a URL; ${EXPECTED}`;
   if (scheme !== "postgres" && scheme !== "postgresql") return `has scheme "${scheme}"; ${EXPECTED}`;
-  const settings = readAsDriver(url)?.settings;
-  if (!settings) return `is not a URL the driver can read; ${EXPECTED}`;
-  if (!settings.host) return `has no host; ${EXPECTED}`;
-  if (!settings.database) return "names no database; add /<database> after the host";
+  const reading = readAsDriver(url);
+  if (!reading?.settings) return `is not a URL the driver can read; ${EXPECTED}`;
+  if (!reading.settings.host) return `has no host; ${EXPECTED}`;
+  if (!reading.settings.database) return "names no database; add /<database> after the host";
+  for (const [key, value] of reading.entries) if (FILE_FIELDS.includes(key) && value) return checkSslFile(key, value);
   return null;
+}
+
+/**
+ * The driver reads sslcert, sslkey and sslrootcert whole, synchronously, when it parses the URL: /dev/zero or a
+ * FIFO would stall the process for good. So each must be an existing regular file (the key's path is not shown).
+ */
+function checkSslFile(key: string, path: string): string | null {
+  const named = key === "sslkey" ? "an sslkey file (its path is not shown)," : `${key} ${JSON.stringify(path)},`;
+  try {
+    if (statSync(path).isFile()) return null;
+    return `has ${named} which is not a regular file; give the path of a PEM file`;
+  } catch {
+    return `has ${named} which does not exist or cannot be read; give the path of a PEM file`;
+  }
 }
 
 /** Host, port and database of a URL as the driver reads them, for labels ("127.0.0.1:5432/app"). */
