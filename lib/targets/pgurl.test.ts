@@ -116,6 +116,9 @@ test("a secret the text repeats outside its URL is hidden there too; masking rea
   // A quoted URL in a command line keeps its closing quote.
   assert.equal(maskUrl("bench --target 'postgresql://u@h/db?Password=Qu0ted-Pw' -writers 2"), "bench --target 'postgresql://u@h/db?Password=****' -writers 2");
   assert.equal(maskUrl("host=h sslkey=/a/b.pem user=u"), "host=h sslkey=**** user=u");
+  // A URL alone keeps its last character in the secret (a sentence's punctuation is only cut inside a text).
+  assert.equal(maskUrl("postgresql://u@h/db?password=Ends-With!"), "postgresql://u@h/db?password=****");
+  assert.equal(maskUrl("postgresql://u:Ends-With:@h/db"), "postgresql://u:****@h/db");
 });
 
 test("checkPgUrl refuses SSL file settings that name no regular file (the driver would read /dev/zero for ever)", () => {

@@ -44,7 +44,6 @@ interface DriverReading {
   /** The query's entries as the parser decodes them, duplicates included (the parser keeps the last). */
   entries: [string, string][];
   userinfoPassword: string;
-  dummyHost: boolean;
 }
 
 /**
@@ -88,7 +87,7 @@ function readAsDriver(str: string): DriverReading | null {
   } catch {
     settings = null;
   }
-  return { settings, entries, userinfoPassword: decodeOr(built.url.password), dummyHost: built.dummyHost };
+  return { settings, entries, userinfoPassword: decodeOr(built.url.password) };
 }
 
 /** The secrets a reading holds in clear: values of secret fields, of every duplicate, and the user-info password. */
@@ -140,7 +139,7 @@ function maskSpans(url: string, hidden: string[]): string {
  */
 function maskOneUrl(url: string, secrets: string[]): string {
   const reading = readAsDriver(url);
-  if (!reading) return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)\S*@/i, (_m, head: string) => `${head}${MASK}@`);
+  if (!reading) return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)\S*@/i, `$1${MASK}@`);
   secrets.push(...secretsOf(reading));
   const masked = maskSpans(url, secrets);
   const again = readAsDriver(masked);
@@ -177,9 +176,11 @@ export function maskUrl(text: string): string {
     }
     let out = text.replace(URL_IN_TEXT, (_m, quote: string, found: string) => {
       // 'postgresql://…' (a shell-quoted argument): the closing quote is not part of the URL, nor is the
-      // punctuation of the sentence around it ("cannot connect to postgresql://…: refused").
+      // punctuation of the sentence around it ("cannot connect to postgresql://…: refused"), unless the text
+      // is the URL alone (a password may end with "!").
       const close = quote ? found.lastIndexOf(quote) : -1;
-      const url = (close > 0 ? found.slice(0, close) : found).replace(/[.,;:!?)\]}>]+$/, "");
+      const quoted = close > 0 ? found.slice(0, close) : found;
+      const url = found === text.trim() ? found : quoted.replace(/[.,;:!?)\]}>]+$/, "");
       return quote + maskOneUrl(url, secrets) + found.slice(url.length);
     });
     out = out.replace(SECRET_KV, (_m, key: string, value: string) => {
@@ -190,8 +191,9 @@ export function maskUrl(text: string): string {
     for (const s of repeats.sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
     return out;
   } catch {
-    // Never throws: a text that defeats the masking shows nothing of itself.
-    return MASK;
+    // Never throws: a text that defeats the parsing gets the textual rules alone (user-info up to its last @,
+    // key=value secrets), so a stored text (an import) keeps the rest of itself.
+    return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)\S*@/gi, `$1${MASK}@`).replace(SECRET_KV, `$1${MASK}`);
   }
 }
 
