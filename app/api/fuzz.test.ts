@@ -48,7 +48,8 @@ async function idRoutes(): Promise<{ name: string; pattern: string; method: stri
 
 /** A well-formed id that names nothing, in the shape of the route's collection. */
 function unknownId(pattern: string): string {
-  const collection = pattern.split("/")[2];
+  const parts = pattern.split("/");
+  const collection = parts[parts.indexOf("[id]") - 1];
   return { imports: "imp_000000000000", targets: "t_0000000000", ceilings: "c_000000000000", references: "no-such-reference" }[collection] ?? "r_000000000000";
 }
 
@@ -274,20 +275,9 @@ test("malformed query strings answer 4xx naming the parameter, never 5xx", async
 });
 
 test("the proxy refuses cross-origin state changes and foreign Hosts naming the header, on every route", async () => {
-  const paths = [
-    "/api/runs",
-    "/api/runs/r_000000000000",
-    "/api/runs/r_000000000000/cancel",
-    "/api/targets",
-    "/api/targets/t_0000000000",
-    "/api/imports",
-    "/api/imports/imp_000000000000",
-    "/api/compare",
-    "/api/ceilings",
-    "/api/ceilings/c_000000000000/cancel",
-    "/runs/new",
-    "/",
-  ];
+  // Every route and page under app/, an id filled in where the path takes one.
+  const paths = [...appPatterns("route.ts"), ...appPatterns("page.tsx")].map((p) => p.replace("[id]", unknownId(p)));
+  assert.ok(paths.includes("/api/ceilings/c_000000000000/cancel") && paths.includes("/runs/new") && paths.includes("/"), paths.join(" "));
   const cases: { method: string; headers: Record<string, string>; status: number }[] = [
     { method: "POST", headers: { host: "127.0.0.1:3000", origin: "http://evil.example", "content-type": "text/plain", "content-length": "2" }, status: 403 },
     { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": "2" }, status: 403 },
