@@ -21,10 +21,22 @@ export function proxy(req: NextRequest) {
     hosts,
   );
   if (!refusal) return NextResponse.next();
+  // A page gets a page (someone followed or typed a link); the API its usual JSON error.
+  if (refusal.status === 400 && !req.nextUrl.pathname.startsWith("/api/")) return refusalPage(refusal.error);
   return NextResponse.json(
     { error: refusal.error, fields: { [refusal.field]: refusal.error } },
     { status: refusal.status, headers: { "cache-control": "no-store" } },
   );
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A short, readable page for an address that cannot be read (the app's own layout needs a route to render in). */
+function refusalPage(message: string): NextResponse {
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Bad address · pg-broker-bench</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5">
+<h1>This address cannot be read</h1><p>${escapeHtml(message)}.</p><p><a href="/">Home</a> · <a href="/runs">Runs</a></p></body></html>`;
+  return new NextResponse(html, { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
 
 export const config = {

@@ -189,7 +189,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let closing = false;
   const watch: LostWatch = {
     closing: () => closing,
-    onLost: (tc, err) => fail(new Error(`the ${tc.role} connection to ${maskUrl(targetUrl)} was lost: ${explainPgError(err)}`, { cause: err })),
+    // Masked as one text: the cause may repeat a secret of the URL.
+    onLost: (tc, err) => fail(new Error(maskUrl(`the ${tc.role} connection to ${targetUrl} was lost: ${explainPgError(err)}`), { cause: err })),
   };
 
   try {

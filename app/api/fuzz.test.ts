@@ -1,28 +1,57 @@
 // Hostile input against every route: NUL bytes, wrong types, huge and deeply nested bodies, malformed ids,
 // cross-origin and foreign-Host requests. The real route handlers and the real proxy run against a real
 // control store. No answer may be a 5xx; every 4xx is JSON with a message, and a refused input names its field.
+// The routes and pages with an id are found in app/, so a new one cannot be left out.
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { after, before, test } from "node:test";
 import { NextRequest } from "next/server";
 import { prisma } from "@/lib/db";
+import { PROJECT_ROOT } from "@/lib/paths";
 import { testControlStore, testDatabase } from "@/lib/testing";
 import { proxy } from "../../proxy";
-import * as ceilingCancel from "./ceilings/[id]/cancel/route";
-import * as ceilingOne from "./ceilings/[id]/route";
 import * as compare from "./compare/route";
-import * as importOne from "./imports/[id]/route";
 import * as imports from "./imports/route";
 import * as referenceFit from "./references/[id]/fit/route";
-import * as referenceOne from "./references/[id]/route";
-import * as cancel from "./runs/[id]/cancel/route";
 import * as events from "./runs/[id]/events/route";
 import * as runOne from "./runs/[id]/route";
-import * as samples from "./runs/[id]/samples.csv/route";
-import * as summary from "./runs/[id]/summary/route";
 import * as runs from "./runs/route";
-import * as targetInfo from "./targets/[id]/info/route";
-import * as targetOne from "./targets/[id]/route";
 import * as targets from "./targets/route";
+
+const APP = path.join(PROJECT_ROOT, "app");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+
+/** The URL pattern of every file named `file` under app/ ("/api/runs/[id]/cancel"), sorted. */
+function appPatterns(file: "route.ts" | "page.tsx", dir = APP): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) out.push(...appPatterns(file, path.join(dir, e.name)));
+    else if (e.name === file) out.push(`/${path.relative(APP, dir).split(path.sep).join("/")}`.replace(/\/$/, "") || "/");
+  }
+  return out.sort();
+}
+
+/** Every handler of every API route with an id, as "METHOD /api/…/[id]/…", read from app/api. */
+async function idRoutes(): Promise<{ name: string; pattern: string; method: string; call: Handler }[]> {
+  const out: { name: string; pattern: string; method: string; call: Handler }[] = [];
+  for (const pattern of appPatterns("route.ts").filter((p) => p.includes("[id]"))) {
+    const mod = (await import(path.join(APP, pattern, "route.ts"))) as Partial<Record<string, Handler>>;
+    for (const method of METHODS) {
+      const call = mod[method];
+      if (call) out.push({ name: `${method} ${pattern.replace("[id]", ":id")}`, pattern, method, call });
+    }
+  }
+  return out;
+}
+
+/** A well-formed id that names nothing, in the shape of the route's collection. */
+function unknownId(pattern: string): string {
+  const parts = pattern.split("/");
+  const collection = parts[parts.indexOf("[id]") - 1];
+  return { imports: "imp_000000000000", targets: "t_0000000000", ceilings: "c_000000000000", references: "no-such-reference" }[collection] ?? "r_000000000000";
+}
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;
@@ -79,43 +108,54 @@ const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
 const get = (path: string) => new Request(BASE + path);
 
 test("malformed ids on every :id route answer 400 naming the id, never 5xx", async () => {
-  const routes: [string, (id: string) => Promise<Response>][] = [
-    ["GET /api/runs/:id", (id) => runOne.GET(get("/api/runs/x"), ctx(id))],
-    ["DELETE /api/runs/:id", (id) => runOne.DELETE(new Request(`${BASE}/api/runs/x`, { method: "DELETE" }), ctx(id))],
-    ["POST /api/runs/:id/cancel", (id) => cancel.POST(new Request(`${BASE}/x`, { method: "POST" }), ctx(id))],
-    ["GET /api/runs/:id/events", (id) => events.GET(get("/x"), ctx(id))],
-    ["GET /api/runs/:id/samples.csv", (id) => samples.GET(get("/x"), ctx(id))],
-    ["GET /api/runs/:id/summary", (id) => summary.GET(get("/x"), ctx(id))],
-    ["DELETE /api/targets/:id", (id) => targetOne.DELETE(new Request(`${BASE}/x`, { method: "DELETE" }), ctx(id))],
-    ["GET /api/targets/:id/info", (id) => targetInfo.GET(get("/x"), ctx(id))],
-    ["GET /api/imports/:id", (id) => importOne.GET(get("/x"), ctx(id))],
-    ["DELETE /api/imports/:id", (id) => importOne.DELETE(new Request(`${BASE}/x`, { method: "DELETE" }), ctx(id))],
-    ["GET /api/references/:id", (id) => referenceOne.GET(get("/x"), ctx(id))],
-    ["GET /api/references/:id/fit", (id) => referenceFit.GET(get("/x"), ctx(id))],
-    ["GET /api/ceilings/:id", (id) => ceilingOne.GET(get("/x"), ctx(id))],
-    ["DELETE /api/ceilings/:id", (id) => ceilingOne.DELETE(new Request(`${BASE}/x`, { method: "DELETE" }), ctx(id))],
-    ["POST /api/ceilings/:id/cancel", (id) => ceilingCancel.POST(new Request(`${BASE}/x`, { method: "POST" }), ctx(id))],
-  ];
-  for (const [name, call] of routes) {
+  const routes = await idRoutes();
+  // The walk found the routes (15 when this was written: runs, targets, imports, references, ceilings).
+  assert.ok(routes.length >= 15, `found only ${routes.length} :id handlers under app/api: ${routes.map((r) => r.name).join(", ")}`);
+  for (const { name, pattern, method, call } of routes) {
     for (const id of BAD_IDS) {
-      const res = await call(id);
+      const res = await call(new Request(`${BASE}/x`, { method }), ctx(id));
       await check(`${name} with id ${JSON.stringify(id.slice(0, 40))}`, res);
       if (!name.includes("references")) assert.equal(res.status, 400, `${name} ${JSON.stringify(id.slice(0, 20))}`);
     }
     // A well-formed id that does not exist is a 404 with a message.
-    await check(
-      `${name} with an unknown id`,
-      await call(
-        name.includes("imports")
-          ? "imp_000000000000"
-          : name.includes("targets")
-            ? "t_0000000000"
-            : name.includes("ceilings")
-              ? "c_000000000000"
-              : "r_000000000000",
-      ),
-    );
+    await check(`${name} with an unknown id`, await call(new Request(`${BASE}/x`, { method }), ctx(unknownId(pattern))));
   }
+});
+
+// Percent-escapes that decode to no UTF-8 text: Next would fail to decode the id and answer a bare 500.
+const BAD_ENCODINGS = ["c_%ff", "%ED%A0%80", "r_%E0%A4%A", "%", "%C0%AF", "imp_%80x", "t_%zz"];
+
+test("ids whose %-escapes are not UTF-8 answer 400 naming the id on every route and page (the proxy)", async () => {
+  for (const bad of BAD_ENCODINGS) assert.throws(() => decodeURIComponent(bad), URIError, `${bad} is a bad encoding`);
+  const targets: { method: string; pattern: string }[] = [
+    ...(await idRoutes()).map(({ method, pattern }) => ({ method, pattern })),
+    ...appPatterns("page.tsx")
+      .filter((p) => p.includes("[id]"))
+      .map((pattern) => ({ method: "GET", pattern })),
+  ];
+  assert.ok(
+    targets.some((t) => t.pattern === "/runs/[id]") && targets.some((t) => t.pattern === "/api/ceilings/[id]/cancel"),
+    "the walk found pages and routes",
+  );
+  const headers = { host: "127.0.0.1:3000", origin: BASE, "content-type": "application/json" };
+  for (const { method, pattern } of targets)
+    for (const bad of BAD_ENCODINGS) {
+      const input = `${method} ${pattern.replace("[id]", bad)}`;
+      const res = proxy(new NextRequest(BASE + pattern.replace("[id]", bad), { method, headers }));
+      assert.equal(res.status, 400, input);
+      const body = await res.text();
+      assert.ok(body.includes(JSON.stringify(bad).slice(1, -1)), `${input} names the id: ${body.slice(0, 300)}`);
+      if (pattern.startsWith("/api/")) {
+        await check(input, new Response(body, { status: res.status }));
+        assert.match((JSON.parse(body) as { fields: { id: string } }).fields.id, /id .* is not a valid id: its %-escapes are not UTF-8 text/, input);
+      } else {
+        sent++;
+        assert.match(res.headers.get("content-type") ?? "", /text\/html/, input);
+        assert.match(body, /is not a valid id: its %-escapes are not UTF-8 text/, input);
+      }
+    }
+  // Ids that do decode go on to the route, which judges them (a valid one is looked up).
+  assert.equal(proxy(new NextRequest(`${BASE}/api/runs/r_%41b`, { headers })).headers.get("x-middleware-next"), "1");
 });
 
 const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
@@ -235,20 +275,9 @@ test("malformed query strings answer 4xx naming the parameter, never 5xx", async
 });
 
 test("the proxy refuses cross-origin state changes and foreign Hosts naming the header, on every route", async () => {
-  const paths = [
-    "/api/runs",
-    "/api/runs/r_000000000000",
-    "/api/runs/r_000000000000/cancel",
-    "/api/targets",
-    "/api/targets/t_0000000000",
-    "/api/imports",
-    "/api/imports/imp_000000000000",
-    "/api/compare",
-    "/api/ceilings",
-    "/api/ceilings/c_000000000000/cancel",
-    "/runs/new",
-    "/",
-  ];
+  // Every route and page under app/, an id filled in where the path takes one.
+  const paths = [...appPatterns("route.ts"), ...appPatterns("page.tsx")].map((p) => p.replace("[id]", unknownId(p)));
+  assert.ok(paths.includes("/api/ceilings/c_000000000000/cancel") && paths.includes("/runs/new") && paths.includes("/"), paths.join(" "));
   const cases: { method: string; headers: Record<string, string>; status: number }[] = [
     { method: "POST", headers: { host: "127.0.0.1:3000", origin: "http://evil.example", "content-type": "text/plain", "content-length": "2" }, status: 403 },
     { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": "2" }, status: 403 },

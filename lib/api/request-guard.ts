@@ -7,6 +7,8 @@
 //   a form cannot send application/json without a CORS preflight this app never grants.
 // Clients that are not browsers (curl, scripts) send `Origin: http://<host>:<port>`; the CLI and the runner
 // never call the API (they use the control store directly).
+// - The path: every segment must percent-decode to text. Next decodes a dynamic segment (an id) before a page
+//   or a route sees it and answers a bare 500 when that throws (`/api/runs/c_%ff`), so it is refused here.
 
 export interface GuardInput {
   method: string;
@@ -20,6 +22,39 @@ export interface GuardInput {
 }
 
 export type GuardRefusal = { status: 400 | 403 | 415 | 421; error: string; field: string };
+
+/** What the segment after each collection names, for the message ("run id"). */
+const ID_NAMES: Record<string, string> = {
+  runs: "run id",
+  targets: "target id",
+  imports: "import id",
+  references: "reference id",
+  ceilings: "ceiling search id",
+};
+
+/**
+ * null when every segment of a (still encoded) path percent-decodes to text, else a 400 naming the segment:
+ * "run id" for the segment after /runs/ or /api/runs/, "path segment" elsewhere.
+ */
+export function checkPathEncoding(pathname: string): GuardRefusal | null {
+  const segments = pathname.split("/");
+  for (let i = 0; i < segments.length; i++) {
+    try {
+      decodeURIComponent(segments[i]);
+    } catch {
+      const what = ID_NAMES[segments[i - 1] ?? ""];
+      const shown = quoteSegment(segments[i]);
+      const why = `its %-escapes are not UTF-8 text (each % must start a UTF-8 byte sequence, e.g. %41 for "A")`;
+      return what
+        ? { status: 400, field: "id", error: `${what} ${shown} is not a valid id: ${why}; ids are letters, digits, _ . : -` }
+        : { status: 400, field: "path", error: `path segment ${shown} is not valid: ${why}` };
+    }
+  }
+  return null;
+}
+
+/** A segment as sent (still encoded, so it is printable), cut when long. */
+const quoteSegment = (s: string): string => JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}…` : s);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -46,6 +81,8 @@ export function checkRequest(r: GuardInput, hosts: Set<string>): GuardRefusal | 
       field: "host",
       error: `this server does not answer to host ${JSON.stringify(r.host ?? "")}: open it as http://127.0.0.1:<port> or http://localhost:<port>, or add the name to ALLOWED_HOSTS`,
     };
+  const badPath = checkPathEncoding(r.pathname);
+  if (badPath) return badPath;
   if (SAFE_METHODS.has(r.method.toUpperCase())) return null;
   const sameOrigin = r.secFetchSite === "same-origin" || (r.origin !== null && originHost(r.origin) === r.host.toLowerCase());
   if (!sameOrigin)

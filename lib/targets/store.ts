@@ -10,7 +10,7 @@ import { probePostgres } from "./connect";
 import { prisma, type PrismaClient } from "../db";
 import { defaultTargetName } from "./default-target";
 import { noControlChars } from "../api/ids";
-import { checkPgUrl, describeUrl, explainPgError, maskUrl } from "./pgurl";
+import { checkPgUrl, connectFailure, describeUrl, maskUrl } from "./pgurl";
 import { readEnv } from "../env";
 
 export const DEFAULT_TARGET_ID = "default";
@@ -138,9 +138,11 @@ export interface TargetInfo extends ConnectionBudget {
 
 /** Connection limits of a target, read in one query (lib/targets/capacity.ts BUDGET_SQL). */
 export async function targetInfo(url: string, timeoutMs = 5000): Promise<TargetInfo> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
-  client.on("error", () => undefined);
+  let client: pg.Client | undefined;
   try {
+    // Inside the try: the driver parses the URL here, and a missing sslkey file throws naming it.
+    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+    client.on("error", () => undefined);
     await client.connect();
     const { budget, row } = await readBudget(client);
     const ever = bindingLimit(budget, "ever");
@@ -152,8 +154,8 @@ export async function targetInfo(url: string, timeoutMs = 5000): Promise<TargetI
       binding: { limit: ever.limit, explain: ever.explain },
     };
   } catch (err) {
-    throw new Error(`cannot connect to ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
+    throw new Error(connectFailure("cannot connect to", url, err), { cause: err });
   } finally {
-    await client.end().catch(() => undefined);
+    await client?.end().catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
 // node-postgres clients for the target: one dedicated connection per writer and per reader (as the
 // reference tool's db.Conn per goroutine), plus one admin connection for set-up, monitoring and checks.
 import pg from "pg";
-import { explainPgError, maskUrl } from "../../lib/targets/pgurl";
+import { connectFailure } from "../../lib/targets/pgurl";
 
 /**
  * Workload clients get every column as the raw text the server sent: no Date parsing (which would drop the
@@ -45,12 +45,18 @@ export interface LostWatch {
 }
 
 export async function openClient(url: string, role: string, raw = true, timeoutMs = 10_000, watch?: LostWatch): Promise<TargetClient> {
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: timeoutMs,
-    application_name: `pgbb ${role}`.slice(0, 63),
-    ...(raw ? { types: RAW_TYPES } : {}),
-  });
+  let client: pg.Client;
+  try {
+    // The driver parses the URL here: a missing sslkey file throws naming it, masked like any failure.
+    client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: timeoutMs,
+      application_name: `pgbb ${role}`.slice(0, 63),
+      ...(raw ? { types: RAW_TYPES } : {}),
+    });
+  } catch (err) {
+    throw new Error(connectFailure("cannot connect to the target", url, err), { cause: err });
+  }
   const tc: TargetClient = { client, pid: 0, role };
   // Without a listener a terminated backend would emit an unhandled 'error' and kill the runner process.
   let connected = false;
@@ -65,7 +71,7 @@ export async function openClient(url: string, role: string, raw = true, timeoutM
     await client.connect();
   } catch (err) {
     await client.end().catch(() => undefined);
-    throw new Error(`cannot connect to the target ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
+    throw new Error(connectFailure("cannot connect to the target", url, err), { cause: err });
   }
   connected = true;
   // One round trip: the session settings the loops depend on, then the backend pid.
