@@ -4,7 +4,15 @@
 import type { PrismaClient } from "../../lib/db";
 import { goalMetric } from "../../lib/ceiling/facts";
 import { parseCeilingSettings, searchOptionsOf, sloOf } from "../../lib/ceiling/settings";
-import { appendStep, finishSearch, isSearchCancelRequested, type SearchOutcome, setProgress, type StepProgress } from "../../lib/ceiling/store";
+import {
+  appendStep,
+  finishSearch,
+  isSearchCancelRequested,
+  type SearchOutcome,
+  searchStoppedAt,
+  setProgress,
+  type StepProgress,
+} from "../../lib/ceiling/store";
 import type { Env } from "../../lib/env";
 import { storeErrorText } from "../../lib/status/health";
 import { memoryProblem } from "../../lib/workloads/memory";
@@ -82,7 +90,7 @@ export async function executeSearch(
     const status = result.stop === "cancelled" ? (why === "shutdown" ? "interrupted" : "cancelled") : result.stop === "failed" ? "failed" : "completed";
     const error =
       status === "interrupted"
-        ? `${current.reason ?? "the runner was stopped"}; the steps it finished are kept`
+        ? `${current.reason ?? "the runner was stopped"} ${searchStoppedAt(recorder.stepInProgress())}; the steps it finished are kept`
         : status === "cancelled"
           ? "cancelled on request; the steps done are kept"
           : result.error
@@ -133,6 +141,8 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
   return {
     hooks,
     settled: () => progressChain,
+    /** The step running now (its index, rate and phase), or null before the first. */
+    stepInProgress: () => progress,
     async finish(result: SearchResult<CeilingStep>, status: "completed" | "failed" | "cancelled" | "interrupted", error?: string) {
       await progressChain;
       const outcome: SearchOutcome = { stop: result.stop, ceiling: result.ceiling, bracket: result.bracket, failedAbove: result.failedAbove?.index ?? null };
