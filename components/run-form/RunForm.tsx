@@ -655,6 +655,7 @@ function AddTarget({
   const forget = async () => {
     if (!savedSelected) return;
     setBusy(true);
+    setWarning(null);
     const r = await fetch(`/api/targets/${encodeURIComponent(savedSelected.id)}`, { method: "DELETE" }).catch(() => null);
     setBusy(false);
     if (r?.ok) {
