@@ -10,6 +10,7 @@ import { POST as postTarget } from "../../app/api/targets/route";
 import { prisma } from "../db";
 import { testControlStore, testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
+import { main as bench } from "../../runner/cli";
 import { runWorkload } from "../../runner/engine";
 import { CONTROL_STORE_TARGET, HOLDS_CONTROL_STORE, identityOf } from "./connect";
 
@@ -99,6 +100,14 @@ describe("the control store as a target", () => {
     const left = await c.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgbb_%'");
     await c.end();
     assert.equal(left.rowCount, 0, "nothing was written into the control store");
+  });
+
+  test("`npm run bench -- … --target` refuses it, naming why", async () => {
+    // DATABASE_URL is the app's control store here (lib/testing.ts testControlStore), as under `npm start`.
+    const out: string[] = [];
+    const code = await bench(["queue", "-duration", "1s", "--target", respelled(ctl.url)], { out: (l) => out.push(l), err: (l) => out.push(l) });
+    assert.equal(code, 1);
+    assert.ok(out.includes(`bench: ${CONTROL_STORE_TARGET}`), out.join("\n"));
   });
 });
 
