@@ -87,6 +87,33 @@ test("a search whose runner died names the step and the phase it was in; a silen
   );
 });
 
+test("a search (or run) on the app's own control store is refused by the runner, naming why", async () => {
+  // Saved before targets were checked on saving: the runner refuses it anyway, writing nothing there.
+  const t = await prisma().target.create({ data: { id: "t_ownstore01", name: "own store", connectionString: control.url } });
+  const settings = CeilingSettings.parse({ slo: "p99<1s", stepSeconds: 3, startRate: 20, maxRate: 40, maxSteps: 2 });
+  const s = await createSearch({ config, settings, targetId: t.id, targetLabel: t.name }, prisma());
+  const run = await createRun({ config, targetId: t.id, targetLabel: t.name }, prisma());
+  const ended = (x: { status: string }) => x.status !== "queued" && x.status !== "running";
+  const row = await until("the search to end", async () => {
+    const x = await prisma().ceilingSearch.findUniqueOrThrow({ where: { id: s.id } });
+    return ended(x) && x;
+  });
+  assert.equal(row.status, "failed");
+  assert.match(row.error ?? "", /this is the app's own control store database; benchmark runs would write into it/);
+  const r = await until("the run to end", async () => {
+    const x = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    return ended(x) && x;
+  });
+  assert.equal(r.status, "failed");
+  assert.match(r.error ?? "", /^this is the app's own control store database/);
+  assert.equal(r.phase, "setup");
+  const c = new pg.Client({ connectionString: control.url });
+  await c.connect();
+  const schemas = await c.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgbb_%'");
+  await c.end();
+  assert.equal(schemas.rowCount, 0, "nothing was written into the control store");
+});
+
 test("a search whose runner is stopped mid-step names the step and its phase", async () => {
   const s = await createSearch(
     {

@@ -18,6 +18,7 @@ import { storeErrorText } from "../../lib/status/health";
 import { memoryProblem } from "../../lib/workloads/memory";
 import { untilStored } from "../../lib/runs/outbox";
 import { maskUrl } from "../../lib/targets/pgurl";
+import { controlStoreIdentity } from "../../lib/targets/store";
 import { parseConfig } from "../../lib/workloads/config";
 import { type CeilingOptions, type CeilingStep, findCeiling } from "./driver";
 import type { SearchResult } from "../../lib/ceiling/search";
@@ -74,6 +75,7 @@ export async function executeSearch(
     const tooBig = memoryProblem(parsed.config, env.RUNNER_MEMORY_BUDGET_MB);
     if (tooBig) throw new Error(tooBig.message);
     const url = await targetUrlOf(search);
+    const controlStore = await controlStoreIdentity(db).catch(() => null);
     note(`ceiling search of ${parsed.config.kind} on ${search.targetLabel}, goal ${settings.settings.slo}`);
     const result = await findCeiling({
       base: parsed.config,
@@ -86,6 +88,8 @@ export async function executeSearch(
       signal: controller.signal,
       log: note,
       ...recorder.hooks,
+      // Each step's run refuses the app's own control store as its target, as a run does (runner/main.ts).
+      engine: (index) => ({ ...recorder.hooks.engine?.(index), controlStore }),
     });
     const status = result.stop === "cancelled" ? (why === "shutdown" ? "interrupted" : "cancelled") : result.stop === "failed" ? "failed" : "completed";
     const error =
