@@ -10,6 +10,7 @@ import { CONTROL_DB, StartupError, TARGET_DB, useCluster, type EmbeddedServer } 
 import { dataDir, readEnv, type Env } from "../lib/env";
 import { memoryProblem } from "../lib/workloads/memory";
 import { describeUrl, maskUrl } from "../lib/targets/pgurl";
+import { identityOf } from "../lib/targets/connect";
 import { abCompareHref, abCompareIds, abRows, abText, publishedPairFor } from "../lib/compare/ab";
 import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
 import { knobsParts } from "../lib/runs/format";
@@ -176,6 +177,11 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     const targetLabel = opts.target ? describeUrl(targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: targetUrl });
 
     const controlUrl = opts.save ? (env.DATABASE_URL ?? embeddedControl!.url(CONTROL_DB)) : "";
+    // The app's control store, when this command knows it: a --target that is its database is refused by the engine.
+    // (Without --save the embedded control cluster is not started here; a database holding a control store is still
+    // refused by what it holds.)
+    const knownControl = controlUrl || env.DATABASE_URL || embeddedControl?.url(CONTROL_DB);
+    const controlStore = knownControl ? await identityOf(knownControl) : null;
     /** Stores a run as it goes (--save), and cancels it when the app asks. */
     const startSaving = async (config: WorkloadConfig) => {
       const s = await openSave(controlUrl, { ...opts, config }, targetLabel, (l) => io.err(`bench: ${l}`));
@@ -238,6 +244,7 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
         summary = await runWorkload(config, targetUrl, {
           signal: controller.signal,
           runId: save?.runId,
+          controlStore,
           log: (l) => io.out(`  ${l}`),
           onReport: (r) => io.out(liveLine(r, config.kind)),
           onPhase: (p) => {

@@ -12,6 +12,7 @@ import { encodeHistogram, percentilesOf } from "../lib/measurement/histogram";
 import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/measurement/metrics";
 import { PROJECT_ROOT } from "../lib/paths";
 import { budgetProblem, readBudget } from "../lib/targets/capacity";
+import { controlStoreProblem, readTargetFacts, type ServerIdentity } from "../lib/targets/connect";
 import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary, type Manifest } from "../lib/measurement/summary";
@@ -19,6 +20,7 @@ import { PRODUCT_VERSION } from "../lib/env";
 import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads/config";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { schemaComment } from "./sweep";
+import { RunFootprint } from "./footprint";
 import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
@@ -54,6 +56,8 @@ export interface EngineOptions {
   watchDisks?: WatchedFolder[];
   /** Space kept free on each watched disk, in MiB (default: DISK_RESERVE_MB, else platform/disk.ts's rule). */
   diskReserveMb?: number;
+  /** The app's control store, when the caller has one: a target that is its database is refused (lib/targets/connect.ts). */
+  controlStore?: ServerIdentity | null;
   /** Collect server telemetry beside the run and judge what limited it (default true; runner/telemetry/). */
   telemetry?: boolean;
   /** Told every throttled write's due time, send time and end time (clock ms): tests check the schedule. */
@@ -112,8 +116,14 @@ interface TargetFacts {
   serverAddress: string | null;
 }
 
-/** Checks the run fits the target's connection limit; throws an Error naming the numbers and what to change. */
-async function preflight(admin: pg.Client, config: WorkloadConfig): Promise<TargetFacts> {
+/**
+ * Checks the target may be written (not the control store's database, not read-only) and the run fits its
+ * connection limit; throws an Error naming what is wrong and what to change.
+ */
+async function preflight(admin: pg.Client, config: WorkloadConfig, control: ServerIdentity | null | undefined): Promise<TargetFacts> {
+  const target = await readTargetFacts(admin);
+  const refused = controlStoreProblem(target, control) ?? target.readOnly;
+  if (refused) throw new Error(refused);
   // The admin connection is open already: it is one of the run's connections, and not among the others in use.
   const { budget, row } = await readBudget(admin);
   const problem = budgetProblem(config, budget, "now");
@@ -180,6 +190,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let clients: TargetClient[] = [];
   let schemaCreated = false;
   let run: WorkloadRun | undefined;
+  const footprint = new RunFootprint(log);
   let meter: RunnerLoadMeter | undefined;
   let busyTimer: NodeJS.Timeout | undefined;
   let diskWatch: DiskWatch | undefined;
@@ -197,7 +208,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     log(`connecting to ${maskUrl(targetUrl)}`);
     admin = await openClient(targetUrl, "admin", false, 8000, watch);
     check();
-    const facts = await preflight(admin.client, config);
+    const facts = await preflight(admin.client, config, opts.controlStore);
     check();
     // Free space of the disks this run fills (a local target's) or that must keep room (the control store's).
     const disks = new DiskWatch(
@@ -212,9 +223,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     try {
       await admin.client.query(`CREATE SCHEMA ${schema}`);
     } catch (err) {
-      throw new Error(`cannot create the run's schema ${schemaName} on the target: ${explainPgError(err)}. The user needs CREATE on the database`, {
-        cause: err,
-      });
+      // Only a missing privilege calls for CREATE; read-only targets were named by the preflight.
+      const hint = (err as { code?: string }).code === "42501" ? ". The user needs CREATE on the database" : "";
+      throw new Error(`cannot create the run's schema ${schemaName} on the target: ${explainPgError(err)}${hint}`, { cause: err });
     }
     schemaCreated = true;
     // Whose and how old: a runner's sweep (runner/sweep.ts) drops the schema if this run cannot.
@@ -229,6 +240,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       readersStop,
       fatal: fail,
       log,
+      footprint,
     });
     await run.setup(admin.client);
     check();
@@ -525,26 +537,34 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     }
   }
 
-  /** Ends the clients and drops the schema; returns what was left behind (for the run's error), if anything. */
+  /**
+   * Ends the clients, undoes the run's footprint outside its schema (runner/footprint.ts: jobs first, extensions
+   * after the schema) and drops the schema; returns what was left behind (for the run's error), if anything.
+   */
   async function teardown(): Promise<string | undefined> {
     closing = true;
     await Promise.all(clients.map((c) => c.client.end().catch(() => undefined)));
-    if (!schemaCreated || opts.keepSchema || !admin) return;
+    if (!schemaCreated || !admin) return;
     const left = `the run's schema ${schemaName} could not be dropped`;
     const later = opts.runId ? "a runner's sweep drops it once the target answers" : `drop it by hand: DROP SCHEMA ${schema} CASCADE`;
     if (admin.lost) {
+      if (opts.keepSchema) return;
       log(`could not drop schema ${schemaName} (the connection to the target was lost); ${later}`);
       return `${left} (the connection to the target was lost); ${later}`;
     }
+    // Do not wait forever on a lock held by a session we do not control.
+    await admin.client.query("SET lock_timeout = '5s'").catch(() => undefined);
+    await footprint.undoRegistered(admin.client);
+    // A kept schema's objects still use the run's extensions: they stay (the caller drops both).
+    if (opts.keepSchema) return void (await footprint.releaseExtensions(admin.client, false));
     try {
-      // Do not wait forever on a lock held by a session we do not control.
-      await admin.client.query("SET lock_timeout = '5s'");
       await admin.client.query(`DROP SCHEMA ${schema} CASCADE`);
       schemaCreated = false;
     } catch (err) {
       log(`could not drop schema ${schemaName}: ${explainPgError(err)}; ${later}`);
       return `${left} (${explainPgError(err)}); ${later}`;
     }
+    await footprint.releaseExtensions(admin.client);
   }
 }
 

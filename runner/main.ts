@@ -20,6 +20,7 @@ import { releaseMemory } from "./release-memory";
 import type { Phase } from "../lib/measurement/metrics";
 import { heartbeat, registerRunner } from "../lib/status/runners";
 import { maskUrl } from "../lib/targets/pgurl";
+import { controlStoreIdentity } from "../lib/targets/store";
 import { runRecorder } from "../lib/runs/recorder";
 import { claimNextRun, markInterruptedRuns, phaseWords } from "../lib/runs/store";
 import { parseConfig } from "../lib/workloads/config";
@@ -115,6 +116,8 @@ async function execute(
     const summary = await runWorkload(parsed.config, url, {
       signal: controller.signal,
       runId: run.id,
+      // A run queued before its target was refused (an older app) must not write into the control store.
+      controlStore: await controlStoreIdentity(db).catch(() => null),
       log: (l) => log(`${run.id}: ${l}`),
       onPhase: (p: Phase) => recorder.phase(p),
       onSample: (s) => recorder.sample(s),

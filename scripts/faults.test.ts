@@ -13,6 +13,8 @@ import { prisma, type PrismaClient } from "../lib/db";
 import { clusterHome, startCluster, startEmbedded, TARGET_DB, type EmbeddedServer } from "../platform/embedded";
 import { PROJECT_ROOT } from "../lib/paths";
 import { createRun } from "../lib/runs/store";
+import { createSearch } from "../lib/ceiling/store";
+import { CeilingSettings } from "../lib/ceiling/settings";
 import { freePort } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
 
@@ -179,6 +181,29 @@ test("SIGKILL of the runner: the app stays up, the run is interrupted within 5 s
   // The new runner swept the killed run's schema at start (its run is final).
   await waitFor("the killed run's schema to be swept", async () => !(await schemasOnTarget()).length, 20_000);
   assert.match(app.output(), new RegExp(`dropped the leftover run schema pgbb_${run.id}`));
+});
+
+test("SIGKILL of the runner mid-search: the ceiling search is interrupted within 5 s, naming the signal, the step and its phase", {
+  timeout: 120_000,
+}, async () => {
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, warmupSeconds: 0, durationSeconds: 3 });
+  const settings = CeilingSettings.parse({ slo: "p99<1s", stepSeconds: 30, startRate: 20, maxRate: 40, maxSteps: 2 });
+  const s = await createSearch({ config, settings, targetLabel: "fault suite" }, db);
+  const searchOf = () => db.ceilingSearch.findUniqueOrThrow({ where: { id: s.id } });
+  await waitFor("the search's first step to measure", async () => ((await searchOf()).progress as { phase?: string } | null)?.phase === "measuring", 60_000);
+  const pid = await liveRunnerPid();
+  process.kill(pid, "SIGKILL");
+  const r = await waitFor(
+    "the search to be interrupted",
+    async () => {
+      const x = await searchOf();
+      return x.status !== "running" && x;
+    },
+    5000,
+  );
+  assert.equal(r.status, "interrupted");
+  assert.equal(r.error, "the runner process died (SIGKILL) while measuring step 1 (at 20/s); the steps it finished are kept");
+  await liveRunnerPid(pid);
 });
 
 test("control store down for 10 s mid-run: no sample is lost, the health names the cause", { timeout: 120_000 }, async () => {

@@ -31,6 +31,7 @@ import { PROJECT_ROOT } from "../lib/paths";
 import { describeUrl, maskUrl } from "../lib/targets/pgurl";
 import { prisma } from "../lib/db";
 import { interruptRunsOfProcess, phaseWords } from "../lib/runs/store";
+import { interruptSearchesOfProcess } from "../lib/ceiling/store";
 import { Supervisor, type PartState } from "../platform/supervisor";
 import { buildStageReader, serveStartingPage, StartupProgress } from "./starting-page";
 
@@ -260,6 +261,9 @@ async function main() {
     // Its runs are marked at once (not when its heartbeat goes stale); the next runner's sweep drops their schemas.
     onDeath: async (how) => {
       const db = prisma(controlUrl);
+      // Searches first: marking the runs forgets the dead runner, by which its searches are found.
+      const searches = await interruptSearchesOfProcess(os.hostname(), runnerPid, `the runner process died (${how})`, db);
+      for (const id of searches) console.error(`  ceiling search ${id} interrupted: the runner process died (${how})`);
       const runs = await interruptRunsOfProcess(os.hostname(), runnerPid, `the runner process died (${how})`, db);
       for (const r of runs) console.error(`  run ${r.id} interrupted: the runner process died (${how}) while ${phaseWords(r.phase)}`);
     },

@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { Verification } from "../lib/measurement/summary";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import { isConnectionError, rollbackQuietly, type TargetClient } from "../runner/pg/pgclient";
+import type { RunFootprint } from "../runner/footprint";
 import type { RunStats } from "../runner/stats";
 import type { Stopper, Throttle } from "../runner/timing";
 
@@ -21,6 +22,8 @@ export interface WorkloadContext<C extends WorkloadConfig> {
   /** A loop whose connection is lost calls this; the engine fails the run with the error. */
   fatal: (err: Error) => void;
   log: (line: string) => void;
+  /** What the run leaves on the target outside its schema (extensions, scheduled jobs), undone at tear-down. */
+  footprint: RunFootprint;
 }
 
 export interface WorkloadVerification extends Verification {

@@ -568,6 +568,14 @@ function ConnectionsNote({
       </div>
     );
   const i = info.info;
+  // A target no run can use (read-only, the control store's own database): said before anything else.
+  const unusable = i.controlStore ?? i.readOnly;
+  if (unusable)
+    return (
+      <div className="alert bad small" data-testid="connections" role="alert">
+        No run can use this target: {unusable}.
+      </div>
+    );
   const limits = `the server allows ${i.usable} (max_connections ${i.maxConnections} − ${i.reservedConnections} reserved; ${i.inUse} in use now)`;
   if (!parsedOk || needed === null)
     return (
@@ -601,11 +609,13 @@ function AddTarget({
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [note, setNote] = useState<string | null>(null);
+  const [warning, setWarning] = useState<string | null>(null);
 
   const save = async () => {
     setBusy(true);
     setErrors({});
     setNote(null);
+    setWarning(null);
     const r = await fetch("/api/targets", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -616,6 +626,7 @@ function AddTarget({
     if (r?.status === 201) {
       onAdded(body.target);
       setNote(`Saved "${body.target.name}" (PostgreSQL ${body.serverVersion}). The password stays on the server.`);
+      setWarning(Array.isArray(body.warnings) && body.warnings.length ? body.warnings.join("; ") : null);
       setName("");
       setUrl("");
       setOpen(false);
@@ -627,6 +638,7 @@ function AddTarget({
   const forget = async () => {
     if (!savedSelected) return;
     setBusy(true);
+    setWarning(null);
     const r = await fetch(`/api/targets/${encodeURIComponent(savedSelected.id)}`, { method: "DELETE" }).catch(() => null);
     setBusy(false);
     if (r?.ok) {
@@ -651,6 +663,11 @@ function AddTarget({
         <p className="hint" role="status">
           {note}
         </p>
+      )}
+      {warning && (
+        <div className="alert warn small" role="alert" data-testid="target-warning">
+          Warning: {warning}.
+        </div>
       )}
       {open && (
         <div className="stack" data-testid="add-target">

@@ -7,6 +7,7 @@ import { Prisma } from "../generated/prisma/client";
 import { RUNNER_STALE_MS } from "../env";
 import { FINAL_STATUSES, type RunStatus } from "../measurement/metrics";
 import type { RunSummary } from "../measurement/summary";
+import { phaseWords } from "../runs/store";
 import type { WorkloadConfig } from "../workloads/config";
 import type { CeilingSettings } from "./settings";
 import type { SearchOutcome, StepProgress } from "./step";
@@ -112,12 +113,52 @@ export async function deleteSearch(id: string, db: PrismaClient = prisma()) {
   return (await db.ceilingSearch.deleteMany({ where: { id } })).count > 0;
 }
 
+/**
+ * Where an interrupted search stopped, as precisely as a run says it: "while measuring step 3 (at 4,000/s)",
+ * from the step in progress; "before its first step" when none had started.
+ */
+export function searchStoppedAt(progress: StepProgress | null | undefined): string {
+  if (!progress) return "before its first step";
+  return `while ${phaseWords(progress.phase)} step ${progress.index + 1} (at ${progress.rate.toLocaleString("en-US")}/s)`;
+}
+
+/** Marks the given running searches interrupted, each with `reason` and where it stopped; returns their ids. */
+async function interruptSearches(ids: string[], reason: string, db: PrismaClient): Promise<string[]> {
+  const done: string[] = [];
+  for (const s of await db.ceilingSearch.findMany({ where: { id: { in: ids }, status: "running" }, select: { id: true, progress: true } })) {
+    const error = `${reason} ${searchStoppedAt(s.progress as StepProgress | null)}; the steps it finished are kept`;
+    const r = await db.ceilingSearch.updateMany({
+      where: { id: s.id, status: "running" },
+      data: { status: "interrupted", finishedAt: new Date(), progress: Prisma.DbNull, error },
+    });
+    if (r.count) done.push(s.id);
+  }
+  return done;
+}
+
 /** Marks running searches whose runner stopped heart-beating as interrupted (their steps stay). Returns how many. */
 export async function markInterruptedSearches(db: PrismaClient = prisma(), now = new Date()) {
   const cutoff = new Date(now.getTime() - RUNNER_STALE_MS);
-  return db.$executeRaw`
-    UPDATE ceiling_search SET status = 'interrupted', finished_at = now(), progress = NULL,
-      error = 'the runner executing this search stopped heart-beating (it was killed or lost its connection); the steps it finished are kept'
+  const stale = await db.$queryRaw<{ id: string }[]>`
+    SELECT id FROM ceiling_search
     WHERE status = 'running'
       AND (runner_id IS NULL OR NOT EXISTS (SELECT 1 FROM runner r WHERE r.id = ceiling_search.runner_id AND r.last_heartbeat >= ${cutoff}))`;
+  const ids = stale.map((r) => r.id);
+  if (!ids.length) return 0;
+  return (await interruptSearches(ids, "the runner executing this search stopped heart-beating (it was killed or lost its connection)", db)).length;
+}
+
+/**
+ * Marks the running searches of the runner process `pid` on `host` interrupted at once (its supervisor saw it
+ * die, `reason` says how), naming the step and the phase each was in, as interruptRunsOfProcess does for runs.
+ */
+export async function interruptSearchesOfProcess(host: string, pid: number, reason: string, db: PrismaClient = prisma()) {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT id FROM ceiling_search
+    WHERE status = 'running' AND runner_id IN (SELECT id FROM runner WHERE host = ${host} AND pid = ${pid})`;
+  return interruptSearches(
+    rows.map((r) => r.id),
+    reason,
+    db,
+  );
 }

@@ -41,7 +41,7 @@ test("phases in order, samples, then the outcome; the error is stored masked", a
   await rec.finish({ status: "failed", error: "cannot connect to postgresql://u@h/db?password=hunter2: refused" });
   const stored = await getRun(run.id);
   assert.equal(stored?.status, "failed");
-  assert.equal(stored?.phase, "done", "finish comes after every phase, so no late phase overwrites it");
+  assert.equal(stored?.phase, "measuring", "a failed run keeps the phase it failed in; finish comes after every phase, so no late one overwrites it");
   // Everything up to the next space or & is the secret (a password may hold ":"), so the colon goes too.
   assert.equal(stored?.error, "cannot connect to postgresql://u@h/db?password=**** refused");
   assert.deepEqual(

@@ -111,8 +111,9 @@ export async function finishRun(
     where: { id },
     data: {
       status: outcome.status,
-      // An interrupted run keeps the phase it was in, so its page says where it stopped.
-      ...(outcome.status === "interrupted" ? {} : { phase: "done" }),
+      // Only a completed run is "done": one that failed, was cancelled or interrupted keeps the phase it stopped in,
+      // so its page says where; a failed verification (the run's summary is kept) failed while verifying.
+      ...(outcome.status === "completed" ? { phase: "done" } : outcome.status === "failed" && outcome.summary ? { phase: "verifying" } : {}),
       finishedAt: new Date(),
       error: outcome.error ?? null,
       ...(outcome.summary ? { summary: outcome.summary as object, headline: headlineOf(outcome.summary) as object } : {}),

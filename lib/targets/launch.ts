@@ -7,7 +7,7 @@ import { createRun } from "../runs/store";
 import { budgetProblem } from "./capacity";
 import { readEnv } from "../env";
 import { memoryProblem } from "../workloads/memory";
-import { resolveTarget, targetInfo, type TargetInfo } from "./store";
+import { controlStoreIdentity, resolveTarget, targetInfo, type TargetInfo } from "./store";
 import { parseConfig, workloadDefinitions, type WorkloadConfig } from "../workloads/config";
 
 export type LaunchResult =
@@ -77,10 +77,13 @@ export async function checkLaunch(
   // that fails later (5 s is well above a reachable server's connect time, ~5 ms locally).
   let info: TargetInfo;
   try {
-    info = await targetInfo(target.url, 5000);
+    info = await targetInfo(target.url, 5000, await controlStoreIdentity(db));
   } catch (err) {
     return { ok: false, error: "target unreachable", fields: { targetId: `${target.name}: ${(err as Error).message}` } };
   }
+  // A run would write into the app's own data, or could not create its schema: refused now, in words.
+  if (info.controlStore) return { ok: false, error: "target is the control store", fields: { targetId: `${target.name}: ${info.controlStore}` } };
+  if (info.readOnly) return { ok: false, error: "target is read-only", fields: { targetId: `${target.name}: ${info.readOnly}` } };
   // Only the hard limits refuse here: connections in use now may be gone when the queued run starts.
   const tooMany = budgetProblem(parsed.config, info, "ever");
   if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany.message } };

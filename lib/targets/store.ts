@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
 import { bindingLimit, readBudget, type ConnectionBudget, type LimitName } from "./capacity";
-import { probePostgres } from "./connect";
+import { controlStoreProblem, readIdentity, readTargetFacts, type ServerIdentity } from "./connect";
 import { prisma, type PrismaClient } from "../db";
 import { defaultTargetName } from "./default-target";
 import { noControlChars } from "../api/ids";
@@ -84,11 +84,17 @@ export const NewTargetInput = z.object({
 });
 export type NewTargetInput = z.input<typeof NewTargetInput>;
 
-export type AddTargetResult = { ok: true; target: PublicTarget; serverVersion: string } | { ok: false; errors: Record<string, string> };
+export type AddTargetResult = { ok: true; target: PublicTarget; serverVersion: string; warnings: string[] } | { ok: false; errors: Record<string, string> };
+
+/** The identity of the control store `db` talks to (lib/targets/connect.ts), to tell it from a target. */
+export function controlStoreIdentity(db: PrismaClient = prisma()): Promise<ServerIdentity> {
+  return readIdentity((sql) => db.$queryRawUnsafe(sql));
+}
 
 /**
  * Saves a target after checking its URL and connecting to it once (at most `timeoutMs`), so a typo or an
- * unreachable server is reported now, with the cause, rather than when a run starts.
+ * unreachable server is reported now, with the cause, rather than when a run starts. The control store's own
+ * database is refused; a read-only one is saved with a warning (it may be made writable before a run).
  */
 export async function addTarget(input: unknown, db: PrismaClient = prisma(), timeoutMs = 5000): Promise<AddTargetResult> {
   const parsed = NewTargetInput.safeParse(input);
@@ -103,14 +109,21 @@ export async function addTarget(input: unknown, db: PrismaClient = prisma(), tim
     return { ok: false, errors: { name: `name "${name}" is the default target's; choose another name` } };
   if (await db.target.findUnique({ where: { name } }))
     return { ok: false, errors: { name: `a target named "${name}" already exists; choose another name or delete that one` } };
-  let serverVersion: string;
+  let info: TargetInfo;
   try {
-    serverVersion = await probePostgres("target", connectionString, timeoutMs);
+    info = await targetInfo(connectionString, timeoutMs, await controlStoreIdentity(db));
   } catch (err) {
-    return { ok: false, errors: { connectionString: (err as Error).message } };
+    return { ok: false, errors: { connectionString: `target: ${(err as Error).message}` } };
   }
+  if (info.controlStore) return { ok: false, errors: { connectionString: `connectionString: ${info.controlStore}` } };
+  const warnings = info.readOnly ? [`saved, but no run can use it yet: ${info.readOnly}`] : [];
   const row = await db.target.create({ data: { id: `t_${randomUUID().replace(/-/g, "").slice(0, 10)}`, name, connectionString } });
-  return { ok: true, serverVersion, target: { id: row.id, name: row.name, maskedUrl: maskUrl(row.connectionString), isDefault: false } };
+  return {
+    ok: true,
+    serverVersion: info.serverVersion,
+    warnings,
+    target: { id: row.id, name: row.name, maskedUrl: maskUrl(row.connectionString), isDefault: false },
+  };
 }
 
 /**
@@ -134,10 +147,17 @@ export interface TargetInfo extends ConnectionBudget {
   available: number;
   /** The limit that binds (max_connections, or the role's or the database's CONNECTION LIMIT) and why. */
   binding: { limit: LimitName; explain: string };
+  /** Why no run can write there (default_transaction_read_only, a standby) and how to fix it; null when writable. */
+  readOnly: string | null;
+  /** Why the target is refused as the control store's own database; null when it is not. */
+  controlStore: string | null;
 }
 
-/** Connection limits of a target, read in one query (lib/targets/capacity.ts BUDGET_SQL). */
-export async function targetInfo(url: string, timeoutMs = 5000): Promise<TargetInfo> {
+/**
+ * Connection limits of a target, read in one query (lib/targets/capacity.ts BUDGET_SQL), and whether a run
+ * could use it: not read-only, not the control store (`control`, the app's own, when known).
+ */
+export async function targetInfo(url: string, timeoutMs = 5000, control?: ServerIdentity | null): Promise<TargetInfo> {
   let client: pg.Client | undefined;
   try {
     // Inside the try: the driver parses the URL here, and a missing sslkey file throws naming it.
@@ -146,12 +166,15 @@ export async function targetInfo(url: string, timeoutMs = 5000): Promise<TargetI
     await client.connect();
     const { budget, row } = await readBudget(client);
     const ever = bindingLimit(budget, "ever");
+    const facts = await readTargetFacts(client);
     return {
       serverVersion: row.version,
       ...budget,
       usable: ever.allows,
       available: bindingLimit(budget, "now").allows,
       binding: { limit: ever.limit, explain: ever.explain },
+      readOnly: facts.readOnly,
+      controlStore: controlStoreProblem(facts, control),
     };
   } catch (err) {
     throw new Error(connectFailure("cannot connect to", url, err), { cause: err });

@@ -4,12 +4,21 @@
 import type { PrismaClient } from "../../lib/db";
 import { goalMetric } from "../../lib/ceiling/facts";
 import { parseCeilingSettings, searchOptionsOf, sloOf } from "../../lib/ceiling/settings";
-import { appendStep, finishSearch, isSearchCancelRequested, type SearchOutcome, setProgress, type StepProgress } from "../../lib/ceiling/store";
+import {
+  appendStep,
+  finishSearch,
+  isSearchCancelRequested,
+  type SearchOutcome,
+  searchStoppedAt,
+  setProgress,
+  type StepProgress,
+} from "../../lib/ceiling/store";
 import type { Env } from "../../lib/env";
 import { storeErrorText } from "../../lib/status/health";
 import { memoryProblem } from "../../lib/workloads/memory";
 import { untilStored } from "../../lib/runs/outbox";
 import { maskUrl } from "../../lib/targets/pgurl";
+import { controlStoreIdentity } from "../../lib/targets/store";
 import { parseConfig } from "../../lib/workloads/config";
 import { type CeilingOptions, type CeilingStep, findCeiling } from "./driver";
 import type { SearchResult } from "../../lib/ceiling/search";
@@ -66,6 +75,7 @@ export async function executeSearch(
     const tooBig = memoryProblem(parsed.config, env.RUNNER_MEMORY_BUDGET_MB);
     if (tooBig) throw new Error(tooBig.message);
     const url = await targetUrlOf(search);
+    const controlStore = await controlStoreIdentity(db).catch(() => null);
     note(`ceiling search of ${parsed.config.kind} on ${search.targetLabel}, goal ${settings.settings.slo}`);
     const result = await findCeiling({
       base: parsed.config,
@@ -78,11 +88,13 @@ export async function executeSearch(
       signal: controller.signal,
       log: note,
       ...recorder.hooks,
+      // Each step's run refuses the app's own control store as its target, as a run does (runner/main.ts).
+      engine: (index) => ({ ...recorder.hooks.engine?.(index), controlStore }),
     });
     const status = result.stop === "cancelled" ? (why === "shutdown" ? "interrupted" : "cancelled") : result.stop === "failed" ? "failed" : "completed";
     const error =
       status === "interrupted"
-        ? `${current.reason ?? "the runner was stopped"}; the steps it finished are kept`
+        ? `${current.reason ?? "the runner was stopped"} ${searchStoppedAt(recorder.stepInProgress())}; the steps it finished are kept`
         : status === "cancelled"
           ? "cancelled on request; the steps done are kept"
           : result.error
@@ -133,6 +145,8 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
   return {
     hooks,
     settled: () => progressChain,
+    /** The step running now (its index, rate and phase), or null before the first. */
+    stepInProgress: () => progress,
     async finish(result: SearchResult<CeilingStep>, status: "completed" | "failed" | "cancelled" | "interrupted", error?: string) {
       await progressChain;
       const outcome: SearchOutcome = { stop: result.stop, ceiling: result.ceiling, bracket: result.bracket, failedAbove: result.failedAbove?.index ?? null };

@@ -6,6 +6,7 @@
 // Modded also schedules the article's pg_cron cache-expiry job, when the target has pg_cron.
 import type pg from "pg";
 import type { TargetClient } from "../../runner/pg/pgclient";
+import type { RunFootprint } from "../../runner/footprint";
 import type { RunStats } from "../../runner/stats";
 import { cache } from "../cache/runner";
 import { jobqueue } from "../jobqueue/runner";
@@ -38,7 +39,7 @@ const cronJobName = (schema: string) => `pgbb-cache-expiry-${schema.replace(/"/g
  * Schedules `DELETE FROM cache_entries WHERE expires_at < now()` every minute with pg_cron (the article's modded
  * background job). Returns a note: scheduled, or skipped and why (the run goes on either way).
  */
-async function scheduleCacheExpiry(admin: pg.Client, schema: string): Promise<{ scheduled: boolean; note: string }> {
+async function scheduleCacheExpiry(admin: pg.Client, schema: string, footprint: RunFootprint): Promise<{ scheduled: boolean; note: string }> {
   const r = await admin.query<{ available: boolean; preload: string }>(
     `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_cron') AS available, current_setting('shared_preload_libraries') AS preload`,
   );
@@ -47,17 +48,26 @@ async function scheduleCacheExpiry(admin: pg.Client, schema: string): Promise<{ 
   if (!/(^|,)\s*pg_cron\s*(,|$)/.test(r.rows[0].preload))
     return skipped("pg_cron is not in the target's shared_preload_libraries (it must be loaded at server start)");
   try {
-    await admin.query("CREATE EXTENSION IF NOT EXISTS pg_cron");
+    // Created for the run if missing, and dropped after it when no other run or job uses it (runner/footprint.ts).
+    const ext = await footprint.holdExtension(admin, "pg_cron");
+    if (!ext.ok) return skipped(ext.why);
     // Jobs of earlier runs whose schema is gone (a run that failed before it could unschedule its own).
     await admin.query(
       `SELECT cron.unschedule(jobid) FROM cron.job
        WHERE jobname LIKE 'pgbb-cache-expiry-%' AND NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = substr(jobname, 19))`,
     );
+    // Unscheduled at tear-down whatever the run's end (completed, failed, cancelled), before its schema goes.
+    footprint.atTeardown("unschedule the pg_cron cache-expiry job", (a) => unscheduleCacheExpiry(a, schema));
     await admin.query("SELECT cron.schedule($1, '* * * * *', $2)", [cronJobName(schema), `DELETE FROM ${schema}.cache_entries WHERE expires_at < now()`]);
     return { scheduled: true, note: "pg_cron: the cache-expiry job ran every minute during the run (DELETE FROM cache_entries WHERE expires_at < now())" };
   } catch (err) {
     return skipped(`it could not be scheduled: ${(err as Error).message}`);
   }
+}
+
+/** Removes the run's pg_cron job if it is there (idempotent: verification unschedules it first on a run that gets there). */
+function unscheduleCacheExpiry(admin: pg.Client, schema: string) {
+  return admin.query("SELECT cron.unschedule(jobid) FROM cron.job WHERE jobname = $1", [cronJobName(schema)]);
 }
 
 class MixedWorkload implements YongWorkload {
@@ -89,7 +99,7 @@ class MixedWorkload implements YongWorkload {
     }
     if (this.ctx.config.variant === "modded") {
       if (this.parts.some((p) => p.part.kind === "cache")) {
-        const cron = await scheduleCacheExpiry(admin, this.ctx.schema);
+        const cron = await scheduleCacheExpiry(admin, this.ctx.schema, this.ctx.footprint);
         this.cronScheduled = cron.scheduled;
         this.notes.push(cron.note);
       } else this.notes.push("pg_cron cache-expiry job skipped: the run has no cache VUs");
@@ -120,7 +130,8 @@ class MixedWorkload implements YongWorkload {
   }
 
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
-    if (this.cronScheduled) await admin.query("SELECT cron.unschedule($1)", [cronJobName(this.ctx.schema)]).catch(() => undefined);
+    // Before verification, so the job deletes nothing while the parts are checked.
+    if (this.cronScheduled) await unscheduleCacheExpiry(admin, this.ctx.schema).catch(() => undefined);
     const out: WorkloadVerification = { ok: true, lost: 0, duplicated: 0, outOfOrder: 0, checked: 0, countsMatch: true, problems: [], unreadAtEnd: 0 };
     for (const { part, w } of this.parts) {
       const v = await w.verify(admin);

@@ -9,7 +9,7 @@ import type { WorkloadContext } from "../runtime";
 import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver";
 import { generateCorpus } from "./corpus";
 import { MODDED_LIMIT, parseTerms, type SearchConfig } from "./definition";
-import { type CorpusFacts, loadCorpus, searchSql, trigramAvailable, verifyCorpus } from "./sql";
+import { type CorpusFacts, loadCorpus, searchSql, verifyCorpus } from "./sql";
 
 class SearchWorkload implements YongWorkload {
   readonly notes: string[] = [];
@@ -39,7 +39,8 @@ class SearchWorkload implements YongWorkload {
   async setup(admin: pg.Client) {
     const c = this.ctx.config;
     if (c.trigram && c.variant === "baseline") {
-      const t = await trigramAvailable(admin);
+      // Created for the run if missing, and then dropped after it (runner/footprint.ts).
+      const t = await this.ctx.footprint.holdExtension(admin, "pg_trgm");
       if (!t.ok)
         throw new Error(`the indexed baseline needs pg_trgm, but ${t.why}. Run without the pg_trgm option (--trigram), or install the extension on the target`);
       this.notes.push("baseline served by pg_trgm GIN indexes on title and body (the fair indexed comparison, not the article's)");

@@ -60,23 +60,6 @@ export function searchSql(s: string, variant: SearchVariant, trigram: boolean) {
   };
 }
 
-/** Whether the pg_trgm extension is installed on the target, or can be (with the reason when not). */
-export async function trigramAvailable(admin: pg.Client): Promise<{ ok: true } | { ok: false; why: string }> {
-  const r = await admin.query<{ available: boolean; installed: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') AS available,
-            EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS installed`,
-  );
-  const row = r.rows[0];
-  if (row.installed) return { ok: true };
-  if (!row.available) return { ok: false, why: "the pg_trgm extension is not available on the target (its server has no pg_trgm in its extension directory)" };
-  try {
-    await admin.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
-    return { ok: true };
-  } catch (err) {
-    return { ok: false, why: `the pg_trgm extension could not be created on the target: ${(err as Error).message}` };
-  }
-}
-
 /** Creates the table, loads the corpus in multi-row INSERTs, builds what comes after and runs VACUUM ANALYZE. */
 export async function loadCorpus(admin: pg.Client, sql: ReturnType<typeof searchSql>, corpus: Corpus): Promise<void> {
   for (const q of sql.create) await admin.query(q);

@@ -11,14 +11,15 @@ async function handleGET() {
 
 /**
  * POST /api/targets {name?, connectionString}: connects once (5 s at most), then saves. 201 {target,
- * serverVersion} with the URL masked; 400 {error, fields} naming what is wrong (bad URL, unreachable, name taken).
+ * serverVersion, warnings} with the URL masked (warnings: e.g. the database is read-only); 400 {error, fields} naming
+ * what is wrong (bad URL, unreachable, name taken, the app's own control store).
  */
 async function handlePOST(req: Request) {
   const body = await readJsonObject(req, '{"name":"staging","connectionString":"postgresql://user:password@host:5432/db"}');
   if (!body.ok) return body.response;
   const r = await addTarget(body.body);
   if (!r.ok) return json(400, { error: "invalid target", fields: r.errors });
-  return json(201, { target: r.target, serverVersion: r.serverVersion });
+  return json(201, { target: r.target, serverVersion: r.serverVersion, warnings: r.warnings });
 }
 
 export const GET = withStoreErrors(handleGET);

@@ -1,11 +1,14 @@
-import { resolveTarget, targetInfo } from "@/lib/targets/store";
+import { controlStoreIdentity, resolveTarget, targetInfo } from "@/lib/targets/store";
 import { TargetId } from "@/lib/api/ids";
 import { checkId, json, withStoreErrors } from "../../../runs/_http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** GET /api/targets/:id/info: server version and connection limits (max, reserved, in use, available). */
+/**
+ * GET /api/targets/:id/info: server version and connection limits (max, reserved, in use, available), and why no
+ * run could use it (readOnly, controlStore: null when it can).
+ */
 async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const checked = checkId(TargetId, (await params).id);
   if (!checked.ok) return checked.response;
@@ -13,7 +16,10 @@ async function handleGET(_req: Request, { params }: { params: Promise<{ id: stri
   const target = await resolveTarget(id);
   if (!target) return json(404, { error: `target "${id}" does not exist` });
   try {
-    return json(200, { target: { id: target.id, name: target.name, maskedUrl: target.maskedUrl }, info: await targetInfo(target.url) });
+    return json(200, {
+      target: { id: target.id, name: target.name, maskedUrl: target.maskedUrl },
+      info: await targetInfo(target.url, 5000, await controlStoreIdentity()),
+    });
   } catch (err) {
     return json(502, { error: `${target.name}: ${(err as Error).message}` });
   }
