@@ -18,7 +18,7 @@ import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
 import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads/config";
 import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
-import { schemaComment } from "./sweep";
+import { schemaComment, schemaLock } from "./sweep";
 import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
@@ -192,6 +192,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const facts = await preflight(admin.client, config);
     check();
 
+    // Held by this session until the run ends: a sweep (runner/sweep.ts) never drops a schema in use.
+    await admin.client.query(schemaLock("pg_advisory_lock"), [schemaName]);
     try {
       await admin.client.query(`CREATE SCHEMA ${schema}`);
     } catch (err) {
