@@ -242,10 +242,11 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
         });
       } catch (err) {
         const cancelled = err instanceof RunCancelled;
+        const notes = cancelled ? err.notes.map((n) => `; ${n}`).join("") : "";
         await save?.finish(
-          cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
+          cancelled ? { status: "cancelled", error: `cancelled (Ctrl-C or a cancel request)${notes}` } : { status: "failed", error: (err as Error).message },
         );
-        io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
+        io.err(cancelled ? `bench: cancelled${notes}` : `bench: ${(err as Error).message}`);
         return { code: 1, cancelled, error: (err as Error).message };
       }
       io.out("");

@@ -106,11 +106,16 @@ async function execute(
   } catch (err) {
     const e = err as Error;
     schemaLeft = /could not be dropped/.test(e?.message ?? "");
+    // A cancel's notes: the target did not answer, the schema left behind.
+    const notes = err instanceof RunCancelled ? err.notes.map((n) => `; ${n}`).join("") : "";
     const outcome =
       err instanceof RunCancelled
         ? why === "shutdown"
-          ? { status: "interrupted" as const, error: `${current.reason ?? "the runner was stopped (SIGTERM/SIGINT)"} while ${phaseWords(recorder.lastPhase)}` }
-          : { status: "cancelled" as const, error: "cancelled on request" }
+          ? {
+              status: "interrupted" as const,
+              error: `${current.reason ?? "the runner was stopped (SIGTERM/SIGINT)"} while ${phaseWords(recorder.lastPhase)}${notes}`,
+            }
+          : { status: "cancelled" as const, error: `cancelled on request${notes}` }
         : { status: "failed" as const, error: e?.message ?? String(err) };
     await recorder.finish(outcome).catch((e2) => log(`could not store the outcome of ${run.id}: ${storeErrorText(e2)}`));
     log(`${run.id}: ${outcome.status}: ${outcome.error}`);

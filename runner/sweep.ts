@@ -8,10 +8,12 @@ import pg from "pg";
 import type { PrismaClient } from "../lib/db";
 import { FINAL_STATUSES, type RunStatus } from "../lib/measurement/metrics";
 import { maskUrl } from "../lib/targets/pgurl";
-import { ident } from "./pg/pgclient";
+import { closeClient, ident } from "./pg/pgclient";
 
 /** A schema of a run unknown to this control store is left alone this long (the run may still be going). */
 export const GRACE_MS = 60 * 60 * 1000;
+
+const SWEEP_QUERY_TIMEOUT_MS = 60_000;
 
 /** What the engine writes into COMMENT ON SCHEMA, so a sweep can tell whose and how old a schema is. */
 export function schemaComment(runId: string | undefined, createdAt = new Date()): string {
@@ -51,7 +53,15 @@ export async function sweepSchemas(db: PrismaClient, defaultTargetUrl: string | 
   if (defaultTargetUrl) urls.add(defaultTargetUrl);
   const result: SweepResult = { dropped: [], inUse: [], problems: [] };
   for (const url of urls) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: "pgbb sweep" });
+    // Bounded: a target that stopped answering must not hold up the runner that sweeps (a drop waits 5 s on a
+    // lock at most, lock_timeout below; a minute is far beyond a drop of a run's tables).
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5000,
+      query_timeout: SWEEP_QUERY_TIMEOUT_MS,
+      keepAlive: true,
+      application_name: "pgbb sweep",
+    });
     client.on("error", () => undefined); // a lost connection surfaces as a failed query below
     try {
       await client.connect();
@@ -87,7 +97,7 @@ export async function sweepSchemas(db: PrismaClient, defaultTargetUrl: string | 
     } catch (err) {
       result.problems.push(`${maskUrl(url)}: ${(err as Error).message.split("\n")[0]}`);
     } finally {
-      await client.end().catch(() => undefined);
+      await closeClient(client);
     }
   }
   return result;
