@@ -25,8 +25,30 @@ export interface CliIo {
 }
 const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
-/** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
-async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void) {
+/**
+ * How long Ctrl-C may take, whatever the target and the control store do: the engine's cancel deadline (8 s),
+ * then a short wait for the control store (lib/runs/outbox.ts STOP_WAIT_MS, then CLOSE_MS). Past it, the CLI
+ * says what was not saved and quits.
+ */
+export const STOP_MS = 15_000;
+/** The longest the control store is waited for when closing --save's connection. */
+const CLOSE_MS = 1500;
+
+/** `p`, or undefined once `ms` have passed (a control store that stopped answering never settles). */
+async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner.
+ * `stopping`: true after Ctrl-C; what the control store has not taken by then gets a short wait, then is given up.
+ */
+async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void, stopping: () => boolean) {
   const { migrate } = await import("../platform/migrate");
   await migrate(controlUrl);
   const { prisma } = await import("../lib/db");
@@ -41,13 +63,16 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
   // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
-  const recorder = runRecorder(run.id, db, onProblem);
+  const recorder = runRecorder(run.id, db, onProblem, stopping);
   return {
     ...recorder,
     async close() {
       clearInterval(beat);
-      await db.runner.delete({ where: { id: runnerId } }).catch(() => undefined);
-      await db.$disconnect();
+      // Bounded: a frozen control store would hold these for ever (the app's sweep retires a silent runner).
+      await within(
+        Promise.all([db.runner.delete({ where: { id: runnerId } }).catch(() => undefined)]).then(() => db.$disconnect()),
+        CLOSE_MS,
+      ).catch(() => undefined);
     },
   };
 }
@@ -150,14 +175,24 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   let embedded: (EmbeddedServer & { owned: boolean }) | undefined;
   const controller = new AbortController();
   let interrupts = 0;
+  let save: Awaited<ReturnType<typeof openSave>> | undefined;
+  let stopDeadline: NodeJS.Timeout | undefined;
   const onSigint = () => {
     if (++interrupts > 1) process.exit(130);
-    io.err("\nbench: stopping (Ctrl-C again to quit at once)…");
+    io.err(`\nbench: stopping within ${STOP_MS / 1000} s (Ctrl-C again to quit at once)…`);
     controller.abort();
+    // Whatever the target and the control store do, Ctrl-C ends the CLI within the time it just stated.
+    stopDeadline = setTimeout(() => {
+      const unsaved = save?.unsaved();
+      io.err(
+        `bench: did not stop within ${STOP_MS / 1000} s (the target or the control store did not answer)${unsaved ? `; not saved: run ${save!.runId}'s ${unsaved}` : ""}; quitting`,
+      );
+      process.exit(130);
+    }, STOP_MS);
+    stopDeadline.unref();
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
-  let save: Awaited<ReturnType<typeof openSave>> | undefined;
   let cancelPoll: NodeJS.Timeout | undefined;
   try {
     const needEmbedded = (!opts.target && !env.TARGET_DATABASE_URL) || (opts.save && !env.DATABASE_URL);
@@ -172,7 +207,13 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     const controlUrl = opts.save ? (env.DATABASE_URL ?? embedded!.url(CONTROL_DB)) : "";
     /** Stores a run as it goes (--save), and cancels it when the app asks. */
     const startSaving = async (config: WorkloadConfig) => {
-      const s = await openSave(controlUrl, { ...opts, config }, targetLabel, (l) => io.err(`bench: ${l}`));
+      const s = await openSave(
+        controlUrl,
+        { ...opts, config },
+        targetLabel,
+        (l) => io.err(`bench: ${l}`),
+        () => interrupts > 0,
+      );
       save = s;
       io.out(`saving as run ${s.runId}`);
       cancelPoll = setInterval(
@@ -220,6 +261,18 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     }
     return { code, summary: results.at(-1)?.summary, ...last };
 
+    /** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
+    async function saveOutcome(outcome: Parameters<NonNullable<typeof save>["finish"]>[0]): Promise<boolean> {
+      if (!save) return false;
+      try {
+        await save.finish(outcome);
+        return true;
+      } catch (err) {
+        io.err(`bench: ${(err as Error).message}`);
+        return false;
+      }
+    }
+
     async function runOne(
       config: WorkloadConfig,
       json: string | undefined,
@@ -243,10 +296,10 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
       } catch (err) {
         const cancelled = err instanceof RunCancelled;
         const notes = cancelled ? err.notes.map((n) => `; ${n}`).join("") : "";
-        await save?.finish(
+        io.err(cancelled ? `bench: cancelled${notes}` : `bench: ${(err as Error).message}`);
+        await saveOutcome(
           cancelled ? { status: "cancelled", error: `cancelled (Ctrl-C or a cancel request)${notes}` } : { status: "failed", error: (err as Error).message },
         );
-        io.err(cancelled ? `bench: cancelled${notes}` : `bench: ${(err as Error).message}`);
         return { code: 1, cancelled, error: (err as Error).message };
       }
       io.out("");
@@ -257,8 +310,11 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
         io.out(`summary written to ${file}`);
       }
       const verr = verificationError(summary);
-      await save?.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
-      if (save) io.out(`stored as run ${save.runId}`);
+      if (save) {
+        if (!(await saveOutcome(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary })))
+          return { code: 1, summary, error: "the run could not be stored" };
+        io.out(`stored as run ${save.runId}`);
+      }
       if (verr) {
         io.err(`bench: ${verr}`);
         return { code: 1, summary, error: verr };

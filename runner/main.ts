@@ -37,6 +37,14 @@ const SWEEP_MS = 10_000;
 const SCHEMA_SWEEP_MS = 60_000;
 const SCHEMA_RETRY_MS = 5_000;
 
+/**
+ * How long SIGINT/SIGTERM may take, whatever the target and the control store do (npm start waits 15 s before
+ * SIGKILL): the engine's cancel deadline (8 s), then a short wait for the control store (lib/runs/outbox.ts).
+ */
+export const RUNNER_STOP_MS = 12_000;
+/** The longest the control store is waited for when the runner deregisters on its way out. */
+const CLOSE_MS = 1500;
+
 const log = (line: string) => console.log(`runner: ${maskUrl(line)}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -211,10 +219,19 @@ async function main() {
   });
   const stop = (fallback: string) =>
     (stopped ??= (async () => {
+      // Bounded: a control store that stopped answering never fails a call, and the loop may be waiting on one.
+      const deadline = setTimeout(() => {
+        log(`did not stop within ${RUNNER_STOP_MS / 1000} s (the target or the control store did not answer); quitting`);
+        process.exit(0);
+      }, RUNNER_STOP_MS);
       await loop.stop(reason ?? fallback);
       clearInterval(timer);
-      await db.runner.delete({ where: { id } }).catch(() => undefined);
-      await db.$disconnect();
+      const closed = db.runner
+        .delete({ where: { id } })
+        .catch(() => undefined)
+        .then(() => db.$disconnect());
+      await Promise.race([closed, new Promise((r) => setTimeout(r, CLOSE_MS))]);
+      clearTimeout(deadline);
     })());
   exitWithParent(() => stop("npm start went away"));
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop(`the runner was stopped (${sig})`).finally(() => process.exit(0)));
