@@ -14,6 +14,7 @@ import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
 import { knobsParts } from "../lib/runs/format";
 import type { RunSummary } from "../lib/measurement/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
+import { quitAfter, STOP_MS, within } from "./stop";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
@@ -25,24 +26,8 @@ export interface CliIo {
 }
 const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
-/**
- * How long Ctrl-C may take, whatever the target and the control store do: the engine's cancel deadline (8 s),
- * then a short wait for the control store (lib/runs/outbox.ts STOP_WAIT_MS, then CLOSE_MS). Past it, the CLI
- * says what was not saved and quits.
- */
-export const STOP_MS = 15_000;
 /** The longest the control store is waited for when closing --save's connection. */
 const CLOSE_MS = 1500;
-
-/** `p`, or undefined once `ms` have passed (a control store that stopped answering never settles). */
-async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner.
@@ -70,7 +55,10 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
       clearInterval(beat);
       // Bounded: a frozen control store would hold these for ever (the app's sweep retires a silent runner).
       await within(
-        Promise.all([db.runner.delete({ where: { id: runnerId } }).catch(() => undefined)]).then(() => db.$disconnect()),
+        db.runner
+          .delete({ where: { id: runnerId } })
+          .catch(() => undefined)
+          .then(() => db.$disconnect()),
         CLOSE_MS,
       ).catch(() => undefined);
     },
@@ -176,20 +164,17 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   const controller = new AbortController();
   let interrupts = 0;
   let save: Awaited<ReturnType<typeof openSave>> | undefined;
-  let stopDeadline: NodeJS.Timeout | undefined;
   const onSigint = () => {
     if (++interrupts > 1) process.exit(130);
     io.err(`\nbench: stopping within ${STOP_MS / 1000} s (Ctrl-C again to quit at once)…`);
     controller.abort();
     // Whatever the target and the control store do, Ctrl-C ends the CLI within the time it just stated.
-    stopDeadline = setTimeout(() => {
+    quitAfter(STOP_MS, () => {
       const unsaved = save?.unsaved();
-      io.err(
+      return maskUrl(
         `bench: did not stop within ${STOP_MS / 1000} s (the target or the control store did not answer)${unsaved ? `; not saved: run ${save!.runId}'s ${unsaved}` : ""}; quitting`,
       );
-      process.exit(130);
-    }, STOP_MS);
-    stopDeadline.unref();
+    });
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);

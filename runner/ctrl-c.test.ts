@@ -14,7 +14,7 @@ import { createRun } from "../lib/runs/store";
 import { WorkloadConfig } from "../lib/workloads/config";
 import { freezeServer, startTestServer, testDatabase } from "../lib/testing";
 import { migrate } from "../platform/migrate";
-import { STOP_MS } from "./cli";
+import { STOP_MS } from "./stop";
 import { RUNNER_STOP_MS } from "./main";
 
 let store: Awaited<ReturnType<typeof startTestServer>>;
