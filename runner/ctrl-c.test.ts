@@ -99,7 +99,7 @@ async function phaseOf(url: string): Promise<string | null> {
 // Generous margins for a busy machine: the bound checked is the stated one plus time to start node and exit.
 const MARGIN_MS = 15_000;
 
-test("the CLI's Ctrl-C ends within its stated time with the control store frozen, saying what was not saved", async () => {
+test("the CLI's Ctrl-C ends within its stated time with the control store frozen, saying what was not saved", async (t) => {
   const url = await controlStore();
   const cli = start(
     "runner/cli.ts",
@@ -115,13 +115,14 @@ test("the CLI's Ctrl-C ends within its stated time with the control store frozen
     assert.match(cli.out(), /bench: cancelled/);
     assert.match(cli.out(), /the control store did not answer within \d+ s of stopping \(timed out\): not saved: run r_[0-9a-f]+'s outcome \(cancelled\)/);
     assert.ok(took <= STOP_MS + MARGIN_MS, `took ${took} ms`);
+    t.diagnostic(`exited ${took} ms after Ctrl-C`);
   } finally {
     freeze?.thaw();
     cli.proc.kill("SIGKILL");
   }
 });
 
-test("the runner process's Ctrl-C ends within its stated time with the control store frozen mid-run", async () => {
+test("the runner process's Ctrl-C ends within its stated time with the control store frozen mid-run", async (t) => {
   const url = await controlStore();
   const runner = start("runner/main.ts", [], { DATABASE_URL: url, TARGET_DATABASE_URL: target.url });
   let freeze: ReturnType<typeof freezeServer> | undefined;
@@ -136,6 +137,7 @@ test("the runner process's Ctrl-C ends within its stated time with the control s
     freeze = freezeServer(store.dir);
     const took = await interrupt(runner, RUNNER_STOP_MS + MARGIN_MS);
     assert.ok(took <= RUNNER_STOP_MS + MARGIN_MS, `took ${took} ms`);
+    t.diagnostic(`exited ${took} ms after SIGINT`);
     assert.match(runner.out(), new RegExp(`could not store the outcome of ${runId}: .*not saved: run ${runId}'s outcome \\(interrupted\\)`));
   } finally {
     freeze?.thaw();
