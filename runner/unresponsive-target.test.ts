@@ -13,6 +13,7 @@ import { freezeServer, startTestServer, testControlStore } from "../lib/testing"
 import { WorkloadConfig } from "../lib/workloads/config";
 import { CANCEL_DEADLINE_MS, RunCancelled, runWorkload } from "./engine";
 import { startRunnerLoop } from "./main";
+import { closeClient, LOOP_STATEMENT_TIMEOUT_MS, openClient } from "./pg/pgclient";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let url: string;
@@ -22,7 +23,6 @@ before(async () => {
   url = server.url("postgres");
 });
 after(async () => {
-  await prisma().$disconnect();
   await server.stop();
 });
 
@@ -155,4 +155,16 @@ test("the app's Cancel of a runner's run on a frozen target: cancelled within se
     await ctl.drop();
   }
   await dropRunSchemas();
+});
+
+test("a loop's connection has a server-side statement_timeout; the set-up connection has none", async () => {
+  const loop = await openClient(url, "writer 0", true, undefined, undefined, LOOP_STATEMENT_TIMEOUT_MS);
+  const admin = await openClient(url, "admin", false);
+  try {
+    assert.equal((await loop.client.query("SHOW statement_timeout")).rows[0].statement_timeout, "5min");
+    assert.equal((await admin.client.query("SHOW statement_timeout")).rows[0].statement_timeout, "0");
+  } finally {
+    await closeClient(loop.client);
+    await closeClient(admin.client);
+  }
 });

@@ -73,7 +73,6 @@ export async function openClient(
     // A dead host or a cut network is noticed by TCP even while no statement is in flight.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
     application_name: `pgbb ${role}`.slice(0, 63),
     ...(raw ? { types: RAW_TYPES } : {}),
   });
@@ -96,10 +95,10 @@ export async function openClient(
     throw new Error(`cannot connect to the target ${maskUrl(url)}: ${explainPgError(err)}`, { cause: err });
   }
   connected = true;
-  // One round trip: the session settings the loops depend on, then the backend pid.
-  const r = (await client.query(
-    `${SESSION_SETTINGS.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`,
-  )) as unknown as pg.QueryResult[];
+  // One round trip: the session settings the loops depend on, then the backend pid. Set here rather than as
+  // startup parameters, which a pooler in front of the server (PgBouncer) may refuse.
+  const settings = [...SESSION_SETTINGS, ...(statementTimeoutMs ? [["statement_timeout", `${statementTimeoutMs}ms`]] : [])];
+  const r = (await client.query(`${settings.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`)) as unknown as pg.QueryResult[];
   tc.pid = Number(r[r.length - 1].rows[0].pid);
   return tc;
 }
