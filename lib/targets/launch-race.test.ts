@@ -3,13 +3,14 @@
 // never a 500 quoting Prisma's foreign-key message. Real control store and target, no mocks.
 import assert from "node:assert/strict";
 import { after, before, beforeEach, test } from "node:test";
+import pg from "pg";
 import { POST as postCeiling } from "../../app/api/ceilings/route";
 import { POST as postAb } from "../../app/api/runs/ab/route";
 import { POST as postRun } from "../../app/api/runs/route";
 import { prisma } from "../db";
 import { testControlStore, testDatabase } from "../testing";
 import { launchTestHooks } from "./launch";
-import { addTarget } from "./store";
+import { addTarget, deleteTarget } from "./store";
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;
@@ -82,4 +83,34 @@ test("POST /api/runs/ab: deleted before the baseline, or between the two runs, a
   const left = await prisma().run.findMany();
   assert.equal(left.length, 1);
   assert.ok(left[0].cancelRequested || left[0].status === "cancelled", JSON.stringify(left[0]));
+});
+
+test("the other order: a run inserted while its target is being deleted keeps its target, and the deletion is refused", async () => {
+  const added = await addTarget({ name: `kept ${++n}`, connectionString: target.url });
+  assert.ok(added.ok);
+  const id = added.target.id;
+  // A launch's insert, not yet committed when the deletion starts.
+  const launch = new pg.Client({ connectionString: ctl.url });
+  await launch.connect();
+  try {
+    await launch.query("BEGIN");
+    await launch.query(`INSERT INTO run (id, workload, config, target_id, target_label) VALUES ('r_00000000race', 'queue', '{"kind":"queue"}', $1, 'kept')`, [
+      id,
+    ]);
+    const deletion = deleteTarget(id);
+    // The deletion waits on the insert's lock on the target row; then the launch commits.
+    const end = Date.now() + 20_000;
+    while (Date.now() < end) {
+      const waiting = await prisma().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      if (waiting[0].n > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await launch.query("COMMIT");
+    assert.equal(await deletion, "in-use");
+  } finally {
+    await launch.end();
+  }
+  const run = await prisma().run.findUniqueOrThrow({ where: { id: "r_00000000race" } });
+  assert.equal(run.targetId, id, "the run still points at its own target, not at the default one");
 });
