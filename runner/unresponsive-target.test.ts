@@ -106,7 +106,8 @@ test("a statement that waits long on a target that answers is not taken for a fr
   try {
     const run = runWorkload({ ...config, durationSeconds: 5 }, url, {
       telemetry: false,
-      livenessForTest: { silenceMs: 500, probeTimeoutMs: 1500 },
+      // Probed after 0.5 s of silence; the probe gets the product's 10 s to answer (a busy machine is slow to connect).
+      livenessForTest: { silenceMs: 500, probeTimeoutMs: 10_000 },
       onSchema: (s) => (schema = s),
       onPhase: (p) => {
         if (p !== "measuring") return;
