@@ -2,7 +2,7 @@
 // `npm test` (scripts/test-run.ts) starts one embedded server for the whole run and passes its admin URL
 // in TEST_PG_URL; a test file run alone (node --import tsx --test x.test.ts) starts a private one.
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -83,4 +83,41 @@ export async function testControlStore(label = "ctl") {
   await migrate(db.url);
   process.env.DATABASE_URL = db.url;
   return db;
+}
+
+/**
+ * Freezes a scratch server (startTestServer) as `kill -STOP` would: its postmaster first (so it forks no new
+ * backend), then every child process (backends, checkpointer, walwriter…). Returns thaw(), which sends SIGCONT to
+ * them all; call it in a finally, or the server stays frozen.
+ */
+export function freezeServer(dir: string): { pids: number[]; thaw: () => void } {
+  const postmaster = Number(readFileSync(path.join(dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+  process.kill(postmaster, "SIGSTOP");
+  const pids = [postmaster];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after the last ")".
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === postmaster) {
+        process.kill(Number(entry), "SIGSTOP");
+        pids.push(Number(entry));
+      }
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return {
+    pids,
+    thaw() {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, "SIGCONT");
+        } catch {
+          // gone
+        }
+      }
+    },
+  };
 }

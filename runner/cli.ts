@@ -16,6 +16,7 @@ import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
 import { knobsParts } from "../lib/runs/format";
 import type { RunSummary } from "../lib/measurement/summary";
 import { parseArgs, usage, type CliOptions } from "./cli-args";
+import { quitAfter, STOP_MS, within } from "./stop";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
@@ -27,8 +28,14 @@ export interface CliIo {
 }
 const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
-/** Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner. */
-async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void) {
+/** The longest the control store is waited for when closing --save's connection. */
+const CLOSE_MS = 1500;
+
+/**
+ * Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner.
+ * `stopping`: true after Ctrl-C; what the control store has not taken by then gets a short wait, then is given up.
+ */
+async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void, stopping: () => boolean) {
   const { migrate } = await import("../platform/migrate");
   await migrate(controlUrl);
   const { prisma } = await import("../lib/db");
@@ -43,13 +50,19 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
   // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
-  const recorder = runRecorder(run.id, db, onProblem);
+  const recorder = runRecorder(run.id, db, onProblem, stopping);
   return {
     ...recorder,
     async close() {
       clearInterval(beat);
-      await db.runner.delete({ where: { id: runnerId } }).catch(() => undefined);
-      await db.$disconnect();
+      // Bounded: a frozen control store would hold these for ever (the app's sweep retires a silent runner).
+      await within(
+        db.runner
+          .delete({ where: { id: runnerId } })
+          .catch(() => undefined)
+          .then(() => db.$disconnect()),
+        CLOSE_MS,
+      ).catch(() => undefined);
     },
   };
 }
@@ -154,14 +167,21 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   let embeddedControl: (EmbeddedServer & { owned: boolean }) | undefined;
   const controller = new AbortController();
   let interrupts = 0;
+  let save: Awaited<ReturnType<typeof openSave>> | undefined;
   const onSigint = () => {
     if (++interrupts > 1) process.exit(130);
-    io.err("\nbench: stopping (Ctrl-C again to quit at once)…");
+    io.err(`\nbench: stopping within ${STOP_MS / 1000} s (Ctrl-C again to quit at once)…`);
     controller.abort();
+    // Whatever the target and the control store do, Ctrl-C ends the CLI within the time it just stated.
+    quitAfter(STOP_MS, () => {
+      const unsaved = save?.unsaved();
+      return maskUrl(
+        `bench: did not stop within ${STOP_MS / 1000} s (the target or the control store did not answer)${unsaved ? `; not saved: run ${save!.runId}'s ${unsaved}` : ""}; quitting`,
+      );
+    });
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
-  let save: Awaited<ReturnType<typeof openSave>> | undefined;
   let cancelPoll: NodeJS.Timeout | undefined;
   try {
     if (!opts.target && !env.TARGET_DATABASE_URL) {
@@ -184,7 +204,13 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     const controlStore = knownControl ? await identityOf(knownControl) : null;
     /** Stores a run as it goes (--save), and cancels it when the app asks. */
     const startSaving = async (config: WorkloadConfig) => {
-      const s = await openSave(controlUrl, { ...opts, config }, targetLabel, (l) => io.err(`bench: ${l}`));
+      const s = await openSave(
+        controlUrl,
+        { ...opts, config },
+        targetLabel,
+        (l) => io.err(`bench: ${l}`),
+        () => interrupts > 0,
+      );
       save = s;
       io.out(`saving as run ${s.runId}`);
       cancelPoll = setInterval(
@@ -232,6 +258,18 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     }
     return { code, summary: results.at(-1)?.summary, ...last };
 
+    /** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
+    async function saveOutcome(outcome: Parameters<NonNullable<typeof save>["finish"]>[0]): Promise<boolean> {
+      if (!save) return false;
+      try {
+        await save.finish(outcome);
+        return true;
+      } catch (err) {
+        io.err(`bench: ${(err as Error).message}`);
+        return false;
+      }
+    }
+
     async function runOne(
       config: WorkloadConfig,
       json: string | undefined,
@@ -255,10 +293,11 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
         });
       } catch (err) {
         const cancelled = err instanceof RunCancelled;
-        await save?.finish(
-          cancelled ? { status: "cancelled", error: "cancelled (Ctrl-C or a cancel request)" } : { status: "failed", error: (err as Error).message },
+        const notes = cancelled ? err.notes.map((n) => `; ${n}`).join("") : "";
+        io.err(cancelled ? `bench: cancelled${notes}` : `bench: ${(err as Error).message}`);
+        await saveOutcome(
+          cancelled ? { status: "cancelled", error: `cancelled (Ctrl-C or a cancel request)${notes}` } : { status: "failed", error: (err as Error).message },
         );
-        io.err(cancelled ? "bench: cancelled" : `bench: ${(err as Error).message}`);
         return { code: 1, cancelled, error: (err as Error).message };
       }
       io.out("");
@@ -269,8 +308,11 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
         io.out(`summary written to ${file}`);
       }
       const verr = verificationError(summary);
-      await save?.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
-      if (save) io.out(`stored as run ${save.runId}`);
+      if (save) {
+        if (!(await saveOutcome(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary })))
+          return { code: 1, summary, error: "the run could not be stored" };
+        io.out(`stored as run ${save.runId}`);
+      }
       if (verr) {
         io.err(`bench: ${verr}`);
         return { code: 1, summary, error: verr };

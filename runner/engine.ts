@@ -18,8 +18,9 @@ import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
 import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads/config";
-import { ident, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
-import { schemaComment } from "./sweep";
+import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
+import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
+import { schemaComment, schemaLock } from "./sweep";
 import { RunFootprint } from "./footprint";
 import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
@@ -67,10 +68,14 @@ export interface EngineOptions {
    * load runs, as a busy runner would, to check that the run then calls itself client-bound.
    */
   busyWaitForTest?: { everyMs: number; forMs: number };
+  /** Tests only: shorter bounds for declaring the target unresponsive (runner/pg/liveness.ts). */
+  livenessForTest?: LivenessOptions;
 }
 
 /** Rejection of a run stopped by its AbortSignal. */
 export class RunCancelled extends Error {
+  /** What else happened on the way out (the target did not answer, the schema left behind), for the run's error. */
+  readonly notes: string[] = [];
   constructor(message = "the run was cancelled") {
     super(message);
     this.name = "AbortError";
@@ -80,6 +85,13 @@ export class RunCancelled extends Error {
 const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads/config.ts: the New run form counts it in the total time
 /** After a cancel, loops get this long to finish their statement before it is cancelled server-side. */
 const STOP_GRACE_MS = 700;
+/** The longest a statement that cancels the loops' statements may wait for the target, once the run is stopping. */
+const STOP_QUERY_MS = 2000;
+/**
+ * A cancelled run ends within this, whatever the target does: past it, every connection still open is destroyed.
+ * Normally the liveness watch (runner/pg/liveness.ts) has found a stopped target, or the run ended, well before.
+ */
+export const CANCEL_DEADLINE_MS = 8000;
 
 let commitCache: string | undefined;
 function productCommit(): string {
@@ -169,7 +181,17 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     readersStop.stop();
     phaseSleep.stop();
   };
-  const onAbort = () => fail(new RunCancelled());
+  // Every connection of the run is watched for silence: a target that stops answering fails the run, naming it.
+  const liveness = new LivenessWatch(targetUrl, (err) => fail(err), opts.livenessForTest);
+  let cancelDeadline: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    fail(new RunCancelled());
+    liveness.urgent();
+    cancelDeadline = setTimeout(
+      () => liveness.destroyAll(new Error(`the run did not stop within ${CANCEL_DEADLINE_MS / 1000} s of the cancel`)),
+      CANCEL_DEADLINE_MS,
+    );
+  };
   if (signal?.aborted) throw new RunCancelled();
   signal?.addEventListener("abort", onAbort, { once: true });
   const check = () => {
@@ -200,6 +222,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let closing = false;
   const watch: LostWatch = {
     closing: () => closing,
+    track: (tc) => liveness.add(tc),
     // Masked as one text: the cause may repeat a secret of the URL.
     onLost: (tc, err) => fail(new Error(maskUrl(`the ${tc.role} connection to ${targetUrl} was lost: ${explainPgError(err)}`), { cause: err })),
   };
@@ -220,6 +243,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     if (refused) throw new Error(refused);
     diskWatch = disks;
 
+    // Held by this session until the run ends: a sweep (runner/sweep.ts) never drops a schema in use.
+    await admin.client.query(schemaLock("pg_advisory_lock"), [schemaName]);
     try {
       await admin.client.query(`CREATE SCHEMA ${schema}`);
     } catch (err) {
@@ -245,11 +270,11 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     await run.setup(admin.client);
     check();
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
-    clients = await openClients(targetUrl, run.roles, undefined, undefined, watch);
+    clients = await openClients(targetUrl, run.roles, undefined, undefined, watch, LOOP_STATEMENT_TIMEOUT_MS);
     check();
     // Telemetry tells the run's backends from everyone else's by their pids.
     if (opts.telemetry !== false) {
-      telemetry = await TelemetryRecorder.start(targetUrl, schemaName, [admin.pid, ...clients.map((c) => c.pid)], log);
+      telemetry = await TelemetryRecorder.start(targetUrl, schemaName, [admin.pid, ...clients.map((c) => c.pid)], log, (tc) => liveness.add(tc));
     }
     check();
     const nWriters = module.writerCount(config as never);
@@ -514,14 +539,21 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     await stopLoops();
     await sampleChain;
     const left = await teardown();
-    if (left && !(e instanceof RunCancelled)) e.message += `; ${left}`;
+    if (e instanceof RunCancelled) {
+      // A cancel stays a cancel, saying what else happened on the way out.
+      const notes = [liveness.unresponsive?.message, left].filter((n): n is string => !!n);
+      e.notes.push(...notes);
+      if (notes.length) e.message += `; ${notes.join("; ")}`;
+    } else if (left) e.message += `; ${left}`;
     throw e;
   } finally {
     clearInterval(busyTimer);
+    clearTimeout(cancelDeadline);
     meter?.stop();
     closing = true;
     signal?.removeEventListener("abort", onAbort);
-    await Promise.all([...clients, ...(admin ? [admin] : [])].map((c) => c.client.end().catch(() => undefined)));
+    await Promise.all([...clients, ...(admin ? [admin] : [])].map((c) => closeClient(c.client)));
+    liveness.stop();
   }
 
   /** Stops every loop: politely first, then by cancelling their statements on the server. */
@@ -532,7 +564,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const done = Promise.all([run.writersDone().catch(() => undefined), run.readersDone().catch(() => undefined)]);
     const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), STOP_GRACE_MS))]);
     if (timedOut && admin && !admin.lost && clients.length) {
-      await admin.client.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [clients.map((c) => c.pid)]).catch(() => undefined);
+      // Bounded: on a target that stopped answering this would wait for ever (the liveness watch then destroys
+      // the connections, and the loops end on that).
+      const cancelled = admin.client.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [clients.map((c) => c.pid)]);
+      await Promise.race([cancelled.catch(() => undefined), new Promise((r) => setTimeout(r, STOP_QUERY_MS))]);
       await Promise.race([done, new Promise((r) => setTimeout(r, 500))]);
     }
   }
@@ -543,14 +578,15 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
    */
   async function teardown(): Promise<string | undefined> {
     closing = true;
-    await Promise.all(clients.map((c) => c.client.end().catch(() => undefined)));
+    await Promise.all(clients.map((c) => closeClient(c.client)));
     if (!schemaCreated || !admin) return;
     const left = `the run's schema ${schemaName} could not be dropped`;
     const later = opts.runId ? "a runner's sweep drops it once the target answers" : `drop it by hand: DROP SCHEMA ${schema} CASCADE`;
     if (admin.lost) {
       if (opts.keepSchema) return;
-      log(`could not drop schema ${schemaName} (the connection to the target was lost); ${later}`);
-      return `${left} (the connection to the target was lost); ${later}`;
+      const why = admin.lost instanceof TargetUnresponsive ? "the target did not answer" : "the connection to the target was lost";
+      log(`could not drop schema ${schemaName} (${why}); ${later}`);
+      return `${left} (${why}); ${later}`;
     }
     // Do not wait forever on a lock held by a session we do not control.
     await admin.client.query("SET lock_timeout = '5s'").catch(() => undefined);
@@ -561,8 +597,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       await admin.client.query(`DROP SCHEMA ${schema} CASCADE`);
       schemaCreated = false;
     } catch (err) {
-      log(`could not drop schema ${schemaName}: ${explainPgError(err)}; ${later}`);
-      return `${left} (${explainPgError(err)}); ${later}`;
+      const why = liveness.unresponsive ? "the target did not answer" : explainPgError(err);
+      log(`could not drop schema ${schemaName}: ${why}; ${later}`);
+      return `${left} (${why}); ${later}`;
     }
     await footprint.releaseExtensions(admin.client);
   }

@@ -40,6 +40,14 @@ const SWEEP_MS = 10_000;
 const SCHEMA_SWEEP_MS = 60_000;
 const SCHEMA_RETRY_MS = 5_000;
 
+/**
+ * How long SIGINT/SIGTERM may take, whatever the target and the control store do (npm start waits 15 s before
+ * SIGKILL): the engine's cancel deadline (8 s), then a short wait for the control store (lib/runs/outbox.ts).
+ */
+export const RUNNER_STOP_MS = 12_000;
+/** The longest the control store is waited for when the runner deregisters on its way out. */
+const CLOSE_MS = 1500;
+
 const log = (line: string) => console.log(`runner: ${maskUrl(line)}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -130,11 +138,16 @@ async function execute(
   } catch (err) {
     const e = err as Error;
     schemaLeft = /could not be dropped/.test(e?.message ?? "");
+    // A cancel's notes: the target did not answer, the schema left behind.
+    const notes = err instanceof RunCancelled ? err.notes.map((n) => `; ${n}`).join("") : "";
     const outcome =
       err instanceof RunCancelled
         ? why === "shutdown"
-          ? { status: "interrupted" as const, error: `${current.reason ?? "the runner was stopped (SIGTERM/SIGINT)"} while ${phaseWords(recorder.lastPhase)}` }
-          : { status: "cancelled" as const, error: "cancelled on request" }
+          ? {
+              status: "interrupted" as const,
+              error: `${current.reason ?? "the runner was stopped (SIGTERM/SIGINT)"} while ${phaseWords(recorder.lastPhase)}${notes}`,
+            }
+          : { status: "cancelled" as const, error: `cancelled on request${notes}` }
         : { status: "failed" as const, error: e?.message ?? String(err) };
     await recorder.finish(outcome).catch((e2) => log(`could not store the outcome of ${run.id}: ${storeErrorText(e2)}`));
     log(`${run.id}: ${outcome.status}: ${outcome.error}`);
@@ -230,10 +243,19 @@ async function main() {
   });
   const stop = (fallback: string) =>
     (stopped ??= (async () => {
+      // Bounded: a control store that stopped answering never fails a call, and the loop may be waiting on one.
+      const deadline = setTimeout(() => {
+        log(`did not stop within ${RUNNER_STOP_MS / 1000} s (the target or the control store did not answer); quitting`);
+        process.exit(0);
+      }, RUNNER_STOP_MS);
       await loop.stop(reason ?? fallback);
       clearInterval(timer);
-      await db.runner.delete({ where: { id } }).catch(() => undefined);
-      await db.$disconnect();
+      const closed = db.runner
+        .delete({ where: { id } })
+        .catch(() => undefined)
+        .then(() => db.$disconnect());
+      await Promise.race([closed, new Promise((r) => setTimeout(r, CLOSE_MS))]);
+      clearTimeout(deadline);
     })());
   exitWithParent(() => stop("npm start went away"));
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop(`the runner was stopped (${sig})`).finally(() => process.exit(0)));

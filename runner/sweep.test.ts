@@ -7,6 +7,7 @@ import { createSearch, finishSearch } from "../lib/ceiling/store";
 import { createRun, finishRun } from "../lib/runs/store";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
+import { runWorkload } from "./engine";
 import { GRACE_MS, schemaComment, sweepSchemas } from "./sweep";
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
@@ -87,4 +88,38 @@ test("a ceiling search's step schemas follow their search: dropped once it is fi
     (await c.query<{ n: string }>("SELECT nspname AS n FROM pg_namespace WHERE nspname LIKE 'pgbb\\_c\\_%'")).rows.map((x) => x.n),
   );
   assert.deepEqual(left, [`pgbb_${running.id}_s0`]);
+});
+
+test("a schema in use is never dropped, however old its comment says it is; one nobody holds is", async () => {
+  // A CLI run (unknown to this control store) whose schema claims to be two hours old, as a run longer than the
+  // grace would be: the sweep runs in the middle of its measured window.
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, throttleWritesPerSec: 50, warmupSeconds: 0, durationSeconds: 2 });
+  const old = new Date(Date.now() - 2 * GRACE_MS);
+  let schema = "";
+  let sweep: Promise<Awaited<ReturnType<typeof sweepSchemas>>> | undefined;
+  const run = runWorkload(config, target.url, {
+    telemetry: false,
+    onSchema: (s) => (schema = s),
+    onPhase: (p) => {
+      if (p !== "measuring") return;
+      sweep = (async () => {
+        await onTarget(async (c) => {
+          await c.query(`COMMENT ON SCHEMA ${schema} IS '${schemaComment(undefined, old)}'`);
+          // Left by a run that is gone: nobody holds its lock.
+          await c.query("CREATE SCHEMA pgbb_cli_orphan");
+          await c.query(`COMMENT ON SCHEMA pgbb_cli_orphan IS '${schemaComment(undefined, old)}'`);
+        });
+        return sweepSchemas(prisma(), target.url);
+      })();
+    },
+  });
+  const summary = await run;
+  const r = await sweep!;
+  assert.deepEqual(r.problems, []);
+  assert.match(r.dropped.join("; "), /pgbb_cli_orphan on .* \(an unknown run's, older than an hour\)/);
+  assert.doesNotMatch(r.dropped.join("; "), new RegExp(schema));
+  assert.match(r.inUse.join("; "), new RegExp(`^${schema} on `));
+  // The run went on with its schema to the end, and verified what it wrote.
+  assert.equal(summary.verification.ok, true, summary.verification.problems.join("; "));
+  assert.ok(summary.writes.count > 0);
 });

@@ -3,12 +3,12 @@
 // Server-only. Every refusal is a value with field messages, as a run's.
 import { prisma, type PrismaClient } from "../db";
 import { readEnv } from "../env";
-import { checkLaunch } from "../targets/launch";
+import { checkLaunch, insertOrConflict, type LaunchRefusal } from "../targets/launch";
 import { rateKnobOrProblem } from "./rate";
 import { parseCeilingSettings } from "./settings";
 import { createSearch } from "./store";
 
-export type CeilingLaunchResult = { ok: true; id: string } | { ok: false; error: string; fields: Record<string, string> };
+export type CeilingLaunchResult = { ok: true; id: string } | LaunchRefusal;
 
 /** `input` is the POST body: { config, settings, targetId? }. */
 export async function launchCeiling(
@@ -31,9 +31,9 @@ export async function launchCeiling(
   if (!knob.ok) return { ok: false, error: "no rate to raise", fields: { kind: knob.message } };
   const settings = parseCeilingSettings(settingsInput, checked.config.kind);
   if (!settings.ok) return { ok: false, error: "invalid settings", fields: settings.errors };
-  const s = await createSearch(
-    { config: checked.config, settings: settings.settings, targetId: checked.target.storedId, targetLabel: checked.target.name },
-    db,
+  const s = await insertOrConflict(checked.target, () =>
+    createSearch({ config: checked.config, settings: settings.settings, targetId: checked.target.storedId, targetLabel: checked.target.name }, db),
   );
-  return { ok: true, id: s.id };
+  if (!s.ok) return s;
+  return { ok: true, id: s.row.id };
 }

@@ -7,6 +7,8 @@ import { isStoreUnavailable, storeErrorText } from "../status/health";
 /** One hour of samples at one per second: a few MB at most. */
 export const MAX_SAMPLES = 3600;
 const MIN_BACKOFF_MS = 250;
+/** Once the caller is stopping, what still waits on the control store gets this long in all (not each). */
+export const STOP_WAIT_MS = 2000;
 const MAX_BACKOFF_MS = 5000;
 
 export class SampleOutbox<S extends { seq: number }> {
@@ -52,6 +54,11 @@ export class SampleOutbox<S extends { seq: number }> {
         failingSince = undefined;
         backoff = MIN_BACKOFF_MS;
       } catch (err) {
+        // Stopping: what is still waiting (this one too) is given up and counted as lost.
+        if (this.giveUp()) {
+          this.close();
+          break;
+        }
         if (!isStoreUnavailable(err)) {
           // Not an outage: retrying would fail the same way for ever. Counted as lost, and the rest go on.
           this.queue.shift();
@@ -69,6 +76,11 @@ export class SampleOutbox<S extends { seq: number }> {
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
+  }
+
+  /** How many samples are still waiting for the control store. */
+  get waiting(): number {
+    return this.queue.length;
   }
 
   /** Resolves once every kept sample is stored (or close() gave up on them). */
@@ -111,6 +123,43 @@ export async function untilStored<T>(what: string, fn: () => Promise<T>, log: (l
       const until = Date.now() + backoff;
       while (Date.now() < until && !giveUp()) await new Promise((r) => setTimeout(r, Math.min(until - Date.now(), 250) + 1));
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }
+  }
+}
+
+/**
+ * The time a stopping caller still gives the control store: from the first moment `stopping()` is seen true,
+ * STOP_WAIT_MS in all for every call still waiting, however many; a control store that stopped answering
+ * (kill -STOP, a frozen VM) would otherwise hold Ctrl-C for ever, since its calls never fail.
+ */
+export class StopBudget {
+  private since: number | undefined;
+  constructor(
+    private readonly stoppingNow: () => boolean,
+    readonly ms = STOP_WAIT_MS,
+  ) {}
+
+  /** True once the caller is stopping (and the budget is running). */
+  stopping = (): boolean => {
+    if (this.since === undefined && this.stoppingNow()) this.since = Date.now();
+    return this.since !== undefined;
+  };
+
+  /** Settles as `p` does, or rejects once the caller is stopping and the budget is spent. */
+  async bound<T>(p: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const spent = new Promise<never>((_, reject) => {
+      const check = () => {
+        if (this.stopping() && Date.now() - this.since! >= this.ms)
+          reject(new Error(`the control store did not answer within ${this.ms / 1000} s of stopping (timed out)`));
+        else timer = setTimeout(check, 100);
+      };
+      check();
+    });
+    try {
+      return await Promise.race([p, spent]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

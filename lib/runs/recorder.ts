@@ -6,7 +6,7 @@ import type { PrismaClient } from "../db";
 import type { Phase } from "../measurement/metrics";
 import { maskUrl } from "../targets/pgurl";
 import { storeErrorText } from "../status/health";
-import { SampleOutbox, untilStored } from "./outbox";
+import { SampleOutbox, StopBudget, untilStored } from "./outbox";
 import { appendSample, finishRun, isCancelRequested, setPhase } from "./store";
 import type { SampleMetrics } from "../measurement/sample";
 
@@ -35,20 +35,26 @@ export interface RunRecorder {
    * masked: it may quote a connection string.
    */
   finish(outcome: RunOutcome): Promise<void>;
+  /** What the control store has not taken yet, in words ("the outcome and 3 sample(s)"), or null when nothing. */
+  unsaved(): string | null;
 }
 
 /**
  * `giveUp`: true once the caller is stopping (Ctrl-C, SIGTERM); what the control store has not taken by then is
  * given up instead of waited for, and reported as lost.
  */
-export function runRecorder(runId: string, db: PrismaClient, log: (line: string) => void, giveUp: () => boolean = () => false): RunRecorder {
+export function runRecorder(runId: string, db: PrismaClient, log: (line: string) => void, stopping: () => boolean = () => false): RunRecorder {
   const note = (line: string) => log(`${runId}: ${line}`);
+  // Once stopping, every call still waiting gets a short time in all: a frozen control store never fails a call.
+  const budget = new StopBudget(stopping);
+  const giveUp = budget.stopping;
+  let outcomeStored = false;
   let phases: Promise<void> = Promise.resolve();
   let lastPhase: Phase = "setup";
   const outbox = new SampleOutbox<RecordedSample>(
     // A retry after a store whose answer was lost finds the sample there already (primary key run_id, seq).
     (s) =>
-      appendSample(runId, s.seq, s.phase, s.metrics, s.time, db).catch((e) => {
+      budget.bound(appendSample(runId, s.seq, s.phase, s.metrics, s.time, db)).catch((e) => {
         if ((e as { code?: string }).code !== "P2002") throw e;
       }),
     note,
@@ -63,11 +69,11 @@ export function runRecorder(runId: string, db: PrismaClient, log: (line: string)
       if (p !== "done") lastPhase = p;
       // Kept and retried like the samples, in order, so the run's page never shows a stale phase.
       phases = phases
-        .then(() => untilStored(`the phase (${p})`, () => setPhase(runId, p, db), note, giveUp))
+        .then(() => untilStored(`the phase (${p})`, () => budget.bound(setPhase(runId, p, db)), note, giveUp))
         .catch((e) => note(`could not store phase ${p}: ${storeErrorText(e)}`));
     },
     sample: (s) => outbox.push(s),
-    cancelRequested: () => isCancelRequested(runId, db),
+    cancelRequested: () => budget.bound(isCancelRequested(runId, db)),
     async finish(outcome) {
       await phases;
       if (giveUp()) outbox.close();
@@ -79,7 +85,17 @@ export function runRecorder(runId: string, db: PrismaClient, log: (line: string)
         if (o.error || !o.summary) o = { ...o, error: o.error ? `${o.error}; ${lost}` : lost };
       }
       // The outcome (with the summary) is kept until the control store has it.
-      await untilStored(`the outcome (${o.status})`, () => finishRun(runId, o, db), note, giveUp);
+      try {
+        await untilStored(`the outcome (${o.status})`, () => budget.bound(finishRun(runId, o, db)), note, giveUp);
+        outcomeStored = true;
+      } catch (err) {
+        if (!giveUp()) throw err;
+        throw new Error(`${storeErrorText(err)}: not saved: run ${runId}'s outcome (${o.status})${lost ? `; ${lost}` : ""}`, { cause: err });
+      }
+    },
+    unsaved() {
+      const parts = [...(outcomeStored ? [] : ["the outcome"]), ...(outbox.waiting ? [`${outbox.waiting} sample(s)`] : [])];
+      return parts.length ? parts.join(" and ") : null;
     },
   };
 }

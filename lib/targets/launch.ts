@@ -10,9 +10,36 @@ import { memoryProblem } from "../workloads/memory";
 import { controlStoreIdentity, resolveTarget, targetInfo, type TargetInfo } from "./store";
 import { parseConfig, workloadDefinitions, type WorkloadConfig } from "../workloads/config";
 
-export type LaunchResult =
-  | { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo }
-  | { ok: false; error: string; fields: Record<string, string> };
+/** A refusal; `status` 409 when the request was fine but the state changed under it (its target was deleted). */
+export type LaunchRefusal = { ok: false; error: string; fields: Record<string, string>; status?: 409 };
+
+export type LaunchResult = { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo } | LaunchRefusal;
+
+/** Tests only: runs between a launch's checks and its insert, to delete the target there deterministically. */
+export const launchTestHooks: { afterCheck?: () => Promise<void> } = {};
+
+/**
+ * The insert of a launch whose saved target was deleted after the checks fails on the foreign key (Prisma
+ * P2003): that is a conflict with the deletion, answered 409 naming the target, not a 500 quoting Prisma.
+ */
+export async function insertOrConflict<T>(
+  target: { storedId: string | null; name: string },
+  insert: () => Promise<T>,
+): Promise<{ ok: true; row: T } | LaunchRefusal> {
+  try {
+    return { ok: true, row: await insert() };
+  } catch (err) {
+    if (!target.storedId || (err as { code?: string }).code !== "P2003") throw err;
+    return {
+      ok: false,
+      status: 409,
+      error: "target deleted",
+      fields: {
+        targetId: `target "${target.name}" (${target.storedId}) was deleted while this was being launched; choose another target (GET /api/targets lists them) and launch again`,
+      },
+    };
+  }
+}
 
 /** `input` is the POST body: { config, targetId? }. `memoryBudgetMb`: the runner's (RUNNER_MEMORY_BUDGET_MB). */
 export async function launchRun(
@@ -22,8 +49,11 @@ export async function launchRun(
 ): Promise<LaunchResult> {
   const checked = await checkLaunch(input, ["config", "targetId"], db, memoryBudgetMb);
   if (!checked.ok) return checked;
-  const run = await createRun({ config: checked.config, targetId: checked.target.storedId, targetLabel: checked.target.name }, db);
-  return { ok: true, id: run.id, config: checked.config, targetInfo: checked.targetInfo };
+  const run = await insertOrConflict(checked.target, () =>
+    createRun({ config: checked.config, targetId: checked.target.storedId, targetLabel: checked.target.name }, db),
+  );
+  if (!run.ok) return run;
+  return { ok: true, id: run.row.id, config: checked.config, targetInfo: checked.targetInfo };
 }
 
 /**
@@ -35,10 +65,7 @@ export async function checkLaunch(
   keys: string[],
   db: PrismaClient = prisma(),
   memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
-): Promise<
-  | { ok: true; config: WorkloadConfig; target: NonNullable<Awaited<ReturnType<typeof resolveTarget>>>; targetInfo: TargetInfo }
-  | { ok: false; error: string; fields: Record<string, string> }
-> {
+): Promise<{ ok: true; config: WorkloadConfig; target: NonNullable<Awaited<ReturnType<typeof resolveTarget>>>; targetInfo: TargetInfo } | LaunchRefusal> {
   // A misspelt key ("targetID", "conifg") would otherwise be dropped silently and the run go to the default.
   const unknown = Object.keys(input).filter((k) => !keys.includes(k));
   if (unknown.length)
@@ -88,5 +115,6 @@ export async function checkLaunch(
   const tooMany = budgetProblem(parsed.config, info, "ever");
   if (tooMany) return { ok: false, error: "too many connections", fields: { connections: tooMany.message } };
 
+  await launchTestHooks.afterCheck?.();
   return { ok: true, config: parsed.config, target, targetInfo: info };
 }

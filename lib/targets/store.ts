@@ -132,10 +132,18 @@ export async function addTarget(input: unknown, db: PrismaClient = prisma(), tim
  */
 export async function deleteTarget(id: string, db: PrismaClient = prisma()): Promise<"deleted" | "missing" | "default" | "in-use"> {
   if (id === DEFAULT_TARGET_ID) return "default";
-  const busy = await db.run.count({ where: { targetId: id, status: { in: ["queued", "running"] } } });
-  if (busy) return "in-use";
-  const r = await db.target.deleteMany({ where: { id } });
-  return r.count ? "deleted" : "missing";
+  // The target's row is locked first: a launch inserting a run for it at the same moment either finished its
+  // insert (its foreign-key check holds a lock this waits for, and the count below then sees the run) or waits
+  // for this deletion and is refused (409, lib/targets/launch.ts). Without the lock, a run inserted between the
+  // count and the delete lost its target and would have gone to the default one.
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM target WHERE id = ${id} FOR UPDATE`;
+    if (!locked.length) return "missing";
+    const busy = await tx.run.count({ where: { targetId: id, status: { in: ["queued", "running"] } } });
+    if (busy) return "in-use";
+    await tx.target.delete({ where: { id } });
+    return "deleted";
+  });
 }
 
 /** A target's version and connection budget (lib/targets/capacity.ts), as GET /api/targets/:id/info shows it. */

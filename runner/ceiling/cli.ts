@@ -23,6 +23,7 @@ import { CONTROL_DB, useCluster } from "../../platform/embedded";
 import { searchRecorder } from "./execute";
 import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
+import { quitAfter, STOP_MS, within } from "../stop";
 
 export interface Io {
   out: (line: string) => void;
@@ -195,8 +196,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   let interrupts = 0;
   const onSigint = () => {
     if (++interrupts > 1) process.exit(130);
-    io.err("\nbench ceiling: stopping after keeping the steps done (Ctrl-C again to quit at once)…");
+    io.err(`\nbench ceiling: stopping within ${STOP_MS / 1000} s after keeping the steps done (Ctrl-C again to quit at once)…`);
     controller.abort();
+    // Whatever the target and the control store do (a frozen server never fails a call), within the time stated.
+    quitAfter(STOP_MS, () => `bench ceiling: did not stop within ${STOP_MS / 1000} s (the target or the control store did not answer); quitting`);
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
@@ -327,8 +330,14 @@ async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string,
     cancelRequested: () => store.isSearchCancelRequested(s.id, db),
     async close() {
       clearInterval(beat);
-      await db.runner.delete({ where: { id: runnerId } }).catch(() => undefined);
-      await db.$disconnect();
+      // Bounded: a control store that stopped answering would hold these for ever.
+      await within(
+        db.runner
+          .delete({ where: { id: runnerId } })
+          .catch(() => undefined)
+          .then(() => db.$disconnect()),
+        1500,
+      );
     },
   };
 }

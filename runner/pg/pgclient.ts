@@ -2,6 +2,7 @@
 // reference tool's db.Conn per goroutine), plus one admin connection for set-up, monitoring and checks.
 import pg from "pg";
 import { connectFailure } from "../../lib/targets/pgurl";
+import { clock } from "../timing";
 
 /**
  * Workload clients get every column as the raw text the server sent: no Date parsing (which would drop the
@@ -32,6 +33,10 @@ export interface TargetClient {
   role: string;
   /** Set when the connection was lost; the loop using it must stop. */
   lost?: Error;
+  /** Statements sent and not yet answered (ReadyForQuery): the connection is waiting on the server. */
+  pending: number;
+  /** Clock ms of the last progress while pending (the first statement sent, or the last one answered). */
+  busySince: number;
 }
 
 /**
@@ -42,22 +47,44 @@ export interface TargetClient {
 export interface LostWatch {
   onLost(tc: TargetClient, err: Error): void;
   closing(): boolean;
+  /** Told of the connection as soon as it exists (before it connects): runner/pg/liveness.ts watches it. */
+  track?(tc: TargetClient): void;
 }
 
-export async function openClient(url: string, role: string, raw = true, timeoutMs = 10_000, watch?: LostWatch): Promise<TargetClient> {
+/**
+ * A workload connection's server-side statement_timeout: a loop's statements take milliseconds, so one running
+ * for minutes is stuck (on a lock, say) and is better ended by the server, counted as an error. Set-up,
+ * verification and tear-down (the admin connection) get none: over a big table they are legitimately long, and
+ * the liveness watch (runner/pg/liveness.ts) tells a long statement from a server that stopped answering.
+ */
+export const LOOP_STATEMENT_TIMEOUT_MS = 5 * 60_000;
+
+export async function openClient(
+  url: string,
+  role: string,
+  raw = true,
+  timeoutMs = 10_000,
+  watch?: LostWatch,
+  statementTimeoutMs?: number,
+): Promise<TargetClient> {
   let client: pg.Client;
   try {
     // The driver parses the URL here: a missing sslkey file throws naming it, masked like any failure.
     client = new pg.Client({
       connectionString: url,
       connectionTimeoutMillis: timeoutMs,
+      // A dead host or a cut network is noticed by TCP even while no statement is in flight.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       application_name: `pgbb ${role}`.slice(0, 63),
       ...(raw ? { types: RAW_TYPES } : {}),
     });
   } catch (err) {
     throw new Error(connectFailure("cannot connect to the target", url, err), { cause: err });
   }
-  const tc: TargetClient = { client, pid: 0, role };
+  const tc: TargetClient = { client, pid: 0, role, pending: 0, busySince: 0 };
+  trackProgress(tc);
+  watch?.track?.(tc);
   // Without a listener a terminated backend would emit an unhandled 'error' and kill the runner process.
   let connected = false;
   const lost = (err: Error) => {
@@ -70,20 +97,27 @@ export async function openClient(url: string, role: string, raw = true, timeoutM
   try {
     await client.connect();
   } catch (err) {
-    await client.end().catch(() => undefined);
+    await closeClient(client);
     throw new Error(connectFailure("cannot connect to the target", url, err), { cause: err });
   }
   connected = true;
-  // One round trip: the session settings the loops depend on, then the backend pid.
-  const r = (await client.query(
-    `${SESSION_SETTINGS.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`,
-  )) as unknown as pg.QueryResult[];
+  // One round trip: the session settings the loops depend on, then the backend pid. Set here rather than as
+  // startup parameters, which a pooler in front of the server (PgBouncer) may refuse.
+  const settings = [...SESSION_SETTINGS, ...(statementTimeoutMs ? [["statement_timeout", `${statementTimeoutMs}ms`]] : [])];
+  const r = (await client.query(`${settings.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`)) as unknown as pg.QueryResult[];
   tc.pid = Number(r[r.length - 1].rows[0].pid);
   return tc;
 }
 
 /** Opens `roles.length` clients at most `parallel` at a time (a burst of 250 connects overloads a small server). */
-export async function openClients(url: string, roles: string[], parallel = 8, raw = true, watch?: LostWatch): Promise<TargetClient[]> {
+export async function openClients(
+  url: string,
+  roles: string[],
+  parallel = 8,
+  raw = true,
+  watch?: LostWatch,
+  statementTimeoutMs?: number,
+): Promise<TargetClient[]> {
   const out: TargetClient[] = new Array(roles.length);
   let next = 0;
   let failure: unknown;
@@ -91,7 +125,7 @@ export async function openClients(url: string, roles: string[], parallel = 8, ra
     while (next < roles.length && !failure) {
       const i = next++;
       try {
-        out[i] = await openClient(url, roles[i], raw, undefined, watch);
+        out[i] = await openClient(url, roles[i], raw, undefined, watch, statementTimeoutMs);
       } catch (err) {
         failure ??= err;
       }
@@ -101,7 +135,7 @@ export async function openClients(url: string, roles: string[], parallel = 8, ra
   if (failure) {
     // Closed on purpose: marked first so their 'end' is not reported as a lost connection (the failure is).
     for (const c of out.filter(Boolean)) c.lost ??= new Error("closed after another connection failed to open");
-    await Promise.all(out.filter(Boolean).map((c) => c.client.end().catch(() => undefined)));
+    await Promise.all(out.filter(Boolean).map((c) => closeClient(c.client)));
     throw failure;
   }
   return out;
@@ -121,4 +155,41 @@ export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** ROLLBACK that never throws (the connection may be gone, or no transaction open). */
 export async function rollbackQuietly(c: pg.Client) {
   await c.query("ROLLBACK").catch(() => undefined);
+}
+
+/**
+ * Counts the statements in flight on `tc` and when it last made progress: every statement (node-postgres' own
+ * and the lean ones, runner/pg/leanquery.ts) goes through client.query and ends with one ReadyForQuery.
+ */
+function trackProgress(tc: TargetClient) {
+  const client = tc.client as unknown as { query: (...args: unknown[]) => unknown; connection: { on(ev: string, fn: () => void): void } };
+  const query = client.query.bind(client);
+  client.query = (...args: unknown[]) => {
+    if (tc.pending++ === 0) tc.busySince = clock();
+    return query(...args);
+  };
+  client.connection.on("readyForQuery", () => {
+    tc.pending = Math.max(0, tc.pending - 1);
+    tc.busySince = clock();
+  });
+}
+
+/** Closes the socket under a pg.Client at once: everything waiting on it rejects. */
+export function destroyConnection(client: pg.Client) {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
+/**
+ * Ends a client politely, but never waits on the server longer than `ms`: a server that stopped answering never
+ * acknowledges the goodbye, and client.end() would wait for ever. Then the socket is destroyed. Never throws.
+ */
+export async function closeClient(client: pg.Client, ms = 1000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = client.end().then(
+    () => true,
+    () => true,
+  );
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  if (!(await Promise.race([ended, late]))) destroyConnection(client);
+  clearTimeout(timer);
 }

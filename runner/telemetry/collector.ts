@@ -7,7 +7,7 @@
 import type pg from "pg";
 import { explainPgError } from "../../lib/targets/pgurl";
 import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, WaitCounts } from "../../lib/telemetry/shape";
-import { openClient, type TargetClient } from "../pg/pgclient";
+import { closeClient, openClient, type TargetClient } from "../pg/pgclient";
 import { clock, Stopper } from "../timing";
 import { ClientProbe } from "./client";
 import { HostProbe, processName } from "./host";
@@ -24,6 +24,8 @@ export interface CollectorOptions {
   /** Measure the runner process (CPU, event loop) too (default true). */
   client?: boolean;
   log?: (line: string) => void;
+  /** Told of the connection as it opens (the engine's liveness watch destroys it if the target stops answering). */
+  track?: (tc: TargetClient) => void;
 }
 
 /** Raw cumulative counters of one reading; rates are differences of two. */
@@ -114,7 +116,9 @@ export class TelemetryCollector {
 
   /** Connects, decides what it can see, takes the baseline reading and starts sampling. */
   static async start(url: string, opts: CollectorOptions = {}): Promise<TelemetryCollector> {
-    const conn = await openClient(url, "telemetry", true, 8000);
+    // Telemetry never fails a run: the connection is watched for liveness only, never reported as lost.
+    const watch = opts.track ? { track: opts.track, onLost: () => undefined, closing: () => true } : undefined;
+    const conn = await openClient(url, "telemetry", true, 8000, watch);
     try {
       // Telemetry must never hold the run up: short timeouts, and nothing it waits on for long.
       await conn.client.query("SET statement_timeout = '2s'; SET lock_timeout = '1s'");
@@ -149,7 +153,7 @@ export class TelemetryCollector {
       if ((opts.intervalMs ?? 1000) > 0) c.loop = c.run();
       return c;
     } catch (err) {
-      await conn.client.end().catch(() => undefined);
+      await closeClient(conn.client);
       throw err;
     }
   }
@@ -182,10 +186,12 @@ export class TelemetryCollector {
   /** Stops sampling and closes the connection. */
   async stop(): Promise<void> {
     this.stopper.stop();
+    this.clientProbe?.stop();
+    // Closed first, bounded: a reading in flight on a target that stopped answering then fails instead of
+    // holding the stop (and the run's end) for ever.
+    await closeClient(this.conn.client);
     await this.loop;
     await this.inFlight;
-    this.clientProbe?.stop();
-    await this.conn.client.end().catch(() => undefined);
   }
 
   private fail(reason: string) {

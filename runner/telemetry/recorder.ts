@@ -10,6 +10,7 @@ import type { RunTelemetry } from "../../lib/telemetry/report";
 import type { TelemetryInfo, TelemetrySample } from "../../lib/telemetry/shape";
 import { verdictOf, type VerdictInput } from "../../lib/telemetry/verdict";
 import { WindowAccumulator } from "../../lib/telemetry/window";
+import type { TargetClient } from "../pg/pgclient";
 import { TelemetryCollector } from "./collector";
 
 /** How long an engine sample waits for its reading before going out without one (the reading still counts in the window). */
@@ -23,10 +24,16 @@ export class TelemetryRecorder {
   private constructor() {}
 
   /** Starts the collector (its baseline reading) for a run whose schema and connections exist; never throws. */
-  static async start(url: string, schema: string, pids: readonly number[], log: (line: string) => void = () => undefined): Promise<TelemetryRecorder> {
+  static async start(
+    url: string,
+    schema: string,
+    pids: readonly number[],
+    log: (line: string) => void = () => undefined,
+    track?: (tc: TargetClient) => void,
+  ): Promise<TelemetryRecorder> {
     const r = new TelemetryRecorder();
     try {
-      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, log, intervalMs: 0 });
+      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, log, intervalMs: 0, track });
     } catch (err) {
       const reason = `telemetry could not connect to the target: ${explainPgError(err)}; the run went on without it`;
       log(reason);

@@ -36,13 +36,14 @@ const EXAMPLE = '{"config":{"kind":"queue","writers":4,"readers":4},"settings":{
 
 /**
  * POST /api/ceilings {config, settings, targetId?}: the config checked as a run's, the settings (goal, metric,
- * step, bounds) by lib/ceiling/settings.ts; queues the search. 201 {id, url}, or 400 {error, fields}.
+ * step, bounds) by lib/ceiling/settings.ts; queues the search. 201 {id, url}, or 400 {error, fields}; 409 {error, fields: {targetId}} when its saved
+ * target was deleted meanwhile.
  */
 async function handlePOST(req: Request) {
   const body = await readJsonObject(req, EXAMPLE);
   if (!body.ok) return body.response;
   const r = await launchCeiling(body.body);
-  if (!r.ok) return json(400, { error: r.error, fields: r.fields });
+  if (!r.ok) return json(r.status ?? 400, { error: r.error, fields: r.fields });
   return json(201, { id: r.id, url: `/ceilings/${r.id}` }, { location: `/ceilings/${r.id}` });
 }
 

@@ -49,13 +49,14 @@ const EXAMPLE = JSON.stringify({ config: { kind: workloadDefinitions()[0].kind, 
 /**
  * POST /api/runs {config, targetId?}: validates with the same schema as the form and the CLI, checks the
  * target is reachable and has room for the run's connections, queues the run. 201 {id, url}, or 400
- * {error, fields: {<field>: <message>}}.
+ * {error, fields: {<field>: <message>}}; 409 {error, fields: {targetId}} when its saved
+ * target was deleted meanwhile.
  */
 async function handlePOST(req: Request) {
   const body = await readJsonObject(req, EXAMPLE);
   if (!body.ok) return body.response;
   const r = await launchRun(body.body);
-  if (!r.ok) return json(400, { error: r.error, fields: r.fields });
+  if (!r.ok) return json(r.status ?? 400, { error: r.error, fields: r.fields });
   return json(201, { id: r.id, url: `/runs/${r.id}` }, { location: `/runs/${r.id}` });
 }
 

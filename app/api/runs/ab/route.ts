@@ -12,7 +12,8 @@ const EXAMPLE = '{"config":{"kind":"cache","vus":20,"durationSeconds":10},"targe
  * POST /api/runs/ab {config, targetId?}: "Run baseline and modded". Queues the config's baseline variant, then
  * its modded variant (same load, same target; the runner takes queued runs oldest first, one at a time, so they
  * run back to back), each validated as POST /api/runs does. 201 {baseline, modded, url}: `url` is the page that
- * follows both and compares them. 400 {error, fields} when the workload has no variants or a run is refused.
+ * follows both and compares them. 400 {error, fields} when the workload has no variants or a run is refused; 409 when
+ * the target was deleted meanwhile.
  */
 async function handlePOST(req: Request) {
   const body = await readJsonObject(req, EXAMPLE);
@@ -26,12 +27,12 @@ async function handlePOST(req: Request) {
     });
   const inputs = variantInputs(config as Record<string, unknown>);
   const baseline = await launchRun({ ...body.body, config: inputs.baseline });
-  if (!baseline.ok) return json(400, { error: baseline.error, fields: baseline.fields });
+  if (!baseline.ok) return json(baseline.status ?? 400, { error: baseline.error, fields: baseline.fields });
   const modded = await launchRun({ ...body.body, config: inputs.modded });
   if (!modded.ok) {
     // Half a pair is not what was asked for: the baseline is withdrawn before it starts (or stopped if it has).
     await requestCancel(baseline.id).catch(() => undefined);
-    return json(400, { error: modded.error, fields: modded.fields });
+    return json(modded.status ?? 400, { error: modded.error, fields: modded.fields });
   }
   const url = `/runs/ab?baseline=${baseline.id}&modded=${modded.id}`;
   return json(201, { baseline: baseline.id, modded: modded.id, url }, { location: url });

@@ -1,0 +1,30 @@
+// Stopping within a stated time, whatever the target and the control store do: a server that stopped answering
+// (kill -STOP, a frozen VM) never fails a call, so every wait on the way out is bounded, and past the stated time
+// the process says what was left undone and quits.
+
+/**
+ * How long Ctrl-C of the CLI (`npm run bench`, `bench ceiling`) may take: the engine's cancel deadline (8 s,
+ * runner/engine.ts), then a short wait for the control store (lib/runs/outbox.ts STOP_WAIT_MS, then closing).
+ */
+export const STOP_MS = 15_000;
+
+/** `p`, or undefined once `ms` have passed. */
+export async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Quits the process `ms` after now unless it has exited by then, printing `line()` (what was not done) first.
+ * The timer does not keep the process alive.
+ */
+export function quitAfter(ms: number, line: () => string, code = 130) {
+  setTimeout(() => {
+    console.error(line());
+    process.exit(code);
+  }, ms).unref();
+}
