@@ -13,7 +13,25 @@ import { freePort } from "../lib/testing";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-lifecycle-"));
 chmodSync(dataDir, 0o755);
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const started: Started[] = [];
+// A failed assertion must not leave the starts running (the test file would never exit, and deleting their data
+// folder under them makes the supervisor start a fresh cluster): stop every start, then its Postgres servers.
+after(async () => {
+  for (const s of started.filter((x) => x.child.exitCode === null && x.child.signalCode === null)) {
+    s.child.kill("SIGINT");
+    const done = await Promise.race([s.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 15_000))]);
+    if (!done) s.child.kill("SIGKILL");
+  }
+  for (const home of [dataDir, path.join(dataDir, "target")]) {
+    try {
+      const pid = postmasterPid(home);
+      if (alive(pid)) process.kill(pid, "SIGKILL");
+    } catch {
+      /* no server there */
+    }
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 interface Started {
   child: ChildProcess;
@@ -30,7 +48,9 @@ function start(env: Record<string, string>): Started {
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  return { child, output: () => out, exited };
+  const s = { child, output: () => out, exited };
+  started.push(s);
+  return s;
 }
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms: number, out?: () => string) {
@@ -92,9 +112,12 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
   assert.ok(seen.starting > 0, "the starting page answered while the app was not up");
   assert.ok(seen.details.has("starting the embedded Postgres"), `the status names the step: ${[...seen.details].join(", ")}`);
   // A build happens when .next is missing or stale (always on a fresh clone, as in CI): the status then shows
-  // its elapsed time and the build's own stage lines.
-  if (first.output().includes("building the web app"))
+  // its elapsed time and the build's own stage lines. When another start of this checkout (another test file) was
+  // building it already, this one waits for that build and says so.
+  if (first.output().includes("building the web app (first start"))
     assert.ok(seen.buildStages > 0, `the status showed the build's stage lines: ${[...seen.details].join(", ")}`);
+  if (/another start \(pid \d+\) is building the web app/.test(first.output()))
+    assert.ok(seen.details.has("waiting for another build of the web app"), `the status named the wait: ${[...seen.details].join(", ")}`);
   const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
   assert.equal(health.ok, true, JSON.stringify(health));
 
