@@ -102,6 +102,11 @@ export class RunHub {
     return !this.released && !this.endFrame && !this.failure;
   }
 
+  /** Viewers attached to the live fan-out (not counting those still catching up from the store). */
+  get viewers(): number {
+    return this.listeners.size;
+  }
+
   hold() {
     this.holders++;
   }
