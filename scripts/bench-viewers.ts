@@ -78,6 +78,12 @@ async function controlXacts(admin: pg.Client): Promise<number> {
   return Number(r.rows[0].n);
 }
 
+/**
+ * Waits until what happened before is in pg_stat_database: a backend that goes idle reports its counters up to
+ * 10 s later (PGSTAT_IDLE_INTERVAL), which would count a burst (start-up, 200 connections) in the next window.
+ */
+const settle = () => sleep(11_000);
+
 /** Transactions/s of the control store over `seconds` while `during` runs. */
 async function xactRate(admin: pg.Client, seconds: number): Promise<number> {
   const x0 = await controlXacts(admin);
@@ -284,6 +290,7 @@ async function main() {
       return run.phase === "measuring" ? true : undefined;
     });
     console.log(`run ${runId} is measuring (pub/sub, 100 msg/s); measuring the control store…`);
+    await settle();
 
     const alone = await xactRate(admin, quiet);
     console.log(`  window 1, the run alone: control store ${alone.toFixed(1)} transactions/s`);
@@ -298,6 +305,7 @@ async function main() {
     for (let i = 0; i < viewers; i++) open.push(openViewer(base, runId, agent));
     await waitFor(`every viewer's first sample`, 120_000, async () => (open.every((v) => v.stats.samples > 0 || v.stats.error) ? true : undefined));
     console.log(`  ${viewers} viewers connected and replayed the run in ${ms(performance.now() - t0)}`);
+    await settle(); // the connections' own reads (each request checks the run exists) are not the viewers' steady cost
     const start = performance.now();
     for (const v of open) v.startWindow(start);
     const viewersOnly = await xactRate(admin, quiet);
