@@ -95,7 +95,8 @@ async function xactRate(admin: pg.Client, seconds: number): Promise<number> {
 
 /** Requests to GET /api/runs at a steady rate (open loop: a slow answer does not delay the next request). */
 function apiLoad(base: string, rps: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // lifo: the busiest sockets are reused, so few sit idle until the server's keep-alive timeout closes them mid-request.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, scheduling: "lifo" });
   const latencies: number[] = [];
   let failures = 0;
   let firstFailure = "";
@@ -149,7 +150,10 @@ interface ViewerStats {
 }
 
 /** An SSE viewer of the run, as EventSource would read it; it records when each sample arrives. */
-function openViewer(base: string, runId: string, agent: http.Agent) {
+/** When each sample reached the viewers (first and last) and when the runner stamped it. */
+type Arrivals = Map<number, { first: number; last: number; time: number }>;
+
+function openViewer(base: string, runId: string, agent: http.Agent, arrivals: Arrivals) {
   const s: ViewerStats = { samples: 0, dupes: 0, problems: [], ended: false, error: null, longestGapMs: 0, lastSampleAt: 0, lastSeq: -1 };
   let measuring = false;
   const req = http.get(`${base}/api/runs/${encodeURIComponent(runId)}/events?after=-1`, { agent }, (res) => {
@@ -173,6 +177,9 @@ function openViewer(base: string, runId: string, agent: http.Agent) {
           const seq = Number(id);
           if (seq <= s.lastSeq) s.dupes++;
           s.lastSeq = seq;
+          const a = arrivals.get(seq);
+          if (a) a.last = now;
+          else arrivals.set(seq, { first: now, last: now, time: Date.parse(block.match(/"time":"([^"]+)"/)?.[1] ?? "") });
           s.samples++;
           if (measuring) s.longestGapMs = Math.max(s.longestGapMs, now - s.lastSampleAt);
           s.lastSampleAt = now;
@@ -247,6 +254,7 @@ async function main() {
   const admin = new pg.Client({ connectionString: control.url("postgres") });
   let app: ChildProcess | undefined;
   const open: ReturnType<typeof openViewer>[] = [];
+  const arrivals: Arrivals = new Map();
   let runId = "";
   try {
     await admin.connect();
@@ -302,7 +310,7 @@ async function main() {
 
     const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
     const t0 = performance.now();
-    for (let i = 0; i < viewers; i++) open.push(openViewer(base, runId, agent));
+    for (let i = 0; i < viewers; i++) open.push(openViewer(base, runId, agent, arrivals));
     await waitFor(`every viewer's first sample`, 120_000, async () => (open.every((v) => v.stats.samples > 0 || v.stats.error) ? true : undefined));
     console.log(`  ${viewers} viewers connected and replayed the run in ${ms(performance.now() - t0)}`);
     await settle(); // the connections' own reads (each request checks the run exists) are not the viewers' steady cost
@@ -336,6 +344,14 @@ async function main() {
     console.log(
       `  control store transactions/s: run alone ${alone.toFixed(1)}; + ${viewers} viewers ${viewersOnly.toFixed(1)} (the viewers add ${(viewersOnly - alone).toFixed(1)}/s);` +
         ` + ${rps} requests/s ${withApi.toFixed(1)}; + both ${withViewers.toFixed(1)}`,
+    );
+    // Where a long gap comes from: the run's own cadence (its samples' time stamps) or the way to the viewers.
+    const inWindow = [...arrivals.entries()].filter(([, a]) => a.first >= start && a.first <= end).sort(([x], [y]) => x - y);
+    const cadence = inWindow.slice(1).map(([, a], i) => a.time - inWindow[i][1].time);
+    const spread = inWindow.map(([, a]) => a.last - a.first);
+    console.log(
+      `  the run's own longest gap between its samples' time stamps: ${ms(Math.max(...cadence))}; ` +
+        `a sample's spread from its first viewer to its last: max ${ms(Math.max(...spread))}, median ${ms(percentile(spread, 50))}`,
     );
     const p95 = percentile(full.latencies, 95);
     const maxGap = Math.max(...gaps);
