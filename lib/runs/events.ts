@@ -177,6 +177,7 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
     {
       start(c) {
         controller = c;
+        if (opts.signal?.aborted) close(); // the client left before the stream started
         // Not awaited: pull (below) is only called once start has returned.
         void serve();
       },

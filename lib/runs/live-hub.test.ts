@@ -221,3 +221,13 @@ test("the hub stops polling when its last viewer leaves, and once the run is fin
   assert.equal(counter.queries, ended, "queries after the run was final");
   assert.ok(!liveHubs().some((h) => h.runId === run.id), "the final run's hub is gone once its viewer left");
 });
+
+test("a client gone before its stream starts holds nothing: the stream ends and no hub is left", async () => {
+  const run = await newRun();
+  const gone = new AbortController();
+  gone.abort();
+  const v = viewer(runEventStream(run.id, -1, { pollMs: 20, signal: gone.signal }));
+  await v.done;
+  assert.deepEqual(v.evs, []);
+  await eventually(() => !liveHubs().some((h) => h.runId === run.id), "no hub for the run");
+});
