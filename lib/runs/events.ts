@@ -33,6 +33,8 @@ export interface RunEventOptions {
   batch?: number;
   /** Unread bytes after which this viewer is dropped (default VIEWER_QUEUE_BYTES). */
   maxQueuedBytes?: number;
+  /** A replay waits this long for the reader to take a batch before the viewer is dropped (default 60 s). */
+  stallMs?: number;
   /** The hub's ring of recent events (events and bytes); a viewer resuming from older than that reads the store. */
   ringEvents?: number;
   ringBytes?: number;
@@ -60,6 +62,7 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
   };
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const maxQueued = opts.maxQueuedBytes ?? VIEWER_QUEUE_BYTES;
+  const stallMs = opts.stallMs ?? 60_000;
 
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let hub: RunHub | undefined;
@@ -101,28 +104,35 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
     write(f.bytes);
   };
   const queuedBytes = () => HIGH_WATER_BYTES - (controller.desiredSize ?? 0);
-  /** Resolves once the reader has taken what was queued (pull), so a replay never piles up in memory. */
+  /**
+   * Resolves true once the reader has taken what was queued (pull), so a replay never piles up in memory; false
+   * if it has not within stallMs (the viewer is then dropped, as a live one that stops reading is).
+   */
   const room = () =>
     closed || (controller.desiredSize ?? 0) > 0
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          roomWaiter = resolve;
+      ? Promise.resolve(true)
+      : new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), stallMs);
+          timer.unref?.(); // a stalled stream alone does not keep a process alive
+          roomWaiter = () => {
+            clearTimeout(timer);
+            resolve(true);
+          };
         });
   const problem = (message: string) => write(frame("problem", { message }).bytes);
-
+  /** Drops this viewer with a problem saying why; EventSource reconnects and resumes from the store. */
+  const fellBehind = (stalled: boolean) => {
+    const unread = `${Math.round(queuedBytes() / 1024)} KiB unread`;
+    const why = stalled ? `read nothing for ${stallMs / 1000} s (${unread})` : `fell behind (${unread}, the limit is ${Math.round(maxQueued / 1024)} KiB)`;
+    problem(`this viewer ${why}: reconnect to resume from the last sample received`);
+    close();
+  };
   const listener: HubListener = {
     deliver(frames) {
       for (const f of frames) send(f);
       if (frames.some((f) => f.kind === "end")) return close();
       // The hub never waits for a viewer: one that does not read is cut off, never held in memory without end.
-      const queued = queuedBytes();
-      if (queued > maxQueued) {
-        problem(
-          `this viewer fell behind (${Math.round(queued / 1024)} KiB unread, the limit is ${Math.round(maxQueued / 1024)} KiB): ` +
-            "reconnect to resume from the last sample received",
-        );
-        close();
-      }
+      if (queuedBytes() > maxQueued) fellBehind(false);
     },
     fail(message) {
       problem(message);
@@ -136,8 +146,7 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
   /** Sends what the store holds after `after` up to the hub's ring, in batches the reader takes one by one. */
   const catchUp = async (h: RunHub) => {
     while (!closed && !h.failure && after < h.ringFloor) {
-      await room();
-      if (closed) return;
+      if (!(await room())) return fellBehind(true);
       const floor = h.ringFloor;
       const rows = await hubOpts.db.sample.findMany({
         where: { runId, seq: { gt: after, lte: floor } },
@@ -161,7 +170,7 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
       // Status first, then samples.
       if (h.statusFrame) send(h.statusFrame);
       await catchUp(h);
-      await room();
+      if (!closed && !(await room())) return fellBehind(true);
     } catch (err) {
       // The control store went away mid-stream: say so; EventSource reconnects and resumes from the last id.
       problem(`reading the run failed: ${storeErrorText(err)}`);

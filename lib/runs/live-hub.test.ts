@@ -231,3 +231,24 @@ test("a client gone before its stream starts holds nothing: the stream ends and 
   assert.deepEqual(v.evs, []);
   await eventually(() => !liveHubs().some((h) => h.runId === run.id), "no hub for the run");
 });
+
+test("a replay whose reader takes nothing is dropped after stallMs with a problem, holding at most one batch", async () => {
+  const run = await newRun();
+  await prisma().sample.createMany({
+    data: range(0, 399).map((seq) => ({ runId: run.id, seq, phase: "measuring", time: new Date(), metrics: metrics(seq + 1) as object })),
+  });
+  await finishRun(run.id, { status: "completed" });
+  // The ring holds the last 5; the 395 before are replayed from the store, 200 a batch, only as the reader takes them.
+  const stream = runEventStream(run.id, -1, { ringEvents: 5, batch: 200, stallMs: 300 });
+  await eventually(() => !liveHubs().some((h) => h.runId === run.id), "the stalled viewer to be dropped");
+  const v = viewer(stream);
+  await v.done;
+  assert.deepEqual(seqs(v.evs), range(0, 199));
+  const last = v.evs.at(-1)!;
+  assert.equal(last.event, "problem");
+  assert.match((last.data as { message: string }).message, /read nothing for 0.3 s .*reconnect/);
+  const again = viewer(runEventStream(run.id, 199, { ringEvents: 5, batch: 200 }));
+  await again.done;
+  assert.deepEqual(seqs(again.evs), range(200, 399));
+  assert.deepEqual(again.evs.at(-1), { event: "end", data: { status: "completed" } });
+});
