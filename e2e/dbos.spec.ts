@@ -33,6 +33,5 @@ test("a short workflows run with a step on the current profile, from the form to
   expect(summary.verification.checked).toBeGreaterThanOrEqual(whole);
   const shownRate = Number((await page.getByTestId("kpi-workflow").textContent())!.replace(/,/g, ""));
   expect(shownRate).toBeCloseTo(summary.rates.workflow.msgPerSec, 0);
-  await expect(run.verification()).toContainText(`${summary.verification.checked.toLocaleString("en-US")} checked`);
-  await expect(page.getByTestId("manifest")).toContainText(new RegExp(`whole run\\s*${whole.toLocaleString("en-US")} `));
+  await expect(run.verification()).toContainText(new RegExp(`\\b${summary.verification.checked.toLocaleString("en-US")} (messages )?checked`));
 });
