@@ -218,7 +218,11 @@ test("target restarted mid-run: the run fails at once naming the lost connection
   assert.equal(r.status, "failed");
   assert.match(r.error ?? "", /connection to .* was lost|lost its connection/);
   assert.match(r.error ?? "", new RegExp(`schema pgbb_${run.id} could not be dropped`));
-  await waitFor("the supervisor's line", () => /the default target's embedded Postgres stopped unexpectedly \(.*\); restarting it in \d+ s/.test(app.output()), 5000);
+  await waitFor(
+    "the supervisor's line",
+    () => /the default target's embedded Postgres stopped unexpectedly \(.*\); restarting it in \d+ s/.test(app.output()),
+    5000,
+  );
   await waitFor("the target to be back and the schema swept", async () => !(await schemasOnTarget()).length, 40_000);
 });
 

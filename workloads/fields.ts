@@ -208,7 +208,10 @@ export function fmtBytes(n: number): string {
 export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: number; durationSeconds: number; backoff?: BackoffMode }): string[] {
   const parts: string[] = [];
   if (c.payloadBytes !== 1024) parts.push(`${fmtBytes(c.payloadBytes)} payload`);
-  parts.push(c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s limit` : "unthrottled", `${c.durationSeconds.toLocaleString("en-US")} s measured`);
+  parts.push(
+    c.throttleWritesPerSec ? `${c.throttleWritesPerSec.toLocaleString("en-US")} msg/s limit` : "unthrottled",
+    `${c.durationSeconds.toLocaleString("en-US")} s measured`,
+  );
   // Named only when not the default (the reference's effective back-off): it changes the load polling puts on the target.
   if (c.backoff === "nominal") parts.push("nominal back-off");
   return parts;
