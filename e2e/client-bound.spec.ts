@@ -62,7 +62,7 @@ test("client-bound: the live numbers flag each stalled second, the finished page
     await expect(verdict).toContainText(/^Client-bound\. These latencies include up to \d+ ms of the runner's own delay \(event-loop delay p99/);
     await expect(verdict).toContainText(`against a write p99 of`);
     const manifest = page.getByTestId("manifest");
-    await expect(manifest).toContainText(/runner load\s*event-loop delay p50 [\d.]+ · p99 [\d.]+ · max [\d.]+ ms .*: CLIENT-BOUND/);
+    await expect(manifest).toContainText(/runner load\s*event-loop delay p50 [\d.,]+ m?s · p99 [\d.,]+ m?s · max [\d.,]+ m?s .*: CLIENT-BOUND/);
     await expect(manifest).toContainText("on the runner's own machine (127.0.0.1)");
     // The same after a reload (server-rendered from the stored summary).
     await page.reload();

@@ -3,6 +3,7 @@
 // numbers equal the stored ones.
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { fmtChange, fmtLatency } from "../lib/runs/numbers";
 import { SAME_ORIGIN } from "./same-origin";
 
 test.describe.configure({ mode: "serial" });
@@ -106,12 +107,12 @@ test("compare two stored runs and a reference: differences only, a new baseline,
   // Baseline: the first item at first; then the reference.
   await expect(page.getByTestId(`delta-writeMsgPerSec-${a.id}`)).toHaveCount(0);
   const ratioB = b.summary.writes.msgPerSec / a.summary.writes.msgPerSec;
-  await expect(page.getByTestId(`delta-writeMsgPerSec-${b.id}`)).toContainText(`×${round(ratioB, 2).toLocaleString("en-US")}`);
+  await expect(page.getByTestId(`delta-writeMsgPerSec-${b.id}`)).toHaveText(fmtChange((ratioB - 1) * 100));
   await page.getByRole("radio", { name: /Use Published: queue · 4 vCPU single node as the baseline/ }).check();
   await expect(page).toHaveURL(new RegExp(`base=${REF.replace(":", "(:|%3A)")}`));
   await expect(page.getByTestId(`delta-writeMsgPerSec-${REF}`)).toHaveCount(0);
   const ratioA = a.summary.writes.msgPerSec / 2885;
-  await expect(page.getByTestId(`delta-writeMsgPerSec-${a.id}`)).toContainText(`×${round(ratioA, 2).toLocaleString("en-US")}`);
+  await expect(page.getByTestId(`delta-writeMsgPerSec-${a.id}`)).toHaveText(fmtChange((ratioA - 1) * 100));
 
   // Copy the link.
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -163,7 +164,7 @@ test("the Markdown export's numbers equal the stored ones; CSV and JSON carry th
   await page.getByTestId("export-md").click();
   const md = readFileSync((await (await download).path())!, "utf8");
 
-  // Summary table, as the reference README's: "<msg/s> msg/s / <MiB/s> MiB/s" and "p50 / p95 / p99".
+  // Summary table, as the reference README's: "<msg/s> msg/s / <MiB/s> MiB/s" and "p50 / p95 / p99", each with its unit.
   for (const r of runs) {
     const row = md.split("\n").find((l) => l.startsWith(`| ${r.id} `))!;
     expect(row, `summary row of ${r.id}`).toBeTruthy();
@@ -173,18 +174,19 @@ test("the Markdown export's numbers equal the stored ones; CSV and JSON carry th
     expect(wMiB).toBe(round(r.summary.writes.mibPerSec, 2));
     const [rMsg] = [...cells[4].matchAll(/([\d,.]+) msg\/s/g)].map((m) => num(m[1]));
     expect(rMsg).toBe(round(r.summary.reads.msgPerSec, 2));
-    const e2e = cells[5].split(" / ").map(num);
-    expect(e2e).toEqual([r.summary.latencyMs.e2e.p50, r.summary.latencyMs.e2e.p95, r.summary.latencyMs.e2e.p99].map((v) => round(v, 3)));
-    const write = cells[6].split(" / ").map(num);
-    expect(write).toEqual([r.summary.latencyMs.write.p50, r.summary.latencyMs.write.p95, r.summary.latencyMs.write.p99].map((v) => round(v, 3)));
+    // Each latency with its unit, as every page writes it.
+    const e2e = r.summary.latencyMs.e2e;
+    expect(cells[5]).toBe([e2e.p50, e2e.p95, e2e.p99].map((v) => fmtLatency(v)).join(" / "));
+    const write = r.summary.latencyMs.write;
+    expect(cells[6]).toBe([write.p50, write.p95, write.p99].map((v) => fmtLatency(v)).join(" / "));
   }
   // The published row is the published headline.
   expect(md).toContain(
-    "| Published: queue · 4 vCPU single node | published | AWS c7i.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS | 2,885 msg/s / 2.82 MiB/s | 2,885 msg/s / 2.82 MiB/s | 5.07 / 5.74 / 15.86 |",
+    "| Published: queue · 4 vCPU single node | published | AWS c7i.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS | 2,885 msg/s / 2.82 MiB/s | 2,885 msg/s / 2.82 MiB/s | 5.07 ms / 5.74 ms / 15.86 ms |",
   );
   // Results with deltas against the baseline, p99.9 and max included for stored runs.
-  const p999 = md.split("\n").find((l) => l.startsWith("| End-to-end p99.9 (ms) |"))!;
-  expect(num(p999.split(" | ")[1])).toBe(round(a.summary.latencyMs.e2e.p999, 3));
+  const p999 = md.split("\n").find((l) => l.startsWith("| End-to-end p99.9 |"))!;
+  expect(p999.split(" | ")[1]).toBe(fmtLatency(a.summary.latencyMs.e2e.p999)); // with its unit: "5.123 ms", "16.2 s"
   expect(p999).toContain("| — |"); // the reference publishes none
   expect(md).toContain("## What makes this comparison unfair");
   expect(md).toContain(`Link: `);

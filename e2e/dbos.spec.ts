@@ -23,5 +23,15 @@ test("a short workflows run with a step on the current profile, from the form to
   await expect(page.getByTestId("run-result")).toContainText(/drain time \d+\.\d{3} s \(> 0 means the database could not keep up\)/);
   const summary = (await (await page.request.get(`/api/runs/${id}`)).json()).summary;
   expect(summary.config).toMatchObject({ kind: "workflows", profile: "current", steps: 1, rate: 40, connections: 2 });
-  expect(summary.rates.workflow.count).toBeGreaterThan(100);
+  // The run's own counts, never a nominal 40/s × 3 s: a loaded machine finishes fewer workflows in the window (the
+  // rest finish in the drain, or are noted as never run). Some finished in the window, the table the verification
+  // counted holds every one of them, and the page shows the numbers the summary holds.
+  const inWindow = summary.rates.workflow.count;
+  const whole = summary.totals.operations.workflow;
+  expect(inWindow).toBeGreaterThan(0);
+  expect(whole).toBeGreaterThanOrEqual(inWindow);
+  expect(summary.verification.checked).toBeGreaterThanOrEqual(whole);
+  const shownRate = Number((await page.getByTestId("kpi-workflow").textContent())!.replace(/,/g, ""));
+  expect(shownRate).toBeCloseTo(summary.rates.workflow.msgPerSec, 0);
+  await expect(run.verification()).toContainText(new RegExp(`\\b${summary.verification.checked.toLocaleString("en-US")} (messages )?checked`));
 });

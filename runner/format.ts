@@ -1,7 +1,7 @@
 // Text output of the CLI and the bench scripts: the live line and the final summary table.
 import type { LatencyStats } from "../lib/measurement/metrics";
 import type { RunSummary } from "../lib/measurement/summary";
-import { knobsParts } from "../lib/runs/format";
+import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
 import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
@@ -9,13 +9,13 @@ import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 export const num = (n: number, digits = 1) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-/** Milliseconds with about 3 significant digits. */
+/** Milliseconds with about 3 significant digits, for a column headed "(ms)" (the bench scripts' tables). */
 export const msText = (v: number | undefined) => (v === undefined ? "–" : v >= 100 ? num(v, 0) : v >= 10 ? num(v, 1) : num(v, 2));
 
 /** The CLI's line per report interval; the latencies are the workload's charted ones ("write", "read", "e2e"). */
 export function liveLine(r: Report, kind: string): string {
   const model = definitionOf({ kind }).metrics;
-  const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${msText(s.p50)} p99 ${msText(s.p99)}` : "");
+  const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${fmtLatency(s.p50)} p99 ${fmtLatency(s.p99)}` : "");
   // A message broker's writes and reads; any other workload's declared rates (a cache's gets and sets).
   const broker = countsMessages(model);
   const rates = broker
@@ -29,10 +29,10 @@ export function liveLine(r: Report, kind: string): string {
     `${latencyMetrics(model)
       .filter((m) => m.chart)
       .map((m) => pct(m.name, r.latencyMs[m.name]))
-      .join("")} ms` +
+      .join("")}` +
     (r.errors ? `  errors ${int(r.errors)}` : "") +
     (r.runnerLoad
-      ? `  runner cpu ${num(100 * r.runnerLoad.cpuCores, 0)}% loop max ${msText(r.runnerLoad.loopDelayMaxMs)} ms${r.runnerLoad.clientBound ? "  CLIENT-BOUND" : ""}`
+      ? `  runner cpu ${num(100 * r.runnerLoad.cpuCores, 0)}% loop max ${fmtLatency(r.runnerLoad.loopDelayMaxMs)}${r.runnerLoad.clientBound ? "  CLIENT-BOUND" : ""}`
       : "")
   );
 }
@@ -88,7 +88,8 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   }
   out.push(table(tp));
   out.push("");
-  const lt: string[][] = [["latency (ms)", "p50", "p90", "p95", "p99", "p99.9", "max", "mean", "samples"]];
+  // Each cell carries its unit: a stalled tail reads "16.2 s" beside a p50 of "0.412 ms".
+  const lt: string[][] = [["latency", "p50", "p90", "p95", "p99", "p99.9", "max", "mean", "samples"]];
   // What the workload declares, in its order. An operation with a rate counts messages while its latency may
   // count batches or polls, so its row says what one sample times ("write (per batch)").
   const model = def.metrics;
@@ -96,7 +97,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   for (const m of latencyMetrics(model)) {
     const v = s.latencyMs[m.name];
     const label = counted.has(m.name) ? `${m.label} (${m.latencySample})` : m.label;
-    if (v) lt.push([label, msText(v.p50), msText(v.p90), msText(v.p95), msText(v.p99), msText(v.p999), msText(v.max), msText(v.mean), int(v.count)]);
+    if (v) lt.push([label, ...[v.p50, v.p90, v.p95, v.p99, v.p999, v.max, v.mean].map((x) => fmtLatency(x)), int(v.count)]);
   }
   out.push(table(lt));
   out.push("");
@@ -127,12 +128,12 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const m = s.manifest;
   const coreShare = s.window.measuredSeconds > 0 ? (100 * m.runnerCpuSeconds) / s.window.measuredSeconds : 0;
   out.push(
-    `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core${broker ? `; ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages` : ""}`,
+    `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core${broker ? `; ${fmtLatency(m.runnerCpuMsPer1000Msgs)} per 1,000 messages` : ""}`,
   );
   const l = s.runnerLoad;
   if (l)
     out.push(
-      `runner event loop: delay p50 ${msText(l.loopDelayMs.p50)} p99 ${msText(l.loopDelayMs.p99)} max ${msText(l.loopDelayMs.max)} ms (${msText(l.exposedDelayMs)} ms or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core → ${l.clientBound ? "CLIENT-BOUND (see the note)" : "not client-bound"}`,
+      `runner event loop: delay p50 ${fmtLatency(l.loopDelayMs.p50)} p99 ${fmtLatency(l.loopDelayMs.p99)} max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core → ${l.clientBound ? "CLIENT-BOUND (see the note)" : "not client-bound"}`,
     );
   out.push(
     `Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}` +

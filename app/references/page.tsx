@@ -56,7 +56,7 @@ export default function ReferencesPage() {
                 <th>Server</th>
                 <th className="num">Write msg/s</th>
                 <th className="num">Read msg/s</th>
-                <th className="num">E2E ms p50 / p95 / p99</th>
+                <th className="num">E2E p50 / p95 / p99</th>
                 <th className="num">Runs</th>
               </tr>
             </thead>

@@ -6,7 +6,7 @@ import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Scatter, Scatter
 import { ChartCard } from "@/components/charts/ChartCard";
 import type { Slo } from "@/lib/ceiling/slo";
 import type { CeilingStep } from "@/lib/ceiling/step";
-import { fmtMs, fmtRate } from "@/lib/runs/format";
+import { fmtLatency, fmtRate } from "@/lib/runs/format";
 
 const PCT = [
   { key: "p50", color: "#2b8a3e" },
@@ -80,8 +80,8 @@ export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps:
         title={`${label} latency against achieved rate`}
         hint="ms, each step's measured window; the goal's limits dashed"
         table={() => ({
-          columns: ["achieved msg/s", ...PCT.map((p) => `${p.key} ms`)],
-          rows: byAchieved.map((s) => [fmtRate(s.achievedRate), ...PCT.map((p) => fmtMs(s.goal.stats?.[p.key]))]),
+          columns: ["achieved msg/s", ...PCT.map((p) => p.key)],
+          rows: byAchieved.map((s) => [fmtRate(s.achievedRate), ...PCT.map((p) => fmtLatency(s.goal.stats?.[p.key]))]),
         })}
       >
         {(aria) => (
@@ -89,7 +89,7 @@ export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps:
             <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
             <XAxis dataKey="achieved" type="number" domain={[0, "auto"]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} />
             <YAxis fontSize={11} width={56} />
-            <Tooltip labelFormatter={(v) => `${fmtRate(Number(v))} msg/s achieved`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+            <Tooltip labelFormatter={(v) => `${fmtRate(Number(v))} msg/s achieved`} formatter={(v) => fmtLatency(Number(v))} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             {slo.map((b) => (
               <ReferenceLine
@@ -98,7 +98,7 @@ export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps:
                 ifOverflow="extendDomain"
                 stroke="#c92a2a"
                 strokeDasharray="6 3"
-                label={{ value: `goal ${b.percentile} ${b.limitMs} ms`, position: "insideTopRight", fontSize: 11, fill: "#c92a2a" }}
+                label={{ value: `goal ${b.percentile} ${fmtLatency(b.limitMs)}`, position: "insideTopRight", fontSize: 11, fill: "#c92a2a" }}
               />
             ))}
             {PCT.map((p) => (

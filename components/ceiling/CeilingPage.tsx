@@ -9,7 +9,7 @@ import type { PublishedBeside } from "@/lib/ceiling/published";
 import { parseSlo, sloText } from "@/lib/ceiling/slo";
 import { CONDITION_LABEL } from "@/lib/ceiling/verdict";
 import { isFinalSearch, searchKnobs, type CeilingView } from "@/lib/ceiling/view";
-import { fmtMs, fmtRate, STATUS_BADGE } from "@/lib/runs/format";
+import { fmtLatency, fmtPercent, fmtRate, STATUS_BADGE } from "@/lib/runs/format";
 import { LocalTime } from "@/components/run/LocalTime";
 import { CeilingCharts, type CeilingOverlay } from "./CeilingCharts";
 
@@ -148,7 +148,7 @@ export function CeilingPage({
             {result.ceiling !== null && result.bracket.high !== null && (
               <span>
                 sustained; the true ceiling lies between {fmtRate(result.bracket.low)} and {fmtRate(result.bracket.high)} msg/s (
-                {(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100).toFixed(1)}% wide)
+                {fmtPercent(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100)} wide)
               </span>
             )}
           </p>
@@ -189,7 +189,7 @@ export function CeilingPage({
                   read msg/s
                 </th>
                 <th scope="col" className="num">
-                  {goalLabel} p50 / p99 ms
+                  {goalLabel} p50 / p99
                 </th>
                 <th scope="col" className="num">
                   backlog /s
@@ -209,10 +209,10 @@ export function CeilingPage({
                   <td className="num">{fmtRate(s.achievedRate)}</td>
                   <td className="num">{s.readRate === null ? "–" : fmtRate(s.readRate)}</td>
                   <td className="num">
-                    {fmtMs(s.goal.stats?.p50)} / {fmtMs(s.goal.stats?.p99)}
+                    {fmtLatency(s.goal.stats?.p50)} / {fmtLatency(s.goal.stats?.p99)}
                   </td>
-                  <td className="num">{s.verdict.backlogSlopePerSec === null ? "–" : s.verdict.backlogSlopePerSec.toFixed(1)}</td>
-                  <td className="num">{s.client ? `${Math.round(s.client.cpuCores * 100)}% · ${fmtMs(s.client.eventLoopP99Ms)} ms` : "not measured"}</td>
+                  <td className="num">{fmtRate(s.verdict.backlogSlopePerSec)}</td>
+                  <td className="num">{s.client ? `${Math.round(s.client.cpuCores * 100)}% · ${fmtLatency(s.client.eventLoopP99Ms)}` : "not measured"}</td>
                   <td>
                     {s.sustained ? (
                       <span className="badge ok">sustained</span>

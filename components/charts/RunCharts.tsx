@@ -7,7 +7,7 @@ import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { isRateSample, type Sample } from "@/lib/measurement/sample";
 import { latencyMetrics, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
-import { fmtMs, fmtRate } from "@/lib/runs/format";
+import { fmtLatency, fmtMs, fmtRate } from "@/lib/runs/format";
 import type { TelemetryInfo } from "@/lib/telemetry/shape";
 import { TelemetryCharts } from "../telemetry/TelemetryCharts";
 import { ChartCard } from "./ChartCard";
@@ -207,9 +207,9 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
             title={metric.chart!.title}
             hint={metric.chart!.hint}
             table={() => ({
-              columns: ["t (s)", ...PCT.map((p) => `${p.label} ms`)],
+              columns: ["t (s)", ...PCT.map((p) => p.label)],
               note: "–: no such operation in that second.",
-              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtMs(s.metrics.latencyMs[metric.name]?.[p.key]))]),
+              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtLatency(s.metrics.latencyMs[metric.name]?.[p.key]))]),
             })}
           >
             {(aria) => (
@@ -224,7 +224,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
                   allowDataOverflow={log}
                   tickFormatter={(v: number) => fmtMs(v)}
                 />
-                <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+                <Tooltip labelFormatter={tooltipLabel} formatter={(v) => fmtLatency(Number(v))} />
                 <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
                 {shading(false)}
                 {PCT.map((p) => (

@@ -6,6 +6,7 @@
 import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
 import {
   comparedMetrics,
+  fmtLat,
   fmtMs,
   fmtNum,
   metricLabel,
@@ -113,8 +114,8 @@ function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metr
       title={`${metricLabel(metric)} latency percentiles`}
       hint={`ms${log ? ", log scale" : ""}; missing bar = not published`}
       table={() => ({
-        columns: ["item", ...PERCENTILES.map((p) => `${PCT_LABEL[p]} ms`)],
-        rows: items.map((c) => [c.label, ...PERCENTILES.map((p) => fmtMs(pctsOf(c, metric)[p]))]),
+        columns: ["item", ...PERCENTILES.map((p) => PCT_LABEL[p])],
+        rows: items.map((c) => [c.label, ...PERCENTILES.map((p) => fmtLat(pctsOf(c, metric)[p]))]),
         note: "—: not published or not measured.",
       })}
     >
@@ -123,7 +124,7 @@ function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metr
           <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
           <XAxis dataKey="name" fontSize={12} />
           {msAxis({ log, domain })}
-          <Tooltip formatter={(v) => `${fmtMs(Number(v))} ms`} />
+          <Tooltip formatter={(v) => fmtLat(Number(v))} />
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
           {items.map((c, i) => (
             <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
@@ -165,8 +166,8 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
       title={`${metricLabel(metric)} latency distribution`}
       hint="percentile (log of 1/(1−q)) vs ms; lines from stored histograms, dots = published/printed p50, p95, p99"
       table={() => ({
-        columns: ["item", "percentile", "ms"],
-        rows: series.flatMap((s) => (s.curve.length ? s.curve : s.points).map((p) => [s.c.label, qLabel(p.x), fmtMs(p.ms)])),
+        columns: ["item", "percentile", "latency"],
+        rows: series.flatMap((s) => (s.curve.length ? s.curve : s.points).map((p) => [s.c.label, qLabel(p.x), fmtLat(p.ms)])),
       })}
     >
       {(aria) => (
@@ -183,7 +184,7 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
             fontSize={11}
           />
           {msAxis({ log, domain: yDomain, dataKey: "ms" })}
-          <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+          <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => fmtLat(Number(v))} />
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
           {series.map((s) =>
             s.curve.length ? (
@@ -319,9 +320,9 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
         title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
         hint={`ms per second of stored runs${log ? ", log scale" : ""}${bucketHint ? `${bucketHint}, its highest second` : ""}`}
         table={() => ({
-          columns: ["item", "t (s)", `${PCT_LABEL[pct]} ms`],
+          columns: ["item", "t (s)", PCT_LABEL[pct]],
           note: "—: no such operation in that second.",
-          rows: latSeries.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, fmtMs(p.latency?.[metric]?.[pct])])),
+          rows: latSeries.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, fmtLat(p.latency?.[metric]?.[pct])])),
         })}
       >
         {(aria) =>
@@ -330,7 +331,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
               <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
               <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
               {msAxis({ log, domain: yDomain })}
-              <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => `${fmtMs(Number(v))} ms`} />
+              <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => fmtLat(Number(v))} />
               <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
               {latSeries.map((s) => (
                 <Line

@@ -2,7 +2,7 @@
 // what the study ran and printed, how it timed it, what we derived (labelled as ours) and its caveats. Styled
 // by compare.css, which the pages import (through RefBits), so these render in a unit test too.
 import Link from "next/link";
-import { fmtMs, fmtNum } from "@/lib/compare/compare";
+import { fmtLat, fmtNum } from "@/lib/compare/compare";
 import { publishedByStudy, publishedLabel, STUDIES, type PublishedResult } from "@/lib/references/published";
 import { presetById, workloadDefinition } from "@/lib/workloads/config";
 
@@ -38,9 +38,9 @@ export function PublishedFigures({ p }: { p: PublishedResult }) {
         const shown = STATS.filter((k) => l[k] !== undefined);
         return (
           <div className="kpi" key={`l-${m}`}>
-            <span className="v">{shown.map((k) => fmtMs(l[k])).join(" / ")}</span>
+            <span className="v">{shown.map((k) => fmtLat(l[k])).join(" / ")}</span>
             <span className="k">
-              {opOf(p, m).label} ms {shown.join(" / ")}
+              {opOf(p, m).label} {shown.join(" / ")}
             </span>
           </div>
         );

@@ -1,11 +1,12 @@
 // Pieces of the references pages (server components).
-import { fmtMs, fmtNum } from "@/lib/compare/compare";
+import { fmtLat, fmtNum } from "@/lib/compare/compare";
 import { ResultActions } from "./PublishedBits";
 import { readsPerGroup } from "@/lib/measurement/operations";
 import { sourceUrl, type Caveat, type Reference } from "@/lib/references/references";
 import "./compare.css";
 
-export const ms = fmtMs;
+/** A published latency with its unit ("8.76 ms", "19.2 s"); "—" when not published. */
+export const ms = fmtLat;
 
 export function Caveats({ caveats, limit }: { caveats: Caveat[]; limit?: number }) {
   const shown = limit ? caveats.slice(0, limit) : caveats;
@@ -51,7 +52,7 @@ export function Headline({ r }: { r: Reference }) {
         <span className="v">
           {ms(h.latencyMs.e2e.p50)} / {ms(h.latencyMs.e2e.p95)} / {ms(h.latencyMs.e2e.p99)}
         </span>
-        <span className="k">e2e ms p50 / p95 / p99</span>
+        <span className="k">e2e p50 / p95 / p99</span>
       </div>
     </div>
   );

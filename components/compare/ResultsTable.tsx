@@ -1,6 +1,6 @@
 "use client";
 // The results table: write and read msg/s and MiB/s, latency p50 … max for write, read and e2e, one column per
-// item, with the difference and ratio against the baseline the user picks (a radio in each column head), and
+// item, with the change against the baseline the user picks (a radio in each column head), and
 // beside each delta what is known to move either value (a reference's start-up burst, a study's HTTP latencies).
 import { delta, fmtDelta, fmtValue, type Comparison } from "@/lib/compare/compare";
 import { ItemName, SourceBadge } from "./ui";
@@ -13,7 +13,9 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
     <section className="panel flush" aria-labelledby="results-h">
       <div className="section-head">
         <h2 id="results-h">Results</h2>
-        <span className="hint">Δ and ratio against the baseline; green is better, red worse. — = not published or not measured.</span>
+        <span className="hint">
+          Change against the baseline (beyond +100 % as a factor, 2.9×); green is better, red worse. — = not published or not measured.
+        </span>
       </div>
       <div className="table-wrap compare-table-wrap">
         <table className="data compact results-table" data-testid="results-table">
@@ -56,7 +58,7 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                           {r.better === "neither"
                             ? "the same window's server telemetry: why the rows above differ, neither better nor worse"
                             : r.unit === "ms"
-                              ? "ms, lower is better"
+                              ? "lower is better"
                               : `${r.group === "Throughput" ? "higher is better" : ""}`}
                           )
                         </span>

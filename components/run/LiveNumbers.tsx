@@ -1,7 +1,7 @@
 // The newest one-second sample as a compact table: what the charts show, as numbers, for the operations,
 // backlog and latencies the workload declares (workloads/<kind>/definition.ts metrics).
 import { latencyMetrics, metricModel, rateOperations, throughputOf } from "@/lib/measurement/operations";
-import { fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/runs/format";
+import { fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { sampleClientBound } from "@/lib/measurement/runner-load";
 import type { Sample } from "@/lib/measurement/sample";
 
@@ -16,11 +16,12 @@ function RunnerLoadLine({ sample, workload }: { sample: Sample; workload: string
   return (
     <p className={`small ${bound ? "alert bad" : "muted"}`} data-testid="live-runner-load" data-client-bound={bound}>
       {bound && <strong>Client-bound this second: </strong>}
-      runner event-loop delay p99 {fmtMs(load.loopDelayMs.p99)} ms, max {fmtMs(load.loopDelayMs.max)} ms; CPU {(100 * load.cpuCores).toFixed(0)}% of one core
+      runner event-loop delay p99 {fmtLatency(load.loopDelayMs.p99)}, max {fmtLatency(load.loopDelayMs.max)}; CPU {(100 * load.cpuCores).toFixed(0)}% of one
+      core
       {bound &&
         main &&
         p99 !== undefined &&
-        `: these latencies include up to ${fmtMs(load.loopDelayMs.max)} ms of the runner's own delay (${main.label} p99 ${fmtMs(p99)} ms)`}
+        `: these latencies include up to ${fmtLatency(load.loopDelayMs.max)} of the runner's own delay (${main.label} p99 ${fmtLatency(p99)})`}
     </p>
   );
 }
@@ -66,7 +67,7 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
         </tbody>
       </table>
       <table className="data compact">
-        <caption>Latency in the last second (ms)</caption>
+        <caption>Latency in the last second</caption>
         <thead>
           <tr>
             <th />
@@ -84,10 +85,10 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
               return (
                 <tr key={name} data-testid={`live-lat-${name}`}>
                   <th scope="row">{label}</th>
-                  <td className="num">{fmtMs(l.p50)}</td>
-                  <td className="num">{fmtMs(l.p95)}</td>
-                  <td className="num">{fmtMs(l.p99)}</td>
-                  <td className="num">{fmtMs(l.max)}</td>
+                  <td className="num">{fmtLatency(l.p50)}</td>
+                  <td className="num">{fmtLatency(l.p95)}</td>
+                  <td className="num">{fmtLatency(l.p99)}</td>
+                  <td className="num">{fmtLatency(l.max)}</td>
                 </tr>
               );
             })}

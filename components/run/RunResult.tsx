@@ -2,7 +2,7 @@
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
 import type { LatencyStats } from "@/lib/measurement/metrics";
 import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
-import { fmtDuration, fmtInt, fmtMiB, fmtMs, fmtRate } from "@/lib/runs/format";
+import { fmtDuration, fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
 import { splitSettings } from "@/lib/measurement/server-settings";
 import type { RunSummary } from "@/lib/measurement/summary";
@@ -18,6 +18,9 @@ const STATS: { key: keyof LatencyStats; label: string }[] = [
 ];
 
 /** The headline: each declared operation's rate, then the delivery latency, then the verification. */
+/** A length of time in seconds read as every duration is: "65.03 s" → "65 s", "0.2 s" → "200 ms" (lib/runs/numbers.ts). */
+const seconds = (sec: number) => fmtLatency(sec * 1000);
+
 export function Kpis({ summary }: { summary: RunSummary }) {
   const model = metricModel(summary.workload);
   const delivery = model?.delivery;
@@ -41,8 +44,8 @@ export function Kpis({ summary }: { summary: RunSummary }) {
       {delivery && (
         <div className="kpi panel">
           <span className="k">{delivery.label} p99</span>
-          <span className="v">{d ? fmtMs(d.p99) : "–"}</span>
-          <span className="k">ms · p50 {d ? fmtMs(d.p50) : "–"} ms</span>
+          <span className="v">{fmtLatency(d?.p99)}</span>
+          <span className="k">p50 {fmtLatency(d?.p50)}</span>
         </div>
       )}
       <div className="kpi panel">
@@ -95,7 +98,7 @@ export function LatencyTable({ workload, latency, caption }: { workload: string;
               </th>
               {STATS.map((s) => (
                 <td key={s.key} className="num">
-                  {fmtMs(latency[m.name]![s.key])}
+                  {fmtLatency(latency[m.name]![s.key])}
                 </td>
               ))}
               <td className="num">{fmtInt(latency[m.name]!.count)}</td>
@@ -145,8 +148,8 @@ function GroupTable({ summary }: { summary: RunSummary }) {
             <th>group</th>
             <th className="num">msg/s</th>
             <th className="num">MiB/s</th>
-            <th className="num">{op.label} p99 ms</th>
-            {delivery && <th className="num">{delivery.name} p99 ms</th>}
+            <th className="num">{op.label} p99</th>
+            {delivery && <th className="num">{delivery.name} p99</th>}
             <th className="num">empty polls</th>
           </tr>
         </thead>
@@ -156,8 +159,8 @@ function GroupTable({ summary }: { summary: RunSummary }) {
               <th scope="row">{g.group}</th>
               <td className="num">{fmtRate(g.msgPerSec)}</td>
               <td className="num">{fmtMiB(g.mibPerSec)}</td>
-              <td className="num">{fmtMs(g.latencyMs[op.name]?.p99)}</td>
-              {delivery && <td className="num">{fmtMs(g.latencyMs[delivery.name]?.p99)}</td>}
+              <td className="num">{fmtLatency(g.latencyMs[op.name]?.p99)}</td>
+              {delivery && <td className="num">{fmtLatency(g.latencyMs[delivery.name]?.p99)}</td>}
               <td className="num">{fmtInt(g.emptyPolls)}</td>
             </tr>
           ))}
@@ -176,14 +179,14 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["runner host", `${m.runnerHost}: ${m.runnerCores} cores, ${m.runnerCpuModel}`],
     [
       "runner CPU",
-      `${m.runnerCpuSeconds.toFixed(1)} s in the measured window${countsMessages(metricModel(summary.workload)) ? ` (${m.runnerCpuMsPer1000Msgs.toFixed(2)} ms per 1,000 messages)` : ""}`,
+      `${seconds(m.runnerCpuSeconds)} in the measured window${countsMessages(metricModel(summary.workload)) ? ` (${fmtLatency(m.runnerCpuMsPer1000Msgs)} per 1,000 messages)` : ""}`,
     ],
     ...runnerLoadRows(summary),
     ["Node.js", m.nodeVersion],
     ["pg-broker-bench", `${m.productVersion}${m.productCommit ? ` (${m.productCommit.slice(0, 10)})` : ""}`],
     [
       "measured window",
-      `${fmtDuration(summary.window.measuredSeconds)} (${summary.window.measuredSeconds.toFixed(2)} s) after ${fmtDuration(summary.window.warmupSeconds)} warm-up`,
+      `${fmtDuration(summary.window.measuredSeconds)} (${seconds(summary.window.measuredSeconds)}) after ${fmtDuration(summary.window.warmupSeconds)} warm-up`,
     ],
     ["started / ended", `${m.startedAt} → ${m.endedAt}`],
     ["end-to-end clock", m.e2eClock],
@@ -201,7 +204,7 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
   else if (summary.totals)
     rows.push([
       "whole run",
-      `${fmtInt(summary.totals.writes)} written, ${fmtInt(summary.totals.reads)} read, ${fmtInt(summary.totals.unreadAtEnd)} unread at the end, drain ${summary.totals.drainSeconds.toFixed(1)} s`,
+      `${fmtInt(summary.totals.writes)} written, ${fmtInt(summary.totals.reads)} read, ${fmtInt(summary.totals.unreadAtEnd)} unread at the end, drain ${seconds(summary.totals.drainSeconds)}`,
     ]);
   return (
     <section className="panel" data-testid="manifest">
@@ -241,7 +244,7 @@ function runnerLoadRows(summary: RunSummary): [string, string][] {
   if (l)
     rows.push([
       "runner load",
-      `event-loop delay p50 ${fmtMs(l.loopDelayMs.p50)} · p99 ${fmtMs(l.loopDelayMs.p99)} · max ${fmtMs(l.loopDelayMs.max)} ms (${fmtMs(l.exposedDelayMs)} ms or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${l.clientBound ? ": CLIENT-BOUND" : ": not client-bound"}`,
+      `event-loop delay p50 ${fmtLatency(l.loopDelayMs.p50)} · p99 ${fmtLatency(l.loopDelayMs.p99)} · max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${l.clientBound ? ": CLIENT-BOUND" : ": not client-bound"}`,
     ]);
   const local = summary.manifest.targetOnRunnerMachine;
   if (local !== undefined)
@@ -303,7 +306,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
         <LatencyTable
           workload={summary.workload}
           latency={summary.latencyMs}
-          caption={`Latency over the measured window (ms), ${fmtDuration(summary.window.measuredSeconds)}`}
+          caption={`Latency over the measured window, ${fmtDuration(summary.window.measuredSeconds)}`}
         />
         <GroupTable summary={summary} />
       </section>

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
 import { RUN_STATUSES } from "@/lib/measurement/metrics";
-import { fmtMs, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
+import { fmtLatency, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
 import { workloadDefinitions } from "@/lib/workloads/config";
 import type { RunView } from "@/lib/runs/view";
 import type { RunsQuery, SortKey } from "./query";
@@ -17,7 +17,7 @@ const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
   { key: "knobs", label: "Knobs" },
   { key: "rate1", label: "Rate", num: true },
   { key: "rate2", label: "2nd rate", num: true },
-  { key: "p99", label: "p99 ms", num: true },
+  { key: "p99", label: "p99", num: true },
   { key: "target", label: "Target" },
   { key: "date", label: "Date" },
 ];
@@ -52,7 +52,7 @@ function headlineNames(rows: RunView[]): Partial<Record<SortKey, string>> {
   const heads = rows.flatMap((r) => (r.headline ? [r.headline] : []));
   const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   const rate = (k: number) => one(heads.map((h) => (h.rates[k] ? `${cap(h.rates[k].label)} ${h.rates[k].unit}` : undefined)));
-  const p99 = one(heads.map((h) => (h.latency ? `${h.latency.label} p99 ms` : undefined)));
+  const p99 = one(heads.map((h) => (h.latency ? `${h.latency.label} p99` : undefined)));
   return { rate1: rate(0), rate2: rate(1), p99 };
 }
 
@@ -89,7 +89,7 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
     });
   }, [runs, q]);
 
-  // The headline columns are named after what the shown rows measure ("Write msg/s", "e2e p99 ms") when they
+  // The headline columns are named after what the shown rows measure ("Write msg/s", "e2e p99") when they
   // all measure the same thing; over workloads that differ, each cell names its operation instead.
   const named = useMemo(() => headlineNames(rows), [rows]);
   const columns = COLUMNS.map((c) => (named[c.key] ? { ...c, label: named[c.key] as string } : c));
@@ -247,8 +247,8 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
                       </td>
                     );
                   })}
-                  <td className="num" data-label={r.headline?.latency ? `${r.headline.latency.label} p99 ms` : "p99 ms"}>
-                    {r.headline?.latency ? fmtMs(r.headline.latency.p99Ms) : "–"}
+                  <td className="num" data-label={r.headline?.latency ? `${r.headline.latency.label} p99` : "p99"}>
+                    {fmtLatency(r.headline?.latency?.p99Ms)}
                     {r.headline?.latency && !named.p99 && <span className="muted small"> {r.headline.latency.label}</span>}
                   </td>
                   <td className="small target">{r.targetLabel}</td>

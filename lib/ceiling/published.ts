@@ -1,6 +1,7 @@
 // A ceiling beside what was published for the same workload: each published scenario's rate and delivery p99
 // (always labelled published, never mixed with a measurement), whether its client shape is the search's, and
 // one sentence putting the two side by side. Browser-safe.
+import { fmtLatency } from "../runs/numbers";
 import { REFERENCES, referenceLabel } from "../references/references";
 import { sloText, type Slo } from "./slo";
 
@@ -41,7 +42,7 @@ export function publishedBeside(workload: string, config: Record<string, unknown
         e2eP99Ms: p99,
         server: `${r.server.instance}, ${r.server.vcpu} vCPU`,
         sameShape,
-        sentence: `the published ${referenceLabel(r)} ran at ${rate(r.headline.writeMsgPerSec)} at ${p99.toLocaleString("en-US")} ms e2e p99; ${ours}`,
+        sentence: `the published ${referenceLabel(r)} ran at ${rate(r.headline.writeMsgPerSec)} at ${fmtLatency(p99)} e2e p99; ${ours}`,
       };
     })
     .sort((a, b) => Number(b.sameShape) - Number(a.sameShape));

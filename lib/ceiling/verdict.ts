@@ -1,6 +1,7 @@
 // Whether one step of a ceiling search was sustained, pure: each condition is checked on the step's measured
 // window and a failed one says what it measured against what it needed. Browser-safe (the run page re-reads
 // stored verdicts; the driver computes them from the engine's summary and samples with stepFacts below).
+import { fmtLatency } from "../runs/numbers";
 import type { LatencyStats } from "../measurement/metrics";
 import { type Slo, sloBreaches, sloText } from "./slo";
 
@@ -81,7 +82,6 @@ export interface StepVerdict {
 
 const n0 = (x: number) => Math.round(x).toLocaleString("en-US");
 const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 1 });
-const ms = (x: number) => `${x >= 10 ? n1(x) : x.toLocaleString("en-US", { maximumFractionDigits: 2 })} ms`;
 const pct = (x: number) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
 
 /** Least-squares slope of items over time (per second); 0 with fewer than two distinct times. */
@@ -145,7 +145,10 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
       fail(
         "latency",
         broken
-          .map((b) => `${f.latency.label} ${b.bound.percentile} ${ms(b.measuredMs)} ${b.bound.inclusive ? ">" : "≥"} the goal's ${ms(b.bound.limitMs)}`)
+          .map(
+            (b) =>
+              `${f.latency.label} ${b.bound.percentile} ${fmtLatency(b.measuredMs)} ${b.bound.inclusive ? ">" : "≥"} the goal's ${fmtLatency(b.bound.limitMs)}`,
+          )
           .join("; "),
       );
   }

@@ -1,5 +1,6 @@
 // Builds the Comparable of lib/compare/compare.ts from a stored run (its summary, histograms and samples), an imported
 // tool output, or a published reference. Each keeps its own semantics, stated in its notes and facts.
+import { fmtLatency } from "../runs/numbers";
 import { decodeHistogram, mergeEncoded, type Histogram } from "../measurement/histogram";
 import { ImportedSummary, type ImportedLatency } from "../imports/parse";
 import { mibPerSec, type LatencyStats } from "../measurement/metrics";
@@ -450,7 +451,7 @@ export function fromReference(r: Reference): Comparable {
   const flags: string[] = [];
   if (r.workload === "queue")
     flags.push(
-      `its author flags the queue e2e p95/p99 as inflated by a start-up backlog${h.e2eFlag ? ` (p99 ${h.latencyMs.e2e.p99} ms)` : ""}; see results/queue/IMPERFECTIONS.md.`,
+      `its author flags the queue e2e p95/p99 as inflated by a start-up backlog${h.e2eFlag ? ` (p99 ${fmtLatency(h.latencyMs.e2e.p99)})` : ""}; see results/queue/IMPERFECTIONS.md.`,
     );
   if (h.writeAsPublished || h.readAsPublished)
     flags.push(`throughput is published rounded (${[h.writeAsPublished, h.readAsPublished].filter(Boolean).join(", ")}).`);

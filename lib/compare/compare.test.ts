@@ -11,7 +11,6 @@ import {
   configDiff,
   contextNotes,
   delta,
-  fmtMs,
   parseViewState,
   requestOrigin,
   toCsv,
@@ -21,6 +20,7 @@ import {
   viewQuery,
   type Comparable,
 } from "./compare";
+import { fmtLatency } from "../runs/format";
 import { distributionPoints, fromImport, fromReference, fromRun, NotComparable, relevantSettings } from "./build";
 import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "../measurement/histogram";
 import { parseToolOutput } from "../imports/parse";
@@ -37,7 +37,16 @@ const PUBSUB_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "pubsub-4vcpu-preset-
 /** A completed run's record: latencies recorded into real HDR histograms, percentiles read from them. */
 function runRecord(
   id: string,
-  opts: { fsync?: string; cores?: number; pg?: string; targetLabel?: string; serverAddress?: string | null; backoff?: "reference-effective" | "nominal" } = {},
+  opts: {
+    fsync?: string;
+    cores?: number;
+    pg?: string;
+    targetLabel?: string;
+    serverAddress?: string | null;
+    backoff?: "reference-effective" | "nominal";
+    /** The e2e latencies' floor in µs (2,000 by default: 2 … 5 ms). */
+    e2eFromMicros?: number;
+  } = {},
 ) {
   const config = WorkloadConfig.parse({
     kind: "queue",
@@ -51,7 +60,7 @@ function runRecord(
   for (let i = 1; i <= 1000; i++) {
     recordMicros(hs.write, 500 + i); // 0.501 … 1.5 ms
     recordMicros(hs.read, 1000 + 2 * i);
-    recordMicros(hs.e2e, 2000 + 3 * i);
+    recordMicros(hs.e2e, (opts.e2eFromMicros ?? 2000) + 3 * i);
   }
   const summary: RunSummary = {
     schemaVersion: 1,
@@ -184,15 +193,38 @@ test("Markdown export: a README-like summary table whose numbers equal the store
   const md = toMarkdown(cmp, { url: "http://x/compare?ids=ref:pubsub-4vcpu-single-node,r_aaa" });
   assert.match(
     md,
-    /\| Published: pub\/sub · 4 vCPU single node \| published \| AWS c7i\.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS \| 5,037 msg\/s \/ 4\.92 MiB\/s \| 25,183 msg\/s \/ 24\.59 MiB\/s \| 8\.76 \/ 10\.65 \/ 60\.09 \|/,
+    /\| Published: pub\/sub · 4 vCPU single node \| published \| AWS c7i\.xlarge: 4 vCPU, 8 GiB, gp3 25GB 9000 IOPS \| 5,037 msg\/s \/ 4\.92 MiB\/s \| 25,183 msg\/s \/ 24\.59 MiB\/s \| 8\.76 ms \/ 10\.65 ms \/ 60\.09 ms \|/,
   );
   const l = run.latency.e2e;
-  assert.ok(md.includes(`| ${fmtMs(l.p50)} / ${fmtMs(l.p95)} / ${fmtMs(l.p99)} |`));
+  assert.ok(md.includes(`| ${fmtLatency(l.p50)} / ${fmtLatency(l.p95)} / ${fmtLatency(l.p99)} |`));
   assert.ok(md.includes("996.68 msg/s / 0.97 MiB/s"));
-  // Write msg/s of the run against the baseline: 996.68 / 5037 = ×0.20, -80.2%
-  assert.match(md, /\| Write msg\/s \| 5,037 \| 996\.68 \(-80\.2% ×0\.2\) \|/);
+  // Write msg/s of the run against the baseline: 996.68 / 5037 = −80.2 %
+  assert.match(md, /\| Write msg\/s \| 5,037 \| 996\.68 \(−80\.2 %\) \|/);
   assert.match(md, /## What makes this comparison unfair/);
   assert.match(md, /Link: http:\/\/x\/compare/);
+});
+
+test("multi-second latencies read in seconds in the Markdown and the text table, a big change as a factor; CSV stays raw ms", () => {
+  // A stalled run: e2e 16.2 s (16,200.003 … 16,203 ms) against a run of 2 … 5 ms.
+  const slow = fromRun(runRecord("r_slow", { e2eFromMicros: 16_200_000 }));
+  const cmp = buildComparison([fromRun(runRecord("r_fast")), slow], "r_fast");
+  const md = toMarkdown(cmp);
+  const summaryRow = md.split("\n").find((l) => l.startsWith("| r_slow "))!;
+  const e2e = slow.latency.e2e;
+  assert.ok(e2e.p50! > 16_000 && e2e.p50! < 20_000, `e2e p50 ${e2e.p50} ms`);
+  assert.match(summaryRow, /\| 16\.2 s \/ 16\.2 s \/ 16\.2 s \| [\d.]+ ms \/ [\d.]+ ms \/ [\d.]+ ms \|/);
+  assert.doesNotMatch(md, /\d{1,3},\d{3}\.\d+ ms|\(ms\)/, 'never "16,244.735 ms", nor a bare number under an (ms) header');
+  // The results row: the value in seconds and the change against the 2 ms baseline as a factor, not "+483,000%".
+  const p50Row = md.split("\n").find((l) => l.startsWith("| End-to-end p50 |"))!;
+  assert.match(p50Row, /^\| End-to-end p50 \| 3\.\d+ ms \| 16\.2 s \([\d,]+×\) \|$/);
+  const text = toTextTable(cmp);
+  assert.match(text, /^End-to-end p50\s+3\.\d+ ms\s+16\.2 s \([\d,]+×\)$/m);
+  assert.doesNotMatch(text, /\d{1,3},\d{3}(\.\d+)? ms|\+[\d,]{4,}(\.\d)? ?%/);
+  // The machine-readable export keeps the raw milliseconds, the unit in the column's name.
+  const csv = toCsv(cmp).trim().split("\n");
+  const header = csv[0].split(",");
+  const fields = csv[2].match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, ""));
+  assert.equal(Number(fields[header.indexOf("e2e_p50_ms")]), e2e.p50);
 });
 
 test("CSV and JSON exports carry the unrounded values", () => {
@@ -211,7 +243,7 @@ test("CSV and JSON exports carry the unrounded values", () => {
   assert.equal(json.results.find((r) => r.key === "e2e.p99")!.values[1], 15.86);
   assert.equal((json.items[0] as { overTime?: unknown }).overTime, undefined);
   const text = toTextTable(cmp);
-  assert.match(text, /Write msg\/s\s+996\.68\s+2,885 \(\+189\.5% ×2\.89\)/);
+  assert.match(text, /Write msg\/s\s+996\.68\s+2,885 \(2\.9×\)/); // +189.5 %: beyond +100 %, a factor
 });
 
 test("the URL holds the whole view, and reading it back gives the same view", () => {

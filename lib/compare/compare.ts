@@ -9,7 +9,7 @@ import { latencyMetrics, metricModel, rateOperations } from "../measurement/oper
 import { workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
 
 import { toCsvText } from "../csv";
-import { fmtMs as fmtMsOf } from "../runs/format";
+import { fmtChange, fmtLatency, fmtMs as fmtMsOf } from "../runs/format";
 
 export type ItemKind = "run" | "import" | "reference";
 export type Badge = "measured" | "imported" | "published";
@@ -615,9 +615,11 @@ export function fmtNum(v: number | null | undefined, digits = 2): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return "—";
   return v.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
-/** Latency in ms (lib/runs/format.ts's rule); "—" when a source does not publish it. */
+/** Latency in ms as a bare number (a chart's axis); "—" when a source does not publish it. */
 export const fmtMs = (v: number | null | undefined) => fmtMsOf(v, "—");
-export const fmtValue = (v: number | null | undefined, unit: ResultRow["unit"]) => (unit === "ms" ? fmtMs(v) : fmtNum(v, 2));
+/** A latency with its unit, "—" when a source does not publish it: "8.76 ms", "16.2 s" (lib/runs/numbers.ts). */
+export const fmtLat = (v: number | null | undefined) => fmtLatency(v, "—");
+export const fmtValue = (v: number | null | undefined, unit: ResultRow["unit"]) => (unit === "ms" ? fmtLat(v) : fmtNum(v, 2));
 export function fmtCell(v: Cell): string {
   if (v === null) return "—";
   if (typeof v === "boolean") return v ? "yes" : "no";
@@ -626,11 +628,9 @@ export function fmtCell(v: Cell): string {
 }
 /** A config cell with how it is known: "200 (inferred)". */
 export const fmtAnnotated = (v: Cell, note: string | null | undefined) => (note && v !== null ? `${fmtCell(v)} (${note})` : fmtCell(v));
+/** The change against the baseline as a reader takes it: "−80.2 %", "+89.5 %", beyond +100 % a factor ("2.9×"). */
 export function fmtDelta(d: Delta | null): string {
-  if (!d) return "—";
-  const pct = d.pct === null ? "" : `${d.pct >= 0 ? "+" : ""}${fmtNum(d.pct, 1)}%`;
-  const ratio = d.ratio === null ? "" : `×${fmtNum(d.ratio, 2)}`;
-  return [pct, ratio].filter(Boolean).join(" ") || "—";
+  return d?.pct == null ? "—" : fmtChange(d.pct);
 }
 
 /** "Write msg/s, Published: …: start-up burst …": every known effect on a shown row, once per item and text. */
@@ -654,7 +654,7 @@ const badgeText = (c: Comparable) => `${c.label} (${c.badge})`;
 
 function triple(c: Comparable, m: Metric): string {
   const l = pctsOf(c, m);
-  return `${fmtMs(l.p50)} / ${fmtMs(l.p95)} / ${fmtMs(l.p99)}`;
+  return `${fmtLat(l.p50)} / ${fmtLat(l.p95)} / ${fmtLat(l.p99)}`;
 }
 const rate = (msg: number | null, mib: number | null) => `${fmtNum(msg, 2)} msg/s / ${fmtNum(mib, 2)} MiB/s`;
 
@@ -677,9 +677,9 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
         "Server",
         "Write Rate",
         "Read Rate",
-        "E2E Latency p50 / p95 / p99 (ms)",
-        "Write Latency p50 / p95 / p99 (ms)",
-        "Read Latency p50 / p95 / p99 (ms)",
+        "E2E Latency p50 / p95 / p99",
+        "Write Latency p50 / p95 / p99",
+        "Read Latency p50 / p95 / p99",
       ]),
     );
     lines.push(mdRow(Array(8).fill("---")));
@@ -703,7 +703,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
       "Source",
       "Server",
       ...m.rates.map((r) => `${r.label} (${r.unit}/s)`),
-      ...m.latencies.map((l) => `${l.label} p50 / p95 / p99 (ms)`),
+      ...m.latencies.map((l) => `${l.label} p50 / p95 / p99`),
     ];
     lines.push(mdRow(head));
     lines.push(mdRow(Array(head.length).fill("---")));
@@ -718,7 +718,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
         ]),
       );
   }
-  lines.push("", `## Results${base ? ` (Δ and ratio against ${badgeText(base)})` : ""}`, "");
+  lines.push("", `## Results${base ? ` (change against ${badgeText(base)})` : ""}`, "");
   lines.push(mdRow(["Metric", ...items.map(badgeText)]));
   lines.push(mdRow(["---", ...items.map(() => "---:")]));
   for (const r of cmp.results) {
@@ -726,7 +726,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
     const baseV = cmp.baseline >= 0 ? r.values[cmp.baseline] : null;
     lines.push(
       mdRow([
-        `${r.label}${r.unit === "ms" ? " (ms)" : ""}`,
+        r.label,
         ...r.values.map((v, i) => {
           const s = fmtValue(v, r.unit);
           if (!base || i === cmp.baseline || v === null) return s;
@@ -808,7 +808,7 @@ export function toTextTable(cmp: Comparison): string {
   for (const r of cmp.results) {
     if (r.values.every((v) => v === null)) continue;
     body.push([
-      `${r.label}${r.unit === "ms" ? " ms" : ""}`,
+      r.label,
       ...r.values.map((v, i) => {
         const s = fmtValue(v, r.unit);
         if (cmp.baseline < 0 || i === cmp.baseline || v === null) return s;

@@ -6,6 +6,7 @@
 // event loop. A reply that arrives while the loop is busy (a long GC, a page served by the app in the same
 // process, a slow callback) waits until the loop is free, and that wait is counted as database latency.
 import { z } from "zod";
+import { fmtLatency } from "../runs/numbers";
 
 const LoopDelay = z.object({ p50: z.number(), p99: z.number(), max: z.number() });
 
@@ -79,16 +80,18 @@ export function isClientBound({ delayMs, cpuCores, mainP99Ms }: ClientBoundInput
   return delayMs > CLIENT_BOUND_SHARE * mainP99Ms;
 }
 
-const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+// About three significant figures below a second ("0.60 ms", "75.0 ms", "104 ms"); from a second on, seconds as
+// every latency reads ("2.15 s", lib/runs/numbers.ts).
+const ms = (v: number) => (v >= 1000 ? fmtLatency(v) : `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`);
 
 /** The one sentence every surface (run page, CLI, compare) shows for a client-bound run. */
 export function clientBoundText(l: Pick<SummaryRunnerLoad, "loopDelayMs" | "exposedDelayMs" | "cpuCores" | "judgedAgainst">): string {
   const why = [
-    `event-loop delay p99 ${ms(l.loopDelayMs.p99)} ms, ${ms(l.exposedDelayMs)} ms over 1% of the time`,
-    ...(l.judgedAgainst ? [`against a ${l.judgedAgainst.metric} p99 of ${ms(l.judgedAgainst.p99)} ms`] : []),
+    `event-loop delay p99 ${ms(l.loopDelayMs.p99)}, ${ms(l.exposedDelayMs)} over 1% of the time`,
+    ...(l.judgedAgainst ? [`against a ${l.judgedAgainst.metric} p99 of ${ms(l.judgedAgainst.p99)}`] : []),
     `runner CPU ${(100 * l.cpuCores).toFixed(0)}% of one core`,
   ].join("; ");
-  return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} ms of the runner's own delay (${why}). Run the runner on a less loaded machine, or lower the load, before reading them as the database's`;
+  return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay (${why}). Run the runner on a less loaded machine, or lower the load, before reading them as the database's`;
 }
 
 /**

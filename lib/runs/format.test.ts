@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { overTimeOf } from "../compare/build";
 import { metricModel, rateLabel } from "../measurement/operations";
-import { fmtChange, fmtLatency, knobsLabel, knobsParts } from "./format";
+import { fmtChange, fmtLatencies, fmtLatency, fmtPercent, knobsLabel, knobsParts } from "./format";
 import { isRateSample, type SampleMetrics } from "../measurement/sample";
 import { WorkloadConfig } from "../workloads/config";
 
@@ -116,4 +116,42 @@ test("a change beyond +100 % reads as a factor, smaller ones as a percentage", (
   ];
   for (const [v, s] of cases) assert.equal(fmtChange(v), s, String(v));
   assert.equal(fmtChange(13_300, "requests/s"), "134× the requests/s");
+});
+
+test("a latency's edges: zero, sub-ms, exactly a second, just under a minute, minutes and hours in seconds, negatives, unknown", () => {
+  const cases: [number, string][] = [
+    [0, "0 ms"],
+    [0.0004, "0 ms"], // below the histograms' microsecond
+    [0.001, "0.001 ms"],
+    [0.5, "0.5 ms"],
+    [999.9996, "1 s"], // rounds to a second: never "1,000 ms"
+    [1000, "1 s"],
+    [1000.4, "1 s"],
+    [1005, "1.01 s"],
+    [9_994, "9.99 s"],
+    [59_900, "59.9 s"],
+    [59_960, "60 s"],
+    [125_000, "125 s"], // minutes stay in seconds: one unit per column of latencies
+    [3_600_000, "3,600 s"],
+    [-0.25, "−0.25 ms"],
+    [-16_244.735, "−16.2 s"],
+    [-0.0001, "0 ms"], // no minus on a zero
+  ];
+  for (const [v, s] of cases) assert.equal(fmtLatency(v), s, String(v));
+  for (const v of [null, undefined, Number.NaN, Number.POSITIVE_INFINITY]) {
+    assert.equal(fmtLatency(v), "–", String(v));
+    assert.equal(fmtLatency(v, "—"), "—", `${v}: where a source does not publish it`);
+  }
+  assert.equal(fmtLatencies([4.2, 1_204.4, null]), "4.2 ms / 1.2 s / –");
+});
+
+test("a change's edges and a share in percent", () => {
+  assert.equal(fmtChange(0), "±0.0 %");
+  assert.equal(fmtChange(-100), "−100.0 %");
+  assert.equal(fmtChange(100.04), "2×", "just beyond +100 %: a factor");
+  assert.equal(fmtChange(Number.NaN), "—");
+  assert.equal(fmtPercent(12.345), "12.3 %");
+  assert.equal(fmtPercent(0.4211), "0.42 %");
+  assert.equal(fmtPercent(1234.5), "1,234.5 %");
+  assert.equal(fmtPercent(null), "–");
 });

@@ -3,6 +3,7 @@ import { fmtBytes } from "../../workloads/fields";
 import { definitionOf, type WorkloadConfig } from "../workloads/config";
 
 export { fmtBytes };
+export { fmtChange, fmtLatencies, fmtLatency, fmtMs, fmtPercent } from "./numbers";
 
 /**
  * A run's knobs in words, one part per knob, for the runs list, the run page and the CLI: the workload's own
@@ -23,44 +24,6 @@ export function fmtRate(n: number | null | undefined): string {
 export function fmtMiB(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return "–";
   return n.toLocaleString("en-US", { maximumFractionDigits: n >= 100 ? 0 : 2 });
-}
-
-/**
- * Milliseconds to the microsecond (the histograms record µs), trailing zeros dropped, thousands separated:
- * 0.412, 3.185, 27.5, 10.65, 1,204.4. The one latency formatter of the product (run pages, comparison,
- * references), so a published 10.65 is shown as published and a measured figure as measured; `missing` is
- * what an unknown value shows ("–" on run pages, "—" where a source does not publish a figure).
- */
-export function fmtMs(n: number | null | undefined, missing = "–"): string {
-  if (n == null || !Number.isFinite(n)) return missing;
-  return n.toLocaleString("en-US", { maximumFractionDigits: 3 });
-}
-
-/**
- * A latency with its unit, as a reader takes it in: milliseconds below a second ("0.412 ms", "27.5 ms",
- * "999.1 ms"), seconds from a second on, to three significant figures ("1.2 s", "16.2 s", "1,624 s"), so a
- * stalled request reads "16.2 s", never "16,244.735 ms".
- */
-export function fmtLatency(ms: number | null | undefined, missing = "–"): string {
-  if (ms == null || !Number.isFinite(ms)) return missing;
-  if (Math.abs(ms) < 1000) return `${fmtMs(ms)} ms`;
-  const s = ms / 1000;
-  const digits = Math.abs(s) < 10 ? 2 : Math.abs(s) < 100 ? 1 : 0;
-  return `${s.toLocaleString("en-US", { maximumFractionDigits: digits })} s`;
-}
-
-/**
- * A change in percent, as a reader takes it in: up to +100 % a percentage ("+5.2 %", "−13.2 %", "±0.0 %"),
- * beyond it a factor ("2.3×", "134×"), which is how anyone reads "+13,300 %". `of` names the measure
- * ("134× the requests/s").
- */
-export function fmtChange(pct: number, of?: string): string {
-  if (pct > 100) {
-    const factor = 1 + pct / 100;
-    return `${factor.toLocaleString("en-US", { maximumFractionDigits: factor < 10 ? 1 : 0 })}×${of ? ` the ${of}` : ""}`;
-  }
-  const r = Math.round(pct * 10) / 10;
-  return `${r > 0 ? "+" : r < 0 ? "−" : "±"}${Math.abs(r).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`;
 }
 
 export function fmtInt(n: number | null | undefined): string {

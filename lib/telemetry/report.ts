@@ -1,6 +1,7 @@
 // A run's telemetry as the summary stores it (what the collector could see, the measured window's aggregates,
 // the verdict), and the words and columns every view shares: the CLI's lines, the CSV columns, wait-event
 // groups for the charts. Browser-safe.
+import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
 import { TelemetryInfo, type TelemetrySample } from "./shape";
 import { CATEGORY_LABELS, Verdict, WAL_FLUSH_WAITS, type Evidence } from "./verdict";
@@ -46,8 +47,17 @@ const dec = (x: number, d = 1) => x.toLocaleString("en-US", { maximumFractionDig
 
 /** One piece of evidence as text: "share of active waits on Lock:* 62% (≥ 30%) ✓". */
 export function evidenceText(e: Evidence): string {
+  // A latency reads as every latency does ("16.2 s", not "16,245 ms").
   const v = (x: number) =>
-    e.unit === "ratio" ? `${dec(x * 100, 0)}%` : e.unit === "%" ? `${dec(x)}%` : Math.abs(x) >= 100 ? `${int(x)} ${e.unit}` : `${dec(x, 2)} ${e.unit}`;
+    e.unit === "ms"
+      ? fmtLatency(x)
+      : e.unit === "ratio"
+        ? `${dec(x * 100, 0)}%`
+        : e.unit === "%"
+          ? `${dec(x)}%`
+          : Math.abs(x) >= 100
+            ? `${int(x)} ${e.unit}`
+            : `${dec(x, 2)} ${e.unit}`;
   const threshold = e.threshold !== undefined && e.cmp ? ` (${e.cmp} ${v(e.threshold)})` : "";
   const mark = e.holds === undefined ? "" : e.holds ? " ✓" : " ✗";
   return `${e.what} ${v(e.value)}${threshold}${mark}`;

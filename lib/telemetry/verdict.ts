@@ -5,6 +5,7 @@
 // Every rule returns its evidence as numbers beside the threshold it was held against, matched or not, so a
 // reader sees why a category was chosen and how far the others were. The README's "Why this number" section
 // explains each rule; the thresholds are THRESHOLDS below, nowhere else.
+import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
 import { CLIENT_BOUND_CPU_CORES, CLIENT_BOUND_SHARE, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
@@ -327,7 +328,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
         ...(c?.cpuPct !== undefined ? [`CPU ${num(c.cpuPct)}% of one core`] : []),
         ...(c?.eventLoopUtilization !== undefined ? [`event loop ${pct(c.eventLoopUtilization)} busy`] : []),
         ...(c?.exposedDelayMs !== undefined && c.mainP99Ms !== undefined
-          ? [`event-loop delay ${num(c.exposedDelayMs)} ms against a ${num(c.mainP99Ms)} ms p99`]
+          ? [`event-loop delay ${fmtLatency(c.exposedDelayMs)} against a ${fmtLatency(c.mainP99Ms)} p99`]
           : []),
       ];
       return `client-bound: the runner was busy (${parts.join(", ")})${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;

@@ -2,7 +2,8 @@
 import type { SearchResult } from "../../lib/ceiling/search";
 import { sloText, type Slo } from "../../lib/ceiling/slo";
 import { verdictText } from "../../lib/ceiling/verdict";
-import { msText, num } from "../format";
+import { fmtLatency, fmtPercent } from "../../lib/runs/format";
+import { num } from "../format";
 import type { CeilingStep } from "./driver";
 
 const rate = (n: number) => `${Math.round(n).toLocaleString("en-US")} msg/s`;
@@ -11,10 +12,10 @@ const rate = (n: number) => `${Math.round(n).toLocaleString("en-US")} msg/s`;
 export function stepLine(s: CeilingStep): string {
   const parts = [`achieved ${num(s.achievedRate)} msg/s`];
   if (s.readRate !== null) parts.push(`read ${num(s.readRate)} msg/s`);
-  parts.push(`${s.goal.label} p99 ${msText(s.goal.stats?.p99)} ms`);
+  parts.push(`${s.goal.label} p99 ${fmtLatency(s.goal.stats?.p99)}`);
   const slope = s.verdict.backlogSlopePerSec;
   if (slope !== null) parts.push(`backlog ${slope >= 0 ? "+" : ""}${num(slope)}/s`);
-  if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${msText(s.client.eventLoopP99Ms)} ms`);
+  if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${fmtLatency(s.client.eventLoopP99Ms)}`);
   return `step ${String(s.index + 1).padEnd(3)}${rate(s.rate).padStart(14)}: ${parts.join(", ")} → ${verdictText(s.verdict)}`;
 }
 
@@ -32,7 +33,7 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     );
   else {
     const width = ((high - low!) / low!) * 100;
-    out.push(`ceiling: ${rate(r.ceiling)} with ${goal}; bracket ${rate(low!)} – ${rate(high)} (the true ceiling is in it, ${num(width)}% wide)`);
+    out.push(`ceiling: ${rate(r.ceiling)} with ${goal}; bracket ${rate(low!)} – ${rate(high)} (the true ceiling is in it, ${fmtPercent(width)} wide)`);
   }
   if (r.failedAbove) out.push(`the next step, ${rate(r.failedAbove.rate)}, was ${verdictText(r.failedAbove.verdict)}`);
   if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);

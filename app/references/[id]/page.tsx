@@ -103,9 +103,9 @@ export default async function ReferencePage({ params }: Props) {
                 <th></th>
                 <th className="num">Write msg/s</th>
                 <th className="num">Read msg/s</th>
-                <th className="num">Write ms p50 / p95 / p99</th>
-                <th className="num">Read ms p50 / p95 / p99</th>
-                <th className="num">E2E ms p50 / p95 / p99</th>
+                <th className="num">Write p50 / p95 / p99</th>
+                <th className="num">Read p50 / p95 / p99</th>
+                <th className="num">E2E p50 / p95 / p99</th>
                 <th className="num">Writes / errors</th>
               </tr>
             </thead>
