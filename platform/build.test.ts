@@ -45,18 +45,24 @@ test("two starts of one checkout build once: the second waits for the first's bu
     let builds = 0;
     let building = 0;
     let overlapped = false;
+    let finished = false;
     const build = async () => {
       builds++;
       building++;
       overlapped ||= building > 1;
+      // As next build does: BUILD_ID is written long before the build has written everything else.
+      writeFileSync(buildId, String(builds));
       await new Promise((r) => setTimeout(r, 300));
-      writeFileSync(buildId, String(builds)); // the build is newer than every source now
+      finished = true;
       building--;
     };
     const waits: number[] = [];
     const [a, b] = await Promise.all([
       buildIfStale(build, { root: p.root, pollMs: 20 }),
-      buildIfStale(build, { root: p.root, pollMs: 20, onWait: (pid) => waits.push(pid) }),
+      buildIfStale(build, { root: p.root, pollMs: 20, onWait: (pid) => waits.push(pid) }).then((built) => {
+        assert.ok(finished, "the second start went on while the first's build was still writing the build folder");
+        return built;
+      }),
     ]);
     assert.equal(overlapped, false, "two builds ran at once");
     assert.equal(builds, 1, "the second start built again although the first had just built");

@@ -53,15 +53,21 @@ export async function buildIfStale(
   const root = opts.root ?? PROJECT_ROOT;
   const lock = buildLockPath(root);
   let told = false;
+  // The lock first, staleness after: a build in progress writes BUILD_ID long before it has written everything
+  // else, so a build folder another start is building must not be judged (or served) until that build ends.
   for (;;) {
-    if (!buildIsStale(root)) return false;
     try {
       writeFileSync(lock, String(process.pid), { flag: "wx" });
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
-    const holder = Number(readFileSync(lock, "utf8").trim() || 0);
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(lock, "utf8").trim() || 0);
+    } catch {
+      continue; // released between our try and this read
+    }
     if (!pidAlive(holder)) {
       rmSync(lock, { force: true }); // its builder died: take it over on the next turn
       continue;
@@ -71,7 +77,7 @@ export async function buildIfStale(
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
   }
   try {
-    if (!buildIsStale(root)) return false; // built by the holder we waited for, between our check and our lock
+    if (!buildIsStale(root)) return false; // fresh, or built by the start we waited for
     await build();
     return true;
   } finally {

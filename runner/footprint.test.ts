@@ -77,7 +77,8 @@ describe("a search --trigram run", () => {
       telemetry: false,
       // The pool's connections are cut as the measured window starts: the run fails, its admin connection lives.
       onPhase: (p) => {
-        if (p === "measuring") void c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'pgbb pool%'");
+        if (p === "measuring")
+          void c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'pgbb pool%' AND datname = current_database()");
       },
     }).then(
       () => null,

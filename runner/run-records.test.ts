@@ -52,7 +52,9 @@ test("a run that fails while measuring keeps the phase it failed in", async () =
   // The writer's and reader's connections are cut: the run fails; its admin connection still tears it down.
   const c = new pg.Client({ connectionString: target.url });
   await c.connect();
-  await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name IN ('pgbb writer 0', 'pgbb reader 0')");
+  await c.query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name IN ('pgbb writer 0', 'pgbb reader 0') AND datname = current_database()",
+  );
   await c.end();
   const r = await until("the run to end", async () => {
     const x = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
