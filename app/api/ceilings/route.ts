@@ -4,7 +4,7 @@ import { launchCeiling } from "@/lib/ceiling/launch";
 import { listSearches } from "@/lib/ceiling/store";
 import { toCeilingView } from "@/lib/ceiling/view";
 import { workloadDefinition, workloadDefinitions } from "@/lib/workloads/config";
-import { json, readJsonObject, withStoreErrors } from "../runs/_http";
+import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

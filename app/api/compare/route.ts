@@ -2,7 +2,7 @@ import { z } from "zod";
 import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
 import { compareUrl, isValidKey, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare/compare";
 import { loadComparison } from "@/lib/compare/load";
-import { withStoreErrors } from "../runs/_http";
+import { withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { checkHealth } from "@/lib/status/health";
-import { withStoreErrors } from "../runs/_http";
+import { withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { createImport, listImports } from "@/lib/imports/store";
-import { withStoreErrors } from "../runs/_http";
+import { withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

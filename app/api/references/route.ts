@@ -1,6 +1,6 @@
 import { publishedResults, STUDIES } from "@/lib/references/published";
 import { REFERENCE_ARTICLE_URL, REFERENCE_COMMIT, REFERENCE_REPO, REFERENCES, sourceUrl } from "@/lib/references/references";
-import { withStoreErrors } from "../runs/_http";
+import { withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-static";
 

@@ -5,7 +5,7 @@ import { toRunView } from "@/lib/runs/view";
 import { RUN_STATUSES } from "@/lib/measurement/metrics";
 import { launchRun } from "@/lib/targets/launch";
 import { workloadDefinition, workloadDefinitions } from "@/lib/workloads/config";
-import { json, readJsonObject, withStoreErrors } from "./_http";
+import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

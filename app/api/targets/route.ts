@@ -1,5 +1,5 @@
 import { addTarget, listTargets } from "@/lib/targets/store";
-import { json, readJsonObject, withStoreErrors } from "../runs/_http";
+import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,7 +1,7 @@
 import { CeilingId } from "@/lib/api/ids";
 import { deleteSearch, getSearch } from "@/lib/ceiling/store";
 import { isFinalSearch, toCeilingView } from "@/lib/ceiling/view";
-import { checkId, json, notFoundJson, withStoreErrors } from "../../runs/_http";
+import { checkId, json, notFoundJson, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

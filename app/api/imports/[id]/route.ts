@@ -1,6 +1,6 @@
 import { deleteImport, getImport } from "@/lib/imports/store";
 import { ImportId } from "@/lib/api/ids";
-import { checkId, withStoreErrors } from "../../runs/_http";
+import { checkId, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

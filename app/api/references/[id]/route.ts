@@ -1,6 +1,6 @@
 import { publishedById, publishedResults, STUDIES } from "@/lib/references/published";
 import { referenceById, REFERENCES, sourceUrl } from "@/lib/references/references";
-import { withStoreErrors } from "../../runs/_http";
+import { withStoreErrors } from "@/lib/api/http";
 
 type Ctx = { params: Promise<{ id: string }> };
 

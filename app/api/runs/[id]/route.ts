@@ -1,7 +1,7 @@
 import { deleteRun } from "@/lib/runs/store";
 import { isFinal, toRunView } from "@/lib/runs/view";
 import { quoteInput } from "@/lib/api/ids";
-import { json, loadRun, withStoreErrors } from "../_http";
+import { json, loadRun, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

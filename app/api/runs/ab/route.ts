@@ -1,7 +1,7 @@
 import { hasVariants, variantInputs } from "@/lib/compare/ab";
 import { launchRun } from "@/lib/targets/launch";
 import { requestCancel } from "@/lib/runs/store";
-import { json, readJsonObject, withStoreErrors } from "../_http";
+import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 import { deleteTarget } from "@/lib/targets/store";
 import { TargetId } from "@/lib/api/ids";
-import { checkId, json, withStoreErrors } from "../../runs/_http";
+import { checkId, json, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

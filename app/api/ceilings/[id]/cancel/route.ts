@@ -1,6 +1,6 @@
 import { CeilingId } from "@/lib/api/ids";
 import { requestSearchCancel } from "@/lib/ceiling/store";
-import { checkId, json, notFoundJson, withStoreErrors } from "../../../runs/_http";
+import { checkId, json, notFoundJson, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

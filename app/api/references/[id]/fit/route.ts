@@ -5,7 +5,7 @@ import { TargetId } from "@/lib/api/ids";
 import { resolveTarget } from "@/lib/targets/store";
 import { fieldErrors, WorkloadConfig } from "@/lib/workloads/config";
 import { readEnv } from "@/lib/env";
-import { withStoreErrors } from "../../../runs/_http";
+import { withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

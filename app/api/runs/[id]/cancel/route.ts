@@ -1,6 +1,6 @@
 import { requestCancel, getRun } from "@/lib/runs/store";
 import { RunId } from "@/lib/api/ids";
-import { checkId, json, notFoundJson, withStoreErrors } from "../../_http";
+import { checkId, json, notFoundJson, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

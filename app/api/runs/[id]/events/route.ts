@@ -1,5 +1,5 @@
 import { resumeAfter, runEventStream } from "@/lib/runs/events";
-import { loadRun, withStoreErrors } from "../../_http";
+import { loadRun, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -2,7 +2,7 @@ import { samplesAfter } from "@/lib/runs/store";
 import { samplesToCsv } from "@/lib/runs/samples-csv";
 import { toSample } from "@/lib/runs/view";
 import type { Sample } from "@/lib/measurement/sample";
-import { loadRun, withStoreErrors } from "../../_http";
+import { loadRun, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

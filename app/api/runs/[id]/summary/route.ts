@@ -1,5 +1,5 @@
 import { parseSummary } from "@/lib/runs/view";
-import { json, loadRun, withStoreErrors } from "../../_http";
+import { json, loadRun, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

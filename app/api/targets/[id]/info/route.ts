@@ -1,6 +1,6 @@
 import { controlStoreIdentity, resolveTarget, targetInfo } from "@/lib/targets/store";
 import { TargetId } from "@/lib/api/ids";
-import { checkId, json, withStoreErrors } from "../../../runs/_http";
+import { checkId, json, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

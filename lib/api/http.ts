@@ -1,5 +1,5 @@
-// Small helpers shared by the run and target route handlers: JSON answers that never get cached, and
-// reading a JSON body with a message that says what was wrong, and the "check the id, load the run or 404" prologue.
+// The helpers every API route handler shares (app/api/**/route.ts), server-only: JSON answers that never get cached,
+// reading a JSON body with a message that says what was wrong, checking a path id, and the "load the run or 404" prologue.
 import type { z } from "zod";
 import { isStoreUnavailable, storeErrorText } from "@/lib/status/health";
 import { RunId } from "@/lib/api/ids";
