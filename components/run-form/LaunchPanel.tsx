@@ -1,0 +1,136 @@
+// The New run form's launch bar: the total time the run loads the target, Launch (and "Run baseline and modded"
+// for a workload with variants), the confirmation of a long run, the messages about no one field, the same run
+// as a terminal command, and the ceiling search from this config.
+import { FindCeiling } from "@/components/ceiling/FindCeiling";
+import { hasVariants } from "@/lib/compare/ab";
+import { toCliCommand } from "@/lib/runs/cli-command";
+import { fmtDuration } from "@/lib/runs/format";
+import type { CliTarget } from "@/lib/targets/default-target";
+import type { PublicTarget } from "@/lib/targets/store";
+import { MAX_DRAIN_SECONDS, SHORT_WINDOW_SECONDS, type WorkloadConfig } from "@/lib/workloads/config";
+import { fieldsOf } from "./fields";
+import type { FormState } from "./useFormState";
+import type { LaunchState } from "./useLaunch";
+
+export function LaunchPanel({
+  form,
+  launch,
+  target,
+  targetId,
+  tooMany,
+  defaultCli,
+}: {
+  form: FormState;
+  launch: LaunchState;
+  target: PublicTarget | undefined;
+  targetId: string;
+  tooMany: boolean;
+  defaultCli: CliTarget;
+}) {
+  const { parsed, total, kind } = form;
+  const { launching, pair, confirming } = launch;
+  return (
+    <section className="panel launch">
+      {parsed.ok && total !== null && <TotalTime config={parsed.config} total={total} isLong={form.isLong} />}
+      <button type="submit" className="btn primary big" disabled={launching || tooMany || confirming}>
+        {launching && !pair ? "Checking the target and launching…" : "Launch run"}
+      </button>
+      {hasVariants(kind) && (
+        <>
+          <button
+            type="button"
+            className="btn big"
+            data-testid="launch-ab"
+            disabled={launching || tooMany || confirming}
+            onClick={(e) => void launch.launch(e, true)}
+          >
+            {launching && pair ? "Checking the target and launching both…" : "Run baseline and modded"}
+          </button>
+          <p className="hint">Both variants with this load, one after the other on this target, then their comparison.</p>
+        </>
+      )}
+      {confirming && total !== null && <ConfirmLong form={form} launch={launch} total={total} />}
+      <FormErrors form={form} />
+      {parsed.ok && (
+        <details>
+          <summary className="small">Same run from a terminal</summary>
+          <pre className="cmd">
+            {target && !target.isDefault ? toCliCommand(parsed.config, target.maskedUrl) : toCliCommand(parsed.config, defaultCli.targetUrl, defaultCli.env)}
+          </pre>
+        </details>
+      )}
+      <FindCeiling kind={kind} config={form.input} configOk={parsed.ok} targetId={targetId} warmupSeconds={parsed.ok ? parsed.config.warmupSeconds : null} />
+    </section>
+  );
+}
+
+function TotalTime({ config, total, isLong }: { config: WorkloadConfig; total: number; isLong: boolean }) {
+  return (
+    <div className={`total-time${isLong ? " long" : ""}`} data-testid="total-time" data-seconds={total}>
+      <div className="total-figure">Up to {fmtDuration(total)}</div>
+      <div className="hint">
+        {fmtDuration(config.warmupSeconds)} warm-up + {fmtDuration(config.durationSeconds)} measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining, plus
+        setup and verification. Runs queue: one runs at a time.
+      </div>
+    </div>
+  );
+}
+
+/** A run longer than 5 minutes is launched only on a second, explicit yes (or made short, or withdrawn). */
+function ConfirmLong({ form, launch, total }: { form: FormState; launch: LaunchState; total: number }) {
+  const { pair } = launch;
+  return (
+    <div
+      className="alert warn confirm-long"
+      role="alertdialog"
+      aria-labelledby="confirm-long-title"
+      tabIndex={-1}
+      ref={launch.confirmRef}
+      data-testid="confirm-long"
+    >
+      <p id="confirm-long-title" style={{ margin: 0 }}>
+        <strong>
+          {pair ? `These two runs load the target for up to ${fmtDuration(2 * total)}.` : `This run loads the target for up to ${fmtDuration(total)}.`}
+        </strong>{" "}
+        Other runs wait behind it; you can cancel it from its page.
+      </p>
+      <div className="row" style={{ marginTop: 8 }}>
+        <button type="button" className="btn primary" onClick={() => void launch.send()} disabled={launch.launching}>
+          {pair ? `Yes, launch both ${fmtDuration(total)} runs` : `Yes, launch the ${fmtDuration(total)} run`}
+        </button>
+        {form.long && form.values.durationSeconds !== String(SHORT_WINDOW_SECONDS) && (
+          <button type="button" className="btn" onClick={() => form.setWindow(SHORT_WINDOW_SECONDS)}>
+            Use a {SHORT_WINDOW_SECONDS} s window instead
+          </button>
+        )}
+        <button type="button" className="btn" onClick={launch.cancelConfirm}>
+          Go back
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Messages about no field on the form (the server's, or a field of another workload), else how many fields to fix. */
+function FormErrors({ form }: { form: FormState }) {
+  const { submitted, clientErrors, serverErrors, parsed } = form;
+  const fieldNames = new Set<string>(fieldsOf(form.kind).map((f) => f.name));
+  const general = Object.entries({ ...(submitted ? clientErrors : {}), ...serverErrors }).filter(
+    ([k]) => !fieldNames.has(k) && k !== "targetId" && k !== "connections",
+  );
+  if (general.length > 0)
+    return (
+      <div className="alert bad" role="alert" data-testid="form-error">
+        {general.map(([k, m]) => (
+          <div key={k}>{m}</div>
+        ))}
+      </div>
+    );
+  if (submitted && !parsed.ok)
+    return (
+      <p className="field-error" role="alert" data-testid="form-error">
+        Fix the {Object.keys(clientErrors).length === 1 ? "field" : `${Object.keys(clientErrors).length} fields`} marked in red, then launch.
+      </p>
+    );
+  return null;
+}
