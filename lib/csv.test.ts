@@ -1,7 +1,7 @@
 // The one CSV writer and the one latency formatter: what a spreadsheet reads back, and what a page shows.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fmtMs as compareMs } from "./compare/compare";
+import { fmtMs as compareMs } from "./compare/format";
 import { csvCell, toCsvText } from "./csv";
 import { fmtMs } from "./runs/format";
 

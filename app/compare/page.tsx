@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { CompareView } from "@/components/compare/CompareView";
-import { parseViewState } from "@/lib/compare/compare";
+import { parseViewState } from "@/lib/compare/view-state";
 import { listChoices, loadComparables } from "@/lib/compare/load";
 
 export const dynamic = "force-dynamic";

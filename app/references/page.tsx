@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PublishedStudies } from "@/components/compare/PublishedBits";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
-import { fmtNum } from "@/lib/compare/compare";
+import { fmtNum } from "@/lib/compare/format";
 import {
   REFERENCE_ARTICLE_TITLE,
   REFERENCE_ARTICLE_URL,

@@ -4,22 +4,10 @@
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
 import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import {
-  comparedMetrics,
-  fmtLat,
-  fmtMs,
-  fmtNum,
-  metricLabel,
-  PCT_LABEL,
-  PERCENTILES,
-  pctsOf,
-  rateOf,
-  rateOps,
-  type Comparable,
-  type Metric,
-  type TimePoint,
-  type ViewState,
-} from "@/lib/compare/compare";
+import { PCT_LABEL, PERCENTILES, pctsOf, rateOf, type Comparable, type Metric, type TimePoint } from "@/lib/compare/comparable";
+import { fmtLat, fmtMs, fmtNum } from "@/lib/compare/format";
+import { comparedMetrics, metricLabel, rateOps } from "@/lib/compare/metrics";
+import type { ViewState } from "@/lib/compare/view-state";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
 

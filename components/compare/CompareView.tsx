@@ -5,7 +5,9 @@
 import { useRouter } from "next/navigation";
 import "./compare.css";
 import { useEffect, useMemo, useState, useTransition } from "react";
-import { buildComparison, compareUrl, viewQuery, type Comparable, type ViewState } from "@/lib/compare/compare";
+import type { Comparable } from "@/lib/compare/comparable";
+import { buildComparison } from "@/lib/compare/compare";
+import { compareUrl, viewQuery, type ViewState } from "@/lib/compare/view-state";
 import type { Choice, LoadProblem } from "@/lib/compare/load";
 import { CompareCharts } from "./CompareCharts";
 import { ConfigTable } from "./ConfigTable";

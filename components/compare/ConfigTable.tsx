@@ -1,6 +1,8 @@
 "use client";
 // The config and environment table: differing fields highlighted, and a "differences only" toggle.
-import { fmtAnnotated, type Comparison, type DiffRow } from "@/lib/compare/compare";
+import type { Comparison } from "@/lib/compare/compare";
+import { fmtAnnotated } from "@/lib/compare/format";
+import type { DiffRow } from "@/lib/compare/rows";
 import { ItemName } from "./ui";
 
 function Rows({ rows, diffOnly, section, span }: { rows: DiffRow[]; diffOnly: boolean; section: string; span: number }) {

@@ -1,5 +1,5 @@
 // "What makes this comparison unfair": the notes of lib/compare/compare.ts contextNotes, warnings first.
-import type { ContextNote } from "@/lib/compare/compare";
+import type { ContextNote } from "@/lib/compare/notes";
 
 export function ContextPanel({ notes }: { notes: ContextNote[] }) {
   const sorted = [...notes].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "warn" ? -1 : 1));

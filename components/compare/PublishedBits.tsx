@@ -2,7 +2,7 @@
 // what the study ran and printed, how it timed it, what we derived (labelled as ours) and its caveats. Styled
 // by compare.css, which the pages import (through RefBits), so these render in a unit test too.
 import Link from "next/link";
-import { fmtLat, fmtNum } from "@/lib/compare/compare";
+import { fmtLat, fmtNum } from "@/lib/compare/format";
 import { publishedByStudy, publishedLabel, STUDIES, type PublishedResult } from "@/lib/references/published";
 import { presetById, workloadDefinition } from "@/lib/workloads/config";
 

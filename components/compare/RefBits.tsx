@@ -1,5 +1,5 @@
 // Pieces of the references pages (server components).
-import { fmtLat, fmtNum } from "@/lib/compare/compare";
+import { fmtLat, fmtNum } from "@/lib/compare/format";
 import { ResultActions } from "./PublishedBits";
 import { readsPerGroup } from "@/lib/measurement/operations";
 import { sourceUrl, type Caveat, type Reference } from "@/lib/references/references";

@@ -2,7 +2,9 @@
 // The results table: write and read msg/s and MiB/s, latency p50 … max for write, read and e2e, one column per
 // item, with the change against the baseline the user picks (a radio in each column head), and
 // beside each delta what is known to move either value (a reference's start-up burst, a study's HTTP latencies).
-import { delta, fmtDelta, fmtValue, type Comparison } from "@/lib/compare/compare";
+import type { Comparison } from "@/lib/compare/compare";
+import { delta } from "@/lib/compare/deltas";
+import { fmtDelta, fmtValue } from "@/lib/compare/format";
 import { ItemName, SourceBadge } from "./ui";
 
 export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline: (key: string) => void }) {

@@ -1,5 +1,5 @@
 // Small shared pieces of the compare view: item colours, the source badge, number cells.
-import type { Badge, Comparable } from "@/lib/compare/compare";
+import type { Badge, Comparable } from "@/lib/compare/comparable";
 
 /** One colour per selected item, in selection order (colour-blind-friendlier than a rainbow). */
 export const ITEM_COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#0b7285", "#c92a2a", "#e67700", "#495057"];

@@ -2,7 +2,7 @@
 // tool output, or a published reference. Each keeps its own semantics, stated in its notes and facts.
 import { fmtLatency } from "../runs/numbers";
 import { decodeHistogram, mergeEncoded, type Histogram } from "../measurement/histogram";
-import { ImportedSummary, type ImportedLatency } from "../imports/parse";
+import { type ImportedLatency, ImportedSummary } from "../imports/summary";
 import { mibPerSec, type LatencyStats } from "../measurement/metrics";
 import { publishedConfig, publishedLabel, STUDIES, type PublishedResult } from "../references/published";
 import { referenceLabel, type Reference } from "../references/references";
@@ -11,22 +11,10 @@ import { isRateSample, SampleMetrics } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
 import { SERVER_FIGURES, serverLine, verdictLine } from "../telemetry/report";
 import type { TelemetryWindow } from "../telemetry/window";
-import {
-  comparedMetrics,
-  configCellsOf,
-  durabilityLevel,
-  METRICS,
-  rateOps,
-  PCT_Q,
-  type Cell,
-  type Comparable,
-  type DistPoint,
-  type Facts,
-  type KnownEffect,
-  type Metric,
-  type Pcts,
-  type TimePoint,
-} from "./compare";
+import { PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type KnownEffect, type Metric, type Pcts, type TimePoint } from "./comparable";
+import { comparedMetrics, METRICS, rateOps } from "./metrics";
+import { durabilityLevel } from "./notes";
+import { configCellsOf } from "./rows";
 import { BACKOFF_LABELS, definitionOf, type WorkloadConfig } from "../workloads/config";
 import { readsPerGroup, throughputOf } from "../measurement/operations";
 

@@ -5,21 +5,16 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import {
-  buildComparison,
-  compareUrl,
-  configDiff,
-  contextNotes,
-  delta,
-  parseViewState,
-  requestOrigin,
-  toCsv,
-  toJson,
-  toMarkdown,
-  toTextTable,
-  viewQuery,
-  type Comparable,
-} from "./compare";
+import type { Comparable } from "./comparable";
+import { buildComparison } from "./compare";
+import { delta } from "./deltas";
+import { toCsv } from "./export-csv";
+import { toJson } from "./export-json";
+import { toMarkdown } from "./export-markdown";
+import { toTextTable } from "./export-text";
+import { contextNotes } from "./notes";
+import { configDiff } from "./rows";
+import { compareUrl, parseViewState, requestOrigin, viewQuery } from "./view-state";
 import { fmtLatency } from "../runs/format";
 import { distributionPoints, fromImport, fromReference, fromRun, NotComparable, relevantSettings } from "./build";
 import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "../measurement/histogram";

@@ -2,7 +2,9 @@
 // and references, by the keys of the URL's ids= ("r_…", "imp_…", "ref:<id>"), in that order.
 import { prisma, type PrismaClient } from "../db";
 import { fromImport, fromPublished, fromReference, fromRun, NotComparable, workloadShort } from "./build";
-import { buildComparison, isValidKey, type Comparable, type Comparison, type ViewState } from "./compare";
+import type { Comparable } from "./comparable";
+import { buildComparison, type Comparison } from "./compare";
+import { isValidKey, type ViewState } from "./view-state";
 import { publishedById, publishedLabel, publishedResults, STUDIES } from "../references/published";
 import { referenceById, referenceLabel, REFERENCES } from "../references/references";
 import { WorkloadConfig } from "../workloads/config";

@@ -4,7 +4,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { ImportError, LIVE_RATE_FACTOR, maskSecrets, parseCommand, parseGoDuration, parseToolOutput } from "./parse";
+import { parseGoDuration } from "../duration";
+import { maskSecrets, parseCommand } from "./command";
+import { LIVE_RATE_FACTOR } from "./consistency";
+import { parseToolOutput } from "./parse";
+import { ImportError } from "./summary";
 import { TOOL_OUTPUT_DIR } from "../paths";
 
 const OUT = TOOL_OUTPUT_DIR;

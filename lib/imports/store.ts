@@ -4,7 +4,9 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { prisma, type PrismaClient } from "../db";
 import { noControlChars } from "../api/ids";
-import { ImportError, maskSecrets, parseToolOutput } from "./parse";
+import { maskSecrets } from "./command";
+import { parseToolOutput } from "./parse";
+import { ImportError } from "./summary";
 import { definitionOf } from "../workloads/config";
 
 export const newImportId = () => `imp_${randomUUID().replace(/-/g, "").slice(0, 12)}`;

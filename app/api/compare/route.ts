@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
-import { compareUrl, isValidKey, parseViewState, requestOrigin, toCsv, toJson, toMarkdown } from "@/lib/compare/compare";
+import { toCsv } from "@/lib/compare/export-csv";
+import { toJson } from "@/lib/compare/export-json";
+import { toMarkdown } from "@/lib/compare/export-markdown";
+import { compareUrl, isValidKey, parseViewState, requestOrigin } from "@/lib/compare/view-state";
 import { loadComparison } from "@/lib/compare/load";
 import { withStoreErrors } from "@/lib/api/http";
 

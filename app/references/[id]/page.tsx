@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { FitWarningList } from "@/components/compare/FitWarnings";
 import { Derived, PublishedActions, PublishedCaveats, PublishedFacts, PublishedFigures } from "@/components/compare/PublishedBits";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
-import { fmtNum } from "@/lib/compare/compare";
+import { fmtNum } from "@/lib/compare/format";
 import { publishedById, publishedConfig, publishedLabel, publishedResults, type PublishedResult } from "@/lib/references/published";
 import {
   fitWarnings,

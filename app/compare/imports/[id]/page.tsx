@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DeleteImport } from "@/components/compare/DeleteImport";
 import "@/components/compare/compare.css";
-import { fmtNum } from "@/lib/compare/compare";
-import { IMPORT_CONFIG_FIELDS, ImportedSummary } from "@/lib/imports/parse";
+import { fmtNum } from "@/lib/compare/format";
+import { IMPORT_CONFIG_FIELDS, ImportedSummary } from "@/lib/imports/summary";
 import { workloadDefinition } from "@/lib/workloads/config";
 import { getImport } from "@/lib/imports/store";
 

@@ -1,0 +1,29 @@
+// The comparison as CSV: one row per item, unrounded, with ratios to the baseline.
+import { toCsvText } from "../csv";
+import type { Comparison } from "./compare";
+import { delta } from "./deltas";
+import { configRows, ENV_ROWS, type ResultRow } from "./rows";
+
+/** CSV: one row per item, every config field and metric as a column (unrounded), plus ratios to the baseline. */
+export function toCsv(cmp: Comparison): string {
+  const { items } = cmp;
+  const header = ["key", "kind", "badge", "label", "baseline", ...configRows().map((r) => `config_${r.key}`), ...ENV_ROWS.map((r) => `env_${r.key}`)];
+  for (const r of cmp.results) header.push(csvName(r));
+  if (cmp.baseline >= 0) for (const r of cmp.results) header.push(`${csvName(r)}_ratio_vs_baseline`);
+  const rows = items.map((c, i) => {
+    const row: (string | number | boolean | null)[] = [c.key, c.kind, c.badge, c.label, i === cmp.baseline];
+    for (const r of configRows()) row.push(c.config[r.key] ?? null);
+    for (const r of ENV_ROWS) row.push(c.env[r.key] ?? null);
+    for (const r of cmp.results) row.push(r.values[i]);
+    if (cmp.baseline >= 0) for (const r of cmp.results) row.push(delta(r.values[i], r.values[cmp.baseline], r.better)?.ratio ?? null);
+    return row;
+  });
+  return toCsvText([header, ...rows]);
+}
+
+function csvName(r: ResultRow): string {
+  if (r.group === "What the server did") return r.key;
+  if (r.unit !== "ms") return r.key.replace(/MsgPerSec$/, "_msg_per_s").replace(/MiBPerSec$/, "_mib_per_s");
+  const [m, p] = r.key.split(".");
+  return `${m}_${p}_ms`;
+}

@@ -1,0 +1,120 @@
+// The comparison as Markdown (the page's export and `npm run bench -- compare --format md`): a summary table like the
+// reference README's, the full results with deltas, the config and the caveats.
+import type { Comparable, Metric } from "./comparable";
+import { pctsOf, rateOf } from "./comparable";
+import type { Comparison } from "./compare";
+import { delta } from "./deltas";
+import { fmtAnnotated, fmtCell, fmtDelta, fmtLat, fmtNum, fmtValue } from "./format";
+import { comparedMetrics } from "./metrics";
+import { effectLines } from "./notes";
+
+const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(" | ")} |`;
+const badgeText = (c: Comparable) => `${c.label} (${c.badge})`;
+
+function triple(c: Comparable, m: Metric): string {
+  const l = pctsOf(c, m);
+  return `${fmtLat(l.p50)} / ${fmtLat(l.p95)} / ${fmtLat(l.p99)}`;
+}
+const rate = (msg: number | null, mib: number | null) => `${fmtNum(msg, 2)} msg/s / ${fmtNum(mib, 2)} MiB/s`;
+
+/** Markdown: a summary table like the reference README's, the full results with deltas, the config and the caveats. */
+export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: string } = {}): string {
+  const { items } = cmp;
+  const base = cmp.baseline >= 0 ? items[cmp.baseline] : null;
+  const lines: string[] = ["# Comparison", ""];
+  if (opts.url) lines.push(`Link: ${opts.url}`, "");
+  if (opts.generatedAt) lines.push(`Generated ${opts.generatedAt} by pg-broker-bench.`, "");
+  lines.push("## Summary", "");
+  const m = comparedMetrics(items.map((c) => c.workload));
+  const broker = ["write", "read"].every((op) => m.rates.some((r) => r.name === op));
+  if (broker) {
+    // Message workloads: the reference README's own layout, so a comparison pastes beside its tables.
+    lines.push(
+      mdRow([
+        "Configuration",
+        "Source",
+        "Server",
+        "Write Rate",
+        "Read Rate",
+        "E2E Latency p50 / p95 / p99",
+        "Write Latency p50 / p95 / p99",
+        "Read Latency p50 / p95 / p99",
+      ]),
+    );
+    lines.push(mdRow(Array(8).fill("---")));
+    for (const c of items)
+      lines.push(
+        mdRow([
+          c.label,
+          c.badge,
+          fmtCell(c.env.server ?? null),
+          rate(rateOf(c, "write", "Msg"), rateOf(c, "write", "MiB")),
+          rate(rateOf(c, "read", "Msg"), rateOf(c, "read", "MiB")),
+          triple(c, "e2e"),
+          triple(c, "write"),
+          triple(c, "read"),
+        ]),
+      );
+  } else {
+    // Other workloads: what they declare, each rate in its own unit and each charted latency as p50 / p95 / p99.
+    const head = [
+      "Configuration",
+      "Source",
+      "Server",
+      ...m.rates.map((r) => `${r.label} (${r.unit}/s)`),
+      ...m.latencies.map((l) => `${l.label} p50 / p95 / p99`),
+    ];
+    lines.push(mdRow(head));
+    lines.push(mdRow(Array(head.length).fill("---")));
+    for (const c of items)
+      lines.push(
+        mdRow([
+          c.label,
+          c.badge,
+          fmtCell(c.env.server ?? null),
+          ...m.rates.map((r) => fmtNum(rateOf(c, r.name, "Msg"), 2)),
+          ...m.latencies.map((l) => triple(c, l.name)),
+        ]),
+      );
+  }
+  lines.push("", `## Results${base ? ` (change against ${badgeText(base)})` : ""}`, "");
+  lines.push(mdRow(["Metric", ...items.map(badgeText)]));
+  lines.push(mdRow(["---", ...items.map(() => "---:")]));
+  for (const r of cmp.results) {
+    if (r.values.every((v) => v === null)) continue;
+    const baseV = cmp.baseline >= 0 ? r.values[cmp.baseline] : null;
+    lines.push(
+      mdRow([
+        r.label,
+        ...r.values.map((v, i) => {
+          const s = fmtValue(v, r.unit);
+          if (!base || i === cmp.baseline || v === null) return s;
+          const d = delta(v, baseV, r.better);
+          return d ? `${s} (${fmtDelta(d)})` : s;
+        }),
+      ]),
+    );
+  }
+  lines.push("", "## Configuration", "");
+  lines.push(mdRow(["Field", ...items.map((c) => c.label)]));
+  lines.push(mdRow(["---", ...items.map(() => "---")]));
+  for (const r of [...cmp.config, ...cmp.env])
+    lines.push(mdRow([`${r.label}${r.differs ? " ≠" : ""}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]));
+  if (cmp.notes.length) {
+    lines.push("", "## What makes this comparison unfair", "");
+    for (const n of cmp.notes) lines.push(`- ${n.severity === "warn" ? `**${n.topic}**` : n.topic}: ${n.text}`);
+  }
+  const effects = effectLines(cmp);
+  if (effects.length) {
+    lines.push("", "## Known effects beside the deltas", "");
+    for (const e of effects) lines.push(`- ${e}`);
+  }
+  const perItem = items.filter((c) => c.notes.length);
+  if (perItem.length) {
+    lines.push("", "## What the numbers mean", "");
+    for (const c of perItem) for (const n of c.notes) lines.push(`- ${c.label}: ${n}`);
+  }
+  lines.push("");
+  return lines.join("\n");
+}

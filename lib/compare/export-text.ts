@@ -1,0 +1,40 @@
+// The comparison as a plain-text table for the CLI (`npm run bench -- compare`).
+import type { Comparison } from "./compare";
+import { delta } from "./deltas";
+import { fmtAnnotated, fmtDelta, fmtValue } from "./format";
+import { effectLines } from "./notes";
+
+/** Plain-text table for the CLI: the same results table as the page, with Δ against the baseline. */
+export function toTextTable(cmp: Comparison): string {
+  const { items } = cmp;
+  const head = ["metric", ...items.map((c, i) => `${c.label} [${c.badge}]${i === cmp.baseline ? " (baseline)" : ""}`)];
+  const body: string[][] = [];
+  for (const r of cmp.results) {
+    if (r.values.every((v) => v === null)) continue;
+    body.push([
+      r.label,
+      ...r.values.map((v, i) => {
+        const s = fmtValue(v, r.unit);
+        if (cmp.baseline < 0 || i === cmp.baseline || v === null) return s;
+        const d = delta(v, r.values[cmp.baseline], r.better);
+        return d ? `${s} (${fmtDelta(d)})` : s;
+      }),
+    ]);
+  }
+  const cfg = [...cmp.config, ...cmp.env].filter((r) => r.differs).map((r) => [`≠ ${r.label}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]);
+  const all = [head, ...body, ...(cfg.length ? [head.map(() => ""), ...cfg] : [])];
+  // Columns as wide as their head, and as their cells up to 48 characters (longer cells are cut with "…").
+  const width = head.map((h, i) => Math.max(h.length, Math.min(48, Math.max(...all.map((r) => (r[i] ?? "").length)))));
+  const cut = (c: string, w: number) => (c.length > w ? `${c.slice(0, w - 1)}…` : c);
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 ? cut(c, width[i]).padEnd(width[i]) : cut(c, width[i]).padStart(width[i])))
+      .join("  ")
+      .trimEnd();
+  const out = [fmt(head), width.map((w) => "-".repeat(w)).join("  "), ...body.map(fmt)];
+  if (cfg.length) out.push("", "Config and environment that differ:", ...cfg.map(fmt));
+  if (cmp.notes.length) out.push("", "What makes this comparison unfair:", ...cmp.notes.map((n) => `  ${n.severity === "warn" ? "!" : "-"} ${n.text}`));
+  const effects = effectLines(cmp);
+  if (effects.length) out.push("", "Known effects beside the deltas:", ...effects.map((e) => `  ! ${e}`));
+  return `${out.join("\n")}\n`;
+}
