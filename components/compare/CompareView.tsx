@@ -68,7 +68,7 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
     setTimeout(() => setCopied(""), 2500);
   }
 
-  // The whole view goes along, so the export's link is exactly the Copy link URL (lib/compare/compare.ts compareUrl).
+  // The whole view goes along, so the export's link is exactly the Copy link URL (lib/compare/view-state.ts compareUrl).
   const exportHref = (format: string) => `/api/compare?${query}&format=${format}&download=1`;
 
   return (

@@ -1,4 +1,4 @@
-// "What makes this comparison unfair": the notes of lib/compare/compare.ts contextNotes, warnings first.
+// "What makes this comparison unfair": the notes of lib/compare/notes.ts contextNotes, warnings first.
 import type { ContextNote } from "@/lib/compare/notes";
 
 export function ContextPanel({ notes }: { notes: ContextNote[] }) {

@@ -1,4 +1,4 @@
-// Builds the Comparable of lib/compare/compare.ts from a stored run (its summary, histograms and samples), an imported
+// Builds the Comparable of lib/compare/comparable.ts from a stored run (its summary, histograms and samples), an imported
 // tool output, or a published reference. Each keeps its own semantics, stated in its notes and facts.
 import { fmtLatency } from "../runs/numbers";
 import { decodeHistogram, mergeEncoded, type Histogram } from "../measurement/histogram";
