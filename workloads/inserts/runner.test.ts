@@ -2,7 +2,7 @@
 // a UUIDv7 once; the drain time is reported; tampering with the table is caught.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { verificationError } from "../../runner/engine";
+import { verificationError } from "../../runner/harness";
 import { dbosTestTarget, sleep } from "../dbos/testing";
 
 let t: Awaited<ReturnType<typeof dbosTestTarget>>;

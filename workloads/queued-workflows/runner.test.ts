@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload, verificationError } from "../../runner/engine";
+import { runWorkload, verificationError } from "../../runner/harness";
 import { expandIdList } from "./sql";
 import { queueNames } from "./runner";
 

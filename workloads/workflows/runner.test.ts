@@ -2,7 +2,7 @@
 // the starts counted, each step left its checkpoint, the schema is the profile's; tampering is caught.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { verificationError } from "../../runner/engine";
+import { verificationError } from "../../runner/harness";
 import { WORKFLOW_STATUS_SHAPE } from "../dbos/schema";
 import { dbosTestTarget, sleep } from "../dbos/testing";
 
