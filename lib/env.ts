@@ -1,4 +1,4 @@
-// Every environment variable the product reads, parsed once with Zod. README's table lists the same.
+// Every environment variable the product reads, parsed once with Zod. README.md's Configuration table lists the same (scripts/readme.test.ts checks it).
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";

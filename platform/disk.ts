@@ -1,5 +1,5 @@
 // Free space of the disk holding a folder, as the product can see it on this machine (fs.statfs), and the
-// reserve kept free on every disk that holds the control store's or a local target's data (README "Disk space").
+// reserve kept free on every disk that holds the control store's or a local target's data (docs/operations.md "Disk space").
 import { existsSync, statfsSync, statSync } from "node:fs";
 import path from "node:path";
 

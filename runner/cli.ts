@@ -20,7 +20,8 @@ import { quitAfter, STOP_MS, within } from "./stop";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
-import { queuesSweep, type SweepPoint, sweepText } from "../workloads/queued-workflows/sweep";
+import { cliSweepFor } from "../workloads/runners";
+import type { SweepPoint } from "../workloads/runtime";
 
 export interface CliIo {
   out: (line: string) => void;
@@ -97,24 +98,25 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const ceiling = await import("./ceiling/cli");
     return ceiling.main(argv.slice(1), io);
   }
-  // `-queues 1,2,4,8`: one ordinary run per queue count, back to back, then the curve.
-  const sweep = queuesSweep(argv);
-  if (sweep.kind === "error") {
-    io.err(`bench: ${sweep.message}`);
+  // A workload's sweep (queued-workflows' `-queues 1,2,4,8`): one ordinary run per value, back to back, then its table.
+  const asked = cliSweepFor(argv);
+  if (asked?.plan.kind === "error") {
+    io.err(`bench: ${asked.plan.message}`);
     return 2;
   }
-  if (sweep.kind === "sweep") {
+  if (asked?.plan.kind === "sweep") {
+    const { sweep, plan } = asked;
     const points: SweepPoint[] = [];
     let code = 0;
-    for (const q of sweep.counts) {
-      io.out(`--- queues ${q} (${points.length + 1} of ${sweep.counts.length}) ---`);
-      const r = await runOnce(sweep.argvFor(q), io);
+    for (const q of plan.counts) {
+      io.out(`--- ${plan.flag} ${q} (${points.length + 1} of ${plan.counts.length}) ---`);
+      const r = await runOnce(plan.argvFor(q), io);
       if (r.code === 2 || r.cancelled) return r.code; // bad flags fail every run alike; a cancel stops the sweep
-      points.push({ queues: q, summary: r.summary, error: r.error, runId: r.runId });
+      points.push({ value: q, summary: r.summary, error: r.error, runId: r.runId });
       if (r.code !== 0) code = 1;
       io.out("");
     }
-    io.out(sweepText(points));
+    io.out(sweep.text(points));
     return code;
   }
   return (await runOnce(argv, io)).code;

@@ -1,4 +1,4 @@
-// Free space watched while a run writes (README "Disk space"): the disks holding a local target's data and the
+// Free space watched while a run writes (docs/operations.md "Disk space"): the disks holding a local target's data and the
 // control store's, read with fs.statfs once a second on the engine's tick (a cheap system call). A run is refused
 // when a disk is already below its reserve, and stopped when it would reach the reserve within a few seconds at
 // the rate the disk is filling, so Postgres never meets a full disk and the control store keeps room to record.

@@ -17,7 +17,7 @@ import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { definitionOf, MAX_DRAIN_SECONDS, type WorkloadConfig } from "../lib/workloads/config";
+import { definitionOf, MAX_DRAIN_SECONDS, throttlePerSecond, type WorkloadConfig } from "../lib/workloads/config";
 import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
 import { schemaComment, schemaLock } from "./sweep";
@@ -157,9 +157,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  // A message broker's payload size and write throttle; workloads without them (Yong's, DBOS's) schedule their own load.
+  // A message broker's payload size; the write throttle when the workload declares its pacing by it (the others,
+  // Yong's and DBOS's, schedule their own load).
   const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
-  const writeLimit = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
+  const writeLimit = throttlePerSecond(config);
   const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
   const throttle = writeLimit > 0 ? new Throttle(writeLimit) : null;

@@ -1,5 +1,5 @@
 // What a run leaves on the target outside its own schema, undone when it ends, whether it completed, failed or
-// was cancelled (README "Targets are left as found"): jobs it scheduled (pg_cron), and extensions it created.
+// was cancelled (docs/operations.md "Targets are left as found"): jobs it scheduled (pg_cron), and extensions it created.
 //
 // Extensions are per database and shared by every run on it, so a run never simply drops what it created:
 // - each run using an extension holds a shared advisory lock on it (session-level, on its admin connection)

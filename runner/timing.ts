@@ -82,7 +82,7 @@ export const jitterMicros = (minMicros: number, maxMicros: number) => minMicros 
 // ---------- the reference's effective back-off ----------
 //
 // What the reference's empty-poll sleeps really are on Linux (measured with its own Go toolchain, 5,000 sleeps
-// each; README "Differences from the reference"): Go's time.Sleep(d) for 0 < d ≤ ~1.1 ms takes about 1.1 ms
+// each; docs/measurement.md, item 7): Go's time.Sleep(d) for 0 < d ≤ ~1.1 ms takes about 1.1 ms
 // (200 µs: mean 1,099-1,106 µs, p10 1,081, p99 1,169), and a correct positive jitter(100 µs, 2 ms) takes
 // mean 1,634 µs, p50 1,131, p90 2,223, p99 2,254: whole "ticks" of ~1.1 ms, as many as cover d. Its jitter has a
 // sign bug (Go's % keeps the sign of an xorshift of the wall clock), so about half its results are ≤ 0, which

@@ -14,7 +14,7 @@ import { LiveNumbers } from "../components/run/LiveNumbers";
 import { LatencyTable } from "../components/run/RunResult";
 import { comparedMetrics, configCellsOf, configRows } from "../lib/compare/compare";
 import { Sample } from "../lib/measurement/sample";
-import { RunStats } from "../runner/stats";
+import { RunStats } from "../runner/core";
 import { csvColumns, samplesToCsv } from "../lib/runs/samples-csv";
 import { prisma } from "../lib/db";
 import { knobsParts } from "../lib/runs/format";
@@ -22,8 +22,8 @@ import { headlineOf } from "../lib/runs/view";
 import { getRun } from "../lib/runs/store";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { connectionsNeeded, parseConfig, WorkloadConfig } from "../lib/workloads/config";
-import { parseArgs, usage } from "../runner/cli-args";
-import { paramsObject, plural, sharedFields, sharedParts, writersField } from "./fields";
+import { parseArgs, usage } from "../runner/harness";
+import { paramsObject, plural, sharedFields, sharedParts, throttlePacing, writersField } from "./fields";
 import { registerWorkload } from "./index";
 import { defineWorkload, type FieldDef } from "./types";
 
@@ -80,6 +80,7 @@ const echo = defineWorkload({
   clientMemory: (c) => [{ bytes: c.writers * c.payloadBytes, words: `${c.writers} writers × payload`, fields: ["payloadBytes", "writers"] }],
   clientMemoryFormula: "writers × payload",
   writeBatch: () => 1,
+  pacing: (c) => throttlePacing(c, "msg", "ping"),
   // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
   metrics: {
     operations: [

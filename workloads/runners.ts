@@ -10,7 +10,8 @@ import { notify } from "./notify/runner";
 import { queue } from "./queue/runner";
 import { search } from "./search/runner";
 import { queuedWorkflows } from "./queued-workflows/runner";
-import type { WorkloadModule } from "./runtime";
+import { queuesCliSweep } from "./queued-workflows/sweep";
+import type { CliSweep, WorkloadModule } from "./runtime";
 import { workflows } from "./workflows/runner";
 
 export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadConfig, { kind: K }>> } = {
@@ -28,4 +29,16 @@ export const WORKLOADS: { [K in WorkloadKind]: WorkloadModule<Extract<WorkloadCo
 
 export function workloadFor<C extends WorkloadConfig>(config: C): WorkloadModule<C> {
   return WORKLOADS[config.kind] as unknown as WorkloadModule<C>;
+}
+
+/** The CLI's sweeps (one run per value of a list-valued flag), by workload: runner/cli.ts tries each in turn. */
+export const CLI_SWEEPS: readonly CliSweep[] = [queuesCliSweep];
+
+/** The sweep a command line asks for, if any (the first registered sweep that recognises it). */
+export function cliSweepFor(argv: string[]): { sweep: CliSweep; plan: Exclude<ReturnType<CliSweep["plan"]>, { kind: "none" }> } | null {
+  for (const sweep of CLI_SWEEPS) {
+    const plan = sweep.plan(argv);
+    if (plan.kind !== "none") return { sweep, plan };
+  }
+  return null;
 }

@@ -4,8 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../lib/testing";
-import { openClient, type TargetClient } from "../runner/pg/pgclient";
-import { RunStats } from "../runner/stats";
+import { openClient, type TargetClient, RunStats } from "../runner/core";
 import { stepFailed } from "./runtime";
 
 let db: { url: string; drop: () => Promise<void> };

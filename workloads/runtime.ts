@@ -1,12 +1,9 @@
 // The uniform shape of a workload (openmessaging/benchmark's driver split): the engine owns phases, timing,
 // samples and the schema; a workload owns its tables, its loops and its verification.
 import type pg from "pg";
-import type { Verification } from "../lib/measurement/summary";
+import type { RunSummary, Verification } from "../lib/measurement/summary";
 import type { WorkloadConfig } from "../lib/workloads/config";
-import { isConnectionError, rollbackQuietly, type TargetClient } from "../runner/pg/pgclient";
-import type { RunFootprint } from "../runner/footprint";
-import type { RunStats } from "../runner/stats";
-import type { Stopper, Throttle } from "../runner/timing";
+import { isConnectionError, rollbackQuietly, type TargetClient, type RunFootprint, type RunStats, type Stopper, type Throttle } from "../runner/core";
 
 export interface WorkloadContext<C extends WorkloadConfig> {
   config: C;
@@ -57,6 +54,27 @@ export interface WorkloadModule<C extends WorkloadConfig = WorkloadConfig> {
   /** Writers first in `roles`, then readers; the engine opens one client per role. */
   writerCount(config: C): number;
   create(ctx: WorkloadContext<C>): WorkloadRun;
+}
+
+/** A CLI sweep a workload offers: one ordinary run per value of a flag given as a list (runner/cli.ts asks each
+ *  one in workloads/runners.ts CLI_SWEEPS whether the command line is its). */
+export interface CliSweep {
+  plan(argv: string[]): SweepPlan;
+  /** The table printed after the last run. */
+  text(points: SweepPoint[]): string;
+}
+
+export type SweepPlan =
+  | { kind: "none" }
+  | { kind: "error"; message: string }
+  | { kind: "sweep"; flag: string; counts: number[]; argvFor: (value: number) => string[] };
+
+export interface SweepPoint {
+  value: number;
+  summary?: RunSummary;
+  /** Why the run has no summary, or why its verification failed. */
+  error?: string;
+  runId?: string;
 }
 
 /** Bytes of each payload that carry the writer's clock stamp (a Float64, little-endian). */

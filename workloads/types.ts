@@ -88,6 +88,8 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   clientMemoryFormula: string;
   /** Writes per write transaction (the throttle admits a whole batch at once). */
   writeBatch(config: z.output<S>): number;
+  /** How a run with this config is paced and at what rate: the engine reads this, never the config's fields. */
+  pacing(config: z.output<S>): Pacing;
   /** Derived rows of compare's config table. */
   compareExtras?: CompareExtra[];
   /** Whether the reference tool (pg_msg_bench) has this workload: its `-mode` value, for the importer. */
@@ -148,6 +150,29 @@ export interface MetricModel {
   delivery?: DeliveryDef;
   /** Items waiting (written, not yet consumed), sampled every second: per group (pub/sub) or one (queue). */
   backlog?: { label: string; unit: string; what: string; place: string };
+}
+
+/**
+ * How a run is paced, as its workload declares it for a parsed config:
+ * - `throttle`: the engine's write throttle admits `operation` at `targetPerSecond` over all writers
+ *   (runner/timing.ts Throttle; the from-schedule latencies and the "did not keep up" note come with it);
+ * - `open-loop`: the workload starts `operation` on a fixed timetable at `targetPerSecond`, whatever the answers do;
+ * - `closed-loop`: `virtualUsers` each send, wait for the answer and think `thinkMs` (no target rate);
+ * - `unpaced`: as fast as the loops go.
+ */
+export interface Pacing {
+  kind: "throttle" | "open-loop" | "closed-loop" | "unpaced";
+  /** Items of `unit` per second the pacing aims at (throttle and open loop). */
+  targetPerSecond?: number;
+  /** The paced item in the workload's own words, as its operation declares it ("msg", "row", "req", "workflow"). */
+  unit: string;
+  /** The declared operation (metrics.operations[].name) the pacing admits or starts. */
+  operation: string;
+  virtualUsers?: number;
+  thinkMs?: number;
+  /** The workload's load goes through the engine's throttle when it has a rate (its rate field; 0 = off, so
+   *  `unpaced`): compare then says "unthrottled" rather than nothing. */
+  throttleable?: boolean;
 }
 
 /** One share of a run's client memory: what holds it, in words with the config's numbers, and the fields that scale it. */

@@ -15,7 +15,7 @@ export const LatencyStats = z.object({
 export type LatencyStats = z.infer<typeof LatencyStats>;
 
 /**
- * The broker workloads' latency metrics (definitions as the reference tool, so numbers compare; README "Measurement"):
+ * The broker workloads' latency metrics (definitions as the reference tool, so numbers compare; docs/measurement.md):
  * - write:  pubsub: one sample per batch (BEGIN → INSERT … COMMIT, timer after BEGIN as the reference);
  *           queue: one per autocommit INSERT. Service time, measured from when the write was sent.
  * - writeScheduled: with a throttle only: from each write's *scheduled* start (coordinated omission corrected).

@@ -7,7 +7,7 @@ import { z } from "zod";
 import raw from "./references.data.json";
 import { budgetProblem, type ScopedLimit } from "../targets/capacity";
 import { readsPerGroup } from "../measurement/operations";
-import { presetById, ToolWorkload, WorkloadConfig, workloadDefinition } from "../workloads/config";
+import { pacingOf, presetById, ToolWorkload, throttlePerSecond, WorkloadConfig, workloadDefinition } from "../workloads/config";
 
 const Triple = z.object({ p50: z.number(), p95: z.number(), p99: z.number() });
 export type LatencyTriple = z.infer<typeof Triple>;
@@ -363,12 +363,12 @@ export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: R
     });
   }
   if (ref && server.cores !== undefined) {
-    const throttle = "throttleWritesPerSec" in config ? config.throttleWritesPerSec : 0;
+    const throttle = throttlePerSecond(config);
     const published = `a ${ref.server.vcpu} vCPU ${ref.server.instance} server with a separate ${ref.client.instance} client`;
     if (server.cores < ref.server.vcpu || server.targetIsEmbedded)
       out.push({
         severity: "warn",
-        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${throttle > 0 ? `; the ${throttle.toLocaleString("en-US")} msg/s throttle may not be reached` : ""}.`,
+        text: `The published run used ${published}; here ${server.targetIsEmbedded ? `the runner and the embedded Postgres share ${server.cores} cores` : `the runner has ${server.cores} cores`}. Expect different throughput${throttle > 0 ? `; the ${throttle.toLocaleString("en-US")} ${pacingOf(config).unit}/s throttle may not be reached` : ""}.`,
       });
   }
   const sb = ref?.postgres.settingsChanged.shared_buffers;

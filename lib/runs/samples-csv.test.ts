@@ -1,5 +1,5 @@
 // samples.csv: the columns a workload declares, every name unique; pub/sub and queue keep the names they had
-// before workloads declared their metrics (README "API" lists them; scripts and notebooks read them).
+// before workloads declared their metrics (docs/api.md lists them; scripts and notebooks read them).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RunStats } from "../../runner/stats";

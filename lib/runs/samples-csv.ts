@@ -17,7 +17,7 @@ interface Column {
   value: (s: Sample) => string | number | undefined;
 }
 
-/** The fixed columns of a workload, in order (README "API" lists pub/sub's and queue's). Per-group columns
+/** The fixed columns of a workload, in order (docs/api.md lists pub/sub's and queue's). Per-group columns
  *  follow: group_g0_msg_s, group_g0_backlog, … */
 function columnsOf(kind: string): Column[] {
   const model = metricModel(kind);

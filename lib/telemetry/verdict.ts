@@ -3,7 +3,7 @@
 // browser-safe: the finished page, the live page, the CLI and compare all call it on stored numbers.
 //
 // Every rule returns its evidence as numbers beside the threshold it was held against, matched or not, so a
-// reader sees why a category was chosen and how far the others were. The README's "Why this number" section
+// reader sees why a category was chosen and how far the others were. docs/verdict.md ("Why this number")
 // explains each rule; the thresholds are THRESHOLDS below, nowhere else.
 import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";

@@ -3,7 +3,7 @@
 // message everywhere. Each workload's own schema, fields and presets are in workloads/<kind>/definition.ts.
 import { z } from "zod";
 import { definitionOf, workloadDefinition, workloadDefinitions, type WorkloadConfig as Config, type WorkloadInput as Input } from "../../workloads";
-import type { PresetDef, WorkloadDefinition } from "../../workloads/types";
+import type { Pacing, PresetDef, WorkloadDefinition } from "../../workloads/types";
 
 export type WorkloadConfig = Config;
 export type WorkloadInput = Input;
@@ -46,6 +46,26 @@ export const ENGINE_CONNECTIONS = 2;
 /** Connections a run opens against the target: one per client, as the reference, plus the engine's own. */
 export function connectionsNeeded(c: WorkloadConfig): number {
   return definitionOf(c).clients(c) + ENGINE_CONNECTIONS;
+}
+
+/** How a run of this config is paced, as its workload declares it (workloads/types.ts Pacing). */
+export function pacingOf(c: WorkloadConfig): Pacing {
+  return definitionOf(c).pacing(c);
+}
+
+/** The engine's write throttle in items per second: 0 when the run is not paced by it (or its workload is no
+ *  longer registered: a stored run's page still renders). */
+export function throttlePerSecond(c: WorkloadConfig): number {
+  const p = workloadDefinition(c.kind)?.pacing(c);
+  return p?.kind === "throttle" ? (p.targetPerSecond ?? 0) : 0;
+}
+
+/** The write throttle as compare states it: its rate, 0 for unthrottled, null for a workload that has none
+ *  (or one no longer registered). */
+export function throttleFact(c: WorkloadConfig): number | null {
+  const p = workloadDefinition(c.kind)?.pacing(c);
+  if (p?.kind === "throttle") return p.targetPerSecond ?? 0;
+  return p?.throttleable ? 0 : null;
 }
 
 /** Longest drain after the measured window (writers stopped, readers catch up); runner/engine.ts uses it. */

@@ -6,7 +6,7 @@
 // not answer within the probe's timeout is declared unresponsive, and every connection of the run is destroyed
 // so that nothing waits on it any longer.
 //
-// Bounds (documented in README "When the target stops answering"):
+// Bounds (documented in docs/operations.md, Faults, "When the target stops answering"):
 // - normally: a statement silent for SILENCE_MS is probed, with PROBE_TIMEOUT_MS to answer: a stopped target
 //   fails the run within about 20 s, naming it;
 // - after a cancel: probed once silent URGENT_SILENCE_MS, URGENT_PROBE_TIMEOUT_MS to answer, so Cancel ends a

@@ -16,6 +16,7 @@ import {
   YONG,
   type YongShape,
   yongParams,
+  yongPacing,
 } from "../yong/fields";
 
 export const DISTRIBUTIONS = ["uniform", "zipf"] as const;
@@ -210,6 +211,7 @@ export const cache = defineWorkload({
   ],
   clientMemoryFormula: "virtual users (or a second of arrivals) × value size × 4",
   writeBatch: () => 1,
+  pacing: (c) => yongPacing(c, c.vus),
   metrics: {
     operations: [
       ...requestOperations([

@@ -10,8 +10,7 @@ import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { Kpis, VerificationPanel } from "../../components/run/RunResult";
-import { runWorkload, verificationError } from "../../runner/engine";
-import { summaryText } from "../../runner/format";
+import { runWorkload, verificationError, summaryText } from "../../runner/harness";
 import { keyName } from "./runner";
 
 let db: { url: string; drop: () => Promise<void> };

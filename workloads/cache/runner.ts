@@ -9,8 +9,7 @@
 // the TTL) with values of the key they asked for.
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import { clock } from "../../runner/timing";
+import { type TargetClient, clock } from "../../runner/core";
 import type { WorkloadContext, WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule, ZipfSampler } from "../yong/driver";
 import type { CacheConfig } from "./definition";

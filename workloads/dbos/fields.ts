@@ -1,7 +1,7 @@
 // Fields the DBOS workloads share (browser-safe): the target rate of the open loop, the connections it may
 // use, and the timing fields every workload has.
 import { sharedFields } from "../fields";
-import type { FieldDef } from "../types";
+import type { FieldDef, Pacing } from "../types";
 
 /** The open loop's target rate, in `unit` per second (the study's --rps). */
 export const rateField = (unit: string, what: string): FieldDef => ({
@@ -16,6 +16,14 @@ export const rateField = (unit: string, what: string): FieldDef => ({
   group: "load",
   cli: { flag: "rate", ours: true, help: `target rate in ${unit}/s, on a fixed timetable (the study's --rps)` },
   compareLabel: `Target rate (${unit}/s)`,
+});
+
+/** The open loop's pacing (dbos/open-loop.ts): `operation` started at the target rate on a fixed timetable. */
+export const openLoopPacing = (c: { rate: number }, unit: string, operation: string): Pacing => ({
+  kind: "open-loop",
+  targetPerSecond: c.rate,
+  unit,
+  operation,
 });
 
 export const connectionsField: FieldDef = {

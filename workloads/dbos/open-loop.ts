@@ -10,8 +10,7 @@
 // study printed: "> 0 means the database could not keep up". A drain longer than MAX_DRAIN_SECONDS is cut
 // off: units still waiting then are not run, counted and noted.
 import { MAX_DRAIN_SECONDS } from "../../lib/workloads/config";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import { clock, sleepUntil, Throttle } from "../../runner/timing";
+import { type TargetClient, clock, sleepUntil, Throttle } from "../../runner/core";
 import type { WorkloadContext } from "../runtime";
 
 export interface OpenLoopResult {

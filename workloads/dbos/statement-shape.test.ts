@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import { startEmbedded } from "../../platform/embedded";
 import { freePort } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload } from "../../runner/engine";
+import { runWorkload } from "../../runner/harness";
 import { LOG_LINE_PREFIX, parseStatementLog, transactionShape, transactionsOf, transactionsTouching } from "./statement-log";
 
 const FIXTURE = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "..", "fixtures", "dbos", "statements.json"), "utf8")) as {

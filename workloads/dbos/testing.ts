@@ -3,7 +3,7 @@
 import pg from "pg";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload } from "../../runner/engine";
+import { runWorkload } from "../../runner/harness";
 
 export async function dbosTestTarget(label: string) {
   const db = await testDatabase(label);

@@ -2,8 +2,7 @@
 // sequential inserts on a fixed timetable (workloads/dbos/open-loop.ts), and verification that the rows in
 // the table are the inserts counted, each id once.
 import type pg from "pg";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import { clock } from "../../runner/timing";
+import { type TargetClient, clock } from "../../runner/core";
 import { drainNotes, OpenLoop } from "../dbos/open-loop";
 import { uuid7 } from "../dbos/uuid7";
 import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";

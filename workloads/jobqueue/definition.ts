@@ -17,6 +17,7 @@ import {
   YONG,
   type YongShape,
   yongParams,
+  yongPacing,
 } from "../yong/fields";
 
 /**
@@ -166,6 +167,7 @@ export const jobqueue = defineWorkload({
   },
   clientMemoryFormula: "jobs inserted × 64 bytes",
   writeBatch: () => 1,
+  pacing: (c) => yongPacing(c, c.producers + c.consumers),
   metrics: {
     operations: [
       ...requestOperations([

@@ -6,7 +6,7 @@ import pg from "pg";
 import { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload, verificationError } from "../../runner/engine";
+import { runWorkload, verificationError } from "../../runner/harness";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;

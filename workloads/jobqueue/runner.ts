@@ -8,8 +8,7 @@
 // or one no producer of this run inserted; the preloaded jobs must all still be there, completed; and the
 // table must hold nothing else.
 import type pg from "pg";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import { clock } from "../../runner/timing";
+import { type TargetClient, clock } from "../../runner/core";
 import type { WorkloadContext, WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule } from "../yong/driver";
 import type { JobqueueConfig } from "./definition";

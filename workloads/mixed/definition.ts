@@ -25,6 +25,7 @@ import {
   YONG,
   type YongShape,
   yongParams,
+  yongPacing,
 } from "../yong/fields";
 
 /**
@@ -253,6 +254,11 @@ export const mixed = defineWorkload({
     ),
   clientMemoryFormula: "the four workloads' own, each with its share of the VUs",
   writeBatch: () => 1,
+  pacing: (c) =>
+    yongPacing(
+      c,
+      VU_FIELDS.reduce((n, f) => n + c[f], 0),
+    ),
   metrics: {
     operations: mixedOperations(),
     delivery: notify.metrics.delivery,

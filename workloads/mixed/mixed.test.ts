@@ -8,7 +8,7 @@ import pg from "pg";
 import { decodeHistogram } from "../../lib/measurement/histogram";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload } from "../../runner/engine";
+import { runWorkload } from "../../runner/harness";
 import { notify } from "../notify/definition";
 import { search } from "../search/definition";
 import { mixed, mixedParts } from "./definition";

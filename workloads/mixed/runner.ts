@@ -5,9 +5,7 @@
 // operation and under "total" (the driver), so the aggregate's percentiles come from one merged histogram.
 // Modded also schedules the article's pg_cron cache-expiry job, when the target has pg_cron.
 import type pg from "pg";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import type { RunFootprint } from "../../runner/footprint";
-import type { RunStats } from "../../runner/stats";
+import type { TargetClient, RunFootprint, RunStats } from "../../runner/core";
 import { cache } from "../cache/runner";
 import { jobqueue } from "../jobqueue/runner";
 import { notify } from "../notify/runner";

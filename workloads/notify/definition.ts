@@ -19,6 +19,7 @@ import {
   YONG,
   type YongShape,
   yongParams,
+  yongPacing,
 } from "../yong/fields";
 
 /** Think time reproducing the modded 200-VU run's 1,131 req/s: 200 / 1,131 = 177 ms per iteration, less its 2.13 ms average. */
@@ -161,6 +162,7 @@ export const notify = defineWorkload({
   ],
   clientMemoryFormula: "pool × message × 4 + 100 rows × message × 3 (one bit a message for delivery bookkeeping)",
   writeBatch: () => 1,
+  pacing: (c) => yongPacing(c, c.vus),
   metrics: {
     operations: [
       ...requestOperations([{ name: "publish", label: "publish" }]),

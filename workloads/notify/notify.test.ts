@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload } from "../../runner/engine";
+import { runWorkload } from "../../runner/harness";
 import { Deliveries } from "./subscribers";
 import { messagePayload, notifySql } from "./sql";
 

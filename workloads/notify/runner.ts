@@ -5,8 +5,7 @@
 // what was published and that every message was received exactly once (a lost notification is counted and
 // fails the run, beside how full the NOTIFY queue got).
 import type pg from "pg";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import { clock, Stopper } from "../../runner/timing";
+import { type TargetClient, clock, Stopper } from "../../runner/core";
 import { stepFailed, type WorkloadContext, type WorkloadVerification } from "../runtime";
 import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver";
 import type { NotifyConfig } from "./definition";

@@ -5,7 +5,7 @@
 // Both hand every message to Deliveries, which times it from its publish (the runner's clock, in the payload)
 // and checks it arrives once.
 import type pg from "pg";
-import { clock, sleepUntil, type Stopper } from "../../runner/timing";
+import { clock, sleepUntil, type Stopper } from "../../runner/core";
 import { channelName, type notifySql, POLL_LIMIT, parseMessage } from "./sql";
 
 export const POLL_INTERVAL_MS = 100;

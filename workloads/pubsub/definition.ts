@@ -14,6 +14,7 @@ import {
   sharedParts,
   whenValid,
   writersField,
+  throttlePacing,
 } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
@@ -224,6 +225,7 @@ export const pubsub = defineWorkload({
   ],
   clientMemoryFormula: "writers × write batch × payload × 4 + readers × groups × (read batch × 2 + 4) × payload",
   writeBatch: (c) => c.writeBatch,
+  pacing: (c) => throttlePacing(c, "msg"),
   metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),
   compareExtras: [
     {

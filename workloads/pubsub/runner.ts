@@ -6,11 +6,7 @@
 import { randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { PubsubConfig } from "./definition";
-import { LeanQuery } from "../../runner/pg/leanquery";
-import { bindExecuteMessage } from "../../runner/pg/protocol";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import type { GroupStats } from "../../runner/stats";
-import { Backoff, clock, sleepUntil } from "../../runner/timing";
+import { LeanQuery, bindExecuteMessage, type TargetClient, type GroupStats, Backoff, clock, sleepUntil } from "../../runner/core";
 import {
   ERROR_PAUSE_MS,
   errorMessage,

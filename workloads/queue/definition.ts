@@ -1,7 +1,19 @@
 // The queue, as the product knows it (browser-safe): its params, field table, presets and description. The
 // SQL and loops are in runner.ts beside this (server-only).
 import type { z } from "zod";
-import { backoffField, type BackoffMode, brokerMetrics, byGroup, fmtBytes, paramsObject, plural, sharedFields, sharedParts, writersField } from "../fields";
+import {
+  backoffField,
+  type BackoffMode,
+  brokerMetrics,
+  byGroup,
+  fmtBytes,
+  paramsObject,
+  plural,
+  sharedFields,
+  sharedParts,
+  throttlePacing,
+  writersField,
+} from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -118,6 +130,7 @@ export const queue = defineWorkload({
   clientMemoryFormula: "writers × payload × 5 + readers × payload × 8",
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
+  pacing: (c) => throttlePacing(c, "msg"),
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue" }),
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",

@@ -6,10 +6,7 @@
 import { createHash, randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { QueueConfig } from "./definition";
-import { LeanQuery } from "../../runner/pg/leanquery";
-import { bindExecuteMessage } from "../../runner/pg/protocol";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import { Backoff, clock, sleepUntil } from "../../runner/timing";
+import { LeanQuery, bindExecuteMessage, type TargetClient, Backoff, clock, sleepUntil } from "../../runner/core";
 import {
   ERROR_PAUSE_MS,
   canStampE2e,

@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import { type DbosProfile, profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
-import { byGroup, paramsObject, plural } from "../fields";
+import { byGroup, paramsObject, plural, throttlePacing } from "../fields";
 import { defineWorkload, type FieldDef, type MetricModel } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -284,6 +284,7 @@ export const queuedWorkflows = defineWorkload({
   },
   clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
   writeBatch: () => 1,
+  pacing: (c) => throttlePacing(c, "workflow"),
   metrics: QW_METRICS,
   // The study's figures count completed workflows: the completion rate here.
   published: [

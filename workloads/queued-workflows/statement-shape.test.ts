@@ -10,7 +10,7 @@ import pg from "pg";
 import { type EmbeddedServer, startEmbedded } from "../../platform/embedded";
 import { freePort } from "../../lib/testing";
 import { WorkloadConfig } from "../../lib/workloads/config";
-import { runWorkload, verificationError } from "../../runner/engine";
+import { runWorkload, verificationError } from "../../runner/harness";
 import { LOG_LINE_PREFIX, normaliseStatement, parseStatementLog, transactionsOf, transactionsTouching } from "../dbos/statement-log";
 import { VALUES } from "../dbos/schema";
 import { RESULT_POLL_217 } from "../dbos/statements";

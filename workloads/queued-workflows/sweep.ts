@@ -1,20 +1,18 @@
 // The queues sweep of the CLI: `npm run bench -- queued-workflows --queues 1,2,4,8 …` runs one ordinary run per
 // queue count, back to back (each saved with --save like any run, each its own --json file), then prints the
 // completion rate against the number of queues: the curve the study published only as a chart.
-import type { RunSummary } from "../../lib/measurement/summary";
-import { msText, num } from "../../runner/format";
+import { msText, num } from "../../runner/core";
+import type { CliSweep, SweepPlan, SweepPoint } from "../runtime";
 import { parseQueueCounts } from "./definition";
 
 const QUEUES_FLAG = /^--?queues(?:=(.*))?$/;
-
-export type QueuesSweep = { kind: "none" } | { kind: "error"; message: string } | { kind: "sweep"; counts: number[]; argvFor: (queues: number) => string[] };
 
 /**
  * Whether `argv` asks for a sweep: a queued-workflows command whose -queues value is a comma-separated list.
  * Each run's argv is the same with that one value; `--json FILE` becomes FILE with `-queues-Q` before its
  * extension, so the runs do not overwrite each other's summary.
  */
-export function queuesSweep(argv: string[]): QueuesSweep {
+export function queuesSweep(argv: string[]): SweepPlan {
   let at = -1;
   let value: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -32,6 +30,7 @@ export function queuesSweep(argv: string[]): QueuesSweep {
   const jsonAt = argv.findIndex((a) => /^--?json(?:=|$)/.test(a));
   return {
     kind: "sweep",
+    flag: "queues",
     counts,
     argvFor: (q) => {
       const out = [...argv];
@@ -51,14 +50,6 @@ export function queuesSweep(argv: string[]): QueuesSweep {
   };
 }
 
-export interface SweepPoint {
-  queues: number;
-  summary?: RunSummary;
-  /** Why the run has no summary, or why its verification failed. */
-  error?: string;
-  runId?: string;
-}
-
 /** The sweep's table and its curve: completion rate per queue count, a bar each, beside the published figures. */
 export function sweepText(points: SweepPoint[]): string {
   const rate = (p: SweepPoint) => p.summary?.reads.msgPerSec ?? 0;
@@ -68,7 +59,7 @@ export function sweepText(points: SweepPoint[]): string {
     const s = p.summary;
     const bar = "█".repeat(Math.round((rate(p) / top) * 40));
     rows.push([
-      String(p.queues),
+      String(p.value),
       s ? num(s.writes.msgPerSec, 0) : "–",
       s ? num(s.reads.msgPerSec, 0) : "–",
       msText(s?.latencyMs.e2e?.p50),
@@ -94,3 +85,6 @@ export function sweepText(points: SweepPoint[]): string {
     "exist only as a chart, and no latency was published. A rate is sustained only when little is left at the end.",
   ].join("\n");
 }
+
+/** The CLI's sweep over queue counts, as the runner registry (workloads/runners.ts) lists it. */
+export const queuesCliSweep: CliSweep = { plan: queuesSweep, text: sweepText };

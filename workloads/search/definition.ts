@@ -18,6 +18,7 @@ import {
   YONG,
   type YongShape,
   yongParams,
+  yongPacing,
 } from "../yong/fields";
 
 /** The reference's proposed terms (the article names only "postgresql"), one drawn uniformly per request. */
@@ -211,6 +212,7 @@ export const search = defineWorkload({
   ],
   clientMemoryFormula: "articles × 2.3 KB × 3 + pool × each answer (baseline: 2 % of the articles in full)",
   writeBatch: () => 1,
+  pacing: (c) => yongPacing(c, c.vus),
   metrics: {
     operations: [
       ...requestOperations([{ name: "search", label: "search" }]),

@@ -4,7 +4,7 @@
 // modded: at most 20), and verification proves the target holds the seeded corpus and that the variant's
 // predicate finds exactly the articles each term was put into.
 import type pg from "pg";
-import type { TargetClient } from "../../runner/pg/pgclient";
+import type { TargetClient } from "../../runner/core";
 import type { WorkloadContext } from "../runtime";
 import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver";
 import { generateCorpus } from "./corpus";

@@ -8,8 +8,7 @@ import { toInput } from "../../components/run-form/fields";
 import { toCliCommand } from "../../lib/runs/cli-command";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { parseArgs } from "../../runner/cli-args";
-import { runWorkload } from "../../runner/engine";
+import { parseArgs, runWorkload } from "../../runner/harness";
 import { generateCorpus, vocabulary } from "./corpus";
 import { DEFAULT_TERMS, parseTerms } from "./definition";
 

@@ -5,8 +5,7 @@
 // library checks a connection out of its pool per transaction: the same commits and round trips).
 import { randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import { clock } from "../../runner/timing";
+import { type TargetClient, clock } from "../../runner/core";
 import { drainNotes, OpenLoop } from "../dbos/open-loop";
 import { dbosSchemaDdl, type DbosProfile, VALUES } from "../dbos/schema";
 import * as S from "../dbos/statements";

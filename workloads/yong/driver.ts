@@ -9,9 +9,7 @@
 // virtual user or arrival, and its verification; the engine (runner/engine.ts) supplies phases and samples.
 import type pg from "pg";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
-import type { TargetClient } from "../../runner/pg/pgclient";
-import type { OpStats } from "../../runner/stats";
-import { clock, sleepUntil, Throttle } from "../../runner/timing";
+import { type TargetClient, type OpStats, clock, sleepUntil, Throttle } from "../../runner/core";
 import { ERROR_PAUSE_MS, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import { POOL_WAIT_OP, STATEMENT_OP, TOTAL_OP, type YongShape } from "./fields";
 

@@ -5,7 +5,7 @@
 // driver.ts (server-only) runs their requests.
 import type { z } from "zod";
 import { paramsObject, plural, sharedFields, whenValid } from "../fields";
-import type { FieldDef, OperationDef } from "../types";
+import type { FieldDef, OperationDef, Pacing } from "../types";
 
 export const VARIANTS = ["baseline", "modded"] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -165,6 +165,14 @@ export function yongParams<K extends string, T extends YongShape>(kind: K, field
       const c = p as unknown as In;
       return { ...p, load: c.load ?? (c.rate !== undefined ? "rate" : "vus"), rate: c.rate ?? DEFAULT_RATE } as unknown as { kind: K } & T;
     });
+}
+
+/** The load model as pacing: requests (all of them, TOTAL_OP) started at `rate` on a timetable, or `vus` virtual
+ *  users (the sum of the workload's VU fields) with think time. */
+export function yongPacing(c: YongShape, vus: number): Pacing {
+  return c.load === "rate"
+    ? { kind: "open-loop", targetPerSecond: c.rate, unit: "req", operation: TOTAL_OP }
+    : { kind: "closed-loop", unit: "req", operation: TOTAL_OP, virtualUsers: vus, thinkMs: c.thinkMs };
 }
 
 /** "200 VUs, 100 ms think" or "open loop 500 req/s", then the pool: describe()'s load parts. */

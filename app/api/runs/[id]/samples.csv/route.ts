@@ -7,7 +7,7 @@ import { loadRun, withStoreErrors } from "@/lib/api/http";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** GET /api/runs/:id/samples.csv: one row per one-second sample (columns: lib/runs/samples-csv.ts, README). */
+/** GET /api/runs/:id/samples.csv: one row per one-second sample (columns: lib/runs/samples-csv.ts, docs/api.md). */
 async function handleGET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const loaded = await loadRun(params);
   if (!loaded.ok) return loaded.response;
