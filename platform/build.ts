@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { readEnv } from "../lib/env";
+import { pidAlive } from "./pid";
 
 // Everything the web app bundles: workloads/ holds the definitions the form, compare and the API read.
 const SOURCE_DIRS = ["app", "components", "lib", "workloads", "platform", "public"];
@@ -24,16 +25,6 @@ export function buildIsStale(root: string = PROJECT_ROOT): boolean {
   const built = statSync(buildId).mtimeMs;
   const newest = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), ...SOURCE_FILES.map((f) => newestMtime(path.join(root, f))));
   return newest > built;
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** The lock file beside the build folder: one `next build` at a time per build folder. */

@@ -12,6 +12,7 @@ import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { diskOf, formatBytes } from "./disk";
+import { pidAlive } from "./pid";
 
 export const CONTROL_DB = "pgbb_control";
 export const TARGET_DB = "pgbb_target";
@@ -51,16 +52,6 @@ export class StartupError extends Error {}
 /** A start that failed because the disk is full: restarting will not help until someone frees space. */
 export class DiskFullError extends StartupError {}
 
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ host: "127.0.0.1", port });
@@ -96,7 +87,7 @@ function takeLock(dir: string): () => void {
         throw e;
       }
       const holder = Number(readFileSync(lock, "utf8").trim());
-      if (alive(holder) && holder !== process.pid)
+      if (pidAlive(holder) && holder !== process.pid)
         throw new StartupError(
           `The data folder ${dir} is in use by another running start (pid ${holder}). Stop that one first (Ctrl-C in its terminal), or set DATA_DIR to another folder.`,
         );
@@ -126,7 +117,7 @@ async function stopLeftover(clusterDir: string, notes: string[]) {
   const pidFile = path.join(clusterDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-  if (!alive(pid)) return; // stale file: Postgres removes it itself at start
+  if (!pidAlive(pid)) return; // stale file: Postgres removes it itself at start
   await stopPostmaster(pid, clusterDir);
   notes.push(`Stopped a Postgres (pid ${pid}) left running by an earlier start that was killed.`);
 }
@@ -134,12 +125,12 @@ async function stopLeftover(clusterDir: string, notes: string[]) {
 /** Fast shutdown of the postmaster `pid`, escalating to an immediate one; throws if it outlives both. */
 async function stopPostmaster(pid: number, clusterDir: string) {
   process.kill(pid, "SIGINT"); // fast shutdown: aborts open transactions, keeps data consistent
-  for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
-  if (alive(pid)) {
+  for (let i = 0; i < 100 && pidAlive(pid); i++) await sleep(100);
+  if (pidAlive(pid)) {
     process.kill(pid, "SIGQUIT");
-    for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
+    for (let i = 0; i < 50 && pidAlive(pid); i++) await sleep(100);
   }
-  if (alive(pid)) throw new StartupError(`A Postgres (pid ${pid}) left running on ${clusterDir} could not be stopped`);
+  if (pidAlive(pid)) throw new StartupError(`A Postgres (pid ${pid}) left running on ${clusterDir} could not be stopped`);
 }
 
 /**
@@ -312,7 +303,7 @@ export function diskFullMessage(dir: string, failure: string): string | null {
 function runningPid(clusterDir: string): number | undefined {
   try {
     const pid = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
-    return alive(pid) ? pid : undefined;
+    return pidAlive(pid) ? pid : undefined;
   } catch {
     return undefined;
   }
@@ -323,7 +314,7 @@ function runningPort(clusterDir: string): number | undefined {
   try {
     const lines = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
     const port = Number(lines[3]);
-    return alive(Number(lines[0])) && Number.isInteger(port) && port > 0 ? port : undefined;
+    return pidAlive(Number(lines[0])) && Number.isInteger(port) && port > 0 ? port : undefined;
   } catch {
     return undefined;
   }
@@ -343,7 +334,7 @@ export async function useEmbedded(opts: {
   const lock = path.join(opts.dataDir, "owner.pid");
   const pwFile = path.join(opts.dataDir, "pg-password");
   const holder = existsSync(lock) ? Number(readFileSync(lock, "utf8").trim()) : 0;
-  if (holder && holder !== process.pid && alive(holder) && existsSync(pwFile)) {
+  if (holder && holder !== process.pid && pidAlive(holder) && existsSync(pwFile)) {
     const password = readFileSync(pwFile, "utf8").trim();
     // The data folder identifies the server; its port is read from the server itself, so a command that
     // gives DATA_DIR but another EMBEDDED_PG_PORT still reaches the same database.

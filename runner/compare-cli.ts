@@ -2,7 +2,12 @@
 // prints the same comparison as /compare (lib/compare/compare.ts). Runs and imports come from the control store:
 // DATABASE_URL, or the embedded one of DATA_DIR (shared with a running `npm start`, else started for the
 // duration of the command). References need no database.
-import { buildComparison, isValidKey, toCsv, toJson, toMarkdown, toTextTable } from "../lib/compare/compare";
+import { buildComparison } from "../lib/compare/compare";
+import { toCsv } from "../lib/compare/export-csv";
+import { toJson } from "../lib/compare/export-json";
+import { toMarkdown } from "../lib/compare/export-markdown";
+import { toTextTable } from "../lib/compare/export-text";
+import { isValidKey } from "../lib/compare/view-state";
 import { loadComparables } from "../lib/compare/load";
 import { prisma } from "../lib/db";
 import { CONTROL_DB, useCluster } from "../platform/embedded";

@@ -27,13 +27,3 @@ export function buildComparison(items: Comparable[], baselineKey?: string | null
     notes: contextNotes(items),
   };
 }
-
-// Kept for two callers outside lib/, app/ and components/ (runner/compare-cli.ts, workloads/fixture-workload.test.ts),
-// whose files another branch is reworking: import from the modules above instead.
-export { toCsv } from "./export-csv";
-export { toJson } from "./export-json";
-export { toMarkdown } from "./export-markdown";
-export { toTextTable } from "./export-text";
-export { comparedMetrics } from "./metrics";
-export { configCellsOf, configRows } from "./rows";
-export { isValidKey } from "./view-state";
