@@ -1,35 +1,16 @@
 // The runner process's claim loop end to end: a real control store, a real target, runs created as the app
 // creates them.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import pg from "pg";
 import { prisma } from "../lib/db";
-import { readEnv } from "../lib/env";
-import { registerRunner } from "../lib/status/runners";
 import { createRun, requestCancel } from "../lib/runs/store";
 import { RunSummary } from "../lib/measurement/summary";
-import { testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
-import { startRunnerLoop, type RunnerLoop } from "./main";
+import { runnerLoopFixture } from "./testing";
 
-let control: { url: string; drop: () => Promise<void> };
-let target: { url: string; drop: () => Promise<void> };
-let loop: RunnerLoop;
 const RUNNER = "test-runner";
-
-before(async () => {
-  control = await testControlStore("main_control");
-  target = await testDatabase("main_target");
-  const db = prisma(control.url);
-  await registerRunner(db, RUNNER);
-  loop = startRunnerLoop(db, RUNNER, readEnv({ ...process.env, DATABASE_URL: control.url, TARGET_DATABASE_URL: target.url }));
-});
-after(async () => {
-  await loop.stop();
-  await prisma().$disconnect();
-  await control.drop();
-  await target.drop();
-});
+const f = runnerLoopFixture("main", RUNNER);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const queue = (input: WorkloadInput) => createRun({ config: WorkloadConfig.parse(input), targetLabel: "test target" }, prisma());
@@ -134,7 +115,7 @@ test("a run whose verification fails is marked failed, loudly, and keeps its sum
   });
   await waitFor(run.id, (r) => r.phase === "measuring");
   await sleep(300);
-  const c = new pg.Client({ connectionString: target.url });
+  const c = new pg.Client({ connectionString: f.target.url });
   await c.connect();
   await c.query(`UPDATE "pgbb_${run.id}".consumer_offsets SET next_offset = next_offset + 7 WHERE group_id = 'g0' AND topic_id = 1`);
   await c.end();
@@ -150,7 +131,7 @@ test("stopping the runner mid-run marks that run interrupted", async () => {
   const run = await queue({ ...short, durationSeconds: 120 });
   await waitFor(run.id, (r) => r.phase === "measuring");
   const t0 = Date.now();
-  await loop.stop();
+  await f.loop.stop();
   assert.ok(Date.now() - t0 < 3000);
   const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
   assert.equal(r.status, "interrupted");

@@ -3,36 +3,17 @@
 // search whose runner was stopped or died names the step and the phase it was in, as a run names its phase.
 import assert from "node:assert/strict";
 import os from "node:os";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import pg from "pg";
 import { CeilingSettings } from "../lib/ceiling/settings";
 import { createSearch, interruptSearchesOfProcess, markInterruptedSearches, type StepProgress } from "../lib/ceiling/store";
 import { prisma } from "../lib/db";
-import { readEnv } from "../lib/env";
 import { createRun } from "../lib/runs/store";
-import { registerRunner } from "../lib/status/runners";
-import { testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
-import { type RunnerLoop, startRunnerLoop } from "./main";
+import { runnerLoopFixture } from "./testing";
 
-let control: { url: string; drop: () => Promise<void> };
-let target: { url: string; drop: () => Promise<void> };
-let loop: RunnerLoop;
 const RUNNER = "records-runner";
-
-before(async () => {
-  control = await testControlStore("records_control");
-  target = await testDatabase("records_target");
-  const db = prisma(control.url);
-  await registerRunner(db, RUNNER);
-  loop = startRunnerLoop(db, RUNNER, readEnv({ ...process.env, DATABASE_URL: control.url, TARGET_DATABASE_URL: target.url }));
-});
-after(async () => {
-  await loop.stop();
-  await prisma().$disconnect();
-  await control.drop();
-  await target.drop();
-});
+const f = runnerLoopFixture("records", RUNNER);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
@@ -50,7 +31,7 @@ test("a run that fails while measuring keeps the phase it failed in", async () =
   const run = await createRun({ config, targetLabel: "test target" }, prisma());
   await until("the run to measure", async () => (await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).phase === "measuring");
   // The writer's and reader's connections are cut: the run fails; its admin connection still tears it down.
-  const c = new pg.Client({ connectionString: target.url });
+  const c = new pg.Client({ connectionString: f.target.url });
   await c.connect();
   await c.query(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name IN ('pgbb writer 0', 'pgbb reader 0') AND datname = current_database()",
@@ -91,7 +72,7 @@ test("a search whose runner died names the step and the phase it was in; a silen
 
 test("a search (or run) on the app's own control store is refused by the runner, naming why", async () => {
   // Saved before targets were checked on saving: the runner refuses it anyway, writing nothing there.
-  const t = await prisma().target.create({ data: { id: "t_ownstore01", name: "own store", connectionString: control.url } });
+  const t = await prisma().target.create({ data: { id: "t_ownstore01", name: "own store", connectionString: f.control.url } });
   const settings = CeilingSettings.parse({ slo: "p99<1s", stepSeconds: 3, startRate: 20, maxRate: 40, maxSteps: 2 });
   const s = await createSearch({ config, settings, targetId: t.id, targetLabel: t.name }, prisma());
   const run = await createRun({ config, targetId: t.id, targetLabel: t.name }, prisma());
@@ -109,7 +90,7 @@ test("a search (or run) on the app's own control store is refused by the runner,
   assert.equal(r.status, "failed");
   assert.match(r.error ?? "", /^this is the app's own control store database/);
   assert.equal(r.phase, "setup");
-  const c = new pg.Client({ connectionString: control.url });
+  const c = new pg.Client({ connectionString: f.control.url });
   await c.connect();
   const schemas = await c.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgbb_%'");
   await c.end();
@@ -129,7 +110,7 @@ test("a search whose runner is stopped mid-step names the step and its phase", a
     const row = await prisma().ceilingSearch.findUniqueOrThrow({ where: { id: s.id } });
     return (row.progress as StepProgress | null)?.phase === "measuring";
   });
-  await loop.stop("the runner was stopped (SIGTERM)");
+  await f.loop.stop("the runner was stopped (SIGTERM)");
   const row = await prisma().ceilingSearch.findUniqueOrThrow({ where: { id: s.id } });
   assert.equal(row.status, "interrupted");
   assert.equal(row.error, "the runner was stopped (SIGTERM) while measuring step 1 (at 20/s); the steps it finished are kept");

@@ -2,35 +2,16 @@
 // real control store and target: steps stored as they finish, the step in progress shown, the outcome stored;
 // a cancel keeps the steps done.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { prisma } from "../../lib/db";
-import { readEnv } from "../../lib/env";
-import { registerRunner } from "../../lib/status/runners";
 import { bracketOf } from "../../lib/ceiling/search";
 import { CeilingSettings } from "../../lib/ceiling/settings";
 import { createSearch, requestSearchCancel, type SearchOutcome, type StepProgress } from "../../lib/ceiling/store";
-import { testControlStore, testDatabase } from "../../lib/testing";
 import { WorkloadConfig } from "../../lib/workloads/config";
-import { startRunnerLoop, type RunnerLoop } from "../main";
 import type { CeilingStep } from "./driver";
+import { runnerLoopFixture } from "../testing";
 
-let control: { url: string; drop: () => Promise<void> };
-let target: { url: string; drop: () => Promise<void> };
-let loop: RunnerLoop;
-
-before(async () => {
-  control = await testControlStore("ceiling_control");
-  target = await testDatabase("ceiling_target");
-  const db = prisma(control.url);
-  await registerRunner(db, "ceiling-runner");
-  loop = startRunnerLoop(db, "ceiling-runner", readEnv({ ...process.env, DATABASE_URL: control.url, TARGET_DATABASE_URL: target.url }));
-});
-after(async () => {
-  await loop.stop();
-  await prisma().$disconnect();
-  await control.drop();
-  await target.drop();
-});
+const _f = runnerLoopFixture("ceiling", "ceiling-runner");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, warmupSeconds: 1, durationSeconds: 3 });
