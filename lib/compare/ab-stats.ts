@@ -251,3 +251,23 @@ export function abStatsText(st: AbStats): string {
     : [];
   return [`${st.pairs} pair${st.pairs === 1 ? "" : "s"}, order ${st.order}`, table, ...st.notes.map((n) => `- ${n}`), ...pub].join("\n");
 }
+
+/** The group's completed pairs (both runs completed with a summary) in pair order, and the pairs left out. */
+export function completedPairs(
+  slots: { pair: number; variant: Variant; runId: string }[],
+  runOf: (id: string) => { status: string; summary?: RunSummary | null } | null | undefined,
+): { pairs: AbPairRuns[]; leftOut: number[] } {
+  const pairs: AbPairRuns[] = [];
+  const leftOut: number[] = [];
+  for (const n of [...new Set(slots.map((s) => s.pair))].sort((a, b) => a - b)) {
+    const mine = slots.filter((s) => s.pair === n);
+    const runs: Partial<AbPairRuns["runs"]> = {};
+    for (const s of mine) {
+      const r = runOf(s.runId);
+      if (r?.status === "completed" && r.summary) runs[s.variant] = { id: s.runId, summary: r.summary };
+    }
+    if (runs.baseline && runs.modded) pairs.push({ pair: n, first: mine[0].variant, runs: runs as AbPairRuns["runs"] });
+    else leftOut.push(n);
+  }
+  return { pairs, leftOut };
+}
