@@ -190,10 +190,11 @@ function flaggedNote(pairs: AbPairRuns[]): string | null {
       const why: string[] = [];
       const category = s.telemetry?.verdict.category as string | undefined;
       if (category === "client-bound" || category === "host-bound") why.push(`verdict ${category}`);
-      if (s.runnerLoad?.clientBound) why.push("the runner's own load distorted its latencies");
-      if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}): ${why.join("; ")}`);
+      if (s.runnerLoad?.clientBound) why.push("runner load");
+      if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}: ${why.join(", ")})`);
     }
-  return flags.length ? `Flagged runs (their figures carry the client's or the host's delay): ${flags.join(", ")}.` : null;
+  const all = pairs.length * 2;
+  return flags.length ? `Flagged runs, ${flags.length} of ${all} (their latencies carry the runner's or the host's delay): ${flags.join("; ")}.` : null;
 }
 
 /** The A/B of completed pairs; `leftOut` names pairs that did not complete both runs. */
