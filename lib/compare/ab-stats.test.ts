@@ -89,6 +89,15 @@ test("a difference whose interval includes zero is within noise; one that exclud
     unequal.notes.join("\n"),
   );
   assert.ok(abStats([pair(1, 10, 11)]).notes[0].startsWith("One pair: no interval"));
+  // Flagged runs are named beside the deltas: the verdict's client-bound, the runner's own load check.
+  const flagged = pair(2, 10, 11);
+  (flagged.runs.modded.summary as { runnerLoad?: unknown }).runnerLoad = { clientBound: true };
+  (flagged.runs.baseline.summary as { telemetry?: unknown }).telemetry = { verdict: { category: "client-bound" } };
+  assert.ok(
+    abStats([pair(1, 10, 11), flagged]).notes.includes(
+      "Flagged runs, 2 of 4 (their latencies carry the runner's or the host's delay): b2 (baseline, pair 2: verdict client-bound); m2 (modded, pair 2: runner load).",
+    ),
+  );
 });
 
 test("a short real A/B of two pairs: pooled percentiles from merged histograms, spread across runs, an interval per measure", async () => {
