@@ -11,7 +11,8 @@ import { dataDir, readEnv, type Env } from "../lib/env";
 import { memoryProblem } from "../lib/workloads/memory";
 import { describeUrl, maskUrl } from "../lib/targets/pgurl";
 import { identityOf } from "../lib/targets/connect";
-import { abCompareHref, abCompareIds, abRows, abText, publishedPairFor } from "../lib/compare/ab";
+import { abOrder, Pairs } from "../lib/compare/ab-order";
+import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
 import { knobsParts } from "../lib/runs/format";
 import type { RunSummary } from "../lib/measurement/summary";
@@ -69,20 +70,30 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
 }
 
 /**
- * `--variant both` (any spelling of the flag): the argv with `baseline` in its place, or null when not asked.
- * The CLI then runs the modded variant after it with the same flags.
+ * `--variant both [--pairs N]` (any spelling of the flags): the argv with `baseline` in its place and --pairs taken
+ * out, or null when not asked; an error when --pairs is not a whole number from 1 to MAX_PAIRS or comes without
+ * --variant both. The CLI then runs N pairs of the two variants in ABBA order with the same flags.
  */
-function bothVariants(argv: string[]): { argv: string[] } | null {
+function bothVariants(argv: string[]): { argv: string[]; pairs: number } | { error: string } | null {
   const out = [...argv];
+  let pairsIn: string | undefined;
+  const at = out.findIndex((a) => /^--?pairs(=.*)?$/.test(a));
+  if (at >= 0) {
+    const eq = out[at].indexOf("=");
+    pairsIn = eq >= 0 ? out[at].slice(eq + 1) : out[at + 1];
+    out.splice(at, eq >= 0 ? 1 : 2);
+  }
   for (let i = 0; i < out.length; i++) {
     const m = /^--?variant(=both)?$/.exec(out[i]);
     if (!m) continue;
     if (m[1]) out[i] = out[i].replace(/=both$/, "=baseline");
     else if (out[i + 1] === "both") out[i + 1] = "baseline";
-    else return null;
-    return { argv: out };
+    else break;
+    const n = pairsIn === undefined ? undefined : /^\d+$/.test(pairsIn) ? Number(pairsIn) : Number.NaN;
+    const pairs = Pairs.safeParse(n);
+    return pairs.success ? { argv: out, pairs: pairs.data } : { error: `--pairs ${pairsIn ?? ""}: ${pairs.error.issues[0].message}` };
   }
-  return null;
+  return pairsIn === undefined ? null : { error: "--pairs applies to an A/B only: add --variant both (e.g. --variant both --pairs 3)" };
 }
 
 export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<number> {
@@ -134,6 +145,10 @@ interface RunOutcome {
 async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   // `--variant both`: the workload's baseline and modded variants, one after the other (lib/compare/ab.ts).
   const both = bothVariants(argv);
+  if (both && "error" in both) {
+    io.err(`bench: ${both.error}`);
+    return { code: 2 };
+  }
   const parsed = parseArgs(both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(usage());
@@ -145,7 +160,10 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   }
   const opts = parsed.options;
   const config = opts.config;
-  const configs = both ? [config, WorkloadConfig.parse({ ...config, variant: "modded" })] : [config];
+  // An A/B: N pairs of the two variants in balanced ABBA order, each an ordinary run.
+  const pairsAsked = both ? both.pairs : 0;
+  const slots = abOrder(pairsAsked);
+  const configs = both ? slots.map((s) => WorkloadConfig.parse({ ...config, variant: s.variant })) : [config];
 
   let env: Env;
   try {
@@ -224,7 +242,7 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
         500,
       );
     };
-    const results: { summary: RunSummary; runId?: string }[] = [];
+    const results: { summary: RunSummary; runId?: string; slot: number }[] = [];
     let code = 0;
     let last: { error?: string; runId?: string; cancelled?: boolean } = {};
     // One run, or the baseline and then the modded variant (--variant both): each an ordinary run of its own.
@@ -237,28 +255,44 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
         io.out("");
       }
       if (opts.save) await startSaving(config);
-      const json = opts.json && both ? opts.json.replace(/(\.json)?$/i, `.${(config as { variant: string }).variant}$1`) : opts.json;
+      const json = opts.json && both ? opts.json.replace(/(\.json)?$/i, `.${slots[i].variant}.${slots[i].pair}$1`) : opts.json;
+      if (both) io.out(`--- pair ${slots[i].pair} of ${pairsAsked}: ${slots[i].variant} ---`);
       const r = await runOne(config, json);
       last = { error: r.error, runId: save?.runId, cancelled: r.cancelled };
-      if (r.summary) results.push({ summary: r.summary, runId: save?.runId });
+      if (r.summary) results.push({ summary: r.summary, runId: save?.runId, slot: i });
       code = Math.max(code, r.code);
       if (r.code && !r.summary) break;
     }
-    if (both && results.length === 2) {
-      const [b, m] = results;
-      const pub = publishedPairFor(b.summary.config as never);
-      io.out("");
-      io.out(`=== baseline → modded (${b.summary.workload}) ===`);
-      io.out(abText(abRows(b.summary, m.summary, pub), pub));
-      if (pub) io.out(`published: ${pub.baseline.title} → ${pub.modded.title} (${pub.baseline.measuredThrough ?? "as ours"})`);
-      const ids = b.runId && m.runId ? abCompareIds(b.runId, m.runId, pub) : null;
-      io.out(
-        ids
-          ? `compare: npm run bench -- compare ${ids.join(" ")} --baseline ${b.runId}   (in the app: ${abCompareHref(b.runId!, m.runId!, pub)})`
-          : "add --save to store both runs and compare them in the app",
-      );
-    }
+    if (both && results.length > 0) await printAb(results, controlUrl);
     return { code, summary: results.at(-1)?.summary, ...last };
+
+    /** The A/B of the completed pairs with its noise; with --save, the group is recorded for the app's A/B page. */
+    async function printAb(done: { summary: RunSummary; runId?: string; slot: number }[], controlUrl: string) {
+      const ran = done.map((d) => ({ ...slots[d.slot], runId: d.runId ?? `run ${d.slot + 1}` }));
+      const byId = new Map(ran.map((s, k) => [s.runId, done[k].summary]));
+      const { pairs, leftOut } = completedPairs(ran, (id) => ({ status: "completed", summary: byId.get(id) }));
+      const notRun = [...new Set(slots.map((s) => s.pair))].filter((p) => !pairs.some((x) => x.pair === p) && !leftOut.includes(p));
+      io.out("");
+      io.out(`=== baseline → modded (${done[0].summary.workload}) ===`);
+      if (!pairs.length) return io.out("no pair completed both its runs: nothing to compare");
+      io.out(
+        abStatsText(
+          abStats(
+            pairs,
+            [...leftOut, ...notRun].sort((a, b) => a - b),
+          ),
+        ),
+      );
+      if (!done.every((d) => d.runId)) return io.out("add --save to store the runs and see the A/B in the app");
+      const { createAbGroup } = await import("../lib/compare/ab-store");
+      const { prisma } = await import("../lib/db");
+      const { variant: _, ...shared } = done[0].summary.config as Record<string, unknown> & { kind: string };
+      const id = await createAbGroup(
+        { config: { ...shared, kind: done[0].summary.workload }, pairs: pairsAsked, slots: ran, targetLabel },
+        prisma(controlUrl),
+      ).catch((err: Error) => (io.err(`bench: the A/B group was not stored: ${err.message}`), null));
+      if (id) io.out(`in the app: /runs/ab?group=${id}`);
+    }
 
     /** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
     async function saveOutcome(outcome: Parameters<NonNullable<typeof save>["finish"]>[0]): Promise<boolean> {

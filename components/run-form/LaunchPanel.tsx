@@ -3,6 +3,7 @@
 // as a terminal command, and the ceiling search from this config.
 import { FindCeiling } from "@/components/ceiling/FindCeiling";
 import { hasVariants } from "@/lib/compare/ab";
+import { DEFAULT_PAIRS, MAX_PAIRS } from "@/lib/compare/ab-order";
 import { toCliCommand } from "@/lib/runs/cli-command";
 import { fmtDuration } from "@/lib/runs/format";
 import type { CliTarget } from "@/lib/targets/default-target";
@@ -46,7 +47,23 @@ export function LaunchPanel({
           >
             {launching && pair ? "Checking the target and launching both…" : "Run baseline and modded"}
           </button>
-          <p className="hint">Both variants with this load, one after the other on this target, then their comparison.</p>
+          <label className="ab-pairs">
+            Pairs{" "}
+            <input
+              type="number"
+              min={1}
+              max={MAX_PAIRS}
+              step={1}
+              value={launch.pairs}
+              onChange={(e) => launch.setPairs(e.target.value)}
+              data-testid="ab-pairs"
+              style={{ width: "4em" }}
+            />
+          </label>
+          <p className="hint">
+            Both variants with this load on this target, pair after pair in balanced order (AB BA …), then each measure with its spread and the 95 % interval of
+            the pairs&apos; differences. 3 pairs or more tell an effect from noise.
+          </p>
         </>
       )}
       {confirming && total !== null && <ConfirmLong form={form} launch={launch} total={total} />}
@@ -76,6 +93,12 @@ function TotalTime({ config, total, isLong }: { config: WorkloadConfig; total: n
   );
 }
 
+/** The pairs asked for, as a count (what the server will refuse counts as the default here). */
+const abPairs = (launch: LaunchState): number => {
+  const n = Number(launch.pairs);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_PAIRS ? n : DEFAULT_PAIRS;
+};
+
 /** A run longer than 5 minutes is launched only on a second, explicit yes (or made short, or withdrawn). */
 function ConfirmLong({ form, launch, total }: { form: FormState; launch: LaunchState; total: number }) {
   const { pair } = launch;
@@ -90,13 +113,15 @@ function ConfirmLong({ form, launch, total }: { form: FormState; launch: LaunchS
     >
       <p id="confirm-long-title" style={{ margin: 0 }}>
         <strong>
-          {pair ? `These two runs load the target for up to ${fmtDuration(2 * total)}.` : `This run loads the target for up to ${fmtDuration(total)}.`}
+          {pair
+            ? `These ${2 * abPairs(launch)} runs load the target for up to ${fmtDuration(2 * abPairs(launch) * total)}.`
+            : `This run loads the target for up to ${fmtDuration(total)}.`}
         </strong>{" "}
         Other runs wait behind it; you can cancel it from its page.
       </p>
       <div className="row" style={{ marginTop: 8 }}>
         <button type="button" className="btn primary" onClick={() => void launch.send()} disabled={launch.launching}>
-          {pair ? `Yes, launch both ${fmtDuration(total)} runs` : `Yes, launch the ${fmtDuration(total)} run`}
+          {pair ? `Yes, launch all ${2 * abPairs(launch)} ${fmtDuration(total)} runs` : `Yes, launch the ${fmtDuration(total)} run`}
         </button>
         {form.long && form.values.durationSeconds !== String(SHORT_WINDOW_SECONDS) && (
           <button type="button" className="btn" onClick={() => form.setWindow(SHORT_WINDOW_SECONDS)}>

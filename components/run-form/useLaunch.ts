@@ -1,9 +1,13 @@
 // Launching from the New run form: a form that does not parse focuses its first bad field; a run that loads the
 // target for more than 5 minutes asks first (and any change to the form withdraws the question); the server's
-// refusal is shown beside the field it names. "Run baseline and modded" (lib/compare/ab.ts) sends both variants.
+// refusal is shown beside the field it names. "Run baseline and modded" (lib/compare/ab.ts) sends N pairs of both variants.
 import { useRouter } from "next/navigation";
 import { type RefObject, useEffect, useRef, useState } from "react";
+import { DEFAULT_PAIRS } from "@/lib/compare/ab-order";
 import type { FormState } from "./useFormState";
+
+/** The pairs field as sent: a number when it reads as one (the server names anything out of range), else the text. */
+const pairsNumber = (v: string): number | string => (/^\s*\d+\s*$/.test(v) ? Number(v) : v);
 
 export function useLaunch({
   form,
@@ -23,6 +27,8 @@ export function useLaunch({
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
   // "Run baseline and modded": both variants of the config, queued back to back, then compared.
   const [pair, setPair] = useState(false);
+  // How many baseline-and-modded pairs an A/B runs (lib/compare/ab-order.ts); the server checks the range.
+  const [pairs, setPairs] = useState(String(DEFAULT_PAIRS));
   const confirmRef = useRef<HTMLDivElement>(null);
 
   const requestKey = JSON.stringify({ input: form.input, targetId });
@@ -53,7 +59,7 @@ export function useLaunch({
     const r = await fetch(asPair ? "/api/runs/ab" : "/api/runs", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ config: form.input, targetId }),
+      body: JSON.stringify(asPair ? { config: form.input, targetId, pairs: pairsNumber(pairs) } : { config: form.input, targetId }),
     }).catch(() => null);
     if (r?.status === 201) {
       const { url } = (await r.json()) as { url: string };
@@ -72,7 +78,7 @@ export function useLaunch({
     setTimeout(() => focusFirstError(formRef.current), 0);
   };
 
-  return { launching, pair, confirming, confirmRef, launch, send, cancelConfirm: () => setConfirmedFor(null) };
+  return { launching, pair, pairs, setPairs, confirming, confirmRef, launch, send, cancelConfirm: () => setConfirmedFor(null) };
 }
 
 export type LaunchState = ReturnType<typeof useLaunch>;

@@ -1,35 +1,44 @@
 "use client";
-// The page of "Run baseline and modded": both runs followed until they end, then the article's comparison of
-// the pair (p50, p95, average, requests/s of all requests, baseline first, with deltas) and, when the config has
-// the published shape, the published pair beside it. Every figure is the runs' measured summary.
+// The page of "Run baseline and modded": an A/B of N pairs followed until every run ends, then each measure of
+// all requests (p50, p95, average, requests/s) per variant, pooled over its runs with their range, the delta,
+// the 95 % interval of the pair differences and whether it is "within noise"; beside them, the work each variant
+// did, flagged runs, and the published pair (one run each). The figures are computed by the server
+// (lib/compare/ab-stats.ts) from the runs' measured summaries.
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { abCompareHref, abRows, fmtDelta, fmtFigure, publishedPairFor } from "@/lib/compare/ab";
+import { fmtDelta, fmtFigure } from "@/lib/compare/ab";
+import { type AbSlot, orderText } from "@/lib/compare/ab-order";
+import { type AbStats, fmtInterval, fmtPooled } from "@/lib/compare/ab-stats";
 import type { RunView } from "@/lib/runs/view";
-import { VARIANTS, type Variant } from "@/workloads/yong/fields";
 
-type Pair = Record<Variant, RunView>;
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
-export function AbView({ initial }: { initial: Pair }) {
-  const [pair, setPair] = useState<Pair>(initial);
+export function AbView({ groupId, slots, initial, stats }: { groupId: string | null; slots: AbSlot[]; initial: (RunView | null)[]; stats: AbStats | null }) {
+  const [views, setViews] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
-  const done = VARIANTS.every((v) => FINAL.has(pair[v].status));
+  useEffect(() => setViews(initial), [initial]);
+  const done = views.every((v) => !v || FINAL.has(v.status));
 
   useEffect(() => {
-    if (done) return;
+    if (done) {
+      // The runs ended since the page was drawn: the server computes the figures (a reload, not the router, so the
+      // page renders the same outside the app, as in its tests).
+      if (!stats && initial.some((v) => v && !FINAL.has(v.status))) window.location.reload();
+      return;
+    }
     let stop = false;
     const poll = async () => {
       try {
-        const views = await Promise.all(
-          VARIANTS.map(async (v) => {
-            const r = await fetch(`/api/runs/${pair[v].id}`, { cache: "no-store" });
-            if (!r.ok) throw new Error(`run ${pair[v].id}: HTTP ${r.status}`);
+        const next = await Promise.all(
+          views.map(async (v) => {
+            if (!v || FINAL.has(v.status)) return v;
+            const r = await fetch(`/api/runs/${v.id}`, { cache: "no-store" });
+            if (!r.ok) throw new Error(`run ${v.id}: HTTP ${r.status}`);
             return (await r.json()) as RunView;
           }),
         );
         if (!stop) {
-          setPair({ baseline: views[0], modded: views[1] });
+          setViews(next);
           setProblem(null);
         }
       } catch (err) {
@@ -41,116 +50,158 @@ export function AbView({ initial }: { initial: Pair }) {
       stop = true;
       clearInterval(t);
     };
-  }, [done, pair]);
+  }, [done, views, stats, initial]);
 
-  const b = pair.baseline;
-  const m = pair.modded;
-  const bothCompleted = b.status === "completed" && m.status === "completed" && b.summary && m.summary;
-  const pub = b.config ? publishedPairFor(b.config as never) : null;
-  const rows = bothCompleted ? abRows(b.summary!, m.summary!, pub) : null;
-
+  const first = views.find((v) => v);
+  const loop = first?.config ? ((first.config as { load?: string }).load === "rate" ? "open loop" : "closed loop") : null;
+  const pairs = new Set(slots.map((s) => s.pair)).size;
   return (
     <main className="stack">
       <h1>
-        Baseline and modded: {b.workload}
-        {b.config ? ` (${(b.config as { load?: string }).load === "rate" ? "open loop" : "closed loop"})` : ""}
+        Baseline and modded: {first?.workload}
+        {loop ? ` (${loop})` : ""}
       </h1>
       <section className="panel">
-        <h2>The two runs</h2>
-        <p className="hint">Run one after the other on {b.targetLabel}, with the same load; each is an ordinary run with its own page.</p>
+        <h2>
+          {pairs} pair{pairs === 1 ? "" : "s"} of runs
+        </h2>
+        <p className="hint" data-testid="ab-order">
+          Run one at a time on {first?.targetLabel}, with the same load, in the balanced order {orderText(slots)} (A baseline, B modded) so neither variant
+          always goes first; each is an ordinary run with its own page.{groupId ? ` A/B ${groupId}.` : ""}
+        </p>
         <table className="data compact" data-testid="ab-runs">
+          <thead>
+            <tr>
+              <th scope="col">pair</th>
+              <th scope="col">variant</th>
+              <th scope="col">run</th>
+              <th scope="col">status</th>
+              <th scope="col" />
+            </tr>
+          </thead>
           <tbody>
-            {VARIANTS.map((v) => (
-              <tr key={v} data-testid={`ab-run-${v}`}>
-                <th scope="row">{v}</th>
-                <td>
-                  <Link href={`/runs/${pair[v].id}`}>{pair[v].id}</Link>
-                </td>
-                <td data-testid={`ab-status-${v}`}>
-                  {pair[v].status}
-                  {pair[v].status === "running" && pair[v].phase ? ` (${pair[v].phase})` : ""}
-                </td>
-                <td>{pair[v].error ?? ""}</td>
-              </tr>
-            ))}
+            {slots.map((s, i) => {
+              const v = views[i];
+              return (
+                <tr key={s.runId} data-testid={`ab-run-${i}`}>
+                  <td>{s.pair}</td>
+                  <th scope="row">{s.variant}</th>
+                  <td>
+                    <Link href={`/runs/${s.runId}`}>{s.runId}</Link>
+                  </td>
+                  <td data-testid={`ab-status-${i}`}>
+                    {v ? v.status : "deleted"}
+                    {v?.status === "running" && v.phase ? ` (${v.phase})` : ""}
+                  </td>
+                  <td>{v?.error ?? ""}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
         {problem && <p className="hint">{problem}</p>}
       </section>
-      {done && !rows && (
+      {done && !stats && (
         <p className="field-error" role="alert">
-          Both runs have ended, but not both completed: there is no pair to compare. Each run's page says what happened.
+          Every run has ended, but no pair completed both its runs: there is nothing to compare. Each run&apos;s page says what happened.
         </p>
       )}
-      {rows && (
-        <section className="panel" data-testid="ab-comparison">
-          <h2>Baseline → modded</h2>
-          <table className="data" data-testid="ab-table">
-            <caption className="hint">
-              All requests, pool wait included, timed from the runner straight to Postgres; deltas are modded against baseline.
-              {pub ? ` Published: ${pub.baseline.measuredThrough ?? "as ours"}, so compare the deltas, not the absolute figures.` : ""}
-            </caption>
+      {stats && <AbResults stats={stats} slots={slots} />}
+    </main>
+  );
+}
+
+function AbResults({ stats, slots }: { stats: AbStats; slots: AbSlot[] }) {
+  const pub = stats.published;
+  const firstBaseline = slots.find((s) => s.variant === "baseline")?.runId ?? slots[0].runId;
+  const ids = [...slots.map((s) => s.runId), ...(pub ? [pub.baseline.id, pub.modded.id] : [])];
+  return (
+    <section className="panel" data-testid="ab-comparison">
+      <h2>Baseline → modded, with its noise</h2>
+      <table className="data" data-testid="ab-table">
+        <caption className="hint">
+          All requests, pool wait included, timed from the runner straight to Postgres, over {stats.pairs} pair{stats.pairs === 1 ? "" : "s"}. Each
+          variant&apos;s figure is pooled over its runs (latencies from their merged histograms) with the runs&apos; range in brackets; the interval is the 95 %
+          t-interval of the modded − baseline difference across pairs, as % of the baseline. An interval that includes zero is within noise.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">all requests</th>
+            <th scope="col">baseline</th>
+            <th scope="col">modded</th>
+            <th scope="col">delta</th>
+            <th scope="col">95 % interval of the difference</th>
+            <th scope="col">result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {stats.rows.map((r) => (
+            <tr key={r.key} data-testid={`ab-row-${r.key}`}>
+              <th scope="row">{r.label}</th>
+              <td className="num">{fmtPooled(r.baseline, r.unit)}</td>
+              <td className="num">{fmtPooled(r.modded, r.unit)}</td>
+              <td className="num" data-testid={`ab-delta-${r.key}`}>
+                {fmtDelta(r.deltaPct, r.label)}
+              </td>
+              <td className="num" data-testid={`ab-ci-${r.key}`}>
+                {fmtInterval(r)}
+              </td>
+              <td data-testid={`ab-finding-${r.key}`}>{r.finding ?? "no interval (one pair)"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ul data-testid="ab-notes">
+        {stats.notes.map((n) => (
+          <li key={n}>{n}</li>
+        ))}
+      </ul>
+      {pub ? (
+        <div data-testid="ab-published">
+          <h3>Published pair (one run each)</h3>
+          <table className="data compact">
             <thead>
               <tr>
                 <th scope="col">all requests</th>
-                <th scope="col">baseline</th>
-                <th scope="col">modded</th>
-                <th scope="col">delta</th>
-                {pub && (
-                  <>
-                    <th scope="col">published baseline</th>
-                    <th scope="col">published modded</th>
-                    <th scope="col">published delta</th>
-                  </>
-                )}
+                <th scope="col">published baseline</th>
+                <th scope="col">published modded</th>
+                <th scope="col">published delta</th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((r) => (
-                <tr key={r.key} data-testid={`ab-row-${r.key}`}>
+              {stats.rows.map((r) => (
+                <tr key={r.key}>
                   <th scope="row">{r.label}</th>
-                  <td className="num">{fmtFigure(r.ours.baseline, r.unit)}</td>
-                  <td className="num">{fmtFigure(r.ours.modded, r.unit)}</td>
-                  <td className="num" data-testid={`ab-delta-${r.key}`}>
-                    {fmtDelta(r.ours.deltaPct, r.label)}
-                  </td>
-                  {r.published && (
-                    <>
-                      <td className="num">{fmtFigure(r.published.baseline, r.unit)}</td>
-                      <td className="num">{fmtFigure(r.published.modded, r.unit)}</td>
-                      <td className="num">{fmtDelta(r.published.deltaPct, r.label)}</td>
-                    </>
-                  )}
+                  <td className="num">{fmtFigure(r.published?.baseline ?? null, r.unit)}</td>
+                  <td className="num">{fmtFigure(r.published?.modded ?? null, r.unit)}</td>
+                  <td className="num">{fmtDelta(r.published?.deltaPct ?? null, r.label)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {pub ? (
-            <div data-testid="ab-published">
-              <p className="hint">
-                Published pair: {pub.baseline.title}; {pub.modded.title}. {pub.baseline.loadModel}; {pub.baseline.server}.
-              </p>
-              <ul className="hint">
-                {pub.modded.caveats.map((c) => (
-                  <li key={c.text}>
-                    {c.text} <span className="muted">({c.by === "author" ? "the author" : "found by us"})</span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ) : (
-            <p className="hint" data-testid="ab-published">
-              No published pair has this config&apos;s shape (the article&apos;s VUs, think time, mix and pool): its presets do.
-            </p>
-          )}
-          <p>
-            <Link href={abCompareHref(b.id, m.id, pub)} data-testid="ab-compare-link">
-              Open the full comparison
-            </Link>{" "}
-            <span className="hint">(every metric, config and environment, baseline first)</span>
+          <p className="hint">
+            {pub.baseline.title}; {pub.modded.title}. {pub.baseline.loadModel}; {pub.baseline.server}. Measured {pub.baseline.measuredThrough ?? "as ours"}, so
+            compare the deltas, not the absolute figures; one run each, with no spread, so its deltas may be noise too.
           </p>
-        </section>
+          <ul className="hint">
+            {pub.modded.caveats.map((c) => (
+              <li key={c.text}>
+                {c.text} <span className="muted">({c.by === "author" ? "the author" : "found by us"})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p className="hint" data-testid="ab-published">
+          No published pair has this config&apos;s shape (the article&apos;s VUs, think time, mix and pool): its presets do.
+        </p>
       )}
-    </main>
+      <p>
+        <Link href={`/compare?ids=${ids.join(",")}&base=${firstBaseline}`} data-testid="ab-compare-link">
+          Open the full comparison
+        </Link>{" "}
+        <span className="hint">(every run, metric, config and environment, the first baseline as compare&apos;s baseline)</span>
+      </p>
+    </section>
   );
 }

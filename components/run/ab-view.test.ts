@@ -4,29 +4,39 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import type { AbSlot } from "@/lib/compare/ab-order";
+import { abStats, completedPairs } from "@/lib/compare/ab-stats";
+import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "@/lib/measurement/histogram";
 import type { RunSummary } from "@/lib/measurement/summary";
 import type { RunView } from "@/lib/runs/view";
 import { WorkloadConfig } from "@/lib/workloads/config";
 import { AbView } from "./AbView";
 
-const summary = (p50: number, p95: number, mean: number, rate: number) =>
-  ({
-    latencyMs: { total: { p50, p95, mean, p90: 0, p99: 0, p999: 0, max: 0, count: 1 } },
-    rates: { total: { msgPerSec: rate, count: 1, mibPerSec: 0, errors: 0 } },
-  }) as unknown as RunSummary;
-
-function view(id: string, variant: "baseline" | "modded", s: RunSummary): RunView {
-  // The article's cache shape (200 VUs, its think time): the published pair is shown beside ours.
+/** A run of the article's cache shape whose requests took `fast` ms (60 %) or `slow` ms (40 %), `count` of them in 10 s. */
+function run(id: string, variant: "baseline" | "modded", fast: number, slow: number, count: number) {
+  const h = newHistogram();
+  recordMicros(h, fast * 1000, 60);
+  recordMicros(h, slow * 1000, 40);
   const config = WorkloadConfig.parse({ kind: "cache", variant, vus: 200, thinkMs: 111, durationSeconds: 10, warmupSeconds: 0 });
-  return { id, workload: "cache", config, status: "completed", phase: "done", targetLabel: "embedded default", summary: s, error: null } as unknown as RunView;
+  const summary = {
+    config,
+    window: { measuredSeconds: 10, warmupSeconds: 0 },
+    latencyMs: { total: percentilesOf(h) },
+    rates: { total: { msgPerSec: count / 10, count, mibPerSec: 0, errors: 0 } },
+    histograms: { total: encodeHistogram(h) },
+  } as unknown as RunSummary;
+  const view = { id, workload: "cache", config, status: "completed", phase: "done", targetLabel: "embedded default", error: null } as unknown as RunView;
+  return { view, summary };
 }
 
-const render = () =>
-  renderToStaticMarkup(
-    createElement(AbView, {
-      initial: { baseline: view("r_b", "baseline", summary(2, 19_218, 4_000.5, 10)), modded: view("r_m", "modded", summary(1.04, 1_040, 3.5, 1_340)) },
-    }),
-  );
+const b = run("r_b", "baseline", 2, 19_218, 100);
+const m = run("r_m", "modded", 1.04, 1_040, 13_400);
+const slots: AbSlot[] = [
+  { pair: 1, variant: "baseline", runId: "r_b" },
+  { pair: 1, variant: "modded", runId: "r_m" },
+];
+const { pairs } = completedPairs(slots, (id) => ({ status: "completed", summary: (id === "r_b" ? b : m).summary }));
+const render = () => renderToStaticMarkup(createElement(AbView, { groupId: null, slots, initial: [b.view, m.view], stats: abStats(pairs) }));
 const text = (html: string) =>
   html
     .replace(/<[^>]+>/g, " ")
@@ -37,14 +47,23 @@ const rowCells = (html: string, key: string) => {
   return [...row.matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((m) => text(m[1]).trim());
 };
 
+test("one pair: no interval, and the page says a difference cannot be told from noise", () => {
+  const html = render();
+  assert.deepEqual(rowCells(html, "p50").slice(4), ["—", "no interval (one pair)"]);
+  assert.match(text(html), /One pair: no interval, so a difference cannot be told from noise/);
+  assert.match(text(html), /balanced order AB \(A baseline, B modded\)/);
+});
+
 test("the A/B table: thousands separators, latencies with their unit (seconds from a second on), big changes as a factor", () => {
   const html = render();
   assert.deepEqual(rowCells(html, "p95").slice(0, 4), ["p95", "19.2 s", "1.04 s", "−94.6 %"]);
-  assert.deepEqual(rowCells(html, "avg").slice(0, 4), ["average", "4 s", "3.50 ms", "−99.9 %"]);
+  assert.deepEqual(rowCells(html, "avg").slice(0, 4), ["average", "7.69 s", "417 ms", "−94.6 %"]);
   assert.deepEqual(rowCells(html, "p50").slice(0, 4), ["p50", "2.00 ms", "1.04 ms", "−48.0 %"]);
   assert.deepEqual(rowCells(html, "rate").slice(0, 4), ["requests/s", "10", "1,340", "134× the requests/s"]);
   // The published pair's figures, in the same voice (the article's 1,754 → 1,760 requests/s).
-  assert.deepEqual(rowCells(html, "rate").slice(4), ["1,754", "1,760", "+0.3 %"]);
+  const published = html.match(/<div data-testid="ab-published">(.*?)<\/div>/)![1];
+  assert.match(text(published), /requests\/s 1,754 1,760 \+0\.3 %/);
+  assert.match(text(published), /one run each, with no spread, so its deltas may be noise too/);
   // No figure of four digits or more without its separator, no latency in thousands of milliseconds.
   const table = text(html.match(/<table class="data" data-testid="ab-table">(.*?)<\/table>/)![1]);
   assert.doesNotMatch(table, /\d{4}/);

@@ -1,5 +1,5 @@
-// Baseline and modded as one action: the CLI's `--variant both` runs both variants on one target and prints
-// their deltas; the published pair is found only for the published shape; compare flags a load-model difference.
+// Baseline and modded as one action: the CLI's `--variant both --pairs N` runs N pairs in ABBA order on one
+// target and prints each measure with its interval; the published pair is found only for the published shape; compare flags a load-model difference.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, test } from "node:test";
@@ -86,54 +86,49 @@ test("compare shows a request workload's rates and latency, and flags a closed l
   );
 });
 
-test("bench --variant both runs baseline then modded on one target and prints their deltas", async () => {
-  const r = await new Promise<{ code: number; out: string; err: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "runner/cli.ts",
-        "cache",
-        "--variant",
-        "both",
-        "--vus",
-        "3",
-        "--think",
-        "2ms",
-        "--keys",
-        "300",
-        "--pool",
-        "2",
-        "-duration",
-        "1s",
-        "--warmup",
-        "0s",
-        "--target",
-        target.url,
-      ],
-      { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: "", TARGET_DATABASE_URL: "" } },
-    );
+const bench = (args: string[]) =>
+  new Promise<{ code: number; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "runner/cli.ts", ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: "", TARGET_DATABASE_URL: "" },
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
   });
+
+test("bench --variant both --pairs 2 runs the pairs in ABBA order on one target and prints each measure with its interval", async () => {
+  const r = await bench(
+    ["cache", "--variant", "both", "--pairs", "2", "--vus", "3", "--think", "2ms", "--keys", "300", "--pool", "2", "-duration", "1s", "--warmup", "0s"].concat(
+      "--target",
+      target.url,
+    ),
+  );
   assert.equal(r.code, 0, r.err);
-  const baselineAt = r.out.indexOf("cache on ");
-  const moddedAt = r.out.indexOf("cache on ", baselineAt + 1);
-  assert.ok(baselineAt >= 0 && moddedAt > baselineAt, r.out);
-  assert.match(r.out.slice(baselineAt, moddedAt), /: baseline, 3 VUs, 2 ms think/);
-  assert.match(r.out.slice(moddedAt), /: modded, 3 VUs, 2 ms think/);
-  assert.equal(r.out.match(/verification: OK/g)?.length, 2);
+  // Four ordinary runs, in the balanced order: baseline, modded, then modded, baseline.
+  const runs = [...r.out.matchAll(/--- pair (\d) of 2: (\w+) ---\ncache on [^\n]*: (\w+), 3 VUs, 2 ms think/g)].map((m) => `${m[1]}${m[2]}=${m[3]}`);
+  assert.deepEqual(runs, ["1baseline=baseline", "1modded=modded", "2modded=modded", "2baseline=baseline"], r.out);
+  assert.equal(r.out.match(/verification: OK/g)?.length, 4);
   const table = r.out.slice(r.out.indexOf("=== baseline → modded (cache) ==="));
-  assert.match(table, /\nall requests +baseline +modded +delta\n/);
-  // Latencies with their unit (ms, or s from a second on), rates with separators; a change as a percentage or a factor.
+  assert.match(table, /\n2 pairs, order AB BA\nall requests +baseline \(runs' range\) +modded \(runs' range\) +delta +95% CI of pair diff +result\n/);
+  // Each measure: pooled figures with the runs' range, the delta, the interval of the pair differences, its finding.
   const change = "([+−±][\\d.]+ %|[\\d.,]+× the \\S+)";
-  for (const row of ["p50", "p95", "average"]) assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ m?s +[\\d.,]+ m?s +${change}`));
-  assert.match(table, new RegExp(`\\nrequests/s +[\\d,]+ +[\\d,]+ +${change}`));
-  assert.match(table, /add --save to store both runs and compare them in the app/);
+  const ci = "[+−][\\d.]+ % … [+−][\\d.]+ %";
+  const finding = "(within noise|modded lower|modded higher)";
+  for (const row of ["p50", "p95", "average"])
+    assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ m?s \\([\\d.,]+–[\\d.,]+ m?s\\) +[\\d.,]+ m?s \\([^)]+\\) +${change} +${ci} +${finding}\\n`));
+  assert.match(table, new RegExp(`\\nrequests/s +[\\d,]+ \\([\\d,]+–[\\d,]+\\) +[\\d,]+ \\([^)]+\\) +${change} +${ci} +${finding}\\n`));
+  assert.match(table, /\n- (Unequal work|Work) \(closed loop\): baseline ran [\d,]+ requests and modded [\d,]+/);
+  assert.match(table, /add --save to store the runs and see the A\/B in the app/);
+  // --pairs out of range, or without --variant both, is refused before anything runs.
+  const bad = await bench(["cache", "--variant", "both", "--pairs", "0", "--target", target.url]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--pairs 0: pairs must be at least 1/);
+  const alone = await bench(["cache", "--pairs", "2", "--target", target.url]);
+  assert.equal(alone.code, 2);
+  assert.match(alone.err, /--pairs applies to an A\/B only: add --variant both/);
   // A workload without variants says so.
   const q = await new Promise<{ code: number; err: string }>((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "runner/cli.ts", "queue", "--variant", "both", "--target", target.url], { cwd: PROJECT_ROOT });

@@ -23,7 +23,11 @@ export function variantField(baseline: string, modded: string): FieldDef {
       { value: "baseline", label: "baseline", description: baseline },
       { value: "modded", label: "modded", description: modded },
     ],
-    cli: { flag: "variant", ours: true, help: `baseline (${baseline}) or modded (${modded}); "both" runs one after the other and compares them` },
+    cli: {
+      flag: "variant",
+      ours: true,
+      help: `baseline (${baseline}) or modded (${modded}); "both" runs --pairs N pairs (default 3) in ABBA order and compares them with their noise`,
+    },
     compareLabel: "Variant",
   };
 }

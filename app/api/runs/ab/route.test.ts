@@ -1,8 +1,9 @@
-// POST /api/runs/ab: both variants queued with the same load on the same target, baseline first (the runner
-// takes the oldest queued run first), or a 400 naming what is wrong and nothing queued.
+// POST /api/runs/ab: N pairs of both variants queued with the same load on the same target in ABBA order (the
+// runner takes the oldest queued run first) and recorded as a group, or a 400 naming what is wrong and nothing queued.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { prisma } from "@/lib/db";
+import { getAbGroup } from "@/lib/compare/ab-store";
 import { getRun } from "@/lib/runs/store";
 import { testControlStore, testDatabase } from "@/lib/testing";
 import { POST } from "./route";
@@ -29,20 +30,36 @@ const post = async (body: unknown) => {
 };
 const queued = () => prisma().run.count({ where: { status: "queued" } });
 
-test("queues baseline then modded with the same config, and answers the page that follows them", async () => {
-  const r = await post({ config: { kind: "jobqueue", producers: 3, consumers: 2, durationSeconds: 5, variant: "modded" }, targetId: "default" });
+type Slot = { pair: number; variant: string; runId: string };
+test("queues N pairs in balanced ABBA order with the same config, records the group, and answers the page that follows it", async () => {
+  const r = await post({ config: { kind: "jobqueue", producers: 3, consumers: 2, durationSeconds: 5, variant: "modded" }, targetId: "default", pairs: 2 });
   assert.equal(r.status, 201, JSON.stringify(r.body));
-  assert.equal(r.body.url, `/runs/ab?baseline=${r.body.baseline}&modded=${r.body.modded}`);
-  const [b, m] = await Promise.all([getRun(r.body.baseline!), getRun(r.body.modded!)]);
-  assert.ok(b && m);
-  assert.equal(b.status, "queued");
-  assert.equal(m.status, "queued");
-  assert.ok(b.createdAt < m.createdAt, "the baseline is queued first, so it runs first");
-  assert.deepEqual({ ...(b.config as object), variant: "x" }, { ...(m.config as object), variant: "x" });
-  assert.equal((b.config as { variant: string }).variant, "baseline");
-  assert.equal((m.config as { variant: string }).variant, "modded");
-  assert.equal(b.targetLabel, m.targetLabel);
-  await prisma().run.updateMany({ where: { id: { in: [b.id, m.id] } }, data: { status: "cancelled" } });
+  const slots = (r.body as { runs?: Slot[] }).runs ?? [];
+  assert.deepEqual(
+    slots.map((s) => `${s.pair}${s.variant[0]}`),
+    ["1b", "1m", "2m", "2b"],
+  );
+  const group = (r.body as { group?: string }).group!;
+  assert.equal(r.body.url, `/runs/ab?group=${group}`);
+  // The group is recorded with its order, so the page shows the runs together.
+  const stored = await getAbGroup(group);
+  assert.deepEqual(stored?.slots, slots);
+  assert.equal(stored?.pairs, 2);
+  assert.equal((stored?.config as { variant?: string } | undefined)?.variant, undefined);
+  const runs = await Promise.all(slots.map((s) => getRun(s.runId)));
+  for (const [i, run] of runs.entries()) {
+    assert.ok(run);
+    assert.equal(run.status, "queued");
+    assert.equal((run.config as { variant: string }).variant, slots[i].variant);
+    assert.deepEqual({ ...(run.config as object), variant: "x" }, { ...(runs[0]!.config as object), variant: "x" });
+    assert.equal(run.targetLabel, runs[0]!.targetLabel);
+    // The runner takes the oldest queued run first: the queue order is the ABBA order.
+    if (i > 0) assert.ok(run.createdAt > runs[i - 1]!.createdAt, `run ${i} is queued after run ${i - 1}`);
+  }
+  // Without `pairs`: 3 pairs.
+  const d = await post({ config: { kind: "cache", durationSeconds: 1 }, targetId: "default" });
+  assert.equal(((d.body as { runs?: Slot[] }).runs ?? []).map((s) => s.variant[0]).join(""), "bmmbbm");
+  await prisma().run.updateMany({ where: { status: "queued" }, data: { status: "cancelled" } });
 });
 
 test("a workload without variants, or a config the form would refuse, queues nothing", async () => {
@@ -53,5 +70,8 @@ test("a workload without variants, or a config the form would refuse, queues not
   const bad = await post({ config: { kind: "cache", vus: 0 } });
   assert.equal(bad.status, 400);
   assert.match(bad.body.fields?.vus ?? "", /^Virtual users must be at least 1 for a closed loop/);
+  const pairs = await post({ config: { kind: "cache" }, pairs: 0 });
+  assert.equal(pairs.status, 400);
+  assert.match(pairs.body.fields?.pairs ?? "", /^pairs must be at least 1/);
   assert.equal(await queued(), before);
 });

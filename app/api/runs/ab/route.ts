@@ -1,41 +1,38 @@
-import { hasVariants, variantInputs } from "@/lib/compare/ab";
-import { launchRun } from "@/lib/targets/launch";
-import { requestCancel } from "@/lib/runs/store";
+import { hasVariants } from "@/lib/compare/ab";
+import { Pairs } from "@/lib/compare/ab-order";
+import { launchAb } from "@/lib/compare/ab-store";
 import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const EXAMPLE = '{"config":{"kind":"cache","vus":20,"durationSeconds":10},"targetId":"default"}';
+const EXAMPLE = '{"config":{"kind":"cache","vus":20,"durationSeconds":10},"targetId":"default","pairs":3}';
 
 /**
- * POST /api/runs/ab {config, targetId?}: "Run baseline and modded". Queues the config's baseline variant, then
- * its modded variant (same load, same target; the runner takes queued runs oldest first, one at a time, so they
- * run back to back), each validated as POST /api/runs does. 201 {baseline, modded, url}: `url` is the page that
- * follows both and compares them. 400 {error, fields} when the workload has no variants or a run is refused; 409 when
- * the target was deleted meanwhile.
+ * POST /api/runs/ab {config, targetId?, pairs?}: "Run baseline and modded". Queues `pairs` pairs (default 3) of
+ * the config's baseline and modded variants (same load, same target) in balanced ABBA order (the runner takes
+ * queued runs oldest first, one at a time), each validated as POST /api/runs does, and records the group.
+ * 201 {group, runs: [{pair, variant, runId}], url}: `url` is the page that follows them and shows each measure
+ * with its interval. 400 {error, fields} when the workload has no variants, `pairs` is out of range or a run is
+ * refused (nothing stays queued); 409 when the target was deleted meanwhile.
  */
 async function handlePOST(req: Request) {
   const body = await readJsonObject(req, EXAMPLE);
   if (!body.ok) return body.response;
-  const config = body.body.config as Record<string, unknown> | undefined;
+  const { pairs: pairsIn, ...rest } = body.body;
+  const config = rest.config as Record<string, unknown> | undefined;
   const kind = typeof config === "object" && config !== null ? String(config.kind) : "";
   if (!hasVariants(kind))
     return json(400, {
       error: "no variants",
       fields: { kind: `${kind ? `the ${kind} workload` : "this workload"} has no baseline and modded variants: launch it with POST /api/runs` },
     });
-  const inputs = variantInputs(config as Record<string, unknown>);
-  const baseline = await launchRun({ ...body.body, config: inputs.baseline });
-  if (!baseline.ok) return json(baseline.status ?? 400, { error: baseline.error, fields: baseline.fields });
-  const modded = await launchRun({ ...body.body, config: inputs.modded });
-  if (!modded.ok) {
-    // Half a pair is not what was asked for: the baseline is withdrawn before it starts (or stopped if it has).
-    await requestCancel(baseline.id).catch(() => undefined);
-    return json(modded.status ?? 400, { error: modded.error, fields: modded.fields });
-  }
-  const url = `/runs/ab?baseline=${baseline.id}&modded=${modded.id}`;
-  return json(201, { baseline: baseline.id, modded: modded.id, url }, { location: url });
+  const pairs = Pairs.safeParse(pairsIn);
+  if (!pairs.success) return json(400, { error: "bad pairs", fields: { pairs: pairs.error.issues[0].message } });
+  const r = await launchAb({ ...rest, config: config as Record<string, unknown> }, pairs.data);
+  if (!r.ok) return json(r.status ?? 400, { error: r.error, fields: r.fields });
+  const url = `/runs/ab?group=${r.groupId}`;
+  return json(201, { group: r.groupId, runs: r.slots, url }, { location: url });
 }
 
 export const POST = withStoreErrors(handlePOST);

@@ -1,0 +1,138 @@
+// An A/B with its noise: the balanced order, the t-interval of pair differences on known numbers, and a short
+// real A/B of two pairs on the embedded target: pooled percentiles from merged histograms, spread across runs,
+// an interval per measure and the closed loop's work stated beside the deltas.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { runWorkload } from "../../runner/engine";
+import { TOTAL_OP } from "../../workloads/yong/fields";
+import { mergeEncoded, percentilesOf } from "../measurement/histogram";
+import { latencyOf, throughputOf } from "../measurement/operations";
+import type { RunSummary } from "../measurement/summary";
+import { testDatabase } from "../testing";
+import { WorkloadConfig } from "../workloads/config";
+import { abOrder, orderText, Pairs } from "./ab-order";
+import { type AbPairRuns, abStats, abStatsText, fmtInterval, tInterval } from "./ab-stats";
+
+let target: { url: string; drop: () => Promise<void> };
+before(async () => {
+  target = await testDatabase("ab_stats_target");
+});
+after(async () => {
+  await target.drop();
+});
+
+test("variants run in balanced ABBA order, 3 pairs unless asked", () => {
+  assert.deepEqual(abOrder(3), [
+    { pair: 1, variant: "baseline" },
+    { pair: 1, variant: "modded" },
+    { pair: 2, variant: "modded" },
+    { pair: 2, variant: "baseline" },
+    { pair: 3, variant: "baseline" },
+    { pair: 3, variant: "modded" },
+  ]);
+  assert.equal(orderText(abOrder(4)), "AB BA AB BA");
+  assert.equal(Pairs.parse(undefined), 3);
+  assert.match(Pairs.safeParse(0).error?.issues[0].message ?? "", /^pairs must be at least 1/);
+  assert.match(Pairs.safeParse(11).error?.issues[0].message ?? "", /^pairs must be at most 10/);
+});
+
+test("the interval is Student's t over the pair differences (known numbers)", () => {
+  // mean 2, sd 1, n 3: half-width 4.303 / √3 = 2.4843.
+  const i = tInterval([1, 2, 3])!;
+  assert.equal(i.mean, 2);
+  assert.equal(i.sd, 1);
+  assert.ok(Math.abs(i.low - -0.4843) < 1e-3 && Math.abs(i.high - 4.4843) < 1e-3, JSON.stringify(i));
+  // Two pairs: t(1) = 12.706; differences 10 and 14: mean 12, sd 2.828, half 25.41.
+  const two = tInterval([10, 14])!;
+  assert.ok(Math.abs(two.high - (12 + 25.41)) < 0.01, JSON.stringify(two));
+  assert.equal(tInterval([5]), null, "one pair has no interval");
+});
+
+const fakeRun = (id: string, p50: number, count: number): { id: string; summary: RunSummary } => ({
+  id,
+  summary: {
+    config: { kind: "cache", load: "vus" },
+    window: { measuredSeconds: 10, warmupSeconds: 0 },
+    writes: { count: 0, msgPerSec: 0, mibPerSec: 0, errors: 0 },
+    reads: { count: 0, msgPerSec: 0, mibPerSec: 0, errors: 0, emptyPolls: 0, perGroup: [] },
+    rates: { [TOTAL_OP]: { count, msgPerSec: count / 10, mibPerSec: 0, errors: 0 } },
+    latencyMs: { [TOTAL_OP]: { p50, p95: p50 * 2, mean: p50, p90: 0, p99: 0, p999: 0, max: 0, count } },
+    histograms: {},
+  } as unknown as RunSummary,
+});
+
+test("a difference whose interval includes zero is within noise; one that excludes it is not", () => {
+  const pair = (n: number, b: number, m: number, cb = 1000, cm = 1000): AbPairRuns => ({
+    pair: n,
+    first: n % 2 ? "baseline" : "modded",
+    runs: { baseline: fakeRun(`b${n}`, b, cb), modded: fakeRun(`m${n}`, m, cm) },
+  });
+  // p50 differences +1, −2, +1.5 ms: within noise.
+  const noisy = abStats([pair(1, 10, 11), pair(2, 10, 8), pair(3, 10, 11.5)]);
+  const p50 = noisy.rows.find((r) => r.key === "p50")!;
+  assert.deepEqual(p50.pairDiffs, [1, -2, 1.5]);
+  assert.equal(p50.finding, "within noise");
+  assert.equal(p50.baseline.min, 10);
+  assert.equal(p50.modded.max, 11.5);
+  // p50 differences −5, −6, −5.5 ms on a 10 ms baseline: modded lower, about −50 % … −60 %.
+  const real = abStats([pair(1, 10, 5), pair(2, 10, 4), pair(3, 10, 4.5)]);
+  const r = real.rows.find((x) => x.key === "p50")!;
+  assert.equal(r.finding, "modded lower");
+  assert.equal(fmtInterval(r), "−67.4 % … −42.6 %");
+  assert.equal(real.order, "AB BA AB");
+  // Unequal work in a closed loop is stated with its counts.
+  const unequal = abStats([pair(1, 10, 11, 11477, 9843), pair(2, 10, 11, 1000, 1000)]);
+  assert.ok(
+    unequal.notes.includes(
+      "Unequal work (closed loop): baseline ran 12,477 requests and modded 10,843 (−13.1 %) over equal windows, so each variant's latencies were measured under a different load.",
+    ),
+    unequal.notes.join("\n"),
+  );
+  assert.ok(abStats([pair(1, 10, 11)]).notes[0].startsWith("One pair: no interval"));
+  // Flagged runs are named beside the deltas: the verdict's client-bound, the runner's own load check.
+  const flagged = pair(2, 10, 11);
+  (flagged.runs.modded.summary as { runnerLoad?: unknown }).runnerLoad = { clientBound: true };
+  (flagged.runs.baseline.summary as { telemetry?: unknown }).telemetry = { verdict: { category: "client-bound" } };
+  assert.ok(
+    abStats([pair(1, 10, 11), flagged]).notes.includes(
+      "Flagged runs, 2 of 4 (their latencies carry the runner's or the host's delay): b2 (baseline, pair 2: verdict client-bound); m2 (modded, pair 2: runner load).",
+    ),
+  );
+});
+
+test("a short real A/B of two pairs: pooled percentiles from merged histograms, spread across runs, an interval per measure", async () => {
+  const base = WorkloadConfig.parse({ kind: "cache", vus: 2, thinkMs: 2, keys: 200, pool: 2, durationSeconds: 1, warmupSeconds: 0 });
+  const pairs = new Map<number, AbPairRuns>();
+  for (const slot of abOrder(2)) {
+    const summary = await runWorkload(WorkloadConfig.parse({ ...base, variant: slot.variant }), target.url);
+    const p = pairs.get(slot.pair) ?? ({ pair: slot.pair, first: slot.variant, runs: {} } as AbPairRuns);
+    p.runs[slot.variant] = { id: `r_${slot.variant}_${slot.pair}`, summary };
+    pairs.set(slot.pair, p);
+  }
+  const st = abStats([...pairs.values()]);
+  assert.equal(st.pairs, 2);
+  assert.equal(st.order, "AB BA");
+  const runs = (v: "baseline" | "modded") => [...pairs.values()].map((p) => p.runs[v].summary);
+  for (const row of st.rows) {
+    assert.equal(row.pairDiffs.length, 2, row.key);
+    assert.ok(row.ci && row.ci.low <= row.ci.high, `${row.key}: ${JSON.stringify(row.ci)}`);
+    assert.ok(row.finding, row.key);
+    assert.equal(row.baseline.perRun.length, 2);
+  }
+  // Percentiles are never averaged: the pooled p95 is the merged histograms' p95.
+  const merged = percentilesOf(mergeEncoded(runs("modded").map((s) => s.histograms[TOTAL_OP])));
+  assert.equal(st.rows.find((r) => r.key === "p95")!.modded.pooled, merged.p95);
+  assert.deepEqual(
+    st.rows.find((r) => r.key === "p50")!.baseline.perRun,
+    runs("baseline").map((s) => latencyOf(s, TOTAL_OP)!.p50),
+  );
+  // The closed loop's work, per variant, beside the deltas.
+  const count = (v: "baseline" | "modded") => runs(v).reduce((a, s) => a + throughputOf(s, TOTAL_OP)!.count, 0);
+  assert.ok(
+    st.notes.some((n) =>
+      n.includes(`baseline ran ${count("baseline").toLocaleString("en-US")} requests and modded ${count("modded").toLocaleString("en-US")}`),
+    ),
+    st.notes.join("\n"),
+  );
+  assert.match(abStatsText(st), /^2 pairs, order AB BA\nall requests +baseline \(runs' range\)/);
+});

@@ -1,0 +1,274 @@
+// An A/B of N pairs with its noise: each measure of all requests (p50, p95, average, requests/s) per variant,
+// pooled over the variant's runs (percentiles from their merged HDR histograms, never averaged) with the spread
+// across runs, and a 95 % t-interval of the modded − baseline difference whose unit is the PAIR (per-second
+// samples are correlated and would make any difference look significant). An interval that includes zero is
+// "within noise". Beside the deltas: unequal work (a closed loop's request counts) and flagged runs.
+// Browser-safe.
+import type { PublishedResult } from "../../workloads/types";
+import { TOTAL_OP, type Variant } from "../../workloads/yong/fields";
+import { mergeEncoded, percentilesOf } from "../measurement/histogram";
+import { latencyOf, throughputOf } from "../measurement/operations";
+import type { RunSummary } from "../measurement/summary";
+import { fmtChange } from "../runs/format";
+import { AB_MEASURES, type AbMeasure, type AbSide, fmtFigure, publishedPairFor } from "./ab";
+import { orderText } from "./ab-order";
+
+/** Two-sided 95 % critical values of Student's t, by degrees of freedom (1 … 20). */
+const T95 = [
+  Number.NaN,
+  12.706,
+  4.303,
+  3.182,
+  2.776,
+  2.571,
+  2.447,
+  2.365,
+  2.306,
+  2.262,
+  2.228,
+  2.201,
+  2.179,
+  2.16,
+  2.145,
+  2.131,
+  2.12,
+  2.11,
+  2.101,
+  2.093,
+  2.086,
+];
+const t95 = (df: number) => T95[df] ?? 1.96;
+
+export interface Interval {
+  n: number;
+  mean: number;
+  /** Sample standard deviation (n − 1). */
+  sd: number;
+  low: number;
+  high: number;
+}
+
+/** The 95 % t-interval of the mean of `xs` (e.g. pair differences), or null below two values. */
+export function tInterval(xs: number[]): Interval | null {
+  const n = xs.length;
+  if (n < 2) return null;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  const half = (t95(n - 1) * sd) / Math.sqrt(n);
+  return { n, mean, sd, low: mean - half, high: mean + half };
+}
+
+/** One completed pair: its number and each variant's run. */
+export interface AbPairRuns {
+  pair: number;
+  /** The variant that ran first in this pair. */
+  first: Variant;
+  runs: Record<Variant, { id: string; summary: RunSummary }>;
+}
+
+export interface AbVariantStat {
+  /** Pooled over the variant's runs: percentiles and mean from the merged histograms, rate = requests ÷ seconds. */
+  pooled: number | null;
+  /** Each run's own figure, by pair. */
+  perRun: number[];
+  min: number | null;
+  max: number | null;
+}
+
+export interface AbStatRow {
+  key: AbMeasure;
+  label: string;
+  unit: string;
+  baseline: AbVariantStat;
+  modded: AbVariantStat;
+  /** Pooled modded against pooled baseline, %. */
+  deltaPct: number | null;
+  /** Modded − baseline in each pair, in the measure's unit. */
+  pairDiffs: number[];
+  /** 95 % t-interval of the mean pair difference (unit), and the same as % of the baseline runs' mean. */
+  ci: Interval | null;
+  ciPct: { low: number; high: number } | null;
+  /** "within noise" when the interval includes zero, "modded lower" / "modded higher" when it excludes it;
+   *  null without an interval (fewer than 2 pairs). */
+  finding: "within noise" | "modded lower" | "modded higher" | null;
+  /** The published pair's figures (one run each). */
+  published: AbSide | null;
+}
+
+export interface AbStats {
+  pairs: number;
+  order: string;
+  rows: AbStatRow[];
+  /** What stands beside the deltas: unequal work, flagged runs, pairs left out, the published pair's caveat. */
+  notes: string[];
+  published: Record<Variant, PublishedResult> | null;
+}
+
+const requests = (s: RunSummary) => throughputOf(s, TOTAL_OP)?.count ?? null;
+
+/** A run's own figure of all requests. */
+export function runFigure(s: RunSummary, key: AbMeasure): number | null {
+  if (key === "rate") return throughputOf(s, TOTAL_OP)?.msgPerSec ?? null;
+  const l = latencyOf(s, TOTAL_OP);
+  if (!l) return null;
+  return key === "avg" ? l.mean : l[key];
+}
+
+/** A variant's pooled figure over its runs: merged histograms for latencies (percentiles are never averaged). */
+function pooledFigure(ss: RunSummary[], key: AbMeasure): number | null {
+  if (key === "rate") {
+    const counts = ss.map(requests);
+    const seconds = ss.reduce((a, s) => a + s.window.measuredSeconds, 0);
+    return counts.some((c) => c === null) || seconds <= 0 ? null : (counts as number[]).reduce((a, b) => a + b, 0) / seconds;
+  }
+  const encoded = ss.map((s) => s.histograms[TOTAL_OP]);
+  if (encoded.some((e) => !e)) return null;
+  const p = percentilesOf(mergeEncoded(encoded));
+  if (p.count === 0) return null;
+  return key === "avg" ? p.mean : p[key];
+}
+
+function variantStat(ss: RunSummary[], key: AbMeasure): AbVariantStat {
+  const perRun = ss.map((s) => runFigure(s, key)).filter((v): v is number => v !== null);
+  return {
+    pooled: pooledFigure(ss, key),
+    perRun,
+    min: perRun.length ? Math.min(...perRun) : null,
+    max: perRun.length ? Math.max(...perRun) : null,
+  };
+}
+
+const pct = (b: number | null, m: number | null) => (b !== null && m !== null && b !== 0 ? ((m - b) / b) * 100 : null);
+const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function statRow(pairs: AbPairRuns[], key: AbMeasure, label: string, unit: string, pub: Record<Variant, PublishedResult> | null): AbStatRow {
+  const of = (v: Variant) => pairs.map((p) => p.runs[v].summary);
+  const baseline = variantStat(of("baseline"), key);
+  const modded = variantStat(of("modded"), key);
+  const pairDiffs = pairs
+    .map((p) => {
+      const b = runFigure(p.runs.baseline.summary, key);
+      const m = runFigure(p.runs.modded.summary, key);
+      return b === null || m === null ? null : m - b;
+    })
+    .filter((d): d is number => d !== null);
+  const ci = pairDiffs.length === pairs.length ? tInterval(pairDiffs) : null;
+  const base = baseline.perRun.length ? meanOf(baseline.perRun) : 0;
+  const ciPct = ci && base ? { low: (ci.low / base) * 100, high: (ci.high / base) * 100 } : null;
+  const finding = ci ? (ci.low <= 0 && ci.high >= 0 ? "within noise" : ci.high < 0 ? "modded lower" : "modded higher") : null;
+  const published = pub ? publishedSide(pub, key) : null;
+  return { key, label, unit, baseline, modded, deltaPct: pct(baseline.pooled, modded.pooled), pairDiffs, ci, ciPct, finding, published };
+}
+
+function publishedSide(pub: Record<Variant, PublishedResult>, key: AbMeasure): AbSide {
+  const fig = (p: PublishedResult) => (key === "rate" ? (p.rates?.[TOTAL_OP] ?? null) : (p.latencyMs?.[TOTAL_OP]?.[key] ?? null));
+  const b = fig(pub.baseline);
+  const m = fig(pub.modded);
+  return { baseline: b, modded: m, deltaPct: pct(b, m) };
+}
+
+/** Closed loop: each variant ran as fast as it could, so their request counts (the work) differ; said with numbers. */
+function workNote(pairs: AbPairRuns[]): string | null {
+  const config = pairs[0]?.runs.baseline.summary.config as { load?: string } | undefined;
+  if (!config || config.load === "rate") return null;
+  const total = (v: Variant) => pairs.reduce((a, p) => a + (requests(p.runs[v].summary) ?? 0), 0);
+  const b = total("baseline");
+  const m = total("modded");
+  const d = pct(b, m) ?? 0;
+  const counts = `baseline ran ${b.toLocaleString("en-US")} requests and modded ${m.toLocaleString("en-US")} (${fmtChange(d)}) over equal windows`;
+  return Math.abs(d) < 1
+    ? `Work (closed loop): ${counts}: equal within 1 %.`
+    : `Unequal work (closed loop): ${counts}, so each variant's latencies were measured under a different load.`;
+}
+
+/** The verdict's client-bound or host-bound flags, and the runner's own load check, run by run. */
+function flaggedNote(pairs: AbPairRuns[]): string | null {
+  const flags: string[] = [];
+  for (const p of pairs)
+    for (const v of ["baseline", "modded"] as const) {
+      const s = p.runs[v].summary;
+      const why: string[] = [];
+      const category = s.telemetry?.verdict.category as string | undefined;
+      if (category === "client-bound" || category === "host-bound") why.push(`verdict ${category}`);
+      if (s.runnerLoad?.clientBound) why.push("runner load");
+      if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}: ${why.join(", ")})`);
+    }
+  const all = pairs.length * 2;
+  return flags.length ? `Flagged runs, ${flags.length} of ${all} (their latencies carry the runner's or the host's delay): ${flags.join("; ")}.` : null;
+}
+
+/** The A/B of completed pairs; `leftOut` names pairs that did not complete both runs. */
+export function abStats(pairs: AbPairRuns[], leftOut: number[] = []): AbStats {
+  const config = pairs[0]?.runs.baseline.summary.config;
+  const pub = config ? publishedPairFor(config as never) : null;
+  const rows = AB_MEASURES.map(({ key, label, unit }) => statRow(pairs, key, label, unit, pub));
+  const notes = [
+    pairs.length < 2 ? "One pair: no interval, so a difference cannot be told from noise; run 3 pairs or more." : null,
+    workNote(pairs),
+    flaggedNote(pairs),
+    leftOut.length ? `Left out: pair ${leftOut.join(", ")} (a run did not complete).` : null,
+    pub ? "The published pair is one run each, with no spread: its deltas may be noise too." : null,
+  ].filter((n): n is string => n !== null);
+  const order = orderText(
+    pairs.flatMap((p) =>
+      (p.first === "baseline" ? ["baseline", "modded"] : ["modded", "baseline"]).map((variant) => ({ pair: p.pair, variant: variant as Variant })),
+    ),
+  );
+  return { pairs: pairs.length, order, rows, notes, published: pub };
+}
+
+/** A difference's interval as the tables show it: "−12.0 % … +3.1 %" (of the baseline runs' mean). */
+export function fmtInterval(r: AbStatRow): string {
+  if (!r.ciPct) return "—";
+  const f = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(1)} %`;
+  return `${f(r.ciPct.low)} … ${f(r.ciPct.high)}`;
+}
+
+/** A variant's pooled figure and its spread across runs: "1.90 ms (1.80–2.10)". */
+export function fmtPooled(s: AbVariantStat, unit: string): string {
+  const spread = s.min !== null && s.max !== null && s.perRun.length > 1 ? ` (${fmtFigure(s.min, unit).replace(/ ms$/, "")}–${fmtFigure(s.max, unit)})` : "";
+  return `${fmtFigure(s.pooled, unit)}${spread}`;
+}
+
+/** The A/B as text (the CLI): pooled figures with their spread, delta, interval, finding; then the notes. */
+export function abStatsText(st: AbStats): string {
+  const head = ["all requests", "baseline (runs' range)", "modded (runs' range)", "delta", "95% CI of pair diff", "result"];
+  const body = st.rows.map((r) => [
+    r.label,
+    fmtPooled(r.baseline, r.unit),
+    fmtPooled(r.modded, r.unit),
+    r.deltaPct === null ? "—" : fmtChange(r.deltaPct),
+    fmtInterval(r),
+    r.finding ?? "no interval",
+  ]);
+  const all = [head, ...body];
+  const w = head.map((_, c) => Math.max(...all.map((row) => row[c].length)));
+  const table = all.map((row) => row.map((cell, c) => (c ? cell.padStart(w[c]) : cell.padEnd(w[c]))).join("  ")).join("\n");
+  const pub = st.published
+    ? st.rows.map(
+        (r) =>
+          `  published ${r.label}: ${fmtFigure(r.published?.baseline ?? null, r.unit)} → ${fmtFigure(r.published?.modded ?? null, r.unit)} (${r.published?.deltaPct === null || r.published === null ? "—" : fmtChange(r.published.deltaPct)})`,
+      )
+    : [];
+  return [`${st.pairs} pair${st.pairs === 1 ? "" : "s"}, order ${st.order}`, table, ...st.notes.map((n) => `- ${n}`), ...pub].join("\n");
+}
+
+/** The group's completed pairs (both runs completed with a summary) in pair order, and the pairs left out. */
+export function completedPairs(
+  slots: { pair: number; variant: Variant; runId: string }[],
+  runOf: (id: string) => { status: string; summary?: RunSummary | null } | null | undefined,
+): { pairs: AbPairRuns[]; leftOut: number[] } {
+  const pairs: AbPairRuns[] = [];
+  const leftOut: number[] = [];
+  for (const n of [...new Set(slots.map((s) => s.pair))].sort((a, b) => a - b)) {
+    const mine = slots.filter((s) => s.pair === n);
+    const runs: Partial<AbPairRuns["runs"]> = {};
+    for (const s of mine) {
+      const r = runOf(s.runId);
+      if (r?.status === "completed" && r.summary) runs[s.variant] = { id: s.runId, summary: r.summary };
+    }
+    if (runs.baseline && runs.modded) pairs.push({ pair: n, first: mine[0].variant, runs: runs as AbPairRuns["runs"] });
+    else leftOut.push(n);
+  }
+  return { pairs, leftOut };
+}
