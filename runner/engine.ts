@@ -415,8 +415,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
     const histograms: Record<string, string> = {};
-    // From-schedule latencies come from the engine's throttle, or from a workload that keeps its own timetable
-    // (DBOS's open loop); a writer's lag behind its share and e2e from schedule exist only under the throttle.
+    // From-schedule latencies come from the pacer's timetable: the throttle's, or an open loop's (DBOS's);
+    // a writer's lag behind its share and e2e from schedule exist only under the throttle.
     const fromSchedule = throttle !== null || stats.cumulative("writeScheduled").totalCount > 0;
     const metrics = [
       "write",
