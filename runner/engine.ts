@@ -17,14 +17,15 @@ import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { definitionOf, MAX_DRAIN_SECONDS, throttlePerSecond, type WorkloadConfig } from "../lib/workloads/config";
+import { definitionOf, MAX_DRAIN_SECONDS, pacingOf, type WorkloadConfig } from "../lib/workloads/config";
 import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
 import { schemaComment, schemaLock } from "./sweep";
 import { RunFootprint } from "./footprint";
 import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
 import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
-import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
+import { Pacer } from "./pacing";
+import { clock, E2E_CLOCK, Stopper } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
@@ -157,13 +158,13 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const signal = opts.signal;
   const startedAt = new Date();
   const module = workloadFor(config);
-  // A message broker's payload size; the write throttle when the workload declares its pacing by it (the others,
-  // Yong's and DBOS's, schedule their own load).
+  // A message broker's payload size (the others have none: their MiB/s reads 0).
   const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
-  const writeLimit = throttlePerSecond(config);
   const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
-  const throttle = writeLimit > 0 ? new Throttle(writeLimit) : null;
+  // The run's pacer, built from the definition's declared pacing; the engine's checks read its throttle.
+  const pacer = new Pacer(pacingOf(config), stats);
+  const throttle = pacer.throttle;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
   const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
@@ -261,7 +262,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       config: config as never,
       schema,
       stats,
-      throttle,
+      pacer,
       writersStop,
       readersStop,
       fatal: fail,
@@ -288,7 +289,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const loadStart = clock();
     stats.markLoadStart();
     meter = new RunnerLoadMeter();
-    throttle?.begin(loadStart, nWriters);
+    pacer.begin(loadStart, nWriters);
     const busy = opts.busyWaitForTest;
     if (busy)
       busyTimer = setInterval(() => {
@@ -414,8 +415,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
     const latencyMs: LatencyByMetric = {};
     const histograms: Record<string, string> = {};
-    // From-schedule latencies come from the engine's throttle, or from a workload that keeps its own timetable
-    // (DBOS's open loop); a writer's lag behind its share and e2e from schedule exist only under the throttle.
+    // From-schedule latencies come from the pacer's timetable: the throttle's, or an open loop's (DBOS's);
+    // a writer's lag behind its share and e2e from schedule exist only under the throttle.
     const fromSchedule = throttle !== null || stats.cumulative("writeScheduled").totalCount > 0;
     const metrics = [
       "write",

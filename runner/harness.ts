@@ -3,3 +3,5 @@
 export { runWorkload, verificationError } from "./engine";
 export { parseArgs, usage } from "./cli-args";
 export { summaryText } from "./format";
+// A simulated clock for driving the core's pacers (runner/pacing.ts) in tests.
+export { FakeClock } from "./fake-clock";

@@ -130,3 +130,22 @@ test("runner/ reaches workloads/ only through the registries and the shared cont
   const found = violations("runner", "workloads", () => RUNNER_MAY_REACH);
   assert.deepEqual(found, [], `runner/ reaches into a workload:\n  ${found.join("\n  ")}`);
 });
+
+/** What only the engine core's pacers may do (runner/pacing.ts): wait for a due time, take one from a
+ *  timetable, time an item from its schedule. A workload supplies operations; it does not pace them. */
+const PACING_CALLS: [RegExp, string][] = [
+  [/\bsleepUntil\b/, "sleeps until a due time (sleepUntil)"],
+  [/\bThrottle\b/, "holds a throttle or timetable of its own (Throttle)"],
+  [/\b(?:throttle|timetable)\s*\.\s*next\s*\(/i, "takes due times from a timetable (throttle.next)"],
+  [/\brecordScheduled\b/, "records latency from the schedule itself (recordScheduled)"],
+  [/\bwriterLagMs\b/, "computes a writer's lag behind its share (writerLagMs)"],
+];
+
+test("no workload paces its own load: waiting for due times and timing from them is the core's (runner/pacing.ts)", () => {
+  const found: string[] = [];
+  for (const file of sourceFiles("workloads").filter((f) => !isTestFile(f))) {
+    const code = withoutComments(readFileSync(path.join(PROJECT_ROOT, file), "utf8"));
+    for (const [re, what] of PACING_CALLS) if (re.test(code)) found.push(`${file}: ${what}`);
+  }
+  assert.deepEqual(found, [], `workloads that pace their own load:\n  ${found.join("\n  ")}`);
+});

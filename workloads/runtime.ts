@@ -3,15 +3,16 @@
 import type pg from "pg";
 import type { RunSummary, Verification } from "../lib/measurement/summary";
 import type { WorkloadConfig } from "../lib/workloads/config";
-import { isConnectionError, rollbackQuietly, type TargetClient, type RunFootprint, type RunStats, type Stopper, type Throttle } from "../runner/core";
+import { isConnectionError, rollbackQuietly, type TargetClient, type RunFootprint, type RunStats, type Stopper, type Pacer } from "../runner/core";
 
 export interface WorkloadContext<C extends WorkloadConfig> {
   config: C;
   /** The run's own schema on the target, already quoted (e.g. "pgbb_r_1a2b3c"). Every table lives in it. */
   schema: string;
   stats: RunStats;
-  /** Null when writes are unthrottled. */
-  throttle: Throttle | null;
+  /** Paces the run's operations as its definition declares (runner/pacing.ts): the workload supplies only the
+   *  operations; `pacer.throttle` is null unless the run is throttle-paced. */
+  pacer: Pacer;
   /** Stops the writer loops (end of the measured window, or cancel). */
   writersStop: Stopper;
   /** Stops the reader loops (end of the drain, or cancel). */

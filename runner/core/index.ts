@@ -2,8 +2,12 @@
 // checks every spelling of every import). Re-exports only, by name, so the hot paths are the same functions
 // as before and the surface is exactly this list.
 
-// Pacing and stopping: the clock, the throttle's timetable, sleeping until a due time, stop signals, back-off.
-export { Backoff, clock, sleepUntil, Stopper, Throttle } from "../timing";
+// Pacing: the pacers a run's declared pacing builds (a workload supplies only its operations), the open loop
+// with a drain, and their clock.
+export { Metronome, type PacedOperation, Pacer, type PaceClock, realClock, Slot } from "../pacing";
+export { drainNotes, OpenLoop, type OpenLoopResult } from "../open-loop";
+// Timing and stopping: the clock (for timing operations, not for pacing them), stop signals, a reader's back-off.
+export { Backoff, clock, Stopper } from "../timing";
 // The target's clients: a loop's connection, and the helpers every loop uses on it.
 export { isConnectionError, openClient, rollbackQuietly, type TargetClient } from "../pg/pgclient";
 // Statements sent without node-postgres's per-query work (the broker loops' hot path).

@@ -2,8 +2,7 @@
 // sequential inserts on a fixed timetable (workloads/dbos/open-loop.ts), and verification that the rows in
 // the table are the inserts counted, each id once.
 import type pg from "pg";
-import { type TargetClient, clock } from "../../runner/core";
-import { drainNotes, OpenLoop } from "../dbos/open-loop";
+import { drainNotes, OpenLoop, type Slot, type TargetClient, clock } from "../../runner/core";
 import { uuid7 } from "../dbos/uuid7";
 import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { InsertsConfig } from "./definition";
@@ -20,7 +19,7 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
   const notes: string[] = [];
 
   /** One batch: `batchSize` inserts one after another on one connection, each its own transaction. */
-  const runBatch = async (tc: TargetClient, due: number) => {
+  const runBatch = async (tc: TargetClient, slot: Slot) => {
     for (let i = 0; i < c.batchSize; i++) {
       const sent = clock();
       try {
@@ -36,14 +35,14 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
       stats.wrote(1);
       stats.latency.write.record((done - sent) * 1000);
       // From the batch's scheduled time, as the study's timetable asked for all of its inserts at once.
-      stats.recordScheduled(due, sent, done);
+      slot.answered(sent, done);
     }
     batchOp.done();
-    batchOp.latency.record((clock() - due) * 1000);
+    batchOp.latency.record((clock() - slot.due) * 1000);
     return true;
   };
 
-  const loop = new OpenLoop(ctx, c.rate / c.batchSize, runBatch);
+  const loop = new OpenLoop(ctx.pacer, ctx, c.batchSize, runBatch);
 
   return {
     roles: Array.from({ length: c.connections }, (_, i) => `conn ${i + 1}`),

@@ -62,11 +62,12 @@ class NotifyWorkload implements YongWorkload {
         c.channels,
         this.deliveries,
         this.ownStop,
+        this.ctx.pacer,
         onError(() => delivery.failed()),
       );
     } else {
       const poll = this.ctx.stats.op("poll");
-      this.subscriber = new PollingSubscriber(tc.client, this.sql, c.channels, this.deliveries, this.ownStop, {
+      this.subscriber = new PollingSubscriber(tc.client, this.sql, c.channels, this.deliveries, this.ownStop, this.ctx.pacer, {
         onPoll: (micros) => {
           poll.done();
           poll.latency.record(micros);

@@ -5,7 +5,7 @@
 // Both hand every message to Deliveries, which times it from its publish (the runner's clock, in the payload)
 // and checks it arrives once.
 import type pg from "pg";
-import { clock, sleepUntil, type Stopper } from "../../runner/core";
+import { clock, type Pacer, type Stopper } from "../../runner/core";
 import { channelName, type notifySql, POLL_LIMIT, parseMessage } from "./sql";
 
 export const POLL_INTERVAL_MS = 100;
@@ -80,12 +80,14 @@ export class PollingSubscriber implements Subscriber {
     private readonly channels: number,
     private readonly deliveries: Deliveries,
     private readonly stop: Stopper,
+    /** The run's pacer: the polls' timer. */
+    private readonly pacer: Pacer,
     private readonly hooks: { onPoll: (micros: number, rows: number) => void; onError: (err: unknown) => Promise<boolean> },
   ) {}
 
   async start() {
     const first: Promise<void>[] = [];
-    const t0 = clock();
+    const t0 = this.pacer.clock.now();
     this.loops = Array.from({ length: this.channels }, (_, i) => {
       let polled!: () => void;
       first.push(new Promise<void>((r) => (polled = r)));
@@ -95,14 +97,13 @@ export class PollingSubscriber implements Subscriber {
     await Promise.all(first);
   }
 
-  private async loop(channel: string, due: number, polled: () => void) {
+  private async loop(channel: string, first: number, polled: () => void) {
     let tx = "0";
     let id = "0";
     let firstPoll = true;
+    const interval = this.pacer.every(first, POLL_INTERVAL_MS);
     while (!this.stop.stopped) {
-      await sleepUntil(due, this.stop);
-      if (this.stop.stopped) break;
-      due += POLL_INTERVAL_MS;
+      if (!(await interval.wait(this.stop))) break;
       let rows: { id: string; tx: string; payload: string }[];
       do {
         let t = 0;
@@ -161,6 +162,8 @@ export class ListenSubscriber implements Subscriber {
     private readonly channels: number,
     private readonly deliveries: Deliveries,
     private readonly stop: Stopper,
+    /** The run's pacer: the queue-usage reading's timer. */
+    private readonly pacer: Pacer,
     private readonly onError: (err: unknown) => Promise<boolean>,
   ) {}
 
@@ -171,7 +174,7 @@ export class ListenSubscriber implements Subscriber {
   }
 
   private async watchQueue() {
-    let due = clock();
+    const second = this.pacer.every(this.pacer.clock.now() + 1000, 1000);
     while (!this.stop.stopped) {
       try {
         const r = await this.client.query<{ usage: string | number }>(this.sql.queueUsage);
@@ -179,8 +182,7 @@ export class ListenSubscriber implements Subscriber {
       } catch (err) {
         if (await this.onError(err)) return;
       }
-      due += 1000;
-      await sleepUntil(due, this.stop);
+      await second.wait(this.stop);
     }
   }
 

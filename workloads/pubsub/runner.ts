@@ -6,7 +6,7 @@
 import { randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { PubsubConfig } from "./definition";
-import { LeanQuery, bindExecuteMessage, type TargetClient, type GroupStats, Backoff, clock, sleepUntil } from "../../runner/core";
+import { LeanQuery, bindExecuteMessage, type TargetClient, type GroupStats, Backoff, clock } from "../../runner/core";
 import {
   ERROR_PAUSE_MS,
   errorMessage,
@@ -184,7 +184,7 @@ class PubsubRun implements WorkloadRun {
       ...ctx.stats.groups.flatMap((g) => Array.from({ length: c.partitions }, (_, i) => `reader ${g.name} p${i + 1}`)),
     ];
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
-    this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.throttle !== null, this.notes);
+    this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.pacer.throttle !== null, this.notes);
   }
 
   async setup(admin: pg.Client) {
@@ -223,8 +223,8 @@ class PubsubRun implements WorkloadRun {
     return Promise.all(this.readerLoops).then(() => undefined);
   }
 
-  private async writerLoop(tc: TargetClient, w: number, partition: number) {
-    const { config: c, stats, throttle, writersStop: stop } = this.ctx;
+  private writerLoop(tc: TargetClient, w: number, partition: number) {
+    const { config: c, stats, pacer, writersStop: stop } = this.ctx;
     const B = c.writeBatch;
     // The Bind message of this writer's INSERT, with the batch's text built in place in its parameter region.
     const name = `pgbb_write_p${partition}`;
@@ -234,19 +234,11 @@ class PubsubRun implements WorkloadRun {
     const qWrite = new LeanQuery(this.sql.write(partition), name);
     const qCommit = new LeanQuery("COMMIT");
     const write = stats.latency.write;
-    while (!stop.stopped) {
-      let due = 0;
-      if (throttle) {
-        due = throttle.next(B, w);
-        await sleepUntil(due, stop); // never before `due`: timers fire early
-        if (stop.stopped) {
-          throttle.done(due);
-          break;
-        }
-      }
+    // One batch of B messages, when the pacer says it is due (slot.due: 0 unthrottled).
+    return pacer.loop(w, stop, B, async (slot) => {
       batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
       const t0 = clock();
-      if (this.stampE2e) batch.stamp(t0, this.stampSchedule ? due : undefined);
+      if (this.stampE2e) batch.stamp(t0, this.stampSchedule ? slot.due : undefined);
       try {
         await qBegin.run(tc.client);
         const ts = clock(); // timer starts after BEGIN, as the reference (writer.go L62-80)
@@ -254,18 +246,15 @@ class PubsubRun implements WorkloadRun {
         await qCommit.run(tc.client);
         const te = clock();
         write.record((te - ts) * 1000);
-        if (throttle) {
-          stats.recordScheduled(due, t0, te, throttle.writerLagMs(w, te));
-          throttle.done(due);
-        }
+        slot.answered(t0, te);
         stats.wrote(B);
         this.written[partition - 1] += B;
+        return true;
       } catch (err) {
-        throttle?.done(due); // failed writes are not retried: they no longer hold the schedule back
         const what = `write p${partition}`;
-        if (await stepFailed(this.ctx, tc, err, { what, count: () => stats.writeError(B), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
+        return !(await stepFailed(this.ctx, tc, err, { what, count: () => stats.writeError(B), pause: () => stop.sleep(ERROR_PAUSE_MS) }));
       }
-    }
+    });
   }
 
   private async readerLoop(tc: TargetClient, st: ReaderState, ready: () => void, failed: (e: Error) => void) {

@@ -6,7 +6,7 @@
 import { createHash, randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { QueueConfig } from "./definition";
-import { LeanQuery, bindExecuteMessage, type TargetClient, Backoff, clock, sleepUntil } from "../../runner/core";
+import { LeanQuery, bindExecuteMessage, type TargetClient, Backoff, clock } from "../../runner/core";
 import {
   ERROR_PAUSE_MS,
   canStampE2e,
@@ -91,7 +91,7 @@ class QueueRun implements WorkloadRun {
     this.sql = queueSql(ctx.schema, c.tuneTableVacuum);
     this.roles = [...Array.from({ length: c.writers }, (_, w) => `writer ${w}`), ...Array.from({ length: c.readers }, (_, r) => `reader ${r}`)];
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
-    this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.throttle !== null, this.notes);
+    this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.pacer.throttle !== null, this.notes);
     this.identity = c.payloadBytes >= IDENTITY_MIN_PAYLOAD;
     if (!this.identity)
       this.notes.push(
@@ -122,8 +122,8 @@ class QueueRun implements WorkloadRun {
     return Promise.all(this.readerLoops).then(() => undefined);
   }
 
-  private async writerLoop(tc: TargetClient, w: number) {
-    const { config: c, stats, throttle, writersStop: stop } = this.ctx;
+  private writerLoop(tc: TargetClient, w: number) {
+    const { config: c, stats, pacer, writersStop: stop } = this.ctx;
     // One random payload per writer, reused for every row (queue_runner.go L72-108); only the stamp and the
     // sequence number change. Sent as "\x…" hex text, as lib/pq sends a []byte parameter, from a Bind message
     // built once.
@@ -139,16 +139,8 @@ class QueueRun implements WorkloadRun {
     const seqBuf = Buffer.alloc(4);
     const qInsert = new LeanQuery(this.sql.insert, "pgbb_enqueue");
     const write = stats.latency.write;
-    while (!stop.stopped) {
-      let due = 0;
-      if (throttle) {
-        due = throttle.next(1, w);
-        await sleepUntil(due, stop); // never before `due`: timers fire early
-        if (stop.stopped) {
-          throttle.done(due);
-          break;
-        }
-      }
+    // One message, when the pacer says it is due (slot.due: 0 unthrottled).
+    return pacer.loop(w, stop, 1, async (slot) => {
       if (this.identity) {
         seqBuf.writeUInt32BE(this.inserted[w] + 1, 0); // a failed insert's seq is reused: seqs of rows are 1..inserted
         message.write(seqBuf.toString("hex"), seqAt, "latin1");
@@ -156,7 +148,7 @@ class QueueRun implements WorkloadRun {
       const t0 = clock();
       if (this.stampE2e) {
         stampBuf.writeDoubleLE(t0, 0);
-        if (this.stampSchedule) stampBuf.writeDoubleLE(due, SCHEDULE_STAMP_OFFSET);
+        if (this.stampSchedule) stampBuf.writeDoubleLE(slot.due, SCHEDULE_STAMP_OFFSET);
         message.write(stampBuf.toString("hex", 0, this.stampSchedule ? STAMPS_BYTES : STAMP_BYTES), stampAt, "latin1");
       }
       try {
@@ -165,18 +157,15 @@ class QueueRun implements WorkloadRun {
         this.inserted[w]++;
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
         write.record((te - t0) * 1000);
-        if (throttle) {
-          stats.recordScheduled(due, t0, te, throttle.writerLagMs(w, te));
-          throttle.done(due);
-        }
+        slot.answered(t0, te);
         stats.wrote(1);
+        return true;
       } catch (err) {
-        throttle?.done(due); // failed writes are not retried: they no longer hold the schedule back
         // A single INSERT in autocommit: no transaction to roll back.
         const failed = { what: "enqueue", count: () => stats.writeError(1), noTransaction: true, pause: () => stop.sleep(ERROR_PAUSE_MS) };
-        if (await stepFailed(this.ctx, tc, err, failed)) return;
+        return !(await stepFailed(this.ctx, tc, err, failed));
       }
-    }
+    });
   }
 
   private async readerLoop(tc: TargetClient) {

@@ -84,6 +84,10 @@ describe("every enqueued workflow is completed exactly once, or still queued at 
         if (input.queuePartitions) {
           const keys = await admin.query(`SELECT count(DISTINCT queue_partition_key) AS n FROM ${schema}.workflow_status`);
           assert.ok(Number(keys.rows[0].n) > 1);
+          // Each enqueuer takes its own turns of the throttle's schedule (the pacer's loop index): none is told
+          // it stalled behind its share while the other took its turns (a light load, 100 workflows/s).
+          const share = (summary.notes ?? []).filter((n) => /own share of the schedule/.test(n));
+          assert.deepEqual(share, [], "an enqueuer reported behind its own share of the throttle");
         }
         // What it measures: enqueue and completion rates, the dequeue poll, enqueue-to-completion per workflow.
         assert.ok(summary.writes.msgPerSec > 0 && summary.reads.msgPerSec > 0);

@@ -5,7 +5,7 @@
 // shows: enqueues fall behind their schedule, or the backlog grows.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { LeanQuery, rollbackQuietly, type TargetClient, clock, sleepUntil } from "../../runner/core";
+import { LeanQuery, rollbackQuietly, type TargetClient, clock } from "../../runner/core";
 import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { QueuedWorkflowsConfig } from "./definition";
 import { createQwSchema } from "./schema";
@@ -128,7 +128,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
   }
 
   startWriters(clients: TargetClient[]) {
-    this.enqueuerLoops = clients.map((tc) => this.enqueuer(tc));
+    this.enqueuerLoops = clients.map((tc, i) => this.enqueuer(tc, i));
   }
 
   writersDone() {
@@ -142,24 +142,16 @@ class QueuedWorkflowsRun implements WorkloadRun {
 
   // ---------- enqueue ----------
 
-  private async enqueuer(tc: TargetClient) {
-    const { config: c, stats, throttle, writersStop: stop } = this.ctx;
+  private enqueuer(tc: TargetClient, index: number) {
+    const { config: c, stats, pacer, writersStop: stop } = this.ctx;
     const conn = new Conn(tc);
     const current = c.profile === "current";
     const insert = current ? this.sql.insertCurrent : this.sql.insert217;
     // The 2.17 enqueuer is a DBOS process: its executor id and version go in the row. The current one enqueues
     // through DBOSClient, which sets neither.
     const executorId = randomUUID();
-    while (!stop.stopped) {
-      let due = 0;
-      if (throttle) {
-        due = throttle.next(1);
-        await sleepUntil(due, stop); // never before `due`: timers fire early
-        if (stop.stopped) {
-          throttle.done(due);
-          break;
-        }
-      }
+    // One workflow, when the pacer says it is due.
+    return pacer.loop(index, stop, 1, async (slot) => {
       const queue = this.enqueueSeq++ % this.names.length;
       const id = randomUUID();
       const pk = c.queuePartitions ? `p${String(Math.floor(Math.random() * c.queuePartitions)).padStart(8, "0")}` : null;
@@ -187,19 +179,16 @@ class QueuedWorkflowsRun implements WorkloadRun {
         await conn.run("COMMIT");
         const te = clock();
         stats.latency.write.record((te - t0) * 1000);
-        if (throttle) {
-          stats.recordScheduled(due, t0, te);
-          throttle.done(due);
-        }
+        slot.answered(t0, te);
         this.enqueuedIds.add(id);
         this.enqueuedPerQueue[queue]++;
         stats.wrote(1);
+        return true;
       } catch (err) {
         this.inFlight.delete(id);
-        throttle?.done(due);
-        if (await stepFailed(this.ctx, tc, err, { what: "enqueue", count: () => stats.writeError(1), pause: () => stop.sleep(1) })) return;
+        return !(await stepFailed(this.ctx, tc, err, { what: "enqueue", count: () => stats.writeError(1), pause: () => stop.sleep(1) }));
       }
-    }
+    });
   }
 
   // ---------- workers ----------

@@ -5,8 +5,7 @@
 // library checks a connection out of its pool per transaction: the same commits and round trips).
 import { randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
-import { type TargetClient, clock } from "../../runner/core";
-import { drainNotes, OpenLoop } from "../dbos/open-loop";
+import { drainNotes, OpenLoop, type Slot, type TargetClient, clock } from "../../runner/core";
 import { dbosSchemaDdl, type DbosProfile, VALUES } from "../dbos/schema";
 import * as S from "../dbos/statements";
 import { uuid7 } from "../dbos/uuid7";
@@ -90,7 +89,7 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     stats.latency.write.record((clock() - t0) * 1000);
   };
 
-  const runWorkflow = async (tc: TargetClient, due: number): Promise<boolean> => {
+  const runWorkflow = async (tc: TargetClient, slot: Slot): Promise<boolean> => {
     const id = randomUUID(); // workflow ids are UUIDv4 text in the library
     const sent = clock();
     let what = "start";
@@ -132,12 +131,12 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
       completed++;
       workflowOp.done();
       workflowOp.latency.record((done - sent) * 1000);
-      scheduledOp.latency.record((done - due) * 1000);
+      scheduledOp.latency.record((done - slot.due) * 1000);
     }
     return true;
   };
 
-  const loop = new OpenLoop(ctx, c.rate, runWorkflow);
+  const loop = new OpenLoop(ctx.pacer, ctx, 1, runWorkflow);
 
   return {
     roles: Array.from({ length: c.connections }, (_, i) => `conn ${i + 1}`),

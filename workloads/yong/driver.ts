@@ -1,7 +1,8 @@
 // The request driver of Yong's workloads (server-only): what the article's k6 + Express API did, minus HTTP.
 // Requests run on a pool of `pool` connections (the API's node-postgres Pool, default 10), started either by
 // virtual users in a closed loop (send, wait for the answer, think, as k6 VUs) or on an open-loop timetable of
-// `rate` requests/s (runner/timing.ts Throttle: no start-up burst, never early), whatever the answers do.
+// `rate` requests/s, whatever the answers do: the engine core's pacer (runner/pacing.ts) runs both, as the
+// definition declares its pacing; the driver supplies the request.
 //
 // Every request is timed twice: from its start (open loop: its scheduled start, so a slow target shows as
 // latency, not as a lower rate) to its answer, pool wait included (the article's http_req_duration, without
@@ -9,7 +10,7 @@
 // virtual user or arrival, and its verification; the engine (runner/engine.ts) supplies phases and samples.
 import type pg from "pg";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
-import { type TargetClient, type OpStats, clock, sleepUntil, Throttle } from "../../runner/core";
+import { type TargetClient, type OpStats, clock } from "../../runner/core";
 import { ERROR_PAUSE_MS, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import { POOL_WAIT_OP, STATEMENT_OP, TOTAL_OP, type YongShape } from "./fields";
 
@@ -84,6 +85,9 @@ class YongRun<C extends YongShape> implements WorkloadRun {
     private readonly ctx: WorkloadContext<C & WorkloadConfig>,
     private readonly w: YongWorkload,
   ) {
+    const pacing = ctx.pacer.pacing;
+    if (pacing.kind === "closed-loop" && pacing.virtualUsers !== w.vus)
+      throw new Error(`internal: ${ctx.config.kind} declares ${pacing.virtualUsers} virtual users in its pacing but its requests are for ${w.vus}`);
     this.roles = [...Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`), ...(w.ownRoles ?? [])];
     // Every declared operation from the start, so a run that never saw one (no empty dequeue) still reports 0.
     const metrics = definitionOf(ctx.config).metrics;
@@ -108,9 +112,10 @@ class YongRun<C extends YongShape> implements WorkloadRun {
 
   startWriters(clients: TargetClient[]) {
     const pool = new ConnectionPool(clients);
-    const c = this.ctx.config;
-    if (c.load === "rate") this.loops = [this.arrivals(pool, c.rate)];
-    else this.loops = Array.from({ length: this.w.vus }, (_, vu) => this.virtualUser(pool, vu, c.thinkMs));
+    const { pacer, writersStop: stop } = this.ctx;
+    // The declared pacing decides: virtual users (pacing.virtualUsers of them, thinking pacing.thinkMs) or arrivals.
+    if (pacer.pacing.kind === "open-loop") this.loops = [pacer.arrivals(stop, (due) => this.arrive(pool, due))];
+    else this.loops = [pacer.virtualUsers(stop, async (vu) => (await this.request(pool, this.w.next(vu), clock(), true)) !== "exit")];
   }
 
   writersDone() {
@@ -130,34 +135,16 @@ class YongRun<C extends YongShape> implements WorkloadRun {
     return this.w.verify(admin);
   }
 
-  /** A closed-loop virtual user: request, answer, think, until the window ends. */
-  private async virtualUser(pool: ConnectionPool, vu: number, thinkMs: number) {
-    const stop = this.ctx.writersStop;
-    while (!stop.stopped) {
-      if ((await this.request(pool, this.w.next(vu), clock(), true)) === "exit") return;
-      if (thinkMs > 0) await sleepUntil(clock() + thinkMs, stop);
+  /** An open-loop arrival due at `due`: its request runs on its own (timed from `due`), unless too many are in flight. */
+  private arrive(pool: ConnectionPool, due: number) {
+    if (this.inFlight.size >= MAX_IN_FLIGHT) {
+      this.dropped++;
+      return;
     }
-  }
-
-  /** The open-loop timetable: request k starts at start + k/rate, never before (sleepUntil), and runs on its own. */
-  private async arrivals(pool: ConnectionPool, rate: number) {
-    const stop = this.ctx.writersStop;
-    const timetable = new Throttle(rate);
-    timetable.begin(clock());
-    for (;;) {
-      const due = timetable.next(1);
-      timetable.done(due); // the timetable's lag is each request's own latency here, not the throttle's
-      await sleepUntil(due, stop);
-      if (stop.stopped) return;
-      if (this.inFlight.size >= MAX_IN_FLIGHT) {
-        this.dropped++;
-        continue;
-      }
-      const p = this.request(pool, this.w.next(null), due, false).then(() => {
-        this.inFlight.delete(p);
-      });
-      this.inFlight.add(p);
-    }
+    const p = this.request(pool, this.w.next(null), due, false).then(() => {
+      this.inFlight.delete(p);
+    });
+    this.inFlight.add(p);
   }
 
   /**

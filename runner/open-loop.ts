@@ -1,5 +1,5 @@
-// The DBOS scripts' load model: an open loop on a fixed timetable. Unit k (a batch of inserts, a workflow) is
-// due at start + k/rate whatever the database answers; the study launched each as a task that then waited
+// The engine core's open loop with a drain (the DBOS scripts' load model): a fixed timetable. Unit k (a batch
+// of inserts, a workflow) is due at start + k/rate whatever the database answers; the study launched each as a task that then waited
 // for one of its pooled connections. Here one loop per connection takes the next due unit, so at most
 // `connections` units are in flight and the rest wait their turn in timetable order, exactly as the study's
 // tasks queued in pool.acquire(), without holding a task per waiting unit (the timetable is arithmetic).
@@ -9,9 +9,10 @@
 // for every launched task), and the drain time, last completion minus the timetable's end, is what the
 // study printed: "> 0 means the database could not keep up". A drain longer than MAX_DRAIN_SECONDS is cut
 // off: units still waiting then are not run, counted and noted.
-import { MAX_DRAIN_SECONDS } from "../../lib/workloads/config";
-import { type TargetClient, clock, sleepUntil, Throttle } from "../../runner/core";
-import type { WorkloadContext } from "../runtime";
+import { MAX_DRAIN_SECONDS } from "../lib/workloads/config";
+import { type Pacer, Slot } from "./pacing";
+import type { TargetClient } from "./pg/pgclient";
+import type { Stopper } from "./timing";
 
 export interface OpenLoopResult {
   /** Units run to their end (successfully or not). */
@@ -26,69 +27,79 @@ export interface OpenLoopResult {
 }
 
 export class OpenLoop {
-  private readonly timetable: Throttle;
   private started = 0;
   private stopAt = Number.POSITIVE_INFINITY;
   private lastDone = 0;
   private startedAtStop = 0;
   private cutOff = false;
   private ran = 0;
-  private startAt = 0;
   private loops: Promise<void>[] = [];
 
   constructor(
-    private readonly ctx: Pick<WorkloadContext<never>, "writersStop" | "readersStop">,
-    /** Units per second (a batch of 10 inserts at 1,000 inserts/s: 100). */
-    private readonly unitsPerSecond: number,
-    /** Runs one unit on a connection; `due` is its scheduled time (clock ms). Handles its own errors;
-     *  returns false when the loop must end (its connection is lost). */
-    private readonly runUnit: (tc: TargetClient, due: number) => Promise<boolean>,
+    /** The run's pacer: its open-loop timetable (items per second) and its clock. */
+    private readonly pacer: Pacer,
+    private readonly ctx: { writersStop: Stopper; readersStop: Stopper },
+    /** Items in one unit (a batch of 10 inserts: 10): unit k is due at start + k × itemsPerUnit / rate. */
+    private readonly itemsPerUnit: number,
+    /** Runs one unit on a connection; `slot.due` is its scheduled time (clock ms), `slot.answered` times an item
+     *  from it. Handles its own errors; returns false when the loop must end (its connection is lost). */
+    private readonly runUnit: (tc: TargetClient, slot: Slot) => Promise<boolean>,
   ) {
-    this.timetable = new Throttle(unitsPerSecond);
+    if (!pacer.timetable) throw new Error(`an open loop needs an open-loop pacing with a rate (this run is paced "${pacer.pacing.kind}")`);
   }
 
+  private get timetable() {
+    return this.pacer.timetable!;
+  }
+
+  private get unitsPerSecond() {
+    return this.timetable.perSecond / this.itemsPerUnit;
+  }
+
+  /** Starts one loop per connection; the timetable started at the pacer's begin (the load's start). */
   start(clients: TargetClient[]) {
-    this.startAt = clock();
-    this.timetable.begin(this.startAt);
     // Woken by stop() itself, before any loop's I/O resumes: the timetable's end is the moment of the stop.
     void (async () => {
       while (!this.ctx.writersStop.stopped) await this.ctx.writersStop.sleep(3_600_000);
       this.ended();
     })();
-    this.loops = clients.map((tc) => this.loop(tc));
+    this.loops = clients.map((tc, i) => this.loop(tc, i));
   }
 
   private ended(): number {
     if (this.stopAt === Number.POSITIVE_INFINITY) {
-      this.stopAt = clock();
+      this.stopAt = this.pacer.clock.now();
       this.startedAtStop = this.started;
     }
     return this.stopAt;
   }
 
-  private async loop(tc: TargetClient) {
+  private async loop(tc: TargetClient, index: number) {
+    const slot = new Slot(index, this.pacer);
+    const now = () => this.pacer.clock.now();
     for (;;) {
       // A cancel or a failure stops the readers too: then nothing more runs, not even what is due.
       if (this.ctx.readersStop.stopped || tc.lost) return;
-      const due = this.timetable.next(1);
+      const due = this.timetable.next(this.itemsPerUnit, index);
       const end = this.ctx.writersStop.stopped ? this.ended() : Number.POSITIVE_INFINITY;
       if (due >= end) return this.timetable.done(due);
-      await sleepUntil(due, this.ctx.writersStop);
+      await this.pacer.clock.sleepUntil(due, this.ctx.writersStop);
       // Woken by the stop before this unit was due: it is after the timetable's end.
-      if (clock() < due) return this.timetable.done(due);
-      if (this.ctx.writersStop.stopped && clock() > this.ended() + MAX_DRAIN_SECONDS * 1000) {
+      if (now() < due) return this.timetable.done(due);
+      if (this.ctx.writersStop.stopped && now() > this.ended() + MAX_DRAIN_SECONDS * 1000) {
         this.cutOff = true;
         return this.timetable.done(due);
       }
       this.started++;
+      slot.due = due;
       let go = true;
       try {
-        go = await this.runUnit(tc, due);
+        go = await this.runUnit(tc, slot);
       } finally {
         this.timetable.done(due);
       }
       this.ran++;
-      this.lastDone = clock();
+      this.lastDone = now();
       if (!go) return;
     }
   }
@@ -99,13 +110,13 @@ export class OpenLoop {
 
   /** How far behind the timetable the loops are now, in ms (the oldest due unit not finished). */
   behindMs(): number {
-    return this.timetable.behindMs(clock());
+    return this.timetable.behindMs(this.pacer.clock.now());
   }
 
   result(): OpenLoopResult {
     const stopped = this.stopAt !== Number.POSITIVE_INFINITY;
     // Units due by the end: the timetable's count up to it (unit k is due at start + k/rate, k from 1).
-    const dueByEnd = stopped ? Math.floor(((this.stopAt - this.startAt) * this.unitsPerSecond) / 1000 + 1e-9) : this.started;
+    const dueByEnd = stopped ? Math.floor(((this.stopAt - this.pacer.startedAt) * this.unitsPerSecond) / 1000 + 1e-9) : this.started;
     return {
       ran: this.ran,
       notRun: Math.max(0, dueByEnd - this.started),
