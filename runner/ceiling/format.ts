@@ -44,6 +44,8 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     "none-sustained": "not even 1 msg/s was sustained",
     cancelled: "the search was cancelled; the steps done are kept",
     failed: `a step's run failed: ${r.error ?? "unknown error"}`,
+    starved: "the runner was starved (not the target) every time the last rate was measured: run it on a less loaded machine",
+    unconfirmed: "every longer run confirming the rate found failed: the bracket is not confirmed",
   };
   out.push(`${r.steps.length} step(s); stopped because ${why[r.stop]}`);
   return out;
