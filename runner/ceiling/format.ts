@@ -15,11 +15,28 @@ export function stepLine(s: CeilingStep): string {
   parts.push(`${s.goal.label} p99 ${fmtLatency(s.goal.stats?.p99)}`);
   const slope = s.verdict.backlogSlopePerSec;
   if (slope !== null) parts.push(`backlog ${slope >= 0 ? "+" : ""}${num(slope)}/s`);
-  if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${fmtLatency(s.client.eventLoopP99Ms)}`);
-  return `step ${String(s.index + 1).padEnd(3)}${rate(s.rate).padStart(14)}: ${parts.join(", ")} → ${verdictText(s.verdict)}`;
+  if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${fmtLatency(s.client.eventLoopP99Ms)}${runQueue(s)}`);
+  const name = s.confirmation ? `confirm (${num(s.measuredSeconds)} s)` : `step ${String(s.index + 1).padEnd(3)}`;
+  return `${name}${rate(s.rate).padStart(14)}: ${parts.join(", ")} → ${verdictText(s.verdict)}`;
 }
 
-/** The result: the ceiling with its bracket, and why the rate above it was not sustained. */
+const runQueue = (s: CeilingStep) => (s.client?.runQueueShare != null ? `, waited to run ${fmtPercent(s.client.runQueueShare * 100)}` : "");
+
+/** How the ceiling was confirmed: "confirmed by a 60 s run at 800 msg/s: achieved 799.6 msg/s, e2e p99 41 ms (goal p99<50ms)". */
+export function confirmationLine(r: SearchResult<CeilingStep>, slo: Slo): string {
+  const c = r.confirmation;
+  if (!c) {
+    const tried = r.steps.filter((s) => s.confirmation && !s.starved);
+    if (r.ceiling === null) return "";
+    return tried.length
+      ? `NOT confirmed: ${tried.map((s) => `the ${num(s.measuredSeconds)} s run at ${rate(s.rate)} was ${verdictText(s.verdict)}`).join("; ")}`
+      : "NOT confirmed: no longer run was made (the search stopped first)";
+  }
+  const measured = c.goal.stats ? slo.map((b) => `${c.goal.label} ${b.percentile} ${fmtLatency(c.goal.stats?.[b.percentile])}`).join(", ") : "no latency";
+  return `confirmed by a ${num(c.measuredSeconds)} s run at ${rate(c.rate)}: achieved ${num(c.achievedRate)} msg/s, ${measured} (goal ${sloText(slo)})`;
+}
+
+/** The result: the ceiling with its bracket, how it was confirmed, and why the rate above it was not sustained. */
 export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel: string): string[] {
   const goal = `${metricLabel} ${sloText(slo)}`;
   const out: string[] = [];
@@ -33,9 +50,14 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     );
   else {
     const width = ((high - low!) / low!) * 100;
-    out.push(`ceiling: ${rate(r.ceiling)} with ${goal}; bracket ${rate(low!)} – ${rate(high)} (the true ceiling is in it, ${fmtPercent(width)} wide)`);
+    out.push(
+      `ceiling: ${rate(r.ceiling)} with ${goal}; bracket: highest sustained ${rate(low!)}, lowest failed ${rate(high)} (the true ceiling is in it, ${fmtPercent(width)} wide)`,
+    );
   }
-  if (r.failedAbove) out.push(`the next step, ${rate(r.failedAbove.rate)}, was ${verdictText(r.failedAbove.verdict)}`);
+  if (r.ceiling !== null) out.push(confirmationLine(r, slo));
+  if (r.failedAbove) out.push(`the ${r.failedAbove.confirmation ? "confirmation" : "next step"} at ${rate(r.failedAbove.rate)} was ${verdictText(r.failedAbove.verdict)}`);
+  const starved = r.steps.filter((s) => s.starved).length;
+  if (starved) out.push(`${starved} step(s) were starved (the runner, not the target, could have decided them) and were run again`);
   if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);
   const why: Record<SearchResult<CeilingStep>["stop"], string> = {
     converged: "the bracket is as narrow as asked",
