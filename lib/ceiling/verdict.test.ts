@@ -180,7 +180,10 @@ describe("step verdict", () => {
       v.failures.map((x) => x.condition),
       ["schedule"],
     );
-    assert.match(v.failures[0].message, /fell behind their timetable by 1,000 ms over the 10 s window \(about 1,000 items due and not started; at most 100 allowed\)/);
+    assert.match(
+      v.failures[0].message,
+      /fell behind their timetable by 1,000 ms over the 10 s window \(about 1,000 items due and not started; at most 100 allowed\)/,
+    );
     // Flat, noisy lag: kept to the timetable.
     const flat = Array.from({ length: 10 }, (_, i) => ({ t: 5 + i, lagMs: i % 2 ? 30 : 5 }));
     assert.deepEqual(failed(facts({ scheduleLag: flat })), []);

@@ -135,7 +135,10 @@ describe("ceiling search on the embedded Postgres", () => {
         // The step above says what failed, with its numbers: 10 writers of 50 ms inserts cannot make 270 a second.
         const above = r.failedAbove!;
         assert.equal(above.rate, 270);
-        assert.ok(above.verdict.failures.some((f) => f.condition === "rate" && /achieved [\d.]+ msg\/s of the 270 msg\/s target/.test(f.message)), text);
+        assert.ok(
+          above.verdict.failures.some((f) => f.condition === "rate" && /achieved [\d.]+ msg\/s of the 270 msg\/s target/.test(f.message)),
+          text,
+        );
         assert.ok(above.achievedRate < 205, `10 writers of 50 ms inserts allow at most 200 msg/s: ${above.achievedRate}`);
         for (const s of r.steps) {
           assert.ok(s.client && s.client.cpuCores > 0, `step ${s.rate}: runner load measured`);
@@ -177,7 +180,15 @@ describe("ceiling search on the embedded Postgres", () => {
     let stop: (() => void) | undefined;
     const r = await findCeiling({
       ...options({
-        base: WorkloadConfig.parse({ kind: "queue", writers: 5, readers: 2, payloadBytes: 100, durationSeconds: 3, warmupSeconds: 1, reportIntervalSeconds: 1 }),
+        base: WorkloadConfig.parse({
+          kind: "queue",
+          writers: 5,
+          readers: 2,
+          payloadBytes: 100,
+          durationSeconds: 3,
+          warmupSeconds: 1,
+          reportIntervalSeconds: 1,
+        }),
         slo: slo("p99<1s"),
         confirmSeconds: 4,
         search: { ...SEARCH_DEFAULTS, startRate: 15, maxRate: 30, maxSteps: 6 },

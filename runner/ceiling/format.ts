@@ -1,5 +1,6 @@
 // The ceiling search's text: one line per step, and the result in words (the CLI and the bench script).
 import type { SearchResult } from "../../lib/ceiling/search";
+import { confirmationText } from "../../lib/ceiling/confirmation";
 import { sloText, type Slo } from "../../lib/ceiling/slo";
 import { verdictText } from "../../lib/ceiling/verdict";
 import { fmtLatency, fmtPercent } from "../../lib/runs/format";
@@ -22,20 +23,6 @@ export function stepLine(s: CeilingStep): string {
 
 const runQueue = (s: CeilingStep) => (s.client?.runQueueShare != null ? `, waited to run ${fmtPercent(s.client.runQueueShare * 100)}` : "");
 
-/** How the ceiling was confirmed: "confirmed by a 60 s run at 800 msg/s: achieved 799.6 msg/s, e2e p99 41 ms (goal p99<50ms)". */
-export function confirmationLine(r: SearchResult<CeilingStep>, slo: Slo): string {
-  const c = r.confirmation;
-  if (!c) {
-    const tried = r.steps.filter((s) => s.confirmation && !s.starved);
-    if (r.ceiling === null) return "";
-    return tried.length
-      ? `NOT confirmed: ${tried.map((s) => `the ${num(s.measuredSeconds)} s run at ${rate(s.rate)} was ${verdictText(s.verdict)}`).join("; ")}`
-      : "NOT confirmed: no longer run was made (the search stopped first)";
-  }
-  const measured = c.goal.stats ? slo.map((b) => `${c.goal.label} ${b.percentile} ${fmtLatency(c.goal.stats?.[b.percentile])}`).join(", ") : "no latency";
-  return `confirmed by a ${num(c.measuredSeconds)} s run at ${rate(c.rate)}: achieved ${num(c.achievedRate)} msg/s, ${measured} (goal ${sloText(slo)})`;
-}
-
 /** The result: the ceiling with its bracket, how it was confirmed, and why the rate above it was not sustained. */
 export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel: string): string[] {
   const goal = `${metricLabel} ${sloText(slo)}`;
@@ -54,8 +41,10 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
       `ceiling: ${rate(r.ceiling)} with ${goal}; bracket: highest sustained ${rate(low!)}, lowest failed ${rate(high)} (the true ceiling is in it, ${fmtPercent(width)} wide)`,
     );
   }
-  if (r.ceiling !== null) out.push(confirmationLine(r, slo));
-  if (r.failedAbove) out.push(`the ${r.failedAbove.confirmation ? "confirmation" : "next step"} at ${rate(r.failedAbove.rate)} was ${verdictText(r.failedAbove.verdict)}`);
+  const confirmed = confirmationText(r.steps, r.confirmation, r.ceiling, slo);
+  if (confirmed) out.push(confirmed);
+  if (r.failedAbove)
+    out.push(`the ${r.failedAbove.confirmation ? "confirmation" : "next step"} at ${rate(r.failedAbove.rate)} was ${verdictText(r.failedAbove.verdict)}`);
   const starved = r.steps.filter((s) => s.starved).length;
   if (starved) out.push(`${starved} step(s) were starved (the runner, not the target, could have decided them) and were run again`);
   if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);
