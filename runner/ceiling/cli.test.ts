@@ -155,7 +155,7 @@ describe("bench ceiling: a short search", () => {
     assert.match(text, /goal e2e from schedule p99<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s.*confirmed by a 3 s run/);
     assert.match(
       text,
-      /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.,]+ m?s → sustained/,
+      /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.,]+ m?s(, waited to run [\d.]+ %)? → sustained/,
     );
     assert.match(text, /step 2 +20 msg\/s: .* → sustained/);
     assert.match(text, /ceiling: at least 20 msg\/s with e2e from schedule p99<1s: the maximum rate was sustained \(raise --max-rate to look further\)/);
