@@ -109,16 +109,17 @@ function stall(busyMs: number, everyMs: number) {
 describe("ceiling search on the embedded Postgres", () => {
   test("finds the queue's ceiling, confirms it by a longer run, and finds the same with steps twice as long", async () => {
     await capacity(0.05);
-    // The runner stalls 40 ms a second throughout, as on a loaded machine: under a 300 ms goal that decides
-    // nothing, so no step may be charged for it.
-    const stop = stall(40, 1000);
+    // The runner stalls 150 ms a second throughout, as on a loaded machine: under a 1 s goal that decides
+    // nothing, so no step may be charged for it (nor may the stall be held against 10% of the goal).
+    const stop = stall(150, 1000);
     const results = [];
     try {
       for (const stepSeconds of [3, 6]) {
         const told: string[] = [];
         const r = await findCeiling({
-          ...options({ stepSeconds, confirmSeconds: 2 * stepSeconds, slo: slo("p99<300ms") }),
-          onStep: (s) => void told.push(`${s.confirmation ? "c" : ""}${s.rate}`),
+          ...options({ stepSeconds, confirmSeconds: 2 * stepSeconds }),
+          // A step this loaded machine starved is run again: the steps judged are these.
+          onStep: (s) => void (s.starved || told.push(`${s.confirmation ? "c" : ""}${s.rate}`)),
         });
         const text = lines(r.steps);
         assert.equal(r.stop, "converged", text);
@@ -131,7 +132,7 @@ describe("ceiling search on the embedded Postgres", () => {
         assert.equal(c.rate, 90);
         assert.ok(c.measuredSeconds >= 2 * stepSeconds - 0.1, `confirmation window ${c.measuredSeconds} s`);
         assert.ok(c.achievedRate > 88, `confirmation achieved ${c.achievedRate}`);
-        assert.ok(c.goal.stats && c.goal.stats.p99 < 300);
+        assert.ok(c.goal.stats && c.goal.stats.p99 < 1000);
         // The step above says what failed, with its numbers: 10 writers of 50 ms inserts cannot make 270 a second.
         const above = r.failedAbove!;
         assert.equal(above.rate, 270);
@@ -162,8 +163,9 @@ describe("ceiling search on the embedded Postgres", () => {
     await capacity(0.05, 600, 0.25);
     const r = await findCeiling(options());
     const text = lines(r.steps);
+    // (A step this loaded machine starved is run again: the steps judged are these.)
     assert.deepEqual(
-      r.steps.map((s) => `${s.confirmation ? "c" : ""}${s.rate}:${s.sustained}`),
+      r.steps.filter((s) => !s.starved).map((s) => `${s.confirmation ? "c" : ""}${s.rate}:${s.sustained}`),
       ["30:true", "90:true", "270:false", "c90:false", "c30:true"],
       text,
     );
@@ -202,12 +204,15 @@ describe("ceiling search on the embedded Postgres", () => {
     });
     stop?.();
     const text = lines(r.steps);
+    // The starved step is run again; the steps judged are those of a search that never saw it.
+    assert.equal(r.steps[1].starved, true, text);
+    assert.match(r.steps[1].verdict.starved ?? "", /runner/);
+    assert.equal(r.steps[2].rate, r.steps[1].rate, "run again at the same rate");
     assert.deepEqual(
-      r.steps.map((s) => `${s.confirmation ? "c" : ""}${s.rate}:${s.starved ? "starved" : s.sustained}`),
-      ["15:true", "30:starved", "30:true", "c30:true"],
+      r.steps.filter((s) => !s.starved).map((s) => `${s.confirmation ? "c" : ""}${s.rate}:${s.sustained}`),
+      ["15:true", "30:true", "c30:true"],
       text,
     );
-    assert.match(r.steps[1].verdict.starved ?? "", /runner/);
     assert.equal(r.stop, "max-rate");
     assert.equal(r.ceiling, 30, "never below the rate sustained, never charged for the starved step");
   });
