@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { goalMetric } from "../lib/ceiling/facts";
 import { SEARCH_DEFAULTS } from "../lib/ceiling/search";
-import { DEFAULT_START_RATE, MIN_STEP_SECONDS } from "../lib/ceiling/settings";
+import { confirmSecondsOf, DEFAULT_START_RATE, MIN_STEP_SECONDS } from "../lib/ceiling/settings";
 import { parseSlo, type Slo, sloText } from "../lib/ceiling/slo";
 import { parseToolOutput } from "../lib/imports/parse";
 import { FIXTURES_DIR, TOOL_OUTPUT_DIR } from "../lib/paths";
@@ -86,6 +86,7 @@ async function main() {
         slo,
         metric: metric.metric,
         stepSeconds: step,
+        confirmSeconds: confirmSecondsOf({ stepSeconds: step }),
         warmupSeconds: warmup,
         search: { ...SEARCH_DEFAULTS, startRate, maxRate },
         onStep: (s) => console.log(stepLine(s)),

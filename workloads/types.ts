@@ -86,7 +86,8 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
    *  part; lib/workloads/memory.ts sums it and refuses a run over the runner's memory budget. */
   clientMemory(config: z.output<S>): MemoryPart[];
   clientMemoryFormula: string;
-  /** Writes per write transaction (the throttle admits a whole batch at once). */
+  /** Paced writes sent on one scheduled time (a transaction's batch, or DBOS's batch of inserts): the pacer admits
+   *  them at once, so counts move by this much (lib/ceiling/batch.test.ts checks it against what is sent). */
   writeBatch(config: z.output<S>): number;
   /** How a run with this config is paced and at what rate: the engine reads this, never the config's fields. */
   pacing(config: z.output<S>): Pacing;

@@ -49,7 +49,13 @@ export default async function CeilingsRoute() {
                     </Link>
                   </th>
                   <td>{c.workload}</td>
-                  <td className="num">{c.result?.ceiling == null ? "–" : `${c.result.bracket.high === null ? "≥ " : ""}${fmtRate(c.result.ceiling)}`}</td>
+                  <td className="num">
+                    {c.result?.ceiling == null ? "–" : `${c.result.bracket.high === null ? "≥ " : ""}${fmtRate(c.result.ceiling)}`}
+                    {/* Searches stored before confirmations have no such field: nothing is said of them. */}
+                    {c.result?.ceiling != null && c.result.confirmation !== undefined && (
+                      <span className="small muted"> {c.result.confirmation === null ? "not confirmed" : "confirmed"}</span>
+                    )}
+                  </td>
                   <td className="mono">
                     {c.steps[0]?.goal.label ?? c.settings.metric ?? ""} {c.settings.slo}
                   </td>

@@ -6,6 +6,8 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { refusalText } from "@/lib/api/payloads";
 import type { PublishedBeside } from "@/lib/ceiling/published";
+import { confirmationText } from "@/lib/ceiling/confirmation";
+import { confirmSecondsOf } from "@/lib/ceiling/settings";
 import { parseSlo, sloText } from "@/lib/ceiling/slo";
 import { CONDITION_LABEL } from "@/lib/ceiling/verdict";
 import { isFinalSearch, searchKnobs, type CeilingView } from "@/lib/ceiling/view";
@@ -22,6 +24,8 @@ const STOP_WORDS: Record<string, string> = {
   "none-sustained": "not even 1 msg/s was sustained",
   cancelled: "the search was cancelled; the steps done are kept",
   failed: "a step's run failed",
+  starved: "the runner (not the target) was starved every time the last rate was measured",
+  unconfirmed: "every longer run confirming the rate found failed",
 };
 
 export interface OtherCeiling {
@@ -78,6 +82,9 @@ export function CeilingPage({
   const goalLabel = view.steps[0]?.goal.label ?? view.settings.metric ?? "delivery";
   const result = view.result;
   const failedAbove = result?.failedAbove != null ? view.steps.find((s) => s.index === result.failedAbove) : undefined;
+  const confirmation = result?.confirmation != null ? view.steps.find((s) => s.index === result.confirmation) : undefined;
+  const confirmed = result ? confirmationText(view.steps, confirmation, result.ceiling, slo) : null;
+  const starvedSteps = view.steps.filter((s) => s.starved).length;
   const p = view.progress;
 
   return (
@@ -103,7 +110,8 @@ export function CeilingPage({
             <p className="small" style={{ margin: "6px 0 0" }}>
               Goal <strong>{goalLabel}</strong> <span className="mono">{parsedSlo.ok ? sloText(slo) : view.settings.slo}</span>; steps of{" "}
               {view.settings.stepSeconds} s measured after {view.config.warmupSeconds} s warm-up; from {fmtRate(view.settings.startRate)} msg/s, at most{" "}
-              {fmtRate(view.settings.maxRate)} msg/s, until the bracket is within {view.settings.precisionPercent}% (at most {view.settings.maxSteps} steps).
+              {fmtRate(view.settings.maxRate)} msg/s, until the bracket is within {view.settings.precisionPercent}% (at most {view.settings.maxSteps} steps);
+              the rate found is confirmed by a {confirmSecondsOf(view.settings)} s run.
             </p>
           </div>
           {!final && <CancelSearch id={view.id} requested={view.cancelRequested} onRequested={() => setView((v) => ({ ...v, cancelRequested: true }))} />}
@@ -111,7 +119,7 @@ export function CeilingPage({
         {!final && (
           <p className="hint" data-testid="ceiling-progress">
             {p
-              ? `step ${p.index + 1} at ${fmtRate(p.rate)} msg/s: ${p.phase}${
+              ? `${p.confirmation ? "confirmation" : `step ${p.index + 1}`} at ${fmtRate(p.rate)} msg/s: ${p.phase}${
                   p.sample
                     ? ` — ${fmtRate(p.sample.writes.msgPerSec)} msg/s written, ${fmtRate(p.sample.reads.msgPerSec)} read in the last second, backlog ${fmtRate(p.sample.backlog)}`
                     : ""
@@ -146,21 +154,29 @@ export function CeilingPage({
               <strong data-testid="ceiling-value">{fmtRate(result.ceiling)} msg/s</strong>
             )}{" "}
             {result.ceiling !== null && result.bracket.high !== null && (
-              <span>
-                sustained; the true ceiling lies between {fmtRate(result.bracket.low)} and {fmtRate(result.bracket.high)} msg/s (
-                {fmtPercent(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100)} wide)
+              <span data-testid="ceiling-bracket">
+                sustained; bracket: highest sustained {fmtRate(result.bracket.low)} msg/s, lowest failed {fmtRate(result.bracket.high)} msg/s (the true ceiling
+                lies between, {fmtPercent(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100)} wide)
               </span>
             )}
           </p>
+          {confirmed && (
+            <p data-testid="ceiling-confirmation" data-confirmed={confirmation ? "true" : "false"}>
+              <span className={`badge ${confirmation ? "ok" : "warn"}`}>{confirmation ? "confirmed" : "not confirmed"}</span>{" "}
+              {confirmed.replace(/^NOT confirmed: /, "")}
+            </p>
+          )}
           {failedAbove && (
             <p data-testid="ceiling-why">
-              The next step, {fmtRate(failedAbove.rate)} msg/s, was not sustained:{" "}
+              The {failedAbove.confirmation ? "confirmation" : "next step"}, {fmtRate(failedAbove.rate)} msg/s, was not sustained:{" "}
               {failedAbove.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}.
               {failedAbove.bottleneck && <> Its telemetry: {failedAbove.bottleneck.statement}</>}
             </p>
           )}
           <p className="hint">
-            {view.steps.length} step(s); stopped because {STOP_WORDS[result.stop] ?? result.stop}.
+            {view.steps.length} step(s)
+            {starvedSteps ? `, ${starvedSteps} of them starved (the runner, not the target, could have decided them) and run again` : ""}; stopped because{" "}
+            {STOP_WORDS[result.stop] ?? result.stop}.
           </p>
         </section>
       )}
@@ -203,8 +219,8 @@ export function CeilingPage({
             </thead>
             <tbody>
               {view.steps.map((s) => (
-                <tr key={s.index} data-sustained={s.sustained}>
-                  <th scope="row">{s.index + 1}</th>
+                <tr key={s.index} data-sustained={s.sustained} data-confirmation={s.confirmation === true} data-starved={s.starved === true}>
+                  <th scope="row">{s.confirmation ? `${s.index + 1} (confirm, ${s.measuredSeconds.toFixed(0)} s)` : s.index + 1}</th>
                   <td className="num">{fmtRate(s.rate)}</td>
                   <td className="num">{fmtRate(s.achievedRate)}</td>
                   <td className="num">{s.readRate === null ? "–" : fmtRate(s.readRate)}</td>
@@ -216,6 +232,10 @@ export function CeilingPage({
                   <td>
                     {s.sustained ? (
                       <span className="badge ok">sustained</span>
+                    ) : s.starved ? (
+                      <>
+                        <span className="badge warn">starved, run again</span> <span className="small">{s.verdict.starved}</span>
+                      </>
                     ) : (
                       <>
                         <span className="badge bad">not sustained</span>{" "}
@@ -231,8 +251,9 @@ export function CeilingPage({
         </div>
         <p className="hint">
           A step is sustained when the achieved rate is within 2% of the target, the backlog does not grow (its slope over the window), readers keep up with the
-          fan-out, the goal holds on the latency measured from each message&rsquo;s scheduled time where recorded, nothing failed, and the runner was not the
-          limit.
+          fan-out, the goal holds on the latency measured from each message&rsquo;s scheduled time where recorded, the paced writes keep to their timetable, and
+          nothing failed. A step the runner was starved in (its CPU, or an event-loop stall that alone explains the failure) is run again, never charged to the
+          target. The rate found is confirmed by one longer run before it is reported.
         </p>
       </section>
 

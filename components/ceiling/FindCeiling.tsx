@@ -13,16 +13,24 @@ import {
   DEFAULT_START_RATE,
   DEFAULT_STEP_SECONDS,
   MIN_STEP_SECONDS,
+  confirmSecondsOf,
+  DEFAULT_CONFIRM_SECONDS,
   parseCeilingSettings,
 } from "@/lib/ceiling/settings";
-import { SEARCH_DEFAULTS } from "@/lib/ceiling/search";
+import { MAX_CONFIRMATIONS, SEARCH_DEFAULTS } from "@/lib/ceiling/search";
 import { definitionOf, MAX_DRAIN_SECONDS } from "@/lib/workloads/config";
 
-type Values = Record<"slo" | "metric" | "stepSeconds" | "startRate" | "maxRate" | "precisionPercent" | "maxSteps", string>;
+type Values = Record<"slo" | "metric" | "stepSeconds" | "confirmSeconds" | "startRate" | "maxRate" | "precisionPercent" | "maxSteps", string>;
 
 const FIELDS: { name: keyof Values; label: string; hint: string; numeric: boolean }[] = [
   { name: "slo", label: "Latency goal", hint: "e.g. p99<50ms, or p50<10ms,p99<50ms", numeric: false },
   { name: "stepSeconds", label: "Step (s)", hint: `each step's measured window, at least ${MIN_STEP_SECONDS} s, after the run's warm-up`, numeric: true },
+  {
+    name: "confirmSeconds",
+    label: "Confirmation (s)",
+    hint: `the rate found is run this long before it is reported; empty: ${DEFAULT_CONFIRM_SECONDS} s or 4 steps, whichever is longer`,
+    numeric: true,
+  },
   { name: "startRate", label: "Start rate (msg/s)", hint: "the first step; doubled while sustained", numeric: true },
   { name: "maxRate", label: "Maximum rate (msg/s)", hint: "never tried above", numeric: true },
   { name: "precisionPercent", label: "Precision (%)", hint: "stop once the bracket is this narrow", numeric: true },
@@ -52,6 +60,7 @@ export function FindCeiling({
     slo: "p99<50ms",
     metric: "",
     stepSeconds: String(DEFAULT_STEP_SECONDS),
+    confirmSeconds: "",
     startRate: String(DEFAULT_START_RATE),
     maxRate: String(DEFAULT_MAX_RATE),
     precisionPercent: String(SEARCH_DEFAULTS.precision * 100),
@@ -64,7 +73,8 @@ export function FindCeiling({
   const settings = useMemo(() => {
     const out: Record<string, unknown> = { slo: values.slo };
     if (values.metric && metrics.some((m) => m.name === values.metric)) out.metric = values.metric;
-    for (const f of FIELDS) if (f.numeric) out[f.name] = num(values[f.name]);
+    // An empty confirmation length is the default one.
+    for (const f of FIELDS) if (f.numeric && !(f.name === "confirmSeconds" && values.confirmSeconds.trim() === "")) out[f.name] = num(values[f.name]);
     return out;
   }, [values, metrics]);
   const parsed = useMemo(() => parseCeilingSettings(settings, kind), [settings, kind]);
@@ -166,8 +176,9 @@ function SearchLength({ settings, warmupSeconds }: { settings: CeilingSettings; 
       <div className="total-figure">Up to {fmtDuration(total)}</div>
       <div className="hint">
         At most {settings.maxSteps} {settings.maxSteps === 1 ? "step" : "steps"} × ({fmtDuration(warmupSeconds)} warm-up + {fmtDuration(settings.stepSeconds)}{" "}
-        measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining), plus each step&rsquo;s setup and verification; it stops sooner once the bracket is within{" "}
-        {settings.precisionPercent}%.
+        measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining), and up to {MAX_CONFIRMATIONS} confirmation runs of{" "}
+        {fmtDuration(confirmSecondsOf(settings))}, plus each step&rsquo;s setup and verification; it stops sooner once the bracket is within{" "}
+        {settings.precisionPercent}% and the rate found is confirmed.
       </div>
     </div>
   );

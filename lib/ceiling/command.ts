@@ -19,6 +19,7 @@ export function ceilingCommand(config: WorkloadConfig, s: CeilingSettings, targe
     `--slo '${s.slo}'`,
     ...(s.metric ? [`--metric ${s.metric}`] : []),
     `--step ${s.stepSeconds}s`,
+    ...(s.confirmSeconds !== undefined ? [`--confirm ${s.confirmSeconds}s`] : []),
     `--start-rate ${s.startRate}`,
     `--max-rate ${s.maxRate}`,
     `--precision ${s.precisionPercent}%`,

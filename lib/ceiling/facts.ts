@@ -3,7 +3,7 @@
 import type { Sample } from "../measurement/sample";
 import type { RunSummary } from "../measurement/summary";
 import { definitionOf } from "../workloads/config";
-import { rateOperations, throughputOf } from "../measurement/operations";
+import { latencyOf, rateOperations, throughputOf } from "../measurement/operations";
 import type { DeliveryDef, MetricModel } from "../../workloads/types";
 import { rateKnob } from "./rate";
 import type { ClientLoad, StepFacts } from "./verdict";
@@ -43,6 +43,22 @@ export function goalMetric(kind: string, name?: string): { ok: true; metric: Goa
     : { ok: false, message: `--metric ${name}: the ${kind} workload measures no such latency; use ${all.map((x) => x.name).join(", ")}` };
 }
 
+/** Each measured second's median from-schedule latency of the paced operation: how far behind its timetable. */
+function scheduleLagOf(measured: readonly Pick<Sample, "metrics">[], name: string): { t: number; lagMs: number }[] {
+  const out: { t: number; lagMs: number }[] = [];
+  for (const s of measured) {
+    const l = latencyOf(s.metrics, name);
+    if (l && l.count > 0) out.push({ t: s.metrics.elapsedSec, lagMs: l.p50 });
+  }
+  return out;
+}
+
+/** The paced operation's own service time: its latency's median from send (ms), null when it has none. */
+export function serviceMsOf(summary: RunSummary): number | null {
+  const paced = rateKnob(summary.config.kind)?.paced;
+  return (paced && latencyOf(summary, paced)?.p50) || null;
+}
+
 /** Messages in flight at once: a batch per writer, and one batch of rounding (as the engine's schedule check). */
 function inFlight(summary: RunSummary): number {
   const c = summary.config as Record<string, unknown>;
@@ -73,6 +89,7 @@ export function stepFacts(
   const v = summary.verification;
   const verificationProblems = v.ok ? [] : v.problems.length ? v.problems : ["verification failed: counts do not match the target"];
   const scheduled = metric.scheduled && summary.latencyMs[metric.scheduled.name] ? metric.scheduled : undefined;
+  const pacedScheduled = model.operations.find((o) => o.name === paced)?.scheduled?.name;
   return {
     targetRate,
     achievedRate,
@@ -80,6 +97,7 @@ export function stepFacts(
     readRate: read ? (throughputOf(summary, read.name)?.msgPerSec ?? 0) : null,
     fanOut: read?.perGroup ? Math.max(summary.reads.perGroup.length, 1) : 1,
     backlog: model.backlog ? measured.map((s) => ({ t: s.metrics.elapsedSec, items: s.metrics.backlog })) : null,
+    scheduleLag: pacedScheduled ? scheduleLagOf(measured, pacedScheduled) : null,
     backlogSlack: inFlight(summary),
     writeBatch: writeBatchOf(summary),
     latency: scheduled

@@ -2,10 +2,11 @@
 // server's capacity, so every path of the plan is deterministic and its steps can be checked one by one.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { nextStep, relativeWidth, SEARCH_DEFAULTS, SearchCancelled, searchCeiling, type SearchOptions, type Tried } from "./search";
+import { MAX_CONFIRMATIONS, nextStep, relativeWidth, SEARCH_DEFAULTS, SearchCancelled, searchCeiling, type SearchOptions, type Tried } from "./search";
 
 const server = (capacity: number) => async (rate: number) => ({ rate, sustained: rate <= capacity });
-const opts = (o: Partial<SearchOptions>): SearchOptions => ({ ...SEARCH_DEFAULTS, startRate: 100, maxRate: 1_000_000, ...o });
+/** The plan alone, without confirmation runs (tested below). */
+const opts = (o: Partial<SearchOptions>): SearchOptions => ({ ...SEARCH_DEFAULTS, startRate: 100, maxRate: 1_000_000, confirm: false, ...o });
 const rates = (steps: Tried[]) => steps.map((s) => s.rate);
 
 describe("ceiling search", () => {
@@ -103,5 +104,69 @@ describe("ceiling search", () => {
       ),
       { stop: "converged" },
     );
+  });
+
+  test("the rate found is confirmed by one more run before the search ends", async () => {
+    const seen: boolean[] = [];
+    const r = await searchCeiling<Tried>(
+      async (rate, _i, confirmation) => {
+        seen.push(confirmation);
+        return { rate, sustained: rate <= 1234 };
+      },
+      opts({ confirm: true }),
+    );
+    assert.deepEqual(rates(r.steps), [100, 200, 400, 800, 1600, 1200, 1400, 1300, 1200]);
+    assert.deepEqual(seen, [false, false, false, false, false, false, false, false, true]);
+    assert.equal(r.stop, "converged");
+    assert.equal(r.ceiling, 1200);
+    assert.equal(r.confirmation?.rate, 1200);
+    assert.equal(r.confirmation?.confirmation, true);
+  });
+
+  test("a failed confirmation is the bracket's new high end: the search goes on below it and confirms again", async () => {
+    // Short steps pass up to 1234; a longer run only up to 1000.
+    const r = await searchCeiling<Tried>(
+      async (rate, _i, confirmation) => ({ rate, sustained: rate <= (confirmation ? 1000 : 1234) }),
+      opts({ confirm: true }),
+    );
+    const confirmations = r.steps.filter((s) => s.confirmation);
+    assert.deepEqual(
+      confirmations.map((s) => [s.rate, s.sustained]),
+      [
+        [1200, false],
+        [1100, false],
+        [1000, true],
+      ],
+    );
+    assert.equal(r.ceiling, 1000);
+    assert.deepEqual(r.bracket, { low: 1000, high: 1100 });
+    assert.equal(r.confirmation?.rate, 1000);
+  });
+
+  test("every confirmation failing reports the bracket unconfirmed", async () => {
+    const r = await searchCeiling<Tried>(async (rate, _i, confirmation) => ({ rate, sustained: !confirmation && rate <= 1234 }), opts({ confirm: true }));
+    assert.equal(r.stop, "unconfirmed");
+    assert.equal(r.confirmation, undefined);
+    assert.equal(r.steps.filter((s) => s.confirmation).length, MAX_CONFIRMATIONS);
+  });
+
+  test("a starved step is run again at the same rate, never charged to the target", async () => {
+    let starveNext = 2;
+    const r = await searchCeiling(async (rate) => {
+      // The step at 400 is starved twice, then measured.
+      if (rate === 400 && starveNext-- > 0) return { rate, sustained: false, starved: true };
+      return { rate, sustained: rate <= 1234 };
+    }, opts({}));
+    assert.deepEqual(rates(r.steps), [100, 200, 400, 400, 400, 800, 1600, 1200, 1400, 1300]);
+    assert.equal(r.ceiling, 1200);
+    assert.equal(r.stop, "converged");
+  });
+
+  test("a rate starved every time stops the search, saying so, with the rate sustained so far", async () => {
+    const r = await searchCeiling(async (rate) => (rate === 400 ? { rate, sustained: false, starved: true } : { rate, sustained: true }), opts({}));
+    assert.deepEqual(rates(r.steps), [100, 200, 400, 400, 400]);
+    assert.equal(r.stop, "starved");
+    assert.equal(r.ceiling, 200);
+    assert.deepEqual(r.bracket, { low: 200, high: null });
   });
 });

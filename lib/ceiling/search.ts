@@ -3,6 +3,12 @@
 // highest sustained rate and the lowest unsustained one until the bracket is narrow enough. A first step
 // that is not sustained makes the search descend (divide by the growth factor) until one is. Browser-safe:
 // the driver (runner/ceiling/driver.ts) runs the steps, the tests run a simulated server.
+//
+// Two rules keep the answer honest. A step whose measurement was starved (the runner, not the target, could
+// have decided it: lib/ceiling/verdict.ts) is neither sustained nor failed: it is run again at the same rate,
+// up to MAX_STARVED_REPEATS times, then the search stops saying so. And the rate found is confirmed by one
+// longer run before it is reported: a failed confirmation makes that rate the bracket's high end and the search
+// goes on below it, up to MAX_CONFIRMATIONS times.
 
 export interface SearchOptions {
   /** The first step's rate (msg/s). */
@@ -13,11 +19,17 @@ export interface SearchOptions {
   growth: number;
   /** Stop once (high − low) / low is at most this (0.1: the ceiling is known within 10%). */
   precision: number;
-  /** Stop after this many steps whatever the bracket. */
+  /** Stop after this many steps whatever the bracket (repeats of starved steps and confirmations not counted). */
   maxSteps: number;
+  /** Confirm the rate found by a longer run before reporting it. */
+  confirm: boolean;
 }
 
-export const SEARCH_DEFAULTS: Omit<SearchOptions, "startRate" | "maxRate"> = { growth: 2, precision: 0.1, maxSteps: 16 };
+export const SEARCH_DEFAULTS: Omit<SearchOptions, "startRate" | "maxRate"> = { growth: 2, precision: 0.1, maxSteps: 16, confirm: true };
+/** A starved step is run again at most this many times; then the search stops ("starved"). */
+export const MAX_STARVED_REPEATS = 2;
+/** At most this many confirmation runs; then the search reports its bracket unconfirmed. */
+export const MAX_CONFIRMATIONS = 3;
 /** The throttle counts whole messages per second: no step below 1 msg/s. */
 export const MIN_RATE = 1;
 
@@ -25,6 +37,10 @@ export const MIN_RATE = 1;
 export interface Tried {
   rate: number;
   sustained: boolean;
+  /** The runner was starved while it measured: the step says nothing about the target. */
+  starved?: boolean;
+  /** A confirmation run of the rate found (longer than a step). */
+  confirmation?: boolean;
 }
 
 /** Why a search ended. */
@@ -39,7 +55,11 @@ export type StopReason =
   | "none-sustained"
   | "cancelled"
   /** A step's run failed (the target went away, a connection limit): no verdict is possible. */
-  | "failed";
+  | "failed"
+  /** A step's measurement was starved every time it was run: the runner, not the target, limits this search. */
+  | "starved"
+  /** Every confirmation run failed: the bracket is reported, no confirmed rate. */
+  | "unconfirmed";
 
 export interface Bracket {
   /** The highest sustained rate tried, or null when none was. */
@@ -48,13 +68,27 @@ export interface Bracket {
   high: number | null;
 }
 
-/** The bracket the steps so far establish. */
+/** The steps that say something about the target: starved ones do not. */
+const judged = (steps: readonly Tried[]) => steps.filter((s) => !s.starved);
+
+/**
+ * The bracket the steps so far establish. A failed confirmation outweighs the shorter steps: no rate at or
+ * above it counts as sustained.
+ */
 export function bracketOf(steps: readonly Tried[]): Bracket {
+  const counted = judged(steps);
+  let failedConfirmation = Number.POSITIVE_INFINITY;
+  for (const s of counted) if (s.confirmation && !s.sustained) failedConfirmation = Math.min(failedConfirmation, s.rate);
   let low: number | null = null;
-  for (const s of steps) if (s.sustained && (low === null || s.rate > low)) low = s.rate;
+  for (const s of counted) if (s.sustained && s.rate < failedConfirmation && (low === null || s.rate > low)) low = s.rate;
   let high: number | null = null;
-  for (const s of steps) if (!s.sustained && (low === null || s.rate > low) && (high === null || s.rate < high)) high = s.rate;
+  for (const s of counted) if (!s.sustained && (low === null || s.rate > low) && (high === null || s.rate < high)) high = s.rate;
   return { low, high };
+}
+
+/** The sustained confirmation of the bracket's low end, if it has one. */
+export function confirmationOf<S extends Tried>(steps: readonly S[], low: number | null): S | undefined {
+  return low === null ? undefined : steps.find((s) => s.confirmation && s.sustained && !s.starved && s.rate === low);
 }
 
 /** (high − low) / low, or null while either end is open. */
@@ -62,10 +96,32 @@ export function relativeWidth(b: Bracket): number | null {
   return b.low !== null && b.high !== null && b.low > 0 ? (b.high - b.low) / b.low : null;
 }
 
-/** The next rate to try, or why to stop. */
-export function nextStep(steps: readonly Tried[], o: SearchOptions): { rate: number } | { stop: StopReason } {
+export type Next = { rate: number; confirmation?: boolean } | { stop: StopReason };
+
+/** The next rate to try (a step, or the confirmation of the rate found), or why to stop. */
+export function nextStep(steps: readonly Tried[], o: SearchOptions): Next {
+  const last = steps.at(-1);
+  if (last?.starved) {
+    // Run a starved step again; the same rate starved every time stops the search.
+    let tries = 0;
+    for (let i = steps.length - 1; i >= 0 && steps[i].starved && steps[i].rate === last.rate; i--) tries++;
+    if (tries > MAX_STARVED_REPEATS) return { stop: "starved" };
+    return { rate: last.rate, ...(last.confirmation ? { confirmation: true } : {}) };
+  }
+  const plan = planStep(steps, o);
+  if (!("stop" in plan) || !o.confirm || plan.stop === "none-sustained") return plan;
+  // The search would end: confirm its rate first.
+  const { low } = bracketOf(steps);
+  if (low === null || confirmationOf(steps, low)) return plan;
+  const confirmations = judged(steps).filter((s) => s.confirmation).length;
+  if (confirmations >= MAX_CONFIRMATIONS) return { stop: "unconfirmed" };
+  return { rate: low, confirmation: true };
+}
+
+/** The plan without confirmations or repeats: growth, descent, bisection. */
+function planStep(steps: readonly Tried[], o: SearchOptions): { rate: number } | { stop: StopReason } {
   const maxRate = Math.max(Math.floor(o.maxRate), MIN_RATE);
-  if (steps.length === 0) return { rate: Math.min(Math.max(Math.round(o.startRate), MIN_RATE), maxRate) };
+  if (judged(steps).length === 0) return { rate: Math.min(Math.max(Math.round(o.startRate), MIN_RATE), maxRate) };
   const { low, high } = bracketOf(steps);
   let rate: number;
   if (high === null) {
@@ -80,7 +136,7 @@ export function nextStep(steps: readonly Tried[], o: SearchOptions): { rate: num
     if (high - low <= 1 || (high - low) / low <= o.precision) return { stop: "converged" };
     rate = Math.round((low + high) / 2);
   }
-  if (steps.length >= o.maxSteps) return { stop: "max-steps" };
+  if (judged(steps).filter((s) => !s.confirmation).length >= o.maxSteps) return { stop: "max-steps" };
   return { rate };
 }
 
@@ -92,6 +148,8 @@ export interface SearchResult<S extends Tried> {
   bracket: Bracket;
   /** The step at the bracket's high end: the one that says why the rate above the ceiling is not sustained. */
   failedAbove?: S;
+  /** The longer run that confirmed the ceiling (absent: not confirmed, or confirmation off). */
+  confirmation?: S;
   /** Set when stop is "failed": the step's run error. */
   error?: string;
 }
@@ -107,17 +165,27 @@ export class SearchCancelled extends Error {
 /** The result the steps so far give, stopped for `stop`. */
 export function resultOf<S extends Tried>(steps: S[], stop: StopReason, error?: string): SearchResult<S> {
   const bracket = bracketOf(steps);
-  const failedAbove = bracket.high === null ? undefined : steps.find((s) => !s.sustained && s.rate === bracket.high);
-  return { steps, stop, ceiling: bracket.low, bracket, ...(failedAbove ? { failedAbove } : {}), ...(error ? { error } : {}) };
+  const failedAbove = bracket.high === null ? undefined : steps.find((s) => !s.sustained && !s.starved && s.rate === bracket.high);
+  const confirmation = confirmationOf(steps, bracket.low);
+  return {
+    steps,
+    stop,
+    ceiling: bracket.low,
+    bracket,
+    ...(failedAbove ? { failedAbove } : {}),
+    ...(confirmation ? { confirmation } : {}),
+    ...(error ? { error } : {}),
+  };
 }
 
 /**
- * Runs the search: `runStep(rate, index)` runs one step and says whether it was sustained. A step runner that
+ * Runs the search: `runStep(rate, index, confirmation)` runs one step (or, when `confirmation`, the longer
+ * run that confirms the rate found) and says whether it was sustained, or starved. A step runner that
  * throws SearchCancelled (or any error while `signal` is aborted) ends the search as cancelled; any other error
  * ends it as failed. Either way the steps done are in the result.
  */
 export async function searchCeiling<S extends Tried>(
-  runStep: (rate: number, index: number) => Promise<S>,
+  runStep: (rate: number, index: number, confirmation: boolean) => Promise<S>,
   options: SearchOptions,
   signal?: AbortSignal,
 ): Promise<SearchResult<S>> {
@@ -127,7 +195,9 @@ export async function searchCeiling<S extends Tried>(
     const next = nextStep(steps, options);
     if ("stop" in next) return resultOf(steps, next.stop);
     try {
-      steps.push(await runStep(next.rate, steps.length));
+      const step = await runStep(next.rate, steps.length, next.confirmation === true);
+      if (next.confirmation) step.confirmation = true;
+      steps.push(step);
     } catch (err) {
       if (err instanceof SearchCancelled || signal?.aborted) return resultOf(steps, "cancelled");
       return resultOf(steps, "failed", (err as Error).message);

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { loadSecondsAtMost } from "../workloads/config";
 import { goalMetric } from "./facts";
-import { SEARCH_DEFAULTS, type SearchOptions } from "./search";
+import { MAX_CONFIRMATIONS, SEARCH_DEFAULTS, type SearchOptions } from "./search";
 import { parseSlo, type Slo } from "./slo";
 
 /** Shortest measured window of a step: the backlog's slope needs a few one-second samples. */
@@ -11,6 +11,13 @@ export const MIN_STEP_SECONDS = 3;
 export const DEFAULT_STEP_SECONDS = 30;
 export const DEFAULT_START_RATE = 100;
 export const DEFAULT_MAX_RATE = 1_000_000;
+/** The confirmation run lasts at least this long (s), or 4 steps' length when that is longer. */
+export const DEFAULT_CONFIRM_SECONDS = 60;
+const CONFIRM_STEPS = 4;
+
+/** The confirmation run's measured seconds: as set, else 60 s or 4 steps' length, whichever is longer. */
+export const confirmSecondsOf = (s: { stepSeconds: number; confirmSeconds?: number }): number =>
+  s.confirmSeconds ?? Math.max(DEFAULT_CONFIRM_SECONDS, CONFIRM_STEPS * s.stepSeconds);
 
 const whole = (label: string, min: number, max: number) =>
   z
@@ -29,6 +36,8 @@ export const CeilingSettings = z
     /** The latency the goal is on (a name the workload declares); absent: its delivery latency. */
     metric: z.string().optional(),
     stepSeconds: whole("Step", MIN_STEP_SECONDS, 3600).default(DEFAULT_STEP_SECONDS),
+    /** The confirmation run's measured window; absent: confirmSecondsOf's default. */
+    confirmSeconds: whole("Confirmation", MIN_STEP_SECONDS, 4 * 3600).optional(),
     startRate: whole("Start rate", 1, 10_000_000).default(DEFAULT_START_RATE),
     maxRate: whole("Maximum rate", 1, 10_000_000).default(DEFAULT_MAX_RATE),
     /** Percent: stop once the bracket is this narrow. */
@@ -67,11 +76,13 @@ export function parseCeilingSettings(input: unknown, kind: string): { ok: true; 
 
 /**
  * The longest a search loads the target: at most `maxSteps` steps, each a run of the config's warm-up, the
- * step's measured window and up to the drain (loadSecondsAtMost, as the run form's total); setup and
+ * step's measured window and up to the drain (loadSecondsAtMost, as the run form's total), and up to
+ * MAX_CONFIRMATIONS longer confirmation runs (starved steps run again come on top); setup and
  * verification of each step come on top. It stops sooner once the bracket is narrow enough.
  */
-export function ceilingSecondsAtMost(s: Pick<CeilingSettings, "stepSeconds" | "maxSteps">, warmupSeconds: number): number {
-  return s.maxSteps * loadSecondsAtMost({ warmupSeconds, durationSeconds: s.stepSeconds });
+export function ceilingSecondsAtMost(s: Pick<CeilingSettings, "stepSeconds" | "maxSteps" | "confirmSeconds">, warmupSeconds: number): number {
+  const confirmations = MAX_CONFIRMATIONS * loadSecondsAtMost({ warmupSeconds, durationSeconds: confirmSecondsOf(s) });
+  return s.maxSteps * loadSecondsAtMost({ warmupSeconds, durationSeconds: s.stepSeconds }) + confirmations;
 }
 
 /** What the search runs on, from stored settings. */

@@ -9,6 +9,10 @@ export interface CeilingStep {
   /** The throttle (msg/s). */
   rate: number;
   sustained: boolean;
+  /** The runner was starved while measuring: run again, never charged to the target (verdict.starved says why). */
+  starved?: boolean;
+  /** The longer run confirming the rate found (lib/ceiling/search.ts). */
+  confirmation?: boolean;
   verdict: StepVerdict;
   achievedRate: number;
   readRate: number | null;
@@ -28,6 +32,7 @@ export interface CeilingStep {
 export interface StepProgress {
   index: number;
   rate: number;
+  confirmation?: boolean;
   phase: Phase;
   sample?: { elapsedSec: number; writes: Throughput; reads: Throughput; backlog: number; latencyMs: LatencyByMetric };
 }
@@ -39,4 +44,7 @@ export interface SearchOutcome {
   bracket: Bracket;
   /** The index of the step at the bracket's high end: why the rate above the ceiling was not sustained. */
   failedAbove: number | null;
+  /** The index of the longer run that confirmed the ceiling; null when it was not confirmed (absent on
+   *  searches stored before confirmations). */
+  confirmation?: number | null;
 }

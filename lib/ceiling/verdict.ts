@@ -6,16 +6,17 @@ import type { LatencyStats } from "../measurement/metrics";
 import { type Slo, sloBreaches, sloText } from "./slo";
 
 /** The conditions of "sustained", in the order they are checked and shown. */
-export const CONDITIONS = ["rate", "backlog", "readers", "latency", "errors", "client"] as const;
+export const CONDITIONS = ["rate", "schedule", "backlog", "readers", "latency", "errors", "client"] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
 export const CONDITION_LABEL: Record<Condition, string> = {
   rate: "achieved rate",
+  schedule: "kept to the timetable",
   backlog: "backlog",
   readers: "readers keep up",
   latency: "latency goal",
   errors: "errors",
-  client: "client-bound",
+  client: "runner starved",
 };
 
 /** The achieved rate may fall this far below the target (0.02: within 2%). */
@@ -28,16 +29,37 @@ export const READ_TOLERANCE = 0.02;
  * flight when the window starts and ends, which the slack below also covers for short windows.
  */
 export const BACKLOG_GROWTH_TOLERANCE = 0.01;
-/** How busy the runner was during the step's measured window, and the engine's client-bound verdict on it
- *  (lib/measurement/runner-load.ts: its event-loop delay against the run's main latency, or its CPU near one core). */
+/** Loop delays below this are timer noise (1 ms timer granularity). */
+const LOOP_FLOOR_MS = 1;
+/** The runner's CPU use at or above which it is starved: its callbacks queue behind each other. */
+export const STARVED_CPU_CORES = 0.9;
+/**
+ * The runner's main thread running or waiting to run (runnable, not running) this share of the window never
+ * waited on the target: it, or the host's other processes taking the CPU from it, set the pace. On a loaded
+ * host a thread that runs 15% of the time may wait another 50% to run, and is still idle the rest: then the
+ * target, not the runner, is what it waits for.
+ */
+export const STARVED_BUSY_SHARE = 0.9;
+
+/**
+ * How starved the runner was during the step's measured window. A starved runner's measurement says nothing
+ * about the target: its stalls are counted as latency and its writes go out late.
+ */
 export interface ClientLoad {
   /** CPU seconds per second of the window (the runner process, every thread). */
   cpuCores: number;
   /** Event-loop delay p99 over the window, ms. */
   eventLoopP99Ms: number;
-  clientBound: boolean;
-  /** The verdict in words with its numbers (lib/measurement/runner-load.ts clientBoundText when client-bound). */
-  reason: string;
+  /** The loop delay at least 1% of the window was spent in (lib/measurement/runner-load.ts exposedDelayMs):
+   *  what a latency's p99 can carry of the runner's own stalls. Absent on steps stored before it was kept. */
+  exposedDelayMs?: number;
+  /** Share of the window the runner's main thread waited runnable but not running (/proc/self/schedstat);
+   *  null where the system does not tell. */
+  runQueueShare?: number | null;
+  /** Share of the window the main thread ran (/proc/self/schedstat); null where the system does not tell. */
+  mainRunShare?: number | null;
+  /** The paced operation's own service time (its latency p50 from send, ms): a stall shorter than it is noise. */
+  serviceMs?: number | null;
 }
 
 /** What a step measured, in the terms of the conditions. */
@@ -57,6 +79,9 @@ export interface StepFacts {
   backlogSlack: number;
   /** Messages per write transaction: counts move in whole batches, so a window's rates are known to one batch. */
   writeBatch: number;
+  /** The paced operations' delay behind their timetable over the window (seconds since load start, lag in ms:
+   *  the per-second median from-schedule latency), null when the workload times none from schedule. */
+  scheduleLag?: { t: number; lagMs: number }[] | null;
   /** The latency the goal is checked on: its name, label, and its percentiles over the window. */
   latency: { name: string; label: string; stats: LatencyStats | undefined };
   /** Failed operations in the window, and their first messages. */
@@ -78,6 +103,9 @@ export interface StepVerdict {
   unchecked: Failure[];
   /** The backlog's least-squares slope over the window, items/s (null without a backlog). */
   backlogSlopePerSec: number | null;
+  /** Set when the runner was starved and that can explain every failure: the step is run again, never charged
+   *  to the target (lib/ceiling/search.ts). Says what starved it, with its numbers. */
+  starved?: string;
 }
 
 const n0 = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -114,6 +142,19 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
       "rate",
       `achieved ${n1(f.achievedRate)} msg/s of the ${n0(f.targetRate)} msg/s target (${pct(1 - f.achievedRate / f.targetRate)} short; at most ${pct(RATE_TOLERANCE)}${batchWords} allowed)`,
     );
+
+  if (f.scheduleLag?.length) {
+    // Paced items falling further behind their timetable: items due and not yet started, which a window's
+    // count of completions can hide while the earlier ones are worked off.
+    const growthMs = lagGrowthMs(f);
+    const behind = (growthMs / 1000) * f.targetRate;
+    const allowed = Math.max(f.targetRate * f.measuredSeconds * BACKLOG_GROWTH_TOLERANCE, f.backlogSlack);
+    if (behind > allowed)
+      fail(
+        "schedule",
+        `the paced operations fell behind their timetable by ${n0(growthMs)} ms over the ${n1(f.measuredSeconds)} s window (about ${n0(behind)} items due and not started; at most ${n0(allowed)} allowed)`,
+      );
+  }
 
   let backlogSlopePerSec: number | null = null;
   if (f.backlog) {
@@ -157,12 +198,40 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
     fail("errors", `${n0(f.errors.count)} operation(s) failed${f.errors.messages.length ? `: ${f.errors.messages.slice(0, 3).join("; ")}` : ""}`);
 
   if (!f.client) unchecked.push({ condition: "client", message: "the runner's load was not recorded for this step's run" });
-  else if (f.client.clientBound) fail("client", `the runner, not the server, may have decided this step: ${f.client.reason.replace(/^client-bound: /, "")}`);
-
-  return { sustained: failures.length === 0, failures, unchecked, backlogSlopePerSec };
+  const starved = failures.length ? starvation(f, slo, failures) : null;
+  return { sustained: failures.length === 0, failures, unchecked, backlogSlopePerSec, ...(starved ? { starved } : {}) };
 }
+
+/**
+ * Why the runner, not the target, can have decided a failed step, or null. Failed operations never are. A
+ * runner short of CPU (near a whole core, or its main thread running or waiting to run 90% of the time)
+ * explains any other failure.
+ * A stall of its event loop explains a latency failure only: when it is longer than the operation's own
+ * service time and the latency less the stall would meet the goal. The stall is never compared with the p99 it
+ * inflated (a 440 ms stall lifts a 20 ms p99 to 460 ms; 10% of that is no yardstick).
+ */
+export function starvation(f: StepFacts, slo: Slo, failures: readonly Failure[]): string | null {
+  const c = f.client;
+  if (!c || failures.some((x) => x.condition === "errors")) return null;
+  if (c.cpuCores >= STARVED_CPU_CORES) return `the runner used ${pct(c.cpuCores)} of a core (starved at ${pct(STARVED_CPU_CORES)})`;
+  if (c.runQueueShare != null && c.mainRunShare != null && c.runQueueShare + c.mainRunShare >= STARVED_BUSY_SHARE)
+    return `the runner's main thread ran ${pct(c.mainRunShare)} and waited to run (runnable, not running) ${pct(c.runQueueShare)} of the window, so it never waited on the target (starved at ${pct(STARVED_BUSY_SHARE)})`;
+  const stall = c.exposedDelayMs ?? c.eventLoopP99Ms;
+  if (stall < Math.max(c.serviceMs ?? 0, LOOP_FLOOR_MS)) return null;
+  const explained = (x: Failure) =>
+    x.condition === "latency"
+      ? !!f.latency.stats && sloBreaches(slo, f.latency.stats).every((b) => b.measuredMs - stall < b.bound.limitMs)
+      : x.condition === "schedule" && lagGrowthMs(f) <= stall;
+  if (!failures.every(explained)) return null;
+  return `the runner's event loop stalled ${fmtLatency(stall)} over 1% of the window (its operation takes ${fmtLatency(c.serviceMs ?? undefined)}): that stall alone can explain ${failures.map((x) => CONDITION_LABEL[x.condition]).join(" and ")} failing`;
+}
+
+/** How much further behind its timetable the paced operation fell over the window (ms, by the lag's slope). */
+const lagGrowthMs = (f: StepFacts) => (f.scheduleLag?.length ? slope(f.scheduleLag.map((p) => ({ t: p.t, items: p.lagMs }))) * f.measuredSeconds : 0);
 
 /** The step's verdict in one line: "sustained" or what failed. */
 export function verdictText(v: StepVerdict): string {
-  return v.sustained ? "sustained" : `NOT sustained: ${v.failures.map((x) => `${CONDITION_LABEL[x.condition]}: ${x.message}`).join("; ")}`;
+  if (v.sustained) return "sustained";
+  const failed = v.failures.map((x) => `${CONDITION_LABEL[x.condition]}: ${x.message}`).join("; ");
+  return v.starved ? `STARVED, run again (not charged to the target): ${v.starved}; it measured ${failed}` : `NOT sustained: ${failed}`;
 }

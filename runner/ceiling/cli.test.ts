@@ -23,7 +23,7 @@ const problem = (line: string) => {
 describe("bench ceiling: flags", () => {
   test("the search's flags beside the workload's", () => {
     const r = parse(
-      "queue -writers 3 -readers 5 --warmup 2s --slo p99<20ms --metric write --step 10s --start-rate 50 --max-rate=5,000 --precision 5% --max-steps 9",
+      "queue -writers 3 -readers 5 --warmup 2s --slo p99<20ms --metric write --step 10s --confirm 90s --start-rate 50 --max-rate=5,000 --precision 5% --max-steps 9",
     );
     assert.equal(r.ok, true);
     const a = (r as Extract<typeof r, { ok: true }>).args;
@@ -34,6 +34,7 @@ describe("bench ceiling: flags", () => {
     assert.equal(a.metric.name, "write");
     assert.equal(a.metric.scheduled?.name, "writeScheduled", "the write goal is checked from the schedule");
     assert.equal(a.stepSeconds, 10);
+    assert.equal(a.confirmSeconds, 90);
     assert.deepEqual(
       { start: a.search.startRate, max: a.search.maxRate, p: a.search.precision, n: a.search.maxSteps },
       { start: 50, max: 5000, p: 0.05, n: 9 },
@@ -59,6 +60,8 @@ describe("bench ceiling: flags", () => {
     assert.match(problem("queue --slo p99<50ms --precision 150%"), /--precision expects a percentage between 0 and 100/);
     assert.match(problem("queue --slo p99<50ms --slo p99<10ms"), /--slo is given twice/);
     assert.match(problem("queue --slo p99<50ms --step"), /--step needs a value/);
+    assert.match(problem("queue --slo p99<50ms --confirm 2s"), /--confirm 2s: the confirmation run's window must be at least 3s/);
+    assert.match(problem("queue --slo p99<50ms --confirm later"), /--confirm expects a duration/);
     assert.match(problem("queue --slo p99<50ms -writers 0"), /-writers: /, "workload flags are checked as the bench checks them");
   });
 });
@@ -69,6 +72,7 @@ test("the app's repeating command parses back to the same search", () => {
     slo: "p50<10ms,p99<50ms",
     metric: "write",
     stepSeconds: 12,
+    confirmSeconds: 50,
     startRate: 300,
     maxRate: 9000,
     precisionPercent: 5,
@@ -92,12 +96,13 @@ test("the app's repeating command parses back to the same search", () => {
       slo: a.slo.map((b) => b.percentile),
       metric: a.metric.name,
       step: a.stepSeconds,
+      confirm: a.confirmSeconds,
       start: a.search.startRate,
       max: a.search.maxRate,
       p: a.search.precision,
       n: a.search.maxSteps,
     },
-    { slo: ["p50", "p99"], metric: "write", step: 12, start: 300, max: 9000, p: 0.05, n: 7 },
+    { slo: ["p50", "p99"], metric: "write", step: 12, confirm: 50, start: 300, max: 9000, p: 0.05, n: 7 },
   );
 });
 
@@ -134,6 +139,8 @@ describe("bench ceiling: a short search", () => {
         "p99<1s",
         "--step",
         "3s",
+        "--confirm",
+        "3s",
         "--start-rate",
         "10",
         "--max-rate",
@@ -145,23 +152,28 @@ describe("bench ceiling: a short search", () => {
     );
     assert.equal(code, 0, [...out, ...err].join("\n"));
     const text = out.join("\n");
-    assert.match(text, /goal e2e from schedule p99<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s/);
+    assert.match(text, /goal e2e from schedule p99<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s.*confirmed by a 3 s run/);
     assert.match(
       text,
-      /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.,]+ m?s → sustained/,
+      /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.,]+ m?s(, waited to run [\d.]+ %)? → sustained/,
     );
     assert.match(text, /step 2 +20 msg\/s: .* → sustained/);
     assert.match(text, /ceiling: at least 20 msg\/s with e2e from schedule p99<1s: the maximum rate was sustained \(raise --max-rate to look further\)/);
+    // The confirmation: its own line while it runs, then how it confirmed the ceiling, with its numbers.
+    assert.match(text, /confirm \([\d.]+ s\) +20 msg\/s: .* → sustained/);
+    assert.match(text, /confirmed by a [\d.]+ s run at 20 msg\/s: achieved [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s \(goal p99<1s\)/);
     const doc = JSON.parse(readFileSync(file, "utf8"));
     assert.equal(doc.kind, "ceiling");
     assert.equal(doc.slo, "p99<1s");
     assert.deepEqual(doc.result.bracket, { low: 20, high: null });
     assert.equal(doc.result.stop, "max-rate");
+    assert.equal(doc.result.confirmation, 2);
     assert.deepEqual(
-      doc.steps.map((s: { rate: number; sustained: boolean }) => [s.rate, s.sustained]),
+      doc.steps.map((s: { rate: number; sustained: boolean; confirmation?: boolean }) => [s.rate, s.sustained, s.confirmation ?? false]),
       [
-        [10, true],
-        [20, true],
+        [10, true, false],
+        [20, true, false],
+        [20, true, true],
       ],
     );
   });
@@ -187,6 +199,8 @@ describe("bench ceiling: a short search", () => {
           "p99<1s",
           "--step",
           "3s",
+          "--confirm",
+          "3s",
           "--start-rate",
           "10",
           "--max-rate",
@@ -203,8 +217,9 @@ describe("bench ceiling: a short search", () => {
       assert.equal(row.source, "cli");
       assert.deepEqual(
         row.steps.map((x) => x.rate),
-        [10, 20],
+        [10, 20, 20],
       );
+      assert.equal((row.result as { confirmation?: number }).confirmation, 2, "the stored outcome names its confirmation run");
       assert.equal((row.settings as { slo: string }).slo, "p99<1s");
       assert.equal(await prisma(ctl.url).runner.count(), 0, "its runner row is gone once it ends");
     } finally {

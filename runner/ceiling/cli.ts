@@ -9,7 +9,15 @@ import { goalMetric } from "../../lib/ceiling/facts";
 import { rateKnobOrProblem } from "../../lib/ceiling/rate";
 import { searchKnobs } from "../../lib/ceiling/view";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
-import { CeilingSettings, DEFAULT_MAX_RATE, DEFAULT_START_RATE, DEFAULT_STEP_SECONDS, MIN_STEP_SECONDS } from "../../lib/ceiling/settings";
+import {
+  CeilingSettings,
+  confirmSecondsOf,
+  DEFAULT_CONFIRM_SECONDS,
+  DEFAULT_MAX_RATE,
+  DEFAULT_START_RATE,
+  DEFAULT_STEP_SECONDS,
+  MIN_STEP_SECONDS,
+} from "../../lib/ceiling/settings";
 import { parseSlo, type Slo, sloText } from "../../lib/ceiling/slo";
 import { parseWholeSeconds } from "../../lib/duration";
 import { dataDir, readEnv } from "../../lib/env";
@@ -35,6 +43,7 @@ const OWN = {
   slo: "the latency goal, e.g. 'p99<50ms' or 'p50<10ms,p99<50ms' (required)",
   metric: "the latency the goal is on (default: the workload's delivery latency, e2e for pub/sub and queue)",
   step: `each step's measured window (default ${DEFAULT_STEP_SECONDS}s, at least ${MIN_STEP_SECONDS}s); each step warms up for --warmup first`,
+  confirm: `the confirmation run's measured window: the rate found is run this long before it is reported (default ${DEFAULT_CONFIRM_SECONDS}s or 4 steps, whichever is longer)`,
   "start-rate": `the first step's rate in msg/s (default ${DEFAULT_START_RATE})`,
   "max-rate": `never try above this rate in msg/s (default ${DEFAULT_MAX_RATE.toLocaleString("en-US")})`,
   precision: `stop once the bracket is this narrow, relative to its low end (default ${SEARCH_DEFAULTS.precision * 100}%)`,
@@ -56,6 +65,8 @@ export interface CeilingArgs {
   slo: Slo;
   metric: GoalMetric;
   stepSeconds: number;
+  /** Set by --confirm; absent: confirmSecondsOf's default. */
+  confirmSeconds?: number;
   search: SearchOptions;
   json?: string;
   /** Store the search in the control store as it runs (the app shows it live; a cancel there stops it). */
@@ -69,7 +80,10 @@ export function ceilingUsage(): string {
     "Finds the highest rate the target sustains: constant-rate steps, doubling while sustained, then bisecting",
     "between the last sustained and the first unsustained rate. A step is sustained when the achieved rate is",
     "within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal holds (on the",
-    "latency from each message's scheduled time where recorded), nothing failed and the runner is not the limit.",
+    "latency from each message's scheduled time where recorded), the paced writes keep to their timetable and",
+    "nothing failed. A step the runner was starved in (its CPU, its run-queue wait, or an event-loop stall that",
+    "alone explains the failure) is run again, never charged to the target. The rate found is confirmed by one",
+    "longer run (--confirm) before it is reported; if that fails the search goes on below it.",
     "",
     ...Object.entries({ ...OWN, ...SHARED_HELP }).map(([f, h]) => `  --${f.padEnd(26)}${h}`),
     "",
@@ -128,6 +142,12 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
       message: `--step ${stepRaw}: a step's measured window must be at least ${MIN_STEP_SECONDS}s (the backlog's trend needs a few samples)`,
     };
 
+  const confirmRaw = own.get("confirm");
+  const confirmSeconds = confirmRaw === undefined ? undefined : parseWholeSeconds(confirmRaw);
+  if (confirmSeconds === null) return { ok: false, message: `--confirm expects a duration in whole seconds such as 60s, 2m or 90, got "${confirmRaw}"` };
+  if (confirmSeconds !== undefined && confirmSeconds < MIN_STEP_SECONDS)
+    return { ok: false, message: `--confirm ${confirmRaw}: the confirmation run's window must be at least ${MIN_STEP_SECONDS}s` };
+
   const int = (flag: OwnFlag, dflt: number): number | string => {
     const v = own.get(flag);
     if (v === undefined) return dflt;
@@ -158,6 +178,7 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
       slo: slo.slo,
       metric: metric.metric,
       stepSeconds,
+      ...(confirmSeconds !== undefined ? { confirmSeconds } : {}),
       search: { ...SEARCH_DEFAULTS, startRate: startRate as number, maxRate: maxRate as number, maxSteps: maxSteps as number, precision },
       ...(json ? { json } : {}),
       save: bench.options.save,
@@ -236,10 +257,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
       );
     }
     const c = a.config;
+    const confirmSeconds = confirmSecondsOf(a);
     const from = a.metric.scheduled ? `${a.metric.scheduled.label}` : a.metric.label;
     io.out(`ceiling search: ${c.kind} on ${target.label}: ${searchKnobs(c)}`);
     io.out(
-      `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} msg/s, at most ${a.search.maxRate.toLocaleString("en-US")} msg/s, until the bracket is within ${a.search.precision * 100}%`,
+      `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} msg/s, at most ${a.search.maxRate.toLocaleString("en-US")} msg/s, until the bracket is within ${a.search.precision * 100}%; the rate found is confirmed by a ${confirmSeconds} s run`,
     );
     const result = await findCeiling({
       base: c,
@@ -247,6 +269,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       slo: a.slo,
       metric: a.metric,
       stepSeconds: a.stepSeconds,
+      confirmSeconds,
       warmupSeconds: c.warmupSeconds,
       search: a.search,
       signal: controller.signal,
@@ -274,6 +297,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         slo: sloText(a.slo),
         metric: a.metric.name,
         stepSeconds: a.stepSeconds,
+        confirmSeconds,
         warmupSeconds: c.warmupSeconds,
         search: a.search,
         result: {
@@ -281,6 +305,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
           ceiling: result.ceiling,
           bracket: result.bracket,
           failedAbove: result.failedAbove?.index ?? null,
+          confirmation: result.confirmation?.index ?? null,
           error: result.error ?? null,
         },
         steps: result.steps,
@@ -317,6 +342,7 @@ async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string,
     slo: sloText(a.slo),
     metric: a.metric.name,
     stepSeconds: a.stepSeconds,
+    ...(a.confirmSeconds !== undefined ? { confirmSeconds: a.confirmSeconds } : {}),
     startRate: a.search.startRate,
     maxRate: a.search.maxRate,
     precisionPercent: a.search.precision * 100,

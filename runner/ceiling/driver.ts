@@ -1,10 +1,10 @@
 // The ceiling search's driver: each step is an ordinary run of the workload through the engine, at the step's
 // rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
-import { clientBoundText, isClientBound } from "../../lib/measurement/runner-load";
+import { readFileSync } from "node:fs";
 import type { RunSummary } from "../../lib/measurement/summary";
 import type { WorkloadConfig } from "../../lib/workloads/config";
-import { type GoalMetric, stepFacts } from "../../lib/ceiling/facts";
+import { type GoalMetric, serviceMsOf, stepFacts } from "../../lib/ceiling/facts";
 import { rateKnobOrProblem } from "../../lib/ceiling/rate";
 import { SearchCancelled, searchCeiling, type SearchOptions, type SearchResult } from "../../lib/ceiling/search";
 import type { Slo } from "../../lib/ceiling/slo";
@@ -25,12 +25,14 @@ export interface CeilingOptions {
   slo: Slo;
   metric: GoalMetric;
   stepSeconds: number;
+  /** The confirmation run's measured seconds (lib/ceiling/settings.ts confirmSecondsOf). */
+  confirmSeconds: number;
   warmupSeconds: number;
   search: SearchOptions;
   signal?: AbortSignal;
   log?: (line: string) => void;
-  /** Told each step's rate before it runs. */
-  onStepStart?: (rate: number, index: number) => void | Promise<void>;
+  /** Told each step's rate before it runs (and whether it is the confirmation run). */
+  onStepStart?: (rate: number, index: number, confirmation: boolean) => void | Promise<void>;
   /** Told each step once judged, with its run's summary and samples (to store them). */
   onStep?: (step: CeilingStep, summary: RunSummary, samples: EngineSample[]) => void | Promise<void>;
   /** Passed to every step's engine run (samples, phases, a run id naming its schema). */
@@ -38,24 +40,54 @@ export interface CeilingOptions {
 }
 
 /**
- * How busy the runner was in a step's measured window, and whether that decided the step. The engine's rule
- * (lib/measurement/runner-load.ts isClientBound: CPU near one core, or an event-loop delay of 10% of a latency's p99),
- * held against what the step's verdict rests on: the goal's latency, or the goal's limit when that is larger.
- * A 4 ms delay beside a 2 ms write p99 makes the run page call a run client-bound, yet cannot move an e2e p99
- * across a 1 s goal; it can when the goal is 10 ms. Null for a run that did not record the runner's load.
+ * How starved the runner was in a step's measured window: its CPU and event-loop delay (the engine's
+ * runnerLoad), its main thread's running and run-queue wait, and the paced operation's own service time that a stall is
+ * weighed against (lib/ceiling/verdict.ts starvation). Null for a run that did not record the runner's load.
  */
-export function clientLoadOf(summary: RunSummary, goal: { label: string; p99Ms: number | undefined }, slo: Slo): ClientLoad | null {
+export function clientLoadOf(summary: RunSummary, sched: SchedShares | null): ClientLoad | null {
   const l = summary.runnerLoad;
   if (!l) return null;
-  const limit = Math.max(...slo.map((b) => b.limitMs));
-  const against = Math.max(goal.p99Ms ?? 0, limit);
-  const judgedAgainst = { metric: against === limit ? `the goal's ${limit} ms on ${goal.label}` : goal.label, p99: against };
-  const clientBound = isClientBound({ delayMs: l.exposedDelayMs, cpuCores: l.cpuCores, mainP99Ms: against });
   return {
     cpuCores: l.cpuCores,
     eventLoopP99Ms: l.loopDelayMs.p99,
-    clientBound,
-    reason: clientBound ? clientBoundText({ ...l, judgedAgainst }) : "not client-bound",
+    exposedDelayMs: l.exposedDelayMs,
+    runQueueShare: sched?.wait ?? null,
+    mainRunShare: sched?.run ?? null,
+    serviceMs: serviceMsOf(summary),
+  };
+}
+
+/** The main thread's time so far running and waiting to run (ns, /proc/self/schedstat), null where unreadable. */
+export function schedTimesNs(): { run: number; wait: number } | null {
+  try {
+    const [run, wait] = readFileSync("/proc/self/schedstat", "utf8").split(" ").map(Number);
+    return Number.isFinite(run) && Number.isFinite(wait) ? { run, wait } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Shares of a window's wall time the main thread ran and waited to run. */
+export interface SchedShares {
+  run: number;
+  wait: number;
+}
+
+/** Watches the main thread's scheduling over the measured phase. */
+function schedWatch() {
+  let from: { t: { run: number; wait: number }; at: number } | null = null;
+  let shares: SchedShares | null = null;
+  return {
+    onPhase(phase: string) {
+      const t = schedTimesNs();
+      const at = performance.now();
+      if (phase === "measuring") from = t === null ? null : { t, at };
+      else if (from && t && shares === null && at > from.at) {
+        const ms = at - from.at;
+        shares = { run: (t.run - from.t.run) / 1e6 / ms, wait: (t.wait - from.t.wait) / 1e6 / ms };
+      }
+    },
+    shares: () => shares,
   };
 }
 
@@ -65,11 +97,21 @@ export function bottleneckOf(summary: RunSummary): CeilingStep["bottleneck"] {
   return v ? { category: v.category, statement: v.statement } : undefined;
 }
 
-/** Runs one step at `rate` and judges it. Rejects with SearchCancelled on a cancel, with the run's error otherwise. */
-export async function runStep(rate: number, index: number, o: CeilingOptions): Promise<{ step: CeilingStep; summary: RunSummary; samples: EngineSample[] }> {
+/**
+ * Runs one step at `rate` (the longer confirmation run when `confirmation`) and judges it. Rejects with
+ * SearchCancelled on a cancel, with the run's error otherwise.
+ */
+export async function runStep(
+  rate: number,
+  index: number,
+  o: CeilingOptions,
+  confirmation = false,
+): Promise<{ step: CeilingStep; summary: RunSummary; samples: EngineSample[] }> {
   const knob = rateKnobOrProblem(o.base.kind);
   if (!knob.ok) throw new Error(knob.message);
-  const config = { ...knob.knob.set(o.base, rate), durationSeconds: o.stepSeconds, warmupSeconds: o.warmupSeconds } as WorkloadConfig;
+  const durationSeconds = confirmation ? o.confirmSeconds : o.stepSeconds;
+  const config = { ...knob.knob.set(o.base, rate), durationSeconds, warmupSeconds: o.warmupSeconds } as WorkloadConfig;
+  const sched = schedWatch();
   const samples: EngineSample[] = [];
   const extra = o.engine?.(index) ?? {};
   const startedAt = new Date();
@@ -84,27 +126,30 @@ export async function runStep(rate: number, index: number, o: CeilingOptions): P
         samples.push(s);
         await extra.onSample?.(s);
       },
-      onPhase: (p) => extra.onPhase?.(p),
+      onPhase: (p) => {
+        sched.onPhase(p);
+        extra.onPhase?.(p);
+      },
     });
   } catch (err) {
     if (err instanceof RunCancelled) throw new SearchCancelled();
     throw err;
   }
-  const unjudged = stepFacts(summary, samples, rate, o.metric, null);
-  const client = clientLoadOf(summary, { label: unjudged.latency.label, p99Ms: unjudged.latency.stats?.p99 }, o.slo);
-  const facts = { ...unjudged, client };
+  const facts = stepFacts(summary, samples, rate, o.metric, clientLoadOf(summary, sched.shares()));
   const verdict = judgeStep(facts, o.slo);
   const step: CeilingStep = {
     index,
     rate,
     sustained: verdict.sustained,
+    ...(verdict.starved ? { starved: true } : {}),
+    ...(confirmation ? { confirmation: true } : {}),
     verdict,
     achievedRate: facts.achievedRate,
     readRate: facts.readRate,
     measuredSeconds: facts.measuredSeconds,
     goal: facts.latency,
     latencyMs: summary.latencyMs,
-    client,
+    client: facts.client,
     ...(bottleneckOf(summary) ? { bottleneck: bottleneckOf(summary) } : {}),
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
@@ -115,9 +160,9 @@ export async function runStep(rate: number, index: number, o: CeilingOptions): P
 /** Runs the whole search; a cancel or a failed step ends it with the steps done so far. */
 export async function findCeiling(o: CeilingOptions): Promise<SearchResult<CeilingStep>> {
   return searchCeiling(
-    async (rate, index) => {
-      await o.onStepStart?.(rate, index);
-      const { step, summary, samples } = await runStep(rate, index, o);
+    async (rate, index, confirmation) => {
+      await o.onStepStart?.(rate, index, confirmation);
+      const { step, summary, samples } = await runStep(rate, index, o, confirmation);
       await o.onStep?.(step, summary, samples);
       return step;
     },

@@ -16,7 +16,10 @@ const _f = runnerLoopFixture("ceiling", "ceiling-runner");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, warmupSeconds: 1, durationSeconds: 3 });
 const queueSearch = (settings: Record<string, unknown>) =>
-  createSearch({ config, settings: CeilingSettings.parse({ slo: "p99<1s", stepSeconds: 3, ...settings }), targetLabel: "test target" }, prisma());
+  createSearch(
+    { config, settings: CeilingSettings.parse({ slo: "p99<1s", stepSeconds: 3, confirmSeconds: 3, ...settings }), targetLabel: "test target" },
+    prisma(),
+  );
 
 test("a queued search runs its steps in the runner, each stored as it finishes, and stores its outcome", async () => {
   // Two steps, 20 then 40 msg/s: what is checked here is the recording, whatever their verdicts.
@@ -40,15 +43,20 @@ test("a queued search runs its steps in the runner, each stored as it finishes, 
   );
   assert.equal(row.progress, null, "no step in progress once finished");
   const steps = await prisma().ceilingStepRow.findMany({ where: { searchId: s.id }, orderBy: { index: "asc" } });
+  const judged = steps.map((x) => x.step as unknown as CeilingStep);
   assert.deepEqual(
-    steps.map((x) => x.rate),
+    judged.filter((x) => !x.confirmation && !x.starved).map((x) => x.rate),
     [20, 40],
   );
-  // The stored outcome is the one its stored steps give.
+  // The stored outcome is the one its stored steps give, the confirmation run among them.
   const result = row.result as unknown as SearchOutcome;
-  assert.deepEqual(result.bracket, bracketOf(steps));
-  assert.equal(result.ceiling, bracketOf(steps).low);
-  assert.equal(result.stop, steps[1].sustained ? "max-rate" : "max-steps");
+  assert.deepEqual(result.bracket, bracketOf(judged));
+  assert.equal(result.ceiling, bracketOf(judged).low);
+  assert.ok(
+    judged.some((x) => x.confirmation),
+    "the rate found was confirmed by one more run",
+  );
+  if (result.confirmation != null) assert.equal(judged[result.confirmation].confirmation, true);
   const first = steps[0].step as unknown as CeilingStep;
   assert.equal(first.goal.name, "e2eScheduled", "the goal is checked on e2e from each message's scheduled time");
   assert.equal(first.sustained, steps[0].sustained);

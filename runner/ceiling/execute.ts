@@ -3,7 +3,7 @@
 // 2 s with the steps done kept.
 import type { PrismaClient } from "../../lib/db";
 import { goalMetric } from "../../lib/ceiling/facts";
-import { parseCeilingSettings, searchOptionsOf, sloOf } from "../../lib/ceiling/settings";
+import { confirmSecondsOf, parseCeilingSettings, searchOptionsOf, sloOf } from "../../lib/ceiling/settings";
 import {
   appendStep,
   finishSearch,
@@ -83,6 +83,7 @@ export async function executeSearch(
       slo: sloOf(settings.settings),
       metric: metric.metric,
       stepSeconds: settings.settings.stepSeconds,
+      confirmSeconds: confirmSecondsOf(settings.settings),
       warmupSeconds: parsed.config.warmupSeconds,
       search: searchOptionsOf(settings.settings),
       signal: controller.signal,
@@ -126,7 +127,7 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
     progressChain = progressChain.then(() => setProgress(id, p, db)).catch((e) => note(`could not store the step's progress: ${storeErrorText(e)}`));
   };
   const hooks: Pick<CeilingOptions, "onStepStart" | "engine" | "onStep"> = {
-    onStepStart: (rate, index) => showProgress({ index, rate, phase: "setup" }),
+    onStepStart: (rate, index, confirmation) => showProgress({ index, rate, phase: "setup", ...(confirmation ? { confirmation } : {}) }),
     engine: (index) => ({
       // Each step's schema is named after the search and the step, so a sweep can tell whose it is.
       runId: `${id}_s${index}`,
@@ -139,7 +140,8 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
     }),
     onStep: async (step, summary) => {
       await untilStored(`step ${step.index + 1}`, () => appendStep(id, step, summary, db), note, giveUp);
-      note(`step ${step.index + 1} at ${step.rate} msg/s: ${step.sustained ? "sustained" : "not sustained"}`);
+      const what = step.confirmation ? "confirmation" : `step ${step.index + 1}`;
+      note(`${what} at ${step.rate} msg/s: ${step.sustained ? "sustained" : step.starved ? "starved, run again" : "not sustained"}`);
     },
   };
   return {
@@ -149,7 +151,13 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
     stepInProgress: () => progress,
     async finish(result: SearchResult<CeilingStep>, status: "completed" | "failed" | "cancelled" | "interrupted", error?: string) {
       await progressChain;
-      const outcome: SearchOutcome = { stop: result.stop, ceiling: result.ceiling, bracket: result.bracket, failedAbove: result.failedAbove?.index ?? null };
+      const outcome: SearchOutcome = {
+        stop: result.stop,
+        ceiling: result.ceiling,
+        bracket: result.bracket,
+        failedAbove: result.failedAbove?.index ?? null,
+        confirmation: result.confirmation?.index ?? null,
+      };
       await untilStored("the search's outcome", () => finishSearch(id, { status, result: outcome, ...(error ? { error } : {}) }, db), note, giveUp);
     },
   };

@@ -1,5 +1,6 @@
 // The ceiling search's text: one line per step, and the result in words (the CLI and the bench script).
 import type { SearchResult } from "../../lib/ceiling/search";
+import { confirmationText } from "../../lib/ceiling/confirmation";
 import { sloText, type Slo } from "../../lib/ceiling/slo";
 import { verdictText } from "../../lib/ceiling/verdict";
 import { fmtLatency, fmtPercent } from "../../lib/runs/format";
@@ -15,11 +16,14 @@ export function stepLine(s: CeilingStep): string {
   parts.push(`${s.goal.label} p99 ${fmtLatency(s.goal.stats?.p99)}`);
   const slope = s.verdict.backlogSlopePerSec;
   if (slope !== null) parts.push(`backlog ${slope >= 0 ? "+" : ""}${num(slope)}/s`);
-  if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${fmtLatency(s.client.eventLoopP99Ms)}`);
-  return `step ${String(s.index + 1).padEnd(3)}${rate(s.rate).padStart(14)}: ${parts.join(", ")} → ${verdictText(s.verdict)}`;
+  if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${fmtLatency(s.client.eventLoopP99Ms)}${runQueue(s)}`);
+  const name = s.confirmation ? `confirm (${num(s.measuredSeconds)} s)` : `step ${String(s.index + 1).padEnd(3)}`;
+  return `${name}${rate(s.rate).padStart(14)}: ${parts.join(", ")} → ${verdictText(s.verdict)}`;
 }
 
-/** The result: the ceiling with its bracket, and why the rate above it was not sustained. */
+const runQueue = (s: CeilingStep) => (s.client?.runQueueShare != null ? `, waited to run ${fmtPercent(s.client.runQueueShare * 100)}` : "");
+
+/** The result: the ceiling with its bracket, how it was confirmed, and why the rate above it was not sustained. */
 export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel: string): string[] {
   const goal = `${metricLabel} ${sloText(slo)}`;
   const out: string[] = [];
@@ -33,9 +37,16 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     );
   else {
     const width = ((high - low!) / low!) * 100;
-    out.push(`ceiling: ${rate(r.ceiling)} with ${goal}; bracket ${rate(low!)} – ${rate(high)} (the true ceiling is in it, ${fmtPercent(width)} wide)`);
+    out.push(
+      `ceiling: ${rate(r.ceiling)} with ${goal}; bracket: highest sustained ${rate(low!)}, lowest failed ${rate(high)} (the true ceiling is in it, ${fmtPercent(width)} wide)`,
+    );
   }
-  if (r.failedAbove) out.push(`the next step, ${rate(r.failedAbove.rate)}, was ${verdictText(r.failedAbove.verdict)}`);
+  const confirmed = confirmationText(r.steps, r.confirmation, r.ceiling, slo);
+  if (confirmed) out.push(confirmed);
+  if (r.failedAbove)
+    out.push(`the ${r.failedAbove.confirmation ? "confirmation" : "next step"} at ${rate(r.failedAbove.rate)} was ${verdictText(r.failedAbove.verdict)}`);
+  const starved = r.steps.filter((s) => s.starved).length;
+  if (starved) out.push(`${starved} step(s) were starved (the runner, not the target, could have decided them) and were run again`);
   if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);
   const why: Record<SearchResult<CeilingStep>["stop"], string> = {
     converged: "the bracket is as narrow as asked",
@@ -44,6 +55,8 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     "none-sustained": "not even 1 msg/s was sustained",
     cancelled: "the search was cancelled; the steps done are kept",
     failed: `a step's run failed: ${r.error ?? "unknown error"}`,
+    starved: "the runner was starved (not the target) every time the last rate was measured: run it on a less loaded machine",
+    unconfirmed: "every longer run confirming the rate found failed: the bracket is not confirmed",
   };
   out.push(`${r.steps.length} step(s); stopped because ${why[r.stop]}`);
   return out;

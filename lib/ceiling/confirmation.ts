@@ -1,0 +1,22 @@
+// How a ceiling was confirmed, in one sentence the CLI and the ceiling page share: the longer run's rate,
+// length, achieved rate and the goal's measured value; or why no rate is confirmed. Browser-safe.
+import { fmtLatency } from "../runs/numbers";
+import { type Slo, sloText } from "./slo";
+import type { CeilingStep } from "./step";
+import { verdictText } from "./verdict";
+
+const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 1 });
+const rate = (x: number) => `${Math.round(x).toLocaleString("en-US")} msg/s`;
+
+/** "confirmed by a 60 s run at 800 msg/s: achieved 799.6 msg/s, e2e p99 41 ms (goal p99<50ms)", or "NOT confirmed: …". */
+export function confirmationText(steps: readonly CeilingStep[], confirmation: CeilingStep | undefined, ceiling: number | null, slo: Slo): string | null {
+  if (ceiling === null) return null;
+  if (confirmation) {
+    const measured = slo.map((b) => `${confirmation.goal.label} ${b.percentile} ${fmtLatency(confirmation.goal.stats?.[b.percentile])}`).join(", ");
+    return `confirmed by a ${n1(confirmation.measuredSeconds)} s run at ${rate(confirmation.rate)}: achieved ${n1(confirmation.achievedRate)} msg/s, ${measured} (goal ${sloText(slo)})`;
+  }
+  const tried = steps.filter((s) => s.confirmation && !s.starved);
+  return tried.length
+    ? `NOT confirmed: ${tried.map((s) => `the ${n1(s.measuredSeconds)} s run at ${rate(s.rate)} was ${verdictText(s.verdict)}`).join("; ")}`
+    : "NOT confirmed: no longer run was made (the search stopped first)";
+}
