@@ -17,7 +17,7 @@ import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { definitionOf, MAX_DRAIN_SECONDS, throttlePerSecond, type WorkloadConfig } from "../lib/workloads/config";
+import { definitionOf, MAX_DRAIN_SECONDS, pacingOf, throttlePerSecond, type WorkloadConfig } from "../lib/workloads/config";
 import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
 import { schemaComment, schemaLock } from "./sweep";
@@ -27,6 +27,8 @@ import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
+import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
+import { paceInputOf } from "../lib/telemetry/pace-rules";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { diskOf } from "../platform/disk";
 import type { WorkloadRun } from "../workloads/runtime";
@@ -166,6 +168,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const throttle = writeLimit > 0 ? new Throttle(writeLimit) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
+  // The measured window's seconds as the verdict's pace rules read them (rate asked and met, stalls, backlog).
+  const pace = new PaceTrack(paceSpecOf(pacingOf(config), definitionOf(config).metrics));
   const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
   const writersStop = new Stopper();
   const readersStop = new Stopper();
@@ -322,6 +326,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       lastTick = clock();
       metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
       reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
+      if (phase === "measuring") pace.addSample(metrics);
       if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec, writerLags);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
@@ -476,7 +481,11 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
     // The verdict judges the runner by the same numbers as the client-bound check (lib/measurement/runner-load.ts).
     const runTelemetry = await telemetry?.finish({
-      ...(throttle ? { throttle: { perSec: throttle.perSecond, achievedPerSec: writes.msgPerSec } } : {}),
+      pace: paceInputOf(
+        pace,
+        { writes, reads: tp(readsCount, 0), latencyMs, ...(Object.keys(rates).length ? { rates } : {}) },
+        { groups: stats.groups.length, unreadAtEnd },
+      ),
       client: {
         cpuPct: 100 * runnerLoad.cpuCores,
         exposedDelayMs: runnerLoad.exposedDelayMs,
