@@ -247,7 +247,7 @@ function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number): Stal
   // seconds behind schedule at a normal rate). The seconds after it above the expected rate are its catch-up.
   const first = run.findIndex(slow);
   const last = first < 0 ? run.length - 1 : run.length - 1 - [...run].reverse().findIndex(slow);
-  const start = run[first < 0 ? 0 : first];
+  const start = run[Math.max(first, 0)];
   const end = run[last];
   const rest = [...run.slice(last + 1), ...after];
   const catchUp: PaceSecond[] = [];
