@@ -196,7 +196,10 @@ export function paceFacts(spec: PaceSpec, secs: readonly PaceSecond[]): PaceFact
   const seconds = secs.reduce((a, s) => a + s.sec, 0);
   const full = secs.filter((s) => s.sec >= MIN_RATE_SEC);
   const rate = (s: PaceSecond) => s.done / s.sec;
-  const expected = isPaced(spec) ? spec.targetPerSec! : median(full.map(rate));
+  // The rate a second is held against: the run's own median, and no more than the rate asked (a run that never
+  // reached its rate is behind schedule throughout, not stalled).
+  const typical = median(full.map(rate));
+  const expected = isPaced(spec) ? Math.min(spec.targetPerSec!, typical) : typical;
   const behinds = secs.flatMap((s) => (s.behindMs !== undefined ? [s.behindMs] : []));
   const backlogs = secs.flatMap((s) => (s.backlog !== undefined ? [[s.t + s.sec, s.backlog] as [number, number]] : []));
   const thirds = full.length >= 3 ? [full.slice(0, Math.floor(full.length / 3)), full.slice(full.length - Math.floor(full.length / 3))] : undefined;
@@ -214,9 +217,10 @@ export function paceFacts(spec: PaceSpec, secs: readonly PaceSecond[]): PaceFact
 }
 
 /**
- * Stalls: runs of seconds behind schedule by stallBehindMs or more, or with the rate under stallRateShare of the
- * expected rate for stallDipSeconds or more; each with how long, how far behind, and its catch-up (the seconds
- * after it spent above the expected rate until back on schedule).
+ * Stalls: runs of seconds with the rate under stallRateShare of the expected rate for stallDipSeconds or more, or
+ * behind schedule by stallBehindMs or more and back on it before the window ended (behind to the end at the usual
+ * rate is a missed rate, not a stall); each with how long, how far behind, and its catch-up (the seconds after it
+ * spent above the expected rate until back on schedule).
  */
 function stallsOf(secs: readonly PaceSecond[], expected: number): Stall[] {
   const T = PACE_THRESHOLDS;
@@ -234,7 +238,7 @@ function stallsOf(secs: readonly PaceSecond[], expected: number): Stall[] {
     while (j < secs.length && (behind(secs[j]) || dip(secs[j]) || (j > i && secs[j].sec < MIN_RATE_SEC))) j++;
     const run = secs.slice(i, j);
     const dips = run.filter(dip).length;
-    if (run.some(behind) || dips >= T.stallDipSeconds) out.push(stallOf(run, secs.slice(j), expected));
+    if ((run.some(behind) && j < secs.length) || dips >= T.stallDipSeconds) out.push(stallOf(run, secs.slice(j), expected));
     i = j;
   }
   return out.sort((a, b) => b.seconds - a.seconds).slice(0, 3);
@@ -256,10 +260,13 @@ function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number): Stal
     catchUp.push(s);
   }
   const behindAfter = after.filter((s) => s.behindMs !== undefined);
+  const maxBehindMs = Math.max(0, ...run.map((s) => s.behindMs ?? 0));
   return {
     startSec: start.t,
-    seconds: end.t + end.sec - start.t,
-    maxBehindMs: Math.max(0, ...run.map((s) => s.behindMs ?? 0)),
+    // Whole seconds undercount a stall that straddles two of them; how far behind schedule it put the writers
+    // is its length at least (nothing was done meanwhile).
+    seconds: Math.max(end.t + end.sec - start.t, maxBehindMs / 1000),
+    maxBehindMs,
     minRate: Math.min(...run.map(rate)),
     expectedRate: expected,
     catchUpSeconds: catchUp.reduce((a, s) => a + s.sec, 0),

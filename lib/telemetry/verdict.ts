@@ -319,12 +319,14 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
 
 /**
  * Whether dead tuples matter: autovacuum lagging (none ran in a window of two naptimes or more), or the run slowing
- * as they rose (its last third's rate or latency against its first third's). Either suffices.
+ * as they rose (its last third's rate or latency against its first third's) while its backlog did not grow (a
+ * growing backlog slows a run by itself: larger tables to scan). Either suffices.
  */
 function deadEffect(autovacuumRuns: number, seconds: number, pace: PaceInput | undefined): { holds: boolean; evidence: Evidence[] } {
   const lag = ge("measured window with no autovacuum run", autovacuumRuns === 0 ? seconds : 0, THRESHOLDS.autovacuumLagSec, "s");
   const ev = [lag];
-  const first = pace?.facts?.firstThird;
+  const backlogGrew = consumersBehind(pace).matched;
+  const first = backlogGrew ? undefined : pace?.facts?.firstThird;
   const last = pace?.facts?.lastThird;
   if (first && last && first.rate > 0) ev.push(lt("last third's rate / the first third's", last.rate / first.rate, THRESHOLDS.slowRateShare, "ratio"));
   if (first?.p50Ms && last?.p50Ms !== undefined)
