@@ -172,13 +172,13 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
       return `behind schedule: ${doers(s)} reached ${asked} (${pct(pace.achievedPerSec / (s.targetPerSec ?? 1))})${behind}: ${who}`;
     }
     case "consumers-behind": {
-      const read = pace.readPerSec !== undefined ? `read ${num(pace.readPerSec)} of the ${num(pace.writePerSec ?? 0)} ${s.unit}/s written` : "";
+      const read = pace.readPerSec !== undefined ? `took ${num(pace.readPerSec)} of the ${num(pace.writePerSec ?? 0)} ${s.unit}/s written` : "";
       const tail = [
         `the backlog grew ${num(f?.backlogSlopePerSec ?? 0)} ${s.unit}/s to ${num(f?.backlogEnd ?? 0)} at the window's end`,
         ...(pace.unreadAtEnd !== undefined ? [`${num(pace.unreadAtEnd)} unread after the drain`] : []),
         ...(pace.e2eP50Ms !== undefined ? [`e2e p50 ${secs(pace.e2eP50Ms)}`] : []),
       ];
-      return `consumers behind: the readers ${read ? `${read}; ` : ""}${tail.join(", ")}${limit ? ` (also: ${limit})` : ""}`;
+      return `consumers behind: ${read ? `the consumers ${read}; ` : ""}${tail.join(", ")}${limit ? ` (also: ${limit})` : ""}`;
     }
     case "stall": {
       const st = f!.stalls[0];

@@ -8,7 +8,19 @@ const spec: PaceSpec = { kind: "throttle", targetPerSec: 100, unit: "msg", opera
 const secs = (rows: [number, number][]): PaceSecond[] => rows.map(([done, behindMs], i) => ({ t: i, sec: 1, done, behindMs }));
 
 test("a 2 s lock: the dip, how far behind, and the catch-up after it", () => {
-  const f = paceFacts(spec, secs([[100, 5], [100, 5], [100, 5], [50, 600], [0, 1600], [250, 300], [100, 5], [100, 5]]));
+  const f = paceFacts(
+    spec,
+    secs([
+      [100, 5],
+      [100, 5],
+      [100, 5],
+      [50, 600],
+      [0, 1600],
+      [250, 300],
+      [100, 5],
+      [100, 5],
+    ]),
+  );
   assert.equal(f.stalls.length, 1);
   const s = f.stalls[0];
   assert.equal(s.startSec, 4);
@@ -20,6 +32,29 @@ test("a 2 s lock: the dip, how far behind, and the catch-up after it", () => {
 });
 
 test("behind schedule to the end at a steady rate is a missed rate, not a stall; one slow second is noise", () => {
-  assert.equal(paceFacts(spec, secs([[50, 500], [50, 1000], [50, 1500], [50, 2000], [50, 2500]])).stalls.length, 0);
-  assert.equal(paceFacts(spec, secs([[100, 5], [40, 400], [100, 5], [100, 5]])).stalls.length, 0);
+  assert.equal(
+    paceFacts(
+      spec,
+      secs([
+        [50, 500],
+        [50, 1000],
+        [50, 1500],
+        [50, 2000],
+        [50, 2500],
+      ]),
+    ).stalls.length,
+    0,
+  );
+  assert.equal(
+    paceFacts(
+      spec,
+      secs([
+        [100, 5],
+        [40, 400],
+        [100, 5],
+        [100, 5],
+      ]),
+    ).stalls.length,
+    0,
+  );
 });

@@ -42,7 +42,12 @@ async function judged(input: WorkloadInput, extra: EngineOptions = {}): Promise<
   return { summary, verdict: summary.telemetry.verdict, samples };
 }
 
-const explain = (v: Verdict) => `${v.statement}\n${JSON.stringify(v.findings.filter((f) => f.evidence.length), null, 1)}`;
+const explain = (v: Verdict) =>
+  `${v.statement}\n${JSON.stringify(
+    v.findings.filter((f) => f.evidence.length),
+    null,
+    1,
+  )}`;
 const evidence = (v: Verdict, category: string, what: string) => v.findings.find((f) => f.category === category)?.evidence.find((e) => e.what === what)?.value;
 
 describe("the verdict judges the run's own pace", () => {
@@ -116,7 +121,9 @@ describe("the verdict judges the run's own pace", () => {
     // Each workflow's status row is updated twice (PENDING, SUCCESS): two dead tuples a workflow.
     const { verdict, summary } = await judged({ kind: "queued-workflows", throttleWritesPerSec: 2000, durationSeconds: 15, warmupSeconds: 1 });
     const tables = summary.telemetry!.window!.tables!;
-    t.diagnostic(`${verdict.statement}; dead tuples ${tables.deadTuplesEnd} of ${tables.deadTuplesEnd + tables.liveTuplesEnd}, autovacuum runs ${tables.autovacuumRuns}`);
+    t.diagnostic(
+      `${verdict.statement}; dead tuples ${tables.deadTuplesEnd} of ${tables.deadTuplesEnd + tables.liveTuplesEnd}, autovacuum runs ${tables.autovacuumRuns}`,
+    );
     // The old rule's conditions: many dead tuples, rising, a large share of the tables.
     assert.ok(tables.deadTuplesEnd >= 10_000, `the run left ${tables.deadTuplesEnd} dead tuples (the situation needs 10,000)`);
     assert.ok(tables.deadTuplesSlopePerSec > 0 && tables.deadTuplesEnd / (tables.deadTuplesEnd + tables.liveTuplesEnd) >= 0.2);
@@ -126,7 +133,14 @@ describe("the verdict judges the run's own pace", () => {
   });
 
   test("the queues sweep marks a point whose enqueuers missed the rate asked, and who fell behind", async (t) => {
-    const { summary } = await judged({ kind: "queued-workflows", enqueuers: 1, workers: 2, throttleWritesPerSec: 20_000, durationSeconds: 3, warmupSeconds: 1 });
+    const { summary } = await judged({
+      kind: "queued-workflows",
+      enqueuers: 1,
+      workers: 2,
+      throttleWritesPerSec: 20_000,
+      durationSeconds: 3,
+      warmupSeconds: 1,
+    });
     const text = sweepText([{ value: 1, summary }]);
     t.diagnostic(text);
     assert.match(text.split("\n")[2], /MISSED/);
