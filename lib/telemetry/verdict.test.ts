@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { TelemetrySample } from "./shape";
-import { THRESHOLDS, verdictOf, type VerdictInput } from "./verdict";
+import { THRESHOLDS, Verdict, verdictOf, type VerdictInput } from "./verdict";
 import { slope, telemetryWindow, type TelemetryWindow } from "./window";
 
 /** A quiet window: 10 connections, mostly idle, nothing limiting. */
@@ -42,6 +42,31 @@ describe("rules", () => {
     assert.match(short.statement, /the writers did not keep up while the server had room/);
     assert.equal(find({ telemetry: win({ runActiveShare: 0.6 }), throttle: { perSec: 100, achievedPerSec: 100 } }, "rate-bound").matched, false);
     assert.equal(v({ throttle: { perSec: 0, achievedPerSec: 5000 } }).category, "undetermined");
+  });
+
+  test("a verdict stored as throttle-bound reads as rate-bound", () => {
+    const stored = {
+      category: "throttle-bound",
+      statement: "throttle-bound: …",
+      evidence: [],
+      also: ["throttle-bound"],
+      findings: [{ category: "throttle-bound", matched: true, evidence: [] }],
+      blindSpots: [],
+    };
+    const read = Verdict.parse(stored);
+    assert.equal(read.category, "rate-bound");
+    assert.deepEqual(read.also, ["rate-bound"]);
+    assert.equal(read.findings[0].category, "rate-bound");
+  });
+
+  test("a closed loop has no rate asked, and the rate-bound rule says so", () => {
+    const r = v({
+      telemetry: win(),
+      pace: { spec: { kind: "closed-loop", unit: "req", operation: "total", label: "request", backlog: false }, achievedPerSec: 500 },
+    });
+    const f = r.findings.find((x) => x.category === "rate-bound")!;
+    assert.equal(f.matched, false);
+    assert.match(f.evidence[0].what, /no rate asked \(closed-loop\)/);
   });
 
   test("client-bound: runner CPU or event loop at its limit", () => {
