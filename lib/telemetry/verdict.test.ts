@@ -69,6 +69,31 @@ describe("rules", () => {
     assert.match(f.evidence[0].what, /no rate asked \(closed-loop\)/);
   });
 
+  test("consumers behind: the headline over a missed rate and a client caution; a server-side limit stays the headline and names the backlog", () => {
+    const pace = {
+      spec: { kind: "throttle" as const, targetPerSec: 800, unit: "msg", operation: "write", label: "write", backlog: true },
+      achievedPerSec: 800,
+      writePerSec: 800,
+      readPerSec: 176,
+      unreadAtEnd: 7882,
+      e2eP50Ms: 6600,
+      facts: { seconds: 10, stalls: [], backlogSlopePerSec: 624, backlogEnd: 6240 },
+    };
+    const alone = v({ telemetry: win(), pace });
+    assert.equal(alone.category, "consumers-behind");
+    assert.match(
+      alone.statement,
+      /took 176 of the 800 msg\/s written; the backlog grew 624 msg\/s to 6,240 at the window's end, 7,882 unread after the drain, e2e p50 6.6 s/,
+    );
+    // A client caution (event-loop delay against a p99, nothing at its limit) yields to it.
+    const caution = v({ telemetry: win(), pace, client: { exposedDelayMs: 5, mainP99Ms: 10 } });
+    assert.equal(caution.category, "consumers-behind");
+    assert.ok(caution.also.includes("client-bound"));
+    const server = v({ telemetry: win({ runActiveShare: 0.8, runIdleShare: 0.2, runWaitShares: { "Lock:tuple": 0.6, CPU: 0.4 } }), pace });
+    assert.equal(server.category, "lock-contention-bound");
+    assert.match(server.statement, /; consumers behind: the consumers took 176/);
+  });
+
   test("client-bound: runner CPU or event loop at its limit", () => {
     const cpu = v({ telemetry: win({ client: { cpuPct: THRESHOLDS.clientCpuPct, eventLoopUtilization: 0.5, eventLoopDelayMaxMs: 40 } }) });
     assert.equal(cpu.category, "client-bound");

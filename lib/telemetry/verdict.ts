@@ -338,9 +338,16 @@ function deadEffect(autovacuumRuns: number, seconds: number, pace: PaceInput | u
 
 /** Server-side limits compete: the one whose waits are the largest share wins. */
 const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io-bound-server", "cpu-bound-server"];
-/** Consumers behind and a stall are what the reader sees first when they happened: they compete by their size. */
+/**
+ * The causes, in precedence order. The run's pace effects (a stall, consumers behind) are weighed against them
+ * in verdictOf: a stall is the headline whenever it happened (the window's averages around it mislead), consumers
+ * behind whenever no cause above a missed rate held (a busy runner or a server-side limit stays the headline then,
+ * and its statement names the backlog).
+ */
 const PACE_EFFECTS: Category[] = ["consumers-behind", "stall"];
-const ORDER: Category[][] = [PACE_EFFECTS, ["rate-bound"], ["client-bound"], SERVER_SIDE, ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
+const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
+/** The causes consumers behind yields to. */
+const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE];
 
 /**
  * A runner whose CPU or event loop is at its limit sets the pace; one whose event-loop delay merely reaches 10%
@@ -424,8 +431,16 @@ export function verdictOf(input: VerdictInput): Verdict {
       break;
     }
   }
+  // The larger pace effect, when one happened (their size: the share of the window's work each touched).
+  const effect = PACE_EFFECTS.map((c) => byCat.get(c)!)
+    .filter((f) => f.matched)
+    .sort((a, b) => strength(b, pace) - strength(a, pace))[0];
+  const cause = chosen && CAUSES.includes(chosen.category) && !(chosen.category === "client-bound" && delayOnly);
+  let suffix = "";
+  if (effect && (effect.category === "stall" || !cause)) chosen = effect;
+  else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
   const category: Category = chosen?.category ?? "undetermined";
-  let statement = statementOf(category, chosen, w, input);
+  let statement = statementOf(category, chosen, w, input) + suffix;
   // A limit that made the run miss its rate says so: who fell behind, and by how much.
   if (pace && chosen && byCat.get("behind-schedule")!.matched && [...SERVER_SIDE, "client-bound", "autovacuum-pressure"].includes(category))
     statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
