@@ -14,8 +14,10 @@ export const PACE_THRESHOLDS = {
   stallBehindMs: 1000,
   /** … or its rate fell below this share of the rate expected (the rate asked, or the window's median unpaced) … */
   stallRateShare: 0.5,
-  /** … for at least this many seconds in a row (a single slow second on a busy machine is not a stall). */
+  /** … for at least this many seconds in a row (a single slow second on a busy machine is not a stall); a stall
+   *  still going at the window's end counts only when the rate fell under stallBlockedShare (blocked, not slowing). */
   stallDipSeconds: 2,
+  stallBlockedShare: 0.1,
   /** consumers behind: the backlog grew by at least this share of the write rate … */
   backlogGrowthShare: 0.05,
   /** … and held at least this many seconds of writes at the window's end (and at least backlogMin items). */
@@ -218,9 +220,10 @@ export function paceFacts(spec: PaceSpec, secs: readonly PaceSecond[]): PaceFact
 
 /**
  * Stalls: runs of seconds with the rate under stallRateShare of the expected rate for stallDipSeconds or more, or
- * behind schedule by stallBehindMs or more and back on it before the window ended (behind to the end at the usual
- * rate is a missed rate, not a stall); each with how long, how far behind, and its catch-up (the seconds after it
- * spent above the expected rate until back on schedule).
+ * behind schedule by stallBehindMs or more, that ended before the window did (still going at its end: only when the
+ * rate fell under stallBlockedShare: a run slowing down, or behind to the end, missed its rate and did not stall);
+ * each with how long, how far behind, and its catch-up (the seconds after it spent above the expected rate until
+ * back on schedule).
  */
 function stallsOf(secs: readonly PaceSecond[], expected: number): Stall[] {
   const T = PACE_THRESHOLDS;
@@ -238,13 +241,17 @@ function stallsOf(secs: readonly PaceSecond[], expected: number): Stall[] {
     while (j < secs.length && (behind(secs[j]) || dip(secs[j]) || (j > i && secs[j].sec < MIN_RATE_SEC))) j++;
     const run = secs.slice(i, j);
     const dips = run.filter(dip).length;
-    if ((run.some(behind) && j < secs.length) || dips >= T.stallDipSeconds) out.push(stallOf(run, secs.slice(j), expected));
+    const blocked = run.some((s) => s.sec >= MIN_RATE_SEC && rate(s) < T.stallBlockedShare * expected);
+    const counted = j < secs.length ? run.some(behind) || dips >= T.stallDipSeconds : dips >= T.stallDipSeconds && blocked;
+    // How far behind the writers were before it: the least of the three seconds before (the last may be half in it).
+    const before = Math.min(...secs.slice(Math.max(0, i - 3), i).map((s) => s.behindMs ?? 0), run[0].behindMs ?? 0);
+    if (counted) out.push(stallOf(run, secs.slice(j), expected, before));
     i = j;
   }
   return out.sort((a, b) => b.seconds - a.seconds).slice(0, 3);
 }
 
-function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number): Stall {
+function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number, behindBeforeMs: number): Stall {
   const rate = (s: PaceSecond) => (s.sec > 0 ? s.done / s.sec : 0);
   const slow = (s: PaceSecond) => s.sec >= MIN_RATE_SEC && rate(s) < PACE_THRESHOLDS.stallRateShare * expected;
   // The blocked part: from the first slow second to the last (the whole run when no second was slow: a run of
@@ -263,9 +270,9 @@ function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number): Stal
   const maxBehindMs = Math.max(0, ...run.map((s) => s.behindMs ?? 0));
   return {
     startSec: start.t,
-    // Whole seconds undercount a stall that straddles two of them; how far behind schedule it put the writers
-    // is its length at least (nothing was done meanwhile).
-    seconds: Math.max(end.t + end.sec - start.t, maxBehindMs / 1000),
+    // Whole seconds undercount a stall that straddles two of them; how much further behind schedule it put the
+    // writers is its length at least (nothing was done meanwhile).
+    seconds: Math.max(end.t + end.sec - start.t, (maxBehindMs - behindBeforeMs) / 1000),
     maxBehindMs,
     minRate: Math.min(...run.map(rate)),
     expectedRate: expected,
