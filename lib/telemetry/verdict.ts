@@ -351,7 +351,7 @@ const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE];
 
 /**
  * A runner whose CPU or event loop is at its limit sets the pace; one whose event-loop delay merely reaches 10%
- * of a latency's p99 distorts the latencies without limiting throughput: that one yields to a server-side limit
+ * of a latency's p99 distorts the latencies without limiting throughput: that one yields to a server-side limit,
  * to a missed rate and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
  */
 const byDelayOnly = (f: Finding) =>
