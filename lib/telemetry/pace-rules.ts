@@ -57,8 +57,11 @@ const lt = (what: string, value: number, threshold: number, unit: string): Evide
 const fact = (what: string, value: number, unit: string): Evidence => ({ what, value, unit });
 const none = (category: Category): Finding => ({ category, matched: false, evidence: [] });
 
-/** "enqueue" → "enqueues achieved / rate asked": the evidence's first line, which the statement and tests look up. */
-export const achievedWhat = (s: PaceSpec) => `${s.label}s achieved / rate asked`;
+/** The paced operation's items in words: "enqueue" → "enqueues", "all requests" → "requests". */
+export const plural = (s: PaceSpec) => s.label.replace(/^all /, "").replace(/s?$/, "s");
+
+/** "enqueues achieved / rate asked": the evidence's first line, which the statement and tests look up. */
+export const achievedWhat = (s: PaceSpec) => `${plural(s)} achieved / rate asked`;
 
 /** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict.ts's thresholds). */
 export function rateBound(
@@ -74,7 +77,7 @@ export function rateBound(
   const ev = [ge(achievedWhat(s), pace.achievedPerSec / target, T.rateAchieved, "ratio")];
   if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, headroom.active, "ratio"));
   if (serverCpuPct !== undefined) ev.push(lt("server processes' CPU, % of the host", serverCpuPct, headroom.cpuPct, "%"));
-  ev.push(fact(`rate asked (${s.kind})`, target, `${s.unit}/s`), fact(`${s.label}s achieved`, pace.achievedPerSec, `${s.unit}/s`));
+  ev.push(fact(`rate asked (${s.kind})`, target, `${s.unit}/s`), fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`));
   return { category: "rate-bound", matched: ev.every((e) => e.holds !== false), evidence: ev };
 }
 
@@ -84,7 +87,7 @@ export function behindSchedule(pace: PaceInput | undefined): Finding {
   const s = pace.spec;
   const target = s.targetPerSec!;
   const ev = [lt(achievedWhat(s), pace.achievedPerSec / target, T.rateAchieved, "ratio")];
-  ev.push(fact(`rate asked (${s.kind})`, target, `${s.unit}/s`), fact(`${s.label}s achieved`, pace.achievedPerSec, `${s.unit}/s`));
+  ev.push(fact(`rate asked (${s.kind})`, target, `${s.unit}/s`), fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`));
   const f = pace.facts;
   if (f?.behindMaxMs !== undefined)
     ev.push(fact("furthest behind schedule", f.behindMaxMs, "ms"), fact("behind schedule at the window's end", f.behindEndMs ?? 0, "ms"));
@@ -152,7 +155,7 @@ const secs = (ms: number) => `${num(ms / 1000)} s`;
 
 /** Who does the paced operation: the throttle's writers ("enqueuers"), or an open loop's timetable. */
 function doers(s: PaceSpec): string {
-  if (s.kind === "open-loop") return `the open loop's ${s.label}s`;
+  if (s.kind === "open-loop") return `the open loop's ${plural(s)}`;
   return `the ${s.label.endsWith("e") ? `${s.label}rs` : `${s.label}ers`}`;
 }
 
@@ -188,7 +191,7 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
         : st.catchUpSeconds > 0
           ? `; caught up in ${num(st.catchUpSeconds)} s at up to ${num(st.catchUpPeakRate)} ${s.unit}/s`
           : "";
-      return `stall: ${s.label}s stalled ${num(st.startSec)} s into the measured window for ${num(st.seconds)} s (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})${behind}${catchUp}${f!.stalls.length > 1 ? ` (${f!.stalls.length} stalls in the window)` : ""}`;
+      return `stall: ${plural(s)} stalled ${num(st.startSec)} s into the measured window for ${num(st.seconds)} s (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})${behind}${catchUp}${f!.stalls.length > 1 ? ` (${f!.stalls.length} stalls in the window)` : ""}`;
     }
     default:
       return "";

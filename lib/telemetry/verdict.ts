@@ -10,7 +10,7 @@ import { z } from "zod";
 import { CLIENT_BOUND_CPU_CORES, CLIENT_BOUND_SHARE, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { isPaced, PACE_THRESHOLDS, type PaceSpec } from "./pace";
-import { behindSchedule, consumersBehind, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
+import { achievedWhat, behindSchedule, consumersBehind, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
 
 export const CATEGORIES = [
   "consumers-behind",
@@ -311,8 +311,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     ev.push(fact("the run's connections", w.runConnections, "connections"));
     // A run that met the rate it was asked for idles by design: that is rate-bound, not round trips.
     const pace = paceOf(input);
-    if (pace && isPaced(pace.spec))
-      ev.push(lt(`${pace.spec.label}s achieved / rate asked`, pace.achievedPerSec / pace.spec.targetPerSec!, THRESHOLDS.rateAchieved, "ratio"));
+    if (pace && isPaced(pace.spec)) ev.push(lt(achievedWhat(pace.spec), pace.achievedPerSec / pace.spec.targetPerSec!, THRESHOLDS.rateAchieved, "ratio"));
     return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
   },
 };
