@@ -28,16 +28,18 @@ test("a throttled queue run: telemetry charts live and finished, the verdict rat
   await expect(liveVerdict).toContainText(/live, over the last \d+ s of the measured window/, { timeout: 20_000 });
   await expect(run.status()).toHaveText(/running/);
   await expect(liveVerdict.getByTestId("verdict-category")).toHaveText("rate-bound");
+  // It changes only on sustained evidence, and says since when it holds.
+  await expect(liveVerdict).toContainText(/unchanged since \d+ s into it \(it changes once another limit holds 3 s in a row\)/);
 
   await run.waitForStatus("completed", 90_000);
   const verdict = page.getByTestId("verdict");
   await expect(verdict.getByTestId("verdict-category")).toHaveText("rate-bound");
   await expect(verdict.getByTestId("verdict-statement")).toContainText(
-    /the run wrote [\d.,]+ of the 100 writes\/s asked, and its connections were on the server only \d+% of the time/,
+    /the writers reached [\d.,]+ of the 100 msg\/s asked, and the run's connections were on the server only \d+% of the time/,
   );
   // Evidence as numbers against their thresholds, not only a label.
   const evidence = verdict.getByTestId("verdict-evidence");
-  await expect(evidence).toContainText(/writes achieved \/ throttle \d+% \(≥ 95%\) ✓/);
+  await expect(evidence).toContainText(/writes achieved \/ rate asked \d+% \(≥ 95%\) ✓/);
   await expect(evidence).toContainText(/share of time the run's connections were active on the server \d+% \(< 50%\) ✓/);
   await verdict.getByText("Every rule and its numbers").click();
   await expect(verdict.getByRole("rowheader", { name: "WAL-flush-bound" })).toBeVisible();
