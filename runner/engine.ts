@@ -28,7 +28,7 @@ import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
 import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
-import { paceInputOf } from "../lib/telemetry/pace-rules";
+import { doersOf, paceInputOf, plural } from "../lib/telemetry/pace-rules";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { diskOf } from "../platform/disk";
 import type { WorkloadRun } from "../workloads/runtime";
@@ -170,7 +170,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const writeBatch = definitionOf(config).writeBatch(config);
   // The measured window's seconds as the verdict's pace rules read them (rate asked and met, stalls, backlog).
   const pace = new PaceTrack(paceSpecOf(pacingOf(config), definitionOf(config).metrics));
-  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
+  const words = { unit: pace.spec.unit, items: plural(pace.spec), doers: doersOf(pace.spec) };
+  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch, words) : null;
   const writersStop = new Stopper();
   const readersStop = new Stopper();
   const phaseSleep = new Stopper(); // woken on cancel or a fatal error, so the phase clock reacts at once

@@ -4,7 +4,7 @@ import type { RunSummary } from "../measurement/summary";
 import { latencyOf, throughputOf } from "../measurement/operations";
 import { definitionOf, pacingOf } from "../workloads/config";
 import { isPaced, PACE_THRESHOLDS, paceSpecOf } from "./pace";
-import { plural } from "./pace-rules";
+import { doersOf, plural } from "./pace-rules";
 import { CATEGORY_LABELS } from "./verdict";
 
 /** The verdict's categories that name who limited a run that fell behind its schedule. */
@@ -23,7 +23,7 @@ export function paceMark(s: RunSummary): string | null {
   const achieved = throughputOf(s, spec.operation)?.msgPerSec ?? 0;
   const share = achieved / spec.targetPerSec!;
   if (share >= PACE_THRESHOLDS.rateAchieved) return "met";
-  const doers = spec.kind === "open-loop" ? `the open loop's ${plural(spec)}` : `the ${spec.label.endsWith("e") ? `${spec.label}rs` : `${spec.label}ers`}`;
+  const doers = spec.kind === "open-loop" ? `the open loop's ${plural(spec)}` : `the ${doersOf(spec)}`;
   const lagMs = (spec.writerLag ? latencyOf(s, spec.writerLag)?.max : undefined) ?? (spec.scheduled ? latencyOf(s, spec.scheduled)?.max : undefined);
   const behind = lagMs !== undefined ? ` (up to ${(lagMs / 1000).toFixed(1)} s behind schedule)` : "";
   const category = s.telemetry?.verdict.category;

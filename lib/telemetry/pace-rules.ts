@@ -153,10 +153,12 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
 const secs = (ms: number) => `${num(ms / 1000)} s`;
 
-/** Who does the paced operation: the throttle's writers ("enqueuers"), or an open loop's timetable. */
+/** Who does the paced operation under a throttle: "write" → "writers", "enqueue" → "enqueuers". */
+export const doersOf = (s: PaceSpec) => (s.label.endsWith("e") ? `${s.label}rs` : `${s.label}ers`);
+
+/** Who does the paced operation: the throttle's writers ("the enqueuers"), or an open loop's timetable. */
 function doers(s: PaceSpec): string {
-  if (s.kind === "open-loop") return `the open loop's ${plural(s)}`;
-  return `the ${s.label.endsWith("e") ? `${s.label}rs` : `${s.label}ers`}`;
+  return s.kind === "open-loop" ? `the open loop's ${plural(s)}` : `the ${doersOf(s)}`;
 }
 
 /** The statements of the pace categories; `limit` names a server-side or client limit that also held. */

@@ -145,6 +145,11 @@ describe("the verdict judges the run's own pace", () => {
     t.diagnostic(text);
     assert.match(text.split("\n")[2], /MISSED/);
     assert.match(text, /queues 1: missed: \d+% of 20,000 workflow\/s; the enqueuers fell behind \(up to [\d.]+ s behind schedule\)/);
+    // The run's own notes say it in the workload's words: enqueuers and workflows, not writers and messages.
+    const notes = summary.notes ?? [];
+    const behind = notes.find((n) => /behind schedule/.test(n));
+    assert.match(behind ?? "", /^enqueues were [\d.]+ s behind schedule .*\(enqueuers did not keep up with the 20,000 workflow\/s throttle/, notes.join("\n"));
+    assert.ok(!notes.some((n) => /\bmsg\b|partition/.test(n)), notes.join("\n"));
   });
 
   test("live: the verdict changes only once another category holds 3 s in a row, and says since when", (t) => {
