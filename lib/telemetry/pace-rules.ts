@@ -192,7 +192,7 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
         ? "; not caught up by the window's end"
         : st.catchUpSeconds > 0
           ? `; caught up in ${num(st.catchUpSeconds)} s at up to ${num(st.catchUpPeakRate)} ${s.unit}/s`
-          : "";
+          : "; back on schedule within the next second";
       return `stall: ${plural(s)} stalled ${num(st.startSec)} s into the measured window for ${num(st.seconds)} s (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})${behind}${catchUp}${f!.stalls.length > 1 ? ` (${f!.stalls.length} stalls in the window)` : ""}`;
     }
     default:
