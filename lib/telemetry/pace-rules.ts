@@ -72,7 +72,8 @@ export function rateBound(
 ): Finding {
   if (!pace) return none("rate-bound");
   const s = pace.spec;
-  if (!isPaced(s)) return { category: "rate-bound", matched: false, evidence: [fact(`no rate asked (${s.kind}): nothing to meet`, 0, `${s.unit}/s`)] };
+  if (!isPaced(s))
+    return { category: "rate-bound", matched: false, evidence: [fact(`no rate asked (${s.kind}): ${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`)] };
   const target = s.targetPerSec!;
   const ev = [ge(achievedWhat(s), pace.achievedPerSec / target, T.rateAchieved, "ratio")];
   if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, headroom.active, "ratio"));

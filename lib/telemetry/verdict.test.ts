@@ -66,7 +66,8 @@ describe("rules", () => {
     });
     const f = r.findings.find((x) => x.category === "rate-bound")!;
     assert.equal(f.matched, false);
-    assert.match(f.evidence[0].what, /no rate asked \(closed-loop\)/);
+    assert.match(f.evidence[0].what, /no rate asked \(closed-loop\): requests achieved/);
+    assert.equal(f.evidence[0].value, 500);
   });
 
   test("consumers behind: the headline over a missed rate and a client caution; a server-side limit stays the headline and names the backlog", () => {
