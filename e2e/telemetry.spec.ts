@@ -4,11 +4,11 @@ import { expect, test } from "@playwright/test";
 import { NewRunPage } from "./pages/NewRunPage";
 import { RunPage } from "./pages/RunPage";
 
-test("a throttled queue run: telemetry charts live and finished, the verdict throttle-bound with its numbers", async ({ page }, testInfo) => {
+test("a throttled queue run: telemetry charts live and finished, the verdict rate-bound with its numbers", async ({ page }, testInfo) => {
   const form = new NewRunPage(page);
   await form.open();
   await form.chooseWorkload("queue");
-  // A low throttle the 2-core machine meets with room to spare: the verdict must be throttle-bound.
+  // A low throttle the 2-core machine meets with room to spare: the verdict must be rate-bound.
   // 25 s measured: the live verdict (after 5 measured seconds) must be seen while the run still runs, on a busy machine too.
   await form.fill({ Writers: 2, Readers: 2, "Write limit": 100, "Warm-up": 1, "Measured duration": 25 });
   const id = await form.launch();
@@ -27,17 +27,19 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   const liveVerdict = page.getByTestId("verdict");
   await expect(liveVerdict).toContainText(/live, over the last \d+ s of the measured window/, { timeout: 20_000 });
   await expect(run.status()).toHaveText(/running/);
-  await expect(liveVerdict.getByTestId("verdict-category")).toHaveText("throttle-bound");
+  await expect(liveVerdict.getByTestId("verdict-category")).toHaveText("rate-bound");
+  // It changes only on sustained evidence, and says since when it holds.
+  await expect(liveVerdict).toContainText(/unchanged since \d+ s into it \(it changes once another limit holds 3 s in a row\)/);
 
   await run.waitForStatus("completed", 90_000);
   const verdict = page.getByTestId("verdict");
-  await expect(verdict.getByTestId("verdict-category")).toHaveText("throttle-bound");
+  await expect(verdict.getByTestId("verdict-category")).toHaveText("rate-bound");
   await expect(verdict.getByTestId("verdict-statement")).toContainText(
-    /the run wrote [\d.,]+ of the 100 writes\/s asked, and its connections were on the server only \d+% of the time/,
+    /the writers reached [\d.,]+ of the 100 msg\/s asked, and the run's connections were on the server only \d+% of the time/,
   );
   // Evidence as numbers against their thresholds, not only a label.
   const evidence = verdict.getByTestId("verdict-evidence");
-  await expect(evidence).toContainText(/writes achieved \/ throttle \d+% \(≥ 95%\) ✓/);
+  await expect(evidence).toContainText(/writes achieved \/ rate asked \d+% \(≥ 95%\) ✓/);
   await expect(evidence).toContainText(/share of time the run's connections were active on the server \d+% \(< 50%\) ✓/);
   await verdict.getByText("Every rule and its numbers").click();
   await expect(verdict.getByRole("rowheader", { name: "WAL-flush-bound" })).toBeVisible();
@@ -52,7 +54,7 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   const csv = await (await page.request.get(`/api/runs/${id}/samples.csv`)).text();
   expect(csv.split("\n")[0]).toContain("pg_commits_s");
   const summary = await (await page.request.get(`/api/runs/${id}/summary`)).json();
-  expect(summary.telemetry.verdict.category).toBe("throttle-bound");
+  expect(summary.telemetry.verdict.category).toBe("rate-bound");
   expect(summary.telemetry.window.db.commitsPerSec).toBeGreaterThan(0);
 
   // Compare shows each measured side's verdict and what its server did; the reference beside it has none.
@@ -60,7 +62,7 @@ test("a throttled queue run: telemetry charts live and finished, the verdict thr
   const toggle = page.getByTestId("diff-toggle");
   if (await toggle.isChecked()) await toggle.uncheck();
   const limited = page.locator('tr[data-row="limitedBy"]');
-  await expect(limited.locator("td").first()).toContainText(/^throttle-bound: writes achieved \/ throttle \d+% \(≥ 95%\) ✓/);
+  await expect(limited.locator("td").first()).toContainText(/^rate-bound: writes achieved \/ rate asked \d+% \(≥ 95%\) ✓/);
   await expect(limited.locator("td").nth(1)).toHaveText("—");
   await expect(page.locator('tr[data-row="serverDid"] td').first()).toContainText(/connections active \d+%.*commits\/s/);
   // …and its numbers as result rows, side by side (the reference has none).

@@ -28,6 +28,8 @@ import { Pacer } from "./pacing";
 import { clock, E2E_CLOCK, Stopper } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
+import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
+import { doersOf, paceInputOf, plural } from "../lib/telemetry/pace-rules";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { diskOf } from "../platform/disk";
 import type { WorkloadRun } from "../workloads/runtime";
@@ -167,7 +169,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const throttle = pacer.throttle;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
-  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
+  // The measured window's seconds as the verdict's pace rules read them (rate asked and met, stalls, backlog).
+  const pace = new PaceTrack(paceSpecOf(pacingOf(config), definitionOf(config).metrics));
+  const words = { unit: pace.spec.unit, items: plural(pace.spec), doers: doersOf(pace.spec) };
+  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch, words) : null;
   const writersStop = new Stopper();
   const readersStop = new Stopper();
   const phaseSleep = new Stopper(); // woken on cancel or a fatal error, so the phase clock reacts at once
@@ -323,6 +328,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       lastTick = clock();
       metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
       reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
+      if (phase === "measuring") pace.addSample(metrics);
       if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec, writerLags);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
@@ -477,7 +483,11 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
     // The verdict judges the runner by the same numbers as the client-bound check (lib/measurement/runner-load.ts).
     const runTelemetry = await telemetry?.finish({
-      ...(throttle ? { throttle: { perSec: throttle.perSecond, achievedPerSec: writes.msgPerSec } } : {}),
+      pace: paceInputOf(
+        pace,
+        { writes, reads: tp(readsCount, 0), latencyMs, ...(Object.keys(rates).length ? { rates } : {}) },
+        { groups: stats.groups.length, unreadAtEnd },
+      ),
       client: {
         cpuPct: 100 * runnerLoad.cpuCores,
         exposedDelayMs: runnerLoad.exposedDelayMs,

@@ -45,7 +45,7 @@ test("behind mid-window, caught up by the end: one note for the lag, one for the
   // The write that waited out the stall ended 1.2 s late, between two ticks: the histogram's max counts.
   const notes = w.notes(1200, 4000, 4);
   assert.deepEqual(notes, [
-    "writes fell up to 1.20 s behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)",
+    "writes fell up to 1.20 s behind schedule during the measured window and caught up by its end (writers stalled or slowed, then went faster than the throttle)",
     "writes ran above the 1,000 msg/s throttle: peak 2,000 msg/s over 1.0 s, 1,000 msg/s over the measured window (writers caught up after falling up to 1.20 s behind schedule)",
   ]);
 });

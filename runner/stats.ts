@@ -407,6 +407,8 @@ export class ScheduleWatch {
   constructor(
     readonly limitPerSec: number,
     readonly slackMessages: number,
+    /** The workload's own words: what a paced item is ("workflow"), its operation in plural ("enqueues"), who does it ("enqueuers"). */
+    readonly words: { unit: string; items: string; doers: string } = { unit: "msg", items: "writes", doers: "writers" },
   ) {}
 
   /**
@@ -435,6 +437,8 @@ export class ScheduleWatch {
    */
   notes(latestWriteMs: number, written: number, seconds: number): string[] {
     const limit = this.limitPerSec;
+    const { unit, items, doers } = this.words;
+    const doer = doers.replace(/s$/, "");
     const maxBehind = Math.max(this.maxBehindMs, latestWriteMs);
     const avg = seconds > 0 ? written / seconds : 0;
     const share = `${Math.round((100 * avg) / limit)}% of it`;
@@ -447,23 +451,23 @@ export class ScheduleWatch {
       shortfall > BEHIND_SCHEDULE_NOTE_SECONDS * limit + this.slackMessages;
     if (this.endBehindMs > threshold)
       out.push(
-        `writes were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (writers did not keep up with the ${fmtMsgs(limit)} msg/s throttle: ${fmtMsgs(avg)} msg/s achieved, ${share})`,
+        `${items} were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (${doers} did not keep up with the ${fmtMsgs(limit)} ${unit}/s throttle: ${fmtMsgs(avg)} ${unit}/s achieved, ${share})`,
       );
     else {
       if (short)
         // Not behind, yet short of the throttle: writes that failed (they are not retried) or ended early.
         out.push(
-          `writes reached ${fmtMsgs(avg)} msg/s over the measured window, ${Math.round((100 * avg) / limit)}% of the ${fmtMsgs(limit)} msg/s throttle (under ${Math.round(UNDER_LIMIT_NOTE_SHARE * 100)}% of it, and not for being behind schedule at the window's end: failed writes are not retried, and count against it)`,
+          `${items} reached ${fmtMsgs(avg)} ${unit}/s over the measured window, ${Math.round((100 * avg) / limit)}% of the ${fmtMsgs(limit)} ${unit}/s throttle (under ${Math.round(UNDER_LIMIT_NOTE_SHARE * 100)}% of it, and not for being behind schedule at the window's end: failed writes are not retried, and count against it)`,
         );
       if (maxBehind > threshold)
         out.push(
-          `writes fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (writers stalled or slowed, then wrote faster than the throttle)`,
+          `${items} fell up to ${fmtSec(maxBehind)} behind schedule during the measured window and caught up by its end (${doers} stalled or slowed, then went faster than the throttle)`,
         );
     }
     if (this.overLimit || this.aboveLimit(written, seconds)) {
-      const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} msg/s over ${this.peak.sec.toFixed(1)} s, ` : "";
+      const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} ${unit}/s over ${this.peak.sec.toFixed(1)} s, ` : "";
       out.push(
-        `writes ran above the ${fmtMsgs(limit)} msg/s throttle: ${peak}${fmtMsgs(avg)} msg/s over the measured window (writers caught up after falling up to ${fmtSec(maxBehind)} behind schedule)`,
+        `${items} ran above the ${fmtMsgs(limit)} ${unit}/s throttle: ${peak}${fmtMsgs(avg)} ${unit}/s over the measured window (${doers} caught up after falling up to ${fmtSec(maxBehind)} behind schedule)`,
       );
     }
     // Some writers behind their own share while the rest kept theirs (and took their turns): part of the load
@@ -472,9 +476,9 @@ export class ScheduleWatch {
     const behind = lags.filter((l) => l > threshold).length;
     if (behind > 0 && behind < lags.length) {
       const worst = lags.indexOf(Math.max(...lags));
-      const who = behind === 1 ? `writer ${worst}` : `${behind} of ${lags.length} writers (writer ${worst} the most)`;
+      const who = behind === 1 ? `${doer} ${worst}` : `${behind} of ${lags.length} ${doers} (${doer} ${worst} the most)`;
       out.push(
-        `${who} fell up to ${fmtSec(lags[worst])} behind ${behind === 1 ? "its" : "their"} own share of the schedule (${fmtMsgs(limit / lags.length)} msg/s each) while the other writers kept theirs and took the turns it missed, so the overall rate hides it: a stall of part of the load (a locked partition, a slow connection)`,
+        `${who} fell up to ${fmtSec(lags[worst])} behind ${behind === 1 ? "its" : "their"} own share of the schedule (${fmtMsgs(limit / lags.length)} ${unit}/s each) while the other ${doers} kept theirs and took the turns it missed, so the overall rate hides it: a stall of part of the load (a lock, a slow connection)`,
       );
     }
     return out;

@@ -7,7 +7,6 @@ import { RunCharts } from "@/components/charts/RunCharts";
 import { toCliCommand } from "@/lib/runs/cli-command";
 import type { CliTarget } from "@/lib/targets/default-target";
 import { knobsLabel, STATUS_BADGE } from "@/lib/runs/format";
-import { throttlePerSecond } from "@/lib/workloads/config";
 import type { RunView } from "@/lib/runs/view";
 import type { Sample } from "@/lib/measurement/sample";
 import { LiveVerdict, RunVerdict } from "@/components/telemetry/VerdictPanel";
@@ -131,7 +130,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
           <LiveNumbers sample={latest} workload={run.workload} />
         </section>
       )}
-      {!final && cfg && <LiveVerdict samples={samples} throttlePerSec={throttlePerSecond(cfg)} />}
+      {!final && cfg && <LiveVerdict samples={samples} config={cfg} />}
 
       <section
         aria-label="Charts"

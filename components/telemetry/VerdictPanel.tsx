@@ -4,8 +4,11 @@
 // rules run over the last seconds of the measured window once enough of it is in (lib/telemetry/live.ts).
 import type { RunTelemetry } from "@/lib/telemetry/report";
 import { evidenceText } from "@/lib/telemetry/report";
-import { LIVE_MIN_SECONDS, liveVerdict } from "@/lib/telemetry/live";
-import type { TelemetrySample } from "@/lib/telemetry/shape";
+import { useRef } from "react";
+import { LIVE_MIN_SECONDS, LIVE_STABLE_SECONDS, LiveVerdicts } from "@/lib/telemetry/live";
+import { paceSpecOf } from "@/lib/telemetry/pace";
+import type { Sample } from "@/lib/measurement/sample";
+import { definitionOf, pacingOf, type WorkloadConfig } from "@/lib/workloads/config";
 import { CATEGORY_LABELS, type Verdict } from "@/lib/telemetry/verdict";
 
 export function VerdictPanel({ verdict, missing, live }: { verdict: Verdict; missing?: string[]; live?: string }) {
@@ -65,25 +68,33 @@ export function RunVerdict({ telemetry }: { telemetry: RunTelemetry }) {
   return <VerdictPanel verdict={telemetry.verdict} missing={telemetry.info.missing} />;
 }
 
-/** The shape of a stored sample the live verdict reads (lib/measurement's Sample with its telemetry). */
-interface LiveSample {
-  phase: string;
-  metrics: { intervalSec: number; writes: { count: number }; telemetry?: TelemetrySample };
-}
-
-/** Live: the verdict over the last measured seconds, once enough of them are in; nothing for a run without telemetry. */
-export function LiveVerdict({ samples, throttlePerSec }: { samples: LiveSample[]; throttlePerSec: number }) {
+/**
+ * Live: the verdict over the last measured seconds, once enough of them are in, kept until another category holds
+ * for LIVE_STABLE_SECONDS in a row (lib/telemetry/live.ts); nothing for a run without telemetry.
+ */
+export function LiveVerdict({ samples, config }: { samples: Sample[]; config: WorkloadConfig }) {
+  const tracker = useRef<{ key: string; live: LiveVerdicts } | null>(null);
   const measured = samples.filter((s) => s.phase === "measuring");
+  const key = JSON.stringify(config);
+  // One tracker a run, fed only the samples it has not seen (a fresh one when the samples restart).
+  if (!tracker.current || tracker.current.key !== key || tracker.current.live.count > measured.length) {
+    tracker.current = { key, live: new LiveVerdicts(paceSpecOf(pacingOf(config), definitionOf(config).metrics)) };
+  }
+  const t = tracker.current.live;
+  for (const s of measured.slice(t.count)) t.push(s.metrics);
   if (!samples.some((s) => s.metrics.telemetry)) return null;
-  const live = liveVerdict(
-    measured.map((s) => ({ telemetry: s.metrics.telemetry, writes: s.metrics.writes.count, intervalSec: s.metrics.intervalSec })),
-    throttlePerSec,
-  );
+  const live = t.current();
   if (!live)
     return (
       <p className="hint" data-testid="verdict-pending">
         Why this number: the verdict appears once {LIVE_MIN_SECONDS} measured seconds of server telemetry are in.
       </p>
     );
-  return <VerdictPanel verdict={live.verdict} live={`live, over the last ${Math.round(live.seconds)} s of the measured window`} />;
+  const pending = live.pending ? `; the newest ${Math.round(live.pending.seconds)} s point to ${CATEGORY_LABELS[live.pending.category]}` : "";
+  return (
+    <VerdictPanel
+      verdict={live.verdict}
+      live={`live, over the last ${Math.round(live.seconds)} s of the measured window; unchanged since ${Math.round(live.sinceSec)} s into it (it changes once another limit holds ${LIVE_STABLE_SECONDS} s in a row)${pending}`}
+    />
+  );
 }

@@ -1,22 +1,25 @@
 // The live verdict: the same rules over the last seconds of a running run's measured window, shown once enough
-// of it is in (a verdict over two seconds would flicker between categories). Browser-safe.
+// of it is in, and changed only on sustained evidence: a new category must hold for LIVE_STABLE_SECONDS in a row
+// before it replaces the one shown (a verdict over a few seconds would otherwise flicker between categories on
+// a busy machine). Browser-safe.
 import type { TelemetrySample } from "./shape";
-import { verdictOf, type Verdict } from "./verdict";
+import { PaceTrack, type PacedSample, type PaceSpec } from "./pace";
+import { paceInputOf } from "./pace-rules";
+import { type Category, verdictOf, type Verdict } from "./verdict";
 import { telemetryWindow } from "./window";
 
 /** Seconds of measured telemetry a live verdict needs before it is shown, and the span it judges. */
 export const LIVE_MIN_SECONDS = 5;
 export const LIVE_SPAN_SECONDS = 10;
+/** Seconds in a row a new category must hold before the live verdict changes to it. */
+export const LIVE_STABLE_SECONDS = 3;
 
-/**
- * The live verdict over the last LIVE_SPAN_SECONDS of the measured window, or null before LIVE_MIN_SECONDS of
- * it are in. `writes` are the engine samples' write counts and intervals over the same span.
- */
-export function liveVerdict(
-  measured: { telemetry?: TelemetrySample; writes: number; intervalSec: number }[],
-  throttlePerSec: number,
-): { verdict: Verdict; seconds: number } | null {
-  const span: typeof measured = [];
+/** One measured sample as the live verdict reads it: its counts and latencies, and the server's reading. */
+export type LiveSample = PacedSample & { telemetry?: TelemetrySample };
+
+/** The verdict over the last LIVE_SPAN_SECONDS of `measured`, or null before LIVE_MIN_SECONDS of telemetry are in. */
+export function liveVerdict(measured: readonly LiveSample[], spec: PaceSpec): { verdict: Verdict; seconds: number } | null {
+  const span: LiveSample[] = [];
   let sec = 0;
   for (let i = measured.length - 1; i >= 0 && sec < LIVE_SPAN_SECONDS; i--) {
     span.unshift(measured[i]);
@@ -25,10 +28,73 @@ export function liveVerdict(
   const tel = span.flatMap((m) => (m.telemetry ? [m.telemetry] : []));
   const telSec = tel.reduce((a, t) => a + t.intervalSec, 0);
   if (telSec < LIVE_MIN_SECONDS) return null;
-  const writes = span.reduce((a, m) => a + m.writes, 0);
-  const verdict = verdictOf({
-    telemetry: telemetryWindow(tel),
-    throttle: { perSec: throttlePerSec, achievedPerSec: sec > 0 ? writes / sec : 0 },
-  });
+  const track = new PaceTrack(spec);
+  for (const m of span) track.addSample(m);
+  const sum = (pick: (m: LiveSample) => number) => span.reduce((a, m) => a + pick(m), 0);
+  const rate = (count: number) => ({ count, msgPerSec: sec > 0 ? count / sec : 0, mibPerSec: 0, errors: 0 });
+  const rates: Record<string, ReturnType<typeof rate>> = {};
+  for (const name of new Set(span.flatMap((m) => Object.keys(m.rates ?? {})))) rates[name] = rate(sum((m) => m.rates?.[name]?.count ?? 0));
+  const counted = { writes: rate(sum((m) => m.writes.count)), reads: rate(sum((m) => m.reads.count)), rates, latencyMs: {} };
+  const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups: 1 }) });
   return { verdict, seconds: sec };
+}
+
+export interface StableVerdict {
+  verdict: Verdict;
+  /** The span the verdict judged, seconds. */
+  seconds: number;
+  /** Seconds into the measured window when the category shown last changed (or first appeared). */
+  sinceSec: number;
+  /** A different category the newest seconds point to, not yet held LIVE_STABLE_SECONDS. */
+  pending?: { category: Category; seconds: number };
+}
+
+/**
+ * The live verdict with hysteresis, fed one measured sample at a time (the live page keeps one per run). The
+ * category shown changes only once another has been the verdict for LIVE_STABLE_SECONDS in a row; meanwhile the
+ * shown verdict is the newest one of its category.
+ */
+export class LiveVerdicts {
+  private measured: LiveSample[] = [];
+  private fed = 0;
+  private elapsed = 0;
+  private shown: StableVerdict | null = null;
+  private pending: { category: Category; seconds: number; verdict: Verdict; span: number } | null = null;
+
+  constructor(readonly spec: PaceSpec) {}
+
+  /** How many samples were fed (the page feeds only the new ones). */
+  get count(): number {
+    return this.fed;
+  }
+
+  push(m: LiveSample): StableVerdict | null {
+    this.measured.push(m);
+    this.fed++;
+    // Only the span is judged: older samples are dropped beyond it (a 24-hour run keeps a few dozen).
+    if (this.measured.length > 4 * LIVE_SPAN_SECONDS) this.measured.splice(0, this.measured.length - 2 * LIVE_SPAN_SECONDS);
+    this.elapsed += m.intervalSec;
+    const now = liveVerdict(this.measured, this.spec);
+    if (!now) return this.shown;
+    if (!this.shown || now.verdict.category === this.shown.verdict.category) {
+      const sinceSec = this.shown?.sinceSec ?? this.elapsed;
+      this.shown = { verdict: now.verdict, seconds: now.seconds, sinceSec };
+      this.pending = null;
+      return this.shown;
+    }
+    const held = this.pending?.category === now.verdict.category ? this.pending.seconds + m.intervalSec : m.intervalSec;
+    this.pending = { category: now.verdict.category, seconds: held, verdict: now.verdict, span: now.seconds };
+    // (A second's interval is a few ms either side of 1 s: three of them count as three seconds.)
+    if (held >= LIVE_STABLE_SECONDS - 0.05) {
+      this.shown = { verdict: now.verdict, seconds: now.seconds, sinceSec: this.elapsed };
+      this.pending = null;
+      return this.shown;
+    }
+    this.shown = { ...this.shown, pending: { category: this.pending.category, seconds: held } };
+    return this.shown;
+  }
+
+  current(): StableVerdict | null {
+    return this.shown;
+  }
 }

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { liveVerdict } from "./live";
+import type { PaceSpec } from "./pace";
 import { evidenceText, RunTelemetry, serverLine, telemetryText, TELEMETRY_CSV, verdictLine, waitGroup, waitMix } from "./report";
 import type { TelemetrySample } from "./shape";
 import { verdictOf } from "./verdict";
@@ -78,19 +79,33 @@ describe("words", () => {
 
 describe("live verdict", () => {
   test("waits for five seconds of telemetry, then judges the last ten", () => {
-    const m = (i: number) => ({ telemetry: sample({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }), writes: 100, intervalSec: 1 });
-    assert.equal(liveVerdict([m(0), m(1), m(2), m(3)], 0), null);
-    const five = liveVerdict([0, 1, 2, 3, 4].map(m), 0)!;
+    const tp = (count: number) => ({ count, msgPerSec: count, mibPerSec: 0, errors: 0 });
+    const m = (i: number) => ({
+      telemetry: sample({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }),
+      writes: tp(100),
+      reads: { ...tp(100), emptyPolls: 0 },
+      latencyMs: {},
+      backlog: 0,
+      intervalSec: 1,
+    });
+    const spec = (perSec: number): PaceSpec => ({
+      kind: perSec ? "throttle" : "unpaced",
+      targetPerSec: perSec,
+      unit: "msg",
+      operation: "write",
+      label: "write",
+      backlog: true,
+    });
+    assert.equal(liveVerdict([m(0), m(1), m(2), m(3)], spec(0)), null);
+    const five = liveVerdict([0, 1, 2, 3, 4].map(m), spec(0))!;
     assert.equal(five.verdict.category, "lock-contention-bound");
     const many = liveVerdict(
       Array.from({ length: 30 }, (_, i) => m(i)),
-      100,
+      spec(100),
     )!;
     assert.equal(many.seconds, 10);
-    // 100 writes a second against a throttle of 100, but 90% of the connections active: no headroom, not throttle-bound.
+    // 100 writes a second against a throttle of 100, but 90% of the connections active: no headroom, not rate-bound.
     assert.equal(many.verdict.category, "lock-contention-bound");
-    assert.ok(
-      many.verdict.findings.find((f) => f.category === "throttle-bound")!.evidence.some((e) => e.what === "writes achieved / throttle" && e.value === 1),
-    );
+    assert.ok(many.verdict.findings.find((f) => f.category === "rate-bound")!.evidence.some((e) => e.what === "writes achieved / rate asked" && e.value === 1));
   });
 });

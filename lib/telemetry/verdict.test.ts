@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { TelemetrySample } from "./shape";
-import { THRESHOLDS, verdictOf, type VerdictInput } from "./verdict";
+import { THRESHOLDS, Verdict, verdictOf, type VerdictInput } from "./verdict";
 import { slope, telemetryWindow, type TelemetryWindow } from "./window";
 
 /** A quiet window: 10 connections, mostly idle, nothing limiting. */
@@ -32,14 +32,67 @@ const v = (input: VerdictInput) => verdictOf(input);
 const find = (input: VerdictInput, cat: string) => v(input).findings.find((f) => f.category === cat)!;
 
 describe("rules", () => {
-  test("throttle-bound: achieved the throttle with headroom; not when short of it or when the server is busy", () => {
+  test("rate-bound: achieved the rate asked with headroom; not when short of it or when the server is busy", () => {
     const ok = v({ telemetry: win(), throttle: { perSec: 100, achievedPerSec: 99 } });
-    assert.equal(ok.category, "throttle-bound");
-    assert.match(ok.statement, /wrote 99 of the 100 writes\/s asked/);
-    assert.ok(ok.evidence.some((e) => e.what === "writes achieved / throttle" && e.value === 0.99 && e.holds));
-    assert.notEqual(v({ telemetry: win(), throttle: { perSec: 100, achievedPerSec: 94 } }).category, "throttle-bound");
-    assert.equal(find({ telemetry: win({ runActiveShare: 0.6 }), throttle: { perSec: 100, achievedPerSec: 100 } }, "throttle-bound").matched, false);
+    assert.equal(ok.category, "rate-bound");
+    assert.match(ok.statement, /reached 99 of the 100 msg\/s asked/);
+    assert.ok(ok.evidence.some((e) => e.what === "writes achieved / rate asked" && e.value === 0.99 && e.holds));
+    const short = v({ telemetry: win(), throttle: { perSec: 100, achievedPerSec: 94 } });
+    assert.equal(short.category, "behind-schedule");
+    assert.match(short.statement, /the writers did not keep up while the server had room/);
+    assert.equal(find({ telemetry: win({ runActiveShare: 0.6 }), throttle: { perSec: 100, achievedPerSec: 100 } }, "rate-bound").matched, false);
     assert.equal(v({ throttle: { perSec: 0, achievedPerSec: 5000 } }).category, "undetermined");
+  });
+
+  test("a verdict stored as throttle-bound reads as rate-bound", () => {
+    const stored = {
+      category: "throttle-bound",
+      statement: "throttle-bound: …",
+      evidence: [],
+      also: ["throttle-bound"],
+      findings: [{ category: "throttle-bound", matched: true, evidence: [] }],
+      blindSpots: [],
+    };
+    const read = Verdict.parse(stored);
+    assert.equal(read.category, "rate-bound");
+    assert.deepEqual(read.also, ["rate-bound"]);
+    assert.equal(read.findings[0].category, "rate-bound");
+  });
+
+  test("a closed loop has no rate asked, and the rate-bound rule says so", () => {
+    const r = v({
+      telemetry: win(),
+      pace: { spec: { kind: "closed-loop", unit: "req", operation: "total", label: "request", backlog: false }, achievedPerSec: 500 },
+    });
+    const f = r.findings.find((x) => x.category === "rate-bound")!;
+    assert.equal(f.matched, false);
+    assert.match(f.evidence[0].what, /no rate asked \(closed-loop\): requests achieved/);
+    assert.equal(f.evidence[0].value, 500);
+  });
+
+  test("consumers behind: the headline over a missed rate and a client caution; a server-side limit stays the headline and names the backlog", () => {
+    const pace = {
+      spec: { kind: "throttle" as const, targetPerSec: 800, unit: "msg", operation: "write", label: "write", backlog: true },
+      achievedPerSec: 800,
+      writePerSec: 800,
+      readPerSec: 176,
+      unreadAtEnd: 7882,
+      e2eP50Ms: 6600,
+      facts: { seconds: 10, stalls: [], backlogSlopePerSec: 624, backlogEnd: 6240 },
+    };
+    const alone = v({ telemetry: win(), pace });
+    assert.equal(alone.category, "consumers-behind");
+    assert.match(
+      alone.statement,
+      /took 176 of the 800 msg\/s written; the backlog grew 624 msg\/s to 6,240 at the window's end, 7,882 unread after the drain, e2e p50 6.6 s/,
+    );
+    // A client caution (event-loop delay against a p99, nothing at its limit) yields to it.
+    const caution = v({ telemetry: win(), pace, client: { exposedDelayMs: 5, mainP99Ms: 10 } });
+    assert.equal(caution.category, "consumers-behind");
+    assert.ok(caution.also.includes("client-bound"));
+    const server = v({ telemetry: win({ runActiveShare: 0.8, runIdleShare: 0.2, runWaitShares: { "Lock:tuple": 0.6, CPU: 0.4 } }), pace });
+    assert.equal(server.category, "lock-contention-bound");
+    assert.match(server.statement, /; consumers behind: the consumers took 176/);
   });
 
   test("client-bound: runner CPU or event loop at its limit", () => {
@@ -128,7 +181,7 @@ describe("rules", () => {
     assert.ok(remote.blindSpots.some((b) => /remote target/.test(b)));
   });
 
-  test("autovacuum/bloat pressure: many dead tuples rising, or the xmin horizon held", () => {
+  test("autovacuum/bloat pressure: many dead tuples rising with no autovacuum in two naptimes, or the xmin horizon held", () => {
     const tables = {
       deadTuplesStart: 1000,
       deadTuplesEnd: 50_000,
@@ -138,7 +191,9 @@ describe("rules", () => {
       autovacuumRuns: 0,
       autoanalyzeRuns: 1,
     };
-    assert.equal(v({ telemetry: win({ tables }) }).category, "autovacuum-pressure");
+    assert.equal(v({ telemetry: win({ tables, seconds: 120 }) }).category, "autovacuum-pressure");
+    // The same dead tuples in a 10 s window: autovacuum has not had its chance yet, and nothing slowed.
+    assert.equal(find({ telemetry: win({ tables }) }, "autovacuum-pressure").matched, false);
     assert.equal(find({ telemetry: win({ tables: { ...tables, deadTuplesSlopePerSec: -10 } }) }, "autovacuum-pressure").matched, false);
     assert.equal(find({ telemetry: win({ tables: { ...tables, deadTuplesEnd: 9_000 } }) }, "autovacuum-pressure").matched, false);
     const held = v({ telemetry: win({ oldestXactSecMax: 120, xminAgeXidsMax: 40_000 }) });
@@ -150,7 +205,7 @@ describe("rules", () => {
     const r = v({ telemetry: win() });
     assert.equal(r.category, "connection-bound");
     assert.match(r.statement, /10 connections waited on the client 90% of the time/);
-    // A throttled run that met its throttle is throttle-bound, never connection-bound.
+    // A throttled run that met its throttle is rate-bound, never connection-bound.
     assert.equal(find({ telemetry: win(), throttle: { perSec: 100, achievedPerSec: 100 } }, "connection-bound").matched, false);
     // A busy runner is client-bound instead.
     assert.equal(v({ telemetry: win({ client: { cpuPct: 95, eventLoopUtilization: 0.5, eventLoopDelayMaxMs: 1 } }) }).category, "client-bound");

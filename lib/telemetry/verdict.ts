@@ -9,9 +9,14 @@ import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
 import { CLIENT_BOUND_CPU_CORES, CLIENT_BOUND_SHARE, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
+import { isPaced, PACE_THRESHOLDS, type PaceSpec } from "./pace";
+import { achievedWhat, behindSchedule, consumersBehind, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
 
 export const CATEGORIES = [
-  "throttle-bound",
+  "consumers-behind",
+  "stall",
+  "rate-bound",
+  "behind-schedule",
   "client-bound",
   "lock-contention-bound",
   "wal-flush-bound",
@@ -23,8 +28,15 @@ export const CATEGORIES = [
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
+/** Stored verdicts before the rate-bound rule judged every target rate called it throttle-bound: read as rate-bound. */
+const RENAMED: Record<string, Category> = { "throttle-bound": "rate-bound" };
+const CategoryOnRead = z.preprocess((c) => (typeof c === "string" ? (RENAMED[c] ?? c) : c), z.enum(CATEGORIES));
+
 export const CATEGORY_LABELS: Record<Category, string> = {
-  "throttle-bound": "throttle-bound",
+  "consumers-behind": "consumers behind",
+  stall: "stall",
+  "rate-bound": "rate-bound",
+  "behind-schedule": "behind schedule",
   "client-bound": "client-bound (the runner)",
   "lock-contention-bound": "lock-contention-bound",
   "wal-flush-bound": "WAL-flush-bound",
@@ -36,9 +48,7 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 };
 
 export const THRESHOLDS = {
-  /** throttle-bound: the run achieved at least this share of the writes per second it was asked for … */
-  throttleAchieved: 0.95,
-  /** … while its connections were on the server at most this share of the time (headroom). */
+  /** rate-bound (PACE_THRESHOLDS.rateAchieved: the rate asked was met) while its connections were on the server at most this share of the time (headroom). */
   headroomActiveShare: 0.5,
   /** … and the server's processes used less than this % of the host's CPUs (when visible). */
   headroomServerCpuPct: 80,
@@ -79,6 +89,7 @@ export const THRESHOLDS = {
   /** … while the runner stayed below this % of one core and this event-loop utilization. */
   connectionClientCpuPct: 70,
   connectionClientElu: 0.7,
+  ...PACE_THRESHOLDS,
 } as const;
 
 /** Wait events that are the WAL flush at commit: the flusher writes and syncs, the others queue on its lock. */
@@ -95,15 +106,15 @@ export const Evidence = z.object({
 });
 export type Evidence = z.infer<typeof Evidence>;
 
-export const Finding = z.object({ category: z.enum(CATEGORIES), matched: z.boolean(), evidence: z.array(Evidence) });
+export const Finding = z.object({ category: CategoryOnRead, matched: z.boolean(), evidence: z.array(Evidence) });
 export type Finding = z.infer<typeof Finding>;
 
 export const Verdict = z.object({
-  category: z.enum(CATEGORIES),
+  category: CategoryOnRead,
   statement: z.string(),
   evidence: z.array(Evidence),
   /** Other categories whose rule also matched (secondary limits). */
-  also: z.array(z.enum(CATEGORIES)),
+  also: z.array(CategoryOnRead),
   /** Every rule's evidence, matched or not. */
   findings: z.array(Finding),
   /** What the verdict could not look at (no telemetry, no host metrics…). */
@@ -125,8 +136,19 @@ export interface VerdictInput {
   telemetry?: TelemetryWindow;
   /** The runner's own numbers over the window; each one given here takes precedence over telemetry.client's. */
   client?: ClientInput;
-  /** The write throttle (0 = unthrottled) and the write rate achieved in the window. */
+  /** The run's pace: the rate asked (throttle or open loop) and achieved, backlog, stalls (./pace-rules.ts). */
+  pace?: PaceInput;
+  /** Older callers' write throttle (0 = unthrottled) and the write rate achieved: read as `pace`. */
   throttle?: { perSec: number; achievedPerSec: number };
+}
+
+const THROTTLE_SPEC: PaceSpec = { kind: "throttle", unit: "msg", operation: "write", label: "write", backlog: false };
+
+/** The pace judged: `pace`, or the throttle of an older caller in its terms. */
+function paceOf(input: VerdictInput): PaceInput | undefined {
+  if (input.pace || !input.throttle) return input.pace;
+  const t = input.throttle;
+  return { spec: { ...THROTTLE_SPEC, kind: t.perSec > 0 ? "throttle" : "unpaced", targetPerSec: t.perSec }, achievedPerSec: t.achievedPerSec };
 }
 
 const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "≥", holds: value >= threshold });
@@ -162,15 +184,11 @@ function clientOf(input: VerdictInput, w: TelemetryWindow | undefined): ClientIn
 const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
 
 const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
-  "throttle-bound": ({ throttle }, w) => {
-    if (!throttle || throttle.perSec <= 0) return { category: "throttle-bound", matched: false, evidence: [] };
-    const ev = [ge("writes achieved / throttle", throttle.achievedPerSec / throttle.perSec, THRESHOLDS.throttleAchieved, "ratio")];
-    if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, THRESHOLDS.headroomActiveShare, "ratio"));
-    const cpu = w ? serverCpuPct(w) : undefined;
-    if (cpu !== undefined) ev.push(lt("server processes' CPU, % of the host", cpu, THRESHOLDS.headroomServerCpuPct, "%"));
-    ev.push(fact("throttle", throttle.perSec, "writes/s"), fact("writes achieved", throttle.achievedPerSec, "writes/s"));
-    return { category: "throttle-bound", matched: all(ev), evidence: ev };
-  },
+  "consumers-behind": (input) => consumersBehind(paceOf(input)),
+  stall: (input) => stall(paceOf(input)),
+  "rate-bound": (input, w) =>
+    rateBound(paceOf(input), w, w ? serverCpuPct(w) : undefined, { active: THRESHOLDS.headroomActiveShare, cpuPct: THRESHOLDS.headroomServerCpuPct }),
+  "behind-schedule": (input) => behindSchedule(paceOf(input)),
   "client-bound": (input, w) => {
     const c = clientOf(input, w);
     if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.exposedDelayMs === undefined))
@@ -256,7 +274,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     }
     return { category: "cpu-bound-server", matched: all(ev), evidence: ev };
   },
-  "autovacuum-pressure": (_, w) => {
+  "autovacuum-pressure": (input, w) => {
     if (!w) return { category: "autovacuum-pressure", matched: false, evidence: [] };
     const ev: Evidence[] = [];
     let dead = false;
@@ -267,7 +285,11 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
       const many = ge("dead tuples at the end", t.deadTuplesEnd, THRESHOLDS.deadTuplesMin, "tuples");
       const share = ge("dead share of the run's tables' tuples", total > 0 ? t.deadTuplesEnd / total : 0, THRESHOLDS.deadShare, "ratio");
       ev.push(rising, many, share, fact("autovacuum runs", t.autovacuumRuns, "runs"));
-      dead = [rising, many, share].every((e) => e.holds);
+      // Dead tuples are pressure only when autovacuum lags behind them or they slow the run: workflows and queues
+      // leave thousands within seconds by design, before autovacuum has had its first chance to run.
+      const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input));
+      ev.push(...effect.evidence);
+      dead = [rising, many, share].every((e) => e.holds) && effect.holds;
     }
     let xmin = false;
     if (w.oldestXactSecMax !== undefined) {
@@ -287,27 +309,56 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (c?.cpuPct !== undefined) ev.push(lt("runner CPU, % of one core", c.cpuPct, THRESHOLDS.connectionClientCpuPct, "%"));
     if (c?.eventLoopUtilization !== undefined) ev.push(lt("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.connectionClientElu, "ratio"));
     ev.push(fact("the run's connections", w.runConnections, "connections"));
-    // A throttled run that met its throttle idles by design: that is throttle-bound, not round trips.
-    if (input.throttle && input.throttle.perSec > 0)
-      ev.push(lt("writes achieved / throttle", input.throttle.achievedPerSec / input.throttle.perSec, THRESHOLDS.throttleAchieved, "ratio"));
+    // A run that met the rate it was asked for idles by design: that is rate-bound, not round trips.
+    const pace = paceOf(input);
+    if (pace && isPaced(pace.spec)) ev.push(lt(achievedWhat(pace.spec), pace.achievedPerSec / pace.spec.targetPerSec!, THRESHOLDS.rateAchieved, "ratio"));
     return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
   },
 };
 
+/**
+ * Whether dead tuples matter: autovacuum lagging (none ran in a window of two naptimes or more), or the run slowing
+ * as they rose (its last third's rate or latency against its first third's) while its backlog did not grow (a
+ * growing backlog slows a run by itself: larger tables to scan). Either suffices.
+ */
+function deadEffect(autovacuumRuns: number, seconds: number, pace: PaceInput | undefined): { holds: boolean; evidence: Evidence[] } {
+  const lag = ge("measured window with no autovacuum run", autovacuumRuns === 0 ? seconds : 0, THRESHOLDS.autovacuumLagSec, "s");
+  const ev = [lag];
+  const backlogGrew = consumersBehind(pace).matched;
+  const first = backlogGrew ? undefined : pace?.facts?.firstThird;
+  const last = pace?.facts?.lastThird;
+  if (first && last && first.rate > 0) ev.push(lt("last third's rate / the first third's", last.rate / first.rate, THRESHOLDS.slowRateShare, "ratio"));
+  if (first?.p50Ms && last?.p50Ms !== undefined)
+    ev.push(ge("last third's latency p50 / the first third's", last.p50Ms / first.p50Ms, THRESHOLDS.slowLatencyFactor, "ratio"));
+  const holds = ev.some((e) => e.holds);
+  if (holds) for (const e of ev) if (!e.holds) delete e.holds;
+  return { holds, evidence: ev };
+}
+
 /** Server-side limits compete: the one whose waits are the largest share wins. */
 const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io-bound-server", "cpu-bound-server"];
-const ORDER: Category[][] = [["throttle-bound"], ["client-bound"], SERVER_SIDE, ["autovacuum-pressure"], ["connection-bound"]];
+/**
+ * The causes, in precedence order. The run's pace effects (a stall, consumers behind) are weighed against them
+ * in verdictOf: a stall is the headline whenever it happened (the window's averages around it mislead), consumers
+ * behind whenever no cause above a missed rate held (a busy runner or a server-side limit stays the headline then,
+ * and its statement names the backlog).
+ */
+const PACE_EFFECTS: Category[] = ["consumers-behind", "stall"];
+const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
+/** The causes consumers behind yields to. */
+const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE];
 
 /**
  * A runner whose CPU or event loop is at its limit sets the pace; one whose event-loop delay merely reaches 10%
- * of a latency's p99 distorts the latencies without limiting throughput: that one yields to a server-side limit
- * and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
+ * of a latency's p99 distorts the latencies without limiting throughput: that one yields to a server-side limit,
+ * to a missed rate and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
  */
 const byDelayOnly = (f: Finding) =>
   f.category === "client-bound" && f.matched && !f.evidence.some((e) => e.holds && /^runner (CPU|event-loop utilization)/.test(e.what));
 
-/** How strongly a matched server-side finding holds: its main share. */
-function strength(f: Finding): number {
+/** How strongly a matched finding holds: a server-side one's main share, a pace effect's size. */
+function strength(f: Finding, pace: PaceInput | undefined): number {
+  if (PACE_EFFECTS.includes(f.category)) return paceStrength(f, pace);
   const share = f.evidence.find((e) => e.what.startsWith("share of active"));
   return share?.value ?? 0;
 }
@@ -318,10 +369,11 @@ const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("e
 function statementOf(category: Category, f: Finding | undefined, w: TelemetryWindow | undefined, input: VerdictInput): string {
   const ev = (prefix: string) => f?.evidence.find((e) => e.what.startsWith(prefix))?.value;
   switch (category) {
-    case "throttle-bound": {
-      const t = input.throttle!;
-      return `throttle-bound: the run wrote ${num(t.achievedPerSec)} of the ${num(t.perSec)} writes/s asked${w ? `, and its connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
-    }
+    case "consumers-behind":
+    case "stall":
+    case "rate-bound":
+    case "behind-schedule":
+      return paceStatement(category, paceOf(input)!, w, undefined);
     case "client-bound": {
       const c = clientOf(input, w);
       const parts = [
@@ -368,24 +420,38 @@ export function verdictOf(input: VerdictInput): Verdict {
   const byCat = new Map(findings.map((f) => [f.category, f]));
   let chosen: Finding | undefined;
   const delayOnly = byDelayOnly(byCat.get("client-bound")!);
-  const order = delayOnly ? [...ORDER.slice(0, 1), ...ORDER.slice(2, 4), ["client-bound" as const], ...ORDER.slice(4)] : ORDER;
+  const late: Category[] = ["client-bound", "connection-bound"];
+  const order = delayOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
+  const pace = paceOf(input);
   for (const group of order) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
     if (matched.length) {
-      chosen = matched.sort((a, b) => strength(b) - strength(a))[0];
+      chosen = matched.sort((a, b) => strength(b, pace) - strength(a, pace))[0];
       break;
     }
   }
+  // The larger pace effect, when one happened (their size: the share of the window's work each touched).
+  const effect = PACE_EFFECTS.map((c) => byCat.get(c)!)
+    .filter((f) => f.matched)
+    .sort((a, b) => strength(b, pace) - strength(a, pace))[0];
+  const cause = chosen && CAUSES.includes(chosen.category) && !(chosen.category === "client-bound" && delayOnly);
+  let suffix = "";
+  if (effect && (effect.category === "stall" || !cause)) chosen = effect;
+  else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
   const category: Category = chosen?.category ?? "undetermined";
+  let statement = statementOf(category, chosen, w, input) + suffix;
+  // A limit that made the run miss its rate says so: who fell behind, and by how much.
+  if (pace && chosen && byCat.get("behind-schedule")!.matched && [...SERVER_SIDE, "client-bound", "autovacuum-pressure"].includes(category))
+    statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
   const blindSpots: string[] = [];
-  if (!w) blindSpots.push("no server telemetry: only the client's numbers and the throttle were judged");
+  if (!w) blindSpots.push("no server telemetry: only the client's numbers and the run's pace were judged");
   else {
     if (!w.host) blindSpots.push("the server host's CPU and disks are not visible (a remote target): CPU- and I/O-bound are judged from wait events alone");
     if (!w.client && !input.client) blindSpots.push("the runner's CPU and event loop were not measured");
   }
   return {
     category,
-    statement: statementOf(category, chosen, w, input),
+    statement,
     evidence: chosen?.evidence ?? (w ? [fact("share of time the run's connections were active", w.runActiveShare, "ratio")] : []),
     also: findings.filter((f) => f.matched && f !== chosen).map((f) => f.category),
     findings,

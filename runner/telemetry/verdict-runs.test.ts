@@ -1,6 +1,6 @@
 // The verdict on real runs against the embedded Postgres: each test provokes one limit and checks the verdict
 // the run's summary carries names it, from the telemetry the engine collected and the runner's own numbers.
-//   throttle-bound         a low throttle
+//   rate-bound             a low throttle
 //   client-bound           a busy-wait injected into the runner's event loop
 //   lock-contention-bound  many pub/sub writers on one partition (one counter row)
 //   WAL-flush-bound        unthrottled writes on a scratch server with fsync and synchronous_commit on and a
@@ -37,11 +37,11 @@ const explain = (v: Verdict) =>
   )}`;
 
 describe("the verdict names the limit it was made to hit", () => {
-  test("throttle-bound: 40 writes/s asked, the server idles", async (t) => {
+  test("rate-bound: 40 writes/s asked, the server idles", async (t) => {
     const { verdict } = await judged({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 40, durationSeconds: 4, warmupSeconds: 1 }, db.url);
     t.diagnostic(verdict.statement);
-    assert.equal(verdict.category, "throttle-bound", explain(verdict));
-    assert.ok(verdict.evidence.some((e) => e.what === "writes achieved / throttle" && e.value >= 0.95));
+    assert.equal(verdict.category, "rate-bound", explain(verdict));
+    assert.ok(verdict.evidence.some((e) => e.what === "writes achieved / rate asked" && e.value >= 0.95));
   });
 
   test("client-bound: the runner's event loop is kept busy 95% of every second", async (t) => {

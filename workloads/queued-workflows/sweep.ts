@@ -2,6 +2,7 @@
 // queue count, back to back (each saved with --save like any run, each its own --json file), then prints the
 // completion rate against the number of queues: the curve the study published only as a chart.
 import { msText, num } from "../../runner/core";
+import { paceMark } from "../../lib/telemetry/pace-mark";
 import type { CliSweep, SweepPlan, SweepPoint } from "../runtime";
 import { parseQueueCounts } from "./definition";
 
@@ -50,13 +51,20 @@ export function queuesSweep(argv: string[]): SweepPlan {
   };
 }
 
-/** The sweep's table and its curve: completion rate per queue count, a bar each, beside the published figures. */
+/**
+ * The sweep's table and its curve: completion rate per queue count, a bar each, beside the published figures. A
+ * point whose enqueuers missed the rate asked is marked MISSED, and a line under the table says by how much and
+ * who fell behind (its curve is then the enqueuers' limit, not the queues').
+ */
 export function sweepText(points: SweepPoint[]): string {
   const rate = (p: SweepPoint) => p.summary?.reads.msgPerSec ?? 0;
   const top = Math.max(1, ...points.map(rate));
-  const rows = [["queues", "enqueue/s", "completion/s", "e2e p50 ms", "e2e p99 ms", "left at end", "run", ""]];
+  const rows = [["queues", "enqueue/s", "completion/s", "e2e p50 ms", "e2e p99 ms", "left at end", "rate asked", "run", ""]];
+  const missed: string[] = [];
   for (const p of points) {
     const s = p.summary;
+    const mark = s ? paceMark(s) : null;
+    if (mark?.startsWith("missed")) missed.push(`queues ${p.value}: ${mark}`);
     const bar = "█".repeat(Math.round((rate(p) / top) * 40));
     rows.push([
       String(p.value),
@@ -65,6 +73,7 @@ export function sweepText(points: SweepPoint[]): string {
       msText(s?.latencyMs.e2e?.p50),
       msText(s?.latencyMs.e2e?.p99),
       s?.totals ? num(s.totals.unreadAtEnd, 0) : "–",
+      mark === null ? "–" : mark === "met" ? "met" : "MISSED",
       p.error ? "FAILED" : (p.runId ?? "ok"),
       p.error ? p.error.slice(0, 60) : bar,
     ]);
@@ -72,13 +81,14 @@ export function sweepText(points: SweepPoint[]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map((r) =>
     r
-      .map((cell, c) => (c === 0 || c >= 6 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+      .map((cell, c) => (c === 0 || c >= 7 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
       .join("  ")
       .trimEnd(),
   );
   return [
     "=== completion rate against the number of queues ===",
     ...lines,
+    ...(missed.length ? ["", "Points that missed the rate asked (their completion rate is the enqueuers' limit, not the queues'):", ...missed] : []),
     "",
     "Published (DBOS, 2.17): 12.1K workflows/s on one queue, 30.6K over many queues or partitions, on RDS db.m7i.24xlarge",
     "(96 vCPU, 384 GB, io2 120K IOPS, PostgreSQL 16 defaults) from a c7i.48xlarge client; their per-queue-count figures",
