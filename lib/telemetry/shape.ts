@@ -99,12 +99,26 @@ export const ClientRates = z.object({
 });
 export type ClientRates = z.infer<typeof ClientRates>;
 
+/** Where the backends' states and waits were read: sampled by the runner, or the pg_wait_sampling extension's profile. */
+export const WaitSource = z.object({
+  kind: z.enum(["pg_stat_activity", "pg_wait_sampling"]),
+  /** Readings per second (per backend for pg_wait_sampling). */
+  hz: z.number(),
+  note: z.string(),
+});
+export type WaitSource = z.infer<typeof WaitSource>;
+
 export const TelemetrySample = z.object({
   /** Wall-clock time of the reading (ISO). */
   time: z.string(),
   /** Real length of the interval the rates cover, seconds. */
   intervalSec: z.number(),
-  /** The run's own connections (the runner's backends) and every other backend of the server. */
+  /**
+   * How many readings of the backends run/other/runWaits/otherWaits add up (the wait sampler's, several a second);
+   * absent: one reading (samples stored before the sampler).
+   */
+  ticks: z.number().int().optional(),
+  /** The run's own connections (the runner's backends) and every other backend of the server, summed over `ticks` readings. */
   run: BackendCounts,
   runWaits: WaitCounts,
   other: BackendCounts,
@@ -134,6 +148,8 @@ export const TelemetryInfo = z.object({
   monitor: z.boolean(),
   /** Whether host CPU and I/O are measured, and if not why (a remote target). */
   host: z.object({ available: z.boolean(), reason: z.string() }),
+  /** Where the backends' states and waits came from (absent: one pg_stat_activity reading a second, before the sampler). */
+  waits: WaitSource.optional(),
   /** Everything not measured, each naming why and what would make it measurable. */
   missing: z.array(z.string()),
 });

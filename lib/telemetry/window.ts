@@ -7,8 +7,10 @@ import type { TelemetrySample } from "./shape";
 export const TelemetryWindow = z.object({
   seconds: z.number(),
   samples: z.number().int(),
-  /** The run's connections, averaged over samples. */
+  /** The run's connections, averaged over the readings of the backends. */
   runConnections: z.number(),
+  /** Readings of the backends the shares are counted over (several a second with the wait sampler). */
+  waitReadings: z.number().int().optional(),
   /** Shares of the run's backend-samples (0–1): on the server (active), waiting on the client (idle / idle in transaction). */
   runActiveShare: z.number(),
   runIdleShare: z.number(),
@@ -147,6 +149,7 @@ const maxDefined = (a: number | undefined, b: number | undefined) => (b === unde
  */
 export class WindowAccumulator {
   private n = 0;
+  private ticks = 0;
   private seconds = 0;
   private run = { total: 0, active: 0, idle: 0, idleInTx: 0 };
   private runWaits = new Map<string, number>();
@@ -174,6 +177,7 @@ export class WindowAccumulator {
 
   add(s: TelemetrySample) {
     this.n++;
+    this.ticks += s.ticks ?? 1;
     this.seconds += s.intervalSec;
     const sec = s.intervalSec;
     this.run.total += s.run.total;
@@ -237,13 +241,15 @@ export class WindowAccumulator {
     return {
       seconds: this.seconds,
       samples: n,
-      runConnections: this.run.total / n,
+      // Backend counts are sums over the readings (several a second): averaged per reading.
+      runConnections: this.run.total / this.ticks,
+      waitReadings: this.ticks,
       runActiveShare: share(this.run.active),
       runIdleShare: share(this.run.idle),
       runIdleInTxShare: share(this.run.idleInTx),
       runWaitShares: shares(this.runWaits),
-      otherBackends: this.otherTotal / n,
-      otherActive: this.otherActive / n,
+      otherBackends: this.otherTotal / this.ticks,
+      otherActive: this.otherActive / this.ticks,
       otherWaitShares: shares(this.otherWaits),
       lockWaitsAvg: this.lockSum / n,
       lockWaitsMax: this.lockMax,
