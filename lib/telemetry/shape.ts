@@ -80,6 +80,12 @@ export const HostRates = z.object({
   iowaitPct: z.number(),
   /** CPU the target's processes used, in cores (1 = one core fully busy). */
   serverCpuCores: z.number(),
+  /** CPU the runner process used (every thread), in cores. */
+  runnerCpuCores: z.number().optional(),
+  /** CPU every other process used (the host's busy time less the target's and the runner's), in cores. */
+  otherCpuCores: z.number().optional(),
+  /** The busiest other processes in the interval, by name (at most five names; processes of one name add up). */
+  topOthers: z.array(z.object({ name: z.string(), processes: z.number().int(), cores: z.number() })).optional(),
   cores: z.number().int(),
   diskReadBytesPerSec: z.number(),
   diskWriteBytesPerSec: z.number(),
@@ -96,6 +102,8 @@ export const ClientRates = z.object({
   eventLoopUtilization: z.number(),
   /** Longest event-loop delay seen in the interval, ms. */
   eventLoopDelayMaxMs: z.number(),
+  /** Time the runner's threads were runnable but not running (waiting for a CPU), ms per second (Linux schedstat). */
+  runQueueWaitMsPerSec: z.number().optional(),
 });
 export type ClientRates = z.infer<typeof ClientRates>;
 
