@@ -2,8 +2,10 @@
 // What the telemetry itself costs, measured: the collector alone on the target for --duration (statements and
 // round trips per second, time per sample, the runner's CPU, the collector backend's CPU on the server when the
 // target is on this machine, transactions the target counted), then the same throttled queue run without and
-// with the collector beside it (runner CPU per 1,000 messages). Without --target it starts a private embedded
-// Postgres in a temporary folder and removes it afterwards.
+// with the collector beside it (runner CPU per 1,000 messages), then the wait sampler's cost (its backend's CPU
+// on the target and its CPU in the runner, ~10 readings a second) beside the CPU time the target spent on a
+// run: it must stay under 1 %. Without --target it starts a private embedded Postgres in a temporary folder and
+// removes it afterwards.
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { describeUrl } from "../lib/targets/pgurl";
@@ -15,6 +17,7 @@ import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { TelemetryCollector } from "../runner/telemetry/collector";
 import { processCpuSeconds } from "../runner/telemetry/host";
+import { WaitSampler } from "../runner/telemetry/waits";
 import { benchArgs } from "./bench-args";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -83,6 +86,51 @@ async function besideRun(url: string, seconds: number) {
   console.log("(one run each on a shared machine: differences of a few % are noise; the collector alone above is the cost itself)");
 }
 
+/**
+ * The wait sampler's cost: a second sampler beside a throttled queue run (the run's own telemetry has one too)
+ * reads the same backends; its backend's CPU on the target, and its CPU in the runner measured alone (nothing
+ * else running), against the CPU the target's processes spent on the run's measured window.
+ */
+async function samplerCost(url: string, seconds: number) {
+  console.log(`\n=== the wait sampler (~10 readings a second) beside a queue run, 4 writers, 4 readers, 1,000 msg/s, ${seconds} s ===`);
+  // Its runner-side CPU, alone: the process does nothing else meanwhile.
+  const alone = await WaitSampler.start(url, { runPids: () => [], extension: false });
+  const c0 = process.cpuUsage();
+  const a0 = performance.now();
+  await sleep(seconds * 1000);
+  const aloneCpu = process.cpuUsage(c0);
+  const aloneWall = (performance.now() - a0) / 1000;
+  await alone.take();
+  await alone.stop();
+  const runnerCores = (aloneCpu.user + aloneCpu.system) / 1e6 / aloneWall;
+
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 4, throttleWritesPerSec: 1000, durationSeconds: seconds, warmupSeconds: 1 });
+  const beside = await WaitSampler.start(url, { runPids: () => [], extension: false });
+  const pid = beside.backendPid;
+  const s0 = processCpuSeconds(pid);
+  const t0 = performance.now();
+  const summary = await runWorkload(config, url, { log: () => undefined });
+  const wall = (performance.now() - t0) / 1000;
+  const s1 = processCpuSeconds(pid);
+  const readings = (await beside.take())?.ticks ?? 0;
+  await beside.stop();
+  const w = summary.telemetry?.window;
+  console.log(`wait source                      ${summary.telemetry?.info.waits?.note ?? "none"}`);
+  console.log(`readings                         ${num(readings / wall, 1)}/s`);
+  if (s0 === undefined || s1 === undefined || !w?.host) {
+    console.log(`server CPU not measured: ${summary.telemetry?.info.host.reason ?? "no telemetry"}`);
+    console.log(`runner CPU of the sampler        ${num(100 * runnerCores, 2)}% of one core`);
+    return;
+  }
+  const serverCores = (s1 - s0) / wall;
+  const targetCores = w.host.serverCpuCores;
+  const share = (100 * (serverCores + runnerCores)) / targetCores;
+  console.log(`sampler's backend on the target  ${num(100 * serverCores, 2)}% of one core (/proc/${pid}/schedstat)`);
+  console.log(`sampler in the runner            ${num(100 * runnerCores, 2)}% of one core (measured alone)`);
+  console.log(`the target's processes on the run ${num(100 * targetCores, 1)}% of one core over the measured window`);
+  console.log(`sampler's cost / the target's CPU on the run  ${num(share, 2)}% ${share < 1 ? "(under 1 %)" : "(OVER the 1 % budget)"}`);
+}
+
 async function main() {
   const a = benchArgs(process.argv.slice(2), ["target", "duration"]);
   const seconds = parseDuration(a.duration ?? "10s");
@@ -93,6 +141,7 @@ async function main() {
     console.log(`target: ${a.target ? describeUrl(url) : `a private embedded Postgres (${describeUrl(url)})`}`);
     await collectorAlone(url, seconds);
     await besideRun(url, seconds);
+    await samplerCost(url, seconds);
   } finally {
     await server?.stop();
   }
