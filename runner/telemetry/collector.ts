@@ -10,7 +10,7 @@ import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, W
 import { closeClient, openClient, type TargetClient } from "../pg/pgclient";
 import { clock, Stopper } from "../timing";
 import { ClientProbe } from "./client";
-import { HostProbe, processName } from "./host";
+import { HostProbe, processCpuSeconds, processName } from "./host";
 import { WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
@@ -232,6 +232,21 @@ export class TelemetryCollector {
     await this.inFlight;
   }
 
+  private waitsCpuSec?: number;
+
+  /** Keeps the wait sampler under its share of the target's CPU (a local target: its backend's CPU is in /proc). */
+  private budgetWaits(readings: number, serverCores: number, sec: number) {
+    const pid = this.waits?.backendPid;
+    if (pid === undefined || this.waits?.source.kind !== "pg_stat_activity") return;
+    const now = processCpuSeconds(pid);
+    const before = this.waitsCpuSec;
+    this.waitsCpuSec = now;
+    if (now === undefined || before === undefined || readings <= 0) return;
+    const perReading = Math.max(now - before, 0) / readings;
+    // The target's CPU less the sampler's own.
+    if (sec > 0) this.waits.budget(perReading, serverCores - Math.max(now - before, 0) / sec);
+  }
+
   /** The wait sampler's counts since the previous sample (undefined without a working sampler). */
   private async takeWaits(): Promise<WaitTally | undefined> {
     if (!this.waits) return undefined;
@@ -346,6 +361,7 @@ export class TelemetryCollector {
       ...(tables ? { tables: { av: Number(tables[0].av), aa: Number(tables[0].aa) } } : {}),
     };
     const host = this.host?.read(serverPids);
+    if (host && tally) this.budgetWaits(tally.ticks, host.serverCpuCores, sec);
     const client = emit ? this.clientProbe?.read() : (this.clientProbe?.read(), undefined);
     const prev = this.prev;
     this.prev = counters;

@@ -86,7 +86,7 @@ describe("on a server where every commit waits 10 ms for the WAL flush (commit_d
 
   test("the verdict's active share matches a separate sampler's, and the run is called WAL-flush-bound", async (t) => {
     const { verdict, window, info, separate } = await judgedBeside(
-      { kind: "queue", writers: 8, readers: 2, durationSeconds: 5, warmupSeconds: 1 },
+      { kind: "queue", writers: 8, readers: 2, durationSeconds: 10, warmupSeconds: 1 },
       server.url("postgres"),
     );
     t.diagnostic(
@@ -190,7 +190,10 @@ describe("on the test server", () => {
       const h = window.host!;
       // The verdict's figure for the hogs is the test's own (other processes on this machine may take CPU 0 too).
       const hog = h.topOthers?.find((o) => o.name === "pgbb-hog");
-      assert.ok(hog && Math.abs(hog.cores - hogCores) <= 0.2, `the hogs' CPU ${hogCores.toFixed(2)} cores; shown ${JSON.stringify(h.topOthers)}\n${explain(verdict)}`);
+      assert.ok(
+        hog && Math.abs(hog.cores - hogCores) <= 0.2,
+        `the hogs' CPU ${hogCores.toFixed(2)} cores; shown ${JSON.stringify(h.topOthers)}\n${explain(verdict)}`,
+      );
       // Other processes (the hogs among them) used at least the hogs' share of the host.
       assert.ok(h.otherCpuCores! >= hogCores - 0.1, explain(verdict));
       assert.ok((100 * h.otherCpuCores!) / h.cores >= 25, explain(verdict));

@@ -33,6 +33,9 @@ export interface WaitSamplerOptions {
   log?: (line: string) => void;
 }
 
+/** The longest mean period the budget may set: one jittered reading a second still samples at random instants (unbiased), only coarser. */
+const MAX_PERIOD_MS = 1000;
+
 const emptyCounts = (): BackendCounts => ({ total: 0, active: 0, idle: 0, idleInTx: 0 });
 const emptyTally = (): WaitTally => ({ ticks: 0, run: emptyCounts(), other: emptyCounts(), runWaits: {}, otherWaits: {} });
 const pidArray = (pids: readonly number[]) => `'{${pids.filter((p) => Number.isInteger(p) && p > 0).join(",")}}'::int[]`;
@@ -55,6 +58,9 @@ export class WaitSampler {
   /** pg_wait_sampling: the profile's cumulative count per pid and wait at the previous take. */
   private profile = new Map<string, number>();
   private baselined = false;
+  /** Mean period between readings now (the budget may lengthen it: budget()). */
+  private periodMs = 100;
+  private minPeriodMs = 100;
   failed?: string;
 
   private constructor(
@@ -82,13 +88,19 @@ export class WaitSampler {
         : {
             kind: "pg_stat_activity",
             hz: 1000 / periodMs,
-            note: `pg_stat_activity read about ${Math.round(1000 / periodMs)} times a second at jittered instants, on a connection and timer of its own`,
+            note: `pg_stat_activity read up to ${Math.round(1000 / periodMs)} times a second at jittered instants, on a connection and timer of its own (fewer, down to 1, where a local target spends so little CPU that the readings would cost more than 1 % of it)`,
           };
       const s = new WaitSampler(conn, source, opts);
       conn.client.on("error", (err) => s.fail(`the wait sampler's connection was lost: ${explainPgError(err)}`));
       if (ext)
         await s.readProfile(); // the baseline
-      else s.loop = s.run(periodMs);
+      else {
+        // Half the rate until the first budget (a collector's first sample): a light target's first second
+        // would otherwise cost it the most.
+        s.minPeriodMs = periodMs;
+        s.periodMs = Math.min(2 * periodMs, MAX_PERIOD_MS);
+        s.loop = s.run();
+      }
       return s;
     } catch (err) {
       await closeClient(conn.client);
@@ -130,8 +142,25 @@ export class WaitSampler {
     this.stopper.stop();
   }
 
-  private async run(periodMs: number) {
-    let due = clock() + periodMs * (0.7 + 0.6 * Math.random());
+  /**
+   * Keeps the sampler's cost under a share of the target's own CPU: given what a reading cost the target
+   * (its backend's CPU, seconds per reading) and the CPU the target's processes spent per second, the period
+   * is lengthened (never below minPeriodMs, never beyond MAX_PERIOD_MS) so that readings cost at most `share`.
+   * The runner's side of a reading is taken as three times the server's (bench:telemetry measures both: 2-2.5×).
+   */
+  budget(costSecPerReading: number, targetCores: number, share = 0.006) {
+    if (!(costSecPerReading > 0) || !(targetCores > 0)) return;
+    const allowedPerSec = (share * targetCores) / (4 * costSecPerReading);
+    this.periodMs = Math.min(Math.max(1000 / allowedPerSec, this.minPeriodMs), MAX_PERIOD_MS);
+  }
+
+  /** Readings per second now. */
+  get hz(): number {
+    return 1000 / this.periodMs;
+  }
+
+  private async run() {
+    let due = clock() + this.periodMs * (0.7 + 0.6 * Math.random());
     while (!this.stopper.stopped) {
       await this.stopper.sleep(Math.max(due - clock(), 0));
       if (this.stopper.stopped) break;
@@ -143,7 +172,7 @@ export class WaitSampler {
         break;
       }
       // Jittered: a fixed period could fall into step with the load's own rhythm and see one phase of it.
-      due = Math.max(due + periodMs * (0.7 + 0.6 * Math.random()), clock());
+      due = Math.max(due + this.periodMs * (0.7 + 0.6 * Math.random()), clock());
     }
   }
 
@@ -156,7 +185,12 @@ export class WaitSampler {
       text: `SELECT pid = ANY($1::int[]) AS run, state,
          CASE WHEN wait_event_type IS NULL THEN NULL ELSE wait_event_type || ':' || wait_event END AS wait, count(*)::int AS n
        FROM pg_stat_get_activity(NULL) WHERE pid <> pg_backend_pid() AND state IS NOT NULL GROUP BY 1, 2, 3`,
-      values: [`{${this.opts.runPids().filter((p) => Number.isInteger(p) && p > 0).join(",")}}`],
+      values: [
+        `{${this.opts
+          .runPids()
+          .filter((p) => Number.isInteger(p) && p > 0)
+          .join(",")}}`,
+      ],
     });
     const t = this.tally;
     t.ticks++;
