@@ -97,16 +97,23 @@ export function windowLines(w: TelemetryWindow): string[] {
     );
   if (w.host)
     out.push(
-      `server host: CPU ${dec(w.host.cpuBusyPct)}% busy (iowait ${dec(w.host.iowaitPct)}%), Postgres ${dec(w.host.serverCpuCores, 2)} of ${w.host.cores} cores; disks ${bytesRate(w.host.diskReadBytesPerSec)} read, ${bytesRate(w.host.diskWriteBytesPerSec)} written, busiest ${dec(w.host.diskBusyPct)}% busy`,
+      `server host: CPU ${dec(w.host.cpuBusyPct)}% busy (iowait ${dec(w.host.iowaitPct)}%), Postgres ${dec(w.host.serverCpuCores, 2)} of ${w.host.cores} cores${whoElse(w.host)}; disks ${bytesRate(w.host.diskReadBytesPerSec)} read, ${bytesRate(w.host.diskWriteBytesPerSec)} written, busiest ${dec(w.host.diskBusyPct)}% busy`,
     );
   if (w.client)
     out.push(
-      `runner: CPU ${dec(w.client.cpuPct)}% of one core, event loop ${dec(w.client.eventLoopUtilization * 100, 0)}% busy, longest delay ${dec(w.client.eventLoopDelayMaxMs)} ms`,
+      `runner: CPU ${dec(w.client.cpuPct)}% of one core, event loop ${dec(w.client.eventLoopUtilization * 100, 0)}% busy, longest delay ${dec(w.client.eventLoopDelayMaxMs)} ms${w.client.runQueueWaitMsPerSec !== undefined ? `, waited ${dec(w.client.runQueueWaitMsPerSec, 0)} ms/s for a CPU` : ""}`,
     );
   out.push(
     `telemetry's own cost: ${dec(w.overhead.statementsPerSec)} statements/s on the target (one round trip a second), ${dec(w.overhead.msPerSample, 2)} ms per sample (max ${dec(w.overhead.msPerSampleMax, 2)} ms)`,
   );
   return out;
+}
+
+/** The host's CPU besides Postgres: the runner's and everyone else's (the busiest by name). */
+function whoElse(h: NonNullable<TelemetryWindow["host"]>): string {
+  if (h.otherCpuCores === undefined) return "";
+  const top = (h.topOthers ?? []).map((o) => `${o.name} ${dec(o.cores, 2)}`).join(", ");
+  return `, the runner ${dec(h.runnerCpuCores ?? 0, 2)}, other processes ${dec(h.otherCpuCores, 2)}${top ? ` (${top})` : ""}`;
 }
 
 /** What the server did in one short line (compare's cell): the run's connections, top waits, commits, WAL, CPU. */
