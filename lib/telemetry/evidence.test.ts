@@ -23,7 +23,17 @@ function win(over: Partial<TelemetryWindow> = {}): TelemetryWindow {
     lockWaitsAvg: 0,
     lockWaitsMax: 0,
     runLockWaitsAvg: 0,
-    host: { cpuBusyPct: 20, iowaitPct: 0, serverCpuCores: 0.2, runnerCpuCores: 0.1, otherCpuCores: 0.1, cores: 2, diskReadBytesPerSec: 0, diskWriteBytesPerSec: 0, diskBusyPct: 5 },
+    host: {
+      cpuBusyPct: 20,
+      iowaitPct: 0,
+      serverCpuCores: 0.2,
+      runnerCpuCores: 0.1,
+      otherCpuCores: 0.1,
+      cores: 2,
+      diskReadBytesPerSec: 0,
+      diskWriteBytesPerSec: 0,
+      diskBusyPct: 5,
+    },
     client: { cpuPct: 10, eventLoopUtilization: 0.2, eventLoopDelayMaxMs: 3, runQueueWaitMsPerSec: 5 },
     overhead: { statementsPerSec: 6, msPerSample: 2, msPerSampleMax: 4 },
     ...over,
@@ -52,7 +62,10 @@ describe("who used the CPU", () => {
   test("host-bound: other processes filled the host and the runner waited for a CPU; the words name them and their share", () => {
     const v = verdictOf({ telemetry: busyHost(400), client: { exposedDelayMs: 60, serviceMs: 5 } });
     assert.equal(v.category, "host-bound", v.statement);
-    assert.match(v.statement, /other processes used 75% of the host's 2 CPUs \(stress 140% of a core\) with the host 99% busy, and the runner waited 400 ms\/s for a CPU/);
+    assert.match(
+      v.statement,
+      /other processes used 75% of the host's 2 CPUs \(stress 140% of a core\) with the host 99% busy, and the runner waited 400 ms\/s for a CPU/,
+    );
     // The runner's loop was "busy" 95% while it got 18% of a core: starvation (under "also"), never saturation.
     assert.deepEqual(v.also, ["client-bound"]);
     assert.equal(find({ telemetry: busyHost(400) }, "client-bound").evidence.find((e) => e.what === "runner event-loop utilization")?.holds, undefined);

@@ -55,7 +55,10 @@ describe("rules", () => {
     assert.match(starved.statement, /starved of CPU \(it waited 300 ms\/s for a CPU, its event-loop delay \(12 ms\) reached 3× the operation's own 4 ms\)/);
     // A delay that a p99 would have flagged (3 ms in a 20 ms p99) is not starvation against a 5 ms service time,
     // nor is a long wait for a CPU whose delay stays below the operation's own time.
-    assert.notEqual(v({ telemetry: win(), client: { cpuPct: 15, runQueueWaitMsPerSec: 300, exposedDelayMs: 3, serviceMs: 5, mainP99Ms: 20 } }).category, "client-bound");
+    assert.notEqual(
+      v({ telemetry: win(), client: { cpuPct: 15, runQueueWaitMsPerSec: 300, exposedDelayMs: 3, serviceMs: 5, mainP99Ms: 20 } }).category,
+      "client-bound",
+    );
     assert.notEqual(v({ telemetry: win(), client: { cpuPct: 15, runQueueWaitMsPerSec: 20, exposedDelayMs: 12, serviceMs: 4 } }).category, "client-bound");
     // A loop "busy" while waiting for a CPU is starvation, not saturation: it yields to a server-side limit.
     const wal = win({ runActiveShare: 0.8, runIdleShare: 0.2, runWaitShares: { "LWLock:WALWrite": 0.7, CPU: 0.3 } });
