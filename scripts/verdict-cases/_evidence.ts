@@ -4,6 +4,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import type { RunSummary } from "../../lib/measurement/summary";
+import { startTestServer } from "../../lib/testing";
 
 export interface EvidenceCase {
   name: string;
@@ -15,19 +16,55 @@ export interface EvidenceCase {
 /** Every commit waits for a real flush, 10 ms after its leader starts it (the server's group-commit delay). */
 export const SLOW_FLUSH = { fsync: "on", synchronous_commit: "on", commit_delay: "10000", commit_siblings: "0" };
 
-/** Runs `body` with these server settings (ALTER SYSTEM, reloaded), and resets them after, whatever happens. */
-export async function withServerSettings<T>(url: string, settings: Record<string, string>, body: () => Promise<T>): Promise<T> {
+/** The settings a fresh session on the target sees, by name. */
+async function settingsSeen(url: string, names: string[]): Promise<Record<string, string>> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  const names = Object.keys(settings);
   try {
+    const r = await c.query<{ name: string; setting: string }>("SELECT name, setting FROM pg_settings WHERE name = ANY($1)", [names]);
+    return Object.fromEntries(r.rows.map((row) => [row.name, row.setting]));
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Runs `body` against a target with these server settings: the target itself (ALTER SYSTEM, reloaded, reset
+ * after whatever happens) when they take effect there; otherwise (a setting given on the server's command line,
+ * as the embedded default target's fsync = off is, outranks ALTER SYSTEM) a scratch embedded server started with
+ * them, removed after.
+ */
+export async function withServerSettings<T>(
+  url: string,
+  settings: Record<string, string>,
+  log: (line: string) => void,
+  body: (url: string) => Promise<T>,
+): Promise<T> {
+  const names = Object.keys(settings);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    let applied = true;
     try {
       for (const [k, v] of Object.entries(settings)) await c.query(`ALTER SYSTEM SET ${k} = '${v.replace(/'/g, "''")}'`);
+      await c.query("SELECT pg_reload_conf()");
+      // The reload reaches the other processes asynchronously: wait (bounded) until a fresh session sees it all.
+      const deadline = Date.now() + 5000;
+      const want = (seen: Record<string, string>) => names.every((k) => seen[k] === settings[k]);
+      while (!want(await settingsSeen(url, names)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      applied = want(await settingsSeen(url, names));
     } catch (err) {
-      throw new Error(`this case changes ${names.join(", ")} with ALTER SYSTEM, which needs a superuser: ${(err as Error).message}`);
+      log(`ALTER SYSTEM on the target failed (${(err as Error).message}): provoking this case on a scratch server instead`);
+      applied = false;
     }
-    await c.query("SELECT pg_reload_conf()");
-    return await body();
+    if (applied) return await body(url);
+    log(`the target does not take ${names.join(", ")} from ALTER SYSTEM (set on its command line?): provoking this case on a scratch embedded server`);
+    const scratch = await startTestServer(Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`]));
+    try {
+      return await body(scratch.url("postgres"));
+    } finally {
+      await scratch.stop();
+    }
   } finally {
     for (const k of names) await c.query(`ALTER SYSTEM RESET ${k}`).catch(() => undefined);
     await c.query("SELECT pg_reload_conf()").catch(() => undefined);

@@ -10,8 +10,8 @@ export default {
   provoked: "notify (modded: LISTEN + a pg_notify trigger), 40 publisher VUs, no think time, 10 s, with fsync on and commit_delay = 10 ms",
   expected: ["lock-contention-bound"],
   run: ({ targetUrl, log }) =>
-    withServerSettings(targetUrl, SLOW_FLUSH, () =>
-      runWorkload(WorkloadConfig.parse({ kind: "notify", variant: "modded", vus: 40, thinkMs: 0, durationSeconds: 10, warmupSeconds: 1 }), targetUrl, {
+    withServerSettings(targetUrl, SLOW_FLUSH, log, (url) =>
+      runWorkload(WorkloadConfig.parse({ kind: "notify", variant: "modded", vus: 40, thinkMs: 0, durationSeconds: 10, warmupSeconds: 1 }), url, {
         log,
         drainSeconds: 2,
       }),

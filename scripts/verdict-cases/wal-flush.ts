@@ -9,7 +9,7 @@ export default {
   provoked: "queue, 8 writers, 2 readers, unthrottled, 10 s, with fsync on, synchronous_commit on, commit_delay = 10 ms, commit_siblings = 0",
   expected: ["wal-flush-bound"],
   run: ({ targetUrl, log }) =>
-    withServerSettings(targetUrl, SLOW_FLUSH, () =>
-      runWorkload(WorkloadConfig.parse({ kind: "queue", writers: 8, readers: 2, durationSeconds: 10, warmupSeconds: 1 }), targetUrl, { log, drainSeconds: 2 }),
+    withServerSettings(targetUrl, SLOW_FLUSH, log, (url) =>
+      runWorkload(WorkloadConfig.parse({ kind: "queue", writers: 8, readers: 2, durationSeconds: 10, warmupSeconds: 1 }), url, { log, drainSeconds: 2 }),
     ),
 } satisfies EvidenceCase;
