@@ -2,7 +2,7 @@
 // connection and a timer of its own, never on the engine's tick. Why: the engine's once-a-second tick runs
 // exactly when the run's connections wait on the client (their replies queue behind the tick), so a reading
 // taken then saw them idle: "active" read 0.2-17 % where an independent sampler saw 37-65 %. Here each
-// reading is taken at a jittered ~10 Hz (it cannot phase-lock with the load's own rhythm), and the counts of
+// reading is taken at random instants, ~10 a second (it cannot phase-lock with the load's own rhythm), and the counts of
 // all the readings of a second make that second's sample.
 //
 // Where the target has the pg_wait_sampling extension, its profile (the server's own 100 Hz sampling of every
@@ -33,7 +33,7 @@ export interface WaitSamplerOptions {
   log?: (line: string) => void;
 }
 
-/** The longest mean period the budget may set: one jittered reading a second still samples at random instants (unbiased), only coarser. */
+/** The longest mean period the budget may set: one reading a second at random instants still samples at random instants (unbiased), only coarser. */
 const MAX_PERIOD_MS = 1000;
 
 const emptyCounts = (): BackendCounts => ({ total: 0, active: 0, idle: 0, idleInTx: 0 });
@@ -88,7 +88,7 @@ export class WaitSampler {
         : {
             kind: "pg_stat_activity",
             hz: 1000 / periodMs,
-            note: `pg_stat_activity read up to ${Math.round(1000 / periodMs)} times a second at jittered instants, on a connection and timer of its own (fewer, down to 1, where a local target spends so little CPU that the readings would cost more than 1 % of it)`,
+            note: `pg_stat_activity read up to ${Math.round(1000 / periodMs)} times a second at random instants (Poisson), on a connection and timer of its own (fewer, down to 1, where a local target spends so little CPU that the readings would cost more than 1 % of it)`,
           };
       const s = new WaitSampler(conn, source, opts);
       conn.client.on("error", (err) => s.fail(`the wait sampler's connection was lost: ${explainPgError(err)}`));
@@ -154,13 +154,23 @@ export class WaitSampler {
     this.periodMs = Math.min(Math.max(1000 / allowedPerSec, this.minPeriodMs), MAX_PERIOD_MS);
   }
 
+  /**
+   * The gap to the next reading: exponential around the period (Poisson sampling), so each reading falls at a
+   * random phase of any rhythm the load has (the engine's 1 s tick above all) and the readings see time
+   * averages; a fixed or slightly jittered period near 1 s would drift slowly against the tick and see a few
+   * phases of it. Clamped to 5-400 % of the period.
+   */
+  private nextGapMs(): number {
+    return this.periodMs * Math.min(Math.max(-Math.log(1 - Math.random()), 0.05), 4);
+  }
+
   /** Readings per second now. */
   get hz(): number {
     return 1000 / this.periodMs;
   }
 
   private async run() {
-    let due = clock() + this.periodMs * (0.7 + 0.6 * Math.random());
+    let due = clock() + this.nextGapMs();
     while (!this.stopper.stopped) {
       await this.stopper.sleep(Math.max(due - clock(), 0));
       if (this.stopper.stopped) break;
@@ -171,8 +181,7 @@ export class WaitSampler {
         if (!this.stopper.stopped) this.fail(`a wait reading failed: ${explainPgError(err)}`);
         break;
       }
-      // Jittered: a fixed period could fall into step with the load's own rhythm and see one phase of it.
-      due = Math.max(due + this.periodMs * (0.7 + 0.6 * Math.random()), clock());
+      due = Math.max(due + this.nextGapMs(), clock());
     }
   }
 
