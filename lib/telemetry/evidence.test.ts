@@ -3,6 +3,7 @@
 // wait sampler's several readings a second.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { TELEMETRY_CSV } from "./report";
 import type { TelemetrySample } from "./shape";
 import { THRESHOLDS, verdictOf, type VerdictInput } from "./verdict";
 import { telemetryWindow, type TelemetryWindow } from "./window";
@@ -125,6 +126,12 @@ describe("backend counts over the wait sampler's readings", () => {
     assert.equal(w.waitReadings, 20);
     assert.equal(w.runActiveShare, 0.75);
     assert.equal(w.runWaitShares["LWLock:WALWrite"], 0.9);
+  });
+
+  test("samples.csv's backend columns are the average reading, not the sum", () => {
+    const col = (name: string) => TELEMETRY_CSV.find((c) => c.name === name)!.value(sample(0));
+    assert.equal(col("pg_run_connections"), 4);
+    assert.equal(col("pg_run_active"), 3);
   });
 
   test("a stored sample without readings counts as one", () => {

@@ -3,7 +3,7 @@
 // groups for the charts. Browser-safe.
 import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
-import { TelemetryInfo, type TelemetrySample } from "./shape";
+import { perReading, TelemetryInfo, type TelemetrySample } from "./shape";
 import { CATEGORY_LABELS, Verdict, WAL_FLUSH_WAITS, type Evidence } from "./verdict";
 import { TelemetryWindow } from "./window";
 
@@ -176,15 +176,16 @@ export function telemetryText(t: RunTelemetry): string {
 
 /** samples.csv's telemetry columns (appended only when the run has telemetry, so older exports keep their shape). */
 export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => number | undefined }[] = [
-  { name: "pg_run_connections", value: (t) => t.run.total },
-  { name: "pg_run_active", value: (t) => t.run.active },
-  { name: "pg_run_idle", value: (t) => t.run.idle },
-  { name: "pg_run_idle_in_tx", value: (t) => t.run.idleInTx },
+  // Backend counts are the interval's average reading (the wait sampler reads several times a second).
+  { name: "pg_run_connections", value: (t) => perReading(t).run.total },
+  { name: "pg_run_active", value: (t) => perReading(t).run.active },
+  { name: "pg_run_idle", value: (t) => perReading(t).run.idle },
+  { name: "pg_run_idle_in_tx", value: (t) => perReading(t).run.idleInTx },
   ...WAIT_GROUPS.map((g) => ({
     name: `pg_run_wait_${g.key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
-    value: (t: TelemetrySample) => waitMix(t.runWaits)[g.key],
+    value: (t: TelemetrySample) => waitMix(perReading(t).runWaits)[g.key],
   })),
-  { name: "pg_other_active", value: (t) => t.other.active },
+  { name: "pg_other_active", value: (t) => perReading(t).other.active },
   { name: "pg_lock_waits", value: (t) => t.lockWaits },
   { name: "pg_commits_s", value: (t) => t.db?.commitsPerSec },
   { name: "pg_rollbacks_s", value: (t) => t.db?.rollbacksPerSec },

@@ -149,6 +149,17 @@ export const TelemetrySample = z.object({
 });
 export type TelemetrySample = z.infer<typeof TelemetrySample>;
 
+/**
+ * A sample's backend counts as the average reading of its interval: the counts are sums over `ticks`
+ * readings (several a second with the wait sampler), so charts and CSV columns divide them back.
+ */
+export function perReading(s: TelemetrySample): Pick<TelemetrySample, "run" | "other" | "runWaits" | "otherWaits"> {
+  const n = s.ticks && s.ticks > 0 ? s.ticks : 1;
+  const counts = (c: BackendCounts): BackendCounts => ({ total: c.total / n, active: c.active / n, idle: c.idle / n, idleInTx: c.idleInTx / n });
+  const waits = (w: WaitCounts): WaitCounts => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v / n]));
+  return { run: counts(s.run), other: counts(s.other), runWaits: waits(s.runWaits), otherWaits: waits(s.otherWaits) };
+}
+
 /** What the collector could see, once per run. */
 export const TelemetryInfo = z.object({
   serverVersionNum: z.number().int(),
