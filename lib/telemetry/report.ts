@@ -169,6 +169,7 @@ export function telemetryText(t: RunTelemetry): string {
   for (const e of v.evidence) out.push(`  evidence: ${evidenceText(e)}`);
   if (v.also.length) out.push(`  also: ${v.also.map((c) => CATEGORY_LABELS[c]).join(", ")}`);
   if (t.window) for (const l of windowLines(t.window)) out.push(`  ${l}`);
+  if (t.info.waits) out.push(`  the backends' states and waits: ${t.info.waits.note}`);
   for (const b of v.blindSpots) out.push(`  blind spot: ${b}`);
   for (const m of t.info.missing) out.push(`  not measured: ${m}`);
   return out.join("\n");
