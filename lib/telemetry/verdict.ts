@@ -383,7 +383,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
     case "host-bound": {
       const h = w!.host!;
       const top = (h.topOthers ?? []).map((o) => `${o.name} ${num(100 * o.cores)}% of a core`).join(", ");
-      return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy, and the runner waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${num(h.serverCpuCores)} cores${h.runnerCpuCores !== undefined ? `, the runner ${num(h.runnerCpuCores)}` : ""}: these numbers are the shared machine's, not the target's alone`;
+      return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy, and the runner waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${h.serverCpuCores.toFixed(2)} cores${h.runnerCpuCores !== undefined ? `, the runner ${h.runnerCpuCores.toFixed(2)}` : ""}: these numbers are the shared machine's, not the target's alone`;
     }
     case "client-bound": {
       // Only the numbers that met their threshold are the reason; the others stay in the evidence.
