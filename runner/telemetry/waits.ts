@@ -36,6 +36,21 @@ export interface WaitSamplerOptions {
 /** The longest mean period the budget may set: one reading a second at random instants still samples at random instants (unbiased), only coarser. */
 const MAX_PERIOD_MS = 1000;
 
+/** The share of the target's CPU the sampler may cost, both sides counted (under the 1 % budget, with room). */
+export const WAITS_COST_SHARE = 0.006;
+
+/**
+ * The mean period that keeps the readings' cost under WAITS_COST_SHARE of the target's CPU: given what a reading
+ * cost the target (its backend's CPU seconds) and the cores the target's processes used, counting the runner's
+ * side of a reading as three times the server's (bench:telemetry measures 2-2.5×). Never below minPeriodMs,
+ * never beyond MAX_PERIOD_MS; `current` when the numbers say nothing (no cost measured, an idle target).
+ */
+export function budgetPeriodMs(costSecPerReading: number, targetCores: number, minPeriodMs: number, current: number): number {
+  if (!(costSecPerReading > 0) || !(targetCores > 0)) return current;
+  const allowedPerSec = (WAITS_COST_SHARE * targetCores) / (4 * costSecPerReading);
+  return Math.min(Math.max(1000 / allowedPerSec, minPeriodMs), MAX_PERIOD_MS);
+}
+
 const emptyCounts = (): BackendCounts => ({ total: 0, active: 0, idle: 0, idleInTx: 0 });
 const emptyTally = (): WaitTally => ({ ticks: 0, run: emptyCounts(), other: emptyCounts(), runWaits: {}, otherWaits: {} });
 const pidArray = (pids: readonly number[]) => `'{${pids.filter((p) => Number.isInteger(p) && p > 0).join(",")}}'::int[]`;
@@ -142,16 +157,9 @@ export class WaitSampler {
     this.stopper.stop();
   }
 
-  /**
-   * Keeps the sampler's cost under a share of the target's own CPU: given what a reading cost the target
-   * (its backend's CPU, seconds per reading) and the CPU the target's processes spent per second, the period
-   * is lengthened (never below minPeriodMs, never beyond MAX_PERIOD_MS) so that readings cost at most `share`.
-   * The runner's side of a reading is taken as three times the server's (bench:telemetry measures both: 2-2.5×).
-   */
-  budget(costSecPerReading: number, targetCores: number, share = 0.006) {
-    if (!(costSecPerReading > 0) || !(targetCores > 0)) return;
-    const allowedPerSec = (share * targetCores) / (4 * costSecPerReading);
-    this.periodMs = Math.min(Math.max(1000 / allowedPerSec, this.minPeriodMs), MAX_PERIOD_MS);
+  /** Keeps the sampler's cost under its share of the target's own CPU (budgetPeriodMs). */
+  budget(costSecPerReading: number, targetCores: number) {
+    this.periodMs = budgetPeriodMs(costSecPerReading, targetCores, this.minPeriodMs, this.periodMs);
   }
 
   /**
