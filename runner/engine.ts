@@ -492,6 +492,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         cpuPct: 100 * runnerLoad.cpuCores,
         exposedDelayMs: runnerLoad.exposedDelayMs,
         ...(runnerLoad.judgedAgainst ? { mainP99Ms: runnerLoad.judgedAgainst.p99 } : {}),
+        // The operation's own service time: a loop delay is starvation when it reaches it (not a p99 it blew up).
+        ...(mainLatency && mainLatency.count > 0 ? { serviceMs: mainLatency.p50 } : {}),
       },
     });
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);

@@ -1,9 +1,11 @@
-// `npm run bench:telemetry -- [--target URL] [--duration 10s]`
+// `npm run bench:telemetry -- [--target URL] [--duration 10s] [--only collector|beside|waits]`
 // What the telemetry itself costs, measured: the collector alone on the target for --duration (statements and
 // round trips per second, time per sample, the runner's CPU, the collector backend's CPU on the server when the
 // target is on this machine, transactions the target counted), then the same throttled queue run without and
-// with the collector beside it (runner CPU per 1,000 messages). Without --target it starts a private embedded
-// Postgres in a temporary folder and removes it afterwards.
+// with the collector beside it (runner CPU per 1,000 messages), then the wait sampler's cost (its backend's CPU
+// on the target and its CPU in the runner, ~10 readings a second) beside the CPU time the target spent on a
+// run: it must stay under 1 %. Without --target it starts a private embedded Postgres in a temporary folder and
+// removes it afterwards.
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { describeUrl } from "../lib/targets/pgurl";
@@ -15,6 +17,7 @@ import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { TelemetryCollector } from "../runner/telemetry/collector";
 import { processCpuSeconds } from "../runner/telemetry/host";
+import { WaitSampler } from "../runner/telemetry/waits";
 import { benchArgs } from "./bench-args";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -83,16 +86,70 @@ async function besideRun(url: string, seconds: number) {
   console.log("(one run each on a shared machine: differences of a few % are noise; the collector alone above is the cost itself)");
 }
 
+/**
+ * The wait sampler's cost beside a throttled queue run: a collector (with its sampler, under its budget) reads
+ * the target while the run goes; its sampler backend's CPU on the target, and its CPU in the runner (a reading's
+ * runner CPU measured alone at 10 a second, less the idle process's, times the readings taken), against the
+ * CPU the target's processes spent meanwhile.
+ */
+async function samplerCost(url: string, seconds: number) {
+  console.log(`\n=== the wait sampler beside a queue run, 4 writers, 4 readers, 1,000 msg/s, ${seconds} s ===`);
+  const cpuOver = async (ms: number) => {
+    const c0 = process.cpuUsage();
+    const a0 = performance.now();
+    await sleep(ms);
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1e6 / ((performance.now() - a0) / 1000);
+  };
+  const idleCores = await cpuOver(seconds * 1000);
+  const alone = await WaitSampler.start(url, { runPids: () => [], extension: false });
+  const withSampler = await cpuOver(seconds * 1000);
+  const aloneReadings = (await alone.take())?.ticks ?? 0;
+  await alone.stop();
+  const runnerSecPerReading = aloneReadings > 0 ? (Math.max(withSampler - idleCores, 0) * seconds) / aloneReadings : 0;
+
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 4, throttleWritesPerSec: 1000, durationSeconds: seconds, warmupSeconds: 1 });
+  const collector = await TelemetryCollector.start(url, { keep: seconds + 10 });
+  const pid = collector.waitsBackendPid;
+  const s0 = pid === undefined ? undefined : processCpuSeconds(pid);
+  const before = collector.samples().length;
+  const t0 = performance.now();
+  await runWorkload(config, url, { log: () => undefined, telemetry: false });
+  const wall = (performance.now() - t0) / 1000;
+  const s1 = pid === undefined ? undefined : processCpuSeconds(pid);
+  const samples = collector.samples().slice(before);
+  await collector.stop();
+  const w = telemetryWindow([...samples]);
+  const readingsPerSec = (w?.waitReadings ?? 0) / (w?.seconds || 1);
+  console.log(`wait source                      ${collector.info.waits?.note ?? "none"}`);
+  console.log(`readings                         ${num(readingsPerSec, 1)}/s over the run (10/s alone)`);
+  const runnerCores = runnerSecPerReading * readingsPerSec;
+  console.log(
+    `sampler in the runner            ${num(100 * runnerCores, 2)}% of one core (${num(runnerSecPerReading * 1000, 2)} ms a reading, measured alone less the idle process's ${num(100 * idleCores, 2)}%)`,
+  );
+  if (s0 === undefined || s1 === undefined || !w?.host) {
+    console.log(`server CPU not measured: ${collector.info.host.reason}`);
+    return;
+  }
+  const serverCores = (s1 - s0) / wall;
+  const targetCores = w.host.serverCpuCores - serverCores;
+  const share = (100 * (serverCores + runnerCores)) / targetCores;
+  console.log(`sampler's backend on the target  ${num(100 * serverCores, 2)}% of one core (/proc/${pid}/schedstat)`);
+  console.log(`the target's processes           ${num(100 * targetCores, 1)}% of one core (the sampler's backend left out)`);
+  console.log(`sampler's cost / the target's CPU  ${num(share, 2)}% ${share < 1 ? "(under 1 %)" : "(OVER the 1 % budget)"}`);
+}
+
 async function main() {
-  const a = benchArgs(process.argv.slice(2), ["target", "duration"]);
+  const a = benchArgs(process.argv.slice(2), ["target", "duration", "only"]);
   const seconds = parseDuration(a.duration ?? "10s");
   if (seconds === null || seconds < 2) throw new Error(`--duration expects a duration of 2s or more, such as 10s or 1m, got "${a.duration}"`);
   const server = a.target ? undefined : await startTestServer();
   const url = a.target ?? server!.url("postgres");
   try {
     console.log(`target: ${a.target ? describeUrl(url) : `a private embedded Postgres (${describeUrl(url)})`}`);
-    await collectorAlone(url, seconds);
-    await besideRun(url, seconds);
+    if (!a.only || a.only === "collector") await collectorAlone(url, seconds);
+    if (!a.only || a.only === "beside") await besideRun(url, seconds);
+    if (!a.only || a.only === "waits") await samplerCost(url, seconds);
   } finally {
     await server?.stop();
   }

@@ -6,7 +6,7 @@
 import { useMemo, type ReactNode } from "react";
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, YAxis } from "recharts";
 import { bytesRate, WAIT_GROUPS, waitMix } from "@/lib/telemetry/report";
-import type { TelemetryInfo, TelemetrySample } from "@/lib/telemetry/shape";
+import { perReading, type TelemetryInfo, type TelemetrySample } from "@/lib/telemetry/shape";
 import { fmtRate } from "@/lib/runs/format";
 import { ChartCard } from "../charts/ChartCard";
 
@@ -38,8 +38,10 @@ export function TelemetryCharts({
   const rows = useMemo(
     () =>
       points.map(({ t, telemetry: s }): Row => {
-        const mix = waitMix(s.runWaits);
-        const row: Row = { t: +t.toFixed(2), idle: s.run.idle + s.run.idleInTx };
+        // Backends per reading: a sample sums the wait sampler's several readings of its second.
+        const b = perReading(s);
+        const mix = waitMix(b.runWaits);
+        const row: Row = { t: +t.toFixed(2), idle: b.run.idle + b.run.idleInTx };
         for (const g of WAIT_GROUPS) row[g.key] = mix[g.key];
         row.walBytes = s.wal?.bytesPerSec ?? null;
         row.walSyncMs = s.wal?.syncMsPerSec ?? null;
@@ -101,13 +103,14 @@ export function TelemetryCharts({
           table={() => ({
             columns: ["t (s)", "idle", ...WAIT_GROUPS.map((g) => g.label), "top wait events"],
             rows: points.map(({ t, telemetry: s }) => {
-              const mix = waitMix(s.runWaits);
-              const top = Object.entries(s.runWaits)
+              const per = perReading(s);
+              const mix = waitMix(per.runWaits);
+              const top = Object.entries(per.runWaits)
                 .sort((a, b) => b[1] - a[1])
                 .slice(0, 3)
-                .map(([k, v]) => `${k} ${v}`)
+                .map(([k, v]) => `${k} ${+v.toFixed(1)}`)
                 .join(", ");
-              return [fmtT(t), s.run.idle + s.run.idleInTx, ...WAIT_GROUPS.map((g) => mix[g.key]), top || "–"];
+              return [fmtT(t), per.run.idle + per.run.idleInTx, ...WAIT_GROUPS.map((g) => mix[g.key]), top || "–"];
             }),
             note: "Connections in each state at the sample; a backend active with no wait event is on CPU.",
           })}

@@ -3,7 +3,7 @@
 // groups for the charts. Browser-safe.
 import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
-import { TelemetryInfo, type TelemetrySample } from "./shape";
+import { perReading, TelemetryInfo, type TelemetrySample } from "./shape";
 import { CATEGORY_LABELS, Verdict, WAL_FLUSH_WAITS, type Evidence } from "./verdict";
 import { TelemetryWindow } from "./window";
 
@@ -97,16 +97,23 @@ export function windowLines(w: TelemetryWindow): string[] {
     );
   if (w.host)
     out.push(
-      `server host: CPU ${dec(w.host.cpuBusyPct)}% busy (iowait ${dec(w.host.iowaitPct)}%), Postgres ${dec(w.host.serverCpuCores, 2)} of ${w.host.cores} cores; disks ${bytesRate(w.host.diskReadBytesPerSec)} read, ${bytesRate(w.host.diskWriteBytesPerSec)} written, busiest ${dec(w.host.diskBusyPct)}% busy`,
+      `server host: CPU ${dec(w.host.cpuBusyPct)}% busy (iowait ${dec(w.host.iowaitPct)}%), Postgres ${dec(w.host.serverCpuCores, 2)} of ${w.host.cores} cores${whoElse(w.host)}; disks ${bytesRate(w.host.diskReadBytesPerSec)} read, ${bytesRate(w.host.diskWriteBytesPerSec)} written, busiest ${dec(w.host.diskBusyPct)}% busy`,
     );
   if (w.client)
     out.push(
-      `runner: CPU ${dec(w.client.cpuPct)}% of one core, event loop ${dec(w.client.eventLoopUtilization * 100, 0)}% busy, longest delay ${dec(w.client.eventLoopDelayMaxMs)} ms`,
+      `runner: CPU ${dec(w.client.cpuPct)}% of one core, event loop ${dec(w.client.eventLoopUtilization * 100, 0)}% busy, longest delay ${dec(w.client.eventLoopDelayMaxMs)} ms${w.client.runQueueWaitMsPerSec !== undefined ? `, waited ${dec(w.client.runQueueWaitMsPerSec, 0)} ms/s for a CPU` : ""}`,
     );
   out.push(
     `telemetry's own cost: ${dec(w.overhead.statementsPerSec)} statements/s on the target (one round trip a second), ${dec(w.overhead.msPerSample, 2)} ms per sample (max ${dec(w.overhead.msPerSampleMax, 2)} ms)`,
   );
   return out;
+}
+
+/** The host's CPU besides Postgres: the runner's and everyone else's (the busiest by name). */
+function whoElse(h: NonNullable<TelemetryWindow["host"]>): string {
+  if (h.otherCpuCores === undefined) return "";
+  const top = (h.topOthers ?? []).map((o) => `${o.name} ${dec(o.cores, 2)}`).join(", ");
+  return `, the runner ${dec(h.runnerCpuCores ?? 0, 2)}, other processes ${dec(h.otherCpuCores, 2)}${top ? ` (${top})` : ""}`;
 }
 
 /** What the server did in one short line (compare's cell): the run's connections, top waits, commits, WAL, CPU. */
@@ -162,6 +169,7 @@ export function telemetryText(t: RunTelemetry): string {
   for (const e of v.evidence) out.push(`  evidence: ${evidenceText(e)}`);
   if (v.also.length) out.push(`  also: ${v.also.map((c) => CATEGORY_LABELS[c]).join(", ")}`);
   if (t.window) for (const l of windowLines(t.window)) out.push(`  ${l}`);
+  if (t.info.waits) out.push(`  the backends' states and waits: ${t.info.waits.note}`);
   for (const b of v.blindSpots) out.push(`  blind spot: ${b}`);
   for (const m of t.info.missing) out.push(`  not measured: ${m}`);
   return out.join("\n");
@@ -169,15 +177,16 @@ export function telemetryText(t: RunTelemetry): string {
 
 /** samples.csv's telemetry columns (appended only when the run has telemetry, so older exports keep their shape). */
 export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => number | undefined }[] = [
-  { name: "pg_run_connections", value: (t) => t.run.total },
-  { name: "pg_run_active", value: (t) => t.run.active },
-  { name: "pg_run_idle", value: (t) => t.run.idle },
-  { name: "pg_run_idle_in_tx", value: (t) => t.run.idleInTx },
+  // Backend counts are the interval's average reading (the wait sampler reads several times a second).
+  { name: "pg_run_connections", value: (t) => perReading(t).run.total },
+  { name: "pg_run_active", value: (t) => perReading(t).run.active },
+  { name: "pg_run_idle", value: (t) => perReading(t).run.idle },
+  { name: "pg_run_idle_in_tx", value: (t) => perReading(t).run.idleInTx },
   ...WAIT_GROUPS.map((g) => ({
     name: `pg_run_wait_${g.key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
-    value: (t: TelemetrySample) => waitMix(t.runWaits)[g.key],
+    value: (t: TelemetrySample) => waitMix(perReading(t).runWaits)[g.key],
   })),
-  { name: "pg_other_active", value: (t) => t.other.active },
+  { name: "pg_other_active", value: (t) => perReading(t).other.active },
   { name: "pg_lock_waits", value: (t) => t.lockWaits },
   { name: "pg_commits_s", value: (t) => t.db?.commitsPerSec },
   { name: "pg_rollbacks_s", value: (t) => t.db?.rollbacksPerSec },

@@ -80,6 +80,12 @@ export const HostRates = z.object({
   iowaitPct: z.number(),
   /** CPU the target's processes used, in cores (1 = one core fully busy). */
   serverCpuCores: z.number(),
+  /** CPU the runner process used (every thread), in cores. */
+  runnerCpuCores: z.number().optional(),
+  /** CPU every other process used (the host's busy time less the target's and the runner's), in cores. */
+  otherCpuCores: z.number().optional(),
+  /** The busiest other processes in the interval, by name (at most five names; processes of one name add up). */
+  topOthers: z.array(z.object({ name: z.string(), processes: z.number().int(), cores: z.number() })).optional(),
   cores: z.number().int(),
   diskReadBytesPerSec: z.number(),
   diskWriteBytesPerSec: z.number(),
@@ -96,15 +102,31 @@ export const ClientRates = z.object({
   eventLoopUtilization: z.number(),
   /** Longest event-loop delay seen in the interval, ms. */
   eventLoopDelayMaxMs: z.number(),
+  /** Time the runner's threads were runnable but not running (waiting for a CPU), ms per second (Linux schedstat). */
+  runQueueWaitMsPerSec: z.number().optional(),
 });
 export type ClientRates = z.infer<typeof ClientRates>;
+
+/** Where the backends' states and waits were read: sampled by the runner, or the pg_wait_sampling extension's profile. */
+export const WaitSource = z.object({
+  kind: z.enum(["pg_stat_activity", "pg_wait_sampling"]),
+  /** Readings per second (per backend for pg_wait_sampling). */
+  hz: z.number(),
+  note: z.string(),
+});
+export type WaitSource = z.infer<typeof WaitSource>;
 
 export const TelemetrySample = z.object({
   /** Wall-clock time of the reading (ISO). */
   time: z.string(),
   /** Real length of the interval the rates cover, seconds. */
   intervalSec: z.number(),
-  /** The run's own connections (the runner's backends) and every other backend of the server. */
+  /**
+   * How many readings of the backends run/other/runWaits/otherWaits add up (the wait sampler's, several a second);
+   * absent: one reading (samples stored before the sampler).
+   */
+  ticks: z.number().int().optional(),
+  /** The run's own connections (the runner's backends) and every other backend of the server, summed over `ticks` readings. */
   run: BackendCounts,
   runWaits: WaitCounts,
   other: BackendCounts,
@@ -127,6 +149,17 @@ export const TelemetrySample = z.object({
 });
 export type TelemetrySample = z.infer<typeof TelemetrySample>;
 
+/**
+ * A sample's backend counts as the average reading of its interval: the counts are sums over `ticks`
+ * readings (several a second with the wait sampler), so charts and CSV columns divide them back.
+ */
+export function perReading(s: TelemetrySample): Pick<TelemetrySample, "run" | "other" | "runWaits" | "otherWaits"> {
+  const n = s.ticks && s.ticks > 0 ? s.ticks : 1;
+  const counts = (c: BackendCounts): BackendCounts => ({ total: c.total / n, active: c.active / n, idle: c.idle / n, idleInTx: c.idleInTx / n });
+  const waits = (w: WaitCounts): WaitCounts => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v / n]));
+  return { run: counts(s.run), other: counts(s.other), runWaits: waits(s.runWaits), otherWaits: waits(s.otherWaits) };
+}
+
 /** What the collector could see, once per run. */
 export const TelemetryInfo = z.object({
   serverVersionNum: z.number().int(),
@@ -134,6 +167,8 @@ export const TelemetryInfo = z.object({
   monitor: z.boolean(),
   /** Whether host CPU and I/O are measured, and if not why (a remote target). */
   host: z.object({ available: z.boolean(), reason: z.string() }),
+  /** Where the backends' states and waits came from (absent: one pg_stat_activity reading a second, before the sampler). */
+  waits: WaitSource.optional(),
   /** Everything not measured, each naming why and what would make it measurable. */
   missing: z.array(z.string()),
 });

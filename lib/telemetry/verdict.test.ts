@@ -102,15 +102,20 @@ describe("rules", () => {
     const elu = v({ telemetry: win(), client: { cpuPct: 50, eventLoopUtilization: 0.95 } });
     assert.equal(elu.category, "client-bound");
     assert.equal(v({ telemetry: win({ client: { cpuPct: 89, eventLoopUtilization: 0.89, eventLoopDelayMaxMs: 5 } }) }).category !== "client-bound", true);
-    // The runner's delay against the main latency: 3 ms in a 20 ms p99 distorts it; 1.5 ms does not; 0.5 ms is noise.
-    const delay = v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 3, mainP99Ms: 20 } });
-    assert.equal(delay.category, "client-bound");
-    assert.match(delay.statement, /event-loop delay 3 ms against a 20 ms p99/);
-    assert.notEqual(v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 1.5, mainP99Ms: 20 } }).category, "client-bound");
-    assert.notEqual(v({ telemetry: win(), client: { cpuPct: 40, exposedDelayMs: 0.5, mainP99Ms: 2 } }).category, "client-bound");
-    // A delay that only distorts the latencies yields to a server-side limit, and shows under "also".
+    // Starvation: the runner waited for a CPU and its loop delay reached the operation's own service time (p50).
+    const starved = v({ telemetry: win(), client: { cpuPct: 15, runQueueWaitMsPerSec: 300, exposedDelayMs: 12, serviceMs: 4 } });
+    assert.equal(starved.category, "client-bound");
+    assert.match(starved.statement, /starved of CPU \(it waited 300 ms\/s for a CPU, its event-loop delay \(12 ms\) reached 3× the operation's own 4 ms\)/);
+    // A delay that a p99 would have flagged (3 ms in a 20 ms p99) is not starvation against a 5 ms service time,
+    // nor is a long wait for a CPU whose delay stays below the operation's own time.
+    assert.notEqual(
+      v({ telemetry: win(), client: { cpuPct: 15, runQueueWaitMsPerSec: 300, exposedDelayMs: 3, serviceMs: 5, mainP99Ms: 20 } }).category,
+      "client-bound",
+    );
+    assert.notEqual(v({ telemetry: win(), client: { cpuPct: 15, runQueueWaitMsPerSec: 20, exposedDelayMs: 12, serviceMs: 4 } }).category, "client-bound");
+    // A loop "busy" while waiting for a CPU is starvation, not saturation: it yields to a server-side limit.
     const wal = win({ runActiveShare: 0.8, runIdleShare: 0.2, runWaitShares: { "LWLock:WALWrite": 0.7, CPU: 0.3 } });
-    const both = v({ telemetry: wal, client: { cpuPct: 40, exposedDelayMs: 3, mainP99Ms: 20 } });
+    const both = v({ telemetry: wal, client: { cpuPct: 10, eventLoopUtilization: 0.97, runQueueWaitMsPerSec: 900, exposedDelayMs: 50, serviceMs: 10 } });
     assert.equal(both.category, "wal-flush-bound");
     assert.deepEqual(both.also, ["client-bound"]);
     // A busy runner does not yield.
@@ -123,7 +128,7 @@ describe("rules", () => {
     const w = win({ runActiveShare: 0.9, runWaitShares: { "Lock:transactionid": 0.6, CPU: 0.4 }, lockWaitsAvg: 7 });
     const r = v({ telemetry: w });
     assert.equal(r.category, "lock-contention-bound");
-    assert.match(r.statement, /60% of the run's active backends waited on row\/transaction locks \(Lock:transactionid 60%/);
+    assert.match(r.statement, /60% of the run's active backends waited on heavyweight locks \(Lock:transactionid 60%/);
     assert.ok(r.evidence.some((e) => e.what === "ungranted locks, average" && e.value === 7));
     assert.equal(find({ telemetry: { ...w, runWaitShares: { "Lock:tuple": 0.29, CPU: 0.71 } } }, "lock-contention-bound").matched, false);
     assert.equal(find({ telemetry: { ...w, runActiveShare: 0.29 } }, "lock-contention-bound").matched, false);

@@ -7,7 +7,7 @@
 // explains each rule; the thresholds are THRESHOLDS below, nowhere else.
 import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
-import { CLIENT_BOUND_CPU_CORES, CLIENT_BOUND_SHARE, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
+import { CLIENT_BOUND_CPU_CORES, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { isPaced, PACE_THRESHOLDS, type PaceSpec } from "./pace";
 import { achievedWhat, behindSchedule, consumersBehind, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
@@ -17,6 +17,7 @@ export const CATEGORIES = [
   "stall",
   "rate-bound",
   "behind-schedule",
+  "host-bound",
   "client-bound",
   "lock-contention-bound",
   "wal-flush-bound",
@@ -37,6 +38,7 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   stall: "stall",
   "rate-bound": "rate-bound",
   "behind-schedule": "behind schedule",
+  "host-bound": "host-bound (other processes)",
   "client-bound": "client-bound (the runner)",
   "lock-contention-bound": "lock-contention-bound",
   "wal-flush-bound": "WAL-flush-bound",
@@ -56,10 +58,18 @@ export const THRESHOLDS = {
   clientCpuPct: 100 * CLIENT_BOUND_CPU_CORES,
   /** … or its event loop was busy at least this share of the time. */
   clientEventLoopUtilization: 0.9,
-  /** … or its event-loop delay reached this share of the main latency's p99 (the latencies are then partly the runner's), */
-  clientDelayShareOfP99: CLIENT_BOUND_SHARE,
+  /**
+   * … or it was starved: its threads waited for a CPU (runnable, not running) at least this many ms per second …
+   * (10 % of the time: more than a busy 2-core host's scheduling noise)
+   */
+  clientRunQueueWaitMsPerSec: 100,
+  /** … and its event-loop delay reached this multiple of the operation's own service time (its p50), */
+  clientDelayOverService: 1,
   /** … a delay of at least clientDelayFloorMs (below it, timer noise). */
   clientDelayFloorMs: LOOP_DELAY_FLOOR_MS,
+  /** host-bound: processes other than the target's and the runner's used at least this % of the host's CPUs … */
+  hostOtherCpuPct: 25,
+  /** … the host was busy at least hostCpuBusyPct, and the runner waited for a CPU at least clientRunQueueWaitMsPerSec. */
   /** Server-side rules need the run's connections on the server at least this share of the time. */
   serverActiveShare: 0.3,
   /** lock-contention-bound: Lock waits are at least this share of the run's active backend-samples. */
@@ -124,6 +134,10 @@ export type Verdict = z.infer<typeof Verdict>;
 
 export interface ClientInput {
   cpuPct?: number;
+  /** The runner's threads' time runnable but not running, ms per second. */
+  runQueueWaitMsPerSec?: number;
+  /** The main operation's own service time (its p50, ms): what a loop delay is held against. */
+  serviceMs?: number;
   eventLoopUtilization?: number;
   eventLoopDelayMaxMs?: number;
   /** The event-loop delay a latency's p99 can carry over the window, and that p99 (the runner's load check). */
@@ -189,30 +203,60 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
   "rate-bound": (input, w) =>
     rateBound(paceOf(input), w, w ? serverCpuPct(w) : undefined, { active: THRESHOLDS.headroomActiveShare, cpuPct: THRESHOLDS.headroomServerCpuPct }),
   "behind-schedule": (input) => behindSchedule(paceOf(input)),
+  "host-bound": (input, w) => {
+    const c = clientOf(input, w);
+    if (!w?.host || w.host.otherCpuCores === undefined || c?.runQueueWaitMsPerSec === undefined)
+      return { category: "host-bound", matched: false, evidence: [] };
+    const h = w.host;
+    const ev = [
+      ge("other processes' CPU, % of the host", (100 * h.otherCpuCores!) / h.cores, THRESHOLDS.hostOtherCpuPct, "%"),
+      ge("host CPU busy (all processes)", h.cpuBusyPct, THRESHOLDS.hostCpuBusyPct, "%"),
+      ge("runner's wait for a CPU (runnable, not running)", c.runQueueWaitMsPerSec, THRESHOLDS.clientRunQueueWaitMsPerSec, "ms/s"),
+      ...(h.topOthers ?? []).map((o) => fact(`CPU of ${o.name}`, o.cores, "cores")),
+      fact("server processes' CPU", h.serverCpuCores, "cores"),
+      ...(h.runnerCpuCores !== undefined ? [fact("runner CPU", h.runnerCpuCores, "cores")] : []),
+      fact("host cores", h.cores, "cores"),
+    ];
+    return { category: "host-bound", matched: all(ev), evidence: ev };
+  },
   "client-bound": (input, w) => {
     const c = clientOf(input, w);
-    if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.exposedDelayMs === undefined))
+    if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
       return { category: "client-bound", matched: false, evidence: [] };
     const cpu = c.cpuPct !== undefined ? ge("runner CPU, % of one core", c.cpuPct, THRESHOLDS.clientCpuPct, "%") : undefined;
     const elu =
       c.eventLoopUtilization !== undefined
         ? ge("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.clientEventLoopUtilization, "ratio")
         : undefined;
-    const delay =
-      c.exposedDelayMs !== undefined && c.mainP99Ms !== undefined && c.exposedDelayMs >= THRESHOLDS.clientDelayFloorMs
-        ? ge("runner event-loop delay / the main latency's p99", c.exposedDelayMs / c.mainP99Ms, THRESHOLDS.clientDelayShareOfP99, "ratio")
+    // Starvation: the runner could run and got no CPU, long enough to delay its loop by an operation's own time.
+    const queued =
+      c.runQueueWaitMsPerSec !== undefined
+        ? ge("runner's wait for a CPU (runnable, not running)", c.runQueueWaitMsPerSec, THRESHOLDS.clientRunQueueWaitMsPerSec, "ms/s")
         : undefined;
-    const alternatives = [cpu, elu, delay];
-    const busy = alternatives.some((e) => e?.holds);
-    const ev = alternatives.filter((e): e is Evidence => e !== undefined);
-    if (delay) ev.push(fact("runner event-loop delay over 1% of the time", c.exposedDelayMs!, "ms"), fact("main latency p99", c.mainP99Ms!, "ms"));
+    const delayed =
+      c.exposedDelayMs !== undefined && c.serviceMs !== undefined && c.serviceMs > 0
+        ? ge(
+            "runner event-loop delay / the operation's own service time (p50)",
+            c.exposedDelayMs >= THRESHOLDS.clientDelayFloorMs ? c.exposedDelayMs / c.serviceMs : 0,
+            THRESHOLDS.clientDelayOverService,
+            "ratio",
+          )
+        : undefined;
+    const starvedParts = [queued, delayed].filter((e): e is Evidence => e !== undefined);
+    const starved = starvedParts.length > 0 && starvedParts.every((e) => e.holds);
+    // A loop "busy" while its thread waits for a CPU is starved, not saturated: utilization counts the time a
+    // callback was preempted. It shows saturation only when the runner got the CPU it asked for.
+    if (elu?.holds && queued?.holds) delete elu.holds;
+    const saturated = cpu?.holds === true || elu?.holds === true;
+    const ev = [cpu, elu, ...starvedParts].filter((e): e is Evidence => e !== undefined);
+    if (c.exposedDelayMs !== undefined) ev.push(fact("runner event-loop delay over 1% of the time", c.exposedDelayMs, "ms"));
+    if (c.serviceMs !== undefined) ev.push(fact("the operation's service time (p50)", c.serviceMs, "ms"));
     if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
-    // Context, not a condition: the server's side is sampled by a loop sharing the runner's busy thread, and a
-    // runner at its limit is a limit whatever the server did.
     if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
-    // Any one alternative suffices; those that did not reach their threshold are context.
-    for (const e of alternatives) if (e && busy && !e.holds) delete e.holds;
-    return { category: "client-bound", matched: busy, evidence: ev };
+    // Either saturation (CPU or loop) or starvation suffices; the other alternative's unmet numbers are context.
+    if (saturated) for (const e of starvedParts) if (!e.holds) delete e.holds;
+    if (starved || saturated) for (const e of [cpu, elu]) if (e && !e.holds) delete e.holds;
+    return { category: "client-bound", matched: saturated || starved, evidence: ev };
   },
   "lock-contention-bound": (_, w) => {
     if (!w) return { category: "lock-contention-bound", matched: false, evidence: [] };
@@ -267,10 +311,23 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (w.host && cpu !== undefined) {
       const server = ge("server processes' CPU, % of the host", cpu, THRESHOLDS.serverCpuPct, "%");
       const host = ge("host CPU busy (all processes)", w.host.cpuBusyPct, THRESHOLDS.hostCpuBusyPct, "%");
-      // Either the server's own share or a saturated host (shared with the runner) suffices.
-      if (server.holds && !host.holds) delete host.holds;
-      if (host.holds && !server.holds) delete server.holds;
-      ev.push(server, host, fact("server processes' CPU", w.host.serverCpuCores, "cores"), fact("host cores", w.host.cores, "cores"));
+      // A host saturated by other processes is host-bound, not the server's CPU: it counts only when they stay below.
+      const others = w.host.otherCpuCores !== undefined ? (100 * w.host.otherCpuCores) / w.host.cores : undefined;
+      const quiet = others !== undefined ? lt("other processes' CPU, % of the host", others, THRESHOLDS.hostOtherCpuPct, "%") : undefined;
+      const hostByRun = host.holds === true && quiet?.holds !== false;
+      // Either the server's own share or a host saturated by the run (the server and the runner) suffices.
+      if (server.holds) {
+        if (!host.holds) delete host.holds;
+        if (quiet && !quiet.holds) delete quiet.holds;
+      }
+      if (hostByRun && !server.holds) delete server.holds;
+      ev.push(
+        server,
+        host,
+        ...(quiet ? [quiet] : []),
+        fact("server processes' CPU", w.host.serverCpuCores, "cores"),
+        fact("host cores", w.host.cores, "cores"),
+      );
     }
     return { category: "cpu-bound-server", matched: all(ev), evidence: ev };
   },
@@ -344,16 +401,17 @@ const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io
  * and its statement names the backlog).
  */
 const PACE_EFFECTS: Category[] = ["consumers-behind", "stall"];
-const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
+const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["host-bound"], ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
 /** The causes consumers behind yields to. */
 const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE];
 
 /**
- * A runner whose CPU or event loop is at its limit sets the pace; one whose event-loop delay merely reaches 10%
- * of a latency's p99 distorts the latencies without limiting throughput: that one yields to a server-side limit,
- * to a missed rate and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
+ * A runner whose CPU or event loop is at its limit sets the pace; one merely starved of CPU (it waited for a
+ * CPU, its loop delayed by an operation's own time) distorts the numbers without being the limit a server-side
+ * rule measured directly: that one yields to a server-side limit, to other processes (host-bound, its cause)
+ * and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
  */
-const byDelayOnly = (f: Finding) =>
+const byStarvationOnly = (f: Finding) =>
   f.category === "client-bound" && f.matched && !f.evidence.some((e) => e.holds && /^runner (CPU|event-loop utilization)/.test(e.what));
 
 /** How strongly a matched finding holds: a server-side one's main share, a pace effect's size. */
@@ -374,19 +432,35 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
     case "rate-bound":
     case "behind-schedule":
       return paceStatement(category, paceOf(input)!, w, undefined);
+    case "host-bound": {
+      const h = w!.host!;
+      const top = (h.topOthers ?? []).map((o) => `${o.name} ${num(100 * o.cores)}% of a core`).join(", ");
+      return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy, and the runner waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${h.serverCpuCores.toFixed(2)} cores${h.runnerCpuCores !== undefined ? `, the runner ${h.runnerCpuCores.toFixed(2)}` : ""}: these numbers are the shared machine's, not the target's alone`;
+    }
     case "client-bound": {
-      const c = clientOf(input, w);
+      // Only the numbers that met their threshold are the reason; the others stay in the evidence.
+      const held = (prefix: string) => f?.evidence.find((e) => e.what.startsWith(prefix) && e.holds === true);
       const parts = [
-        ...(c?.cpuPct !== undefined ? [`CPU ${num(c.cpuPct)}% of one core`] : []),
-        ...(c?.eventLoopUtilization !== undefined ? [`event loop ${pct(c.eventLoopUtilization)} busy`] : []),
-        ...(c?.exposedDelayMs !== undefined && c.mainP99Ms !== undefined
-          ? [`event-loop delay ${fmtLatency(c.exposedDelayMs)} against a ${fmtLatency(c.mainP99Ms)} p99`]
+        ...(held("runner CPU") ? [`its CPU reached ${num(held("runner CPU")!.value)}% of one core`] : []),
+        ...(held("runner event-loop utilization") ? [`its event loop was ${pct(held("runner event-loop utilization")!.value)} busy`] : []),
+        ...(held("runner's wait for a CPU") ? [`it waited ${num(held("runner's wait for a CPU")!.value)} ms/s for a CPU`] : []),
+        ...(held("runner event-loop delay")
+          ? [
+              `its event-loop delay (${fmtLatency(ev("runner event-loop delay over") ?? 0)}) reached ${num(held("runner event-loop delay")!.value)}× the operation's own ${fmtLatency(ev("the operation's service time") ?? 0)}`,
+            ]
           : []),
       ];
-      return `client-bound: the runner was busy (${parts.join(", ")})${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+      const starved = held("runner's wait for a CPU") || held("runner event-loop delay");
+      return `client-bound: the runner ${starved && !held("runner CPU") && !held("runner event-loop utilization") ? "was starved of CPU" : "was the limit"} (${parts.join(", ")})${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
     }
-    case "lock-contention-bound":
-      return `lock-contention-bound: ${pct(ev("share of active waits on Lock") ?? 0)} of the run's active backends waited on row/transaction locks (${topKeys(w!, isLock)})`;
+    case "lock-contention-bound": {
+      const top = Object.entries(w!.runWaitShares)
+        .filter(([k]) => isLock(k))
+        .sort((a, b) => b[1] - a[1])[0]?.[0];
+      // Lock:object on a database is the one lock every commit that NOTIFYs takes: name it when it leads.
+      const why = top === "Lock:object" ? "; Lock:object is the global lock commits that NOTIFY serialize on" : "";
+      return `lock-contention-bound: ${pct(ev("share of active waits on Lock") ?? 0)} of the run's active backends waited on heavyweight locks (${topKeys(w!, isLock)})${why}`;
+    }
     case "wal-flush-bound":
       return `WAL-flush-bound: ${pct(ev("share of active waits on the WAL") ?? 0)} of the run's active backends waited on the WAL flush (${topKeys(w!, isWalFlush)})${w?.wal?.syncMsPerSec !== undefined ? `, WAL sync time ${num(w.wal.syncMsPerSec)} ms/s` : ""}`;
     case "io-bound-server":
@@ -419,9 +493,9 @@ export function verdictOf(input: VerdictInput): Verdict {
   const findings = (Object.keys(RULES) as Exclude<Category, "undetermined">[]).map((c) => RULES[c](input, w));
   const byCat = new Map(findings.map((f) => [f.category, f]));
   let chosen: Finding | undefined;
-  const delayOnly = byDelayOnly(byCat.get("client-bound")!);
+  const starvedOnly = byStarvationOnly(byCat.get("client-bound")!);
   const late: Category[] = ["client-bound", "connection-bound"];
-  const order = delayOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
+  const order = starvedOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
   const pace = paceOf(input);
   for (const group of order) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
@@ -434,7 +508,7 @@ export function verdictOf(input: VerdictInput): Verdict {
   const effect = PACE_EFFECTS.map((c) => byCat.get(c)!)
     .filter((f) => f.matched)
     .sort((a, b) => strength(b, pace) - strength(a, pace))[0];
-  const cause = chosen && CAUSES.includes(chosen.category) && !(chosen.category === "client-bound" && delayOnly);
+  const cause = chosen && CAUSES.includes(chosen.category) && !(chosen.category === "client-bound" && starvedOnly);
   let suffix = "";
   if (effect && (effect.category === "stall" || !cause)) chosen = effect;
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;

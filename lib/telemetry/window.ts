@@ -7,8 +7,10 @@ import type { TelemetrySample } from "./shape";
 export const TelemetryWindow = z.object({
   seconds: z.number(),
   samples: z.number().int(),
-  /** The run's connections, averaged over samples. */
+  /** The run's connections, averaged over the readings of the backends. */
   runConnections: z.number(),
+  /** Readings of the backends the shares are counted over (several a second with the wait sampler). */
+  waitReadings: z.number().int().optional(),
   /** Shares of the run's backend-samples (0–1): on the server (active), waiting on the client (idle / idle in transaction). */
   runActiveShare: z.number(),
   runIdleShare: z.number(),
@@ -67,13 +69,20 @@ export const TelemetryWindow = z.object({
       cpuBusyPct: z.number(),
       iowaitPct: z.number(),
       serverCpuCores: z.number(),
+      /** The runner's and every other process's CPU, in cores (averaged like the rest). */
+      runnerCpuCores: z.number().optional(),
+      otherCpuCores: z.number().optional(),
+      /** The busiest other processes over the window, by name, in cores averaged over the window. */
+      topOthers: z.array(z.object({ name: z.string(), cores: z.number() })).optional(),
       cores: z.number().int(),
       diskReadBytesPerSec: z.number(),
       diskWriteBytesPerSec: z.number(),
       diskBusyPct: z.number(),
     })
     .optional(),
-  client: z.object({ cpuPct: z.number(), eventLoopUtilization: z.number(), eventLoopDelayMaxMs: z.number() }).optional(),
+  client: z
+    .object({ cpuPct: z.number(), eventLoopUtilization: z.number(), eventLoopDelayMaxMs: z.number(), runQueueWaitMsPerSec: z.number().optional() })
+    .optional(),
   overhead: z.object({ statementsPerSec: z.number(), msPerSample: z.number(), msPerSampleMax: z.number() }),
 });
 export type TelemetryWindow = z.infer<typeof TelemetryWindow>;
@@ -147,6 +156,7 @@ const maxDefined = (a: number | undefined, b: number | undefined) => (b === unde
  */
 export class WindowAccumulator {
   private n = 0;
+  private ticks = 0;
   private seconds = 0;
   private run = { total: 0, active: 0, idle: 0, idleInTx: 0 };
   private runWaits = new Map<string, number>();
@@ -160,8 +170,12 @@ export class WindowAccumulator {
   private xactMax: number | undefined;
   private wal = new Weighted<keyof NonNullable<TelemetryWindow["wal"]> & string>();
   private db = new Weighted<"commitsPerSec" | "rollbacksPerSec" | "insertedPerSec" | "updatedPerSec" | "deletedPerSec" | "blocksReadPerSec">();
-  private host = new Weighted<"cpuBusyPct" | "iowaitPct" | "serverCpuCores" | "diskReadBytesPerSec" | "diskWriteBytesPerSec" | "diskBusyPct">();
-  private client = new Weighted<"cpuPct" | "eventLoopUtilization">();
+  private host = new Weighted<
+    "cpuBusyPct" | "iowaitPct" | "serverCpuCores" | "runnerCpuCores" | "otherCpuCores" | "diskReadBytesPerSec" | "diskWriteBytesPerSec" | "diskBusyPct"
+  >();
+  /** Other processes' CPU-seconds by name (a bounded set: the top three of each sample). */
+  private others = new Map<string, number>();
+  private client = new Weighted<"cpuPct" | "eventLoopUtilization" | "runQueueWaitMsPerSec">();
   private deadlocks = 0;
   private cores = 0;
   private loopMaxMs = 0;
@@ -174,6 +188,7 @@ export class WindowAccumulator {
 
   add(s: TelemetrySample) {
     this.n++;
+    this.ticks += s.ticks ?? 1;
     this.seconds += s.intervalSec;
     const sec = s.intervalSec;
     this.run.total += s.run.total;
@@ -194,6 +209,9 @@ export class WindowAccumulator {
     if (s.db) this.deadlocks += s.db.deadlocks;
     this.host.add(s.host, sec);
     if (s.host) this.cores = s.host.cores;
+    for (const o of s.host?.topOthers ?? []) this.others.set(o.name, (this.others.get(o.name) ?? 0) + o.cores * sec);
+    // Constant memory: short-lived processes with ever-new names would grow the map; keep the busiest.
+    if (this.others.size > 50) this.others = new Map([...this.others.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20));
     this.client.add(s.client, sec);
     if (s.client) this.loopMaxMs = Math.max(this.loopMaxMs, s.client.eventLoopDelayMaxMs);
     if (s.checkpoints) {
@@ -225,6 +243,16 @@ export class WindowAccumulator {
     this.overheadMax = Math.max(this.overheadMax, s.overhead.ms);
   }
 
+  private topOthers(): { topOthers?: { name: string; cores: number }[] } {
+    if (this.others.size === 0 || this.seconds <= 0) return {};
+    const top = [...this.others.entries()]
+      .map(([name, cpuSec]) => ({ name, cores: cpuSec / this.seconds }))
+      .filter((o) => o.cores >= 0.01)
+      .sort((a, b) => b.cores - a.cores)
+      .slice(0, 3);
+    return top.length ? { topOthers: top } : {};
+  }
+
   result(): TelemetryWindow | undefined {
     const n = this.n;
     if (n === 0) return undefined;
@@ -237,13 +265,15 @@ export class WindowAccumulator {
     return {
       seconds: this.seconds,
       samples: n,
-      runConnections: this.run.total / n,
+      // Backend counts are sums over the readings (several a second): averaged per reading.
+      runConnections: this.run.total / this.ticks,
+      waitReadings: this.ticks,
       runActiveShare: share(this.run.active),
       runIdleShare: share(this.run.idle),
       runIdleInTxShare: share(this.run.idleInTx),
       runWaitShares: shares(this.runWaits),
-      otherBackends: this.otherTotal / n,
-      otherActive: this.otherActive / n,
+      otherBackends: this.otherTotal / this.ticks,
+      otherActive: this.otherActive / this.ticks,
       otherWaitShares: shares(this.otherWaits),
       lockWaitsAvg: this.lockSum / n,
       lockWaitsMax: this.lockMax,
@@ -275,7 +305,7 @@ export class WindowAccumulator {
             },
           }
         : {}),
-      ...(host ? { host: { ...(host as Required<typeof host>), cores: this.cores } } : {}),
+      ...(host ? { host: { ...(host as Required<typeof host>), cores: this.cores, ...this.topOthers() } } : {}),
       ...(client ? { client: { ...(client as Required<typeof client>), eventLoopDelayMaxMs: this.loopMaxMs } } : {}),
       overhead: {
         statementsPerSec: this.seconds > 0 ? this.statements / this.seconds : 0,

@@ -7,11 +7,13 @@ import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import type { ClientRates } from "../../lib/telemetry/shape";
 import { clock } from "../timing";
 import { RunnerLoadMeter } from "../stats";
+import { runQueueWaitNs } from "./host";
 
 export class ClientProbe {
   private meter = new RunnerLoadMeter();
   private at = clock();
   private elu: EventLoopUtilization = performance.eventLoopUtilization();
+  private waitNs = runQueueWaitNs();
 
   /** Rates since the previous reading (or since construction). */
   read(): ClientRates {
@@ -19,8 +21,18 @@ export class ClientProbe {
     const load = this.meter.tick(false, Math.max(now - this.at, 1e-3) / 1000);
     const elu = performance.eventLoopUtilization(this.elu);
     this.elu = performance.eventLoopUtilization();
+    const sec = Math.max(now - this.at, 1e-3) / 1000;
     this.at = now;
-    return { cpuPct: 100 * load.cpuCores, eventLoopUtilization: elu.utilization, eventLoopDelayMaxMs: load.loopDelayMs.max };
+    // Starvation, as the kernel counts it: time the runner could have run and did not get a CPU.
+    const waitNs = runQueueWaitNs();
+    const waited = waitNs !== undefined && this.waitNs !== undefined ? Math.max(waitNs - this.waitNs, 0) / 1e6 / sec : undefined;
+    this.waitNs = waitNs;
+    return {
+      cpuPct: 100 * load.cpuCores,
+      eventLoopUtilization: elu.utilization,
+      eventLoopDelayMaxMs: load.loopDelayMs.max,
+      ...(waited !== undefined ? { runQueueWaitMsPerSec: waited } : {}),
+    };
   }
 
   stop() {

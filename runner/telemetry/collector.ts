@@ -10,7 +10,8 @@ import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, W
 import { closeClient, openClient, type TargetClient } from "../pg/pgclient";
 import { clock, Stopper } from "../timing";
 import { ClientProbe } from "./client";
-import { HostProbe, processName } from "./host";
+import { HostProbe, processCpuSeconds, processName } from "./host";
+import { WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
   /** The run's schema name (unquoted), for its tables' dead tuples and vacuum counts. */
@@ -23,6 +24,11 @@ export interface CollectorOptions {
   keep?: number;
   /** Measure the runner process (CPU, event loop) too (default true). */
   client?: boolean;
+  /**
+   * Count the backends' states and waits with the wait sampler (runner/telemetry/waits.ts: its own connection
+   * and timer, ~10 Hz, or pg_wait_sampling) rather than the one reading a sample takes (default true).
+   */
+  waits?: boolean | { periodMs?: number; extension?: boolean };
   log?: (line: string) => void;
   /** Told of the connection as it opens (the engine's liveness watch destroys it if the target stops answering). */
   track?: (tc: TargetClient) => void;
@@ -101,6 +107,7 @@ export class TelemetryCollector {
   private inFlight: Promise<unknown> | undefined;
   private host?: HostProbe;
   private clientProbe?: ClientProbe;
+  private waits?: WaitSampler;
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
   readonly info: TelemetryInfo;
@@ -149,6 +156,7 @@ export class TelemetryCollector {
       const info: TelemetryInfo = { serverVersionNum: caps.version, monitor: caps.monitor, host, missing: missingFor(caps, String(row.role), host) };
       const c = new TelemetryCollector(conn, caps, info, opts, local ? new HostProbe() : undefined);
       conn.client.on("error", (err) => c.fail(`the telemetry connection was lost: ${explainPgError(err)}`));
+      await c.startWaits(url);
       await c.sample(false);
       if ((opts.intervalMs ?? 1000) > 0) c.loop = c.run();
       return c;
@@ -161,6 +169,35 @@ export class TelemetryCollector {
   /** The collector's own backend on the target (its CPU is the telemetry's server-side cost). */
   get backendPid(): number {
     return this.conn.pid;
+  }
+
+  /** The wait sampler's backend, when it runs (its CPU is part of the telemetry's cost). */
+  get waitsBackendPid(): number | undefined {
+    return this.waits?.backendPid;
+  }
+
+  /** Starts the wait sampler; without it (refused, or turned off) each sample's own reading counts the backends. */
+  private async startWaits(url: string) {
+    const w = this.opts.waits ?? true;
+    const once = { kind: "pg_stat_activity" as const, hz: 1000 / (this.opts.intervalMs || 1000), note: "one pg_stat_activity reading per sample" };
+    if (w === false) {
+      this.info.waits = once;
+      return;
+    }
+    try {
+      this.waits = await WaitSampler.start(url, {
+        runPids: () => this.opts.runPids?.() ?? [],
+        ...(typeof w === "object" ? w : {}),
+        track: this.opts.track,
+        log: this.opts.log,
+      });
+      this.info.waits = this.waits.source;
+    } catch (err) {
+      this.info.waits = once;
+      this.info.missing.push(
+        `the wait sampler could not connect (${explainPgError(err)}): the backends' states and waits were read once per sample, which sees the run's connections idle more often than they are`,
+      );
+    }
   }
 
   /** The samples kept (the last `keep`), oldest first. */
@@ -187,11 +224,41 @@ export class TelemetryCollector {
   async stop(): Promise<void> {
     this.stopper.stop();
     this.clientProbe?.stop();
+    await this.waits?.stop();
     // Closed first, bounded: a reading in flight on a target that stopped answering then fails instead of
     // holding the stop (and the run's end) for ever.
     await closeClient(this.conn.client);
     await this.loop;
     await this.inFlight;
+  }
+
+  private waitsCpuSec?: number;
+
+  /** Keeps the wait sampler under its share of the target's CPU (a local target: its backend's CPU is in /proc). */
+  private budgetWaits(readings: number, serverCores: number, sec: number) {
+    const pid = this.waits?.backendPid;
+    if (pid === undefined || this.waits?.source.kind !== "pg_stat_activity") return;
+    const now = processCpuSeconds(pid);
+    const before = this.waitsCpuSec;
+    this.waitsCpuSec = now;
+    if (now === undefined || before === undefined || readings <= 0) return;
+    const perReading = Math.max(now - before, 0) / readings;
+    // The target's CPU less the sampler's own.
+    if (sec > 0) this.waits.budget(perReading, serverCores - Math.max(now - before, 0) / sec);
+  }
+
+  /** The wait sampler's counts since the previous sample (undefined without a working sampler). */
+  private async takeWaits(): Promise<WaitTally | undefined> {
+    if (!this.waits) return undefined;
+    const t = await this.waits.take();
+    if (this.waits.failed) {
+      this.info.missing.push(`${this.waits.failed}: from then on the backends were counted once per sample`);
+      this.info.waits = { kind: "pg_stat_activity", hz: 1, note: "one pg_stat_activity reading per sample (the wait sampler stopped)" };
+      const w = this.waits;
+      this.waits = undefined;
+      void w.stop();
+    }
+    return t;
   }
 
   private fail(reason: string) {
@@ -249,7 +316,10 @@ export class TelemetryCollector {
     ];
     const t0 = clock();
     // One simple query, one round trip: the statements' results come back in order.
-    const results = (await this.conn.client.query(statements.join(";\n"))) as unknown as pg.QueryResult[];
+    const [results, tally] = (await Promise.all([this.conn.client.query(statements.join(";\n")), this.takeWaits()])) as unknown as [
+      pg.QueryResult[],
+      WaitTally | undefined,
+    ];
     const [activity, misc, wal, cp, db, tables] = results.map((r) => r.rows);
     const at = clock();
     const sec = (at - this.prevAt) / 1000;
@@ -279,6 +349,8 @@ export class TelemetryCollector {
       } else if (String(a.state).startsWith("idle in transaction")) counts.idleInTx++;
       else counts.idle++;
     }
+    // The wait sampler's readings of the interval when it runs; this one reading only without it.
+    const counted: WaitTally = tally ?? { ticks: 1, run, other, runWaits, otherWaits };
     const m = misc[0];
     for (const age of [m.prepared_age, m.slot_age]) if (age !== null) xminAge = Math.max(xminAge ?? 0, Number(age));
 
@@ -289,6 +361,7 @@ export class TelemetryCollector {
       ...(tables ? { tables: { av: Number(tables[0].av), aa: Number(tables[0].aa) } } : {}),
     };
     const host = this.host?.read(serverPids);
+    if (host && tally) this.budgetWaits(tally.ticks, host.serverCpuCores, sec);
     const client = emit ? this.clientProbe?.read() : (this.clientProbe?.read(), undefined);
     const prev = this.prev;
     this.prev = counters;
@@ -310,10 +383,11 @@ export class TelemetryCollector {
     const s: TelemetrySample = {
       time: new Date().toISOString(),
       intervalSec: sec,
-      run,
-      runWaits,
-      other,
-      otherWaits,
+      ticks: counted.ticks,
+      run: counted.run,
+      runWaits: counted.runWaits,
+      other: counted.other,
+      otherWaits: counted.otherWaits,
       lockWaits: Number(m.lock_waits),
       runLockWaits: Number(m.run_lock_waits),
       ...(xminAge !== undefined ? { xminAgeXids: xminAge } : {}),

@@ -34,6 +34,56 @@ export function processCpuSeconds(pid: number): number | undefined {
   return (Number(f[11]) + Number(f[12])) / TICKS_PER_SEC; // fields 14 and 15 (utime, stime), counted from field 3
 }
 
+/** CPU seconds of a whole process (every thread), from /proc/<pid>/stat's utime + stime; undefined when gone. */
+function wholeProcessCpuSeconds(pid: number): number | undefined {
+  const s = read(`/proc/${pid}/stat`);
+  if (!s) return undefined;
+  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / TICKS_PER_SEC;
+}
+
+/**
+ * Nanoseconds this process's threads have spent runnable but not running (waiting for a CPU):
+ * /proc/self/task/<tid>/schedstat's second field, summed over the threads. Undefined without schedstat.
+ */
+export function runQueueWaitNs(pid: number | "self" = "self"): number | undefined {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  let sum = 0;
+  let seen = false;
+  for (const tid of tids) {
+    const f = read(`/proc/${pid}/task/${tid}/schedstat`)?.split(" ");
+    const ns = Number(f?.[1]);
+    if (!Number.isFinite(ns)) continue;
+    sum += ns;
+    seen = true;
+  }
+  return seen ? sum : undefined;
+}
+
+/** Every process's whole CPU seconds and name (a scan of /proc: a few hundred small reads). */
+function allProcesses(): Map<number, { name: string; sec: number }> {
+  const out = new Map<number, { name: string; sec: number }>();
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const d of pids) {
+    const s = read(`/proc/${d}/stat`);
+    if (!s) continue;
+    const name = s.slice(s.indexOf("(") + 1, s.lastIndexOf(")"));
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    out.set(Number(d), { name, sec: (Number(f[11]) + Number(f[12])) / TICKS_PER_SEC });
+  }
+  return out;
+}
+
 /** The command name of a process (/proc/<pid>/comm), or undefined. */
 export function processName(pid: number): string | undefined {
   return read(`/proc/${pid}/comm`)?.trim();
@@ -91,6 +141,8 @@ export class HostProbe {
   private disk = diskTotals();
   private at = Date.now();
   private cpuSec = new Map<number, number>();
+  private runnerSec = wholeProcessCpuSeconds(process.pid);
+  private procs = allProcesses();
   readonly cores = os.cpus().length;
 
   /** Whether /proc answers at all (Linux). */
@@ -114,7 +166,9 @@ export class HostProbe {
       if (before !== undefined) serverSec += Math.max(t - before, 0);
     }
     const first = this.cpuSec.size === 0;
-    const prev = { cpu: this.cpu, disk: this.disk, at: this.at };
+    const prev = { cpu: this.cpu, disk: this.disk, at: this.at, runnerSec: this.runnerSec, procs: this.procs };
+    this.runnerSec = wholeProcessCpuSeconds(process.pid);
+    this.procs = allProcesses();
     this.cpu = cpu;
     this.disk = disk;
     this.at = now;
@@ -125,14 +179,50 @@ export class HostProbe {
     if (dTotal <= 0 || sec <= 0) return undefined;
     let busiest = 0;
     for (const [dev, ms] of disk.busyMs) busiest = Math.max(busiest, (ms - (prev.disk.busyMs.get(dev) ?? ms)) / (sec * 1000));
+    const cpuBusyPct = (100 * (dTotal - (cpu.idle - prev.cpu.idle))) / dTotal;
+    const runnerCpuCores = this.runnerSec !== undefined && prev.runnerSec !== undefined ? Math.max(this.runnerSec - prev.runnerSec, 0) / sec : 0;
+    const serverCpuCores = serverSec / sec;
+    // Everyone else: the host's busy time less the target's processes and the runner (never below 0: the
+    // counters are read a few microseconds apart).
+    const otherCpuCores = Math.max((cpuBusyPct / 100) * this.cores - serverCpuCores - runnerCpuCores, 0);
     return {
-      cpuBusyPct: (100 * (dTotal - (cpu.idle - prev.cpu.idle))) / dTotal,
+      cpuBusyPct,
+      runnerCpuCores,
+      otherCpuCores,
+      topOthers: topOthers(prev.procs, this.procs, new Set([...serverPids, process.pid]), sec),
       iowaitPct: (100 * (cpu.iowait - prev.cpu.iowait)) / dTotal,
-      serverCpuCores: serverSec / sec,
+      serverCpuCores,
       cores: this.cores,
       diskReadBytesPerSec: ((disk.readSectors - prev.disk.readSectors) * 512) / sec,
       diskWriteBytesPerSec: ((disk.writeSectors - prev.disk.writeSectors) * 512) / sec,
       diskBusyPct: Math.min(100, busiest * 100),
     };
   }
+}
+
+/**
+ * The busiest processes other than the target's and the runner's over the interval, by name (several
+ * processes of one name add up: three busy loops, a parallel build), at most 5 names, each ≥ 1 % of a core.
+ */
+function topOthers(
+  before: Map<number, { name: string; sec: number }>,
+  now: Map<number, { name: string; sec: number }>,
+  exclude: Set<number>,
+  sec: number,
+): { name: string; processes: number; cores: number }[] {
+  const byName = new Map<string, { processes: number; cores: number }>();
+  for (const [pid, p] of now) {
+    const b = before.get(pid);
+    if (exclude.has(pid) || !b || b.name !== p.name) continue;
+    const cores = Math.max(p.sec - b.sec, 0) / sec;
+    const o = byName.get(p.name) ?? { processes: 0, cores: 0 };
+    o.processes++;
+    o.cores += cores;
+    byName.set(p.name, o);
+  }
+  return [...byName.entries()]
+    .map(([name, o]) => ({ name, ...o }))
+    .filter((o) => o.cores >= 0.01)
+    .sort((a, b) => b.cores - a.cores)
+    .slice(0, 5);
 }
