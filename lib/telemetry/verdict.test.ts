@@ -86,8 +86,9 @@ describe("rules", () => {
       alone.statement,
       /took 176 of the 800 msg\/s written; the backlog grew 624 msg\/s to 6,240 at the window's end, 7,882 unread after the drain, e2e p50 6.6 s/,
     );
-    // A client caution (event-loop delay against a p99, nothing at its limit) yields to it.
-    const caution = v({ telemetry: win(), pace, client: { exposedDelayMs: 5, mainP99Ms: 10 } });
+    // A client caution (starved: it waited for a CPU and its loop delay reached the operation's own time, nothing at
+    // its limit) yields to it.
+    const caution = v({ telemetry: win(), pace, client: { runQueueWaitMsPerSec: 200, exposedDelayMs: 5, serviceMs: 2 } });
     assert.equal(caution.category, "consumers-behind");
     assert.ok(caution.also.includes("client-bound"));
     const server = v({ telemetry: win({ runActiveShare: 0.8, runIdleShare: 0.2, runWaitShares: { "Lock:tuple": 0.6, CPU: 0.4 } }), pace });
