@@ -5,6 +5,7 @@ import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
 import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
+import { verificationLine } from "../lib/measurement/verification";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -102,15 +103,8 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(table(lt));
   out.push("");
   const v = s.verification;
-  out.push(
-    v.ok
-      ? broker
-        ? `verification: OK: ${int(v.checked)} messages checked; none lost, duplicated or out of order; the runner's counts match the target's rows`
-        : `verification: OK: ${int(v.checked)} checked; the target holds what the runner's requests did`
-      : broker
-        ? `verification FAILED: ${int(v.lost)} lost, ${int(v.duplicated)} duplicated, ${int(v.outOfOrder)} out of order${v.countsMatch ? "" : "; counts do NOT match the target's rows"}`
-        : `verification FAILED${v.countsMatch ? "" : ": the target does NOT hold what the runner's requests did"}`,
-  );
+  // In the workload's own unit and checks, as the run page says it.
+  out.push(`verification ${v.ok ? "OK" : "FAILED"}: ${verificationLine(v)}`);
   for (const p of v.problems.slice(0, 10)) out.push(`  - ${p}`);
   if (v.problems.length > 10) out.push(`  … and ${v.problems.length - 10} more`);
   const opTotals = s.totals?.operations;

@@ -83,6 +83,7 @@ const echo = defineWorkload({
   writeBatch: () => 1,
   pacing: (c) => throttlePacing(c, "msg", "ping"),
   // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
+  verifiedUnit: "ping",
   metrics: {
     operations: [
       {

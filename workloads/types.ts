@@ -96,6 +96,9 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   referenceMode?: string;
   /** What it measures: its named operations, its delivery latency and its backlogs (see MetricModel). */
   metrics: MetricModel;
+  /** What its verification counts, one item, singular ("message", "row", "workflow", "request", "job"): every
+   *  surface says "35,080 rows checked" in it (lib/measurement/verification.ts). */
+  verifiedUnit: string;
   /** Figures other studies published for this workload (see PublishedResult). */
   published?: PublishedResult[];
 }

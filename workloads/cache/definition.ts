@@ -212,6 +212,7 @@ export const cache = defineWorkload({
   clientMemoryFormula: "virtual users (or a second of arrivals) × value size × 4",
   writeBatch: () => 1,
   pacing: (c) => yongPacing(c, c.vus),
+  verifiedUnit: "request",
   metrics: {
     operations: [
       ...requestOperations([

@@ -66,6 +66,7 @@ export const inserts = defineWorkload({
   clientMemoryFormula: "connections × 256 bytes",
   writeBatch: () => 1,
   pacing: (c) => openLoopPacing(c, "row", "write"),
+  verifiedUnit: "row",
   metrics: {
     operations: [
       {

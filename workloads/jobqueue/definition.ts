@@ -168,6 +168,7 @@ export const jobqueue = defineWorkload({
   clientMemoryFormula: "jobs inserted × 64 bytes",
   writeBatch: () => 1,
   pacing: (c) => yongPacing(c, c.producers + c.consumers),
+  verifiedUnit: "job",
   metrics: {
     operations: [
       ...requestOperations([

@@ -259,6 +259,7 @@ export const mixed = defineWorkload({
       c,
       VU_FIELDS.reduce((n, f) => n + c[f], 0),
     ),
+  verifiedUnit: "item",
   metrics: {
     operations: mixedOperations(),
     delivery: notify.metrics.delivery,

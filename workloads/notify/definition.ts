@@ -163,6 +163,7 @@ export const notify = defineWorkload({
   clientMemoryFormula: "pool × message × 4 + 100 rows × message × 3 (one bit a message for delivery bookkeeping)",
   writeBatch: () => 1,
   pacing: (c) => yongPacing(c, c.vus),
+  verifiedUnit: "message",
   metrics: {
     operations: [
       ...requestOperations([{ name: "publish", label: "publish" }]),

@@ -226,6 +226,7 @@ export const pubsub = defineWorkload({
   clientMemoryFormula: "writers × write batch × payload × 4 + readers × groups × (read batch × 2 + 4) × payload",
   writeBatch: (c) => c.writeBatch,
   pacing: (c) => throttlePacing(c, "msg"),
+  verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),
   compareExtras: [
     {

@@ -131,6 +131,7 @@ export const queue = defineWorkload({
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
   pacing: (c) => throttlePacing(c, "msg"),
+  verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue" }),
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",

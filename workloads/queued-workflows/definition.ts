@@ -285,6 +285,7 @@ export const queuedWorkflows = defineWorkload({
   clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
   writeBatch: () => 1,
   pacing: (c) => throttlePacing(c, "workflow"),
+  verifiedUnit: "workflow",
   metrics: QW_METRICS,
   // The study's figures count completed workflows: the completion rate here.
   published: [

@@ -213,6 +213,7 @@ export const search = defineWorkload({
   clientMemoryFormula: "articles × 2.3 KB × 3 + pool × each answer (baseline: 2 % of the articles in full)",
   writeBatch: () => 1,
   pacing: (c) => yongPacing(c, c.vus),
+  verifiedUnit: "article",
   metrics: {
     operations: [
       ...requestOperations([{ name: "search", label: "search" }]),

@@ -78,6 +78,7 @@ export const workflows = defineWorkload({
   clientMemoryFormula: "connections × 1 KiB",
   writeBatch: () => 1,
   pacing: (c) => openLoopPacing(c, "workflow", "workflow"),
+  verifiedUnit: "workflow",
   metrics: {
     operations: [
       {
