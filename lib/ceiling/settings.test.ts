@@ -2,12 +2,12 @@
 // warm-up, the step's window and up to the drain, at most the maximum number of steps.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadSecondsAtMost, MAX_DRAIN_SECONDS } from "../workloads/config";
+import { MAX_DRAIN_SECONDS, runTimeOf } from "../workloads/config";
 import { CeilingSettings, ceilingSecondsAtMost } from "./settings";
 
 test("the longest a search loads the target is its maximum steps times one step's run", () => {
   const defaults = CeilingSettings.parse({ slo: "p99<50ms" });
   // 16 steps × (5 s warm-up + 30 s + up to 10 s draining) = 720 s.
   assert.equal(ceilingSecondsAtMost(defaults, 5), 16 * (5 + 30 + MAX_DRAIN_SECONDS));
-  assert.equal(ceilingSecondsAtMost({ stepSeconds: 10, maxSteps: 4 }, 0), 4 * loadSecondsAtMost({ warmupSeconds: 0, durationSeconds: 10 }));
+  assert.equal(ceilingSecondsAtMost({ stepSeconds: 10, maxSteps: 4 }, 0), 4 * runTimeOf({ warmupSeconds: 0, durationSeconds: 10 }).total);
 });

@@ -68,14 +68,7 @@ export function throttleFact(c: WorkloadConfig): number | null {
   return p?.throttleable ? 0 : null;
 }
 
-/** Longest drain after the measured window (writers stopped, readers catch up); runner/engine.ts uses it. */
-export const MAX_DRAIN_SECONDS = 10;
-
-/** The time a run loads its target, at most: warm-up + measured window + the longest drain. Setup and
- *  verification come on top; they depend on the target, so no figure is claimed for them. */
-export function loadSecondsAtMost(c: Pick<WorkloadConfig, "warmupSeconds" | "durationSeconds">): number {
-  return c.warmupSeconds + c.durationSeconds + MAX_DRAIN_SECONDS;
-}
+export { MAX_DRAIN_SECONDS, type RunTime, runTimeOf } from "./run-time";
 
 /** Runs that may load the target longer than this are confirmed before launch (the form asks). */
 export const LONG_RUN_SECONDS = 5 * 60;

@@ -2,6 +2,7 @@
 // UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1) RETURNING * and complete it; the index that
 // serves the dequeue covers every row (baseline) or only pending ones (modded: a partial index). Browser-safe;
 // the SQL is in runner.ts.
+import { runTimeOf } from "../../lib/workloads/run-time";
 import { plural } from "../fields";
 import { defineWorkload, type FieldDef, type PublishedResult } from "../types";
 import {
@@ -156,7 +157,7 @@ export const jobqueue = defineWorkload({
   // Per job waiting: its send time for delivery latency; per job inserted: its id for verification.
   clientMemory: (c) => {
     const perSecond = c.load === "rate" ? c.rate : (c.producers * 1000) / Math.max(c.thinkMs, 1);
-    const jobs = Math.min(perSecond, 100_000) * (c.warmupSeconds + c.durationSeconds);
+    const jobs = Math.min(perSecond, 100_000) * runTimeOf(c).load;
     return [
       {
         bytes: jobs * 64,

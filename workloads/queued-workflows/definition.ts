@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import { type DbosProfile, profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
+import { runTimeOf } from "../../lib/workloads/run-time";
 import { byGroup, paramsObject, plural, throttlePacing } from "../fields";
 import { defineWorkload, type FieldDef, type MetricModel } from "../types";
 
@@ -273,7 +274,7 @@ export const queuedWorkflows = defineWorkload({
   // in a Map (about 150 bytes each with the Map's entry); at the target rate the backlog is what the workers
   // have not caught up with, so a run of the whole window unworked is the bound.
   clientMemory: (c) => {
-    const inFlight = (c.throttleWritesPerSec || UNTHROTTLED_RATE) * (c.warmupSeconds + c.durationSeconds);
+    const inFlight = (c.throttleWritesPerSec || UNTHROTTLED_RATE) * runTimeOf(c).load;
     return [
       {
         bytes: inFlight * IN_FLIGHT_BYTES,
