@@ -59,7 +59,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
   // Workloads without readers (DBOS's) have no back-off to name.
-  const pollers = def.fields.some((f) => f.name === "backoff");
+  const pollers = def.backoff !== undefined;
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
   const broker = countsMessages(def.metrics);
   out.push([...knobsParts(c).filter((p) => !/back-off$/.test(p)), ...(pollers ? [backoff] : [])].join(", "));
@@ -70,7 +70,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const counters = [...new Map(ops.flatMap((o) => o.counters ?? []).map((c) => [c.key, c])).values()];
   const unit = ops[0] ? `${ops[0].unit}/s` : "msg/s";
   // MiB/s are of message payloads: a workload without a payload has none.
-  const bytes = "payloadBytes" in c;
+  const bytes = def.payloadBytes !== undefined;
   const tp: string[][] = [["", unit, ...(bytes ? ["MiB/s"] : []), broker ? "messages" : "count", "errors", ...counters.map((c) => c.label)]];
   for (const o of ops) {
     const t = throughputOf(s, o.name);

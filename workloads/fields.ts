@@ -1,7 +1,7 @@
 // Building blocks of workload definitions: the schema of a field table, and the fields every message
 // workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
-import type { FieldDef, MetricModel, Pacing } from "./types";
+import type { FieldDef, MetricModel, Pacing, RateKnob } from "./types";
 
 /** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
 export function amount(n: number, unit: string | undefined): string {
@@ -223,6 +223,12 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
  * runner stores (runner/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
  */
 /** Pacing of a workload whose writes go through the engine's throttle (`throttleWritesPerSec`; 0 = unthrottled). */
+/** The write limit as the knob a ceiling search raises (the rate throttlePacing paces at). */
+export const throttleKnob = (): RateKnob => ({
+  fields: ["throttleWritesPerSec"],
+  set: (c, perSecond) => ({ ...c, throttleWritesPerSec: perSecond }),
+});
+
 export function throttlePacing(c: { throttleWritesPerSec: number }, unit: string, operation = "write"): Pacing {
   const t = c.throttleWritesPerSec;
   return t > 0 ? { kind: "throttle", targetPerSecond: t, unit, operation, throttleable: true } : { kind: "unpaced", unit, operation, throttleable: true };

@@ -24,7 +24,7 @@ import { getRun } from "../lib/runs/store";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { connectionsNeeded, parseConfig, WorkloadConfig } from "../lib/workloads/config";
 import { parseArgs, usage } from "../runner/harness";
-import { paramsObject, plural, sharedFields, sharedParts, throttlePacing, writersField } from "./fields";
+import { paramsObject, plural, sharedFields, sharedParts, throttlePacing, throttleKnob, writersField } from "./fields";
 import { registerWorkload } from "./index";
 import { defineWorkload, type FieldDef } from "./types";
 
@@ -81,6 +81,7 @@ const echo = defineWorkload({
   clientMemory: (c) => [{ bytes: c.writers * c.payloadBytes, words: `${c.writers} writers × payload`, fields: ["payloadBytes", "writers"] }],
   clientMemoryFormula: "writers × payload",
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "msg", "ping"),
   // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
   verifiedUnit: "ping",

@@ -7,6 +7,7 @@ import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runne
 import { splitSettings } from "@/lib/measurement/server-settings";
 import type { RunSummary } from "@/lib/measurement/summary";
 import { checkedText, verificationLine } from "@/lib/measurement/verification";
+import { payloadBytesOf } from "@/lib/workloads/config";
 
 const STATS: { key: keyof LatencyStats; label: string }[] = [
   { key: "p50", label: "p50" },
@@ -37,7 +38,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
               {fmtRate(tp?.msgPerSec)}
             </span>
             <span className="k">
-              {o.unit}/s{"payloadBytes" in summary.config ? ` · ${fmtMiB(tp?.mibPerSec)} MiB/s` : ""}
+              {o.unit}/s{payloadBytesOf(summary.config) !== null ? ` · ${fmtMiB(tp?.mibPerSec)} MiB/s` : ""}
             </span>
           </div>
         );

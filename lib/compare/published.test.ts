@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { GET as getFit } from "../../app/api/references/[id]/fit/route";
 import { GET as getReference } from "../../app/api/references/[id]/route";
 import { PublishedStudies } from "../../components/compare/PublishedBits";
-import { paramsObject, sharedFields, throttlePacing, writersField } from "../../workloads/fields";
+import { paramsObject, sharedFields, throttlePacing, throttleKnob, writersField } from "../../workloads/fields";
 import { registerWorkload } from "../../workloads/index";
 import { defineWorkload, type FieldDef, type PublishedResult } from "../../workloads/types";
 import { buildComparison } from "./compare";
@@ -139,6 +139,7 @@ const echoes = defineWorkload({
   clientMemory: () => [],
   clientMemoryFormula: "nothing",
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "req", "ping"),
   verifiedUnit: "echo",
   metrics: {

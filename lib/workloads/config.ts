@@ -7,6 +7,7 @@ import type { Pacing, PresetDef, WorkloadDefinition } from "../../workloads/type
 
 export type WorkloadConfig = Config;
 export type WorkloadInput = Input;
+import type { BackoffMode } from "../../workloads/fields";
 export { BACKOFF_LABELS, BACKOFF_MODES, type BackoffMode } from "../../workloads/fields";
 export type WorkloadKind = WorkloadConfig["kind"];
 
@@ -51,6 +52,17 @@ export function connectionsNeeded(c: WorkloadConfig): number {
 /** How a run of this config is paced, as its workload declares it (workloads/types.ts Pacing). */
 export function pacingOf(c: WorkloadConfig): Pacing {
   return definitionOf(c).pacing(c);
+}
+
+/** Bytes of one counted item's payload as the workload declares it (a message's), or null when its items carry
+ *  none (rows, requests, workflows) or its workload is no longer registered: then no MiB/s. */
+export function payloadBytesOf(c: WorkloadConfig): number | null {
+  return workloadDefinition(c.kind)?.payloadBytes?.(c) ?? null;
+}
+
+/** The readers' back-off after an empty poll as the workload declares it; undefined for a workload that does not poll. */
+export function backoffOf(c: WorkloadConfig): BackoffMode | undefined {
+  return workloadDefinition(c.kind)?.backoff?.(c);
 }
 
 /** The engine's write throttle in items per second: 0 when the run is not paced by it (or its workload is no

@@ -17,6 +17,7 @@ import {
   type YongShape,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 export const DISTRIBUTIONS = ["uniform", "zipf"] as const;
@@ -211,6 +212,7 @@ export const cache = defineWorkload({
   ],
   clientMemoryFormula: "virtual users (or a second of arrivals) × value size × 4",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "request",
   metrics: {

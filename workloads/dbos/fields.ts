@@ -1,7 +1,7 @@
 // Fields the DBOS workloads share (browser-safe): the target rate of the open loop, the connections it may
 // use, and the timing fields every workload has.
 import { sharedFields } from "../fields";
-import type { FieldDef, Pacing } from "../types";
+import type { FieldDef, Pacing, RateKnob } from "../types";
 
 /** The open loop's target rate, in `unit` per second (the study's --rps). */
 export const rateField = (unit: string, what: string): FieldDef => ({
@@ -25,6 +25,9 @@ export const openLoopPacing = (c: { rate: number }, unit: string, operation: str
   unit,
   operation,
 });
+
+/** The open loop's target rate as the knob a ceiling search raises. */
+export const openLoopKnob = (): RateKnob => ({ fields: ["rate"], set: (c, perSecond) => ({ ...c, rate: perSecond }) });
 
 export const connectionsField: FieldDef = {
   name: "connections",

@@ -2,7 +2,7 @@
 // key, on a fixed timetable, as benchmarks/postgres_insert.py: the upper bound on single-table commits.
 import type { z } from "zod";
 import { DBOS_INSERTS_144K } from "../dbos/published";
-import { connectionsField, openLoopPacing, rateField, type TimingShape, timingFields, timingParts } from "../dbos/fields";
+import { connectionsField, openLoopPacing, openLoopKnob, rateField, type TimingShape, timingFields, timingParts } from "../dbos/fields";
 import { paramsObject, plural } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
@@ -65,6 +65,7 @@ export const inserts = defineWorkload({
   clientMemory: (c) => [{ bytes: c.connections * 256, words: `${plural(c.connections, "connection")} × one insert's values`, fields: ["connections"] }],
   clientMemoryFormula: "connections × 256 bytes",
   writeBatch: () => 1,
+  rateKnob: openLoopKnob(),
   pacing: (c) => openLoopPacing(c, "row", "write"),
   verifiedUnit: "row",
   metrics: {

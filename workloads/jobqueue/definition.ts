@@ -19,6 +19,7 @@ import {
   type YongShape,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /**
@@ -168,6 +169,7 @@ export const jobqueue = defineWorkload({
   },
   clientMemoryFormula: "jobs inserted × 64 bytes",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.producers + c.consumers),
   verifiedUnit: "job",
   metrics: {

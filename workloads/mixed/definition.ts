@@ -26,6 +26,7 @@ import {
   type YongShape,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /**
@@ -254,6 +255,7 @@ export const mixed = defineWorkload({
     ),
   clientMemoryFormula: "the four workloads' own, each with its share of the VUs",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) =>
     yongPacing(
       c,

@@ -20,6 +20,7 @@ import {
   type YongShape,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /** Think time reproducing the modded 200-VU run's 1,131 req/s: 200 / 1,131 = 177 ms per iteration, less its 2.13 ms average. */
@@ -162,6 +163,7 @@ export const notify = defineWorkload({
   ],
   clientMemoryFormula: "pool × message × 4 + 100 rows × message × 3 (one bit a message for delivery bookkeeping)",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "message",
   metrics: {

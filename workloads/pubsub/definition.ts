@@ -15,6 +15,7 @@ import {
   whenValid,
   writersField,
   throttlePacing,
+  throttleKnob,
 } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
 
@@ -225,6 +226,9 @@ export const pubsub = defineWorkload({
   ],
   clientMemoryFormula: "writers × write batch × payload × 4 + readers × groups × (read batch × 2 + 4) × payload",
   writeBatch: (c) => c.writeBatch,
+  rateKnob: throttleKnob(),
+  payloadBytes: (c) => c.payloadBytes,
+  backoff: (c) => c.backoff,
   pacing: (c) => throttlePacing(c, "msg"),
   verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),

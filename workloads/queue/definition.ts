@@ -12,6 +12,7 @@ import {
   sharedFields,
   sharedParts,
   throttlePacing,
+  throttleKnob,
   writersField,
 } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
@@ -130,6 +131,9 @@ export const queue = defineWorkload({
   clientMemoryFormula: "writers × payload × 5 + readers × payload × 8",
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
+  payloadBytes: (c) => c.payloadBytes,
+  backoff: (c) => c.backoff,
   pacing: (c) => throttlePacing(c, "msg"),
   verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue" }),

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { type DbosProfile, profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
 import { runTimeOf } from "../../lib/workloads/run-time";
-import { byGroup, paramsObject, plural, throttlePacing } from "../fields";
+import { byGroup, paramsObject, plural, throttlePacing, throttleKnob } from "../fields";
 import { defineWorkload, type FieldDef, type MetricModel } from "../types";
 
 const FIELDS: FieldDef[] = byGroup([
@@ -285,6 +285,7 @@ export const queuedWorkflows = defineWorkload({
   },
   clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "workflow"),
   verifiedUnit: "workflow",
   metrics: QW_METRICS,

@@ -19,6 +19,7 @@ import {
   type YongShape,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /** The reference's proposed terms (the article names only "postgresql"), one drawn uniformly per request. */
@@ -212,6 +213,7 @@ export const search = defineWorkload({
   ],
   clientMemoryFormula: "articles × 2.3 KB × 3 + pool × each answer (baseline: 2 % of the articles in full)",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "article",
   metrics: {

@@ -3,7 +3,7 @@
 // benchmarks/dbos_start_workflow.py; steps add the replay-check read and the checkpoint write each.
 import type { z } from "zod";
 import { DBOS_WORKFLOWS_43K } from "../dbos/published";
-import { connectionsField, openLoopPacing, rateField, type TimingShape, timingFields, timingParts } from "../dbos/fields";
+import { connectionsField, openLoopPacing, openLoopKnob, rateField, type TimingShape, timingFields, timingParts } from "../dbos/fields";
 import { type DbosProfile, profileField } from "../dbos/schema";
 import { paramsObject, plural } from "../fields";
 import { defineWorkload, type FieldDef } from "../types";
@@ -77,6 +77,7 @@ export const workflows = defineWorkload({
   clientMemory: (c) => [{ bytes: c.connections * 1024, words: `${plural(c.connections, "connection")} × one workflow's values`, fields: ["connections"] }],
   clientMemoryFormula: "connections × 1 KiB",
   writeBatch: () => 1,
+  rateKnob: openLoopKnob(),
   pacing: (c) => openLoopPacing(c, "workflow", "workflow"),
   verifiedUnit: "workflow",
   metrics: {

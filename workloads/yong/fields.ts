@@ -5,7 +5,7 @@
 // driver.ts (server-only) runs their requests.
 import type { z } from "zod";
 import { paramsObject, plural, sharedFields, whenValid } from "../fields";
-import type { FieldDef, OperationDef, Pacing } from "../types";
+import type { FieldDef, OperationDef, Pacing, RateKnob } from "../types";
 
 export const VARIANTS = ["baseline", "modded"] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -166,6 +166,12 @@ export function yongParams<K extends string, T extends YongShape>(kind: K, field
       return { ...p, load: c.load ?? (c.rate !== undefined ? "rate" : "vus"), rate: c.rate ?? DEFAULT_RATE } as unknown as { kind: K } & T;
     });
 }
+
+/** The open loop's rate as the knob a ceiling search raises: a closed-loop config becomes open loop at that rate. */
+export const yongRateKnob = (): RateKnob => ({
+  fields: ["load", "rate"],
+  set: (c, perSecond) => ({ ...c, load: "rate", rate: perSecond }),
+});
 
 /** The load model as pacing: requests (all of them, TOTAL_OP) started at `rate` on a timetable, or `vus` virtual
  *  users (the sum of the workload's VU fields) with think time. */
