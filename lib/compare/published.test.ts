@@ -10,7 +10,7 @@ import { GET as getReference } from "../../app/api/references/[id]/route";
 import { PublishedStudies } from "../../components/compare/PublishedBits";
 import { paramsObject, sharedFields, throttlePacing, throttleKnob, writersField } from "../../workloads/fields";
 import { registerWorkload } from "../../workloads/index";
-import { defineWorkload, type FieldDef, type PublishedResult } from "../../workloads/types";
+import { defineWorkload, type PublishedResult } from "../../workloads/types";
 import { buildComparison } from "./compare";
 import { toMarkdown } from "./export-markdown";
 import { toTextTable } from "./export-text";
@@ -104,7 +104,7 @@ test("mixing workloads is named by their own titles and descriptions", () => {
 
 // ---------- a fixture workload with another study's published result ----------
 
-const FIELDS: FieldDef[] = [writersField, ...sharedFields];
+const FIELDS = [writersField, ...sharedFields];
 const PUBLISHED: PublishedResult = {
   id: "test-echo-200vu",
   study: "yong",
@@ -125,10 +125,7 @@ const echoes = defineWorkload({
   kind: "echoes",
   title: "echoes",
   description: "Writers ping the server.",
-  params: paramsObject<"echoes", { writers: number; payloadBytes: number; durationSeconds: number; warmupSeconds: number; throttleWritesPerSec: number }>(
-    "echoes",
-    FIELDS,
-  ),
+  params: paramsObject("echoes", FIELDS),
   fields: FIELDS,
   presets: [{ id: "echoes-defaults", label: "echoes: defaults", description: "defaults", config: { kind: "echoes" } }],
   defaultPresetId: "echoes-defaults",

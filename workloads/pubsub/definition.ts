@@ -4,7 +4,6 @@ import type { z } from "zod";
 import {
   amount,
   backoffField,
-  type BackoffMode,
   brokerMetrics,
   byGroup,
   fmtBytes,
@@ -17,9 +16,9 @@ import {
   throttlePacing,
   throttleKnob,
 } from "../fields";
-import { defineWorkload, type FieldDef } from "../types";
+import { defineWorkload } from "../types";
 
-const FIELDS: FieldDef[] = byGroup([
+const FIELDS = byGroup([
   writersField,
   {
     name: "partitions",
@@ -95,23 +94,9 @@ const FIELDS: FieldDef[] = byGroup([
   },
 ]);
 
-interface Shape {
-  writers: number;
-  payloadBytes: number;
-  durationSeconds: number;
-  warmupSeconds: number;
-  throttleWritesPerSec: number;
-  reportIntervalSeconds: number;
-  backoff: BackoffMode;
-  readers?: number;
-  consumerGroups: number;
-  partitions: number;
-  writeBatch: number;
-  readBatch: number;
-}
 const label = (name: string) => FIELDS.find((f) => f.name === name)!.label;
 
-export const PubsubParams = paramsObject<"pubsub", Shape>("pubsub", FIELDS)
+export const PubsubParams = paramsObject("pubsub", FIELDS)
   .superRefine(
     (p, ctx) => {
       if (p.readers !== undefined && p.readers !== p.partitions)

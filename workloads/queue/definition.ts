@@ -3,7 +3,6 @@
 import type { z } from "zod";
 import {
   backoffField,
-  type BackoffMode,
   brokerMetrics,
   byGroup,
   fmtBytes,
@@ -15,9 +14,9 @@ import {
   throttleKnob,
   writersField,
 } from "../fields";
-import { defineWorkload, type FieldDef } from "../types";
+import { defineWorkload } from "../types";
 
-const FIELDS: FieldDef[] = byGroup([
+const FIELDS = byGroup([
   writersField,
   {
     name: "readers",
@@ -48,19 +47,7 @@ const FIELDS: FieldDef[] = byGroup([
   },
 ]);
 
-interface Shape {
-  writers: number;
-  payloadBytes: number;
-  durationSeconds: number;
-  warmupSeconds: number;
-  throttleWritesPerSec: number;
-  reportIntervalSeconds: number;
-  backoff: BackoffMode;
-  readers: number;
-  tuneTableVacuum: boolean;
-}
-
-export const QueueParams = paramsObject<"queue", Shape>("queue", FIELDS);
+export const QueueParams = paramsObject("queue", FIELDS);
 export type QueueConfig = z.output<typeof QueueParams>;
 
 /** The published scenarios' exact client configs (fixtures/kozlovski/published-results.json, scenarios[].config). */

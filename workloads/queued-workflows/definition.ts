@@ -2,13 +2,13 @@
 // ENQUEUED, workers poll their queues, claim what is there, then start and complete each claimed workflow. The
 // SQL, the loops and the verification are in runner.ts beside this (server-only).
 import type { z } from "zod";
-import { type DbosProfile, profileField } from "../dbos/schema";
+import { profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
 import { runTimeOf } from "../../lib/workloads/run-time";
 import { byGroup, paramsObject, plural, throttlePacing, throttleKnob } from "../fields";
-import { defineWorkload, type FieldDef, type MetricModel } from "../types";
+import { defineWorkload, type MetricModel } from "../types";
 
-const FIELDS: FieldDef[] = byGroup([
+const FIELDS = byGroup([
   {
     name: "enqueuers",
     label: "Enqueuers",
@@ -149,22 +149,7 @@ const FIELDS: FieldDef[] = byGroup([
   },
 ]);
 
-interface Shape {
-  enqueuers: number;
-  workers: number;
-  executors: number;
-  throttleWritesPerSec: number;
-  queues: number;
-  queuePartitions: number;
-  profile: DbosProfile;
-  pollMs: number;
-  workerConcurrency: number;
-  warmupSeconds: number;
-  durationSeconds: number;
-  reportIntervalSeconds: number;
-}
-
-export const QueuedWorkflowsParams = paramsObject<"queued-workflows", Shape>("queued-workflows", FIELDS);
+export const QueuedWorkflowsParams = paramsObject("queued-workflows", FIELDS);
 export type QueuedWorkflowsConfig = z.output<typeof QueuedWorkflowsParams>;
 
 /** What it measures: enqueues (the broker's write counters), completions (its reads), dequeue polls (claims). */
