@@ -104,7 +104,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push("");
   const v = s.verification;
   // In the workload's own unit and checks, as the run page says it.
-  out.push(`verification ${v.ok ? "OK" : "FAILED"}: ${verificationLine(v)}`);
+  out.push(`${v.ok ? "verification: OK" : "verification FAILED"}: ${verificationLine(v)}`);
   for (const p of v.problems.slice(0, 10)) out.push(`  - ${p}`);
   if (v.problems.length > 10) out.push(`  … and ${v.problems.length - 10} more`);
   const opTotals = s.totals?.operations;

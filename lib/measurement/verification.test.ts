@@ -39,7 +39,7 @@ test("an old pub/sub run's verification reads as messages checked, its broker fi
     /Verification passed\.<\/strong> 8,020 messages checked · lost: 0 · duplicated: 0 · out of order: 0 · runner counts match the target&#x27;s rows: yes/,
   );
   assert.match(renderToStaticMarkup(createElement(Kpis, { summary: s })), />8,020 messages checked</);
-  assert.match(summaryText(s, "embedded default"), /^verification OK: 8,020 messages checked · lost: 0/m);
+  assert.match(summaryText(s, "embedded default"), /^verification: OK: 8,020 messages checked · lost: 0/m);
 });
 
 test("an old run of a workload without messages (inserts) reads in its declared unit: rows checked", () => {
