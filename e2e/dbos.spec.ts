@@ -33,5 +33,8 @@ test("a short workflows run with a step on the current profile, from the form to
   expect(summary.verification.checked).toBeGreaterThanOrEqual(whole);
   const shownRate = Number((await page.getByTestId("kpi-workflow").textContent())!.replace(/,/g, ""));
   expect(shownRate).toBeCloseTo(summary.rates.workflow.msgPerSec, 0);
-  await expect(run.verification()).toContainText(new RegExp(`\\b${summary.verification.checked.toLocaleString("en-US")} (messages )?checked`));
+  // In the workload's own unit: workflows, never messages.
+  expect(summary.verification.unit).toBe("workflow");
+  await expect(run.verification()).toContainText(new RegExp(`\\b${summary.verification.checked.toLocaleString("en-US")} workflows checked`));
+  await expect(run.verification()).not.toContainText("messages");
 });

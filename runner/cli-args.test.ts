@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toCliCommand } from "../lib/runs/cli-command";
-import { presetById, PRESETS, WorkloadConfig } from "../lib/workloads/config";
+import { backoffOf, presetById, PRESETS, WorkloadConfig } from "../lib/workloads/config";
 import { parseArgs, parseDuration, usage } from "./cli-args";
 
 const run = (argv: string[]) => {
@@ -154,7 +154,7 @@ test("-backoff chooses the readers' back-off; the default is the reference's eff
     const r = parseArgs(argv);
     if (r.kind !== "run") throw new Error(r.kind === "error" ? r.message : r.kind);
     const c = r.options.config;
-    return "backoff" in c ? c : { backoff: undefined };
+    return { backoff: backoffOf(c) };
   };
   assert.equal(parse(["queue"]).backoff, "reference-effective");
   assert.equal(parse(["pubsub", "-backoff", "nominal"]).backoff, "nominal");

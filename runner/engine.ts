@@ -17,7 +17,7 @@ import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary, type Manifest } from "../lib/measurement/summary";
 import { PRODUCT_VERSION } from "../lib/env";
-import { definitionOf, MAX_DRAIN_SECONDS, pacingOf, type WorkloadConfig } from "../lib/workloads/config";
+import { backoffOf, definitionOf, MAX_DRAIN_SECONDS, pacingOf, payloadBytesOf, type WorkloadConfig } from "../lib/workloads/config";
 import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
 import { schemaComment, schemaLock } from "./sweep";
@@ -161,7 +161,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const startedAt = new Date();
   const module = workloadFor(config);
   // A message broker's payload size (the others have none: their MiB/s reads 0).
-  const payloadBytes = "payloadBytes" in config ? config.payloadBytes : 0;
+  const payloadBytes = payloadBytesOf(config) ?? 0;
   const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
   // The run's pacer, built from the definition's declared pacing; the engine's checks read its throttle.
@@ -410,7 +410,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
 
     setPhase("verifying");
     const v = await run.verify(admin.client);
-    const { unreadAtEnd, ...verification } = v;
+    const { unreadAtEnd, ...checks } = v;
+    // Counted in the unit the workload declares ("rows checked"), never assumed to be messages.
+    const verification = { ...checks, unit: definitionOf(config).verifiedUnit };
     const endedAt = new Date();
 
     const measuredSeconds = stats.measuredSeconds();
@@ -475,7 +477,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
       targetOnRunnerMachine: isLocalAddress(facts.serverAddress),
       e2eClock: E2E_CLOCK,
-      backoff: "backoff" in config ? config.backoff : undefined,
+      backoff: backoffOf(config),
     };
     // Judged against the workload's first timed operation (the broker's write): the shortest latency a delay
     // distorts the most, and the one every workload has.

@@ -5,6 +5,7 @@ import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
 import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
+import { verificationLine } from "../lib/measurement/verification";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -58,7 +59,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(`=== ${s.workload} on ${targetLabel} ===`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
   // Workloads without readers (DBOS's) have no back-off to name.
-  const pollers = def.fields.some((f) => f.name === "backoff");
+  const pollers = def.backoff !== undefined;
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
   const broker = countsMessages(def.metrics);
   out.push([...knobsParts(c).filter((p) => !/back-off$/.test(p)), ...(pollers ? [backoff] : [])].join(", "));
@@ -69,7 +70,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const counters = [...new Map(ops.flatMap((o) => o.counters ?? []).map((c) => [c.key, c])).values()];
   const unit = ops[0] ? `${ops[0].unit}/s` : "msg/s";
   // MiB/s are of message payloads: a workload without a payload has none.
-  const bytes = "payloadBytes" in c;
+  const bytes = def.payloadBytes !== undefined;
   const tp: string[][] = [["", unit, ...(bytes ? ["MiB/s"] : []), broker ? "messages" : "count", "errors", ...counters.map((c) => c.label)]];
   for (const o of ops) {
     const t = throughputOf(s, o.name);
@@ -102,15 +103,8 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(table(lt));
   out.push("");
   const v = s.verification;
-  out.push(
-    v.ok
-      ? broker
-        ? `verification: OK: ${int(v.checked)} messages checked; none lost, duplicated or out of order; the runner's counts match the target's rows`
-        : `verification: OK: ${int(v.checked)} checked; the target holds what the runner's requests did`
-      : broker
-        ? `verification FAILED: ${int(v.lost)} lost, ${int(v.duplicated)} duplicated, ${int(v.outOfOrder)} out of order${v.countsMatch ? "" : "; counts do NOT match the target's rows"}`
-        : `verification FAILED${v.countsMatch ? "" : ": the target does NOT hold what the runner's requests did"}`,
-  );
+  // In the workload's own unit and checks, as the run page says it.
+  out.push(`${v.ok ? "verification: OK" : "verification FAILED"}: ${verificationLine(v)}`);
   for (const p of v.problems.slice(0, 10)) out.push(`  - ${p}`);
   if (v.problems.length > 10) out.push(`  … and ${v.problems.length - 10} more`);
   const opTotals = s.totals?.operations;

@@ -8,6 +8,7 @@ import { createRun, requestCancel } from "../lib/runs/store";
 import { RunSummary } from "../lib/measurement/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { runnerLoopFixture } from "./testing";
+import { factOf } from "../lib/measurement/verification";
 
 const RUNNER = "test-runner";
 const f = runnerLoopFixture("main", RUNNER);
@@ -124,7 +125,7 @@ test("a run whose verification fails is marked failed, loudly, and keeps its sum
   assert.match((r as { error: string | null }).error ?? "", /^verification FAILED: 7 message\(s\) lost in group g0 partition 1/);
   assert.equal(r.phase, "verifying", "it failed while verifying, not done");
   const summary = RunSummary.parse((r as { summary: unknown }).summary);
-  assert.equal(summary.verification.lost, 7);
+  assert.equal(factOf(summary.verification, "lost"), 7);
 });
 
 test("stopping the runner mid-run marks that run interrupted", async () => {

@@ -149,3 +149,30 @@ test("no workload paces its own load: waiting for due times and timing from them
   }
   assert.deepEqual(found, [], `workloads that pace their own load:\n  ${found.join("\n  ")}`);
 });
+
+/** Where a config's kind is told from its field names instead of its workload's declaration: `"payloadBytes" in
+ *  config` (or `cfg`, `c`, `s.config`, `summary.config`, …) naming a field some workload declares. */
+export function fieldGuesses(src: string, fieldNames: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const m of withoutComments(src).matchAll(/(["'])(\w+)\1\s+in\s+([\w$]+(?:[?!]?\.[\w$]+)*)/g)) {
+    const last = m[3].split(".").pop()!.replace(/[?!]$/, "");
+    if (fieldNames.has(m[2]) && /^(c|cfg|config|\w*Config)$/.test(last)) out.push(m[0]);
+  }
+  return out;
+}
+
+test("outside workloads/, no code tells a workload by its config's field names (it reads the definition's declarations)", async () => {
+  const { workloadDefinitions } = await import("./index");
+  const names = new Set(workloadDefinitions().flatMap((d) => d.fields.map((f) => f.name)));
+  assert.deepEqual(
+    fieldGuesses(
+      `const a = "payloadBytes" in config; const b = "backoff" in s.config; const d = "stop" in next; const e = "writers" in summary?.config;`,
+      names,
+    ),
+    ['"payloadBytes" in config', '"backoff" in s.config', '"writers" in summary?.config'],
+  );
+  const found = ["app", "components", "lib", "runner", "scripts", "platform"]
+    .flatMap((dir) => sourceFiles(dir))
+    .flatMap((file) => fieldGuesses(readFileSync(path.join(PROJECT_ROOT, file), "utf8"), names).map((g) => `${file}: ${g}`));
+  assert.deepEqual(found, [], `guesses by field name (declare it on the workload's definition instead):\n  ${found.join("\n  ")}`);
+});

@@ -1,7 +1,7 @@
 // Building blocks of workload definitions: the schema of a field table, and the fields every message
 // workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
-import type { FieldDef, MetricModel, Pacing } from "./types";
+import type { FieldDef, MetricModel, Pacing, RateKnob } from "./types";
 
 /** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
 export function amount(n: number, unit: string | undefined): string {
@@ -54,22 +54,49 @@ export const whenValid = (...fields: string[]) => ({
     !payload.issues.some((i) => i.path?.length && fields.includes(String(i.path[0]))),
 });
 
+/** A field row kept with its literal name, control, default and options, so the params builder can type the
+ *  config from the table (no config interface restated beside it). */
+export const field = <const F extends FieldDef>(f: F): F => f;
+/** A field table, its rows kept as `field` keeps one. */
+export const fieldTable = <const F extends FieldDef>(fields: readonly F[]): F[] => [...fields];
+
+/** The value a field's row parses to: its control's type, or one of a select's option values. */
+type ValueOf<F> = F extends { control: "int" }
+  ? number
+  : F extends { control: "bool" }
+    ? boolean
+    : F extends { control: "text" }
+      ? string
+      : F extends { options: readonly { value: infer V }[] }
+        ? V
+        : never;
+type Defaulted<F> = F extends { default: number | boolean | string } ? F : never;
+
+/** The parsed config of a table of fields (a union of their rows): a field with a default is always there, one
+ *  without (derived, or optional) may be absent. */
+export type FieldsOutput<F extends FieldDef> = { [P in Defaulted<F> as P["name"]]: ValueOf<P> } & {
+  [P in Exclude<F, Defaulted<F>> as P["name"]]?: ValueOf<P>;
+};
+/** What a table of fields accepts: any field may be left out. */
+export type FieldsInput<F extends FieldDef> = { [P in F as P["name"]]?: ValueOf<P> };
+
 /**
  * The strict object schema of a field table: `kind` is the literal, every field as its row says. Unknown
  * fields are refused (a misspelt "writer" must not launch the default writers unnoticed); fieldErrors puts
- * the message under each unknown name. `T` is the parsed shape, which the caller states for exact types.
+ * the message under each unknown name. Its output type is the table's (FieldsOutput): the rows, built with
+ * `field`, carry their names and types.
  */
-export function paramsObject<K extends string, T>(kind: K, fields: FieldDef[]) {
+export function paramsObject<K extends string, F extends FieldDef>(kind: K, fields: readonly F[]) {
   const shape: Record<string, z.ZodType> = { kind: z.literal(kind) };
   for (const f of fields) shape[f.name] = fieldSchema(f);
   const names = fields.map((f) => f.name).join(", ");
   return z.strictObject(shape, {
     error: (iss) => (iss.code === "unrecognized_keys" ? `is not a field of a ${kind} workload (its fields: kind, ${names})` : undefined),
-  }) as unknown as z.ZodType<{ kind: K } & T, { kind: K } & Partial<T>>;
+  }) as unknown as z.ZodType<{ kind: K } & FieldsOutput<F>, { kind: K } & FieldsInput<F>>;
 }
 
 /** The fields every message workload has; `readers` and the workload's own fields go between them. */
-export const writersField: FieldDef = {
+export const writersField = field({
   name: "writers",
   label: "Writers",
   hint: "clients inserting messages, one connection each",
@@ -81,82 +108,89 @@ export const writersField: FieldDef = {
   cli: { flag: "writers", help: "writer connections" },
   importFlag: "writers",
   compareLabel: "Writers",
-};
+});
 
-export const sharedFields: FieldDef[] = [
-  {
-    name: "throttleWritesPerSec",
-    label: "Write limit",
-    unit: "msg/s",
-    hint: "global; 0 = as fast as possible",
-    control: "int",
-    min: 0,
-    max: 10_000_000,
-    default: 0,
-    group: "load",
-    cli: { flag: "throttle_writes", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
-    importFlag: "throttle_writes",
-    compareLabel: "Write throttle (msg/s)",
-  },
-  {
-    name: "payloadBytes",
-    label: "Payload",
-    unit: "bytes",
-    hint: "random bytes per message",
-    control: "int",
-    min: 1,
-    max: 10 * 1024 * 1024,
-    default: 1024,
-    group: "batches",
-    cli: { flag: "payload", help: "payload bytes per message" },
-    importFlag: "payload",
-    compareLabel: "Payload (bytes)",
-  },
-  {
-    // Load runs this long before the measured window starts; excluded from the summary. (Not in the reference.)
-    name: "warmupSeconds",
-    label: "Warm-up",
-    unit: "s",
-    hint: "load before measuring; left out of the results",
-    control: "int",
-    min: 0,
-    max: 3600,
-    default: 5,
-    group: "timing",
-    cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" },
-    compareLabel: "Warm-up excluded (s)",
-  },
-  {
-    // The summary covers exactly this window.
-    name: "durationSeconds",
-    label: "Measured duration",
-    unit: "s",
-    hint: "the window the results cover",
-    control: "int",
-    min: 1,
-    max: 24 * 3600,
-    default: 30,
-    group: "timing",
-    cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" },
-    importFlag: "duration",
-    compareLabel: "Duration (s)",
-  },
-  {
-    // Samples are always taken every second; this is only the CLI's live line.
-    name: "reportIntervalSeconds",
-    label: "CLI report interval",
-    unit: "s",
-    hint: "the CLI's live line; the browser always gets every second",
-    control: "int",
-    min: 1,
-    max: 3600,
-    default: 5,
-    group: "timing",
-    cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" },
-    importFlag: "report",
-  },
-];
+export const throttleField = field({
+  name: "throttleWritesPerSec",
+  label: "Write limit",
+  unit: "msg/s",
+  hint: "global; 0 = as fast as possible",
+  control: "int",
+  min: 0,
+  max: 10_000_000,
+  default: 0,
+  group: "load",
+  cli: { flag: "throttle_writes", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
+  importFlag: "throttle_writes",
+  compareLabel: "Write throttle (msg/s)",
+});
 
+export const payloadField = field({
+  name: "payloadBytes",
+  label: "Payload",
+  unit: "bytes",
+  hint: "random bytes per message",
+  control: "int",
+  min: 1,
+  max: 10 * 1024 * 1024,
+  default: 1024,
+  group: "batches",
+  cli: { flag: "payload", help: "payload bytes per message" },
+  importFlag: "payload",
+  compareLabel: "Payload (bytes)",
+});
+
+export const warmupField = field({
+  // Load runs this long before the measured window starts; excluded from the summary. (Not in the reference.)
+  name: "warmupSeconds",
+  label: "Warm-up",
+  unit: "s",
+  hint: "load before measuring; left out of the results",
+  control: "int",
+  min: 0,
+  max: 3600,
+  default: 5,
+  group: "timing",
+  cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" },
+  compareLabel: "Warm-up excluded (s)",
+});
+
+export const durationField = field({
+  // The summary covers exactly this window.
+  name: "durationSeconds",
+  label: "Measured duration",
+  unit: "s",
+  hint: "the window the results cover",
+  control: "int",
+  min: 1,
+  max: 24 * 3600,
+  default: 30,
+  group: "timing",
+  cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" },
+  importFlag: "duration",
+  compareLabel: "Duration (s)",
+});
+
+export const reportIntervalField = field({
+  // Samples are always taken every second; this is only the CLI's live line.
+  name: "reportIntervalSeconds",
+  label: "CLI report interval",
+  unit: "s",
+  hint: "the CLI's live line; the browser always gets every second",
+  control: "int",
+  min: 1,
+  max: 3600,
+  default: 5,
+  group: "timing",
+  cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" },
+  importFlag: "report",
+});
+
+/** Warm-up, measured window and the CLI's report interval: the timing fields every workload has. */
+export const timingFields = [warmupField, durationField, reportIntervalField];
+
+/** The fields every message workload has besides its own: write limit, payload and timing. */
+export const sharedFields = [throttleField, payloadField, ...timingFields];
 /** The readers' back-off after an empty poll (runner/timing.ts Backoff). */
 export const BACKOFF_MODES = ["reference-effective", "nominal"] as const;
 export type BackoffMode = (typeof BACKOFF_MODES)[number];
@@ -177,7 +211,7 @@ export const BACKOFF_LABELS: Record<BackoffMode, { label: string; description: s
  * The readers' back-off after an empty poll. Not in compare's config rows: a run's manifest records the back-off
  * it really slept (older runs slept the nominal one whatever their parsed config says), and compare shows that.
  */
-export const backoffField: FieldDef = {
+export const backoffField = field({
   name: "backoff",
   label: "Empty-poll back-off",
   hint: "how long a reader sleeps after finding nothing",
@@ -190,10 +224,11 @@ export const backoffField: FieldDef = {
     ours: true,
     help: "readers' back-off after an empty poll: reference-effective (default: the reference's real ~1.1 ms sleeps and its jitter's zero sleeps) or nominal (the 200 µs / 100 µs–2 ms its code asks for)",
   },
-};
+});
 
 /** The fields of the form's "batches" and "timing" sections come after the workload's own load fields. */
-export const byGroup = (fields: FieldDef[]): FieldDef[] => (["load", "batches", "timing"] as const).flatMap((g) => fields.filter((f) => f.group === g));
+export const byGroup = <const F extends FieldDef>(fields: readonly F[]): F[] =>
+  (["load", "batches", "timing"] as const).flatMap((g) => fields.filter((f) => f.group === g));
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 export { plural };
@@ -223,6 +258,12 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
  * runner stores (runner/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
  */
 /** Pacing of a workload whose writes go through the engine's throttle (`throttleWritesPerSec`; 0 = unthrottled). */
+/** The write limit as the knob a ceiling search raises (the rate throttlePacing paces at). */
+export const throttleKnob = (): RateKnob => ({
+  fields: ["throttleWritesPerSec"],
+  set: (c, perSecond) => ({ ...c, throttleWritesPerSec: perSecond }),
+});
+
 export function throttlePacing(c: { throttleWritesPerSec: number }, unit: string, operation = "write"): Pacing {
   const t = c.throttleWritesPerSec;
   return t > 0 ? { kind: "throttle", targetPerSecond: t, unit, operation, throttleable: true } : { kind: "unpaced", unit, operation, throttleable: true };

@@ -24,11 +24,11 @@ import { getRun } from "../lib/runs/store";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { connectionsNeeded, parseConfig, WorkloadConfig } from "../lib/workloads/config";
 import { parseArgs, usage } from "../runner/harness";
-import { paramsObject, plural, sharedFields, sharedParts, throttlePacing, writersField } from "./fields";
+import { paramsObject, plural, sharedFields, sharedParts, throttlePacing, throttleKnob, writersField, fieldTable } from "./fields";
 import { registerWorkload } from "./index";
-import { defineWorkload, type FieldDef } from "./types";
+import { defineWorkload } from "./types";
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   writersField,
   {
     name: "pingsPerSec",
@@ -54,23 +54,13 @@ const FIELDS: FieldDef[] = [
     cli: { flag: "fsync-each", help: "wait for the WAL flush of every ping" },
     compareLabel: "Fsync each ping",
   },
-];
-interface Shape {
-  writers: number;
-  pingsPerSec: number;
-  fsyncEach: boolean;
-  payloadBytes: number;
-  durationSeconds: number;
-  warmupSeconds: number;
-  throttleWritesPerSec: number;
-  reportIntervalSeconds: number;
-}
+]);
 
 const echo = defineWorkload({
   kind: "echo",
   title: "echo",
   description: "Writers ping the server; nothing is read.",
-  params: paramsObject<"echo", Shape>("echo", FIELDS),
+  params: paramsObject("echo", FIELDS),
   fields: FIELDS,
   presets: [{ id: "echo-defaults", label: "echo: defaults", description: "4 writers, 5 pings/s.", config: { kind: "echo" } }],
   defaultPresetId: "echo-defaults",
@@ -81,8 +71,10 @@ const echo = defineWorkload({
   clientMemory: (c) => [{ bytes: c.writers * c.payloadBytes, words: `${c.writers} writers × payload`, fields: ["payloadBytes", "writers"] }],
   clientMemoryFormula: "writers × payload",
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "msg", "ping"),
   // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
+  verifiedUnit: "ping",
   metrics: {
     operations: [
       {

@@ -1,7 +1,8 @@
 // The uniform shape of a workload (openmessaging/benchmark's driver split): the engine owns phases, timing,
 // samples and the schema; a workload owns its tables, its loops and its verification.
 import type pg from "pg";
-import type { RunSummary, Verification } from "../lib/measurement/summary";
+import type { RunSummary } from "../lib/measurement/summary";
+import type { Verification } from "../lib/measurement/verification";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import { isConnectionError, rollbackQuietly, type TargetClient, type RunFootprint, type RunStats, type Stopper, type Pacer } from "../runner/core";
 
@@ -24,7 +25,9 @@ export interface WorkloadContext<C extends WorkloadConfig> {
   footprint: RunFootprint;
 }
 
-export interface WorkloadVerification extends Verification {
+/** A verification in the workload's own terms: its facts, and items checked in the unit its definition declares
+ *  (verifiedUnit, which the engine adds). */
+export interface WorkloadVerification extends Omit<Verification, "unit"> {
   /** Messages written but not read when the readers stopped (not a failure: the drain is time-boxed). */
   unreadAtEnd: number;
 }

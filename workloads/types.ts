@@ -2,6 +2,7 @@
 // the reproducing command, compare and the importer all read a workload from this, so adding one is one
 // folder (workloads/<kind>/definition.ts + runner.ts) and one line in each registry.
 import type { z } from "zod";
+import type { BackoffMode } from "./fields";
 
 /** The New run form's sections, in order. */
 export const GROUP_LABEL = { load: "Load", batches: "Messages and batches", timing: "Timing" } as const;
@@ -91,12 +92,23 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   writeBatch(config: z.output<S>): number;
   /** How a run with this config is paced and at what rate: the engine reads this, never the config's fields. */
   pacing(config: z.output<S>): Pacing;
+  /** The knob that sets the rate its pacing aims at, if it has one (a ceiling search raises it; see RateKnob). */
+  rateKnob?: RateKnob;
+  /** Bytes of one counted item's payload (a message's), when its items carry one: rates then also read in
+   *  MiB/s. Absent: its items have no payload size (rows, requests, workflows), and no MiB/s is shown. */
+  payloadBytes?(config: z.output<S>): number;
+  /** The readers' back-off after an empty poll (pub/sub, queue), recorded in the manifest so compare can tell
+   *  runs apart. Absent: the workload does not poll. */
+  backoff?(config: z.output<S>): BackoffMode;
   /** Derived rows of compare's config table. */
   compareExtras?: CompareExtra[];
   /** Whether the reference tool (pg_msg_bench) has this workload: its `-mode` value, for the importer. */
   referenceMode?: string;
   /** What it measures: its named operations, its delivery latency and its backlogs (see MetricModel). */
   metrics: MetricModel;
+  /** What its verification counts, one item, singular ("message", "row", "workflow", "request", "job"): every
+   *  surface says "35,080 rows checked" in it (lib/measurement/verification.ts). */
+  verifiedUnit: string;
   /** Figures other studies published for this workload (see PublishedResult). */
   published?: PublishedResult[];
 }
@@ -174,6 +186,14 @@ export interface Pacing {
   /** The workload's load goes through the engine's throttle when it has a rate (its rate field; 0 = off, so
    *  `unpaced`): compare then says "unthrottled" rather than nothing. */
   throttleable?: boolean;
+}
+
+/** How a config's paced rate is set: the fields set, and the config with the rate set to `perSecond` (and
+ *  whatever else makes its load paced at that rate: a load model switched to open loop). What the rate paces is
+ *  the operation its pacing() names for the config returned. */
+export interface RateKnob {
+  fields: string[];
+  set<C extends object>(config: C, perSecond: number): C;
 }
 
 /** One share of a run's client memory: what holds it, in words with the config's numbers, and the fields that scale it. */

@@ -8,7 +8,7 @@ import { toCliCommand } from "@/lib/runs/cli-command";
 import { fmtDuration } from "@/lib/runs/format";
 import type { CliTarget } from "@/lib/targets/default-target";
 import type { PublicTarget } from "@/lib/targets/store";
-import { MAX_DRAIN_SECONDS, SHORT_WINDOW_SECONDS, type WorkloadConfig } from "@/lib/workloads/config";
+import { runTimeOf, SHORT_WINDOW_SECONDS, type WorkloadConfig } from "@/lib/workloads/config";
 import { fieldsOf } from "./fields";
 import type { FormState } from "./useFormState";
 import type { LaunchState } from "./useLaunch";
@@ -82,12 +82,13 @@ export function LaunchPanel({
 }
 
 function TotalTime({ config, total, isLong }: { config: WorkloadConfig; total: number; isLong: boolean }) {
+  const time = runTimeOf(config);
   return (
     <div className={`total-time${isLong ? " long" : ""}`} data-testid="total-time" data-seconds={total}>
       <div className="total-figure">Up to {fmtDuration(total)}</div>
       <div className="hint">
-        {fmtDuration(config.warmupSeconds)} warm-up + {fmtDuration(config.durationSeconds)} measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining, plus
-        setup and verification. Runs queue: one runs at a time.
+        {fmtDuration(time.warmup)} warm-up + {fmtDuration(time.measured)} measured + up to {fmtDuration(time.drainMax)} draining, plus setup and verification.
+        Runs queue: one runs at a time.
       </div>
     </div>
   );

@@ -3,9 +3,9 @@
 // the API and the CLI). Labels and units are the field table's, so the schema's messages use the same words.
 import {
   LONG_RUN_SECONDS,
-  loadSecondsAtMost,
   type Preset,
   presetById,
+  runTimeOf,
   SHORT_WINDOW_SECONDS,
   WorkloadConfig,
   type WorkloadInput,
@@ -64,7 +64,7 @@ export function presetValues(p: Preset): { kind: WorkloadConfig["kind"]; values:
 
 /** Whether a preset's own window would make a run longer than 5 minutes (the form then starts it short). */
 export function isLongPreset(p: Preset): boolean {
-  return loadSecondsAtMost(WorkloadConfig.parse(p.config)) > LONG_RUN_SECONDS;
+  return runTimeOf(WorkloadConfig.parse(p.config)).total > LONG_RUN_SECONDS;
 }
 
 /**

@@ -3,7 +3,7 @@
 // (lib/workloads/config.ts), each field's message, the total time. Changing the preset or the workload resets
 // the fields to it; typing marks the preset "(edited)" and withdraws the server's message for that field.
 import { useMemo, useState } from "react";
-import { loadSecondsAtMost, LONG_RUN_SECONDS, parseConfig, type Preset, presetById, type WorkloadConfig, type WorkloadKind } from "@/lib/workloads/config";
+import { LONG_RUN_SECONDS, parseConfig, type Preset, presetById, type WorkloadConfig, type WorkloadKind, runTimeOf } from "@/lib/workloads/config";
 import { type FormValues, isLongPreset, pickWorkload, presetValues, toFormValues, toInput } from "./fields";
 
 export interface RunFormInitial {
@@ -42,7 +42,7 @@ export function useFormState(initial: RunFormInitial) {
   const clientErrors: FieldErrors = parsed.ok ? {} : parsed.errors;
   // A field's own message waits until it is left or the form is sent; the server's is shown at once.
   const errorFor = (name: string): string | undefined => serverErrors[name] ?? (touched.has(name) || submitted ? clientErrors[name] : undefined);
-  const total = parsed.ok ? loadSecondsAtMost(parsed.config) : null;
+  const total = parsed.ok ? runTimeOf(parsed.config).total : null;
 
   const clearServer = (name: string) =>
     setServerErrors((e) => {

@@ -7,6 +7,7 @@ import { RunCharts } from "@/components/charts/RunCharts";
 import { toCliCommand } from "@/lib/runs/cli-command";
 import type { CliTarget } from "@/lib/targets/default-target";
 import { knobsLabel, STATUS_BADGE } from "@/lib/runs/format";
+import { runTimeOf } from "@/lib/workloads/config";
 import type { RunView } from "@/lib/runs/view";
 import type { Sample } from "@/lib/measurement/sample";
 import { LiveVerdict, RunVerdict } from "@/components/telemetry/VerdictPanel";
@@ -147,7 +148,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
             samples={samples}
             workload={run.workload}
             warmupSeconds={cfg.warmupSeconds}
-            totalSeconds={cfg.warmupSeconds + cfg.durationSeconds}
+            totalSeconds={runTimeOf(cfg).load}
             telemetryInfo={run.summary?.telemetry?.info}
           />
         ) : (

@@ -3,6 +3,7 @@
 // between samples from the newest sample's elapsed time and when it arrived.
 import { useEffect, useState } from "react";
 import { fmtDuration, PHASE_LABEL } from "@/lib/runs/format";
+import { runTimeOf } from "@/lib/workloads/run-time";
 
 export function RunProgress(props: {
   status: string;
@@ -21,7 +22,7 @@ export function RunProgress(props: {
     return () => clearInterval(t);
   }, [running]);
 
-  const total = warmupSeconds + durationSeconds;
+  const total = runTimeOf({ warmupSeconds, durationSeconds }).load;
   const loadDone = phase === "draining" || phase === "verifying" || phase === "done" || !running;
   // Between samples, time runs on from the newest one, but never more than 1.5 s past it (a stalled runner
   // must not look like progress).

@@ -1,8 +1,7 @@
-// What a ceiling search raises, per workload, read from its field table: the broker workloads' write limit
-// (`throttleWritesPerSec`, the writes it paces), or an open-loop target rate (`rate`: DBOS's workloads, and
-// Yong's with `load` "rate", pacing all requests together). A workload with neither has no rate to raise.
-// Browser-safe.
-import { rateOperations } from "../measurement/operations";
+// What a ceiling search raises, per workload: the rate knob its definition declares (WorkloadDefinition.rateKnob:
+// the broker workloads' write limit, DBOS's open-loop target rate, Yong's load model switched to open loop at a
+// rate), and the operation that rate paces, as its pacing() names it. A workload that declares none has no rate
+// to raise. Browser-safe.
 import { definitionOf, type WorkloadConfig } from "../workloads/config";
 
 export interface RateKnob {
@@ -14,29 +13,14 @@ export interface RateKnob {
   fields: string[];
 }
 
-/** The workload total the Yong workloads record beside each request type (workloads/yong/fields.ts TOTAL_OP). */
-const ALL_REQUESTS = "total";
-
 export function rateKnob(kind: string): RateKnob | null {
   const def = definitionOf({ kind });
-  const has = (name: string) => def.fields.some((f) => f.name === name);
-  const ops = rateOperations(def.metrics);
-  if (has("throttleWritesPerSec") && ops[0])
-    return {
-      set: (c, rate) => ({ ...c, throttleWritesPerSec: rate }) as WorkloadConfig,
-      paced: ops[0].name,
-      fields: ["throttleWritesPerSec"],
-    };
-  // An open-loop rate: always (DBOS's inserts and workflows), or as one of a load model's choices (Yong's).
-  const load = def.fields.find((f) => f.name === "load");
-  const openLoop = load === undefined || load.options?.some((o) => o.value === "rate");
-  if (has("rate") && openLoop && ops[0])
-    return {
-      set: (c, rate) => ({ ...c, ...(load ? { load: "rate" } : {}), rate }) as WorkloadConfig,
-      paced: ops.find((o) => o.name === ALL_REQUESTS)?.name ?? ops[0].name,
-      fields: load ? ["load", "rate"] : ["rate"],
-    };
-  return null;
+  const knob = def.rateKnob;
+  if (!knob) return null;
+  // What the rate paces: the operation the workload's pacing names once the knob is set (on its default preset).
+  const preset = def.presets.find((p) => p.id === def.defaultPresetId) ?? def.presets[0];
+  const paced = def.pacing(knob.set(def.params.parse(preset?.config ?? { kind }) as object, 1)).operation;
+  return { set: (c, rate) => knob.set(c, rate), paced, fields: knob.fields };
 }
 
 /** The knob, or the sentence saying the workload has none. */

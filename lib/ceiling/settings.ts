@@ -1,7 +1,7 @@
 // A ceiling search's settings as the form and the API give them: the goal, the metric, the step length and
 // the search's bounds. One Zod schema, so the browser, the API and the stored row read them alike. Browser-safe.
 import { z } from "zod";
-import { loadSecondsAtMost } from "../workloads/config";
+import { runTimeOf } from "../workloads/config";
 import { goalMetric } from "./facts";
 import { MAX_CONFIRMATIONS, SEARCH_DEFAULTS, type SearchOptions } from "./search";
 import { parseSlo, type Slo } from "./slo";
@@ -76,13 +76,13 @@ export function parseCeilingSettings(input: unknown, kind: string): { ok: true; 
 
 /**
  * The longest a search loads the target: at most `maxSteps` steps, each a run of the config's warm-up, the
- * step's measured window and up to the drain (loadSecondsAtMost, as the run form's total), and up to
+ * step's measured window and up to the drain (runTimeOf's total, as the run form's), and up to
  * MAX_CONFIRMATIONS longer confirmation runs (starved steps run again come on top); setup and
  * verification of each step come on top. It stops sooner once the bracket is narrow enough.
  */
 export function ceilingSecondsAtMost(s: Pick<CeilingSettings, "stepSeconds" | "maxSteps" | "confirmSeconds">, warmupSeconds: number): number {
-  const confirmations = MAX_CONFIRMATIONS * loadSecondsAtMost({ warmupSeconds, durationSeconds: confirmSecondsOf(s) });
-  return s.maxSteps * loadSecondsAtMost({ warmupSeconds, durationSeconds: s.stepSeconds }) + confirmations;
+  const confirmations = MAX_CONFIRMATIONS * runTimeOf({ warmupSeconds, durationSeconds: confirmSecondsOf(s) }).total;
+  return s.maxSteps * runTimeOf({ warmupSeconds, durationSeconds: s.stepSeconds }).total + confirmations;
 }
 
 /** What the search runs on, from stored settings. */

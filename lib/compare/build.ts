@@ -15,7 +15,7 @@ import { PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Kno
 import { comparedMetrics, METRICS, rateOps } from "./metrics";
 import { durabilityLevel } from "./notes";
 import { configCellsOf } from "./rows";
-import { BACKOFF_LABELS, definitionOf, throttleFact, type WorkloadConfig } from "../workloads/config";
+import { BACKOFF_LABELS, definitionOf, payloadBytesOf, throttleFact, type WorkloadConfig } from "../workloads/config";
 import { readsPerGroup, throughputOf } from "../measurement/operations";
 
 const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null, avg: null };
@@ -234,7 +234,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     durationSeconds: s.config.durationSeconds,
     // Workloads without a write throttle or a payload (Yong's request workloads, DBOS's) have neither.
     throttleWritesPerSec: throttleFact(s.config),
-    payloadBytes: "payloadBytes" in s.config ? s.config.payloadBytes : null,
+    payloadBytes: payloadBytesOf(s.config),
     warmupExcluded: s.window.warmupSeconds > 0,
     rateDivisor: "measured window",
     e2eClock: mf.e2eClock.split(/ \(|:/)[0],

@@ -8,9 +8,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { GET as getFit } from "../../app/api/references/[id]/fit/route";
 import { GET as getReference } from "../../app/api/references/[id]/route";
 import { PublishedStudies } from "../../components/compare/PublishedBits";
-import { paramsObject, sharedFields, throttlePacing, writersField } from "../../workloads/fields";
+import { paramsObject, sharedFields, throttlePacing, throttleKnob, writersField } from "../../workloads/fields";
 import { registerWorkload } from "../../workloads/index";
-import { defineWorkload, type FieldDef, type PublishedResult } from "../../workloads/types";
+import { defineWorkload, type PublishedResult } from "../../workloads/types";
 import { buildComparison } from "./compare";
 import { toMarkdown } from "./export-markdown";
 import { toTextTable } from "./export-text";
@@ -60,7 +60,7 @@ function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: num
         }
       : {}),
     latencyMs: Object.fromEntries(ops.map((op) => [op, percentilesOf(hs[op])])),
-    verification: { ok: true, lost: 0, duplicated: 0, outOfOrder: 0, checked: 1, countsMatch: true, problems: [] },
+    verification: { ok: true, checked: 1, unit: "message", problems: [], facts: [] },
     histograms: Object.fromEntries(ops.map((op) => [op, encodeHistogram(hs[op])])),
   };
   return { id, status: "completed", createdAt: new Date("2026-01-01T00:00:00Z"), targetLabel: "embedded default", summary };
@@ -104,7 +104,7 @@ test("mixing workloads is named by their own titles and descriptions", () => {
 
 // ---------- a fixture workload with another study's published result ----------
 
-const FIELDS: FieldDef[] = [writersField, ...sharedFields];
+const FIELDS = [writersField, ...sharedFields];
 const PUBLISHED: PublishedResult = {
   id: "test-echo-200vu",
   study: "yong",
@@ -125,10 +125,7 @@ const echoes = defineWorkload({
   kind: "echoes",
   title: "echoes",
   description: "Writers ping the server.",
-  params: paramsObject<"echoes", { writers: number; payloadBytes: number; durationSeconds: number; warmupSeconds: number; throttleWritesPerSec: number }>(
-    "echoes",
-    FIELDS,
-  ),
+  params: paramsObject("echoes", FIELDS),
   fields: FIELDS,
   presets: [{ id: "echoes-defaults", label: "echoes: defaults", description: "defaults", config: { kind: "echoes" } }],
   defaultPresetId: "echoes-defaults",
@@ -139,7 +136,9 @@ const echoes = defineWorkload({
   clientMemory: () => [],
   clientMemoryFormula: "nothing",
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "req", "ping"),
+  verifiedUnit: "echo",
   metrics: {
     operations: [
       { name: "ping", label: "ping", unit: "req", rate: true, latency: true, errors: true, latencySample: "per ping", chart: { title: "Ping", hint: "" } },

@@ -5,6 +5,7 @@ import { LatencyByMetric, Throughput } from "./metrics";
 import { SummaryRunnerLoad } from "./runner-load";
 import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
 import { RunTelemetry } from "../telemetry/report";
+import { Verification, withVerificationUnit } from "./verification";
 
 export const Manifest = z.object({
   postgresVersion: z.string(),
@@ -44,26 +45,9 @@ export const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 
-export const Verification = z.object({
-  ok: z.boolean(),
-  /** pubsub: claimed offsets never read; queue: inserted messages neither consumed nor still queued. */
-  lost: z.number().int(),
-  /** Messages read more than once (pubsub: per group). */
-  duplicated: z.number().int(),
-  /** pubsub: reads whose offset was not the next expected one in its (group, partition). */
-  outOfOrder: z.number().int(),
-  /** Messages checked. */
-  checked: z.number().int(),
-  /** Counts the runner reported vs rows actually in the target tables, checked in SQL. */
-  countsMatch: z.boolean(),
-  /** Human-readable findings, empty when ok. */
-  problems: z.array(z.string()),
-});
-export type Verification = z.infer<typeof Verification>;
-
 export const GroupSummary = Throughput.extend({ group: z.string(), latencyMs: LatencyByMetric, emptyPolls: z.number().int() });
 
-export const RunSummary = z.object({
+const RunSummaryObject = z.object({
   schemaVersion: z.literal(1),
   workload: z.custom<WorkloadKind>((v) => typeof v === "string" && workloadDefinition(v) !== undefined, {
     error: (iss) =>
@@ -111,4 +95,6 @@ export const RunSummary = z.object({
    *  (hdr-histogram-js encodeIntoCompressedBase64), so runs can be merged and re-read later. */
   histograms: z.record(z.string(), z.string()),
 });
+// An old verification takes its unit from the run's workload (./verification.ts withVerificationUnit).
+export const RunSummary = z.preprocess(withVerificationUnit, RunSummaryObject);
 export type RunSummary = z.infer<typeof RunSummary>;

@@ -6,12 +6,12 @@ import { RunStats } from "../../runner/stats";
 import { workloadFor } from "../../workloads/runners";
 import { csvColumns, samplesToCsv } from "./samples-csv";
 import type { Sample } from "../measurement/sample";
-import { WorkloadConfig } from "../workloads/config";
+import { payloadBytesOf, WorkloadConfig } from "../workloads/config";
 
 /** Two samples of a short run of `config`, as the runner makes them (its own stats, its own group names). */
 function samplesOf(config: WorkloadConfig): Sample[] {
   let now = 0;
-  const stats = new RunStats(workloadFor(config).groupNames(config as never), "payloadBytes" in config ? config.payloadBytes : 0, () => now);
+  const stats = new RunStats(workloadFor(config).groupNames(config as never), payloadBytesOf(config) ?? 0, () => now);
   const out: Sample[] = [];
   for (let seq = 0; seq < 2; seq++) {
     stats.wrote(10);

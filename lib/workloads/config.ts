@@ -7,6 +7,7 @@ import type { Pacing, PresetDef, WorkloadDefinition } from "../../workloads/type
 
 export type WorkloadConfig = Config;
 export type WorkloadInput = Input;
+import type { BackoffMode } from "../../workloads/fields";
 export { BACKOFF_LABELS, BACKOFF_MODES, type BackoffMode } from "../../workloads/fields";
 export type WorkloadKind = WorkloadConfig["kind"];
 
@@ -53,6 +54,17 @@ export function pacingOf(c: WorkloadConfig): Pacing {
   return definitionOf(c).pacing(c);
 }
 
+/** Bytes of one counted item's payload as the workload declares it (a message's), or null when its items carry
+ *  none (rows, requests, workflows) or its workload is no longer registered: then no MiB/s. */
+export function payloadBytesOf(c: WorkloadConfig): number | null {
+  return workloadDefinition(c.kind)?.payloadBytes?.(c) ?? null;
+}
+
+/** The readers' back-off after an empty poll as the workload declares it; undefined for a workload that does not poll. */
+export function backoffOf(c: WorkloadConfig): BackoffMode | undefined {
+  return workloadDefinition(c.kind)?.backoff?.(c);
+}
+
 /** The engine's write throttle in items per second: 0 when the run is not paced by it (or its workload is no
  *  longer registered: a stored run's page still renders). */
 export function throttlePerSecond(c: WorkloadConfig): number {
@@ -68,14 +80,7 @@ export function throttleFact(c: WorkloadConfig): number | null {
   return p?.throttleable ? 0 : null;
 }
 
-/** Longest drain after the measured window (writers stopped, readers catch up); runner/engine.ts uses it. */
-export const MAX_DRAIN_SECONDS = 10;
-
-/** The time a run loads its target, at most: warm-up + measured window + the longest drain. Setup and
- *  verification come on top; they depend on the target, so no figure is claimed for them. */
-export function loadSecondsAtMost(c: Pick<WorkloadConfig, "warmupSeconds" | "durationSeconds">): number {
-  return c.warmupSeconds + c.durationSeconds + MAX_DRAIN_SECONDS;
-}
+export { MAX_DRAIN_SECONDS, type RunTime, runTimeOf } from "./run-time";
 
 /** Runs that may load the target longer than this are confirmed before launch (the form asks). */
 export const LONG_RUN_SECONDS = 5 * 60;

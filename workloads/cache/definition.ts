@@ -1,7 +1,8 @@
 // Cache (Yong's "replace Redis"): get and set requests over a prefilled key space in a `cache_entries` table,
 // logged (baseline) or UNLOGGED (modded: no WAL for the writes). Browser-safe; the SQL is in runner.ts.
-import { fmtBytes, plural } from "../fields";
-import { defineWorkload, type FieldDef, type PublishedResult } from "../types";
+import type { z } from "zod";
+import { fmtBytes, plural, fieldTable } from "../fields";
+import { defineWorkload, type PublishedResult } from "../types";
 import {
   loadField,
   loadModelWords,
@@ -14,9 +15,9 @@ import {
   variantField,
   vusField,
   YONG,
-  type YongShape,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 export const DISTRIBUTIONS = ["uniform", "zipf"] as const;
@@ -28,7 +29,7 @@ export const DISTRIBUTIONS = ["uniform", "zipf"] as const;
  */
 export const CALIBRATED_THINK_MS = 111;
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   variantField("a logged cache_entries table: every set is WAL-logged", "an UNLOGGED cache_entries table: sets skip the WAL (emptied after a crash)"),
   loadField,
   vusField({ default: 200 }),
@@ -101,19 +102,10 @@ const FIELDS: FieldDef[] = [
     compareLabel: "TTL (s)",
   },
   ...timingFields,
-];
+]);
 
-interface Shape extends YongShape {
-  vus: number;
-  readPercent: number;
-  keys: number;
-  distribution: (typeof DISTRIBUTIONS)[number];
-  valueBytes: number;
-  ttlSeconds: number;
-}
-
-export const CacheParams = yongParams<"cache", Shape>("cache", FIELDS, ["vus"]);
-export type CacheConfig = Shape & { kind: "cache" };
+export const CacheParams = yongParams("cache", FIELDS, ["vus"]);
+export type CacheConfig = z.output<typeof CacheParams>;
 
 const NORMAL = { vus: 200, thinkMs: CALIBRATED_THINK_MS, durationSeconds: 60, warmupSeconds: 0 };
 const STRESS = { vus: 1000, thinkMs: 0, durationSeconds: 95, warmupSeconds: 0 };
@@ -211,7 +203,9 @@ export const cache = defineWorkload({
   ],
   clientMemoryFormula: "virtual users (or a second of arrivals) × value size × 4",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.vus),
+  verifiedUnit: "request",
   metrics: {
     operations: [
       ...requestOperations([

@@ -167,12 +167,14 @@ class CacheWorkload implements YongWorkload {
     const countsMatch = r.rows.length === c.keys && lost === 0 && foreign === 0 && wrongValue === 0;
     return {
       ok: problems.length === 0,
-      lost,
-      duplicated: 0,
-      outOfOrder: 0,
       checked: sets + gets,
-      countsMatch,
       problems,
+      facts: [
+        { name: "keys missing", value: lost, ok: lost === 0 },
+        { name: "keys with a value no set wrote", value: wrongValue, ok: wrongValue === 0 },
+        { name: "keys no set made", value: foreign, ok: foreign === 0 },
+        { name: "the table holds every key", value: countsMatch, ok: countsMatch },
+      ],
       unreadAtEnd: 0,
     };
   }

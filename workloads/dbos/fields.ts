@@ -1,22 +1,23 @@
 // Fields the DBOS workloads share (browser-safe): the target rate of the open loop, the connections it may
 // use, and the timing fields every workload has.
-import { sharedFields } from "../fields";
-import type { FieldDef, Pacing } from "../types";
+import { field, timingFields } from "../fields";
+import type { Pacing, RateKnob } from "../types";
 
 /** The open loop's target rate, in `unit` per second (the study's --rps). */
-export const rateField = (unit: string, what: string): FieldDef => ({
-  name: "rate",
-  label: "Target rate",
-  unit: `${unit}/s`,
-  hint: `${what} on a fixed timetable, whatever the database answers (open loop)`,
-  control: "int",
-  min: 1,
-  max: 10_000_000,
-  default: 1000,
-  group: "load",
-  cli: { flag: "rate", ours: true, help: `target rate in ${unit}/s, on a fixed timetable (the study's --rps)` },
-  compareLabel: `Target rate (${unit}/s)`,
-});
+export const rateField = (unit: string, what: string) =>
+  field({
+    name: "rate",
+    label: "Target rate",
+    unit: `${unit}/s`,
+    hint: `${what} on a fixed timetable, whatever the database answers (open loop)`,
+    control: "int",
+    min: 1,
+    max: 10_000_000,
+    default: 1000,
+    group: "load",
+    cli: { flag: "rate", ours: true, help: `target rate in ${unit}/s, on a fixed timetable (the study's --rps)` },
+    compareLabel: `Target rate (${unit}/s)`,
+  });
 
 /** The open loop's pacing (dbos/open-loop.ts): `operation` started at the target rate on a fixed timetable. */
 export const openLoopPacing = (c: { rate: number }, unit: string, operation: string): Pacing => ({
@@ -26,7 +27,10 @@ export const openLoopPacing = (c: { rate: number }, unit: string, operation: str
   operation,
 });
 
-export const connectionsField: FieldDef = {
+/** The open loop's target rate as the knob a ceiling search raises. */
+export const openLoopKnob = (): RateKnob => ({ fields: ["rate"], set: (c, perSecond) => ({ ...c, rate: perSecond }) });
+
+export const connectionsField = field({
   name: "connections",
   label: "Connections",
   hint: "the pool the timetable's work waits for; at most this many in flight",
@@ -37,15 +41,9 @@ export const connectionsField: FieldDef = {
   group: "load",
   cli: { flag: "connections", ours: true, help: "connections (the study's processes × pool size); due work waits for a free one" },
   compareLabel: "Connections",
-};
+});
 
 /** Warm-up, measured window and the CLI's report interval (no payload or write throttle: these workloads have their own). */
-export const timingFields: FieldDef[] = sharedFields.filter((f) => ["warmupSeconds", "durationSeconds", "reportIntervalSeconds"].includes(f.name));
+export { timingFields };
 
-export interface TimingShape {
-  warmupSeconds: number;
-  durationSeconds: number;
-  reportIntervalSeconds: number;
-}
-
-export const timingParts = (c: TimingShape) => [`${c.durationSeconds.toLocaleString("en-US")} s measured`];
+export const timingParts = (c: { durationSeconds: number }) => [`${c.durationSeconds.toLocaleString("en-US")} s measured`];

@@ -3,13 +3,13 @@
 // 38 columns, 15 indexes, partial indexes). Created inside the run's own schema, where the library would use
 // `dbos`: index maintenance per write is most of what a workflow costs beyond a bare insert, so it must match.
 // Also the value shapes the library writes (captured), so rows are as wide as its rows.
-import type { FieldDef } from "../types";
+import { field } from "../fields";
 
 export const DBOS_PROFILES = ["2.17", "current"] as const;
 export type DbosProfile = (typeof DBOS_PROFILES)[number];
 
 /** The `profile` field every DBOS workload has (flag --profile). */
-export const profileField: FieldDef = {
+export const profileField = field({
   name: "profile",
   label: "DBOS version profile",
   hint: "whose schema and statements: the version behind the published figures, or the current one",
@@ -30,7 +30,7 @@ export const profileField: FieldDef = {
   ],
   cli: { flag: "profile", ours: true, help: "DBOS version profile: 2.17 (default; the published figures' version) or current (2.32)" },
   compareLabel: "DBOS profile",
-};
+});
 
 /** The 2.17 workflow_status columns, in the library's order (its first migration, then the later ones). */
 const COLUMNS_217 = `

@@ -2,11 +2,11 @@
 // key, on a fixed timetable, as benchmarks/postgres_insert.py: the upper bound on single-table commits.
 import type { z } from "zod";
 import { DBOS_INSERTS_144K } from "../dbos/published";
-import { connectionsField, openLoopPacing, rateField, type TimingShape, timingFields, timingParts } from "../dbos/fields";
-import { paramsObject, plural } from "../fields";
-import { defineWorkload, type FieldDef } from "../types";
+import { connectionsField, openLoopPacing, openLoopKnob, rateField, timingFields, timingParts } from "../dbos/fields";
+import { paramsObject, plural, fieldTable } from "../fields";
+import { defineWorkload } from "../types";
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   rateField("inserts", "inserts started"),
   connectionsField,
   {
@@ -23,15 +23,9 @@ const FIELDS: FieldDef[] = [
     compareLabel: "Inserts per batch",
   },
   ...timingFields,
-];
+]);
 
-interface Shape extends TimingShape {
-  rate: number;
-  connections: number;
-  batchSize: number;
-}
-
-export const InsertsParams = paramsObject<"inserts", Shape>("inserts", FIELDS);
+export const InsertsParams = paramsObject("inserts", FIELDS);
 export type InsertsConfig = z.output<typeof InsertsParams>;
 
 export const inserts = defineWorkload({
@@ -66,7 +60,9 @@ export const inserts = defineWorkload({
   clientMemoryFormula: "connections × 256 bytes",
   // A whole batch of inserts is due at one scheduled time, so window counts move by a batch (the ceiling's tolerance).
   writeBatch: (c) => c.batchSize,
+  rateKnob: openLoopKnob(),
   pacing: (c) => openLoopPacing(c, "row", "write"),
+  verifiedUnit: "row",
   metrics: {
     operations: [
       {

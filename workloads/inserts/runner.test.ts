@@ -2,8 +2,13 @@
 // a UUIDv7 once; the drain time is reported; tampering with the table is caught.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { verificationError } from "../../runner/harness";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { Kpis, VerificationPanel } from "../../components/run/RunResult";
+import type { RunSummary } from "../../lib/measurement/summary";
+import { summaryText, verificationError } from "../../runner/harness";
 import { dbosTestTarget, sleep } from "../dbos/testing";
+import { factOf } from "../../lib/measurement/verification";
 
 let t: Awaited<ReturnType<typeof dbosTestTarget>>;
 before(async () => {
@@ -11,11 +16,25 @@ before(async () => {
 });
 after(() => t.close());
 
+/** The run page's headline and verification panel and the CLI's text: each counts rows, none messages. */
+function assertCheckedInRows(s: RunSummary) {
+  const checked = new RegExp(`\\b${s.verification.checked.toLocaleString("en-US")} rows checked`);
+  for (const shown of [
+    renderToStaticMarkup(createElement(Kpis, { summary: s })),
+    renderToStaticMarkup(createElement(VerificationPanel, { v: s.verification })),
+    summaryText(s, "embedded default"),
+  ]) {
+    assert.match(shown, checked);
+    assert.doesNotMatch(shown, /messages? checked/);
+  }
+}
+
 const config = { kind: "inserts", rate: 500, connections: 4, batchSize: 10, durationSeconds: 2, warmupSeconds: 0 } as const;
 
 test("rows in the table equal the inserts counted; latencies and the drain time are reported", async () => {
   await t.run(config, undefined, async (schema, s) => {
     assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    assertCheckedInRows(s);
     const rows = await t.count(`SELECT count(*) AS n FROM ${schema}.bench_inserts`);
     assert.equal(rows, s.totals!.writes, "rows = inserts counted over the whole run");
     assert.equal(await t.count(`SELECT count(DISTINCT id) AS n FROM ${schema}.bench_inserts`), rows);
@@ -62,8 +81,8 @@ test("a row added behind the runner's back, or a duplicated id, fails verificati
     },
     async (_schema, s) => {
       assert.equal(s.verification.ok, false);
-      assert.equal(s.verification.countsMatch, false);
-      assert.equal(s.verification.duplicated, 1);
+      assert.equal(s.verification.facts.find((f) => f.name === "rows in bench_inserts")?.ok, false);
+      assert.equal(factOf(s.verification, "duplicate ids"), 1);
       assert.match(s.verification.problems.join("\n"), /bench_inserts holds [\d,]+ rows but [\d,]+ inserts were counted as committed/);
       assert.match(s.verification.problems.join("\n"), /1 id\(s\) occur more than once in bench_inserts/);
       assert.match(verificationError(s) ?? "", /^verification FAILED: /);

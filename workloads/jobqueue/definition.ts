@@ -2,8 +2,10 @@
 // UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1) RETURNING * and complete it; the index that
 // serves the dequeue covers every row (baseline) or only pending ones (modded: a partial index). Browser-safe;
 // the SQL is in runner.ts.
-import { plural } from "../fields";
-import { defineWorkload, type FieldDef, type PublishedResult } from "../types";
+import type { z } from "zod";
+import { runTimeOf } from "../../lib/workloads/run-time";
+import { plural, fieldTable } from "../fields";
+import { defineWorkload, type PublishedResult } from "../types";
 import {
   loadField,
   loadParts,
@@ -15,9 +17,9 @@ import {
   variantField,
   vusField,
   YONG,
-  type YongShape,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /**
@@ -26,7 +28,7 @@ import {
  */
 export const CALIBRATED_THINK_MS = 140;
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   variantField(
     "a full index on (status, created_at): every job stays in it, completed ones too",
     "a partial index on (created_at) WHERE status = 'pending': completed jobs leave it",
@@ -65,16 +67,10 @@ const FIELDS: FieldDef[] = [
     compareLabel: "Preloaded completed jobs",
   },
   ...timingFields,
-];
+]);
 
-interface Shape extends YongShape {
-  producers: number;
-  consumers: number;
-  preload: number;
-}
-
-export const JobqueueParams = yongParams<"jobqueue", Shape>("jobqueue", FIELDS, ["producers", "consumers"]);
-export type JobqueueConfig = Shape & { kind: "jobqueue" };
+export const JobqueueParams = yongParams("jobqueue", FIELDS, ["producers", "consumers"]);
+export type JobqueueConfig = z.output<typeof JobqueueParams>;
 
 const ARTICLE = { producers: 100, consumers: 50, thinkMs: CALIBRATED_THINK_MS, durationSeconds: 60, warmupSeconds: 0 };
 
@@ -117,7 +113,7 @@ const PUBLISHED: PublishedResult[] = [
   published("modded", { rates: { total: 1052 }, latencyMs: { total: { p50: 1.81, p95: 5.28, avg: 2.29 } } }),
 ];
 
-const vusOf = (c: Shape) => `${plural(c.producers, "producer")} + ${plural(c.consumers, "consumer")}`;
+const vusOf = (c: JobqueueConfig) => `${plural(c.producers, "producer")} + ${plural(c.consumers, "consumer")}`;
 
 export const jobqueue = defineWorkload({
   kind: "jobqueue",
@@ -156,7 +152,7 @@ export const jobqueue = defineWorkload({
   // Per job waiting: its send time for delivery latency; per job inserted: its id for verification.
   clientMemory: (c) => {
     const perSecond = c.load === "rate" ? c.rate : (c.producers * 1000) / Math.max(c.thinkMs, 1);
-    const jobs = Math.min(perSecond, 100_000) * (c.warmupSeconds + c.durationSeconds);
+    const jobs = Math.min(perSecond, 100_000) * runTimeOf(c).load;
     return [
       {
         bytes: jobs * 64,
@@ -167,7 +163,9 @@ export const jobqueue = defineWorkload({
   },
   clientMemoryFormula: "jobs inserted × 64 bytes",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.producers + c.consumers),
+  verifiedUnit: "job",
   metrics: {
     operations: [
       ...requestOperations([

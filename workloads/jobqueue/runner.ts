@@ -192,15 +192,16 @@ class JobqueueWorkload implements YongWorkload {
     const pending = this.inserted.length - taken.size + foreignTaken;
     if (pending > 0) this.notes.push(`${pending.toLocaleString("en-US")} job(s) were still pending at the end (producers outpaced consumers)`);
     if (this.notCompleted.length) this.notes.push(`${this.notCompleted.length} dequeued job(s) were left processing: their completion failed`);
-    const countsMatch = lost === 0 && foreign === 0 && wrongStatus === 0;
     return {
       ok: problems.length === 0,
-      lost,
-      duplicated,
-      outOfOrder: 0,
       checked: this.inserted.length,
-      countsMatch,
       problems,
+      facts: [
+        { name: "lost", value: lost, ok: lost === 0 },
+        { name: "dequeued more than once", value: duplicated, ok: duplicated === 0 },
+        { name: "foreign jobs", value: foreign, ok: foreign === 0 },
+        { name: "jobs with a wrong status", value: wrongStatus, ok: wrongStatus === 0 },
+      ],
       // A backlog is what this load makes (twice as many producers as consumers): noted above, not an unread message.
       unreadAtEnd: 0,
     };

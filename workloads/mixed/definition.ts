@@ -2,12 +2,13 @@
 // one server and one connection pool, each with its share of the virtual users, all baseline or all modded
 // (modded also schedules the article's pg_cron job when the target has pg_cron). Its field table, presets and
 // the article's published figures; runner.ts runs the four workloads' own requests and verifications.
+import type { z } from "zod";
 import { cache } from "../cache/definition";
-import { plural } from "../fields";
+import { plural, fieldTable } from "../fields";
 import { jobqueue } from "../jobqueue/definition";
 import { notify } from "../notify/definition";
 import { DEFAULT_ARTICLES, search } from "../search/definition";
-import { defineWorkload, type FieldDef, type MemoryPart, type OperationDef, type PublishedResult, type WorkloadDefinition } from "../types";
+import { defineWorkload, type MemoryPart, type OperationDef, type PublishedResult, type WorkloadDefinition } from "../types";
 import {
   loadField,
   loadModelWords,
@@ -23,9 +24,10 @@ import {
   variantField,
   vusField,
   YONG,
-  type YongShape,
+  type YongCommon,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /**
@@ -40,7 +42,7 @@ const SPLIT = { cacheVus: 50, searchVus: 50, notifyVus: 50, producers: 34, consu
 /** The jobqueue's enqueue→dequeue latency is stored under this name in a mixed run (notify's is its `delivery`). */
 export const JOB_DELIVERY_OP = "jobDelivery";
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   variantField(
     "all four naive: logged cache table, full job index, ILIKE search, polling",
     "all four features: UNLOGGED, partial index, tsvector + GIN, LISTEN/NOTIFY, plus pg_cron when the target has it",
@@ -96,20 +98,11 @@ const FIELDS: FieldDef[] = [
     compareLabel: "Articles",
   },
   ...timingFields,
-];
-
-export interface MixedShape extends YongShape {
-  cacheVus: number;
-  searchVus: number;
-  notifyVus: number;
-  producers: number;
-  consumers: number;
-  articles: number;
-}
+]);
 
 const VU_FIELDS = ["cacheVus", "searchVus", "notifyVus", "producers", "consumers"] as const;
 
-export const MixedParams = yongParams<"mixed", MixedShape>("mixed", FIELDS, [...VU_FIELDS]).superRefine((c, ctx) => {
+export const MixedParams = yongParams("mixed", FIELDS, [...VU_FIELDS]).superRefine((c, ctx) => {
   // The open loop mixes its arrivals in the VUs' proportions: it needs some too.
   if (c.load === "rate" && VU_FIELDS.every((f) => c[f] === 0))
     ctx.addIssue({
@@ -118,13 +111,13 @@ export const MixedParams = yongParams<"mixed", MixedShape>("mixed", FIELDS, [...
       message: "Cache + Search + Publisher + Producer + Consumer VUs must be at least 1: the open loop mixes its requests in their proportions",
     });
 });
-export type MixedConfig = { kind: "mixed" } & MixedShape;
+export type MixedConfig = z.output<typeof MixedParams>;
 
 /** One of the four workloads inside a mixed run: its definition, its own config and its VUs (in VU order). */
 export interface MixedPart {
   kind: "cache" | "jobqueue" | "search" | "notify";
   def: WorkloadDefinition;
-  config: Record<string, unknown> & YongShape & { kind: string };
+  config: Record<string, unknown> & YongCommon & { kind: string };
   vus: number;
 }
 
@@ -202,7 +195,7 @@ function published(id: string, variant: Variant, f: { p50: number; p95: number; 
     rates: { total: f.rps },
     latencyMs: { total: { p50: f.p50, p95: f.p95, avg: f.avg } },
     measuredThrough: YONG.measuredThrough,
-    loadModel: loadModelWords(config as unknown as YongShape, 200),
+    loadModel: loadModelWords(config as unknown as YongCommon, 200),
     server: YONG.server,
     derived: [
       'ours: p95 5.24 → 6.05 ms is +15.5 % (the article\'s "about 15 % higher p95"); p50 +12.7 %, average +13.8 %, requests/s −0.5 %',
@@ -219,7 +212,7 @@ export const MIXED_PUBLISHED: PublishedResult[] = [
 
 const PART_VUS: Record<MixedPart["kind"], string> = { cache: "cacheVus", jobqueue: "producers", search: "searchVus", notify: "notifyVus" };
 
-const totalVus = (c: MixedShape) => VU_FIELDS.reduce((s, f) => s + c[f], 0);
+const totalVus = (c: MixedConfig) => VU_FIELDS.reduce((s, f) => s + c[f], 0);
 
 export const mixed = defineWorkload({
   kind: "mixed",
@@ -254,11 +247,13 @@ export const mixed = defineWorkload({
     ),
   clientMemoryFormula: "the four workloads' own, each with its share of the VUs",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) =>
     yongPacing(
       c,
       VU_FIELDS.reduce((n, f) => n + c[f], 0),
     ),
+  verifiedUnit: "item",
   metrics: {
     operations: mixedOperations(),
     delivery: notify.metrics.delivery,

@@ -5,6 +5,8 @@
 // operation and under "total" (the driver), so the aggregate's percentiles come from one merged histogram.
 // Modded also schedules the article's pg_cron cache-expiry job, when the target has pg_cron.
 import type pg from "pg";
+import { unitWords } from "../../lib/measurement/verification";
+import { workloadDefinition } from "../../lib/workloads/config";
 import type { TargetClient, RunFootprint, RunStats } from "../../runner/core";
 import { cache } from "../cache/runner";
 import { jobqueue } from "../jobqueue/runner";
@@ -130,15 +132,17 @@ class MixedWorkload implements YongWorkload {
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
     // Before verification, so the job deletes nothing while the parts are checked.
     if (this.cronScheduled) await unscheduleCacheExpiry(admin, this.ctx.schema).catch(() => undefined);
-    const out: WorkloadVerification = { ok: true, lost: 0, duplicated: 0, outOfOrder: 0, checked: 0, countsMatch: true, problems: [], unreadAtEnd: 0 };
+    const out: WorkloadVerification = { ok: true, checked: 0, problems: [], facts: [], unreadAtEnd: 0 };
     for (const { part, w } of this.parts) {
       const v = await w.verify(admin);
       out.ok &&= v.ok;
-      out.lost += v.lost;
-      out.duplicated += v.duplicated;
-      out.outOfOrder += v.outOfOrder;
       out.checked += v.checked;
-      out.countsMatch &&= v.countsMatch;
+      // Each part checks items of its own: its count in its declared unit, then its facts, named after it.
+      const unit = workloadDefinition(part.kind)?.verifiedUnit ?? "item";
+      out.facts.push(
+        { name: `${part.kind}: ${unitWords(unit, v.checked)} checked`, value: v.checked, ok: v.ok },
+        ...v.facts.map((f) => ({ ...f, name: `${part.kind}: ${f.name}` })),
+      );
       out.unreadAtEnd += v.unreadAtEnd;
       out.problems.push(...v.problems.map((p) => `${part.kind}: ${p}`));
       this.notes.push(...w.notes.map((n) => `${part.kind}: ${n}`));

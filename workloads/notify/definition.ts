@@ -2,8 +2,9 @@
 // polls each channel every 100 ms (baseline) or LISTENs to the trigger's pg_notify (modded). Its field table,
 // presets and the article's published figures; the SQL and the subscribers are in sql.ts and subscribers.ts,
 // the loops and verification in runner.ts (server-only).
-import { plural } from "../fields";
-import { defineWorkload, type FieldDef, type PublishedResult } from "../types";
+import type { z } from "zod";
+import { plural, fieldTable } from "../fields";
+import { defineWorkload, type PublishedResult } from "../types";
 import {
   loadField,
   loadModelWords,
@@ -17,9 +18,10 @@ import {
   variantField,
   vusField,
   YONG,
-  type YongShape,
+  type YongCommon,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /** Think time reproducing the modded 200-VU run's 1,131 req/s: 200 / 1,131 = 177 ms per iteration, less its 2.13 ms average. */
@@ -30,7 +32,7 @@ export const DEFAULT_MESSAGE_BYTES = 200;
 /** NOTIFY refuses payloads of 8,000 bytes or more; jsonb's text form adds a few spaces to ours. */
 export const MAX_MESSAGE_BYTES = 7900;
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   variantField("a subscriber polls each channel every 100 ms", "a subscriber LISTENs; an AFTER INSERT trigger calls pg_notify"),
   loadField,
   vusField({ default: 200, what: "publisher VUs" }),
@@ -64,16 +66,10 @@ const FIELDS: FieldDef[] = [
     compareLabel: "Message (bytes)",
   },
   ...timingFields,
-];
+]);
 
-export interface NotifyShape extends YongShape {
-  vus: number;
-  channels: number;
-  messageBytes: number;
-}
-
-export const NotifyParams = yongParams<"notify", NotifyShape>("notify", FIELDS, ["vus"]);
-export type NotifyConfig = { kind: "notify" } & NotifyShape;
+export const NotifyParams = yongParams("notify", FIELDS, ["vus"]);
+export type NotifyConfig = z.output<typeof NotifyParams>;
 
 const caveats = [
   YONG.caveats.http,
@@ -108,7 +104,7 @@ function published(id: string, variant: Variant, f: { p50: number; p95: number; 
     rates: { publish: f.rps, total: f.rps },
     latencyMs: { total: { p50: f.p50, p95: f.p95, avg: f.avg } },
     measuredThrough: YONG.measuredThrough,
-    loadModel: loadModelWords(config as unknown as YongShape, 200),
+    loadModel: loadModelWords(config as unknown as YongCommon, 200),
     server: YONG.server,
     derived: [
       `ours: 200 VUs / ${f.rps.toLocaleString("en-US")} req/s = ${((200 / f.rps) * 1000).toFixed(0)} ms per iteration, so each iteration holds think time (the preset's ${NOTIFY_THINK_MS} ms reproduces the modded rate)`,
@@ -162,7 +158,9 @@ export const notify = defineWorkload({
   ],
   clientMemoryFormula: "pool × message × 4 + 100 rows × message × 3 (one bit a message for delivery bookkeeping)",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.vus),
+  verifiedUnit: "message",
   metrics: {
     operations: [
       ...requestOperations([{ name: "publish", label: "publish" }]),

@@ -152,14 +152,17 @@ class NotifyWorkload implements YongWorkload {
       `delivered ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")} published message(s) (${this.ctx.config.variant === "modded" ? "LISTEN" : `polling ${this.ctx.config.channels} channel(s) every ${POLL_INTERVAL_MS} ms`})`,
       ...(this.subscriber?.notes() ?? []),
     );
+    const tableMatches = countsMatch && rows === this.publishedTotal;
     return {
       ok: problems.length === 0,
-      lost,
-      duplicated: d.duplicated,
-      outOfOrder: 0,
       checked: this.publishedTotal,
-      countsMatch: countsMatch && rows === this.publishedTotal,
       problems,
+      facts: [
+        { name: "never received", value: lost, ok: lost === 0 },
+        { name: "received more than once", value: d.duplicated, ok: d.duplicated === 0 },
+        { name: "received that no publisher sent", value: d.foreign, ok: d.foreign === 0 },
+        { name: "the table holds what was published", value: tableMatches, ok: tableMatches },
+      ],
       unreadAtEnd: lost,
     };
   }

@@ -4,7 +4,6 @@ import type { z } from "zod";
 import {
   amount,
   backoffField,
-  type BackoffMode,
   brokerMetrics,
   byGroup,
   fmtBytes,
@@ -15,10 +14,11 @@ import {
   whenValid,
   writersField,
   throttlePacing,
+  throttleKnob,
 } from "../fields";
-import { defineWorkload, type FieldDef } from "../types";
+import { defineWorkload } from "../types";
 
-const FIELDS: FieldDef[] = byGroup([
+const FIELDS = byGroup([
   writersField,
   {
     name: "partitions",
@@ -94,23 +94,9 @@ const FIELDS: FieldDef[] = byGroup([
   },
 ]);
 
-interface Shape {
-  writers: number;
-  payloadBytes: number;
-  durationSeconds: number;
-  warmupSeconds: number;
-  throttleWritesPerSec: number;
-  reportIntervalSeconds: number;
-  backoff: BackoffMode;
-  readers?: number;
-  consumerGroups: number;
-  partitions: number;
-  writeBatch: number;
-  readBatch: number;
-}
 const label = (name: string) => FIELDS.find((f) => f.name === name)!.label;
 
-export const PubsubParams = paramsObject<"pubsub", Shape>("pubsub", FIELDS)
+export const PubsubParams = paramsObject("pubsub", FIELDS)
   .superRefine(
     (p, ctx) => {
       if (p.readers !== undefined && p.readers !== p.partitions)
@@ -225,7 +211,11 @@ export const pubsub = defineWorkload({
   ],
   clientMemoryFormula: "writers × write batch × payload × 4 + readers × groups × (read batch × 2 + 4) × payload",
   writeBatch: (c) => c.writeBatch,
+  rateKnob: throttleKnob(),
+  payloadBytes: (c) => c.payloadBytes,
+  backoff: (c) => c.backoff,
   pacing: (c) => throttlePacing(c, "msg"),
+  verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),
   compareExtras: [
     {

@@ -22,6 +22,7 @@ import {
   type WorkloadRun,
   type WorkloadVerification,
 } from "../runtime";
+import { brokerFacts } from "../../lib/measurement/verification";
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED"; // the reference passes sql.LevelReadCommitted
 
@@ -454,7 +455,7 @@ class PubsubRun implements WorkloadRun {
       }
     }
     const ok = countsMatch && lost === 0 && duplicated === 0 && outOfOrder === 0;
-    return { ok, lost, duplicated, outOfOrder, checked, countsMatch, problems, unreadAtEnd };
+    return { ok, checked, problems, facts: brokerFacts({ lost, duplicated, outOfOrder, countsMatch }), unreadAtEnd };
   }
 }
 

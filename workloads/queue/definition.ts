@@ -3,7 +3,6 @@
 import type { z } from "zod";
 import {
   backoffField,
-  type BackoffMode,
   brokerMetrics,
   byGroup,
   fmtBytes,
@@ -12,11 +11,12 @@ import {
   sharedFields,
   sharedParts,
   throttlePacing,
+  throttleKnob,
   writersField,
 } from "../fields";
-import { defineWorkload, type FieldDef } from "../types";
+import { defineWorkload } from "../types";
 
-const FIELDS: FieldDef[] = byGroup([
+const FIELDS = byGroup([
   writersField,
   {
     name: "readers",
@@ -47,19 +47,7 @@ const FIELDS: FieldDef[] = byGroup([
   },
 ]);
 
-interface Shape {
-  writers: number;
-  payloadBytes: number;
-  durationSeconds: number;
-  warmupSeconds: number;
-  throttleWritesPerSec: number;
-  reportIntervalSeconds: number;
-  backoff: BackoffMode;
-  readers: number;
-  tuneTableVacuum: boolean;
-}
-
-export const QueueParams = paramsObject<"queue", Shape>("queue", FIELDS);
+export const QueueParams = paramsObject("queue", FIELDS);
 export type QueueConfig = z.output<typeof QueueParams>;
 
 /** The published scenarios' exact client configs (fixtures/kozlovski/published-results.json, scenarios[].config). */
@@ -130,7 +118,11 @@ export const queue = defineWorkload({
   clientMemoryFormula: "writers × payload × 5 + readers × payload × 8",
   // A queue writer inserts one row per transaction.
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
+  payloadBytes: (c) => c.payloadBytes,
+  backoff: (c) => c.backoff,
   pacing: (c) => throttlePacing(c, "msg"),
+  verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue" }),
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",

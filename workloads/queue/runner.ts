@@ -21,6 +21,7 @@ import {
   type WorkloadRun,
   type WorkloadVerification,
 } from "../runtime";
+import { brokerFacts } from "../../lib/measurement/verification";
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED";
 
@@ -360,7 +361,7 @@ class QueueRun implements WorkloadRun {
     if (!countsMatch && !problems.length) problems.push(`inserted ${inserted} ≠ queued ${queued} + archived ${archived}`);
     // Every finding is a failure (with identities: foreign rows, or readers' sums that disagree with the archive).
     const ok = problems.length === 0;
-    return { ok, lost, duplicated, outOfOrder: 0, checked: inserted, countsMatch, problems, unreadAtEnd: queued };
+    return { ok, checked: inserted, problems, facts: brokerFacts({ lost, duplicated, outOfOrder: 0, countsMatch }), unreadAtEnd: queued };
   }
 }
 

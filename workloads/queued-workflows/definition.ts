@@ -2,12 +2,13 @@
 // ENQUEUED, workers poll their queues, claim what is there, then start and complete each claimed workflow. The
 // SQL, the loops and the verification are in runner.ts beside this (server-only).
 import type { z } from "zod";
-import { type DbosProfile, profileField } from "../dbos/schema";
+import { profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
-import { byGroup, paramsObject, plural, throttlePacing } from "../fields";
-import { defineWorkload, type FieldDef, type MetricModel } from "../types";
+import { runTimeOf } from "../../lib/workloads/run-time";
+import { byGroup, paramsObject, plural, throttlePacing, throttleKnob } from "../fields";
+import { defineWorkload, type MetricModel } from "../types";
 
-const FIELDS: FieldDef[] = byGroup([
+const FIELDS = byGroup([
   {
     name: "enqueuers",
     label: "Enqueuers",
@@ -148,22 +149,7 @@ const FIELDS: FieldDef[] = byGroup([
   },
 ]);
 
-interface Shape {
-  enqueuers: number;
-  workers: number;
-  executors: number;
-  throttleWritesPerSec: number;
-  queues: number;
-  queuePartitions: number;
-  profile: DbosProfile;
-  pollMs: number;
-  workerConcurrency: number;
-  warmupSeconds: number;
-  durationSeconds: number;
-  reportIntervalSeconds: number;
-}
-
-export const QueuedWorkflowsParams = paramsObject<"queued-workflows", Shape>("queued-workflows", FIELDS);
+export const QueuedWorkflowsParams = paramsObject("queued-workflows", FIELDS);
 export type QueuedWorkflowsConfig = z.output<typeof QueuedWorkflowsParams>;
 
 /** What it measures: enqueues (the broker's write counters), completions (its reads), dequeue polls (claims). */
@@ -273,7 +259,7 @@ export const queuedWorkflows = defineWorkload({
   // in a Map (about 150 bytes each with the Map's entry); at the target rate the backlog is what the workers
   // have not caught up with, so a run of the whole window unworked is the bound.
   clientMemory: (c) => {
-    const inFlight = (c.throttleWritesPerSec || UNTHROTTLED_RATE) * (c.warmupSeconds + c.durationSeconds);
+    const inFlight = (c.throttleWritesPerSec || UNTHROTTLED_RATE) * runTimeOf(c).load;
     return [
       {
         bytes: inFlight * IN_FLIGHT_BYTES,
@@ -284,7 +270,9 @@ export const queuedWorkflows = defineWorkload({
   },
   clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
   writeBatch: () => 1,
+  rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "workflow"),
+  verifiedUnit: "workflow",
   metrics: QW_METRICS,
   // The study's figures count completed workflows: the completion rate here.
   published: [

@@ -472,14 +472,19 @@ class QueuedWorkflowsRun implements WorkloadRun {
     const queued = [...stillQueued.values()].reduce((a, b) => a + b, 0);
     this.notes.push(...this.reportNotes(stillQueued, held));
     const countsMatch = success.count === completed && open.count === inFlight.count && rows === enqueued;
+    const duplicated = restarted + this.completedUnknown + this.completedNoRow;
     return {
       ok: problems.length === 0,
-      lost,
-      duplicated: restarted + this.completedUnknown + this.completedNoRow,
-      outOfOrder: 0,
       checked: enqueued,
-      countsMatch,
       problems,
+      facts: [
+        { name: "lost", value: lost, ok: lost === 0 },
+        { name: "run more than once", value: duplicated, ok: duplicated === 0 },
+        { name: "SUCCESS", value: success.count, ok: success.count === completed },
+        { name: "completions committed", value: completed, ok: success.count === completed },
+        { name: "rows in workflow_status", value: rows, ok: rows === enqueued },
+        { name: "runner counts match the target's rows", value: countsMatch, ok: countsMatch },
+      ],
       unreadAtEnd: queued + pendingRows,
     };
   }

@@ -1,8 +1,9 @@
 // Search, Yong's full-text scenario (browser-safe): ILIKE over a seeded corpus (baseline) against tsvector +
 // GIN + trigger (modded), its field table, presets and the article's published figures. The SQL, the corpus
 // and the verification are in sql.ts, corpus.ts and runner.ts beside this (server-only).
-import { plural } from "../fields";
-import { defineWorkload, type FieldDef, type PublishedResult } from "../types";
+import type { z } from "zod";
+import { plural, fieldTable } from "../fields";
+import { defineWorkload, type PublishedResult } from "../types";
 import {
   loadField,
   loadModelWords,
@@ -16,9 +17,10 @@ import {
   variantField,
   vusField,
   YONG,
-  type YongShape,
+  type YongCommon,
   yongParams,
   yongPacing,
+  yongRateKnob,
 } from "../yong/fields";
 
 /** The reference's proposed terms (the article names only "postgresql"), one drawn uniformly per request. */
@@ -51,7 +53,7 @@ export function parseTerms(text: string): { ok: true; terms: string[] } | { ok: 
   return { ok: true, terms };
 }
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   variantField(
     "ILIKE '%term%' on title and body: a sequential scan returning every match",
     "tsvector kept by a trigger, GIN index, plainto_tsquery + ts_rank, top 20",
@@ -95,22 +97,15 @@ const FIELDS: FieldDef[] = [
     compareLabel: "pg_trgm indexes",
   },
   ...timingFields,
-];
+]);
 
-export interface SearchShape extends YongShape {
-  vus: number;
-  articles: number;
-  terms: string;
-  trigram: boolean;
-}
-
-export const SearchParams = yongParams<"search", SearchShape>("search", FIELDS, ["vus"]).superRefine((c, ctx) => {
+export const SearchParams = yongParams("search", FIELDS, ["vus"]).superRefine((c, ctx) => {
   const t = parseTerms(c.terms);
   if (!t.ok) ctx.addIssue({ code: "custom", path: ["terms"], message: t.message });
 });
-export type SearchConfig = { kind: "search" } & SearchShape;
+export type SearchConfig = z.output<typeof SearchParams>;
 
-const terms = (c: SearchShape) => c.terms.split(",").filter(Boolean);
+const terms = (c: SearchConfig) => c.terms.split(",").filter(Boolean);
 
 const caveats = {
   shapes: {
@@ -155,7 +150,7 @@ function published(
     latencyMs: { total: { p50: figures.p50, p95: figures.p95, ...(figures.avg !== undefined ? { avg: figures.avg } : {}) } },
     ...(figures.total ? { totals: { total: figures.total } } : {}),
     measuredThrough: YONG.measuredThrough,
-    loadModel: loadModelWords(config as unknown as YongShape, 500),
+    loadModel: loadModelWords(config as unknown as YongCommon, 500),
     server: YONG.server,
     derived,
     caveats: [YONG.caveats.http, caveats.shapes, caveats.cpu, caveats.rank, caveats.corpus, caveats.gin, ...(stress ? [] : [YONG.caveats.thinkTime])],
@@ -212,7 +207,9 @@ export const search = defineWorkload({
   ],
   clientMemoryFormula: "articles × 2.3 KB × 3 + pool × each answer (baseline: 2 % of the articles in full)",
   writeBatch: () => 1,
+  rateKnob: yongRateKnob(),
   pacing: (c) => yongPacing(c, c.vus),
+  verifiedUnit: "article",
   metrics: {
     operations: [
       ...requestOperations([{ name: "search", label: "search" }]),

@@ -3,12 +3,12 @@
 // benchmarks/dbos_start_workflow.py; steps add the replay-check read and the checkpoint write each.
 import type { z } from "zod";
 import { DBOS_WORKFLOWS_43K } from "../dbos/published";
-import { connectionsField, openLoopPacing, rateField, type TimingShape, timingFields, timingParts } from "../dbos/fields";
-import { type DbosProfile, profileField } from "../dbos/schema";
-import { paramsObject, plural } from "../fields";
-import { defineWorkload, type FieldDef } from "../types";
+import { connectionsField, openLoopPacing, openLoopKnob, rateField, timingFields, timingParts } from "../dbos/fields";
+import { profileField } from "../dbos/schema";
+import { paramsObject, plural, fieldTable } from "../fields";
+import { defineWorkload } from "../types";
 
-const FIELDS: FieldDef[] = [
+const FIELDS = fieldTable([
   rateField("workflows", "workflows started"),
   connectionsField,
   {
@@ -25,16 +25,9 @@ const FIELDS: FieldDef[] = [
   },
   profileField,
   ...timingFields,
-];
+]);
 
-interface Shape extends TimingShape {
-  rate: number;
-  connections: number;
-  steps: number;
-  profile: DbosProfile;
-}
-
-export const WorkflowsParams = paramsObject<"workflows", Shape>("workflows", FIELDS);
+export const WorkflowsParams = paramsObject("workflows", FIELDS);
 export type WorkflowsConfig = z.output<typeof WorkflowsParams>;
 
 /** Write transactions per workflow: start, one checkpoint per step, completion. */
@@ -77,7 +70,9 @@ export const workflows = defineWorkload({
   clientMemory: (c) => [{ bytes: c.connections * 1024, words: `${plural(c.connections, "connection")} × one workflow's values`, fields: ["connections"] }],
   clientMemoryFormula: "connections × 1 KiB",
   writeBatch: () => 1,
+  rateKnob: openLoopKnob(),
   pacing: (c) => openLoopPacing(c, "workflow", "workflow"),
+  verifiedUnit: "workflow",
   metrics: {
     operations: [
       {

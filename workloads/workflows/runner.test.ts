@@ -2,7 +2,11 @@
 // the starts counted, each step left its checkpoint, the schema is the profile's; tampering is caught.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { verificationError } from "../../runner/harness";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { Kpis, VerificationPanel } from "../../components/run/RunResult";
+import type { RunSummary } from "../../lib/measurement/summary";
+import { summaryText, verificationError } from "../../runner/harness";
 import { WORKFLOW_STATUS_SHAPE } from "../dbos/schema";
 import { dbosTestTarget, sleep } from "../dbos/testing";
 
@@ -12,10 +16,24 @@ before(async () => {
 });
 after(() => t.close());
 
+/** The run page's headline and verification panel and the CLI's text: each counts workflows, none messages. */
+function assertCheckedInWorkflows(s: RunSummary) {
+  const checked = new RegExp(`\\b${s.verification.checked.toLocaleString("en-US")} workflows checked`);
+  for (const shown of [
+    renderToStaticMarkup(createElement(Kpis, { summary: s })),
+    renderToStaticMarkup(createElement(VerificationPanel, { v: s.verification })),
+    summaryText(s, "embedded default"),
+  ]) {
+    assert.match(shown, checked);
+    assert.doesNotMatch(shown, /messages? checked/);
+  }
+}
+
 for (const profile of ["2.17", "current"] as const) {
   test(`profile ${profile}, 2 steps: every workflow final, counts equal rows, the profile's columns and indexes`, async () => {
     await t.run({ kind: "workflows", rate: 100, connections: 4, steps: 2, profile, durationSeconds: 2, warmupSeconds: 0 }, undefined, async (schema, s) => {
       assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+      assertCheckedInWorkflows(s);
       const n = await t.count(`SELECT count(*) AS n FROM ${schema}.workflow_status`);
       // The timetable starts 100 a second over the measured window's real length (a busy machine stretches it by a
       // tick), with a few started at its edges.
@@ -59,7 +77,7 @@ test("a workflow set back to PENDING, or one deleted, fails verification", async
     },
     async (_schema, s) => {
       assert.equal(s.verification.ok, false);
-      assert.equal(s.verification.countsMatch, false);
+      assert.equal(s.verification.facts.find((f) => f.name === "workflows in workflow_status")?.ok, false);
       const p = s.verification.problems.join("\n");
       assert.match(p, /workflow_status holds [\d,]+ workflows but [\d,]+ starts were counted as committed/);
       assert.match(p, /1 workflow\(s\) are not final \(status other than SUCCESS\)/);

@@ -176,12 +176,16 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
         problems.push(`the ${fmt(success)} finished workflows have ${fmt(outputs)} step checkpoints, not ${fmt(success * c.steps)} (${c.steps} each)`);
       return {
         ok: problems.length === 0,
-        lost: Math.max(0, started - n),
-        duplicated: 0,
-        outOfOrder: 0,
         checked: n,
-        countsMatch: n === started && success === completed,
         problems,
+        facts: [
+          { name: "workflows in workflow_status", value: n, ok: n === started },
+          { name: "starts committed", value: started, ok: n === started },
+          { name: "SUCCESS", value: success, ok: success === completed },
+          { name: "completions committed", value: completed, ok: success === completed },
+          { name: "not final", value: notFinal, ok: notFinal === 0 },
+          { name: "step checkpoints", value: outputs, ok: outputs === success * c.steps },
+        ],
         // Nothing is read back; workflows never run are in the drain note, not an "unread" backlog.
         unreadAtEnd: 0,
       };

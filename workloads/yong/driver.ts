@@ -12,7 +12,7 @@ import type pg from "pg";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
 import { type TargetClient, type OpStats, clock } from "../../runner/core";
 import { ERROR_PAUSE_MS, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
-import { POOL_WAIT_OP, STATEMENT_OP, TOTAL_OP, type YongShape } from "./fields";
+import { POOL_WAIT_OP, STATEMENT_OP, TOTAL_OP, type YongCommon } from "./fields";
 
 /** One request: the operation it counts as, and its statements on a pool connection (throws on failure). */
 export interface YongRequest {
@@ -72,7 +72,7 @@ export class ConnectionPool {
   }
 }
 
-class YongRun<C extends YongShape> implements WorkloadRun {
+class YongRun<C extends YongCommon> implements WorkloadRun {
   readonly roles: string[];
   private loops: Promise<void>[] = [];
   private readonly inFlight = new Set<Promise<void>>();
@@ -189,7 +189,7 @@ class YongRun<C extends YongShape> implements WorkloadRun {
 }
 
 /** A Yong workload's runner module: every connection is a pool connection, started as the engine's "writers". */
-export function yongModule<C extends YongShape & WorkloadConfig>(
+export function yongModule<C extends YongCommon & WorkloadConfig>(
   kind: C["kind"],
   create: (ctx: WorkloadContext<C>) => YongWorkload,
 ): WorkloadModule<C> & { workload: (ctx: WorkloadContext<C>) => YongWorkload } {

@@ -4,15 +4,15 @@
 // Not a workload: cache/, jobqueue/, search/, notify/ and mixed/ build their definitions from these pieces, and
 // driver.ts (server-only) runs their requests.
 import type { z } from "zod";
-import { paramsObject, plural, sharedFields, whenValid } from "../fields";
-import type { FieldDef, OperationDef, Pacing } from "../types";
+import { field, type FieldsOutput, paramsObject, plural, timingFields, whenValid } from "../fields";
+import type { FieldDef, OperationDef, Pacing, RateKnob } from "../types";
 
 export const VARIANTS = ["baseline", "modded"] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 /** baseline | modded: the naive pattern or the Postgres feature, on the same server and under the same load. */
-export function variantField(baseline: string, modded: string): FieldDef {
-  return {
+export function variantField(baseline: string, modded: string) {
+  return field({
     name: "variant",
     label: "Variant",
     hint: "the article's naive pattern (baseline) or the Postgres feature (modded)",
@@ -29,7 +29,7 @@ export function variantField(baseline: string, modded: string): FieldDef {
       help: `baseline (${baseline}) or modded (${modded}); "both" runs --pairs N pairs (default 3) in ABBA order and compares them with their noise`,
     },
     compareLabel: "Variant",
-  };
+  });
 }
 
 export const LOAD_MODELS = ["vus", "rate"] as const;
@@ -43,7 +43,7 @@ export const DEFAULT_RATE = 500;
  * time, as k6 VUs) or `rate` (open loop: requests start on a fixed timetable whatever the answers do, latency
  * timed from each one's scheduled start). Left out, it follows from what is given: a `rate` means open loop.
  */
-export const loadField: FieldDef = {
+export const loadField = field({
   name: "load",
   label: "Load model",
   hint: "how requests are started",
@@ -63,12 +63,19 @@ export const loadField: FieldDef = {
   ],
   cli: { flag: "load", ours: true, help: "vus (closed loop of virtual users with think time, default) or rate (open loop at --rate); --rate alone means rate" },
   compareLabel: "Load model",
-};
+});
 
 /** Virtual users of the closed loop. `what` names them ("virtual users", "producer VUs"). */
-export function vusField(o: { name?: string; label?: string; what?: string; default: number; flag?: string; compareLabel?: string }): FieldDef {
-  return {
-    name: o.name ?? "vus",
+export function vusField<const N extends string = "vus">(o: {
+  name?: N;
+  label?: string;
+  what?: string;
+  default: number;
+  flag?: string;
+  compareLabel?: string;
+}) {
+  return field({
+    name: (o.name ?? "vus") as N,
     label: o.label ?? "Virtual users",
     hint: `closed loop: ${o.what ?? "virtual users"}, each one request at a time`,
     control: "int",
@@ -78,11 +85,11 @@ export function vusField(o: { name?: string; label?: string; what?: string; defa
     group: "load",
     cli: { flag: o.flag ?? "vus", ours: true, help: `closed loop: ${o.what ?? "virtual users"} (default ${o.default})` },
     compareLabel: o.compareLabel ?? "Virtual users",
-  };
+  });
 }
 
-export function thinkField(defaultMs: number): FieldDef {
-  return {
+export function thinkField(defaultMs: number) {
+  return field({
     name: "thinkMs",
     label: "Think time",
     unit: "ms",
@@ -94,11 +101,11 @@ export function thinkField(defaultMs: number): FieldDef {
     group: "load",
     cli: { flag: "think", ours: true, duration: "ms", help: `closed loop: sleep after each answer, e.g. 100ms, 1s, 0 (default ${defaultMs}ms)` },
     compareLabel: "Think time (ms)",
-  };
+  });
 }
 
 /** Optional in the schema (its presence picks open loop when `load` is left out); the transform fills DEFAULT_RATE. */
-export const rateField: FieldDef = {
+export const rateField = field({
   name: "rate",
   label: "Target rate",
   unit: "req/s",
@@ -109,12 +116,12 @@ export const rateField: FieldDef = {
   group: "load",
   cli: { flag: "rate", ours: true, help: `open loop: requests started per second (implies --load rate; default ${DEFAULT_RATE})` },
   compareLabel: "Target rate (req/s)",
-};
+});
 
 /** node-postgres' Pool default (`max: 10`), which the article's Express API used as far as anyone can tell. */
 export const DEFAULT_POOL = 10;
 
-export const poolField: FieldDef = {
+export const poolField = field({
   name: "pool",
   label: "Connection pool",
   unit: "connections",
@@ -126,31 +133,27 @@ export const poolField: FieldDef = {
   group: "load",
   cli: { flag: "pool", ours: true, help: `connections the requests share, as an API's pg pool (default ${DEFAULT_POOL})` },
   compareLabel: "Connection pool",
-};
+});
 
 /** Warm-up, measured window and the CLI's report interval: the timing fields every workload has. */
-export const timingFields: FieldDef[] = sharedFields.filter((f) => f.group === "timing");
+export { timingFields };
 
-/** The fields every Yong config has (the parsed shape), besides its own. */
-export interface YongShape {
-  variant: Variant;
-  load: LoadModel;
-  thinkMs: number;
-  rate: number;
-  pool: number;
-  warmupSeconds: number;
-  durationSeconds: number;
-  reportIntervalSeconds: number;
-}
+/** What `yongParams` makes of a Yong field table: the rows' parsed values, with the load model and the rate
+ *  always filled in. */
+type YongOutput<F extends FieldDef> = Omit<FieldsOutput<F>, "load" | "rate"> & { load: LoadModel; rate: number };
+
+/** What every Yong config has besides its own fields, read from the shared rows (not restated). */
+export type YongCommon = YongOutput<
+  ReturnType<typeof variantField> | typeof loadField | ReturnType<typeof thinkField> | typeof rateField | typeof poolField | (typeof timingFields)[number]
+>;
 
 /**
  * The params schema of a Yong workload: its field table, plus the load model made explicit (left out, a given
  * rate means open loop) and the rate filled in, so a stored config always says which model ran. `vuFields` are
  * the fields that count virtual users: a closed loop needs at least one.
  */
-export function yongParams<K extends string, T extends YongShape>(kind: K, fields: FieldDef[], vuFields: string[]) {
-  type In = Omit<T, "load" | "rate"> & { load?: LoadModel; rate?: number };
-  return paramsObject<K, In>(kind, fields)
+export function yongParams<K extends string, F extends FieldDef>(kind: K, fields: readonly F[], vuFields: string[]) {
+  return paramsObject(kind, fields)
     .superRefine(
       (p, ctx) => {
         const c = p as unknown as Record<string, number | string | undefined>;
@@ -166,27 +169,33 @@ export function yongParams<K extends string, T extends YongShape>(kind: K, field
       whenValid("load", "rate", ...vuFields),
     )
     .transform((p) => {
-      const c = p as unknown as In;
-      return { ...p, load: c.load ?? (c.rate !== undefined ? "rate" : "vus"), rate: c.rate ?? DEFAULT_RATE } as unknown as { kind: K } & T;
+      const c = p as unknown as { load?: LoadModel; rate?: number };
+      return { ...p, load: c.load ?? (c.rate !== undefined ? "rate" : "vus"), rate: c.rate ?? DEFAULT_RATE } as unknown as { kind: K } & YongOutput<F>;
     });
 }
 
+/** The open loop's rate as the knob a ceiling search raises: a closed-loop config becomes open loop at that rate. */
+export const yongRateKnob = (): RateKnob => ({
+  fields: ["load", "rate"],
+  set: (c, perSecond) => ({ ...c, load: "rate", rate: perSecond }),
+});
+
 /** The load model as pacing: requests (all of them, TOTAL_OP) started at `rate` on a timetable, or `vus` virtual
  *  users (the sum of the workload's VU fields) with think time. */
-export function yongPacing(c: YongShape, vus: number): Pacing {
+export function yongPacing(c: YongCommon, vus: number): Pacing {
   return c.load === "rate"
     ? { kind: "open-loop", targetPerSecond: c.rate, unit: "req", operation: TOTAL_OP }
     : { kind: "closed-loop", unit: "req", operation: TOTAL_OP, virtualUsers: vus, thinkMs: c.thinkMs };
 }
 
 /** "200 VUs, 100 ms think" or "open loop 500 req/s", then the pool: describe()'s load parts. */
-export function loadParts(c: YongShape, vus: string): string[] {
+export function loadParts(c: YongCommon, vus: string): string[] {
   const model = c.load === "rate" ? `open loop ${c.rate.toLocaleString("en-US")} req/s` : `${vus}, ${c.thinkMs ? `${c.thinkMs} ms think` : "no sleep"}`;
   return [c.variant, model, `pool ${c.pool}`, `${c.durationSeconds.toLocaleString("en-US")} s measured`];
 }
 
 /** The load model in words, as a published result states it: "closed loop, 200 VUs, 100 ms think". */
-export function loadModelWords(c: YongShape, vus: number): string {
+export function loadModelWords(c: YongCommon, vus: number): string {
   return c.load === "rate"
     ? `open loop: ${c.rate.toLocaleString("en-US")} requests/s on a fixed timetable`
     : `closed loop: ${plural(vus, "virtual user")}, ${c.thinkMs ? `${c.thinkMs} ms think time` : "no sleep"}`;
@@ -269,6 +278,4 @@ export const YONG = {
   },
 };
 
-/** The schema input type of a Yong field table's shape (for presets). */
-export type YongInput<T extends YongShape> = Partial<Omit<T, "kind">>;
 export type { z };
