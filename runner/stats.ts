@@ -8,9 +8,20 @@
 // arrays, so a 10-minute run holds as much as a 10-second one.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../lib/measurement/histogram";
-import { mibPerSec, type LatencyByMetric, type LatencyStats, type Phase } from "../lib/measurement/metrics";
+import { encodeHistogram } from "../lib/measurement/histogram";
+import {
+  type GroupFigures,
+  type LatencyByMetric,
+  type LatencyKind,
+  type LatencyStats,
+  latencyAddress,
+  type OperationFigures,
+  type Operations,
+  type Phase,
+} from "../lib/measurement/metrics";
 import { exposedDelayMs, isClientBound, type SampleRunnerLoad, type SummaryRunnerLoad } from "../lib/measurement/runner-load";
 import type { SampleMetrics } from "../lib/measurement/sample";
+import type { Histograms } from "../lib/measurement/summary";
 
 /** Latencies recorded once for the whole run (writerLag: how far each writer is behind its share, see Throttle). */
 export type RunMetric = "write" | "writeScheduled" | "writerLag";
@@ -240,26 +251,27 @@ export class RunStats {
     const measured = phase === "measuring";
     if (measured) this.measuredSec += intervalSec;
     const rate = (n: number) => n / intervalSec;
-    const tp = (c: Counts) => ({ count: c.count, msgPerSec: rate(c.count), mibPerSec: mibPerSec(rate(c.count), this.payloadBytes), errors: c.errors });
-
-    const writes = tp(this.writesInterval);
+    const ops: Operations = {};
+    if (this.writes()) ops.write = this.figures(this.writesInterval, intervalSec);
     if (measured) addInto(this.writesMeasured, this.writesInterval);
+    const written = this.writesInterval.count;
     Object.assign(this.writesInterval, zero());
 
     const readsSum = zero();
-    const groups = this.groups.map((g) => {
+    const groups: GroupFigures[] = this.groups.map((g) => {
       addInto(readsSum, g.interval);
       if (measured) addInto(g.measured, g.interval);
       g.lastIntervalRate = rate(g.interval.count);
+      const read = this.figures(g.interval, intervalSec, true);
       Object.assign(g.interval, zero());
-      return { group: g.name, msgPerSec: g.lastIntervalRate, backlog: this.backlogOf(g) };
+      return { group: g.name, operations: { read }, measures: { backlog: this.backlogOf(g) } };
     });
+    if (this.groups.length) ops.read = this.figures(readsSum, intervalSec, true);
 
     // Overall interval percentiles of per-group metrics come from the merged interval histograms.
-    const latencyMs: LatencyByMetric = {};
     for (const m of RUN_METRICS) {
       const h = this.latency[m].interval;
-      if (h.totalCount) latencyMs[m] = percentilesOf(h);
+      if (h.totalCount) this.putLatency(ops, m, percentilesOf(h), intervalSec);
       this.latency[m].roll(measured);
     }
     for (const m of GROUP_METRICS) {
@@ -273,18 +285,17 @@ export class RunStats {
         for (const g of this.groups) merged.add(g.latency[m].interval);
         if (merged.totalCount) s = percentilesOf(merged);
       }
-      if (s) latencyMs[m] = s;
+      if (s) this.putLatency(ops, m, s, intervalSec);
       for (const g of this.groups) g.latency[m].roll(measured);
     }
-    const rates: Record<string, ReturnType<typeof tp>> = {};
     for (const [name, o] of this.ops) {
-      rates[name] = tp(o.interval);
+      if (latencyAddress(name).kind === "fromSend") ops[name] = { ...this.figures(o.interval, intervalSec), latency: ops[name]?.latency ?? {} };
       if (measured) addInto(o.measured, o.interval);
       Object.assign(o.interval, zero());
-      if (o.latency.interval.totalCount) latencyMs[name] = percentilesOf(o.latency.interval);
+      if (o.latency.interval.totalCount) this.putLatency(ops, name, percentilesOf(o.latency.interval), intervalSec);
       o.latency.roll(measured);
     }
-    this.reportWrites += writes.count;
+    this.reportWrites += written;
     this.reportReads += readsSum.count;
 
     const errors = this.intervalErrors;
@@ -292,14 +303,75 @@ export class RunStats {
     return {
       elapsedSec: (now - this.startedAt) / 1000,
       intervalSec,
-      writes,
-      reads: { ...tp(readsSum), emptyPolls: readsSum.emptyPolls },
-      groups,
-      backlog: groups.reduce((m, g) => Math.max(m, g.backlog), 0),
-      latencyMs,
-      ...(this.ops.size ? { rates } : {}),
+      operations: ops,
+      ...(groups.length ? { groups } : {}),
+      measures: groups.length ? { backlog: Math.max(...groups.map((g) => g.measures?.backlog ?? 0)) } : {},
       errors,
     };
+  }
+
+  /** Whether the run has the broker's write counter: it has consumer groups, or something was written. */
+  private writes(): boolean {
+    return this.groups.length > 0 || this.writesTotal.count > 0 || this.writesTotal.errors > 0 || this.latency.write.cumulative.totalCount > 0 || this.latency.write.report.totalCount > 0;
+  }
+
+  /** One operation's counts over `sec` seconds (payload bytes when the run has a payload; a read's empty polls). */
+  private figures(c: Counts, sec: number, polls = false): OperationFigures {
+    const out: OperationFigures = { count: c.count, perSecond: c.count / sec, errors: c.errors, latency: {} };
+    if (this.payloadBytes > 0) out.bytes = c.count * this.payloadBytes;
+    if (polls) out.counters = { emptyPolls: c.emptyPolls };
+    return out;
+  }
+
+  /** Puts a latency under its operation and kind (metrics.ts latencyAddress); an operation only timed (claim, e2e)
+   *  is counted by its latency samples. */
+  private putLatency(ops: Operations, name: string, s: LatencyStats, sec: number) {
+    const { operation, kind } = latencyAddress(name);
+    ops[operation] ??= { count: s.count, perSecond: s.count / sec, errors: 0, latency: {} };
+    ops[operation].latency[kind] = s;
+  }
+
+  /**
+   * The measured window's figures for the summary: each operation's counts over `seconds` and percentiles of its
+   * cumulative histogram, per consumer group the same, the histograms themselves (base64, by operation and kind),
+   * and each operation's whole-run count.
+   */
+  windowFigures(seconds: number): { operations: Operations; groups: (GroupFigures & { histograms?: Histograms })[]; histograms: Histograms; totals: Record<string, number> } {
+    const sec = seconds > 0 ? seconds : Number.POSITIVE_INFINITY;
+    const ops: Operations = {};
+    const histograms: Histograms = {};
+    const put = (into: Operations, hs: Histograms, name: string, h: Histogram) => {
+      if (!h.totalCount) return;
+      this.putLatency(into, name, percentilesOf(h), sec);
+      const { operation, kind } = latencyAddress(name);
+      (hs[operation] ??= {})[kind as LatencyKind] = encodeHistogram(h);
+    };
+    const totals: Record<string, number> = {};
+    if (this.writes()) {
+      ops.write = this.figures(this.writesMeasured, sec);
+      totals.write = this.writesTotal.count;
+    }
+    if (this.groups.length) {
+      const sum = zero();
+      for (const g of this.groups) addInto(sum, g.measured);
+      ops.read = this.figures(sum, sec, true);
+      totals.read = this.groups.reduce((n, g) => n + g.total.count, 0);
+    }
+    for (const m of [...RUN_METRICS, ...GROUP_METRICS]) put(ops, histograms, m, this.cumulative(m));
+    for (const [name, o] of this.ops) {
+      if (latencyAddress(name).kind === "fromSend") {
+        ops[name] = { ...this.figures(o.measured, sec), latency: ops[name]?.latency ?? {} };
+        totals[name] = o.total.count;
+      }
+      put(ops, histograms, name, o.latency.cumulative);
+    }
+    const groups = this.groups.map((g) => {
+      const gops: Operations = { read: this.figures(g.measured, sec, true) };
+      const gh: Histograms = {};
+      for (const m of GROUP_METRICS) put(gops, gh, m, g.latency[m].cumulative);
+      return { group: g.name, operations: gops, ...(this.groups.length > 1 ? { histograms: gh } : {}) };
+    });
+    return { operations: ops, groups, histograms, totals };
   }
 
   /** Rates and percentiles since the previous report (the CLI's live line), from merged histograms. */

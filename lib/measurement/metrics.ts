@@ -38,6 +38,55 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
 export const LatencyByMetric = z.partialRecord(z.string(), LatencyStats);
 export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
 
+/** An operation's latencies by kind: from when it was sent, from when it was scheduled (paced runs only), and for a
+ *  throttled writer how far it was behind its own share of the schedule (`writerLag`). */
+export const LATENCY_KINDS = ["fromSend", "fromSchedule", "writerLag"] as const;
+export type LatencyKind = (typeof LATENCY_KINDS)[number];
+export const OperationLatency = z.partialRecord(z.enum(LATENCY_KINDS), LatencyStats);
+export type OperationLatency = z.infer<typeof OperationLatency>;
+
+/**
+ * Where a latency of the declared names (lib/measurement/operations.ts latencyMetrics) is kept: `<op>Scheduled` is
+ * operation `<op>`'s latency from schedule, `writerLag` the write's lag behind its writer's share, any other name an
+ * operation's own latency from send (pub/sub's end-to-end is the operation `e2e`).
+ */
+export function latencyAddress(name: string): { operation: string; kind: LatencyKind } {
+  if (name === "writerLag") return { operation: "write", kind: "writerLag" };
+  const m = /^(.+)Scheduled$/.exec(name);
+  return m ? { operation: m[1], kind: "fromSchedule" } : { operation: name, kind: "fromSend" };
+}
+
+/**
+ * What one declared operation did in a sample's interval or a summary's measured window (workloads/types.ts
+ * OperationDef). `count` counts items in the operation's own unit (messages, rows, requests, workflows; a batch
+ * of 10 rows counts 10, its batches apart); `perSecond` is count over the real length of the interval or window.
+ */
+export const OperationFigures = z.object({
+  count: z.number().int(),
+  perSecond: z.number(),
+  errors: z.number().int(),
+  /** Payload bytes of the counted items, when the operation carries a payload. */
+  bytes: z.number().int().optional(),
+  /** Batches (transactions) the items went in, when counted apart. */
+  batches: z.number().int().optional(),
+  latency: OperationLatency,
+  /** The operation's declared counters (OperationDef.counters: a read's emptyPolls), by key. */
+  counters: z.record(z.string(), z.number()).optional(),
+});
+export type OperationFigures = z.infer<typeof OperationFigures>;
+export const Operations = z.record(z.string(), OperationFigures);
+export type Operations = z.infer<typeof Operations>;
+
+/** One consumer group's operations (pub/sub fan-out; the queue's single "queue"), and in samples its backlog. */
+export const GroupFigures = z.object({
+  group: z.string(),
+  operations: Operations,
+  /** The group's own figures by name (a sample's backlog). */
+  measures: z.record(z.string(), z.number()).optional(),
+});
+export type GroupFigures = z.infer<typeof GroupFigures>;
+
+/** Old (schemaVersion 1) stored rates; read only by the converter (lib/measurement/upgrade.ts). */
 export const Throughput = z.object({
   count: z.number().int(),
   msgPerSec: z.number(),
