@@ -411,7 +411,8 @@ export class RunStats {
       backlog: this.maxBacklog(),
       errors: this.writesTotal.errors + this.groups.reduce((s, g) => s + g.total.errors, 0) + [...this.ops.values()].reduce((s, o) => s + o.total.errors, 0),
       latencyMs,
-      rates,
+      // The broker's counters by their operations' names too, so a live line can list every declared rate.
+      rates: { ...(this.writes() ? { write: this.reportWrites / intervalSec } : {}), ...(this.groups.length ? { read: this.reportReads / intervalSec } : {}), ...rates },
     };
     this.reportWrites = this.reportReads = 0;
     return out;

@@ -1,7 +1,20 @@
 // The result of a completed run, from its summary: headline numbers, the latency table of the measured
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
 import type { LatencyStats } from "@/lib/measurement/metrics";
-import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import {
+  checkedUnit,
+  counterOf,
+  groupsOf,
+  latenciesOf,
+  latencyMetrics,
+  latencyOf,
+  type MetricModel,
+  metricModel,
+  perGroupOperation,
+  rateLabel,
+  rateOperations,
+  throughputOf,
+} from "@/lib/measurement/operations";
 import { fmtDuration, fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
 import { splitSettings } from "@/lib/measurement/server-settings";
@@ -24,16 +37,16 @@ const seconds = (sec: number) => fmtLatency(sec * 1000);
 export function Kpis({ summary }: { summary: RunSummary }) {
   const model = metricModel(summary.workload);
   const delivery = model?.delivery;
-  const d = delivery ? summary.latencyMs[delivery.name] : undefined;
+  const d = delivery ? latencyOf(summary, delivery.name) : undefined;
   return (
     <div className="kpi-row" data-testid="headline">
       {(model ? rateOperations(model) : []).map((o) => {
         const tp = throughputOf(summary, o.name);
         return (
           <div className="kpi panel" key={o.name}>
-            <span className="k">{rateLabel(o, summary.reads.perGroup.length)}</span>
+            <span className="k">{rateLabel(o, groupsOf(summary).length)}</span>
             <span className="v" data-testid={`kpi-${o.name}`}>
-              {fmtRate(tp?.msgPerSec)}
+              {fmtRate(tp?.perSecond)}
             </span>
             <span className="k">
               {o.unit}/s{"payloadBytes" in summary.config ? ` · ${fmtMiB(tp?.mibPerSec)} MiB/s` : ""}
@@ -56,7 +69,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
           </span>
         </span>
         <span className="k">
-          {fmtInt(summary.verification.checked)} {countsMessages(model) ? "messages " : ""}checked
+          {fmtInt(summary.verification.checked)} {checkedUnit(model)} checked
         </span>
       </div>
     </div>
@@ -64,7 +77,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
 }
 
 /** The latencies the workload declares (lib/measurement/operations.ts latencyMetrics), those the run has. */
-export function LatencyTable({ workload, latency, caption }: { workload: string; latency: RunSummary["latencyMs"]; caption: string }) {
+export function LatencyTable({ workload, latency, caption }: { workload: string; latency: Partial<Record<string, LatencyStats>>; caption: string }) {
   const model = metricModel(workload);
   const rows = (model ? latencyMetrics(model) : []).filter((m) => latency[m.name]);
   return (
@@ -110,11 +123,12 @@ export function LatencyTable({ workload, latency, caption }: { workload: string;
   );
 }
 
-export function VerificationPanel({ v, messages = true }: { v: RunSummary["verification"]; messages?: boolean }) {
+export function VerificationPanel({ v, unit = "messages" }: { v: RunSummary["verification"]; unit?: string }) {
   // A request workload (a cache) checks what its requests did to the target, not messages in order.
-  const facts = messages
-    ? `${fmtInt(v.checked)} messages checked · ${fmtInt(v.lost)} lost · ${fmtInt(v.duplicated)} duplicated · ${fmtInt(v.outOfOrder)} out of order · runner counts ${v.countsMatch ? "match" : "DO NOT match"} the target's rows`
-    : `${fmtInt(v.checked)} checked · the target ${v.countsMatch ? "holds" : "does NOT hold"} what the runner's requests did`;
+  const facts =
+    unit === "messages"
+      ? `${fmtInt(v.checked)} messages checked · ${fmtInt(v.lost)} lost · ${fmtInt(v.duplicated)} duplicated · ${fmtInt(v.outOfOrder)} out of order · runner counts ${v.countsMatch ? "match" : "DO NOT match"} the target's rows`
+      : `${fmtInt(v.checked)} ${unit} checked · the target ${v.countsMatch ? "holds" : "does NOT hold"} what the runner's requests did`;
   return v.ok ? (
     <div className="alert ok" data-testid="verification" data-ok="true">
       <strong>Verification passed.</strong> {facts}
@@ -137,7 +151,8 @@ export function VerificationPanel({ v, messages = true }: { v: RunSummary["verif
 function GroupTable({ summary }: { summary: RunSummary }) {
   const model = metricModel(summary.workload);
   const op = perGroupOperation(model);
-  if (!op || summary.reads.perGroup.length < 2) return null;
+  const groups = groupsOf(summary);
+  if (!op || groups.length < 2) return null;
   const delivery = model?.delivery;
   return (
     <div className="table-wrap">
@@ -146,7 +161,7 @@ function GroupTable({ summary }: { summary: RunSummary }) {
         <thead>
           <tr>
             <th>group</th>
-            <th className="num">msg/s</th>
+            <th className="num">{op.unit}/s</th>
             <th className="num">MiB/s</th>
             <th className="num">{op.label} p99</th>
             {delivery && <th className="num">{delivery.name} p99</th>}
@@ -154,14 +169,14 @@ function GroupTable({ summary }: { summary: RunSummary }) {
           </tr>
         </thead>
         <tbody>
-          {summary.reads.perGroup.map((g) => (
+          {groups.map((g) => (
             <tr key={g.group}>
               <th scope="row">{g.group}</th>
-              <td className="num">{fmtRate(g.msgPerSec)}</td>
-              <td className="num">{fmtMiB(g.mibPerSec)}</td>
-              <td className="num">{fmtLatency(g.latencyMs[op.name]?.p99)}</td>
-              {delivery && <td className="num">{fmtLatency(g.latencyMs[delivery.name]?.p99)}</td>}
-              <td className="num">{fmtInt(g.emptyPolls)}</td>
+              <td className="num">{fmtRate(throughputOf(g, op.name)?.perSecond)}</td>
+              <td className="num">{fmtMiB(throughputOf(g, op.name)?.mibPerSec)}</td>
+              <td className="num">{fmtLatency(latencyOf(g, op.name)?.p99)}</td>
+              {delivery && <td className="num">{fmtLatency(latencyOf(g, delivery.name)?.p99)}</td>}
+              <td className="num">{fmtInt(counterOf(g, op.name, "emptyPolls"))}</td>
             </tr>
           ))}
         </tbody>
@@ -179,7 +194,7 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["runner host", `${m.runnerHost}: ${m.runnerCores} cores, ${m.runnerCpuModel}`],
     [
       "runner CPU",
-      `${seconds(m.runnerCpuSeconds)} in the measured window${countsMessages(metricModel(summary.workload)) ? ` (${fmtLatency(m.runnerCpuMsPer1000Msgs)} per 1,000 messages)` : ""}`,
+      `${seconds(m.runnerCpuSeconds)} in the measured window${m.runnerCpuMsPer1000 ? ` (${fmtLatency(m.runnerCpuMsPer1000.ms)} per 1,000 ${m.runnerCpuMsPer1000.unit})` : ""}`,
     ],
     ...runnerLoadRows(summary),
     ["Node.js", m.nodeVersion],
@@ -191,21 +206,9 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["started / ended", `${m.startedAt} → ${m.endedAt}`],
     ["end-to-end clock", m.e2eClock],
   ];
-  const ops = summary.totals?.operations;
+  const totals = summary.totals;
   const model = metricModel(summary.workload);
-  if (ops && model && !countsMessages(model))
-    rows.push([
-      "whole run",
-      rateOperations(model)
-        .filter((o) => ops[o.name] !== undefined)
-        .map((o) => `${fmtInt(ops[o.name])} ${o.label}`)
-        .join(", "),
-    ]);
-  else if (summary.totals)
-    rows.push([
-      "whole run",
-      `${fmtInt(summary.totals.writes)} written, ${fmtInt(summary.totals.reads)} read, ${fmtInt(summary.totals.unreadAtEnd)} unread at the end, drain ${seconds(summary.totals.drainSeconds)}`,
-    ]);
+  if (totals && model) rows.push(["whole run", wholeRun(totals, model)]);
   return (
     <section className="panel" data-testid="manifest">
       <h2>Manifest</h2>
@@ -235,6 +238,20 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
       )}
     </section>
   );
+}
+
+/** The whole run's counts by declared operation, what was still waiting at the end and the drain's length. */
+function wholeRun(totals: NonNullable<RunSummary["totals"]>, model: MetricModel): string {
+  const counts = rateOperations(model)
+    .filter((o) => totals.operations[o.name] !== undefined)
+    .map((o) => `${fmtInt(totals.operations[o.name])} ${o.label}`);
+  const unread = totals.measures.unreadAtEnd;
+  const drain = totals.measures.drainSeconds;
+  return [
+    ...counts,
+    ...(unread !== undefined && model.backlog ? [`${fmtInt(unread)} ${model.backlog.unit} unread at the end`] : []),
+    ...(drain !== undefined ? [`drain ${seconds(drain)}`] : []),
+  ].join(", ");
 }
 
 /** The runner's own load and where the target ran, when the run recorded them. */
@@ -292,7 +309,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
     <div className="stack" data-testid="run-result">
       <Kpis summary={summary} />
       <ClientBoundAlert load={summary.runnerLoad} />
-      <VerificationPanel v={summary.verification} messages={countsMessages(metricModel(summary.workload))} />
+      <VerificationPanel v={summary.verification} unit={checkedUnit(metricModel(summary.workload))} />
       {notes.length > 0 && (
         <div className="alert warn">
           <ul className="plain">
@@ -305,7 +322,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
       <section className="panel">
         <LatencyTable
           workload={summary.workload}
-          latency={summary.latencyMs}
+          latency={latenciesOf(summary)}
           caption={`Latency over the measured window, ${fmtDuration(summary.window.measuredSeconds)}`}
         />
         <GroupTable summary={summary} />

@@ -6,6 +6,7 @@ import type { RunTelemetry } from "@/lib/telemetry/report";
 import { evidenceText } from "@/lib/telemetry/report";
 import { LIVE_MIN_SECONDS, liveVerdict } from "@/lib/telemetry/live";
 import type { TelemetrySample } from "@/lib/telemetry/shape";
+import type { Operations } from "@/lib/measurement/metrics";
 import { CATEGORY_LABELS, type Verdict } from "@/lib/telemetry/verdict";
 
 export function VerdictPanel({ verdict, missing, live }: { verdict: Verdict; missing?: string[]; live?: string }) {
@@ -68,7 +69,7 @@ export function RunVerdict({ telemetry }: { telemetry: RunTelemetry }) {
 /** The shape of a stored sample the live verdict reads (lib/measurement's Sample with its telemetry). */
 interface LiveSample {
   phase: string;
-  metrics: { intervalSec: number; writes: { count: number }; telemetry?: TelemetrySample };
+  metrics: { intervalSec: number; operations: Operations; telemetry?: TelemetrySample };
 }
 
 /** Live: the verdict over the last measured seconds, once enough of them are in; nothing for a run without telemetry. */
@@ -76,7 +77,7 @@ export function LiveVerdict({ samples, throttlePerSec }: { samples: LiveSample[]
   const measured = samples.filter((s) => s.phase === "measuring");
   if (!samples.some((s) => s.metrics.telemetry)) return null;
   const live = liveVerdict(
-    measured.map((s) => ({ telemetry: s.metrics.telemetry, writes: s.metrics.writes.count, intervalSec: s.metrics.intervalSec })),
+    measured.map((s) => ({ telemetry: s.metrics.telemetry, writes: s.metrics.operations.write?.count ?? 0, intervalSec: s.metrics.intervalSec })),
     throttlePerSec,
   );
   if (!live)

@@ -8,6 +8,7 @@
 // A latency's declared name says where it is kept (metrics.ts latencyAddress): "writeScheduled" is the write's
 // latency from schedule, "e2e" the delivery operation's own. Old stored runs are converted on read (upgrade.ts).
 import type { DeliveryDef, MetricModel, OperationDef } from "../../workloads/types";
+export type { MetricModel } from "../../workloads/types";
 import { type GroupFigures, type LatencyStats, latencyAddress, type OperationFigures, type Operations } from "./metrics";
 import { workloadDefinition } from "../workloads/config";
 

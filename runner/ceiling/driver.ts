@@ -2,6 +2,7 @@
 // rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
 import { clientBoundText, isClientBound } from "../../lib/measurement/runner-load";
+import { latenciesOf } from "../../lib/measurement/operations";
 import type { RunSummary } from "../../lib/measurement/summary";
 import type { WorkloadConfig } from "../../lib/workloads/config";
 import { type GoalMetric, stepFacts } from "../../lib/ceiling/facts";
@@ -103,7 +104,7 @@ export async function runStep(rate: number, index: number, o: CeilingOptions): P
     readRate: facts.readRate,
     measuredSeconds: facts.measuredSeconds,
     goal: facts.latency,
-    latencyMs: summary.latencyMs,
+    latencyMs: latenciesOf(summary),
     client,
     ...(bottleneckOf(summary) ? { bottleneck: bottleneckOf(summary) } : {}),
     startedAt: startedAt.toISOString(),
