@@ -16,6 +16,7 @@ import { num } from "../runner/format";
 import { TelemetryCollector } from "../runner/telemetry/collector";
 import { processCpuSeconds } from "../runner/telemetry/host";
 import { benchArgs } from "./bench-args";
+import { latencyOf, measureOf, throughputOf } from "../lib/measurement/operations";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,7 +78,7 @@ async function besideRun(url: string, seconds: number) {
     const summary = await runWorkload(config, url, { log: () => undefined, telemetry: withTelemetry });
     const m = summary.manifest;
     console.log(
-      `${withTelemetry ? "with telemetry   " : "without telemetry"}  runner CPU ${num((100 * m.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core, ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages; writes ${num(summary.writes.msgPerSec, 0)}/s`,
+      `${withTelemetry ? "with telemetry   " : "without telemetry"}  runner CPU ${num((100 * m.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core, ${num(m.runnerCpuMsPer1000?.ms ?? 0, 2)} ms per 1,000 ${m.runnerCpuMsPer1000?.unit ?? "items"}; writes ${num(throughputOf(summary, "write")?.perSecond ?? 0, 0)}/s`,
     );
   }
   console.log("(one run each on a shared machine: differences of a few % are noise; the collector alone above is the cost itself)");
