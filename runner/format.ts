@@ -54,7 +54,7 @@ function wholeRun(t: NonNullable<RunSummary["totals"]>, model: MetricModel): str
   const unread = t.measures.unreadAtEnd;
   const left = unread && model.backlog ? `, ${int(unread)} ${model.backlog.unit} unread at the end` : "";
   const drain = t.measures.drainSeconds;
-  return `${counts}${left}${drain !== undefined && model.backlog ? `; drain ${num(drain, 1)} s` : ""}`;
+  return `${counts}${left}${drain !== undefined ? `; drain ${num(drain, 1)} s` : ""}`;
 }
 
 function table(rows: string[][], rightAlignFrom = 1): string {
