@@ -322,7 +322,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       lastTick = clock();
       metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
       reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
-      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.operations.write?.count ?? 0, metrics.intervalSec, writerLags);
+      if (schedule && phase === "measuring")
+        schedule.interval(throttle!.behindMs(lastTick), metrics.operations.write?.count ?? 0, metrics.intervalSec, writerLags);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
         const cb = opts.onSample;
@@ -454,7 +455,10 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       ...(window.groups.length ? { groups: window.groups } : {}),
       verification,
       ...(runTelemetry ? { telemetry: runTelemetry } : {}),
-      totals: { operations: window.totals, measures: { ...(window.groups.length || unreadAtEnd > 0 ? { unreadAtEnd } : {}), drainSeconds: round(drainSeconds, 3) } },
+      totals: {
+        operations: window.totals,
+        measures: { ...(window.groups.length || unreadAtEnd > 0 ? { unreadAtEnd } : {}), drainSeconds: round(drainSeconds, 3) },
+      },
       runnerLoad,
       notes: [
         ...(runnerLoad.clientBound ? [clientBoundText(runnerLoad)] : []),

@@ -312,7 +312,13 @@ export class RunStats {
 
   /** Whether the run has the broker's write counter: it has consumer groups, or something was written. */
   private writes(): boolean {
-    return this.groups.length > 0 || this.writesTotal.count > 0 || this.writesTotal.errors > 0 || this.latency.write.cumulative.totalCount > 0 || this.latency.write.report.totalCount > 0;
+    return (
+      this.groups.length > 0 ||
+      this.writesTotal.count > 0 ||
+      this.writesTotal.errors > 0 ||
+      this.latency.write.cumulative.totalCount > 0 ||
+      this.latency.write.report.totalCount > 0
+    );
   }
 
   /** One operation's counts over `sec` seconds (payload bytes when the run has a payload; a read's empty polls). */
@@ -336,7 +342,12 @@ export class RunStats {
    * cumulative histogram, per consumer group the same, the histograms themselves (base64, by operation and kind),
    * and each operation's whole-run count.
    */
-  windowFigures(seconds: number): { operations: Operations; groups: (GroupFigures & { histograms?: Histograms })[]; histograms: Histograms; totals: Record<string, number> } {
+  windowFigures(seconds: number): {
+    operations: Operations;
+    groups: (GroupFigures & { histograms?: Histograms })[];
+    histograms: Histograms;
+    totals: Record<string, number>;
+  } {
     const sec = seconds > 0 ? seconds : Number.POSITIVE_INFINITY;
     const ops: Operations = {};
     const histograms: Histograms = {};
@@ -412,7 +423,11 @@ export class RunStats {
       errors: this.writesTotal.errors + this.groups.reduce((s, g) => s + g.total.errors, 0) + [...this.ops.values()].reduce((s, o) => s + o.total.errors, 0),
       latencyMs,
       // The broker's counters by their operations' names too, so a live line can list every declared rate.
-      rates: { ...(this.writes() ? { write: this.reportWrites / intervalSec } : {}), ...(this.groups.length ? { read: this.reportReads / intervalSec } : {}), ...rates },
+      rates: {
+        ...(this.writes() ? { write: this.reportWrites / intervalSec } : {}),
+        ...(this.groups.length ? { read: this.reportReads / intervalSec } : {}),
+        ...rates,
+      },
     };
     this.reportWrites = this.reportReads = 0;
     return out;

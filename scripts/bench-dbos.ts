@@ -19,7 +19,7 @@ import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
-import { latencyOf, measureOf, throughputOf } from "../lib/measurement/operations";
+import { latencyOf, throughputOf } from "../lib/measurement/operations";
 
 const KINDS = ["inserts", "workflows", "queued-workflows"] as const;
 /** A drain at most this share of the window counts as keeping up (the reference's default for "sustained"), */

@@ -15,7 +15,7 @@ import { runWorkload } from "../runner/engine";
 import { releaseMemory } from "../runner/release-memory";
 import { num } from "../runner/format";
 import { knobsParts } from "../lib/runs/format";
-import { latencyOf, measureOf, throughputOf } from "../lib/measurement/operations";
+import { measureOf, throughputOf } from "../lib/measurement/operations";
 
 const PRESET = "pubsub-4vcpu-single-node";
 const mib = (b: number) => b / 1048576;

@@ -24,7 +24,7 @@ import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
-import { latencyOf, measureOf, throughputOf } from "../lib/measurement/operations";
+import { latencyOf, throughputOf } from "../lib/measurement/operations";
 
 /** The polling workloads this script measures. */
 

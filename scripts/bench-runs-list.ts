@@ -62,14 +62,28 @@ function summaryFor(i: number): RunSummary {
     window: { measuredSeconds: 30, warmupSeconds: 5 },
     operations: {
       write: { count: 600_000, perSecond: 20_000 + i, errors: 0, bytes: 600_000 * 1024, latency: { fromSend: percentilesOf(hs.write) } },
-      read: { count: 1_200_000, perSecond: 40_000 + i, errors: 0, bytes: 1_200_000 * 1024, latency: { fromSend: percentilesOf(hs.read) }, counters: { emptyPolls: 12 } },
+      read: {
+        count: 1_200_000,
+        perSecond: 40_000 + i,
+        errors: 0,
+        bytes: 1_200_000 * 1024,
+        latency: { fromSend: percentilesOf(hs.read) },
+        counters: { emptyPolls: 12 },
+      },
       claim: { count: hs.claim.totalCount, perSecond: hs.claim.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.claim) } },
       e2e: { count: hs.e2e.totalCount, perSecond: hs.e2e.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.e2e) } },
     },
     groups: [0, 1].map((g) => ({
       group: `g${g}`,
       operations: {
-        read: { count: 600_000, perSecond: 20_000, errors: 0, bytes: 600_000 * 1024, latency: { fromSend: percentilesOf(hs.read) }, counters: { emptyPolls: 6 } },
+        read: {
+          count: 600_000,
+          perSecond: 20_000,
+          errors: 0,
+          bytes: 600_000 * 1024,
+          latency: { fromSend: percentilesOf(hs.read) },
+          counters: { emptyPolls: 6 },
+        },
         claim: { count: hs.claim.totalCount, perSecond: hs.claim.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.claim) } },
         e2e: { count: hs.e2e.totalCount, perSecond: hs.e2e.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.e2e) } },
       },

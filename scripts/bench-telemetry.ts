@@ -16,7 +16,7 @@ import { num } from "../runner/format";
 import { TelemetryCollector } from "../runner/telemetry/collector";
 import { processCpuSeconds } from "../runner/telemetry/host";
 import { benchArgs } from "./bench-args";
-import { latencyOf, measureOf, throughputOf } from "../lib/measurement/operations";
+import { throughputOf } from "../lib/measurement/operations";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

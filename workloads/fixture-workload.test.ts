@@ -27,6 +27,7 @@ import { parseArgs, usage } from "../runner/harness";
 import { paramsObject, plural, sharedFields, sharedParts, throttlePacing, writersField } from "./fields";
 import { registerWorkload } from "./index";
 import { defineWorkload, type FieldDef } from "./types";
+import { throughputOf, latencyOf } from "../lib/measurement/operations";
 
 const FIELDS: FieldDef[] = [
   writersField,
@@ -200,8 +201,8 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   for (let i = 0; i < 35; i++) stats.op("ping").latency.record(1500);
   now += 1000;
   const sample = Sample.parse({ seq: 0, time: new Date(0).toISOString(), phase: "measuring", metrics: stats.tick("measuring") });
-  const ping = sample.metrics.latencyMs.ping!;
-  assert.equal(sample.metrics.rates?.ping.msgPerSec, 35);
+  const ping = latencyOf(sample.metrics, "ping")!;
+  assert.equal(throughputOf(sample.metrics, "ping")!.perSecond, 35);
   const charts = renderToStaticMarkup(createElement(RunCharts, { samples: [sample], workload: "echo", warmupSeconds: 0, totalSeconds: 30 }));
   assert.match(charts, /data-testid="chart-latency-ping"/);
   assert.match(charts, />Ping latency</);
@@ -232,7 +233,7 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   );
 
   // The runs list's headline: its declared rate and latency, not the broker's write/read/e2e.
-  const summaryish = { workload: "echo", writes: sample.metrics.writes, reads: sample.metrics.reads, rates: sample.metrics.rates, latencyMs: { ping } };
+  const summaryish = { workload: "echo", operations: sample.metrics.operations };
   assert.deepEqual(headlineOf({ ...summaryish, verification: { ok: true } } as never), {
     rates: [{ op: "ping", label: "ping", unit: "msg/s", perSec: 35 }],
     latency: { name: "ping", label: "ping", p99Ms: ping.p99 },

@@ -121,11 +121,7 @@ export function CeilingPage({
         {!final && (
           <p className="hint" data-testid="ceiling-progress">
             {p
-              ? `step ${p.index + 1} at ${fmtRate(p.rate)} msg/s: ${p.phase}${
-                  p.sample
-                    ? ` — ${sampleWords(view.workload, p.sample)} in the last second`
-                    : ""
-                }`
+              ? `step ${p.index + 1} at ${fmtRate(p.rate)} msg/s: ${p.phase}${p.sample ? ` — ${sampleWords(view.workload, p.sample)} in the last second` : ""}`
               : view.status === "queued"
                 ? "queued: waiting for the runner (runs and searches run one at a time)"
                 : "starting the next step…"}

@@ -173,7 +173,10 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
             <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
             {xAxis}
             <YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />
-            <Tooltip labelFormatter={tooltipLabel} formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} ${itemRate}` : `${Number(v).toFixed(3)} MiB/s`)} />
+            <Tooltip
+              labelFormatter={tooltipLabel}
+              formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} ${itemRate}` : `${Number(v).toFixed(3)} MiB/s`)}
+            />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {shading(true)}
             {ops.map((o, i) => (
@@ -256,7 +259,10 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
           hint={`${model.backlog.what}, ${model.backlog.place}`}
           table={() => ({
             columns: ["t (s)", ...groups.map((g) => `${g} ${model.backlog!.unit}`)],
-            rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...groups.map((g) => fmtRate(measureOf(groupsOf(s.metrics).find((x) => x.group === g) ?? {}, "backlog")))]),
+            rows: samples.map((s) => [
+              fmtT(s.metrics.elapsedSec),
+              ...groups.map((g) => fmtRate(measureOf(groupsOf(s.metrics).find((x) => x.group === g) ?? {}, "backlog"))),
+            ]),
           })}
         >
           {(aria) => (

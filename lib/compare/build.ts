@@ -74,7 +74,9 @@ export function distributionPoints(h: Histogram): DistPoint[] {
 function histogramFor(s: RunSummary, m: Metric): Histogram | null {
   const whole = histogramOf(s.histograms, m);
   if (whole) return decodeHistogram(whole);
-  const parts = groupsOf(s).flatMap((g) => (g.histograms ? [histogramOf(g.histograms, m)] : [])).filter((h): h is string => !!h);
+  const parts = groupsOf(s)
+    .flatMap((g) => (g.histograms ? [histogramOf(g.histograms, m)] : []))
+    .filter((h): h is string => !!h);
   return parts.length ? mergeEncoded(parts) : null;
 }
 

@@ -116,7 +116,11 @@ export type RunSummary = z.infer<typeof RunSummaryV2>;
 function upgrade(s: Record<string, unknown>) {
   const model = workloadDefinition(String(s.workload))?.metrics;
   const op = (name: string) => model?.operations.find((o) => o.name === name);
-  return upgradeSummary(s, (name) => !!op(name), (name) => op(name)?.unit);
+  return upgradeSummary(
+    s,
+    (name) => !!op(name),
+    (name) => op(name)?.unit,
+  );
 }
 
 /** A finished run's summary; stored summaries of schemaVersion 1 are converted when read (./upgrade.ts). */

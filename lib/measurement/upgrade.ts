@@ -41,7 +41,11 @@ function figures(t: OldThroughput | undefined, counterKeys: string[] = []): Oper
  * `keep(name)`: whether an old broker counter (write, read) belongs to the workload (the summary asks its
  * declaration; a sample, which does not know its workload, keeps them).
  */
-function operationsOf(o: { writes?: OldThroughput; reads?: OldThroughput; rates?: Record<string, OldThroughput>; latencyMs?: OldLatencies }, seconds: number, keep: (name: string) => boolean): Operations {
+function operationsOf(
+  o: { writes?: OldThroughput; reads?: OldThroughput; rates?: Record<string, OldThroughput>; latencyMs?: OldLatencies },
+  seconds: number,
+  keep: (name: string) => boolean,
+): Operations {
   const ops: Operations = {};
   if (o.writes && keep("write")) ops.write = figures(o.writes);
   if (o.reads && keep("read")) ops.read = figures(o.reads, ["emptyPolls"]);
@@ -98,7 +102,11 @@ function nestHistograms(old: Record<string, string>): { run: Histograms; groups:
  * name; the old broker counters `writes` and `reads`, which every old summary carried (zeros for workloads without
  * them), are kept only for a workload that declares them.
  */
-export function upgradeSummary(s: Record<string, unknown>, declares: (name: string) => boolean, unitOf: (name: string) => string | undefined): Record<string, unknown> {
+export function upgradeSummary(
+  s: Record<string, unknown>,
+  declares: (name: string) => boolean,
+  unitOf: (name: string) => string | undefined,
+): Record<string, unknown> {
   const { writes, reads, latencyMs, rates, totals, histograms, manifest, schemaVersion: _v, ...rest } = s as Record<string, never>;
   const window = (s.window ?? {}) as { measuredSeconds?: number };
   const seconds = window.measuredSeconds ?? 0;

@@ -207,7 +207,13 @@ test("each old run's samples CSV has the same rows and values as before (columns
         assert.equal(n[j], o[i], `${kind} row ${r} ${h}`);
       });
     }
-    assert.equal(samplesToCsv(samples.map((x) => Sample.parse(x)), kind), (await (await csvGET(new Request(`http://x/api/runs/${run.id}/samples.csv`), ctx(run.id))).text()));
+    assert.equal(
+      samplesToCsv(
+        samples.map((x) => Sample.parse(x)),
+        kind,
+      ),
+      await (await csvGET(new Request(`http://x/api/runs/${run.id}/samples.csv`), ctx(run.id))).text(),
+    );
   }
 });
 
@@ -221,13 +227,12 @@ test("each old run compares with the same rows and values as before, and all ten
       before.map((r) => r.key),
       kind,
     );
-    before.forEach((b, i) =>
-      b.values.forEach((v, j) => {
+    for (const [i, b] of before.entries())
+      for (const [j, v] of b.values.entries()) {
         const n = rows[i].values[j];
         if (v === null || n === null) assert.equal(n, v, `${kind} ${b.key}`);
         else assert.ok(Math.abs(n - v) <= 1e-9 * Math.max(1, Math.abs(v)), `${kind} ${b.key}: ${n} vs ${v}`);
-      }),
-    );
+      }
   }
   const ids = kinds.map((k) => oldRuns[k].run.id).join(",");
   const res = await compareGET(new Request(`http://x/api/compare?ids=${ids}`));

@@ -5,7 +5,17 @@
 // cumulative figure), in milliseconds. Every column name is unique and says what it holds: `write_count` is
 // the items (messages, rows) written that second, `write_latency_count` how many latencies that second's write
 // histogram holds (one per batch in pubsub).
-import { counterOf, groupsOf, latencyMetrics, latencyOf, measureOf, metricModel, perGroupOperation, rateOperations, throughputOf } from "../measurement/operations";
+import {
+  counterOf,
+  groupsOf,
+  latencyMetrics,
+  latencyOf,
+  measureOf,
+  metricModel,
+  perGroupOperation,
+  rateOperations,
+  throughputOf,
+} from "../measurement/operations";
 import type { Sample, SampleMetrics } from "../measurement/sample";
 import { toCsvText, type CsvValue } from "../csv";
 import { TELEMETRY_CSV } from "../telemetry/report";
@@ -70,7 +80,12 @@ export function samplesToCsv(samples: Sample[], kind: string): string {
   // The server's telemetry (lib/telemetry/report.ts TELEMETRY_CSV) after the errors, only for runs that have it:
   // older runs' exports keep their columns.
   const telemetry = samples.some((s) => s.metrics.telemetry) ? TELEMETRY_CSV : [];
-  const header = [...cols.map((c) => c.name), ...groups.flatMap((g) => [`group_${g}_${op.unit}_s`, `group_${g}_backlog`]), "errors", ...telemetry.map((c) => c.name)];
+  const header = [
+    ...cols.map((c) => c.name),
+    ...groups.flatMap((g) => [`group_${g}_${op.unit}_s`, `group_${g}_backlog`]),
+    "errors",
+    ...telemetry.map((c) => c.name),
+  ];
   const rows = samples.map((s) => {
     const byGroup = new Map(groupsOf(s.metrics).map((g) => [g.group, g]));
     const t = s.metrics.telemetry;
