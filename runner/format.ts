@@ -3,7 +3,18 @@ import type { LatencyStats } from "../lib/measurement/metrics";
 import type { RunSummary } from "../lib/measurement/summary";
 import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
-import { checkedUnit, counterOf, type MetricModel, groupsOf, latencyMetrics, latencyOf, rateOperations, throughputOf } from "../lib/measurement/operations";
+import {
+  checkedUnit,
+  counterOf,
+  plural,
+  unitWords,
+  type MetricModel,
+  groupsOf,
+  latencyMetrics,
+  latencyOf,
+  rateOperations,
+  throughputOf,
+} from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
 import type { Report } from "./stats";
 
@@ -37,13 +48,6 @@ export function liveLine(r: Report, kind: string): string {
       : "")
   );
 }
-
-/** "gets", "all requests": a rate row's name. */
-// "searches", "publishes"; a label that is plural or a participle already ("rows returned") stays.
-const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
-
-/** A unit's plural for a sentence: "msg" → "messages", "req" → "requests", "row" → "rows". */
-const unitWords = (unit: string) => (unit === "msg" ? "messages" : unit === "req" ? "requests" : plural(unit));
 
 /** The whole run's counts of the declared rate operations, what was left waiting and the drain. */
 function wholeRun(t: NonNullable<RunSummary["totals"]>, model: MetricModel): string {

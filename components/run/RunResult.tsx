@@ -10,10 +10,12 @@ import {
   latencyOf,
   type MetricModel,
   metricModel,
+  plural,
   perGroupOperation,
   rateLabel,
   rateOperations,
   throughputOf,
+  unitWords,
 } from "@/lib/measurement/operations";
 import { fmtDuration, fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
@@ -194,7 +196,7 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["runner host", `${m.runnerHost}: ${m.runnerCores} cores, ${m.runnerCpuModel}`],
     [
       "runner CPU",
-      `${seconds(m.runnerCpuSeconds)} in the measured window${m.runnerCpuMsPer1000 ? ` (${fmtLatency(m.runnerCpuMsPer1000.ms)} per 1,000 ${m.runnerCpuMsPer1000.unit})` : ""}`,
+      `${seconds(m.runnerCpuSeconds)} in the measured window${m.runnerCpuMsPer1000 ? ` (${fmtLatency(m.runnerCpuMsPer1000.ms)} per 1,000 ${unitWords(m.runnerCpuMsPer1000.unit)})` : ""}`,
     ],
     ...runnerLoadRows(summary),
     ["Node.js", m.nodeVersion],
@@ -244,7 +246,7 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
 function wholeRun(totals: NonNullable<RunSummary["totals"]>, model: MetricModel): string {
   const counts = rateOperations(model)
     .filter((o) => totals.operations[o.name] !== undefined)
-    .map((o) => `${fmtInt(totals.operations[o.name])} ${o.label}`);
+    .map((o) => `${fmtInt(totals.operations[o.name])} ${plural(o.label)}`);
   const unread = totals.measures.unreadAtEnd;
   const drain = totals.measures.drainSeconds;
   return [

@@ -49,7 +49,7 @@ test("the read rate is 'all groups' only for pub/sub with several consumer group
   assert.equal(rateLabel(read("queue"), 1), "read");
 });
 
-const sample = (elapsedSec: number, intervalSec: number, msgs: number): SampleMetrics =>
+const sample = (elapsedSec: number, intervalSec: number, msgs: number, latencyMs = {}): SampleMetrics =>
   // The old stored shape, read through the schema (which converts it).
   SampleMetrics.parse({
     elapsedSec,
@@ -58,7 +58,7 @@ const sample = (elapsedSec: number, intervalSec: number, msgs: number): SampleMe
     reads: { count: msgs, msgPerSec: msgs / intervalSec, mibPerSec: msgs / intervalSec / 1024, errors: 0, emptyPolls: 0 },
     groups: [{ group: "queue", msgPerSec: msgs / intervalSec, backlog: 0 }],
     backlog: 0,
-    latencyMs: {},
+    latencyMs,
     errors: [],
   });
 
@@ -76,7 +76,7 @@ test("the compare over-time points leave a too-short interval's rates out (null)
     {
       seq: 2,
       phase: "draining",
-      metrics: { ...sample(2.0027, 0.0027, 2), latencyMs: { e2e: { p50: 3, p90: 4, p95: 4, p99: 5, p999: 5, max: 5, mean: 3.5, count: 2 } } },
+      metrics: sample(2.0027, 0.0027, 2, { e2e: { p50: 3, p90: 4, p95: 4, p99: 5, p999: 5, max: 5, mean: 3.5, count: 2 } }),
     },
   ]);
   assert.deepEqual(points[2].latency?.e2e, { p50: 3, p95: 4, p99: 5, max: 5 });
