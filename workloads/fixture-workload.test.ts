@@ -221,7 +221,7 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   );
 
   assert.deepEqual(csvColumns("echo"), [
-    ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_messages ping_errors".split(" "),
+    ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_count ping_errors".split(" "),
     ..."ping_p50_ms ping_p95_ms ping_p99_ms ping_max_ms ping_latency_count".split(" "),
     // The runner's own load, whatever the workload (empty in a sample without it).
     ..."runner_loop_delay_p99_ms runner_loop_delay_max_ms runner_cpu_cores".split(" "),
