@@ -9,6 +9,7 @@ import { RunSummary } from "../lib/measurement/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { runnerLoopFixture } from "./testing";
 import { throughputOf } from "../lib/measurement/operations";
+import { SampleMetrics } from "../lib/measurement/sample";
 
 const RUNNER = "test-runner";
 const f = runnerLoopFixture("main", RUNNER);
@@ -48,7 +49,7 @@ test("a queued run is claimed, runs with live samples and phases, and completes 
     samples.map((s) => s.seq),
     samples.map((_, i) => i),
   );
-  const measured = samples.filter((s) => s.phase === "measuring").reduce((a, s) => a + (s.metrics as { writes: { count: number } }).writes.count, 0);
+  const measured = samples.filter((s) => s.phase === "measuring").reduce((a, s) => a + (throughputOf(SampleMetrics.parse(s.metrics), "write")?.count ?? 0), 0);
   assert.equal(measured, throughputOf(summary, "write")!.count);
 });
 
