@@ -11,8 +11,9 @@ import { AbView } from "./AbView";
 
 const summary = (p50: number, p95: number, mean: number, rate: number) =>
   ({
-    latencyMs: { total: { p50, p95, mean, p90: 0, p99: 0, p999: 0, max: 0, count: 1 } },
-    rates: { total: { msgPerSec: rate, count: 1, mibPerSec: 0, errors: 0 } },
+    operations: {
+      total: { count: 1, perSecond: rate, errors: 0, latency: { fromSend: { p50, p95, mean, p90: 0, p99: 0, p999: 0, max: 0, count: 1 } } },
+    },
   }) as unknown as RunSummary;
 
 function view(id: string, variant: "baseline" | "modded", s: RunSummary): RunView {
