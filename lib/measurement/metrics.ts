@@ -32,8 +32,9 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  *           at each of its writes' end and once a second: a stall of one writer shows here, not in the rate.
  * workloads/fields.ts brokerMetrics declares these names; runner/stats.ts records them.
  *
- * The type: percentiles by latency name, whatever names the run's workload declares (lib/measurement/operations.ts
- * latencyMetrics), so a workload measuring "get" and "set" stores latencyMs.get and latencyMs.set.
+ * Samples and summaries keep them under their operation (OperationFigures.latency: `writeScheduled` is the write's
+ * `fromSchedule`, see latencyAddress). This type is the by-name view of them (operations.ts latenciesOf), which the
+ * CLI's live line and a ceiling step's record use.
  */
 export const LatencyByMetric = z.partialRecord(z.string(), LatencyStats);
 export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
@@ -85,15 +86,6 @@ export const GroupFigures = z.object({
   measures: z.record(z.string(), z.number()).optional(),
 });
 export type GroupFigures = z.infer<typeof GroupFigures>;
-
-/** Old (schemaVersion 1) stored rates; read only by the converter (lib/measurement/upgrade.ts). */
-export const Throughput = z.object({
-  count: z.number().int(),
-  msgPerSec: z.number(),
-  mibPerSec: z.number(),
-  errors: z.number().int(),
-});
-export type Throughput = z.infer<typeof Throughput>;
 
 export const RUN_PHASES = ["setup", "warmup", "measuring", "draining", "verifying", "done"] as const;
 export const Phase = z.enum(RUN_PHASES);
