@@ -23,7 +23,8 @@ import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/li
 import { schemaComment, schemaLock } from "./sweep";
 import { RunFootprint } from "./footprint";
 import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
-import { RunnerLoadMeter, RunStats, ScheduleWatch, type Report } from "./stats";
+import { RunnerLoadMeter } from "./load-meter";
+import { RunStats, ScheduleWatch, type Report } from "./stats";
 import { clock, E2E_CLOCK, Stopper, Throttle } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
