@@ -17,8 +17,7 @@ const SKIP = new Set(["node_modules", "generated"]);
  * Files allowed past the limit for now, each with why. Keep it short: when a file is split, remove it here
  * (the test fails on an entry that no longer needs to be here).
  */
-const ALLOWED: Record<string, string> = {
-};
+const ALLOWED: Record<string, string> = {};
 
 function codeFiles(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true })) {
