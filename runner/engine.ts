@@ -167,7 +167,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const throttle = writeLimit > 0 ? new Throttle(writeLimit) : null;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
   const writeBatch = definitionOf(config).writeBatch(config);
-  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch) : null;
+  // Its notes speak of the throttled operation's items in their own unit (messages, workflows).
+  const throttled = definitionOf(config).metrics.operations.find((o) => o.name === "write");
+  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (module.writerCount(config as never) + 1) * writeBatch, throttled?.unit) : null;
   const writersStop = new Stopper();
   const readersStop = new Stopper();
   const phaseSleep = new Stopper(); // woken on cancel or a fatal error, so the phase clock reacts at once

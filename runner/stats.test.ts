@@ -130,3 +130,18 @@ test("one writer of four behind its own share while the others kept theirs: name
   all.interval(0, 2000, 1, [0, 0, 0, 0]);
   assert.ok(all.notes(1500, 2000, 2).every((n) => !/own share/.test(n)));
 });
+
+test("the schedule's notes speak of the throttled operation's own items: workflows, not messages or partitions", () => {
+  // Queued workflows' enqueuers under a 1,000 workflows/s throttle: one fell behind its share, all fell short.
+  const w = new ScheduleWatch(1000, 5, "workflow");
+  w.interval(600, 700, 1, [1500, 0]);
+  w.interval(1200, 700, 1, [2500, 0]);
+  const notes = w.notes(1200, 1400, 2);
+  assert.ok(notes.length >= 2, notes.join("\n"));
+  assert.match(notes[0], /did not keep up with the 1,000 workflow\/s throttle: 700 workflow\/s achieved/);
+  assert.ok(
+    notes.some((n) => /500 workflow\/s each/.test(n)),
+    notes.join("\n"),
+  );
+  for (const n of notes) assert.doesNotMatch(n, /msg\/s|partition/);
+});

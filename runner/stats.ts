@@ -493,6 +493,8 @@ export class ScheduleWatch {
   constructor(
     readonly limitPerSec: number,
     readonly slackMessages: number,
+    /** The throttled items' unit as the workload declares it ("msg", "workflow"): the notes' rates are `<unit>/s`. */
+    readonly unit = "msg",
   ) {}
 
   /**
@@ -533,13 +535,13 @@ export class ScheduleWatch {
       shortfall > BEHIND_SCHEDULE_NOTE_SECONDS * limit + this.slackMessages;
     if (this.endBehindMs > threshold)
       out.push(
-        `writes were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (writers did not keep up with the ${fmtMsgs(limit)} msg/s throttle: ${fmtMsgs(avg)} msg/s achieved, ${share})`,
+        `writes were ${fmtSec(this.endBehindMs)} behind schedule when the measured window ended, up to ${fmtSec(maxBehind)} during it (writers did not keep up with the ${fmtMsgs(limit)} ${this.unit}/s throttle: ${fmtMsgs(avg)} ${this.unit}/s achieved, ${share})`,
       );
     else {
       if (short)
         // Not behind, yet short of the throttle: writes that failed (they are not retried) or ended early.
         out.push(
-          `writes reached ${fmtMsgs(avg)} msg/s over the measured window, ${Math.round((100 * avg) / limit)}% of the ${fmtMsgs(limit)} msg/s throttle (under ${Math.round(UNDER_LIMIT_NOTE_SHARE * 100)}% of it, and not for being behind schedule at the window's end: failed writes are not retried, and count against it)`,
+          `writes reached ${fmtMsgs(avg)} ${this.unit}/s over the measured window, ${Math.round((100 * avg) / limit)}% of the ${fmtMsgs(limit)} ${this.unit}/s throttle (under ${Math.round(UNDER_LIMIT_NOTE_SHARE * 100)}% of it, and not for being behind schedule at the window's end: failed writes are not retried, and count against it)`,
         );
       if (maxBehind > threshold)
         out.push(
@@ -547,9 +549,9 @@ export class ScheduleWatch {
         );
     }
     if (this.overLimit || this.aboveLimit(written, seconds)) {
-      const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} msg/s over ${this.peak.sec.toFixed(1)} s, ` : "";
+      const peak = this.peak ? `peak ${fmtMsgs(this.peak.rate)} ${this.unit}/s over ${this.peak.sec.toFixed(1)} s, ` : "";
       out.push(
-        `writes ran above the ${fmtMsgs(limit)} msg/s throttle: ${peak}${fmtMsgs(avg)} msg/s over the measured window (writers caught up after falling up to ${fmtSec(maxBehind)} behind schedule)`,
+        `writes ran above the ${fmtMsgs(limit)} ${this.unit}/s throttle: ${peak}${fmtMsgs(avg)} ${this.unit}/s over the measured window (writers caught up after falling up to ${fmtSec(maxBehind)} behind schedule)`,
       );
     }
     // Some writers behind their own share while the rest kept theirs (and took their turns): part of the load
@@ -560,7 +562,7 @@ export class ScheduleWatch {
       const worst = lags.indexOf(Math.max(...lags));
       const who = behind === 1 ? `writer ${worst}` : `${behind} of ${lags.length} writers (writer ${worst} the most)`;
       out.push(
-        `${who} fell up to ${fmtSec(lags[worst])} behind ${behind === 1 ? "its" : "their"} own share of the schedule (${fmtMsgs(limit / lags.length)} msg/s each) while the other writers kept theirs and took the turns it missed, so the overall rate hides it: a stall of part of the load (a locked partition, a slow connection)`,
+        `${who} fell up to ${fmtSec(lags[worst])} behind ${behind === 1 ? "its" : "their"} own share of the schedule (${fmtMsgs(limit / lags.length)} ${this.unit}/s each) while the other writers kept theirs and took the turns it missed, so the overall rate hides it: a stall of part of the load (a lock it waited on, a slow connection)`,
       );
     }
     return out;
