@@ -130,7 +130,7 @@ export function VerificationPanel({ v, unit = "messages" }: { v: RunSummary["ver
   const facts =
     unit === "messages"
       ? `${fmtInt(v.checked)} messages checked · ${fmtInt(v.lost)} lost · ${fmtInt(v.duplicated)} duplicated · ${fmtInt(v.outOfOrder)} out of order · runner counts ${v.countsMatch ? "match" : "DO NOT match"} the target's rows`
-      : `${fmtInt(v.checked)} ${unit} checked · the target ${v.countsMatch ? "holds" : "does NOT hold"} what the runner's requests did`;
+      : `${fmtInt(v.checked)} ${unit} checked · the target ${v.countsMatch ? "holds" : "does NOT hold"} what the runner did`;
   return v.ok ? (
     <div className="alert ok" data-testid="verification" data-ok="true">
       <strong>Verification passed.</strong> {facts}
