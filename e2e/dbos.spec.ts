@@ -26,13 +26,13 @@ test("a short workflows run with a step on the current profile, from the form to
   // The run's own counts, never a nominal 40/s × 3 s: a loaded machine finishes fewer workflows in the window (the
   // rest finish in the drain, or are noted as never run). Some finished in the window, the table the verification
   // counted holds every one of them, and the page shows the numbers the summary holds.
-  const inWindow = summary.rates.workflow.count;
+  const inWindow = summary.operations.workflow.count;
   const whole = summary.totals.operations.workflow;
   expect(inWindow).toBeGreaterThan(0);
   expect(whole).toBeGreaterThanOrEqual(inWindow);
   expect(summary.verification.checked).toBeGreaterThanOrEqual(whole);
   const shownRate = Number((await page.getByTestId("kpi-workflow").textContent())!.replace(/,/g, ""));
-  expect(shownRate).toBeCloseTo(summary.rates.workflow.msgPerSec, 0);
+  expect(shownRate).toBeCloseTo(summary.operations.workflow.perSecond, 0);
   // In the workload's own unit: workflows, never messages.
   expect(summary.verification.unit).toBe("workflow");
   await expect(run.verification()).toContainText(new RegExp(`\\b${summary.verification.checked.toLocaleString("en-US")} workflows checked`));

@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from "../lib/paths";
 import { RunSummary } from "../lib/measurement/summary";
 import { freePort, testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
+import { throughputOf } from "../lib/measurement/operations";
 
 let target: { url: string; drop: () => Promise<void> };
 let control: { url: string; drop: () => Promise<void> };
@@ -139,7 +140,7 @@ test("a short run prints live lines and a summary, writes --json and stores the 
   assert.ok(summary.telemetry?.verdict.category, "--json carries the verdict");
   assert.equal(summary.workload, "pubsub");
   assert.equal(summary.verification.ok, true);
-  assert.ok(summary.writes.count > 0 && summary.reads.count > 0);
+  assert.ok(throughputOf(summary, "write")!.count > 0 && throughputOf(summary, "read")!.count > 0);
   const id = r.out.match(/stored as run (r_[0-9a-f]+)/)?.[1];
   assert.ok(id, "prints the stored run's id");
   const db = prisma(control.url);

@@ -13,6 +13,7 @@ import { testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
 import { main, parseCompareArgs } from "./compare-cli";
 import { runWorkload } from "./engine";
+import { throughputOf } from "../lib/measurement/operations";
 
 const QUEUE_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "queue-4vcpu-preset-30s.txt"), "utf8");
 
@@ -52,7 +53,7 @@ test("the table: a stored run, an import and a reference, deltas against the bas
   const r = await cli([runId, importId, "queue-4vcpu-single-node", "--baseline", "ref:queue-4vcpu-single-node"]);
   assert.equal(r.code, 0, r.err);
   const line = r.out.split("\n").find((l) => l.startsWith("Write msg/s"))!;
-  const rate = summary.writes.msgPerSec.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  const rate = throughputOf(summary, "write")!.perSecond.toLocaleString("en-US", { maximumFractionDigits: 2 });
   assert.ok(line.includes(rate), `${line} should show ${rate}`);
   assert.match(line, /2,973\.93 \(\+3\.1 %\)/); // the import against the published 2,885
   assert.match(r.out, /Published: queue · 4 vCPU single node \[published\] \(baseline\)/);
@@ -65,7 +66,7 @@ test("Markdown, CSV and JSON, as the page exports", async () => {
   assert.equal(md.code, 0, md.err);
   assert.match(md.out, /\| Published: queue · 4 vCPU single node \| published \| .* \| 2,885 msg\/s \/ 2\.82 MiB\/s \|/);
   const csv = await cli([runId, "--format=csv"]);
-  assert.ok(csv.out.includes(String(summary.writes.msgPerSec)));
+  assert.ok(csv.out.includes(String(throughputOf(summary, "write")!.perSecond)));
   const json = JSON.parse((await cli([importId, "--format", "json"])).out);
   assert.equal(json.items[0].badge, "imported");
   assert.equal(json.results.find((x: { key: string }) => x.key === "e2e.p50").values[0], 8560.574463);

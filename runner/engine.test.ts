@@ -10,6 +10,7 @@ import { testDatabase } from "../lib/testing";
 import { RunCancelled, runWorkload, verificationError, type EngineOptions, type EngineSample } from "./engine";
 import { stampOfHex } from "../workloads/runtime";
 import { factOf } from "../lib/measurement/verification";
+import { counterOf, histogramOf, latenciesOf, latencyOf, throughputOf } from "../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -92,22 +93,22 @@ describe("every workload on the write throttle: counts match the target's rows a
         if (kind === "pubsub") {
           const rows =
             (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition1`)) + (await count(`SELECT count(*) AS n FROM ${schema}.topicpartition2`));
-          assert.equal(rows, t.writes, "rows in the partition tables = messages the runner counted written");
+          assert.equal(rows, t.operations.write, "rows in the partition tables = messages the runner counted written");
           const consumed = await count(`SELECT coalesce(sum(next_offset - 1), 0) AS n FROM ${schema}.consumer_offsets`);
-          assert.equal(consumed, t.reads, "sum of consumer offsets = messages the runner counted read");
-          assert.equal(t.reads, 2 * t.writes - t.unreadAtEnd, "each of the 2 groups read every message");
+          assert.equal(consumed, t.operations.read, "sum of consumer offsets = messages the runner counted read");
+          assert.equal(t.operations.read, 2 * t.operations.write - t.measures.unreadAtEnd, "each of the 2 groups read every message");
         } else if (kind === "queued-workflows") {
           const done = await count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status = 'SUCCESS'`);
           const open = await count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status IN ('ENQUEUED', 'PENDING')`);
-          assert.equal(done, t.reads, "SUCCESS rows = workflows the runner counted completed");
-          assert.equal(done + open, t.writes, "every enqueued workflow is completed or still queued");
-          assert.equal(open, t.unreadAtEnd);
+          assert.equal(done, t.operations.read, "SUCCESS rows = workflows the runner counted completed");
+          assert.equal(done + open, t.operations.write, "every enqueued workflow is completed or still queued");
+          assert.equal(open, t.measures.unreadAtEnd);
         } else {
           const archived = await count(`SELECT count(*) AS n FROM ${schema}.queue_archive`);
           const queued = await count(`SELECT count(*) AS n FROM ${schema}.queue`);
-          assert.equal(archived, t.reads);
-          assert.equal(archived + queued, t.writes);
-          assert.equal(queued, t.unreadAtEnd);
+          assert.equal(archived, t.operations.read);
+          assert.equal(archived + queued, t.operations.write);
+          assert.equal(queued, t.measures.unreadAtEnd);
           // The time-zone fix: both time columns are timestamptz.
           const types = await admin.query(
             `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND column_name IN ('created_at','read_at')`,
@@ -117,8 +118,8 @@ describe("every workload on the write throttle: counts match the target's rows a
         }
         // Window: measured counts ≤ totals, rates over the real window length.
         assert.ok(summary.window.measuredSeconds >= 1.9 && summary.window.measuredSeconds < 2.6, `window ${summary.window.measuredSeconds}`);
-        assert.ok(summary.writes.count > 0 && summary.writes.count <= t.writes);
-        assert.ok(Math.abs(summary.writes.msgPerSec - summary.writes.count / summary.window.measuredSeconds) < 1e-6);
+        assert.ok(throughputOf(summary, "write")!.count > 0 && throughputOf(summary, "write")!.count <= t.operations.write);
+        assert.ok(Math.abs(throughputOf(summary, "write")!.perSecond - throughputOf(summary, "write")!.count / summary.window.measuredSeconds) < 1e-6);
         // Samples: one a second from seq 0, measured ones add up to the summary.
         assert.deepEqual(
           samples.map((s) => s.seq),
@@ -126,22 +127,22 @@ describe("every workload on the write throttle: counts match the target's rows a
         );
         const measured = samples.filter((s) => s.phase === "measuring");
         assert.equal(
-          measured.reduce((a, s) => a + s.metrics.writes.count, 0),
-          summary.writes.count,
+          measured.reduce((a, s) => a + throughputOf(s.metrics, "write")!.count, 0),
+          throughputOf(summary, "write")!.count,
         );
         assert.equal(
-          measured.reduce((a, s) => a + s.metrics.reads.count, 0),
-          summary.reads.count,
+          measured.reduce((a, s) => a + throughputOf(s.metrics, "read")!.count, 0),
+          throughputOf(summary, "read")!.count,
         );
         assert.ok(Math.abs(measured.reduce((a, s) => a + s.metrics.intervalSec, 0) - summary.window.measuredSeconds) < 0.01);
         // Latencies: present, and the stored histograms re-read to the same percentiles.
         for (const m of ["write", "writeScheduled", "read", "claim", "e2e"] as const) {
-          const stats = summary.latencyMs[m];
+          const stats = latencyOf(summary, m);
           assert.ok(stats && stats.count > 0, `${m} latency recorded`);
-          assert.deepEqual(percentilesOf(decodeHistogram(summary.histograms[m])), stats);
+          assert.deepEqual(percentilesOf(decodeHistogram(histogramOf(summary.histograms, m)!)), stats);
         }
-        assert.equal(summary.latencyMs.e2e!.count, summary.reads.count, "one e2e sample per message read");
-        assert.ok(summary.latencyMs.e2e!.p50 > 0 && summary.latencyMs.e2e!.p50 < 5000);
+        assert.equal(latencyOf(summary, "e2e")!.count, throughputOf(summary, "read")!.count, "one e2e sample per message read");
+        assert.ok(latencyOf(summary, "e2e")!.p50 > 0 && latencyOf(summary, "e2e")!.p50 < 5000);
         assert.ok(summary.manifest.runnerCpuSeconds > 0 && summary.manifest.postgresVersion.length > 0);
         // The manifest's settings are the ones not at their built-in default: the test server's flags are there,
         // what initdb writes into postgresql.conf at its default (shared_buffers = 128MB) is not.
@@ -194,7 +195,7 @@ describe("throttled writes: never sent before their due time, so latency from sc
       );
       const errors = (summary.notes ?? []).filter((n) => /before its scheduled time/.test(n));
       assert.deepEqual(errors, []);
-      const s = summary.latencyMs;
+      const s = latenciesOf(summary);
       assert.ok(s.writeScheduled!.p50 >= s.write!.p50, `write from schedule p50 ${s.writeScheduled!.p50} ms ≥ write p50 ${s.write!.p50} ms`);
     });
   }
@@ -205,11 +206,14 @@ describe("claim latency means the same in both workloads: one sample per poll, e
     // Readers outnumber what 100 msg/s keeps busy: most dequeues find the queue empty.
     const { summary, schema } = await runKept(cfg({ kind: "queue", writers: 1, readers: 3, durationSeconds: 2, warmupSeconds: 0, throttleWritesPerSec: 100 }));
     await dropSchema(schema);
-    const claims = summary.latencyMs.claim!.count;
-    const polls = summary.reads.count + summary.reads.emptyPolls;
-    assert.ok(summary.reads.emptyPolls > summary.reads.count, `empty polls ${summary.reads.emptyPolls}`);
+    const claims = latencyOf(summary, "claim")!.count;
+    const polls = throughputOf(summary, "read")!.count + counterOf(summary, "read", "emptyPolls")!;
+    assert.ok(counterOf(summary, "read", "emptyPolls")! > throughputOf(summary, "read")!.count, `empty polls ${counterOf(summary, "read", "emptyPolls")!}`);
     // Exact but for polls in flight across the window's edges (at most one per reader at each end).
-    assert.ok(Math.abs(claims - polls) <= 6, `${claims} claim samples for ${summary.reads.count} dequeued + ${summary.reads.emptyPolls} empty polls`);
+    assert.ok(
+      Math.abs(claims - polls) <= 6,
+      `${claims} claim samples for ${throughputOf(summary, "read")!.count} dequeued + ${counterOf(summary, "read", "emptyPolls")!} empty polls`,
+    );
   });
   test("pubsub: every claim, empty or not, is a claim sample", async () => {
     const { summary, schema } = await runKept(
@@ -226,8 +230,9 @@ describe("claim latency means the same in both workloads: one sample per poll, e
       }),
     );
     await dropSchema(schema);
-    const claims = summary.latencyMs.claim!.count;
-    const { emptyPolls, count } = summary.reads;
+    const claims = latencyOf(summary, "claim")!.count;
+    const emptyPolls = counterOf(summary, "read", "emptyPolls")!;
+    const count = throughputOf(summary, "read")!.count;
     // Non-empty polls read at least one message each.
     assert.ok(claims >= emptyPolls - 4 && claims <= emptyPolls + count + 4, `${claims} claim samples, ${emptyPolls} empty polls, ${count} messages read`);
   });
@@ -267,9 +272,9 @@ describe("session settings the target imposes cannot garble the e2e stamps", () 
   for (const input of configs) {
     test(`${input.kind} on a database with bytea_output = 'escape', DateStyle SQL, a non-UTC TimeZone`, async () => {
       const summary = await runWorkload(cfg(input), odd.url, { drainSeconds: 3 });
-      const e2e = summary.latencyMs.e2e!;
+      const e2e = latencyOf(summary, "e2e")!;
       assert.ok(e2e.p99 > 0 && e2e.max < 5000, `e2e p99 ${e2e.p99} ms, max ${e2e.max} ms`);
-      assert.equal(e2e.count, summary.reads.count, "every message read gave an e2e sample");
+      assert.equal(e2e.count, throughputOf(summary, "read")!.count, "every message read gave an e2e sample");
       assert.deepEqual(
         (summary.notes ?? []).filter((n) => /time stamp/.test(n)),
         [],
@@ -407,8 +412,8 @@ describe("throttled writers: falling behind schedule and catching up over the li
     // One writer never waits, so it falls behind by nearly a second every second of the 2 s window.
     const [end, most] = [Number(m[1]), Number(m[2])];
     assert.ok(end > 1.5 && end <= summary.window.measuredSeconds + 0.1, `behind ${end} s at the end`);
-    assert.ok(most >= end && most >= summary.latencyMs.writeScheduled!.max / 1000 - 0.01, `up to ${most} s`);
-    assert.equal(m[3], Math.round(summary.writes.msgPerSec).toLocaleString("en-US"));
+    assert.ok(most >= end && most >= latencyOf(summary, "writeScheduled")!.max / 1000 - 0.01, `up to ${most} s`);
+    assert.equal(m[3], Math.round(throughputOf(summary, "write")!.perSecond).toLocaleString("en-US"));
   });
 
   test("a stall mid-run (the queue table locked for 1.5 s): behind, then caught up above the limit, with the peak", async () => {
@@ -439,7 +444,7 @@ describe("throttled writers: falling behind schedule and catching up over the li
       assert.ok(over, notes[1]);
       // 1.5 s of a 300 msg/s schedule (450 messages) is written on top of the schedule once the lock goes.
       assert.ok(Number(over[1].replace(/,/g, "")) > 450, `peak ${over[1]} msg/s`);
-      assert.equal(over[3], Math.round(summary.writes.msgPerSec).toLocaleString("en-US"));
+      assert.equal(over[3], Math.round(throughputOf(summary, "write")!.perSecond).toLocaleString("en-US"));
       assert.equal(over[4], behind[1]);
       // Every writer stalled alike: no note about part of the load.
       assert.deepEqual(
@@ -448,8 +453,8 @@ describe("throttled writers: falling behind schedule and catching up over the li
       );
       // e2e from schedule: the messages due during the lock were sent after it, so e2e from their send hides
       // the wait that e2e from their schedule shows. Per message from-schedule ≥ from-send, so every percentile is.
-      const e2e = summary.latencyMs.e2e!;
-      const fromSchedule = summary.latencyMs.e2eScheduled!;
+      const e2e = latencyOf(summary, "e2e")!;
+      const fromSchedule = latencyOf(summary, "e2eScheduled")!;
       assert.equal(fromSchedule.count, e2e.count, "one e2e-from-schedule sample per message read");
       for (const p of ["p50", "p90", "p95", "p99", "p999", "max", "mean"] as const)
         assert.ok(fromSchedule[p] >= e2e[p], `e2e from schedule ${p} ${fromSchedule[p]} ms ≥ e2e ${p} ${e2e[p]} ms`);
@@ -489,19 +494,19 @@ describe("throttled writers: falling behind schedule and catching up over the li
       await dropSchema(schema);
       assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
       // The other three writers took writer 0's turns: the window's rate is the throttle's.
-      assert.ok(summary.writes.msgPerSec >= 0.95 * limit, `write rate ${summary.writes.msgPerSec} msg/s`);
-      const lag = summary.latencyMs.writerLag!;
+      assert.ok(throughputOf(summary, "write")!.perSecond >= 0.95 * limit, `write rate ${throughputOf(summary, "write")!.perSecond} msg/s`);
+      const lag = latencyOf(summary, "writerLag")!;
       assert.ok(lag.max >= 1300 && lag.max < 3000, `writer lag max ${lag.max} ms`);
       // Writer 0 never gets its turns back, so it stays behind for the rest of the window: in the p99 too.
       assert.ok(lag.p99 >= 1000, `writer lag p99 ${lag.p99} ms`);
       assert.ok(
-        samples.some((x) => (x.metrics.latencyMs.writerLag?.max ?? 0) >= 1000),
+        samples.some((x) => (latencyOf(x.metrics, "writerLag")?.max ?? 0) >= 1000),
         "a sample shows the lag",
       );
       const note = (summary.notes ?? []).find((n) => /own share of the schedule/.test(n));
       assert.match(note ?? "", /^writer 0 fell up to [\d.]+ s behind its own share of the schedule \(100 msg\/s each\)/);
       // e2e from schedule is there beside e2e, and never below it.
-      assert.ok(summary.latencyMs.e2eScheduled!.p99 >= summary.latencyMs.e2e!.p99);
+      assert.ok(latencyOf(summary, "e2eScheduled")!.p99 >= latencyOf(summary, "e2e")!.p99);
     } finally {
       await locker.end();
     }

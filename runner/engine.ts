@@ -8,8 +8,8 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type pg from "pg";
-import { encodeHistogram, percentilesOf } from "../lib/measurement/histogram";
-import { mibPerSec, type LatencyByMetric, type Phase } from "../lib/measurement/metrics";
+import type { Phase } from "../lib/measurement/metrics";
+import { countedItems, latenciesOf, throughputOf } from "../lib/measurement/operations";
 import { PROJECT_ROOT } from "../lib/paths";
 import { budgetProblem, readBudget } from "../lib/targets/capacity";
 import { controlStoreProblem, readTargetFacts, type ServerIdentity } from "../lib/targets/connect";
@@ -23,7 +23,8 @@ import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/li
 import { schemaComment, schemaLock } from "./sweep";
 import { RunFootprint } from "./footprint";
 import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
-import { RunnerLoadMeter, RunStats, ScheduleWatch, type GroupMetric, type Report } from "./stats";
+import { RunnerLoadMeter } from "./load-meter";
+import { RunStats, ScheduleWatch, type Report } from "./stats";
 import { Pacer } from "./pacing";
 import { clock, E2E_CLOCK, Stopper } from "./timing";
 import { workloadFor } from "../workloads/runners";
@@ -329,7 +330,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       metrics.runnerLoad = meter!.tick(phase === "measuring", metrics.intervalSec);
       reportLoads.push({ load: metrics.runnerLoad, sec: metrics.intervalSec });
       if (phase === "measuring") pace.addSample(metrics);
-      if (schedule && phase === "measuring") schedule.interval(throttle!.behindMs(lastTick), metrics.writes.count, metrics.intervalSec, writerLags);
+      if (schedule && phase === "measuring")
+        schedule.interval(throttle!.behindMs(lastTick), metrics.operations.write?.count ?? 0, metrics.intervalSec, writerLags);
       const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
       if (opts.onSample) {
         const cb = opts.onSample;
@@ -416,52 +418,12 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const endedAt = new Date();
 
     const measuredSeconds = stats.measuredSeconds();
-    const tp = (count: number, errors: number) => {
-      const rate = measuredSeconds > 0 ? count / measuredSeconds : 0;
-      return { count, msgPerSec: rate, mibPerSec: mibPerSec(rate, payloadBytes), errors };
-    };
-    const lat = (h: ReturnType<RunStats["cumulative"]>) => (h.totalCount ? percentilesOf(h) : undefined);
-    const latencyMs: LatencyByMetric = {};
-    const histograms: Record<string, string> = {};
-    // From-schedule latencies come from the pacer's timetable: the throttle's, or an open loop's (DBOS's);
-    // a writer's lag behind its share and e2e from schedule exist only under the throttle.
-    const fromSchedule = throttle !== null || stats.cumulative("writeScheduled").totalCount > 0;
-    const metrics = [
-      "write",
-      ...(fromSchedule ? ["writeScheduled"] : []),
-      ...(throttle ? ["writerLag"] : []),
-      "read",
-      "claim",
-      "e2e",
-      ...(throttle ? ["e2eScheduled"] : []),
-    ];
-    for (const m of metrics) {
-      const h = stats.cumulative(m);
-      const s = lat(h);
-      if (s) latencyMs[m] = s;
-      histograms[m] = encodeHistogram(h);
-    }
-    // Declared operations other than write and read (runner/stats.ts OpStats): rate, percentiles and histogram by name.
-    const rates: Record<string, ReturnType<typeof tp>> = {};
-    for (const [name, o] of stats.operations()) {
-      rates[name] = tp(o.measured.count, o.measured.errors);
-      const s = lat(o.latency.cumulative);
-      if (s) latencyMs[name] = s;
-      histograms[name] = encodeHistogram(o.latency.cumulative);
-    }
-    const perGroup = stats.groups.map((g) => {
-      const gl: LatencyByMetric = {};
-      for (const m of ["read", "claim", "e2e", ...(throttle ? ["e2eScheduled"] : [])] as GroupMetric[]) {
-        const h = g.latency[m].cumulative;
-        const s = lat(h);
-        if (s) gl[m] = s;
-        if (stats.groups.length > 1) histograms[`${m}:${g.name}`] = encodeHistogram(h);
-      }
-      return { group: g.name, ...tp(g.measured.count, g.measured.errors), latencyMs: gl, emptyPolls: g.measured.emptyPolls };
-    });
-    const readsCount = perGroup.reduce((s, g) => s + g.count, 0);
-    const writes = tp(stats.writesMeasured.count, stats.writesMeasured.errors);
-    const msgs = writes.count + readsCount;
+    // Each operation's figures over the measured window, per consumer group too, and the histograms (runner/stats.ts).
+    const window = stats.windowFigures(measuredSeconds);
+    const latencyMs = latenciesOf(window);
+    const writes = throughputOf(window, "write") ?? { count: 0, perSecond: 0 };
+    const counted = countedItems(definitionOf(config).metrics);
+    const items = counted?.operations.reduce((n, name) => n + (window.operations[name]?.count ?? 0), 0) ?? 0;
     const cpus = os.cpus();
     const manifest: Manifest = {
       ...facts,
@@ -474,7 +436,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       startedAt: startedAt.toISOString(),
       endedAt: endedAt.toISOString(),
       runnerCpuSeconds: round(cpuSeconds, 3),
-      runnerCpuMsPer1000Msgs: msgs > 0 ? round((cpuSeconds * 1000) / (msgs / 1000), 3) : 0,
+      ...(counted && items > 0 ? { runnerCpuMsPer1000: { ms: round((cpuSeconds * 1000) / (items / 1000), 3), ...counted } } : {}),
       targetOnRunnerMachine: isLocalAddress(facts.serverAddress),
       e2eClock: E2E_CLOCK,
       backoff: backoffOf(config),
@@ -485,11 +447,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
     // The verdict judges the runner by the same numbers as the client-bound check (lib/measurement/runner-load.ts).
     const runTelemetry = await telemetry?.finish({
-      pace: paceInputOf(
-        pace,
-        { writes, reads: tp(readsCount, 0), latencyMs, ...(Object.keys(rates).length ? { rates } : {}) },
-        { groups: stats.groups.length, unreadAtEnd },
-      ),
+      pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd }),
       client: {
         cpuPct: 100 * runnerLoad.cpuCores,
         exposedDelayMs: runnerLoad.exposedDelayMs,
@@ -500,30 +458,18 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     });
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
     const summary: RunSummary = {
-      schemaVersion: 1,
+      schemaVersion: 2,
       workload: config.kind,
       config,
       manifest,
       window: { measuredSeconds, warmupSeconds: config.warmupSeconds },
-      writes,
-      reads: {
-        ...tp(
-          readsCount,
-          perGroup.reduce((s, g) => s + g.errors, 0),
-        ),
-        emptyPolls: perGroup.reduce((s, g) => s + g.emptyPolls, 0),
-        perGroup,
-      },
-      latencyMs,
-      ...(Object.keys(rates).length ? { rates } : {}),
+      operations: window.operations,
+      ...(window.groups.length ? { groups: window.groups } : {}),
       verification,
       ...(runTelemetry ? { telemetry: runTelemetry } : {}),
       totals: {
-        writes: stats.writesTotal.count,
-        reads: stats.groups.reduce((s, g) => s + g.total.count, 0),
-        unreadAtEnd,
-        drainSeconds: round(drainSeconds, 3),
-        ...(stats.operations().size ? { operations: Object.fromEntries([...stats.operations()].map(([name, o]) => [name, o.total.count])) } : {}),
+        operations: window.totals,
+        measures: { ...(window.groups.length || unreadAtEnd > 0 ? { unreadAtEnd } : {}), drainSeconds: round(drainSeconds, 3) },
       },
       runnerLoad,
       notes: [
@@ -540,7 +486,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
           : []),
         ...errorNotes.slice(0, 20),
       ],
-      histograms,
+      histograms: window.histograms,
     };
     // The summary is a contract (lib/measurement/summary.ts): check it before anyone stores it.
     const parsed = RunSummary.safeParse(summary);

@@ -16,7 +16,7 @@ const recorded = RunSummary.parse(JSON.parse(readFileSync(path.join(PROJECT_ROOT
 const stalled: LatencyStats = { p50: 1.581, p90: 2_400.5, p95: 9_994, p99: 16_244.735, p999: 59_900, max: 125_000, mean: 1_204.4, count: 12_345 };
 const summary: RunSummary = {
   ...recorded,
-  latencyMs: { ...recorded.latencyMs, e2e: stalled },
+  operations: { ...recorded.operations, e2e: { ...recorded.operations.e2e!, latency: { fromSend: stalled } } },
   runnerLoad: { ...recorded.runnerLoad!, loopDelayMs: { p50: 0.002, p99: 147.155, max: 2_148.597 }, exposedDelayMs: 1_500 },
 };
 

@@ -3,7 +3,17 @@ import type { LatencyStats } from "../lib/measurement/metrics";
 import type { RunSummary } from "../lib/measurement/summary";
 import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
-import { counterOf, countsMessages, latencyMetrics, rateOperations, throughputOf } from "../lib/measurement/operations";
+import {
+  counterOf,
+  plural,
+  unitWords,
+  type MetricModel,
+  groupsOf,
+  latencyMetrics,
+  latencyOf,
+  rateOperations,
+  throughputOf,
+} from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
 import { verificationLine } from "../lib/measurement/verification";
 import type { Report } from "./stats";
@@ -17,8 +27,9 @@ export const msText = (v: number | undefined) => (v === undefined ? "–" : v >=
 export function liveLine(r: Report, kind: string): string {
   const model = definitionOf({ kind }).metrics;
   const pct = (name: string, s?: LatencyStats) => (s ? `  ${name} p50 ${fmtLatency(s.p50)} p99 ${fmtLatency(s.p99)}` : "");
-  // A message broker's writes and reads; any other workload's declared rates (a cache's gets and sets).
-  const broker = countsMessages(model);
+  // A broker (it declares a backlog) as the reference tool prints it, W and R; any other workload's declared rates
+  // (a cache's gets and sets, an insert benchmark's inserts).
+  const broker = !!model.backlog;
   const rates = broker
     ? `W ${int(r.writesPerSec).padStart(7)}/s  R ${int(r.readsPerSec).padStart(8)}/s`
     : rateOperations(model)
@@ -38,14 +49,17 @@ export function liveLine(r: Report, kind: string): string {
   );
 }
 
-/** "gets", "all requests": a rate row's name. */
-// "searches", "publishes"; a label that is plural or a participle already ("rows returned") stays.
-const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
-
-const numberAt = (o: object, key: string): number | undefined => {
-  const v = (o as Record<string, unknown>)[key];
-  return typeof v === "number" ? v : undefined;
-};
+/** The whole run's counts of the declared rate operations, what was left waiting and the drain. */
+function wholeRun(t: NonNullable<RunSummary["totals"]>, model: MetricModel): string {
+  const counts = rateOperations(model)
+    .filter((o) => t.operations[o.name] !== undefined)
+    .map((o) => `${int(t.operations[o.name])} ${plural(o.label)}`)
+    .join(", ");
+  const unread = t.measures.unreadAtEnd;
+  const left = unread && model.backlog ? `, ${int(unread)} ${model.backlog.unit} unread at the end` : "";
+  const drain = t.measures.drainSeconds;
+  return `${counts}${left}${drain !== undefined ? `; drain ${num(drain, 1)} s` : ""}`;
+}
 
 function table(rows: string[][], rightAlignFrom = 1): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
@@ -61,31 +75,39 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   // Workloads without readers (DBOS's) have no back-off to name.
   const pollers = def.backoff !== undefined;
   const backoff = s.manifest.backoff ? `${s.manifest.backoff} back-off` : "nominal back-off (recorded before it was a setting)";
-  const broker = countsMessages(def.metrics);
   out.push([...knobsParts(c).filter((p) => !/back-off$/.test(p)), ...(pollers ? [backoff] : [])].join(", "));
   out.push(`measured window ${num(s.window.measuredSeconds, 2)} s (warm-up ${s.window.warmupSeconds} s excluded; rates are per real second of the window)`);
   out.push("");
   // One row per operation with a rate, as the workload declares them; a per-group one lists its groups.
   const ops = rateOperations(def.metrics);
   const counters = [...new Map(ops.flatMap((o) => o.counters ?? []).map((c) => [c.key, c])).values()];
-  const unit = ops[0] ? `${ops[0].unit}/s` : "msg/s";
+  const unit = ops[0] ? `${ops[0].unit}/s` : "/s";
   // MiB/s are of message payloads: a workload without a payload has none.
   const bytes = def.payloadBytes !== undefined;
-  const tp: string[][] = [["", unit, ...(bytes ? ["MiB/s"] : []), broker ? "messages" : "count", "errors", ...counters.map((c) => c.label)]];
+  const tp: string[][] = [["", unit, ...(bytes ? ["MiB/s"] : []), "count", "errors", ...counters.map((c) => c.label)]];
   for (const o of ops) {
     const t = throughputOf(s, o.name);
     const n = (v: number | undefined, f: (x: number) => string) => (v === undefined ? "–" : f(v));
-    const groups = o.perGroup ? s.reads.perGroup : [];
+    const groups = o.perGroup ? groupsOf(s) : [];
     tp.push([
       o.perGroup ? `${o.label}s (${groups.length} groups)` : plural(o.label),
-      n(t?.msgPerSec, num),
+      n(t?.perSecond, num),
       ...(bytes ? [n(t?.mibPerSec, (x) => num(x, 2))] : []),
       n(t?.count, int),
       o.errors ? n(t?.errors, int) : "",
       ...counters.map((c) => ((o.counters ?? []).some((x) => x.key === c.key) ? n(counterOf(s, o.name, c.key), int) : "")),
     ]);
-    for (const g of groups)
-      tp.push([`  ${g.group}`, num(g.msgPerSec), num(g.mibPerSec, 2), int(g.count), int(g.errors), ...counters.map((c) => n(numberAt(g, c.key), int))]);
+    for (const g of groups) {
+      const gt = throughputOf(g, o.name);
+      tp.push([
+        `  ${g.group}`,
+        n(gt?.perSecond, num),
+        ...(bytes ? [n(gt?.mibPerSec, (x) => num(x, 2))] : []),
+        n(gt?.count, int),
+        n(gt?.errors, int),
+        ...counters.map((c) => n(counterOf(g, o.name, c.key), int)),
+      ]);
+    }
   }
   out.push(table(tp));
   out.push("");
@@ -96,7 +118,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const model = def.metrics;
   const counted = new Set(model.operations.filter((o) => o.rate).map((o) => o.name));
   for (const m of latencyMetrics(model)) {
-    const v = s.latencyMs[m.name];
+    const v = latencyOf(s, m.name);
     const label = counted.has(m.name) ? `${m.label} (${m.latencySample})` : m.label;
     if (v) lt.push([label, ...[v.p50, v.p90, v.p95, v.p99, v.p999, v.max, v.mean].map((x) => fmtLatency(x)), int(v.count)]);
   }
@@ -107,22 +129,11 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push(`${v.ok ? "verification: OK" : "verification FAILED"}: ${verificationLine(v)}`);
   for (const p of v.problems.slice(0, 10)) out.push(`  - ${p}`);
   if (v.problems.length > 10) out.push(`  … and ${v.problems.length - 10} more`);
-  const opTotals = s.totals?.operations;
-  if (!broker && opTotals)
-    out.push(
-      `whole run (warm-up + window + drain): ${ops
-        .filter((o) => opTotals[o.name] !== undefined)
-        .map((o) => `${int(opTotals[o.name])} ${plural(o.label)}`)
-        .join(", ")}`,
-    );
-  else if (s.totals)
-    out.push(
-      `whole run (warm-up + window + drain): ${int(s.totals.writes)} written, ${int(s.totals.reads)} read${s.totals.unreadAtEnd ? `, ${int(s.totals.unreadAtEnd)} unread at the end` : ""}; drain ${num(s.totals.drainSeconds, 1)} s`,
-    );
+  if (s.totals) out.push(`whole run (warm-up + window + drain): ${wholeRun(s.totals, model)}`);
   const m = s.manifest;
   const coreShare = s.window.measuredSeconds > 0 ? (100 * m.runnerCpuSeconds) / s.window.measuredSeconds : 0;
   out.push(
-    `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core${broker ? `; ${fmtLatency(m.runnerCpuMsPer1000Msgs)} per 1,000 messages` : ""}`,
+    `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core${m.runnerCpuMsPer1000 ? `; ${fmtLatency(m.runnerCpuMsPer1000.ms)} per 1,000 ${unitWords(m.runnerCpuMsPer1000.unit)}` : ""}`,
   );
   const l = s.runnerLoad;
   if (l)

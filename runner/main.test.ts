@@ -9,6 +9,8 @@ import { RunSummary } from "../lib/measurement/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { runnerLoopFixture } from "./testing";
 import { factOf } from "../lib/measurement/verification";
+import { throughputOf } from "../lib/measurement/operations";
+import { SampleMetrics } from "../lib/measurement/sample";
 
 const RUNNER = "test-runner";
 const f = runnerLoopFixture("main", RUNNER);
@@ -48,8 +50,8 @@ test("a queued run is claimed, runs with live samples and phases, and completes 
     samples.map((s) => s.seq),
     samples.map((_, i) => i),
   );
-  const measured = samples.filter((s) => s.phase === "measuring").reduce((a, s) => a + (s.metrics as { writes: { count: number } }).writes.count, 0);
-  assert.equal(measured, summary.writes.count);
+  const measured = samples.filter((s) => s.phase === "measuring").reduce((a, s) => a + (throughputOf(SampleMetrics.parse(s.metrics), "write")?.count ?? 0), 0);
+  assert.equal(measured, throughputOf(summary, "write")!.count);
 });
 
 test("a cancel request stops a running run within 2 s", async () => {

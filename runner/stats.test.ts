@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { mibPerSec } from "../lib/measurement/metrics";
 import { SampleMetrics } from "../lib/measurement/sample";
 import { BEHIND_SCHEDULE_NOTE_SECONDS, RunStats, ScheduleWatch } from "./stats";
+import { throughputOf, latencyOf } from "../lib/measurement/operations";
 
 /** A watch of a 1,000 msg/s throttle with 4 writers of batch 1 (slack 5 messages), fed whole-second intervals.
  *  A second is "above the limit" from 1,000 × 1.05 + 5 = 1,055 messages on. */
@@ -84,13 +85,13 @@ test("a declared operation is counted and timed by its name: per second, and ove
   get.latency.record(4000);
   now += 1000;
   const first = SampleMetrics.parse(stats.tick("measuring"));
-  assert.deepEqual(first.rates?.get, { count: 3, msgPerSec: 3, mibPerSec: mibPerSec(3, 100), errors: 1 });
-  assert.equal(first.latencyMs.get?.count, 2);
+  assert.deepEqual(throughputOf(first, "get"), { count: 3, perSecond: 3, mibPerSec: mibPerSec(3, 100), errors: 1 });
+  assert.equal(latencyOf(first, "get")?.count, 2);
   get.done(5);
   now += 500;
   const drain = stats.tick("draining");
-  assert.equal(drain.rates?.get.msgPerSec, 10, "5 in half a second");
-  assert.equal(drain.latencyMs.get, undefined, "no latency recorded that interval");
+  assert.equal(throughputOf(drain, "get")!.perSecond, 10, "5 in half a second");
+  assert.equal(latencyOf(drain, "get"), undefined, "no latency recorded that interval");
   assert.deepEqual([get.measured.count, get.measured.errors, get.total.count], [3, 1, 8], "the drain is not in the measured window");
   assert.equal(stats.cumulative("get").totalCount, 2);
   assert.throws(() => stats.op("read"), /broker's own counters/);
@@ -128,4 +129,19 @@ test("one writer of four behind its own share while the others kept theirs: name
   all.interval(1500, 0, 1, [1500, 1500, 1500, 1500]);
   all.interval(0, 2000, 1, [0, 0, 0, 0]);
   assert.ok(all.notes(1500, 2000, 2).every((n) => !/own share/.test(n)));
+});
+
+test("the schedule's notes speak of the throttled operation's own items: workflows, not messages or partitions", () => {
+  // Queued workflows' enqueuers under a 1,000 workflows/s throttle: one fell behind its share, all fell short.
+  const w = new ScheduleWatch(1000, 5, { unit: "workflow", items: "enqueues", doers: "enqueuers" });
+  w.interval(600, 700, 1, [1500, 0]);
+  w.interval(1200, 700, 1, [2500, 0]);
+  const notes = w.notes(1200, 1400, 2);
+  assert.ok(notes.length >= 2, notes.join("\n"));
+  assert.match(notes[0], /did not keep up with the 1,000 workflow\/s throttle: 700 workflow\/s achieved/);
+  assert.ok(
+    notes.some((n) => /500 workflow\/s each/.test(n)),
+    notes.join("\n"),
+  );
+  for (const n of notes) assert.doesNotMatch(n, /msg\/s|partition/);
 });

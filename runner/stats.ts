@@ -6,11 +6,20 @@
 // histograms if the interval belonged to the measured window (warm-up and drain are excluded), and resets
 // them. Counters work the same way. Memory is fixed: a few histograms per consumer group, no per-message
 // arrays, so a 10-minute run holds as much as a 10-second one.
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../lib/measurement/histogram";
-import { mibPerSec, type LatencyByMetric, type LatencyStats, type Phase } from "../lib/measurement/metrics";
-import { exposedDelayMs, isClientBound, type SampleRunnerLoad, type SummaryRunnerLoad } from "../lib/measurement/runner-load";
+import { encodeHistogram } from "../lib/measurement/histogram";
+import {
+  type GroupFigures,
+  type LatencyByMetric,
+  type LatencyKind,
+  type LatencyStats,
+  latencyAddress,
+  type OperationFigures,
+  type Operations,
+  type Phase,
+} from "../lib/measurement/metrics";
 import type { SampleMetrics } from "../lib/measurement/sample";
+import type { Histograms } from "../lib/measurement/summary";
 
 /** Latencies recorded once for the whole run (writerLag: how far each writer is behind its share, see Throttle). */
 export type RunMetric = "write" | "writeScheduled" | "writerLag";
@@ -240,26 +249,27 @@ export class RunStats {
     const measured = phase === "measuring";
     if (measured) this.measuredSec += intervalSec;
     const rate = (n: number) => n / intervalSec;
-    const tp = (c: Counts) => ({ count: c.count, msgPerSec: rate(c.count), mibPerSec: mibPerSec(rate(c.count), this.payloadBytes), errors: c.errors });
-
-    const writes = tp(this.writesInterval);
+    const ops: Operations = {};
+    if (this.writes()) ops.write = this.figures(this.writesInterval, intervalSec);
     if (measured) addInto(this.writesMeasured, this.writesInterval);
+    const written = this.writesInterval.count;
     Object.assign(this.writesInterval, zero());
 
     const readsSum = zero();
-    const groups = this.groups.map((g) => {
+    const groups: GroupFigures[] = this.groups.map((g) => {
       addInto(readsSum, g.interval);
       if (measured) addInto(g.measured, g.interval);
       g.lastIntervalRate = rate(g.interval.count);
+      const read = this.figures(g.interval, intervalSec, true);
       Object.assign(g.interval, zero());
-      return { group: g.name, msgPerSec: g.lastIntervalRate, backlog: this.backlogOf(g) };
+      return { group: g.name, operations: { read }, measures: { backlog: this.backlogOf(g) } };
     });
+    if (this.groups.length) ops.read = this.figures(readsSum, intervalSec, true);
 
     // Overall interval percentiles of per-group metrics come from the merged interval histograms.
-    const latencyMs: LatencyByMetric = {};
     for (const m of RUN_METRICS) {
       const h = this.latency[m].interval;
-      if (h.totalCount) latencyMs[m] = percentilesOf(h);
+      if (h.totalCount) this.putLatency(ops, m, percentilesOf(h), intervalSec);
       this.latency[m].roll(measured);
     }
     for (const m of GROUP_METRICS) {
@@ -273,18 +283,17 @@ export class RunStats {
         for (const g of this.groups) merged.add(g.latency[m].interval);
         if (merged.totalCount) s = percentilesOf(merged);
       }
-      if (s) latencyMs[m] = s;
+      if (s) this.putLatency(ops, m, s, intervalSec);
       for (const g of this.groups) g.latency[m].roll(measured);
     }
-    const rates: Record<string, ReturnType<typeof tp>> = {};
     for (const [name, o] of this.ops) {
-      rates[name] = tp(o.interval);
+      if (latencyAddress(name).kind === "fromSend") ops[name] = { ...this.figures(o.interval, intervalSec), latency: ops[name]?.latency ?? {} };
       if (measured) addInto(o.measured, o.interval);
       Object.assign(o.interval, zero());
-      if (o.latency.interval.totalCount) latencyMs[name] = percentilesOf(o.latency.interval);
+      if (o.latency.interval.totalCount) this.putLatency(ops, name, percentilesOf(o.latency.interval), intervalSec);
       o.latency.roll(measured);
     }
-    this.reportWrites += writes.count;
+    this.reportWrites += written;
     this.reportReads += readsSum.count;
 
     const errors = this.intervalErrors;
@@ -292,14 +301,86 @@ export class RunStats {
     return {
       elapsedSec: (now - this.startedAt) / 1000,
       intervalSec,
-      writes,
-      reads: { ...tp(readsSum), emptyPolls: readsSum.emptyPolls },
-      groups,
-      backlog: groups.reduce((m, g) => Math.max(m, g.backlog), 0),
-      latencyMs,
-      ...(this.ops.size ? { rates } : {}),
+      operations: ops,
+      ...(groups.length ? { groups } : {}),
+      measures: groups.length ? { backlog: Math.max(...groups.map((g) => g.measures?.backlog ?? 0)) } : {},
       errors,
     };
+  }
+
+  /** Whether the run has the broker's write counter: it has consumer groups, or something was written. */
+  private writes(): boolean {
+    return (
+      this.groups.length > 0 ||
+      this.writesTotal.count > 0 ||
+      this.writesTotal.errors > 0 ||
+      this.latency.write.cumulative.totalCount > 0 ||
+      this.latency.write.report.totalCount > 0
+    );
+  }
+
+  /** One operation's counts over `sec` seconds (payload bytes when the run has a payload; a read's empty polls). */
+  private figures(c: Counts, sec: number, polls = false): OperationFigures {
+    const out: OperationFigures = { count: c.count, perSecond: c.count / sec, errors: c.errors, latency: {} };
+    if (this.payloadBytes > 0) out.bytes = c.count * this.payloadBytes;
+    if (polls) out.counters = { emptyPolls: c.emptyPolls };
+    return out;
+  }
+
+  /** Puts a latency under its operation and kind (metrics.ts latencyAddress); an operation only timed (claim, e2e)
+   *  is counted by its latency samples. */
+  private putLatency(ops: Operations, name: string, s: LatencyStats, sec: number) {
+    const { operation, kind } = latencyAddress(name);
+    ops[operation] ??= { count: s.count, perSecond: s.count / sec, errors: 0, latency: {} };
+    ops[operation].latency[kind] = s;
+  }
+
+  /**
+   * The measured window's figures for the summary: each operation's counts over `seconds` and percentiles of its
+   * cumulative histogram, per consumer group the same, the histograms themselves (base64, by operation and kind),
+   * and each operation's whole-run count.
+   */
+  windowFigures(seconds: number): {
+    operations: Operations;
+    groups: (GroupFigures & { histograms?: Histograms })[];
+    histograms: Histograms;
+    totals: Record<string, number>;
+  } {
+    const sec = seconds > 0 ? seconds : Number.POSITIVE_INFINITY;
+    const ops: Operations = {};
+    const histograms: Histograms = {};
+    const put = (into: Operations, hs: Histograms, name: string, h: Histogram) => {
+      if (!h.totalCount) return;
+      this.putLatency(into, name, percentilesOf(h), sec);
+      const { operation, kind } = latencyAddress(name);
+      (hs[operation] ??= {})[kind as LatencyKind] = encodeHistogram(h);
+    };
+    const totals: Record<string, number> = {};
+    if (this.writes()) {
+      ops.write = this.figures(this.writesMeasured, sec);
+      totals.write = this.writesTotal.count;
+    }
+    if (this.groups.length) {
+      const sum = zero();
+      for (const g of this.groups) addInto(sum, g.measured);
+      ops.read = this.figures(sum, sec, true);
+      totals.read = this.groups.reduce((n, g) => n + g.total.count, 0);
+    }
+    for (const m of [...RUN_METRICS, ...GROUP_METRICS]) put(ops, histograms, m, this.cumulative(m));
+    for (const [name, o] of this.ops) {
+      if (latencyAddress(name).kind === "fromSend") {
+        ops[name] = { ...this.figures(o.measured, sec), latency: ops[name]?.latency ?? {} };
+        totals[name] = o.total.count;
+      }
+      put(ops, histograms, name, o.latency.cumulative);
+    }
+    const groups = this.groups.map((g) => {
+      const gops: Operations = { read: this.figures(g.measured, sec, true) };
+      const gh: Histograms = {};
+      for (const m of GROUP_METRICS) put(gops, gh, m, g.latency[m].cumulative);
+      return { group: g.name, operations: gops, ...(this.groups.length > 1 ? { histograms: gh } : {}) };
+    });
+    return { operations: ops, groups, histograms, totals };
   }
 
   /** Rates and percentiles since the previous report (the CLI's live line), from merged histograms. */
@@ -339,7 +420,12 @@ export class RunStats {
       backlog: this.maxBacklog(),
       errors: this.writesTotal.errors + this.groups.reduce((s, g) => s + g.total.errors, 0) + [...this.ops.values()].reduce((s, o) => s + o.total.errors, 0),
       latencyMs,
-      rates,
+      // The broker's counters by their operations' names too, so a live line can list every declared rate.
+      rates: {
+        ...(this.writes() ? { write: this.reportWrites / intervalSec } : {}),
+        ...(this.groups.length ? { read: this.reportReads / intervalSec } : {}),
+        ...rates,
+      },
     };
     this.reportWrites = this.reportReads = 0;
     return out;
@@ -484,85 +570,3 @@ export class ScheduleWatch {
     return out;
   }
 }
-
-/** monitorEventLoopDelay's sampling period (ms). Its readings include it; the meter takes it off. */
-const LOOP_RESOLUTION_MS = 10;
-const nsToDelayMs = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
-
-/**
- * The runner's own load: its event loop's delay (Node's monitorEventLoopDelay: one monitor read and reset every
- * sample, and one over the measured window, since Node cannot merge the first into a histogram) and its CPU per
- * interval (process.cpuUsage). Memory is two histograms and one number per measured second (the interval's
- * longest delay, for exposedDelayMs).
- */
-export class RunnerLoadMeter {
-  private readonly loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-  private readonly window = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-  private cpuMark = process.cpuUsage();
-  private windowCpuMicros = 0;
-  private windowSec = 0;
-  private maxCpuCores = 0;
-  private readonly intervalMaxMs: number[] = [];
-
-  constructor() {
-    this.loop.enable();
-  }
-
-  /** Ends an interval of `intervalSec` seconds: its numbers, folded into the window's when `measured`. */
-  tick(measured: boolean, intervalSec: number): SampleRunnerLoad {
-    const h = this.loop;
-    const loopDelayMs = h.count
-      ? { p50: nsToDelayMs(h.percentile(50)), p99: nsToDelayMs(h.percentile(99)), max: nsToDelayMs(h.max) }
-      : { p50: 0, p99: 0, max: 0 };
-    const cpu = process.cpuUsage(this.cpuMark);
-    this.cpuMark = process.cpuUsage();
-    const cpuMicros = cpu.user + cpu.system;
-    const cpuCores = cpuMicros / 1e6 / Math.max(intervalSec, 1e-6);
-    if (measured) {
-      this.windowCpuMicros += cpuMicros;
-      this.windowSec += intervalSec;
-      this.intervalMaxMs.push(loopDelayMs.max);
-      // A phase's last interval can be a few ms long: its CPU share is noise, not a busy second.
-      if (intervalSec >= 0.5) this.maxCpuCores = Math.max(this.maxCpuCores, cpuCores);
-    }
-    h.reset();
-    return { loopDelayMs: round3(loopDelayMs), cpuCores: Math.round(cpuCores * 1000) / 1000 };
-  }
-
-  /** The measured window's numbers and verdict, judged against `main` (a latency's name and p99), if any. */
-  summary(main: { metric: string; p99: number } | null): SummaryRunnerLoad {
-    const w = this.window;
-    const loopDelayMs = w.count
-      ? { p50: nsToDelayMs(w.percentile(50)), p99: nsToDelayMs(w.percentile(99)), max: nsToDelayMs(w.max) }
-      : { p50: 0, p99: 0, max: 0 };
-    const exposed = exposedDelayMs(loopDelayMs.p99, this.intervalMaxMs, this.windowSec * 1000);
-    const cpuCores = this.windowSec > 0 ? this.windowCpuMicros / 1e6 / this.windowSec : 0;
-    return {
-      loopDelayMs: round3(loopDelayMs),
-      exposedDelayMs: Math.round(exposed * 1000) / 1000,
-      cpuCores: Math.round(cpuCores * 1000) / 1000,
-      maxCpuCores: Math.round(this.maxCpuCores * 1000) / 1000,
-      clientBound: isClientBound({ delayMs: exposed, cpuCores, mainP99Ms: main?.p99 }),
-      judgedAgainst: main,
-    };
-  }
-
-  /** The measured window starts / ends (its delay histogram covers exactly it). */
-  startWindow() {
-    this.window.enable();
-  }
-  endWindow() {
-    this.window.disable();
-  }
-
-  stop() {
-    this.loop.disable();
-    this.window.disable();
-  }
-}
-
-const round3 = (d: { p50: number; p99: number; max: number }) => ({
-  p50: Math.round(d.p50 * 1000) / 1000,
-  p99: Math.round(d.p99 * 1000) / 1000,
-  max: Math.round(d.max * 1000) / 1000,
-});

@@ -19,6 +19,7 @@ import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
+import { latencyOf, throughputOf } from "../lib/measurement/operations";
 
 const KINDS = ["inserts", "workflows", "queued-workflows"] as const;
 /** A drain at most this share of the window counts as keeping up (the reference's default for "sustained"), */
@@ -78,20 +79,20 @@ interface Trial {
 
 const headlineRate = (kind: string, s: RunSummary) => {
   const op = HEADLINE[kind].rate;
-  return op === "write" ? s.writes : op === "read" ? s.reads : s.rates?.[op];
+  return throughputOf(s, op);
 };
 
 async function trial(kind: string, rate: number, seconds: number, connections: number, url: string): Promise<Trial> {
   const config = WorkloadConfig.parse(trialConfig(kind, rate, seconds, connections));
   const summary = await runWorkload(config, url, { log: () => undefined });
   const op = headlineRate(kind, summary);
-  const drainSeconds = summary.totals?.drainSeconds ?? Number.POSITIVE_INFINITY;
-  const errors = (op?.errors ?? 0) + summary.writes.errors;
-  const lat = summary.latencyMs[HEADLINE[kind].latency];
+  const drainSeconds = summary.totals?.measures.drainSeconds ?? Number.POSITIVE_INFINITY;
+  const errors = (op?.errors ?? 0) + (throughputOf(summary, "write")?.errors ?? 0);
+  const lat = latencyOf(summary, HEADLINE[kind].latency);
   const keptUp = summary.verification.ok && errors === 0 && drainSeconds <= drainAllowed(config, summary.window.measuredSeconds);
   return {
     rate,
-    achieved: op?.msgPerSec ?? 0,
+    achieved: op?.perSecond ?? 0,
     drainSeconds,
     errors,
     ok: summary.verification.ok,

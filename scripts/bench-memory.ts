@@ -15,6 +15,7 @@ import { runWorkload } from "../runner/engine";
 import { releaseMemory } from "../runner/release-memory";
 import { num } from "../runner/format";
 import { knobsParts } from "../lib/runs/format";
+import { measureOf, throughputOf } from "../lib/measurement/operations";
 
 const PRESET = "pubsub-4vcpu-single-node";
 const mib = (b: number) => b / 1048576;
@@ -71,7 +72,7 @@ async function payloadRuns(targetArg: string | undefined, json: boolean, configA
         peakRssAddedMiB: mib(peak.rss - before.rss),
         leftAfterReleaseMiB: mib(after.heap - before.heap),
         rssLeftAfterReleaseMiB: mib(after.rss - before.rss),
-        messages: summary.writes.count,
+        messages: throughputOf(summary, "write")?.count ?? 0,
       };
       results.push(r);
       if (!json)
@@ -118,7 +119,7 @@ async function main() {
         rss.push({ sec: s.metrics.elapsedSec, rss: m.rss, heap: m.heapUsed });
         console.log(
           `[${num(s.metrics.elapsedSec / 60, 1).padStart(5)} min] RSS ${num(mib(m.rss), 1)} MiB, heap used ${num(mib(m.heapUsed), 1)} MiB; ` +
-            `W ${num(s.metrics.writes.msgPerSec, 0)}/s R ${num(s.metrics.reads.msgPerSec, 0)}/s backlog ${s.metrics.backlog}`,
+            `W ${num(throughputOf(s.metrics, "write")?.perSecond ?? 0, 0)}/s R ${num(throughputOf(s.metrics, "read")?.perSecond ?? 0, 0)}/s backlog ${measureOf(s.metrics, "backlog") ?? 0}`,
         );
       },
     });
@@ -132,8 +133,8 @@ async function main() {
       `RSS after ${num(first.sec / 60, 1)} min: ${num(mib(first.rss), 1)} MiB; at the end (${num(last.sec / 60, 1)} min): ${num(mib(last.rss), 1)} MiB; ratio ${num(ratio, 3)} → ${Math.abs(ratio - 1) <= 0.2 ? "flat (within 20%)" : "NOT flat"}`,
     );
     console.log(
-      `run: ${num(summary.writes.msgPerSec, 0)} writes/s, ${num(summary.reads.msgPerSec, 0)} reads/s over ${num(summary.window.measuredSeconds, 0)} s, ` +
-        `${(summary.writes.count + summary.reads.count).toLocaleString("en-US")} messages; runner CPU ${num((100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core; verification ${summary.verification.ok ? "OK" : "FAILED"}`,
+      `run: ${num(throughputOf(summary, "write")?.perSecond ?? 0, 0)} writes/s, ${num(throughputOf(summary, "read")?.perSecond ?? 0, 0)} reads/s over ${num(summary.window.measuredSeconds, 0)} s, ` +
+        `${((throughputOf(summary, "write")?.count ?? 0) + (throughputOf(summary, "read")?.count ?? 0)).toLocaleString("en-US")} messages; runner CPU ${num((100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core; verification ${summary.verification.ok ? "OK" : "FAILED"}`,
     );
     const ref = referenceById(PRESET);
     if (ref) console.log(`(published scenario: ${ref.headline.writeMsgPerSec} writes/s, ${ref.headline.readMsgPerSec} reads/s)`);

@@ -24,6 +24,7 @@ import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
+import { latencyOf, throughputOf } from "../lib/measurement/operations";
 
 /** The polling workloads this script measures. */
 
@@ -161,9 +162,9 @@ function ours(s: RunSummary, srv: ServerCounts): Measured {
   const c = s.config as PollingConfig;
   return {
     srv,
-    written: s.totals?.writes ?? s.writes.count,
-    read: s.totals?.reads ?? s.reads.count,
-    clientPolls: s.latencyMs.claim?.count ?? 0, // one claim sample per poll, empty ones included (measured window)
+    written: s.totals?.operations.write ?? throughputOf(s, "write")?.count ?? 0,
+    read: s.totals?.operations.read ?? throughputOf(s, "read")?.count ?? 0,
+    clientPolls: latencyOf(s, "claim")?.count ?? 0, // one claim sample per poll, empty ones included (measured window)
     readerSeconds: readersOf(c) * s.window.measuredSeconds,
   };
 }

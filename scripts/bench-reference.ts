@@ -8,7 +8,7 @@ import { referenceById } from "../lib/references/references";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import type { RunSummary } from "../lib/measurement/summary";
 import { presetById, WorkloadConfig } from "../lib/workloads/config";
-import { readsPerGroup } from "../lib/measurement/operations";
+import { groupsOf, latencyOf, measureOf, readsPerGroup, throughputOf } from "../lib/measurement/operations";
 import { parseDuration } from "../runner/cli-args";
 import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
@@ -23,12 +23,14 @@ const args = (argv: string[]) => benchArgs(argv, ["duration", "warmup", "target"
 function backlogTrend(samples: SampleMetrics[]) {
   if (!samples.length) return { first: 0, last: 0, perSec: 0, max: 0 };
   const q = Math.max(1, Math.floor(samples.length / 4));
-  const avg = (xs: SampleMetrics[]) => xs.reduce((a, s) => a + s.backlog, 0) / xs.length;
+  const avg = (xs: SampleMetrics[]) => xs.reduce((a, s) => a + (measureOf(s, "backlog") ?? 0), 0) / xs.length;
   const first = avg(samples.slice(0, q));
   const last = avg(samples.slice(-q));
   const span = samples.slice(q / 2, samples.length - q / 2).reduce((a, s) => a + s.intervalSec, 0) || 1;
-  return { first, last, perSec: (last - first) / span, max: Math.max(...samples.map((s) => s.backlog)) };
+  return { first, last, perSec: (last - first) / span, max: Math.max(...samples.map((s) => measureOf(s, "backlog") ?? 0)) };
 }
+
+const rate = (s: RunSummary, op: string) => throughputOf(s, op) ?? { count: 0, perSecond: 0, mibPerSec: 0, errors: 0 };
 
 function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: string) {
   const ref = referenceById(scenarioId);
@@ -37,33 +39,35 @@ function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: strin
   const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${num(a / b, 2)}×` : "");
   const add = (label: string, ours: number | undefined, pub: number | undefined, fmt: (v: number) => string) =>
     rows.push([label, ours === undefined ? "–" : fmt(ours), pub === undefined ? "–" : fmt(pub), ratio(ours, pub)]);
-  add("write msg/s", summary.writes.msgPerSec, h?.writeMsgPerSec, (v) => num(v, 0));
-  add("read msg/s", summary.reads.msgPerSec, h?.readMsgPerSec, (v) => num(v, 0));
-  add("write MiB/s", summary.writes.mibPerSec, h?.writeMiBPerSec, (v) => num(v, 2));
-  add("read MiB/s", summary.reads.mibPerSec, h?.readMiBPerSec, (v) => num(v, 2));
+  add("write msg/s", rate(summary, "write").perSecond, h?.writeMsgPerSec, (v) => num(v, 0));
+  add("read msg/s", rate(summary, "read").perSecond, h?.readMsgPerSec, (v) => num(v, 0));
+  add("write MiB/s", rate(summary, "write").mibPerSec, h?.writeMiBPerSec, (v) => num(v, 2));
+  add("read MiB/s", rate(summary, "read").mibPerSec, h?.readMiBPerSec, (v) => num(v, 2));
   for (const m of ["write", "read", "e2e"] as const)
-    for (const p of ["p50", "p95", "p99"] as const) add(`${m} latency ${p} (ms)`, summary.latencyMs[m]?.[p], h?.latencyMs[m][p], msText);
-  for (const p of ["p50", "p99"] as const) add(`claim latency ${p} (ms)`, summary.latencyMs.claim?.[p], undefined, msText);
-  if (summary.latencyMs.writeScheduled)
-    for (const p of ["p50", "p99"] as const) add(`write from schedule ${p} (ms)`, summary.latencyMs.writeScheduled[p], undefined, msText);
+    for (const p of ["p50", "p95", "p99"] as const) add(`${m} latency ${p} (ms)`, latencyOf(summary, m)?.[p], h?.latencyMs[m][p], msText);
+  for (const p of ["p50", "p99"] as const) add(`claim latency ${p} (ms)`, latencyOf(summary, "claim")?.[p], undefined, msText);
+  const scheduled = latencyOf(summary, "writeScheduled");
+  if (scheduled) for (const p of ["p50", "p99"] as const) add(`write from schedule ${p} (ms)`, scheduled[p], undefined, msText);
   const w = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(rows.map((r) => r.map((cell, c) => (c ? cell.padStart(w[c]) : cell.padEnd(w[c]))).join("   ")).join("\n"));
 
   // Each message is read once per consumer group where reads are per group (pub/sub fan-out).
-  const fanout = readsPerGroup(summary.config.kind) ? summary.reads.perGroup.length : 1;
-  const keep = summary.writes.count ? summary.reads.count / (fanout * summary.writes.count) : 0;
+  const fanout = readsPerGroup(summary.config.kind) ? groupsOf(summary).length : 1;
+  const writes = rate(summary, "write");
+  const reads = rate(summary, "read");
+  const keep = writes.count ? reads.count / (fanout * writes.count) : 0;
   const trend = backlogTrend(samples);
   const cpuPct = (100 * summary.manifest.runnerCpuSeconds) / summary.window.measuredSeconds;
   console.log("");
   console.log(
-    `reads kept up: reads = ${num(summary.reads.count / Math.max(summary.writes.count, 1), 2)} × writes (${fanout} expected) → ${num(100 * keep, 1)}%; ` +
+    `reads kept up: reads = ${num(reads.count / Math.max(writes.count, 1), 2)} × writes (${fanout} expected) → ${num(100 * keep, 1)}%; ` +
       `backlog ${num(trend.first, 0)} → ${num(trend.last, 0)} (${trend.perSec >= 0 ? "+" : ""}${num(trend.perSec, 0)}/s, max ${num(trend.max, 0)}) ` +
       // Kept up: the backlog does not grow (within 1% of the write rate per second) and reads are within 2% of
       // fan-out × writes (the difference is what was in flight at the window's two edges).
-      (keep > 0.98 && trend.perSec < Math.max(50, 0.01 * summary.writes.msgPerSec) ? "→ YES, flat" : "→ NO, readers fall behind"),
+      (keep > 0.98 && trend.perSec < Math.max(50, 0.01 * writes.perSecond) ? "→ YES, flat" : "→ NO, readers fall behind"),
   );
   console.log(
-    `runner CPU: ${num(cpuPct, 1)}% of one core (${num(summary.manifest.runnerCpuSeconds, 2)} s over ${num(summary.window.measuredSeconds, 1)} s), ${num(summary.manifest.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages → ${cpuPct < 50 ? "under" : "OVER"} half a core`,
+    `runner CPU: ${num(cpuPct, 1)}% of one core (${num(summary.manifest.runnerCpuSeconds, 2)} s over ${num(summary.window.measuredSeconds, 1)} s), ${num(summary.manifest.runnerCpuMsPer1000?.ms ?? 0, 2)} ms per 1,000 messages → ${cpuPct < 50 ? "under" : "OVER"} half a core`,
   );
   const load = summary.runnerLoad;
   if (load)

@@ -39,7 +39,7 @@ function summaryFor(i: number): RunSummary {
   const config = WorkloadConfig.parse({ kind: KIND, writers: 4, partitions: 4, consumerGroups: 2, durationSeconds: 30 });
   const hs = { write: histogramOf(900 + i, 200_000), read: histogramOf(1500, 200_000), claim: histogramOf(400, 200_000), e2e: histogramOf(4000, 200_000) };
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     workload: config.kind,
     config,
     manifest: {
@@ -56,30 +56,40 @@ function summaryFor(i: number): RunSummary {
       startedAt: "2026-01-01T00:00:00Z",
       endedAt: "2026-01-01T00:00:35Z",
       runnerCpuSeconds: 20,
-      runnerCpuMsPer1000Msgs: 3,
+      runnerCpuMsPer1000: { ms: 3, unit: "msg", operations: ["write", "read"] },
       e2eClock: "runner monotonic clock",
     },
     window: { measuredSeconds: 30, warmupSeconds: 5 },
-    writes: { count: 600_000, msgPerSec: 20_000 + i, mibPerSec: 19.5, errors: 0 },
-    reads: {
-      count: 1_200_000,
-      msgPerSec: 40_000 + i,
-      mibPerSec: 39,
-      errors: 0,
-      emptyPolls: 12,
-      perGroup: [0, 1].map((g) => ({
-        group: `g${g}`,
-        count: 600_000,
-        msgPerSec: 20_000,
-        mibPerSec: 19.5,
+    operations: {
+      write: { count: 600_000, perSecond: 20_000 + i, errors: 0, bytes: 600_000 * 1024, latency: { fromSend: percentilesOf(hs.write) } },
+      read: {
+        count: 1_200_000,
+        perSecond: 40_000 + i,
         errors: 0,
-        emptyPolls: 6,
-        latencyMs: { read: percentilesOf(hs.read), claim: percentilesOf(hs.claim), e2e: percentilesOf(hs.e2e) },
-      })),
+        bytes: 1_200_000 * 1024,
+        latency: { fromSend: percentilesOf(hs.read) },
+        counters: { emptyPolls: 12 },
+      },
+      claim: { count: hs.claim.totalCount, perSecond: hs.claim.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.claim) } },
+      e2e: { count: hs.e2e.totalCount, perSecond: hs.e2e.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.e2e) } },
     },
-    latencyMs: { write: percentilesOf(hs.write), read: percentilesOf(hs.read), claim: percentilesOf(hs.claim), e2e: percentilesOf(hs.e2e) },
+    groups: [0, 1].map((g) => ({
+      group: `g${g}`,
+      operations: {
+        read: {
+          count: 600_000,
+          perSecond: 20_000,
+          errors: 0,
+          bytes: 600_000 * 1024,
+          latency: { fromSend: percentilesOf(hs.read) },
+          counters: { emptyPolls: 6 },
+        },
+        claim: { count: hs.claim.totalCount, perSecond: hs.claim.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.claim) } },
+        e2e: { count: hs.e2e.totalCount, perSecond: hs.e2e.totalCount / 30, errors: 0, latency: { fromSend: percentilesOf(hs.e2e) } },
+      },
+    })),
     verification: { ok: true, checked: 1_200_000, unit: "message", problems: [], facts: [] },
-    histograms: Object.fromEntries(Object.entries(hs).map(([k, h]) => [k, encodeHistogram(h)])),
+    histograms: Object.fromEntries(Object.entries(hs).map(([k, h]) => [k, { fromSend: encodeHistogram(h) }])),
   };
 }
 

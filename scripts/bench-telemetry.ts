@@ -19,6 +19,7 @@ import { TelemetryCollector } from "../runner/telemetry/collector";
 import { processCpuSeconds } from "../runner/telemetry/host";
 import { WaitSampler } from "../runner/telemetry/waits";
 import { benchArgs } from "./bench-args";
+import { throughputOf } from "../lib/measurement/operations";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -80,7 +81,7 @@ async function besideRun(url: string, seconds: number) {
     const summary = await runWorkload(config, url, { log: () => undefined, telemetry: withTelemetry });
     const m = summary.manifest;
     console.log(
-      `${withTelemetry ? "with telemetry   " : "without telemetry"}  runner CPU ${num((100 * m.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core, ${num(m.runnerCpuMsPer1000Msgs, 2)} ms per 1,000 messages; writes ${num(summary.writes.msgPerSec, 0)}/s`,
+      `${withTelemetry ? "with telemetry   " : "without telemetry"}  runner CPU ${num((100 * m.runnerCpuSeconds) / summary.window.measuredSeconds, 1)}% of one core, ${num(m.runnerCpuMsPer1000?.ms ?? 0, 2)} ms per 1,000 ${m.runnerCpuMsPer1000?.unit ?? "items"}; writes ${num(throughputOf(summary, "write")?.perSecond ?? 0, 0)}/s`,
     );
   }
   console.log("(one run each on a shared machine: differences of a few % are noise; the collector alone above is the cost itself)");

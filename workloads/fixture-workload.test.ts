@@ -27,6 +27,7 @@ import { parseArgs, usage } from "../runner/harness";
 import { paramsObject, plural, sharedFields, sharedParts, throttlePacing, throttleKnob, writersField, fieldTable } from "./fields";
 import { registerWorkload } from "./index";
 import { defineWorkload } from "./types";
+import { throughputOf, latencyOf } from "../lib/measurement/operations";
 
 const FIELDS = fieldTable([
   writersField,
@@ -192,8 +193,8 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   for (let i = 0; i < 35; i++) stats.op("ping").latency.record(1500);
   now += 1000;
   const sample = Sample.parse({ seq: 0, time: new Date(0).toISOString(), phase: "measuring", metrics: stats.tick("measuring") });
-  const ping = sample.metrics.latencyMs.ping!;
-  assert.equal(sample.metrics.rates?.ping.msgPerSec, 35);
+  const ping = latencyOf(sample.metrics, "ping")!;
+  assert.equal(throughputOf(sample.metrics, "ping")!.perSecond, 35);
   const charts = renderToStaticMarkup(createElement(RunCharts, { samples: [sample], workload: "echo", warmupSeconds: 0, totalSeconds: 30 }));
   assert.match(charts, /data-testid="chart-latency-ping"/);
   assert.match(charts, />Ping latency</);
@@ -212,7 +213,7 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   );
 
   assert.deepEqual(csvColumns("echo"), [
-    ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_messages ping_errors".split(" "),
+    ..."seq time phase elapsed_s interval_s ping_msg_s ping_mib_s ping_count ping_errors".split(" "),
     ..."ping_p50_ms ping_p95_ms ping_p99_ms ping_max_ms ping_latency_count".split(" "),
     // The runner's own load, whatever the workload (empty in a sample without it).
     ..."runner_loop_delay_p99_ms runner_loop_delay_max_ms runner_cpu_cores".split(" "),
@@ -224,7 +225,7 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   );
 
   // The runs list's headline: its declared rate and latency, not the broker's write/read/e2e.
-  const summaryish = { workload: "echo", writes: sample.metrics.writes, reads: sample.metrics.reads, rates: sample.metrics.rates, latencyMs: { ping } };
+  const summaryish = { workload: "echo", operations: sample.metrics.operations };
   assert.deepEqual(headlineOf({ ...summaryish, verification: { ok: true } } as never), {
     rates: [{ op: "ping", label: "ping", unit: "msg/s", perSec: 35 }],
     latency: { name: "ping", label: "ping", p99Ms: ping.p99 },

@@ -13,6 +13,16 @@ import { CONDITION_LABEL } from "@/lib/ceiling/verdict";
 import { isFinalSearch, searchKnobs, type CeilingView } from "@/lib/ceiling/view";
 import { fmtLatency, fmtPercent, fmtRate, STATUS_BADGE } from "@/lib/runs/format";
 import { LocalTime } from "@/components/run/LocalTime";
+import { measureOf, metricModel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import type { StepProgress } from "@/lib/ceiling/step";
+
+/** A step's last second in the workload's words: each declared rate in its unit, and the backlog when it has one. */
+function sampleWords(workload: string, s: NonNullable<StepProgress["sample"]>): string {
+  const model = metricModel(workload);
+  const rates = (model ? rateOperations(model) : []).map((o) => `${o.label} ${fmtRate(throughputOf(s, o.name)?.perSecond ?? 0)} ${o.unit}/s`);
+  const backlog = model?.backlog ? [`${model.backlog.label.toLowerCase()} ${fmtRate(measureOf(s, "backlog") ?? 0)}`] : [];
+  return [...rates, ...backlog].join(", ");
+}
 import { CeilingCharts, type CeilingOverlay } from "./CeilingCharts";
 
 const POLL_MS = 1000;
@@ -119,11 +129,7 @@ export function CeilingPage({
         {!final && (
           <p className="hint" data-testid="ceiling-progress">
             {p
-              ? `${p.confirmation ? "confirmation" : `step ${p.index + 1}`} at ${fmtRate(p.rate)} msg/s: ${p.phase}${
-                  p.sample
-                    ? ` — ${fmtRate(p.sample.writes.msgPerSec)} msg/s written, ${fmtRate(p.sample.reads.msgPerSec)} read in the last second, backlog ${fmtRate(p.sample.backlog)}`
-                    : ""
-                }`
+              ? `${p.confirmation ? "confirmation" : `step ${p.index + 1}`} at ${fmtRate(p.rate)} msg/s: ${p.phase}${p.sample ? ` — ${sampleWords(view.workload, p.sample)} in the last second` : ""}`
               : view.status === "queued"
                 ? "queued: waiting for the runner (runs and searches run one at a time)"
                 : "starting the next step…"}

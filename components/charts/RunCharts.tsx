@@ -6,7 +6,7 @@
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { isRateSample, type Sample } from "@/lib/measurement/sample";
-import { latencyMetrics, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import { groupsOf, latencyMetrics, latencyOf, measureOf, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
 import { fmtLatency, fmtMs, fmtRate } from "@/lib/runs/format";
 import type { TelemetryInfo } from "@/lib/telemetry/shape";
 import { TelemetryCharts } from "../telemetry/TelemetryCharts";
@@ -40,13 +40,13 @@ const forScale = (v: number | undefined, log: boolean): number | null => (v === 
 /** Seconds as the tables show them: the x axis' value to 0.1 s. */
 const fmtT = (sec: number) => sec.toFixed(1);
 const fmtMiBRate = (v: number) => v.toFixed(3);
-const NOT_A_RATE = "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate; its messages count in the totals.";
+const NOT_A_RATE = "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate; what it counted is in the totals.";
 
 export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, telemetryInfo }: RunChartsProps) {
   const [unit, setUnit] = useState<"msg" | "mib">("msg");
   const [log, setLog] = useState(false);
 
-  const groups = useMemo(() => [...new Set(samples.flatMap((s) => s.metrics.groups.map((g) => g.group)))], [samples]);
+  const groups = useMemo(() => [...new Set(samples.flatMap((s) => groupsOf(s.metrics).map((g) => g.group)))], [samples]);
   const model = metricModel(workload);
   const ops = useMemo(() => (model ? rateOperations(model).map((o) => ({ ...o, legend: rateLabel(o, groups.length) })) : []), [model, groups.length]);
   const latCharts = useMemo(() => (model ? latencyMetrics(model).filter((l) => l.chart) : []), [model]);
@@ -58,15 +58,15 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
         const rate = isRateSample(m);
         const row: Row = {
           t: +m.elapsedSec.toFixed(2),
-          backlog: m.backlog,
+          backlog: measureOf(m, "backlog") ?? null,
         };
         for (const o of ops) {
           const tp = throughputOf(m, o.name);
-          row[`${o.name}Msg`] = rate && tp ? tp.msgPerSec : null;
+          row[`${o.name}Msg`] = rate && tp ? tp.perSecond : null;
           row[`${o.name}MiB`] = rate && tp ? tp.mibPerSec : null;
         }
-        for (const { name } of latCharts) for (const p of PCT) row[`${name}_${p.key}`] = forScale(m.latencyMs[name]?.[p.key], log);
-        for (const g of m.groups) row[`g_${g.group}`] = g.backlog;
+        for (const { name } of latCharts) for (const p of PCT) row[`${name}_${p.key}`] = forScale(latencyOf(m, name)?.[p.key], log);
+        for (const g of groupsOf(m)) row[`g_${g.group}`] = measureOf(g, "backlog") ?? null;
         return row;
       }),
     [samples, log, ops, latCharts],
@@ -133,7 +133,9 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
   const xAxis = <XAxis dataKey="t" type="number" domain={[0, domainMax]} allowDecimals={false} tickFormatter={(v: number) => `${v}s`} fontSize={11} />;
   const common = { data: rows, responsive: true, margin: { top: 8, right: 12, bottom: 0, left: 0 } } as const;
   const tooltipLabel = (v: unknown) => `t = ${v} s`;
-  const unitLabel = unit === "msg" ? "msg/s" : "MiB/s";
+  // The items the workload counts, in its own unit ("msg/s", "row/s", "req/s").
+  const itemRate = `${ops[0]?.unit ?? "item"}/s`;
+  const unitLabel = unit === "msg" ? itemRate : "MiB/s";
   const fmtUnit = (v: number) => (unit === "msg" ? fmtRate(v) : fmtMiBRate(v));
 
   return (
@@ -146,7 +148,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
         controls={
           <div className="segmented" role="group" aria-label="Throughput unit">
             <button type="button" aria-pressed={unit === "msg"} onClick={() => setUnit("msg")}>
-              msg/s
+              {itemRate}
             </button>
             <button type="button" aria-pressed={unit === "mib"} onClick={() => setUnit("mib")}>
               MiB/s
@@ -160,8 +162,8 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
           rows: samples.map((s) => {
             const m = s.metrics;
             const rate = isRateSample(m);
-            const v = (tp: { msgPerSec: number; mibPerSec: number } | undefined) =>
-              !rate || !tp ? "–" : fmtUnit(unit === "msg" ? tp.msgPerSec : tp.mibPerSec);
+            const v = (tp: { perSecond: number; mibPerSec: number } | undefined) =>
+              !rate || !tp ? "–" : fmtUnit(unit === "msg" ? tp.perSecond : tp.mibPerSec);
             return [fmtT(m.elapsedSec), s.phase, m.intervalSec.toFixed(3), ...ops.map((o) => v(throughputOf(m, o.name)))];
           }),
         })}
@@ -171,7 +173,10 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
             <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
             {xAxis}
             <YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />
-            <Tooltip labelFormatter={tooltipLabel} formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} msg/s` : `${Number(v).toFixed(3)} MiB/s`)} />
+            <Tooltip
+              labelFormatter={tooltipLabel}
+              formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} ${itemRate}` : `${Number(v).toFixed(3)} MiB/s`)}
+            />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {shading(true)}
             {ops.map((o, i) => (
@@ -209,7 +214,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
             table={() => ({
               columns: ["t (s)", ...PCT.map((p) => p.label)],
               note: "–: no such operation in that second.",
-              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtLatency(s.metrics.latencyMs[metric.name]?.[p.key]))]),
+              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtLatency(latencyOf(s.metrics, metric.name)?.[p.key]))]),
             })}
           >
             {(aria) => (
@@ -254,7 +259,10 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
           hint={`${model.backlog.what}, ${model.backlog.place}`}
           table={() => ({
             columns: ["t (s)", ...groups.map((g) => `${g} ${model.backlog!.unit}`)],
-            rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...groups.map((g) => fmtRate(s.metrics.groups.find((x) => x.group === g)?.backlog))]),
+            rows: samples.map((s) => [
+              fmtT(s.metrics.elapsedSec),
+              ...groups.map((g) => fmtRate(measureOf(groupsOf(s.metrics).find((x) => x.group === g) ?? {}, "backlog"))),
+            ]),
           })}
         >
           {(aria) => (

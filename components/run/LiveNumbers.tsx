@@ -1,6 +1,6 @@
 // The newest one-second sample as a compact table: what the charts show, as numbers, for the operations,
 // backlog and latencies the workload declares (workloads/<kind>/definition.ts metrics).
-import { latencyMetrics, metricModel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import { latencyMetrics, latencyOf, measureOf, metricModel, rateOperations, throughputOf } from "@/lib/measurement/operations";
 import { fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { sampleClientBound } from "@/lib/measurement/runner-load";
 import type { Sample } from "@/lib/measurement/sample";
@@ -10,8 +10,8 @@ function RunnerLoadLine({ sample, workload }: { sample: Sample; workload: string
   const m = sample.metrics;
   const load = m.runnerLoad;
   if (!load) return null;
-  const main = metricModel(workload)?.operations.find((o) => o.latency && m.latencyMs[o.name]);
-  const p99 = main ? m.latencyMs[main.name]?.p99 : undefined;
+  const main = metricModel(workload)?.operations.find((o) => o.latency && latencyOf(m, o.name));
+  const p99 = main ? latencyOf(m, main.name)?.p99 : undefined;
   const bound = sampleClientBound(load, m.intervalSec, p99);
   return (
     <p className={`small ${bound ? "alert bad" : "muted"}`} data-testid="live-runner-load" data-client-bound={bound}>
@@ -37,7 +37,7 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
         <thead>
           <tr>
             <th />
-            <th className="num">msg/s</th>
+            <th className="num">{model ? rateOperations(model)[0]?.unit : "item"}/s</th>
             <th className="num">MiB/s</th>
             <th className="num">errors</th>
           </tr>
@@ -49,7 +49,7 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
               <tr key={o.name} data-testid={`live-${o.name}`}>
                 <th scope="row">{o.label}</th>
                 <td className="num" data-testid={`live-${o.name}-rate`}>
-                  {fmtRate(tp?.msgPerSec)}
+                  {fmtRate(tp?.perSecond)}
                 </td>
                 <td className="num">{fmtMiB(tp?.mibPerSec)}</td>
                 <td className="num">{o.errors ? fmtInt(tp?.errors) : "–"}</td>
@@ -60,7 +60,7 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
             <tr>
               <th scope="row">{model.backlog.label.toLowerCase()}</th>
               <td className="num" colSpan={3} data-testid="live-backlog">
-                {fmtInt(m.backlog)} {model.backlog.unit}
+                {fmtInt(measureOf(m, "backlog"))} {model.backlog.unit}
               </td>
             </tr>
           )}
@@ -79,9 +79,9 @@ export function LiveNumbers({ sample, workload }: { sample: Sample | undefined; 
         </thead>
         <tbody>
           {(model ? latencyMetrics(model) : [])
-            .filter((l) => m.latencyMs[l.name])
+            .filter((l) => latencyOf(m, l.name))
             .map(({ name, label }) => {
-              const l = m.latencyMs[name]!;
+              const l = latencyOf(m, name)!;
               return (
                 <tr key={name} data-testid={`live-lat-${name}`}>
                   <th scope="row">{label}</th>

@@ -1,7 +1,21 @@
 // The result of a completed run, from its summary: headline numbers, the latency table of the measured
 // window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
 import type { LatencyStats } from "@/lib/measurement/metrics";
-import { countsMessages, latencyMetrics, metricModel, perGroupOperation, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
+import {
+  counterOf,
+  groupsOf,
+  latenciesOf,
+  latencyMetrics,
+  latencyOf,
+  type MetricModel,
+  metricModel,
+  plural,
+  perGroupOperation,
+  rateLabel,
+  rateOperations,
+  throughputOf,
+  unitWords,
+} from "@/lib/measurement/operations";
 import { fmtDuration, fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
 import { splitSettings } from "@/lib/measurement/server-settings";
@@ -26,16 +40,16 @@ const seconds = (sec: number) => fmtLatency(sec * 1000);
 export function Kpis({ summary }: { summary: RunSummary }) {
   const model = metricModel(summary.workload);
   const delivery = model?.delivery;
-  const d = delivery ? summary.latencyMs[delivery.name] : undefined;
+  const d = delivery ? latencyOf(summary, delivery.name) : undefined;
   return (
     <div className="kpi-row" data-testid="headline">
       {(model ? rateOperations(model) : []).map((o) => {
         const tp = throughputOf(summary, o.name);
         return (
           <div className="kpi panel" key={o.name}>
-            <span className="k">{rateLabel(o, summary.reads.perGroup.length)}</span>
+            <span className="k">{rateLabel(o, groupsOf(summary).length)}</span>
             <span className="v" data-testid={`kpi-${o.name}`}>
-              {fmtRate(tp?.msgPerSec)}
+              {fmtRate(tp?.perSecond)}
             </span>
             <span className="k">
               {o.unit}/s{payloadBytesOf(summary.config) !== null ? ` · ${fmtMiB(tp?.mibPerSec)} MiB/s` : ""}
@@ -64,7 +78,7 @@ export function Kpis({ summary }: { summary: RunSummary }) {
 }
 
 /** The latencies the workload declares (lib/measurement/operations.ts latencyMetrics), those the run has. */
-export function LatencyTable({ workload, latency, caption }: { workload: string; latency: RunSummary["latencyMs"]; caption: string }) {
+export function LatencyTable({ workload, latency, caption }: { workload: string; latency: Partial<Record<string, LatencyStats>>; caption: string }) {
   const model = metricModel(workload);
   const rows = (model ? latencyMetrics(model) : []).filter((m) => latency[m.name]);
   return (
@@ -135,7 +149,8 @@ export function VerificationPanel({ v }: { v: RunSummary["verification"] }) {
 function GroupTable({ summary }: { summary: RunSummary }) {
   const model = metricModel(summary.workload);
   const op = perGroupOperation(model);
-  if (!op || summary.reads.perGroup.length < 2) return null;
+  const groups = groupsOf(summary);
+  if (!op || groups.length < 2) return null;
   const delivery = model?.delivery;
   return (
     <div className="table-wrap">
@@ -144,7 +159,7 @@ function GroupTable({ summary }: { summary: RunSummary }) {
         <thead>
           <tr>
             <th>group</th>
-            <th className="num">msg/s</th>
+            <th className="num">{op.unit}/s</th>
             <th className="num">MiB/s</th>
             <th className="num">{op.label} p99</th>
             {delivery && <th className="num">{delivery.name} p99</th>}
@@ -152,14 +167,14 @@ function GroupTable({ summary }: { summary: RunSummary }) {
           </tr>
         </thead>
         <tbody>
-          {summary.reads.perGroup.map((g) => (
+          {groups.map((g) => (
             <tr key={g.group}>
               <th scope="row">{g.group}</th>
-              <td className="num">{fmtRate(g.msgPerSec)}</td>
-              <td className="num">{fmtMiB(g.mibPerSec)}</td>
-              <td className="num">{fmtLatency(g.latencyMs[op.name]?.p99)}</td>
-              {delivery && <td className="num">{fmtLatency(g.latencyMs[delivery.name]?.p99)}</td>}
-              <td className="num">{fmtInt(g.emptyPolls)}</td>
+              <td className="num">{fmtRate(throughputOf(g, op.name)?.perSecond)}</td>
+              <td className="num">{fmtMiB(throughputOf(g, op.name)?.mibPerSec)}</td>
+              <td className="num">{fmtLatency(latencyOf(g, op.name)?.p99)}</td>
+              {delivery && <td className="num">{fmtLatency(latencyOf(g, delivery.name)?.p99)}</td>}
+              <td className="num">{fmtInt(counterOf(g, op.name, "emptyPolls"))}</td>
             </tr>
           ))}
         </tbody>
@@ -177,7 +192,7 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["runner host", `${m.runnerHost}: ${m.runnerCores} cores, ${m.runnerCpuModel}`],
     [
       "runner CPU",
-      `${seconds(m.runnerCpuSeconds)} in the measured window${countsMessages(metricModel(summary.workload)) ? ` (${fmtLatency(m.runnerCpuMsPer1000Msgs)} per 1,000 messages)` : ""}`,
+      `${seconds(m.runnerCpuSeconds)} in the measured window${m.runnerCpuMsPer1000 ? ` (${fmtLatency(m.runnerCpuMsPer1000.ms)} per 1,000 ${unitWords(m.runnerCpuMsPer1000.unit)})` : ""}`,
     ],
     ...runnerLoadRows(summary),
     ["Node.js", m.nodeVersion],
@@ -189,21 +204,9 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
     ["started / ended", `${m.startedAt} → ${m.endedAt}`],
     ["end-to-end clock", m.e2eClock],
   ];
-  const ops = summary.totals?.operations;
+  const totals = summary.totals;
   const model = metricModel(summary.workload);
-  if (ops && model && !countsMessages(model))
-    rows.push([
-      "whole run",
-      rateOperations(model)
-        .filter((o) => ops[o.name] !== undefined)
-        .map((o) => `${fmtInt(ops[o.name])} ${o.label}`)
-        .join(", "),
-    ]);
-  else if (summary.totals)
-    rows.push([
-      "whole run",
-      `${fmtInt(summary.totals.writes)} written, ${fmtInt(summary.totals.reads)} read, ${fmtInt(summary.totals.unreadAtEnd)} unread at the end, drain ${seconds(summary.totals.drainSeconds)}`,
-    ]);
+  if (totals && model) rows.push(["whole run", wholeRun(totals, model)]);
   return (
     <section className="panel" data-testid="manifest">
       <h2>Manifest</h2>
@@ -233,6 +236,20 @@ export function ManifestPanel({ summary }: { summary: RunSummary }) {
       )}
     </section>
   );
+}
+
+/** The whole run's counts by declared operation, what was still waiting at the end and the drain's length. */
+function wholeRun(totals: NonNullable<RunSummary["totals"]>, model: MetricModel): string {
+  const counts = rateOperations(model)
+    .filter((o) => totals.operations[o.name] !== undefined)
+    .map((o) => `${fmtInt(totals.operations[o.name])} ${plural(o.label)}`);
+  const unread = totals.measures.unreadAtEnd;
+  const drain = totals.measures.drainSeconds;
+  return [
+    ...counts,
+    ...(unread !== undefined && model.backlog ? [`${fmtInt(unread)} ${model.backlog.unit} unread at the end`] : []),
+    ...(drain !== undefined ? [`drain ${seconds(drain)}`] : []),
+  ].join(", ");
 }
 
 /** The runner's own load and where the target ran, when the run recorded them. */
@@ -303,7 +320,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
       <section className="panel">
         <LatencyTable
           workload={summary.workload}
-          latency={summary.latencyMs}
+          latency={latenciesOf(summary)}
           caption={`Latency over the measured window, ${fmtDuration(summary.window.measuredSeconds)}`}
         />
         <GroupTable summary={summary} />

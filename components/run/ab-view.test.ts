@@ -21,9 +21,8 @@ function run(id: string, variant: "baseline" | "modded", fast: number, slow: num
   const summary = {
     config,
     window: { measuredSeconds: 10, warmupSeconds: 0 },
-    latencyMs: { total: percentilesOf(h) },
-    rates: { total: { msgPerSec: count / 10, count, mibPerSec: 0, errors: 0 } },
-    histograms: { total: encodeHistogram(h) },
+    operations: { total: { count, perSecond: count / 10, errors: 0, latency: { fromSend: percentilesOf(h) } } },
+    histograms: { total: { fromSend: encodeHistogram(h) } },
   } as unknown as RunSummary;
   const view = { id, workload: "cache", config, status: "completed", phase: "done", targetLabel: "embedded default", error: null } as unknown as RunView;
   return { view, summary };

@@ -3,7 +3,7 @@
 import type { Sample } from "../measurement/sample";
 import type { RunSummary } from "../measurement/summary";
 import { definitionOf } from "../workloads/config";
-import { latencyOf, rateOperations, throughputOf } from "../measurement/operations";
+import { groupsOf, latencyOf, measureOf, rateOperations, throughputOf } from "../measurement/operations";
 import type { DeliveryDef, MetricModel } from "../../workloads/types";
 import { rateKnob } from "./rate";
 import type { ClientLoad, StepFacts } from "./verdict";
@@ -81,28 +81,28 @@ export function stepFacts(
   const model = definitionOf(summary.config).metrics;
   const ops = rateOperations(model);
   const paced = rateKnob(summary.config.kind)?.paced ?? ops[0]?.name;
-  const achievedRate = paced ? (throughputOf(summary, paced)?.msgPerSec ?? 0) : 0;
+  const achievedRate = paced ? (throughputOf(summary, paced)?.perSecond ?? 0) : 0;
   const read = ops.find((o) => o.name === "read");
   const measured = samples.filter((s) => s.phase === "measuring");
   const errors = ops.reduce((a, o) => a + (throughputOf(summary, o.name)?.errors ?? 0), 0);
   const messages = [...new Set(measured.flatMap((s) => s.metrics.errors))];
   const v = summary.verification;
   const verificationProblems = v.ok ? [] : v.problems.length ? v.problems : ["verification failed: counts do not match the target"];
-  const scheduled = metric.scheduled && summary.latencyMs[metric.scheduled.name] ? metric.scheduled : undefined;
+  const scheduled = metric.scheduled && latencyOf(summary, metric.scheduled.name) ? metric.scheduled : undefined;
   const pacedScheduled = model.operations.find((o) => o.name === paced)?.scheduled?.name;
   return {
     targetRate,
     achievedRate,
     measuredSeconds: summary.window.measuredSeconds,
-    readRate: read ? (throughputOf(summary, read.name)?.msgPerSec ?? 0) : null,
-    fanOut: read?.perGroup ? Math.max(summary.reads.perGroup.length, 1) : 1,
-    backlog: model.backlog ? measured.map((s) => ({ t: s.metrics.elapsedSec, items: s.metrics.backlog })) : null,
+    readRate: read ? (throughputOf(summary, read.name)?.perSecond ?? 0) : null,
+    fanOut: read?.perGroup ? Math.max(groupsOf(summary).length, 1) : 1,
+    backlog: model.backlog ? measured.map((s) => ({ t: s.metrics.elapsedSec, items: measureOf(s.metrics, "backlog") ?? 0 })) : null,
     scheduleLag: pacedScheduled ? scheduleLagOf(measured, pacedScheduled) : null,
     backlogSlack: inFlight(summary),
     writeBatch: writeBatchOf(summary),
     latency: scheduled
-      ? { name: scheduled.name, label: scheduled.label, stats: summary.latencyMs[scheduled.name] }
-      : { name: metric.name, label: metric.label, stats: summary.latencyMs[metric.name] },
+      ? { name: scheduled.name, label: scheduled.label, stats: latencyOf(summary, scheduled.name) }
+      : { name: metric.name, label: metric.label, stats: latencyOf(summary, metric.name) },
     errors: { count: errors + verificationProblems.length, messages: [...verificationProblems, ...messages] },
     client,
   };

@@ -1,5 +1,6 @@
 // The shapes of a ceiling search's record, browser-safe: one judged step, the step in progress, the outcome.
-import type { LatencyByMetric, LatencyStats, Phase, Throughput } from "../measurement/metrics";
+import type { LatencyByMetric, LatencyStats, Phase } from "../measurement/metrics";
+import type { SampleMetrics } from "../measurement/sample";
 import type { Bracket, StopReason } from "./search";
 import type { ClientLoad, StepVerdict } from "./verdict";
 
@@ -34,7 +35,7 @@ export interface StepProgress {
   rate: number;
   confirmation?: boolean;
   phase: Phase;
-  sample?: { elapsedSec: number; writes: Throughput; reads: Throughput; backlog: number; latencyMs: LatencyByMetric };
+  sample?: Pick<SampleMetrics, "elapsedSec" | "operations" | "measures">;
 }
 
 /** How a search ended (the ceiling is the bracket's low end). */

@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import { runWorkload } from "../../runner/engine";
 import { TOTAL_OP } from "../../workloads/yong/fields";
 import { mergeEncoded, percentilesOf } from "../measurement/histogram";
-import { latencyOf, throughputOf } from "../measurement/operations";
+import { histogramOf, latencyOf, throughputOf } from "../measurement/operations";
 import type { RunSummary } from "../measurement/summary";
 import { testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
@@ -120,7 +120,7 @@ test("a short real A/B of two pairs: pooled percentiles from merged histograms, 
     assert.equal(row.baseline.perRun.length, 2);
   }
   // Percentiles are never averaged: the pooled p95 is the merged histograms' p95.
-  const merged = percentilesOf(mergeEncoded(runs("modded").map((s) => s.histograms[TOTAL_OP])));
+  const merged = percentilesOf(mergeEncoded(runs("modded").map((s) => histogramOf(s.histograms, TOTAL_OP)!)));
   assert.equal(st.rows.find((r) => r.key === "p95")!.modded.pooled, merged.p95);
   assert.deepEqual(
     st.rows.find((r) => r.key === "p50")!.baseline.perRun,

@@ -7,7 +7,7 @@
 import type { PublishedResult } from "../../workloads/types";
 import { TOTAL_OP, type Variant } from "../../workloads/yong/fields";
 import { mergeEncoded, percentilesOf } from "../measurement/histogram";
-import { latencyOf, throughputOf } from "../measurement/operations";
+import { histogramOf, latencyOf, throughputOf } from "../measurement/operations";
 import type { RunSummary } from "../measurement/summary";
 import { fmtChange } from "../runs/format";
 import { AB_MEASURES, type AbMeasure, type AbSide, fmtFigure, publishedPairFor } from "./ab";
@@ -108,7 +108,7 @@ const requests = (s: RunSummary) => throughputOf(s, TOTAL_OP)?.count ?? null;
 
 /** A run's own figure of all requests. */
 export function runFigure(s: RunSummary, key: AbMeasure): number | null {
-  if (key === "rate") return throughputOf(s, TOTAL_OP)?.msgPerSec ?? null;
+  if (key === "rate") return throughputOf(s, TOTAL_OP)?.perSecond ?? null;
   const l = latencyOf(s, TOTAL_OP);
   if (!l) return null;
   return key === "avg" ? l.mean : l[key];
@@ -121,9 +121,9 @@ function pooledFigure(ss: RunSummary[], key: AbMeasure): number | null {
     const seconds = ss.reduce((a, s) => a + s.window.measuredSeconds, 0);
     return counts.some((c) => c === null) || seconds <= 0 ? null : (counts as number[]).reduce((a, b) => a + b, 0) / seconds;
   }
-  const encoded = ss.map((s) => s.histograms[TOTAL_OP]);
+  const encoded = ss.map((s) => histogramOf(s.histograms, TOTAL_OP));
   if (encoded.some((e) => !e)) return null;
-  const p = percentilesOf(mergeEncoded(encoded));
+  const p = percentilesOf(mergeEncoded(encoded as string[]));
   if (p.count === 0) return null;
   return key === "avg" ? p.mean : p[key];
 }

@@ -41,8 +41,9 @@ test("the published pair's deltas are the article's (our arithmetic of its table
   const pair = publishedPairFor(cacheConfig({ vus: 200, thinkMs: 111 }))!;
   const fake = (p50: number, p95: number, mean: number, rate: number) =>
     ({
-      latencyMs: { total: { p50, p95, mean, p90: 0, p99: 0, p999: 0, max: 0, count: 1 } },
-      rates: { total: { msgPerSec: rate, count: 1, mibPerSec: 0, errors: 0 } },
+      operations: {
+        total: { count: 1, perSecond: rate, errors: 0, latency: { fromSend: { p50, p95, mean, p90: 0, p99: 0, p999: 0, max: 0, count: 1 } } },
+      },
     }) as unknown as RunSummary;
   const rows = abRows(fake(2, 6, 2.5, 1000), fake(1, 3, 2, 1100), pair);
   assert.deepEqual(

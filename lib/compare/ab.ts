@@ -4,6 +4,7 @@
 // all requests), with the published pair beside them when the config is the published one's. Browser-safe.
 import type { PublishedResult } from "../../workloads/types";
 import { TOTAL_OP, VARIANTS, type Variant } from "../../workloads/yong/fields";
+import { latencyOf, throughputOf } from "../measurement/operations";
 import type { RunSummary } from "../measurement/summary";
 import { fmtChange, fmtLatency } from "../runs/format";
 import { workloadDefinition, WorkloadConfig } from "../workloads/config";
@@ -71,8 +72,8 @@ const side = (b: number | null, m: number | null): AbSide => ({
 
 /** A measured run's figure of all requests (TOTAL_OP): its measured window's percentiles, mean and rate. */
 function measured(s: RunSummary, key: AbMeasure): number | null {
-  if (key === "rate") return s.rates?.[TOTAL_OP]?.msgPerSec ?? null;
-  const l = s.latencyMs[TOTAL_OP];
+  if (key === "rate") return throughputOf(s, TOTAL_OP)?.perSecond ?? null;
+  const l = latencyOf(s, TOTAL_OP);
   if (!l) return null;
   return key === "avg" ? l.mean : l[key];
 }

@@ -16,7 +16,7 @@ import { comparedMetrics, METRICS, rateOps } from "./metrics";
 import { durabilityLevel } from "./notes";
 import { configCellsOf } from "./rows";
 import { BACKOFF_LABELS, definitionOf, payloadBytesOf, throttleFact, type WorkloadConfig } from "../workloads/config";
-import { readsPerGroup, throughputOf } from "../measurement/operations";
+import { groupsOf, histogramOf, latencyOf, readsPerGroup, throughputOf } from "../measurement/operations";
 
 const NONE: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null, avg: null };
 
@@ -71,10 +71,13 @@ export function distributionPoints(h: Histogram): DistPoint[] {
 
 /** The cumulative histogram of a metric: stored under its name ("e2e"; runner/engine.ts merges the groups), or
  *  only per group ("e2e:g0"), then merged here. */
-function histogramFor(hs: Record<string, string>, m: Metric): Histogram | null {
-  if (hs[m]) return decodeHistogram(hs[m]);
-  const parts = Object.entries(hs).filter(([k]) => k.startsWith(`${m}:`));
-  return parts.length ? mergeEncoded(parts.map(([, v]) => v)) : null;
+function histogramFor(s: RunSummary, m: Metric): Histogram | null {
+  const whole = histogramOf(s.histograms, m);
+  if (whole) return decodeHistogram(whole);
+  const parts = groupsOf(s)
+    .flatMap((g) => (g.histograms ? [histogramOf(g.histograms, m)] : []))
+    .filter((h): h is string => !!h);
+  return parts.length ? mergeEncoded(parts) : null;
 }
 
 /** A run's rates by declared operation (write and read are the broker's counters; a cache's get, set, … its
@@ -84,7 +87,7 @@ function runRates(s: RunSummary): Record<string, number | null> {
   for (const { name } of comparedMetrics([s.workload]).rates) {
     const t = throughputOf(s, name);
     if (!t) continue;
-    out[`${name}MsgPerSec`] = t.msgPerSec;
+    out[`${name}MsgPerSec`] = t.perSecond;
     out[`${name}MiBPerSec`] = t.mibPerSec;
   }
   return out;
@@ -96,10 +99,10 @@ function runLatencies(s: RunSummary): { latency: Record<Metric, Pcts>; distribut
   const latency: Record<Metric, Pcts> = {};
   const distribution: Partial<Record<Metric, DistPoint[]>> = {};
   for (const { name: m } of comparedMetrics([s.workload]).latencies) {
-    const l = s.latencyMs[m];
+    const l = latencyOf(s, m);
     latency[m] = pcts(l);
     try {
-      const h = histogramFor(s.histograms ?? {}, m);
+      const h = histogramFor(s, m);
       if (h) {
         distribution[m] = distributionPoints(h);
         if (h.totalCount) latency[m].avg = h.mean / 1000;
@@ -166,7 +169,7 @@ function bucketPoint(bucket: Second[]): TimePoint {
   const rateRange: NonNullable<TimePoint["rateRange"]> = {};
   for (const o of rateOps()) {
     const per = rated.flatMap((s) => {
-      const r = throughputOf(s.m, o)?.msgPerSec;
+      const r = throughputOf(s.m, o)?.perSecond;
       return r === undefined ? [] : [{ r, sec: s.m.intervalSec }];
     });
     if (!per.length) {
@@ -179,7 +182,7 @@ function bucketPoint(bucket: Second[]): TimePoint {
   }
   const latency: TimePoint["latency"] = {};
   for (const k of METRICS()) {
-    const ls = bucket.flatMap((s) => (s.m.latencyMs[k] ? [s.m.latencyMs[k]] : []));
+    const ls = bucket.flatMap((s) => latencyOf(s.m, k) ?? []);
     if (!ls.length) continue;
     // The bucket's worst second of each percentile: an upper bound, never an average of percentiles.
     const hi = (p: "p50" | "p95" | "p99" | "max") => Math.max(...ls.map((l) => l[p]));
@@ -247,8 +250,8 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const when = typeof run.createdAt === "string" ? run.createdAt : run.createdAt.toISOString();
   const notes = [
     `Measured by this product: rates over the real measured window (${s.window.measuredSeconds.toFixed(1)} s), ${s.window.warmupSeconds > 0 ? `after ${s.window.warmupSeconds} s of warm-up that is excluded` : "no warm-up"}; percentiles from the run's HDR histograms.`,
-    ...(readsPerGroup(s.config.kind) && s.reads.perGroup.length > 1
-      ? [`Read msg/s sums ${s.reads.perGroup.length} consumer groups (each message is read once per group).`]
+    ...(readsPerGroup(s.config.kind) && groupsOf(s).length > 1
+      ? [`Read msg/s sums ${groupsOf(s).length} consumer groups (each message is read once per group).`]
       : []),
     `End-to-end clock: ${mf.e2eClock}.`,
     ...(s.notes ?? []),

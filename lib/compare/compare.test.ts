@@ -21,7 +21,7 @@ import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "../m
 import { parseToolOutput } from "../imports/parse";
 import { TOOL_OUTPUT_DIR } from "../paths";
 import { referenceById } from "../references/references";
-import type { RunSummary } from "../measurement/summary";
+import { RunSummary } from "../measurement/summary";
 import { WorkloadConfig } from "../workloads/config";
 import { verdictOf } from "../telemetry/verdict";
 import { telemetryWindow } from "../telemetry/window";
@@ -57,7 +57,8 @@ function runRecord(
     recordMicros(hs.read, 1000 + 2 * i);
     recordMicros(hs.e2e, (opts.e2eFromMicros ?? 2000) + 3 * i);
   }
-  const summary: RunSummary = {
+  // Stored in the old (schemaVersion 1) shape: read through the schema, which converts it.
+  const summary: RunSummary = RunSummary.parse({
     schemaVersion: 1,
     workload: "queue",
     config,
@@ -85,7 +86,7 @@ function runRecord(
     latencyMs: { write: percentilesOf(hs.write), read: percentilesOf(hs.read), e2e: percentilesOf(hs.e2e) },
     verification: { ok: true, checked: 3000, unit: "message", problems: [], facts: [] },
     histograms: { write: encodeHistogram(hs.write), read: encodeHistogram(hs.read), e2e: encodeHistogram(hs.e2e) },
-  };
+  });
   return { id, status: "completed", createdAt: new Date("2026-01-01T00:00:00Z"), targetLabel: opts.targetLabel ?? "embedded default", summary };
 }
 

@@ -3,18 +3,20 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { MAX_TIME_POINTS, overTimeOf, type SampleRecord } from "./build";
-import type { SampleMetrics } from "../measurement/sample";
+import { SampleMetrics } from "../measurement/sample";
 
-const second = (t: number, msgs: number, e2eP99: number): SampleMetrics => ({
-  elapsedSec: t,
-  intervalSec: 1,
-  writes: { count: msgs, msgPerSec: msgs, mibPerSec: msgs / 1024, errors: 0 },
-  reads: { count: msgs, msgPerSec: msgs, mibPerSec: msgs / 1024, errors: 0, emptyPolls: 0 },
-  groups: [{ group: "queue", msgPerSec: msgs, backlog: 0 }],
-  backlog: 0,
-  latencyMs: { e2e: { p50: e2eP99 / 2, p90: e2eP99, p95: e2eP99, p99: e2eP99, p999: e2eP99, max: e2eP99, mean: e2eP99 / 2, count: msgs } },
-  errors: [],
-});
+const second = (t: number, msgs: number, e2eP99: number): SampleMetrics =>
+  // The old stored shape, read through the schema (which converts it).
+  SampleMetrics.parse({
+    elapsedSec: t,
+    intervalSec: 1,
+    writes: { count: msgs, msgPerSec: msgs, mibPerSec: msgs / 1024, errors: 0 },
+    reads: { count: msgs, msgPerSec: msgs, mibPerSec: msgs / 1024, errors: 0, emptyPolls: 0 },
+    groups: [{ group: "queue", msgPerSec: msgs, backlog: 0 }],
+    backlog: 0,
+    latencyMs: { e2e: { p50: e2eP99 / 2, p90: e2eP99, p95: e2eP99, p99: e2eP99, p999: e2eP99, max: e2eP99, mean: e2eP99 / 2, count: msgs } },
+    errors: [],
+  });
 
 /** A 3,600 s run at 1,000 msg/s and 5 ms e2e p99, but for one second ending at 1,838 s: a 900 ms stall at 100 msg/s. */
 function hourWithSpike(): SampleRecord[] {

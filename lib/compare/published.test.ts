@@ -19,9 +19,10 @@ import { loadComparables } from "./load";
 import { decodeHistogram, encodeHistogram, newHistogram, percentilesOf, recordMicros } from "../measurement/histogram";
 import { publishedById, publishedConfig, publishedResults } from "../references/published";
 import { referenceById, referenceWorkload } from "../references/references";
-import type { RunSummary } from "../measurement/summary";
+import { RunSummary } from "../measurement/summary";
 import { prisma } from "../db";
 import { testControlStore, testDatabase } from "../testing";
+import { histogramOf } from "../measurement/operations";
 
 /** A completed run's record of `config`, its `ops` latencies recorded into real HDR histograms (0.501 … 1.5 ms). */
 function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: number, ops: string[], rates: Record<string, number> = {}) {
@@ -30,7 +31,8 @@ function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: num
     hs[op] = newHistogram();
     for (let i = 1; i <= 1000; i++) recordMicros(hs[op], 500 + i);
   }
-  const summary: RunSummary = {
+  // Stored in the old (schemaVersion 1) shape: read through the schema, which converts it.
+  const summary: RunSummary = RunSummary.parse({
     schemaVersion: 1,
     workload: config.kind,
     config,
@@ -62,7 +64,7 @@ function runRecord(id: string, config: RunSummary["config"], writeMsgPerSec: num
     latencyMs: Object.fromEntries(ops.map((op) => [op, percentilesOf(hs[op])])),
     verification: { ok: true, checked: 1, unit: "message", problems: [], facts: [] },
     histograms: Object.fromEntries(ops.map((op) => [op, encodeHistogram(hs[op])])),
-  };
+  });
   return { id, status: "completed", createdAt: new Date("2026-01-01T00:00:00Z"), targetLabel: "embedded default", summary };
 }
 
@@ -186,7 +188,7 @@ test("compare takes a published result as an item: its rates, the latencies it p
   const cmp = buildComparison([run, fromPublished(PUBLISHED)], "r_echo");
   const row = (k: string) => cmp.results.find((r) => r.key === k);
   // The run's mean is its merged histogram's, in ms.
-  const mean = decodeHistogram(runRec.summary.histograms!.ping).mean / 1000;
+  const mean = decodeHistogram(histogramOf(runRec.summary.histograms, "ping")!).mean / 1000;
   assert.deepEqual(row("ping.avg")?.values, [mean, 2.5]);
   assert.equal(row("ping.avg")?.label, "Ping avg");
   assert.deepEqual(row("ping.p99")?.values, [run.latency.ping.p99, null], "not published: null, never invented");

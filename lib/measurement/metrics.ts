@@ -32,19 +32,60 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  *           at each of its writes' end and once a second: a stall of one writer shows here, not in the rate.
  * workloads/fields.ts brokerMetrics declares these names; runner/stats.ts records them.
  *
- * The type: percentiles by latency name, whatever names the run's workload declares (lib/measurement/operations.ts
- * latencyMetrics), so a workload measuring "get" and "set" stores latencyMs.get and latencyMs.set.
+ * Samples and summaries keep them under their operation (OperationFigures.latency: `writeScheduled` is the write's
+ * `fromSchedule`, see latencyAddress). This type is the by-name view of them (operations.ts latenciesOf), which the
+ * CLI's live line and a ceiling step's record use.
  */
 export const LatencyByMetric = z.partialRecord(z.string(), LatencyStats);
 export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
 
-export const Throughput = z.object({
+/** An operation's latencies by kind: from when it was sent, from when it was scheduled (paced runs only), and for a
+ *  throttled writer how far it was behind its own share of the schedule (`writerLag`). */
+export const LATENCY_KINDS = ["fromSend", "fromSchedule", "writerLag"] as const;
+export type LatencyKind = (typeof LATENCY_KINDS)[number];
+export const OperationLatency = z.partialRecord(z.enum(LATENCY_KINDS), LatencyStats);
+export type OperationLatency = z.infer<typeof OperationLatency>;
+
+/**
+ * Where a latency of the declared names (lib/measurement/operations.ts latencyMetrics) is kept: `<op>Scheduled` is
+ * operation `<op>`'s latency from schedule, `writerLag` the write's lag behind its writer's share, any other name an
+ * operation's own latency from send (pub/sub's end-to-end is the operation `e2e`).
+ */
+export function latencyAddress(name: string): { operation: string; kind: LatencyKind } {
+  if (name === "writerLag") return { operation: "write", kind: "writerLag" };
+  const m = /^(.+)Scheduled$/.exec(name);
+  return m ? { operation: m[1], kind: "fromSchedule" } : { operation: name, kind: "fromSend" };
+}
+
+/**
+ * What one declared operation did in a sample's interval or a summary's measured window (workloads/types.ts
+ * OperationDef). `count` counts items in the operation's own unit (messages, rows, requests, workflows; a batch
+ * of 10 rows counts 10, its batches apart); `perSecond` is count over the real length of the interval or window.
+ */
+export const OperationFigures = z.object({
   count: z.number().int(),
-  msgPerSec: z.number(),
-  mibPerSec: z.number(),
+  perSecond: z.number(),
   errors: z.number().int(),
+  /** Payload bytes of the counted items, when the operation carries a payload. */
+  bytes: z.number().int().optional(),
+  /** Batches (transactions) the items went in, when counted apart. */
+  batches: z.number().int().optional(),
+  latency: OperationLatency,
+  /** The operation's declared counters (OperationDef.counters: a read's emptyPolls), by key. */
+  counters: z.record(z.string(), z.number()).optional(),
 });
-export type Throughput = z.infer<typeof Throughput>;
+export type OperationFigures = z.infer<typeof OperationFigures>;
+export const Operations = z.record(z.string(), OperationFigures);
+export type Operations = z.infer<typeof Operations>;
+
+/** One consumer group's operations (pub/sub fan-out; the queue's single "queue"), and in samples its backlog. */
+export const GroupFigures = z.object({
+  group: z.string(),
+  operations: Operations,
+  /** The group's own figures by name (a sample's backlog). */
+  measures: z.record(z.string(), z.number()).optional(),
+});
+export type GroupFigures = z.infer<typeof GroupFigures>;
 
 export const RUN_PHASES = ["setup", "warmup", "measuring", "draining", "verifying", "done"] as const;
 export const Phase = z.enum(RUN_PHASES);

@@ -2,12 +2,14 @@
 // the charts, the run page, the runs list, compare, the CSV and the CLI ask this module for "the write
 // operation's rate" or "the e2e latency" instead of reading fixed broker fields. Browser-safe.
 //
-// Where the numbers live: latencies are keyed by the declared name (latencyMs[name], histograms[name]) in
-// samples and summaries alike. Rates: the operations named "write" and "read" are the broker's two counters,
-// `writes` and `reads` (as every stored run has them); any other operation's rate is `rates[name]`
-// (runner/stats.ts RunStats.op(name) counts it).
+// Where the numbers live: samples and summaries alike keep `operations[name]` (count, perSecond, errors, bytes,
+// counters, and latency by kind: fromSend, fromSchedule, writerLag), consumer groups' figures in `groups`, and what
+// a workload declares of its own in `measures` (a sample's backlog) and `totals.measures` (unreadAtEnd, drain).
+// A latency's declared name says where it is kept (metrics.ts latencyAddress): "writeScheduled" is the write's
+// latency from schedule, "e2e" the delivery operation's own. Old stored runs are converted on read (upgrade.ts).
 import type { DeliveryDef, MetricModel, OperationDef } from "../../workloads/types";
-import type { LatencyStats, Throughput } from "./metrics";
+export type { MetricModel } from "../../workloads/types";
+import { type GroupFigures, type LatencyStats, latencyAddress, type OperationFigures, type Operations } from "./metrics";
 import { workloadDefinition } from "../workloads/config";
 
 /** One latency histogram a workload declares, in the order every table, chart and CSV lists them. */
@@ -25,9 +27,26 @@ export function metricModel(kind: string): MetricModel | undefined {
   return workloadDefinition(kind)?.metrics;
 }
 
-/** Whether a workload counts messages written and read (pub/sub, queue) rather than requests of its own kinds
- *  (a cache's gets and sets): the words of its verification, totals and CPU figures follow. */
-export const countsMessages = (m: MetricModel | undefined): boolean => !!m?.operations.some((o) => o.name === "write" || o.name === "read");
+/**
+ * The items a workload's runner CPU is quoted per (per 1,000 of them): the declared `countedItems`, else its "total"
+ * operation when it has one (requests of every kind), else every rate operation in the first one's unit (a broker's
+ * messages written and read; inserted rows; workflows).
+ */
+export function countedItems(m: MetricModel | undefined): { operations: string[]; unit: string } | undefined {
+  if (!m) return undefined;
+  const rated = rateOperations(m);
+  const first = rated[0];
+  if (!first) return undefined;
+  const total = rated.find((o) => o.name === "total");
+  if (total) return { operations: [total.name], unit: total.unit };
+  return { operations: rated.filter((o) => o.unit === first.unit).map((o) => o.name), unit: first.unit };
+}
+
+/** "gets", "all requests", "searches": a label's plural; one that is plural or a participle already ("rows returned") stays. */
+export const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
+
+/** A unit in a sentence's words: "msg" → "messages", "req" → "requests", "row" → "rows", "txn" → "transactions". */
+export const unitWords = (unit: string) => ({ msg: "messages", req: "requests", txn: "transactions" })[unit] ?? plural(unit);
 
 /** Operations with a rate (msg/s), in declared order. */
 export const rateOperations = (m: MetricModel): OperationDef[] => m.operations.filter((o) => o.rate);
@@ -51,27 +70,61 @@ export function latencyMetrics(m: MetricModel): LatencyMetricDef[] {
   return out;
 }
 
-/** The stored counters of a sample or summary (see the header). */
-interface Counted<T extends Throughput> {
-  writes: Throughput;
-  reads: T;
-  rates?: Record<string, Throughput>;
+/** An operation's counts and rate as every table shows them, MiB/s from its payload bytes. */
+export interface Rate {
+  count: number;
+  perSecond: number;
+  mibPerSec: number;
+  errors: number;
 }
 
+/** An operation's stored figures in a sample or summary, or undefined when none is stored for it. */
+export const operationOf = (m: { operations: Operations }, name: string): OperationFigures | undefined => m.operations[name];
+
 /** An operation's counts and rate in a sample or summary, or undefined when none is stored for it. */
-export function throughputOf<T extends Throughput>(m: Counted<T>, name: string): Throughput | undefined {
-  return name === "write" ? m.writes : name === "read" ? m.reads : m.rates?.[name];
+export function throughputOf(m: { operations: Operations }, name: string): Rate | undefined {
+  const o = m.operations[name];
+  return o && rateOf(o);
+}
+
+/** MiB/s of an operation's payload: its bytes per item times its rate (as the reference: msg/s × payload / 2^20). */
+export function rateOf(o: OperationFigures): Rate {
+  const mibPerSec = o.bytes && o.count ? ((o.bytes / o.count) * o.perSecond) / 1048576 : 0;
+  return { count: o.count, perSecond: o.perSecond, mibPerSec, errors: o.errors };
 }
 
 /** One of an operation's declared counters (OperationDef.counters: a read's emptyPolls), kept beside its rate. */
-export function counterOf<T extends Throughput>(m: Counted<T>, name: string, key: string): number | undefined {
-  const v = (throughputOf(m, name) as Record<string, unknown> | undefined)?.[key];
-  return typeof v === "number" ? v : undefined;
+export function counterOf(m: { operations: Operations }, name: string, key: string): number | undefined {
+  return m.operations[name]?.counters?.[key];
 }
 
-/** A latency's percentiles in a sample or summary, by its declared name. */
-export function latencyOf(m: { latencyMs: Partial<Record<string, LatencyStats>> }, name: string): LatencyStats | undefined {
-  return m.latencyMs[name];
+/** A latency's percentiles in a sample or summary, by its declared name ("write", "writeScheduled", "e2e"). */
+export function latencyOf(m: { operations: Operations }, name: string): LatencyStats | undefined {
+  const { operation, kind } = latencyAddress(name);
+  return m.operations[operation]?.latency[kind];
+}
+
+/** Every latency stored in a sample or summary, by its declared name (latencyAddress in reverse). */
+export function latenciesOf(m: { operations: Operations }): Record<string, LatencyStats> {
+  const out: Record<string, LatencyStats> = {};
+  for (const [name, o] of Object.entries(m.operations)) {
+    if (o.latency.fromSend) out[name] = o.latency.fromSend;
+    if (o.latency.fromSchedule) out[`${name}Scheduled`] = o.latency.fromSchedule;
+    if (o.latency.writerLag) out.writerLag = o.latency.writerLag;
+  }
+  return out;
+}
+
+/** A figure the workload declares of its own (a sample's backlog), or undefined. */
+export const measureOf = (m: { measures?: Record<string, number> }, name: string): number | undefined => m.measures?.[name];
+
+/** The consumer groups' figures of a sample or summary (pub/sub's groups, the queue's one), [] when it has none. */
+export const groupsOf = <G extends GroupFigures>(m: { groups?: G[] }): G[] => m.groups ?? [];
+
+/** A stored histogram (base64) by a latency's declared name. */
+export function histogramOf(h: Record<string, Partial<Record<string, string>>>, name: string): string | undefined {
+  const { operation, kind } = latencyAddress(name);
+  return h[operation]?.[kind];
 }
 
 /** The operation whose rate sums consumer groups (pub/sub's read), if any. */

@@ -1,32 +1,24 @@
 // One sample per second of a run, written by the runner into the control store (Sample.metrics) and
 // streamed to the browser over SSE. Percentiles here are of that one interval's histogram only.
 import { z } from "zod";
-import { LatencyByMetric, Phase, Throughput } from "./metrics";
+import { GroupFigures, Operations, Phase } from "./metrics";
+import { isOldSample, upgradeSampleMetrics } from "./upgrade";
 import { SampleRunnerLoad } from "./runner-load";
 import { TelemetrySample } from "../telemetry/shape";
 
-export const GroupSample = z.object({
-  /** "g0", "g1", … for pubsub consumer groups; "queue" for the queue. */
-  group: z.string(),
-  msgPerSec: z.number(),
-  /** Messages written but not yet read by this group (pubsub) / rows still queued (queue). */
-  backlog: z.number().int(),
-});
-
-export const SampleMetrics = z.object({
+const SampleMetricsV2 = z.object({
   /** Seconds since the load started (warm-up included). */
   elapsedSec: z.number(),
   /** Real length of this interval in seconds (rates are divided by it). */
   intervalSec: z.number(),
-  writes: Throughput,
-  reads: Throughput.extend({ emptyPolls: z.number().int() }),
-  groups: z.array(GroupSample),
-  /** Largest backlog over groups. */
-  backlog: z.number().int(),
-  latencyMs: LatencyByMetric,
-  /** Rates of the workload's declared operations other than write and read (those are `writes`/`reads`), by
-   *  name (runner/stats.ts OpStats). Absent when it declares none: pub/sub, queue and every older sample. */
-  rates: z.record(z.string(), Throughput).optional(),
+  /** What each declared operation did in this interval, by its name (lib/measurement/metrics.ts OperationFigures);
+   *  its latencies are the percentiles of this interval's histograms. */
+  operations: Operations,
+  /** Per consumer group (pub/sub's g0, g1, …; the queue's "queue"): its reads and its backlog. */
+  groups: z.array(GroupFigures).optional(),
+  /** What the workload declares of its own, by name: `backlog` (items waiting at the interval's end, the largest
+   *  over groups) when it declares one. */
+  measures: z.record(z.string(), z.number()),
   /** Error messages first seen in this interval (deduplicated, at most 10). */
   errors: z.array(z.string()),
   /** The runner's own event-loop delay and CPU in this interval (lib/measurement/runner-load.ts). Absent in older samples. */
@@ -35,6 +27,8 @@ export const SampleMetrics = z.object({
    *  samples before it was collected, when its collector lagged behind a second, or with telemetry off. */
   telemetry: TelemetrySample.optional(),
 });
+/** A sample's metrics; stored samples of the old shape (no `operations`) are converted when read (./upgrade.ts). */
+export const SampleMetrics = z.preprocess((m) => (isOldSample(m) ? upgradeSampleMetrics(m) : m), SampleMetricsV2);
 export type SampleMetrics = z.infer<typeof SampleMetrics>;
 
 export const Sample = z.object({

@@ -1,7 +1,8 @@
 // The summary of a finished run: one documented schema, written by the runner into Run.summary and
 // by `bench --json`, read by every page, the compare view and the exports.
 import { z } from "zod";
-import { LatencyByMetric, Throughput } from "./metrics";
+import { LATENCY_KINDS, GroupFigures, Operations } from "./metrics";
+import { isOldSummary, upgradeSummary } from "./upgrade";
 import { SummaryRunnerLoad } from "./runner-load";
 import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
 import { RunTelemetry } from "../telemetry/report";
@@ -33,8 +34,10 @@ export const Manifest = z.object({
   endedAt: z.string(),
   /** CPU seconds (user + system) the runner process used during the measured window. */
   runnerCpuSeconds: z.number(),
-  /** runnerCpuSeconds per 1,000 messages (writes + reads) in the measured window. */
-  runnerCpuMsPer1000Msgs: z.number(),
+  /** Runner CPU milliseconds per 1,000 of the workload's counted items in the measured window (operations.ts
+   *  countedItems: messages written and read, rows inserted, requests, workflows), in their unit. Absent when none
+   *  were counted. */
+  runnerCpuMsPer1000: z.object({ ms: z.number(), unit: z.string(), operations: z.array(z.string()) }).optional(),
   /** Which clock e2e latency is measured on. */
   e2eClock: z.string(),
   /**
@@ -45,10 +48,13 @@ export const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 
-export const GroupSummary = Throughput.extend({ group: z.string(), latencyMs: LatencyByMetric, emptyPolls: z.number().int() });
+/** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed
+ *  (hdr-histogram-js encodeIntoCompressedBase64), by operation and latency kind, so runs can be merged and re-read. */
+export const Histograms = z.record(z.string(), z.partialRecord(z.enum(LATENCY_KINDS), z.string()));
+export type Histograms = z.infer<typeof Histograms>;
 
-const RunSummaryObject = z.object({
-  schemaVersion: z.literal(1),
+const RunSummaryV2 = z.object({
+  schemaVersion: z.literal(2),
   workload: z.custom<WorkloadKind>((v) => typeof v === "string" && workloadDefinition(v) !== undefined, {
     error: (iss) =>
       `workload "${String(iss.input)}" is not one this version knows (${workloadDefinitions()
@@ -62,25 +68,20 @@ const RunSummaryObject = z.object({
     measuredSeconds: z.number(),
     warmupSeconds: z.number(),
   }),
-  writes: Throughput,
-  /** Reads summed over consumer groups (pubsub fan-out counts each group's read). */
-  reads: Throughput.extend({ emptyPolls: z.number().int(), perGroup: z.array(GroupSummary) }),
-  latencyMs: LatencyByMetric,
-  /** Measured-window rates of declared operations other than write and read, by name (as SampleMetrics.rates). */
-  rates: z.record(z.string(), Throughput).optional(),
+  /** What each declared operation did in the measured window, by its name: counts, rate over the window's real
+   *  length, errors, and percentiles from its merged histograms (lib/measurement/metrics.ts OperationFigures). */
+  operations: Operations,
+  /** Per consumer group (pub/sub fan-out; the queue's one group): the same figures, and its histograms. */
+  groups: z.array(GroupFigures.extend({ histograms: Histograms.optional() })).optional(),
   verification: Verification,
   /** Whole-run counts (warm-up, measured window and drain), which verification compares with the target's rows. */
   totals: z
     .object({
-      writes: z.number().int(),
-      reads: z.number().int(),
-      /** Messages written but not read by the end of the drain (pubsub: summed over groups; queue: still queued). */
-      unreadAtEnd: z.number().int(),
-      /** How long the drain (writers stopped, readers catching up) took, in seconds. */
-      drainSeconds: z.number(),
-      /** Whole-run counts of the declared operations other than write and read, by name (as `rates`, warm-up and
-       *  drain included): what verification compares with the target. Absent in runs recorded before. */
-      operations: z.record(z.string(), z.number().int()).optional(),
+      /** Items each operation counted over the whole run, by name: what verification compares with the target. */
+      operations: z.record(z.string(), z.number().int()),
+      /** What the workload declares of its own: `unreadAtEnd` (items still waiting after the drain), `drainSeconds`
+       *  (how long the drain, writers stopped and readers catching up, took). */
+      measures: z.record(z.string(), z.number()),
     })
     .optional(),
   /** The runner's own load over the measured window and whether it distorted the latencies (lib/measurement/runner-load.ts).
@@ -91,10 +92,21 @@ const RunSummaryObject = z.object({
   telemetry: RunTelemetry.optional(),
   /** Remarks about this run's measurement, e.g. why a metric is missing. */
   notes: z.array(z.string()).optional(),
-  /** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed
-   *  (hdr-histogram-js encodeIntoCompressedBase64), so runs can be merged and re-read later. */
-  histograms: z.record(z.string(), z.string()),
+  histograms: Histograms,
 });
-// An old verification takes its unit from the run's workload (./verification.ts withVerificationUnit).
-export const RunSummary = z.preprocess(withVerificationUnit, RunSummaryObject);
-export type RunSummary = z.infer<typeof RunSummary>;
+export type RunSummary = z.infer<typeof RunSummaryV2>;
+
+/** The old shape's broker counters belong to a workload when it declares an operation of their name. */
+function upgrade(s: Record<string, unknown>) {
+  const model = workloadDefinition(String(s.workload))?.metrics;
+  const op = (name: string) => model?.operations.find((o) => o.name === name);
+  return upgradeSummary(
+    s,
+    (name) => !!op(name),
+    (name) => op(name)?.unit,
+  );
+}
+
+/** A finished run's summary; stored summaries of schemaVersion 1 are converted when read (./upgrade.ts). */
+/** An old verification takes its unit from the run's workload (./verification.ts withVerificationUnit). */
+export const RunSummary = z.preprocess((s) => withVerificationUnit(isOldSummary(s) ? upgrade(s) : s), RunSummaryV2);

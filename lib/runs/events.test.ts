@@ -5,7 +5,7 @@ import { EndEvent, parsePayload, ProblemEvent, RunStatusEvent, SampleEvent } fro
 import { prisma } from "../db";
 import { resumeAfter, runEventStream } from "./events";
 import { appendSample, createRun, finishRun } from "./store";
-import type { SampleMetrics } from "../measurement/sample";
+import { SampleMetrics } from "../measurement/sample";
 import { testControlStore } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 
@@ -18,16 +18,18 @@ after(async () => {
   await ctl.drop();
 });
 
-const metrics = (elapsedSec: number): SampleMetrics => ({
-  elapsedSec,
-  intervalSec: 1,
-  writes: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0 },
-  reads: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0, emptyPolls: 0 },
-  groups: [{ group: "g0", msgPerSec: 100, backlog: 0 }],
-  backlog: 0,
-  latencyMs: {},
-  errors: [],
-});
+const metrics = (elapsedSec: number): SampleMetrics =>
+  // The old stored shape, read through the schema (which converts it).
+  SampleMetrics.parse({
+    elapsedSec,
+    intervalSec: 1,
+    writes: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0 },
+    reads: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0, emptyPolls: 0 },
+    groups: [{ group: "g0", msgPerSec: 100, backlog: 0 }],
+    backlog: 0,
+    latencyMs: {},
+    errors: [],
+  });
 
 interface Ev {
   event: string;

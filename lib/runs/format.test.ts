@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { overTimeOf } from "../compare/build";
 import { metricModel, rateLabel } from "../measurement/operations";
 import { fmtChange, fmtLatencies, fmtLatency, fmtPercent, knobsLabel, knobsParts } from "./format";
-import { isRateSample, type SampleMetrics } from "../measurement/sample";
+import { isRateSample, SampleMetrics } from "../measurement/sample";
 import { WorkloadConfig } from "../workloads/config";
 
 test("a run's knobs are spelled out in words, one part per knob", () => {
@@ -49,16 +49,18 @@ test("the read rate is 'all groups' only for pub/sub with several consumer group
   assert.equal(rateLabel(read("queue"), 1), "read");
 });
 
-const sample = (elapsedSec: number, intervalSec: number, msgs: number): SampleMetrics => ({
-  elapsedSec,
-  intervalSec,
-  writes: { count: msgs, msgPerSec: msgs / intervalSec, mibPerSec: msgs / intervalSec / 1024, errors: 0 },
-  reads: { count: msgs, msgPerSec: msgs / intervalSec, mibPerSec: msgs / intervalSec / 1024, errors: 0, emptyPolls: 0 },
-  groups: [{ group: "queue", msgPerSec: msgs / intervalSec, backlog: 0 }],
-  backlog: 0,
-  latencyMs: {},
-  errors: [],
-});
+const sample = (elapsedSec: number, intervalSec: number, msgs: number, latencyMs = {}): SampleMetrics =>
+  // The old stored shape, read through the schema (which converts it).
+  SampleMetrics.parse({
+    elapsedSec,
+    intervalSec,
+    writes: { count: msgs, msgPerSec: msgs / intervalSec, mibPerSec: msgs / intervalSec / 1024, errors: 0 },
+    reads: { count: msgs, msgPerSec: msgs / intervalSec, mibPerSec: msgs / intervalSec / 1024, errors: 0, emptyPolls: 0 },
+    groups: [{ group: "queue", msgPerSec: msgs / intervalSec, backlog: 0 }],
+    backlog: 0,
+    latencyMs,
+    errors: [],
+  });
 
 test("a sample shorter than a tenth of the 1 s period is not a rate: by its measured length, not its place", () => {
   assert.equal(isRateSample(sample(1, 1.003, 1000)), true);
@@ -74,7 +76,7 @@ test("the compare over-time points leave a too-short interval's rates out (null)
     {
       seq: 2,
       phase: "draining",
-      metrics: { ...sample(2.0027, 0.0027, 2), latencyMs: { e2e: { p50: 3, p90: 4, p95: 4, p99: 5, p999: 5, max: 5, mean: 3.5, count: 2 } } },
+      metrics: sample(2.0027, 0.0027, 2, { e2e: { p50: 3, p90: 4, p95: 4, p99: 5, p999: 5, max: 5, mean: 3.5, count: 2 } }),
     },
   ]);
   assert.deepEqual(points[2].latency?.e2e, { p50: 3, p95: 4, p99: 5, max: 5 });

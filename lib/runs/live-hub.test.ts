@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type PrismaClient, prisma } from "../db";
-import type { SampleMetrics } from "../measurement/sample";
+import { SampleMetrics } from "../measurement/sample";
 import { testControlStore } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 import { runEventStream } from "./events";
@@ -18,16 +18,18 @@ after(async () => {
   await ctl.drop();
 });
 
-const metrics = (elapsedSec: number): SampleMetrics => ({
-  elapsedSec,
-  intervalSec: 1,
-  writes: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0 },
-  reads: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0, emptyPolls: 0 },
-  groups: [{ group: "g0", msgPerSec: 100, backlog: 0 }],
-  backlog: 0,
-  latencyMs: {},
-  errors: [],
-});
+const metrics = (elapsedSec: number): SampleMetrics =>
+  // The old stored shape, read through the schema (which converts it).
+  SampleMetrics.parse({
+    elapsedSec,
+    intervalSec: 1,
+    writes: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0 },
+    reads: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0, emptyPolls: 0 },
+    groups: [{ group: "g0", msgPerSec: 100, backlog: 0 }],
+    backlog: 0,
+    latencyMs: {},
+    errors: [],
+  });
 
 /** The control store's client, counting every query it sends (the hub's and each viewer's alike). */
 function countingDb() {

@@ -12,14 +12,18 @@ import { encodeHistogram, newHistogram, percentilesOf, recordMicros } from "../m
 import { migrate, MIGRATIONS_DIR } from "../../platform/migrate";
 import { headlineOf, toRunView } from "./view";
 import { createRun, finishRun, listRunRows } from "./store";
-import type { RunSummary } from "../measurement/summary";
+import { RunSummary } from "../measurement/summary";
 import { testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 
 let db: Awaited<ReturnType<typeof testDatabase>>;
 const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, durationSeconds: 3, warmupSeconds: 1 });
 
-function summary(msgPerSec: number): RunSummary {
+/** Read through the schema, which converts it. */
+const summary = (msgPerSec: number): RunSummary => RunSummary.parse(oldSummary(msgPerSec));
+
+/** A summary as runs stored it before the declared operations (schemaVersion 1). */
+function oldSummary(msgPerSec: number) {
   const h = newHistogram();
   for (let i = 1; i <= 100; i++) recordMicros(h, 1000 * i);
   const l = percentilesOf(h);
@@ -77,7 +81,7 @@ test("a run stored before the headline column and the enums gets its headline, a
   await c.query(
     `INSERT INTO run (id, workload, config, target_label, status, phase, source, summary, finished_at)
      VALUES ('r_old000000001', 'queue', $1, 'embedded default', 'completed', 'done', 'app', $2, now())`,
-    [JSON.stringify(config), JSON.stringify(summary(500))],
+    [JSON.stringify(config), JSON.stringify(oldSummary(500))],
   );
   await c.query(`INSERT INTO sample (run_id, seq, time, phase, metrics) VALUES ('r_old000000001', 0, now(), 'measuring', '{}')`);
   // A status no version wrote (hand-edited, say) must not stop the migration, hence the app's start.

@@ -27,7 +27,7 @@ function samplesOf(config: WorkloadConfig): Sample[] {
 }
 
 const BROKER_COLUMNS = [
-  ..."seq time phase elapsed_s interval_s write_msg_s write_mib_s write_messages write_errors read_msg_s read_mib_s read_messages read_errors empty_polls backlog".split(
+  ..."seq time phase elapsed_s interval_s write_msg_s write_mib_s write_count write_errors read_msg_s read_mib_s read_count read_errors empty_polls backlog".split(
     " ",
   ),
   ...["write", "writeScheduled", "writerLag", "read", "claim", "e2e", "e2eScheduled"].flatMap((m) => [
@@ -58,10 +58,10 @@ for (const input of [
     assert.deepEqual(header.slice(0, csvColumns(input.kind).length), BROKER_COLUMNS);
     // Messages in that second vs how many latencies its histogram holds: different columns, different values.
     const col = (name: string) => first[header.indexOf(name)];
-    assert.equal(col("write_messages"), "10");
+    assert.equal(col("write_count"), "10");
     assert.equal(col("write_latency_count"), "1");
     assert.equal(col("e2e_latency_count"), String(10 * (input.kind === "pubsub" ? 3 : 1)));
-    assert.equal(col("read_messages"), String(10 * (input.kind === "pubsub" ? 3 : 1)));
+    assert.equal(col("read_count"), String(10 * (input.kind === "pubsub" ? 3 : 1)));
     const groups = input.kind === "pubsub" ? ["g0", "g1", "g2"] : ["queue"];
     assert.deepEqual(
       header.filter((h) => h.startsWith("group_")),

@@ -92,7 +92,7 @@ function headlineParts(kind: string): { rates: OperationDef[]; latency: { name: 
 export function headlineOf(s: RunSummary): RunHeadline {
   const parts = headlineParts(s.workload);
   return {
-    rates: parts.rates.map((o) => ({ op: o.name, label: o.label, unit: `${o.unit}/s`, perSec: throughputOf(s, o.name)?.msgPerSec ?? 0 })),
+    rates: parts.rates.map((o) => ({ op: o.name, label: o.label, unit: `${o.unit}/s`, perSec: throughputOf(s, o.name)?.perSecond ?? 0 })),
     latency: parts.latency && { ...parts.latency, p99Ms: latencyOf(s, parts.latency.name)?.p99 ?? null },
     verified: s.verification.ok,
   };

@@ -2,6 +2,7 @@
 // of it is in, and changed only on sustained evidence: a new category must hold for LIVE_STABLE_SECONDS in a row
 // before it replaces the one shown (a verdict over a few seconds would otherwise flicker between categories on
 // a busy machine). Browser-safe.
+import type { Operations } from "../measurement/metrics";
 import type { TelemetrySample } from "./shape";
 import { PaceTrack, type PacedSample, type PaceSpec } from "./pace";
 import { paceInputOf } from "./pace-rules";
@@ -30,11 +31,13 @@ export function liveVerdict(measured: readonly LiveSample[], spec: PaceSpec): { 
   if (telSec < LIVE_MIN_SECONDS) return null;
   const track = new PaceTrack(spec);
   for (const m of span) track.addSample(m);
-  const sum = (pick: (m: LiveSample) => number) => span.reduce((a, m) => a + pick(m), 0);
-  const rate = (count: number) => ({ count, msgPerSec: sec > 0 ? count / sec : 0, mibPerSec: 0, errors: 0 });
-  const rates: Record<string, ReturnType<typeof rate>> = {};
-  for (const name of new Set(span.flatMap((m) => Object.keys(m.rates ?? {})))) rates[name] = rate(sum((m) => m.rates?.[name]?.count ?? 0));
-  const counted = { writes: rate(sum((m) => m.writes.count)), reads: rate(sum((m) => m.reads.count)), rates, latencyMs: {} };
+  // The span's counts per operation, as a window's (latencies come from the track's per-second samples).
+  const operations: Operations = {};
+  for (const name of new Set(span.flatMap((m) => Object.keys(m.operations)))) {
+    const count = span.reduce((a, m) => a + (m.operations[name]?.count ?? 0), 0);
+    operations[name] = { count, perSecond: sec > 0 ? count / sec : 0, errors: 0, latency: {} };
+  }
+  const counted = { operations };
   const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups: 1 }) });
   return { verdict, seconds: sec };
 }

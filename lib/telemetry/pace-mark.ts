@@ -20,7 +20,7 @@ const num = (x: number) => Math.round(x).toLocaleString("en-US");
 export function paceMark(s: RunSummary): string | null {
   const spec = paceSpecOf(pacingOf(s.config), definitionOf(s.config).metrics);
   if (!isPaced(spec)) return null;
-  const achieved = throughputOf(s, spec.operation)?.msgPerSec ?? 0;
+  const achieved = throughputOf(s, spec.operation)?.perSecond ?? 0;
   const share = achieved / spec.targetPerSec!;
   if (share >= PACE_THRESHOLDS.rateAchieved) return "met";
   const doers = spec.kind === "open-loop" ? `the open loop's ${plural(spec)}` : `the ${doersOf(spec)}`;

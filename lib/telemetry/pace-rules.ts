@@ -3,7 +3,7 @@
 // grew) and stall (a stretch behind schedule or at a fraction of the rate, and its catch-up). Browser-safe;
 // ./verdict.ts runs them beside the server-side rules and picks the headline.
 import type { Category, Evidence, Finding } from "./verdict";
-import type { LatencyStats, Throughput } from "../measurement/metrics";
+import type { Operations } from "../measurement/metrics";
 import { latencyOf, throughputOf } from "../measurement/operations";
 import { isPaced, PACE_THRESHOLDS, type PaceFacts, type PaceSpec, type PaceTrack } from "./pace";
 import type { TelemetryWindow } from "./window";
@@ -27,22 +27,18 @@ export interface PaceInput {
  * The pace input of a finished window: the track's facts with the window's rates (a summary's counters, read by
  * the declared names), the consumer groups the reads sum, what was left unread after the drain.
  */
-export function paceInputOf(
-  track: PaceTrack,
-  m: { writes: Throughput; reads: Throughput; rates?: Record<string, Throughput>; latencyMs: Partial<Record<string, LatencyStats>> },
-  o: { groups: number; unreadAtEnd?: number },
-): PaceInput {
+export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: { groups: number; unreadAtEnd?: number }): PaceInput {
   const s = track.spec;
   const e2e = s.delivery ? latencyOf(m, s.delivery)?.p50 : undefined;
   const fromSchedule = s.scheduled ? latencyOf(m, s.scheduled)?.p99 : undefined;
   return {
     spec: s,
-    achievedPerSec: throughputOf(m, s.operation)?.msgPerSec ?? 0,
+    achievedPerSec: throughputOf(m, s.operation)?.perSecond ?? 0,
     facts: track.result(),
     ...(s.backlog
       ? {
-          writePerSec: m.writes.msgPerSec,
-          readPerSec: m.reads.msgPerSec / Math.max(1, o.groups),
+          writePerSec: throughputOf(m, "write")?.perSecond ?? 0,
+          readPerSec: (throughputOf(m, "read")?.perSecond ?? 0) / Math.max(1, o.groups),
           ...(o.unreadAtEnd !== undefined ? { unreadAtEnd: o.unreadAtEnd } : {}),
         }
       : {}),

@@ -3,7 +3,7 @@
 // window's per-second samples. The engine feeds a PaceTrack one sample a second; the live page feeds the same
 // from stored samples; ./verdict.ts turns the result into findings (./pace-rules.ts).
 import type { SampleMetrics } from "../measurement/sample";
-import { latencyOf, throughputOf } from "../measurement/operations";
+import { latencyOf, measureOf, throughputOf } from "../measurement/operations";
 import type { MetricModel, Pacing } from "../../workloads/types";
 
 /** The thresholds of the pace rules; verdict.ts's THRESHOLDS lists them with the others. */
@@ -48,7 +48,7 @@ export interface PaceSecond {
 }
 
 /** What PaceTrack reads of a sample. */
-export type PacedSample = Pick<SampleMetrics, "intervalSec" | "writes" | "reads" | "rates" | "latencyMs" | "backlog">;
+export type PacedSample = Pick<SampleMetrics, "intervalSec" | "operations" | "measures">;
 
 /** How the run was paced, in the workload's words. */
 export interface PaceSpec {
@@ -173,7 +173,7 @@ export class PaceTrack {
       sec: m.intervalSec,
       done,
       ...(behind !== undefined ? { behindMs: behind } : {}),
-      ...(s.backlog ? { backlog: m.backlog } : {}),
+      ...(s.backlog ? { backlog: measureOf(m, "backlog") } : {}),
       ...(p50 !== undefined ? { p50Ms: p50 } : {}),
     });
   }

@@ -79,13 +79,11 @@ describe("words", () => {
 
 describe("live verdict", () => {
   test("waits for five seconds of telemetry, then judges the last ten", () => {
-    const tp = (count: number) => ({ count, msgPerSec: count, mibPerSec: 0, errors: 0 });
+    const op = (count: number) => ({ count, perSecond: count, errors: 0, latency: {} });
     const m = (i: number) => ({
       telemetry: sample({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }),
-      writes: tp(100),
-      reads: { ...tp(100), emptyPolls: 0 },
-      latencyMs: {},
-      backlog: 0,
+      operations: { write: op(100), read: op(100) },
+      measures: { backlog: 0 },
       intervalSec: 1,
     });
     const spec = (perSec: number): PaceSpec => ({

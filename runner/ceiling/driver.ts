@@ -2,6 +2,7 @@
 // rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
 import { readFileSync } from "node:fs";
+import { latenciesOf } from "../../lib/measurement/operations";
 import type { RunSummary } from "../../lib/measurement/summary";
 import type { WorkloadConfig } from "../../lib/workloads/config";
 import { type GoalMetric, serviceMsOf, stepFacts } from "../../lib/ceiling/facts";
@@ -148,7 +149,7 @@ export async function runStep(
     readRate: facts.readRate,
     measuredSeconds: facts.measuredSeconds,
     goal: facts.latency,
-    latencyMs: summary.latencyMs,
+    latencyMs: latenciesOf(summary),
     client: facts.client,
     ...(bottleneckOf(summary) ? { bottleneck: bottleneckOf(summary) } : {}),
     startedAt: startedAt.toISOString(),

@@ -134,8 +134,8 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
       onPhase: (phase) => progress && showProgress({ ...progress, phase }),
       onSample: (s) => {
         if (!progress) return;
-        const { elapsedSec, writes, reads, backlog, latencyMs } = s.metrics;
-        showProgress({ ...progress, phase: s.phase, sample: { elapsedSec, writes, reads, backlog, latencyMs } });
+        const { elapsedSec, operations, measures } = s.metrics;
+        showProgress({ ...progress, phase: s.phase, sample: { elapsedSec, operations, measures } });
       },
     }),
     onStep: async (step, summary) => {

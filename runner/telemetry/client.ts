@@ -6,7 +6,7 @@
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import type { ClientRates } from "../../lib/telemetry/shape";
 import { clock } from "../timing";
-import { RunnerLoadMeter } from "../stats";
+import { RunnerLoadMeter } from "../load-meter";
 import { runQueueWaitNs } from "./host";
 
 export class ClientProbe {

@@ -69,7 +69,7 @@ describe("the verdict judges the run's own pace", () => {
     const end = evidence(verdict, "consumers-behind", "backlog at the window's end")!;
     assert.ok(end >= 100, explain(verdict));
     assert.match(verdict.statement, /the backlog grew [\d,.]+ msg\/s to [\d,.]+ at the window's end/);
-    assert.match(verdict.statement, new RegExp(`${(summary.totals?.unreadAtEnd ?? 0).toLocaleString("en-US")} unread after the drain|e2e p50`));
+    assert.match(verdict.statement, new RegExp(`${(summary.totals?.measures.unreadAtEnd ?? 0).toLocaleString("en-US")} unread after the drain|e2e p50`));
   });
 
   test("stall: a table locked for 2 s mid-window is found with its time and length, and its catch-up", async (t) => {

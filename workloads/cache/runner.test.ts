@@ -13,6 +13,7 @@ import { Kpis, VerificationPanel } from "../../components/run/RunResult";
 import { runWorkload, verificationError, summaryText } from "../../runner/harness";
 import { keyName } from "./runner";
 import { factOf } from "../../lib/measurement/verification";
+import { latencyOf, histogramOf } from "../../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -64,7 +65,7 @@ describe("cache: counts equal the target and verification passes", () => {
         // Every key is there once, and nothing else.
         const rows = Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.cache_entries`)).rows[0].n);
         assert.equal(rows, 500);
-        const rates = summary.rates!;
+        const rates = summary.operations;
         const gets = rates.get.count;
         const sets = rates.set.count;
         assert.ok(gets > 0 && sets > 0, `gets ${gets}, sets ${sets}`);
@@ -80,14 +81,14 @@ describe("cache: counts equal the target and verification passes", () => {
         assert.ok(maxW <= ops.set, "no write id beyond the sets the runner sent");
         // Latencies: per operation, all requests, statements and pool wait, each re-read from its histogram.
         for (const m of ["get", "set", "total", "statement", "poolWait"]) {
-          const s = summary.latencyMs[m];
+          const s = latencyOf(summary, m);
           assert.ok(s && s.count > 0, `${m} latency recorded`);
-          assert.deepEqual(percentilesOf(decodeHistogram(summary.histograms[m])), s);
+          assert.deepEqual(percentilesOf(decodeHistogram(histogramOf(summary.histograms, m)!)), s);
         }
-        assert.equal(summary.latencyMs.total!.count, gets + sets);
-        assert.equal(summary.latencyMs.statement!.count, gets + sets);
+        assert.equal(latencyOf(summary, "total")!.count, gets + sets);
+        assert.equal(latencyOf(summary, "statement")!.count, gets + sets);
         // A request's latency includes its pool wait and its statements.
-        assert.ok(summary.latencyMs.total!.mean >= summary.latencyMs.statement!.mean);
+        assert.ok(latencyOf(summary, "total")!.mean >= latencyOf(summary, "statement")!.mean);
         // The run page and the CLI speak of requests: no MiB/s (no payload), no messages.
         const kpis = renderToStaticMarkup(createElement(Kpis, { summary }));
         assert.match(kpis, /data-testid="kpi-total">[\d,.]+</);
@@ -106,7 +107,7 @@ describe("cache: counts equal the target and verification passes", () => {
         // no broker words.
         assert.doesNotMatch(text.split("\nwhy this number")[0], /MiB\/s|back-off|messages/);
         if (c.load === "rate") {
-          const rate = rates.total.msgPerSec;
+          const rate = rates.total.perSecond;
           assert.ok(rate > 300 && rate < 440, `open loop keeps its rate: ${rate}/s`);
         }
       } finally {

@@ -9,6 +9,7 @@ import type { RunSummary } from "../../lib/measurement/summary";
 import { summaryText, verificationError } from "../../runner/harness";
 import { dbosTestTarget, sleep } from "../dbos/testing";
 import { factOf } from "../../lib/measurement/verification";
+import { throughputOf, latencyOf } from "../../lib/measurement/operations";
 
 let t: Awaited<ReturnType<typeof dbosTestTarget>>;
 before(async () => {
@@ -36,18 +37,21 @@ test("rows in the table equal the inserts counted; latencies and the drain time 
     assert.equal(s.verification.ok, true, verificationError(s) ?? "");
     assertCheckedInRows(s);
     const rows = await t.count(`SELECT count(*) AS n FROM ${schema}.bench_inserts`);
-    assert.equal(rows, s.totals!.writes, "rows = inserts counted over the whole run");
+    assert.equal(rows, s.totals!.operations.write, "rows = inserts counted over the whole run");
     assert.equal(await t.count(`SELECT count(DISTINCT id) AS n FROM ${schema}.bench_inserts`), rows);
     // 500 inserts/s over the window: the timetable's inserts are all done by the end of the drain (the window's
     // edges may hold a batch more or less); those a busy machine finished late fall out of the window's count.
     const due = 500 * s.window.measuredSeconds;
-    assert.ok(Math.abs(s.totals!.writes - due) <= 20, `inserts over the whole run ${s.totals!.writes}, ${due.toFixed(0)} due`);
-    assert.ok(s.writes.count > 0 && s.writes.count <= s.totals!.writes, `measured inserts ${s.writes.count}`);
-    assert.ok(s.latencyMs.write!.count === s.writes.count && s.latencyMs.writeScheduled!.count === s.writes.count);
-    assert.ok(s.latencyMs.writeScheduled!.p50 >= s.latencyMs.write!.p50, "from schedule ≥ from send");
-    assert.ok(s.latencyMs.batch!.count >= 95, `batches ${s.latencyMs.batch?.count}`);
+    assert.ok(Math.abs(s.totals!.operations.write - due) <= 20, `inserts over the whole run ${s.totals!.operations.write}, ${due.toFixed(0)} due`);
+    assert.ok(
+      throughputOf(s, "write")!.count > 0 && throughputOf(s, "write")!.count <= s.totals!.operations.write,
+      `measured inserts ${throughputOf(s, "write")!.count}`,
+    );
+    assert.ok(latencyOf(s, "write")!.count === throughputOf(s, "write")!.count && latencyOf(s, "writeScheduled")!.count === throughputOf(s, "write")!.count);
+    assert.ok(latencyOf(s, "writeScheduled")!.p50 >= latencyOf(s, "write")!.p50, "from schedule ≥ from send");
+    assert.ok(latencyOf(s, "batch")!.count >= 95, `batches ${latencyOf(s, "batch")?.count}`);
     // A batch is 10 inserts in a row: its latency is above one insert's.
-    assert.ok(s.latencyMs.batch!.p50 > s.latencyMs.write!.p50);
+    assert.ok(latencyOf(s, "batch")!.p50 > latencyOf(s, "write")!.p50);
     const drain = (s.notes ?? []).find((n) => n.startsWith("drain time "));
     assert.match(drain ?? "", /^drain time \d+\.\d{3} s \(> 0 means the database could not keep up\)/);
     assert.ok(Number(/drain time ([\d.]+)/.exec(drain!)![1]) < 1, drain);

@@ -7,6 +7,7 @@ import { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload, verificationError } from "../../runner/harness";
+import { latencyOf } from "../../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -56,7 +57,7 @@ describe("job queue: counts equal the target and verification passes", () => {
         ).rows[0].indexdef as string;
         if (c.variant === "modded") assert.match(indexes, /\(created_at\) WHERE \(status = 'pending'::text\)/);
         else assert.match(indexes, /\(status, created_at\)$/);
-        const r = summary.rates!;
+        const r = summary.operations;
         const ops = summary.totals!.operations!;
         const preloaded = c.preload;
         const rows = await count(`SELECT count(*) AS n FROM ${schema}.job_queue`);
@@ -70,7 +71,7 @@ describe("job queue: counts equal the target and verification passes", () => {
         assert.equal(ops.total, ops.enqueue + ops.dequeue);
         assert.ok(r.enqueue.count > 0 && r.dequeue.count > 0 && taken > 0);
         assert.ok(r.enqueue.count <= ops.enqueue && r.total.count === r.enqueue.count + r.dequeue.count);
-        const delivery = summary.latencyMs.delivery;
+        const delivery = latencyOf(summary, "delivery");
         assert.ok(delivery && delivery.count > 0 && delivery.count <= taken, "a delivery latency per job dequeued in the window");
         assert.equal(summary.verification.checked, ops.enqueue);
       } finally {

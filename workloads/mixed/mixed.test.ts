@@ -12,6 +12,7 @@ import { runWorkload } from "../../runner/harness";
 import { notify } from "../notify/definition";
 import { search } from "../search/definition";
 import { mixed, mixedParts } from "./definition";
+import { throughputOf, latencyOf, histogramOf } from "../../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -72,15 +73,15 @@ for (const variant of ["baseline", "modded"] as const)
       assert.equal(s.verification.ok, true, s.verification.problems.join("; "));
       let sum = 0;
       for (const op of REQUEST_OPS) {
-        const n = s.rates?.[op]?.count ?? 0;
+        const n = s.operations[op]?.count ?? 0;
         assert.ok(n > 0, `${op}: ${n}`);
         sum += n;
-        assert.ok(s.latencyMs[op], `${op} has its own percentiles`);
+        assert.ok(latencyOf(s, op), `${op} has its own percentiles`);
       }
-      assert.equal(s.rates?.total.count, sum, "total counts every request once");
-      assert.equal(decodeHistogram(s.histograms!.total).totalCount, sum, "the aggregate histogram holds every request");
-      assert.ok(s.latencyMs.delivery, "notify's delivery latency");
-      assert.ok(s.latencyMs.jobDelivery, "the job queue's enqueue → dequeue latency, under its own name");
+      assert.equal(throughputOf(s, "total")!.count, sum, "total counts every request once");
+      assert.equal(decodeHistogram(histogramOf(s.histograms, "total")!).totalCount, sum, "the aggregate histogram holds every request");
+      assert.ok(latencyOf(s, "delivery"), "notify's delivery latency");
+      assert.ok(latencyOf(s, "jobDelivery"), "the job queue's enqueue → dequeue latency, under its own name");
       if (variant === "modded")
         assert.ok(
           s.notes?.some((n) => /^pg_cron cache-expiry job skipped: the pg_cron extension is not installed/.test(n)),
@@ -95,7 +96,7 @@ for (const variant of ["baseline", "modded"] as const)
 test("open loop: arrivals are spread over the parts in their VUs' proportions", async () => {
   const s = await run({ variant: "modded", load: "rate", rate: 200 });
   assert.equal(s.verification.ok, true, s.verification.problems.join("; "));
-  for (const op of ["search", "publish", "enqueue"]) assert.ok((s.rates?.[op]?.count ?? 0) > 0, op);
+  for (const op of ["search", "publish", "enqueue"]) assert.ok((s.operations[op]?.count ?? 0) > 0, op);
 });
 
 test("a tampered part fails the run, named", async () => {

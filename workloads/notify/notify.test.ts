@@ -10,6 +10,7 @@ import { runWorkload } from "../../runner/harness";
 import { Deliveries } from "./subscribers";
 import { messagePayload, notifySql } from "./sql";
 import { factOf } from "../../lib/measurement/verification";
+import { throughputOf, latencyOf } from "../../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -62,19 +63,19 @@ for (const variant of ["baseline", "modded"] as const)
         const { summary, rows } = await run(load === "rate" ? { variant, rate: 150 } : { variant });
         const v = summary.verification;
         assert.equal(v.ok, true, v.problems.join("; "));
-        const published = summary.rates?.publish.count ?? 0;
+        const published = throughputOf(summary, "publish")!.count ?? 0;
         assert.ok(published > 30, `published ${published}`);
         assert.equal(rows, v.checked, "the table holds every publish of the run");
         assert.equal(factOf(v, "never received"), 0);
         assert.equal(factOf(v, "received more than once"), 0);
-        const delivery = summary.latencyMs.delivery;
+        const delivery = latencyOf(summary, "delivery");
         assert.ok(delivery && delivery.p50 > 0, "delivery latency recorded");
         if (variant === "baseline") {
-          assert.ok((summary.rates?.poll.count ?? 0) >= 10 * 2 * 8, `polls: ${summary.rates?.poll.count}`);
+          assert.ok((throughputOf(summary, "poll")!.count ?? 0) >= 10 * 2 * 8, `polls: ${throughputOf(summary, "poll")!.count}`);
           // Polling every 100 ms: a message waits about 50 ms on average for its channel's next poll.
           assert.ok(delivery.p50 > 10 && delivery.p50 < 150, `delivery p50 ${delivery.p50}`);
         } else {
-          assert.ok(!summary.rates?.poll?.count, "LISTEN does not poll");
+          assert.ok(!throughputOf(summary, "poll")!.count, "LISTEN does not poll");
           assert.ok(delivery.p50 < 50, `delivery p50 ${delivery.p50}`);
           assert.ok(summary.notes?.some((n) => n.startsWith("NOTIFY queue: at most")));
         }

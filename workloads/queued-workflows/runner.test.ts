@@ -9,6 +9,7 @@ import { runWorkload, verificationError } from "../../runner/harness";
 import { expandIdList } from "./sql";
 import { queueNames } from "./runner";
 import { factOf } from "../../lib/measurement/verification";
+import { throughputOf, latencyOf } from "../../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -67,12 +68,12 @@ describe("every enqueued workflow is completed exactly once, or still queued at 
         const t = summary.totals!;
         const rows = await rowsBy(schema);
         // Something was enqueued (how much depends on how busy the machine is); what follows holds for any count.
-        assert.ok(t.writes > 0, `enqueued ${t.writes}`);
-        assert.equal(rows.SUCCESS?.n ?? 0, t.reads, "SUCCESS rows = completions the runner counted");
+        assert.ok(t.operations.write > 0, `enqueued ${t.operations.write}`);
+        assert.equal(rows.SUCCESS?.n ?? 0, t.operations.read, "SUCCESS rows = completions the runner counted");
         assert.equal(rows.SUCCESS?.once, rows.SUCCESS?.n, "every completed workflow was started once (recovery_attempts = 1)");
         const open = (rows.ENQUEUED?.n ?? 0) + (rows.PENDING?.n ?? 0);
-        assert.equal(rows.SUCCESS!.n + open, t.writes, "every enqueued workflow is completed or still queued");
-        assert.equal(open, t.unreadAtEnd);
+        assert.equal(rows.SUCCESS!.n + open, t.operations.write, "every enqueued workflow is completed or still queued");
+        assert.equal(open, t.measures.unreadAtEnd);
         assert.deepEqual(
           Object.keys(rows).filter((s) => !["SUCCESS", "ENQUEUED", "PENDING"].includes(s)),
           [],
@@ -91,8 +92,8 @@ describe("every enqueued workflow is completed exactly once, or still queued at 
           assert.deepEqual(share, [], "an enqueuer reported behind its own share of the throttle");
         }
         // What it measures: enqueue and completion rates, the dequeue poll, enqueue-to-completion per workflow.
-        assert.ok(summary.writes.msgPerSec > 0 && summary.reads.msgPerSec > 0);
-        assert.ok(summary.latencyMs.claim!.count > 0 && summary.latencyMs.e2e!.count === summary.reads.count);
+        assert.ok(throughputOf(summary, "write")!.perSecond > 0 && throughputOf(summary, "read")!.perSecond > 0);
+        assert.ok(latencyOf(summary, "claim")!.count > 0 && latencyOf(summary, "e2e")!.count === throughputOf(summary, "read")!.count);
         assert.ok((summary.notes ?? []).some((n) => /^backlog (of|per queue)/.test(n)));
       } finally {
         await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -161,8 +162,8 @@ test("workers slower than the enqueuers: the backlog and what is still queued at
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   assert.equal(summary.verification.ok, true, verificationError(summary) ?? "");
   const t = summary.totals!;
-  assert.ok(t.unreadAtEnd > 0, "some workflows still queued at the end");
-  assert.equal(t.writes - t.reads, t.unreadAtEnd);
+  assert.ok(t.measures.unreadAtEnd > 0, "some workflows still queued at the end");
+  assert.equal(t.operations.write - t.operations.read, t.measures.unreadAtEnd);
   const notes = (summary.notes ?? []).join("\n");
   assert.match(notes, /backlog of bench-queue \(sampled each second\): peak [\d,]+/);
   assert.match(notes, /still ENQUEUED when the workers stopped: [\d,]+ on bench-queue|claimed \(PENDING\) but not yet started/);

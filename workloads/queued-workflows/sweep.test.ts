@@ -10,6 +10,7 @@ import { PROJECT_ROOT } from "../../lib/paths";
 import { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
 import { queuesSweep } from "./sweep";
+import { throughputOf } from "../../lib/measurement/operations";
 
 test("a list of queue counts is a sweep; each run gets its count and its own --json file", () => {
   assert.deepEqual(queuesSweep(["queued-workflows", "-queues", "4"]), { kind: "none" });
@@ -95,7 +96,7 @@ test("npm run bench -- queued-workflows --queues 1,3: two runs, their summaries,
     // The table's completion rate is the run's measured one.
     const cells = rows[i].trim().split(/\s{2,}/);
     assert.equal(cells[0], String(q));
-    assert.equal(cells[2], Math.round(s.reads.msgPerSec).toLocaleString("en-US"));
+    assert.equal(cells[2], Math.round(throughputOf(s, "read")!.perSecond).toLocaleString("en-US"));
   }
   assert.match(table, /Published \(DBOS, 2\.17\): 12\.1K workflows\/s on one queue, 30\.6K over many/);
 });

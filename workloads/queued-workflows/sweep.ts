@@ -1,6 +1,7 @@
 // The queues sweep of the CLI: `npm run bench -- queued-workflows --queues 1,2,4,8 …` runs one ordinary run per
 // queue count, back to back (each saved with --save like any run, each its own --json file), then prints the
 // completion rate against the number of queues: the curve the study published only as a chart.
+import { latencyOf, throughputOf } from "../../lib/measurement/operations";
 import { msText, num } from "../../runner/core";
 import { paceMark } from "../../lib/telemetry/pace-mark";
 import type { CliSweep, SweepPlan, SweepPoint } from "../runtime";
@@ -57,7 +58,7 @@ export function queuesSweep(argv: string[]): SweepPlan {
  * who fell behind (its curve is then the enqueuers' limit, not the queues').
  */
 export function sweepText(points: SweepPoint[]): string {
-  const rate = (p: SweepPoint) => p.summary?.reads.msgPerSec ?? 0;
+  const rate = (p: SweepPoint) => (p.summary && throughputOf(p.summary, "read")?.perSecond) ?? 0;
   const top = Math.max(1, ...points.map(rate));
   const rows = [["queues", "enqueue/s", "completion/s", "e2e p50 ms", "e2e p99 ms", "left at end", "rate asked", "run", ""]];
   const missed: string[] = [];
@@ -68,11 +69,11 @@ export function sweepText(points: SweepPoint[]): string {
     const bar = "█".repeat(Math.round((rate(p) / top) * 40));
     rows.push([
       String(p.value),
-      s ? num(s.writes.msgPerSec, 0) : "–",
-      s ? num(s.reads.msgPerSec, 0) : "–",
-      msText(s?.latencyMs.e2e?.p50),
-      msText(s?.latencyMs.e2e?.p99),
-      s?.totals ? num(s.totals.unreadAtEnd, 0) : "–",
+      s ? num(throughputOf(s, "write")?.perSecond ?? 0, 0) : "–",
+      s ? num(throughputOf(s, "read")?.perSecond ?? 0, 0) : "–",
+      msText(s && latencyOf(s, "e2e")?.p50),
+      msText(s && latencyOf(s, "e2e")?.p99),
+      s?.totals ? num(s.totals.measures.unreadAtEnd ?? 0, 0) : "–",
       mark === null ? "–" : mark === "met" ? "met" : "MISSED",
       p.error ? "FAILED" : (p.runId ?? "ok"),
       p.error ? p.error.slice(0, 60) : bar,

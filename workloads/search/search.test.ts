@@ -12,6 +12,7 @@ import { parseArgs, runWorkload } from "../../runner/harness";
 import { generateCorpus, vocabulary } from "./corpus";
 import { DEFAULT_TERMS, parseTerms } from "./definition";
 import { factOf } from "../../lib/measurement/verification";
+import { throughputOf, latencyOf } from "../../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
 let admin: pg.Client;
@@ -94,15 +95,15 @@ for (const variant of ["baseline", "modded"] as const) {
       const { summary, schema } = await run({ variant });
       try {
         assert.equal(summary.verification.ok, true, summary.verification.problems.join("; "));
-        const searches = summary.rates?.search.count ?? 0;
+        const searches = throughputOf(summary, "search")!.count ?? 0;
         assert.ok(searches > 5, `searches: ${searches}`);
-        assert.ok(summary.latencyMs.search && summary.latencyMs.total);
+        assert.ok(latencyOf(summary, "search") && latencyOf(summary, "total"));
         const n = Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.articles`)).rows[0].n);
         assert.equal(n, ARTICLES);
         const expected = generateCorpus(ARTICLES, DEFAULT_TERMS);
         const sum = await admin.query(`SELECT md5(string_agg(id::text || E'\\t' || title || E'\\t' || body, E'\\n' ORDER BY id)) AS m FROM ${schema}.articles`);
         assert.equal(sum.rows[0].m, expected.checksum);
-        const perSearch = (summary.rates?.rows.count ?? 0) / searches;
+        const perSearch = (throughputOf(summary, "rows")!.count ?? 0) / searches;
         // About 12 matches per term in 600 articles: the baseline returns them all, the modded at most 20.
         assert.ok(perSearch > 3 && perSearch <= (variant === "modded" ? 20 : 40), `rows per search ${perSearch}`);
         assert.ok(summary.notes?.some((x) => x.startsWith("rows returned per search:")));

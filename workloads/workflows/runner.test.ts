@@ -9,6 +9,7 @@ import type { RunSummary } from "../../lib/measurement/summary";
 import { summaryText, verificationError } from "../../runner/harness";
 import { WORKFLOW_STATUS_SHAPE } from "../dbos/schema";
 import { dbosTestTarget, sleep } from "../dbos/testing";
+import { throughputOf, latencyOf } from "../../lib/measurement/operations";
 
 let t: Awaited<ReturnType<typeof dbosTestTarget>>;
 before(async () => {
@@ -42,11 +43,11 @@ for (const profile of ["2.17", "current"] as const) {
       assert.equal(await t.count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status = 'SUCCESS'`), n);
       assert.equal(await t.count(`SELECT count(*) AS n FROM ${schema}.operation_outputs`), 2 * n);
       // Writes: start + 2 checkpoints + completion per workflow; reads: one per step.
-      assert.equal(s.totals!.writes, 4 * n);
+      assert.equal(s.totals!.operations.write, 4 * n);
       // In the measured window: two reads a workflow, give or take the workflows the window's edges cut.
-      assert.ok(Math.abs(s.rates!.stepRead.count - 2 * s.rates!.workflow.count) <= 2 * 4, `${s.rates!.stepRead.count} reads`);
-      assert.ok(s.latencyMs.workflow!.count === s.rates!.workflow.count);
-      assert.ok(s.latencyMs.workflowScheduled!.p50 >= s.latencyMs.workflow!.p50);
+      assert.ok(Math.abs(throughputOf(s, "stepRead")!.count - 2 * throughputOf(s, "workflow")!.count) <= 2 * 4, `${throughputOf(s, "stepRead")!.count} reads`);
+      assert.ok(latencyOf(s, "workflow")!.count === throughputOf(s, "workflow")!.count);
+      assert.ok(latencyOf(s, "workflowScheduled")!.p50 >= latencyOf(s, "workflow")!.p50);
       assert.match((s.notes ?? []).join("\n"), /drain time \d+\.\d{3} s \(> 0 means the database could not keep up\)/);
       const bare = schema.replace(/"/g, "");
       const cols = await t.count(`SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = '${bare}' AND table_name = 'workflow_status'`);
