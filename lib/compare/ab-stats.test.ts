@@ -53,10 +53,14 @@ const fakeRun = (id: string, p50: number, count: number): { id: string; summary:
   summary: {
     config: { kind: "cache", load: "vus" },
     window: { measuredSeconds: 10, warmupSeconds: 0 },
-    writes: { count: 0, msgPerSec: 0, mibPerSec: 0, errors: 0 },
-    reads: { count: 0, msgPerSec: 0, mibPerSec: 0, errors: 0, emptyPolls: 0, perGroup: [] },
-    rates: { [TOTAL_OP]: { count, msgPerSec: count / 10, mibPerSec: 0, errors: 0 } },
-    latencyMs: { [TOTAL_OP]: { p50, p95: p50 * 2, mean: p50, p90: 0, p99: 0, p999: 0, max: 0, count } },
+    operations: {
+      [TOTAL_OP]: {
+        count,
+        perSecond: count / 10,
+        errors: 0,
+        latency: { fromSend: { p50, p95: p50 * 2, mean: p50, p90: 0, p99: 0, p999: 0, max: 0, count } },
+      },
+    },
     histograms: {},
   } as unknown as RunSummary,
 });

@@ -176,7 +176,11 @@ test("each old run's CLI summary prints the same numbers as before the change", 
     // The whole-run line is the one that changed: it was "N written, M read; drain" for any workload declaring a
     // write or a read (DBOS inserts: "600 written, 0 read"), and now names each declared operation's total.
     const wholeRun = /^whole run .*$/m;
-    const strip = (t: string) => t.replace(wholeRun, "");
+    // So did the verification line: it now names each of the workload's checks with its value (lost: 0, …).
+    const verification = /^verification.*$/m;
+    const strip = (t: string) => t.replace(wholeRun, "").replace(verification, "");
+    const checked = (run.summary as { verification: { checked: number } }).verification.checked;
+    assert.match(now.match(verification)?.[0] ?? "", new RegExp(`^verification: OK: ${checked.toLocaleString("en-US")} `), kind);
     assert.deepEqual(numbersOf(strip(now)), numbersOf(strip(rendered(kind, "summary.txt"))), `${kind}:\n${now}`);
     const line = now.match(wholeRun)?.[0] ?? "";
     const totals = (run.summary as { totals: { writes: number; reads: number; operations?: Record<string, number> } }).totals;
@@ -185,7 +189,9 @@ test("each old run's CLI summary prints the same numbers as before the change", 
       const n = o.name === "write" ? totals.writes : o.name === "read" ? totals.reads : totals.operations?.[o.name];
       assert.ok(n !== undefined && line.includes(`${n.toLocaleString("en-US")} `), `${kind}: ${o.name}'s whole-run count in ${line}`);
     }
-    assert.doesNotMatch(now, kind === "pubsub" || kind === "queue" ? /^$/ : /messages/, `${kind}: no message words`);
+    // Messages only where the workload has them (pub/sub, queue, and notify's notifications).
+    const hasMessages = workloadDefinitions().find((d) => d.kind === kind)!.verifiedUnit === "message";
+    if (!hasMessages) assert.doesNotMatch(now, /messages/, `${kind}: no message words`);
   }
 });
 
@@ -253,7 +259,8 @@ test("each old run's page renders: headline rates, latency table, live numbers a
       const l = latencyOf(s, name);
       if (l) assert.match(html, new RegExp(`>${l.count.toLocaleString("en-US")}<`), `${kind}: ${name} count in the latency table`);
     }
-    if (!model.operations.some((o) => o.unit === "msg")) assert.doesNotMatch(html, /messages/, `${kind}: no message words on its page`);
+    const hasMessages = model.operations.some((o) => o.unit === "msg") || workloadDefinitions().find((d) => d.kind === kind)!.verifiedUnit === "message";
+    if (!hasMessages) assert.doesNotMatch(html, /messages/, `${kind}: no message words on its page`);
     const parsed = samples.map((x) => Sample.parse(x));
     renderToStaticMarkup(createElement(LiveNumbers, { sample: parsed.at(-1), workload: kind }));
     const charts = renderToStaticMarkup(createElement(RunCharts, { samples: parsed, workload: kind, warmupSeconds: 1, totalSeconds: 3 }));

@@ -10,7 +10,9 @@ import { bottleneckOf, clientLoadOf, schedTimesNs } from "./driver";
 const withLoad = (delayMs: number, cpuCores: number) =>
   ({
     config: { kind: "queue" },
-    latencyMs: { write: { p50: 1.5, p90: 2, p95: 2, p99: 3, p999: 4, max: 5, mean: 1.6, count: 100 } },
+    operations: {
+      write: { count: 100, perSecond: 10, errors: 0, latency: { fromSend: { p50: 1.5, p90: 2, p95: 2, p99: 3, p999: 4, max: 5, mean: 1.6, count: 100 } } },
+    },
     runnerLoad: {
       loopDelayMs: { p50: delayMs / 2, p99: delayMs, max: delayMs },
       exposedDelayMs: delayMs,

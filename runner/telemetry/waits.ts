@@ -36,18 +36,18 @@ export interface WaitSamplerOptions {
 /** The longest mean period the budget may set: one reading a second at random instants still samples at random instants (unbiased), only coarser. */
 const MAX_PERIOD_MS = 1000;
 
-/** The share of the target's CPU the sampler may cost, both sides counted (under the 1 % budget, with room). */
-export const WAITS_COST_SHARE = 0.006;
+/** The share of the target's CPU the sampler's readings may cost the target (under the 1 % budget, with room). The
+ *  runner's side of a reading is the runner's own CPU, shown with the runner's load, not charged to the target. */
+export const WAITS_COST_SHARE = 0.009;
 
 /**
  * The mean period that keeps the readings' cost under WAITS_COST_SHARE of the target's CPU: given what a reading
- * cost the target (its backend's CPU seconds) and the cores the target's processes used, counting the runner's
- * side of a reading as three times the server's (bench:telemetry measures 2-2.5×). Never below minPeriodMs,
+ * cost the target (its backend's CPU seconds) and the cores the target's processes used. Never below minPeriodMs,
  * never beyond MAX_PERIOD_MS; `current` when the numbers say nothing (no cost measured, an idle target).
  */
 export function budgetPeriodMs(costSecPerReading: number, targetCores: number, minPeriodMs: number, current: number): number {
   if (!(costSecPerReading > 0) || !(targetCores > 0)) return current;
-  const allowedPerSec = (WAITS_COST_SHARE * targetCores) / (4 * costSecPerReading);
+  const allowedPerSec = (WAITS_COST_SHARE * targetCores) / costSecPerReading;
   return Math.min(Math.max(1000 / allowedPerSec, minPeriodMs), MAX_PERIOD_MS);
 }
 
