@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
 import { runTimeOf } from "../../lib/workloads/run-time";
-import { byGroup, paramsObject, plural, throttlePacing, throttleKnob } from "../fields";
+import { byGroup, paramsObject, plural, throttlePacing, throttleKnob, timingFields } from "../fields";
 import { defineWorkload, type MetricModel } from "../types";
 
 const FIELDS = byGroup([
@@ -109,44 +109,7 @@ const FIELDS = byGroup([
     cli: { flag: "worker-concurrency", help: "current profile: a worker's claim limit per queue (default 1000, the study's)" },
     compareLabel: "Worker concurrency",
   },
-  {
-    name: "warmupSeconds",
-    label: "Warm-up",
-    unit: "s",
-    hint: "load before measuring; left out of the results",
-    control: "int",
-    min: 0,
-    max: 3600,
-    default: 5,
-    group: "timing",
-    cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" },
-    compareLabel: "Warm-up excluded (s)",
-  },
-  {
-    name: "durationSeconds",
-    label: "Measured duration",
-    unit: "s",
-    hint: "the window the results cover",
-    control: "int",
-    min: 1,
-    max: 24 * 3600,
-    default: 30,
-    group: "timing",
-    cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" },
-    compareLabel: "Duration (s)",
-  },
-  {
-    name: "reportIntervalSeconds",
-    label: "CLI report interval",
-    unit: "s",
-    hint: "the CLI's live line; the browser always gets every second",
-    control: "int",
-    min: 1,
-    max: 3600,
-    default: 5,
-    group: "timing",
-    cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" },
-  },
+  ...timingFields,
 ]);
 
 export const QueuedWorkflowsParams = paramsObject("queued-workflows", FIELDS);
