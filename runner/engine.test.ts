@@ -411,7 +411,9 @@ describe("throttled writers: falling behind schedule and catching up over the li
     assert.ok(m, notes[0]);
     // One writer never waits, so it falls behind by nearly a second every second of the 2 s window.
     const [end, most] = [Number(m[1]), Number(m[2])];
-    assert.ok(end > 1.5 && end <= summary.window.measuredSeconds + 0.1, `behind ${end} s at the end`);
+    // At most the load's length: the timetable starts with the writers, a moment before the window opens (a few
+    // hundred ms on a busy machine).
+    assert.ok(end > 1.5 && end <= summary.window.measuredSeconds + 0.5, `behind ${end} s at the end`);
     assert.ok(most >= end && most >= latencyOf(summary, "writeScheduled")!.max / 1000 - 0.01, `up to ${most} s`);
     assert.equal(m[3], Math.round(throughputOf(summary, "write")!.perSecond).toLocaleString("en-US"));
   });

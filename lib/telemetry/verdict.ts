@@ -402,8 +402,9 @@ const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io
  */
 const PACE_EFFECTS: Category[] = ["consumers-behind", "stall"];
 const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["host-bound"], ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
-/** The causes consumers behind yields to. */
-const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE];
+/** The causes consumers behind yields to (its statement then names the backlog): a runner at its limit, a
+ *  server-side limit, or other processes filling the host (readers starved of CPU fall behind too). */
+const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE, "host-bound"];
 
 /**
  * A runner whose CPU or event loop is at its limit sets the pace; one merely starved of CPU (it waited for a
@@ -515,7 +516,7 @@ export function verdictOf(input: VerdictInput): Verdict {
   const category: Category = chosen?.category ?? "undetermined";
   let statement = statementOf(category, chosen, w, input) + suffix;
   // A limit that made the run miss its rate says so: who fell behind, and by how much.
-  if (pace && chosen && byCat.get("behind-schedule")!.matched && [...SERVER_SIDE, "client-bound", "autovacuum-pressure"].includes(category))
+  if (pace && chosen && byCat.get("behind-schedule")!.matched && [...SERVER_SIDE, "client-bound", "host-bound", "autovacuum-pressure"].includes(category))
     statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
   const blindSpots: string[] = [];
   if (!w) blindSpots.push("no server telemetry: only the client's numbers and the run's pace were judged");

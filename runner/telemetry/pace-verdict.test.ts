@@ -65,7 +65,11 @@ describe("the verdict judges the run's own pace", () => {
     const { verdict, summary, samples } = await judged({ kind: "queue", writers: 8, readers: 1, durationSeconds: 5, warmupSeconds: 1 });
     flooded = samples;
     t.diagnostic(verdict.statement);
-    assert.equal(verdict.category, "consumers-behind", explain(verdict));
+    // The headline, unless other processes filled this machine (host-bound: its statement then names the backlog).
+    assert.ok(
+      verdict.category === "consumers-behind" || (verdict.category === "host-bound" && /; consumers behind: /.test(verdict.statement)),
+      explain(verdict),
+    );
     const end = evidence(verdict, "consumers-behind", "backlog at the window's end")!;
     assert.ok(end >= 100, explain(verdict));
     assert.match(verdict.statement, /the backlog grew [\d,.]+ msg\/s to [\d,.]+ at the window's end/);
@@ -116,9 +120,10 @@ describe("the verdict judges the run's own pace", () => {
     }
   });
 
-  test("dead tuples queued workflows leave by design within seconds, with no autovacuum yet, are not autovacuum pressure", async (t) => {
-    // Each workflow's status row is updated twice (PENDING, SUCCESS): two dead tuples a workflow.
-    const { verdict, summary } = await judged({ kind: "queued-workflows", throttleWritesPerSec: 2000, durationSeconds: 15, warmupSeconds: 1 });
+  test("dead tuples a queue leaves by design within seconds, with no autovacuum yet, are not autovacuum pressure", async (t) => {
+    // Each message consumed is a row deleted: one dead tuple a message, 1,000 a second at a rate this machine keeps
+    // even when busy (queued workflows leave two a workflow, but a busy machine ran too few of them to show it).
+    const { verdict, summary } = await judged({ kind: "queue", writers: 4, readers: 4, throttleWritesPerSec: 1000, durationSeconds: 12, warmupSeconds: 1 });
     const tables = summary.telemetry!.window!.tables!;
     t.diagnostic(
       `${verdict.statement}; dead tuples ${tables.deadTuplesEnd} of ${tables.deadTuplesEnd + tables.liveTuplesEnd}, autovacuum runs ${tables.autovacuumRuns}`,
