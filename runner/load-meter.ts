@@ -3,7 +3,7 @@
 // its threads waited for a CPU, so starvation is measured, not guessed from a delay.
 import { type EventLoopUtilization, monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { exposedDelayMs, judgeClient, type SampleRunnerLoad, type SummaryRunnerLoad } from "../lib/measurement/runner-load";
-import { runQueueWaitNs } from "./telemetry/host";
+import { readFileSync } from "node:fs";
 
 /** monitorEventLoopDelay's sampling period (ms). Its readings include it; the meter takes it off. */
 const LOOP_RESOLUTION_MS = 10;
@@ -25,7 +25,7 @@ export class RunnerLoadMeter {
   private readonly intervalMaxMs: number[] = [];
   private elu: EventLoopUtilization = performance.eventLoopUtilization();
   private windowElu = { active: 0, idle: 0 };
-  private waitNs = runQueueWaitNs();
+  private waitNs = mainThreadWaitNs();
   /** The window's CPU wait (ns); undefined where the system does not tell (no /proc schedstat). */
   private windowWaitNs: number | undefined = this.waitNs !== undefined ? 0 : undefined;
 
@@ -45,7 +45,7 @@ export class RunnerLoadMeter {
     const cpuCores = cpuMicros / 1e6 / Math.max(intervalSec, 1e-6);
     const elu = performance.eventLoopUtilization(this.elu);
     this.elu = performance.eventLoopUtilization();
-    const waitNs = runQueueWaitNs();
+    const waitNs = mainThreadWaitNs();
     const waitedNs = waitNs !== undefined && this.waitNs !== undefined ? Math.max(waitNs - this.waitNs, 0) : undefined;
     this.waitNs = waitNs;
     if (measured) {
@@ -100,6 +100,20 @@ export class RunnerLoadMeter {
   stop() {
     this.loop.disable();
     this.window.disable();
+  }
+}
+
+/**
+ * Nanoseconds the main thread (the one the event loop runs on) has spent runnable but not running, from
+ * /proc/self/schedstat; undefined where the system does not tell. Only its wait delays the loop: helper threads
+ * (GC, the libuv pool) waiting for a CPU would count many times over.
+ */
+function mainThreadWaitNs(): number | undefined {
+  try {
+    const wait = Number(readFileSync("/proc/self/schedstat", "utf8").split(" ")[1]);
+    return Number.isFinite(wait) ? wait : undefined;
+  } catch {
+    return undefined;
   }
 }
 

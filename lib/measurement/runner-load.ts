@@ -17,7 +17,7 @@ export const SampleRunnerLoad = z.object({
   cpuCores: z.number(),
   /** Share of the interval the event loop ran callbacks (performance.eventLoopUtilization); absent on old samples. */
   eventLoopUtilization: z.number().optional(),
-  /** The runner's threads' time runnable but not running (ms per second, /proc schedstat); absent where not told. */
+  /** The runner's main thread's time runnable but not running (ms per second, /proc/self/schedstat); absent where not told. */
   runQueueWaitMsPerSec: z.number().optional(),
 });
 export type SampleRunnerLoad = z.infer<typeof SampleRunnerLoad>;
@@ -186,9 +186,7 @@ export function clientReason(j: ClientJudgement, m: Pick<ClientMeasures, "expose
     ...(cpu ? [`its CPU reached ${num(cpu.value)}% of one core`] : []),
     ...(elu ? [`its event loop was ${Math.round(elu.value * 100)}% busy`] : []),
     ...(queued ? [`it waited ${num(queued.value)} ms/s for a CPU`] : []),
-    ...(delayed
-      ? [`its event-loop delay (${fmtLatency(m.exposedDelayMs ?? 0)}) reached ${num(delayed.value)}× the operation's own ${fmtLatency(m.serviceMs ?? 0)}`]
-      : []),
+    ...(delayed ? [`its event-loop delay (${ms(m.exposedDelayMs ?? 0)}) reached ${num(delayed.value)}× the operation's own ${ms(m.serviceMs ?? 0)}`] : []),
   ];
   return `the runner ${j.saturated ? "was the limit" : "was starved of CPU"} (${parts.join(", ")})`;
 }
