@@ -58,7 +58,7 @@ test("the sentence names the numbers that held; a run stored under the earlier r
   };
   assert.equal(
     clientBoundText(l),
-    "client-bound: the runner was starved of CPU (it waited 240 ms/s for a CPU, its event-loop delay (12.0 ms) reached 8× the operation's own 1.50 ms); these latencies include up to 104 ms of the runner's own delay. Run the runner on a less loaded machine, or lower the load, before reading them as the database's",
+    "client-bound: the runner was starved of CPU (it waited 240 ms/s for a CPU, its event-loop delay (12 ms) reached 8× the operation's own 1.5 ms); these latencies include up to 104 ms of the runner's own delay. Run the runner on a less loaded machine, or lower the load, before reading them as the database's",
   );
   const { rule: _, ...old } = l;
   assert.match(

@@ -173,7 +173,7 @@ const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("e
 
 /**
  * Why the runner was judged client-bound, from the numbers that held only ("the runner was starved of CPU (it
- * waited 240 ms/s for a CPU, its event-loop delay (12.0 ms) reached 8× the operation's own 1.50 ms)"): the
+ * waited 240 ms/s for a CPU, its event-loop delay (12 ms) reached 8× the operation's own 1.5 ms)"): the
  * verdict's statement and the runner-load note share it.
  */
 export function clientReason(j: ClientJudgement, m: Pick<ClientMeasures, "exposedDelayMs" | "serviceMs">): string {
@@ -186,7 +186,9 @@ export function clientReason(j: ClientJudgement, m: Pick<ClientMeasures, "expose
     ...(cpu ? [`its CPU reached ${num(cpu.value)}% of one core`] : []),
     ...(elu ? [`its event loop was ${Math.round(elu.value * 100)}% busy`] : []),
     ...(queued ? [`it waited ${num(queued.value)} ms/s for a CPU`] : []),
-    ...(delayed ? [`its event-loop delay (${ms(m.exposedDelayMs ?? 0)}) reached ${num(delayed.value)}× the operation's own ${ms(m.serviceMs ?? 0)}`] : []),
+    ...(delayed
+      ? [`its event-loop delay (${fmtLatency(m.exposedDelayMs ?? 0)}) reached ${num(delayed.value)}× the operation's own ${fmtLatency(m.serviceMs ?? 0)}`]
+      : []),
   ];
   return `the runner ${j.saturated ? "was the limit" : "was starved of CPU"} (${parts.join(", ")})`;
 }
