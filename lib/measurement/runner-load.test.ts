@@ -63,7 +63,7 @@ test("the sentence names the numbers that held; a run stored under the earlier r
   const { rule: _, ...old } = l;
   assert.match(
     clientBoundText({ ...old, judgedAgainst: { metric: "write", p99: 75 } }),
-    /^client-bound \(as stored, by the earlier rule: loop delay against 10% of a p99/,
+    /^client-bound: these latencies include up to 104 ms of the runner's own delay \(.*\); as stored, by the earlier rule \(loop delay against 10% of a p99\)/,
   );
 });
 
@@ -77,7 +77,7 @@ test("a recorded client-bound run: the finished page, the live numbers, the CLI 
   // Stored before the one client rule: its flag is shown as stored, labelled so.
   assert.match(
     page,
-    /data-testid="client-bound"[^>]*>.*\(as stored, by the earlier rule[^)]*\): these latencies include up to \d+ ms of the runner&#x27;s own delay/,
+    /data-testid="client-bound"[^>]*>.*These latencies include up to \d+ ms of the runner&#x27;s own delay \(.*\); as stored, by the earlier rule/,
   );
   assert.equal((page.match(/latencies include up to/g) ?? []).length, 1, "the verdict once, not again among the notes");
   const manifest = renderToStaticMarkup(createElement(ManifestPanel, { summary }));
@@ -92,7 +92,7 @@ test("a recorded client-bound run: the finished page, the live numbers, the CLI 
   assert.match(cli, /→ CLIENT-BOUND \(see the note\) \(as stored, by the earlier rule\)/);
   const c = fromRun({ ...recorded, createdAt: recorded.createdAt });
   assert.ok(
-    c.facts.flags.some((f) => f.startsWith("client-bound (as stored, by the earlier rule")),
+    c.facts.flags.some((f) => f.startsWith("client-bound: these latencies include up to") && f.includes("as stored, by the earlier rule")),
     c.facts.flags.join("\n"),
   );
 });

@@ -215,6 +215,9 @@ export function clientNumbers(l: Pick<SummaryRunnerLoad, "eventLoopUtilization" 
   ].join("");
 }
 
+/** What a flag stored before the one client rule says of itself. */
+export const STORED_LABEL = "as stored, by the earlier rule (loop delay against 10% of a p99): the CPU wait to judge it again was not kept";
+
 /** The one sentence every surface (summary note, run page, CLI, compare) shows for a client-bound run. */
 export function clientBoundText(l: SummaryRunnerLoad): string {
   if (l.rule === "starvation") {
@@ -226,7 +229,7 @@ export function clientBoundText(l: SummaryRunnerLoad): string {
     ...(l.judgedAgainst ? [`against a ${l.judgedAgainst.metric} p99 of ${ms(l.judgedAgainst.p99)}`] : []),
     `runner CPU ${(100 * l.cpuCores).toFixed(0)}% of one core`,
   ].join("; ");
-  return `client-bound (as stored, by the earlier rule: loop delay against 10% of a p99; the CPU wait to judge it again was not kept): these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay (${why})`;
+  return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay (${why}); ${STORED_LABEL}`;
 }
 
 /** Mean of a number over the samples that carry it, weighted by their length; undefined when none does. */
