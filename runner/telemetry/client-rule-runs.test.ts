@@ -8,7 +8,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { LiveNumbers } from "../../components/run/LiveNumbers";
 import { RunResult } from "../../components/run/RunResult";
-import { CLIENT_RULE, clientBoundText, clientReason, judgeClient, measuresOf } from "../../lib/measurement/runner-load";
+import { clientBoundText, clientReason, judgeClient, measuresOf } from "../../lib/measurement/runner-load";
 import type { Sample } from "../../lib/measurement/sample";
 import type { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
@@ -37,6 +37,9 @@ async function run(input: WorkloadInput, extra: EngineOptions = {}): Promise<{ s
   });
   return { summary, samples };
 }
+
+/** Other processes below this share of the host's CPUs: the machine was otherwise idle for the run. */
+const OTHERWISE_IDLE_SHARE = 0.1;
 
 const clientFinding = (s: RunSummary) => s.telemetry?.verdict.findings.find((f) => f.category === "client-bound");
 const page = (s: RunSummary) => renderToStaticMarkup(createElement(RunResult, { summary: s }));
@@ -74,9 +77,14 @@ describe("one client rule on every surface", () => {
     t.diagnostic(`host: ${JSON.stringify(summary.telemetry?.window?.host)}; verdict: ${summary.telemetry?.verdict.statement}`);
     assert.equal(l.rule, "starvation", "judged by the one client rule");
     assert.ok(l.judgedAgainst?.p50 !== undefined && l.eventLoopUtilization !== undefined, JSON.stringify(l));
-    // The test needs the machine otherwise idle: a runner that really waited for a CPU is starved, and says so.
-    if ((l.runQueueWaitMsPerSec ?? 0) >= CLIENT_RULE.runQueueWaitMsPerSec)
-      t.diagnostic(`the host was busy: the runner waited ${l.runQueueWaitMsPerSec} ms/s for a CPU (judged below on what held)`);
+    // The test needs the machine otherwise idle: when other processes took the CPU (a 2-core machine other work
+    // fills), a runner that waited for a CPU is starved and says so; the surfaces must still agree.
+    const h = summary.telemetry?.window?.host;
+    const othersShare = h?.otherCpuCores !== undefined && h.cores > 0 ? h.otherCpuCores / h.cores : undefined;
+    if (othersShare === undefined || othersShare >= OTHERWISE_IDLE_SHARE)
+      t.diagnostic(
+        `not an idle machine: other processes used ${othersShare === undefined ? "an unknown share" : `${Math.round(100 * othersShare)}%`} of the host's CPUs`,
+      );
     else assert.equal(l.clientBound, false, JSON.stringify(l));
     // Every surface follows the same flag: the verdict's finding, the note, the CLI line, the page's red box.
     assert.equal(clientFinding(summary)?.matched, l.clientBound, JSON.stringify(clientFinding(summary)));
