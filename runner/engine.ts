@@ -346,7 +346,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       if (opts.onReport && lastTick - lastReport >= reportEveryMs - 50) {
         lastReport = lastTick;
         const r = stats.report(phase);
-        r.runnerLoad = loadOverSamples(reportLoads, mainOp ? r.latencyMs[mainOp.name]?.p99 : undefined);
+        r.runnerLoad = loadOverSamples(reportLoads, mainOp ? r.latencyMs[mainOp.name]?.p50 : undefined);
         reportLoads = [];
         opts.onReport(r);
       }
@@ -444,16 +444,18 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     // Judged against the workload's first timed operation (the broker's write): the shortest latency a delay
     // distorts the most, and the one every workload has.
     const mainLatency = mainOp ? latencyMs[mainOp.name] : undefined;
-    const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99 } : null);
-    // The verdict judges the runner by the same numbers as the client-bound check (lib/measurement/runner-load.ts).
+    const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99, p50: mainLatency.p50 } : null);
+    // The verdict judges the runner by the very numbers the runner-load check judged (one rule, CLIENT_RULE).
     const runTelemetry = await telemetry?.finish({
       pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd }),
       client: {
         cpuPct: 100 * runnerLoad.cpuCores,
         exposedDelayMs: runnerLoad.exposedDelayMs,
+        ...(runnerLoad.eventLoopUtilization !== undefined ? { eventLoopUtilization: runnerLoad.eventLoopUtilization } : {}),
+        ...(runnerLoad.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: runnerLoad.runQueueWaitMsPerSec } : {}),
         ...(runnerLoad.judgedAgainst ? { mainP99Ms: runnerLoad.judgedAgainst.p99 } : {}),
         // The operation's own service time: a loop delay is starvation when it reaches it (not a p99 it blew up).
-        ...(mainLatency && mainLatency.count > 0 ? { serviceMs: mainLatency.p50 } : {}),
+        ...(mainLatency && mainLatency.count > 0 && mainLatency.p50 > 0 ? { serviceMs: runnerLoad.judgedAgainst?.p50 } : {}),
       },
     });
     const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);

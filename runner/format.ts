@@ -16,6 +16,7 @@ import {
 } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
 import { verificationLine } from "../lib/measurement/verification";
+import { clientNumbers } from "../lib/measurement/runner-load";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -138,7 +139,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   const l = s.runnerLoad;
   if (l)
     out.push(
-      `runner event loop: delay p50 ${fmtLatency(l.loopDelayMs.p50)} p99 ${fmtLatency(l.loopDelayMs.p99)} max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core → ${l.clientBound ? "CLIENT-BOUND (see the note)" : "not client-bound"}`,
+      `runner event loop: delay p50 ${fmtLatency(l.loopDelayMs.p50)} p99 ${fmtLatency(l.loopDelayMs.p99)} max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core${clientNumbers(l)} → ${l.clientBound ? "CLIENT-BOUND (see the note)" : "not client-bound"}${l.rule ? "" : " (as stored, by the earlier rule)"}`,
     );
   out.push(
     `Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}` +

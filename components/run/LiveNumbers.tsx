@@ -11,13 +11,17 @@ function RunnerLoadLine({ sample, workload }: { sample: Sample; workload: string
   const load = m.runnerLoad;
   if (!load) return null;
   const main = metricModel(workload)?.operations.find((o) => o.latency && latencyOf(m, o.name));
-  const p99 = main ? latencyOf(m, main.name)?.p99 : undefined;
-  const bound = sampleClientBound(load, m.intervalSec, p99);
+  const lat = main ? latencyOf(m, main.name) : undefined;
+  const p99 = lat?.p99;
+  // The one client rule (CLIENT_RULE): the loop's delay is held against the operation's own service time (p50).
+  const bound = sampleClientBound(load, m.intervalSec, lat?.p50);
   return (
     <p className={`small ${bound ? "alert bad" : "muted"}`} data-testid="live-runner-load" data-client-bound={bound}>
       {bound && <strong>Client-bound this second: </strong>}
       runner event-loop delay p99 {fmtLatency(load.loopDelayMs.p99)}, max {fmtLatency(load.loopDelayMs.max)}; CPU {(100 * load.cpuCores).toFixed(0)}% of one
       core
+      {load.runQueueWaitMsPerSec !== undefined && `, waited ${load.runQueueWaitMsPerSec.toFixed(0)} ms/s for a CPU`}
+      {load.eventLoopUtilization !== undefined && `, loop ${(100 * load.eventLoopUtilization).toFixed(0)}% busy`}
       {bound &&
         main &&
         p99 !== undefined &&

@@ -17,7 +17,7 @@ import {
   unitWords,
 } from "@/lib/measurement/operations";
 import { fmtDuration, fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
-import { clientBoundText, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
+import { clientBoundText, clientNumbers, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
 import { splitSettings } from "@/lib/measurement/server-settings";
 import type { RunSummary } from "@/lib/measurement/summary";
 import { checkedText, verificationLine } from "@/lib/measurement/verification";
@@ -259,7 +259,7 @@ function runnerLoadRows(summary: RunSummary): [string, string][] {
   if (l)
     rows.push([
       "runner load",
-      `event-loop delay p50 ${fmtLatency(l.loopDelayMs.p50)} · p99 ${fmtLatency(l.loopDelayMs.p99)} · max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${l.clientBound ? ": CLIENT-BOUND" : ": not client-bound"}`,
+      `event-loop delay p50 ${fmtLatency(l.loopDelayMs.p50)} · p99 ${fmtLatency(l.loopDelayMs.p99)} · max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${clientNumbers(l)}${l.clientBound ? ": CLIENT-BOUND" : ": not client-bound"}${l.rule ? "" : " (as stored, by the earlier rule)"}`,
     ]);
   const local = summary.manifest.targetOnRunnerMachine;
   if (local !== undefined)
@@ -295,7 +295,11 @@ export function ClientBoundAlert({ load }: { load: SummaryRunnerLoad | undefined
   if (!load?.clientBound) return null;
   return (
     <div className="alert bad" data-testid="client-bound" role="alert">
-      <strong>Client-bound.</strong> {clientBoundText(load).replace(/^client-bound: t/, "T")}.
+      <strong>Client-bound.</strong>{" "}
+      {clientBoundText(load)
+        .replace(/^client-bound:? /, "")
+        .replace(/^\w/, (c) => c.toUpperCase())}
+      .
     </div>
   );
 }

@@ -3,6 +3,7 @@
 // stored verdicts; the driver computes them from the engine's summary and samples with stepFacts below).
 import { fmtLatency } from "../runs/numbers";
 import type { LatencyStats } from "../measurement/metrics";
+import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
 import { type Slo, sloBreaches, sloText } from "./slo";
 
 /** The conditions of "sustained", in the order they are checked and shown. */
@@ -31,8 +32,8 @@ export const READ_TOLERANCE = 0.02;
 export const BACKLOG_GROWTH_TOLERANCE = 0.01;
 /** Loop delays below this are timer noise (1 ms timer granularity). */
 const LOOP_FLOOR_MS = 1;
-/** The runner's CPU use at or above which it is starved: its callbacks queue behind each other. */
-export const STARVED_CPU_CORES = 0.9;
+/** The runner's CPU use at or above which it is starved: its callbacks queue behind each other (the one client rule's). */
+export const STARVED_CPU_CORES = CLIENT_RULE.cpuCores;
 /**
  * The runner's main thread running or waiting to run (runnable, not running) this share of the window never
  * waited on the target: it, or the host's other processes taking the CPU from it, set the pace. On a loaded
@@ -216,7 +217,16 @@ export function starvation(f: StepFacts, slo: Slo, failures: readonly Failure[])
   if (c.cpuCores >= STARVED_CPU_CORES) return `the runner used ${pct(c.cpuCores)} of a core (starved at ${pct(STARVED_CPU_CORES)})`;
   if (c.runQueueShare != null && c.mainRunShare != null && c.runQueueShare + c.mainRunShare >= STARVED_BUSY_SHARE)
     return `the runner's main thread ran ${pct(c.mainRunShare)} and waited to run (runnable, not running) ${pct(c.runQueueShare)} of the window, so it never waited on the target (starved at ${pct(STARVED_BUSY_SHARE)})`;
+  // The one client rule (lib/measurement/runner-load.ts), as the run's verdict and its runner-load note apply it.
   const stall = c.exposedDelayMs ?? c.eventLoopP99Ms;
+  const m = {
+    cpuCores: c.cpuCores,
+    ...(c.runQueueShare != null ? { runQueueWaitMsPerSec: 1000 * c.runQueueShare } : {}),
+    exposedDelayMs: stall,
+    ...(c.serviceMs != null ? { serviceMs: c.serviceMs } : {}),
+  };
+  const j = judgeClient(m);
+  if (j.bound && c.runQueueShare != null) return `client-bound: ${clientReason(j, m)}`;
   if (stall < Math.max(c.serviceMs ?? 0, LOOP_FLOOR_MS)) return null;
   const explained = (x: Failure) =>
     x.condition === "latency"

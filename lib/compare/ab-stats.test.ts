@@ -93,14 +93,20 @@ test("a difference whose interval includes zero is within noise; one that exclud
     unequal.notes.join("\n"),
   );
   assert.ok(abStats([pair(1, 10, 11)]).notes[0].startsWith("One pair: no interval"));
-  // Flagged runs are named beside the deltas: the verdict's client-bound, the runner's own load check.
+  // Flagged runs are named beside the deltas, once each: the one client rule (verdict and runner-load check
+  // alike), a flag stored under the earlier rule labelled so, a host-bound verdict.
   const flagged = pair(2, 10, 11);
-  (flagged.runs.modded.summary as { runnerLoad?: unknown }).runnerLoad = { clientBound: true };
-  (flagged.runs.baseline.summary as { telemetry?: unknown }).telemetry = { verdict: { category: "client-bound" } };
+  (flagged.runs.modded.summary as { runnerLoad?: unknown }).runnerLoad = { clientBound: true, rule: "starvation" };
+  (flagged.runs.modded.summary as { telemetry?: unknown }).telemetry = { verdict: { category: "client-bound" } };
+  (flagged.runs.baseline.summary as { telemetry?: unknown }).telemetry = { verdict: { category: "host-bound" } };
+  const stored = pair(3, 10, 11);
+  (stored.runs.baseline.summary as { runnerLoad?: unknown }).runnerLoad = { clientBound: true };
+  const notes = abStats([pair(1, 10, 11), flagged, stored]).notes;
   assert.ok(
-    abStats([pair(1, 10, 11), flagged]).notes.includes(
-      "Flagged runs, 2 of 4 (their latencies carry the runner's or the host's delay): b2 (baseline, pair 2: verdict client-bound); m2 (modded, pair 2: runner load).",
+    notes.includes(
+      "Flagged runs, 3 of 6 (their latencies carry the runner's or the host's delay): b2 (baseline, pair 2: verdict host-bound); m2 (modded, pair 2: client-bound); b3 (baseline, pair 3: client-bound (as stored, by the earlier rule)).",
     ),
+    notes.join("\n"),
   );
 });
 

@@ -189,8 +189,11 @@ function flaggedNote(pairs: AbPairRuns[]): string | null {
       const s = p.runs[v].summary;
       const why: string[] = [];
       const category = s.telemetry?.verdict.category as string | undefined;
-      if (category === "client-bound" || category === "host-bound") why.push(`verdict ${category}`);
-      if (s.runnerLoad?.clientBound) why.push("runner load");
+      // One client rule judges both the verdict and the runner-load check: a run is named client-bound once.
+      const load = s.runnerLoad;
+      if (load?.clientBound) why.push(load.rule ? "client-bound" : "client-bound (as stored, by the earlier rule)");
+      else if (category === "client-bound" && !load?.rule) why.push("verdict client-bound");
+      if (category === "host-bound") why.push("verdict host-bound");
       if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}: ${why.join(", ")})`);
     }
   const all = pairs.length * 2;

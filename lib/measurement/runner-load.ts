@@ -15,6 +15,10 @@ export const SampleRunnerLoad = z.object({
   loopDelayMs: LoopDelay,
   /** CPU the runner process used in this interval, in cores (1 = one core busy the whole interval). */
   cpuCores: z.number(),
+  /** Share of the interval the event loop ran callbacks (performance.eventLoopUtilization); absent on old samples. */
+  eventLoopUtilization: z.number().optional(),
+  /** The runner's main thread's time runnable but not running (ms per second, /proc/self/schedstat); absent where not told. */
+  runQueueWaitMsPerSec: z.number().optional(),
 });
 export type SampleRunnerLoad = z.infer<typeof SampleRunnerLoad>;
 
@@ -26,18 +30,44 @@ export const SummaryRunnerLoad = z.object({
   /** Mean CPU over the window and the busiest second's, in cores. */
   cpuCores: z.number(),
   maxCpuCores: z.number(),
+  /** The event loop's busy share and the runner's wait for a CPU over the window (runs judged by CLIENT_RULE). */
+  eventLoopUtilization: z.number().optional(),
+  runQueueWaitMsPerSec: z.number().optional(),
   /** Whether the runner's own load distorted the latencies (clientBound), and the latency it was judged against. */
   clientBound: z.boolean(),
-  judgedAgainst: z.object({ metric: z.string(), p99: z.number() }).nullable(),
+  /** The main operation's name and p99, and (runs judged by CLIENT_RULE) its p50: the service time a delay is held against. */
+  judgedAgainst: z.object({ metric: z.string(), p99: z.number(), p50: z.number().optional() }).nullable(),
+  /**
+   * "starvation": clientBound is CLIENT_RULE's on the numbers above. Absent on runs stored before it: their flag
+   * was the earlier rule's (loop delay against 10% of a p99), shown as stored and labelled so, since the CPU wait
+   * it would need to be judged again was not kept.
+   */
+  rule: z.literal("starvation").optional(),
 });
 export type SummaryRunnerLoad = z.infer<typeof SummaryRunnerLoad>;
 
-/** The loop's delay distorts a latency when it reaches this share of the latency's p99. */
-export const CLIENT_BOUND_SHARE = 0.1;
-/** Delays below this are timer noise (Node timers have 1 ms granularity): never a verdict on their own. */
-export const LOOP_DELAY_FLOOR_MS = 1;
+/**
+ * THE client rule, the one the verdict, the runner-load note, the run page, the CLI, the A/B and the ceiling apply.
+ * The runner set the pace (saturated) when its CPU or its event loop was at its limit while it got the CPU; it
+ * was starved when it waited for a CPU (runnable, not running) and its loop's delay reached the operation's own
+ * service time. A delay is never held against a p99 (a stall inflates the p99 it would be compared with).
+ */
+export const CLIENT_RULE = {
+  /** saturated: the runner used at least this many cores (Node runs the loops on one thread) … */
+  cpuCores: 0.9,
+  /** … or its event loop was busy at least this share of the time, while it was not waiting for a CPU. */
+  eventLoopUtilization: 0.9,
+  /** starved: its threads waited for a CPU at least this many ms per second (10%: more than a busy host's noise) … */
+  runQueueWaitMsPerSec: 100,
+  /** … and its event-loop delay reached this multiple of the operation's own service time (its p50) … */
+  delayOverService: 1,
+  /** … a delay of at least this many ms (Node timers have 1 ms granularity: below it, timer noise). */
+  delayFloorMs: 1,
+} as const;
+/** Delays below this are timer noise: never a verdict on their own. */
+export const LOOP_DELAY_FLOOR_MS = CLIENT_RULE.delayFloorMs;
 /** A runner using this much of one core leaves its event loop no slack: its callbacks queue up. */
-export const CLIENT_BOUND_CPU_CORES = 0.9;
+export const CLIENT_BOUND_CPU_CORES = CLIENT_RULE.cpuCores;
 /** The share of time a delay must cover to reach a latency's p99 (replies arrive uniformly in time). */
 const P99_TIME_SHARE = 0.01;
 
@@ -64,54 +94,176 @@ export function exposedDelayMs(countP99Ms: number, intervalMaxMs: readonly numbe
   return Math.max(countP99Ms, stall);
 }
 
-export interface ClientBoundInput {
+/** The runner's numbers the rule reads; each absent one is not judged (and named so by its evidence's absence). */
+export interface ClientMeasures {
+  cpuCores?: number;
+  eventLoopUtilization?: number;
+  runQueueWaitMsPerSec?: number;
   /** exposedDelayMs of the window (or of one sample). */
-  delayMs: number;
-  /** CPU in cores over the same time. */
-  cpuCores: number;
-  /** p99 of the latency judged against (ms), when the run has one. */
-  mainP99Ms: number | undefined;
+  exposedDelayMs?: number;
+  /** The operation's own service time (its p50, ms). */
+  serviceMs?: number;
 }
 
-/** The verdict: client-bound when the loop delay reaches 10% of the main latency's p99, or the CPU nears one core. */
-export function isClientBound({ delayMs, cpuCores, mainP99Ms }: ClientBoundInput): boolean {
-  if (cpuCores >= CLIENT_BOUND_CPU_CORES) return true;
-  if (delayMs < LOOP_DELAY_FLOOR_MS || mainP99Ms === undefined) return false;
-  return delayMs > CLIENT_BOUND_SHARE * mainP99Ms;
+/** One number held against its threshold; `holds` is left out where it is context (the other alternative met). */
+export interface ClientCheck {
+  what: string;
+  value: number;
+  unit: string;
+  threshold: number;
+  cmp: "≥";
+  holds?: boolean;
+}
+
+export interface ClientJudgement {
+  bound: boolean;
+  /** Its CPU or its loop at the limit: the runner set the pace. */
+  saturated: boolean;
+  /** Waiting for a CPU long enough to delay its loop by an operation's own time: it distorted the numbers. */
+  starved: boolean;
+  checks: ClientCheck[];
+}
+
+const check = (what: string, value: number, threshold: number, unit: string): ClientCheck => ({
+  what,
+  value,
+  unit,
+  threshold,
+  cmp: "≥",
+  holds: value >= threshold,
+});
+
+/** CLIENT_RULE on the runner's numbers: saturated or starved, and every number beside its threshold. */
+export function judgeClient(m: ClientMeasures): ClientJudgement {
+  const cpu = m.cpuCores !== undefined ? check("runner CPU, % of one core", 100 * m.cpuCores, 100 * CLIENT_RULE.cpuCores, "%") : undefined;
+  const elu =
+    m.eventLoopUtilization !== undefined
+      ? check("runner event-loop utilization", m.eventLoopUtilization, CLIENT_RULE.eventLoopUtilization, "ratio")
+      : undefined;
+  const queued =
+    m.runQueueWaitMsPerSec !== undefined
+      ? check("runner's wait for a CPU (runnable, not running)", m.runQueueWaitMsPerSec, CLIENT_RULE.runQueueWaitMsPerSec, "ms/s")
+      : undefined;
+  const delayed =
+    m.exposedDelayMs !== undefined && m.serviceMs !== undefined && m.serviceMs > 0
+      ? check(
+          "runner event-loop delay / the operation's own service time (p50)",
+          m.exposedDelayMs >= CLIENT_RULE.delayFloorMs ? m.exposedDelayMs / m.serviceMs : 0,
+          CLIENT_RULE.delayOverService,
+          "ratio",
+        )
+      : undefined;
+  const starvedParts = [queued, delayed].filter((e): e is ClientCheck => e !== undefined);
+  const starved = starvedParts.length > 0 && starvedParts.every((e) => e.holds);
+  // A loop "busy" while its thread waits for a CPU is starved, not saturated: utilization counts the time a
+  // callback was preempted. It shows saturation only when the runner got the CPU it asked for.
+  if (elu?.holds && queued?.holds) delete elu.holds;
+  const saturated = cpu?.holds === true || elu?.holds === true;
+  // Either saturation (CPU or loop) or starvation suffices; the other alternative's unmet numbers are context.
+  if (saturated) for (const e of starvedParts) if (!e.holds) delete e.holds;
+  if (starved || saturated) for (const e of [cpu, elu]) if (e && !e.holds) delete e.holds;
+  const checks = [cpu, elu, ...starvedParts].filter((e): e is ClientCheck => e !== undefined);
+  return { bound: saturated || starved, saturated, starved, checks };
 }
 
 // About three significant figures below a second ("0.60 ms", "75.0 ms", "104 ms"); from a second on, seconds as
 // every latency reads ("2.15 s", lib/runs/numbers.ts).
 const ms = (v: number) => (v >= 1000 ? fmtLatency(v) : `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`);
+const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
 
-/** The one sentence every surface (run page, CLI, compare) shows for a client-bound run. */
-export function clientBoundText(l: Pick<SummaryRunnerLoad, "loopDelayMs" | "exposedDelayMs" | "cpuCores" | "judgedAgainst">): string {
+/**
+ * Why the runner was judged client-bound, from the numbers that held only ("the runner was starved of CPU (it
+ * waited 240 ms/s for a CPU, its event-loop delay (12 ms) reached 8× the operation's own 1.5 ms)"): the
+ * verdict's statement and the runner-load note share it.
+ */
+export function clientReason(j: ClientJudgement, m: Pick<ClientMeasures, "exposedDelayMs" | "serviceMs">): string {
+  const held = (prefix: string) => j.checks.find((e) => e.what.startsWith(prefix) && e.holds === true);
+  const cpu = held("runner CPU");
+  const elu = held("runner event-loop utilization");
+  const queued = held("runner's wait for a CPU");
+  const delayed = held("runner event-loop delay");
+  const parts = [
+    ...(cpu ? [`its CPU reached ${num(cpu.value)}% of one core`] : []),
+    ...(elu ? [`its event loop was ${Math.round(elu.value * 100)}% busy`] : []),
+    ...(queued ? [`it waited ${num(queued.value)} ms/s for a CPU`] : []),
+    ...(delayed
+      ? [`its event-loop delay (${fmtLatency(m.exposedDelayMs ?? 0)}) reached ${num(delayed.value)}× the operation's own ${fmtLatency(m.serviceMs ?? 0)}`]
+      : []),
+  ];
+  return `the runner ${j.saturated ? "was the limit" : "was starved of CPU"} (${parts.join(", ")})`;
+}
+
+/** The summary's numbers as the rule reads them. */
+export function measuresOf(
+  l: Pick<SummaryRunnerLoad, "cpuCores" | "eventLoopUtilization" | "runQueueWaitMsPerSec" | "exposedDelayMs" | "judgedAgainst">,
+): ClientMeasures {
+  return {
+    cpuCores: l.cpuCores,
+    eventLoopUtilization: l.eventLoopUtilization,
+    runQueueWaitMsPerSec: l.runQueueWaitMsPerSec,
+    exposedDelayMs: l.exposedDelayMs,
+    serviceMs: l.judgedAgainst?.p50,
+  };
+}
+
+/** The rule's other numbers for the summary's one-line rows (page, CLI): its loop's use and its wait for a CPU. */
+export function clientNumbers(l: Pick<SummaryRunnerLoad, "eventLoopUtilization" | "runQueueWaitMsPerSec" | "judgedAgainst">): string {
+  return [
+    ...(l.eventLoopUtilization !== undefined ? [`, event loop ${Math.round(100 * l.eventLoopUtilization)}% busy`] : []),
+    ...(l.runQueueWaitMsPerSec !== undefined ? [`, waited ${num(l.runQueueWaitMsPerSec)} ms/s for a CPU`] : []),
+    ...(l.judgedAgainst?.p50 !== undefined ? [`, against ${l.judgedAgainst.metric} p50 ${ms(l.judgedAgainst.p50)}`] : []),
+  ].join("");
+}
+
+/** What a flag stored before the one client rule says of itself. */
+export const STORED_LABEL = "as stored, by the earlier rule (loop delay against 10% of a p99): the CPU wait to judge it again was not kept";
+
+/** The one sentence every surface (summary note, run page, CLI, compare) shows for a client-bound run. */
+export function clientBoundText(l: SummaryRunnerLoad): string {
+  if (l.rule === "starvation") {
+    const m = measuresOf(l);
+    return `client-bound: ${clientReason(judgeClient(m), m)}; these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay. Run the runner on a less loaded machine, or lower the load, before reading them as the database's`;
+  }
   const why = [
     `event-loop delay p99 ${ms(l.loopDelayMs.p99)}, ${ms(l.exposedDelayMs)} over 1% of the time`,
     ...(l.judgedAgainst ? [`against a ${l.judgedAgainst.metric} p99 of ${ms(l.judgedAgainst.p99)}`] : []),
     `runner CPU ${(100 * l.cpuCores).toFixed(0)}% of one core`,
   ].join("; ");
-  return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay (${why}). Run the runner on a less loaded machine, or lower the load, before reading them as the database's`;
+  return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay (${why}); ${STORED_LABEL}`;
+}
+
+/** Mean of a number over the samples that carry it, weighted by their length; undefined when none does. */
+function weighted(samples: readonly { load: SampleRunnerLoad; sec: number }[], pick: (l: SampleRunnerLoad) => number | undefined): number | undefined {
+  const have = samples.filter((x) => pick(x.load) !== undefined);
+  const sec = have.reduce((a, x) => a + x.sec, 0);
+  return sec > 0 ? have.reduce((a, x) => a + pick(x.load)! * x.sec, 0) / sec : undefined;
 }
 
 /**
- * The load over several samples (the CLI's live line spans a few): the longest stall, the mean CPU, and the rule
- * applied to them as to a window. Undefined when the samples cover no time.
+ * The load over several samples (the CLI's live line spans a few, the live page shows one): the longest stall
+ * weighed by the time it covers, the mean CPU, loop use and CPU wait, and CLIENT_RULE applied to them as to a
+ * window, against the main operation's own service time (its p50). Undefined when the samples cover no time.
  */
 export function loadOverSamples(
   samples: readonly { load: SampleRunnerLoad; sec: number }[],
-  mainP99Ms: number | undefined,
+  serviceMs: number | undefined,
 ): { loopDelayMaxMs: number; cpuCores: number; clientBound: boolean } | undefined {
   const sec = samples.reduce((a, x) => a + x.sec, 0);
   if (!(sec > 0)) return undefined;
   const maxima = samples.map((x) => x.load.loopDelayMs.max);
   const delayMs = exposedDelayMs(Math.max(...samples.map((x) => x.load.loopDelayMs.p99)), maxima, sec * 1000);
-  const cpuCores = samples.reduce((a, x) => a + x.load.cpuCores * x.sec, 0) / sec;
-  return { loopDelayMaxMs: Math.max(...maxima), cpuCores, clientBound: isClientBound({ delayMs, cpuCores, mainP99Ms }) };
+  const cpuCores = weighted(samples, (l) => l.cpuCores)!;
+  const j = judgeClient({
+    cpuCores,
+    eventLoopUtilization: weighted(samples, (l) => l.eventLoopUtilization),
+    runQueueWaitMsPerSec: weighted(samples, (l) => l.runQueueWaitMsPerSec),
+    exposedDelayMs: delayMs,
+    serviceMs,
+  });
+  return { loopDelayMaxMs: Math.max(...maxima), cpuCores, clientBound: j.bound };
 }
 
-/** The same rule for one sample (the live page): its own stall weighed by the time it covers. */
-export function sampleClientBound(load: SampleRunnerLoad, intervalSec: number, mainP99Ms: number | undefined): boolean {
-  const delayMs = exposedDelayMs(load.loopDelayMs.p99, [load.loopDelayMs.max], intervalSec * 1000);
-  return isClientBound({ delayMs, cpuCores: load.cpuCores, mainP99Ms });
+/** The same rule for one sample (the live page). */
+export function sampleClientBound(load: SampleRunnerLoad, intervalSec: number, serviceMs: number | undefined): boolean {
+  return loadOverSamples([{ load, sec: intervalSec }], serviceMs)?.clientBound ?? false;
 }

@@ -168,6 +168,9 @@ export function telemetryText(t: RunTelemetry): string {
   const out = [`why this number: ${v.statement}`];
   for (const e of v.evidence) out.push(`  evidence: ${evidenceText(e)}`);
   if (v.also.length) out.push(`  also: ${v.also.map((c) => CATEGORY_LABELS[c]).join(", ")}`);
+  // A run asked no rate says so: nothing it did can be judged against a target (lib/telemetry/pace-rules.ts).
+  const unpaced = v.findings.find((f) => f.category === "rate-bound")?.evidence.find((e) => e.what.startsWith("no rate asked"));
+  if (unpaced) out.push(`  pace: ${unpaced.what} ${dec(unpaced.value)} ${unpaced.unit}`);
   if (t.window) for (const l of windowLines(t.window)) out.push(`  ${l}`);
   if (t.info.waits) out.push(`  the backends' states and waits: ${t.info.waits.note}`);
   for (const b of v.blindSpots) out.push(`  blind spot: ${b}`);

@@ -5,9 +5,8 @@
 // Every rule returns its evidence as numbers beside the threshold it was held against, matched or not, so a
 // reader sees why a category was chosen and how far the others were. docs/verdict.md ("Why this number")
 // explains each rule; the thresholds are THRESHOLDS below, nowhere else.
-import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
-import { CLIENT_BOUND_CPU_CORES, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
+import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { isPaced, PACE_THRESHOLDS, type PaceSpec } from "./pace";
 import { achievedWhat, behindSchedule, consumersBehind, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
@@ -54,19 +53,16 @@ export const THRESHOLDS = {
   headroomActiveShare: 0.5,
   /** … and the server's processes used less than this % of the host's CPUs (when visible). */
   headroomServerCpuPct: 80,
-  /** client-bound: the runner used at least this % of one core (Node runs the loops on one thread) … (the runner-load check's) */
-  clientCpuPct: 100 * CLIENT_BOUND_CPU_CORES,
-  /** … or its event loop was busy at least this share of the time. */
-  clientEventLoopUtilization: 0.9,
-  /**
-   * … or it was starved: its threads waited for a CPU (runnable, not running) at least this many ms per second …
-   * (10 % of the time: more than a busy 2-core host's scheduling noise)
-   */
-  clientRunQueueWaitMsPerSec: 100,
+  /** client-bound: the one client rule (lib/measurement/runner-load.ts CLIENT_RULE): the runner used at least this % of one core … */
+  clientCpuPct: 100 * CLIENT_RULE.cpuCores,
+  /** … or its event loop was busy at least this share of the time, … */
+  clientEventLoopUtilization: CLIENT_RULE.eventLoopUtilization,
+  /** … or it was starved: its threads waited for a CPU (runnable, not running) at least this many ms per second … */
+  clientRunQueueWaitMsPerSec: CLIENT_RULE.runQueueWaitMsPerSec,
   /** … and its event-loop delay reached this multiple of the operation's own service time (its p50), */
-  clientDelayOverService: 1,
+  clientDelayOverService: CLIENT_RULE.delayOverService,
   /** … a delay of at least clientDelayFloorMs (below it, timer noise). */
-  clientDelayFloorMs: LOOP_DELAY_FLOOR_MS,
+  clientDelayFloorMs: CLIENT_RULE.delayFloorMs,
   /** host-bound: processes other than the target's and the runner's used at least this % of the host's CPUs … */
   hostOtherCpuPct: 25,
   /** … the host was busy at least hostCpuBusyPct, and the runner waited for a CPU at least clientRunQueueWaitMsPerSec. */
@@ -195,6 +191,15 @@ function clientOf(input: VerdictInput, w: TelemetryWindow | undefined): ClientIn
   return input.client || w?.client ? { ...w?.client, ...input.client } : undefined;
 }
 
+/** The runner's numbers as the client rule reads them (its CPU in cores). */
+const clientMeasures = (c: ClientInput) => ({
+  ...(c.cpuPct !== undefined ? { cpuCores: c.cpuPct / 100 } : {}),
+  eventLoopUtilization: c.eventLoopUtilization,
+  runQueueWaitMsPerSec: c.runQueueWaitMsPerSec,
+  exposedDelayMs: c.exposedDelayMs,
+  serviceMs: c.serviceMs,
+});
+
 const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
 
 const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
@@ -223,40 +228,14 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     const c = clientOf(input, w);
     if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
       return { category: "client-bound", matched: false, evidence: [] };
-    const cpu = c.cpuPct !== undefined ? ge("runner CPU, % of one core", c.cpuPct, THRESHOLDS.clientCpuPct, "%") : undefined;
-    const elu =
-      c.eventLoopUtilization !== undefined
-        ? ge("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.clientEventLoopUtilization, "ratio")
-        : undefined;
-    // Starvation: the runner could run and got no CPU, long enough to delay its loop by an operation's own time.
-    const queued =
-      c.runQueueWaitMsPerSec !== undefined
-        ? ge("runner's wait for a CPU (runnable, not running)", c.runQueueWaitMsPerSec, THRESHOLDS.clientRunQueueWaitMsPerSec, "ms/s")
-        : undefined;
-    const delayed =
-      c.exposedDelayMs !== undefined && c.serviceMs !== undefined && c.serviceMs > 0
-        ? ge(
-            "runner event-loop delay / the operation's own service time (p50)",
-            c.exposedDelayMs >= THRESHOLDS.clientDelayFloorMs ? c.exposedDelayMs / c.serviceMs : 0,
-            THRESHOLDS.clientDelayOverService,
-            "ratio",
-          )
-        : undefined;
-    const starvedParts = [queued, delayed].filter((e): e is Evidence => e !== undefined);
-    const starved = starvedParts.length > 0 && starvedParts.every((e) => e.holds);
-    // A loop "busy" while its thread waits for a CPU is starved, not saturated: utilization counts the time a
-    // callback was preempted. It shows saturation only when the runner got the CPU it asked for.
-    if (elu?.holds && queued?.holds) delete elu.holds;
-    const saturated = cpu?.holds === true || elu?.holds === true;
-    const ev = [cpu, elu, ...starvedParts].filter((e): e is Evidence => e !== undefined);
+    // The one client rule every surface applies (the runner-load note, the page, the CLI, the A/B, the ceiling).
+    const j = judgeClient(clientMeasures(c));
+    const ev: Evidence[] = [...j.checks];
     if (c.exposedDelayMs !== undefined) ev.push(fact("runner event-loop delay over 1% of the time", c.exposedDelayMs, "ms"));
     if (c.serviceMs !== undefined) ev.push(fact("the operation's service time (p50)", c.serviceMs, "ms"));
     if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
     if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
-    // Either saturation (CPU or loop) or starvation suffices; the other alternative's unmet numbers are context.
-    if (saturated) for (const e of starvedParts) if (!e.holds) delete e.holds;
-    if (starved || saturated) for (const e of [cpu, elu]) if (e && !e.holds) delete e.holds;
-    return { category: "client-bound", matched: saturated || starved, evidence: ev };
+    return { category: "client-bound", matched: j.bound, evidence: ev };
   },
   "lock-contention-bound": (_, w) => {
     if (!w) return { category: "lock-contention-bound", matched: false, evidence: [] };
@@ -439,20 +418,10 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
       return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy, and the runner waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${h.serverCpuCores.toFixed(2)} cores${h.runnerCpuCores !== undefined ? `, the runner ${h.runnerCpuCores.toFixed(2)}` : ""}: these numbers are the shared machine's, not the target's alone`;
     }
     case "client-bound": {
-      // Only the numbers that met their threshold are the reason; the others stay in the evidence.
-      const held = (prefix: string) => f?.evidence.find((e) => e.what.startsWith(prefix) && e.holds === true);
-      const parts = [
-        ...(held("runner CPU") ? [`its CPU reached ${num(held("runner CPU")!.value)}% of one core`] : []),
-        ...(held("runner event-loop utilization") ? [`its event loop was ${pct(held("runner event-loop utilization")!.value)} busy`] : []),
-        ...(held("runner's wait for a CPU") ? [`it waited ${num(held("runner's wait for a CPU")!.value)} ms/s for a CPU`] : []),
-        ...(held("runner event-loop delay")
-          ? [
-              `its event-loop delay (${fmtLatency(ev("runner event-loop delay over") ?? 0)}) reached ${num(held("runner event-loop delay")!.value)}× the operation's own ${fmtLatency(ev("the operation's service time") ?? 0)}`,
-            ]
-          : []),
-      ];
-      const starved = held("runner's wait for a CPU") || held("runner event-loop delay");
-      return `client-bound: the runner ${starved && !held("runner CPU") && !held("runner event-loop utilization") ? "was starved of CPU" : "was the limit"} (${parts.join(", ")})${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+      // The runner-load note's own words: only the numbers that met their threshold are the reason.
+      const c = clientOf(input, w);
+      const m = c ? clientMeasures(c) : {};
+      return `client-bound: ${clientReason(judgeClient(m), m)}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
     }
     case "lock-contention-bound": {
       const top = Object.entries(w!.runWaitShares)

@@ -7,13 +7,11 @@ import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import type { ClientRates } from "../../lib/telemetry/shape";
 import { clock } from "../timing";
 import { RunnerLoadMeter } from "../load-meter";
-import { runQueueWaitNs } from "./host";
 
 export class ClientProbe {
   private meter = new RunnerLoadMeter();
   private at = clock();
   private elu: EventLoopUtilization = performance.eventLoopUtilization();
-  private waitNs = runQueueWaitNs();
 
   /** Rates since the previous reading (or since construction). */
   read(): ClientRates {
@@ -21,12 +19,10 @@ export class ClientProbe {
     const load = this.meter.tick(false, Math.max(now - this.at, 1e-3) / 1000);
     const elu = performance.eventLoopUtilization(this.elu);
     this.elu = performance.eventLoopUtilization();
-    const sec = Math.max(now - this.at, 1e-3) / 1000;
     this.at = now;
-    // Starvation, as the kernel counts it: time the runner could have run and did not get a CPU.
-    const waitNs = runQueueWaitNs();
-    const waited = waitNs !== undefined && this.waitNs !== undefined ? Math.max(waitNs - this.waitNs, 0) / 1e6 / sec : undefined;
-    this.waitNs = waitNs;
+    // Starvation, as the kernel counts it: time the loop's thread could have run and did not get a CPU (the
+    // meter's, so the live verdict reads the number the one client rule reads).
+    const waited = load.runQueueWaitMsPerSec;
     return {
       cpuPct: 100 * load.cpuCores,
       eventLoopUtilization: elu.utilization,
