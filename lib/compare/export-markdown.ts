@@ -7,6 +7,7 @@ import { delta } from "./deltas";
 import { fmtAnnotated, fmtCell, fmtDelta, fmtLat, fmtNum, fmtValue } from "./format";
 import { comparedMetrics } from "./metrics";
 import { effectLines } from "./notes";
+import { perSecond } from "../words";
 
 const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(" | ")} |`;
@@ -16,7 +17,8 @@ function triple(c: Comparable, m: Metric): string {
   const l = pctsOf(c, m);
   return `${fmtLat(l.p50)} / ${fmtLat(l.p95)} / ${fmtLat(l.p99)}`;
 }
-const rate = (msg: number | null, mib: number | null) => `${fmtNum(msg, 2)} msg/s / ${fmtNum(mib, 2)} MiB/s`;
+/** "2,885 msg/s / 2.82 MiB/s", in the operation's own unit. */
+const rate = (items: number | null, mib: number | null, unit: string) => `${fmtNum(items, 2)} ${perSecond(unit)} / ${fmtNum(mib, 2)} MiB/s`;
 
 /** Markdown: a summary table like the reference README's, the full results with deltas, the config and the caveats. */
 export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: string } = {}): string {
@@ -28,6 +30,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   lines.push("## Summary", "");
   const m = comparedMetrics(items.map((c) => c.workload));
   const broker = ["write", "read"].every((op) => m.rates.some((r) => r.name === op));
+  const unitOf = (op: string) => m.rates.find((r) => r.name === op)?.unit ?? "item";
   if (broker) {
     // Message workloads: the reference README's own layout, so a comparison pastes beside its tables.
     lines.push(
@@ -49,8 +52,8 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
           c.label,
           c.badge,
           fmtCell(c.env.server ?? null),
-          rate(rateOf(c, "write", "Msg"), rateOf(c, "write", "MiB")),
-          rate(rateOf(c, "read", "Msg"), rateOf(c, "read", "MiB")),
+          rate(rateOf(c, "write", "items"), rateOf(c, "write", "MiB"), unitOf("write")),
+          rate(rateOf(c, "read", "items"), rateOf(c, "read", "MiB"), unitOf("read")),
           triple(c, "e2e"),
           triple(c, "write"),
           triple(c, "read"),
@@ -73,7 +76,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
           c.label,
           c.badge,
           fmtCell(c.env.server ?? null),
-          ...m.rates.map((r) => fmtNum(rateOf(c, r.name, "Msg"), 2)),
+          ...m.rates.map((r) => fmtNum(rateOf(c, r.name, "items"), 2)),
           ...m.latencies.map((l) => triple(c, l.name)),
         ]),
       );

@@ -138,11 +138,11 @@ test("the two old runs compare: rates and percentiles from their stored summarie
   const row = (key: string) => body.results.find((r: { key: string }) => r.key === key);
   const sums = runs.map((r) => r.summary as { writes: { msgPerSec: number }; reads: { msgPerSec: number } });
   assert.deepEqual(
-    row("writeMsgPerSec").values,
+    row("writePerSec").values,
     sums.map((s) => s.writes.msgPerSec),
   );
   assert.deepEqual(
-    row("readMsgPerSec").values,
+    row("readPerSec").values,
     sums.map((s) => s.reads.msgPerSec),
   );
   assert.ok(
