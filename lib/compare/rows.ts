@@ -163,11 +163,22 @@ function diffRows(
     .filter((r) => r.values.some((v) => v !== null));
 }
 
+/**
+ * The config rows labelled by the compared workloads: a field several workloads share is named by the first
+ * compared one that declares it (queued workflows' throttleWritesPerSec is its "Target rate (per s)", not pub/sub's
+ * "Write throttle (msg/s)").
+ */
+export function configRowsFor(kinds: readonly string[]): RowDef[] {
+  const label = new Map<string, string>();
+  for (const kind of kinds) for (const f of workloadDefinition(kind)?.fields ?? []) if (f.compareLabel && !label.has(f.name)) label.set(f.name, f.compareLabel);
+  return configRows().map((r) => ({ ...r, label: label.get(r.key) ?? r.label }));
+}
+
 /** Which config fields differ between the items (the config table and its "differences only" toggle). */
 export function configDiff(items: Comparable[]): DiffRow[] {
   return diffRows(
     items,
-    configRows(),
+    configRowsFor(items.map((i) => i.workload)),
     (c) => c.config,
     (c) => c.annotations,
   );
