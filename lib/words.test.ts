@@ -173,3 +173,17 @@ for (const d of workloadDefinitions()) {
     for (const [surface, text] of Object.entries(surfaces)) noMessageWords(kind, surface, text);
   });
 }
+
+test("compare across workloads names each unit: a write row in msg/s · row/s, each item's summary rate in its own", () => {
+  const runs = ["pubsub", "inserts", "queued-workflows"].map(fixture);
+  const cmp = buildComparison(runs.map((f) => fromRun(f.run as never, f.samples)));
+  assert.equal(cmp.results.find((r) => r.key === "writePerSec")?.label, "Write msg/s · row/s · workflow/s");
+  const md = toMarkdown(cmp);
+  const line = (id: string) => md.split("\n").find((l) => l.startsWith(`| ${id}`)) ?? "";
+  assert.match(line(runs[1].run.id), / row\/s \/ /);
+  assert.doesNotMatch(line(runs[1].run.id), /msg/);
+  assert.match(line(runs[2].run.id), / workflow\/s \/ .* workflow\/s \/ /);
+  // Config rows are named by the compared workloads: queued workflows' rate is not pub/sub's "Write throttle (msg/s)".
+  const only = buildComparison([fromRun(runs[2].run as never, runs[2].samples)]);
+  assert.equal(only.config.find((r) => r.key === "throttleWritesPerSec")?.label, "Target rate (per s)");
+});

@@ -10,7 +10,6 @@ import { comparedMetrics, metricLabel, rateOps } from "@/lib/compare/metrics";
 import type { ViewState } from "@/lib/compare/view-state";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { colorOf } from "./ui";
-import { perSecond } from "@/lib/words";
 
 type Pct = ViewState["pct"];
 
@@ -64,14 +63,14 @@ const legendOrder = (items: Comparable[]) => {
 };
 
 /** The compared rates' unit(s) per second, as their workloads declare them: "msg/s", "row/s", or "req/s · row/s". */
-const ratesUnit = (rates: { unit: string }[]) => [...new Set(rates.map((o) => perSecond(o.unit)))].join(" · ") || "/s";
+const ratesUnit = (rates: { perSec: string }[]) => [...new Set(rates.flatMap((o) => o.perSec.split(" · ")))].join(" · ") || "/s";
 
 function ThroughputBars({ items }: { items: Comparable[] }) {
   // One group of bars per declared operation with a rate (pub/sub and queue: write, read).
   const rates = comparedMetrics(items.map((c) => c.workload)).rates;
   const unit = ratesUnit(rates);
   const data = rates.map((o) => ({
-    name: `${o.name} ${perSecond(o.unit)}`,
+    name: `${o.name} ${o.perSec}`,
     ...Object.fromEntries(items.map((c, i) => [`i${i}`, rateOf(c, o.name, "items")])),
   }));
   return (
@@ -80,7 +79,7 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
       title="Throughput"
       hint={`${unit}${rates.some((o) => o.name === "read") ? "; pub/sub reads sum all consumer groups" : ""}`}
       table={() => ({
-        columns: ["item", ...rates.map((o) => `${o.name} ${perSecond(o.unit)}`)],
+        columns: ["item", ...rates.map((o) => `${o.name} ${o.perSec}`)],
         rows: items.map((c) => [c.label, ...rates.map((o) => fmtNum(rateOf(c, o.name, "items")))]),
         note: "—: not published or not measured.",
       })}
@@ -250,7 +249,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
             "item",
             "t (s)",
             ...(bucketed.length ? ["seconds"] : []),
-            ...rates.flatMap((o) => [`${o.name} ${perSecond(o.unit)}`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
+            ...rates.flatMap((o) => [`${o.name} ${o.perSec}`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
           ],
           note: `–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.${bucketed.length ? " A point covering several seconds shows their time-weighted rate and the slowest and fastest of them." : ""}`,
           rows: timed.flatMap((s) =>

@@ -7,7 +7,6 @@ import { delta } from "./deltas";
 import { fmtAnnotated, fmtCell, fmtDelta, fmtLat, fmtNum, fmtValue } from "./format";
 import { comparedMetrics } from "./metrics";
 import { effectLines } from "./notes";
-import { perSecond } from "../words";
 
 const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(" | ")} |`;
@@ -18,7 +17,8 @@ function triple(c: Comparable, m: Metric): string {
   return `${fmtLat(l.p50)} / ${fmtLat(l.p95)} / ${fmtLat(l.p99)}`;
 }
 /** "2,885 msg/s / 2.82 MiB/s", in the operation's own unit. */
-const rate = (items: number | null, mib: number | null, unit: string) => `${fmtNum(items, 2)} ${perSecond(unit)} / ${fmtNum(mib, 2)} MiB/s`;
+const rate = (items: number | null, mib: number | null, perSec: string | undefined) =>
+  perSec === undefined ? "—" : `${fmtNum(items, 2)} ${perSec} / ${fmtNum(mib, 2)} MiB/s`;
 
 /** Markdown: a summary table like the reference README's, the full results with deltas, the config and the caveats. */
 export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: string } = {}): string {
@@ -30,7 +30,9 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   lines.push("## Summary", "");
   const m = comparedMetrics(items.map((c) => c.workload));
   const broker = ["write", "read"].every((op) => m.rates.some((r) => r.name === op));
-  const unitOf = (op: string) => m.rates.find((r) => r.name === op)?.unit ?? "item";
+  // Each item's rate in its own workload's unit (a pub/sub run's msg/s beside a queued-workflows run's
+  // workflow/s); "—" for an item whose workload has no such operation.
+  const perSecOf = (c: Comparable, op: string) => comparedMetrics([c.workload]).rates.find((r) => r.name === op)?.perSec;
   if (broker) {
     // Message workloads: the reference README's own layout, so a comparison pastes beside its tables.
     lines.push(
@@ -52,8 +54,8 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
           c.label,
           c.badge,
           fmtCell(c.env.server ?? null),
-          rate(rateOf(c, "write", "items"), rateOf(c, "write", "MiB"), unitOf("write")),
-          rate(rateOf(c, "read", "items"), rateOf(c, "read", "MiB"), unitOf("read")),
+          rate(rateOf(c, "write", "items"), rateOf(c, "write", "MiB"), perSecOf(c, "write")),
+          rate(rateOf(c, "read", "items"), rateOf(c, "read", "MiB"), perSecOf(c, "read")),
           triple(c, "e2e"),
           triple(c, "write"),
           triple(c, "read"),
@@ -65,7 +67,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
       "Configuration",
       "Source",
       "Server",
-      ...m.rates.map((r) => `${r.label} (${r.unit}/s)`),
+      ...m.rates.map((r) => `${r.label} (${r.perSec})`),
       ...m.latencies.map((l) => `${l.label} p50 / p95 / p99`),
     ];
     lines.push(mdRow(head));

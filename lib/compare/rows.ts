@@ -90,7 +90,8 @@ export function resultRows(items: Comparable[]): ResultRow[] {
   for (const i of items) {
     for (const k of Object.keys(i.throughput)) {
       const name = k.replace(/(MiB)?PerSec$/, "");
-      if (!rates.some((r) => r.name === name)) rates.push({ name, label: extraLabel(name), unit: rates[0]?.unit ?? "msg" });
+      if (!rates.some((r) => r.name === name))
+        rates.push({ name, label: extraLabel(name), unit: rates[0]?.unit ?? "item", perSec: rates[0]?.perSec ?? "item/s" });
     }
     for (const name of Object.keys(i.latency)) if (!latencies.some((l) => l.name === name)) latencies.push({ name, label: extraLabel(name) });
   }
@@ -102,7 +103,7 @@ export function resultRows(items: Comparable[]): ResultRow[] {
     row({
       key: rateKey(o.name, "items"),
       group: "Throughput",
-      label: `${o.label} ${o.unit}/s`,
+      label: `${o.label} ${o.perSec}`,
       unit: "items/s",
       better: "higher",
       values: items.map((i) => rateOf(i, o.name, "items")),
