@@ -145,7 +145,7 @@ export function FindCeiling({
             ))}
           </select>
           <span className="hint" id="ceiling-metric-hint">
-            checked from each message&rsquo;s scheduled time where the run records it (coordinated omission corrected)
+            checked from each item&rsquo;s scheduled time where the run records it (coordinated omission corrected)
           </span>
           {errors.metric && <span className="field-error">{errors.metric}</span>}
         </div>
