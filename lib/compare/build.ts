@@ -11,19 +11,8 @@ import { isRateSample, SampleMetrics } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
 import { SERVER_FIGURES, serverLine, verdictLine } from "../telemetry/report";
 import type { TelemetryWindow } from "../telemetry/window";
-import {
-  ALL_RATES,
-  PCT_Q,
-  rateKey,
-  type Cell,
-  type Comparable,
-  type DistPoint,
-  type Facts,
-  type KnownEffect,
-  type Metric,
-  type Pcts,
-  type TimePoint,
-} from "./comparable";
+import { PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type KnownEffect, type Metric, type Pcts, type TimePoint } from "./comparable";
+import { ALL_RATES, itemRateKeys, rateKey } from "./comparable";
 import { comparedMetrics, METRICS, rateOps } from "./metrics";
 import { durabilityLevel } from "./notes";
 import { configCellsOf } from "./rows";
@@ -539,8 +528,7 @@ export function fromPublished(p: PublishedResult): Comparable {
   const config = parsed.ok ? (parsed.config as Record<string, unknown>) : p.config;
   const throughput: Record<string, number | null> = {};
   for (const [op, v] of Object.entries(p.rates ?? {})) {
-    throughput[rateKey(op, "items")] = v;
-    throughput[rateKey(op, "MiB")] = null;
+    Object.assign(throughput, { [rateKey(op, "items")]: v, [rateKey(op, "MiB")]: null });
   }
   const latency: Record<Metric, Pcts> = {};
   const points: Partial<Record<Metric, DistPoint[]>> = {};
@@ -551,11 +539,7 @@ export function fromPublished(p: PublishedResult): Comparable {
   }
   const effects: KnownEffect[] = [];
   if (p.measuredThrough) effects.push({ rows: ["*.*"], text: `its latencies are ${p.measuredThrough}; ours are runner → Postgres, per operation` });
-  if (p.bottleneck)
-    effects.push({
-      rows: Object.keys(throughput).filter((k) => !k.endsWith("MiBPerSec")),
-      text: `its rate was capped by ${p.bottleneck} (as the study reports)`,
-    });
+  if (p.bottleneck) effects.push({ rows: itemRateKeys(throughput), text: `its rate was capped by ${p.bottleneck} (as the study reports)` });
   const authorCaveats = p.caveats.filter((c) => c.by === "author").map((c) => c.text);
   const str = (k: string) => (typeof config[k] === "number" ? (config[k] as number) : null);
   const facts: Facts = {

@@ -24,6 +24,8 @@ export const rateKey = (op: string, unit: "items" | "MiB") => (unit === "MiB" ? 
 export const rateOf = (c: Pick<Comparable, "throughput">, op: string, unit: "items" | "MiB"): number | null => c.throughput[rateKey(op, unit)] ?? null;
 /** Row patterns of every items-per-second rate and every MiB/s rate (KnownEffect.rows). */
 export const ALL_RATES = ["*PerSec"];
+/** The items-per-second keys among an item's rates (not its MiB/s). */
+export const itemRateKeys = (throughput: Record<string, unknown>) => Object.keys(throughput).filter((k) => !k.endsWith("MiBPerSec"));
 export const PCT_LABEL: Record<LatencyStat, string> = { p50: "p50", p95: "p95", p99: "p99", p999: "p99.9", max: "max", avg: "avg" };
 /** Quantile of each percentile, for distribution plots (max is plotted at the histogram's last point). */
 export const PCT_Q: Record<Exclude<Percentile, "max">, number> = { p50: 0.5, p95: 0.95, p99: 0.99, p999: 0.999 };
