@@ -15,16 +15,16 @@ test("a reference beside an imported output: its start-up burst and rate divisor
   const { id } = await res.json();
   await page.goto(`/compare?ids=${REF},${id}&base=${id}`);
 
-  const refWrite = page.getByTestId(`result-writeMsgPerSec-${REF}`);
+  const refWrite = page.getByTestId(`result-writePerSec-${REF}`);
   await expect(refWrite.locator(".v")).toHaveText("5,037");
   // Published with a 5,000 msg/s throttle over 120 s: one second of writes at t=0 is +0.83%.
-  await expect(refWrite.getByTestId(`effects-writeMsgPerSec-${REF}`)).toContainText(
+  await expect(refWrite.getByTestId(`effects-writePerSec-${REF}`)).toContainText(
     "start-up burst: the tool's throttle lets one second of writes (5,000) out at t=0, so over 120 s its rates read about +0.83%",
   );
-  await expect(refWrite.getByTestId(`effects-writeMsgPerSec-${REF}`)).toContainText("rate divisor: totals are divided by the configured 120 s");
+  await expect(refWrite.getByTestId(`effects-writePerSec-${REF}`)).toContainText("rate divisor: totals are divided by the configured 120 s");
   // The import is the baseline: its own divisor shows under its value, and again, as the baseline's, beside the reference's delta.
-  await expect(page.getByTestId(`effects-writeMsgPerSec-${id}`)).toContainText("rate divisor: totals are divided by the configured 30 s");
-  await expect(refWrite.getByTestId(`effects-writeMsgPerSec-${REF}`)).toContainText("baseline: rate divisor");
+  await expect(page.getByTestId(`effects-writePerSec-${id}`)).toContainText("rate divisor: totals are divided by the configured 30 s");
+  await expect(refWrite.getByTestId(`effects-writePerSec-${REF}`)).toContainText("baseline: rate divisor");
   // Tails move; medians do not.
   await expect(page.getByTestId(`effects-e2e.p99-${REF}`)).toContainText("no warm-up");
   await expect(page.getByTestId(`effects-e2e.p50-${REF}`)).toHaveCount(0);

@@ -93,9 +93,9 @@ test("compare two stored runs and a reference: differences only, a new baseline,
   await expect(chips.locator(`[data-key='${REF}'] [data-badge='published']`)).toBeVisible();
 
   // The numbers are the stored ones (the cell keeps the unrounded value) and the published ones.
-  await expect(page.getByTestId(`result-writeMsgPerSec-${a.id}`)).toHaveAttribute("data-value", String(a.summary.writes.msgPerSec));
+  await expect(page.getByTestId(`result-writePerSec-${a.id}`)).toHaveAttribute("data-value", String(a.summary.writes.msgPerSec));
   await expect(page.getByTestId(`result-e2e.p99-${b.id}`)).toHaveAttribute("data-value", String(b.summary.latencyMs.e2e.p99));
-  await expect(page.getByTestId(`result-writeMsgPerSec-${REF}`)).toHaveAttribute("data-value", "2885");
+  await expect(page.getByTestId(`result-writePerSec-${REF}`)).toHaveAttribute("data-value", "2885");
   await expect(page.getByTestId(`result-e2e.p999-${REF}`).locator(".v")).toHaveText("—"); // not published, never invented
 
   // The context panel says what is unfair.
@@ -116,14 +116,14 @@ test("compare two stored runs and a reference: differences only, a new baseline,
   await expect(page).toHaveURL(/diff=1/);
 
   // Baseline: the first item at first; then the reference.
-  await expect(page.getByTestId(`delta-writeMsgPerSec-${a.id}`)).toHaveCount(0);
+  await expect(page.getByTestId(`delta-writePerSec-${a.id}`)).toHaveCount(0);
   const ratioB = b.summary.writes.msgPerSec / a.summary.writes.msgPerSec;
-  await expect(page.getByTestId(`delta-writeMsgPerSec-${b.id}`)).toHaveText(fmtChange((ratioB - 1) * 100));
+  await expect(page.getByTestId(`delta-writePerSec-${b.id}`)).toHaveText(fmtChange((ratioB - 1) * 100));
   await page.getByRole("radio", { name: /Use Published: queue · 4 vCPU single node as the baseline/ }).check();
   await expect(page).toHaveURL(new RegExp(`base=${REF.replace(":", "(:|%3A)")}`));
-  await expect(page.getByTestId(`delta-writeMsgPerSec-${REF}`)).toHaveCount(0);
+  await expect(page.getByTestId(`delta-writePerSec-${REF}`)).toHaveCount(0);
   const ratioA = a.summary.writes.msgPerSec / 2885;
-  await expect(page.getByTestId(`delta-writeMsgPerSec-${a.id}`)).toHaveText(fmtChange((ratioA - 1) * 100));
+  await expect(page.getByTestId(`delta-writePerSec-${a.id}`)).toHaveText(fmtChange((ratioA - 1) * 100));
 
   // Copy the link.
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -157,7 +157,7 @@ test("compare two stored runs and a reference: differences only, a new baseline,
         .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-row"))),
     ).toEqual(configRows);
     await expect(p2.getByRole("radio", { name: /Use Published: queue · 4 vCPU single node as the baseline/ })).toBeChecked();
-    await expect(p2.getByTestId(`result-writeMsgPerSec-${a.id}`)).toHaveAttribute("data-value", String(a.summary.writes.msgPerSec));
+    await expect(p2.getByTestId(`result-writePerSec-${a.id}`)).toHaveAttribute("data-value", String(a.summary.writes.msgPerSec));
   } finally {
     await other.close();
   }
@@ -165,7 +165,7 @@ test("compare two stored runs and a reference: differences only, a new baseline,
   // Removing an item reloads the comparison without it; the baseline stays.
   await page.getByRole("button", { name: `Remove ${b.id} · queue 2w/1r` }).click();
   await expect(page).toHaveURL(new RegExp(`ids=${a.id},${REF.replace(":", "(:|%3A)")}`));
-  await expect(page.getByTestId(`result-writeMsgPerSec-${b.id}`)).toHaveCount(0);
+  await expect(page.getByTestId(`result-writePerSec-${b.id}`)).toHaveCount(0);
 });
 
 test("the Markdown export's numbers equal the stored ones; CSV and JSON carry them unrounded", async ({ page, request }) => {
@@ -205,7 +205,7 @@ test("the Markdown export's numbers equal the stored ones; CSV and JSON carry th
   const csv = await (await request.get(`/api/compare?ids=${a.id},${b.id},${REF}&base=${a.id}&format=csv`)).text();
   const [header, rowA] = csv.trim().split("\n").map(csvFields);
   const col = (name: string) => rowA[header.indexOf(name)];
-  expect(Number(col("write_msg_per_s"))).toBe(a.summary.writes.msgPerSec);
+  expect(Number(col("write_per_s"))).toBe(a.summary.writes.msgPerSec);
   expect(Number(col("e2e_p999_ms"))).toBe(a.summary.latencyMs.e2e.p999);
 
   const json = await (await request.get(`/api/compare?ids=${a.id},${REF}&format=json`)).json();

@@ -22,7 +22,7 @@ test("paste a real pubsub output: it becomes an imported result, compared with t
   await expect(chip).toContainText("Imported: my pubsub paste");
   await expect(chip.locator("[data-badge='imported']")).toBeVisible();
   // The tool's own numbers: aggregate reads of the 5 groups, write latency of the base summary.
-  await expect(page.getByTestId(`result-readMsgPerSec-${id}`)).toHaveAttribute("data-value", "25566.67");
+  await expect(page.getByTestId(`result-readPerSec-${id}`)).toHaveAttribute("data-value", "25566.67");
   await expect(page.getByTestId(`result-write.p50-${id}`).locator(".v")).toHaveText("19.202 ms");
   await expect(page.getByTestId(`result-e2e.p99-${id}`).locator(".v")).toHaveText("144.441 ms");
   // Neither the tool nor the reference prints a max: the row is left out rather than filled in.
@@ -49,7 +49,7 @@ test("upload a real queue output as a file", async ({ page }) => {
   await panel.getByRole("button", { name: "Import and compare" }).click();
   await expect(page).toHaveURL(/ids=imp_[0-9a-f]{12}$/);
   const id = /imp_[0-9a-f]{12}/.exec(page.url())![0];
-  await expect(page.getByTestId(`result-writeMsgPerSec-${id}`)).toHaveAttribute("data-value", "2973.93");
+  await expect(page.getByTestId(`result-writePerSec-${id}`)).toHaveAttribute("data-value", "2973.93");
   await expect(page.getByTestId(`result-writeMiBPerSec-${id}`).locator(".v")).toHaveText("2.9"); // 2973.93 × 1024 / 2^20
   await expect(page.getByTestId(`result-e2e.p50-${id}`).locator(".v")).toHaveText("8.56 s"); // 8,560.574 ms
   await expect(page.getByTestId("config-table").locator("tr[data-row='writers']")).toContainText("10");

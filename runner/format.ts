@@ -3,17 +3,8 @@ import type { LatencyStats } from "../lib/measurement/metrics";
 import type { RunSummary } from "../lib/measurement/summary";
 import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
-import {
-  counterOf,
-  plural,
-  unitWords,
-  type MetricModel,
-  groupsOf,
-  latencyMetrics,
-  latencyOf,
-  rateOperations,
-  throughputOf,
-} from "../lib/measurement/operations";
+import { plural, unitWords } from "../lib/words";
+import { counterOf, type MetricModel, groupsOf, latencyMetrics, latencyOf, rateOperations, throughputOf } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
 import { verificationLine } from "../lib/measurement/verification";
 import { clientNumbers } from "../lib/measurement/runner-load";

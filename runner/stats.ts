@@ -51,12 +51,15 @@ class Recorder {
 
 interface Counts {
   count: number;
+  /** The calls that recorded `count`: a pub/sub write's transaction of B messages, a poll's rows (one per call). */
+  batches: number;
   errors: number;
   emptyPolls: number;
 }
-const zero = (): Counts => ({ count: 0, errors: 0, emptyPolls: 0 });
+const zero = (): Counts => ({ count: 0, batches: 0, errors: 0, emptyPolls: 0 });
 const addInto = (a: Counts, b: Counts) => {
   a.count += b.count;
+  a.batches += b.batches;
   a.errors += b.errors;
   a.emptyPolls += b.emptyPolls;
 };
@@ -78,9 +81,10 @@ export class OpStats {
   /** Since the CLI's last live line. */
   reportCount = 0;
 
-  /** `n` operations (or items) done. */
+  /** `n` operations (or items) done, in one batch (a search's rows of one query). */
   done(n = 1) {
     this.interval.count += n;
+    this.interval.batches++;
     this.total.count += n;
     this.reportCount += n;
   }
@@ -99,9 +103,10 @@ export class GroupStats {
   lastIntervalRate = 0;
   constructor(readonly name: string) {}
 
-  /** A successful read (poll or dequeue) of `n` messages. */
+  /** A successful read (poll or dequeue) of `n` messages, in one batch. */
   read(n: number) {
     this.interval.count += n;
+    this.interval.batches++;
     this.total.count += n;
   }
   readError() {
@@ -207,8 +212,11 @@ export class RunStats {
     this.latency.writeScheduled.record((done - due) * 1000);
   }
 
-  wrote(n: number) {
+  /** `n` items written in `batches` batches: a pub/sub transaction of B messages is one; an insert benchmark's
+   *  rows (each its own transaction) count their batch with its first row (`wrote(1, 1)`, then `wrote(1, 0)`). */
+  wrote(n: number, batches = 1) {
     this.writesInterval.count += n;
+    this.writesInterval.batches += batches;
     this.writesTotal.count += n;
   }
   writeError(n: number) {
@@ -322,6 +330,8 @@ export class RunStats {
   /** One operation's counts over `sec` seconds (payload bytes when the run has a payload; a read's empty polls). */
   private figures(c: Counts, sec: number, polls = false): OperationFigures {
     const out: OperationFigures = { count: c.count, perSecond: c.count / sec, errors: c.errors, latency: {} };
+    // Batches counted apart only where items went in batches (fewer batches than items): one item a call says nothing.
+    if (c.batches > 0 && c.batches < c.count) out.batches = c.batches;
     if (this.payloadBytes > 0) out.bytes = c.count * this.payloadBytes;
     if (polls) out.counters = { emptyPolls: c.emptyPolls };
     return out;

@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { goalMetric } from "../lib/ceiling/facts";
+import { searchUnit } from "../lib/ceiling/rate";
 import { SEARCH_DEFAULTS } from "../lib/ceiling/search";
 import { confirmSecondsOf, DEFAULT_START_RATE, MIN_STEP_SECONDS } from "../lib/ceiling/settings";
 import { parseSlo, type Slo, sloText } from "../lib/ceiling/slo";
@@ -89,9 +90,9 @@ async function main() {
         confirmSeconds: confirmSecondsOf({ stepSeconds: step }),
         warmupSeconds: warmup,
         search: { ...SEARCH_DEFAULTS, startRate, maxRate },
-        onStep: (s) => console.log(stepLine(s)),
+        onStep: (s) => console.log(stepLine(s, searchUnit(kind, config))),
       });
-      for (const l of resultLines(result, slo, result.steps[0]?.goal.label ?? metric.metric.label)) console.log(l);
+      for (const l of resultLines(result, slo, result.steps[0]?.goal.label ?? metric.metric.label, searchUnit(kind, config))) console.log(l);
       failed ||= result.stop === "failed";
       const { low, high } = result.bracket;
       table.push([

@@ -3,6 +3,8 @@ import Link from "next/link";
 import { listSearches } from "@/lib/ceiling/store";
 import { searchKnobs, toCeilingView } from "@/lib/ceiling/view";
 import { fmtRate, STATUS_BADGE } from "@/lib/runs/format";
+import { searchUnit } from "@/lib/ceiling/rate";
+import { perSecond } from "@/lib/words";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Ceilings · pg-broker-bench" };
@@ -29,7 +31,7 @@ export default async function CeilingsRoute() {
                 <th scope="col">search</th>
                 <th scope="col">workload</th>
                 <th scope="col" className="num">
-                  ceiling msg/s
+                  ceiling
                 </th>
                 <th scope="col">goal</th>
                 <th scope="col" className="num">
@@ -50,7 +52,9 @@ export default async function CeilingsRoute() {
                   </th>
                   <td>{c.workload}</td>
                   <td className="num">
-                    {c.result?.ceiling == null ? "–" : `${c.result.bracket.high === null ? "≥ " : ""}${fmtRate(c.result.ceiling)}`}
+                    {c.result?.ceiling == null
+                      ? "–"
+                      : `${c.result.bracket.high === null ? "≥ " : ""}${fmtRate(c.result.ceiling)} ${perSecond(searchUnit(c.workload, c.config))}`}
                     {/* Searches stored before confirmations have no such field: nothing is said of them. */}
                     {c.result?.ceiling != null && c.result.confirmation !== undefined && (
                       <span className="small muted"> {c.result.confirmation === null ? "not confirmed" : "confirmed"}</span>

@@ -7,6 +7,7 @@ import { ChartCard } from "@/components/charts/ChartCard";
 import type { Slo } from "@/lib/ceiling/slo";
 import type { CeilingStep } from "@/lib/ceiling/step";
 import { fmtLatency, fmtRate } from "@/lib/runs/format";
+import { perSecond } from "@/lib/words";
 
 const PCT = [
   { key: "p50", color: "#2b8a3e" },
@@ -29,7 +30,21 @@ export interface CeilingOverlay {
 }
 const OVERLAY_COLORS = ["#9c36b5", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d"];
 
-export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps: CeilingStep[]; slo: Slo; goalLabel: string; overlays?: CeilingOverlay[] }) {
+/** `unit`: what the search paces, per its workload's declaration ("msg", "row", "req", "workflow"). */
+export function CeilingCharts({
+  steps,
+  slo,
+  goalLabel,
+  unit,
+  overlays = [],
+}: {
+  steps: CeilingStep[];
+  slo: Slo;
+  goalLabel: string;
+  unit: string;
+  overlays?: CeilingOverlay[];
+}) {
+  const perSec = perSecond(unit);
   const points = steps.map((s) => ({ target: s.rate, achieved: +s.achievedRate.toFixed(1), step: s.index + 1 }));
   const top = niceTop(
     Math.max(1, ...steps.map((s) => Math.max(s.rate, s.achievedRate)), ...overlays.flatMap((o) => o.points.map((p) => Math.max(p.target, p.achieved)))),
@@ -45,9 +60,9 @@ export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps:
       <ChartCard
         testId="chart-ceiling-rate"
         title="Achieved rate against target"
-        hint="msg/s, one point per step; sustained steps sit on the diagonal"
+        hint={`${perSec}, one point per step; sustained steps sit on the diagonal`}
         table={() => ({
-          columns: ["step", "target msg/s", "achieved msg/s", "sustained"],
+          columns: ["step", `target ${perSec}`, `achieved ${perSec}`, "sustained"],
           rows: steps.map((s) => [s.index + 1, fmtRate(s.rate), fmtRate(s.achievedRate), s.sustained ? "yes" : "no"]),
         })}
       >
@@ -65,7 +80,7 @@ export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps:
               strokeDasharray="4 4"
               ifOverflow="hidden"
             />
-            <Tooltip formatter={(v) => `${fmtRate(Number(v))} msg/s`} />
+            <Tooltip formatter={(v) => `${fmtRate(Number(v))} ${perSec}`} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             <Scatter name="sustained" data={points.filter((_, i) => steps[i].sustained)} fill="#2b8a3e" isAnimationActive={false} />
             <Scatter name="not sustained" data={points.filter((_, i) => !steps[i].sustained)} fill="#c92a2a" shape="cross" isAnimationActive={false} />
@@ -80,7 +95,7 @@ export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps:
         title={`${label} latency against achieved rate`}
         hint="ms, each step's measured window; the goal's limits dashed"
         table={() => ({
-          columns: ["achieved msg/s", ...PCT.map((p) => p.key)],
+          columns: [`achieved ${perSec}`, ...PCT.map((p) => p.key)],
           rows: byAchieved.map((s) => [fmtRate(s.achievedRate), ...PCT.map((p) => fmtLatency(s.goal.stats?.[p.key]))]),
         })}
       >
@@ -89,7 +104,7 @@ export function CeilingCharts({ steps, slo, goalLabel, overlays = [] }: { steps:
             <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
             <XAxis dataKey="achieved" type="number" domain={[0, "auto"]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} />
             <YAxis fontSize={11} width={56} />
-            <Tooltip labelFormatter={(v) => `${fmtRate(Number(v))} msg/s achieved`} formatter={(v) => fmtLatency(Number(v))} />
+            <Tooltip labelFormatter={(v) => `${fmtRate(Number(v))} ${perSec} achieved`} formatter={(v) => fmtLatency(Number(v))} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             {slo.map((b) => (
               <ReferenceLine

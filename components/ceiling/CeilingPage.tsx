@@ -15,6 +15,8 @@ import { fmtLatency, fmtPercent, fmtRate, STATUS_BADGE } from "@/lib/runs/format
 import { LocalTime } from "@/components/run/LocalTime";
 import { measureOf, metricModel, rateOperations, throughputOf } from "@/lib/measurement/operations";
 import type { StepProgress } from "@/lib/ceiling/step";
+import { searchUnit } from "@/lib/ceiling/rate";
+import { perSecond } from "@/lib/words";
 
 /** A step's last second in the workload's words: each declared rate in its unit, and the backlog when it has one. */
 function sampleWords(workload: string, s: NonNullable<StepProgress["sample"]>): string {
@@ -27,16 +29,17 @@ import { CeilingCharts, type CeilingOverlay } from "./CeilingCharts";
 
 const POLL_MS = 1000;
 
-const STOP_WORDS: Record<string, string> = {
+/** Why a search stopped, with its rates in the search's paced unit (`unit/s`: "msg/s", "row/s"). */
+const stopWords = (perSec: string): Record<string, string> => ({
   converged: "the bracket is as narrow as asked",
   "max-rate": "the maximum rate was reached, still sustained",
   "max-steps": "the step budget ran out before the bracket was as narrow as asked",
-  "none-sustained": "not even 1 msg/s was sustained",
+  "none-sustained": `not even 1 ${perSec} was sustained`,
   cancelled: "the search was cancelled; the steps done are kept",
   failed: "a step's run failed",
   starved: "the runner (not the target) was starved every time the last rate was measured",
   unconfirmed: "every longer run confirming the rate found failed",
-};
+});
 
 export interface OtherCeiling {
   id: string;
@@ -93,7 +96,11 @@ export function CeilingPage({
   const result = view.result;
   const failedAbove = result?.failedAbove != null ? view.steps.find((s) => s.index === result.failedAbove) : undefined;
   const confirmation = result?.confirmation != null ? view.steps.find((s) => s.index === result.confirmation) : undefined;
-  const confirmed = result ? confirmationText(view.steps, confirmation, result.ceiling, slo) : null;
+  // Every rate in the paced operation's own unit (pacing().unit): an inserts search is in row/s, never msg/s.
+  const unit = searchUnit(view.workload, view.config);
+  const perSec = perSecond(unit);
+  const hasReads = view.steps.some((s) => s.readRate !== null);
+  const confirmed = result ? confirmationText(view.steps, confirmation, result.ceiling, slo, unit) : null;
   const starvedSteps = view.steps.filter((s) => s.starved).length;
   const p = view.progress;
 
@@ -119,8 +126,8 @@ export function CeilingPage({
             </div>
             <p className="small" style={{ margin: "6px 0 0" }}>
               Goal <strong>{goalLabel}</strong> <span className="mono">{parsedSlo.ok ? sloText(slo) : view.settings.slo}</span>; steps of{" "}
-              {view.settings.stepSeconds} s measured after {view.config.warmupSeconds} s warm-up; from {fmtRate(view.settings.startRate)} msg/s, at most{" "}
-              {fmtRate(view.settings.maxRate)} msg/s, until the bracket is within {view.settings.precisionPercent}% (at most {view.settings.maxSteps} steps);
+              {view.settings.stepSeconds} s measured after {view.config.warmupSeconds} s warm-up; from {fmtRate(view.settings.startRate)} {perSec}, at most{" "}
+              {fmtRate(view.settings.maxRate)} {perSec}, until the bracket is within {view.settings.precisionPercent}% (at most {view.settings.maxSteps} steps);
               the rate found is confirmed by a {confirmSecondsOf(view.settings)} s run.
             </p>
           </div>
@@ -129,7 +136,7 @@ export function CeilingPage({
         {!final && (
           <p className="hint" data-testid="ceiling-progress">
             {p
-              ? `${p.confirmation ? "confirmation" : `step ${p.index + 1}`} at ${fmtRate(p.rate)} msg/s: ${p.phase}${p.sample ? ` — ${sampleWords(view.workload, p.sample)} in the last second` : ""}`
+              ? `${p.confirmation ? "confirmation" : `step ${p.index + 1}`} at ${fmtRate(p.rate)} ${perSec}: ${p.phase}${p.sample ? ` — ${sampleWords(view.workload, p.sample)} in the last second` : ""}`
               : view.status === "queued"
                 ? "queued: waiting for the runner (runs and searches run one at a time)"
                 : "starting the next step…"}
@@ -155,14 +162,18 @@ export function CeilingPage({
             {result.ceiling === null ? (
               <strong>No ceiling: not one step was sustained.</strong>
             ) : result.bracket.high === null ? (
-              <strong data-testid="ceiling-value">At least {fmtRate(result.ceiling)} msg/s</strong>
+              <strong data-testid="ceiling-value">
+                At least {fmtRate(result.ceiling)} {perSec}
+              </strong>
             ) : (
-              <strong data-testid="ceiling-value">{fmtRate(result.ceiling)} msg/s</strong>
+              <strong data-testid="ceiling-value">
+                {fmtRate(result.ceiling)} {perSec}
+              </strong>
             )}{" "}
             {result.ceiling !== null && result.bracket.high !== null && (
               <span data-testid="ceiling-bracket">
-                sustained; bracket: highest sustained {fmtRate(result.bracket.low)} msg/s, lowest failed {fmtRate(result.bracket.high)} msg/s (the true ceiling
-                lies between, {fmtPercent(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100)} wide)
+                sustained; bracket: highest sustained {fmtRate(result.bracket.low)} {perSec}, lowest failed {fmtRate(result.bracket.high)} {perSec} (the true
+                ceiling lies between, {fmtPercent(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100)} wide)
               </span>
             )}
           </p>
@@ -174,7 +185,7 @@ export function CeilingPage({
           )}
           {failedAbove && (
             <p data-testid="ceiling-why">
-              The {failedAbove.confirmation ? "confirmation" : "next step"}, {fmtRate(failedAbove.rate)} msg/s, was not sustained:{" "}
+              The {failedAbove.confirmation ? "confirmation" : "next step"}, {fmtRate(failedAbove.rate)} {perSec}, was not sustained:{" "}
               {failedAbove.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}.
               {failedAbove.bottleneck && <> Its telemetry: {failedAbove.bottleneck.statement}</>}
             </p>
@@ -182,7 +193,7 @@ export function CeilingPage({
           <p className="hint">
             {view.steps.length} step(s)
             {starvedSteps ? `, ${starvedSteps} of them starved (the runner, not the target, could have decided them) and run again` : ""}; stopped because{" "}
-            {STOP_WORDS[result.stop] ?? result.stop}.
+            {stopWords(perSec)[result.stop] ?? result.stop}.
           </p>
         </section>
       )}
@@ -191,6 +202,7 @@ export function CeilingPage({
         steps={view.steps}
         slo={slo}
         goalLabel={goalLabel}
+        unit={unit}
         overlays={others.filter((o) => drawn.includes(o.id)).map((o) => ({ id: o.id, label: `${o.id} (${o.metric} ${o.slo})`, points: o.points }))}
       />
 
@@ -202,14 +214,16 @@ export function CeilingPage({
               <tr>
                 <th scope="col">step</th>
                 <th scope="col" className="num">
-                  target msg/s
+                  target {perSec}
                 </th>
                 <th scope="col" className="num">
-                  achieved msg/s
+                  achieved {perSec}
                 </th>
-                <th scope="col" className="num">
-                  read msg/s
-                </th>
+                {hasReads && (
+                  <th scope="col" className="num">
+                    read {perSec}
+                  </th>
+                )}
                 <th scope="col" className="num">
                   {goalLabel} p50 / p99
                 </th>
@@ -229,7 +243,7 @@ export function CeilingPage({
                   <th scope="row">{s.confirmation ? `${s.index + 1} (confirm, ${s.measuredSeconds.toFixed(0)} s)` : s.index + 1}</th>
                   <td className="num">{fmtRate(s.rate)}</td>
                   <td className="num">{fmtRate(s.achievedRate)}</td>
-                  <td className="num">{s.readRate === null ? "–" : fmtRate(s.readRate)}</td>
+                  {hasReads && <td className="num">{s.readRate === null ? "–" : fmtRate(s.readRate)}</td>}
                   <td className="num">
                     {fmtLatency(s.goal.stats?.p50)} / {fmtLatency(s.goal.stats?.p99)}
                   </td>
@@ -257,7 +271,7 @@ export function CeilingPage({
         </div>
         <p className="hint">
           A step is sustained when the achieved rate is within 2% of the target, the backlog does not grow (its slope over the window), readers keep up with the
-          fan-out, the goal holds on the latency measured from each message&rsquo;s scheduled time where recorded, the paced writes keep to their timetable, and
+          fan-out, the goal holds on the latency measured from each item&rsquo;s scheduled time where recorded, the paced writes keep to their timetable, and
           nothing failed. A step the runner was starved in (its CPU, or an event-loop stall that alone explains the failure) is run again, never charged to the
           target. The rate found is confirmed by one longer run before it is reported.
         </p>
@@ -294,7 +308,7 @@ export function CeilingPage({
                 <tr>
                   <th scope="col">search</th>
                   <th scope="col" className="num">
-                    ceiling msg/s
+                    ceiling {perSec}
                   </th>
                   <th scope="col">goal</th>
                   <th scope="col">config</th>

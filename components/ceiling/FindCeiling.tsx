@@ -5,6 +5,8 @@
 import { useRouter } from "next/navigation";
 import { useId, useMemo, useState } from "react";
 import { goalMetrics } from "@/lib/ceiling/facts";
+import { searchUnit } from "@/lib/ceiling/rate";
+import { perSecond } from "@/lib/words";
 import { fmtDuration } from "@/lib/runs/format";
 import {
   CeilingSettings,
@@ -22,7 +24,8 @@ import { definitionOf, MAX_DRAIN_SECONDS } from "@/lib/workloads/config";
 
 type Values = Record<"slo" | "metric" | "stepSeconds" | "confirmSeconds" | "startRate" | "maxRate" | "precisionPercent" | "maxSteps", string>;
 
-const FIELDS: { name: keyof Values; label: string; hint: string; numeric: boolean }[] = [
+/** `perSecond`: a rate, labelled in the workload's paced unit ("Start rate (row/s)"). */
+const FIELDS: { name: keyof Values; label: string; hint: string; numeric: boolean; perSecond?: true }[] = [
   { name: "slo", label: "Latency goal", hint: "e.g. p99<50ms, or p50<10ms,p99<50ms", numeric: false },
   { name: "stepSeconds", label: "Step (s)", hint: `each step's measured window, at least ${MIN_STEP_SECONDS} s, after the run's warm-up`, numeric: true },
   {
@@ -31,8 +34,8 @@ const FIELDS: { name: keyof Values; label: string; hint: string; numeric: boolea
     hint: `the rate found is run this long before it is reported; empty: ${DEFAULT_CONFIRM_SECONDS} s or 4 steps, whichever is longer`,
     numeric: true,
   },
-  { name: "startRate", label: "Start rate (msg/s)", hint: "the first step; doubled while sustained", numeric: true },
-  { name: "maxRate", label: "Maximum rate (msg/s)", hint: "never tried above", numeric: true },
+  { name: "startRate", label: "Start rate", hint: "the first step; doubled while sustained", numeric: true, perSecond: true },
+  { name: "maxRate", label: "Maximum rate", hint: "never tried above", numeric: true, perSecond: true },
   { name: "precisionPercent", label: "Precision (%)", hint: "stop once the bracket is this narrow", numeric: true },
   { name: "maxSteps", label: "Maximum steps", hint: "stop after this many steps", numeric: true },
 ];
@@ -56,6 +59,8 @@ export function FindCeiling({
 }) {
   const router = useRouter();
   const metrics = useMemo(() => goalMetrics(definitionOf({ kind }).metrics), [kind]);
+  // The rates are in what the workload paces ("msg/s", "row/s", "req/s", "workflow/s"), as its pacing declares.
+  const perSec = useMemo(() => perSecond(searchUnit(kind)), [kind]);
   const [values, setValues] = useState<Values>({
     slo: "p99<50ms",
     metric: "",
@@ -113,7 +118,15 @@ export function FindCeiling({
       </p>
       <div className="stack">
         {FIELDS.slice(0, 1).map((f) => (
-          <Field key={f.name} f={f} value={values.slo} error={errors.slo} onChange={(v) => setValues((o) => ({ ...o, slo: v }))} onEnter={start} />
+          <Field
+            key={f.name}
+            f={f}
+            perSec={perSec}
+            value={values.slo}
+            error={errors.slo}
+            onChange={(v) => setValues((o) => ({ ...o, slo: v }))}
+            onEnter={start}
+          />
         ))}
         <div className="fieldbox">
           <label htmlFor="ceiling-metric">Goal on</label>
@@ -132,7 +145,7 @@ export function FindCeiling({
             ))}
           </select>
           <span className="hint" id="ceiling-metric-hint">
-            checked from each message&rsquo;s scheduled time where the run records it (coordinated omission corrected)
+            checked from each item&rsquo;s scheduled time where the run records it (coordinated omission corrected)
           </span>
           {errors.metric && <span className="field-error">{errors.metric}</span>}
         </div>
@@ -141,6 +154,7 @@ export function FindCeiling({
             <Field
               key={f.name}
               f={f}
+              perSec={perSec}
               value={values[f.name]}
               error={errors[f.name]}
               onChange={(v) => {
@@ -186,12 +200,14 @@ function SearchLength({ settings, warmupSeconds }: { settings: CeilingSettings; 
 
 function Field({
   f,
+  perSec,
   value,
   error,
   onChange,
   onEnter,
 }: {
   f: (typeof FIELDS)[number];
+  perSec: string;
   value: string;
   error?: string;
   onChange: (v: string) => void;
@@ -200,7 +216,7 @@ function Field({
   const id = useId();
   return (
     <div className="fieldbox">
-      <label htmlFor={id}>{f.label}</label>
+      <label htmlFor={id}>{f.perSecond ? `${f.label} (${perSec})` : f.label}</label>
       <input
         id={id}
         type="text"

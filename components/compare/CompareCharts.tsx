@@ -62,18 +62,25 @@ const legendOrder = (items: Comparable[]) => {
   };
 };
 
+/** The compared rates' unit(s) per second, as their workloads declare them: "msg/s", "row/s", or "req/s · row/s". */
+const ratesUnit = (rates: { perSec: string }[]) => [...new Set(rates.flatMap((o) => o.perSec.split(" · ")))].join(" · ") || "/s";
+
 function ThroughputBars({ items }: { items: Comparable[] }) {
   // One group of bars per declared operation with a rate (pub/sub and queue: write, read).
   const rates = comparedMetrics(items.map((c) => c.workload)).rates;
-  const data = rates.map((o) => ({ name: `${o.name} msg/s`, ...Object.fromEntries(items.map((c, i) => [`i${i}`, rateOf(c, o.name, "Msg")])) }));
+  const unit = ratesUnit(rates);
+  const data = rates.map((o) => ({
+    name: `${o.name} ${o.perSec}`,
+    ...Object.fromEntries(items.map((c, i) => [`i${i}`, rateOf(c, o.name, "items")])),
+  }));
   return (
     <ChartCard
       testId="chart-throughput-bars"
       title="Throughput"
-      hint="msg/s; pub/sub reads sum all consumer groups"
+      hint={`${unit}${rates.some((o) => o.name === "read") ? "; pub/sub reads sum all consumer groups" : ""}`}
       table={() => ({
-        columns: ["item", ...rates.map((o) => `${o.name} msg/s`)],
-        rows: items.map((c) => [c.label, ...rates.map((o) => fmtNum(rateOf(c, o.name, "Msg")))]),
+        columns: ["item", ...rates.map((o) => `${o.name} ${o.perSec}`)],
+        rows: items.map((c) => [c.label, ...rates.map((o) => fmtNum(rateOf(c, o.name, "items")))]),
         note: "—: not published or not measured.",
       })}
     >
@@ -82,7 +89,7 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
           <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
           <XAxis dataKey="name" fontSize={12} />
           <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-          <Tooltip formatter={(v) => `${fmtNum(Number(v))} msg/s`} />
+          <Tooltip formatter={(v) => `${fmtNum(Number(v))} ${unit}`} />
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
           {items.map((c, i) => (
             <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
@@ -221,6 +228,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
     );
   // One line per compared item and declared rate: the first operation solid, the others dashed.
   const rates = comparedMetrics(items.map((c) => c.workload)).rates;
+  const unit = ratesUnit(rates);
   const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
   const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
   const yDomain = logDomain(latValues);
@@ -235,13 +243,13 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
       <ChartCard
         testId="chart-over-time"
         title="Throughput over time"
-        hint={`msg/s; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)${bucketHint ? `${bucketHint}, its band the slowest to fastest second` : ""}`}
+        hint={`${unit}; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)${bucketHint ? `${bucketHint}, its band the slowest to fastest second` : ""}`}
         table={() => ({
           columns: [
             "item",
             "t (s)",
             ...(bucketed.length ? ["seconds"] : []),
-            ...rates.flatMap((o) => [`${o.name} msg/s`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
+            ...rates.flatMap((o) => [`${o.name} ${o.perSec}`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
           ],
           note: `–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.${bucketed.length ? " A point covering several seconds shows their time-weighted rate and the slowest and fastest of them." : ""}`,
           rows: timed.flatMap((s) =>
@@ -264,7 +272,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
             <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
             <Tooltip
               labelFormatter={(v) => `t = ${v} s`}
-              formatter={(v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} msg/s` : `${fmtNum(Number(v))} msg/s`)}
+              formatter={(v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} ${unit}` : `${fmtNum(Number(v))} ${unit}`)}
             />
             <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
             {bucketed.flatMap((s) =>

@@ -1,6 +1,6 @@
 "use client";
-// The results table: write and read msg/s and MiB/s, latency p50 … max for write, read and e2e, one column per
-// item, with the change against the baseline the user picks (a radio in each column head), and
+// The results table: each declared rate in its own unit (write and read msg/s, row/s, req/s) and MiB/s, latency
+// p50 … max for write, read and e2e, one column per item, with the change against the baseline the user picks (a radio in each column head), and
 // beside each delta what is known to move either value (a reference's start-up burst, a study's HTTP latencies).
 import type { Comparison } from "@/lib/compare/compare";
 import { delta } from "@/lib/compare/deltas";

@@ -9,13 +9,12 @@ import {
   latencyOf,
   type MetricModel,
   metricModel,
-  plural,
   perGroupOperation,
   rateLabel,
   rateOperations,
   throughputOf,
-  unitWords,
 } from "@/lib/measurement/operations";
+import { plural, unitWords } from "@/lib/words";
 import { fmtDuration, fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { clientBoundText, clientNumbers, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
 import { splitSettings } from "@/lib/measurement/server-settings";

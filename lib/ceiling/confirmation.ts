@@ -4,16 +4,23 @@ import { fmtLatency } from "../runs/numbers";
 import { type Slo, sloText } from "./slo";
 import type { CeilingStep } from "./step";
 import { verdictText } from "./verdict";
+import { perSecond } from "../words";
 
 const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 1 });
-const rate = (x: number) => `${Math.round(x).toLocaleString("en-US")} msg/s`;
 
-/** "confirmed by a 60 s run at 800 msg/s: achieved 799.6 msg/s, e2e p99 41 ms (goal p99<50ms)", or "NOT confirmed: …". */
-export function confirmationText(steps: readonly CeilingStep[], confirmation: CeilingStep | undefined, ceiling: number | null, slo: Slo): string | null {
+/** In the search's paced unit: "confirmed by a 60 s run at 800 msg/s: achieved 799.6 msg/s, e2e p99 41 ms (goal p99<50ms)", or "NOT confirmed: …". */
+export function confirmationText(
+  steps: readonly CeilingStep[],
+  confirmation: CeilingStep | undefined,
+  ceiling: number | null,
+  slo: Slo,
+  unit: string,
+): string | null {
+  const rate = (x: number) => `${Math.round(x).toLocaleString("en-US")} ${perSecond(unit)}`;
   if (ceiling === null) return null;
   if (confirmation) {
     const measured = slo.map((b) => `${confirmation.goal.label} ${b.percentile} ${fmtLatency(confirmation.goal.stats?.[b.percentile])}`).join(", ");
-    return `confirmed by a ${n1(confirmation.measuredSeconds)} s run at ${rate(confirmation.rate)}: achieved ${n1(confirmation.achievedRate)} msg/s, ${measured} (goal ${sloText(slo)})`;
+    return `confirmed by a ${n1(confirmation.measuredSeconds)} s run at ${rate(confirmation.rate)}: achieved ${n1(confirmation.achievedRate)} ${perSecond(unit)}, ${measured} (goal ${sloText(slo)})`;
   }
   const tried = steps.filter((s) => s.confirmation && !s.starved);
   return tried.length

@@ -5,7 +5,7 @@ import type { RunSummary } from "../measurement/summary";
 import { definitionOf } from "../workloads/config";
 import { groupsOf, latencyOf, measureOf, rateOperations, throughputOf } from "../measurement/operations";
 import type { DeliveryDef, MetricModel } from "../../workloads/types";
-import { rateKnob } from "./rate";
+import { rateKnob, searchUnit } from "./rate";
 import type { ClientLoad, StepFacts } from "./verdict";
 
 /** A latency the goal can be checked on: its declared name, and its from-schedule variant when it has one. */
@@ -91,6 +91,7 @@ export function stepFacts(
   const scheduled = metric.scheduled && latencyOf(summary, metric.scheduled.name) ? metric.scheduled : undefined;
   const pacedScheduled = model.operations.find((o) => o.name === paced)?.scheduled?.name;
   return {
+    unit: searchUnit(summary.config.kind, summary.config),
     targetRate,
     achievedRate,
     measuredSeconds: summary.window.measuredSeconds,

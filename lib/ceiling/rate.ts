@@ -2,10 +2,10 @@
 // the broker workloads' write limit, DBOS's open-loop target rate, Yong's load model switched to open loop at a
 // rate), and the operation that rate paces, as its pacing() names it. A workload that declares none has no rate
 // to raise. Browser-safe.
-import { definitionOf, type WorkloadConfig } from "../workloads/config";
+import { definitionOf, type WorkloadConfig, workloadDefinition } from "../workloads/config";
 
 export interface RateKnob {
-  /** The config with its rate set to `rate` (msg/s or req/s). */
+  /** The config with its rate set to `rate` (in the paced unit: msg/s, row/s, req/s, workflow/s). */
   set(config: WorkloadConfig, rate: number): WorkloadConfig;
   /** The operation whose achieved rate is compared with the target. */
   paced: string;
@@ -29,4 +29,18 @@ export function rateKnobOrProblem(kind: string): { ok: true; knob: RateKnob } | 
   return knob
     ? { ok: true, knob }
     : { ok: false, message: `the ${kind} workload has no rate a search can raise (neither a write limit nor an open-loop target rate)` };
+}
+
+/**
+ * The unit a search's rates are in: the item its paced operation counts once the knob is set (pacing().unit:
+ * "msg" for pub/sub, "row" for inserts, "req" for cache, "workflow" for workflows). "item" for a workload no
+ * longer registered, so a stored search still renders.
+ */
+export function searchUnit(kind: string, config?: WorkloadConfig): string {
+  const def = workloadDefinition(kind);
+  if (!def) return "item";
+  const preset = def.presets.find((p) => p.id === def.defaultPresetId) ?? def.presets[0];
+  const base = config ?? (def.params.parse(preset?.config ?? { kind }) as WorkloadConfig);
+  const paced = def.rateKnob ? def.rateKnob.set(base as object, 1) : base;
+  return def.pacing(paced as never).unit;
 }

@@ -7,7 +7,7 @@ import type { ClientLoad, StepVerdict } from "./verdict";
 /** One step, as it is printed and stored (runner/ceiling/driver.ts makes it). */
 export interface CeilingStep {
   index: number;
-  /** The throttle (msg/s). */
+  /** The rate asked for, in the paced unit (msg/s, row/s, req/s, workflow/s: lib/ceiling/rate.ts searchUnit). */
   rate: number;
   sustained: boolean;
   /** The runner was starved while measuring: run again, never charged to the target (verdict.starved says why). */

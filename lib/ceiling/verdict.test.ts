@@ -24,6 +24,7 @@ const P99_50 = goal("p99<50ms");
 /** A healthy step at 1,000 msg/s over 10 s: flat backlog, readers at pace, e2e p99 20 ms, idle runner. */
 function facts(o: Partial<StepFacts> = {}): StepFacts {
   return {
+    unit: "msg",
     targetRate: 1000,
     achievedRate: 999,
     measuredSeconds: 10,

@@ -5,6 +5,7 @@ import { fmtLatency } from "../runs/numbers";
 import type { LatencyStats } from "../measurement/metrics";
 import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
 import { type Slo, sloBreaches, sloText } from "./slo";
+import { perSecond, unitWords } from "../words";
 
 /** The conditions of "sustained", in the order they are checked and shown. */
 export const CONDITIONS = ["rate", "schedule", "backlog", "readers", "latency", "errors", "client"] as const;
@@ -65,6 +66,8 @@ export interface ClientLoad {
 
 /** What a step measured, in the terms of the conditions. */
 export interface StepFacts {
+  /** The paced item in the workload's own words (pacing().unit: "msg", "row", "req", "workflow"): every message says it. */
+  unit: string;
   targetRate: number;
   /** Writes per second over the measured window. */
   achievedRate: number;
@@ -76,9 +79,9 @@ export interface StepFacts {
   /** The backlog sampled over the measured window (seconds since load start, items), null when the workload
    *  declares no backlog. */
   backlog: { t: number; items: number }[] | null;
-  /** Slack in items for the backlog: the messages in flight at once (a batch per writer, and one). */
+  /** Slack in items for the backlog: the items in flight at once (a batch per writer, and one). */
   backlogSlack: number;
-  /** Messages per write transaction: counts move in whole batches, so a window's rates are known to one batch. */
+  /** Items per write transaction: counts move in whole batches, so a window's rates are known to one batch. */
   writeBatch: number;
   /** The paced operations' delay behind their timetable over the window (seconds since load start, lag in ms:
    *  the per-second median from-schedule latency), null when the workload times none from schedule. */
@@ -137,11 +140,12 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
   // Writes and reads are counted in whole batches: a window holds one batch more or less than its share, which
   // at a low rate and a large batch is more than 2% (pub/sub's 100-message batches at 500 msg/s over 5 s: 4%).
   const batchRate = f.measuredSeconds > 0 ? f.writeBatch / f.measuredSeconds : 0;
-  const batchWords = f.writeBatch > 1 ? ` and one ${n0(f.writeBatch)}-message batch` : "";
+  const batchWords = f.writeBatch > 1 ? ` and one ${n0(f.writeBatch)}-${unitWords(f.unit, 1)} batch` : "";
+  const perSec = perSecond(f.unit);
   if (f.achievedRate < f.targetRate * (1 - RATE_TOLERANCE) - batchRate)
     fail(
       "rate",
-      `achieved ${n1(f.achievedRate)} msg/s of the ${n0(f.targetRate)} msg/s target (${pct(1 - f.achievedRate / f.targetRate)} short; at most ${pct(RATE_TOLERANCE)}${batchWords} allowed)`,
+      `achieved ${n1(f.achievedRate)} ${perSec} of the ${n0(f.targetRate)} ${perSec} target (${pct(1 - f.achievedRate / f.targetRate)} short; at most ${pct(RATE_TOLERANCE)}${batchWords} allowed)`,
     );
 
   if (f.scheduleLag?.length) {
@@ -167,7 +171,7 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
     if (growth > allowed)
       fail(
         "backlog",
-        `the backlog grew by ${n1(backlogSlopePerSec)} msg/s (${n0(growth)} messages over the ${n1(f.measuredSeconds)} s window; at most ${n0(allowed)} allowed)`,
+        `the backlog grew by ${n1(backlogSlopePerSec)} ${perSec} (${n0(growth)} ${unitWords(f.unit)} over the ${n1(f.measuredSeconds)} s window; at most ${n0(allowed)} allowed)`,
       );
   }
 
@@ -176,7 +180,7 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
     if (f.readRate < expected * (1 - READ_TOLERANCE) - batchRate * f.fanOut)
       fail(
         "readers",
-        `readers read ${n1(f.readRate)} msg/s; the ${n1(f.achievedRate)} msg/s written${f.fanOut > 1 ? ` × ${f.fanOut} groups need ${n1(expected)} msg/s` : ""} (${pct(1 - f.readRate / expected)} short; at most ${pct(READ_TOLERANCE)}${batchWords}${f.fanOut > 1 ? " per group" : ""} allowed)`,
+        `readers read ${n1(f.readRate)} ${perSec}; the ${n1(f.achievedRate)} ${perSec} written${f.fanOut > 1 ? ` × ${f.fanOut} groups need ${n1(expected)} ${perSec}` : ""} (${pct(1 - f.readRate / expected)} short; at most ${pct(READ_TOLERANCE)}${batchWords}${f.fanOut > 1 ? " per group" : ""} allowed)`,
       );
   }
 

@@ -12,6 +12,7 @@ import { RunSummary } from "../measurement/summary";
 import { SERVER_FIGURES, serverLine, verdictLine } from "../telemetry/report";
 import type { TelemetryWindow } from "../telemetry/window";
 import { PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type KnownEffect, type Metric, type Pcts, type TimePoint } from "./comparable";
+import { ALL_RATES, itemRateKeys, rateKey } from "./comparable";
 import { comparedMetrics, METRICS, rateOps } from "./metrics";
 import { durabilityLevel } from "./notes";
 import { configCellsOf } from "./rows";
@@ -81,14 +82,14 @@ function histogramFor(s: RunSummary, m: Metric): Histogram | null {
 }
 
 /** A run's rates by declared operation (write and read are the broker's counters; a cache's get, set, … its
- *  own), as `<op>MsgPerSec` and `<op>MiBPerSec`; an operation with nothing stored is left out (unknown). */
+ *  own), as `<op>PerSec` (its own unit) and `<op>MiBPerSec`; an operation with nothing stored is left out (unknown). */
 function runRates(s: RunSummary): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const { name } of comparedMetrics([s.workload]).rates) {
     const t = throughputOf(s, name);
     if (!t) continue;
-    out[`${name}MsgPerSec`] = t.perSecond;
-    out[`${name}MiBPerSec`] = t.mibPerSec;
+    out[rateKey(name, "items")] = t.perSecond;
+    out[rateKey(name, "MiB")] = t.mibPerSec;
   }
   return out;
 }
@@ -324,11 +325,11 @@ export function toolEffects(c: { durationSeconds?: number | null; throttleWrites
   const out: KnownEffect[] = [];
   if (throttle && throttle > 0)
     out.push({
-      rows: ["*MsgPerSec", "*MiBPerSec"],
+      rows: ALL_RATES,
       text: `start-up burst: the tool's throttle lets one second of writes (${throttle.toLocaleString("en-US")}) out at t=0${d ? `, so over ${d} s its rates read about +${fmtPct(100 / d)} above the ${throttle.toLocaleString("en-US")} msg/s it steadily allows` : ""}`,
     });
   out.push({
-    rows: ["*MsgPerSec", "*MiBPerSec"],
+    rows: ALL_RATES,
     text: `rate divisor: totals are divided by the configured ${d ? `${d} s` : "duration"}, whose clock starts before table setup: lowered by the setup time ÷ the duration`,
   });
   out.push({
@@ -409,9 +410,9 @@ export function fromImport(rec: ImportRecord): Comparable {
     },
     facts,
     throughput: {
-      writeMsgPerSec: s.throughput.writeMsgPerSec,
+      writePerSec: s.throughput.writeMsgPerSec,
       writeMiBPerSec: pay === null ? null : mibPerSec(s.throughput.writeMsgPerSec, pay),
-      readMsgPerSec: s.throughput.readMsgPerSec,
+      readPerSec: s.throughput.readMsgPerSec,
       readMiBPerSec: pay === null ? null : mibPerSec(s.throughput.readMsgPerSec, pay),
     },
     latency,
@@ -500,7 +501,7 @@ export function fromReference(r: Reference): Comparable {
       backoff: TOOL_BACKOFF,
     },
     facts,
-    throughput: { writeMsgPerSec: h.writeMsgPerSec, writeMiBPerSec: h.writeMiBPerSec, readMsgPerSec: h.readMsgPerSec, readMiBPerSec: h.readMiBPerSec },
+    throughput: { writePerSec: h.writeMsgPerSec, writeMiBPerSec: h.writeMiBPerSec, readPerSec: h.readMsgPerSec, readMiBPerSec: h.readMiBPerSec },
     latency,
     distribution: {},
     points: { write: triplePoints(latency.write), read: triplePoints(latency.read), e2e: triplePoints(latency.e2e) },
@@ -527,8 +528,7 @@ export function fromPublished(p: PublishedResult): Comparable {
   const config = parsed.ok ? (parsed.config as Record<string, unknown>) : p.config;
   const throughput: Record<string, number | null> = {};
   for (const [op, v] of Object.entries(p.rates ?? {})) {
-    throughput[`${op}MsgPerSec`] = v;
-    throughput[`${op}MiBPerSec`] = null;
+    Object.assign(throughput, { [rateKey(op, "items")]: v, [rateKey(op, "MiB")]: null });
   }
   const latency: Record<Metric, Pcts> = {};
   const points: Partial<Record<Metric, DistPoint[]>> = {};
@@ -539,7 +539,7 @@ export function fromPublished(p: PublishedResult): Comparable {
   }
   const effects: KnownEffect[] = [];
   if (p.measuredThrough) effects.push({ rows: ["*.*"], text: `its latencies are ${p.measuredThrough}; ours are runner → Postgres, per operation` });
-  if (p.bottleneck) effects.push({ rows: ["*MsgPerSec"], text: `its rate was capped by ${p.bottleneck} (as the study reports)` });
+  if (p.bottleneck) effects.push({ rows: itemRateKeys(throughput), text: `its rate was capped by ${p.bottleneck} (as the study reports)` });
   const authorCaveats = p.caveats.filter((c) => c.by === "author").map((c) => c.text);
   const str = (k: string) => (typeof config[k] === "number" ? (config[k] as number) : null);
   const facts: Facts = {

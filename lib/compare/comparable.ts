@@ -17,8 +17,15 @@ export type LatencyStat = Percentile | "avg";
 const NO_PCTS: Pcts = { p50: null, p95: null, p99: null, p999: null, max: null, avg: null };
 /** An item's percentiles of a latency; all null when its workload does not measure it. */
 export const pctsOf = (c: Pick<Comparable, "latency">, m: Metric): Pcts => c.latency[m] ?? NO_PCTS;
-/** An item's rate of an operation (msg/s or MiB/s); null when unknown or not measured. */
-export const rateOf = (c: Pick<Comparable, "throughput">, op: string, unit: "Msg" | "MiB"): number | null => c.throughput[`${op}${unit}PerSec`] ?? null;
+/** The throughput key of an operation's rate: items per second in the operation's own unit ("writePerSec": msg/s,
+ *  row/s, req/s as it declares) or its payload's MiB/s ("writeMiBPerSec"). */
+export const rateKey = (op: string, unit: "items" | "MiB") => (unit === "MiB" ? `${op}MiBPerSec` : `${op}PerSec`);
+/** An item's rate of an operation (items/s in its unit, or MiB/s); null when unknown or not measured. */
+export const rateOf = (c: Pick<Comparable, "throughput">, op: string, unit: "items" | "MiB"): number | null => c.throughput[rateKey(op, unit)] ?? null;
+/** Row patterns of every items-per-second rate and every MiB/s rate (KnownEffect.rows). */
+export const ALL_RATES = ["*PerSec"];
+/** The items-per-second keys among an item's rates (not its MiB/s). */
+export const itemRateKeys = (throughput: Record<string, unknown>) => Object.keys(throughput).filter((k) => !k.endsWith("MiBPerSec"));
 export const PCT_LABEL: Record<LatencyStat, string> = { p50: "p50", p95: "p95", p99: "p99", p999: "p99.9", max: "max", avg: "avg" };
 /** Quantile of each percentile, for distribution plots (max is plotted at the histogram's last point). */
 export const PCT_Q: Record<Exclude<Percentile, "max">, number> = { p50: 0.5, p95: 0.95, p99: 0.99, p999: 0.999 };
@@ -37,7 +44,7 @@ export interface DistPoint {
 export interface TimePoint {
   t: number;
   phase?: string;
-  /** msg/s by declared operation ("write", "read"); null: the interval was too short to be a rate
+  /** Items per second by declared operation ("write", "read"); null: the interval was too short to be a rate
    *  (lib/measurement/sample.ts isRateSample), and charts leave it out. */
   rates: Record<string, number | null>;
   /** A downsampled point (a long run's bucket of seconds, lib/compare/build.ts overTimeOf): how many seconds it
@@ -82,7 +89,7 @@ export interface Facts {
   backoff: string | null;
   /** How its latencies were timed when not as ours (runner → Postgres): another study's HTTP round trips. */
   measuredThrough: string | null;
-  /** What is known to inflate (or deflate) its figures, each with the result rows it moves ("writeMsgPerSec",
+  /** What is known to inflate (or deflate) its figures, each with the result rows it moves ("writePerSec",
    *  "e2e.p99", or "e2e.*" for every row of a latency): shown beside the deltas they explain. */
   effects: KnownEffect[];
   /** Flaws the source's author flagged in these very numbers (references), or verification problems (runs). */
@@ -92,7 +99,7 @@ export interface Facts {
 /** A known effect on some of an item's figures: the reference tool's start-up burst on its write rate, … */
 export interface KnownEffect {
   /** Result row keys it moves; "*" stands for any characters: "e2e.*" every row of a latency, "*.*" every
-   *  latency row, "*MsgPerSec" every count rate. */
+   *  latency row, "*PerSec" every rate (items/s and MiB/s), "*MiBPerSec" every MiB/s. */
   rows: string[];
   text: string;
 }
@@ -117,7 +124,7 @@ export interface Comparable {
   annotations: Record<string, string>;
   env: Record<string, Cell>;
   facts: Facts;
-  /** Rates by declared operation: `<op>MsgPerSec` and `<op>MiBPerSec` (writeMsgPerSec, readMiBPerSec, …). */
+  /** Rates by declared operation: `<op>PerSec` (in the operation's own unit) and `<op>MiBPerSec` (writePerSec, readMiBPerSec, …). */
   throughput: Record<string, number | null>;
   /** Percentiles by declared latency name (write, read, e2e); read them with pctsOf. */
   latency: Record<Metric, Pcts>;

@@ -112,7 +112,7 @@ test("deltas and ratios against a baseline, with better/worse by direction", () 
   assert.equal(delta(5, 0)?.ratio, null);
   const cmp = buildComparison([ref("queue-4vcpu-single-node"), ref("queue-96vcpu-single-node")], "ref:queue-96vcpu-single-node");
   assert.equal(cmp.baseline, 1);
-  const w = cmp.results.find((r) => r.key === "writeMsgPerSec")!;
+  const w = cmp.results.find((r) => r.key === "writePerSec")!;
   assert.deepEqual(w.values, [2885, 20144]);
   assert.equal(delta(w.values[0], w.values[1], w.better)!.ratio!.toFixed(4), (2885 / 20144).toFixed(4));
   // A reference publishes no p99.9 or max: unknown, never invented.
@@ -124,7 +124,7 @@ test("deltas and ratios against a baseline, with better/worse by direction", () 
 test("a stored run: numbers from its summary, a distribution curve from its histograms", () => {
   const c = fromRun(runRecord("r_aaa"));
   assert.equal(c.badge, "measured");
-  assert.equal(c.throughput.writeMsgPerSec, 996.68);
+  assert.equal(c.throughput.writePerSec, 996.68);
   assert.equal(c.latency.write.p50, 1); // the 500th of 501…1500 µs
   assert.ok(c.latency.e2e.p999 !== null && c.latency.e2e.max !== null);
   const d = c.distribution.write!;
@@ -139,7 +139,7 @@ test("a stored run: numbers from its summary, a distribution curve from its hist
 test("an import: the tool's own numbers, labelled imported, with points instead of curves", () => {
   const c = fromImport({ id: "imp_x", label: "my paste", createdAt: new Date(), parsed: parseToolOutput(PUBSUB_OUT) });
   assert.equal(c.badge, "imported");
-  assert.equal(c.throughput.readMsgPerSec, 25566.67);
+  assert.equal(c.throughput.readPerSec, 25566.67);
   assert.equal(c.throughput.readMiBPerSec, null); // payload unknown without a command line
   assert.equal(c.latency.e2e.p99, 144.441343);
   assert.equal(c.latency.e2e.p999, null);
@@ -230,9 +230,9 @@ test("CSV and JSON exports carry the unrounded values", () => {
   assert.equal(csv.length, 3);
   const header = csv[0].split(",");
   const col = (name: string, row: number) => csv[row].match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, ""))[header.indexOf(name)];
-  assert.equal(col("write_msg_per_s", 1), "996.68");
+  assert.equal(col("write_per_s", 1), "996.68");
   assert.equal(col("e2e_p99_ms", 2), "15.86");
-  assert.equal(col("write_msg_per_s_ratio_vs_baseline", 2), String(2885 / 996.68));
+  assert.equal(col("write_per_s_ratio_vs_baseline", 2), String(2885 / 996.68));
   assert.equal(col("baseline", 1), "true");
   const json = toJson(cmp);
   assert.equal(json.baseline, "r_aaa");

@@ -23,7 +23,8 @@ export function toCsv(cmp: Comparison): string {
 
 function csvName(r: ResultRow): string {
   if (r.group === "What the server did") return r.key;
-  if (r.unit !== "ms") return r.key.replace(/MsgPerSec$/, "_msg_per_s").replace(/MiBPerSec$/, "_mib_per_s");
+  // "write_per_s" in the operation's own unit (its row's label says which: "Write row/s"), "write_mib_per_s".
+  if (r.unit !== "ms") return r.key.replace(/MiBPerSec$/, "_mib_per_s").replace(/(?<!_mib_per_s)PerSec$/, "_per_s");
   const [m, p] = r.key.split(".");
   return `${m}_${p}_ms`;
 }

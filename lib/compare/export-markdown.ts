@@ -16,7 +16,9 @@ function triple(c: Comparable, m: Metric): string {
   const l = pctsOf(c, m);
   return `${fmtLat(l.p50)} / ${fmtLat(l.p95)} / ${fmtLat(l.p99)}`;
 }
-const rate = (msg: number | null, mib: number | null) => `${fmtNum(msg, 2)} msg/s / ${fmtNum(mib, 2)} MiB/s`;
+/** "2,885 msg/s / 2.82 MiB/s", in the operation's own unit. */
+const rate = (items: number | null, mib: number | null, perSec: string | undefined) =>
+  perSec === undefined ? "—" : `${fmtNum(items, 2)} ${perSec} / ${fmtNum(mib, 2)} MiB/s`;
 
 /** Markdown: a summary table like the reference README's, the full results with deltas, the config and the caveats. */
 export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: string } = {}): string {
@@ -28,6 +30,9 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   lines.push("## Summary", "");
   const m = comparedMetrics(items.map((c) => c.workload));
   const broker = ["write", "read"].every((op) => m.rates.some((r) => r.name === op));
+  // Each item's rate in its own workload's unit (a pub/sub run's msg/s beside a queued-workflows run's
+  // workflow/s); "—" for an item whose workload has no such operation.
+  const perSecOf = (c: Comparable, op: string) => comparedMetrics([c.workload]).rates.find((r) => r.name === op)?.perSec;
   if (broker) {
     // Message workloads: the reference README's own layout, so a comparison pastes beside its tables.
     lines.push(
@@ -49,8 +54,8 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
           c.label,
           c.badge,
           fmtCell(c.env.server ?? null),
-          rate(rateOf(c, "write", "Msg"), rateOf(c, "write", "MiB")),
-          rate(rateOf(c, "read", "Msg"), rateOf(c, "read", "MiB")),
+          rate(rateOf(c, "write", "items"), rateOf(c, "write", "MiB"), perSecOf(c, "write")),
+          rate(rateOf(c, "read", "items"), rateOf(c, "read", "MiB"), perSecOf(c, "read")),
           triple(c, "e2e"),
           triple(c, "write"),
           triple(c, "read"),
@@ -62,7 +67,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
       "Configuration",
       "Source",
       "Server",
-      ...m.rates.map((r) => `${r.label} (${r.unit}/s)`),
+      ...m.rates.map((r) => `${r.label} (${r.perSec})`),
       ...m.latencies.map((l) => `${l.label} p50 / p95 / p99`),
     ];
     lines.push(mdRow(head));
@@ -73,7 +78,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
           c.label,
           c.badge,
           fmtCell(c.env.server ?? null),
-          ...m.rates.map((r) => fmtNum(rateOf(c, r.name, "Msg"), 2)),
+          ...m.rates.map((r) => fmtNum(rateOf(c, r.name, "items"), 2)),
           ...m.latencies.map((l) => triple(c, l.name)),
         ]),
       );

@@ -2,6 +2,7 @@
 // (lib/measurement/operations.ts), by name and label.
 import { latencyMetrics, metricModel, rateOperations } from "../measurement/operations";
 import { workloadDefinitions } from "../workloads/config";
+import { perSecond } from "../words";
 import type { Metric } from "./comparable";
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -13,18 +14,26 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * end-to-end latencies. Imports and references are of those workloads, so they read by the same names.
  */
 export function comparedMetrics(kinds: readonly string[]): {
-  rates: { name: string; label: string; unit: string }[];
+  /** `perSec`: the rate's unit per second ("row/s"), or each of them when the compared workloads count the
+   *  operation in different units (pub/sub's write beside inserts': "msg/s · row/s"). */
+  rates: { name: string; label: string; unit: string; perSec: string }[];
   latencies: { name: string; label: string }[];
 } {
-  const rates = new Map<string, { label: string; unit: string }>();
+  const rates = new Map<string, { label: string; unit: string; units: Set<string> }>();
   const latencies = new Map<string, string>();
   for (const kind of distinct([...kinds])) {
     const model = metricModel(kind);
     if (!model) continue;
-    for (const o of rateOperations(model)) if (!rates.has(o.name)) rates.set(o.name, { label: cap(o.label), unit: o.unit });
+    for (const o of rateOperations(model)) {
+      if (!rates.has(o.name)) rates.set(o.name, { label: cap(o.label), unit: o.unit, units: new Set() });
+      rates.get(o.name)?.units.add(o.unit);
+    }
     for (const l of latencyMetrics(model)) if (l.chart && !latencies.has(l.name)) latencies.set(l.name, cap(l.label));
   }
-  return { rates: [...rates].map(([name, r]) => ({ name, ...r })), latencies: [...latencies].map(([name, label]) => ({ name, label })) };
+  return {
+    rates: [...rates].map(([name, { label, unit, units }]) => ({ name, label, unit, perSec: [...units].map(perSecond).join(" · ") })),
+    latencies: [...latencies].map(([name, label]) => ({ name, label })),
+  };
 }
 
 /** A published figure's name that no workload declares: "total" is the study's aggregate over all operations. */

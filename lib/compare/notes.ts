@@ -4,6 +4,11 @@ import { workloadDefinition } from "../workloads/config";
 import type { Comparable } from "./comparable";
 import type { Comparison } from "./compare";
 import { configDiff } from "./rows";
+import { comparedMetrics } from "./metrics";
+import { perSecond } from "../words";
+
+/** What an item's throttle counts: its workload's first declared rate's unit ("msg", "workflow"). */
+const pacedUnit = (c: Comparable) => comparedMetrics([c.workload]).rates[0]?.unit ?? "item";
 
 /**
  * What a commit waits for, from synchronous_commit, fsync and whether a synchronous standby exists:
@@ -174,7 +179,7 @@ function loadNotes(items: Comparable[], add: Add) {
     add(
       "throttle",
       "warn",
-      `Write throttles differ: ${listBy(items, (c) => (c.facts.throttleWritesPerSec === null ? null : c.facts.throttleWritesPerSec === 0 ? "unthrottled" : `${c.facts.throttleWritesPerSec.toLocaleString("en-US")} msg/s`))}. An unthrottled run measures capacity; a throttled one, latency at a fixed load.`,
+      `Write throttles differ: ${listBy(items, (c) => (c.facts.throttleWritesPerSec === null ? null : c.facts.throttleWritesPerSec === 0 ? "unthrottled" : `${c.facts.throttleWritesPerSec.toLocaleString("en-US")} ${perSecond(pacedUnit(c))}`))}. An unthrottled run measures capacity; a throttled one, latency at a fixed load.`,
     );
   // Request workloads (workloads/yong) record their load model: virtual users waiting for each answer, or a timetable.
   const loadModel = (c: Comparable) => (c.config.load === "vus" ? "closed loop" : c.config.load === "rate" ? "open loop" : null);

@@ -74,7 +74,7 @@ test("identical settings: the reference's start-up burst and rate divisor stand 
   // A run of the same config that wrote exactly at the throttle: the published rate's excess is the burst.
   const run = fromRun(runRecord("r_same", config, (config as { throttleWritesPerSec: number }).throttleWritesPerSec, ["write", "read", "e2e"]));
   const cmp = buildComparison([run, fromReference(r)], "r_same");
-  const write = cmp.results.find((x) => x.key === "writeMsgPerSec")!;
+  const write = cmp.results.find((x) => x.key === "writePerSec")!;
   assert.deepEqual(write.effects[0], [], "the measured run has no known inflation");
   const burst = write.effects[1].find((t) => t.startsWith("start-up burst"));
   assert.ok(burst, `effects: ${write.effects[1].join(" | ")}`);
@@ -173,7 +173,7 @@ test("compare takes a published result as an item: its rates, the latencies it p
   assert.deepEqual(problems, []);
   const pub = items[0];
   assert.equal(pub.badge, "published");
-  assert.equal(pub.throughput.pingMsgPerSec, 1754);
+  assert.equal(pub.throughput.pingPerSec, 1754);
   assert.deepEqual(pub.latency.ping, { p50: 1.87, p95: 6, p99: null, p999: null, max: null, avg: 2.5 });
   assert.equal(pub.config.writers, 3);
 
@@ -192,10 +192,10 @@ test("compare takes a published result as an item: its rates, the latencies it p
   assert.deepEqual(row("ping.avg")?.values, [mean, 2.5]);
   assert.equal(row("ping.avg")?.label, "Ping avg");
   assert.deepEqual(row("ping.p99")?.values, [run.latency.ping.p99, null], "not published: null, never invented");
-  assert.equal(row("pingMsgPerSec")?.label, "Ping req/s");
-  assert.deepEqual(row("pingMsgPerSec")?.values, [35, 1754], "the run's declared operation's own rate (RunStats.op)");
-  assert.deepEqual(row("totalMsgPerSec")?.values, [null, 2000]);
-  assert.equal(row("totalMsgPerSec")?.label, "All operations req/s");
+  assert.equal(row("pingPerSec")?.label, "Ping req/s");
+  assert.deepEqual(row("pingPerSec")?.values, [35, 1754], "the run's declared operation's own rate (RunStats.op)");
+  assert.deepEqual(row("totalPerSec")?.values, [null, 2000]);
+  assert.equal(row("totalPerSec")?.label, "All operations req/s");
   // Its latencies are another quantity: a warning, and beside every latency delta.
   assert.match(
     cmp.notes.find((n) => n.topic === "kind")?.text ?? "",
@@ -203,7 +203,7 @@ test("compare takes a published result as an item: its rates, the latencies it p
   );
   assert.equal(cmp.notes.find((n) => n.topic === "kind")?.severity, "warn");
   assert.match(row("ping.p50")!.effects[1][0], /^its latencies are HTTP round trips: k6 → Express API → pg pool of 10 → Postgres; ours are runner → Postgres/);
-  assert.match(row("pingMsgPerSec")!.effects[1][0], /capped by the load generator/);
+  assert.match(row("pingPerSec")!.effects[1][0], /capped by the load generator/);
   assert.ok(pub.notes.some((n) => n === "Derived by us, not published: 2,000 req/s × 60 s ≈ 120,000 requests"));
   // The Markdown summary table has what echoes declares, not the reference README's write/read/e2e columns.
   const md = toMarkdown(cmp);

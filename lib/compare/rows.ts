@@ -4,7 +4,7 @@
 import type { WorkloadDefinition } from "../../workloads/types";
 import { SERVER_FIGURES } from "../telemetry/report";
 import { workloadDefinition, workloadDefinitions } from "../workloads/config";
-import { type Cell, type Comparable, effectCovers, PCT_LABEL, PERCENTILES, pctsOf, rateOf } from "./comparable";
+import { type Cell, type Comparable, effectCovers, PCT_LABEL, PERCENTILES, pctsOf, rateKey, rateOf } from "./comparable";
 import { comparedMetrics, extraLabel } from "./metrics";
 
 export interface RowDef {
@@ -70,9 +70,9 @@ export interface ResultRow {
   key: string;
   group: string;
   label: string;
-  /** What the row measures: a count rate ("msg/s", labelled with the operation's own unit), MiB/s or ms; the
-   *  server rows' own units. */
-  unit: "msg/s" | "MiB/s" | "ms" | (typeof SERVER_FIGURES)[number]["unit"];
+  /** What the row measures: items per second ("items/s", labelled with the operation's own unit: "Write row/s"),
+   *  MiB/s or ms; the server rows' own units. */
+  unit: "items/s" | "MiB/s" | "ms" | (typeof SERVER_FIGURES)[number]["unit"];
   /** "neither": context (what the server did), shown with its difference but never as better or worse. */
   better: "higher" | "lower" | "neither";
   values: (number | null)[];
@@ -82,15 +82,16 @@ export interface ResultRow {
 }
 
 export function resultRows(items: Comparable[]): ResultRow[] {
-  // The rows are what the compared workloads declare (comparedMetrics), so keys read "writeMsgPerSec", "e2e.p99";
+  // The rows are what the compared workloads declare (comparedMetrics), so keys read "writePerSec", "e2e.p99";
   // then any figure a published item carries under a name no workload declares ("total").
   const declared = comparedMetrics(items.map((i) => i.workload));
   const rates = [...declared.rates];
   const latencies = [...declared.latencies];
   for (const i of items) {
     for (const k of Object.keys(i.throughput)) {
-      const name = k.replace(/(Msg|MiB)PerSec$/, "");
-      if (!rates.some((r) => r.name === name)) rates.push({ name, label: extraLabel(name), unit: rates[0]?.unit ?? "msg" });
+      const name = k.replace(/(MiB)?PerSec$/, "");
+      if (!rates.some((r) => r.name === name))
+        rates.push({ name, label: extraLabel(name), unit: rates[0]?.unit ?? "item", perSec: rates[0]?.perSec ?? "item/s" });
     }
     for (const name of Object.keys(i.latency)) if (!latencies.some((l) => l.name === name)) latencies.push({ name, label: extraLabel(name) });
   }
@@ -100,15 +101,15 @@ export function resultRows(items: Comparable[]): ResultRow[] {
   const row = (r: Omit<ResultRow, "effects">): ResultRow => ({ ...r, effects: effects(r.key) });
   const rows: ResultRow[] = rates.flatMap((o) => [
     row({
-      key: `${o.name}MsgPerSec`,
+      key: rateKey(o.name, "items"),
       group: "Throughput",
-      label: `${o.label} ${o.unit}/s`,
-      unit: "msg/s",
+      label: `${o.label} ${o.perSec}`,
+      unit: "items/s",
       better: "higher",
-      values: items.map((i) => rateOf(i, o.name, "Msg")),
+      values: items.map((i) => rateOf(i, o.name, "items")),
     }),
     row({
-      key: `${o.name}MiBPerSec`,
+      key: rateKey(o.name, "MiB"),
       group: "Throughput",
       label: `${o.label} MiB/s`,
       unit: "MiB/s",
@@ -163,11 +164,22 @@ function diffRows(
     .filter((r) => r.values.some((v) => v !== null));
 }
 
+/**
+ * The config rows labelled by the compared workloads: a field several workloads share is named by the first
+ * compared one that declares it (queued workflows' throttleWritesPerSec is its "Target rate (per s)", not pub/sub's
+ * "Write throttle (msg/s)").
+ */
+export function configRowsFor(kinds: readonly string[]): RowDef[] {
+  const label = new Map<string, string>();
+  for (const kind of kinds) for (const f of workloadDefinition(kind)?.fields ?? []) if (f.compareLabel && !label.has(f.name)) label.set(f.name, f.compareLabel);
+  return configRows().map((r) => ({ ...r, label: label.get(r.key) ?? r.label }));
+}
+
 /** Which config fields differ between the items (the config table and its "differences only" toggle). */
 export function configDiff(items: Comparable[]): DiffRow[] {
   return diffRows(
     items,
-    configRows(),
+    configRowsFor(items.map((i) => i.workload)),
     (c) => c.config,
     (c) => c.annotations,
   );

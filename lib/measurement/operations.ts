@@ -42,12 +42,6 @@ export function countedItems(m: MetricModel | undefined): { operations: string[]
   return { operations: rated.filter((o) => o.unit === first.unit).map((o) => o.name), unit: first.unit };
 }
 
-/** "gets", "all requests", "searches": a label's plural; one that is plural or a participle already ("rows returned") stays. */
-export const plural = (label: string) => (/(s|ed)$/.test(label) ? label : /(ch|sh|x|z)$/.test(label) ? `${label}es` : `${label}s`);
-
-/** A unit in a sentence's words: "msg" → "messages", "req" → "requests", "row" → "rows", "txn" → "transactions". */
-export const unitWords = (unit: string) => ({ msg: "messages", req: "requests", txn: "transactions" })[unit] ?? plural(unit);
-
 /** Operations with a rate (msg/s), in declared order. */
 export const rateOperations = (m: MetricModel): OperationDef[] => m.operations.filter((o) => o.rate);
 

@@ -11,7 +11,8 @@ import { Kpis, VerificationPanel } from "../../components/run/RunResult";
 import { summaryText } from "../../runner/format";
 import { PROJECT_ROOT } from "../paths";
 import { RunSummary } from "./summary";
-import { factOf, unitWords, Verification } from "./verification";
+import { factOf, Verification } from "./verification";
+import { unitWords } from "../words";
 
 const stored = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "fixtures/old-shape-runs.json"), "utf8")).runs as {
   workload: string;

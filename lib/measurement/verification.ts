@@ -6,6 +6,7 @@
 // a run comes from its workload's declaration (RunSummary fills it in with withVerificationUnit).
 import { z } from "zod";
 import { workloadDefinition } from "../workloads/config";
+import { unitWords } from "../words";
 
 /** One of a workload's own checks, named in its words ("lost", "rows in bench_inserts"), with its value. */
 export const VerificationFact = z.object({
@@ -65,13 +66,6 @@ export function withVerificationUnit(raw: unknown): unknown {
   if (!isRecord(raw) || !isRecord(raw.verification) || "unit" in raw.verification) return raw;
   const unit = typeof raw.workload === "string" ? workloadDefinition(raw.workload)?.verifiedUnit : undefined;
   return unit ? { ...raw, verification: { ...raw.verification, unit } } : raw;
-}
-
-/** "message" → "messages", "query" → "queries", "batch" → "batches"; one item stays singular. */
-export function unitWords(unit: string, n: number): string {
-  if (n === 1) return unit;
-  if (/[^aeiou]y$/.test(unit)) return `${unit.slice(0, -1)}ies`;
-  return /(s|ch|sh|x|z)$/.test(unit) ? `${unit}es` : `${unit}s`;
 }
 
 /** A fact as every surface writes it: "lost: 0", "runner counts match the target's rows: yes". */

@@ -7,6 +7,7 @@ import type { Operations } from "../measurement/metrics";
 import { latencyOf, throughputOf } from "../measurement/operations";
 import { isPaced, PACE_THRESHOLDS, type PaceFacts, type PaceSpec, type PaceTrack } from "./pace";
 import type { TelemetryWindow } from "./window";
+import { doersOf as doersOfLabel, plural as pluralOf } from "../words";
 
 /** The pace of the measured window, as the engine (or the live page) hands it to the verdict. */
 export interface PaceInput {
@@ -54,7 +55,7 @@ const fact = (what: string, value: number, unit: string): Evidence => ({ what, v
 const none = (category: Category): Finding => ({ category, matched: false, evidence: [] });
 
 /** The paced operation's items in words: "enqueue" → "enqueues", "all requests" → "requests". */
-export const plural = (s: PaceSpec) => s.label.replace(/^all /, "").replace(/s?$/, "s");
+export const plural = (s: PaceSpec) => pluralOf(s.label.replace(/^all /, ""));
 
 /** "enqueues achieved / rate asked": the evidence's first line, which the statement and tests look up. */
 export const achievedWhat = (s: PaceSpec) => `${plural(s)} achieved / rate asked`;
@@ -151,7 +152,7 @@ const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("e
 const secs = (ms: number) => `${num(ms / 1000)} s`;
 
 /** Who does the paced operation under a throttle: "write" → "writers", "enqueue" → "enqueuers". */
-export const doersOf = (s: PaceSpec) => (s.label.endsWith("e") ? `${s.label}rs` : `${s.label}ers`);
+export const doersOf = (s: PaceSpec) => doersOfLabel(s.label);
 
 /** Who does the paced operation: the throttle's writers ("the enqueuers"), or an open loop's timetable. */
 function doers(s: PaceSpec): string {

@@ -6,7 +6,8 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { goalMetric } from "../../lib/ceiling/facts";
-import { rateKnobOrProblem } from "../../lib/ceiling/rate";
+import { rateKnobOrProblem, searchUnit } from "../../lib/ceiling/rate";
+import { perSecond } from "../../lib/words";
 import { searchKnobs } from "../../lib/ceiling/view";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
 import {
@@ -44,8 +45,8 @@ const OWN = {
   metric: "the latency the goal is on (default: the workload's delivery latency, e2e for pub/sub and queue)",
   step: `each step's measured window (default ${DEFAULT_STEP_SECONDS}s, at least ${MIN_STEP_SECONDS}s); each step warms up for --warmup first`,
   confirm: `the confirmation run's measured window: the rate found is run this long before it is reported (default ${DEFAULT_CONFIRM_SECONDS}s or 4 steps, whichever is longer)`,
-  "start-rate": `the first step's rate in msg/s (default ${DEFAULT_START_RATE})`,
-  "max-rate": `never try above this rate in msg/s (default ${DEFAULT_MAX_RATE.toLocaleString("en-US")})`,
+  "start-rate": `the first step's rate in the workload's paced unit per second (msg/s, row/s, req/s, workflow/s; default ${DEFAULT_START_RATE})`,
+  "max-rate": `never try above this rate, in the same unit (default ${DEFAULT_MAX_RATE.toLocaleString("en-US")})`,
   precision: `stop once the bracket is this narrow, relative to its low end (default ${SEARCH_DEFAULTS.precision * 100}%)`,
   "max-steps": `stop after this many steps (default ${SEARCH_DEFAULTS.maxSteps})`,
   json: "write the search (settings, every step, the result) to this file",
@@ -258,10 +259,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     const c = a.config;
     const confirmSeconds = confirmSecondsOf(a);
+    const unit = searchUnit(c.kind, c);
     const from = a.metric.scheduled ? `${a.metric.scheduled.label}` : a.metric.label;
     io.out(`ceiling search: ${c.kind} on ${target.label}: ${searchKnobs(c)}`);
     io.out(
-      `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} msg/s, at most ${a.search.maxRate.toLocaleString("en-US")} msg/s, until the bracket is within ${a.search.precision * 100}%; the rate found is confirmed by a ${confirmSeconds} s run`,
+      `goal ${from} ${sloText(a.slo)}; steps of ${a.stepSeconds} s measured after ${c.warmupSeconds} s warm-up; from ${a.search.startRate.toLocaleString("en-US")} ${perSecond(unit)}, at most ${a.search.maxRate.toLocaleString("en-US")} ${perSecond(unit)}, until the bracket is within ${a.search.precision * 100}%; the rate found is confirmed by a ${confirmSeconds} s run`,
     );
     const result = await findCeiling({
       base: c,
@@ -275,7 +277,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       signal: controller.signal,
       ...save?.recorder.hooks,
       onStep: async (s, summary, samples) => {
-        io.out(stepLine(s));
+        io.out(stepLine(s, unit));
         await save?.recorder.hooks.onStep?.(s, summary, samples);
       },
     });
@@ -286,7 +288,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       await save.recorder.finish(result, status, error);
     }
     io.out("");
-    for (const l of resultLines(result, a.slo, result.steps[0]?.goal.label ?? from)) io.out(l);
+    for (const l of resultLines(result, a.slo, result.steps[0]?.goal.label ?? from, unit)) io.out(l);
     if (a.json) {
       const file = path.resolve(a.json);
       const doc = {

@@ -3,6 +3,8 @@
 // 2 s with the steps done kept.
 import type { PrismaClient } from "../../lib/db";
 import { goalMetric } from "../../lib/ceiling/facts";
+import { searchUnit } from "../../lib/ceiling/rate";
+import { perSecond } from "../../lib/words";
 import { confirmSecondsOf, parseCeilingSettings, searchOptionsOf, sloOf } from "../../lib/ceiling/settings";
 import {
   appendStep,
@@ -102,7 +104,7 @@ export async function executeSearch(
             ? maskUrl(result.error)
             : undefined;
     await recorder.finish(result, status, error);
-    note(`${status}${result.ceiling !== null ? `: ceiling ${result.ceiling} msg/s` : ""}`);
+    note(`${status}${result.ceiling !== null ? `: ceiling ${result.ceiling} ${perSecond(searchUnit(parsed.config.kind, parsed.config))}` : ""}`);
   } catch (err) {
     await recorder.settled();
     const message = maskUrl((err as Error)?.message ?? String(err));
@@ -141,7 +143,9 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
     onStep: async (step, summary) => {
       await untilStored(`step ${step.index + 1}`, () => appendStep(id, step, summary, db), note, giveUp);
       const what = step.confirmation ? "confirmation" : `step ${step.index + 1}`;
-      note(`${what} at ${step.rate} msg/s: ${step.sustained ? "sustained" : step.starved ? "starved, run again" : "not sustained"}`);
+      note(
+        `${what} at ${step.rate} ${perSecond(searchUnit(summary.config.kind, summary.config))}: ${step.sustained ? "sustained" : step.starved ? "starved, run again" : "not sustained"}`,
+      );
     },
   };
   return {

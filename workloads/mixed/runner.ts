@@ -5,7 +5,7 @@
 // operation and under "total" (the driver), so the aggregate's percentiles come from one merged histogram.
 // Modded also schedules the article's pg_cron cache-expiry job, when the target has pg_cron.
 import type pg from "pg";
-import { unitWords } from "../../lib/measurement/verification";
+import { unitWords } from "../../lib/words";
 import { workloadDefinition } from "../../lib/workloads/config";
 import type { TargetClient, RunFootprint, RunStats } from "../../runner/core";
 import { cache } from "../cache/runner";

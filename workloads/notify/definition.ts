@@ -177,7 +177,7 @@ export const notify = defineWorkload({
     delivery: {
       name: "delivery",
       label: "delivery",
-      latencySample: "per message, from just before its INSERT was sent to the subscriber having it (the runner's clock)",
+      latencySample: "per notification, from just before its INSERT was sent to the subscriber having it (the runner's clock)",
       chart: { title: "Delivery latency", hint: "published → received by the subscriber" },
     },
   },
