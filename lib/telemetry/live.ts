@@ -38,7 +38,16 @@ export function liveVerdict(measured: readonly LiveSample[], spec: PaceSpec): { 
     operations[name] = { count, perSecond: sec > 0 ? count / sec : 0, errors: 0, latency: {} };
   }
   const counted = { operations };
-  const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups: 1 }) });
+  // The paced operation's mean over the span: each second's mean weighted by its samples (a mean adds up; a
+  // percentile would not).
+  let timed = 0;
+  let total = 0;
+  for (const m of span) {
+    const l = m.operations[spec.operation]?.latency.fromSend;
+    if (l?.count) [timed, total] = [timed + l.count, total + l.mean * l.count];
+  }
+  const meanLatencyMs = timed > 0 ? total / timed : undefined;
+  const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups: 1, meanLatencyMs }) });
   return { verdict, seconds: sec };
 }
 

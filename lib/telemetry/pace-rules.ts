@@ -22,14 +22,17 @@ export interface PaceInput {
   e2eP50Ms?: number;
   /** The paced operation's from-schedule latency p99 over the window, ms. */
   fromScheduleP99Ms?: number;
+  /** The paced operation's mean latency over the window, ms (a closed loop's request time beside its think time). */
+  meanLatencyMs?: number;
 }
 
 /**
  * The pace input of a finished window: the track's facts with the window's rates (a summary's counters, read by
  * the declared names), the consumer groups the reads sum, what was left unread after the drain.
  */
-export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: { groups: number; unreadAtEnd?: number }): PaceInput {
+export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: { groups: number; unreadAtEnd?: number; meanLatencyMs?: number }): PaceInput {
   const s = track.spec;
+  const mean = o.meanLatencyMs ?? latencyOf(m, s.operation)?.mean;
   const e2e = s.delivery ? latencyOf(m, s.delivery)?.p50 : undefined;
   const fromSchedule = s.scheduled ? latencyOf(m, s.scheduled)?.p99 : undefined;
   return {
@@ -45,7 +48,15 @@ export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: 
       : {}),
     ...(e2e !== undefined ? { e2eP50Ms: e2e } : {}),
     ...(fromSchedule !== undefined ? { fromScheduleP99Ms: fromSchedule } : {}),
+    ...(mean !== undefined ? { meanLatencyMs: mean } : {}),
   };
+}
+
+/** A closed loop's users' share of each cycle spent thinking (think / (think + mean request time)), when known. */
+export function thinkShare(pace: PaceInput | undefined): number | undefined {
+  const s = pace?.spec;
+  if (s?.kind !== "closed-loop" || !s.thinkMs || pace?.meanLatencyMs === undefined) return undefined;
+  return s.thinkMs / (s.thinkMs + pace.meanLatencyMs);
 }
 
 const T = PACE_THRESHOLDS;
@@ -69,6 +80,8 @@ export function rateBound(
 ): Finding {
   if (!pace) return none("rate-bound");
   const s = pace.spec;
+  const thinking = thinkShare(pace);
+  if (thinking !== undefined) return closedLoopBound(pace, thinking, w, serverCpuPct, headroom);
   if (!isPaced(s))
     return { category: "rate-bound", matched: false, evidence: [fact(`no rate asked (${s.kind}): ${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`)] };
   const target = s.targetPerSec!;
@@ -76,6 +89,31 @@ export function rateBound(
   if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, headroom.active, "ratio"));
   if (serverCpuPct !== undefined) ev.push(lt("server processes' CPU, % of the host", serverCpuPct, headroom.cpuPct, "%"));
   ev.push(fact(`rate asked (${s.kind})`, target, `${s.unit}/s`), fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`));
+  return { category: "rate-bound", matched: ev.every((e) => e.holds !== false), evidence: ev };
+}
+
+/**
+ * A closed loop with think time asks no rate, but its load model sets one: N users each sending, then thinking.
+ * When they spent most of each cycle thinking and the server had headroom, the users set the pace (rate-bound);
+ * when the answers took most of it, something else did, and the other rules say what.
+ */
+function closedLoopBound(
+  pace: PaceInput,
+  thinking: number,
+  w: TelemetryWindow | undefined,
+  serverCpuPct: number | undefined,
+  headroom: { active: number; cpuPct: number },
+): Finding {
+  const s = pace.spec;
+  const ev = [ge("share of each user's cycle spent thinking", thinking, T.closedLoopThinkShare, "ratio")];
+  if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, headroom.active, "ratio"));
+  if (serverCpuPct !== undefined) ev.push(lt("server processes' CPU, % of the host", serverCpuPct, headroom.cpuPct, "%"));
+  ev.push(
+    fact("virtual users", s.virtualUsers ?? 0, "users"),
+    fact("think time", s.thinkMs ?? 0, "ms"),
+    fact(`${s.label} mean time`, pace.meanLatencyMs ?? 0, "ms"),
+    fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`),
+  );
   return { category: "rate-bound", matched: ev.every((e) => e.holds !== false), evidence: ev };
 }
 
@@ -166,6 +204,8 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
   const asked = `${num(pace.achievedPerSec)} of the ${num(s.targetPerSec ?? 0)} ${s.unit}/s asked`;
   switch (category) {
     case "rate-bound":
+      if (s.kind === "closed-loop")
+        return `rate-bound: the closed loop's ${num(s.virtualUsers ?? 0)} users set the pace, each thinking ${num(s.thinkMs ?? 0)} ms between ${plural(s)} that took ${num(pace.meanLatencyMs ?? 0)} ms on average (${num(pace.achievedPerSec)} ${s.unit}/s)${w ? `, and the run's connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
       return `rate-bound: ${doers(s)} reached ${asked}${w ? `, and the run's connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
     case "behind-schedule": {
       const behind = f?.behindMaxMs !== undefined ? `, up to ${secs(f.behindMaxMs)} behind schedule` : "";

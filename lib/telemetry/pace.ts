@@ -30,6 +30,9 @@ export const PACE_THRESHOLDS = {
    *  at least slowLatencyFactor times the first third's. */
   slowRateShare: 0.8,
   slowLatencyFactor: 1.5,
+  /** rate-bound, closed loop: its users spent at least this share of each request-and-think cycle thinking (the load
+   *  model set the pace, not the answers' time); connection-bound does not hold then (the idle time is the think time). */
+  closedLoopThinkShare: 0.5,
 } as const;
 
 /** One measured second as the pace rules read it. */
@@ -67,6 +70,9 @@ export interface PaceSpec {
   /** Whether the workload counts a backlog (items written and not yet consumed), and its delivery latency's name. */
   backlog: boolean;
   delivery?: string;
+  /** A closed loop's virtual users and their think time between requests (ms). */
+  virtualUsers?: number;
+  thinkMs?: number;
 }
 
 export interface Stall {
@@ -115,6 +121,7 @@ export function paceSpecOf(pacing: Pacing, metrics: MetricModel): PaceSpec {
     ...(main ? { mainLatency: main.name } : {}),
     backlog: !!metrics.backlog,
     ...(metrics.delivery ? { delivery: metrics.delivery.name } : {}),
+    ...(pacing.kind === "closed-loop" && pacing.virtualUsers ? { virtualUsers: pacing.virtualUsers, thinkMs: pacing.thinkMs ?? 0 } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { isPaced, PACE_THRESHOLDS, type PaceSpec } from "./pace";
-import { achievedWhat, behindSchedule, consumersBehind, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
+import { achievedWhat, behindSchedule, consumersBehind, thinkShare, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
 
 export const CATEGORIES = [
   "consumers-behind",
@@ -348,6 +348,9 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     // A run that met the rate it was asked for idles by design: that is rate-bound, not round trips.
     const pace = paceOf(input);
     if (pace && isPaced(pace.spec)) ev.push(lt(achievedWhat(pace.spec), pace.achievedPerSec / pace.spec.targetPerSec!, THRESHOLDS.rateAchieved, "ratio"));
+    // A closed loop's users idle while they think, by design: that idle time is not round trips.
+    const thinking = thinkShare(pace);
+    if (thinking !== undefined) ev.push(lt("share of each user's cycle spent thinking", thinking, PACE_THRESHOLDS.closedLoopThinkShare, "ratio"));
     return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
   },
 };
