@@ -183,3 +183,23 @@ export function composeProblems(compose: Yaml, containers: Container[]): string[
   }
   return problems;
 }
+
+/** Settings the app and its runners must share: the app launches what the runners then run. */
+const SHARED = ["DATABASE_URL", "TARGET_DATABASE_URL", "RUNNER_MEMORY_BUDGET_MB"];
+
+/**
+ * Within one deployment (compose, or Kubernetes) the app and every runner see the same control store, default
+ * target and memory budget: otherwise a run the app accepts is refused by a runner, or runs on another database
+ * than the one its page names.
+ */
+export function agreementProblems(containers: Container[]): string[] {
+  const app = containers.find((c) => c.role === "app");
+  if (!app) return [];
+  return containers
+    .filter((c) => c.role === "runner")
+    .flatMap((c) =>
+      SHARED.filter((n) => (c.env[n] ?? "") !== (app.env[n] ?? "")).map(
+        (n) => `${c.where}: ${n} differs from the app's (${app.where}); the app launches what the runners run, so give both the same`,
+      ),
+    );
+}

@@ -9,6 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
 import {
+  agreementProblems,
   commandProblems,
   composeProblems,
   hostProblems,
@@ -61,6 +62,8 @@ function allProblems(d: ReturnType<typeof load>): string[] {
     ...hostProblems(containers),
     ...rootProblems(containers, d.image),
     ...composeProblems(d.compose, d.composed),
+    ...agreementProblems(d.composed),
+    ...agreementProblems(d.kube),
   ];
 }
 
@@ -112,6 +115,12 @@ test("ports agree; runners publish none; the app binds every interface in its co
 test("compose waits for healthy databases and the app, and keeps the control store and the target apart", () => {
   const d = load();
   assert.deepEqual(composeProblems(d.compose, d.composed), []);
+});
+
+test("the app and its runners share the control store, the default target and the memory budget", () => {
+  const d = load();
+  assert.deepEqual(agreementProblems(d.composed), []);
+  assert.deepEqual(agreementProblems(d.kube), []);
 });
 
 /** Applies `mistake` to a fresh reading and returns the problems that every check then reports. */
