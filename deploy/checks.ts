@@ -203,3 +203,27 @@ export function agreementProblems(containers: Container[]): string[] {
       ),
     );
 }
+
+/**
+ * A runner's memory budget (lib/workloads/memory.ts) fits under its container's limit, with room for Node itself:
+ * the budget's default reads the machine's memory, not the container's, so a limit without a budget is refused too.
+ */
+export function memoryProblems(containers: Container[]): string[] {
+  const problems: string[] = [];
+  for (const c of containers.filter((x) => (x.role === "app" || x.role === "runner") && x.memoryLimitMb !== undefined)) {
+    const limit = c.memoryLimitMb!;
+    if (Number.isNaN(limit)) problems.push(`${c.where}: its memory limit is not a Kubernetes quantity (e.g. 2Gi)`);
+    else if (!c.setEnv.RUNNER_MEMORY_BUDGET_MB)
+      problems.push(
+        `${c.where}: a memory limit of ${limit} MiB without RUNNER_MEMORY_BUDGET_MB; its default reads the node's memory, so set it below the limit`,
+      );
+    else if (readEnv(c.env).RUNNER_MEMORY_BUDGET_MB + NODE_HEADROOM_MB > limit)
+      problems.push(
+        `${c.where}: RUNNER_MEMORY_BUDGET_MB ${c.setEnv.RUNNER_MEMORY_BUDGET_MB} leaves less than ${NODE_HEADROOM_MB} MiB for Node under its ${limit} MiB memory limit`,
+      );
+  }
+  return problems;
+}
+
+/** What a runner needs besides a run's message data: Node, the engine, a run's garbage (up to 64 MiB, lib/env.ts). */
+const NODE_HEADROOM_MB = 512;

@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
 import {
   agreementProblems,
+  memoryProblems,
   commandProblems,
   composeProblems,
   hostProblems,
@@ -29,6 +30,7 @@ import {
   kubernetesContainers,
   kubernetesServices,
   parseDockerfile,
+  quantityMb,
   readCompose,
   readDeployFile,
   readKubernetes,
@@ -64,6 +66,7 @@ function allProblems(d: ReturnType<typeof load>): string[] {
     ...composeProblems(d.compose, d.composed),
     ...agreementProblems(d.composed),
     ...agreementProblems(d.kube),
+    ...memoryProblems(containers),
   ];
 }
 
@@ -121,6 +124,13 @@ test("the app and its runners share the control store, the default target and th
   const d = load();
   assert.deepEqual(agreementProblems(d.composed), []);
   assert.deepEqual(agreementProblems(d.kube), []);
+});
+
+test("a runner's memory budget fits under its container's memory limit", () => {
+  const d = load();
+  assert.deepEqual(memoryProblems([...d.composed, ...d.kube]), []);
+  assert.ok(d.kube.every((c) => c.memoryLimitMb !== undefined && c.memoryLimitMb > 0));
+  assert.deepEqual([quantityMb("2Gi"), quantityMb("1536Mi"), quantityMb("1048576"), quantityMb("2G")], [2048, 1536, 1, 2e9 / 2 ** 20]);
 });
 
 /** Applies `mistake` to a fresh reading and returns the problems that every check then reports. */

@@ -43,6 +43,8 @@ export interface Container {
   /** Other commands run inside it: health checks and probes. */
   probes: string[][];
   nonRoot: boolean;
+  /** The container's memory limit in MiB (Kubernetes resources.limits.memory), when it has one. */
+  memoryLimitMb?: number;
 }
 
 /** A parsed YAML mapping: any shape, so every read is optional-chained and converted (String, Number). */
@@ -218,6 +220,7 @@ export function kubernetesContainers(docs: Yaml[], image: Dockerfile, problems: 
         published,
         probes,
         nonRoot: sc.runAsNonRoot === true && sc.runAsUser !== 0,
+        memoryLimitMb: c.resources?.limits?.memory === undefined ? undefined : quantityMb(String(c.resources.limits.memory)),
       });
     }
   }
@@ -238,4 +241,12 @@ export function kubernetesServices(docs: Yaml[]): { name: string; targetPorts: n
         targetPorts: ports.map((p) => (typeof p.targetPort === "string" ? named(p.targetPort) : Number(p.targetPort ?? p.port))),
       };
     });
+}
+
+const UNITS: Record<string, number> = { "": 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
+
+/** A Kubernetes memory quantity ("2Gi", "1536Mi", "2G", "1073741824") in MiB; NaN when unreadable. */
+export function quantityMb(q: string): number {
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(q.trim());
+  return m ? (Number(m[1]) * UNITS[m[2] ?? ""]) / 2 ** 20 : Number.NaN;
 }
