@@ -86,6 +86,9 @@ function commandProblem(argv: string[], scripts: Record<string, string>): string
   return `"${argv.join(" ")}" is neither an npm script of package.json nor node on a file of the repository`;
 }
 
+/** The image's PID 1. */
+const INIT = ["/usr/bin/tini", "--"];
+
 /** Every command the image runs (RUN, CMD), every container's command and its probes. */
 export function commandProblems(containers: Container[], image: Dockerfile, scripts: Record<string, string>): string[] {
   const problems: string[] = [];
@@ -95,9 +98,15 @@ export function commandProblems(containers: Container[], image: Dockerfile, scri
         const p = commandProblem(part, scripts);
         if (p) problems.push(`Dockerfile: RUN ${p}`);
       }
+  if (image.entrypoint?.join(" ") !== INIT.join(" "))
+    problems.push(`Dockerfile: ENTRYPOINT must be ${JSON.stringify(INIT)}: tini passes SIGTERM on and reaps orphans as PID 1`);
   if (!image.cmd) problems.push(`Dockerfile: CMD ${image.cmdRaw || "(none)"} must be in exec form (["npm", "start"]) so that SIGTERM reaches npm`);
   else if (roleOf(image.cmd) !== "app") problems.push(`Dockerfile: CMD ${image.cmd.join(" ")} should start the app (npm start)`);
   for (const c of containers) {
+    if (c.entrypoint.join(" ") !== INIT.join(" "))
+      problems.push(
+        `${c.where}: runs "${c.entrypoint.join(" ")}" in place of the image's ENTRYPOINT (tini); give the role as args (Kubernetes) or command (compose)`,
+      );
     if (c.role === "unknown")
       problems.push(`${c.where}: command "${c.command.join(" ")}" is none of the image's roles (npm start, npm run runner, npm run bench)`);
     for (const argv of [c.command, ...c.probes]) {

@@ -76,6 +76,7 @@ test("deploy/ declares the app and a runner in compose and in Kubernetes, from o
   assert.deepEqual(roles(d.composed), ["app:app", "runner:runner"]);
   assert.deepEqual(roles(d.kube), ["pg-broker-bench-app:app", "pg-broker-bench-runner:runner"]);
   assert.deepEqual(d.image.cmd, ["npm", "start"]);
+  assert.deepEqual(d.image.entrypoint, ["/usr/bin/tini", "--"]);
   assert.ok(
     d.image.runs.some((r) => /\bnpm install\b/.test(r)),
     "the image installs with npm install",
@@ -180,6 +181,15 @@ test("each deliberate mistake in deploy/ is caught, named where it is", () => {
     ],
     ["an app bound to loopback", (d) => (service(d, "app").environment.HOST = "127.0.0.1"), /compose service app: the app binds 127.0.0.1/],
     ["an unknown ConfigMap", (d) => (kubeContainer(d, "pg-broker-bench-runner").envFrom[0].configMapRef.name = "other"), /envFrom names ConfigMap\/other/],
+    [
+      "a Kubernetes command that replaces tini",
+      (d) => {
+        const c = kubeContainer(d, "pg-broker-bench-runner");
+        c.command = c.args;
+        delete c.args;
+      },
+      /pg-broker-bench-runner, container runner: runs "npm run runner" in place of the image's ENTRYPOINT \(tini\)/,
+    ],
     ["a root user", (d) => ((d.image as Dockerfile).user = "root"), /Dockerfile: no USER \(or root\)/],
     ["a shell-form CMD", (d) => Object.assign(d.image, { cmd: null, cmdRaw: "npm start" }), /CMD npm start must be in exec form/],
     [

@@ -16,6 +16,8 @@ export interface Dockerfile {
   env: Record<string, string>;
   /** Each RUN's shell command. */
   runs: string[];
+  /** ENTRYPOINT in exec form ([] when none; null when in shell form). */
+  entrypoint: string[] | null;
   /** CMD in exec form, or null (with the raw text in cmdRaw) when it is missing or in shell form. */
   cmd: string[] | null;
   cmdRaw: string;
@@ -31,6 +33,9 @@ export interface Container {
   /** The compose service's name, or the Kubernetes workload's. */
   name: string;
   role: "app" | "runner" | "cli" | "unknown";
+  /** What runs PID 1 (the image's ENTRYPOINT unless the file replaces it). */
+  entrypoint: string[];
+  /** The role's command (CMD, compose `command`, Kubernetes `args`). */
   command: string[];
   /** The variables the file sets (not the image's). */
   setEnv: Record<string, string>;
@@ -66,16 +71,17 @@ export function parseDockerfile(text: string): Dockerfile {
     pending = "";
   }
   if (pending) joined.push(pending);
-  const d: Dockerfile = { from: "", env: {}, runs: [], cmd: null, cmdRaw: "", user: "", expose: [] };
+  const d: Dockerfile = { from: "", env: {}, runs: [], entrypoint: [], cmd: null, cmdRaw: "", user: "", expose: [] };
   for (const line of joined) {
     const m = /^(\w+)\s+([\s\S]*)$/.exec(line);
     if (!m) continue;
     const [instr, args] = [m[1].toUpperCase(), m[2].trim()];
-    if (instr === "FROM") Object.assign(d, { from: args.split(/\s+/)[0], env: {}, runs: [], cmd: null, cmdRaw: "", user: "", expose: [] });
+    if (instr === "FROM") Object.assign(d, { from: args.split(/\s+/)[0], env: {}, runs: [], entrypoint: [], cmd: null, cmdRaw: "", user: "", expose: [] });
     else if (instr === "ENV") Object.assign(d.env, parseEnvArgs(args));
     else if (instr === "RUN") d.runs.push(args);
     else if (instr === "USER") d.user = args;
     else if (instr === "EXPOSE") d.expose.push(...args.split(/\s+/).map((p) => Number(p.split("/")[0])));
+    else if (instr === "ENTRYPOINT") d.entrypoint = args.startsWith("[") ? (JSON.parse(args) as string[]) : null;
     else if (instr === "CMD") {
       d.cmdRaw = args;
       d.cmd = args.startsWith("[") ? (JSON.parse(args) as string[]) : null;
@@ -132,13 +138,16 @@ export function composeContainers(compose: Yaml, image: Dockerfile): Container[]
   return Object.entries((compose.services ?? {}) as Record<string, Yaml>)
     .filter(([, s]) => isProductService(s))
     .map(([name, s]) => {
+      // compose's `command` replaces CMD, its `entrypoint` ENTRYPOINT.
       const command = argv(s.command) ?? image.cmd ?? [];
+      const entrypoint = argv(s.entrypoint) ?? image.entrypoint ?? [];
       const setEnv = composeEnv(s.environment);
       const hc = argv(s.healthcheck?.test);
       return {
         where: `compose service ${name}`,
         name,
         role: roleOf(command),
+        entrypoint,
         command,
         setEnv,
         env: { ...image.env, ...setEnv },
@@ -206,13 +215,16 @@ export function kubernetesContainers(docs: Yaml[], image: Dockerfile, problems: 
         Object.assign(setEnv, data ?? {});
       }
       for (const e of (c.env ?? []) as Yaml[]) setEnv[e.name] = e.value ?? (e.valueFrom ? "<from a reference>" : "");
-      const command = [...(argv(c.command) ?? image.cmd ?? []), ...(argv(c.args) ?? [])];
+      // Kubernetes' `command` replaces the image's ENTRYPOINT (and drops its CMD); `args` replaces CMD.
+      const entrypoint = argv(c.command) ?? image.entrypoint ?? [];
+      const command = argv(c.args) ?? (c.command ? [] : (image.cmd ?? []));
       const probes = [c.readinessProbe, c.livenessProbe, c.startupProbe].flatMap((p: Yaml | undefined) => (p?.exec?.command ? [argv(p.exec.command)!] : []));
       const sc = { ...(pod.spec?.securityContext ?? {}), ...(c.securityContext ?? {}) };
       out.push({
         where,
         name: String(d.metadata?.name),
         role: roleOf(command),
+        entrypoint,
         command,
         setEnv,
         env: { ...image.env, ...setEnv },
