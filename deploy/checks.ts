@@ -2,7 +2,7 @@
 // words, naming the file's place and what to do; an empty list means the check holds.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { EnvSchema, readEnv } from "../lib/env";
+import { type Env, EnvSchema, readEnv } from "../lib/env";
 import { PROJECT_ROOT } from "../lib/paths";
 import { NODE_FLOOR_MAJOR } from "../platform/node-version";
 import { type Container, type Dockerfile, roleOf, type Yaml } from "./manifests";
@@ -44,6 +44,15 @@ export function nodeFloorProblems(image: Dockerfile, enginesNode: string): strin
   const engines = Number(/>=\s*(\d+)/.exec(enginesNode)?.[1] ?? Number.NaN);
   const floor = Math.max(NODE_FLOOR_MAJOR, Number.isNaN(engines) ? 0 : engines);
   return major >= floor ? [] : [`Dockerfile: FROM ${image.from} runs Node ${major}, below the product's floor of Node ${floor}; use node:${floor} or newer`];
+}
+
+/** What lib/env.ts makes of a container's environment, or null when it refuses it (requiredEnvProblems says why). */
+function parsedEnv(c: Container): Env | null {
+  try {
+    return readEnv(c.env);
+  } catch {
+    return null;
+  }
 }
 
 /** Every variable a file sets is one the product (or a tool it runs) reads: a misspelt name is ignored silently. */
@@ -121,14 +130,15 @@ export function commandProblems(containers: Container[], image: Dockerfile, scri
 export function portProblems(containers: Container[], image: Dockerfile, services: { name: string; targetPorts: number[] }[]): string[] {
   const problems: string[] = [];
   for (const c of containers.filter((x) => x.role === "app")) {
-    const port = readEnv(c.env).PORT;
+    const port = parsedEnv(c)?.PORT;
+    if (port === undefined) continue;
     if (!image.expose.includes(port))
       problems.push(`${c.where}: the app listens on ${port} but the Dockerfile EXPOSEs ${image.expose.join(", ") || "nothing"}`);
     if (!c.ports.length) problems.push(`${c.where}: the app declares no port; it listens on ${port}`);
     for (const p of c.ports.filter((x) => x !== port)) problems.push(`${c.where}: port ${p} is declared but the app listens on PORT ${port}`);
     if (!c.published) problems.push(`${c.where}: the app's port is not reachable from outside its container (no published port, no Service)`);
   }
-  const appPorts = new Set(containers.filter((x) => x.role === "app").map((c) => readEnv(c.env).PORT));
+  const appPorts = new Set(containers.filter((x) => x.role === "app").map((c) => parsedEnv(c)?.PORT));
   for (const s of services)
     for (const t of s.targetPorts.filter((x) => !appPorts.has(x)))
       problems.push(
@@ -149,8 +159,8 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 /** Inside a container the app binds every interface: on 127.0.0.1 nothing outside the container could reach it. */
 export function hostProblems(containers: Container[]): string[] {
   return containers
-    .filter((c) => c.role === "app" && LOOPBACK.has(readEnv(c.env).HOST))
-    .map((c) => `${c.where}: the app binds ${readEnv(c.env).HOST} (HOST), unreachable from outside its container; set HOST=0.0.0.0`);
+    .filter((c) => c.role === "app" && LOOPBACK.has(parsedEnv(c)?.HOST ?? ""))
+    .map((c) => `${c.where}: the app binds ${c.env.HOST ?? "127.0.0.1"} (HOST), unreachable from outside its container; set HOST=0.0.0.0`);
 }
 
 /** Nothing of the product runs as root. */
@@ -226,7 +236,7 @@ export function memoryProblems(containers: Container[]): string[] {
       problems.push(
         `${c.where}: a memory limit of ${limit} MiB without RUNNER_MEMORY_BUDGET_MB; its default reads the node's memory, so set it below the limit`,
       );
-    else if (readEnv(c.env).RUNNER_MEMORY_BUDGET_MB + NODE_HEADROOM_MB > limit)
+    else if ((parsedEnv(c)?.RUNNER_MEMORY_BUDGET_MB ?? 0) + NODE_HEADROOM_MB > limit)
       problems.push(
         `${c.where}: RUNNER_MEMORY_BUDGET_MB ${c.setEnv.RUNNER_MEMORY_BUDGET_MB} leaves less than ${NODE_HEADROOM_MB} MiB for Node under its ${limit} MiB memory limit`,
       );

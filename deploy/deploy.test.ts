@@ -180,6 +180,16 @@ test("each deliberate mistake in deploy/ is caught, named where it is", () => {
       /Service pg-broker-bench: targetPort 3001 is not the app's port/,
     ],
     ["an app bound to loopback", (d) => (service(d, "app").environment.HOST = "127.0.0.1"), /compose service app: the app binds 127.0.0.1/],
+    [
+      "an image without HOST (the product's loopback default)",
+      (d) => delete d.image.env.HOST,
+      /kubernetes Deployment pg-broker-bench-app, container app: the app binds 127.0.0.1/,
+    ],
+    [
+      "a setting lib/env.ts refuses, in the ConfigMap",
+      (d) => (d.docs.find((x) => x.kind === "ConfigMap")!.data.RUNNER_MEMORY_BUDGET_MB = "lots"),
+      /pg-broker-bench-runner, container runner: lib\/env.ts refuses its environment: RUNNER_MEMORY_BUDGET_MB must be a number of MiB/,
+    ],
     ["an unknown ConfigMap", (d) => (kubeContainer(d, "pg-broker-bench-runner").envFrom[0].configMapRef.name = "other"), /envFrom names ConfigMap\/other/],
     [
       "a Kubernetes command that replaces tini",
