@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { filesThatDidNotLoad } from "./tap";
 
-const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components"];
+const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
