@@ -58,6 +58,15 @@ export const plural = (s: PaceSpec) => s.label.replace(/^all /, "").replace(/s?$
 
 /** "enqueues achieved / rate asked": the evidence's first line, which the statement and tests look up. */
 export const achievedWhat = (s: PaceSpec) => `${plural(s)} achieved / rate asked`;
+/** A closed loop with think time: "requests achieved / rate the think time offers". */
+export const offeredWhat = (s: PaceSpec) => `${plural(s)} achieved / rate the think time offers`;
+
+/** The rate a run is held against and its evidence's words: the rate asked, or a closed loop's offered rate. */
+export function judgedRate(s: PaceSpec): { perSec: number; what: string; words: string } | undefined {
+  if (isPaced(s)) return { perSec: s.targetPerSec!, what: achievedWhat(s), words: `rate asked (${s.kind})` };
+  const o = s.offered;
+  return o ? { perSec: o.perSec, what: offeredWhat(s), words: `rate offered: ${o.virtualUsers} virtual users ÷ ${o.thinkMs} ms think time` } : undefined;
+}
 
 /** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict.ts's thresholds). */
 export function rateBound(
@@ -68,13 +77,13 @@ export function rateBound(
 ): Finding {
   if (!pace) return none("rate-bound");
   const s = pace.spec;
-  if (!isPaced(s))
+  const rate = judgedRate(s);
+  if (!rate)
     return { category: "rate-bound", matched: false, evidence: [fact(`no rate asked (${s.kind}): ${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`)] };
-  const target = s.targetPerSec!;
-  const ev = [ge(achievedWhat(s), pace.achievedPerSec / target, T.rateAchieved, "ratio")];
+  const ev = [ge(rate.what, pace.achievedPerSec / rate.perSec, T.rateAchieved, "ratio")];
   if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, headroom.active, "ratio"));
   if (serverCpuPct !== undefined) ev.push(lt("server processes' CPU, % of the host", serverCpuPct, headroom.cpuPct, "%"));
-  ev.push(fact(`rate asked (${s.kind})`, target, `${s.unit}/s`), fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`));
+  ev.push(fact(rate.words, rate.perSec, `${s.unit}/s`), fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`));
   return { category: "rate-bound", matched: ev.every((e) => e.holds !== false), evidence: ev };
 }
 
@@ -164,8 +173,13 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
   const f = pace.facts;
   const asked = `${num(pace.achievedPerSec)} of the ${num(s.targetPerSec ?? 0)} ${s.unit}/s asked`;
   switch (category) {
-    case "rate-bound":
-      return `rate-bound: ${doers(s)} reached ${asked}${w ? `, and the run's connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
+    case "rate-bound": {
+      const o = s.offered && !isPaced(s) ? s.offered : undefined;
+      const reached = o
+        ? `the ${num(o.virtualUsers)} virtual users reached ${num(pace.achievedPerSec)} of the ${num(o.perSec)} ${s.unit}/s their ${num(o.thinkMs)} ms think time offers`
+        : `${doers(s)} reached ${asked}`;
+      return `rate-bound: ${reached}${w ? `, and the run's connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: ${o ? "the think time set the rate, " : ""}the server had headroom`;
+    }
     case "behind-schedule": {
       const behind = f?.behindMaxMs !== undefined ? `, up to ${secs(f.behindMaxMs)} behind schedule` : "";
       const who = limit

@@ -54,6 +54,9 @@ export type PacedSample = Pick<SampleMetrics, "intervalSec" | "operations" | "me
 export interface PaceSpec {
   kind: Pacing["kind"];
   targetPerSec?: number;
+  /** A closed loop with think time: the rate its virtual users offer at most (users × 1,000 ÷ think ms), and
+   *  theirs. Not a rate asked (no timetable to fall behind), but what the run's rate is judged against. */
+  offered?: { perSec: number; virtualUsers: number; thinkMs: number };
   /** The paced item ("workflow", "row", "req", "msg"). */
   unit: string;
   /** The paced operation's name and its label ("enqueue", "insert"). */
@@ -107,6 +110,9 @@ export function paceSpecOf(pacing: Pacing, metrics: MetricModel): PaceSpec {
   return {
     kind: pacing.kind,
     ...(pacing.targetPerSecond ? { targetPerSec: pacing.targetPerSecond } : {}),
+    ...(pacing.kind === "closed-loop" && (pacing.thinkMs ?? 0) > 0 && (pacing.virtualUsers ?? 0) > 0
+      ? { offered: { perSec: (pacing.virtualUsers! * 1000) / pacing.thinkMs!, virtualUsers: pacing.virtualUsers!, thinkMs: pacing.thinkMs! } }
+      : {}),
     unit: pacing.unit,
     operation: pacing.operation,
     label: op?.label ?? pacing.operation,

@@ -9,8 +9,8 @@ import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
 import { CLIENT_BOUND_CPU_CORES, LOOP_DELAY_FLOOR_MS } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
-import { isPaced, PACE_THRESHOLDS, type PaceSpec } from "./pace";
-import { achievedWhat, behindSchedule, consumersBehind, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
+import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
+import { behindSchedule, consumersBehind, judgedRate, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
 
 export const CATEGORIES = [
   "consumers-behind",
@@ -366,9 +366,11 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (c?.cpuPct !== undefined) ev.push(lt("runner CPU, % of one core", c.cpuPct, THRESHOLDS.connectionClientCpuPct, "%"));
     if (c?.eventLoopUtilization !== undefined) ev.push(lt("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.connectionClientElu, "ratio"));
     ev.push(fact("the run's connections", w.runConnections, "connections"));
-    // A run that met the rate it was asked for idles by design: that is rate-bound, not round trips.
+    // A run that met the rate it was asked for (or a closed loop the rate its think time offers) idles by
+    // design: that is rate-bound, not round trips.
     const pace = paceOf(input);
-    if (pace && isPaced(pace.spec)) ev.push(lt(achievedWhat(pace.spec), pace.achievedPerSec / pace.spec.targetPerSec!, THRESHOLDS.rateAchieved, "ratio"));
+    const rate = pace && judgedRate(pace.spec);
+    if (pace && rate) ev.push(lt(rate.what, pace.achievedPerSec / rate.perSec, THRESHOLDS.rateAchieved, "ratio"));
     return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
   },
 };
