@@ -62,10 +62,12 @@ export const achievedWhat = (s: PaceSpec) => `${plural(s)} achieved / rate asked
 export const offeredWhat = (s: PaceSpec) => `${plural(s)} achieved / rate the think time offers`;
 
 /** The rate a run is held against and its evidence's words: the rate asked, or a closed loop's offered rate. */
-export function judgedRate(s: PaceSpec): { perSec: number; what: string; words: string } | undefined {
-  if (isPaced(s)) return { perSec: s.targetPerSec!, what: achievedWhat(s), words: `rate asked (${s.kind})` };
+export function judgedRate(s: PaceSpec): { perSec: number; what: string; words: string; offered: boolean } | undefined {
+  if (isPaced(s)) return { perSec: s.targetPerSec!, what: achievedWhat(s), words: `rate asked (${s.kind})`, offered: false };
   const o = s.offered;
-  return o ? { perSec: o.perSec, what: offeredWhat(s), words: `rate offered: ${o.virtualUsers} virtual users ÷ ${o.thinkMs} ms think time` } : undefined;
+  return o
+    ? { perSec: o.perSec, what: offeredWhat(s), words: `rate offered: ${o.virtualUsers} virtual users ÷ ${o.thinkMs} ms think time`, offered: true }
+    : undefined;
 }
 
 /** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict.ts's thresholds). */

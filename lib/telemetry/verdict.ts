@@ -99,6 +99,9 @@ export const THRESHOLDS = {
   /** … while the runner stayed below this % of one core and this event-loop utilization. */
   connectionClientCpuPct: 70,
   connectionClientElu: 0.7,
+  /** … and a closed loop's virtual users spent less than this share of their time thinking (achieved ÷ the rate
+   *  their think time offers): idle connections of users who think are not a round-trip limit. */
+  connectionThinkShare: 0.5,
   ...PACE_THRESHOLDS,
 } as const;
 
@@ -366,11 +369,19 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (c?.cpuPct !== undefined) ev.push(lt("runner CPU, % of one core", c.cpuPct, THRESHOLDS.connectionClientCpuPct, "%"));
     if (c?.eventLoopUtilization !== undefined) ev.push(lt("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.connectionClientElu, "ratio"));
     ev.push(fact("the run's connections", w.runConnections, "connections"));
-    // A run that met the rate it was asked for (or a closed loop the rate its think time offers) idles by
-    // design: that is rate-bound, not round trips.
+    // A run that met the rate it was asked for idles by design: that is rate-bound, not round trips. A closed
+    // loop's virtual users that spent most of their time thinking (achieved ÷ offered is that share) leave the
+    // connections idle because nobody asks: more connections would not raise its rate.
     const pace = paceOf(input);
     const rate = pace && judgedRate(pace.spec);
-    if (pace && rate) ev.push(lt(rate.what, pace.achievedPerSec / rate.perSec, THRESHOLDS.rateAchieved, "ratio"));
+    if (pace && rate) {
+      const share = pace.achievedPerSec / rate.perSec;
+      ev.push(
+        rate.offered
+          ? lt("share of the virtual users' time spent thinking", share, THRESHOLDS.connectionThinkShare, "ratio")
+          : lt(rate.what, share, THRESHOLDS.rateAchieved, "ratio"),
+      );
+    }
     return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
   },
 };

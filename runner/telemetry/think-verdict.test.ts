@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { testDatabase } from "../../lib/testing";
-import type { Verdict } from "../../lib/telemetry/verdict";
+import { type Verdict, verdictOf } from "../../lib/telemetry/verdict";
+import type { TelemetryWindow } from "../../lib/telemetry/window";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../harness";
 
@@ -36,4 +37,38 @@ test("closed loop, 50 virtual users thinking 500 ms on a pool of 10: rate-bound 
   assert.equal(v.category, "rate-bound", explain(v));
   assert.match(v.statement, /think time/);
   assert.match(v.statement, /100 req\/s/);
+});
+
+test("the think time's share decides: users thinking 80% of the time are not a round-trip limit; thinking 20% may be", () => {
+  // 50 users thinking 500 ms offer 100 req/s. Connections idle 90%, the runner quiet.
+  const spec = { kind: "closed-loop" as const, unit: "req", operation: "total", label: "all requests", backlog: false };
+  const offered = { perSec: 100, virtualUsers: 50, thinkMs: 500 };
+  const telemetry: TelemetryWindow = {
+    seconds: 10,
+    samples: 10,
+    runConnections: 10,
+    runActiveShare: 0.1,
+    runIdleShare: 0.9,
+    runIdleInTxShare: 0,
+    runWaitShares: { CPU: 1 },
+    otherBackends: 0,
+    otherActive: 0,
+    otherWaitShares: {},
+    lockWaitsAvg: 0,
+    lockWaitsMax: 0,
+    runLockWaitsAvg: 0,
+    client: { cpuPct: 20, eventLoopUtilization: 0.2, eventLoopDelayMaxMs: 2 },
+    overhead: { statementsPerSec: 6, msPerSample: 2, msPerSampleMax: 4 },
+  };
+  const judged = (achievedPerSec: number) => verdictOf({ telemetry, pace: { spec: { ...spec, offered }, achievedPerSec } });
+  const idle = (x: Verdict) => x.findings.find((f) => f.category === "connection-bound")!;
+  // 80 req/s of 100: answers took a fifth of each cycle, the users still thought 80% of the time.
+  const thinking = judged(80);
+  assert.equal(idle(thinking).matched, false, explain(thinking));
+  assert.notEqual(thinking.category, "rate-bound", "80% of the offered rate is not the offered rate met");
+  // 20 req/s of 100: the users mostly waited for answers while the connections idled: round trips.
+  const waiting = judged(20);
+  assert.equal(idle(waiting).matched, true, explain(waiting));
+  // Without think time a closed loop has no offered rate and the rule stands as before.
+  assert.equal(idle(verdictOf({ telemetry, pace: { spec, achievedPerSec: 80 } })).matched, true);
 });
