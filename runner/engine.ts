@@ -280,9 +280,17 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
     clients = await openClients(targetUrl, run.roles, undefined, undefined, watch, LOOP_STATEMENT_TIMEOUT_MS);
     check();
-    // Telemetry tells the run's backends from everyone else's by their pids.
+    // Telemetry tells the run's backends from everyone else's by their pids: the load's connections. The admin
+    // connection idles through the load (setup before, verify after): counted, it would read as a connection
+    // waiting on the client in every reading and bias the active share low.
     if (opts.telemetry !== false) {
-      telemetry = await TelemetryRecorder.start(targetUrl, schemaName, [admin.pid, ...clients.map((c) => c.pid)], log, (tc) => liveness.add(tc));
+      telemetry = await TelemetryRecorder.start(
+        targetUrl,
+        schemaName,
+        clients.map((c) => c.pid),
+        log,
+        (tc) => liveness.add(tc),
+      );
     }
     check();
     const nWriters = module.writerCount(config as never);

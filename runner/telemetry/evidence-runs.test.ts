@@ -31,7 +31,8 @@ const explain = (v: Verdict) =>
 
 /**
  * A sampler apart from the product's: its own session, its own timer (every 100-200 ms), counting the run's
- * client backends (every "pgbb …" session but the telemetry's own) by state while `on()` says so.
+ * client backends (every "pgbb …" session but the telemetry's own and the admin's, which idles through the load)
+ * by state while `on()` says so.
  */
 function separateSampler(url: string, on: () => boolean) {
   const c = new pg.Client({ connectionString: url, application_name: "separate sampler" });
@@ -46,7 +47,8 @@ function separateSampler(url: string, on: () => boolean) {
       if (!on() || stopped) continue;
       const r = await c.query(
         `SELECT count(*) FILTER (WHERE state = 'active')::int AS active, count(*)::int AS total FROM pg_stat_activity
-         WHERE application_name LIKE 'pgbb %' AND application_name NOT LIKE 'pgbb telemetry%' AND state IS NOT NULL`,
+         WHERE application_name LIKE 'pgbb %' AND application_name NOT LIKE 'pgbb telemetry%' AND application_name <> 'pgbb admin'
+           AND state IS NOT NULL`,
       );
       active += r.rows[0].active;
       total += r.rows[0].total;
