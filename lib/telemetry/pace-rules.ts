@@ -206,7 +206,10 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
         : st.catchUpSeconds > 0
           ? `; caught up in ${num(st.catchUpSeconds)} s at up to ${num(st.catchUpPeakRate)} ${s.unit}/s`
           : "; back on schedule within the next second";
-      return `stall: ${plural(s)} stalled ${num(st.startSec)} s into the measured window for ${num(st.seconds)} s (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})${behind}${catchUp}${f!.stalls.length > 1 ? ` (${f!.stalls.length} stalls in the window)` : ""}`;
+      // "Down to" only for a dip: a stall found behind schedule may have run at its usual rate or above.
+      const dipped = st.minRate < T.stallRateShare * st.expectedRate;
+      const down = dipped ? ` (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})` : "";
+      return `stall: ${plural(s)} stalled ${num(st.startSec)} s into the measured window for ${num(st.seconds)} s${down}${behind}${catchUp}${f!.stalls.length > 1 ? ` (${f!.stalls.length} stalls in the window)` : ""}`;
     }
     default:
       return "";
