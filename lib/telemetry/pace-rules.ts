@@ -169,8 +169,11 @@ function doers(s: PaceSpec): string {
   return s.kind === "open-loop" ? `the open loop's ${plural(s)}` : `the ${doersOf(s)}`;
 }
 
-/** The statements of the pace categories; `limit` names a server-side or client limit that also held. */
-export function paceStatement(category: Category, pace: PaceInput, w: TelemetryWindow | undefined, limit: string | undefined): string {
+/**
+ * The statements of the pace categories; `limit` names a server-side or client limit that also held. `why` false:
+ * behind schedule's numbers without who is to blame (beside another pace effect, which is the headline's story).
+ */
+export function paceStatement(category: Category, pace: PaceInput, w: TelemetryWindow | undefined, limit: string | undefined, why = true): string {
   const s = pace.spec;
   const f = pace.facts;
   const asked = `${num(pace.achievedPerSec)} of the ${num(s.targetPerSec ?? 0)} ${s.unit}/s asked`;
@@ -187,7 +190,7 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
       const who = limit
         ? `the limit was ${limit}`
         : `${doers(s)} did not keep up${w ? ` while the server had room (the run's connections active ${pct(w.runActiveShare)} of the time)` : ""}`;
-      return `behind schedule: ${doers(s)} reached ${asked} (${pct(pace.achievedPerSec / (s.targetPerSec ?? 1))})${behind}: ${who}`;
+      return `behind schedule: ${doers(s)} reached ${asked} (${pct(pace.achievedPerSec / (s.targetPerSec ?? 1))})${behind}${why ? `: ${who}` : ""}`;
     }
     case "consumers-behind": {
       const read = pace.readPerSec !== undefined ? `took ${num(pace.readPerSec)} of the ${num(pace.writePerSec ?? 0)} ${s.unit}/s written` : "";

@@ -527,9 +527,13 @@ export function verdictOf(input: VerdictInput): Verdict {
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
   const category: Category = chosen?.category ?? "undetermined";
   let statement = statementOf(category, chosen, w, input) + suffix;
-  // A limit that made the run miss its rate says so: who fell behind, and by how much.
-  if (pace && chosen && byCat.get("behind-schedule")!.matched && [...SERVER_SIDE, "client-bound", "autovacuum-pressure"].includes(category))
-    statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
+  // A limit that made the run miss its rate says so: who fell behind, and by how much. Beside a pace effect (the
+  // consumers behind, a stall) the missed rate is said too, its numbers only: the headline is the effect.
+  if (pace && chosen && byCat.get("behind-schedule")!.matched) {
+    if ([...SERVER_SIDE, "client-bound", "autovacuum-pressure"].includes(category))
+      statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
+    else if (PACE_EFFECTS.includes(category)) statement += `; ${paceStatement("behind-schedule", pace, w, undefined, false)}`;
+  }
   const blindSpots: string[] = [];
   if (!w) blindSpots.push("no server telemetry: only the client's numbers and the run's pace were judged");
   else {
