@@ -347,7 +347,9 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
       ev.push(rising, many, share, fact("autovacuum runs", t.autovacuumRuns, "runs"));
       // Dead tuples are pressure only when autovacuum lags behind them or they slow the run: workflows and queues
       // leave thousands within seconds by design, before autovacuum has had its first chance to run.
-      const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input));
+      // A run slowed by the host's other processes or a starved runner says nothing about its dead tuples.
+      const cpuExplains = RULES["host-bound"](input, w).matched || RULES["client-bound"](input, w).matched;
+      const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input), cpuExplains);
       ev.push(...effect.evidence);
       dead = [rising, many, share].every((e) => e.holds) && effect.holds;
     }
@@ -389,13 +391,15 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
 /**
  * Whether dead tuples matter: autovacuum lagging (none ran in a window of two naptimes or more), or the run slowing
  * as they rose (its last third's rate or latency against its first third's) while its backlog did not grow (a
- * growing backlog slows a run by itself: larger tables to scan). Either suffices.
+ * growing backlog slows a run by itself: larger tables to scan) and no CPU shortage explains it (`cpuExplains`:
+ * host-bound or client-bound held). Either suffices.
  */
-function deadEffect(autovacuumRuns: number, seconds: number, pace: PaceInput | undefined): { holds: boolean; evidence: Evidence[] } {
+function deadEffect(autovacuumRuns: number, seconds: number, pace: PaceInput | undefined, cpuExplains: boolean): { holds: boolean; evidence: Evidence[] } {
   const lag = ge("measured window with no autovacuum run", autovacuumRuns === 0 ? seconds : 0, THRESHOLDS.autovacuumLagSec, "s");
   const ev = [lag];
   const backlogGrew = consumersBehind(pace).matched;
-  const first = backlogGrew ? undefined : pace?.facts?.firstThird;
+  if (cpuExplains) ev.push(fact("a slowdown is the host's or the runner's CPU (host-bound or client-bound held): not judged", 1, ""));
+  const first = backlogGrew || cpuExplains ? undefined : pace?.facts?.firstThird;
   const last = pace?.facts?.lastThird;
   if (first && last && first.rate > 0) ev.push(lt("last third's rate / the first third's", last.rate / first.rate, THRESHOLDS.slowRateShare, "ratio"));
   if (first?.p50Ms && last?.p50Ms !== undefined)
