@@ -3,6 +3,7 @@
 // waits say nothing about whether the loop was starved; summed in, they would flag a runner that never waited.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import { test } from "node:test";
 import { Worker } from "node:worker_threads";
 import { ClientProbe } from "./client";
@@ -19,7 +20,7 @@ test("the runner's wait for a CPU counts its event-loop thread, not helper threa
   const probe = new ClientProbe();
   // More spinning threads than the host has cores: they queue for a CPU while the main thread sleeps.
   const spin = "const end = Date.now() + 2500; while (Date.now() < end) {}";
-  const workers = Array.from({ length: 4 }, () => new Worker(spin, { eval: true }));
+  const workers = Array.from({ length: 2 * os.cpus().length }, () => new Worker(spin, { eval: true }));
   const helpersBefore = helperWaitNs();
   try {
     probe.read();
