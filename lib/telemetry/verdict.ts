@@ -531,6 +531,10 @@ export function verdictOf(input: VerdictInput): Verdict {
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
   const category: Category = chosen?.category ?? "undetermined";
   let statement = statementOf(category, chosen, w, input) + suffix;
+  // A pace effect headlining over a runner short of CPU (other processes took it, or it starved) names that beside
+  // it: the consumers or the stall may be the shared machine's, not the target's.
+  const cpu = (["host-bound", "client-bound"] as const).find((c) => byCat.get(c)!.matched);
+  if (PACE_EFFECTS.includes(category) && cpu) statement += `; ${statementOf(cpu, byCat.get(cpu), w, input)}`;
   // A limit that made the run miss its rate says so: who fell behind, and by how much. Beside a pace effect (the
   // consumers behind, a stall) the missed rate is said too, its numbers only: the headline is the effect.
   if (pace && chosen && byCat.get("behind-schedule")!.matched) {
