@@ -3,6 +3,7 @@
 // stored verdicts; the driver computes them from the engine's summary and samples with stepFacts below).
 import { fmtLatency } from "../runs/numbers";
 import type { LatencyStats } from "../measurement/metrics";
+import { unitWords } from "../measurement/operations";
 import { type Slo, sloBreaches, sloText } from "./slo";
 
 /** The conditions of "sustained", in the order they are checked and shown. */
@@ -65,6 +66,9 @@ export interface ClientLoad {
 /** What a step measured, in the terms of the conditions. */
 export interface StepFacts {
   targetRate: number;
+  /** The paced operation's unit ("msg", "row", "req", "workflow"): the words of the failures (absent: "msg", as
+   *  steps stored before it was kept). */
+  unit?: string;
   /** Writes per second over the measured window. */
   achievedRate: number;
   measuredSeconds: number;
@@ -132,15 +136,17 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
   const failures: Failure[] = [];
   const unchecked: Failure[] = [];
   const fail = (condition: Condition, message: string) => failures.push({ condition, message });
+  const u = f.unit ?? "msg";
+  const items = unitWords(u);
 
   // Writes and reads are counted in whole batches: a window holds one batch more or less than its share, which
   // at a low rate and a large batch is more than 2% (pub/sub's 100-message batches at 500 msg/s over 5 s: 4%).
   const batchRate = f.measuredSeconds > 0 ? f.writeBatch / f.measuredSeconds : 0;
-  const batchWords = f.writeBatch > 1 ? ` and one ${n0(f.writeBatch)}-message batch` : "";
+  const batchWords = f.writeBatch > 1 ? ` and one ${n0(f.writeBatch)}-${u === "msg" ? "message" : u} batch` : "";
   if (f.achievedRate < f.targetRate * (1 - RATE_TOLERANCE) - batchRate)
     fail(
       "rate",
-      `achieved ${n1(f.achievedRate)} msg/s of the ${n0(f.targetRate)} msg/s target (${pct(1 - f.achievedRate / f.targetRate)} short; at most ${pct(RATE_TOLERANCE)}${batchWords} allowed)`,
+      `achieved ${n1(f.achievedRate)} ${u}/s of the ${n0(f.targetRate)} ${u}/s target (${pct(1 - f.achievedRate / f.targetRate)} short; at most ${pct(RATE_TOLERANCE)}${batchWords} allowed)`,
     );
 
   if (f.scheduleLag?.length) {
@@ -166,7 +172,7 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
     if (growth > allowed)
       fail(
         "backlog",
-        `the backlog grew by ${n1(backlogSlopePerSec)} msg/s (${n0(growth)} messages over the ${n1(f.measuredSeconds)} s window; at most ${n0(allowed)} allowed)`,
+        `the backlog grew by ${n1(backlogSlopePerSec)} ${u}/s (${n0(growth)} ${items} over the ${n1(f.measuredSeconds)} s window; at most ${n0(allowed)} allowed)`,
       );
   }
 
@@ -175,7 +181,7 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
     if (f.readRate < expected * (1 - READ_TOLERANCE) - batchRate * f.fanOut)
       fail(
         "readers",
-        `readers read ${n1(f.readRate)} msg/s; the ${n1(f.achievedRate)} msg/s written${f.fanOut > 1 ? ` × ${f.fanOut} groups need ${n1(expected)} msg/s` : ""} (${pct(1 - f.readRate / expected)} short; at most ${pct(READ_TOLERANCE)}${batchWords}${f.fanOut > 1 ? " per group" : ""} allowed)`,
+        `readers read ${n1(f.readRate)} ${u}/s; the ${n1(f.achievedRate)} ${u}/s written${f.fanOut > 1 ? ` × ${f.fanOut} groups need ${n1(expected)} ${u}/s` : ""} (${pct(1 - f.readRate / expected)} short; at most ${pct(READ_TOLERANCE)}${batchWords}${f.fanOut > 1 ? " per group" : ""} allowed)`,
       );
   }
 
