@@ -280,18 +280,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
     clients = await openClients(targetUrl, run.roles, undefined, undefined, watch, LOOP_STATEMENT_TIMEOUT_MS);
     check();
-    // Telemetry tells the run's backends from everyone else's by their pids: the load's connections. The admin
-    // connection idles through the load (setup before, verify after): counted, it would read as a connection
-    // waiting on the client in every reading and bias the active share low.
-    if (opts.telemetry !== false) {
-      telemetry = await TelemetryRecorder.start(
-        targetUrl,
-        schemaName,
-        clients.map((c) => c.pid),
-        log,
-        (tc) => liveness.add(tc),
-      );
-    }
+    // The run's backends are the load's: the admin connection idles through it (it would bias the active share low).
+    const pids = clients.map((c) => c.pid);
+    if (opts.telemetry !== false) telemetry = await TelemetryRecorder.start(targetUrl, schemaName, pids, log, (tc) => liveness.add(tc));
     check();
     const nWriters = module.writerCount(config as never);
     const writerClients = clients.slice(0, nWriters);

@@ -210,7 +210,13 @@ describe("on the test server", () => {
       assert.ok((100 * h.otherCpuCores!) / h.cores >= 25, explain(verdict));
       // Sharing one CPU with three busy loops, the runner waits most of the time it could run.
       assert.ok(window.client!.runQueueWaitMsPerSec! >= 100, explain(verdict));
-      const shown = verdict.evidence.find((e) => e.what === "runner's wait for a CPU (runnable, not running)");
+      // (In the headline's evidence, or in the host's or the runner's finding a consumers-behind headline names.)
+      const shown = [
+        verdict.evidence,
+        ...verdict.findings.filter((f) => f.matched && ["host-bound", "client-bound"].includes(f.category)).map((f) => f.evidence),
+      ]
+        .flat()
+        .find((e) => e.what === "runner's wait for a CPU (runnable, not running)");
       assert.ok(shown && Math.abs(shown.value - window.client!.runQueueWaitMsPerSec!) < 1e-6, explain(verdict));
       assert.match(verdict.statement, /host-bound: other processes/.test(verdict.statement) ? /pgbb-hog/ : /waited \d+ ms\/s for a CPU/);
     });
