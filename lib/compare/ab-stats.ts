@@ -188,8 +188,11 @@ function flaggedNote(pairs: AbPairRuns[]): string | null {
     for (const v of ["baseline", "modded"] as const) {
       const s = p.runs[v].summary;
       const why: string[] = [];
-      const category = s.telemetry?.verdict.category as string | undefined;
-      if (category === "client-bound" || category === "host-bound") why.push(`verdict ${category}`);
+      // The headline, or a finding under "also" (a rate-bound or stall headline over a starved runner).
+      const verdict = s.telemetry?.verdict as { category?: string; also?: string[] } | undefined;
+      const head = verdict?.category;
+      const cpu = ["client-bound", "host-bound"].filter((c) => head === c || verdict?.also?.includes(c));
+      if (cpu.length) why.push(`verdict ${cpu.join(" and ")}${head && !cpu.includes(head) ? ` (beside ${head})` : ""}`);
       if (s.runnerLoad?.clientBound) why.push("runner load");
       if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}: ${why.join(", ")})`);
     }
