@@ -25,7 +25,7 @@ export interface WaitTally {
 export interface WaitSamplerOptions {
   /** The run's own backend pids. */
   runPids: () => readonly number[];
-  /** Mean period between readings (default 100 ms: 10 Hz); each one is drawn ±30 % around it. */
+  /** Mean period between readings (default 100 ms: 10 Hz); the gaps are exponential around it (Poisson instants). */
   periodMs?: number;
   /** Use pg_wait_sampling when installed (default true). */
   extension?: boolean;
