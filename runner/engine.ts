@@ -280,10 +280,9 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
     clients = await openClients(targetUrl, run.roles, undefined, undefined, watch, LOOP_STATEMENT_TIMEOUT_MS);
     check();
-    // Telemetry tells the run's backends from everyone else's by their pids.
-    if (opts.telemetry !== false) {
-      telemetry = await TelemetryRecorder.start(targetUrl, schemaName, [admin.pid, ...clients.map((c) => c.pid)], log, (tc) => liveness.add(tc));
-    }
+    // The run's backends are the load's: the admin connection idles through it (it would bias the active share low).
+    const pids = clients.map((c) => c.pid);
+    if (opts.telemetry !== false) telemetry = await TelemetryRecorder.start(targetUrl, schemaName, pids, log, (tc) => liveness.add(tc));
     check();
     const nWriters = module.writerCount(config as never);
     const writerClients = clients.slice(0, nWriters);

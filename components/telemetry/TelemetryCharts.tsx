@@ -39,10 +39,11 @@ export function TelemetryCharts({
     () =>
       points.map(({ t, telemetry: s }): Row => {
         // Backends per reading: a sample sums the wait sampler's several readings of its second.
+        // (None in its interval: a gap, not zero connections.)
         const b = perReading(s);
-        const mix = waitMix(b.runWaits);
-        const row: Row = { t: +t.toFixed(2), idle: b.run.idle + b.run.idleInTx };
-        for (const g of WAIT_GROUPS) row[g.key] = mix[g.key];
+        const mix = b && waitMix(b.runWaits);
+        const row: Row = { t: +t.toFixed(2), idle: b ? b.run.idle + b.run.idleInTx : null };
+        for (const g of WAIT_GROUPS) row[g.key] = mix ? mix[g.key] : null;
         row.walBytes = s.wal?.bytesPerSec ?? null;
         row.walSyncMs = s.wal?.syncMsPerSec ?? null;
         row.walSyncs = s.wal?.syncsPerSec ?? null;
@@ -104,6 +105,7 @@ export function TelemetryCharts({
             columns: ["t (s)", "idle", ...WAIT_GROUPS.map((g) => g.label), "top wait events"],
             rows: points.map(({ t, telemetry: s }) => {
               const per = perReading(s);
+              if (!per) return [fmtT(t), "–", ...WAIT_GROUPS.map(() => "–"), "no reading in this interval"];
               const mix = waitMix(per.runWaits);
               const top = Object.entries(per.runWaits)
                 .sort((a, b) => b[1] - a[1])

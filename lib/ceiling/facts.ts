@@ -90,9 +90,11 @@ export function stepFacts(
   const verificationProblems = v.ok ? [] : v.problems.length ? v.problems : ["verification failed: counts do not match the target"];
   const scheduled = metric.scheduled && latencyOf(summary, metric.scheduled.name) ? metric.scheduled : undefined;
   const pacedScheduled = model.operations.find((o) => o.name === paced)?.scheduled?.name;
+  const unit = model.operations.find((o) => o.name === paced)?.unit;
   return {
     unit: searchUnit(summary.config.kind, summary.config),
     targetRate,
+    ...(unit ? { unit } : {}),
     achievedRate,
     measuredSeconds: summary.window.measuredSeconds,
     readRate: read ? (throughputOf(summary, read.name)?.perSecond ?? 0) : null,

@@ -66,9 +66,10 @@ export interface ClientLoad {
 
 /** What a step measured, in the terms of the conditions. */
 export interface StepFacts {
-  /** The paced item in the workload's own words (pacing().unit: "msg", "row", "req", "workflow"): every message says it. */
-  unit: string;
   targetRate: number;
+  /** The paced operation's unit ("msg", "row", "req", "workflow"): the words of the failures (absent: "msg", as
+   *  steps stored before it was kept). */
+  unit?: string;
   /** Writes per second over the measured window. */
   achievedRate: number;
   measuredSeconds: number;
@@ -136,12 +137,14 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
   const failures: Failure[] = [];
   const unchecked: Failure[] = [];
   const fail = (condition: Condition, message: string) => failures.push({ condition, message });
+  const u = f.unit ?? "msg";
+  const items = unitWords(u);
 
   // Writes and reads are counted in whole batches: a window holds one batch more or less than its share, which
   // at a low rate and a large batch is more than 2% (pub/sub's 100-message batches at 500 msg/s over 5 s: 4%).
   const batchRate = f.measuredSeconds > 0 ? f.writeBatch / f.measuredSeconds : 0;
-  const batchWords = f.writeBatch > 1 ? ` and one ${n0(f.writeBatch)}-${unitWords(f.unit, 1)} batch` : "";
-  const perSec = perSecond(f.unit);
+  const batchWords = f.writeBatch > 1 ? ` and one ${n0(f.writeBatch)}-${unitWords(u, 1)} batch` : "";
+  const perSec = perSecond(u);
   if (f.achievedRate < f.targetRate * (1 - RATE_TOLERANCE) - batchRate)
     fail(
       "rate",
@@ -171,7 +174,7 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
     if (growth > allowed)
       fail(
         "backlog",
-        `the backlog grew by ${n1(backlogSlopePerSec)} ${perSec} (${n0(growth)} ${unitWords(f.unit)} over the ${n1(f.measuredSeconds)} s window; at most ${n0(allowed)} allowed)`,
+        `the backlog grew by ${n1(backlogSlopePerSec)} ${perSec} (${n0(growth)} ${items} over the ${n1(f.measuredSeconds)} s window; at most ${n0(allowed)} allowed)`,
       );
   }
 

@@ -188,12 +188,16 @@ function flaggedNote(pairs: AbPairRuns[]): string | null {
     for (const v of ["baseline", "modded"] as const) {
       const s = p.runs[v].summary;
       const why: string[] = [];
-      const category = s.telemetry?.verdict.category as string | undefined;
-      // One client rule judges both the verdict and the runner-load check: a run is named client-bound once.
+      // The headline, or a finding under "also" (a rate-bound or stall headline over a starved runner). One client
+      // rule judges both the verdict and the runner-load check: a run is named client-bound once.
+      const verdict = s.telemetry?.verdict as { category?: string; also?: string[] } | undefined;
+      const head = verdict?.category;
+      const has = (c: string) => head === c || !!verdict?.also?.includes(c);
+      const beside = (c: string) => (head && head !== c ? ` (beside ${head})` : "");
       const load = s.runnerLoad;
       if (load?.clientBound) why.push(load.rule ? "client-bound" : "client-bound (as stored, by the earlier rule)");
-      else if (category === "client-bound" && !load?.rule) why.push("verdict client-bound");
-      if (category === "host-bound") why.push("verdict host-bound");
+      else if (has("client-bound") && !load?.rule) why.push(`verdict client-bound${beside("client-bound")}`);
+      if (has("host-bound")) why.push(`verdict host-bound${beside("host-bound")}`);
       if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}: ${why.join(", ")})`);
     }
   const all = pairs.length * 2;

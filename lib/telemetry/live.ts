@@ -3,6 +3,7 @@
 // before it replaces the one shown (a verdict over a few seconds would otherwise flicker between categories on
 // a busy machine). Browser-safe.
 import type { Operations } from "../measurement/metrics";
+import type { SampleMetrics } from "../measurement/sample";
 import type { TelemetrySample } from "./shape";
 import { PaceTrack, type PacedSample, type PaceSpec } from "./pace";
 import { paceInputOf } from "./pace-rules";
@@ -15,8 +16,8 @@ export const LIVE_SPAN_SECONDS = 10;
 /** Seconds in a row a new category must hold before the live verdict changes to it. */
 export const LIVE_STABLE_SECONDS = 3;
 
-/** One measured sample as the live verdict reads it: its counts and latencies, and the server's reading. */
-export type LiveSample = PacedSample & { telemetry?: TelemetrySample };
+/** One measured sample as the live verdict reads it: its counts and latencies, its consumer groups, and the server's reading. */
+export type LiveSample = PacedSample & Pick<SampleMetrics, "groups"> & { telemetry?: TelemetrySample };
 
 /** The verdict over the last LIVE_SPAN_SECONDS of `measured`, or null before LIVE_MIN_SECONDS of telemetry are in. */
 export function liveVerdict(measured: readonly LiveSample[], spec: PaceSpec): { verdict: Verdict; seconds: number } | null {
@@ -38,16 +39,9 @@ export function liveVerdict(measured: readonly LiveSample[], spec: PaceSpec): { 
     operations[name] = { count, perSecond: sec > 0 ? count / sec : 0, errors: 0, latency: {} };
   }
   const counted = { operations };
-  // The paced operation's mean over the span: each second's mean weighted by its samples (a mean adds up; a
-  // percentile would not).
-  let timed = 0;
-  let total = 0;
-  for (const m of span) {
-    const l = m.operations[spec.operation]?.latency.fromSend;
-    if (l?.count) [timed, total] = [timed + l.count, total + l.mean * l.count];
-  }
-  const meanLatencyMs = timed > 0 ? total / timed : undefined;
-  const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups: 1, meanLatencyMs }) });
+  // Every consumer group reads every message: the samples' read count is the groups' sum, judged per group.
+  const groups = Math.max(1, ...span.map((m) => m.groups?.length ?? 0));
+  const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups }) });
   return { verdict, seconds: sec };
 }
 

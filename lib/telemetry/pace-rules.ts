@@ -22,17 +22,14 @@ export interface PaceInput {
   e2eP50Ms?: number;
   /** The paced operation's from-schedule latency p99 over the window, ms. */
   fromScheduleP99Ms?: number;
-  /** The paced operation's mean latency over the window, ms (a closed loop's request time beside its think time). */
-  meanLatencyMs?: number;
 }
 
 /**
  * The pace input of a finished window: the track's facts with the window's rates (a summary's counters, read by
  * the declared names), the consumer groups the reads sum, what was left unread after the drain.
  */
-export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: { groups: number; unreadAtEnd?: number; meanLatencyMs?: number }): PaceInput {
+export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: { groups: number; unreadAtEnd?: number }): PaceInput {
   const s = track.spec;
-  const mean = o.meanLatencyMs ?? latencyOf(m, s.operation)?.mean;
   const e2e = s.delivery ? latencyOf(m, s.delivery)?.p50 : undefined;
   const fromSchedule = s.scheduled ? latencyOf(m, s.scheduled)?.p99 : undefined;
   return {
@@ -48,15 +45,7 @@ export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: 
       : {}),
     ...(e2e !== undefined ? { e2eP50Ms: e2e } : {}),
     ...(fromSchedule !== undefined ? { fromScheduleP99Ms: fromSchedule } : {}),
-    ...(mean !== undefined ? { meanLatencyMs: mean } : {}),
   };
-}
-
-/** A closed loop's users' share of each cycle spent thinking (think / (think + mean request time)), when known. */
-export function thinkShare(pace: PaceInput | undefined): number | undefined {
-  const s = pace?.spec;
-  if (s?.kind !== "closed-loop" || !s.thinkMs || pace?.meanLatencyMs === undefined) return undefined;
-  return s.thinkMs / (s.thinkMs + pace.meanLatencyMs);
 }
 
 const T = PACE_THRESHOLDS;
@@ -70,6 +59,17 @@ export const plural = (s: PaceSpec) => pluralOf(s.label.replace(/^all /, ""));
 
 /** "enqueues achieved / rate asked": the evidence's first line, which the statement and tests look up. */
 export const achievedWhat = (s: PaceSpec) => `${plural(s)} achieved / rate asked`;
+/** A closed loop with think time: "requests achieved / rate the think time offers". */
+export const offeredWhat = (s: PaceSpec) => `${plural(s)} achieved / rate the think time offers`;
+
+/** The rate a run is held against and its evidence's words: the rate asked, or a closed loop's offered rate. */
+export function judgedRate(s: PaceSpec): { perSec: number; what: string; words: string; offered: boolean } | undefined {
+  if (isPaced(s)) return { perSec: s.targetPerSec!, what: achievedWhat(s), words: `rate asked (${s.kind})`, offered: false };
+  const o = s.offered;
+  return o
+    ? { perSec: o.perSec, what: offeredWhat(s), words: `rate offered: ${o.virtualUsers} virtual users ÷ ${o.thinkMs} ms think time`, offered: true }
+    : undefined;
+}
 
 /** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict.ts's thresholds). */
 export function rateBound(
@@ -80,40 +80,13 @@ export function rateBound(
 ): Finding {
   if (!pace) return none("rate-bound");
   const s = pace.spec;
-  const thinking = thinkShare(pace);
-  if (thinking !== undefined) return closedLoopBound(pace, thinking, w, serverCpuPct, headroom);
-  if (!isPaced(s))
+  const rate = judgedRate(s);
+  if (!rate)
     return { category: "rate-bound", matched: false, evidence: [fact(`no rate asked (${s.kind}): ${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`)] };
-  const target = s.targetPerSec!;
-  const ev = [ge(achievedWhat(s), pace.achievedPerSec / target, T.rateAchieved, "ratio")];
+  const ev = [ge(rate.what, pace.achievedPerSec / rate.perSec, T.rateAchieved, "ratio")];
   if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, headroom.active, "ratio"));
   if (serverCpuPct !== undefined) ev.push(lt("server processes' CPU, % of the host", serverCpuPct, headroom.cpuPct, "%"));
-  ev.push(fact(`rate asked (${s.kind})`, target, `${s.unit}/s`), fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`));
-  return { category: "rate-bound", matched: ev.every((e) => e.holds !== false), evidence: ev };
-}
-
-/**
- * A closed loop with think time asks no rate, but its load model sets one: N users each sending, then thinking.
- * When they spent most of each cycle thinking and the server had headroom, the users set the pace (rate-bound);
- * when the answers took most of it, something else did, and the other rules say what.
- */
-function closedLoopBound(
-  pace: PaceInput,
-  thinking: number,
-  w: TelemetryWindow | undefined,
-  serverCpuPct: number | undefined,
-  headroom: { active: number; cpuPct: number },
-): Finding {
-  const s = pace.spec;
-  const ev = [ge("share of each user's cycle spent thinking", thinking, T.closedLoopThinkShare, "ratio")];
-  if (w) ev.push(lt("share of time the run's connections were active on the server", w.runActiveShare, headroom.active, "ratio"));
-  if (serverCpuPct !== undefined) ev.push(lt("server processes' CPU, % of the host", serverCpuPct, headroom.cpuPct, "%"));
-  ev.push(
-    fact("virtual users", s.virtualUsers ?? 0, "users"),
-    fact("think time", s.thinkMs ?? 0, "ms"),
-    fact(`${s.label} mean time`, pace.meanLatencyMs ?? 0, "ms"),
-    fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`),
-  );
+  ev.push(fact(rate.words, rate.perSec, `${s.unit}/s`), fact(`${plural(s)} achieved`, pace.achievedPerSec, `${s.unit}/s`));
   return { category: "rate-bound", matched: ev.every((e) => e.holds !== false), evidence: ev };
 }
 
@@ -197,22 +170,28 @@ function doers(s: PaceSpec): string {
   return s.kind === "open-loop" ? `the open loop's ${plural(s)}` : `the ${doersOf(s)}`;
 }
 
-/** The statements of the pace categories; `limit` names a server-side or client limit that also held. */
-export function paceStatement(category: Category, pace: PaceInput, w: TelemetryWindow | undefined, limit: string | undefined): string {
+/**
+ * The statements of the pace categories; `limit` names a server-side or client limit that also held. `why` false:
+ * behind schedule's numbers without who is to blame (beside another pace effect, which is the headline's story).
+ */
+export function paceStatement(category: Category, pace: PaceInput, w: TelemetryWindow | undefined, limit: string | undefined, why = true): string {
   const s = pace.spec;
   const f = pace.facts;
   const asked = `${num(pace.achievedPerSec)} of the ${num(s.targetPerSec ?? 0)} ${s.unit}/s asked`;
   switch (category) {
-    case "rate-bound":
-      if (s.kind === "closed-loop")
-        return `rate-bound: the closed loop's ${num(s.virtualUsers ?? 0)} users set the pace, each thinking ${num(s.thinkMs ?? 0)} ms between ${plural(s)} that took ${num(pace.meanLatencyMs ?? 0)} ms on average (${num(pace.achievedPerSec)} ${s.unit}/s)${w ? `, and the run's connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
-      return `rate-bound: ${doers(s)} reached ${asked}${w ? `, and the run's connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: the server had headroom`;
+    case "rate-bound": {
+      const o = s.offered && !isPaced(s) ? s.offered : undefined;
+      const reached = o
+        ? `the ${num(o.virtualUsers)} virtual users reached ${num(pace.achievedPerSec)} of the ${num(o.perSec)} ${s.unit}/s their ${num(o.thinkMs)} ms think time offers`
+        : `${doers(s)} reached ${asked}`;
+      return `rate-bound: ${reached}${w ? `, and the run's connections were on the server only ${pct(w.runActiveShare)} of the time` : ""}: ${o ? "the think time set the rate, " : ""}the server had headroom`;
+    }
     case "behind-schedule": {
       const behind = f?.behindMaxMs !== undefined ? `, up to ${secs(f.behindMaxMs)} behind schedule` : "";
       const who = limit
         ? `the limit was ${limit}`
         : `${doers(s)} did not keep up${w ? ` while the server had room (the run's connections active ${pct(w.runActiveShare)} of the time)` : ""}`;
-      return `behind schedule: ${doers(s)} reached ${asked} (${pct(pace.achievedPerSec / (s.targetPerSec ?? 1))})${behind}: ${who}`;
+      return `behind schedule: ${doers(s)} reached ${asked} (${pct(pace.achievedPerSec / (s.targetPerSec ?? 1))})${behind}${why ? `: ${who}` : ""}`;
     }
     case "consumers-behind": {
       const read = pace.readPerSec !== undefined ? `took ${num(pace.readPerSec)} of the ${num(pace.writePerSec ?? 0)} ${s.unit}/s written` : "";
@@ -231,7 +210,10 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
         : st.catchUpSeconds > 0
           ? `; caught up in ${num(st.catchUpSeconds)} s at up to ${num(st.catchUpPeakRate)} ${s.unit}/s`
           : "; back on schedule within the next second";
-      return `stall: ${plural(s)} stalled ${num(st.startSec)} s into the measured window for ${num(st.seconds)} s (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})${behind}${catchUp}${f!.stalls.length > 1 ? ` (${f!.stalls.length} stalls in the window)` : ""}`;
+      // "Down to" only for a dip: a stall found behind schedule may have run at its usual rate or above.
+      const dipped = st.minRate < T.stallRateShare * st.expectedRate;
+      const down = dipped ? ` (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})` : "";
+      return `stall: ${plural(s)} stalled ${num(st.startSec)} s into the measured window for ${num(st.seconds)} s${down}${behind}${catchUp}${f!.stalls.length > 1 ? ` (${f!.stalls.length} stalls in the window)` : ""}`;
     }
     default:
       return "";

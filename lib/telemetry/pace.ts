@@ -30,9 +30,6 @@ export const PACE_THRESHOLDS = {
    *  at least slowLatencyFactor times the first third's. */
   slowRateShare: 0.8,
   slowLatencyFactor: 1.5,
-  /** rate-bound, closed loop: its users spent at least this share of each request-and-think cycle thinking (the load
-   *  model set the pace, not the answers' time); connection-bound does not hold then (the idle time is the think time). */
-  closedLoopThinkShare: 0.5,
 } as const;
 
 /** One measured second as the pace rules read it. */
@@ -57,6 +54,9 @@ export type PacedSample = Pick<SampleMetrics, "intervalSec" | "operations" | "me
 export interface PaceSpec {
   kind: Pacing["kind"];
   targetPerSec?: number;
+  /** A closed loop with think time: the rate its virtual users offer at most (users × 1,000 ÷ think ms), and
+   *  theirs. Not a rate asked (no timetable to fall behind), but what the run's rate is judged against. */
+  offered?: { perSec: number; virtualUsers: number; thinkMs: number };
   /** The paced item ("workflow", "row", "req", "msg"). */
   unit: string;
   /** The paced operation's name and its label ("enqueue", "insert"). */
@@ -70,9 +70,6 @@ export interface PaceSpec {
   /** Whether the workload counts a backlog (items written and not yet consumed), and its delivery latency's name. */
   backlog: boolean;
   delivery?: string;
-  /** A closed loop's virtual users and their think time between requests (ms). */
-  virtualUsers?: number;
-  thinkMs?: number;
 }
 
 export interface Stall {
@@ -113,6 +110,9 @@ export function paceSpecOf(pacing: Pacing, metrics: MetricModel): PaceSpec {
   return {
     kind: pacing.kind,
     ...(pacing.targetPerSecond ? { targetPerSec: pacing.targetPerSecond } : {}),
+    ...(pacing.kind === "closed-loop" && (pacing.thinkMs ?? 0) > 0 && (pacing.virtualUsers ?? 0) > 0
+      ? { offered: { perSec: (pacing.virtualUsers! * 1000) / pacing.thinkMs!, virtualUsers: pacing.virtualUsers!, thinkMs: pacing.thinkMs! } }
+      : {}),
     unit: pacing.unit,
     operation: pacing.operation,
     label: op?.label ?? pacing.operation,
@@ -121,7 +121,6 @@ export function paceSpecOf(pacing: Pacing, metrics: MetricModel): PaceSpec {
     ...(main ? { mainLatency: main.name } : {}),
     backlog: !!metrics.backlog,
     ...(metrics.delivery ? { delivery: metrics.delivery.name } : {}),
-    ...(pacing.kind === "closed-loop" && pacing.virtualUsers ? { virtualUsers: pacing.virtualUsers, thinkMs: pacing.thinkMs ?? 0 } : {}),
   };
 }
 

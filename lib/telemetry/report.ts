@@ -181,15 +181,18 @@ export function telemetryText(t: RunTelemetry): string {
 /** samples.csv's telemetry columns (appended only when the run has telemetry, so older exports keep their shape). */
 export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => number | undefined }[] = [
   // Backend counts are the interval's average reading (the wait sampler reads several times a second).
-  { name: "pg_run_connections", value: (t) => perReading(t).run.total },
-  { name: "pg_run_active", value: (t) => perReading(t).run.active },
-  { name: "pg_run_idle", value: (t) => perReading(t).run.idle },
-  { name: "pg_run_idle_in_tx", value: (t) => perReading(t).run.idleInTx },
+  { name: "pg_run_connections", value: (t) => perReading(t)?.run.total },
+  { name: "pg_run_active", value: (t) => perReading(t)?.run.active },
+  { name: "pg_run_idle", value: (t) => perReading(t)?.run.idle },
+  { name: "pg_run_idle_in_tx", value: (t) => perReading(t)?.run.idleInTx },
   ...WAIT_GROUPS.map((g) => ({
     name: `pg_run_wait_${g.key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
-    value: (t: TelemetrySample) => waitMix(perReading(t).runWaits)[g.key],
+    value: (t: TelemetrySample) => {
+      const per = perReading(t);
+      return per ? waitMix(per.runWaits)[g.key] : undefined;
+    },
   })),
-  { name: "pg_other_active", value: (t) => perReading(t).other.active },
+  { name: "pg_other_active", value: (t) => perReading(t)?.other.active },
   { name: "pg_lock_waits", value: (t) => t.lockWaits },
   { name: "pg_commits_s", value: (t) => t.db?.commitsPerSec },
   { name: "pg_rollbacks_s", value: (t) => t.db?.rollbacksPerSec },

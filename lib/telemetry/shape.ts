@@ -151,9 +151,12 @@ export type TelemetrySample = z.infer<typeof TelemetrySample>;
 
 /**
  * A sample's backend counts as the average reading of its interval: the counts are sums over `ticks`
- * readings (several a second with the wait sampler), so charts and CSV columns divide them back.
+ * readings (several a second with the wait sampler), so charts and CSV columns divide them back. Null when the
+ * interval held no reading (ticks 0: the sampler, slowed by its budget, read at none of its instants): a gap,
+ * not zero connections. Older samples without `ticks` are one reading.
  */
-export function perReading(s: TelemetrySample): Pick<TelemetrySample, "run" | "other" | "runWaits" | "otherWaits"> {
+export function perReading(s: TelemetrySample): Pick<TelemetrySample, "run" | "other" | "runWaits" | "otherWaits"> | null {
+  if (s.ticks === 0) return null;
   const n = s.ticks && s.ticks > 0 ? s.ticks : 1;
   const counts = (c: BackendCounts): BackendCounts => ({ total: c.total / n, active: c.active / n, idle: c.idle / n, idleInTx: c.idleInTx / n });
   const waits = (w: WaitCounts): WaitCounts => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v / n]));

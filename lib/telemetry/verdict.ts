@@ -8,8 +8,8 @@
 import { z } from "zod";
 import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
-import { isPaced, PACE_THRESHOLDS, type PaceSpec } from "./pace";
-import { achievedWhat, behindSchedule, consumersBehind, thinkShare, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
+import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
+import { behindSchedule, consumersBehind, judgedRate, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
 
 export const CATEGORIES = [
   "consumers-behind",
@@ -95,6 +95,9 @@ export const THRESHOLDS = {
   /** … while the runner stayed below this % of one core and this event-loop utilization. */
   connectionClientCpuPct: 70,
   connectionClientElu: 0.7,
+  /** … and a closed loop's virtual users spent less than this share of their time thinking (achieved ÷ the rate
+   *  their think time offers): idle connections of users who think are not a round-trip limit. */
+  connectionThinkShare: 0.5,
   ...PACE_THRESHOLDS,
 } as const;
 
@@ -323,7 +326,9 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
       ev.push(rising, many, share, fact("autovacuum runs", t.autovacuumRuns, "runs"));
       // Dead tuples are pressure only when autovacuum lags behind them or they slow the run: workflows and queues
       // leave thousands within seconds by design, before autovacuum has had its first chance to run.
-      const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input));
+      // A run slowed by the host's other processes or a starved runner says nothing about its dead tuples.
+      const cpuExplains = RULES["host-bound"](input, w).matched || RULES["client-bound"](input, w).matched;
+      const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input), cpuExplains);
       ev.push(...effect.evidence);
       dead = [rising, many, share].every((e) => e.holds) && effect.holds;
     }
@@ -345,12 +350,19 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (c?.cpuPct !== undefined) ev.push(lt("runner CPU, % of one core", c.cpuPct, THRESHOLDS.connectionClientCpuPct, "%"));
     if (c?.eventLoopUtilization !== undefined) ev.push(lt("runner event-loop utilization", c.eventLoopUtilization, THRESHOLDS.connectionClientElu, "ratio"));
     ev.push(fact("the run's connections", w.runConnections, "connections"));
-    // A run that met the rate it was asked for idles by design: that is rate-bound, not round trips.
+    // A run that met the rate it was asked for idles by design: that is rate-bound, not round trips. A closed
+    // loop's virtual users that spent most of their time thinking (achieved ÷ offered is that share) leave the
+    // connections idle because nobody asks: more connections would not raise its rate.
     const pace = paceOf(input);
-    if (pace && isPaced(pace.spec)) ev.push(lt(achievedWhat(pace.spec), pace.achievedPerSec / pace.spec.targetPerSec!, THRESHOLDS.rateAchieved, "ratio"));
-    // A closed loop's users idle while they think, by design: that idle time is not round trips.
-    const thinking = thinkShare(pace);
-    if (thinking !== undefined) ev.push(lt("share of each user's cycle spent thinking", thinking, PACE_THRESHOLDS.closedLoopThinkShare, "ratio"));
+    const rate = pace && judgedRate(pace.spec);
+    if (pace && rate) {
+      const share = pace.achievedPerSec / rate.perSec;
+      ev.push(
+        rate.offered
+          ? lt("share of the virtual users' time spent thinking", share, THRESHOLDS.connectionThinkShare, "ratio")
+          : lt(rate.what, share, THRESHOLDS.rateAchieved, "ratio"),
+      );
+    }
     return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
   },
 };
@@ -358,13 +370,15 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
 /**
  * Whether dead tuples matter: autovacuum lagging (none ran in a window of two naptimes or more), or the run slowing
  * as they rose (its last third's rate or latency against its first third's) while its backlog did not grow (a
- * growing backlog slows a run by itself: larger tables to scan). Either suffices.
+ * growing backlog slows a run by itself: larger tables to scan) and no CPU shortage explains it (`cpuExplains`:
+ * host-bound or client-bound held). Either suffices.
  */
-function deadEffect(autovacuumRuns: number, seconds: number, pace: PaceInput | undefined): { holds: boolean; evidence: Evidence[] } {
+function deadEffect(autovacuumRuns: number, seconds: number, pace: PaceInput | undefined, cpuExplains: boolean): { holds: boolean; evidence: Evidence[] } {
   const lag = ge("measured window with no autovacuum run", autovacuumRuns === 0 ? seconds : 0, THRESHOLDS.autovacuumLagSec, "s");
   const ev = [lag];
   const backlogGrew = consumersBehind(pace).matched;
-  const first = backlogGrew ? undefined : pace?.facts?.firstThird;
+  if (cpuExplains) ev.push(fact("a slowdown is the host's or the runner's CPU (host-bound or client-bound held): not judged", 1, ""));
+  const first = backlogGrew || cpuExplains ? undefined : pace?.facts?.firstThird;
   const last = pace?.facts?.lastThird;
   if (first && last && first.rate > 0) ev.push(lt("last third's rate / the first third's", last.rate / first.rate, THRESHOLDS.slowRateShare, "ratio"));
   if (first?.p50Ms && last?.p50Ms !== undefined)
@@ -487,9 +501,17 @@ export function verdictOf(input: VerdictInput): Verdict {
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
   const category: Category = chosen?.category ?? "undetermined";
   let statement = statementOf(category, chosen, w, input) + suffix;
-  // A limit that made the run miss its rate says so: who fell behind, and by how much.
-  if (pace && chosen && byCat.get("behind-schedule")!.matched && [...SERVER_SIDE, "client-bound", "host-bound", "autovacuum-pressure"].includes(category))
-    statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
+  // A pace effect headlining over a runner short of CPU (other processes took it, or it starved) names that beside
+  // it: the consumers or the stall may be the shared machine's, not the target's.
+  const cpu = (["host-bound", "client-bound"] as const).find((c) => byCat.get(c)!.matched);
+  if (PACE_EFFECTS.includes(category) && cpu) statement += `; ${statementOf(cpu, byCat.get(cpu), w, input)}`;
+  // A limit that made the run miss its rate says so: who fell behind, and by how much. Beside a pace effect (the
+  // consumers behind, a stall) the missed rate is said too, its numbers only: the headline is the effect.
+  if (pace && chosen && byCat.get("behind-schedule")!.matched) {
+    if ([...SERVER_SIDE, "client-bound", "host-bound", "autovacuum-pressure"].includes(category))
+      statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
+    else if (PACE_EFFECTS.includes(category)) statement += `; ${paceStatement("behind-schedule", pace, w, undefined, false)}`;
+  }
   const blindSpots: string[] = [];
   if (!w) blindSpots.push("no server telemetry: only the client's numbers and the run's pace were judged");
   else {

@@ -257,6 +257,8 @@ export class WindowAccumulator {
     const n = this.n;
     if (n === 0) return undefined;
     const share = (x: number) => (this.run.total > 0 ? x / this.run.total : 0);
+    // Samples whose interval held no wait-sampler reading count none (ticks 0): averaged over the readings taken.
+    const perTick = (x: number) => (this.ticks > 0 ? x / this.ticks : 0);
     const wal = this.wal.result(n);
     const db = this.db.result(n);
     const host = this.host.result(n);
@@ -266,14 +268,14 @@ export class WindowAccumulator {
       seconds: this.seconds,
       samples: n,
       // Backend counts are sums over the readings (several a second): averaged per reading.
-      runConnections: this.run.total / this.ticks,
+      runConnections: perTick(this.run.total),
       waitReadings: this.ticks,
       runActiveShare: share(this.run.active),
       runIdleShare: share(this.run.idle),
       runIdleInTxShare: share(this.run.idleInTx),
       runWaitShares: shares(this.runWaits),
-      otherBackends: this.otherTotal / this.ticks,
-      otherActive: this.otherActive / this.ticks,
+      otherBackends: perTick(this.otherTotal),
+      otherActive: perTick(this.otherActive),
       otherWaitShares: shares(this.otherWaits),
       lockWaitsAvg: this.lockSum / n,
       lockWaitsMax: this.lockMax,

@@ -44,9 +44,9 @@ describe("in a run", () => {
       assert.ok(s.client && s.client.cpuPct >= 0);
       assert.ok(s.db && s.tables && s.checkpoints);
     }
-    // The run held 5 connections (admin + 2 writers + 2 readers) while it loaded.
+    // The run held 4 connections (2 writers + 2 readers; the admin connection idles apart) while it loaded.
     assert.ok(
-      samples.some((s) => s.run.total / (s.ticks ?? 1) >= 4.5 && s.run.total / (s.ticks ?? 1) <= 5),
+      samples.some((s) => s.run.total / (s.ticks ?? 1) >= 3.5 && s.run.total / (s.ticks ?? 1) <= 4),
       `run connections per reading: ${samples.map((s) => s.run.total / (s.ticks ?? 1))}`,
     );
     const t = summary.telemetry!;

@@ -349,7 +349,9 @@ export class TelemetryCollector {
       } else if (String(a.state).startsWith("idle in transaction")) counts.idleInTx++;
       else counts.idle++;
     }
-    // The wait sampler's readings of the interval when it runs; this one reading only without it.
+    // The wait sampler's readings of the interval when it runs, even none (a slowed sampler may take no reading
+    // in a short interval): this reading is on the engine's tick, when the run's connections wait on the client,
+    // so mixing it in would bring back the bias the sampler avoids. Only without a sampler does it count.
     const counted: WaitTally = tally ?? { ticks: 1, run, other, runWaits, otherWaits };
     const m = misc[0];
     for (const age of [m.prepared_age, m.slot_age]) if (age !== null) xminAge = Math.max(xminAge ?? 0, Number(age));

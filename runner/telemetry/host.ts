@@ -43,26 +43,16 @@ function wholeProcessCpuSeconds(pid: number): number | undefined {
 }
 
 /**
- * Nanoseconds this process's threads have spent runnable but not running (waiting for a CPU):
- * /proc/self/task/<tid>/schedstat's second field, summed over the threads. Undefined without schedstat.
+ * Nanoseconds this process's main thread has spent runnable but not running (waiting for a CPU):
+ * /proc/<pid>/task/<pid>/schedstat's second field. The main thread runs the event loop, every loop of the run:
+ * its wait is the runner's starvation. Node's helper threads (V8's GC and compiler workers, libuv's pool) are
+ * left out: several of them queue at once on a small host, and their waits would read as a starved runner that
+ * never waited. Undefined without schedstat.
  */
 export function runQueueWaitNs(pid: number | "self" = "self"): number | undefined {
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return undefined;
-  }
-  let sum = 0;
-  let seen = false;
-  for (const tid of tids) {
-    const f = read(`/proc/${pid}/task/${tid}/schedstat`)?.split(" ");
-    const ns = Number(f?.[1]);
-    if (!Number.isFinite(ns)) continue;
-    sum += ns;
-    seen = true;
-  }
-  return seen ? sum : undefined;
+  const main = pid === "self" ? process.pid : pid;
+  const ns = Number(read(`/proc/${main}/task/${main}/schedstat`)?.split(" ")[1]);
+  return Number.isFinite(ns) ? ns : undefined;
 }
 
 /** Every process's whole CPU seconds and name (a scan of /proc: a few hundred small reads). */

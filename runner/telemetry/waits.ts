@@ -25,7 +25,7 @@ export interface WaitTally {
 export interface WaitSamplerOptions {
   /** The run's own backend pids. */
   runPids: () => readonly number[];
-  /** Mean period between readings (default 100 ms: 10 Hz); each one is drawn ±30 % around it. */
+  /** Mean period between readings (default 100 ms: 10 Hz); the gaps are exponential around it (Poisson instants). */
   periodMs?: number;
   /** Use pg_wait_sampling when installed (default true). */
   extension?: boolean;
@@ -128,7 +128,8 @@ export class WaitSampler {
     return this.conn.pid;
   }
 
-  /** The counts since the previous take (undefined when the sampler has failed); starts a new tally. */
+  /** The counts since the previous take (undefined when the sampler has failed); starts a new tally. A take with
+   *  no reading in its interval counts none (ticks 0): the caller must not fill it with a reading of its own. */
   async take(): Promise<WaitTally | undefined> {
     if (this.failed) return undefined;
     if (this.source.kind === "pg_wait_sampling") {
@@ -141,7 +142,7 @@ export class WaitSampler {
     }
     const t = this.tally;
     this.tally = emptyTally();
-    return t.ticks > 0 ? t : undefined;
+    return t;
   }
 
   async stop(): Promise<void> {
@@ -245,6 +246,6 @@ export class WaitSampler {
     this.profile = seen;
     // A backend present the whole interval was sampled this many times: the number of "readings".
     t.ticks = Math.max(0, ...perPid.values());
-    return first || t.ticks === 0 ? undefined : t;
+    return first ? undefined : t;
   }
 }
