@@ -196,7 +196,7 @@ function flaggedNote(pairs: AbPairRuns[]): string | null {
       const beside = (c: string) => (head && head !== c ? ` (beside ${head})` : "");
       const load = s.runnerLoad;
       if (load?.clientBound) why.push(load.rule ? "client-bound" : "client-bound (as stored, by the earlier rule)");
-      else if (has("client-bound") && !load?.rule) why.push(`verdict client-bound${beside("client-bound")}`);
+      else if (has("client-bound")) why.push(`verdict client-bound${beside("client-bound")}`);
       if (has("host-bound")) why.push(`verdict host-bound${beside("host-bound")}`);
       if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}: ${why.join(", ")})`);
     }
