@@ -232,7 +232,10 @@ test("what it declares it measures is what the charts, the run page, the CSV and
     verified: true,
   });
 
-  assert.deepEqual(comparedMetrics(["echo"]), { rates: [{ name: "ping", label: "Ping", unit: "msg" }], latencies: [{ name: "ping", label: "Ping" }] });
+  assert.deepEqual(comparedMetrics(["echo"]), {
+    rates: [{ name: "ping", label: "Ping", unit: "msg", perSec: "msg/s" }],
+    latencies: [{ name: "ping", label: "Ping" }],
+  });
   // Compared with a queue run: each workload's rows, the other's cells empty.
   assert.deepEqual(
     comparedMetrics(["queue", "echo"]).latencies.map((l) => l.name),

@@ -37,9 +37,9 @@ for (const profile of ["2.17", "current"] as const) {
       assertCheckedInWorkflows(s);
       const n = await t.count(`SELECT count(*) AS n FROM ${schema}.workflow_status`);
       // The timetable starts 100 a second over the measured window's real length (a busy machine stretches it by a
-      // tick), with a few started at its edges.
+      // tick), with a few started at its edges; it starts with the loops, a moment before the window opens.
       const due = 100 * s.window.measuredSeconds;
-      assert.ok(Math.abs(n - due) <= 5 + 0.02 * due, `workflows ${n}, ${due.toFixed(1)} due in the ${s.window.measuredSeconds} s window`);
+      assert.ok(Math.abs(n - due) <= 5 + 0.06 * due, `workflows ${n}, ${due.toFixed(1)} due in the ${s.window.measuredSeconds} s window`);
       assert.equal(await t.count(`SELECT count(*) AS n FROM ${schema}.workflow_status WHERE status = 'SUCCESS'`), n);
       assert.equal(await t.count(`SELECT count(*) AS n FROM ${schema}.operation_outputs`), 2 * n);
       // Writes: start + 2 checkpoints + completion per workflow; reads: one per step.
