@@ -68,11 +68,17 @@ function mergeGroups(parts: readonly Parsed[], sec: number): RunSummary["groups"
   if (!parts.some((p) => p.summary.groups)) return undefined;
   const names = [...new Set(parts.flatMap((p) => (p.summary.groups ?? []).map((g) => g.group)))];
   return names.map((group) => {
-    const mine = parts.flatMap((p) => (p.summary.groups ?? []).filter((g) => g.group === group).map((g) => ({ p: p.part, g })));
-    const ops = mergePartOperations(mine.map(({ p, g }) => withHistograms(p, g.operations, g.histograms, `group ${group}'s `)));
+    // A summary of one group leaves its histograms out: they are the run's (runner/stats.ts windowFigures).
+    const mine = parts.flatMap((p) =>
+      (p.summary.groups ?? [])
+        .filter((g) => g.group === group)
+        .map((g) => ({ p: p.part, g, h: g.histograms ?? (p.summary.groups?.length === 1 ? p.summary.histograms : undefined) })),
+    );
+    const ops = mergePartOperations(mine.map(({ p, g, h }) => withHistograms(p, g.operations, h, `group ${group}'s `)));
     const measures: Record<string, number> = {};
     for (const { g } of mine) for (const [k, v] of Object.entries(g.measures ?? {})) measures[k] = (measures[k] ?? 0) + v;
-    return { group, operations: operationsOf(ops, sec), ...(Object.keys(measures).length ? { measures } : {}), histograms: histogramsOf(ops) };
+    const histograms = names.length > 1 ? { histograms: histogramsOf(ops) } : {};
+    return { group, operations: operationsOf(ops, sec), ...(Object.keys(measures).length ? { measures } : {}), ...histograms };
   });
 }
 
