@@ -74,7 +74,7 @@ function mergeGroups(parts: readonly Parsed[], sec: number): RunSummary["groups"
         .filter((g) => g.group === group)
         .map((g) => ({ p: p.part, g, h: g.histograms ?? (p.summary.groups?.length === 1 ? p.summary.histograms : undefined) })),
     );
-    const ops = mergePartOperations(mine.map(({ p, g, h }) => withHistograms(p, g.operations, h, `group ${group}'s `)));
+    const ops = mergePartOperations(mine.map(({ p, g, h }) => ({ part: p, operations: withHistograms(p, g.operations, h, `group ${group}'s `) })));
     const measures: Record<string, number> = {};
     for (const { g } of mine) for (const [k, v] of Object.entries(g.measures ?? {})) measures[k] = (measures[k] ?? 0) + v;
     const histograms = names.length > 1 ? { histograms: histogramsOf(ops) } : {};
@@ -199,7 +199,7 @@ export function mergeSummaries(raw: readonly unknown[], opts: { config?: Workloa
   const odd = parts.find((p) => p.summary.workload !== kind);
   if (odd) throw new Error(`part ${odd.part} ran ${odd.summary.workload}, part ${parts[0].part} ${kind}: parts of one run run one workload`);
   const window = runWindow(parts);
-  const ops = mergePartOperations(parts.map((p) => withHistograms(p.part, p.summary.operations, p.summary.histograms, "")));
+  const ops = mergePartOperations(parts.map((p) => ({ part: p.part, operations: withHistograms(p.part, p.summary.operations, p.summary.histograms, "") })));
   const operations = operationsOf(ops, window.measuredSeconds);
   const groups = mergeGroups(parts, window.measuredSeconds);
   const totals = mergeTotals(parts);

@@ -130,6 +130,8 @@ test("mismatched parts are refused, naming the part", () => {
   assert.throws(() => mergeSamples([part(0), part(1, { phase: "draining" })]), /part 1's second is in draining, part 0's in measuring/);
   assert.throws(() => mergeSamples([part(0), { ...part(1), intervalSec: 0 }]), /part at position 1: its sample is not valid \(intervalSec/);
   assert.throws(() => mergeSamples([]), /no parts to merge/);
+  const bad = { write: { count: 1, errors: 0, histograms: { fromSend: "not-a-histogram" } } };
+  assert.throws(() => mergeSamples([part(0), part(1, { operations: bad })]), /part 1's write fromSend histogram: not a valid encoded HDR histogram/);
   // Within the tolerance: the same second.
   assert.equal(mergeSamples([part(0), part(1, { elapsedSec: 5.1 })]).elapsedSec, 5.1);
 });

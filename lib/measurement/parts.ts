@@ -3,7 +3,7 @@
 // averaged: the p99 of two parts is the p99 of all their values, which no mean of their p99s gives. Browser-safe.
 // The summary's merge is in ./merge-summaries.ts; docs/measurement.md "Merging a run's parts" says the rules.
 import { z } from "zod";
-import { encodeHistogram, mergeEncoded, percentilesOf } from "./histogram";
+import { decodeHistogram, encodeHistogram, type Histogram, newHistogram, percentilesOf } from "./histogram";
 import { LATENCY_KINDS, type GroupFigures, type OperationFigures, type OperationLatency, type Operations, Phase } from "./metrics";
 import { worstPart, type SamplePart } from "./part-figures";
 import { sampleClientBound, SampleRunnerLoad } from "./runner-load";
@@ -115,22 +115,31 @@ function addCounts(a: PartOperation, b: PartOperation): PartOperation {
   };
 }
 
-/** The merged operations, by name in first-seen order: counts added, histograms added per kind (still encoded). */
-export function mergePartOperations(list: readonly Record<string, PartOperation>[]): Record<string, PartOperation> {
+/** Reads one part's encoded histogram, naming the part when it is not one. */
+function decodeOf(part: number, name: string, kind: string, b64: string): Histogram {
+  try {
+    return decodeHistogram(b64);
+  } catch (err) {
+    throw new Error(`part ${part}'s ${name} ${kind} histogram: ${(err as Error).message}; the part must send encodeHistogram's output`);
+  }
+}
+
+/** The merged operations, by name in first-seen order: counts added, histograms added per kind (re-encoded). */
+export function mergePartOperations(list: readonly { part: number; operations: Record<string, PartOperation> }[]): Record<string, PartOperation> {
   const out: Record<string, PartOperation> = {};
-  const encoded: Record<string, Partial<Record<(typeof LATENCY_KINDS)[number], string[]>>> = {};
-  for (const ops of list)
-    for (const [name, o] of Object.entries(ops)) {
-      out[name] = out[name] ? addCounts(out[name], o) : addCounts({ count: 0, errors: 0, histograms: {} }, o);
+  const added: Record<string, Partial<Record<(typeof LATENCY_KINDS)[number], Histogram>>> = {};
+  for (const { part, operations } of list)
+    for (const [name, o] of Object.entries(operations)) {
+      out[name] = addCounts(out[name] ?? { count: 0, errors: 0, histograms: {} }, o);
       for (const kind of LATENCY_KINDS) {
-        const h = o.histograms[kind];
-        if (h) ((encoded[name] ??= {})[kind] ??= []).push(h);
+        const b64 = o.histograms[kind];
+        if (b64) ((added[name] ??= {})[kind] ??= newHistogram()).add(decodeOf(part, name, kind, b64));
       }
     }
-  for (const [name, kinds] of Object.entries(encoded))
+  for (const [name, kinds] of Object.entries(added))
     for (const kind of LATENCY_KINDS) {
-      const hs = kinds[kind];
-      if (hs) out[name].histograms[kind] = hs.length === 1 ? hs[0] : encodeHistogram(mergeEncoded(hs));
+      const h = kinds[kind];
+      if (h) out[name].histograms[kind] = encodeHistogram(h);
     }
   return out;
 }
@@ -140,7 +149,7 @@ export function figuresOf(o: PartOperation, sec: number): OperationFigures {
   const latency: OperationLatency = {};
   for (const kind of LATENCY_KINDS) {
     const h = o.histograms[kind];
-    if (h) latency[kind] = percentilesOf(mergeEncoded([h]));
+    if (h) latency[kind] = percentilesOf(decodeHistogram(h));
   }
   const { histograms: _, ...counts } = o;
   return { ...counts, perSecond: sec > 0 ? o.count / sec : 0, latency };
@@ -149,8 +158,15 @@ export function figuresOf(o: PartOperation, sec: number): OperationFigures {
 export const operationsOf = (ops: Record<string, PartOperation>, sec: number): Operations =>
   Object.fromEntries(Object.entries(ops).map(([name, o]) => [name, figuresOf(o, sec)]));
 
+/** A group merged over the parts: its operations and its measures' values. */
+interface MergedGroup {
+  group: string;
+  operations: Record<string, PartOperation>;
+  measures?: Record<string, number>;
+}
+
 /** Groups merged by name (first-seen order); their measures by their declared rule. */
-function mergeGroups(parts: readonly PartSample[]): PartGroup[] | undefined {
+function mergeGroups(parts: readonly PartSample[]): MergedGroup[] | undefined {
   if (!parts.some((p) => p.groups)) return undefined;
   const names = [...new Set(parts.flatMap((p) => (p.groups ?? []).map((g) => g.group)))];
   return names.map((group) => {
@@ -161,10 +177,8 @@ function mergeGroups(parts: readonly PartSample[]): PartGroup[] | undefined {
     );
     return {
       group,
-      operations: mergePartOperations(mine.map(({ g }) => g.operations)),
-      ...(Object.keys(measures).length
-        ? { measures: Object.fromEntries(Object.entries(measures).map(([k, v]) => [k, { value: v, combine: "sum" as const }])) }
-        : {}),
+      operations: mergePartOperations(mine.map(({ part, g }) => ({ part, operations: g.operations }))),
+      ...(Object.keys(measures).length ? { measures } : {}),
     };
   });
 }
@@ -189,12 +203,12 @@ function combine(list: readonly { part: number; measures: Record<string, PartMea
 }
 
 /** The run's measures: `sum` and `max` over the parts, `maxOverGroups` from the merged groups. */
-function mergeMeasures(parts: readonly PartSample[], groups: PartGroup[] | undefined): Record<string, number> {
+function mergeMeasures(parts: readonly PartSample[], groups: MergedGroup[] | undefined): Record<string, number> {
   const out = combine(parts, "the run's");
   for (const p of parts)
     for (const [name, m] of Object.entries(p.measures)) {
       if (m.combine !== "maxOverGroups" || name in out) continue;
-      const values = (groups ?? []).map((g) => g.measures?.[name]?.value).filter((v): v is number => v !== undefined);
+      const values = (groups ?? []).map((g) => g.measures?.[name]).filter((v): v is number => v !== undefined);
       if (!values.length) throw new Error(`part ${p.part} combines measure "${name}" over groups, but no group has a "${name}": give the groups' values`);
       out[name] = Math.max(...values);
     }
@@ -275,14 +289,14 @@ export function mergeSamples(raw: readonly unknown[], opts: MergeSamplesOptions 
   return {
     elapsedSec: end,
     intervalSec,
-    operations: operationsOf(mergePartOperations(parts.map((p) => p.operations)), intervalSec),
+    operations: operationsOf(mergePartOperations(parts), intervalSec),
     ...(groups
       ? {
           groups: groups.map(
             (g): GroupFigures => ({
               group: g.group,
               operations: operationsOf(g.operations, intervalSec),
-              ...(g.measures ? { measures: Object.fromEntries(Object.entries(g.measures).map(([k, m]) => [k, m.value])) } : {}),
+              ...(g.measures ? { measures: g.measures } : {}),
             }),
           ),
         }
