@@ -132,6 +132,11 @@ test("mismatched parts are refused, naming the part", () => {
   assert.throws(() => mergeSamples([]), /no parts to merge/);
   const bad = { write: { count: 1, errors: 0, histograms: { fromSend: "not-a-histogram" } } };
   assert.throws(() => mergeSamples([part(0), part(1, { operations: bad })]), /part 1's write fromSend histogram: not a valid encoded HDR histogram/);
+  // Each part within the tolerance of the first, but the two others 0.4 s apart.
+  assert.throws(
+    () => mergeSamples([part(0, { parts: 3 }), part(1, { parts: 3, elapsedSec: 4.8 }), part(2, { parts: 3, elapsedSec: 5.2 })]),
+    /part 2's second ends at 5\.200 s, part 1's at 4\.800 s/,
+  );
   // Within the tolerance: the same second.
   assert.equal(mergeSamples([part(0), part(1, { elapsedSec: 5.1 })]).elapsedSec, 5.1);
 });

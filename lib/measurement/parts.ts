@@ -222,18 +222,18 @@ function mergeErrors(parts: readonly PartSample[]): string[] {
   return [...from].slice(0, 10).map(([e, ps]) => `${e} (part${ps.length > 1 ? "s" : ""} ${ps.join(", ")})`);
 }
 
-/** Refuses parts of different phases or of seconds further apart than the tolerance, naming them. */
+/** Refuses parts of different phases, or whose seconds end further apart than the tolerance, naming them. */
 function checkSameSecond(parts: readonly PartSample[], toleranceSec: number): void {
   const first = parts[0];
-  for (const p of parts) {
-    if (p.phase !== first.phase)
-      throw new Error(`part ${p.part}'s second is in ${p.phase}, part ${first.part}'s in ${first.phase}: they are different seconds`);
-    const gap = Math.abs(p.elapsedSec - first.elapsedSec);
-    if (gap > toleranceSec)
-      throw new Error(
-        `part ${p.part}'s second ends at ${p.elapsedSec.toFixed(3)} s, part ${first.part}'s at ${first.elapsedSec.toFixed(3)} s (${gap.toFixed(3)} s apart, more than ${toleranceSec} s): they are different seconds; merge each part's sample of the same second`,
-      );
-  }
+  const odd = parts.find((p) => p.phase !== first.phase);
+  if (odd) throw new Error(`part ${odd.part}'s second is in ${odd.phase}, part ${first.part}'s in ${first.phase}: they are different seconds`);
+  const byEnd = [...parts].sort((a, b) => a.elapsedSec - b.elapsedSec);
+  const [early, late] = [byEnd[0], byEnd[byEnd.length - 1]];
+  const gap = late.elapsedSec - early.elapsedSec;
+  if (gap > toleranceSec)
+    throw new Error(
+      `part ${late.part}'s second ends at ${late.elapsedSec.toFixed(3)} s, part ${early.part}'s at ${early.elapsedSec.toFixed(3)} s (${gap.toFixed(3)} s apart, more than ${toleranceSec} s): they are different seconds; merge each part's sample of the same second`,
+    );
 }
 
 /** Each part's own figures this second, and the worst-loaded part (judged by the client rule, then ranked). */
