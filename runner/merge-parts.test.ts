@@ -71,6 +71,14 @@ test("two real queue runs merged as parts: counts and totals add, p99 is the add
   assert.equal(m.manifest.runnerHost, "host-0, host-1");
   assert.ok(Math.abs(m.manifest.runnerCpuSeconds - (a.manifest.runnerCpuSeconds + b.manifest.runnerCpuSeconds)) < 0.002);
   assert.throws(() => mergeSummaries([part(0, a, 0), { ...part(1, b, 4), runId: "other" }]), /part 1 is of run other, part 0 of run queue-2/);
+  const refused = (s: unknown, re: RegExp) => assert.throws(() => mergeSummaries([part(0, a, 0), part(1, s as RunSummary, 4)]), re);
+  refused({ ...b, histograms: {} }, /part 1's write has fromSend percentiles but no histogram: it cannot be merged exactly/);
+  refused({ ...b, totals: { ...b.totals, measures: { lagged: 1 } } }, /part 1's total "lagged" has no declared rule/);
+  refused({ ...b, workload: "pubsub" }, /part 1 ran pubsub, part 0 queue/);
+  const share = { ...b, config: { ...b.config, writers: 1 } };
+  refused(share, /part 1 ran another config than part 0: give the run's config/);
+  assert.deepEqual(mergeSummaries([part(0, a, 0), part(1, share, 4)], { config }).config, config, "the run's config, given");
+  assert.throws(() => mergeSummaries([part(0, a, 0), { ...part(1, b, 4), pid: 0 }]), /part at position 1: its summary is not valid \(pid/);
 });
 
 test("two real pub/sub runs of 2 groups merged: each group's reads add and its percentiles are its added histograms'", async () => {

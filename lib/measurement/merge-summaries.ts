@@ -28,8 +28,6 @@ export type PartSummary = z.infer<typeof PartSummary>;
  *  longest part's. A measure not named here is refused (its rule must be declared before it can be merged). */
 export const TOTAL_MEASURE_RULES: Record<string, "sum" | "max"> = { unreadAtEnd: "sum", drainSeconds: "max" };
 
-type Parsed = PartSummary;
-
 /** A summary's operations with their encoded histograms, as the merge adds them; a latency without its histogram
  *  cannot be merged exactly and is refused. */
 function withHistograms(p: number, ops: Operations, h: Histograms | undefined, where: string): Record<string, PartOperation> {
@@ -56,15 +54,15 @@ const histogramsOf = (ops: Record<string, PartOperation>): Histograms =>
  * barrier's clock (a part's measuring starts its start skew plus its warm-up after the barrier). Its rates are over
  * this length, so a part that started late never makes the run look faster than it was.
  */
-export function runWindow(parts: readonly Parsed[]): { measuredSeconds: number; warmupSeconds: number } {
-  const lead = (p: Parsed) => p.startSkewMs / 1000 + p.summary.window.warmupSeconds;
+export function runWindow(parts: readonly PartSummary[]): { measuredSeconds: number; warmupSeconds: number } {
+  const lead = (p: PartSummary) => p.startSkewMs / 1000 + p.summary.window.warmupSeconds;
   const start = Math.min(...parts.map(lead));
   const end = Math.max(...parts.map((p) => lead(p) + p.summary.window.measuredSeconds));
   return { measuredSeconds: end - start, warmupSeconds: Math.max(...parts.map((p) => p.summary.window.warmupSeconds)) };
 }
 
 /** Groups merged by name (first-seen order), with their histograms. */
-function mergeGroups(parts: readonly Parsed[], sec: number): RunSummary["groups"] {
+function mergeGroups(parts: readonly PartSummary[], sec: number): RunSummary["groups"] {
   if (!parts.some((p) => p.summary.groups)) return undefined;
   const names = [...new Set(parts.flatMap((p) => (p.summary.groups ?? []).map((g) => g.group)))];
   return names.map((group) => {
@@ -83,7 +81,7 @@ function mergeGroups(parts: readonly Parsed[], sec: number): RunSummary["groups"
 }
 
 /** Whole-run totals: counts added, measures by TOTAL_MEASURE_RULES. */
-function mergeTotals(parts: readonly Parsed[]): RunSummary["totals"] {
+function mergeTotals(parts: readonly PartSummary[]): RunSummary["totals"] {
   if (!parts.some((p) => p.summary.totals)) return undefined;
   const operations: Record<string, number> = {};
   const measures: Record<string, number> = {};
@@ -128,7 +126,7 @@ export function mergeVerifications(list: readonly { part: number; v: Verificatio
 }
 
 /** The run's manifest: part 0's (server, product), every host named, the run's span, the CPU of all parts. */
-function mergeManifest(parts: readonly Parsed[], operations: Operations, kind: string): Manifest {
+function mergeManifest(parts: readonly PartSummary[], operations: Operations, kind: string): Manifest {
   const m = parts[0].summary.manifest;
   const cores = new Map<string, number>();
   for (const p of parts) if (!cores.has(p.host)) cores.set(p.host, p.summary.manifest.runnerCores);
@@ -151,7 +149,7 @@ function mergeManifest(parts: readonly Parsed[], operations: Operations, kind: s
 }
 
 /** Each part's line of the manifest, and the worst-loaded part (client-bound first, then its CPU wait, delay, CPU). */
-function partsOf(parts: readonly Parsed[]): { parts: SummaryPart[]; worst: number | null } {
+function partsOf(parts: readonly PartSummary[]): { parts: SummaryPart[]; worst: number | null } {
   const list = parts.map((p) => ({
     part: p.part,
     host: p.host,
@@ -172,7 +170,7 @@ function partsOf(parts: readonly Parsed[]): { parts: SummaryPart[]; worst: numbe
 }
 
 /** Notes every part made stay as they are; a note of some parts only is prefixed with its part. */
-function mergeNotes(parts: readonly Parsed[]): string[] {
+function mergeNotes(parts: readonly PartSummary[]): string[] {
   const all = parts.map((p) => new Set(p.summary.notes ?? []));
   const everywhere = [...all[0]].filter((n) => all.every((s) => s.has(n)));
   const some = parts.flatMap((p) => (p.summary.notes ?? []).filter((n) => !everywhere.includes(n)).map((n) => `part ${p.part}: ${n}`));
@@ -180,7 +178,7 @@ function mergeNotes(parts: readonly Parsed[]): string[] {
 }
 
 /** The run's config: the one every part ran, or `config` when parts ran shares of it. */
-function configOf(parts: readonly Parsed[], config: WorkloadConfig | undefined): WorkloadConfig {
+function configOf(parts: readonly PartSummary[], config: WorkloadConfig | undefined): WorkloadConfig {
   if (config) return config;
   const first = JSON.stringify(parts[0].summary.config);
   const other = parts.find((p) => JSON.stringify(p.summary.config) !== first);
