@@ -62,12 +62,15 @@ test("two real queue runs merged as parts: counts and totals add, p99 is the add
       assert.equal(f.value, of(a) + of(b), f.name);
     }
   assert.deepEqual(
-    m.processes?.parts.map((p) => [p.part, p.host, p.pid, p.startSkewMs]),
+    m.manifest.parts?.map((p) => [p.part, p.host, p.pid, p.startSkewMs]),
     [
       [0, "host-0", 1000, 0],
       [1, "host-1", 1001, 4],
     ],
   );
+  const worst = m.manifest.worstPart;
+  assert.ok(worst === 0 || worst === 1, "the worst-loaded part is named");
+  assert.deepEqual(m.runnerLoad, [a, b][worst].runnerLoad, "the run's runner load is the worst part's");
   assert.equal(m.manifest.runnerHost, "host-0, host-1");
   assert.ok(Math.abs(m.manifest.runnerCpuSeconds - (a.manifest.runnerCpuSeconds + b.manifest.runnerCpuSeconds)) < 0.002);
   assert.throws(() => mergeSummaries([part(0, a, 0), { ...part(1, b, 4), runId: "other" }]), /part 1 is of run other, part 0 of run queue-2/);

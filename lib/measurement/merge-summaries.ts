@@ -126,7 +126,7 @@ export function mergeVerifications(list: readonly { part: number; v: Verificatio
 }
 
 /** The run's manifest: part 0's (server, product), every host named, the run's span, the CPU of all parts. */
-function mergeManifest(parts: readonly PartSummary[], operations: Operations, kind: string): Manifest {
+function mergeManifest(parts: readonly PartSummary[], operations: Operations, kind: string, processes: ReturnType<typeof partsOf>): Manifest {
   const m = parts[0].summary.manifest;
   const cores = new Map<string, number>();
   for (const p of parts) if (!cores.has(p.host)) cores.set(p.host, p.summary.manifest.runnerCores);
@@ -145,6 +145,8 @@ function mergeManifest(parts: readonly PartSummary[], operations: Operations, ki
     endedAt: iso((x) => x.endedAt, Math.max),
     runnerCpuSeconds: Math.round(cpuSeconds * 1000) / 1000,
     ...(counted && items > 0 ? { runnerCpuMsPer1000: { ms: Math.round(((cpuSeconds * 1e6) / items) * 1000) / 1000, ...counted } } : {}),
+    parts: processes.parts,
+    worstPart: processes.worst,
   };
 }
 
@@ -209,14 +211,13 @@ export function mergeSummaries(raw: readonly unknown[], opts: { config?: Workloa
     schemaVersion: 2,
     workload: kind,
     config: configOf(parts, opts.config),
-    manifest: mergeManifest(parts, operations, kind),
+    manifest: mergeManifest(parts, operations, kind, processes),
     window,
     operations,
     ...(groups ? { groups } : {}),
     verification: mergeVerifications(parts.map((p) => ({ part: p.part, v: p.summary.verification }))),
     ...(totals ? { totals } : {}),
     ...(runnerLoad ? { runnerLoad } : {}),
-    processes,
     ...(telemetry ? { telemetry } : {}),
     ...(notes.length ? { notes } : {}),
     histograms: histogramsOf(ops),

@@ -1,5 +1,5 @@
 // What each runner process ("part") of a run did, kept beside the run's merged figures: a sample's and a summary's
-// `processes` (lib/measurement/parts.ts and merge-summaries.ts build them). The merged figures are exact (histograms
+// `processes` and a summary's manifest `parts` (lib/measurement/parts.ts and merge-summaries.ts build them). The merged figures are exact (histograms
 // added); these say per part what a merge hides: its rates, its own load, and where and when it started, so the
 // client check can be per part (one starved part is named, `worst`). Browser-safe.
 import { z } from "zod";
@@ -44,9 +44,6 @@ export const SummaryPart = z.object({
   runnerLoad: SummaryRunnerLoad.optional(),
 });
 export type SummaryPart = z.infer<typeof SummaryPart>;
-
-export const SummaryParts = z.object({ parts: z.array(SummaryPart), worst: z.number().int().nullable() });
-export type SummaryParts = z.infer<typeof SummaryParts>;
 
 /** How loaded a part was, for ranking: bound first, then its wait for a CPU, its loop delay, its CPU. */
 export interface LoadRank {

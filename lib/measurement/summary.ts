@@ -4,7 +4,7 @@ import { z } from "zod";
 import { LATENCY_KINDS, GroupFigures, Operations } from "./metrics";
 import { isOldSummary, upgradeSummary } from "./upgrade";
 import { SummaryRunnerLoad } from "./runner-load";
-import { SummaryParts } from "./part-figures";
+import { SummaryPart } from "./part-figures";
 import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
 import { RunTelemetry } from "../telemetry/report";
 import { Verification, withVerificationUnit } from "./verification";
@@ -46,6 +46,11 @@ export const Manifest = z.object({
    * runs recorded before it was a setting: those slept the nominal back-off, whatever their parsed config says.
    */
   backoff: z.enum(BACKOFF_MODES).optional(),
+  /** A run carried by several runner processes: per part its host, pid, start skew, clock offset, rates and load
+   *  (lib/measurement/merge-summaries.ts); runnerHost then names every host. Absent for one process. */
+  parts: z.array(SummaryPart).optional(),
+  /** The worst-loaded part, whose load the summary's `runnerLoad` is (the client check is per part). */
+  worstPart: z.number().int().nullable().optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 
@@ -88,9 +93,6 @@ const RunSummaryV2 = z.object({
   /** The runner's own load over the measured window and whether it distorted the latencies (lib/measurement/runner-load.ts).
    *  Absent in runs recorded before it was measured. */
   runnerLoad: SummaryRunnerLoad.optional(),
-  /** A run carried by several runner processes: per part its host, pid, start skew, clock offset, rates and load,
-   *  and the worst-loaded part, whose load `runnerLoad` then is (lib/measurement/merge-summaries.ts). Absent for one. */
-  processes: SummaryParts.optional(),
   /** What the server was doing over the measured window and what limited the run (lib/telemetry/report.ts).
    *  Absent in runs recorded before telemetry, or run with it off. */
   telemetry: RunTelemetry.optional(),
