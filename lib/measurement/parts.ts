@@ -28,7 +28,9 @@ export type PartOperation = z.infer<typeof PartOperation>;
  * How the parts' values of a measure make the run's: `sum` (a backlog: each part owns its own items, a queue's
  * writers' share or a pub/sub part's partitions, so the run's backlog is their sum), `max`, or `maxOverGroups`
  * (the run's value is the largest of the merged groups' values of the same name: pub/sub's backlog is its most
- * behind group's, and a group's is the sum over the parts of its partitions).
+ * behind group's, and a group's is the sum over the parts of its partitions). A summed backlog is each part's own
+ * contribution, not clamped at 0: a part of a queue's readers only, reading what other parts wrote, sends a
+ * negative one, so the sum is what the run left waiting.
  */
 export const MEASURE_RULES = ["sum", "max", "maxOverGroups"] as const;
 export type MeasureRule = (typeof MEASURE_RULES)[number];
