@@ -4,6 +4,7 @@ import { z } from "zod";
 import { GroupFigures, Operations, Phase } from "./metrics";
 import { isOldSample, upgradeSampleMetrics } from "./upgrade";
 import { SampleRunnerLoad } from "./runner-load";
+import { SampleParts } from "./part-figures";
 import { TelemetrySample } from "../telemetry/shape";
 
 const SampleMetricsV2 = z.object({
@@ -23,6 +24,9 @@ const SampleMetricsV2 = z.object({
   errors: z.array(z.string()),
   /** The runner's own event-loop delay and CPU in this interval (lib/measurement/runner-load.ts). Absent in older samples. */
   runnerLoad: SampleRunnerLoad.optional(),
+  /** A run carried by several runner processes: each part's rates, load and clock this second, and the worst-loaded
+   *  part, whose load `runnerLoad` then is (lib/measurement/parts.ts mergeSamples). Absent for one process. */
+  processes: SampleParts.optional(),
   /** What the server was doing, the telemetry collector's newest reading (lib/telemetry/shape.ts). Absent in
    *  samples before it was collected, when its collector lagged behind a second, or with telemetry off. */
   telemetry: TelemetrySample.optional(),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { LATENCY_KINDS, GroupFigures, Operations } from "./metrics";
 import { isOldSummary, upgradeSummary } from "./upgrade";
 import { SummaryRunnerLoad } from "./runner-load";
+import { SummaryPart } from "./part-figures";
 import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
 import { RunTelemetry } from "../telemetry/report";
 import { Verification, withVerificationUnit } from "./verification";
@@ -45,6 +46,11 @@ export const Manifest = z.object({
    * runs recorded before it was a setting: those slept the nominal back-off, whatever their parsed config says.
    */
   backoff: z.enum(BACKOFF_MODES).optional(),
+  /** A run carried by several runner processes: per part its host, pid, start skew, clock offset, rates and load
+   *  (lib/measurement/merge-summaries.ts); runnerHost then names every host. Absent for one process. */
+  parts: z.array(SummaryPart).optional(),
+  /** The worst-loaded part, whose load the summary's `runnerLoad` is (the client check is per part). */
+  worstPart: z.number().int().nullable().optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 
