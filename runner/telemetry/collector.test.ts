@@ -90,7 +90,9 @@ describe("a role without pg_monitor", () => {
     // A superuser's session, busy on the server: only a monitoring role can see what it does.
     const busy = new pg.Client({ connectionString: db.url });
     await busy.connect();
-    const sleeping = busy.query("SELECT pg_sleep(4)");
+    const busyPid = (await busy.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number;
+    // Cancelled in the end: long enough for a wait sampler slowed by its cost budget on a busy machine.
+    const sleeping = busy.query("SELECT pg_sleep(60)");
     try {
       await sleep(200);
       const plain = await TelemetryCollector.start(u.toString(), { intervalMs: 300 });
@@ -111,15 +113,15 @@ describe("a role without pg_monitor", () => {
 
       await admin.query(`GRANT pg_monitor TO ${role}`);
       const monitor = await TelemetryCollector.start(u.toString(), { intervalMs: 300 });
-      await sleep(800);
+      // The wait sampler reads at random instants (fewer on a light target): wait for a reading, generously.
+      const seesIt = () => monitor.samples().some((s) => (s.otherWaits["Timeout:PgSleep"] ?? 0) >= 1);
+      for (const until = Date.now() + 20_000; !seesIt() && Date.now() < until; ) await sleep(100);
       await monitor.stop();
       assert.equal(monitor.info.monitor, true);
       assert.doesNotMatch(monitor.info.missing.join("\n"), /pg_monitor/);
-      assert.ok(
-        monitor.samples().some((s) => (s.otherWaits["Timeout:PgSleep"] ?? 0) >= 1),
-        "with pg_monitor the other session's wait is seen",
-      );
+      assert.ok(seesIt(), "with pg_monitor the other session's wait is seen");
     } finally {
+      await admin.query("SELECT pg_cancel_backend($1)", [busyPid]).catch(() => undefined);
       await sleeping.catch(() => undefined);
       await busy.end();
       await admin.query(`DROP ROLE ${role}`).catch(() => undefined);
