@@ -65,7 +65,10 @@ export const THRESHOLDS = {
   clientDelayFloorMs: CLIENT_RULE.delayFloorMs,
   /** host-bound: processes other than the target's and the runner's used at least this % of the host's CPUs … */
   hostOtherCpuPct: 25,
-  /** … the host was busy at least hostCpuBusyPct, and the runner waited for a CPU at least clientRunQueueWaitMsPerSec. */
+  /** … the host was busy at least hostCpuBusyPct (or the runner's own CPU was: it waited for one at least
+   *  hostPinnedWaitMsPerSec, as when others are pinned to it), and the runner waited for a CPU at least
+   *  clientRunQueueWaitMsPerSec. */
+  hostPinnedWaitMsPerSec: 500,
   /** Server-side rules need the run's connections on the server at least this share of the time. */
   serverActiveShare: 0.3,
   /** lock-contention-bound: Lock waits are at least this share of the run's active backend-samples. */
@@ -205,6 +208,13 @@ const clientMeasures = (c: ClientInput) => ({
 
 const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
 
+/** Either alternative suffices: when one holds, the other is context (its unmet threshold not a reason). */
+function busyOrPinned(busy: Evidence, pinned: Evidence): Evidence[] {
+  if (busy.holds && !pinned.holds) delete pinned.holds;
+  else if (pinned.holds && !busy.holds) delete busy.holds;
+  return [busy, pinned];
+}
+
 const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
   "consumers-behind": (input) => consumersBehind(paceOf(input)),
   stall: (input) => stall(paceOf(input)),
@@ -218,7 +228,10 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     const h = w.host;
     const ev = [
       ge("other processes' CPU, % of the host", (100 * h.otherCpuCores!) / h.cores, THRESHOLDS.hostOtherCpuPct, "%"),
-      ge("host CPU busy (all processes)", h.cpuBusyPct, THRESHOLDS.hostCpuBusyPct, "%"),
+      ...busyOrPinned(
+        ge("host CPU busy (all processes)", h.cpuBusyPct, THRESHOLDS.hostCpuBusyPct, "%"),
+        ge("the runner's CPU full: its wait for a CPU", c.runQueueWaitMsPerSec, THRESHOLDS.hostPinnedWaitMsPerSec, "ms/s"),
+      ),
       ge("runner's wait for a CPU (runnable, not running)", c.runQueueWaitMsPerSec, THRESHOLDS.clientRunQueueWaitMsPerSec, "ms/s"),
       ...(h.topOthers ?? []).map((o) => fact(`CPU of ${o.name}`, o.cores, "cores")),
       fact("server processes' CPU", h.serverCpuCores, "cores"),
@@ -432,7 +445,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
     case "host-bound": {
       const h = w!.host!;
       const top = (h.topOthers ?? []).map((o) => `${o.name} ${num(100 * o.cores)}% of a core`).join(", ");
-      return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy, and the runner waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${h.serverCpuCores.toFixed(2)} cores${h.runnerCpuCores !== undefined ? `, the runner ${h.runnerCpuCores.toFixed(2)}` : ""}: these numbers are the shared machine's, not the target's alone`;
+      return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy${f?.evidence.find((e) => e.what.startsWith("host CPU busy"))?.holds ? "" : " but the runner's own CPU full"}, and the runner waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${h.serverCpuCores.toFixed(2)} cores${h.runnerCpuCores !== undefined ? `, the runner ${h.runnerCpuCores.toFixed(2)}` : ""}: these numbers are the shared machine's, not the target's alone`;
     }
     case "client-bound": {
       // The runner-load note's own words: only the numbers that met their threshold are the reason.
