@@ -35,11 +35,18 @@ const evidence = (v: Verdict, category: string, what: string) => v.findings.find
 /**
  * The rate was met and called so, with its numbers, in the verdict and in the CLI's "why this number". On a machine
  * other test files fill, the run may fall a few percent short: then it must not be called rate-bound, and the
- * verdict must say the rate was missed and what the host or the runner did (the honest answer there).
+ * verdict must say the rate was missed and what the host or the runner did (the honest answer there); or the rate is
+ * met but the consumers fell behind it, and the verdict names the backlog and what starved the runner.
  */
 function assertRateBound(summary: RunSummary, v: Verdict, what: string, asked: RegExp) {
   if (evidence(v, "rate-bound", what)! < 0.95 && ["host-bound", "client-bound"].includes(v.category)) {
     assert.match(v.statement, /behind schedule: .* reached [\d,.]+ of the [\d,]+ [a-z]+\/s asked/, explain(v));
+    return;
+  }
+  // The rate met while the runner, short of CPU, completed less than it enqueued (CI's shared machine: the runner
+  // waited 813 ms/s for a CPU): the backlog is the headline and the starved runner is named beside it.
+  if (v.category === "consumers-behind" && v.also.some((c) => c === "host-bound" || c === "client-bound")) {
+    assert.match(v.statement, /; (host-bound|client-bound): /, explain(v));
     return;
   }
   assert.equal(v.category, "rate-bound", explain(v));
