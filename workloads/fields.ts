@@ -186,8 +186,28 @@ export const reportIntervalField = field({
   importFlag: "report",
 });
 
-/** Warm-up, measured window and the CLI's report interval: the timing fields every workload has. */
-export const timingFields = [warmupField, durationField, reportIntervalField];
+export const processesField = field({
+  // How many runner processes carry the run (issue #23): each owns a whole part of the load (runner/parts/).
+  // Stored as the number the run used: `auto` is resolved where the run is launched (this machine's cores).
+  name: "processes",
+  label: "Runner processes",
+  hint: "processes that share the load, each a whole part of it; more than 1 when one process cannot carry the rate",
+  control: "int",
+  min: 1,
+  max: 64,
+  default: 1,
+  group: "load",
+  cli: {
+    flag: "processes",
+    ours: true,
+    help: "runner processes that carry the run, each a whole part of the load: N, or auto (this machine's cores); default 1",
+    omitDefault: true,
+  },
+  compareLabel: "Runner processes",
+});
+
+/** Warm-up, measured window, the CLI's report interval and the runner processes: the fields every workload has. */
+export const timingFields = [warmupField, durationField, reportIntervalField, processesField];
 
 /** The fields every message workload has besides its own: write limit, payload and timing. */
 export const sharedFields = [throttleField, payloadField, ...timingFields];

@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { RunSummary } from "../lib/measurement/summary";
 import type { Verification } from "../lib/measurement/verification";
 import type { WorkloadConfig } from "../lib/workloads/config";
+import type { PartOfRun } from "../lib/workloads/parts";
 import { isConnectionError, rollbackQuietly, type TargetClient, type RunFootprint, type RunStats, type Stopper, type Pacer } from "../runner/core";
 
 export interface WorkloadContext<C extends WorkloadConfig> {
@@ -23,6 +24,12 @@ export interface WorkloadContext<C extends WorkloadConfig> {
   log: (line: string) => void;
   /** What the run leaves on the target outside its schema (extensions, scheduled jobs), undone at tear-down. */
   footprint: RunFootprint;
+  /**
+   * The part of a run carried by several runner processes that this instance runs (lib/workloads/parts.ts): it opens
+   * only the roles it owns, by their global index (writer w is "writer w" in every part), and writes ids no other
+   * part writes. Absent: the whole run, in this one process.
+   */
+  part?: PartOfRun;
 }
 
 /** A verification in the workload's own terms: its facts, and items checked in the unit its definition declares
@@ -47,16 +54,30 @@ export interface WorkloadRun {
   writersDone(): Promise<void>;
   /** Resolves when every reader loop has exited (after ctx.readersStop.stop()). */
   readersDone(): Promise<void>;
-  /** Checks what was read against what was written, in memory and in SQL. Loops must have stopped. */
+  /** Checks what was read against what was written, in memory and in SQL. Loops must have stopped. It reads only
+   *  this instance's own record of what it did (what ledger() returns and absorb() adds to), never ctx.stats. */
   verify(admin: pg.Client): Promise<WorkloadVerification>;
+  /**
+   * A part's record of what it did that verify() needs (what each writer committed, what was read, …), JSON-safe.
+   * A workload whose definition declares `parts` has it.
+   */
+  ledger?(): Ledger;
+  /**
+   * On the run's coordinating instance (created without a part, set up, never started): takes every part's ledger,
+   * so that verify() then checks the whole run, every item of every part accounted for.
+   */
+  absorb?(ledgers: readonly Ledger[]): void;
 }
+
+/** A part's record for verification (WorkloadRun.ledger): plain JSON, sent from the part's process to the coordinator's. */
+export type Ledger = Record<string, unknown>;
 
 export interface WorkloadModule<C extends WorkloadConfig = WorkloadConfig> {
   kind: C["kind"];
   /** Consumer group names for stats and samples ("g0", "g1", …; the queue has one: "queue"). */
   groupNames(config: C): string[];
-  /** Writers first in `roles`, then readers; the engine opens one client per role. */
-  writerCount(config: C): number;
+  /** Writers first in `roles`, then readers; the engine opens one client per role. With a part: the writers it owns. */
+  writerCount(config: C, part?: PartOfRun): number;
   create(ctx: WorkloadContext<C>): WorkloadRun;
 }
 

@@ -31,8 +31,9 @@ export interface FieldDef {
   derivedFrom?: string;
   /** The command-line flag (`-flag`). `ours`: not the reference tool's, written `--flag` in commands.
    *  `duration`: takes 30s, 2m, 1m30s (the field in whole seconds); "ms": takes 100ms, 1s, 0 (the field in
-   *  whole milliseconds). `help` is the --help text. Absent: no flag. */
-  cli?: { flag: string; ours?: boolean; duration?: boolean | "ms"; help: string };
+   *  whole milliseconds). `help` is the --help text. `omitDefault`: a reproducing command names it only when it is
+   *  not the default (a knob most runs leave alone, e.g. runner processes). Absent: no flag. */
+  cli?: { flag: string; ours?: boolean; duration?: boolean | "ms"; help: string; omitDefault?: boolean };
   /** The reference tool's flag the importer reads into this field (pg_msg_bench's Go-style name). */
   importFlag?: string;
   /** The compare view's row label; absent: the field has no row. The first workload to name a row names it. */
@@ -111,6 +112,23 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   verifiedUnit: string;
   /** Figures other studies published for this workload (see PublishedResult). */
   published?: PublishedResult[];
+  /** How a run of it splits over several runner processes (lib/workloads/parts.ts); absent: it cannot be. */
+  parts?: PartsDef<z.output<S>>;
+}
+
+/**
+ * How a workload's load splits over runner processes: each part owns whole pieces of it by global index (piece i
+ * belongs to part i mod N), so each latency is measured in one process and the parts' ids never collide.
+ */
+export interface PartsDef<C = never> {
+  /** The piece each part owns at least one of, singular ("partition", "writer or reader", "virtual user"). */
+  unit: string;
+  /** The field that sets how many pieces there are, as the message asks to raise it ("partitions"). */
+  field: string;
+  /** The most parts this config splits into: each part owns at least one piece. */
+  max(config: C): number;
+  /** The share (0 … 1) of the paced rate part `part` carries; the shares of all parts add up to 1. */
+  share(config: C, part: { index: number; of: number }): number;
 }
 
 /**

@@ -34,7 +34,8 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Re
     } else if (f.control === "select" || f.control === "text") {
       // A choice or a text is named only when not the default.
       if (v !== undefined && v !== f.default) args.push(flag, f.control === "text" ? shellQuote(String(v)) : String(v));
-    } else if (v !== undefined) args.push(flag, f.cli!.duration === "ms" ? `${v}ms` : f.cli!.duration ? `${v}s` : String(v));
+    } else if (v !== undefined && !(f.cli!.omitDefault && v === f.default))
+      args.push(flag, f.cli!.duration === "ms" ? `${v}ms` : f.cli!.duration ? `${v}s` : String(v));
   }
   if (targetUrl) args.push("--target", shellQuote(targetUrl));
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `);

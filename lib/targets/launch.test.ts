@@ -99,6 +99,7 @@ test("absent fields take their defaults; pub/sub readers per group follow partit
     writeBatch: 100,
     readBatch: 100,
     readers: 3,
+    processes: 1,
     backoff: "reference-effective",
   });
   await prisma().run.update({ where: { id: r.body.id! }, data: { status: "cancelled" } });
