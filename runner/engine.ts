@@ -266,7 +266,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       // The coordinator of N part processes: this process runs no load (runner/parts/coordinator.ts).
       const summary = await coordinate({
         ...{ config, targetUrl, schemaName, run, stats, facts, log, setPhase, failed, fail, drainSeconds: opts.drainSeconds ?? DRAIN_SECONDS },
-        ...{ runId: opts.runId ?? schemaName, admin: admin.client, onSample: opts.onSample, telemetry: opts.telemetry !== false },
+        ...{ runId: opts.runId ?? schemaName, admin: admin.client, onSample: opts.onSample, onReport: opts.onReport, telemetry: opts.telemetry !== false },
         ...{ cancelled: () => failure instanceof RunCancelled, cancelDeadlineMs: CANCEL_DEADLINE_MS, track: (tc) => liveness.add(tc) },
         ...{ liveness: opts.livenessForTest, forTest: opts.partsForTest },
       });

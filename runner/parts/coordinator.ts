@@ -19,7 +19,8 @@ import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads
 import type { Ledger, WorkloadRun } from "../../workloads/runtime";
 import type { TargetClient } from "../pg/pgclient";
 import { type TargetFacts, unreadNote } from "../run-summary";
-import type { RunStats } from "../stats";
+import type { Report, RunStats } from "../stats";
+import { LiveReports } from "./live-report";
 import { TelemetryRecorder } from "../telemetry/recorder";
 import { clock, Stopper, sleepUntil } from "../timing";
 import { FromPart, shapeProblem, type ToPart } from "./protocol";
@@ -54,6 +55,8 @@ export interface CoordinateInput {
   log: (line: string) => void;
   setPhase: (p: Phase) => void;
   onSample?: (s: { seq: number; phase: Phase; time: Date; metrics: import("../../lib/measurement/sample").SampleMetrics }) => void | Promise<void>;
+  /** The CLI's live line, every config.reportIntervalSeconds (./live-report.ts). */
+  onReport?: (r: Report) => void;
   telemetry: boolean;
   drainSeconds: number;
   /** Rejects with the run's first failure (a cancel, the admin connection lost, or a part's failure via `fail`). */
@@ -260,6 +263,7 @@ class SecondMerger {
   private seq = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly pace: PaceTrack;
+  private readonly reports: LiveReports | undefined;
   drained = false;
   drainEndsAt: number | undefined;
   constructor(
@@ -270,6 +274,8 @@ class SecondMerger {
     private readonly telemetry: TelemetryRecorder | undefined,
   ) {
     this.pace = new PaceTrack(paceSpecOf(pacingOf(i.config), definitionOf(i.config).metrics));
+    const mainOp = definitionOf(i.config).metrics.operations.find((o) => o.latency)?.name;
+    if (i.onReport) this.reports = new LiveReports(i.config.reportIntervalSeconds, mainOp, i.onReport);
     for (const p of parts) p.onSample = () => this.mergeReady();
   }
 
@@ -295,6 +301,7 @@ class SecondMerger {
     const phase = seconds[0].phase;
     if (phase === "measuring") this.pace.addSample(metrics);
     if (phase === "draining") this.judgeDrain(metrics);
+    this.reports?.add(seconds, metrics, phase);
     const reading = this.telemetry?.tick(phase);
     const s = { seq: this.seq++, phase, time: new Date(), metrics };
     const cb = this.i.onSample;
