@@ -172,7 +172,7 @@ const phaseWords = (p: Phase) => (p === "setup" ? "getting ready" : p === "warmu
 function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
   if (m.type === "ready") p.markReady(m.pid, m.host, m.backendPids);
   else if (m.type === "pong") p.pong(m.t, m.partClock);
-  else if (m.type === "sample") p.sample(m.sample);
+  else if (m.type === "sample") p.sample(m.slotMs, m.sample);
   else if (m.type === "done") p.markDone(m);
   else if (m.type === "failed") {
     p.error = m.error;
@@ -268,24 +268,27 @@ class SecondMerger {
     this.pace = new PaceTrack(paceSpecOf(pacingOf(i.config), definitionOf(i.config).metrics));
     const mainOp = definitionOf(i.config).metrics.operations.find((o) => o.latency)?.name;
     if (i.onReport) this.reports = new LiveReports(i.config.reportIntervalSeconds, mainOp, i.onReport);
-    for (const p of parts) p.onSample = () => this.mergeReady();
+    for (const p of parts) p.onSample = (slot) => this.mergeSlot(slot);
   }
 
   get paceTrack() {
     return this.pace;
   }
 
-  private mergeReady() {
-    while (this.parts.every((p) => p.samples.length > 0)) {
-      const seconds = this.parts.map((p) => p.samples.shift() as PartSample);
-      this.mergeOne(seconds);
-    }
+  /** Merges the second of slot `slot` once every part has sent it. */
+  private mergeSlot(slot: number) {
+    if (!this.parts.every((p) => p.samples.has(slot))) return;
+    const seconds = this.parts.map((p) => p.samples.get(slot) as PartSample);
+    for (const p of this.parts) p.samples.delete(slot);
+    this.mergeOne(seconds);
   }
 
   private mergeOne(seconds: PartSample[]) {
     let metrics: ReturnType<typeof mergeSamples>;
     try {
-      metrics = mergeSamples(seconds);
+      // Paired by their slot on the shared timeline, the parts' seconds are the same second even when one part's
+      // busy event loop ended it late: any lateness short of the silence bound is accepted.
+      metrics = mergeSamples(seconds, { toleranceSec: SILENCE_MS / 1000 });
     } catch (err) {
       this.i.log(`a second of the parts could not be merged, left out of the samples: ${(err as Error).message}`);
       return;
@@ -316,8 +319,8 @@ class SecondMerger {
 
   /** Every merged second delivered; seconds not every part sent (its last, cut apart) are said and left out. */
   async flush() {
-    const left = this.parts.filter((p) => p.samples.length);
-    if (left.length) this.i.log(`${left.map((p) => `part ${p.index}: ${p.samples.length}`).join(", ")} last second(s) not merged (not every part sent them)`);
+    const left = this.parts.filter((p) => p.samples.size);
+    if (left.length) this.i.log(`${left.map((p) => `part ${p.index}: ${p.samples.size}`).join(", ")} second(s) not merged (not every part sent them)`);
     await this.chain;
   }
 }

@@ -22,10 +22,10 @@ export class PartHandle {
   readonly tail: string[] = [];
   clockOffsetMs = 0;
   clockUncertaintyMs = 0;
-  /** Its seconds not merged yet, in order. */
-  readonly samples: PartSample[] = [];
+  /** Its seconds not merged yet, by their slot on the timeline (ms after the barrier). */
+  readonly samples = new Map<number, PartSample>();
   lastSampleAt = 0;
-  onSample: (() => void) | undefined;
+  onSample: ((slotMs: number) => void) | undefined;
   result: DoneMessage | undefined;
   readonly ready: Promise<void>;
   readonly done: Promise<void>;
@@ -77,10 +77,10 @@ export class PartHandle {
     this.pings.delete(t);
   }
 
-  sample(s: PartSample) {
-    this.samples.push(s);
+  sample(slotMs: number, s: PartSample) {
+    this.samples.set(slotMs, s);
     this.lastSampleAt = clock();
-    this.onSample?.();
+    this.onSample?.(slotMs);
   }
 
   markDone(m: DoneMessage) {

@@ -190,32 +190,41 @@ async function load(
   run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
 
   let phase: Phase = "measuring";
-  let lastTick = atMs;
+  /** The next whole second of the timeline (clock ms): seconds are cut there, however late the last tick was. */
+  let tickDue = atMs + 1000;
   const meta = { runId: m.runId, part: m.part.index, parts: m.part.of, startSkewMs, clockOffsetMs: start.clockOffsetMs };
-  const tick = () => {
+  /** Ends the interval the timeline ends at `slotAt` (clock ms), and sends it as that slot's second. */
+  const tick = (slotAt: number) => {
     const now = clock();
     const lags = throttle && phase !== "draining" ? writerIndexes.map((w) => throttle.writerLagMs(w, now)) : [];
     for (const l of lags) stats.latency.writerLag.record(l * 1000);
     const { metrics, sample } = tickPart(stats, phase);
-    lastTick = clock();
     const runnerLoad = meter.tick(phase === "measuring", metrics.intervalSec);
     if (schedule && throttle && phase === "measuring")
-      schedule.interval(throttle.behindMs(lastTick), metrics.operations.write?.count ?? 0, metrics.intervalSec, lags);
-    void send({ type: "sample", sample: { ...meta, ...sample, runnerLoad } });
+      schedule.interval(throttle.behindMs(clock()), metrics.operations.write?.count ?? 0, metrics.intervalSec, lags);
+    void send({ type: "sample", slotMs: Math.round(slotAt - atMs), sample: { ...meta, ...sample, runnerLoad } });
   };
-  /** Ticks every whole second of the timeline until `endAt()` (or `done()`), then the phase's last interval. */
+  /**
+   * Ticks at every whole second of the timeline until `endAt()`, then the phase's last interval. Every part cuts
+   * the same slots (a whole second, a phase's end), so the coordinator pairs their seconds by slot: a part whose
+   * event loop was late still sends each slot once, late.
+   */
   const runPhase = async (endAt: () => number) => {
     while (true) {
       check();
       const now = clock();
       if (now >= endAt()) break;
-      const nextTick = lastTick + 1000;
-      await stoppers.phase.sleep(Math.max(Math.min(nextTick, endAt(), now + 50) - now, 0));
+      await stoppers.phase.sleep(Math.max(Math.min(tickDue, endAt(), now + 50) - now, 0));
       check();
       const t = clock();
-      if (t >= nextTick && t < endAt()) tick();
+      if (t >= tickDue && tickDue < endAt()) {
+        tick(tickDue);
+        tickDue += 1000;
+      }
     }
-    tick();
+    const end = endAt();
+    tick(end);
+    while (tickDue <= end) tickDue += 1000;
   };
 
   const warmupEnd = atMs + config.warmupSeconds * 1000;

@@ -44,7 +44,9 @@ export const FromPart = z.discriminatedUnion("type", [
     host: z.string().min(1),
     backendPids: z.array(z.number().int()),
   }),
-  z.object({ type: z.literal("sample"), sample: PartSample }),
+  /** A second: `slotMs` is where the timeline ends it (ms after the barrier: a whole second, or a phase's end), the
+   *  same in every part, so the coordinator pairs the parts' seconds by it. */
+  z.object({ type: z.literal("sample"), slotMs: z.number().int(), sample: PartSample }),
   /** Its own window's summary (no telemetry, no whole-run verification), its workload's ledger, its CPU. */
   z.object({
     type: z.literal("done"),
