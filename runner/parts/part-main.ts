@@ -180,7 +180,9 @@ async function load(
   await sleepUntil(atMs, stoppers.phase);
   check();
   const startSkewMs = clock() - atMs;
-  stats.tick("setup"); // what the readers did before the barrier is in no second
+  // What the readers (and this process) did before the barrier is in no second.
+  stats.tick("setup");
+  meter.tick(false, 1);
   stats.markLoadStart(atMs);
   pacer.begin(atMs, nWriters);
   const throttle = pacer.throttle;
