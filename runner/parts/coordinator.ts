@@ -100,6 +100,9 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         i.track,
       );
     for (const p of parts) await Promise.race([measureClock(p), i.failed]);
+    i.log(
+      `parts' clocks against this one: ${parts.map((p) => `part ${p.index} ${p.clockOffsetMs.toFixed(3)} ± ${p.clockUncertaintyMs.toFixed(3)} ms`).join(", ")}`,
+    );
     const atMs = clock() + BARRIER_LEAD_MS;
     for (const p of parts) p.send({ type: "start", atMs, clockOffsetMs: p.clockOffsetMs, uncertaintyMs: p.clockUncertaintyMs });
     const merger = new SecondMerger(i, parts, telemetry);
