@@ -243,6 +243,8 @@ async function runTimeline(i: CoordinateInput, atMs: number, setPhase: (p: Phase
   await sleepUntil(drainStart, stop);
   if (stop.stopped) return;
   setPhase("draining");
+  // A workload with no consumer groups has nothing to drain (as with one process: its backlog is 0 at once).
+  if (i.stats.groups.length === 0) merger.drained = true;
   const deadline = drainStart + i.drainSeconds * 1000;
   while (!stop.stopped && !merger.drained && clock() < deadline) await stop.sleep(Math.min(100, deadline - clock()));
   if (stop.stopped) return;
@@ -317,7 +319,7 @@ class SecondMerger {
   private judgeDrain(m: ReturnType<typeof mergeSamples>) {
     const read = m.operations.read;
     const idle = read !== undefined && read.count === 0 && (read.counters?.emptyPolls ?? 0) > 0 && m.intervalSec >= 0.9;
-    if (m.measures.backlog === 0 || idle) this.drained = true;
+    if (!m.measures.backlog || idle) this.drained = true;
   }
 
   /** Every merged second delivered; seconds not every part sent (its last, cut apart) are said and left out. */
