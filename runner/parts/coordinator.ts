@@ -319,7 +319,7 @@ class SecondMerger {
   private judgeDrain(m: ReturnType<typeof mergeSamples>) {
     const read = m.operations.read;
     const idle = read !== undefined && read.count === 0 && (read.counters?.emptyPolls ?? 0) > 0 && m.intervalSec >= 0.9;
-    if (!m.measures.backlog || idle) this.drained = true;
+    if ((m.measures.backlog ?? 0) <= 0 || idle) this.drained = true;
   }
 
   /** Every merged second delivered; seconds not every part sent (its last, cut apart) are said and left out. */
