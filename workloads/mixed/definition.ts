@@ -27,6 +27,7 @@ import {
   type YongCommon,
   yongParams,
   yongPacing,
+  yongParts,
   yongRateKnob,
 } from "../yong/fields";
 
@@ -248,6 +249,7 @@ export const mixed = defineWorkload({
   clientMemoryFormula: "the four workloads' own, each with its share of the VUs",
   writeBatch: () => 1,
   rateKnob: yongRateKnob(),
+  parts: yongParts(totalVus, "cacheVus, searchVus, notifyVus, producers or consumers"),
   pacing: (c) =>
     yongPacing(
       c,
