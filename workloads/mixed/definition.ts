@@ -133,6 +133,8 @@ export function mixedParts(c: MixedConfig): MixedPart[] {
     warmupSeconds: c.warmupSeconds,
     durationSeconds: c.durationSeconds,
     reportIntervalSeconds: c.reportIntervalSeconds,
+    // A notify open loop has one publisher per runner process.
+    processes: c.processes,
   };
   const parts: [MixedPart["kind"], WorkloadDefinition, Record<string, unknown>, number][] = [
     ["cache", cache as unknown as WorkloadDefinition, { vus: c.cacheVus }, c.cacheVus],
