@@ -120,7 +120,9 @@ class MixedWorkload implements YongWorkload {
   }
 
   absorb(ledgers: readonly Ledger[]) {
-    this.parts.forEach(({ w }, i) => w.absorb?.(ledgers.map((l) => (l.parts as Ledger[])[i])));
+    this.parts.forEach(({ w }, i) => {
+      w.absorb?.(ledgers.map((l) => (l.parts as Ledger[])[i]));
+    });
   }
 
   next(vu: number | null): YongRequest {

@@ -138,7 +138,11 @@ class NotifyWorkload implements YongWorkload {
   /** Every part's publishes, and what part 0's subscriber received of them. */
   absorb(ledgers: readonly Ledger[]) {
     const d = this.deliveries;
-    const add = (to: number[], from: unknown) => (from as (number | null)[]).forEach((x, p) => (to[p] = (to[p] ?? 0) + (x ?? 0)));
+    // Arrays by global publisher; a sparse one arrives with nulls.
+    const add = (to: number[], from: unknown) => {
+      const f = from as (number | null)[];
+      for (let p = 0; p < f.length; p++) to[p] = (to[p] ?? 0) + (f[p] ?? 0);
+    };
     for (const l of ledgers) {
       add(this.publishedCount, l.publishedCount);
       add(this.publishedSum, l.publishedSum);
