@@ -113,7 +113,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
   }
 
   startWriters(clients: TargetClient[]) {
-    this.enqueuerLoops = clients.map((tc, j) => this.enqueuer(tc, this.ownedEnqueuers[j]));
+    // The pacer is the part's own: its loops are numbered 0 … k − 1 as its share of the schedule (the engine's writer lag).
+    this.enqueuerLoops = clients.map((tc, j) => this.enqueuer(tc, j));
   }
 
   writersDone() {
