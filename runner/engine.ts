@@ -4,29 +4,24 @@
 // Phases: setup → warmup (if warmupSeconds > 0) → measuring (durationSeconds) → draining (writers stopped,
 // readers catch up until the backlog is 0 or drainSeconds pass) → verifying → done.
 // One sample per second through onSample. The summary covers exactly the measured window.
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import type pg from "pg";
-import type { Phase } from "../lib/measurement/metrics";
-import { countedItems, latenciesOf, throughputOf } from "../lib/measurement/operations";
-import { PROJECT_ROOT } from "../lib/paths";
+import type { Operations, Phase } from "../lib/measurement/metrics";
 import { budgetProblem, readBudget } from "../lib/targets/capacity";
 import { controlStoreProblem, readTargetFacts, type ServerIdentity } from "../lib/targets/connect";
 import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
-import { RunSummary, type Manifest } from "../lib/measurement/summary";
-import { PRODUCT_VERSION } from "../lib/env";
-import { backoffOf, definitionOf, MAX_DRAIN_SECONDS, pacingOf, payloadBytesOf, type WorkloadConfig } from "../lib/workloads/config";
+import { RunSummary } from "../lib/measurement/summary";
+import { definitionOf, MAX_DRAIN_SECONDS, pacingOf, payloadBytesOf, type WorkloadConfig } from "../lib/workloads/config";
 import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
 import { schemaComment, schemaLock } from "./sweep";
 import { RunFootprint } from "./footprint";
-import { clientBoundText, loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
+import { loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
 import { RunnerLoadMeter } from "./load-meter";
 import { RunStats, ScheduleWatch, type Report } from "./stats";
 import { Pacer } from "./pacing";
-import { clock, E2E_CLOCK, Stopper } from "./timing";
+import { clock, Stopper } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
 import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
@@ -34,6 +29,10 @@ import { doersOf, paceInputOf, plural } from "../lib/telemetry/pace-rules";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { diskOf } from "../platform/disk";
 import type { WorkloadRun } from "../workloads/runtime";
+import type { ClientInput } from "../lib/telemetry/verdict";
+import { isLocalAddress, ownSummary, type TargetFacts } from "./run-summary";
+
+export { isLocalAddress } from "./run-summary";
 
 export interface EngineSample {
   seq: number;
@@ -97,20 +96,6 @@ const STOP_QUERY_MS = 2000;
  */
 export const CANCEL_DEADLINE_MS = 8000;
 
-let commitCache: string | undefined;
-function productCommit(): string {
-  if (commitCache === undefined) {
-    try {
-      commitCache = execFileSync("git", ["rev-parse", "HEAD"], { cwd: PROJECT_ROOT, timeout: 3000, stdio: ["ignore", "pipe", "ignore"] })
-        .toString()
-        .trim();
-    } catch {
-      commitCache = "unknown";
-    }
-  }
-  return commitCache;
-}
-
 export function schemaNameFor(runId?: string): string {
   const base = runId ? runId.toLowerCase().replace(/[^a-z0-9_]/g, "_") : `cli_${randomBytes(4).toString("hex")}`;
   return `pgbb_${base}`.slice(0, 63);
@@ -123,13 +108,6 @@ export function verificationError(summary: RunSummary): string | null {
   const shown = v.problems.slice(0, 5).join("; ");
   const more = v.problems.length > 5 ? `; and ${v.problems.length - 5} more` : "";
   return `verification FAILED: ${shown || "counts do not match the target"}${more}`;
-}
-
-interface TargetFacts {
-  postgresVersion: string;
-  serverSettings: Record<string, string>;
-  maxConnections: number;
-  serverAddress: string | null;
 }
 
 /**
@@ -414,81 +392,21 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const { unreadAtEnd, ...checks } = v;
     // Counted in the unit the workload declares ("rows checked"), never assumed to be messages.
     const verification = { ...checks, unit: definitionOf(config).verifiedUnit };
-    const endedAt = new Date();
-
-    const measuredSeconds = stats.measuredSeconds();
-    // Each operation's figures over the measured window, per consumer group too, and the histograms (runner/stats.ts).
-    const window = stats.windowFigures(measuredSeconds);
-    const latencyMs = latenciesOf(window);
-    const writes = throughputOf(window, "write") ?? { count: 0, perSecond: 0 };
-    const counted = countedItems(definitionOf(config).metrics);
-    const items = counted?.operations.reduce((n, name) => n + (window.operations[name]?.count ?? 0), 0) ?? 0;
-    const cpus = os.cpus();
-    const manifest: Manifest = {
-      ...facts,
-      runnerHost: os.hostname(),
-      runnerCores: cpus.length,
-      runnerCpuModel: cpus[0]?.model?.trim() ?? "unknown",
-      nodeVersion: process.version,
-      productVersion: PRODUCT_VERSION,
-      productCommit: productCommit(),
-      startedAt: startedAt.toISOString(),
-      endedAt: endedAt.toISOString(),
-      runnerCpuSeconds: round(cpuSeconds, 3),
-      ...(counted && items > 0 ? { runnerCpuMsPer1000: { ms: round((cpuSeconds * 1000) / (items / 1000), 3), ...counted } } : {}),
-      targetOnRunnerMachine: isLocalAddress(facts.serverAddress),
-      e2eClock: E2E_CLOCK,
-      backoff: backoffOf(config),
-    };
-    // Judged against the workload's first timed operation (the broker's write): the shortest latency a delay
-    // distorts the most, and the one every workload has.
-    const mainLatency = mainOp ? latencyMs[mainOp.name] : undefined;
-    const runnerLoad = meter.summary(mainOp && mainLatency ? { metric: mainOp.label, p99: mainLatency.p99, p50: mainLatency.p50 } : null);
-    // The verdict judges the runner by the very numbers the runner-load check judged (one rule, CLIENT_RULE).
-    const runTelemetry = await telemetry?.finish({
-      pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd }),
-      client: {
-        cpuPct: 100 * runnerLoad.cpuCores,
-        exposedDelayMs: runnerLoad.exposedDelayMs,
-        ...(runnerLoad.eventLoopUtilization !== undefined ? { eventLoopUtilization: runnerLoad.eventLoopUtilization } : {}),
-        ...(runnerLoad.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: runnerLoad.runQueueWaitMsPerSec } : {}),
-        ...(runnerLoad.judgedAgainst ? { mainP99Ms: runnerLoad.judgedAgainst.p99 } : {}),
-        // The operation's own service time: a loop delay is starvation when it reaches it (not a p99 it blew up).
-        ...(mainLatency && mainLatency.count > 0 && mainLatency.p50 > 0 ? { serviceMs: runnerLoad.judgedAgainst?.p50 } : {}),
-      },
-    });
-    const errorNotes = stats.errorCounts().map((e) => `error ×${e.count}: ${e.message}`);
-    const summary: RunSummary = {
-      schemaVersion: 2,
-      workload: config.kind,
+    const summary = await ownSummary({
       config,
-      manifest,
-      window: { measuredSeconds, warmupSeconds: config.warmupSeconds },
-      operations: window.operations,
-      ...(window.groups.length ? { groups: window.groups } : {}),
+      stats,
+      meter,
+      facts,
+      startedAt,
+      cpuSeconds,
+      runNotes: run.notes,
+      schedule,
+      drainSeconds,
+      drainLimitSeconds: opts.drainSeconds ?? DRAIN_SECONDS,
       verification,
-      ...(runTelemetry ? { telemetry: runTelemetry } : {}),
-      totals: {
-        operations: window.totals,
-        measures: { ...(window.groups.length || unreadAtEnd > 0 ? { unreadAtEnd } : {}), drainSeconds: round(drainSeconds, 3) },
-      },
-      runnerLoad,
-      notes: [
-        ...(runnerLoad.clientBound ? [clientBoundText(runnerLoad)] : []),
-        ...run.notes,
-        ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
-        ...(stats.unreadableStamps > 0
-          ? [
-              `${stats.unreadableStamps.toLocaleString("en-US")} message(s) carried an e2e time stamp that could not be read (payload not in bytea hex form, or not a clock reading of this run): they are not in the e2e latency`,
-            ]
-          : []),
-        ...(unreadAtEnd > 0
-          ? [`${unreadAtEnd} message(s) were still unread when the ${opts.drainSeconds ?? DRAIN_SECONDS} s drain ended (readers did not keep up)`]
-          : []),
-        ...errorNotes.slice(0, 20),
-      ],
-      histograms: window.histograms,
-    };
+      unreadAtEnd,
+      ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd) } : {}),
+    });
     // The summary is a contract (lib/measurement/summary.ts): check it before anyone stores it.
     const parsed = RunSummary.safeParse(summary);
     if (!parsed.success) throw new Error(`internal error: the summary does not match its schema: ${parsed.error.issues[0]?.message}`);
@@ -584,11 +502,8 @@ async function localDataFolders(admin: pg.Client, serverAddress: string | null):
   }
 }
 
-/** Whether the target's address (inet_server_addr(); null over a Unix socket) is this machine's own. */
-export function isLocalAddress(addr: string | null): boolean {
-  if (addr === null || /^(127\.|::1$|::ffff:127\.)/.test(addr)) return true;
-  const own = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
-  return own.includes(addr.replace(/^::ffff:/, ""));
+/** The telemetry's end: the verdict over the window, with the run's pace and the runner's own numbers. */
+function finishTelemetry(telemetry: TelemetryRecorder, pace: PaceTrack, stats: RunStats, unreadAtEnd: number) {
+  return (client: ClientInput, window: { operations: Operations }) =>
+    telemetry.finish({ pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd }), client });
 }
-
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -176,9 +176,9 @@ export class RunStats {
     return this.ops;
   }
 
-  /** Restarts the clocks when the load actually starts (set-up time is not in any interval). */
-  markLoadStart() {
-    const now = this.clock();
+  /** Restarts the clocks when the load actually starts (set-up time is not in any interval); a part of a run over
+   *  several processes gives the start barrier's instant, so its seconds are cut where every part's are. */
+  markLoadStart(now = this.clock()) {
     (this as { startedAt: number }).startedAt = now;
     this.lastTick = this.lastReport = now;
   }

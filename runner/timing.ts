@@ -2,12 +2,22 @@
 import { performance } from "node:perf_hooks";
 import type { BackoffMode } from "../lib/workloads/config";
 
+/** Added to every clock reading: 0, except in a part of a run over several processes (runner/parts/), whose clock
+ *  is set to its coordinator's once, before its load starts, so stamps that cross parts are on one clock. */
+let correctionMs = 0;
+
 /**
  * The runner's one clock: milliseconds on the monotonic performance clock, as an absolute value
  * (timeOrigin + now) so it fits a Float64 stamped into a payload and read back by another loop of the
  * same process. Every latency, including end-to-end, is a difference of two readings of this clock.
  */
-export const clock = (): number => performance.timeOrigin + performance.now();
+export const clock = (): number => performance.timeOrigin + performance.now() + correctionMs;
+
+/** Corrects this process's clock by `ms` (the coordinator's clock minus this one's, measured by ping/pong). */
+export function setClockCorrection(ms: number): void {
+  if (!Number.isFinite(ms)) throw new Error(`a clock correction must be a finite number of ms, not ${ms}`);
+  correctionMs = ms;
+}
 
 export const E2E_CLOCK =
   "runner monotonic clock (performance.timeOrigin + performance.now()) of the single runner process: the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from the same clock when it has the row; no server or cross-machine clock is involved";

@@ -18,6 +18,11 @@ import {
 } from "../fields";
 import { defineWorkload } from "../types";
 
+/** The writers (global indexes) a part runs: writer w writes partition (w mod P) + 1, owned by part (w mod P) mod N. */
+export function pubsubWritersOf(c: { writers: number; partitions: number }, part?: { index: number; of: number }): number[] {
+  return Array.from({ length: c.writers }, (_, w) => w).filter((w) => !part || (w % c.partitions) % part.of === part.index);
+}
+
 const FIELDS = byGroup([
   writersField,
   {
@@ -215,6 +220,13 @@ export const pubsub = defineWorkload({
   payloadBytes: (c) => c.payloadBytes,
   backoff: (c) => c.backoff,
   pacing: (c) => throttlePacing(c, "msg"),
+  // Over N processes, part i owns partitions p with (p − 1) mod N = i: their writers and every group's reader of them.
+  parts: {
+    unit: "partition",
+    field: "partitions",
+    max: (c) => c.partitions,
+    share: (c, part) => pubsubWritersOf(c, part).length / c.writers,
+  },
   verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),
   compareExtras: [

@@ -5,7 +5,9 @@
 // with the run's own schema.
 import { randomFillSync } from "node:crypto";
 import type pg from "pg";
-import type { PubsubConfig } from "./definition";
+import { z } from "zod";
+import { type PubsubConfig, pubsubWritersOf } from "./definition";
+import { owns } from "../../lib/workloads/parts";
 import { LeanQuery, bindExecuteMessage, type TargetClient, type GroupStats, Backoff, clock } from "../../runner/core";
 import {
   ERROR_PAUSE_MS,
@@ -17,6 +19,7 @@ import {
   STAMPS_BYTES,
   stampOfHex,
   stepFailed,
+  type Ledger,
   type WorkloadContext,
   type WorkloadModule,
   type WorkloadRun,
@@ -150,6 +153,24 @@ export class ByteaArrayText {
   }
 }
 
+/** A reader's record in a part's ledger (ReaderState without its stats). */
+const ReaderRecord = z.object({
+  groupKey: z.string(),
+  partition: z.number().int().positive(),
+  expected: z.number().int(),
+  read: z.number().int().nonnegative(),
+  lost: z.number().int().nonnegative(),
+  duplicated: z.number().int().nonnegative(),
+  outOfOrder: z.number().int().nonnegative(),
+});
+/** A part's record (PubsubRun.ledger): messages written per partition (index p − 1; 0 for others'), its readers,
+ *  and the messages each group's readers counted. */
+const PubsubLedger = z.object({
+  written: z.array(z.number().int().nonnegative()),
+  readers: z.array(ReaderRecord),
+  counted: z.record(z.string(), z.number().int().nonnegative()),
+});
+
 /** Per (group, partition) reader state: O(1) memory whatever the run length. */
 interface ReaderState {
   group: GroupStats;
@@ -170,6 +191,11 @@ class PubsubRun implements WorkloadRun {
   private readonly readers: ReaderState[] = [];
   /** Messages whose batch committed, per partition (index p-1): compared with the table's rows at the end. */
   private readonly written: number[];
+  /** Messages the readers of each group counted (by group name), beside their states' own counts. */
+  private readonly counted = new Map<string, number>();
+  /** The partitions (1-based) this instance runs, and its writers by global index (all of them without a part). */
+  private readonly partitions: number[];
+  private readonly writerIndexes: number[];
   private writerLoops: Promise<void>[] = [];
   private readerLoops: Promise<void>[] = [];
   private readonly stampE2e: boolean;
@@ -180,9 +206,12 @@ class PubsubRun implements WorkloadRun {
     const c = ctx.config;
     this.sql = pubsubSql(ctx.schema, c.partitions);
     this.written = new Array(c.partitions).fill(0);
+    // A part owns partitions p with (p − 1) mod N = its index: their writers and every group's reader of them.
+    this.partitions = Array.from({ length: c.partitions }, (_, i) => i + 1).filter((p) => owns(p - 1, ctx.part));
+    this.writerIndexes = pubsubWritersOf(c, ctx.part);
     this.roles = [
-      ...Array.from({ length: c.writers }, (_, w) => `writer ${w} p${(w % c.partitions) + 1}`),
-      ...ctx.stats.groups.flatMap((g) => Array.from({ length: c.partitions }, (_, i) => `reader ${g.name} p${i + 1}`)),
+      ...this.writerIndexes.map((w) => `writer ${w} p${(w % c.partitions) + 1}`),
+      ...ctx.stats.groups.flatMap((g) => this.partitions.map((p) => `reader ${g.name} p${p}`)),
     ];
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
     this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.pacer.throttle !== null, this.notes);
@@ -193,12 +222,11 @@ class PubsubRun implements WorkloadRun {
   }
 
   async startReaders(clients: TargetClient[]) {
-    const c = this.ctx.config;
     const joined: Promise<void>[] = [];
     let i = 0;
     // Assignment as the reference (pubsub_runner.go L51-101): for each group, one reader per partition.
     for (const group of this.ctx.stats.groups) {
-      for (let p = 1; p <= c.partitions; p++) {
+      for (const p of this.partitions) {
         const st: ReaderState = { group, groupKey: group.name, partition: p, expected: 1, read: 0, lost: 0, duplicated: 0, outOfOrder: 0 };
         this.readers.push(st);
         const tc = clients[i++];
@@ -214,7 +242,7 @@ class PubsubRun implements WorkloadRun {
   startWriters(clients: TargetClient[]) {
     const P = this.ctx.config.partitions;
     // Writer w is pinned to partition (w % P) + 1 (reference L75-80: p1=3 p2=3 p3=2 p4=2 for 10 writers, 4 partitions).
-    this.writerLoops = clients.map((tc, w) => this.writerLoop(tc, w, (w % P) + 1));
+    this.writerLoops = clients.map((tc, i) => this.writerLoop(tc, this.writerIndexes[i], (this.writerIndexes[i] % P) + 1));
   }
 
   writersDone() {
@@ -380,6 +408,7 @@ class PubsubRun implements WorkloadRun {
         st.duplicated += check.duplicated;
         st.outOfOrder += check.outOfOrder;
         g.read(check.rows);
+        this.counted.set(st.groupKey, (this.counted.get(st.groupKey) ?? 0) + check.rows);
       } catch (err) {
         const what = `read ${st.groupKey} p${st.partition}`;
         if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
@@ -448,20 +477,44 @@ class PubsubRun implements WorkloadRun {
       checked += st.read;
     }
     for (const g of this.ctx.stats.groups) {
-      const sum = this.readers.filter((r) => r.group === g).reduce((a, r) => a + r.read, 0);
-      if (sum !== g.total.count) {
+      const sum = this.readers.filter((r) => r.groupKey === g.name).reduce((a, r) => a + r.read, 0);
+      const counted = this.counted.get(g.name) ?? 0;
+      if (sum !== counted) {
         countsMatch = false;
-        problems.push(`group ${g.name}: readers verified ${sum} messages but ${g.total.count} were counted`);
+        problems.push(`group ${g.name}: readers verified ${sum} messages but ${counted} were counted`);
       }
     }
     const ok = countsMatch && lost === 0 && duplicated === 0 && outOfOrder === 0;
     return { ok, checked, problems, facts: brokerFacts({ lost, duplicated, outOfOrder, countsMatch }), unreadAtEnd };
+  }
+
+  ledger(): Ledger {
+    const readers = this.readers.map(({ group: _, ...r }) => r);
+    return { written: this.written, readers, counted: Object.fromEntries(this.counted) };
+  }
+
+  /** Every part's record added into this one's: writes by partition, every part's readers, groups' counts. */
+  absorb(ledgers: readonly Ledger[]) {
+    ledgers.forEach((raw, part) => {
+      const parsed = PubsubLedger.safeParse(raw);
+      if (!parsed.success) throw new Error(`part ${part}'s pub/sub ledger is not valid: ${parsed.error.issues[0]?.message}`);
+      const l = parsed.data;
+      if (l.written.length !== this.written.length)
+        throw new Error(`part ${part}'s pub/sub ledger has ${l.written.length} partitions, the run ${this.written.length}`);
+      l.written.forEach((n, i) => (this.written[i] += n));
+      for (const r of l.readers) {
+        const group = this.ctx.stats.groups.find((g) => g.name === r.groupKey);
+        if (!group) throw new Error(`part ${part}'s pub/sub ledger has a reader of group ${r.groupKey}, which the run does not have`);
+        this.readers.push({ ...r, group });
+      }
+      for (const [g, n] of Object.entries(l.counted)) this.counted.set(g, (this.counted.get(g) ?? 0) + n);
+    });
   }
 }
 
 export const pubsub: WorkloadModule<PubsubConfig> = {
   kind: "pubsub",
   groupNames: (c) => Array.from({ length: c.consumerGroups }, (_, g) => `g${g}`),
-  writerCount: (c) => c.writers,
+  writerCount: (c, part) => pubsubWritersOf(c, part).length,
   create: (ctx) => new PubsubRun(ctx),
 };

@@ -14,7 +14,7 @@ import {
   throttleKnob,
   writersField,
 } from "../fields";
-import { defineWorkload } from "../types";
+import { defineWorkload, ownedCount } from "../types";
 
 const FIELDS = byGroup([
   writersField,
@@ -122,6 +122,13 @@ export const queue = defineWorkload({
   payloadBytes: (c) => c.payloadBytes,
   backoff: (c) => c.backoff,
   pacing: (c) => throttlePacing(c, "msg"),
+  // Over N processes, part i runs writers and readers i, i + N, …: a readers-only part carries no rate.
+  parts: {
+    unit: "writer or reader",
+    field: "writers or readers",
+    max: (c) => Math.max(c.writers, c.readers),
+    share: (c, part) => ownedCount(c.writers, part) / c.writers,
+  },
   verifiedUnit: "message",
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue" }),
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],

@@ -16,12 +16,25 @@ import {
   STAMPS_BYTES,
   stampOfHex,
   stepFailed,
+  type Ledger,
   type WorkloadContext,
   type WorkloadModule,
   type WorkloadRun,
   type WorkloadVerification,
 } from "../runtime";
 import { brokerFacts } from "../../lib/measurement/verification";
+import { owned } from "../../lib/workloads/parts";
+import { z } from "zod";
+
+/** A part's record (QueueRun.ledger): arrays indexed by global writer, zero (or "") for writers of other parts. */
+const QueueLedger = z.object({
+  inserted: z.array(z.number().int().nonnegative()),
+  tailMd5: z.array(z.string()),
+  consumedCount: z.array(z.number().int().nonnegative()),
+  consumedSeqSum: z.array(z.number().nonnegative()),
+  consumedForeign: z.number().int().nonnegative(),
+  consumedTotal: z.number().int().nonnegative(),
+});
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED";
 
@@ -86,11 +99,17 @@ class QueueRun implements WorkloadRun {
   private readonly consumedSeqSum: number[];
   /** Messages consumed whose identity did not parse as one of our writers'. */
   private consumedForeign = 0;
+  /** Messages consumed in all (identity or not). */
+  private consumedTotal = 0;
+  /** The global indexes of the writers this instance runs (all of them without a part). */
+  private readonly writerIndexes: number[];
 
   constructor(private readonly ctx: WorkloadContext<QueueConfig>) {
     const c = ctx.config;
     this.sql = queueSql(ctx.schema, c.tuneTableVacuum);
-    this.roles = [...Array.from({ length: c.writers }, (_, w) => `writer ${w}`), ...Array.from({ length: c.readers }, (_, r) => `reader ${r}`)];
+    // A part runs writers and readers by their global index (lib/workloads/parts.ts), and keeps their names.
+    this.writerIndexes = owned(c.writers, ctx.part);
+    this.roles = [...this.writerIndexes.map((w) => `writer ${w}`), ...owned(c.readers, ctx.part).map((r) => `reader ${r}`)];
     this.stampE2e = canStampE2e(c.payloadBytes, this.notes);
     this.stampSchedule = this.stampE2e && canStampSchedule(c.payloadBytes, ctx.pacer.throttle !== null, this.notes);
     this.identity = c.payloadBytes >= IDENTITY_MIN_PAYLOAD;
@@ -113,7 +132,7 @@ class QueueRun implements WorkloadRun {
   }
 
   startWriters(clients: TargetClient[]) {
-    this.writerLoops = clients.map((tc, w) => this.writerLoop(tc, w));
+    this.writerLoops = clients.map((tc, i) => this.writerLoop(tc, this.writerIndexes[i]));
   }
 
   writersDone() {
@@ -228,6 +247,7 @@ class QueueRun implements WorkloadRun {
           }
         }
         g.read(1);
+        this.consumedTotal++;
         if (this.identity) this.consumed(row[1] as string);
       } catch (err) {
         if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
@@ -339,8 +359,9 @@ class QueueRun implements WorkloadRun {
     const archived = Number(r.rows[0].archived);
     const distinct = Number(r.rows[0].distinct_archived);
     const inBoth = Number(r.rows[0].in_both);
-    const inserted = this.ctx.stats.writesTotal.count;
-    const consumed = this.ctx.stats.groups[0].total.count;
+    // Its own record (a coordinator's: every part's, absorbed), never the stats: they are one process's.
+    const inserted = this.inserted.reduce((a, b) => a + b, 0);
+    const consumed = this.consumedTotal;
     const problems: string[] = [];
     let lost: number;
     let duplicated: number;
@@ -363,11 +384,35 @@ class QueueRun implements WorkloadRun {
     const ok = problems.length === 0;
     return { ok, checked: inserted, problems, facts: brokerFacts({ lost, duplicated, outOfOrder: 0, countsMatch }), unreadAtEnd: queued };
   }
+
+  ledger(): Ledger {
+    const { inserted, tailMd5, consumedCount, consumedSeqSum, consumedForeign, consumedTotal } = this;
+    return { inserted, tailMd5, consumedCount, consumedSeqSum, consumedForeign, consumedTotal };
+  }
+
+  /** Every part's record added into this one's (arrays by global writer; a writer's payload tail from its part). */
+  absorb(ledgers: readonly Ledger[]) {
+    ledgers.forEach((raw, part) => {
+      const parsed = QueueLedger.safeParse(raw);
+      if (!parsed.success) throw new Error(`part ${part}'s queue ledger is not valid: ${parsed.error.issues[0]?.message}`);
+      const l = parsed.data;
+      const n = this.inserted.length;
+      if (l.inserted.length !== n) throw new Error(`part ${part}'s queue ledger has ${l.inserted.length} writers, the run ${n}`);
+      for (let w = 0; w < n; w++) {
+        this.inserted[w] += l.inserted[w];
+        this.consumedCount[w] += l.consumedCount[w];
+        this.consumedSeqSum[w] += l.consumedSeqSum[w];
+        if (l.tailMd5[w]) this.tailMd5[w] = l.tailMd5[w];
+      }
+      this.consumedForeign += l.consumedForeign;
+      this.consumedTotal += l.consumedTotal;
+    });
+  }
 }
 
 export const queue: WorkloadModule<QueueConfig> = {
   kind: "queue",
   groupNames: () => ["queue"],
-  writerCount: (c) => c.writers,
+  writerCount: (c, part) => owned(c.writers, part).length,
   create: (ctx) => new QueueRun(ctx),
 };
