@@ -186,10 +186,6 @@ export const reportIntervalField = field({
   importFlag: "report",
 });
 
-/** How many of the items 0 … n − 1 part `index` of `of` owns (i with i mod of = index): lib/workloads/parts.ts
- *  owned(), counted here so that definitions need not import it. */
-export const ownedCount = (n: number, part: { index: number; of: number }): number => Math.max(0, Math.ceil((n - part.index) / part.of));
-
 export const processesField = field({
   // How many runner processes carry the run (issue #23): each owns a whole part of the load (runner/parts/).
   // Stored as the number the run used: `auto` is resolved where the run is launched (this machine's cores).

@@ -1,7 +1,7 @@
 // Fields the DBOS workloads share (browser-safe): the target rate of the open loop, the connections it may
 // use, and the timing fields every workload has.
-import { field, ownedCount, timingFields } from "../fields";
-import type { PartsDef, Pacing, RateKnob } from "../types";
+import { field, timingFields } from "../fields";
+import { ownedCount, type PartsDef, type Pacing, type RateKnob } from "../types";
 
 /** The open loop's target rate, in `unit` per second (the study's --rps). */
 export const rateField = (unit: string, what: string) =>

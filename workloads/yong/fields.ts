@@ -4,8 +4,8 @@
 // Not a workload: cache/, jobqueue/, search/, notify/ and mixed/ build their definitions from these pieces, and
 // driver.ts (server-only) runs their requests.
 import type { z } from "zod";
-import { field, type FieldsOutput, ownedCount, paramsObject, plural, timingFields, whenValid } from "../fields";
-import type { FieldDef, OperationDef, Pacing, PartsDef, RateKnob } from "../types";
+import { field, type FieldsOutput, paramsObject, plural, timingFields, whenValid } from "../fields";
+import { type FieldDef, type OperationDef, ownedCount, type Pacing, type PartsDef, type RateKnob } from "../types";
 
 export const VARIANTS = ["baseline", "modded"] as const;
 export type Variant = (typeof VARIANTS)[number];
