@@ -59,6 +59,8 @@ class NotifyWorkload implements YongWorkload {
   }
 
   async startOwn([tc]: TargetClient[]) {
+    // A part other than part 0 of a run over several processes only publishes (ownRoles).
+    if (!tc) return;
     const c = this.ctx.config;
     const onError = (count: () => void) => (err: unknown) =>
       stepFailed(this.ctx, tc, err, { what: "subscriber", count, noTransaction: true, pause: () => this.ownStop.sleep(POLL_INTERVAL_MS) });

@@ -3,7 +3,7 @@
 // (the loops take turns on it) and hands what it claimed to its executors, which start and complete each
 // workflow. Enqueuers and workers are separate loops on separate connections, so a bottleneck on either side
 // shows: enqueues fall behind their schedule, or the backlog grows.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";
 import { LeanQuery, rollbackQuietly, type TargetClient, clock } from "../../runner/core";
@@ -53,8 +53,9 @@ class QueuedWorkflowsRun implements WorkloadRun {
   readonly notes: string[] = [];
   private readonly sql: QwSql;
   private readonly names: string[];
-  /** The workers' application version: 32 hex digits, as the library's. */
-  private readonly appVersion = randomUUID().replace(/-/g, "");
+  /** The workers' application version: 32 hex digits, as the library's. The same in every part of a run (a hash
+   *  of its schema), as every process of one application has one version: workers dequeue only their version's. */
+  private readonly appVersion: string;
   private enqueuerLoops: Promise<void>[] = [];
   private workerLoops: Promise<void>[] = [];
   /** Enqueued, not yet completed: id → enqueue send time (runner clock) and queue. */
@@ -85,6 +86,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
   constructor(private readonly ctx: WorkloadContext<QueuedWorkflowsConfig>) {
     const c = ctx.config;
     this.sql = qwSql(ctx.schema);
+    this.appVersion = createHash("md5").update(ctx.schema).digest("hex");
     this.names = queueNames(c);
     this.ownedEnqueuers = owned(c.enqueuers, ctx.part);
     this.ownedWorkers = owned(c.workers, ctx.part);
