@@ -31,6 +31,8 @@ import { diskOf } from "../platform/disk";
 import type { WorkloadRun } from "../workloads/runtime";
 import type { ClientInput } from "../lib/telemetry/verdict";
 import { isLocalAddress, ownSummary, type TargetFacts } from "./run-summary";
+import { coordinate, type PartsForTest } from "./parts/coordinator";
+import { partsProblem } from "../lib/workloads/parts";
 
 export { isLocalAddress } from "./run-summary";
 
@@ -73,6 +75,8 @@ export interface EngineOptions {
   busyWaitForTest?: { everyMs: number; forMs: number };
   /** Tests only: shorter bounds for declaring the target unresponsive (runner/pg/liveness.ts). */
   livenessForTest?: LivenessOptions;
+  /** Tests only: a run over several processes with another part entry or shorter bounds (runner/parts/coordinator.ts). */
+  partsForTest?: PartsForTest;
 }
 
 /** Rejection of a run stopped by its AbortSignal. */
@@ -137,6 +141,9 @@ async function preflight(admin: pg.Client, config: WorkloadConfig, control: Serv
 export async function runWorkload(config: WorkloadConfig, targetUrl: string, opts: EngineOptions = {}): Promise<RunSummary> {
   const log = opts.log ?? (() => undefined);
   const signal = opts.signal;
+  // Over several processes each part owns a whole piece of the load: a config that cannot be split is refused first.
+  const unsplittable = partsProblem(config);
+  if (unsplittable) throw new Error(unsplittable);
   const startedAt = new Date();
   const module = workloadFor(config);
   // A message broker's payload size (the others have none: their MiB/s reads 0).
@@ -255,6 +262,19 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     });
     await run.setup(admin.client);
     check();
+    if ((config.processes ?? 1) > 1) {
+      // The coordinator of N part processes: this process runs no load (runner/parts/coordinator.ts).
+      const summary = await coordinate({
+        ...{ config, targetUrl, schemaName, run, stats, facts, log, setPhase, failed, fail, drainSeconds: opts.drainSeconds ?? DRAIN_SECONDS },
+        ...{ runId: opts.runId ?? schemaName, admin: admin.client, onSample: opts.onSample, onReport: opts.onReport, telemetry: opts.telemetry !== false },
+        ...{ cancelled: () => failure instanceof RunCancelled, cancelDeadlineMs: CANCEL_DEADLINE_MS, track: (tc) => liveness.add(tc) },
+        ...{ liveness: opts.livenessForTest, forTest: opts.partsForTest },
+      });
+      if (!summary.verification.ok) log(verificationError(summary)!);
+      await teardown();
+      setPhase("done");
+      return summary;
+    }
     log(`schema ${schemaName} ready; opening ${run.roles.length} connections`);
     clients = await openClients(targetUrl, run.roles, undefined, undefined, watch, LOOP_STATEMENT_TIMEOUT_MS);
     check();

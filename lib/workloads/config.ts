@@ -44,9 +44,11 @@ export const WorkloadConfig = z.unknown().transform((input, ctx) => {
  *  collector's (runner/telemetry/). Counted whether or not telemetry is on, so a run never meets a limit midway. */
 export const ENGINE_CONNECTIONS = 2;
 
-/** Connections a run opens against the target: one per client, as the reference, plus the engine's own. */
+/** Connections a run opens against the target: one per client, as the reference, plus the engine's own, plus one
+ *  per part of a run over several processes (its liveness probe when the target stops answering: runner/parts/). */
 export function connectionsNeeded(c: WorkloadConfig): number {
-  return definitionOf(c).clients(c) + ENGINE_CONNECTIONS;
+  const parts = c.processes ?? 1;
+  return definitionOf(c).clients(c) + ENGINE_CONNECTIONS + (parts > 1 ? parts : 0);
 }
 
 /** How a run of this config is paced, as its workload declares it (workloads/types.ts Pacing). */

@@ -32,7 +32,10 @@ function memoryParts(config: WorkloadConfig): MemoryPart[] {
     ...definitionOf(config)
       .clientMemory(config as never)
       .filter((p) => p.bytes > 0),
-    { bytes: GARBAGE_ALLOWANCE_BYTES, words: "64 MiB of garbage collected in steps", fields: [] },
+    // Each runner process of the run (runner/parts/) collects its own garbage.
+    (config.processes ?? 1) > 1
+      ? { bytes: GARBAGE_ALLOWANCE_BYTES * config.processes, words: `64 MiB of garbage collected in steps × ${config.processes} processes`, fields: [] }
+      : { bytes: GARBAGE_ALLOWANCE_BYTES, words: "64 MiB of garbage collected in steps", fields: [] },
   ];
 }
 

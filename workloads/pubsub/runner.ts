@@ -501,7 +501,7 @@ class PubsubRun implements WorkloadRun {
       const l = parsed.data;
       if (l.written.length !== this.written.length)
         throw new Error(`part ${part}'s pub/sub ledger has ${l.written.length} partitions, the run ${this.written.length}`);
-      l.written.forEach((n, i) => (this.written[i] += n));
+      for (let i = 0; i < l.written.length; i++) this.written[i] += l.written[i];
       for (const r of l.readers) {
         const group = this.ctx.stats.groups.find((g) => g.name === r.groupKey);
         if (!group) throw new Error(`part ${part}'s pub/sub ledger has a reader of group ${r.groupKey}, which the run does not have`);

@@ -1,0 +1,398 @@
+// A run over N runner processes ("parts", issue #23): the engine (runner/engine.ts) becomes their coordinator once
+// it has checked the target, created the run's schema and set the workload up. It forks N part processes
+// (./part-main.ts), waits for each to be ready, measures each one's clock against its own (ping/pong), sets one
+// start barrier, merges their seconds exactly (lib/measurement/parts.ts mergeSamples) as they arrive, ends the
+// drain for all at once, then verifies the whole run from every part's ledger and merges their summaries
+// (lib/measurement/merge-summaries.ts). It runs no load itself. A part that fails, exits or falls silent fails the
+// run at once, naming it: a run's figures are merged from every part, never from some of them.
+import { type ChildProcess, fork } from "node:child_process";
+import path from "node:path";
+import type pg from "pg";
+import { type PartSummary, mergeSummaries } from "../../lib/measurement/merge-summaries";
+import { mergeSamples, type PartSample } from "../../lib/measurement/parts";
+import type { Phase } from "../../lib/measurement/metrics";
+import { PROJECT_ROOT } from "../../lib/paths";
+import { RunSummary } from "../../lib/measurement/summary";
+import { PaceTrack, paceSpecOf } from "../../lib/telemetry/pace";
+import { paceInputOf } from "../../lib/telemetry/pace-rules";
+import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads/config";
+import type { Ledger, WorkloadRun } from "../../workloads/runtime";
+import type { TargetClient } from "../pg/pgclient";
+import { type TargetFacts, unreadNote } from "../run-summary";
+import type { Report, RunStats } from "../stats";
+import { LiveReports } from "./live-report";
+import { TelemetryRecorder } from "../telemetry/recorder";
+import { clock, Stopper, sleepUntil } from "../timing";
+import { FromPart, shapeProblem, type ToPart } from "./protocol";
+import { PartHandle, stopParts } from "./part-handles";
+
+/** A part that is not ready (connected, its readers started) within this fails the run. */
+export const READY_TIMEOUT_MS = 30_000;
+/** A part that sends no sample for this long, once the load has started, fails the run. */
+export const SILENCE_MS = 5000;
+/** The start barrier is this far ahead of the moment every part is ready (time for the message to arrive). */
+const BARRIER_LEAD_MS = 500;
+/** Clock probes per part: the one with the shortest round trip sets its offset. */
+const PROBES = 10;
+
+/** Tests only: another entry for the parts (one that never becomes ready), shorter bounds. */
+export interface PartsForTest {
+  entry?: string;
+  readyTimeoutMs?: number;
+  silenceMs?: number;
+}
+
+export interface CoordinateInput {
+  config: WorkloadConfig;
+  targetUrl: string;
+  runId: string;
+  schemaName: string;
+  /** The run's instance of the workload, set up and never started: it absorbs the ledgers and verifies. */
+  run: WorkloadRun;
+  stats: RunStats;
+  admin: pg.Client;
+  facts: TargetFacts;
+  log: (line: string) => void;
+  setPhase: (p: Phase) => void;
+  onSample?: (s: { seq: number; phase: Phase; time: Date; metrics: import("../../lib/measurement/sample").SampleMetrics }) => void | Promise<void>;
+  /** The CLI's live line, every config.reportIntervalSeconds (./live-report.ts). */
+  onReport?: (r: Report) => void;
+  telemetry: boolean;
+  drainSeconds: number;
+  /** Rejects with the run's first failure (a cancel, the admin connection lost, or a part's failure via `fail`). */
+  failed: Promise<never>;
+  fail: (err: Error) => void;
+  /** Whether the run was cancelled (then parts get the engine's cancel deadline before they are killed). */
+  cancelled: () => boolean;
+  cancelDeadlineMs: number;
+  track: (tc: TargetClient) => void;
+  liveness?: { silenceMs?: number; probeTimeoutMs?: number };
+  forTest?: PartsForTest;
+}
+
+const ENTRY = path.join(PROJECT_ROOT, "runner", "parts", "part-main.ts");
+
+/** Runs the load over config.processes parts and returns the run's merged, verified summary. */
+export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
+  const n = i.config.processes ?? 1;
+  const parts: PartHandle[] = [];
+  let telemetry: TelemetryRecorder | undefined;
+  let phase: Phase = "setup";
+  const phaseStop = new Stopper();
+  i.failed.catch(() => phaseStop.stop());
+  try {
+    for (let index = 0; index < n; index++) parts.push(spawnPart(i, index, n, () => phase));
+    const allReady = Promise.all(parts.map((p) => p.ready));
+    await Promise.race([allReady, i.failed, readyTimeout(i, parts)]);
+    i.log(`${n} parts ready: ${parts.map((p) => `part ${p.index} pid ${p.pid}`).join(", ")}`);
+    if (i.telemetry)
+      telemetry = await TelemetryRecorder.start(
+        i.targetUrl,
+        i.schemaName,
+        parts.flatMap((p) => p.backendPids),
+        i.log,
+        i.track,
+      );
+    for (const p of parts) await Promise.race([measureClock(p), i.failed]);
+    const atMs = clock() + BARRIER_LEAD_MS;
+    for (const p of parts) p.send({ type: "start", atMs, clockOffsetMs: p.clockOffsetMs, uncertaintyMs: p.clockUncertaintyMs });
+    const merger = new SecondMerger(i, parts, atMs, () => phase, telemetry);
+    const silence = watchSilence(i, parts, atMs);
+    const timeline = runTimeline(
+      i,
+      atMs,
+      (p) => {
+        phase = p;
+        i.setPhase(p);
+      },
+      phaseStop,
+      merger,
+    );
+    try {
+      await Promise.race([Promise.all(parts.map((p) => p.done)), i.failed]);
+    } finally {
+      clearInterval(silence);
+      phaseStop.stop();
+      await timeline.catch(() => undefined);
+    }
+    await merger.flush();
+    return await wholeRun(i, parts, merger, telemetry, (p) => {
+      phase = p;
+      i.setPhase(p);
+    });
+  } catch (err) {
+    await telemetry?.stop();
+    throw err;
+  } finally {
+    await stopParts(parts, i.cancelled() ? i.cancelDeadlineMs : 3000, i.cancelled() ? "the run was cancelled" : "the run failed");
+  }
+}
+
+/** Forks part `index` and wires its messages and its exit; a part that exits before its `done` fails the run. */
+function spawnPart(i: CoordinateInput, index: number, of: number, phase: () => Phase): PartHandle {
+  const child: ChildProcess = fork(i.forTest?.entry ?? ENTRY, [], {
+    execArgv: ["--import", "tsx"],
+    env: process.env,
+    cwd: PROJECT_ROOT,
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  const p = new PartHandle(index, child);
+  const lines = (chunk: Buffer) => {
+    for (const line of chunk.toString().split("\n").filter(Boolean)) {
+      p.tail.push(line);
+      if (p.tail.length > 5) p.tail.shift();
+      i.log(line.startsWith("part ") ? line : `part ${index}: ${line}`);
+    }
+  };
+  child.stdout?.on("data", lines);
+  child.stderr?.on("data", lines);
+  child.on("message", (raw) => {
+    const parsed = FromPart.safeParse(raw);
+    if (!parsed.success) return i.fail(new Error(`${p.name()} sent a message of another shape (${shapeProblem(parsed.error)})`));
+    onMessage(i, p, parsed.data);
+  });
+  child.on("error", (err) => i.fail(new Error(`${p.name()} could not be started: ${err.message}`)));
+  // "close", not "exit": every message it sent (its `done`) has arrived by then.
+  child.on("close", (code, signal) => {
+    p.closedWith(code, signal);
+    if (p.isDone) return;
+    const how = signal ? `with ${signal}` : `with code ${code}`;
+    const said = p.error ? `: ${p.error}` : p.tail.length ? ` (its last words: ${p.tail.join(" | ")})` : "";
+    i.fail(new Error(`${p.name()} exited ${how} while ${phaseWords(phase())}${said}; a run's figures are merged from every part, so the run failed`));
+  });
+  const run: ToPart = {
+    type: "run",
+    runId: i.runId,
+    config: i.config,
+    targetUrl: i.targetUrl,
+    schemaName: i.schemaName,
+    part: { index, of },
+    ...(i.liveness ? { liveness: i.liveness } : {}),
+  };
+  p.send(run);
+  return p;
+}
+
+const phaseWords = (p: Phase) => (p === "setup" ? "getting ready" : p === "warmup" ? "warming up" : p);
+
+function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
+  if (m.type === "ready") p.markReady(m.pid, m.host, m.backendPids);
+  else if (m.type === "pong") p.pong(m.t, m.partClock);
+  else if (m.type === "sample") p.sample(m.sample);
+  else if (m.type === "done") p.markDone(m);
+  else if (m.type === "failed") {
+    p.error = m.error;
+    i.fail(new Error(`${p.name()} failed: ${m.error}; a run's figures are merged from every part, so the run failed`));
+  }
+}
+
+/** Rejects when some part is not ready in time, naming them. */
+function readyTimeout(i: CoordinateInput, parts: PartHandle[]): Promise<never> {
+  const ms = i.forTest?.readyTimeoutMs ?? READY_TIMEOUT_MS;
+  return new Promise<never>((_, reject) => {
+    const t = setTimeout(() => {
+      const late = parts.filter((p) => !p.isReady);
+      const err = new Error(
+        `${late.map((p) => p.name()).join(", ")} did not become ready within ${ms / 1000} s (connect, open its connections, start its readers): the run cannot start without every part`,
+      );
+      i.fail(err);
+      reject(err);
+    }, ms);
+    Promise.all(parts.map((p) => p.ready)).then(
+      () => clearTimeout(t),
+      () => clearTimeout(t),
+    );
+    i.failed.catch(() => clearTimeout(t));
+  });
+}
+
+/** The part's clock minus this one's: of PROBES round trips over IPC, the shortest one's midpoint. */
+async function measureClock(p: PartHandle): Promise<void> {
+  let best = { rtt: Number.POSITIVE_INFINITY, offset: 0 };
+  for (let k = 0; k < PROBES; k++) {
+    const t = clock();
+    const partClock = await p.ping(t);
+    const back = clock();
+    if (back - t < best.rtt) best = { rtt: back - t, offset: partClock - (t + back) / 2 };
+  }
+  p.clockOffsetMs = best.offset;
+  p.clockUncertaintyMs = best.rtt / 2;
+}
+
+/** Fails the run when a part sends no sample for SILENCE_MS once the load has started. */
+function watchSilence(i: CoordinateInput, parts: PartHandle[], atMs: number): NodeJS.Timeout {
+  const ms = i.forTest?.silenceMs ?? SILENCE_MS;
+  return setInterval(() => {
+    const now = clock();
+    for (const p of parts) {
+      if (p.isDone || p.hasExited) continue;
+      const since = Math.max(p.lastSampleAt, atMs);
+      if (now - since > ms) i.fail(new Error(`${p.name()} sent no sample for ${ms / 1000} s; a run's figures are merged from every part, so the run failed`));
+    }
+  }, 250);
+}
+
+/** The phases on the shared timeline (for onPhase), and the drain's end for every part. */
+async function runTimeline(i: CoordinateInput, atMs: number, setPhase: (p: Phase) => void, stop: Stopper, merger: SecondMerger) {
+  await sleepUntil(atMs, stop);
+  const warmupEnd = atMs + i.config.warmupSeconds * 1000;
+  if (i.config.warmupSeconds > 0) {
+    setPhase("warmup");
+    await sleepUntil(warmupEnd, stop);
+  }
+  if (stop.stopped) return;
+  setPhase("measuring");
+  const drainStart = warmupEnd + i.config.durationSeconds * 1000;
+  await sleepUntil(drainStart, stop);
+  if (stop.stopped) return;
+  setPhase("draining");
+  const deadline = drainStart + i.drainSeconds * 1000;
+  while (!stop.stopped && !merger.drained && clock() < deadline) await stop.sleep(Math.min(100, deadline - clock()));
+  if (stop.stopped) return;
+  // On a whole second of the timeline when one is near: every part then cuts its last seconds alike.
+  let end = clock() + 500;
+  const r = (end - atMs) % 1000;
+  if (r < 250) end -= r;
+  else if (r > 750) end += 1000 - r;
+  merger.drainEndsAt = end;
+  for (const p of merger.parts) p.send({ type: "drained", atMs: end });
+}
+
+/** Merges each second once every part's has arrived, and judges the drain from the merged backlog. */
+class SecondMerger {
+  private seq = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly pace: PaceTrack;
+  private readonly reports: LiveReports | undefined;
+  drained = false;
+  drainEndsAt: number | undefined;
+  constructor(
+    private readonly i: CoordinateInput,
+    readonly parts: PartHandle[],
+    private readonly atMs: number,
+    private readonly phase: () => Phase,
+    private readonly telemetry: TelemetryRecorder | undefined,
+  ) {
+    this.pace = new PaceTrack(paceSpecOf(pacingOf(i.config), definitionOf(i.config).metrics));
+    const mainOp = definitionOf(i.config).metrics.operations.find((o) => o.latency)?.name;
+    if (i.onReport) this.reports = new LiveReports(i.config.reportIntervalSeconds, mainOp, i.onReport);
+    for (const p of parts) p.onSample = () => this.mergeReady();
+  }
+
+  get paceTrack() {
+    return this.pace;
+  }
+
+  private mergeReady() {
+    while (this.parts.every((p) => p.samples.length > 0)) {
+      const seconds = this.parts.map((p) => p.samples.shift() as PartSample);
+      this.mergeOne(seconds);
+    }
+  }
+
+  private mergeOne(seconds: PartSample[]) {
+    let metrics: ReturnType<typeof mergeSamples>;
+    try {
+      metrics = mergeSamples(seconds);
+    } catch (err) {
+      this.i.log(`a second of the parts could not be merged, left out of the samples: ${(err as Error).message}`);
+      return;
+    }
+    const phase = seconds[0].phase;
+    if (phase === "measuring") this.pace.addSample(metrics);
+    if (phase === "draining") this.judgeDrain(metrics);
+    this.reports?.add(seconds, metrics, phase);
+    const reading = this.telemetry?.tick(phase);
+    const s = { seq: this.seq++, phase, time: new Date(), metrics };
+    const cb = this.i.onSample;
+    this.chain = this.chain
+      .then(async () => {
+        const t = await reading;
+        if (t) s.metrics.telemetry = t;
+        await cb?.(s);
+      })
+      .catch((e) => this.i.log(`could not store sample ${s.seq}: ${(e as Error).message}`));
+  }
+
+  /** Drained when the merged backlog is 0, or every part polled and found nothing for a whole second. */
+  private judgeDrain(m: ReturnType<typeof mergeSamples>) {
+    const read = m.operations.read;
+    const idle = read !== undefined && read.count === 0 && (read.counters?.emptyPolls ?? 0) > 0 && m.intervalSec >= 0.9;
+    if (m.measures.backlog === 0 || idle) this.drained = true;
+  }
+
+  /** Every merged second delivered; seconds not every part sent (its last, cut apart) are said and left out. */
+  async flush() {
+    const left = this.parts.filter((p) => p.samples.length);
+    if (left.length) this.i.log(`${left.map((p) => `part ${p.index}: ${p.samples.length}`).join(", ")} last second(s) not merged (not every part sent them)`);
+    await this.chain;
+    void this.atMs;
+  }
+}
+
+/** The run's summary: the parts' merged, the whole run verified from every ledger, the server's telemetry. */
+async function wholeRun(
+  i: CoordinateInput,
+  parts: PartHandle[],
+  merger: SecondMerger,
+  telemetry: TelemetryRecorder | undefined,
+  setPhase: (p: Phase) => void,
+): Promise<RunSummary> {
+  setPhase("verifying");
+  const dones = parts.map((p) => p.result!);
+  i.run.absorb?.(dones.map((d) => d.ledger as Ledger));
+  const { unreadAtEnd, ...checks } = await i.run.verify(i.admin);
+  const verification = { ...checks, unit: definitionOf(i.config).verifiedUnit };
+  const list: PartSummary[] = parts.map((p) => ({
+    runId: i.runId,
+    part: p.index,
+    parts: parts.length,
+    host: p.host,
+    pid: p.pid,
+    startSkewMs: p.result!.startSkewMs,
+    clockOffsetMs: p.clockOffsetMs,
+    summary: p.result!.summary,
+  }));
+  const merged = mergeSummaries(list, { config: i.config });
+  const groups = merged.groups?.length ?? 0;
+  const worst = merged.runnerLoad;
+  const runTelemetry = await telemetry?.finish({
+    pace: paceInputOf(merger.paceTrack, merged, { groups, unreadAtEnd }),
+    ...(worst
+      ? {
+          client: {
+            cpuPct: 100 * worst.cpuCores,
+            exposedDelayMs: worst.exposedDelayMs,
+            ...(worst.eventLoopUtilization !== undefined ? { eventLoopUtilization: worst.eventLoopUtilization } : {}),
+            ...(worst.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: worst.runQueueWaitMsPerSec } : {}),
+            ...(worst.judgedAgainst ? { mainP99Ms: worst.judgedAgainst.p99, serviceMs: worst.judgedAgainst.p50 } : {}),
+          },
+        }
+      : {}),
+  });
+  const summary: RunSummary = {
+    ...merged,
+    manifest: {
+      ...merged.manifest,
+      ...i.facts,
+      e2eClock: E2E_CLOCK_PARTS,
+    },
+    verification,
+    ...(runTelemetry ? { telemetry: runTelemetry } : {}),
+    totals: {
+      operations: merged.totals?.operations ?? {},
+      measures: { ...merged.totals?.measures, ...(groups || unreadAtEnd > 0 ? { unreadAtEnd } : {}) },
+    },
+    notes: [
+      ...(merged.notes ?? []),
+      ...i.run.notes.filter((n) => !(merged.notes ?? []).some((m) => m.endsWith(n))),
+      ...(unreadAtEnd > 0 ? [unreadNote(unreadAtEnd, i.drainSeconds)] : []),
+    ],
+  };
+  const parsed = RunSummary.safeParse(summary);
+  if (!parsed.success) throw new Error(`internal error: the run's summary does not match its schema: ${parsed.error.issues[0]?.message}`);
+  return summary;
+}
+
+const E2E_CLOCK_PARTS =
+  "runner monotonic clock (performance.timeOrigin + performance.now()) of each runner process, corrected to the coordinating process's clock before the load (offset measured by ping/pong over IPC on this host, the shortest of 10 round trips): the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from its own corrected clock when it has the row";
