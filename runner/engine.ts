@@ -190,6 +190,11 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const check = () => {
     if (failure) throw failure;
   };
+  /** A watched disk short of free space fails the run (checked once a second). */
+  const checkDisk = () => {
+    const full = diskWatch?.check();
+    if (full) fail(new Error(full));
+  };
 
   let phase: Phase = "setup";
   let telemetry: TelemetryRecorder | undefined;
@@ -268,7 +273,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         ...{ config, targetUrl, schemaName, run, stats, facts, log, setPhase, failed, fail, drainSeconds: opts.drainSeconds ?? DRAIN_SECONDS },
         ...{ runId: opts.runId ?? schemaName, admin: admin.client, onSample: opts.onSample, onReport: opts.onReport, telemetry: opts.telemetry !== false },
         ...{ cancelled: () => failure instanceof RunCancelled, cancelDeadlineMs: CANCEL_DEADLINE_MS, track: (tc) => liveness.add(tc) },
-        ...{ liveness: opts.livenessForTest, forTest: opts.partsForTest },
+        ...{ liveness: opts.livenessForTest, forTest: opts.partsForTest, everySecond: () => checkDisk() },
       });
       if (!summary.verification.ok) log(verificationError(summary)!);
       await teardown();
@@ -315,8 +320,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const tick = () => {
       // Each writer's lag behind its own share, sampled once a second too: a writer stuck in a write has no
       // write ending to record it. Not in the drain: the writers have stopped, their shares would keep growing.
-      const full = diskWatch?.check();
-      if (full) fail(new Error(full));
+      checkDisk();
       const now = clock();
       const writerLags = throttle && phase !== "draining" ? Array.from({ length: nWriters }, (_, w) => throttle.writerLagMs(w, now)) : [];
       for (const l of writerLags) stats.latency.writerLag.record(l * 1000);

@@ -55,6 +55,8 @@ export interface CoordinateInput {
   log: (line: string) => void;
   setPhase: (p: Phase) => void;
   onSample?: (s: { seq: number; phase: Phase; time: Date; metrics: import("../../lib/measurement/sample").SampleMetrics }) => void | Promise<void>;
+  /** Called at each merged second (the engine's free-space check of the watched disks). */
+  everySecond?: () => void;
   /** The CLI's live line, every config.reportIntervalSeconds (./live-report.ts). */
   onReport?: (r: Report) => void;
   telemetry: boolean;
@@ -78,6 +80,10 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
   const parts: PartHandle[] = [];
   let telemetry: TelemetryRecorder | undefined;
   let phase: Phase = "setup";
+  const setPhase = (p: Phase) => {
+    phase = p;
+    i.setPhase(p);
+  };
   const phaseStop = new Stopper();
   i.failed.catch(() => phaseStop.stop());
   try {
@@ -96,18 +102,9 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
     for (const p of parts) await Promise.race([measureClock(p), i.failed]);
     const atMs = clock() + BARRIER_LEAD_MS;
     for (const p of parts) p.send({ type: "start", atMs, clockOffsetMs: p.clockOffsetMs, uncertaintyMs: p.clockUncertaintyMs });
-    const merger = new SecondMerger(i, parts, atMs, () => phase, telemetry);
+    const merger = new SecondMerger(i, parts, telemetry);
     const silence = watchSilence(i, parts, atMs);
-    const timeline = runTimeline(
-      i,
-      atMs,
-      (p) => {
-        phase = p;
-        i.setPhase(p);
-      },
-      phaseStop,
-      merger,
-    );
+    const timeline = runTimeline(i, atMs, setPhase, phaseStop, merger);
     try {
       await Promise.race([Promise.all(parts.map((p) => p.done)), i.failed]);
     } finally {
@@ -116,10 +113,7 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
       await timeline.catch(() => undefined);
     }
     await merger.flush();
-    return await wholeRun(i, parts, merger, telemetry, (p) => {
-      phase = p;
-      i.setPhase(p);
-    });
+    return await wholeRun(i, parts, merger, telemetry, setPhase);
   } catch (err) {
     await telemetry?.stop();
     throw err;
@@ -269,8 +263,6 @@ class SecondMerger {
   constructor(
     private readonly i: CoordinateInput,
     readonly parts: PartHandle[],
-    private readonly atMs: number,
-    private readonly phase: () => Phase,
     private readonly telemetry: TelemetryRecorder | undefined,
   ) {
     this.pace = new PaceTrack(paceSpecOf(pacingOf(i.config), definitionOf(i.config).metrics));
@@ -299,6 +291,7 @@ class SecondMerger {
       return;
     }
     const phase = seconds[0].phase;
+    this.i.everySecond?.();
     if (phase === "measuring") this.pace.addSample(metrics);
     if (phase === "draining") this.judgeDrain(metrics);
     this.reports?.add(seconds, metrics, phase);
@@ -326,7 +319,6 @@ class SecondMerger {
     const left = this.parts.filter((p) => p.samples.length);
     if (left.length) this.i.log(`${left.map((p) => `part ${p.index}: ${p.samples.length}`).join(", ")} last second(s) not merged (not every part sent them)`);
     await this.chain;
-    void this.atMs;
   }
 }
 
