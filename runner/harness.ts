@@ -5,3 +5,5 @@ export { parseArgs, usage } from "./cli-args";
 export { summaryText } from "./format";
 // A simulated clock for driving the core's pacers (runner/pacing.ts) in tests.
 export { FakeClock } from "./fake-clock";
+// The target's footprint a workload's context carries (tests build contexts of their own).
+export { RunFootprint } from "./footprint";

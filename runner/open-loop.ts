@@ -127,6 +127,18 @@ export class OpenLoop {
   }
 }
 
+/** The open loop of a run over several processes: every part's units added, the latest drain, cut off if one was. */
+export function mergeOpenLoopResults(results: readonly OpenLoopResult[]): OpenLoopResult {
+  const drains = results.map((r) => r.drainSeconds).filter((d): d is number => d !== null);
+  return {
+    ran: results.reduce((n, r) => n + r.ran, 0),
+    notRun: results.reduce((n, r) => n + r.notRun, 0),
+    waitingAtEnd: results.reduce((n, r) => n + r.waitingAtEnd, 0),
+    drainSeconds: drains.length ? Math.max(...drains) : null,
+    cutOff: results.some((r) => r.cutOff),
+  };
+}
+
 /** The summary's notes on the drain, in the study's words. */
 export function drainNotes(r: OpenLoopResult, unit: string): string[] {
   if (r.drainSeconds === null) return [];

@@ -121,10 +121,12 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
  * belongs to part i mod N), so each latency is measured in one process and the parts' ids never collide.
  */
 export interface PartsDef<C = never> {
-  /** The piece each part owns at least one of, singular ("partition", "writer or reader", "virtual user"). */
-  unit: string;
-  /** The field that sets how many pieces there are, as the message asks to raise it ("partitions"). */
-  field: string;
+  /** The piece each part owns at least one of, singular ("partition", "writer or reader", "virtual user"); a
+   *  function when which piece limits the split depends on the config. */
+  unit: string | ((config: C) => string);
+  /** The field that sets how many pieces there are, as the message asks to raise it ("partitions"); a function
+   *  when which field limits the split depends on the config (a closed loop's virtual users or its pool). */
+  field: string | ((config: C) => string);
   /** The most parts this config splits into: each part owns at least one piece. */
   max(config: C): number;
   /** The share (0 … 1) of the paced rate part `part` carries; the shares of all parts add up to 1. */

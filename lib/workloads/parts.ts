@@ -51,7 +51,10 @@ export function partsProblem(config: WorkloadConfig): string | null {
   const def = definitionOf(config);
   if (!def.parts) return `a ${def.title} run cannot be split over processes yet: set processes to 1`;
   const max = def.parts.max(config as never);
+  const { unit: u, field: f } = def.parts;
+  const unit = typeof u === "function" ? u(config as never) : u;
+  const field = typeof f === "function" ? f(config as never) : f;
   if (n > max)
-    return `${n} runner processes need at least ${n} ${def.parts.unit}s to own one each, and this ${def.title} run has ${max}: lower processes to ${max} or raise ${def.parts.field}`;
+    return `${n} runner processes need at least ${n} ${unit}s to own one each, and this ${def.title} run has ${max}: lower processes to ${max} or raise ${field}`;
   return null;
 }

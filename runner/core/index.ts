@@ -5,7 +5,7 @@
 // Pacing: the pacers a run's declared pacing builds (a workload supplies only its operations), the open loop
 // with a drain, and their clock.
 export { Metronome, type PacedOperation, Pacer, type PaceClock, realClock, Slot } from "../pacing";
-export { drainNotes, OpenLoop, type OpenLoopResult } from "../open-loop";
+export { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult } from "../open-loop";
 // Timing and stopping: the clock (for timing operations, not for pacing them), stop signals, a reader's back-off.
 export { Backoff, clock, Stopper } from "../timing";
 // The target's clients: a loop's connection, and the helpers every loop uses on it.

@@ -17,6 +17,7 @@ import {
   YONG,
   yongParams,
   yongPacing,
+  yongParts,
   yongRateKnob,
 } from "../yong/fields";
 
@@ -204,6 +205,7 @@ export const cache = defineWorkload({
   clientMemoryFormula: "virtual users (or a second of arrivals) × value size × 4",
   writeBatch: () => 1,
   rateKnob: yongRateKnob(),
+  parts: yongParts((c: CacheConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "request",
   metrics: {

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { type TargetClient, clock } from "../../runner/core";
-import type { WorkloadContext, WorkloadVerification } from "../runtime";
+import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule, ZipfSampler } from "../yong/driver";
 import type { CacheConfig } from "./definition";
 
@@ -42,6 +42,22 @@ interface Candidate {
 
 const ID_RE = /"id": (\d+)/;
 
+/**
+ * Across processes, a set is taken as superseded only when another started this long after it ended: each part's
+ * clock is corrected to the coordinator's within a fraction of this, so a candidate is never dropped wrongly.
+ */
+export const CROSS_PART_MARGIN_MS = 20;
+
+/** A part's cache ledger: its request counts, and per key it set, the candidates it keeps ([w, start, end]). */
+interface CacheLedger {
+  gets: number;
+  sets: number;
+  misses: number;
+  otherKeyGets: number;
+  getsOfOtherKeys: string[];
+  candidates: [number, [number, number, number][]][];
+}
+
 class CacheWorkload implements YongWorkload {
   readonly notes: string[] = [];
   readonly vus: number;
@@ -52,10 +68,16 @@ class CacheWorkload implements YongWorkload {
   private readonly random: string;
   /** Per key: the completed sets that may be its final value (index 0 of each: the prefill, write 0). */
   private readonly candidates: Candidate[][];
-  private nextW = 1;
+  /** Write ids: part i of N writes i + 1, i + 1 + N, … so no two parts write the same id (1, 2, … alone). */
+  private nextW: number;
+  private readonly wStep: number;
   private prefilledAt = 0;
   private readonly getsOfOtherKeys: string[] = [];
   private otherKeyGets = 0;
+  /** Successful requests and missed gets: this instance's own record (verify never reads ctx.stats). */
+  private gets = 0;
+  private sets = 0;
+  private misses = 0;
 
   constructor(private readonly ctx: WorkloadContext<CacheConfig>) {
     const c = ctx.config;
@@ -65,6 +87,8 @@ class CacheWorkload implements YongWorkload {
     this.zipf = c.distribution === "zipf" ? new ZipfSampler(c.keys) : null;
     this.random = randomBytes(Math.ceil(((c.valueBytes + 1024) * 3) / 4)).toString("base64");
     this.candidates = Array.from({ length: c.keys }, () => []);
+    this.nextW = 1 + (ctx.part?.index ?? 0);
+    this.wStep = ctx.part?.of ?? 1;
   }
 
   async setup(admin: pg.Client) {
@@ -99,7 +123,9 @@ class CacheWorkload implements YongWorkload {
         run: async (tc: TargetClient) => {
           const r = await tc.client.query<{ value: string }>({ name: "cache_get", text: this.sql.get, values: [key] });
           const row = r.rows[0];
+          this.gets++;
           if (!row) {
+            this.misses++;
             this.ctx.stats.op("miss").done();
             return;
           }
@@ -111,7 +137,8 @@ class CacheWorkload implements YongWorkload {
         },
       };
     }
-    const w = this.nextW++;
+    const w = this.nextW;
+    this.nextW += this.wStep;
     const value = cacheValue(k, w, c.valueBytes, this.random);
     return {
       op: "set",
@@ -119,12 +146,47 @@ class CacheWorkload implements YongWorkload {
         const start = clock();
         await tc.client.query({ name: "cache_set", text: this.sql.set, values: [key, value, c.ttlSeconds] });
         const end = clock();
+        this.sets++;
         // Sets that completed before this one started committed before it: no longer a possible final value.
         const list = this.candidates[k].filter((x) => x.end >= start);
         list.push({ w, start, end });
         this.candidates[k] = list;
       },
     };
+  }
+
+  ledger(): Ledger {
+    const candidates: CacheLedger["candidates"] = [];
+    this.candidates.forEach((list, k) => {
+      if (list.length) candidates.push([k, list.map((x) => [x.w, x.start, x.end])]);
+    });
+    const l: CacheLedger = {
+      gets: this.gets,
+      sets: this.sets,
+      misses: this.misses,
+      otherKeyGets: this.otherKeyGets,
+      getsOfOtherKeys: this.getsOfOtherKeys,
+      candidates,
+    };
+    return l as unknown as Ledger;
+  }
+
+  /** Every part's counts and candidates; a candidate stays unless a set of its key by any part started after it
+   *  ended (by more than CROSS_PART_MARGIN_MS: clocks of processes agree only that closely). */
+  absorb(ledgers: readonly Ledger[]) {
+    for (const raw of ledgers) {
+      const l = raw as unknown as CacheLedger;
+      this.gets += l.gets;
+      this.sets += l.sets;
+      this.misses += l.misses;
+      this.otherKeyGets += l.otherKeyGets;
+      for (const e of l.getsOfOtherKeys) if (this.getsOfOtherKeys.length < 3) this.getsOfOtherKeys.push(e);
+      for (const [k, list] of l.candidates) this.candidates[k].push(...list.map(([w, start, end]) => ({ w, start, end })));
+    }
+    this.candidates.forEach((list, k) => {
+      const latestStart = Math.max(...list.map((x) => x.start));
+      this.candidates[k] = list.filter((x) => x.end + CROSS_PART_MARGIN_MS >= latestStart);
+    });
   }
 
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
@@ -156,14 +218,13 @@ class CacheWorkload implements YongWorkload {
     if (foreign) problems.push(`${foreign} row(s) in cache_entries that are not one of this run's keys`);
     if (wrongValue) problems.push(`${wrongValue} key(s) hold a value that is not the last set the runner committed for them: ${examples.join("; ")}`);
     if (this.otherKeyGets) problems.push(`${this.otherKeyGets} get(s) returned another key's value: ${this.getsOfOtherKeys.join("; ")}`);
-    const misses = this.ctx.stats.op("miss").total.count;
+    const misses = this.misses;
     // Nothing can expire while the run is shorter than the TTL: every get of a prefilled key must hit.
     const ranMs = clock() - this.prefilledAt;
     if (ranMs < c.ttlSeconds * 1000) {
       if (misses) problems.push(`${misses} get(s) missed, though every key was prefilled and none can have expired (TTL ${c.ttlSeconds} s)`);
     } else if (misses) this.notes.push(`${misses} get(s) missed: keys not set again within the ${c.ttlSeconds} s TTL expired`);
-    const sets = this.ctx.stats.op("set").total.count;
-    const gets = this.ctx.stats.op("get").total.count;
+    const { sets, gets } = this;
     const countsMatch = r.rows.length === c.keys && lost === 0 && foreign === 0 && wrongValue === 0;
     return {
       ok: problems.length === 0,

@@ -1,7 +1,7 @@
 // Fields the DBOS workloads share (browser-safe): the target rate of the open loop, the connections it may
 // use, and the timing fields every workload has.
 import { field, timingFields } from "../fields";
-import type { Pacing, RateKnob } from "../types";
+import { ownedCount, type PartsDef, type Pacing, type RateKnob } from "../types";
 
 /** The open loop's target rate, in `unit` per second (the study's --rps). */
 export const rateField = (unit: string, what: string) =>
@@ -47,3 +47,25 @@ export const connectionsField = field({
 export { timingFields };
 
 export const timingParts = (c: { durationSeconds: number }) => [`${c.durationSeconds.toLocaleString("en-US")} s measured`];
+
+/**
+ * How an open-loop DBOS run splits over runner processes: each part runs the timetable at rate / N (the study
+ * ran several benchmark processes the same way) on the connections it owns by index ("conn 3" in every part).
+ */
+export const connectionParts = <C extends { connections: number }>(): PartsDef<C> => ({
+  unit: "connection",
+  field: "connections",
+  max: (c) => c.connections,
+  share: (_c, part) => 1 / part.of,
+});
+
+/**
+ * Queued workflows over runner processes: each part owns enqueuers and workers by index and enqueues its
+ * enqueuers' share of the rate; every part needs one of each, so the fewer of the two limits the split.
+ */
+export const queuedParts = <C extends { enqueuers: number; workers: number }>(): PartsDef<C> => ({
+  unit: (c) => (c.enqueuers <= c.workers ? "enqueuer" : "worker"),
+  field: (c) => (c.enqueuers <= c.workers ? "enqueuers" : "workers"),
+  max: (c) => Math.min(c.enqueuers, c.workers),
+  share: (c, part) => ownedCount(c.enqueuers, part) / c.enqueuers,
+});

@@ -2,7 +2,7 @@
 // key, on a fixed timetable, as benchmarks/postgres_insert.py: the upper bound on single-table commits.
 import type { z } from "zod";
 import { DBOS_INSERTS_144K } from "../dbos/published";
-import { connectionsField, openLoopPacing, openLoopKnob, rateField, timingFields, timingParts } from "../dbos/fields";
+import { connectionParts, connectionsField, openLoopPacing, openLoopKnob, rateField, timingFields, timingParts } from "../dbos/fields";
 import { paramsObject, plural, fieldTable } from "../fields";
 import { defineWorkload } from "../types";
 
@@ -61,6 +61,7 @@ export const inserts = defineWorkload({
   // A whole batch of inserts is due at one scheduled time, so window counts move by a batch (the ceiling's tolerance).
   writeBatch: (c) => c.batchSize,
   rateKnob: openLoopKnob(),
+  parts: connectionParts(),
   pacing: (c) => openLoopPacing(c, "row", "write"),
   verifiedUnit: "row",
   metrics: {

@@ -2,9 +2,10 @@
 // sequential inserts on a fixed timetable (workloads/dbos/open-loop.ts), and verification that the rows in
 // the table are the inserts counted, each id once.
 import type pg from "pg";
-import { drainNotes, OpenLoop, type Slot, type TargetClient, clock } from "../../runner/core";
+import { owned } from "../../lib/workloads/parts";
+import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient, clock } from "../../runner/core";
 import { uuid7 } from "../dbos/uuid7";
-import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { InsertsConfig } from "./definition";
 
 /** The study's statement; prepared once per connection, as asyncpg's conn.execute prepares it. */
@@ -44,9 +45,12 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
   };
 
   const loop = new OpenLoop(ctx.pacer, ctx, c.batchSize, runBatch);
+  /** On the coordinating instance of a run over several processes: the parts' open loops, merged (absorb). */
+  let absorbed: OpenLoopResult | null = null;
 
   return {
-    roles: Array.from({ length: c.connections }, (_, i) => `conn ${i + 1}`),
+    // A part opens the connections it owns, under their global names.
+    roles: owned(c.connections, ctx.part).map((i) => `conn ${i + 1}`),
     notes,
     async setup(admin: pg.Client) {
       await admin.query(`CREATE TABLE ${schema}.bench_inserts (id UUID PRIMARY KEY, payload TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT NOW())`);
@@ -55,8 +59,13 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
     startWriters: (clients) => loop.start(clients),
     writersDone: () => loop.done(),
     readersDone: async () => undefined,
+    ledger: (): Ledger => ({ inserted, loop: loop.result() }),
+    absorb(ledgers) {
+      inserted = ledgers.reduce((n, l) => n + Number(l.inserted), 0);
+      absorbed = mergeOpenLoopResults(ledgers.map((l) => l.loop as OpenLoopResult));
+    },
     async verify(admin: pg.Client): Promise<WorkloadVerification> {
-      const r = loop.result();
+      const r = absorbed ?? loop.result();
       notes.push(...drainNotes(r, "batch"));
       const { rows } = await admin.query<{ n: string; ids: string; not_v7: string }>(
         `SELECT count(*) AS n, count(DISTINCT id) AS ids,
@@ -91,6 +100,6 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
 export const inserts: WorkloadModule<InsertsConfig> = {
   kind: "inserts",
   groupNames: () => [],
-  writerCount: (c) => c.connections,
+  writerCount: (c, part) => owned(c.connections, part).length,
   create,
 };

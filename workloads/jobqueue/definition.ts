@@ -19,6 +19,7 @@ import {
   YONG,
   yongParams,
   yongPacing,
+  yongParts,
   yongRateKnob,
 } from "../yong/fields";
 
@@ -164,6 +165,7 @@ export const jobqueue = defineWorkload({
   clientMemoryFormula: "jobs inserted × 64 bytes",
   writeBatch: () => 1,
   rateKnob: yongRateKnob(),
+  parts: yongParts((c: JobqueueConfig) => c.producers + c.consumers, "producers or consumers"),
   pacing: (c) => yongPacing(c, c.producers + c.consumers),
   verifiedUnit: "job",
   metrics: {

@@ -9,7 +9,7 @@
 // table must hold nothing else.
 import type pg from "pg";
 import { type TargetClient, clock } from "../../runner/core";
-import type { WorkloadContext, WorkloadVerification } from "../runtime";
+import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule } from "../yong/driver";
 import type { JobqueueConfig } from "./definition";
 
@@ -47,7 +47,9 @@ class JobqueueWorkload implements YongWorkload {
   private readonly sql: ReturnType<typeof jobqueueSql>;
   /** The highest id of the preloaded jobs (ids above it are this run's). */
   private preloadMaxId = 0;
-  private nextN = 1;
+  /** Job numbers: part i of N numbers its jobs i + 1, i + 1 + N, … so no two parts use the same (1, 2, … alone). */
+  private nextN: number;
+  private readonly nStep: number;
   /** Ids the producers inserted; ids the consumers dequeued (and of those, the ones whose completion failed). */
   private readonly inserted: number[] = [];
   private readonly dequeued: number[] = [];
@@ -62,6 +64,8 @@ class JobqueueWorkload implements YongWorkload {
     this.vus = c.producers + c.consumers;
     // Open loop: arrivals are producer or consumer requests in the VUs' proportion.
     this.producerShare = this.vus > 0 ? c.producers / this.vus : 2 / 3;
+    this.nextN = 1 + (ctx.part?.index ?? 0);
+    this.nStep = ctx.part?.of ?? 1;
   }
 
   async setup(admin: pg.Client) {
@@ -94,7 +98,8 @@ class JobqueueWorkload implements YongWorkload {
   }
 
   private enqueue(): YongRequest {
-    const n = this.nextN++;
+    const n = this.nextN;
+    this.nextN += this.nStep;
     const payload = `{"type":"email","to":"user${n}@example.com","n":${n}}`;
     return {
       op: "enqueue",
@@ -139,6 +144,25 @@ class JobqueueWorkload implements YongWorkload {
         }
       },
     };
+  }
+
+  ledger(): Ledger {
+    return { inserted: this.inserted, dequeued: this.dequeued, notCompleted: this.notCompleted };
+  }
+
+  /** Every part's jobs: what its producers inserted and its consumers took (a job may be taken by another part). */
+  absorb(ledgers: readonly Ledger[]) {
+    // One by one: a spread of a long run's ids would overflow the call's arguments.
+    const add = (to: number[], ids: unknown) => {
+      for (const id of ids as number[]) to.push(id);
+    };
+    for (const l of ledgers) {
+      add(this.inserted, l.inserted);
+      add(this.dequeued, l.dequeued);
+      add(this.notCompleted, l.notCompleted);
+    }
+    if (ledgers.length > 1)
+      this.notes.push("delivery latency is timed for the jobs dequeued in the runner process that enqueued them (each process times only its own)");
   }
 
   async verify(admin: pg.Client): Promise<WorkloadVerification> {

@@ -27,6 +27,7 @@ import {
   type YongCommon,
   yongParams,
   yongPacing,
+  yongParts,
   yongRateKnob,
 } from "../yong/fields";
 
@@ -132,6 +133,8 @@ export function mixedParts(c: MixedConfig): MixedPart[] {
     warmupSeconds: c.warmupSeconds,
     durationSeconds: c.durationSeconds,
     reportIntervalSeconds: c.reportIntervalSeconds,
+    // A notify open loop has one publisher per runner process.
+    processes: c.processes,
   };
   const parts: [MixedPart["kind"], WorkloadDefinition, Record<string, unknown>, number][] = [
     ["cache", cache as unknown as WorkloadDefinition, { vus: c.cacheVus }, c.cacheVus],
@@ -248,6 +251,7 @@ export const mixed = defineWorkload({
   clientMemoryFormula: "the four workloads' own, each with its share of the VUs",
   writeBatch: () => 1,
   rateKnob: yongRateKnob(),
+  parts: yongParts(totalVus, "cacheVus, searchVus, notifyVus, producers or consumers"),
   pacing: (c) =>
     yongPacing(
       c,

@@ -11,7 +11,7 @@ import type { TargetClient, RunFootprint, RunStats } from "../../runner/core";
 import { cache } from "../cache/runner";
 import { jobqueue } from "../jobqueue/runner";
 import { notify } from "../notify/runner";
-import type { WorkloadContext, WorkloadVerification } from "../runtime";
+import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
 import { search } from "../search/runner";
 import { type YongRequest, type YongWorkload, yongModule } from "../yong/driver";
 import { JOB_DELIVERY_OP, type MixedConfig, type MixedPart, mixedParts } from "./definition";
@@ -106,11 +106,23 @@ class MixedWorkload implements YongWorkload {
     }
   }
 
-  startOwn(clients: TargetClient[]) {
-    return this.notifyPart?.startOwn?.(clients) ?? Promise.resolve();
+  /** The notify part's subscriber on the connections after the pool's; the others' own start (a part of a run over
+   *  several processes learns the search corpus there) needs none. */
+  async startOwn(clients: TargetClient[]) {
+    await Promise.all(this.parts.map(({ w }) => w.startOwn?.(w === this.notifyPart ? clients : [])));
   }
   ownDone() {
     return this.notifyPart?.ownDone?.() ?? Promise.resolve();
+  }
+
+  ledger(): Ledger {
+    return { parts: this.parts.map(({ w }) => w.ledger?.() ?? {}) };
+  }
+
+  absorb(ledgers: readonly Ledger[]) {
+    this.parts.forEach(({ w }, i) => {
+      w.absorb?.(ledgers.map((l) => (l.parts as Ledger[])[i]));
+    });
   }
 
   next(vu: number | null): YongRequest {

@@ -21,6 +21,7 @@ import {
   type YongCommon,
   yongParams,
   yongPacing,
+  yongParts,
   yongRateKnob,
 } from "../yong/fields";
 
@@ -159,6 +160,7 @@ export const notify = defineWorkload({
   clientMemoryFormula: "pool × message × 4 + 100 rows × message × 3 (one bit a message for delivery bookkeeping)",
   writeBatch: () => 1,
   rateKnob: yongRateKnob(),
+  parts: yongParts((c: NotifyConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "message",
   metrics: {

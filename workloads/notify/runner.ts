@@ -6,7 +6,7 @@
 // fails the run, beside how full the NOTIFY queue got).
 import type pg from "pg";
 import { type TargetClient, clock, Stopper } from "../../runner/core";
-import { stepFailed, type WorkloadContext, type WorkloadVerification } from "../runtime";
+import { type Ledger, stepFailed, type WorkloadContext, type WorkloadVerification } from "../runtime";
 import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver";
 import type { NotifyConfig } from "./definition";
 import { channelName, messagePayload, notifySql } from "./sql";
@@ -14,11 +14,15 @@ import { Deliveries, ListenSubscriber, PollingSubscriber, POLL_INTERVAL_MS, type
 
 /** After the last publish, how long the subscriber may take to receive the rest. */
 export const DELIVERY_GRACE_MS = 5000;
+/** Over several processes the subscriber cannot know what the other parts published: once the readers stop, it
+ *  receives until nothing more came for this long (or the grace ran out). */
+export const PART_QUIET_MS = 1000;
 
 class NotifyWorkload implements YongWorkload {
   readonly notes: string[] = [];
   readonly vus: number;
-  readonly ownRoles = ["subscriber"];
+  /** One subscriber for the whole run: over several processes, part 0 runs it and receives every part's messages. */
+  readonly ownRoles: string[];
   private readonly sql: ReturnType<typeof notifySql>;
   /** Per publisher (a VU; the open loop's arrivals are one publisher): the next sequence number, and what succeeded. */
   private readonly nextSeq: number[];
@@ -30,12 +34,16 @@ class NotifyWorkload implements YongWorkload {
   /** Stops the subscriber once it has received everything, or the grace ran out (see startOwn). */
   private readonly ownStop = new Stopper();
   private drained: Promise<void> = Promise.resolve();
+  /** The subscriber's notes, or on the coordinating instance the ones part 0's subscriber sent. */
+  private readonly subscriberNotes: string[] = [];
 
   constructor(private readonly ctx: WorkloadContext<NotifyConfig>) {
     const c = ctx.config;
     this.vus = c.vus;
     this.sql = notifySql(ctx.schema, c.variant);
-    const publishers = c.load === "rate" ? 1 : Math.max(c.vus, 1);
+    this.ownRoles = (ctx.part?.index ?? 0) === 0 ? ["subscriber"] : [];
+    // The open loop's arrivals are one publisher per runner process (its part index); a closed loop's VUs each one.
+    const publishers = c.load === "rate" ? Math.max(c.processes ?? 1, 1) : Math.max(c.vus, 1);
     this.nextSeq = new Array(publishers).fill(1);
     this.publishedCount = new Array(publishers).fill(0);
     this.publishedSum = new Array(publishers).fill(0);
@@ -51,6 +59,8 @@ class NotifyWorkload implements YongWorkload {
   }
 
   async startOwn([tc]: TargetClient[]) {
+    // A part other than part 0 of a run over several processes only publishes (ownRoles).
+    if (!tc) return;
     const c = this.ctx.config;
     const onError = (count: () => void) => (err: unknown) =>
       stepFailed(this.ctx, tc, err, { what: "subscriber", count, noTransaction: true, pause: () => this.ownStop.sleep(POLL_INTERVAL_MS) });
@@ -81,7 +91,14 @@ class NotifyWorkload implements YongWorkload {
       const readers = this.ctx.readersStop;
       while (!readers.stopped) await readers.sleep(60_000);
       const until = clock() + DELIVERY_GRACE_MS;
-      while (this.deliveries.received < this.publishedTotal && clock() < until && !this.ownStop.stopped) await this.ownStop.sleep(20);
+      let seen = this.deliveries.received;
+      let quietFrom = clock();
+      const waiting = () => {
+        if (!this.ctx.part) return this.deliveries.received < this.publishedTotal;
+        if (this.deliveries.received !== seen) [seen, quietFrom] = [this.deliveries.received, clock()];
+        return clock() - quietFrom < PART_QUIET_MS;
+      };
+      while (waiting() && clock() < until && !this.ownStop.stopped) await this.ownStop.sleep(20);
       this.ownStop.stop();
     })();
   }
@@ -92,7 +109,7 @@ class NotifyWorkload implements YongWorkload {
   }
 
   next(vu: number | null): YongRequest {
-    const p = vu ?? 0;
+    const p = vu ?? this.ctx.part?.index ?? 0;
     const seq = this.nextSeq[p]++;
     const channel = channelName(Math.floor(Math.random() * this.ctx.config.channels));
     return { op: "publish", run: (tc) => this.publish(tc, p, seq, channel) };
@@ -104,6 +121,41 @@ class NotifyWorkload implements YongWorkload {
     this.publishedCount[p]++;
     this.publishedSum[p] += seq;
     this.publishedTotal++;
+  }
+
+  ledger(): Ledger {
+    const d = this.deliveries;
+    return {
+      publishedCount: this.publishedCount,
+      publishedSum: this.publishedSum,
+      received: d.received,
+      duplicated: d.duplicated,
+      foreign: d.foreign,
+      count: d.count,
+      seqSum: d.seqSum,
+      subscriberNotes: this.subscriber?.notes() ?? [],
+    };
+  }
+
+  /** Every part's publishes, and what part 0's subscriber received of them. */
+  absorb(ledgers: readonly Ledger[]) {
+    const d = this.deliveries;
+    // Arrays by global publisher; a sparse one arrives with nulls.
+    const add = (to: number[], from: unknown) => {
+      const f = from as (number | null)[];
+      for (let p = 0; p < f.length; p++) to[p] = (to[p] ?? 0) + (f[p] ?? 0);
+    };
+    for (const l of ledgers) {
+      add(this.publishedCount, l.publishedCount);
+      add(this.publishedSum, l.publishedSum);
+      d.received += Number(l.received);
+      d.duplicated += Number(l.duplicated);
+      d.foreign += Number(l.foreign);
+      add(d.count, l.count);
+      add(d.seqSum, l.seqSum);
+      this.subscriberNotes.push(...(l.subscriberNotes as string[]));
+    }
+    this.publishedTotal = this.publishedCount.reduce((a, b) => a + b, 0);
   }
 
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
@@ -150,7 +202,7 @@ class NotifyWorkload implements YongWorkload {
         problems.push(`publisher ${p}: the subscriber received sequence numbers it did not publish (sum ${d.seqSum[p]} > ${this.publishedSum[p]})`);
     this.notes.push(
       `delivered ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")} published message(s) (${this.ctx.config.variant === "modded" ? "LISTEN" : `polling ${this.ctx.config.channels} channel(s) every ${POLL_INTERVAL_MS} ms`})`,
-      ...(this.subscriber?.notes() ?? []),
+      ...(this.subscriber?.notes() ?? this.subscriberNotes),
     );
     const tableMatches = countsMatch && rows === this.publishedTotal;
     return {

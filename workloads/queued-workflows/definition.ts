@@ -2,6 +2,7 @@
 // ENQUEUED, workers poll their queues, claim what is there, then start and complete each claimed workflow. The
 // SQL, the loops and the verification are in runner.ts beside this (server-only).
 import type { z } from "zod";
+import { queuedParts } from "../dbos/fields";
 import { profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
 import { runTimeOf } from "../../lib/workloads/run-time";
@@ -234,6 +235,7 @@ export const queuedWorkflows = defineWorkload({
   clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
   writeBatch: () => 1,
   rateKnob: throttleKnob(),
+  parts: queuedParts(),
   pacing: (c) => throttlePacing(c, "workflow"),
   verifiedUnit: "workflow",
   metrics: QW_METRICS,

@@ -3,11 +3,13 @@
 // (the loops take turns on it) and hands what it claimed to its executors, which start and complete each
 // workflow. Enqueuers and workers are separate loops on separate connections, so a bottleneck on either side
 // shows: enqueues fall behind their schedule, or the backlog grows.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
+import { owned } from "../../lib/workloads/parts";
 import { LeanQuery, rollbackQuietly, type TargetClient, clock } from "../../runner/core";
-import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { QueuedWorkflowsConfig } from "./definition";
+import { type Claimed, IdDigest, type QwLedger } from "./ledger";
 import { createQwSchema } from "./schema";
 import { currentTail, IN_CHUNK, insertColumns, onConflict217, qwSql, type QwSql } from "./sql";
 import { VALUES } from "../dbos/schema";
@@ -18,35 +20,12 @@ const APP_NAME = "dbos-queue-bench";
 /** A workflow id as the library writes it (a UUIDv4's text); anything else in the table is foreign. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * An order-free digest of a set of random UUIDs: their count and the sums of their last 12 hex digits as two
- * 24-bit numbers (exact in a double up to 2^29 ids). Verification computes the same in SQL over the table.
- */
-class IdDigest {
-  count = 0;
-  hi = 0;
-  lo = 0;
-  add(id: string) {
-    this.count++;
-    this.hi += parseInt(id.substring(24, 30), 16);
-    this.lo += parseInt(id.substring(30, 36), 16);
-  }
-  equals(o: { count: number; hi: number; lo: number }) {
-    return this.count === o.count && this.hi === o.hi && this.lo === o.lo;
-  }
-}
-
 /** Postgres' errors the library treats as contention on the queue (it doubles its polling interval). */
 const CONTENTION = new Set(["40001", "55P03"]);
 /** The library's cap on the backed-off polling interval. */
 const MAX_POLL_MS = 120_000;
 /** The current profile's partitioned dequeue considers at most this many keys per poll (captured). */
 const PARTITION_SCAN_LIMIT = 8192;
-
-interface Claimed {
-  id: string;
-  queue: number;
-}
 
 /** The queue names, as the study's scripts name them ("bench-queue"; "bench-queue-3" when there are several). */
 export function queueNames(c: Pick<QueuedWorkflowsConfig, "queues" | "queuePartitions">): string[] {
@@ -74,8 +53,9 @@ class QueuedWorkflowsRun implements WorkloadRun {
   readonly notes: string[] = [];
   private readonly sql: QwSql;
   private readonly names: string[];
-  /** The workers' application version: 32 hex digits, as the library's. */
-  private readonly appVersion = randomUUID().replace(/-/g, "");
+  /** The workers' application version: 32 hex digits, as the library's. The same in every part of a run (a hash
+   *  of its schema), as every process of one application has one version: workers dequeue only their version's. */
+  private readonly appVersion: string;
   private enqueuerLoops: Promise<void>[] = [];
   private workerLoops: Promise<void>[] = [];
   /** Enqueued, not yet completed: id → enqueue send time (runner clock) and queue. */
@@ -90,6 +70,12 @@ class QueuedWorkflowsRun implements WorkloadRun {
   private enqueueSeq = 0;
   /** Completions of an id that was not in flight: completed twice, or never enqueued by this run. */
   private completedUnknown = 0;
+  /** A part of a run over several processes: completions of ids not in its own flight (another part may have
+   *  enqueued them), decided by the coordinator's absorb. */
+  private readonly completedElsewhere: Claimed[] = [];
+  /** The global indexes of the enqueuers and workers this instance runs (all of them without a part). */
+  private readonly ownedEnqueuers: number[];
+  private readonly ownedWorkers: number[];
   /** Completion UPDATEs (current profile, guarded by status PENDING) that matched no row. */
   private completedNoRow = 0;
   /** Polls that hit a serialization failure or a lock held (the library backs off). */
@@ -100,13 +86,14 @@ class QueuedWorkflowsRun implements WorkloadRun {
   constructor(private readonly ctx: WorkloadContext<QueuedWorkflowsConfig>) {
     const c = ctx.config;
     this.sql = qwSql(ctx.schema);
+    this.appVersion = createHash("md5").update(ctx.schema).digest("hex");
     this.names = queueNames(c);
+    this.ownedEnqueuers = owned(c.enqueuers, ctx.part);
+    this.ownedWorkers = owned(c.workers, ctx.part);
+    // A part opens the connections of the enqueuers and workers it owns, under their global names.
     this.roles = [
-      ...Array.from({ length: c.enqueuers }, (_, i) => `enqueuer ${i}`),
-      ...Array.from({ length: c.workers }, (_, w) => [
-        `worker ${w} poller`,
-        ...Array.from({ length: c.executors }, (_, e) => `worker ${w} executor ${e}`),
-      ]).flat(),
+      ...this.ownedEnqueuers.map((i) => `enqueuer ${i}`),
+      ...this.ownedWorkers.flatMap((w) => [`worker ${w} poller`, ...Array.from({ length: c.executors }, (_, e) => `worker ${w} executor ${e}`)]),
     ];
     this.enqueuedPerQueue = new Array(c.queues).fill(0);
     this.completedPerQueue = new Array(c.queues).fill(0);
@@ -120,7 +107,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
 
   async startReaders(clients: TargetClient[]) {
     const per = 1 + this.ctx.config.executors;
-    for (let w = 0; w < this.ctx.config.workers; w++) this.workerLoops.push(this.worker(w, clients.slice(w * per, (w + 1) * per)));
+    this.workerLoops = this.ownedWorkers.map((w, j) => this.worker(w, clients.slice(j * per, (j + 1) * per)));
     this.sampler = setInterval(() => {
       for (let q = 0; q < this.names.length; q++) this.peakBacklog[q] = Math.max(this.peakBacklog[q], this.enqueuedPerQueue[q] - this.completedPerQueue[q]);
     }, 1000);
@@ -128,7 +115,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
   }
 
   startWriters(clients: TargetClient[]) {
-    this.enqueuerLoops = clients.map((tc, i) => this.enqueuer(tc, i));
+    // The pacer is the part's own: its loops are numbered 0 … k − 1 as its share of the schedule (the engine's writer lag).
+    this.enqueuerLoops = clients.map((tc, j) => this.enqueuer(tc, j));
   }
 
   writersDone() {
@@ -399,12 +387,67 @@ class QueuedWorkflowsRun implements WorkloadRun {
         g.latency.e2e.record((te - sent.t) * 1000);
         this.completedIds.add(id);
         this.completedPerQueue[sent.queue]++;
-      } else this.completedUnknown++;
+      } else if (this.ctx.part) this.completedElsewhere.push(next);
+      else this.completedUnknown++;
       g.read(1);
     }
   }
 
   // ---------- verification ----------
+
+  ledger(): Ledger {
+    const digest = (d: IdDigest) => ({ count: d.count, hi: d.hi, lo: d.lo });
+    const l: QwLedger = {
+      enqueued: digest(this.enqueuedIds),
+      completed: digest(this.completedIds),
+      inFlight: [...this.inFlight].map(([id, f]) => [id, f.queue]),
+      completedElsewhere: this.completedElsewhere.map((x) => [x.id, x.queue]),
+      enqueuedPerQueue: this.enqueuedPerQueue,
+      completedPerQueue: this.completedPerQueue,
+      peakBacklog: this.peakBacklog,
+      completedNoRow: this.completedNoRow,
+      contention: this.contention,
+      heldAtStop: this.heldAtStop,
+    };
+    return l as unknown as Ledger;
+  }
+
+  /**
+   * Every part's record: a workflow one part enqueued and another completed leaves the first part's flight
+   * here; a completion no part had in flight is one of a workflow completed twice or never enqueued.
+   */
+  absorb(ledgers: readonly Ledger[]) {
+    const parts = ledgers as unknown as QwLedger[];
+    const add = (to: number[], from: number[]) => {
+      for (let i = 0; i < from.length; i++) to[i] = (to[i] ?? 0) + (from[i] ?? 0);
+    };
+    for (const l of parts) {
+      this.enqueuedIds.merge(l.enqueued);
+      this.completedIds.merge(l.completed);
+      for (const [id, queue] of l.inFlight) this.inFlight.set(id, { t: 0, queue });
+      add(this.enqueuedPerQueue, l.enqueuedPerQueue);
+      add(this.completedPerQueue, l.completedPerQueue);
+      add(this.peakBacklog, l.peakBacklog);
+      add(this.heldAtStop, l.heldAtStop);
+      this.completedNoRow += l.completedNoRow;
+      this.contention += l.contention;
+    }
+    let crossed = 0;
+    for (const l of parts)
+      for (const [id, queue] of l.completedElsewhere) {
+        if (!this.inFlight.delete(id)) {
+          this.completedUnknown++;
+          continue;
+        }
+        crossed++;
+        this.completedIds.add(id);
+        this.completedPerQueue[queue]++;
+      }
+    if (parts.length > 1)
+      this.notes.push(
+        `over ${parts.length} runner processes: ${crossed.toLocaleString("en-US")} workflow(s) were completed by another process than the one that enqueued them (their e2e latency is not timed: each process times its own); backlog peaks are each process's own, added`,
+      );
+  }
 
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
     const s = this.ctx.schema;
@@ -531,7 +574,7 @@ interface WorkerState {
 export const queuedWorkflows: WorkloadModule<QueuedWorkflowsConfig> = {
   kind: "queued-workflows",
   groupNames: () => ["queue"],
-  writerCount: (c) => c.enqueuers,
+  writerCount: (c, part) => owned(c.enqueuers, part).length,
   create: (ctx) => new QueuedWorkflowsRun(ctx),
 };
 

@@ -20,6 +20,7 @@ import {
   type YongCommon,
   yongParams,
   yongPacing,
+  yongParts,
   yongRateKnob,
 } from "../yong/fields";
 
@@ -208,6 +209,7 @@ export const search = defineWorkload({
   clientMemoryFormula: "articles × 2.3 KB × 3 + pool × each answer (baseline: 2 % of the articles in full)",
   writeBatch: () => 1,
   rateKnob: yongRateKnob(),
+  parts: yongParts((c: SearchConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "article",
   metrics: {

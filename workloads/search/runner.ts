@@ -5,9 +5,9 @@
 // predicate finds exactly the articles each term was put into.
 import type pg from "pg";
 import type { TargetClient } from "../../runner/core";
-import type { WorkloadContext } from "../runtime";
+import type { Ledger, WorkloadContext } from "../runtime";
 import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver";
-import { generateCorpus } from "./corpus";
+import { type Corpus, generateCorpus } from "./corpus";
 import { MODDED_LIMIT, parseTerms, type SearchConfig } from "./definition";
 import { type CorpusFacts, loadCorpus, searchSql, verifyCorpus } from "./sql";
 
@@ -24,6 +24,9 @@ class SearchWorkload implements YongWorkload {
   private readonly wrongExamples: string[] = [];
   private rowsMin = Number.POSITIVE_INFINITY;
   private rowsMax = 0;
+  /** Searches answered and rows they returned: this instance's own record (verify never reads ctx.stats). */
+  private searches = 0;
+  private rows = 0;
 
   constructor(private readonly ctx: WorkloadContext<SearchConfig>) {
     const c = ctx.config;
@@ -51,10 +54,37 @@ class SearchWorkload implements YongWorkload {
     this.ctx.log(
       `loaded ${c.articles.toLocaleString("en-US")} articles (${(corpus.bytes / 1048576).toFixed(1)} MiB of text) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     );
-    // Keep what verification needs, not the articles.
+    this.learn(corpus);
+  }
+
+  /** Keeps what verification and the answers' checks need, not the articles. */
+  private learn(corpus: Corpus) {
+    const c = this.ctx.config;
     this.corpus = { size: corpus.articles.length, checksum: corpus.checksum, matches: corpus.matches };
     for (const [term, ids] of corpus.matches)
       this.expected.set(term, { matches: ids.length, rows: c.variant === "modded" ? Math.min(MODDED_LIMIT, ids.length) : ids.length });
+  }
+
+  /** A part of a run over several processes did not load the corpus (the coordinator did): it generates the same
+   *  one (seeded) to know what each term must return, before its first request. */
+  async startOwn() {
+    if (this.ctx.part && this.expected.size === 0) this.learn(generateCorpus(this.ctx.config.articles, this.terms));
+  }
+
+  ledger(): Ledger {
+    const { searches, rows, rowsMin, rowsMax, wrongAnswers, wrongExamples } = this;
+    return { searches, rows, rowsMin: searches ? rowsMin : null, rowsMax, wrongAnswers, wrongExamples };
+  }
+
+  absorb(ledgers: readonly Ledger[]) {
+    for (const l of ledgers) {
+      this.searches += Number(l.searches);
+      this.rows += Number(l.rows);
+      if (l.rowsMin !== null) this.rowsMin = Math.min(this.rowsMin, Number(l.rowsMin));
+      this.rowsMax = Math.max(this.rowsMax, Number(l.rowsMax));
+      this.wrongAnswers += Number(l.wrongAnswers);
+      for (const e of l.wrongExamples as string[]) if (this.wrongExamples.length < 3) this.wrongExamples.push(e);
+    }
   }
 
   next(): YongRequest {
@@ -66,6 +96,8 @@ class SearchWorkload implements YongWorkload {
     const r = await tc.client.query({ name: "search", text: this.sql.query, values: [this.sql.param(term)] });
     const rows = r.rows.length;
     this.ctx.stats.op("rows").done(rows);
+    this.searches++;
+    this.rows += rows;
     if (rows < this.rowsMin) this.rowsMin = rows;
     if (rows > this.rowsMax) this.rowsMax = rows;
     const want = this.expected.get(term)!.rows;
@@ -82,8 +114,7 @@ class SearchWorkload implements YongWorkload {
       problems.push(
         `${this.wrongAnswers.toLocaleString("en-US")} search(es) returned a row count the corpus does not explain (${this.wrongExamples.join("; ")})`,
       );
-    const searches = this.ctx.stats.op("search").total.count;
-    const rows = this.ctx.stats.op("rows").total.count;
+    const { searches, rows } = this;
     if (searches)
       this.notes.push(
         `rows returned per search: ${(rows / searches).toFixed(1)} on average (${this.rowsMin}-${this.rowsMax}); ${

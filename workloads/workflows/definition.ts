@@ -3,7 +3,7 @@
 // benchmarks/dbos_start_workflow.py; steps add the replay-check read and the checkpoint write each.
 import type { z } from "zod";
 import { DBOS_WORKFLOWS_43K } from "../dbos/published";
-import { connectionsField, openLoopPacing, openLoopKnob, rateField, timingFields, timingParts } from "../dbos/fields";
+import { connectionParts, connectionsField, openLoopPacing, openLoopKnob, rateField, timingFields, timingParts } from "../dbos/fields";
 import { profileField } from "../dbos/schema";
 import { paramsObject, plural, fieldTable } from "../fields";
 import { defineWorkload } from "../types";
@@ -71,6 +71,7 @@ export const workflows = defineWorkload({
   clientMemoryFormula: "connections × 1 KiB",
   writeBatch: () => 1,
   rateKnob: openLoopKnob(),
+  parts: connectionParts(),
   pacing: (c) => openLoopPacing(c, "workflow", "workflow"),
   verifiedUnit: "workflow",
   metrics: {

@@ -5,11 +5,12 @@
 // library checks a connection out of its pool per transaction: the same commits and round trips).
 import { randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
-import { drainNotes, OpenLoop, type Slot, type TargetClient, clock } from "../../runner/core";
+import { owned } from "../../lib/workloads/parts";
+import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient, clock } from "../../runner/core";
 import { dbosSchemaDdl, type DbosProfile, VALUES } from "../dbos/schema";
 import * as S from "../dbos/statements";
 import { uuid7 } from "../dbos/uuid7";
-import { stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { WorkflowsConfig } from "./definition";
 
 /** Each profile's statements and how it opens the transactions that differ (captured). */
@@ -137,9 +138,12 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
   };
 
   const loop = new OpenLoop(ctx.pacer, ctx, 1, runWorkflow);
+  /** On the coordinating instance of a run over several processes: the parts' open loops, merged (absorb). */
+  let absorbed: OpenLoopResult | null = null;
 
   return {
-    roles: Array.from({ length: c.connections }, (_, i) => `conn ${i + 1}`),
+    // A part opens the connections it owns, under their global names.
+    roles: owned(c.connections, ctx.part).map((i) => `conn ${i + 1}`),
     notes,
     async setup(admin: pg.Client) {
       await admin.query(dbosSchemaDdl(schema, c.profile));
@@ -148,8 +152,14 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     startWriters: (clients) => loop.start(clients),
     writersDone: () => loop.done(),
     readersDone: async () => undefined,
+    ledger: (): Ledger => ({ started, completed, loop: loop.result() }),
+    absorb(ledgers) {
+      started = ledgers.reduce((n, l) => n + Number(l.started), 0);
+      completed = ledgers.reduce((n, l) => n + Number(l.completed), 0);
+      absorbed = mergeOpenLoopResults(ledgers.map((l) => l.loop as OpenLoopResult));
+    },
     async verify(admin: pg.Client): Promise<WorkloadVerification> {
-      const r = loop.result();
+      const r = absorbed ?? loop.result();
       notes.push(...drainNotes(r, "workflow"));
       const { rows } = await admin.query<{ n: string; success: string; not_final: string; outputs: string }>(
         `SELECT (SELECT count(*) FROM ${schema}.workflow_status) AS n,
@@ -196,6 +206,6 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
 export const workflows: WorkloadModule<WorkflowsConfig> = {
   kind: "workflows",
   groupNames: () => [],
-  writerCount: (c) => c.connections,
+  writerCount: (c, part) => owned(c.connections, part).length,
   create,
 };

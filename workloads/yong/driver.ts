@@ -10,8 +10,9 @@
 // virtual user or arrival, and its verification; the engine (runner/engine.ts) supplies phases and samples.
 import type pg from "pg";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
+import { owned } from "../../lib/workloads/parts";
 import { type TargetClient, type OpStats, clock } from "../../runner/core";
-import { ERROR_PAUSE_MS, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { ERROR_PAUSE_MS, type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import { POOL_WAIT_OP, STATEMENT_OP, TOTAL_OP, type YongCommon } from "./fields";
 
 /** One request: the operation it counts as, and its statements on a pool connection (throws on failure). */
@@ -40,6 +41,10 @@ export interface YongWorkload {
   startOwn?(clients: TargetClient[]): Promise<void>;
   /** Resolves when what runs beside the requests has exited (it stops on the engine's readers' stopper). */
   ownDone?(): Promise<void>;
+  /** A part's record for the whole run's verify (workloads/runtime.ts WorkloadRun.ledger). */
+  ledger?(): Ledger;
+  /** On the coordinating instance: every part's ledger, before verify. */
+  absorb?(ledgers: readonly Ledger[]): void;
 }
 
 /**
@@ -80,15 +85,22 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
   private readonly total: OpStats;
   private readonly statement: OpStats;
   private readonly poolWait: OpStats;
+  /** The global index of each of this part's virtual users (all of them without a part): the pacer counts its own
+   *  0 … k − 1, the workload's requests are those of the global VU. */
+  private readonly vuIds: number[];
 
   constructor(
     private readonly ctx: WorkloadContext<C & WorkloadConfig>,
     private readonly w: YongWorkload,
   ) {
     const pacing = ctx.pacer.pacing;
-    if (pacing.kind === "closed-loop" && pacing.virtualUsers !== w.vus)
-      throw new Error(`internal: ${ctx.config.kind} declares ${pacing.virtualUsers} virtual users in its pacing but its requests are for ${w.vus}`);
-    this.roles = [...Array.from({ length: ctx.config.pool }, (_, i) => `pool ${i}`), ...(w.ownRoles ?? [])];
+    this.vuIds = owned(w.vus, ctx.part);
+    if (pacing.kind === "closed-loop" && pacing.virtualUsers !== this.vuIds.length)
+      throw new Error(
+        `internal: ${ctx.config.kind} declares ${pacing.virtualUsers} virtual users in its pacing but its requests are for ${this.vuIds.length}${ctx.part ? ` (part ${ctx.part.index} of ${ctx.part.of}: did the engine pace it with partPacing?)` : ""}`,
+      );
+    // A part opens the pool connections it owns, under their global names.
+    this.roles = [...owned(ctx.config.pool, ctx.part).map((i) => `pool ${i}`), ...(w.ownRoles ?? [])];
     // Every declared operation from the start, so a run that never saw one (no empty dequeue) still reports 0.
     const metrics = definitionOf(ctx.config).metrics;
     for (const o of metrics.operations) ctx.stats.op(o.name);
@@ -115,7 +127,7 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
     const { pacer, writersStop: stop } = this.ctx;
     // The declared pacing decides: virtual users (pacing.virtualUsers of them, thinking pacing.thinkMs) or arrivals.
     if (pacer.pacing.kind === "open-loop") this.loops = [pacer.arrivals(stop, (due) => this.arrive(pool, due))];
-    else this.loops = [pacer.virtualUsers(stop, async (vu) => (await this.request(pool, this.w.next(vu), clock(), true)) !== "exit")];
+    else this.loops = [pacer.virtualUsers(stop, async (vu) => (await this.request(pool, this.w.next(this.vuIds[vu]), clock(), true)) !== "exit")];
   }
 
   writersDone() {
@@ -125,6 +137,15 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
   }
   readersDone() {
     return this.w.ownDone?.() ?? Promise.resolve();
+  }
+
+  ledger(): Ledger {
+    return { dropped: this.dropped, workload: this.w.ledger?.() ?? {} };
+  }
+
+  absorb(ledgers: readonly Ledger[]) {
+    for (const l of ledgers) this.dropped += Number(l.dropped ?? 0);
+    this.w.absorb?.(ledgers.map((l) => (l.workload ?? {}) as Ledger));
   }
 
   verify(admin: pg.Client) {
@@ -196,7 +217,8 @@ export function yongModule<C extends YongCommon & WorkloadConfig>(
   return {
     kind,
     groupNames: () => [],
-    writerCount: (c) => c.pool,
+    // A part's "writers" are the pool connections it owns.
+    writerCount: (c, part) => owned(c.pool, part).length,
     create: (ctx) => new YongRun<C>(ctx, create(ctx)),
     // The workload alone, without the driver: the mixed workload runs several of them on one driver.
     workload: create,

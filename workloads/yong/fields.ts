@@ -5,7 +5,7 @@
 // driver.ts (server-only) runs their requests.
 import type { z } from "zod";
 import { field, type FieldsOutput, paramsObject, plural, timingFields, whenValid } from "../fields";
-import type { FieldDef, OperationDef, Pacing, RateKnob } from "../types";
+import { type FieldDef, type OperationDef, ownedCount, type Pacing, type PartsDef, type RateKnob } from "../types";
 
 export const VARIANTS = ["baseline", "modded"] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -186,6 +186,23 @@ export function yongPacing(c: YongCommon, vus: number): Pacing {
   return c.load === "rate"
     ? { kind: "open-loop", targetPerSecond: c.rate, unit: "req", operation: TOTAL_OP }
     : { kind: "closed-loop", unit: "req", operation: TOTAL_OP, virtualUsers: vus, thinkMs: c.thinkMs };
+}
+
+/**
+ * How a Yong run splits over runner processes: each part owns pool connections by index ("pool 3" is the same
+ * connection name in every part) and, in a closed loop, virtual users by index (VU 7 runs in part 7 mod N, with
+ * the requests of VU 7). An open loop's arrivals go to each part in proportion to its connections, which serve
+ * them. `vus` counts the config's virtual users; `vuFields` names the field(s) that set them.
+ */
+export function yongParts<C extends YongCommon>(vus: (c: C) => number, vuFields: string): PartsDef<C> {
+  // In a closed loop each part needs a virtual user and a connection: the fewer of the two limits the split.
+  const vusLimit = (c: C) => c.load === "vus" && vus(c) < c.pool;
+  return {
+    unit: (c) => (vusLimit(c) ? "virtual user" : "pool connection"),
+    field: (c) => (vusLimit(c) ? vuFields : "pool"),
+    max: (c) => (c.load === "vus" ? Math.min(vus(c), c.pool) : c.pool),
+    share: (c, part) => (c.load === "vus" ? ownedCount(vus(c), part) / vus(c) : ownedCount(c.pool, part) / c.pool),
+  };
 }
 
 /** "200 VUs, 100 ms think" or "open loop 500 req/s", then the pool: describe()'s load parts. */
