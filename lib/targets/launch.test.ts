@@ -6,6 +6,8 @@ import { POST } from "../../app/api/runs/route";
 import { prisma } from "../db";
 import { getRun } from "../runs/store";
 import { testControlStore, testDatabase } from "../testing";
+import { WorkloadConfig } from "../workloads/config";
+import { partsProblem } from "../workloads/parts";
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;
@@ -103,4 +105,16 @@ test("absent fields take their defaults; pub/sub readers per group follow partit
     backoff: "reference-effective",
   });
   await prisma().run.update({ where: { id: r.body.id! }, data: { status: "cancelled" } });
+});
+
+test("processes its workload cannot split over is refused under the processes field, in partsProblem's words, before any run is queued", async () => {
+  const before = await prisma().run.count();
+  const config = { kind: "pubsub", writers: 1, partitions: 1, processes: 2 };
+  const r = await post(config);
+  const want = partsProblem(WorkloadConfig.parse(config));
+  assert.ok(want, "one partition cannot be carried by 2 processes");
+  assert.equal(r.status, 400);
+  assert.deepEqual(r.body, { error: "cannot be split over its processes", fields: { processes: want } });
+  assert.match(want, /processes/);
+  assert.equal(await prisma().run.count(), before, "nothing was queued");
 });

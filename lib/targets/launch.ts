@@ -7,6 +7,7 @@ import { createRun } from "../runs/store";
 import { budgetProblem } from "./capacity";
 import { readEnv } from "../env";
 import { memoryProblem } from "../workloads/memory";
+import { partsProblem } from "../workloads/parts";
 import { controlStoreIdentity, resolveTarget, targetInfo, type TargetInfo } from "./store";
 import { parseConfig, workloadDefinitions, type WorkloadConfig } from "../workloads/config";
 
@@ -88,7 +89,10 @@ export async function checkLaunch(
     };
   const parsed = parseConfig(config);
   if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
-  // Before any connection: a run the runner could not hold is refused whatever the target.
+  // Before any connection: a run its workload cannot split over its processes, or the runner could not hold, is
+  // refused whatever the target.
+  const split = partsProblem(parsed.config);
+  if (split) return { ok: false, error: "cannot be split over its processes", fields: { processes: split } };
   const tooBig = memoryProblem(parsed.config, memoryBudgetMb);
   if (tooBig) return { ok: false, error: "over the runner's memory budget", fields: { [tooBig.field]: tooBig.message } };
 
