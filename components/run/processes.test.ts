@@ -123,7 +123,12 @@ test("the worst part's reason is the first thing it stands out on, in worstPart'
     worst: false,
     ...r,
   });
-  assert.match(worstWhy([row(0, {}), row(1, { clientBound: true })], 1)!, /^client-bound/);
+  assert.equal(worstWhy([row(0, {}), row(1, { clientBound: true })], 1), "client-bound (its own load distorted its latencies), the only part that was");
+  const bound = { clientBound: true, exposedDelayMs: 70 };
+  assert.equal(
+    worstWhy([row(0, { ...bound, runQueueWaitMsPerSec: 739 }), row(1, { ...bound, exposedDelayMs: 43, runQueueWaitMsPerSec: 785 })], 1),
+    "client-bound as others, and waited longest for a CPU (785.0 ms/s)",
+  );
   assert.equal(worstWhy([row(0, { runQueueWaitMsPerSec: 5 }), row(1, { runQueueWaitMsPerSec: 140 })], 1), "waited longest for a CPU (140.0 ms/s)");
   assert.equal(worstWhy([row(0, { exposedDelayMs: 0.5 }), row(1, { exposedDelayMs: 12 })], 1), "highest event-loop delay (12.00 ms over 1% of the time)");
   assert.equal(worstWhy([row(0, {}), row(1, { cpuCores: 0.9 })], 1), "most CPU (90% of a core)");

@@ -62,13 +62,15 @@ export const ratesText = (rates: readonly PartRate[]) => rates.map((r) => `${r.l
 export function worstWhy(rows: readonly PartRow[], worst: number | null): string | null {
   const w = rows.find((r) => r.part === worst);
   if (!w) return null;
-  const others = rows.filter((r) => r !== w);
-  if (w.clientBound) return "client-bound: its own load distorted its latencies";
-  const above = (f: (r: PartRow) => number | undefined) => (f(w) ?? 0) > Math.max(0, ...others.map((r) => f(r) ?? 0));
-  if (above((r) => r.runQueueWaitMsPerSec)) return `waited longest for a CPU (${dec(w.runQueueWaitMsPerSec ?? 0)} ms/s)`;
-  if (above((r) => r.exposedDelayMs)) return `highest event-loop delay (${dec(w.exposedDelayMs ?? 0, 2)} ms over 1% of the time)`;
-  if (above((r) => r.cpuCores)) return `most CPU (${dec(100 * w.cpuCores, 0)}% of a core)`;
-  return "loaded no less than the others";
+  // Parts ranked alike on being client-bound are told apart by the next key; a part bound alone is named for it.
+  const peers = rows.filter((r) => r !== w && r.clientBound === w.clientBound);
+  if (w.clientBound && peers.length === 0) return "client-bound (its own load distorted its latencies), the only part that was";
+  const lead = w.clientBound ? "client-bound as others, and " : "";
+  const above = (f: (r: PartRow) => number | undefined) => (f(w) ?? 0) > Math.max(0, ...peers.map((r) => f(r) ?? 0));
+  if (above((r) => r.runQueueWaitMsPerSec)) return `${lead}waited longest for a CPU (${dec(w.runQueueWaitMsPerSec ?? 0)} ms/s)`;
+  if (above((r) => r.exposedDelayMs)) return `${lead}highest event-loop delay (${dec(w.exposedDelayMs ?? 0, 2)} ms over 1% of the time)`;
+  if (above((r) => r.cpuCores)) return `${lead}most CPU (${dec(100 * w.cpuCores, 0)}% of a core)`;
+  return `${lead}loaded no less than the others`;
 }
 
 /** The Processes table of a finished run, or null for a run of one process. */
