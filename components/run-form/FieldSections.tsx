@@ -37,6 +37,7 @@ function AutoProcesses({ form, cores }: { form: FormState; cores: number | null 
     <button
       type="button"
       className="btn small"
+      style={{ alignSelf: "flex-start" }}
       data-testid="processes-auto"
       disabled={cores === null}
       title={cores === null ? "no live runner has said how many cores it has: start `npm run runner` (or npm start)" : `the runner's ${cores} cores`}
