@@ -9,12 +9,20 @@ import { fmtLatency, fmtRate } from "@/lib/runs/format";
 const signedMs = (ms: number) => `${ms >= 0 ? "+" : "−"}${fmtLatency(Math.abs(ms))}`;
 const cpu = (cores: number | undefined) => (cores === undefined ? "–" : `${(100 * cores).toFixed(0)}%`);
 
-/** Its rates, one per declared operation: "1,234 msg/s writes". */
+/** Its rates, one per declared operation, under headers that carry the unit ("writes (msg/s)"). */
 function Rates({ rates }: { rates: PartRate[] }) {
   return rates.map((r) => (
     <td key={r.name} className="num">
-      {fmtRate(r.perSecond)} {r.unit}/s
+      {fmtRate(r.perSecond)}
     </td>
+  ));
+}
+
+function RateHeaders({ rates }: { rates: PartRate[] }) {
+  return rates.map((o) => (
+    <th scope="col" className="num" key={o.name}>
+      {o.label} ({o.unit}/s)
+    </th>
   ));
 }
 
@@ -35,16 +43,22 @@ export function ProcessesTable({ summary }: { summary: RunSummary }) {
           <tr>
             <th scope="col">part</th>
             <th scope="col">host</th>
-            <th scope="col">pid</th>
-            <th scope="col">start skew</th>
-            <th scope="col">clock offset</th>
-            {ops.map((o) => (
-              <th scope="col" key={o.name}>
-                {o.label}
-              </th>
-            ))}
-            <th scope="col">runner CPU (of a core)</th>
-            <th scope="col">event-loop delay (1% of the time)</th>
+            <th scope="col" className="num">
+              pid
+            </th>
+            <th scope="col" className="num">
+              start skew
+            </th>
+            <th scope="col" className="num">
+              clock offset
+            </th>
+            <RateHeaders rates={ops} />
+            <th scope="col" className="num">
+              runner CPU (of a core)
+            </th>
+            <th scope="col" className="num">
+              event-loop delay (1% of the time)
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -86,13 +100,13 @@ export function LiveProcesses({ sample, workload }: { sample: Sample | undefined
       <thead>
         <tr>
           <th scope="col">part</th>
-          {ops.map((o) => (
-            <th scope="col" key={o.name}>
-              {o.label}
-            </th>
-          ))}
-          <th scope="col">CPU (of a core)</th>
-          <th scope="col">loop delay max</th>
+          <RateHeaders rates={ops} />
+          <th scope="col" className="num">
+            CPU (of a core)
+          </th>
+          <th scope="col" className="num">
+            loop delay max
+          </th>
         </tr>
       </thead>
       <tbody>
