@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import os from "node:os";
 import { test } from "node:test";
 import { toCliCommand } from "../lib/runs/cli-command";
 import { backoffOf, presetById, PRESETS, WorkloadConfig } from "../lib/workloads/config";
-import { parseArgs, parseDuration, usage } from "./cli-args";
+import { partsProblem } from "../lib/workloads/parts";
+import { parseArgs, parseDuration, processesOf, usage } from "./cli-args";
 
 const run = (argv: string[]) => {
   const r = parseArgs(argv);
@@ -171,4 +173,33 @@ test("durations: one parser (lib/duration.ts) for the CLI's flags and the refere
   assert.equal(parseDuration("2000ms"), 2, "whole seconds in any unit");
   assert.equal(parseDuration("1.5m"), 90, "Go's fractions, when they make whole seconds");
   for (const bad of ["-5s", "1s500ms", "5 s", "s5", "1d"]) assert.equal(parseDuration(bad), null, bad);
+});
+
+test("--processes: a number or auto (this machine's cores, stored as the number); anything else is named; a config that cannot split is refused", () => {
+  const cores = os.availableParallelism();
+  assert.equal(processesOf("auto"), cores);
+  assert.equal(processesOf(" AUTO "), cores);
+  assert.equal(processesOf("2"), 2);
+  for (const bad of ["two", "1.5", "-2", "", "2x"]) assert.equal(processesOf(bad), null, bad);
+  assert.equal(run(["queue", "--processes", "1"]).config.processes, 1);
+  assert.equal(run(["queue"]).config.processes, 1, "default 1");
+  for (const bad of ["two", "1.5", "auto2"])
+    assert.match(
+      error(["queue", "--processes", bad]),
+      new RegExp(
+        `^-processes expects a whole number of runner processes \\(1 to 64\\) or auto \\(this machine's ${cores} cores\\), got "${bad.replace(".", "\\.")}"$`,
+      ),
+    );
+  assert.match(error(["queue", "--processes=0"]), /^invalid queue settings: -processes: Runner processes must be at least 1/);
+  assert.match(error(["queue", "--processes=65"]), /^invalid queue settings: -processes: Runner processes must be at most 64/);
+  // What a split the workload refuses says (lib/workloads/parts.ts partsProblem): its own words, after the flag.
+  const one = error(["pubsub", "-partitions", "1", "-writers", "1", "--processes", "2"]);
+  const want = partsProblem(WorkloadConfig.parse({ kind: "pubsub", partitions: 1, writers: 1, processes: 2 }));
+  assert.ok(want, "one partition cannot be split over 2 processes");
+  assert.equal(one, `-processes: ${want}`);
+  // auto: the number of cores, accepted or refused by the same rule (never the word stored).
+  const argv = ["pubsub", "-partitions", "64", "-writers", "64", "--processes", "auto"];
+  const split = partsProblem(WorkloadConfig.parse({ kind: "pubsub", partitions: 64, writers: 64, processes: Math.min(cores, 64) }));
+  if (split || cores > 64) assert.match(error(argv), /processes/);
+  else assert.equal(run(argv).config.processes, cores);
 });

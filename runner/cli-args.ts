@@ -2,7 +2,9 @@
 // --name, -name=value, --name value), so a reference command line can be pasted as is, plus our own
 // (--target, --warmup, --preset, --json, --save). No dependency: the grammar is small and the messages must
 // name the exact flag.
+import os from "node:os";
 import { checkPgUrl } from "../lib/targets/pgurl";
+import { partsProblem } from "../lib/workloads/parts";
 import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads/config";
 import type { WorkloadDefinition } from "../workloads/types";
 import { parseWholeMillis, parseWholeSeconds } from "../lib/duration";
@@ -97,6 +99,16 @@ export interface CliOptions {
 
 export type ParsedArgs = { kind: "help" } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
 
+/**
+ * -processes: a whole number (the schema checks its range and names it), or `auto`, this machine's cores
+ * (os.availableParallelism), resolved here so the stored config holds the number the run used; null otherwise.
+ */
+export function processesOf(raw: string): number | null {
+  const v = raw.trim().toLowerCase();
+  if (v === "auto") return os.availableParallelism();
+  return /^\d+$/.test(v) ? Number(v) : null;
+}
+
 /** "30s", "2m", "1m30s", "1h", or plain seconds ("45") → whole seconds; null if not a duration. */
 export const parseDuration = parseWholeSeconds;
 
@@ -178,7 +190,12 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const field = spec.fields.get(kind);
     if (!field) return err(`-${name} applies to the ${[...spec.fields.keys()].join(" and ")} workload${spec.fields.size > 1 ? "s" : ""} only, not ${kind}`);
     if (spec.type === "bool") input[field] = raw;
-    else if (spec.type === "int") {
+    else if (name === "processes") {
+      const n = processesOf(String(raw));
+      if (n === null)
+        return err(`-processes expects a whole number of runner processes (1 to 64) or auto (this machine's ${os.availableParallelism()} cores), got "${raw}"`);
+      input[field] = n;
+    } else if (spec.type === "int") {
       // Anything but a whole number goes to the schema as the text, so its message is the form's words.
       input[field] = /^-?\d+$/.test(String(raw)) ? Number(raw) : raw;
     } else if (spec.type === "duration") {
@@ -204,6 +221,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const msgs = Object.entries(parsed.errors).map(([field, msg]) => (byField[field] ? `-${byField[field]}: ${msg}` : msg));
     return err(`invalid ${kind} settings: ${msgs.join("; ")}`);
   }
+  const split = partsProblem(parsed.config);
+  if (split) return err(`-processes: ${split}`);
 
   // Target: --target, or the reference's -host/-port/-db/-user/-password, or the default.
   let target = values.get("target") as string | undefined;
@@ -251,6 +270,7 @@ export function usage(): string {
     "Examples:",
     "  npm run bench -- pubsub -writers 10 -partitions 4 -consumer-groups 5 -write-batch 100 -read-batch 200 -throttle_writes 5000 -duration 2m",
     "  npm run bench -- --preset queue-4vcpu-single-node -duration 60s --json queue.json --save",
+    "  npm run bench -- pubsub -writers 4 -partitions 4 -throttle_writes 20000 --processes 2",
     "",
     "Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags.",
   );

@@ -8,6 +8,7 @@ import { counterOf, type MetricModel, groupsOf, latencyMetrics, latencyOf, rateO
 import { telemetryText } from "../lib/telemetry/report";
 import { verificationLine } from "../lib/measurement/verification";
 import { clientNumbers } from "../lib/measurement/runner-load";
+import { partsLines } from "../lib/measurement/part-view";
 import type { Report } from "./stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -132,6 +133,8 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
     out.push(
       `runner event loop: delay p50 ${fmtLatency(l.loopDelayMs.p50)} p99 ${fmtLatency(l.loopDelayMs.p99)} max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core${clientNumbers(l)} → ${l.clientBound ? "CLIENT-BOUND (see the note)" : "not client-bound"}${l.rule ? "" : " (as stored, by the earlier rule)"}`,
     );
+  // A run over several runner processes: one line per part, the worst named (none for one process).
+  out.push(...partsLines(s));
   out.push(
     `Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}` +
       (m.targetOnRunnerMachine ? "; Postgres runs on the runner's machine (they share its cores)" : ""),

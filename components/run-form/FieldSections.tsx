@@ -1,10 +1,11 @@
 // The New run form's knobs: one panel per group of the workload's field table (load, batches, timing), each
 // field drawn by its control: a derived value, a switch, a choice, or a text box checked as it is typed.
+import type { ReactNode } from "react";
 import type { FieldSpec } from "./fields";
 import { fieldsOf, GROUP_LABEL } from "./fields";
 import type { FormState } from "./useFormState";
 
-export function FieldSections({ form }: { form: FormState }) {
+export function FieldSections({ form, runnerCores = null }: { form: FormState; runnerCores?: number | null }) {
   const shown = fieldsOf(form.kind);
   // A section only when the workload has fields in it (DBOS's workloads have no messages or batches).
   const groups = (["load", "batches", "timing"] as const).filter((g) => shown.some((f) => f.group === g));
@@ -15,18 +16,40 @@ export function FieldSections({ form }: { form: FormState }) {
         {shown
           .filter((f) => f.group === g)
           .map((f) => (
-            <Field key={f.name} f={f} form={form} />
+            <Field key={f.name} f={f} form={form} runnerCores={runnerCores} />
           ))}
       </div>
     </section>
   ));
 }
 
-function Field({ f, form }: { f: FieldSpec; form: FormState }) {
+function Field({ f, form, runnerCores }: { f: FieldSpec; form: FormState; runnerCores: number | null }) {
   if (f.derivedFrom) return <DerivedField f={f} form={form} />;
   if (f.control === "bool") return <BoolField f={f} form={form} />;
   if (f.control === "select") return <SelectField f={f} form={form} />;
-  return <TextField f={f} form={form} />;
+  return <TextField f={f} form={form} extra={f.name === "processes" ? <AutoProcesses form={form} cores={runnerCores} /> : undefined} />;
+}
+
+/** Runner processes' "auto": the cores of the runner that will take the run, filled in as the number (the run
+ *  stores the number it used). Without a live runner that recorded its cores there is nothing to fill in. */
+function AutoProcesses({ form, cores }: { form: FormState; cores: number | null }) {
+  return (
+    <button
+      type="button"
+      className="btn small"
+      style={{ alignSelf: "flex-start" }}
+      data-testid="processes-auto"
+      disabled={cores === null}
+      title={cores === null ? "no live runner has said how many cores it has: start `npm run runner` (or npm start)" : `the runner's ${cores} cores`}
+      onClick={() => {
+        if (cores === null) return;
+        form.setField("processes", String(cores));
+        form.touch("processes");
+      }}
+    >
+      auto{cores !== null ? ` (${cores} cores)` : ""}
+    </button>
+  );
 }
 
 /** A value the schema derives from other fields (readers in total): shown, never typed. */
@@ -77,7 +100,7 @@ function SelectField({ f, form }: { f: FieldSpec; form: FormState }) {
   );
 }
 
-function TextField({ f, form }: { f: FieldSpec; form: FormState }) {
+function TextField({ f, form, extra }: { f: FieldSpec; form: FormState; extra?: ReactNode }) {
   const id = `f-${f.name}`;
   const err = form.errorFor(f.name);
   return (
@@ -100,6 +123,7 @@ function TextField({ f, form }: { f: FieldSpec; form: FormState }) {
         onChange={(e) => form.setField(f.name, e.target.value)}
         onBlur={() => form.touch(f.name)}
       />
+      {extra}
       <FieldMessage id={id} err={err} hint={f.hint} />
     </div>
   );

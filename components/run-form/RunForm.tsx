@@ -21,8 +21,19 @@ import { WorkloadPanel } from "./WorkloadPanel";
 
 export type { RunFormInitial } from "./useFormState";
 
-/** `defaultCli`: how a terminal in this project reaches the default target (lib/targets/default-target.ts), for the command preview. */
-export function RunForm({ initial, targets, defaultCli = {} }: { initial: RunFormInitial; targets: PublicTarget[]; defaultCli?: CliTarget }) {
+/** `defaultCli`: how a terminal in this project reaches the default target (lib/targets/default-target.ts), for the command preview.
+ *  `runnerCores`: the cores of the runner that will take the run (the runner processes' "auto"); null when no live runner says. */
+export function RunForm({
+  initial,
+  targets,
+  defaultCli = {},
+  runnerCores = null,
+}: {
+  initial: RunFormInitial;
+  targets: PublicTarget[];
+  defaultCli?: CliTarget;
+  runnerCores?: number | null;
+}) {
   const form = useFormState(initial);
   const choice = useTargetChoice(targets, initial.targetId);
   const { targetId } = choice;
@@ -40,7 +51,7 @@ export function RunForm({ initial, targets, defaultCli = {} }: { initial: RunFor
     <form ref={formRef} className="run-form" noValidate onSubmit={launch.launch} aria-label="New run">
       <div className="stack form-main">
         <WorkloadPanel form={form} initial={initial} referenceId={referenceId} fit={fit} />
-        <FieldSections form={form} />
+        <FieldSections form={form} runnerCores={runnerCores} />
         {form.kind === "queued-workflows" && <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />}
       </div>
 

@@ -10,7 +10,8 @@ import {
   WorkloadConfig,
   type WorkloadKind,
 } from "@/lib/workloads/config";
-import { fieldsOf, isLongPreset, pickWorkload, presetValues, toFormValues, toInput, workloadPickerGroups } from "./fields";
+import { partsProblem } from "@/lib/workloads/parts";
+import { checkFormInput, fieldsOf, isLongPreset, pickWorkload, presetValues, toFormValues, toInput, workloadPickerGroups } from "./fields";
 
 test("every preset survives the form: shown as text, read back to the same config", () => {
   for (const p of PRESETS) {
@@ -119,4 +120,19 @@ test("the workload picker groups every workload by its study, each with a one-li
     assert.ok(d.purpose, `${d.kind} has a purpose`);
     assert.ok(!d.purpose.includes("\n") && d.purpose.length <= 95, `${d.kind}: one short line (${d.purpose.length} characters)`);
   }
+});
+
+test("the form refuses runner processes its workload cannot split, under the processes field, in the API's words", () => {
+  const f = toFormValues(WorkloadConfig.parse({ kind: "pubsub", writers: 1, partitions: 1 }));
+  const ok = checkFormInput(toInput("pubsub", f.values));
+  assert.equal(ok.ok && ok.config.processes, 1);
+  const two = toInput("pubsub", { ...f.values, processes: "2" });
+  const want = partsProblem(WorkloadConfig.parse(two));
+  assert.ok(want, "one partition cannot be split over 2 processes");
+  assert.deepEqual(checkFormInput(two), { ok: false, errors: { processes: want } });
+  // A bad number is the schema's message, as before.
+  assert.deepEqual(checkFormInput(toInput("pubsub", { ...f.values, processes: "0" })), {
+    ok: false,
+    errors: { processes: "Runner processes must be at least 1" },
+  });
 });

@@ -1,8 +1,10 @@
 // The knobs of the New run form, from each workload's field table (workloads/<kind>/definition.ts), and the
 // conversion between the form's inputs and the WorkloadInput that lib/workloads/config.ts parses (the same schema as
 // the API and the CLI). Labels and units are the field table's, so the schema's messages use the same words.
+import { partsProblem } from "@/lib/workloads/parts";
 import {
   LONG_RUN_SECONDS,
+  parseConfig,
   type Preset,
   presetById,
   runTimeOf,
@@ -52,6 +54,16 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
     out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" || f.control === "text" ? v : DECIMAL.test(v) ? Number(v) : v;
   }
   return out as WorkloadInput;
+}
+
+/**
+ * The form's input checked as the API checks it (lib/targets/launch.ts): the schema, then whether the workload
+ * can split the run over its runner processes (lib/workloads/parts.ts), that message under the processes field.
+ */
+export function checkFormInput(input: WorkloadInput): ReturnType<typeof parseConfig> {
+  const parsed = parseConfig(input);
+  const split = parsed.ok ? partsProblem(parsed.config) : null;
+  return split ? { ok: false, errors: { processes: split } } : parsed;
 }
 
 /** A preset's form values; a long one (a published window over 5 minutes) starts with the short window, and

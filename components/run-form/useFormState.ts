@@ -3,8 +3,8 @@
 // (lib/workloads/config.ts), each field's message, the total time. Changing the preset or the workload resets
 // the fields to it; typing marks the preset "(edited)" and withdraws the server's message for that field.
 import { useMemo, useState } from "react";
-import { LONG_RUN_SECONDS, parseConfig, type Preset, presetById, type WorkloadConfig, type WorkloadKind, runTimeOf } from "@/lib/workloads/config";
-import { type FormValues, isLongPreset, pickWorkload, presetValues, toFormValues, toInput } from "./fields";
+import { LONG_RUN_SECONDS, type Preset, presetById, type WorkloadConfig, type WorkloadKind, runTimeOf } from "@/lib/workloads/config";
+import { checkFormInput, type FormValues, isLongPreset, pickWorkload, presetValues, toFormValues, toInput } from "./fields";
 
 export interface RunFormInitial {
   config: WorkloadConfig;
@@ -38,7 +38,7 @@ export function useFormState(initial: RunFormInitial) {
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
 
   const input = useMemo(() => toInput(kind, values), [kind, values]);
-  const parsed = useMemo(() => parseConfig(input), [input]);
+  const parsed = useMemo(() => checkFormInput(input), [input]);
   const clientErrors: FieldErrors = parsed.ok ? {} : parsed.errors;
   // A field's own message waits until it is left or the form is sent; the server's is shown at once.
   const errorFor = (name: string): string | undefined => serverErrors[name] ?? (touched.has(name) || submitted ? clientErrors[name] : undefined);

@@ -12,6 +12,7 @@ import type { RunView } from "@/lib/runs/view";
 import type { Sample } from "@/lib/measurement/sample";
 import { LiveVerdict, RunVerdict } from "@/components/telemetry/VerdictPanel";
 import { LiveNumbers } from "./LiveNumbers";
+import { LiveProcesses } from "./ProcessesTable";
 import { LocalTime } from "./LocalTime";
 import { PhaseSteps } from "./PhaseSteps";
 import { CancelButton, CliCommand, FinishedActions } from "./RunActions";
@@ -129,6 +130,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
         <section className="panel">
           <h2>Now</h2>
           <LiveNumbers sample={latest} workload={run.workload} />
+          <LiveProcesses sample={latest} workload={run.workload} />
         </section>
       )}
       {!final && cfg && <LiveVerdict samples={samples} config={cfg} />}

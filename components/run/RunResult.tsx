@@ -21,6 +21,7 @@ import { splitSettings } from "@/lib/measurement/server-settings";
 import type { RunSummary } from "@/lib/measurement/summary";
 import { checkedText, verificationLine } from "@/lib/measurement/verification";
 import { payloadBytesOf } from "@/lib/workloads/config";
+import { ProcessesTable } from "./ProcessesTable";
 
 const STATS: { key: keyof LatencyStats; label: string }[] = [
   { key: "p50", label: "p50" },
@@ -328,6 +329,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
         />
         <GroupTable summary={summary} />
       </section>
+      <ProcessesTable summary={summary} />
     </div>
   );
 }

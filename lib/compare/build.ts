@@ -15,7 +15,7 @@ import { PCT_Q, type Cell, type Comparable, type DistPoint, type Facts, type Kno
 import { ALL_RATES, itemRateKeys, rateKey } from "./comparable";
 import { comparedMetrics, METRICS, rateOps } from "./metrics";
 import { durabilityLevel } from "./notes";
-import { configCellsOf } from "./rows";
+import { configCellsOf, loadGeneratorCell } from "./rows";
 import { BACKOFF_LABELS, definitionOf, payloadBytesOf, throttleFact, type WorkloadConfig } from "../workloads/config";
 import { groupsOf, histogramOf, latencyOf, readsPerGroup, throughputOf } from "../measurement/operations";
 
@@ -271,7 +271,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
       numbers: "measured here",
       server: serverDescription ?? `target "${run.targetLabel}" (hardware not recorded)`,
       serverCores: facts.serverCores,
-      client: `runner on ${mf.runnerHost}: ${mf.runnerCores} cores, ${mf.runnerCpuModel}, Node ${mf.nodeVersion}`,
+      client: loadGeneratorCell(mf),
       postgresVersion: mf.postgresVersion,
       topology: replication ?? "no synchronous standby",
       synchronousCommit,

@@ -2,6 +2,7 @@
 // rows (rates, latency percentiles and what the server did, by what the compared workloads declare), and which
 // config and environment values differ between the items.
 import type { WorkloadDefinition } from "../../workloads/types";
+import type { Manifest } from "../measurement/summary";
 import { SERVER_FIGURES } from "../telemetry/report";
 import { workloadDefinition, workloadDefinitions } from "../workloads/config";
 import { type Cell, type Comparable, effectCovers, PCT_LABEL, PERCENTILES, pctsOf, rateKey, rateOf } from "./comparable";
@@ -45,6 +46,15 @@ export function configCellsOf(kind: string, values: Record<string, unknown>, run
   for (const f of def?.fields ?? []) if (f.compareLabel) cells[f.name] = (values[f.name] as Cell | undefined) ?? null;
   for (const x of def?.compareExtras ?? []) cells[x.key] = x.value(values);
   return cells;
+}
+
+/** A run's "Load generator" cell: its runner, or, for a run carried by several runner processes (manifest.parts), how
+ *  many and each host once; the cores are the hosts' (the merged manifest adds each host's once). */
+export function loadGeneratorCell(mf: Manifest): string {
+  const parts = mf.parts ?? [];
+  const hosts = [...new Set(parts.map((p) => p.host))];
+  const who = parts.length > 1 ? `${parts.length} runner processes on ${hosts.join(", ")}` : `runner on ${mf.runnerHost}`;
+  return `${who}: ${mf.runnerCores} cores, ${mf.runnerCpuModel}, Node ${mf.nodeVersion}`;
 }
 
 export const ENV_ROWS: RowDef[] = [

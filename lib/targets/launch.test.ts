@@ -1,11 +1,15 @@
 // POST /api/runs as a client sees it: every bad field at once, in the form's words; absent optional fields
 // take their defaults, present but unusable ones are refused. Real control store and target, no mocks.
 import assert from "node:assert/strict";
+import os from "node:os";
 import { after, before, test } from "node:test";
 import { POST } from "../../app/api/runs/route";
 import { prisma } from "../db";
 import { getRun } from "../runs/store";
+import { registerRunner } from "../status/runners";
 import { testControlStore, testDatabase } from "../testing";
+import { WorkloadConfig } from "../workloads/config";
+import { partsProblem } from "../workloads/parts";
 
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;
@@ -103,4 +107,37 @@ test("absent fields take their defaults; pub/sub readers per group follow partit
     backoff: "reference-effective",
   });
   await prisma().run.update({ where: { id: r.body.id! }, data: { status: "cancelled" } });
+});
+
+test("processes its workload cannot split over is refused under the processes field, in partsProblem's words, before any run is queued", async () => {
+  const before = await prisma().run.count();
+  const config = { kind: "pubsub", writers: 1, partitions: 1, processes: 2 };
+  const r = await post(config);
+  const want = partsProblem(WorkloadConfig.parse(config));
+  assert.ok(want, "one partition cannot be carried by 2 processes");
+  assert.equal(r.status, 400);
+  assert.deepEqual(r.body, { error: "cannot be split over its processes", fields: { processes: want } });
+  assert.match(want, /processes/);
+  assert.equal(await prisma().run.count(), before, "nothing was queued");
+});
+
+test('processes "auto" is the cores of the live runner, resolved at launch; without one it is refused under the field', async () => {
+  await prisma().runner.deleteMany({});
+  const none = await post({ kind: "pubsub", writers: 1, partitions: 1, processes: "auto" });
+  assert.equal(none.status, 400);
+  assert.match(
+    none.body.fields?.processes ?? "",
+    /^Runner processes auto means the cores of the runner that will take the run, and no live runner has recorded them/,
+  );
+  await registerRunner(prisma(), "launch-auto-runner");
+  const cores = os.availableParallelism();
+  const config = { kind: "pubsub", writers: 1, partitions: 1, processes: "auto" };
+  const r = await post(config);
+  const split = partsProblem(WorkloadConfig.parse({ ...config, processes: cores }));
+  if (split) assert.deepEqual(r.body.fields, { processes: split }, "the cores, judged as a number");
+  else {
+    assert.equal(r.status, 201);
+    const stored = await getRun(r.body.id!);
+    assert.equal((stored?.config as { processes?: number } | undefined)?.processes, cores, "the stored config holds the number");
+  }
 });

@@ -7,6 +7,8 @@ import { createRun } from "../runs/store";
 import { budgetProblem } from "./capacity";
 import { readEnv } from "../env";
 import { memoryProblem } from "../workloads/memory";
+import { partsProblem } from "../workloads/parts";
+import { runnerCores } from "../status/runners";
 import { controlStoreIdentity, resolveTarget, targetInfo, type TargetInfo } from "./store";
 import { parseConfig, workloadDefinitions, type WorkloadConfig } from "../workloads/config";
 
@@ -57,6 +59,25 @@ export async function launchRun(
 }
 
 /**
+ * `processes: "auto"` is the cores of the runner that will take the run (the newest live runner's, as the form's
+ * auto), resolved here so the stored config holds the number; refused when no live runner has recorded them.
+ */
+async function autoProcesses(config: Record<string, unknown>, db: PrismaClient): Promise<{ ok: true; config: Record<string, unknown> } | LaunchRefusal> {
+  if (typeof config.processes !== "string" || config.processes.trim().toLowerCase() !== "auto") return { ok: true, config };
+  const cores = await runnerCores(db);
+  if (cores === null)
+    return {
+      ok: false,
+      error: "invalid config",
+      fields: {
+        processes:
+          "Runner processes auto means the cores of the runner that will take the run, and no live runner has recorded them: start the runner (npm start) or give a number",
+      },
+    };
+  return { ok: true, config: { ...config, processes: cores } };
+}
+
+/**
  * The checks every launch makes (a run, a ceiling search): only `keys` in the body, a valid config within the
  * runner's memory budget, a known and reachable target with room for the config's connections.
  */
@@ -86,9 +107,14 @@ export async function checkLaunch(
       error: "invalid config",
       fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` },
     };
-  const parsed = parseConfig(config);
+  const auto = await autoProcesses(config as Record<string, unknown>, db);
+  if (!auto.ok) return auto;
+  const parsed = parseConfig(auto.config);
   if (!parsed.ok) return { ok: false, error: "invalid config", fields: parsed.errors };
-  // Before any connection: a run the runner could not hold is refused whatever the target.
+  // Before any connection: a run its workload cannot split over its processes, or the runner could not hold, is
+  // refused whatever the target.
+  const split = partsProblem(parsed.config);
+  if (split) return { ok: false, error: "cannot be split over its processes", fields: { processes: split } };
   const tooBig = memoryProblem(parsed.config, memoryBudgetMb);
   if (tooBig) return { ok: false, error: "over the runner's memory budget", fields: { [tooBig.field]: tooBig.message } };
 

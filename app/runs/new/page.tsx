@@ -6,6 +6,8 @@ import { toRunView } from "@/lib/runs/view";
 import { listTargets } from "@/lib/targets/store";
 import { publishedById, publishedConfig, publishedLabel } from "@/lib/references/published";
 import { presetById, WorkloadConfig } from "@/lib/workloads/config";
+import { prisma } from "@/lib/db";
+import { runnerCores } from "@/lib/status/runners";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New run · pg-broker-bench" };
@@ -17,6 +19,8 @@ type Props = { searchParams: Promise<{ preset?: string; from?: string; published
 export default async function NewRunRoute({ searchParams }: Props) {
   const q = await searchParams;
   const targets = await listTargets();
+  // "auto" runner processes: the cores of the runner that will take the run (null: no live runner says).
+  const cores = await runnerCores(prisma()).catch(() => null);
   let initial: RunFormInitial = { config: WorkloadConfig.parse(presetById("pubsub-defaults")!.config), presetId: "pubsub-defaults", targetId: "default" };
   let note: string | null = null;
   const preset = q.preset ? presetById(q.preset) : undefined;
@@ -49,7 +53,7 @@ export default async function NewRunRoute({ searchParams }: Props) {
         </p>
       </div>
       {note && <div className="alert warn">{note}</div>}
-      <RunForm initial={initial} targets={targets} defaultCli={defaultTargetForCli()} />
+      <RunForm initial={initial} targets={targets} defaultCli={defaultTargetForCli()} runnerCores={cores} />
     </div>
   );
 }
