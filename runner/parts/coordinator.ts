@@ -6,6 +6,7 @@
 // (lib/measurement/merge-summaries.ts). It runs no load itself. A part that fails, exits or falls silent fails the
 // run at once, naming it: a run's figures are merged from every part, never from some of them.
 import { type ChildProcess, fork } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { type PartSummary, mergeSummaries } from "../../lib/measurement/merge-summaries";
@@ -98,6 +99,8 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         parts.flatMap((p) => p.backendPids),
         i.log,
         i.track,
+        // The parts forked on this host are the runner too: their CPU is never "other processes".
+        () => parts.filter((p) => p.host === os.hostname() && !p.hasExited).map((p) => p.pid),
       );
     for (const p of parts) await Promise.race([measureClock(p), i.failed]);
     i.log(

@@ -92,6 +92,13 @@ test("the queue over 2 processes (4 writers, 2 readers, throttled): every messag
   assert.ok(measured.length >= 1 && measured.every((r) => r.writesPerSec > 0 && r.latencyMs.write && r.latencyMs.e2e), JSON.stringify(reports));
   assert.equal(s.totals!.operations.read, written);
   checkMerged(s, samples);
+  // The parts forked here are the runner: the host's reading counts their CPU as the runner's, never as "other
+  // processes" (which would make a run look host-bound by its own parts).
+  const host = s.telemetry?.window?.host;
+  if (host) {
+    const partsCores = s.manifest.parts!.reduce((a, p) => a + p.runnerCpuSeconds / p.measuredSeconds, 0);
+    assert.ok((host.runnerCpuCores ?? 0) >= 0.5 * partsCores, `host's runner CPU ${host.runnerCpuCores} cores, the parts' own ${partsCores}`);
+  }
 });
 
 test("a config that cannot be split over its processes is refused with what to change", async () => {

@@ -30,10 +30,11 @@ export class TelemetryRecorder {
     pids: readonly number[],
     log: (line: string) => void = () => undefined,
     track?: (tc: TargetClient) => void,
+    runnerPids?: () => readonly number[],
   ): Promise<TelemetryRecorder> {
     const r = new TelemetryRecorder();
     try {
-      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, log, intervalMs: 0, track });
+      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, log, intervalMs: 0, track, runnerPids });
     } catch (err) {
       const reason = `telemetry could not connect to the target: ${explainPgError(err)}; the run went on without it`;
       log(reason);
