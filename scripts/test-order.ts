@@ -19,6 +19,10 @@ export const SLOW_FIRST = [
   "runner/telemetry/verdict-runs.test.ts",
   "runner/ceiling/cli.test.ts",
   "runner/telemetry/rate-verdict-runs.test.ts",
+  "workloads/queued-workflows/runner.test.ts",
+  "runner/telemetry/client-rule-runs.test.ts",
+  "runner/ceiling/execute.test.ts",
+  "lib/compare/ab.test.ts",
 ];
 
 /**
