@@ -20,9 +20,7 @@ after(async () => db.drop());
 /** A low rate every workload keeps up with on a busy machine: about 20 scheduled times a second (a batch each). */
 const TIMES_PER_SECOND = 20;
 
-// The runs only count writes and their scheduled times (no timing is judged), and each has a schema of its own:
-// three at a time take a third of the wall time and count the same.
-describe("declared write batch = the batch each workload sends", { concurrency: 3 }, () => {
+describe("declared write batch = the batch each workload sends", () => {
   for (const def of workloadDefinitions()) {
     const knob = rateKnob(def.kind);
     if (!knob) continue;
