@@ -13,6 +13,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { filesThatDidNotLoad } from "./tap";
+import { longestFirst } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
@@ -57,7 +58,7 @@ async function main() {
     try {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
       const only = process.argv.slice(3);
-      const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+      const selected = longestFirst(only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files);
       const tap = path.join(tmp, "node.tap");
       const code = await run(
         process.execPath,

@@ -1,7 +1,7 @@
 // Building blocks of workload definitions: the schema of a field table, and the fields every message
 // workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
-import type { FieldDef, MetricModel, Pacing, RateKnob } from "./types";
+import type { FieldDef, FieldGroup, MetricModel, Pacing, RateKnob } from "./types";
 
 /** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
 export function amount(n: number, unit: string | undefined): string {
@@ -95,116 +95,110 @@ export function paramsObject<K extends string, F extends FieldDef>(kind: K, fiel
   }) as unknown as z.ZodType<{ kind: K } & FieldsOutput<F>, { kind: K } & FieldsInput<F>>;
 }
 
+/** What a field says of itself: its name, the form's label, unit and hint. */
+type FieldWords = Pick<FieldDef, "name" | "label" | "unit" | "hint">;
+/** Where a field reaches beyond the form: its command-line flag, the importer's flag, the compare view's row. */
+type FieldReach = Pick<FieldDef, "cli" | "importFlag" | "compareLabel">;
+
+/**
+ * A whole-number field's row: its words, its bounds and default as [min, max, default], its form group, then its
+ * flags and compare row. The row is the one `field` would keep, its keys in the usual order.
+ */
+export function intField<const W extends FieldWords, const D extends number, const G extends FieldGroup, const R extends FieldReach = Record<never, never>>(
+  words: W,
+  [min, max, def]: readonly [number, number, D],
+  group: G,
+  reach?: R,
+) {
+  return field({ ...words, control: "int", min, max, default: def, group, ...reach } as W & {
+    control: "int";
+    min: number;
+    max: number;
+    default: D;
+    group: G;
+  } & R);
+}
+
 /** The fields every message workload has; `readers` and the workload's own fields go between them. */
-export const writersField = field({
-  name: "writers",
-  label: "Writers",
-  hint: "clients inserting messages, one connection each",
-  control: "int",
-  min: 1,
-  max: 1000,
-  default: 4,
-  group: "load",
+export const writersField = intField({ name: "writers", label: "Writers", hint: "clients inserting messages, one connection each" }, [1, 1000, 4], "load", {
   cli: { flag: "writers", help: "writer connections" },
   importFlag: "writers",
   compareLabel: "Writers",
 });
 
-export const throttleField = field({
-  name: "throttleWritesPerSec",
-  label: "Write limit",
-  unit: "msg/s",
-  hint: "global; 0 = as fast as possible",
-  control: "int",
-  min: 0,
-  max: 10_000_000,
-  default: 0,
-  group: "load",
-  cli: { flag: "throttle_writes", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
-  importFlag: "throttle_writes",
-  compareLabel: "Write throttle (msg/s)",
-});
-
-export const payloadField = field({
-  name: "payloadBytes",
-  label: "Payload",
-  unit: "bytes",
-  hint: "random bytes per message",
-  control: "int",
-  min: 1,
-  max: 10 * 1024 * 1024,
-  default: 1024,
-  group: "batches",
-  cli: { flag: "payload", help: "payload bytes per message" },
-  importFlag: "payload",
-  compareLabel: "Payload (bytes)",
-});
-
-export const warmupField = field({
-  // Load runs this long before the measured window starts; excluded from the summary. (Not in the reference.)
-  name: "warmupSeconds",
-  label: "Warm-up",
-  unit: "s",
-  hint: "load before measuring; left out of the results",
-  control: "int",
-  min: 0,
-  max: 3600,
-  default: 5,
-  group: "timing",
-  cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" },
-  compareLabel: "Warm-up excluded (s)",
-});
-
-export const durationField = field({
-  // The summary covers exactly this window.
-  name: "durationSeconds",
-  label: "Measured duration",
-  unit: "s",
-  hint: "the window the results cover",
-  control: "int",
-  min: 1,
-  max: 24 * 3600,
-  default: 30,
-  group: "timing",
-  cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" },
-  importFlag: "duration",
-  compareLabel: "Duration (s)",
-});
-
-export const reportIntervalField = field({
-  // Samples are always taken every second; this is only the CLI's live line.
-  name: "reportIntervalSeconds",
-  label: "CLI report interval",
-  unit: "s",
-  hint: "the CLI's live line; the browser always gets every second",
-  control: "int",
-  min: 1,
-  max: 3600,
-  default: 5,
-  group: "timing",
-  cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" },
-  importFlag: "report",
-});
-
-export const processesField = field({
-  // How many runner processes carry the run (issue #23): each owns a whole part of the load (runner/parts/).
-  // Stored as the number the run used: `auto` is resolved where the run is launched (this machine's cores).
-  name: "processes",
-  label: "Runner processes",
-  hint: "processes that share the load, each a whole part of it; more than 1 when one process cannot carry the rate",
-  control: "int",
-  min: 1,
-  max: 64,
-  default: 1,
-  group: "load",
-  cli: {
-    flag: "processes",
-    ours: true,
-    help: "runner processes that carry the run, each a whole part of the load: N, or auto (this machine's cores); default 1",
-    omitDefault: true,
+export const throttleField = intField(
+  { name: "throttleWritesPerSec", label: "Write limit", unit: "msg/s", hint: "global; 0 = as fast as possible" },
+  [0, 10_000_000, 0],
+  "load",
+  {
+    cli: { flag: "throttle_writes", help: "global write limit in msg/s, 0 = unlimited (no start-up burst)" },
+    importFlag: "throttle_writes",
+    compareLabel: "Write throttle (msg/s)",
   },
-  compareLabel: "Runner processes",
-});
+);
+
+export const payloadField = intField(
+  { name: "payloadBytes", label: "Payload", unit: "bytes", hint: "random bytes per message" },
+  [1, 10 * 1024 * 1024, 1024],
+  "batches",
+  {
+    cli: { flag: "payload", help: "payload bytes per message" },
+    importFlag: "payload",
+    compareLabel: "Payload (bytes)",
+  },
+);
+
+// Load runs this long before the measured window starts; excluded from the summary. (Not in the reference.)
+export const warmupField = intField(
+  { name: "warmupSeconds", label: "Warm-up", unit: "s", hint: "load before measuring; left out of the results" },
+  [0, 3600, 5],
+  "timing",
+  {
+    cli: { flag: "warmup", ours: true, duration: true, help: "load before the measured window, excluded from the summary (default 5s)" },
+    compareLabel: "Warm-up excluded (s)",
+  },
+);
+
+// The summary covers exactly this window.
+export const durationField = intField(
+  { name: "durationSeconds", label: "Measured duration", unit: "s", hint: "the window the results cover" },
+  [1, 24 * 3600, 30],
+  "timing",
+  {
+    cli: { flag: "duration", duration: true, help: "measured window: 30s, 2m, 1m30s or seconds" },
+    importFlag: "duration",
+    compareLabel: "Duration (s)",
+  },
+);
+
+// Samples are always taken every second; this is only the CLI's live line.
+export const reportIntervalField = intField(
+  { name: "reportIntervalSeconds", label: "CLI report interval", unit: "s", hint: "the CLI's live line; the browser always gets every second" },
+  [1, 3600, 5],
+  "timing",
+  { cli: { flag: "report", duration: true, help: "interval of the live line (default 5s)" }, importFlag: "report" },
+);
+
+// How many runner processes carry the run (issue #23): each owns a whole part of the load (runner/parts/).
+// Stored as the number the run used: `auto` is resolved where the run is launched (this machine's cores).
+export const processesField = intField(
+  {
+    name: "processes",
+    label: "Runner processes",
+    hint: "processes that share the load, each a whole part of it; more than 1 when one process cannot carry the rate",
+  },
+  [1, 64, 1],
+  "load",
+  {
+    cli: {
+      flag: "processes",
+      ours: true,
+      help: "runner processes that carry the run, each a whole part of the load: N, or auto (this machine's cores); default 1",
+      omitDefault: true,
+    },
+    compareLabel: "Runner processes",
+  },
+);
 
 /** Warm-up, measured window, the CLI's report interval and the runner processes: the fields every workload has. */
 export const timingFields = [warmupField, durationField, reportIntervalField, processesField];

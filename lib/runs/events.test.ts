@@ -1,41 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import type { z } from "zod";
 import { EndEvent, parsePayload, ProblemEvent, RunStatusEvent, SampleEvent } from "../api/payloads";
 import { prisma } from "../db";
 import { resumeAfter, runEventStream } from "./events";
 import { appendSample, createRun, finishRun } from "./store";
-import { SampleMetrics } from "../measurement/sample";
-import { testControlStore } from "../testing";
+import { controlStoreForFile, type Ev, metrics, seqs, takeEvents } from "./stream-testing";
 import { WorkloadConfig } from "../workloads/config";
 
-let ctl: Awaited<ReturnType<typeof testControlStore>>;
-before(async () => {
-  ctl = await testControlStore("events_ctl");
-});
-after(async () => {
-  await prisma().$disconnect();
-  await ctl.drop();
-});
-
-const metrics = (elapsedSec: number): SampleMetrics =>
-  // The old stored shape, read through the schema (which converts it).
-  SampleMetrics.parse({
-    elapsedSec,
-    intervalSec: 1,
-    writes: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0 },
-    reads: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0, emptyPolls: 0 },
-    groups: [{ group: "g0", msgPerSec: 100, backlog: 0 }],
-    backlog: 0,
-    latencyMs: {},
-    errors: [],
-  });
-
-interface Ev {
-  event: string;
-  id?: string;
-  data: unknown;
-}
+controlStoreForFile("events_ctl");
 
 /** Reads SSE events from a stream until `stopWhen` says so or the stream ends. */
 async function readEvents(stream: ReadableStream<Uint8Array>, stopWhen: (evs: Ev[]) => boolean = () => false) {
@@ -46,22 +19,9 @@ async function readEvents(stream: ReadableStream<Uint8Array>, stopWhen: (evs: Ev
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buf += dec.decode(value, { stream: true });
-    let i: number;
-    while ((i = buf.indexOf("\n\n")) >= 0) {
-      const block = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      const ev: Ev = { event: "message", data: undefined };
-      let data: string | undefined;
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event: ")) ev.event = line.slice(7);
-        else if (line.startsWith("id: ")) ev.id = line.slice(4);
-        else if (line.startsWith("data: ")) data = line.slice(6);
-      }
-      if (data === undefined) continue; // retry: / comments
-      ev.data = JSON.parse(data);
-      evs.push(ev);
-    }
+    const took = takeEvents(buf + dec.decode(value, { stream: true }));
+    buf = took.rest;
+    evs.push(...took.evs);
     if (stopWhen(evs)) {
       await reader.cancel();
       break;
@@ -69,8 +29,6 @@ async function readEvents(stream: ReadableStream<Uint8Array>, stopWhen: (evs: Ev
   }
   return evs;
 }
-
-const seqs = (evs: Ev[]) => evs.filter((e) => e.event === "sample").map((e) => Number(e.id));
 
 test("resumeAfter prefers Last-Event-ID, falls back to ?after=, else starts at the beginning", () => {
   assert.equal(resumeAfter("7", "3"), 7);

@@ -1,35 +1,14 @@
 // The live view at scale: one hub per run serves every viewer (lib/runs/live-hub.ts, lib/runs/events.ts).
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { type PrismaClient, prisma } from "../db";
-import { SampleMetrics } from "../measurement/sample";
-import { testControlStore } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 import { runEventStream } from "./events";
 import { liveHubs } from "./live-hub";
 import { appendSample, createRun, finishRun } from "./store";
+import { controlStoreForFile, type Ev, metrics, seqs, takeEvents } from "./stream-testing";
 
-let ctl: Awaited<ReturnType<typeof testControlStore>>;
-before(async () => {
-  ctl = await testControlStore("live_hub_ctl");
-});
-after(async () => {
-  await prisma().$disconnect();
-  await ctl.drop();
-});
-
-const metrics = (elapsedSec: number): SampleMetrics =>
-  // The old stored shape, read through the schema (which converts it).
-  SampleMetrics.parse({
-    elapsedSec,
-    intervalSec: 1,
-    writes: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0 },
-    reads: { count: 100, msgPerSec: 100, mibPerSec: 0.1, errors: 0, emptyPolls: 0 },
-    groups: [{ group: "g0", msgPerSec: 100, backlog: 0 }],
-    backlog: 0,
-    latencyMs: {},
-    errors: [],
-  });
+controlStoreForFile("live_hub_ctl");
 
 /** The control store's client, counting every query it sends (the hub's and each viewer's alike). */
 function countingDb() {
@@ -43,12 +22,6 @@ function countingDb() {
     },
   }) as unknown as PrismaClient;
   return { db, counter };
-}
-
-interface Ev {
-  event: string;
-  id?: string;
-  data: unknown;
 }
 
 /** A viewer reading SSE events as they come; `until` resolves once `cond` holds over what it has read. */
@@ -65,20 +38,9 @@ function viewer(stream: ReadableStream<Uint8Array>) {
       const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
       if (done || !value) break;
       bytes += value.byteLength;
-      buf += dec.decode(value, { stream: true });
-      let i: number;
-      while ((i = buf.indexOf("\n\n")) >= 0) {
-        const block = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        const ev: Ev = { event: "message", data: undefined };
-        let data: string | undefined;
-        for (const line of block.split("\n")) {
-          if (line.startsWith("event: ")) ev.event = line.slice(7);
-          else if (line.startsWith("id: ")) ev.id = line.slice(4);
-          else if (line.startsWith("data: ")) data = line.slice(6);
-        }
-        if (data !== undefined) evs.push({ ...ev, data: JSON.parse(data) });
-      }
+      const took = takeEvents(buf + dec.decode(value, { stream: true }));
+      buf = took.rest;
+      evs.push(...took.evs);
       for (const w of waiters.splice(0)) w();
     }
     ended = true;
@@ -105,7 +67,6 @@ function viewer(stream: ReadableStream<Uint8Array>) {
   };
 }
 
-const seqs = (evs: Ev[]) => evs.filter((e) => e.event === "sample").map((e) => Number(e.id));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** Waits (generously) for a condition that is reached asynchronously. */

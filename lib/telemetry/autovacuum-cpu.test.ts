@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { PaceSpec } from "./pace";
+import { windowOf } from "./testing";
 import { verdictOf } from "./verdict";
 import type { TelemetryWindow } from "./window";
 
@@ -12,20 +13,12 @@ const spec: PaceSpec = { kind: "throttle", targetPerSec: 2000, unit: "workflow",
 const facts = { seconds: 15, stalls: [], firstThird: { rate: 2000, p50Ms: 3 }, lastThird: { rate: 1100, p50Ms: 9 } };
 
 function window(host: TelemetryWindow["host"], runQueueWaitMsPerSec: number): TelemetryWindow {
-  return {
+  return windowOf({
     seconds: 15,
     samples: 15,
     runConnections: 20,
     runActiveShare: 0.2,
     runIdleShare: 0.8,
-    runIdleInTxShare: 0,
-    runWaitShares: { CPU: 1 },
-    otherBackends: 0,
-    otherActive: 0,
-    otherWaitShares: {},
-    lockWaitsAvg: 0,
-    lockWaitsMax: 0,
-    runLockWaitsAvg: 0,
     host,
     client: { cpuPct: 36, eventLoopUtilization: 0.5, eventLoopDelayMaxMs: 40, runQueueWaitMsPerSec },
     tables: {
@@ -37,8 +30,7 @@ function window(host: TelemetryWindow["host"], runQueueWaitMsPerSec: number): Te
       autovacuumRuns: 1,
       autoanalyzeRuns: 0,
     },
-    overhead: { statementsPerSec: 6, msPerSample: 2, msPerSampleMax: 4 },
-  };
+  });
 }
 const av = (w: TelemetryWindow) =>
   verdictOf({ telemetry: w, pace: { spec, achievedPerSec: 1500, facts } }).findings.find((f) => f.category === "autovacuum-pressure")!;

@@ -4,24 +4,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { PaceSpec } from "./pace";
+import { windowOf } from "./testing";
 import { verdictOf } from "./verdict";
 import type { TelemetryWindow } from "./window";
 
 const spec: PaceSpec = { kind: "unpaced", unit: "msg", operation: "write", label: "write", backlog: true };
-const telemetry: TelemetryWindow = {
+const telemetry = windowOf({
   seconds: 4,
   samples: 4,
   runConnections: 12,
   runActiveShare: 0.2,
   runIdleShare: 0.8,
-  runIdleInTxShare: 0,
-  runWaitShares: { CPU: 1 },
-  otherBackends: 0,
-  otherActive: 0,
-  otherWaitShares: {},
-  lockWaitsAvg: 0,
-  lockWaitsMax: 0,
-  runLockWaitsAvg: 0,
   host: {
     cpuBusyPct: 99,
     iowaitPct: 0,
@@ -35,8 +28,7 @@ const telemetry: TelemetryWindow = {
     diskBusyPct: 5,
   },
   client: { cpuPct: 30, eventLoopUtilization: 0.6, eventLoopDelayMaxMs: 80, runQueueWaitMsPerSec: 600 },
-  overhead: { statementsPerSec: 6, msPerSample: 2, msPerSampleMax: 4 },
-};
+});
 const facts = { seconds: 4, stalls: [], backlogSlopePerSec: 2112, backlogEnd: 10_600 };
 
 test("consumers behind on a host-bound run: the other processes lead (the readers were short of CPU too), and the backlog is named", () => {

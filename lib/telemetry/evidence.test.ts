@@ -6,24 +6,12 @@ import { describe, test } from "node:test";
 import { TELEMETRY_CSV } from "./report";
 import type { TelemetrySample } from "./shape";
 import { THRESHOLDS, verdictOf, type VerdictInput } from "./verdict";
+import { windowOf } from "./testing";
 import { telemetryWindow, type TelemetryWindow } from "./window";
 
-/** A quiet window: 10 connections, mostly idle, nothing limiting. */
+/** The quiet window, its host CPU split between the runner and other processes. */
 function win(over: Partial<TelemetryWindow> = {}): TelemetryWindow {
-  return {
-    seconds: 10,
-    samples: 10,
-    runConnections: 10,
-    runActiveShare: 0.1,
-    runIdleShare: 0.9,
-    runIdleInTxShare: 0,
-    runWaitShares: { CPU: 1 },
-    otherBackends: 0,
-    otherActive: 0,
-    otherWaitShares: {},
-    lockWaitsAvg: 0,
-    lockWaitsMax: 0,
-    runLockWaitsAvg: 0,
+  return windowOf({
     host: {
       cpuBusyPct: 20,
       iowaitPct: 0,
@@ -36,9 +24,8 @@ function win(over: Partial<TelemetryWindow> = {}): TelemetryWindow {
       diskBusyPct: 5,
     },
     client: { cpuPct: 10, eventLoopUtilization: 0.2, eventLoopDelayMaxMs: 3, runQueueWaitMsPerSec: 5 },
-    overhead: { statementsPerSec: 6, msPerSample: 2, msPerSampleMax: 4 },
     ...over,
-  };
+  });
 }
 const find = (input: VerdictInput, cat: string) => verdictOf(input).findings.find((f) => f.category === cat)!;
 /** A host two other processes fill: 1.5 of 2 cores theirs, the runner waiting for a CPU. */

@@ -78,8 +78,8 @@ function options(over: Partial<CeilingOptions> = {}): CeilingOptions {
     targetUrl: db.url,
     slo: slo("p99<1s"),
     metric,
-    stepSeconds: 3,
-    confirmSeconds: 6,
+    stepSeconds: 2,
+    confirmSeconds: 4,
     warmupSeconds: 1,
     search: { ...SEARCH_DEFAULTS, startRate: 30, maxRate: 10_000, growth: 3, precision: 2.5, maxSteps: 6 },
     ...over,
@@ -130,7 +130,7 @@ describe("ceiling search on the embedded Postgres", () => {
     const stop = stall(150, 1000);
     const results = [];
     try {
-      for (const stepSeconds of [3, 6]) {
+      for (const stepSeconds of [2, 4]) {
         const told: string[] = [];
         const r = await findCeiling({
           ...options({ stepSeconds, confirmSeconds: 2 * stepSeconds }),
@@ -141,7 +141,7 @@ describe("ceiling search on the embedded Postgres", () => {
         if (stoppedStarved(r, text)) continue;
         assert.equal(r.stop, "converged", text);
         // 90 is found and confirmed; on a machine whose other work starves the runner (not to the point of being
-        // called starved) the 6 s confirmation at 90 may fall short: then 90 is not reported and 30 is confirmed.
+        // called starved) the confirmation at 90 may fall short: then 90 is not reported and 30 is confirmed.
         const confirmedLower = told.includes("c30");
         assert.deepEqual(told, ["30", "90", "270", "c90", ...(confirmedLower ? ["c30"] : [])], `every step is told as it is judged\n${text}`);
         const found = confirmedLower ? 30 : 90;
@@ -176,13 +176,14 @@ describe("ceiling search on the embedded Postgres", () => {
     if (results.length < 2) return;
     const [short, long] = results;
     const width = Math.max(short.bracket.high! - short.bracket.low!, long.bracket.high! - long.bracket.low!);
-    assert.ok(Math.abs(short.ceiling! - long.ceiling!) <= width, `${short.ceiling} with 3 s steps, ${long.ceiling} with 6 s steps`);
+    assert.ok(Math.abs(short.ceiling! - long.ceiling!) <= width, `${short.ceiling} with 2 s steps, ${long.ceiling} with 4 s steps`);
   });
 
   test("a failed confirmation is not reported: the search goes on below it and confirms a lower rate", async () => {
-    // After 600 rows a run's inserts take 250 ms: 40 msg/s. A 3 s step at 90 msg/s writes 360 rows and
-    // passes; the 6 s confirmation at 90 does not. 30 msg/s holds for the whole confirmation (210 rows).
-    await capacity(0.05, 600, 0.25);
+    // After 360 rows a run's inserts take 250 ms: 40 msg/s. A 2 s step at 90 msg/s (and its 1 s warm-up) writes
+    // 270 rows and passes; the 4 s confirmation at 90 (450 rows) does not. 30 msg/s holds for the whole
+    // confirmation (150 rows).
+    await capacity(0.05, 360, 0.25);
     const r = await findCeiling(options());
     const text = lines(r.steps);
     if (stoppedStarved(r, text)) return;
@@ -249,12 +250,14 @@ describe("ceiling search on the embedded Postgres", () => {
       // Cancel once the second step is measuring.
       engine: (index) => ({ onPhase: (p) => index === 1 && p === "measuring" && ac.abort() }),
     });
-    assert.equal(r.stop, "cancelled");
+    const text = lines(r.steps);
+    assert.equal(r.stop, "cancelled", text);
     assert.deepEqual(
       r.steps.map((s) => s.rate),
       [20],
+      text,
     );
-    assert.equal(r.ceiling, 20);
+    assert.equal(r.ceiling, 20, text);
     // The cancelled step's schema is gone from the target (the engine drops it on cancel).
     const left = await admin.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgbb\\_%'");
     assert.deepEqual(left.rows, []);

@@ -118,39 +118,8 @@ describe("bench ceiling: a short search", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("prints each step and the result; --json keeps the search", async () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const file = path.join(dir, "ceiling.json");
-    // Rates this low are sustained anywhere: the search grows 10 → 20 and stops at the maximum.
-    const code = await benchMain(
-      [
-        "ceiling",
-        "queue",
-        "-writers",
-        "1",
-        "-readers",
-        "1",
-        "--warmup",
-        "1s",
-        "--target",
-        db.url,
-        "--slo",
-        "p99<1s",
-        "--step",
-        "3s",
-        "--confirm",
-        "3s",
-        "--start-rate",
-        "10",
-        "--max-rate",
-        "20",
-        "--json",
-        file,
-      ],
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-    );
-    assert.equal(code, 0, [...out, ...err].join("\n"));
+  /** What a short search prints, and the search its --json file keeps. */
+  function assertPrintedAndKept(out: string[], file: string) {
     const text = out.join("\n");
     assert.match(text, /goal e2e from schedule p99<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s.*confirmed by a 3 s run/);
     assert.match(
@@ -176,13 +145,16 @@ describe("bench ceiling: a short search", () => {
         [20, true, true],
       ],
     );
-  });
+  }
 
-  test("--save stores the search and each step as it runs, as the app's runner does", async () => {
+  // One search serves both: what the CLI prints and keeps in --json, and what --save stores as it runs.
+  test("prints each step and the result; --json keeps the search; --save stores the search and each step as it runs, as the app's runner does", async () => {
     const ctl = await testControlStore("ceiling_cli_ctl");
     process.env.DATABASE_URL = ctl.url;
     try {
       const out: string[] = [];
+      const file = path.join(dir, "ceiling.json");
+      // Rates this low are sustained anywhere: the search grows 10 → 20 and stops at the maximum.
       const code = await benchMain(
         [
           "ceiling",
@@ -205,11 +177,14 @@ describe("bench ceiling: a short search", () => {
           "10",
           "--max-rate",
           "20",
+          "--json",
+          file,
           "--save",
         ],
         { out: (l) => out.push(l), err: (l) => out.push(l) },
       );
       assert.equal(code, 0, out.join("\n"));
+      assertPrintedAndKept(out, file);
       const id = /saving as ceiling search (c_[0-9a-f]{12})/.exec(out.join("\n"))?.[1];
       assert.ok(id, out.join("\n"));
       const row = await prisma(ctl.url).ceilingSearch.findUniqueOrThrow({ where: { id }, include: { steps: { orderBy: { index: "asc" } } } });

@@ -3,9 +3,9 @@
 // connections would raise throughput" is the wrong advice there; the verdict says the think time offered the rate.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { windowOf } from "../../lib/telemetry/testing";
 import { testDatabase } from "../../lib/testing";
 import { type Verdict, verdictOf } from "../../lib/telemetry/verdict";
-import type { TelemetryWindow } from "../../lib/telemetry/window";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../harness";
 
@@ -43,23 +43,7 @@ test("the think time's share decides: users thinking 80% of the time are not a r
   // 50 users thinking 500 ms offer 100 req/s. Connections idle 90%, the runner quiet.
   const spec = { kind: "closed-loop" as const, unit: "req", operation: "total", label: "all requests", backlog: false };
   const offered = { perSec: 100, virtualUsers: 50, thinkMs: 500 };
-  const telemetry: TelemetryWindow = {
-    seconds: 10,
-    samples: 10,
-    runConnections: 10,
-    runActiveShare: 0.1,
-    runIdleShare: 0.9,
-    runIdleInTxShare: 0,
-    runWaitShares: { CPU: 1 },
-    otherBackends: 0,
-    otherActive: 0,
-    otherWaitShares: {},
-    lockWaitsAvg: 0,
-    lockWaitsMax: 0,
-    runLockWaitsAvg: 0,
-    client: { cpuPct: 20, eventLoopUtilization: 0.2, eventLoopDelayMaxMs: 2 },
-    overhead: { statementsPerSec: 6, msPerSample: 2, msPerSampleMax: 4 },
-  };
+  const telemetry = windowOf({ host: undefined, client: { cpuPct: 20, eventLoopUtilization: 0.2, eventLoopDelayMaxMs: 2 } });
   const judged = (achievedPerSec: number) => verdictOf({ telemetry, pace: { spec: { ...spec, offered }, achievedPerSec } });
   const idle = (x: Verdict) => x.findings.find((f) => f.category === "connection-bound")!;
   // 80 req/s of 100: answers took a fifth of each cycle, the users still thought 80% of the time.
