@@ -257,7 +257,9 @@ describe("ceiling search on the embedded Postgres", () => {
       [20],
       text,
     );
-    assert.equal(r.ceiling, 20, text);
+    // The step done is kept, and counts as it was judged: sustained, or (a runner starved of CPU on a busy machine)
+    // saying nothing about the target, so no ceiling from it.
+    assert.equal(r.ceiling, r.steps[0].starved ? null : 20, text);
     // The cancelled step's schema is gone from the target (the engine drops it on cancel).
     const left = await admin.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgbb\\_%'");
     assert.deepEqual(left.rows, []);

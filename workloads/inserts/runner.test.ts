@@ -53,9 +53,13 @@ test("rows in the table equal the inserts counted; latencies and the drain time 
     );
     assert.ok(latencyOf(s, "write")!.count === throughputOf(s, "write")!.count && latencyOf(s, "writeScheduled")!.count === throughputOf(s, "write")!.count);
     assert.ok(latencyOf(s, "writeScheduled")!.p50 >= latencyOf(s, "write")!.p50, "from schedule ≥ from send");
-    // One batch timed per 10 inserts counted in the window (each batch's rows are counted when it is timed).
+    // One batch timed per 10 inserts counted in the window: each insert is counted as it ends, each batch when its
+    // last one does, so each connection's batch in flight at either edge of the window may be counted in part.
     const batches = latencyOf(s, "batch")!.count;
-    assert.ok(batches > 0 && Math.abs(batches - throughputOf(s, "write")!.count / 10) <= 1, `batches ${batches}, inserts ${throughputOf(s, "write")!.count}`);
+    assert.ok(
+      batches > 0 && Math.abs(batches - throughputOf(s, "write")!.count / 10) <= config.connections,
+      `batches ${batches}, inserts ${throughputOf(s, "write")!.count}`,
+    );
     // A batch is 10 inserts in a row: its latency is above one insert's.
     assert.ok(latencyOf(s, "batch")!.p50 > latencyOf(s, "write")!.p50);
     const drain = (s.notes ?? []).find((n) => n.startsWith("drain time "));
