@@ -46,6 +46,32 @@ test("a child that dies is restarted after the back-off, told first, and stopped
   assert.equal(sup.state.state, "stopped");
 });
 
+test("once held (the product stopping), a child that exits is not restarted and nothing says it stopped unexpectedly", async () => {
+  const children: ReturnType<typeof fakeChild>[] = [];
+  const lines: string[] = [];
+  const sup = new Supervisor({
+    name: "default target's embedded Postgres",
+    start: async () => {
+      const c = fakeChild();
+      children.push(c);
+      return c.inc;
+    },
+    log: (l) => lines.push(l),
+    minBackoffMs: 10,
+  });
+  await sup.firstStart;
+  sup.hold();
+  children[0].die("exit code 0");
+  const until = Date.now() + 10_000;
+  while (sup.state.state !== "stopped" && Date.now() < until && children.length === 1) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(sup.state.state, "stopped", `${sup.state.state}: ${sup.state.detail}`);
+  assert.match(sup.state.detail, /exited \(exit code 0\) while the product was stopping/);
+  await new Promise((r) => setTimeout(r, 50)); // longer than the back-off: a restart would have come
+  assert.equal(children.length, 1, "not restarted");
+  assert.deepEqual(lines, []);
+  await sup.stop();
+});
+
 test("a failing first start is reported to the caller", async () => {
   const sup = new Supervisor({ name: "x", start: async () => Promise.reject(new Error("port in use")) });
   await assert.rejects(sup.firstStart, /port in use/);

@@ -43,6 +43,7 @@ export async function sleepUntil(deadline: number, wake?: Promise<unknown>) {
 export class Supervisor {
   private current: Incarnation | undefined;
   private stopping = false;
+  private held = false;
   private wakeStop!: () => void;
   private readonly stopped = new Promise<void>((r) => (this.wakeStop = r));
   state: PartState = { state: "starting", detail: "starting", since: Date.now() };
@@ -92,6 +93,7 @@ export class Supervisor {
       }
       this.current = undefined;
       if (this.stopping) return;
+      if (this.held) return this.set("stopped", `the ${this.o.name} exited (${how}) while the product was stopping`);
       if (Date.now() - startedAt >= healthy) backoff = min;
       this.restarts++;
       this.set("restarting", `the ${this.o.name} stopped (${how}); restarting`);
@@ -104,6 +106,14 @@ export class Supervisor {
       await sleepUntil(Date.now() + backoff, this.stopped);
       backoff = Math.min(backoff * 2, max);
     }
+  }
+
+  /**
+   * The product is shutting down and will stop this child in its turn: from now on an exit is not restarted. The
+   * terminal's Ctrl-C reaches every child of the process group at once, so one may exit before its turn comes.
+   */
+  hold() {
+    this.held = true;
   }
 
   /** Stops supervising and stops the child; resolves once it has exited. */

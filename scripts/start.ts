@@ -106,6 +106,8 @@ async function main() {
     stopping = true;
     console.log(`\nstopping (${why}): the runner, then the web app, then Postgres…`);
     shutdownReason = why;
+    // A Ctrl-C reaches every child at once: none is restarted while they are stopped in order.
+    for (const s of [runnerSupervisor, webSupervisor, ...Object.values(pgSupervisors)]) s?.hold();
     await runnerSupervisor?.stop();
     await webSupervisor?.stop();
     await starting.close();
