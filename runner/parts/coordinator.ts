@@ -22,6 +22,7 @@ import { type TargetFacts, unreadNote } from "../run-summary";
 import type { Report, RunStats } from "../stats";
 import { LiveReports } from "./live-report";
 import { TelemetryRecorder } from "../telemetry/recorder";
+import type { ClientInput } from "../../lib/telemetry/verdict";
 import { clock, Stopper, sleepUntil } from "../timing";
 import { FromPart, shapeProblem, type ToPart } from "./protocol";
 import { PartHandle, stopParts } from "./part-handles";
@@ -40,6 +41,8 @@ export interface PartsForTest {
   entry?: string;
   readyTimeoutMs?: number;
   silenceMs?: number;
+  /** This part only blocks its event loop for `forMs` every `everyMs` while its load runs (a starved part). */
+  busyWait?: { part: number; everyMs: number; forMs: number };
 }
 
 export interface CoordinateInput {
@@ -165,6 +168,7 @@ function spawnPart(i: CoordinateInput, index: number, of: number, phase: () => P
     schemaName: i.schemaName,
     part: { index, of },
     ...(i.liveness ? { liveness: i.liveness } : {}),
+    ...(i.forTest?.busyWait?.part === index ? { busyWaitForTest: i.forTest.busyWait } : {}),
   };
   p.send(run);
   return p;
@@ -355,20 +359,9 @@ async function wholeRun(
   }));
   const merged = mergeSummaries(list, { config: i.config });
   const groups = merged.groups?.length ?? 0;
-  const worst = merged.runnerLoad;
   const runTelemetry = await telemetry?.finish({
     pace: paceInputOf(merger.paceTrack, merged, { groups, unreadAtEnd }),
-    ...(worst
-      ? {
-          client: {
-            cpuPct: 100 * worst.cpuCores,
-            exposedDelayMs: worst.exposedDelayMs,
-            ...(worst.eventLoopUtilization !== undefined ? { eventLoopUtilization: worst.eventLoopUtilization } : {}),
-            ...(worst.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: worst.runQueueWaitMsPerSec } : {}),
-            ...(worst.judgedAgainst ? { mainP99Ms: worst.judgedAgainst.p99, serviceMs: worst.judgedAgainst.p50 } : {}),
-          },
-        }
-      : {}),
+    ...(merged.runnerLoad ? { client: worstClient(merged) } : {}),
   });
   const summary: RunSummary = {
     ...merged,
@@ -392,6 +385,26 @@ async function wholeRun(
   const parsed = RunSummary.safeParse(summary);
   if (!parsed.success) throw new Error(`internal error: the run's summary does not match its schema: ${parsed.error.issues[0]?.message}`);
   return summary;
+}
+
+/**
+ * The client check per part: the verdict judges the worst-loaded part's own numbers (never a merge or an average,
+ * which would hide one starved part) and names it, with the other parts the client rule held for.
+ */
+function worstClient(merged: RunSummary): ClientInput {
+  const worst = merged.runnerLoad!;
+  const parts = merged.manifest.parts ?? [];
+  const w = parts.find((p) => p.part === merged.manifest.worstPart);
+  const alsoBound = parts.filter((p) => p !== w && p.runnerLoad?.clientBound).map((p) => p.part);
+  return {
+    cpuPct: 100 * worst.cpuCores,
+    exposedDelayMs: worst.exposedDelayMs,
+    eventLoopDelayMaxMs: worst.loopDelayMs.max,
+    ...(worst.eventLoopUtilization !== undefined ? { eventLoopUtilization: worst.eventLoopUtilization } : {}),
+    ...(worst.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: worst.runQueueWaitMsPerSec } : {}),
+    ...(worst.judgedAgainst ? { mainP99Ms: worst.judgedAgainst.p99, serviceMs: worst.judgedAgainst.p50 } : {}),
+    ...(w ? { part: { index: w.part, of: parts.length, host: w.host, pid: w.pid, ...(alsoBound.length ? { alsoBound } : {}) } } : {}),
+  };
 }
 
 const E2E_CLOCK_PARTS =
