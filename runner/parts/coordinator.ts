@@ -101,6 +101,7 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         parts.flatMap((p) => p.backendPids),
         i.log,
         i.track,
+        parts.map((p) => p.pid),
       );
     for (const p of parts) await Promise.race([measureClock(p), i.failed]);
     i.log(

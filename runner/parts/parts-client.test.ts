@@ -14,7 +14,7 @@ after(async () => {
   await db.drop();
 });
 
-test("one slowed part of 2: the verdict's statement and evidence name it (pid and host), the other part is not blamed", async (t) => {
+test("one slowed part of 2: the verdict's statement and evidence name it (pid and host); the parts' CPU is the runner's", async (t) => {
   const config = WorkloadConfig.parse({
     kind: "queue",
     writers: 2,
@@ -43,4 +43,9 @@ test("one slowed part of 2: the verdict's statement and evidence name it (pid an
   assert.equal(judged.unit, "part");
   if (judged.value === 0) assert.match(judged.what, /; part 1 too\)$/, "part 0 worst only when both parts were bound");
   else assert.equal(judged.value, 1);
+  // The host's CPU counts the parts as the runner (the coordinator alone idles), never as "other processes".
+  const host = s.telemetry?.window?.host;
+  assert.ok(host, "a target on this machine: its host is read");
+  const partsCores = parts.reduce((a, p) => a + (p.runnerLoad?.cpuCores ?? 0), 0);
+  assert.ok((host.runnerCpuCores ?? 0) >= 0.5 * partsCores, `runner CPU ${host.runnerCpuCores} cores on the host, the parts measured ${partsCores}`);
 });

@@ -18,6 +18,8 @@ export interface CollectorOptions {
   schema?: string;
   /** The run's own backend pids, read at every sample (connections may open after the collector starts). */
   runPids?: () => readonly number[];
+  /** The runner's processes besides this one (a run's parts): the host's CPU counts them as the runner's. */
+  runnerPids?: () => readonly number[];
   /** Sampling period (default 1,000 ms); 0: no timer, the caller takes each reading with sampleNow() (the engine, on its own ticks). */
   intervalMs?: number;
   /** Samples kept in memory for the live view (default 600: ten minutes). */
@@ -154,7 +156,7 @@ export class TelemetryCollector {
                 : "the target's processes are not visible in this machine's /proc (a container or another pid namespace)",
           };
       const info: TelemetryInfo = { serverVersionNum: caps.version, monitor: caps.monitor, host, missing: missingFor(caps, String(row.role), host) };
-      const c = new TelemetryCollector(conn, caps, info, opts, local ? new HostProbe() : undefined);
+      const c = new TelemetryCollector(conn, caps, info, opts, local ? new HostProbe(opts.runnerPids) : undefined);
       conn.client.on("error", (err) => c.fail(`the telemetry connection was lost: ${explainPgError(err)}`));
       await c.startWaits(url);
       await c.sample(false);

@@ -131,9 +131,27 @@ export class HostProbe {
   private disk = diskTotals();
   private at = Date.now();
   private cpuSec = new Map<number, number>();
-  private runnerSec = wholeProcessCpuSeconds(process.pid);
+  private runnerSec: Map<number, number>;
   private procs = allProcesses();
   readonly cores = os.cpus().length;
+
+  /**
+   * `runnerPids`: the runner's other processes, read at every call (a run over several processes: its parts);
+   * their CPU is the runner's, never "other processes'".
+   */
+  constructor(private readonly runnerPids: () => readonly number[] = () => []) {
+    this.runnerSec = this.runnerCpu();
+  }
+
+  /** Each runner process's whole CPU seconds, this one's and its parts'. */
+  private runnerCpu(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const pid of [process.pid, ...this.runnerPids()]) {
+      const t = wholeProcessCpuSeconds(pid);
+      if (t !== undefined) out.set(pid, t);
+    }
+    return out;
+  }
 
   /** Whether /proc answers at all (Linux). */
   static supported(): boolean {
@@ -157,7 +175,7 @@ export class HostProbe {
     }
     const first = this.cpuSec.size === 0;
     const prev = { cpu: this.cpu, disk: this.disk, at: this.at, runnerSec: this.runnerSec, procs: this.procs };
-    this.runnerSec = wholeProcessCpuSeconds(process.pid);
+    this.runnerSec = this.runnerCpu();
     this.procs = allProcesses();
     this.cpu = cpu;
     this.disk = disk;
@@ -170,7 +188,10 @@ export class HostProbe {
     let busiest = 0;
     for (const [dev, ms] of disk.busyMs) busiest = Math.max(busiest, (ms - (prev.disk.busyMs.get(dev) ?? ms)) / (sec * 1000));
     const cpuBusyPct = (100 * (dTotal - (cpu.idle - prev.cpu.idle))) / dTotal;
-    const runnerCpuCores = this.runnerSec !== undefined && prev.runnerSec !== undefined ? Math.max(this.runnerSec - prev.runnerSec, 0) / sec : 0;
+    // A runner process first seen now is counted from the next reading on, as a server process is.
+    let runnerSec = 0;
+    for (const [pid, t] of this.runnerSec) runnerSec += Math.max(t - (prev.runnerSec.get(pid) ?? t), 0);
+    const runnerCpuCores = runnerSec / sec;
     const serverCpuCores = serverSec / sec;
     // Everyone else: the host's busy time less the target's processes and the runner (never below 0: the
     // counters are read a few microseconds apart).
@@ -179,7 +200,7 @@ export class HostProbe {
       cpuBusyPct,
       runnerCpuCores,
       otherCpuCores,
-      topOthers: topOthers(prev.procs, this.procs, new Set([...serverPids, process.pid]), sec),
+      topOthers: topOthers(prev.procs, this.procs, new Set([...serverPids, ...this.runnerSec.keys()]), sec),
       iowaitPct: (100 * (cpu.iowait - prev.cpu.iowait)) / dTotal,
       serverCpuCores,
       cores: this.cores,

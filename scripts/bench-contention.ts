@@ -1,0 +1,149 @@
+// `npm run bench:contention -- [--duration 15s] [--warmup 2s] [--target URL] [--hogs 1]`
+// [REF_TOOL=/path/to/pg_msg_bench npm run bench:contention]
+// Issue #23's contention benchmark: the queue with 4 writers and 4 readers at 500 msg/s, quiet and then with a CPU
+// hog (a busy loop) pinned on the core the runner runs on (CPU 0). The runner is pinned there too, with its part
+// processes (forks inherit the pin): our runner with 1 process and with `--processes auto` (this machine's
+// cores, counted before the pin), and with REF_TOOL the reference tool, started under the same pin. Printed for
+// each: the achieved write and read rates, e2e p50/p95/p99 and (ours) the writes' latency from their schedule.
+// The hog and the pin are scripts/verdict-cases/_evidence.ts withCpuHogs (the verdict's cpu-hog case's).
+import { execFile } from "node:child_process";
+import os from "node:os";
+import { parse as parseUrl } from "pg-connection-string";
+import { parseToolOutput } from "../lib/imports/parse";
+import { latencyOf } from "../lib/measurement/operations";
+import { WorkloadConfig } from "../lib/workloads/config";
+import { parseDuration } from "../runner/cli-args";
+import { runWorkload } from "../runner/engine";
+import { msText, num } from "../runner/format";
+import { benchArgs } from "./bench-args";
+import { benchTarget, figuresOf, processLines } from "./processes-figures";
+import { withCpuHogs } from "./verdict-cases/_evidence";
+
+const SHAPE = { kind: "queue", writers: 4, readers: 4, throttleWritesPerSec: 500 } as const;
+
+interface Row {
+  tool: string;
+  condition: string;
+  writesPerSec: number;
+  readsPerSec: number;
+  e2e?: { p50: number; p95: number; p99: number };
+  fromScheduleP50Ms?: number;
+  detail: string[];
+}
+
+/** Our runner over `processes` processes, in this (pinned) process: its parts are forked under the same pin. */
+async function ours(url: string, processes: number, duration: number, warmup: number, condition: string): Promise<Row> {
+  const config = WorkloadConfig.parse({ ...SHAPE, durationSeconds: duration, warmupSeconds: warmup, processes });
+  const s = await runWorkload(config, url, { drainSeconds: 10 });
+  const f = figuresOf(s);
+  const e2e = latencyOf(s, "e2e");
+  return {
+    tool: `ours, ${processes} process${processes > 1 ? "es" : ""}`,
+    condition,
+    writesPerSec: f.writesPerSec,
+    readsPerSec: f.readsPerSec,
+    ...(e2e ? { e2e } : {}),
+    fromScheduleP50Ms: latencyOf(s, "writeScheduled")?.p50,
+    detail: [...processLines(f), ...(f.verified ? [] : ["    VERIFICATION FAILED"]), ...(f.verdict ? [`    verdict: ${f.verdict}`] : [])],
+  };
+}
+
+/** The reference tool's flags for the same configuration and target (Go's flag syntax, its own names). */
+function refArgs(url: string, duration: number): string[] {
+  const c = parseUrl(url);
+  return [
+    ...["-mode", "queue", "-writers", String(SHAPE.writers), "-readers", String(SHAPE.readers)],
+    ...["-throttle_writes", String(SHAPE.throttleWritesPerSec), "-duration", `${duration}s`, "-report", "5s"],
+    ...["-host", c.host ?? "127.0.0.1", "-port", String(c.port ?? 5432), "-db", c.database ?? "postgres", "-user", c.user ?? "postgres"],
+    ...(c.password ? ["-password", c.password] : []),
+  ];
+}
+
+/** The reference tool, started from this (pinned) process so it runs under the same pin; its output read as an import. */
+function reference(bin: string, url: string, duration: number, condition: string): Promise<Row> {
+  const args = refArgs(url, duration);
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { maxBuffer: 64 * 1024 * 1024, timeout: (duration + 120) * 1000 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`REF_TOOL ${bin} failed (${err.message.split("\n")[0]}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
+      try {
+        const s = parseToolOutput(`${stdout}\n${stderr}`, { command: `pg_msg_bench ${args.join(" ")}` });
+        const e = s.latencyMs.e2e;
+        resolve({
+          tool: "reference",
+          condition,
+          writesPerSec: s.throughput.writeMsgPerSec,
+          readsPerSec: s.throughput.readMsgPerSec,
+          ...(e ? { e2e: { p50: e.p50.ms, p95: e.p95.ms, p99: e.p99.ms } } : {}),
+          detail: [],
+        });
+      } catch (e) {
+        reject(new Error(`could not read REF_TOOL's output: ${(e as Error).message}`));
+      }
+    });
+  });
+}
+
+function line(r: Row): string {
+  const e = r.e2e;
+  return (
+    `${`${r.tool}, ${r.condition}:`.padEnd(30)} write ${num(r.writesPerSec, 0).padStart(5)}/s, read ${num(r.readsPerSec, 0).padStart(5)}/s, ` +
+    `e2e p50/p95/p99 ${e ? `${msText(e.p50)}/${msText(e.p95)}/${msText(e.p99)}` : "–"} ms` +
+    (r.fromScheduleP50Ms !== undefined ? `, write from schedule p50 ${msText(r.fromScheduleP50Ms)} ms` : "")
+  );
+}
+
+async function main() {
+  const a = benchArgs(process.argv.slice(2), ["duration", "warmup", "target", "hogs"]);
+  const duration = parseDuration(a.duration ?? "15s");
+  const warmup = parseDuration(a.warmup ?? "2s");
+  if (duration === null || duration < 1) throw new Error(`--duration expects a duration such as 15s or 1m, got "${a.duration}"`);
+  if (warmup === null) throw new Error(`--warmup expects a duration such as 2s, got "${a.warmup}"`);
+  const hogs = Number(a.hogs ?? "1");
+  if (!Number.isInteger(hogs) || hogs < 1 || hogs > 16) throw new Error(`--hogs expects a whole number of busy loops from 1 to 16, got "${a.hogs}"`);
+  const ref = process.env.REF_TOOL;
+  // `--processes auto` as the CLI resolves it, counted before the pin (pinned, this process sees one CPU).
+  const auto = os.availableParallelism();
+  const target = await benchTarget(a.target);
+  console.log(
+    `queue, ${SHAPE.writers} writers / ${SHAPE.readers} readers at ${SHAPE.throttleWritesPerSec} msg/s, ${duration} s measured (ours after ${warmup} s warm-up; ` +
+      `the reference counts from its start), on ${target.label}; --processes auto = ${auto} here`,
+  );
+  if (!ref) console.log("ours alone: give the reference tool's binary with REF_TOOL=/path/to/pg_msg_bench to run it beside ours, pinned alike");
+  const rows: Row[] = [];
+  const log = (l: string) => console.log(`  ${l}`);
+  const say = (r: Row) => {
+    rows.push(r);
+    console.log(line(r));
+    for (const d of r.detail) console.log(d);
+  };
+  try {
+    // Quiet, then under the hog in the reverse order, so neither tool always runs first.
+    await withCpuHogs(0, log, async () => {
+      say(await ours(target.url, 1, duration, warmup, "quiet"));
+      say(await ours(target.url, auto, duration, warmup, "quiet"));
+      if (ref) say(await reference(ref, target.url, duration, "quiet"));
+    });
+    await withCpuHogs(hogs, log, async (hogCores) => {
+      if (ref) say(await reference(ref, target.url, duration, "hog"));
+      say(await ours(target.url, auto, duration, warmup, "hog"));
+      say(await ours(target.url, 1, duration, warmup, "hog"));
+      log(`the hog${hogs > 1 ? "s" : ""} used ${num(hogCores(), 2)} cores over these runs`);
+    });
+  } finally {
+    await target.release();
+  }
+  console.log("\nquiet → hog");
+  for (const tool of [...new Set(rows.map((r) => r.tool))]) {
+    const [q, h] = ["quiet", "hog"].map((c) => rows.find((r) => r.tool === tool && r.condition === c)!);
+    const ratio = (x: number | undefined, y: number | undefined) => (x && y !== undefined ? `${num(y / x, 2)}×` : "–");
+    console.log(
+      `${`${tool}:`.padEnd(22)} reads ${num(q.readsPerSec, 0)} → ${num(h.readsPerSec, 0)}/s (${ratio(q.readsPerSec, h.readsPerSec)}), ` +
+        `e2e p95 ${msText(q.e2e?.p95)} → ${msText(h.e2e?.p95)} ms (${ratio(q.e2e?.p95, h.e2e?.p95)})`,
+    );
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench:contention: ${(err as Error).message}`);
+  process.exit(1);
+});
