@@ -1,10 +1,11 @@
-// `npm run bench:contention -- [--duration 15s] [--warmup 2s] [--target URL] [--hogs 1]`
+// `npm run bench:contention -- [--duration 15s] [--warmup 2s] [--target URL] [--hogs 1] [--blocks QHHQ]`
 // [REF_TOOL=/path/to/pg_msg_bench npm run bench:contention]
 // Issue #23's contention benchmark: the queue with 4 writers and 4 readers at 500 msg/s, quiet and then with a CPU
 // hog (a busy loop) pinned on the core the runner runs on (CPU 0). The runner is pinned there too, with its part
 // processes (forks inherit the pin): our runner with 1 process and with `--processes auto` (this machine's
 // cores, counted before the pin), and with REF_TOOL the reference tool, started under the same pin. Printed for
-// each: the achieved write and read rates, e2e p50/p95/p99 and (ours) the writes' latency from their schedule.
+// each: the achieved write and read rates, e2e p50/p95/p99 and (ours) the writes' latency from their schedule;
+// quiet and hog blocks alternate (QHHQ) and the medians are compared, since this machine's other work varies.
 // The hog and the pin are scripts/verdict-cases/_evidence.ts withCpuHogs (the verdict's cpu-hog case's).
 import { execFile } from "node:child_process";
 import os from "node:os";
@@ -92,21 +93,47 @@ function line(r: Row): string {
   );
 }
 
+/** The median of some numbers (undefined for none). */
+function median(xs: number[]): number | undefined {
+  if (!xs.length) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Per tool: the medians of its quiet runs against its runs under the hog. */
+function compare(rows: Row[]) {
+  console.log("\nquiet → hog (medians)");
+  const ratio = (x: number | undefined, y: number | undefined) => (x && y !== undefined ? `${num(y / x, 2)}×` : "–");
+  for (const tool of [...new Set(rows.map((r) => r.tool))]) {
+    const [q, h] = ["quiet", "hog"].map((c) => rows.filter((r) => r.tool === tool && r.condition === c));
+    const reads = [q, h].map((rs) => median(rs.map((r) => r.readsPerSec)));
+    const p95 = [q, h].map((rs) => median(rs.flatMap((r) => (r.e2e ? [r.e2e.p95] : []))));
+    console.log(
+      `${`${tool}:`.padEnd(22)} reads ${num(reads[0] ?? 0, 0)} → ${num(reads[1] ?? 0, 0)}/s (${ratio(reads[0], reads[1])}), ` +
+        `e2e p95 ${msText(p95[0])} → ${msText(p95[1])} ms (${ratio(p95[0], p95[1])})`,
+    );
+  }
+}
+
 async function main() {
-  const a = benchArgs(process.argv.slice(2), ["duration", "warmup", "target", "hogs"]);
+  const a = benchArgs(process.argv.slice(2), ["duration", "warmup", "target", "hogs", "blocks"]);
   const duration = parseDuration(a.duration ?? "15s");
   const warmup = parseDuration(a.warmup ?? "2s");
   if (duration === null || duration < 1) throw new Error(`--duration expects a duration such as 15s or 1m, got "${a.duration}"`);
   if (warmup === null) throw new Error(`--warmup expects a duration such as 2s, got "${a.warmup}"`);
   const hogs = Number(a.hogs ?? "1");
   if (!Number.isInteger(hogs) || hogs < 1 || hogs > 16) throw new Error(`--hogs expects a whole number of busy loops from 1 to 16, got "${a.hogs}"`);
+  const blocks = (a.blocks ?? "QHHQ").toUpperCase();
+  if (!/^[QH]+$/.test(blocks) || !blocks.includes("Q") || !blocks.includes("H"))
+    throw new Error(`--blocks expects a sequence of Q (quiet) and H (under the hog) with both, such as QHHQ, got "${a.blocks}"`);
   const ref = process.env.REF_TOOL;
   // `--processes auto` as the CLI resolves it, counted before the pin (pinned, this process sees one CPU).
   const auto = os.availableParallelism();
   const target = await benchTarget(a.target);
   console.log(
     `queue, ${SHAPE.writers} writers / ${SHAPE.readers} readers at ${SHAPE.throttleWritesPerSec} msg/s, ${duration} s measured (ours after ${warmup} s warm-up; ` +
-      `the reference counts from its start), on ${target.label}; --processes auto = ${auto} here`,
+      `the reference counts from its start), on ${target.label}; --processes auto = ${auto} here; blocks ${blocks} (Q quiet, H under the hog)`,
   );
   if (!ref) console.log("ours alone: give the reference tool's binary with REF_TOOL=/path/to/pg_msg_bench to run it beside ours, pinned alike");
   const rows: Row[] = [];
@@ -116,31 +143,26 @@ async function main() {
     console.log(line(r));
     for (const d of r.detail) console.log(d);
   };
+  const tools: ((condition: string) => Promise<Row>)[] = [
+    (c) => ours(target.url, 1, duration, warmup, c),
+    (c) => ours(target.url, auto, duration, warmup, c),
+    ...(ref ? [(c: string) => reference(ref, target.url, duration, c)] : []),
+  ];
   try {
-    // Quiet, then under the hog in the reverse order, so neither tool always runs first.
-    await withCpuHogs(0, log, async () => {
-      say(await ours(target.url, 1, duration, warmup, "quiet"));
-      say(await ours(target.url, auto, duration, warmup, "quiet"));
-      if (ref) say(await reference(ref, target.url, duration, "quiet"));
-    });
-    await withCpuHogs(hogs, log, async (hogCores) => {
-      if (ref) say(await reference(ref, target.url, duration, "hog"));
-      say(await ours(target.url, auto, duration, warmup, "hog"));
-      say(await ours(target.url, 1, duration, warmup, "hog"));
-      log(`the hog${hogs > 1 ? "s" : ""} used ${num(hogCores(), 2)} cores over these runs`);
-    });
+    // Quiet and hog blocks alternate (QHHQ), and each block runs the tools in the other order from the last, so
+    // the machine's other work (it changes from minute to minute) weighs on every tool and condition alike.
+    for (const [b, q] of [...blocks].entries()) {
+      const condition = q === "Q" ? "quiet" : "hog";
+      await withCpuHogs(q === "Q" ? 0 : hogs, log, async (hogCores) => {
+        log(`block ${b + 1} (${condition}), load average ${os.loadavg()[0].toFixed(1)}`);
+        for (const tool of b % 2 ? [...tools].reverse() : tools) say(await tool(condition));
+        if (q === "H") log(`the hog${hogs > 1 ? "s" : ""} used ${num(hogCores(), 2)} cores over these runs`);
+      });
+    }
   } finally {
     await target.release();
   }
-  console.log("\nquiet → hog");
-  for (const tool of [...new Set(rows.map((r) => r.tool))]) {
-    const [q, h] = ["quiet", "hog"].map((c) => rows.find((r) => r.tool === tool && r.condition === c)!);
-    const ratio = (x: number | undefined, y: number | undefined) => (x && y !== undefined ? `${num(y / x, 2)}×` : "–");
-    console.log(
-      `${`${tool}:`.padEnd(22)} reads ${num(q.readsPerSec, 0)} → ${num(h.readsPerSec, 0)}/s (${ratio(q.readsPerSec, h.readsPerSec)}), ` +
-        `e2e p95 ${msText(q.e2e?.p95)} → ${msText(h.e2e?.p95)} ms (${ratio(q.e2e?.p95, h.e2e?.p95)})`,
-    );
-  }
+  compare(rows);
 }
 
 main().catch((err) => {

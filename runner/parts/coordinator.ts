@@ -23,6 +23,8 @@ import type { Report, RunStats } from "../stats";
 import { LiveReports } from "./live-report";
 import { TelemetryRecorder } from "../telemetry/recorder";
 import type { ClientInput } from "../../lib/telemetry/verdict";
+import type { TelemetrySample } from "../../lib/telemetry/shape";
+import type { SampleRunnerLoad } from "../../lib/measurement/runner-load";
 import { clock, Stopper, sleepUntil } from "../timing";
 import { FromPart, shapeProblem, type ToPart } from "./protocol";
 import { PartHandle, stopParts } from "./part-handles";
@@ -314,7 +316,7 @@ class SecondMerger {
     this.chain = this.chain
       .then(async () => {
         const t = await reading;
-        if (t) s.metrics.telemetry = t;
+        if (t) s.metrics.telemetry = withPartsClient(t, metrics.runnerLoad);
         await cb?.(s);
       })
       .catch((e) => this.i.log(`could not store sample ${s.seq}: ${(e as Error).message}`));
@@ -333,6 +335,21 @@ class SecondMerger {
     if (left.length) this.i.log(`${left.map((p) => `part ${p.index}: ${p.samples.size}`).join(", ")} second(s) not merged (not every part sent them)`);
     await this.chain;
   }
+}
+
+/**
+ * A second's telemetry reading with the runner's numbers of the worst-loaded part of that second (the merged
+ * sample's runnerLoad), not this coordinator's, which runs no load: the live verdict judges the client from them.
+ */
+function withPartsClient(t: TelemetrySample, load: SampleRunnerLoad | undefined): TelemetrySample {
+  if (!load || load.eventLoopUtilization === undefined) return t;
+  const client = {
+    cpuPct: 100 * load.cpuCores,
+    eventLoopUtilization: load.eventLoopUtilization,
+    eventLoopDelayMaxMs: load.loopDelayMs.max,
+    ...(load.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: load.runQueueWaitMsPerSec } : {}),
+  };
+  return { ...t, client };
 }
 
 /** The run's summary: the parts' merged, the whole run verified from every ledger, the server's telemetry. */

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig } from "../../lib/workloads/config";
-import { runWorkload, verificationError } from "../engine";
+import { type EngineSample, runWorkload, verificationError } from "../engine";
 
 let db: { url: string; drop: () => Promise<void> };
 before(async () => {
@@ -25,7 +25,12 @@ test("one slowed part of 2: the verdict's statement and evidence name it (pid an
     processes: 2,
   });
   // 90% of part 1's time spinning: its loop is at its limit, whether it got the CPU or waited for it.
-  const s = await runWorkload(config, db.url, { drainSeconds: 10, partsForTest: { busyWait: { part: 1, everyMs: 500, forMs: 450 } } });
+  const samples: EngineSample[] = [];
+  const s = await runWorkload(config, db.url, {
+    drainSeconds: 10,
+    onSample: (x) => void samples.push(x),
+    partsForTest: { busyWait: { part: 1, everyMs: 500, forMs: 450 } },
+  });
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   const parts = s.manifest.parts ?? [];
   const slowed = parts.find((p) => p.part === 1)!;
@@ -48,4 +53,9 @@ test("one slowed part of 2: the verdict's statement and evidence name it (pid an
   assert.ok(host, "a target on this machine: its host is read");
   const partsCores = parts.reduce((a, p) => a + (p.runnerLoad?.cpuCores ?? 0), 0);
   assert.ok((host.runnerCpuCores ?? 0) >= 0.5 * partsCores, `runner CPU ${host.runnerCpuCores} cores on the host, the parts measured ${partsCores}`);
+  // Each second's telemetry carries the worst-loaded part's runner numbers (the live verdict judges them), never
+  // the coordinator's, which runs no load.
+  const measured = samples.filter((x) => x.phase === "measuring" && x.metrics.telemetry?.client && x.metrics.runnerLoad);
+  assert.ok(measured.length >= 2, `measured seconds with telemetry: ${measured.length}`);
+  for (const x of measured) assert.equal(x.metrics.telemetry!.client!.eventLoopDelayMaxMs, x.metrics.runnerLoad!.loopDelayMs.max, `sample ${x.seq}`);
 });
