@@ -1,13 +1,17 @@
-// `npm run bench:contention -- [--duration 15s] [--warmup 2s] [--target URL] [--hogs 1] [--blocks QHHQ]`
+// `npm run bench:contention -- [--duration 15s] [--warmup 2s] [--target URL] [--hogs 1] [--blocks QHHQ] [--placement core|spread]`
 // [REF_TOOL=/path/to/pg_msg_bench npm run bench:contention]
-// Issue #23's contention benchmark: the queue with 4 writers and 4 readers at 500 msg/s, quiet and then with a CPU
-// hog (a busy loop) pinned on the core the runner runs on (CPU 0). The runner is pinned there too, with its part
-// processes (forks inherit the pin): our runner with 1 process and with `--processes auto` (this machine's
-// cores, counted before the pin), and with REF_TOOL the reference tool, started under the same pin. Printed for
-// each: the achieved write and read rates, e2e p50/p95/p99 and (ours) the writes' latency from their schedule;
-// quiet and hog blocks alternate (QHHQ) and the medians are compared, since this machine's other work varies.
-// The hog and the pin are scripts/verdict-cases/_evidence.ts withCpuHogs (the verdict's cpu-hog case's).
-import { execFile } from "node:child_process";
+// Issue #23's contention benchmark: the queue with 4 writers and 4 readers at 500 msg/s, quiet and with a CPU hog
+// (a busy loop) pinned on the core the runner runs on (CPU 0). Our runner with 1 process and with `--processes
+// auto` (this machine's cores, counted before the pin), and with REF_TOOL the reference tool, pinned alike:
+// - `--placement core` (default): every process and thread of each tool on CPU 0 with the hog (our parts are
+//   forks: they inherit the pin), "both tools pinned alike" read literally;
+// - `--placement spread`: each tool's main thread on CPU 0 with the hog, the rest free: our part processes get
+//   every core once ready, the reference's threads other than its main one too (its runtime spreads over them).
+// Quiet and hog blocks alternate (QHHQ), each block running the tools in the other order from the last, since this
+// machine's other work varies; printed per run: write and read rates, e2e p50/p95/p99 and (ours) the writes'
+// latency from their schedule; then each tool's medians quiet → hog. The hog and the pin are
+// scripts/verdict-cases/_evidence.ts withCpuHogs (the verdict's cpu-hog case's).
+import { execFile, execFileSync } from "node:child_process";
 import os from "node:os";
 import { parse as parseUrl } from "pg-connection-string";
 import { parseToolOutput } from "../lib/imports/parse";
@@ -21,6 +25,8 @@ import { benchTarget, figuresOf, processLines } from "./processes-figures";
 import { withCpuHogs } from "./verdict-cases/_evidence";
 
 const SHAPE = { kind: "queue", writers: 4, readers: 4, throttleWritesPerSec: 500 } as const;
+/** Every CPU of this machine, as taskset's list. */
+const ALL_CPUS = `0-${os.cpus().length - 1}`;
 
 interface Row {
   tool: string;
@@ -33,9 +39,14 @@ interface Row {
 }
 
 /** Our runner over `processes` processes, in this (pinned) process: its parts are forked under the same pin. */
-async function ours(url: string, processes: number, duration: number, warmup: number, condition: string): Promise<Row> {
+async function ours(url: string, processes: number, duration: number, warmup: number, condition: string, spread: boolean): Promise<Row> {
   const config = WorkloadConfig.parse({ ...SHAPE, durationSeconds: duration, warmupSeconds: warmup, processes });
-  const s = await runWorkload(config, url, { drainSeconds: 10 });
+  // Spread: once its parts are ready (before the start barrier), each may use every core (the coordinator, which
+  // runs no load, stays on CPU 0 with the hog).
+  const log = (l: string) => {
+    if (spread) for (const m of l.matchAll(/part \d+ pid (\d+)/g)) execFileSync("taskset", ["-a", "-p", "-c", ALL_CPUS, m[1]], { stdio: "ignore" });
+  };
+  const s = await runWorkload(config, url, { drainSeconds: 10, log });
   const f = figuresOf(s);
   const e2e = latencyOf(s, "e2e");
   return {
@@ -61,10 +72,12 @@ function refArgs(url: string, duration: number): string[] {
 }
 
 /** The reference tool, started from this (pinned) process so it runs under the same pin; its output read as an import. */
-function reference(bin: string, url: string, duration: number, condition: string): Promise<Row> {
+function reference(bin: string, url: string, duration: number, condition: string, spread: boolean): Promise<Row> {
   const args = refArgs(url, duration);
   return new Promise((resolve, reject) => {
-    execFile(bin, args, { maxBuffer: 64 * 1024 * 1024, timeout: (duration + 120) * 1000 }, (err, stdout, stderr) => {
+    // Spread: started on every core, then its main thread alone pinned to CPU 0 (its other threads stay free).
+    const [cmd, cmdArgs] = spread ? ["taskset", ["-c", ALL_CPUS, bin, ...args]] : [bin, args];
+    const child = execFile(cmd, cmdArgs, { maxBuffer: 64 * 1024 * 1024, timeout: (duration + 120) * 1000 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`REF_TOOL ${bin} failed (${err.message.split("\n")[0]}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
       try {
         const s = parseToolOutput(`${stdout}\n${stderr}`, { command: `pg_msg_bench ${args.join(" ")}` });
@@ -81,6 +94,7 @@ function reference(bin: string, url: string, duration: number, condition: string
         reject(new Error(`could not read REF_TOOL's output: ${(e as Error).message}`));
       }
     });
+    if (spread && child.pid) setTimeout(() => execFile("taskset", ["-p", "-c", "0", String(child.pid)], () => undefined), 50);
   });
 }
 
@@ -117,7 +131,10 @@ function compare(rows: Row[]) {
 }
 
 async function main() {
-  const a = benchArgs(process.argv.slice(2), ["duration", "warmup", "target", "hogs", "blocks"]);
+  const a = benchArgs(process.argv.slice(2), ["duration", "warmup", "target", "hogs", "blocks", "placement"]);
+  const placement = a.placement ?? "core";
+  if (placement !== "core" && placement !== "spread") throw new Error(`--placement expects core or spread, got "${a.placement}"`);
+  const spread = placement === "spread";
   const duration = parseDuration(a.duration ?? "15s");
   const warmup = parseDuration(a.warmup ?? "2s");
   if (duration === null || duration < 1) throw new Error(`--duration expects a duration such as 15s or 1m, got "${a.duration}"`);
@@ -133,7 +150,7 @@ async function main() {
   const target = await benchTarget(a.target);
   console.log(
     `queue, ${SHAPE.writers} writers / ${SHAPE.readers} readers at ${SHAPE.throttleWritesPerSec} msg/s, ${duration} s measured (ours after ${warmup} s warm-up; ` +
-      `the reference counts from its start), on ${target.label}; --processes auto = ${auto} here; blocks ${blocks} (Q quiet, H under the hog)`,
+      `the reference counts from its start), on ${target.label}; --processes auto = ${auto} here; blocks ${blocks} (Q quiet, H under the hog); placement ${placement}: ${spread ? "each tool's main thread on CPU 0, our parts and the reference's other threads on every core" : "every process and thread of each tool on CPU 0"}`,
   );
   if (!ref) console.log("ours alone: give the reference tool's binary with REF_TOOL=/path/to/pg_msg_bench to run it beside ours, pinned alike");
   const rows: Row[] = [];
@@ -144,9 +161,9 @@ async function main() {
     for (const d of r.detail) console.log(d);
   };
   const tools: ((condition: string) => Promise<Row>)[] = [
-    (c) => ours(target.url, 1, duration, warmup, c),
-    (c) => ours(target.url, auto, duration, warmup, c),
-    ...(ref ? [(c: string) => reference(ref, target.url, duration, c)] : []),
+    (c) => ours(target.url, 1, duration, warmup, c, spread),
+    (c) => ours(target.url, auto, duration, warmup, c, spread),
+    ...(ref ? [(c: string) => reference(ref, target.url, duration, c, spread)] : []),
   ];
   try {
     // Quiet and hog blocks alternate (QHHQ), and each block runs the tools in the other order from the last, so
