@@ -7,8 +7,9 @@
 // The configuration: pub/sub unthrottled, 4 writers on 4 partitions (batches of 100), 5 consumer groups reading
 // (batches of 100), the published 96 vCPU scenario's fan-out. Why this one: reads are the runner's heaviest work
 // (every message is read, decoded and timed 5 times), and unthrottled there is no rate for it to meet, so one
-// process runs until its event loop is the limit. Measured here (2 cores, load average 9 from other work): one
-// process's loop was 95-97% busy, client-bound, ~58k reads/s, and it waited ~700 ms/s for a CPU. With 2 processes
+// process runs until its event loop is the limit. Measured here (2 cores shared with Postgres and other work): one
+// process's loop was 95-97% busy while it waited 600-700 ms/s for a CPU (52k-116k reads/s as that work varied),
+// while its connections were active on the server 6-7% of the time: the runner set the pace. With 2 processes
 // the runner's work can spread over both cores, but Postgres and the machine's other work share them: where that
 // hides the gain in rates, the runner-side figures (CPU per 1,000 messages, each part's CPU and loop delay) and
 // the e2e latencies show what the second process changed.
