@@ -80,7 +80,7 @@ export const HostRates = z.object({
   iowaitPct: z.number(),
   /** CPU the target's processes used, in cores (1 = one core fully busy). */
   serverCpuCores: z.number(),
-  /** CPU the runner process used (every thread), in cores. */
+  /** CPU the runner's processes used (every thread; a run over several processes: the coordinator and its parts), in cores. */
   runnerCpuCores: z.number().optional(),
   /** CPU every other process used (the host's busy time less the target's and the runner's), in cores. */
   otherCpuCores: z.number().optional(),

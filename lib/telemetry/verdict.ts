@@ -145,6 +145,26 @@ export interface ClientInput {
   /** The event-loop delay a latency's p99 can carry over the window, and that p99 (the runner's load check). */
   exposedDelayMs?: number;
   mainP99Ms?: number;
+  /**
+   * A run over several runner processes: the part these numbers are from, the worst-loaded one (a merge or an
+   * average would hide one starved part), and the other parts the client rule held for too. The verdict names it.
+   */
+  part?: ClientPart;
+}
+
+export interface ClientPart {
+  index: number;
+  of: number;
+  host: string;
+  pid: number;
+  /** Other parts the client rule held for (their index). */
+  alsoBound?: number[];
+}
+
+/** "part 1 of 2 (pid 4242 on host X)", and the other parts bound beside it. */
+export function partWords(p: ClientPart): string {
+  const others = p.alsoBound?.length ? `; part${p.alsoBound.length > 1 ? "s" : ""} ${p.alsoBound.join(", ")} too` : "";
+  return `part ${p.index} of ${p.of} (pid ${p.pid} on host ${p.host}${others})`;
 }
 
 export interface VerdictInput {
@@ -251,6 +271,8 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (c.serviceMs !== undefined) ev.push(fact("the operation's service time (p50)", c.serviceMs, "ms"));
     if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
     if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
+    // Over several processes these numbers are one part's, the worst-loaded: say which (its index is the value).
+    if (c.part) ev.unshift(fact(`the runner process judged, the worst-loaded: ${partWords(c.part)}`, c.part.index, "part"));
     return { category: "client-bound", matched: j.bound, evidence: ev };
   },
   "lock-contention-bound": (_, w) => {
@@ -445,13 +467,15 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
     case "host-bound": {
       const h = w!.host!;
       const top = (h.topOthers ?? []).map((o) => `${o.name} ${num(100 * o.cores)}% of a core`).join(", ");
-      return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy${f?.evidence.find((e) => e.what.startsWith("host CPU busy"))?.holds ? "" : " but the runner's own CPU full"}, and the runner waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${h.serverCpuCores.toFixed(2)} cores${h.runnerCpuCores !== undefined ? `, the runner ${h.runnerCpuCores.toFixed(2)}` : ""}: these numbers are the shared machine's, not the target's alone`;
+      const part = clientOf(input, w)?.part;
+      return `host-bound: other processes used ${num((100 * h.otherCpuCores!) / h.cores)}% of the host's ${h.cores} CPUs${top ? ` (${top})` : ""} with the host ${num(h.cpuBusyPct)}% busy${f?.evidence.find((e) => e.what.startsWith("host CPU busy"))?.holds ? "" : " but the runner's own CPU full"}, and the runner${part ? ` (${partWords(part)})` : ""} waited ${num(ev("runner's wait for a CPU") ?? 0)} ms/s for a CPU; the target's processes used ${h.serverCpuCores.toFixed(2)} cores${h.runnerCpuCores !== undefined ? `, the runner ${h.runnerCpuCores.toFixed(2)}` : ""}: these numbers are the shared machine's, not the target's alone`;
     }
     case "client-bound": {
       // The runner-load note's own words: only the numbers that met their threshold are the reason.
       const c = clientOf(input, w);
       const m = c ? clientMeasures(c) : {};
-      return `client-bound: ${clientReason(judgeClient(m), m)}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+      const who = c?.part ? `${partWords(c.part)}: ` : "";
+      return `client-bound: ${who}${clientReason(judgeClient(m), m)}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
     }
     case "lock-contention-bound": {
       const top = Object.entries(w!.runWaitShares)
@@ -518,6 +542,11 @@ export function verdictOf(input: VerdictInput): Verdict {
   // it: the consumers or the stall may be the shared machine's, not the target's.
   const cpu = (["host-bound", "client-bound"] as const).find((c) => byCat.get(c)!.matched);
   if (PACE_EFFECTS.includes(category) && cpu) statement += `; ${statementOf(cpu, byCat.get(cpu), w, input)}`;
+  // Over several runner processes, a part the client rule held for is named whatever the headline: the run's
+  // merged figures would otherwise hide that one process distorted them.
+  const client = byCat.get("client-bound")!;
+  if (clientOf(input, w)?.part && client.matched && !statement.includes("client-bound: part "))
+    statement += `; ${statementOf("client-bound", client, w, input)}`;
   // A limit that made the run miss its rate says so: who fell behind, and by how much. Beside a pace effect (the
   // consumers behind, a stall) the missed rate is said too, its numbers only: the headline is the effect.
   if (pace && chosen && byCat.get("behind-schedule")!.matched) {

@@ -23,6 +23,9 @@ import { type TargetFacts, unreadNote } from "../run-summary";
 import type { Report, RunStats } from "../stats";
 import { LiveReports } from "./live-report";
 import { TelemetryRecorder } from "../telemetry/recorder";
+import type { ClientInput } from "../../lib/telemetry/verdict";
+import type { TelemetrySample } from "../../lib/telemetry/shape";
+import type { SampleRunnerLoad } from "../../lib/measurement/runner-load";
 import { clock, Stopper, sleepUntil } from "../timing";
 import { FromPart, shapeProblem, type ToPart } from "./protocol";
 import { PartHandle, stopParts } from "./part-handles";
@@ -41,6 +44,8 @@ export interface PartsForTest {
   entry?: string;
   readyTimeoutMs?: number;
   silenceMs?: number;
+  /** This part only blocks its event loop for `forMs` every `everyMs` while its load runs (a starved part). */
+  busyWait?: { part: number; everyMs: number; forMs: number };
 }
 
 export interface CoordinateInput {
@@ -99,7 +104,7 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         parts.flatMap((p) => p.backendPids),
         i.log,
         i.track,
-        // The parts forked on this host are the runner too: their CPU is never "other processes".
+        // The parts forked on this host are the runner too: their CPU is never "other processes'".
         () => parts.filter((p) => p.host === os.hostname() && !p.hasExited).map((p) => p.pid),
       );
     for (const p of parts) await Promise.race([measureClock(p), i.failed]);
@@ -168,6 +173,7 @@ function spawnPart(i: CoordinateInput, index: number, of: number, phase: () => P
     schemaName: i.schemaName,
     part: { index, of },
     ...(i.liveness ? { liveness: i.liveness } : {}),
+    ...(i.forTest?.busyWait?.part === index ? { busyWaitForTest: i.forTest.busyWait } : {}),
   };
   p.send(run);
   return p;
@@ -312,7 +318,7 @@ class SecondMerger {
     this.chain = this.chain
       .then(async () => {
         const t = await reading;
-        if (t) s.metrics.telemetry = t;
+        if (t) s.metrics.telemetry = withPartsClient(t, metrics.runnerLoad);
         await cb?.(s);
       })
       .catch((e) => this.i.log(`could not store sample ${s.seq}: ${(e as Error).message}`));
@@ -331,6 +337,21 @@ class SecondMerger {
     if (left.length) this.i.log(`${left.map((p) => `part ${p.index}: ${p.samples.size}`).join(", ")} second(s) not merged (not every part sent them)`);
     await this.chain;
   }
+}
+
+/**
+ * A second's telemetry reading with the runner's numbers of the worst-loaded part of that second (the merged
+ * sample's runnerLoad), not this coordinator's, which runs no load: the live verdict judges the client from them.
+ */
+function withPartsClient(t: TelemetrySample, load: SampleRunnerLoad | undefined): TelemetrySample {
+  if (!load || load.eventLoopUtilization === undefined) return t;
+  const client = {
+    cpuPct: 100 * load.cpuCores,
+    eventLoopUtilization: load.eventLoopUtilization,
+    eventLoopDelayMaxMs: load.loopDelayMs.max,
+    ...(load.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: load.runQueueWaitMsPerSec } : {}),
+  };
+  return { ...t, client };
 }
 
 /** The run's summary: the parts' merged, the whole run verified from every ledger, the server's telemetry. */
@@ -358,20 +379,9 @@ async function wholeRun(
   }));
   const merged = mergeSummaries(list, { config: i.config });
   const groups = merged.groups?.length ?? 0;
-  const worst = merged.runnerLoad;
   const runTelemetry = await telemetry?.finish({
     pace: paceInputOf(merger.paceTrack, merged, { groups, unreadAtEnd }),
-    ...(worst
-      ? {
-          client: {
-            cpuPct: 100 * worst.cpuCores,
-            exposedDelayMs: worst.exposedDelayMs,
-            ...(worst.eventLoopUtilization !== undefined ? { eventLoopUtilization: worst.eventLoopUtilization } : {}),
-            ...(worst.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: worst.runQueueWaitMsPerSec } : {}),
-            ...(worst.judgedAgainst ? { mainP99Ms: worst.judgedAgainst.p99, serviceMs: worst.judgedAgainst.p50 } : {}),
-          },
-        }
-      : {}),
+    ...(merged.runnerLoad ? { client: worstClient(merged) } : {}),
   });
   const summary: RunSummary = {
     ...merged,
@@ -395,6 +405,26 @@ async function wholeRun(
   const parsed = RunSummary.safeParse(summary);
   if (!parsed.success) throw new Error(`internal error: the run's summary does not match its schema: ${parsed.error.issues[0]?.message}`);
   return summary;
+}
+
+/**
+ * The client check per part: the verdict judges the worst-loaded part's own numbers (never a merge or an average,
+ * which would hide one starved part) and names it, with the other parts the client rule held for.
+ */
+function worstClient(merged: RunSummary): ClientInput {
+  const worst = merged.runnerLoad!;
+  const parts = merged.manifest.parts ?? [];
+  const w = parts.find((p) => p.part === merged.manifest.worstPart);
+  const alsoBound = parts.filter((p) => p !== w && p.runnerLoad?.clientBound).map((p) => p.part);
+  return {
+    cpuPct: 100 * worst.cpuCores,
+    exposedDelayMs: worst.exposedDelayMs,
+    eventLoopDelayMaxMs: worst.loopDelayMs.max,
+    ...(worst.eventLoopUtilization !== undefined ? { eventLoopUtilization: worst.eventLoopUtilization } : {}),
+    ...(worst.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: worst.runQueueWaitMsPerSec } : {}),
+    ...(worst.judgedAgainst ? { mainP99Ms: worst.judgedAgainst.p99, serviceMs: worst.judgedAgainst.p50 } : {}),
+    ...(w ? { part: { index: w.part, of: parts.length, host: w.host, pid: w.pid, ...(alsoBound.length ? { alsoBound } : {}) } } : {}),
+  };
 }
 
 const E2E_CLOCK_PARTS =

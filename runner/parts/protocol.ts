@@ -18,6 +18,8 @@ export const ToPart = z.discriminatedUnion("type", [
     part: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }),
     /** Tests only: the liveness watch's shorter bounds (runner/pg/liveness.ts). */
     liveness: z.object({ silenceMs: z.number().optional(), probeTimeoutMs: z.number().optional() }).optional(),
+    /** Tests only: block this part's event loop for `forMs` every `everyMs` while its load runs (a slowed part). */
+    busyWaitForTest: z.object({ everyMs: z.number().positive(), forMs: z.number().nonnegative() }).optional(),
   }),
   /** A clock probe: `t` is the coordinator's clock when sent; the part answers with pong at once. */
   z.object({ type: z.literal("ping"), t: z.number() }),

@@ -18,7 +18,7 @@ export interface CollectorOptions {
   schema?: string;
   /** The run's own backend pids, read at every sample (connections may open after the collector starts). */
   runPids?: () => readonly number[];
-  /** The runner's processes on this host besides this one (a run's part processes): their CPU is the runner's. */
+  /** The runner's processes besides this one (a run's parts): the host's CPU counts them as the runner's. */
   runnerPids?: () => readonly number[];
   /** Sampling period (default 1,000 ms); 0: no timer, the caller takes each reading with sampleNow() (the engine, on its own ticks). */
   intervalMs?: number;

@@ -131,21 +131,22 @@ export class HostProbe {
   private disk = diskTotals();
   private at = Date.now();
   private cpuSec = new Map<number, number>();
-  private runnerSec = new Map<number, number>();
+  private runnerSec: Map<number, number>;
   private procs = allProcesses();
   readonly cores = os.cpus().length;
 
   /**
-   * `runnerPids`: the runner's processes on this host (this one, and a run's part processes forked here: their CPU
-   * is the runner's, never "other processes").
+   * `runnerPids`: the runner's other processes, read at every call (a run over several processes: its parts);
+   * their CPU is the runner's, never "other processes'".
    */
-  constructor(private readonly runnerPids: () => readonly number[] = () => [process.pid]) {
+  constructor(private readonly runnerPids: () => readonly number[] = () => []) {
     this.runnerSec = this.runnerCpu();
   }
 
+  /** Each runner process's whole CPU seconds, this one's and its parts'. */
   private runnerCpu(): Map<number, number> {
     const out = new Map<number, number>();
-    for (const pid of new Set([process.pid, ...this.runnerPids()])) {
+    for (const pid of [process.pid, ...this.runnerPids()]) {
       const t = wholeProcessCpuSeconds(pid);
       if (t !== undefined) out.set(pid, t);
     }
@@ -187,7 +188,7 @@ export class HostProbe {
     let busiest = 0;
     for (const [dev, ms] of disk.busyMs) busiest = Math.max(busiest, (ms - (prev.disk.busyMs.get(dev) ?? ms)) / (sec * 1000));
     const cpuBusyPct = (100 * (dTotal - (cpu.idle - prev.cpu.idle))) / dTotal;
-    // A runner process first seen now (a part just forked) is counted from the next reading on.
+    // A runner process first seen now is counted from the next reading on, as a server process is.
     let runnerSec = 0;
     for (const [pid, t] of this.runnerSec) runnerSec += Math.max(t - (prev.runnerSec.get(pid) ?? t), 0);
     const runnerCpuCores = runnerSec / sec;

@@ -30,11 +30,12 @@ export class TelemetryRecorder {
     pids: readonly number[],
     log: (line: string) => void = () => undefined,
     track?: (tc: TargetClient) => void,
-    runnerPids?: () => readonly number[],
+    /** The runner's processes besides this one (a run's parts): their CPU is the runner's, not other processes'. */
+    runnerPids: () => readonly number[] = () => [],
   ): Promise<TelemetryRecorder> {
     const r = new TelemetryRecorder();
     try {
-      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, log, intervalMs: 0, track, runnerPids });
+      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, runnerPids, log, intervalMs: 0, track });
     } catch (err) {
       const reason = `telemetry could not connect to the target: ${explainPgError(err)}; the run went on without it`;
       log(reason);

@@ -1,0 +1,61 @@
+// The client check per part (issue #23): in a run over 2 real part processes where one part's event loop is
+// blocked (the busy-wait test hook given to part 1 only), the verdict names that part, never hiding it in a merge.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { testDatabase } from "../../lib/testing";
+import { WorkloadConfig } from "../../lib/workloads/config";
+import { type EngineSample, runWorkload, verificationError } from "../engine";
+
+let db: { url: string; drop: () => Promise<void> };
+before(async () => {
+  db = await testDatabase("parts-client");
+});
+after(async () => {
+  await db.drop();
+});
+
+test("one slowed part of 2: the verdict's statement and evidence name it (pid and host); the parts' CPU is the runner's", async (t) => {
+  const config = WorkloadConfig.parse({
+    kind: "queue",
+    writers: 2,
+    readers: 2,
+    throttleWritesPerSec: 200,
+    durationSeconds: 3,
+    warmupSeconds: 0,
+    processes: 2,
+  });
+  // 90% of part 1's time spinning: its loop is at its limit, whether it got the CPU or waited for it.
+  const samples: EngineSample[] = [];
+  const s = await runWorkload(config, db.url, {
+    drainSeconds: 10,
+    onSample: (x) => void samples.push(x),
+    partsForTest: { busyWait: { part: 1, everyMs: 500, forMs: 450 } },
+  });
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  const parts = s.manifest.parts ?? [];
+  const slowed = parts.find((p) => p.part === 1)!;
+  assert.equal(slowed.runnerLoad?.clientBound, true, `part 1's own load is client-bound: ${JSON.stringify(slowed.runnerLoad)}`);
+  const verdict = s.telemetry?.verdict;
+  assert.ok(verdict, "the run has a verdict");
+  t.diagnostic(`verdict: ${verdict.statement}`);
+  // Part 1 is named: as the worst-loaded part, or beside it when the machine's load made part 0 bound too.
+  const named = new RegExp(`client-bound: part (1 of 2 \\(pid ${slowed.pid} on host ${slowed.host}|0 of 2 \\(pid \\d+ on host \\S+; part 1 too)`);
+  assert.match(verdict.statement, named);
+  const finding = verdict.findings.find((f) => f.category === "client-bound")!;
+  assert.equal(finding.matched, true);
+  const judged = finding.evidence.find((e) => e.what.startsWith("the runner process judged, the worst-loaded: part "));
+  assert.ok(judged, JSON.stringify(finding.evidence));
+  assert.equal(judged.unit, "part");
+  if (judged.value === 0) assert.match(judged.what, /; part 1 too\)$/, "part 0 worst only when both parts were bound");
+  else assert.equal(judged.value, 1);
+  // The host's CPU counts the parts as the runner (the coordinator alone idles), never as "other processes".
+  const host = s.telemetry?.window?.host;
+  assert.ok(host, "a target on this machine: its host is read");
+  const partsCores = parts.reduce((a, p) => a + (p.runnerLoad?.cpuCores ?? 0), 0);
+  assert.ok((host.runnerCpuCores ?? 0) >= 0.5 * partsCores, `runner CPU ${host.runnerCpuCores} cores on the host, the parts measured ${partsCores}`);
+  // Each second's telemetry carries the worst-loaded part's runner numbers (the live verdict judges them), never
+  // the coordinator's, which runs no load.
+  const measured = samples.filter((x) => x.phase === "measuring" && x.metrics.telemetry?.client && x.metrics.runnerLoad);
+  assert.ok(measured.length >= 2, `measured seconds with telemetry: ${measured.length}`);
+  for (const x of measured) assert.equal(x.metrics.telemetry!.client!.eventLoopDelayMaxMs, x.metrics.runnerLoad!.loopDelayMs.max, `sample ${x.seq}`);
+});
