@@ -10,7 +10,7 @@ import path from "node:path";
 import type pg from "pg";
 import { PROJECT_ROOT } from "../../lib/paths";
 import { clock } from "../timing";
-import { type ClaimedPart, connectStore, type ExitedMessage, PART_HEARTBEAT_MS, PartMailbox, wakeFor } from "./remote-store";
+import { type ClaimedPart, connectStore, type ExitedMessage, PART_HEARTBEAT_MS, PartMailbox, sql, wakeFor } from "./remote-store";
 import { offsetToTarget } from "./target-clock";
 
 const ENTRY = path.join(PROJECT_ROOT, "runner", "parts", "part-main.ts");
@@ -52,7 +52,7 @@ export async function carryPart(
     const c = store;
     child = fork(ENTRY, [], { execArgv: ["--import", "tsx"], env: process.env, cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe", "ipc"] });
     const forked = child;
-    await c.query("UPDATE run_part SET backend_pid = pg_backend_pid(), pid = $3, host = $4 WHERE run_id = $1 AND part = $2", [
+    await sql(c, "UPDATE run_part SET backend_pid = pg_backend_pid(), pid = $3, host = $4 WHERE run_id = $1 AND part = $2", [
       runId,
       part,
       forked.pid ?? null,
@@ -84,7 +84,7 @@ export async function carryPart(
     await mailbox.post(false, exited);
     if (!relay.done) {
       const how = end.signal ? `exited with ${end.signal}` : `exited with code ${end.code}`;
-      await c.query("UPDATE run_part SET status = 'failed', error = coalesce(error, $3) WHERE run_id = $1 AND part = $2 AND status <> 'done'", [
+      await sql(c, "UPDATE run_part SET status = 'failed', error = coalesce(error, $3) WHERE run_id = $1 AND part = $2 AND status <> 'done'", [
         runId,
         part,
         how,
@@ -96,9 +96,10 @@ export async function carryPart(
     stop("its runner could not relay it");
     const error = (err as Error).message;
     say(`could not carry it: ${error}`);
-    await store
-      ?.query("UPDATE run_part SET status = 'failed', error = coalesce(error, $3) WHERE run_id = $1 AND part = $2", [runId, part, error])
-      .catch(() => undefined);
+    if (store)
+      await sql(store, "UPDATE run_part SET status = 'failed', error = coalesce(error, $3) WHERE run_id = $1 AND part = $2", [runId, part, error]).catch(
+        () => undefined,
+      );
     return { ok: false, error };
   } finally {
     clearInterval(heartbeat);
@@ -110,7 +111,8 @@ export async function carryPart(
 /** Heart-beats the part's row; stops the part once the coordinator gave it up or its run is over. */
 async function beat(c: pg.Client, claimed: ClaimedPart, stop: (why: string) => void) {
   try {
-    const r = await c.query<{ status: string; run: string | null }>(
+    const r = await sql<{ status: string; run: string | null }>(
+      c,
       `UPDATE run_part p SET heartbeat_at = now() WHERE run_id = $1 AND part = $2
        RETURNING p.status::text, (SELECT status::text FROM run WHERE id = p.run_id) AS run`,
       [claimed.runId, claimed.part],
@@ -154,14 +156,14 @@ class Relay {
     if (m.type === "ready") await this.measureClock();
     if (m.type === "done") {
       this.done = true;
-      await this.c.query("UPDATE run_part SET status = 'done', start_skew_ms = $3 WHERE run_id = $1 AND part = $2", [
+      await sql(this.c, "UPDATE run_part SET status = 'done', start_skew_ms = $3 WHERE run_id = $1 AND part = $2", [
         this.mailbox.runId,
         this.mailbox.part,
         m.startSkewMs,
       ]);
     }
     if (m.type === "failed")
-      await this.c.query("UPDATE run_part SET status = 'failed', error = $3 WHERE run_id = $1 AND part = $2", [this.mailbox.runId, this.mailbox.part, m.error]);
+      await sql(this.c, "UPDATE run_part SET status = 'failed', error = $3 WHERE run_id = $1 AND part = $2", [this.mailbox.runId, this.mailbox.part, m.error]);
     await this.mailbox.post(false, m);
   }
 
@@ -182,7 +184,7 @@ class Relay {
     const target = await offsetToTarget(this.targetUrl);
     const offset = best.offset + target.offsetMs;
     const uncertainty = best.rtt / 2 + target.uncertaintyMs;
-    await this.c.query("UPDATE run_part SET status = 'ready', target_offset_ms = $3, target_uncertainty_ms = $4 WHERE run_id = $1 AND part = $2", [
+    await sql(this.c, "UPDATE run_part SET status = 'ready', target_offset_ms = $3, target_uncertainty_ms = $4 WHERE run_id = $1 AND part = $2", [
       this.mailbox.runId,
       this.mailbox.part,
       offset,
@@ -191,13 +193,11 @@ class Relay {
   }
 
   private async setStatus(status: string) {
-    await this.c
-      .query("UPDATE run_part SET status = $3 WHERE run_id = $1 AND part = $2 AND status NOT IN ('done', 'failed')", [
-        this.mailbox.runId,
-        this.mailbox.part,
-        status,
-      ])
-      .catch(() => undefined);
+    await sql(this.c, "UPDATE run_part SET status = $3 WHERE run_id = $1 AND part = $2 AND status NOT IN ('done', 'failed')", [
+      this.mailbox.runId,
+      this.mailbox.part,
+      status,
+    ]).catch(() => undefined);
   }
 
   /** Every message the part sent is stored. */

@@ -12,7 +12,7 @@ import { readEnv } from "../../lib/env";
 import { RunSummary } from "../../lib/measurement/summary";
 import { PROJECT_ROOT } from "../../lib/paths";
 import { createRun } from "../../lib/runs/store";
-import { registerRunner } from "../../lib/status/runners";
+import { heartbeat, registerRunner } from "../../lib/status/runners";
 import { testControlStore, testDatabase } from "../../lib/testing";
 import { WorkloadConfig } from "../../lib/workloads/config";
 import { type RunnerLoop, startRunnerLoop } from "../main";
@@ -25,6 +25,7 @@ const unshareWorks = spawnSync("unshare", ["-u", "sh", "-c", `hostname ${AGENT_H
 let control: { url: string; drop: () => Promise<void> };
 let target: { url: string; drop: () => Promise<void> };
 let loop: RunnerLoop | undefined;
+let beats: NodeJS.Timeout | undefined;
 const agents: ChildProcess[] = [];
 
 before(async () => {
@@ -35,6 +36,7 @@ before(async () => {
 afterEach(async () => {
   await loop?.stop();
   loop = undefined;
+  clearInterval(beats);
   for (const a of agents.splice(0)) if (a.exitCode === null && a.signalCode === null) a.kill("SIGKILL");
 });
 after(async () => {
@@ -58,6 +60,8 @@ async function waitFor<T>(what: string, get: () => Promise<T | undefined | null 
 function startCoordinator(extra: Record<string, string> = {}) {
   const env = readEnv({ ...process.env, DATABASE_URL: control.url, TARGET_DATABASE_URL: target.url, RUNNER_MAX_LOCAL_PARTS: "1", ...extra });
   loop = startRunnerLoop(prisma(control.url), COORDINATOR, env);
+  // As runner/main.ts does: other runners judge a silent coordinator's runs interrupted, and its parts' runners too.
+  beats = setInterval(() => void heartbeat(prisma(), COORDINATOR).catch(() => undefined), 500);
 }
 
 /** A second runner process (`npm run runner`) sharing the control store, on host "agent-b" where unshare works. */

@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { PartHandle, type PartLink } from "./part-handles";
 import type { ToPart } from "./protocol";
-import { closeParts, connectStore, type ExitedMessage, openParts, PART_STALE_MS, PartMailbox, type PartRow, partRows, wakeFor } from "./remote-store";
+import { closeParts, connectStore, type ExitedMessage, openParts, PART_STALE_MS, PartMailbox, type PartRow, partRows, sql, wakeFor } from "./remote-store";
 import { type ClockOffset, offsetToTarget } from "./target-clock";
 
 /** Where the parts a runner does not fork itself go: its control store, the other runners sharing it. */
@@ -83,12 +83,11 @@ export class RemoteParts {
       // A process on another machine cannot be killed from here: its row is given up, and its runner stops it.
       kill: () => {
         open = false;
-        void this.c
-          .query(
-            "UPDATE run_part SET status = 'failed', error = coalesce(error, 'stopped by the coordinator') WHERE run_id = $1 AND part = $2 AND status NOT IN ('done', 'failed')",
-            [this.cb.runId, index],
-          )
-          .catch(() => undefined);
+        void sql(
+          this.c,
+          "UPDATE run_part SET status = 'failed', error = coalesce(error, 'stopped by the coordinator') WHERE run_id = $1 AND part = $2 AND status NOT IN ('done', 'failed')",
+          [this.cb.runId, index],
+        ).catch(() => undefined);
         handle.closedWith(null, "SIGKILL");
       },
     };
@@ -179,7 +178,8 @@ export class RemoteParts {
   /** Records the start barrier and each part's applied clock offset in its row. */
   async recordStart(atMs: number): Promise<void> {
     for (const p of this.handles)
-      await this.c.query(
+      await sql(
+        this.c,
         "UPDATE run_part SET start_at = to_timestamp($3 / 1000.0), clock_offset_ms = $4, clock_uncertainty_ms = $5 WHERE run_id = $1 AND part = $2",
         [this.cb.runId, p.index, atMs, p.clockOffsetMs, p.clockUncertaintyMs],
       );

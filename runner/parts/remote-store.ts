@@ -18,6 +18,17 @@ export interface ExitedMessage {
   tail: string[];
 }
 
+const queues = new WeakMap<pg.Client, Promise<unknown>>();
+/** A query on `c` after every query already asked of it: one connection carries the relay, its watch and its beats. */
+export function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(c: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  const next = (queues.get(c) ?? Promise.resolve()).then(() => c.query<R>(text, values));
+  queues.set(
+    c,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
 export const wakeFor = (runId: string, part: number, toPart: boolean) => `${runId} ${part} ${toPart ? "to" : "from"}`;
 
 /** A control-store connection for one run's parts: LISTENs on the channel and hands each payload to `onWake`. */
@@ -26,7 +37,7 @@ export async function connectStore(url: string, onWake: (payload: string) => voi
   c.on("error", onError);
   c.on("notification", (n) => n.channel === PARTS_CHANNEL && onWake(n.payload ?? ""));
   await c.connect();
-  await c.query(`LISTEN ${PARTS_CHANNEL}`);
+  await sql(c, `LISTEN ${PARTS_CHANNEL}`);
   return c;
 }
 
@@ -46,17 +57,18 @@ export class PartMailbox {
   ) {}
 
   post(toPart: boolean, body: unknown): Promise<void> {
-    const sql = `WITH m AS (INSERT INTO run_part_message (run_id, part, to_part, body) VALUES ($1, $2, $3, $4) RETURNING 1)
+    const text = `WITH m AS (INSERT INTO run_part_message (run_id, part, to_part, body) VALUES ($1, $2, $3, $4) RETURNING 1)
       SELECT pg_notify($5, $6) FROM m`;
     const args = [this.runId, this.part, toPart, JSON.stringify(body), PARTS_CHANNEL, wakeFor(this.runId, this.part, toPart)];
-    const next = this.posting.then(() => this.c.query(sql, args)).then(() => undefined);
+    const next = this.posting.then(() => sql(this.c, text, args)).then(() => undefined);
     this.posting = next.catch(() => undefined);
     return next;
   }
 
   pump(toPart: boolean, deliver: (body: unknown) => void): Promise<void> {
     this.reading = this.reading.then(async () => {
-      const r = await this.c.query<{ id: string; body: unknown }>(
+      const r = await sql<{ id: string; body: unknown }>(
+        this.c,
         "SELECT id, body FROM run_part_message WHERE run_id = $1 AND part = $2 AND to_part = $3 AND id > $4 ORDER BY id",
         [this.runId, this.part, toPart, this.lastId],
       );
@@ -78,7 +90,7 @@ export class PartMailbox {
 
 /** Opens a row per part in `indexes`, for other runners to claim. */
 export async function openParts(c: pg.Client, runId: string, indexes: number[], of: number): Promise<void> {
-  await c.query("INSERT INTO run_part (run_id, part, parts) SELECT $1, unnest($2::int[]), $3", [runId, indexes, of]);
+  await sql(c, "INSERT INTO run_part (run_id, part, parts) SELECT $1, unnest($2::int[]), $3", [runId, indexes, of]);
 }
 
 export interface PartRow {
@@ -98,7 +110,8 @@ export interface PartRow {
 
 /** The run's part rows, with how long each carrying runner has been silent. */
 export async function partRows(c: pg.Client, runId: string): Promise<PartRow[]> {
-  const r = await c.query<PartRow>(
+  const r = await sql<PartRow>(
+    c,
     `SELECT part, status, runner_id AS "runnerId", host, pid, error, target_offset_ms AS "targetOffsetMs",
        target_uncertainty_ms AS "uncertaintyMs",
        (extract(epoch FROM clock_timestamp() - heartbeat_at) * 1000)::float8 AS "silentMs",
@@ -111,8 +124,8 @@ export async function partRows(c: pg.Client, runId: string): Promise<PartRow[]> 
 
 /** Ends the run's parts still open or running (`reason` kept as their error), and drops its messages. */
 export async function closeParts(c: pg.Client, runId: string, reason: string): Promise<void> {
-  await c.query("UPDATE run_part SET status = 'failed', error = coalesce(error, $2) WHERE run_id = $1 AND status NOT IN ('done', 'failed')", [runId, reason]);
-  await c.query("DELETE FROM run_part_message WHERE run_id = $1", [runId]);
+  await sql(c, "UPDATE run_part SET status = 'failed', error = coalesce(error, $2) WHERE run_id = $1 AND status NOT IN ('done', 'failed')", [runId, reason]);
+  await sql(c, "DELETE FROM run_part_message WHERE run_id = $1", [runId]);
 }
 
 export interface ClaimedPart {
