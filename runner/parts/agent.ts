@@ -111,15 +111,17 @@ export async function carryPart(
 /** Heart-beats the part's row; stops the part once the coordinator gave it up or its run is over. */
 async function beat(c: pg.Client, claimed: ClaimedPart, stop: (why: string) => void) {
   try {
-    const r = await sql<{ status: string; run: string | null }>(
+    const r = await sql<{ status: string; run: string | null; coordinatorGone: boolean }>(
       c,
       `UPDATE run_part p SET heartbeat_at = now() WHERE run_id = $1 AND part = $2
-       RETURNING p.status::text, (SELECT status::text FROM run WHERE id = p.run_id) AS run`,
+       RETURNING p.status::text, (SELECT status::text FROM run WHERE id = p.run_id) AS run,
+         NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p.coordinator_backend_pid) AS "coordinatorGone"`,
       [claimed.runId, claimed.part],
     );
     const row = r.rows[0];
     if (!row) stop("its run was deleted");
     else if (row.status === "failed") stop("the run's coordinator gave it up");
+    else if (row.coordinatorGone) stop("the run's coordinating runner is gone (its control-store session ended)");
     else if (row.run !== "running") stop(`its run is ${row.run}`);
   } catch {
     // The control store did not answer this beat: the next one tries again (the coordinator judges the silence).

@@ -65,13 +65,14 @@ function startCoordinator(extra: Record<string, string> = {}) {
 }
 
 /** A second runner process (`npm run runner`) sharing the control store, on host "agent-b" where unshare works. */
-function startAgent(args: string[] = []) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: control.url, RUNNER_HEARTBEAT_MS: "500" };
-  delete env.TARGET_DATABASE_URL;
+function startAgent(args: string[] = [], extraEnv: Record<string, string> = {}, hostOfItsOwn = true) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: control.url, RUNNER_HEARTBEAT_MS: "500", ...extraEnv };
+  if (!extraEnv.TARGET_DATABASE_URL) delete env.TARGET_DATABASE_URL;
   const node = [process.execPath, "--import", "tsx", "runner/main.ts", ...args];
-  const child: ChildProcess = unshareWorks
-    ? spawn("unshare", ["-u", "sh", "-c", 'hostname "$0" && exec "$@"', AGENT_HOST, ...node], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(node[0], node.slice(1), { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess =
+    unshareWorks && hostOfItsOwn
+      ? spawn("unshare", ["-u", "sh", "-c", 'hostname "$0" && exec "$@"', AGENT_HOST, ...node], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(node[0], node.slice(1), { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   agents.push(child);
   const lines: string[] = [];
   const collect = (d: Buffer) => lines.push(...d.toString().split("\n").filter(Boolean));
@@ -183,4 +184,28 @@ test("`--part` with a bad index says what to pass", async () => {
     agent.lines.join("\n"),
     /--part needs a part's index, a whole number from 0 to 63 \(got "x"\); in a Kubernetes Indexed Job pass \$JOB_COMPLETION_INDEX/,
   );
+});
+
+test("an agent stops its part when the coordinating runner is killed, and keeps running", async () => {
+  const coordinator = startAgent([], { TARGET_DATABASE_URL: target.url, RUNNER_MAX_LOCAL_PARTS: "1" }, false);
+  await waitFor("the coordinating runner to register", async () => (await prisma().runner.count({ where: { id: { not: COORDINATOR } } })) > 0);
+  const run = await queue(60);
+  await waitFor("the coordinating runner to claim the run", async () => (await runRow(run.id)).status === "running");
+  const agent = startAgent();
+  const row = await waitFor("part 1 to be running", async () => {
+    const p = await partRow(run.id, 1);
+    return p?.status === "running" && p;
+  });
+  coordinator.child.kill("SIGKILL");
+  await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 30_000);
+  assert.match(agent.lines.join("\n"), /stopping the part: the run's coordinating runner is gone/);
+  assert.equal(agent.child.exitCode, null, "the agent runner itself keeps running");
+});
+
+test("RUNNER_MAX_LOCAL_PARTS and PARTS_WAIT_SECONDS: bad values are named with what to give", () => {
+  assert.throws(() => readEnv({ RUNNER_MAX_LOCAL_PARTS: "-1" }), /RUNNER_MAX_LOCAL_PARTS must be 0 or more/);
+  assert.throws(() => readEnv({ RUNNER_MAX_LOCAL_PARTS: "many" }), /RUNNER_MAX_LOCAL_PARTS must be a number of processes/);
+  assert.throws(() => readEnv({ PARTS_WAIT_SECONDS: "0" }), /PARTS_WAIT_SECONDS must be at least 1/);
+  assert.equal(readEnv({ RUNNER_MAX_LOCAL_PARTS: "" }).RUNNER_MAX_LOCAL_PARTS, os.availableParallelism(), "empty is unset");
+  assert.equal(readEnv({ RUNNER_MAX_LOCAL_PARTS: "0", PARTS_WAIT_SECONDS: "5" }).PARTS_WAIT_SECONDS, 5);
 });

@@ -90,7 +90,7 @@ export class PartMailbox {
 
 /** Opens a row per part in `indexes`, for other runners to claim. */
 export async function openParts(c: pg.Client, runId: string, indexes: number[], of: number): Promise<void> {
-  await sql(c, "INSERT INTO run_part (run_id, part, parts) SELECT $1, unnest($2::int[]), $3", [runId, indexes, of]);
+  await sql(c, "INSERT INTO run_part (run_id, part, parts, coordinator_backend_pid) SELECT $1, unnest($2::int[]), $3, pg_backend_pid()", [runId, indexes, of]);
 }
 
 export interface PartRow {

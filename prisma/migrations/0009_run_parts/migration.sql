@@ -13,6 +13,8 @@ CREATE TABLE "run_part" (
   "pid" INTEGER,
   -- The carrying runner's control-store session: gone from pg_stat_activity when that runner died.
   "backend_pid" INTEGER,
+  -- The coordinating runner's session: gone when it died, and the part's runner stops the part.
+  "coordinator_backend_pid" INTEGER,
   "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
   "claimed_at" TIMESTAMPTZ(3),
   "heartbeat_at" TIMESTAMPTZ(3),
