@@ -11,6 +11,7 @@ import { prisma } from "../../lib/db";
 import { readEnv } from "../../lib/env";
 import { RunSummary } from "../../lib/measurement/summary";
 import { PROJECT_ROOT } from "../../lib/paths";
+import { runEventStream } from "../../lib/runs/events";
 import { createRun } from "../../lib/runs/store";
 import { heartbeat, registerRunner } from "../../lib/status/runners";
 import { testControlStore, testDatabase } from "../../lib/testing";
@@ -151,14 +152,26 @@ test("an agent SIGKILLed mid-run fails the run within seconds, naming the part a
   await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 20_000);
 });
 
-test("a part no runner takes fails the run after PARTS_WAIT_SECONDS, saying which and what to do", async () => {
-  startCoordinator({ PARTS_WAIT_SECONDS: "2" });
+test("a part no runner takes: the run page's status says so meanwhile, then the run fails after PARTS_WAIT_SECONDS, saying which and what to do", async () => {
+  startCoordinator({ PARTS_WAIT_SECONDS: "4" });
   const run = await queue(2);
+  // What the run page is told (its live status): which parts wait.
+  const ac = new AbortController();
+  const reader = runEventStream(run.id, -1, { signal: ac.signal }).getReader();
+  let text = "";
+  while (!text.includes("waiting for part 1")) {
+    const { value, done } = await reader.read();
+    if (done) break; // the run ended: the assertion below shows what was said
+    text += new TextDecoder().decode(value);
+  }
+  ac.abort();
+  await reader.cancel().catch(() => undefined);
+  assert.match(text, /"waitingForParts":"waiting for part 1 of 2: start `npm run runner` with the same DATABASE_URL on another machine"/);
   const r = await finished(run.id, 60_000);
   assert.equal(r.status, "failed");
   assert.match(
     r.error ?? "",
-    /part 1 of 2 was never taken by a runner within 2 s \(PARTS_WAIT_SECONDS\): start `npm run runner` with the same DATABASE_URL on another machine, or lower processes/,
+    /part 1 of 2 was never taken by a runner within 4 s \(PARTS_WAIT_SECONDS\): start `npm run runner` with the same DATABASE_URL on another machine, or lower processes/,
   );
   assert.equal((await partRow(run.id, 1))?.status, "failed", "a part given up is never taken later");
 });
