@@ -152,6 +152,42 @@ test("an agent SIGKILLed mid-run fails the run within seconds, naming the part a
   await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 20_000);
 });
 
+test("an agent that stops heart-beating (SIGSTOP) fails the run within seconds, naming the part and its host", async () => {
+  startCoordinator();
+  const run = await queue(60);
+  await waitFor("the coordinator to claim the run", async () => (await runRow(run.id)).status === "running");
+  const agent = startAgent();
+  const row = await waitFor("part 1 to be running", async () => {
+    const p = await partRow(run.id, 1);
+    return p?.status === "running" && p;
+  });
+  agent.child.kill("SIGSTOP");
+  try {
+    const r = await finished(run.id, 30_000);
+    assert.equal(r.status, "failed");
+    // Its part runs on but nothing it says reaches the coordinator: the silent beat or the silent samples, whichever is first.
+    assert.match(r.error ?? "", new RegExp(`part 1 \\(pid ${row.pid} on host ${agentHost}\\).*(stopped heart-beating|sent no sample for 5 s)`));
+  } finally {
+    agent.child.kill("SIGKILL");
+  }
+  await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 20_000);
+});
+
+test("the CLI forks every part itself and says so when that is more than RUNNER_MAX_LOCAL_PARTS", async () => {
+  const args = ["runner/cli.ts", "queue", "-writers", "2", "-readers", "2", "-throttle_writes", "100", "-duration", "2s", "--warmup", "0s", "--processes", "2"];
+  const child = spawn(process.execPath, ["--import", "tsx", ...args, "--target", target.url], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: "", TARGET_DATABASE_URL: "", RUNNER_MAX_LOCAL_PARTS: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  const code = await Promise.race([new Promise((r) => child.on("exit", r)), sleep(90_000).then(() => "still running")]);
+  assert.equal(code, 0, out);
+  assert.match(out, /forking all 2 parts on this machine although RUNNER_MAX_LOCAL_PARTS is 1: only a runner with a control store/);
+});
+
 test("a part no runner takes: the run page's status says so meanwhile, then the run fails after PARTS_WAIT_SECONDS, saying which and what to do", async () => {
   startCoordinator({ PARTS_WAIT_SECONDS: "4" });
   const run = await queue(2);
@@ -192,7 +228,7 @@ test("`--part 1` takes part 1 only (never a queued run) and exits 0 once the run
 
 test("`--part` with a bad index says what to pass", async () => {
   const agent = startAgent(["--part", "x"]);
-  assert.equal(await agent.exited, 2);
+  assert.equal(await Promise.race([agent.exited, sleep(30_000).then(() => "still running")]), 2);
   assert.match(
     agent.lines.join("\n"),
     /--part needs a part's index, a whole number from 0 to 63 \(got "x"\); in a Kubernetes Indexed Job pass \$JOB_COMPLETION_INDEX/,
