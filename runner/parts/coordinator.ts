@@ -435,7 +435,7 @@ async function wholeRun(
     manifest: {
       ...merged.manifest,
       ...i.facts,
-      e2eClock: E2E_CLOCK_PARTS,
+      e2eClock: parts.some((p) => p.remote) ? E2E_CLOCK_REMOTE : E2E_CLOCK_PARTS,
     },
     verification,
     ...(runTelemetry ? { telemetry: runTelemetry } : {}),
@@ -456,3 +456,6 @@ async function wholeRun(
 
 const E2E_CLOCK_PARTS =
   "runner monotonic clock (performance.timeOrigin + performance.now()) of each runner process, corrected to the coordinating process's clock before the load (offset measured by ping/pong over IPC on this host, the shortest of 10 round trips): the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from its own corrected clock when it has the row";
+
+const E2E_CLOCK_REMOTE =
+  "runner monotonic clock (performance.timeOrigin + performance.now()) of each runner process, corrected to the coordinating process's clock before the load: parts forked by the coordinator by ping/pong over IPC, parts carried by other runners through the target's clock (each side's offset to the target's clock_timestamp(), the shortest of 10 round trips, subtracted): the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from its own corrected clock when it has the row";

@@ -39,6 +39,7 @@ export class RemoteParts {
   private readonly openedAt = Date.now();
   private watch: NodeJS.Timeout | undefined;
   private failedAlready = false;
+  private closed = false;
 
   private constructor(
     private readonly c: pg.Client,
@@ -116,6 +117,7 @@ export class RemoteParts {
 
   /** The rows' state: claims, the parts never taken, carrying runners that died or went silent. */
   private async check() {
+    if (this.closed) return;
     let rows: PartRow[];
     try {
       rows = await partRows(this.c, this.cb.runId);
@@ -187,6 +189,7 @@ export class RemoteParts {
 
   /** Gives up the parts not done (no runner takes them any more) and drops the run's messages. */
   async close(reason: string): Promise<void> {
+    this.closed = true;
     clearInterval(this.watch);
     await closeParts(this.c, this.cb.runId, reason).catch((err) => this.cb.log(`could not close the run's parts: ${(err as Error).message}`));
     await this.c.end().catch(() => undefined);
