@@ -1,5 +1,7 @@
 // The runner process: heart-beats into the control store, claims queued runs (FOR UPDATE SKIP LOCKED, so
-// several runners can share one control store) and executes them with the engine, one at a time.
+// several runners can share one control store) and executes them with the engine, one at a time. Before a queued
+// run it takes a part another runner's run opened for it (runner/parts/agent.ts: an "agent"); with `--part K` it
+// carries only part K of the next run that needs it, then exits with that run's outcome (runner/parts/part-mode.ts).
 // Started by `npm start` (scripts/start.ts); can also be started alone with `npm run runner` against any
 // control store given by DATABASE_URL (and TARGET_DATABASE_URL for runs without a saved target).
 //

@@ -117,6 +117,7 @@ test("an agent (a second runner process) carries part 1: the run completes, veri
   assert.equal(r.runnerId, COORDINATOR);
   const summary = RunSummary.parse(r.summary);
   assert.equal(summary.verification.ok, true);
+  assert.match(summary.manifest.e2eClock ?? "", /parts carried by other runners through the target's clock/);
   const parts = summary.manifest.parts ?? [];
   assert.equal(parts.length, 2);
   assert.deepEqual(
