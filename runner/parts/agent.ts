@@ -72,6 +72,8 @@ export async function carryPart(
     const relay = new Relay(c, mailbox, forked, say);
     const toChild = (body: unknown) => relay.toChild(body as Body);
     forked.on("message", (m) => relay.fromChild(m as Body));
+    // A fork that could not start (or a channel error) must not take the runner down: its close ends the carry.
+    forked.on("error", (err) => say(`its process: ${err.message}`));
     const closed = new Promise<{ code: number | null; signal: string | null }>((r) => forked.on("close", (code, sig) => r({ code, signal: sig })));
     signal?.addEventListener("abort", () => stop("the runner carrying it was stopped"));
     heartbeat = setInterval(() => void beat(c, claimed, stop), PART_HEARTBEAT_MS);
