@@ -15,6 +15,9 @@ const pgUrl = (name: string) =>
       if (problem) ctx.addIssue({ code: "custom", message: `${name} ${problem}` });
     });
 
+/** An empty variable counts as unset (Compose and Kubernetes often pass "" for an unset value). */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
+
 const port = (name: string, dflt: number) =>
   z.coerce
     .number({ error: `${name} must be a port number` })
@@ -51,6 +54,25 @@ export const EnvSchema = z
       .int("RUNNER_MEMORY_BUDGET_MB must be a whole number of MiB")
       .min(128, "RUNNER_MEMORY_BUDGET_MB must be at least 128 (MiB): a run's garbage alone can reach 64 MiB")
       .default(() => defaultMemoryBudgetMb()),
+    /** Parts of one run (config.processes) a runner forks itself; the rest are opened in the control store for
+     *  other runners (agents) to carry (runner/parts/agent.ts). 0: every part on other runners. */
+    RUNNER_MAX_LOCAL_PARTS: unsetIfEmpty(
+      z.coerce
+        .number({ error: "RUNNER_MAX_LOCAL_PARTS must be a number of processes" })
+        .int("RUNNER_MAX_LOCAL_PARTS must be a whole number of processes")
+        .min(0, "RUNNER_MAX_LOCAL_PARTS must be 0 or more (0: every part of a run on other runners)")
+        .max(64, "RUNNER_MAX_LOCAL_PARTS must be at most 64 (a run has at most 64 processes)")
+        .default(() => os.availableParallelism()),
+    ),
+    /** How long a run waits for other runners to take the parts it opened before it fails, in seconds. */
+    PARTS_WAIT_SECONDS: unsetIfEmpty(
+      z.coerce
+        .number({ error: "PARTS_WAIT_SECONDS must be a number of seconds" })
+        .int("PARTS_WAIT_SECONDS must be a whole number of seconds")
+        .min(1, "PARTS_WAIT_SECONDS must be at least 1 (seconds)")
+        .max(86_400, "PARTS_WAIT_SECONDS must be at most 86400 (a day)")
+        .default(60),
+    ),
     /** Extra host names the app answers to (comma-separated), besides 127.0.0.1, localhost and HOST (proxy.ts). */
     ALLOWED_HOSTS: z
       .string()

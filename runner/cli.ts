@@ -326,6 +326,8 @@ async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
             if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
           },
           onSample: save?.sample,
+          // The CLI forks every part itself; it says so when that is more than RUNNER_MAX_LOCAL_PARTS.
+          maxLocalParts: env.RUNNER_MAX_LOCAL_PARTS,
         });
       } catch (err) {
         const cancelled = err instanceof RunCancelled;

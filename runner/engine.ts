@@ -32,6 +32,7 @@ import type { WorkloadRun } from "../workloads/runtime";
 import type { ClientInput } from "../lib/telemetry/verdict";
 import { isLocalAddress, ownSummary, type TargetFacts } from "./run-summary";
 import { coordinate, type PartsForTest } from "./parts/coordinator";
+import type { RemotePartsOptions } from "./parts/remote-parts";
 import { partsProblem } from "../lib/workloads/parts";
 
 export { isLocalAddress } from "./run-summary";
@@ -77,6 +78,10 @@ export interface EngineOptions {
   livenessForTest?: LivenessOptions;
   /** Tests only: a run over several processes with another part entry or shorter bounds (runner/parts/coordinator.ts). */
   partsForTest?: PartsForTest;
+  /** A runner with a control store: parts past its RUNNER_MAX_LOCAL_PARTS go to other runners (runner/parts/remote-parts.ts). */
+  remoteParts?: RemotePartsOptions;
+  /** Without one: RUNNER_MAX_LOCAL_PARTS, to say that every part is forked here all the same. */
+  maxLocalParts?: number;
 }
 
 /** Rejection of a run stopped by its AbortSignal. */
@@ -274,6 +279,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
         ...{ runId: opts.runId ?? schemaName, admin: admin.client, onSample: opts.onSample, onReport: opts.onReport, telemetry: opts.telemetry !== false },
         ...{ cancelled: () => failure instanceof RunCancelled, cancelDeadlineMs: CANCEL_DEADLINE_MS, track: (tc) => liveness.add(tc) },
         ...{ liveness: opts.livenessForTest, forTest: opts.partsForTest, everySecond: () => checkDisk() },
+        ...{ remote: opts.remoteParts, maxLocalParts: opts.maxLocalParts },
       });
       if (!summary.verification.ok) log(verificationError(summary)!);
       await teardown();

@@ -1,5 +1,7 @@
 // The runner process: heart-beats into the control store, claims queued runs (FOR UPDATE SKIP LOCKED, so
-// several runners can share one control store) and executes them with the engine, one at a time.
+// several runners can share one control store) and executes them with the engine, one at a time. Before a queued
+// run it takes a part another runner's run opened for it (runner/parts/agent.ts: an "agent"); with `--part K` it
+// carries only part K of the next run that needs it, then exits with that run's outcome (runner/parts/part-mode.ts).
 // Started by `npm start` (scripts/start.ts); can also be started alone with `npm run runner` against any
 // control store given by DATABASE_URL (and TARGET_DATABASE_URL for runs without a saved target).
 //
@@ -29,6 +31,9 @@ import type { WatchedFolder } from "./disk-watch";
 import { sweepSchemas } from "./sweep";
 import { claimNextSearch, markInterruptedSearches } from "../lib/ceiling/store";
 import { executeSearch } from "./ceiling/execute";
+import { carryPart } from "./parts/agent";
+import { carryOnePart, partArg } from "./parts/part-mode";
+import { claimPart } from "./parts/remote-store";
 
 /** How often an idle runner looks for queued runs. */
 const POLL_MS = 300;
@@ -131,6 +136,10 @@ async function execute(
       onSample: (s) => recorder.sample(s),
       watchDisks: await controlStoreFolder(db),
       diskReserveMb: env.DISK_RESERVE_MB,
+      // Parts past RUNNER_MAX_LOCAL_PARTS are opened in the control store for other runners (runner/parts/agent.ts).
+      ...(env.DATABASE_URL
+        ? { remoteParts: { controlUrl: env.DATABASE_URL, maxLocal: env.RUNNER_MAX_LOCAL_PARTS, waitSeconds: env.PARTS_WAIT_SECONDS } }
+        : { maxLocalParts: env.RUNNER_MAX_LOCAL_PARTS }),
     });
     const verr = verificationError(summary);
     await recorder.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
@@ -186,6 +195,17 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
           if (c) log(`marked ${c} ceiling search(es) of silent runners as interrupted`);
         }
         if (Date.now() >= nextSchemaSweep) await sweepLeftovers();
+        // A part of another runner's run comes first: that run is under way and waits for it.
+        const part = env.DATABASE_URL ? await claimPart(db, runnerId, os.hostname()) : null;
+        if (part) {
+          const ac = new AbortController();
+          current.abort = () => ac.abort();
+          log(`${part.runId}: carrying part ${part.part} of ${part.parts}`);
+          const r = await carryPart(env.DATABASE_URL!, part, log, ac.signal);
+          current.abort = undefined;
+          log(`${part.runId}: part ${part.part} ${r.ok ? "done" : `failed: ${r.error}`}`);
+          continue;
+        }
         const run = await claimNextRun(runnerId, db);
         // A ceiling search (lib/ceiling/) is claimed like a run when no run is queued; its steps run one at a time.
         const search = run ? null : await claimNextSearch(runnerId, db);
@@ -220,6 +240,11 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
 }
 
 async function main() {
+  const onlyPart = partArg(process.argv.slice(2));
+  if (onlyPart instanceof Error) {
+    console.error(`runner: ${onlyPart.message}`);
+    process.exit(2);
+  }
   const env = readEnv();
   const db = prisma();
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -233,6 +258,7 @@ async function main() {
   }, env.RUNNER_HEARTBEAT_MS);
   // A bug in one run must never take the runner down with it.
   process.on("unhandledRejection", (err) => console.error(`runner: unhandled rejection: ${(err as Error)?.stack ?? err}`));
+  if (onlyPart !== undefined) return partMode(db, id, env, onlyPart, timer);
   const loop = startRunnerLoop(db, id, env);
 
   let stopped: Promise<void> | undefined;
@@ -259,6 +285,19 @@ async function main() {
     })());
   exitWithParent(() => stop("npm start went away"));
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop(`the runner was stopped (${sig})`).finally(() => process.exit(0)));
+}
+
+/** `--part K`: carries part K of the next run that needs it, then exits with that run's outcome (0: completed). */
+async function partMode(db: PrismaClient, id: string, env: Env, k: number, heartbeat: NodeJS.Timeout) {
+  const ac = new AbortController();
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => ac.abort());
+  exitWithParent(() => ac.abort());
+  const r = await carryOnePart(db, id, env.DATABASE_URL ?? "", k, log, ac.signal);
+  log(r.message);
+  clearInterval(heartbeat);
+  await Promise.race([db.runner.delete({ where: { id } }).catch(() => undefined), sleep(CLOSE_MS)]);
+  await Promise.race([db.$disconnect(), sleep(CLOSE_MS)]);
+  process.exit(r.code);
 }
 
 if (require.main === module)

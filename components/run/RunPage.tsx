@@ -40,7 +40,9 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
   const [lastPhase, setLastPhase] = useState<string | null>(initialRun.phase !== "done" ? initialRun.phase : null);
   const final = FINAL.includes(run.status);
 
+  const [waitingForParts, setWaitingForParts] = useState<string | null>(null);
   const onStatus = useCallback((s: RunStatusEvent) => {
+    setWaitingForParts(s.waitingForParts ?? null);
     if (s.phase && s.phase !== "done") setLastPhase(s.phase);
     setRun((r) => ({ ...r, ...s, status: s.status as RunView["status"], phase: s.phase as RunView["phase"] }));
   }, []);
@@ -97,6 +99,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
             durationSeconds={cfg.durationSeconds}
             lastElapsed={latest ? latest.metrics.elapsedSec : null}
             lastArrival={stream.lastArrival}
+            waitingForParts={waitingForParts}
           />
         )}
         {!final && (

@@ -12,6 +12,8 @@ export function RunProgress(props: {
   durationSeconds: number;
   lastElapsed: number | null;
   lastArrival: number | null;
+  /** Parts of the run no other runner has taken yet ("waiting for parts 2, 3 of 4…"). */
+  waitingForParts?: string | null;
 }) {
   const { status, phase, warmupSeconds, durationSeconds, lastElapsed, lastArrival } = props;
   const [now, setNow] = useState(() => Date.now());
@@ -36,7 +38,9 @@ export function RunProgress(props: {
         ? phase === "draining" || phase === "verifying"
           ? `${PHASE_LABEL[phase]}…`
           : lastElapsed === null
-            ? "setting up the target…"
+            ? props.waitingForParts
+              ? props.waitingForParts
+              : "setting up the target…"
             : `${PHASE_LABEL[phase ?? "measuring"] ?? phase}: ${fmtDuration(elapsed)} elapsed, ${fmtDuration(total - elapsed)} remaining`
         : finishedLabel(status, lastElapsed, total);
   const indeterminate = status === "running" && (lastElapsed === null || phase === "draining" || phase === "verifying");

@@ -24,6 +24,8 @@ export const RunStatusEvent = z.object({
   cancelRequested: z.boolean(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** "waiting for parts 2, 3 of 4": parts opened for other runners that none has taken yet (lib/runs/waiting.ts). */
+  waitingForParts: z.string().nullable().optional(),
 });
 export type RunStatusEvent = z.infer<typeof RunStatusEvent>;
 

@@ -12,6 +12,7 @@
 import type { PrismaClient } from "../db";
 import { FINAL_STATUSES, type RunStatus } from "../measurement/metrics";
 import { storeErrorText } from "../status/health";
+import { waitingForParts } from "./waiting";
 import { toSample } from "./view";
 
 export interface HubOptions {
@@ -61,7 +62,11 @@ export function sampleFrame(row: Parameters<typeof toSample>[0]): Frame {
   return { ...f, seq: row.seq };
 }
 
-const STATUS_FIELDS = { status: true, phase: true, error: true, startedAt: true, finishedAt: true, cancelRequested: true } as const;
+const STATUS_FIELDS = {
+  ...{ status: true, phase: true, error: true, startedAt: true, finishedAt: true, cancelRequested: true },
+  // Parts opened for other runners that none has taken yet (runner/parts/remote-parts.ts).
+  parts: { where: { status: "open" }, select: { part: true, parts: true }, orderBy: { part: "asc" } },
+} as const;
 
 export class RunHub {
   /** Every sample with seq in (ringFloor, frontier] that the store holds is in the ring (holes waited for, then skipped). */
@@ -200,6 +205,7 @@ export class RunHub {
       cancelRequested: run.cancelRequested,
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
+      waitingForParts: final ? null : waitingForParts(run.parts),
     };
     const key = JSON.stringify(status);
     if (key !== this.statusFrame?.key) {

@@ -29,6 +29,7 @@ import type { SampleRunnerLoad } from "../../lib/measurement/runner-load";
 import { clock, Stopper, sleepUntil } from "../timing";
 import { FromPart, shapeProblem, type ToPart } from "./protocol";
 import { PartHandle, stopParts } from "./part-handles";
+import { RemoteParts, type RemotePartsOptions } from "./remote-parts";
 
 /** A part that is not ready (connected, its readers started) within this fails the run. */
 export const READY_TIMEOUT_MS = 30_000;
@@ -76,6 +77,10 @@ export interface CoordinateInput {
   track: (tc: TargetClient) => void;
   liveness?: { silenceMs?: number; probeTimeoutMs?: number };
   forTest?: PartsForTest;
+  /** A runner with a control store: the parts past its RUNNER_MAX_LOCAL_PARTS go to other runners (./remote-parts.ts). */
+  remote?: RemotePartsOptions;
+  /** Without a control store: RUNNER_MAX_LOCAL_PARTS, only to say that every part is forked here all the same. */
+  maxLocalParts?: number;
 }
 
 const ENTRY = path.join(PROJECT_ROOT, "runner", "parts", "part-main.ts");
@@ -84,6 +89,7 @@ const ENTRY = path.join(PROJECT_ROOT, "runner", "parts", "part-main.ts");
 export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
   const n = i.config.processes ?? 1;
   const parts: PartHandle[] = [];
+  let remote: RemoteParts | undefined;
   let telemetry: TelemetryRecorder | undefined;
   let phase: Phase = "setup";
   const setPhase = (p: Phase) => {
@@ -93,9 +99,28 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
   const phaseStop = new Stopper();
   i.failed.catch(() => phaseStop.stop());
   try {
-    for (let index = 0; index < n; index++) parts.push(spawnPart(i, index, n, () => phase));
+    const local = Math.min(n, i.remote?.maxLocal ?? n);
+    if (!i.remote && i.maxLocalParts !== undefined && n > i.maxLocalParts)
+      i.log(
+        `forking all ${n} parts on this machine although RUNNER_MAX_LOCAL_PARTS is ${i.maxLocalParts}: only a runner with a control store (\`npm run runner\`, which runs the app's runs) hands parts to other runners`,
+      );
+    for (let index = 0; index < local; index++) parts.push(spawnPart(i, index, n, () => phase));
+    if (local < n) {
+      const indexes = Array.from({ length: n - local }, (_, k) => local + k);
+      remote = await Promise.race([
+        RemoteParts.open(
+          remoteCallbacks(i, () => phase),
+          indexes,
+          n,
+          i.remote!,
+        ),
+        i.failed,
+      ]);
+      for (const p of remote.handles) p.send(runMessage(i, p.index, n));
+      parts.push(...remote.handles);
+    }
     const allReady = Promise.all(parts.map((p) => p.ready));
-    await Promise.race([allReady, i.failed, readyTimeout(i, parts)]);
+    await Promise.race([allReady, i.failed, readyTimeout(i, parts, remote?.allClaimed)]);
     i.log(`${n} parts ready: ${parts.map((p) => `part ${p.index} pid ${p.pid}`).join(", ")}`);
     if (i.telemetry)
       telemetry = await TelemetryRecorder.start(
@@ -107,12 +132,14 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         // The parts forked on this host are the runner too: their CPU is never "other processes'".
         () => parts.filter((p) => p.host === os.hostname() && !p.hasExited).map((p) => p.pid),
       );
-    for (const p of parts) await Promise.race([measureClock(p), i.failed]);
+    for (const p of parts) if (!p.remote) await Promise.race([measureClock(p), i.failed]);
+    if (remote) await Promise.race([remote.measureClocks(i.targetUrl), i.failed]);
     i.log(
       `parts' clocks against this one: ${parts.map((p) => `part ${p.index} ${p.clockOffsetMs.toFixed(3)} ± ${p.clockUncertaintyMs.toFixed(3)} ms`).join(", ")}`,
     );
     const atMs = clock() + BARRIER_LEAD_MS;
     for (const p of parts) p.send({ type: "start", atMs, clockOffsetMs: p.clockOffsetMs, uncertaintyMs: p.clockUncertaintyMs });
+    await remote?.recordStart(atMs);
     const merger = new SecondMerger(i, parts, telemetry);
     const silence = watchSilence(i, parts, atMs);
     const timeline = runTimeline(i, atMs, setPhase, phaseStop, merger);
@@ -129,7 +156,9 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
     await telemetry?.stop();
     throw err;
   } finally {
-    await stopParts(parts, i.cancelled() ? i.cancelDeadlineMs : 3000, i.cancelled() ? "the run was cancelled" : "the run failed");
+    const reason = i.cancelled() ? "the run was cancelled" : "the run failed";
+    await stopParts(parts, i.cancelled() ? i.cancelDeadlineMs : 3000, reason);
+    await remote?.close(`the run ended before this part was done (${reason})`);
   }
 }
 
@@ -141,7 +170,7 @@ function spawnPart(i: CoordinateInput, index: number, of: number, phase: () => P
     cwd: PROJECT_ROOT,
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
-  const p = new PartHandle(index, child);
+  const p = new PartHandle(index, child, child.pid);
   const lines = (chunk: Buffer) => {
     for (const line of chunk.toString().split("\n").filter(Boolean)) {
       p.tail.push(line);
@@ -151,21 +180,17 @@ function spawnPart(i: CoordinateInput, index: number, of: number, phase: () => P
   };
   child.stdout?.on("data", lines);
   child.stderr?.on("data", lines);
-  child.on("message", (raw) => {
-    const parsed = FromPart.safeParse(raw);
-    if (!parsed.success) return i.fail(new Error(`${p.name()} sent a message of another shape (${shapeProblem(parsed.error)})`));
-    onMessage(i, p, parsed.data);
-  });
+  child.on("message", (raw) => onRaw(i, p, raw));
   child.on("error", (err) => i.fail(new Error(`${p.name()} could not be started: ${err.message}`)));
   // "close", not "exit": every message it sent (its `done`) has arrived by then.
-  child.on("close", (code, signal) => {
-    p.closedWith(code, signal);
-    if (p.isDone) return;
-    const how = signal ? `with ${signal}` : `with code ${code}`;
-    const said = p.error ? `: ${p.error}` : p.tail.length ? ` (its last words: ${p.tail.join(" | ")})` : "";
-    i.fail(new Error(`${p.name()} exited ${how} while ${phaseWords(phase())}${said}; a run's figures are merged from every part, so the run failed`));
-  });
-  const run: ToPart = {
+  child.on("close", (code, signal) => onExit(i, p, code, signal, phase()));
+  p.send(runMessage(i, index, of));
+  return p;
+}
+
+/** The `run` message a part starts with (the same whether it is forked here or carried by another runner). */
+function runMessage(i: CoordinateInput, index: number, of: number): ToPart {
+  return {
     type: "run",
     runId: i.runId,
     config: i.config,
@@ -175,8 +200,36 @@ function spawnPart(i: CoordinateInput, index: number, of: number, phase: () => P
     ...(i.liveness ? { liveness: i.liveness } : {}),
     ...(i.forTest?.busyWait?.part === index ? { busyWaitForTest: i.forTest.busyWait } : {}),
   };
-  p.send(run);
-  return p;
+}
+
+/** A part's message as it arrived, over IPC or through the control store: checked, then handled. */
+function onRaw(i: CoordinateInput, p: PartHandle, raw: unknown) {
+  const parsed = FromPart.safeParse(raw);
+  if (!parsed.success) return i.fail(new Error(`${p.name()} sent a message of another shape (${shapeProblem(parsed.error)})`));
+  onMessage(i, p, parsed.data);
+}
+
+/** A part's process ended: before its `done`, the run fails naming it. */
+function onExit(i: CoordinateInput, p: PartHandle, code: number | null, signal: NodeJS.Signals | null, phase: Phase) {
+  p.closedWith(code, signal);
+  if (p.isDone) return;
+  const how = signal ? `with ${signal}` : `with code ${code}`;
+  const said = p.error ? `: ${p.error}` : p.tail.length ? ` (its last words: ${p.tail.join(" | ")})` : "";
+  i.fail(new Error(`${p.name()} exited ${how} while ${phaseWords(phase)}${said}; a run's figures are merged from every part, so the run failed`));
+}
+
+/** The same handling for parts carried by other runners (their last lines come with their exit). */
+function remoteCallbacks(i: CoordinateInput, phase: () => Phase) {
+  return {
+    runId: i.runId,
+    log: i.log,
+    fail: i.fail,
+    onMessage: (p: PartHandle, raw: unknown) => onRaw(i, p, raw),
+    onExit: (p: PartHandle, code: number | null, signal: NodeJS.Signals | null, tail: string[]) => {
+      p.tail.push(...tail.slice(-5));
+      onExit(i, p, code, signal, phase());
+    },
+  };
 }
 
 const phaseWords = (p: Phase) => (p === "setup" ? "getting ready" : p === "warmup" ? "warming up" : p);
@@ -193,22 +246,29 @@ function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
 }
 
 /** Rejects when some part is not ready in time, naming them. */
-function readyTimeout(i: CoordinateInput, parts: PartHandle[]): Promise<never> {
+function readyTimeout(i: CoordinateInput, parts: PartHandle[], claimed: Promise<void> = Promise.resolve()): Promise<never> {
   const ms = i.forTest?.readyTimeoutMs ?? READY_TIMEOUT_MS;
   return new Promise<never>((_, reject) => {
-    const t = setTimeout(() => {
+    let t: NodeJS.Timeout | undefined;
+    let over = false;
+    const end = () => {
+      over = true;
+      clearTimeout(t);
+    };
+    // Parts carried by other runners count from when the last was taken (waiting for a runner has its own bound).
+    void claimed.then(() => {
+      if (!over) t = setTimeout(timedOut, ms);
+    });
+    const timedOut = () => {
       const late = parts.filter((p) => !p.isReady);
       const err = new Error(
         `${late.map((p) => p.name()).join(", ")} did not become ready within ${ms / 1000} s (connect, open its connections, start its readers): the run cannot start without every part`,
       );
       i.fail(err);
       reject(err);
-    }, ms);
-    Promise.all(parts.map((p) => p.ready)).then(
-      () => clearTimeout(t),
-      () => clearTimeout(t),
-    );
-    i.failed.catch(() => clearTimeout(t));
+    };
+    Promise.all(parts.map((p) => p.ready)).then(end, end);
+    i.failed.catch(end);
   });
 }
 
@@ -388,7 +448,7 @@ async function wholeRun(
     manifest: {
       ...merged.manifest,
       ...i.facts,
-      e2eClock: E2E_CLOCK_PARTS,
+      e2eClock: parts.some((p) => p.remote) ? E2E_CLOCK_REMOTE : E2E_CLOCK_PARTS,
     },
     verification,
     ...(runTelemetry ? { telemetry: runTelemetry } : {}),
@@ -429,3 +489,6 @@ function worstClient(merged: RunSummary): ClientInput {
 
 const E2E_CLOCK_PARTS =
   "runner monotonic clock (performance.timeOrigin + performance.now()) of each runner process, corrected to the coordinating process's clock before the load (offset measured by ping/pong over IPC on this host, the shortest of 10 round trips): the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from its own corrected clock when it has the row";
+
+const E2E_CLOCK_REMOTE =
+  "runner monotonic clock (performance.timeOrigin + performance.now()) of each runner process, corrected to the coordinating process's clock before the load: parts forked by the coordinator by ping/pong over IPC, parts carried by other runners through the target's clock (each side's offset to the target's clock_timestamp(), the shortest of 10 round trips, subtracted): the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from its own corrected clock when it has the row";

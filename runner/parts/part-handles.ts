@@ -1,6 +1,5 @@
 // The coordinator's handle on one part process: what it said (ready, pongs, samples, done), how it ended, and the
 // stop of every part at the run's end (politely, then SIGKILL: no part process is ever left behind).
-import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import type { PartSample } from "../../lib/measurement/parts";
 import { clock } from "../timing";
@@ -8,9 +7,22 @@ import type { FromPart, ToPart } from "./protocol";
 
 export type DoneMessage = Extract<FromPart, { type: "done" }>;
 
+/**
+ * How the coordinator reaches a part: the forked child itself (a ChildProcess), or a part carried by another runner
+ * through the control store (./remote-parts.ts), which can be told things but not killed from here.
+ */
+export interface PartLink {
+  readonly connected: boolean;
+  send(m: ToPart, done: (err: Error | null) => void): unknown;
+  kill(signal: NodeJS.Signals): unknown;
+}
+
 export class PartHandle {
-  readonly pid: number;
-  /** Where it runs (its `ready` says; this host until then: parts are forked here). */
+  /** Its process id (a remote part's once its runner forked it: 0 until then). */
+  pid: number;
+  /** Carried by another runner through the control store (its clock is measured against the target's). */
+  remote = false;
+  /** Where it runs (its `ready` says; this host until then for a forked part, the claiming runner's for a remote one). */
   host = os.hostname();
   backendPids: number[] = [];
   isReady = false;
@@ -37,9 +49,10 @@ export class PartHandle {
 
   constructor(
     readonly index: number,
-    readonly child: ChildProcess,
+    readonly link: PartLink,
+    pid: number | undefined,
   ) {
-    this.pid = child.pid ?? 0;
+    this.pid = pid ?? 0;
     this.ready = new Promise((r) => (this.resolveReady = r));
     this.done = new Promise((r) => (this.resolveDone = r));
     this.closed = new Promise((r) => (this.resolveClosed = r));
@@ -51,17 +64,17 @@ export class PartHandle {
 
   /** Sends a message if the channel is still open (a part that exited cannot be told anything). */
   send(m: ToPart): void {
-    if (!this.child.connected) return;
-    this.child.send(m, (err) => {
+    if (!this.link.connected) return;
+    this.link.send(m, (err) => {
       if (err) this.tail.push(`could not be sent a ${m.type}: ${err.message}`);
     });
   }
 
   markReady(pid: number, host: string, backendPids: number[]) {
     this.host = host;
+    this.pid = pid;
     this.backendPids = backendPids;
     this.isReady = true;
-    void pid; // the fork's pid: the same process
     this.resolveReady();
   }
 
@@ -105,6 +118,6 @@ export async function stopParts(parts: readonly PartHandle[], graceMs: number, r
   const running = parts.filter((p) => !p.hasExited);
   for (const p of running) if (!p.isDone) p.send({ type: "stop", reason });
   await within(Promise.all(running.map((p) => p.closed)), graceMs);
-  for (const p of running) if (!p.hasExited) p.child.kill("SIGKILL");
+  for (const p of running) if (!p.hasExited) p.link.kill("SIGKILL");
   await within(Promise.all(running.map((p) => p.closed)), 5000);
 }

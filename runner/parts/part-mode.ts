@@ -1,0 +1,62 @@
+// `npm run runner -- --part K` (a Kubernetes Indexed Job's pod, K = $JOB_COMPLETION_INDEX): a runner that takes part
+// K of the next run that needs it, carries it (./agent.ts), waits for the run's outcome and says it: exit 0 when the
+// run completed, 1 with the reason otherwise. It never takes queued runs nor other parts.
+import os from "node:os";
+import type { PrismaClient } from "../../lib/db";
+import { RUNNER_STALE_MS } from "../../lib/env";
+import { carryPart } from "./agent";
+import { claimPart } from "./remote-store";
+
+const POLL_MS = 300;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Reads `--part K` from the runner's arguments: undefined without it, an Error naming what is wrong otherwise. */
+export function partArg(argv: readonly string[]): number | undefined | Error {
+  const at = argv.indexOf("--part");
+  if (at < 0) {
+    const other = argv.find((a) => a.startsWith("-"));
+    return other ? new Error(`unknown option ${other}: the runner takes only --part K (a part's index, from 0)`) : undefined;
+  }
+  const v = argv[at + 1];
+  const k = Number(v);
+  if (v === undefined || v.trim() === "" || !Number.isInteger(k) || k < 0 || k > 63)
+    return new Error(
+      `--part needs a part's index, a whole number from 0 to 63 (got ${v === undefined ? "nothing" : `"${v}"`}); in a Kubernetes Indexed Job pass $JOB_COMPLETION_INDEX`,
+    );
+  return k;
+}
+
+/** Takes part `k` of the next run that opens it, carries it and returns the run's outcome as an exit code. */
+export async function carryOnePart(
+  db: PrismaClient,
+  runnerId: string,
+  controlUrl: string,
+  k: number,
+  log: (line: string) => void,
+  signal: AbortSignal,
+): Promise<{ code: number; message: string }> {
+  log(`waiting for a run that needs part ${k}`);
+  let claimed = null;
+  while (!claimed) {
+    if (signal.aborted) return { code: 1, message: `stopped before any run needed part ${k}` };
+    claimed = await claimPart(db, runnerId, os.hostname(), k).catch((err) => {
+      log(`control store error: ${(err as Error).message}`);
+      return null;
+    });
+    if (!claimed) await sleep(POLL_MS);
+  }
+  log(`took part ${k} of ${claimed.parts} of run ${claimed.runId}`);
+  const carried = await carryPart(controlUrl, claimed, log, signal);
+  // The run's outcome is its coordinator's to write: wait for it (bounded by that runner's heart-beat).
+  while (true) {
+    const run = await db.run.findUnique({ where: { id: claimed.runId }, select: { status: true, error: true, runnerId: true } });
+    if (!run) return { code: 1, message: `run ${claimed.runId} was deleted` };
+    if (run.status === "completed") return { code: 0, message: `run ${claimed.runId} completed` };
+    if (run.status !== "running" && run.status !== "queued")
+      return { code: 1, message: `run ${claimed.runId} ${run.status}: ${run.error ?? carried.error ?? "no reason given"}` };
+    const coordinator = run.runnerId ? await db.runner.findUnique({ where: { id: run.runnerId } }) : null;
+    if (!coordinator || Date.now() - coordinator.lastHeartbeat.getTime() > RUNNER_STALE_MS)
+      return { code: 1, message: `run ${claimed.runId}'s coordinating runner ${run.runnerId} went silent before the run ended` };
+    await sleep(POLL_MS);
+  }
+}
