@@ -5,6 +5,7 @@ import path from "node:path";
 import { type Env, EnvSchema, readEnv } from "../lib/env";
 import { PROJECT_ROOT } from "../lib/paths";
 import { NODE_FLOOR_MAJOR } from "../platform/node-version";
+import { partArg } from "../runner/parts/part-arg";
 import { type Container, type Dockerfile, roleOf, type Yaml } from "./manifests";
 
 /** Variables read by the tools the product runs rather than by its own code, each with who reads it. */
@@ -58,11 +59,14 @@ function parsedEnv(c: Container): Env | null {
 /** Every variable a file sets is one the product (or a tool it runs) reads: a misspelt name is ignored silently. */
 export function unknownEnvProblems(containers: Container[], image: Dockerfile, known: Set<string>): string[] {
   const unknown = (name: string) => !known.has(name) && !(name in TOOL_ENV);
+  // A variable a container's own arguments expand ($(PART_INDEX)) is read there, by Kubernetes.
+  const expanded = (c: Container) => new Set(c.command.flatMap((a) => [...a.matchAll(EXPANSION)].map((m) => m[1])));
   const problems = Object.keys(image.env)
     .filter(unknown)
     .map((n) => `Dockerfile: ENV ${n} is read by nothing in the product (misspelt? see lib/env.ts)`);
   for (const c of containers)
-    for (const n of Object.keys(c.setEnv).filter(unknown)) problems.push(`${c.where}: ${n} is read by nothing in the product (misspelt? see lib/env.ts)`);
+    for (const n of Object.keys(c.setEnv).filter((n) => unknown(n) && !expanded(c).has(n)))
+      problems.push(`${c.where}: ${n} is read by nothing in the product (misspelt? see lib/env.ts)`);
   return problems;
 }
 
@@ -246,3 +250,63 @@ export function memoryProblems(containers: Container[]): string[] {
 
 /** What a runner needs besides a run's message data: Node, the engine, a run's garbage (up to 64 MiB, lib/env.ts). */
 const NODE_HEADROOM_MB = 512;
+
+/** Kubernetes' expansion of a container variable in its command or args: $(NAME). */
+const EXPANSION = /\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g;
+
+/**
+ * A runner's arguments (`npm run runner -- --part K`) are ones the runner accepts: judged by its own parser
+ * (runner/parts/part-arg.ts) with each $(NAME) expanded as Kubernetes would, from the container's env (a value from a
+ * reference, such as a Job's completion index, read as 0); a $(NAME) the env does not declare stays unexpanded.
+ */
+export function runnerArgProblems(containers: Container[]): string[] {
+  const problems: string[] = [];
+  for (const c of containers.filter((x) => x.role === "runner")) {
+    const args = c.command.slice(c.command.indexOf("--") + 1 || c.command.length);
+    const expanded = args.map((a) =>
+      a.replace(EXPANSION, (whole, name: string) => {
+        if (!(name in c.setEnv))
+          problems.push(`${c.where}: ${whole} is not in the container's env, so Kubernetes passes it as it is; declare ${name} under env`);
+        return c.setEnv[name] === "<from a reference>" ? "0" : (c.setEnv[name] ?? whole);
+      }),
+    );
+    const parsed = partArg(expanded);
+    if (parsed instanceof Error) problems.push(`${c.where}: the runner refuses its arguments "${args.join(" ")}": ${parsed.message}`);
+  }
+  return problems;
+}
+
+/**
+ * A pod that carries one part (`--part`) is an Indexed Job's, its part the pod's completion index, every part at
+ * once (a run starts only when all are ready), never retried into another run, and never restarted in place.
+ */
+export function indexedJobProblems(docs: Yaml[]): string[] {
+  const problems: string[] = [];
+  for (const d of docs) {
+    const spec = d.spec?.template?.spec;
+    for (const c of (spec?.containers ?? []) as Yaml[]) {
+      const args = ((c.args ?? c.command ?? []) as unknown[]).map(String);
+      const at = args.indexOf("--part");
+      if (at < 0) continue;
+      const where = `kubernetes ${d.kind} ${d.metadata?.name}, container ${c.name}`;
+      if (d.kind !== "Job" || d.spec?.completionMode !== "Indexed") {
+        problems.push(`${where}: --part needs a Job with completionMode: Indexed (the completion index is the part)`);
+        continue;
+      }
+      const name = /^\$\(([A-Za-z_][A-Za-z0-9_]*)\)$/.exec(args[at + 1] ?? "")?.[1];
+      const ref = ((c.env ?? []) as Yaml[]).find((e) => e.name === name)?.valueFrom?.fieldRef?.fieldPath;
+      if (name !== "JOB_COMPLETION_INDEX" && ref !== "metadata.annotations['batch.kubernetes.io/job-completion-index']")
+        problems.push(
+          `${where}: --part ${args[at + 1] ?? ""} is not the pod's completion index: pass $(NAME) of an env var from the batch.kubernetes.io/job-completion-index annotation`,
+        );
+      if (d.spec.parallelism !== undefined && d.spec.parallelism !== d.spec.completions)
+        problems.push(
+          `${where}: parallelism ${d.spec.parallelism} with ${d.spec.completions} completions: every part must run at once (the run starts when all are ready)`,
+        );
+      if (d.spec.backoffLimit !== 0)
+        problems.push(`${where}: backoffLimit must be 0: a part that failed failed its run, and a retry would carry a part of the next one`);
+      if (spec.restartPolicy !== "Never") problems.push(`${where}: restartPolicy must be Never: a restarted part would not rejoin its run`);
+    }
+  }
+  return problems;
+}

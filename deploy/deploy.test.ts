@@ -14,12 +14,14 @@ import {
   commandProblems,
   composeProblems,
   hostProblems,
+  indexedJobProblems,
   nodeFloorProblems,
   packageScripts,
   portProblems,
   productEnvNames,
   requiredEnvProblems,
   rootProblems,
+  runnerArgProblems,
   runnerPortProblems,
   unknownEnvProblems,
 } from "./checks";
@@ -67,14 +69,16 @@ function allProblems(d: ReturnType<typeof load>): string[] {
     ...agreementProblems(d.composed),
     ...agreementProblems(d.kube),
     ...memoryProblems(containers),
+    ...runnerArgProblems(containers),
+    ...indexedJobProblems(d.docs),
   ];
 }
 
-test("deploy/ declares the app and a runner in compose and in Kubernetes, from one image", () => {
+test("deploy/ declares the app and a runner in compose and in Kubernetes (and an Indexed Job of parts), from one image", () => {
   const d = load();
   const roles = (cs: Container[]) => cs.map((c) => `${c.name}:${c.role}`).sort();
   assert.deepEqual(roles(d.composed), ["app:app", "runner:runner"]);
-  assert.deepEqual(roles(d.kube), ["pg-broker-bench-app:app", "pg-broker-bench-runner:runner"]);
+  assert.deepEqual(roles(d.kube), ["pg-broker-bench-app:app", "pg-broker-bench-parts:runner", "pg-broker-bench-runner:runner"]);
   assert.deepEqual(d.image.cmd, ["npm", "start"]);
   assert.deepEqual(d.image.entrypoint, ["/usr/bin/tini", "--"]);
   assert.ok(
@@ -201,6 +205,31 @@ test("each deliberate mistake in deploy/ is caught, named where it is", () => {
       /pg-broker-bench-runner, container runner: runs "npm run runner" in place of the image's ENTRYPOINT \(tini\)/,
     ],
     ["a root user", (d) => ((d.image as Dockerfile).user = "root"), /Dockerfile: no USER \(or root\)/],
+    [
+      "a part's index the runner refuses",
+      (d) => (kubeContainer(d, "pg-broker-bench-parts").args = ["npm", "run", "runner", "--", "--part", "first"]),
+      /pg-broker-bench-parts, container part: the runner refuses its arguments "--part first": --part needs a part's index/,
+    ],
+    [
+      "a part's index from an undeclared variable",
+      (d) => (kubeContainer(d, "pg-broker-bench-parts").env = []),
+      /\$\(PART_INDEX\) is not in the container's env, so Kubernetes passes it as it is/,
+    ],
+    [
+      "a parts Job that is not Indexed",
+      (d) => delete d.docs.find((x) => x.metadata?.name === "pg-broker-bench-parts")!.spec.completionMode,
+      /pg-broker-bench-parts, container part: --part needs a Job with completionMode: Indexed/,
+    ],
+    [
+      "parts that do not all run at once",
+      (d) => (d.docs.find((x) => x.metadata?.name === "pg-broker-bench-parts")!.spec.parallelism = 2),
+      /parallelism 2 with 4 completions: every part must run at once/,
+    ],
+    [
+      "a runner option that does not exist",
+      (d) => (kubeContainer(d, "pg-broker-bench-runner").args = ["npm", "run", "runner", "--", "--parts", "2"]),
+      /pg-broker-bench-runner, container runner: the runner refuses its arguments "--parts 2": unknown option --parts/,
+    ],
     ["a shell-form CMD", (d) => Object.assign(d.image, { cmd: null, cmdRaw: "npm start" }), /CMD npm start must be in exec form/],
     [
       "a wait on a service without a health check",

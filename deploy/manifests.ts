@@ -108,7 +108,7 @@ export const readDeployFile = (name: string): string => readFileSync(path.join(D
 export function roleOf(command: string[]): Container["role"] {
   const c = command.join(" ");
   if (c === "npm start") return "app";
-  if (c === "npm run runner") return "runner";
+  if (c === "npm run runner" || c.startsWith("npm run runner -- ")) return "runner";
   if (/^npm run bench( |$)/.test(c)) return "cli";
   return "unknown";
 }
