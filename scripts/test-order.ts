@@ -26,6 +26,24 @@ export const SLOW_FIRST = [
 ];
 
 /**
+ * Real runs that judge a run's conclusions from its timing (the verdict's categories, the ceiling search): the
+ * engine's logic, through no code path that differs between Node versions beyond those every other file runs. CI
+ * (`.ci/run`) runs them on the product's Node (24) and leaves them out of its second pass on the floor (Node 22,
+ * TEST_SKIP_JUDGEMENT_RUNS=1), which keeps CI under 15 minutes; `npm test` runs them wherever it runs.
+ */
+export const JUDGEMENT_RUNS = [
+  "runner/ceiling/ceiling.test.ts",
+  "runner/ceiling/cli.test.ts",
+  "runner/ceiling/execute.test.ts",
+  "lib/ceiling/batch.test.ts",
+  "runner/telemetry/evidence-runs.test.ts",
+  "runner/telemetry/pace-verdict.test.ts",
+  "runner/telemetry/verdict-runs.test.ts",
+  "runner/telemetry/rate-verdict-runs.test.ts",
+  "runner/telemetry/client-rule-runs.test.ts",
+];
+
+/**
  * The order files start in: node's runner starts them in the order given, so the longest go first and the pass
  * ends on many short files rather than on one long file started last (alphabetical order left the slowest,
  * under scripts/, to the end). Known-slow files lead, then the rest by size, largest first.

@@ -13,7 +13,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { filesThatDidNotLoad } from "./tap";
-import { longestFirst } from "./test-order";
+import { JUDGEMENT_RUNS, longestFirst } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
@@ -58,7 +58,10 @@ async function main() {
     try {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
       const only = process.argv.slice(3);
-      const selected = longestFirst(only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files);
+      const skipJudgements = process.env.TEST_SKIP_JUDGEMENT_RUNS === "1";
+      const chosen = (only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files).filter((f) => !skipJudgements || !JUDGEMENT_RUNS.includes(f));
+      if (skipJudgements) console.log(`left out (TEST_SKIP_JUDGEMENT_RUNS=1; run on the other pass): ${JUDGEMENT_RUNS.join(", ")}`);
+      const selected = longestFirst(chosen);
       const tap = path.join(tmp, "node.tap");
       const code = await run(
         process.execPath,
