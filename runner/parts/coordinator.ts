@@ -132,7 +132,8 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         // The parts forked on this host are the runner too: their CPU is never "other processes'".
         () => parts.filter((p) => p.host === os.hostname() && !p.hasExited).map((p) => p.pid),
       );
-    for (const p of parts) if (!p.remote) await Promise.race([measureClock(p), i.failed]);
+    const probeMs = i.forTest?.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    for (const p of parts) if (!p.remote) await Promise.race([measureClock(p, probeMs), i.failed]);
     if (remote) await Promise.race([remote.measureClocks(i.targetUrl), i.failed]);
     i.log(
       `parts' clocks against this one: ${parts.map((p) => `part ${p.index} ${p.clockOffsetMs.toFixed(3)} ± ${p.clockUncertaintyMs.toFixed(3)} ms`).join(", ")}`,
@@ -153,6 +154,9 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
     await merger.flush();
     return await wholeRun(i, parts, merger, telemetry, setPhase);
   } catch (err) {
+    // The run's failure is this error, said before the parts are stopped: their exit (killed while getting ready)
+    // would otherwise be reported in its place (the engine reports the first failure).
+    i.fail(err instanceof Error ? err : new Error(String(err)));
     await telemetry?.stop();
     throw err;
   } finally {
@@ -272,17 +276,39 @@ function readyTimeout(i: CoordinateInput, parts: PartHandle[], claimed: Promise<
   });
 }
 
-/** The part's clock minus this one's: of PROBES round trips over IPC, the shortest one's midpoint. */
-async function measureClock(p: PartHandle): Promise<void> {
+/**
+ * The part's clock minus this one's: of PROBES round trips over IPC, the shortest one's midpoint. A part that does
+ * not answer them all within `withinMs` (its event loop stuck, the process stopped) fails the run, never hangs it:
+ * the silence watch only starts at the barrier.
+ */
+async function measureClock(p: PartHandle, withinMs: number): Promise<void> {
   let best = { rtt: Number.POSITIVE_INFINITY, offset: 0 };
+  const deadline = clock() + withinMs;
   for (let k = 0; k < PROBES; k++) {
     const t = clock();
-    const partClock = await p.ping(t);
+    const partClock = await answerWithin(p.ping(t), deadline - t, p, withinMs);
     const back = clock();
     if (back - t < best.rtt) best = { rtt: back - t, offset: partClock - (t + back) / 2 };
   }
   p.clockOffsetMs = best.offset;
   p.clockUncertaintyMs = best.rtt / 2;
+}
+
+/** The pong, or a rejection naming the part once `ms` have passed without it. */
+function answerWithin(pong: Promise<number>, ms: number, p: PartHandle, totalMs: number): Promise<number> {
+  let t: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    t = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${p.name()} did not answer its clock probes within ${totalMs / 1000} s after it was ready (its event loop blocked, or the process stopped): the run cannot start without every part's clock; check that machine's load and run again`,
+          ),
+        ),
+      Math.max(ms, 0),
+    );
+  });
+  return Promise.race([pong, late]).finally(() => clearTimeout(t));
 }
 
 /** Fails the run when a part sends no sample for SILENCE_MS once the load has started. */

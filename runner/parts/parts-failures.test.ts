@@ -117,6 +117,24 @@ test("a part that never becomes ready fails the run saying so, and leaves no pro
   assert.equal(await schemaExists("pgbb_never_ready"), false, "the run's schema was dropped");
 });
 
+test("a part that is ready but never answers its clock probes fails the run naming it, never hangs", { timeout: 60_000 }, async () => {
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 2, readers: 2, durationSeconds: 2, warmupSeconds: 0, processes: 2 });
+  const entry = `${PROJECT_ROOT}/runner/parts/mute-part.fixture.ts`;
+  const err = await runWorkload(config, db.url, {
+    runId: "mute_part",
+    telemetry: false,
+    log: () => undefined,
+    partsForTest: { entry, readyTimeoutMs: 3000 },
+  }).then(
+    () => assert.fail("the run should have failed"),
+    (e: Error) => e,
+  );
+  assert.match(err.message, /part 0 \(pid \d+ on host \S+\) did not answer its clock probes within 3 s/);
+  const pids = [...err.message.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+  for (const pid of pids) await waitFor(() => !alive(pid), 10_000, `process ${pid} to exit`);
+  assert.equal(await schemaExists("pgbb_mute_part"), false, "the run's schema was dropped");
+});
+
 test("parts whose coordinator is killed exit on their own", async () => {
   const child = spawn(process.execPath, ["--import", "tsx", `${PROJECT_ROOT}/runner/parts/coordinator.fixture.ts`], {
     cwd: PROJECT_ROOT,
