@@ -242,6 +242,7 @@ function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
   if (m.type === "ready") p.markReady(m.pid, m.host, m.backendPids);
   else if (m.type === "pong") p.pong(m.t, m.partClock);
   else if (m.type === "sample") p.sample(m.slotMs, m.sample);
+  else if (m.type === "writersDone") p.markWritersDone();
   else if (m.type === "done") p.markDone(m);
   else if (m.type === "failed") {
     p.error = m.error;
@@ -341,13 +342,13 @@ async function runTimeline(i: CoordinateInput, atMs: number, setPhase: (p: Phase
   // A workload with no consumer groups has nothing to drain (as with one process: its backlog is 0 at once).
   if (i.stats.groups.length === 0) merger.drained = true;
   const deadline = drainStart + i.drainSeconds * 1000;
-  while (!stop.stopped && !merger.drained && clock() < deadline) await stop.sleep(Math.min(100, deadline - clock()));
+  // Drained once every part's writers have finished (an open loop's drain) and the merged seconds since say so.
+  const over = () => merger.drained && merger.parts.every((p) => p.writersDoneAfter !== undefined);
+  while (!stop.stopped && !over() && clock() < deadline) await stop.sleep(Math.min(100, deadline - clock()));
   if (stop.stopped) return;
-  // On a whole second of the timeline when one is near: every part then cuts its last seconds alike.
-  let end = clock() + 500;
-  const r = (end - atMs) % 1000;
-  if (r < 250) end -= r;
-  else if (r > 750) end += 1000 - r;
+  // On a whole second of the timeline at least 0.5 s ahead: every part cuts it as its last second, or, if the
+  // message reached it late, has already sent it as one of its seconds (a slot is never sent twice).
+  const end = atMs + Math.ceil((clock() + 500 - atMs) / 1000) * 1000;
   merger.drainEndsAt = end;
   for (const p of merger.parts) p.send({ type: "drained", atMs: end });
 }
@@ -380,10 +381,10 @@ class SecondMerger {
     if (!this.parts.every((p) => p.samples.has(slot))) return;
     const seconds = this.parts.map((p) => p.samples.get(slot) as PartSample);
     for (const p of this.parts) p.samples.delete(slot);
-    this.mergeOne(seconds);
+    this.mergeOne(seconds, slot);
   }
 
-  private mergeOne(seconds: PartSample[]) {
+  private mergeOne(seconds: PartSample[], slot: number) {
     let metrics: ReturnType<typeof mergeSamples>;
     try {
       // Paired by their slot on the shared timeline, the parts' seconds are the same second even when one part's
@@ -396,7 +397,8 @@ class SecondMerger {
     const phase = seconds[0].phase;
     this.i.everySecond?.();
     if (phase === "measuring") this.pace.addSample(metrics);
-    if (phase === "draining") this.judgeDrain(metrics);
+    // Only seconds after every part's writers finished: before, writes still to come are in no backlog.
+    if (phase === "draining" && this.parts.every((p) => p.writersDoneAfter !== undefined && slot > p.writersDoneAfter)) this.judgeDrain(metrics);
     this.reports?.add(seconds, metrics, phase);
     const reading = this.telemetry?.tick(phase);
     const s = { seq: this.seq++, phase, time: new Date(), metrics };
