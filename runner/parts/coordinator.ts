@@ -267,7 +267,7 @@ function readyTimeout(i: CoordinateInput, parts: PartHandle[], claimed: Promise<
     const timedOut = () => {
       const late = parts.filter((p) => !p.isReady);
       const err = new Error(
-        `${late.map((p) => p.name()).join(", ")} did not become ready within ${ms / 1000} s (connect, open its connections, start its readers): the run cannot start without every part`,
+        `${late.map((p) => p.name()).join(", ")} did not become ready within ${ms / 1000} s (connect, open its connections, start its readers): the run cannot start without every part; its last lines are in the run's log: check that the target accepts that many connections and that machine's load, or lower processes`,
       );
       i.fail(err);
       reject(err);
@@ -320,7 +320,12 @@ function watchSilence(i: CoordinateInput, parts: PartHandle[], atMs: number): No
     for (const p of parts) {
       if (p.isDone || p.hasExited) continue;
       const since = Math.max(p.lastSampleAt, atMs);
-      if (now - since > ms) i.fail(new Error(`${p.name()} sent no sample for ${ms / 1000} s; a run's figures are merged from every part, so the run failed`));
+      if (now - since > ms)
+        i.fail(
+          new Error(
+            `${p.name()} sent no sample for ${ms / 1000} s (its event loop blocked, the process stopped, or its machine overloaded); a run's figures are merged from every part, so the run failed: check that machine's load and run again, or lower processes`,
+          ),
+        );
     }
   }, 250);
 }

@@ -90,6 +90,7 @@ test("a part killed mid-run fails the run at once, naming it; no part process is
 test("a part that sends no sample (stopped) fails the run naming it, and is killed", async () => {
   const { err, pids } = await failedRun("silent_part", (pid) => process.kill(pid, "SIGSTOP"), { partsForTest: { silenceMs: 2000 } });
   assert.match(err.message, new RegExp(`part 1 \\(pid ${pids[1]} on host \\S+\\) sent no sample for 2 s`));
+  assert.match(err.message, /check that machine's load and run again, or lower processes$/, "it says what to do");
 });
 
 test("a cancel stops every part", async () => {
@@ -112,6 +113,7 @@ test("a part that never becomes ready fails the run saying so, and leaves no pro
   );
   const pids = [...err.message.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
   assert.match(err.message, /part 0 \(pid \d+ on host \S+\), part 1 \(pid \d+ on host \S+\) did not become ready within 3 s/);
+  assert.match(err.message, /check that the target accepts that many connections and that machine's load, or lower processes$/, "it says what to do");
   assert.equal(pids.length, 2);
   for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} is gone`);
   assert.equal(await schemaExists("pgbb_never_ready"), false, "the run's schema was dropped");
