@@ -132,7 +132,8 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         // The parts forked on this host are the runner too: their CPU is never "other processes'".
         () => parts.filter((p) => p.host === os.hostname() && !p.hasExited).map((p) => p.pid),
       );
-    for (const p of parts) if (!p.remote) await Promise.race([measureClock(p), i.failed]);
+    const probeMs = i.forTest?.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    for (const p of parts) if (!p.remote) await Promise.race([measureClock(p, probeMs), i.failed]);
     if (remote) await Promise.race([remote.measureClocks(i.targetUrl), i.failed]);
     i.log(
       `parts' clocks against this one: ${parts.map((p) => `part ${p.index} ${p.clockOffsetMs.toFixed(3)} ± ${p.clockUncertaintyMs.toFixed(3)} ms`).join(", ")}`,
@@ -153,6 +154,9 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
     await merger.flush();
     return await wholeRun(i, parts, merger, telemetry, setPhase);
   } catch (err) {
+    // The run's failure is this error, said before the parts are stopped: their exit (killed while getting ready)
+    // would otherwise be reported in its place (the engine reports the first failure).
+    i.fail(err instanceof Error ? err : new Error(String(err)));
     await telemetry?.stop();
     throw err;
   } finally {
@@ -238,6 +242,7 @@ function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
   if (m.type === "ready") p.markReady(m.pid, m.host, m.backendPids);
   else if (m.type === "pong") p.pong(m.t, m.partClock);
   else if (m.type === "sample") p.sample(m.slotMs, m.sample);
+  else if (m.type === "writersDone") p.markWritersDone();
   else if (m.type === "done") p.markDone(m);
   else if (m.type === "failed") {
     p.error = m.error;
@@ -262,7 +267,7 @@ function readyTimeout(i: CoordinateInput, parts: PartHandle[], claimed: Promise<
     const timedOut = () => {
       const late = parts.filter((p) => !p.isReady);
       const err = new Error(
-        `${late.map((p) => p.name()).join(", ")} did not become ready within ${ms / 1000} s (connect, open its connections, start its readers): the run cannot start without every part`,
+        `${late.map((p) => p.name()).join(", ")} did not become ready within ${ms / 1000} s (connect, open its connections, start its readers): the run cannot start without every part; its last lines are in the run's log: check that the target accepts that many connections and that machine's load, or lower processes`,
       );
       i.fail(err);
       reject(err);
@@ -272,17 +277,39 @@ function readyTimeout(i: CoordinateInput, parts: PartHandle[], claimed: Promise<
   });
 }
 
-/** The part's clock minus this one's: of PROBES round trips over IPC, the shortest one's midpoint. */
-async function measureClock(p: PartHandle): Promise<void> {
+/**
+ * The part's clock minus this one's: of PROBES round trips over IPC, the shortest one's midpoint. A part that does
+ * not answer them all within `withinMs` (its event loop stuck, the process stopped) fails the run, never hangs it:
+ * the silence watch only starts at the barrier.
+ */
+async function measureClock(p: PartHandle, withinMs: number): Promise<void> {
   let best = { rtt: Number.POSITIVE_INFINITY, offset: 0 };
+  const deadline = clock() + withinMs;
   for (let k = 0; k < PROBES; k++) {
     const t = clock();
-    const partClock = await p.ping(t);
+    const partClock = await answerWithin(p.ping(t), deadline - t, p, withinMs);
     const back = clock();
     if (back - t < best.rtt) best = { rtt: back - t, offset: partClock - (t + back) / 2 };
   }
   p.clockOffsetMs = best.offset;
   p.clockUncertaintyMs = best.rtt / 2;
+}
+
+/** The pong, or a rejection naming the part once `ms` have passed without it. */
+function answerWithin(pong: Promise<number>, ms: number, p: PartHandle, totalMs: number): Promise<number> {
+  let t: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    t = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${p.name()} did not answer its clock probes within ${totalMs / 1000} s after it was ready (its event loop blocked, or the process stopped): the run cannot start without every part's clock; check that machine's load and run again`,
+          ),
+        ),
+      Math.max(ms, 0),
+    );
+  });
+  return Promise.race([pong, late]).finally(() => clearTimeout(t));
 }
 
 /** Fails the run when a part sends no sample for SILENCE_MS once the load has started. */
@@ -293,7 +320,12 @@ function watchSilence(i: CoordinateInput, parts: PartHandle[], atMs: number): No
     for (const p of parts) {
       if (p.isDone || p.hasExited) continue;
       const since = Math.max(p.lastSampleAt, atMs);
-      if (now - since > ms) i.fail(new Error(`${p.name()} sent no sample for ${ms / 1000} s; a run's figures are merged from every part, so the run failed`));
+      if (now - since > ms)
+        i.fail(
+          new Error(
+            `${p.name()} sent no sample for ${ms / 1000} s (its event loop blocked, the process stopped, or its machine overloaded); a run's figures are merged from every part, so the run failed: check that machine's load and run again, or lower processes`,
+          ),
+        );
     }
   }, 250);
 }
@@ -315,13 +347,13 @@ async function runTimeline(i: CoordinateInput, atMs: number, setPhase: (p: Phase
   // A workload with no consumer groups has nothing to drain (as with one process: its backlog is 0 at once).
   if (i.stats.groups.length === 0) merger.drained = true;
   const deadline = drainStart + i.drainSeconds * 1000;
-  while (!stop.stopped && !merger.drained && clock() < deadline) await stop.sleep(Math.min(100, deadline - clock()));
+  // Drained once every part's writers have finished (an open loop's drain) and the merged seconds since say so.
+  const over = () => merger.drained && merger.parts.every((p) => p.writersDoneAfter !== undefined);
+  while (!stop.stopped && !over() && clock() < deadline) await stop.sleep(Math.min(100, deadline - clock()));
   if (stop.stopped) return;
-  // On a whole second of the timeline when one is near: every part then cuts its last seconds alike.
-  let end = clock() + 500;
-  const r = (end - atMs) % 1000;
-  if (r < 250) end -= r;
-  else if (r > 750) end += 1000 - r;
+  // On a whole second of the timeline at least 0.5 s ahead: every part cuts it as its last second, or, if the
+  // message reached it late, has already sent it as one of its seconds (a slot is never sent twice).
+  const end = atMs + Math.ceil((clock() + 500 - atMs) / 1000) * 1000;
   merger.drainEndsAt = end;
   for (const p of merger.parts) p.send({ type: "drained", atMs: end });
 }
@@ -354,10 +386,10 @@ class SecondMerger {
     if (!this.parts.every((p) => p.samples.has(slot))) return;
     const seconds = this.parts.map((p) => p.samples.get(slot) as PartSample);
     for (const p of this.parts) p.samples.delete(slot);
-    this.mergeOne(seconds);
+    this.mergeOne(seconds, slot);
   }
 
-  private mergeOne(seconds: PartSample[]) {
+  private mergeOne(seconds: PartSample[], slot: number) {
     let metrics: ReturnType<typeof mergeSamples>;
     try {
       // Paired by their slot on the shared timeline, the parts' seconds are the same second even when one part's
@@ -370,7 +402,8 @@ class SecondMerger {
     const phase = seconds[0].phase;
     this.i.everySecond?.();
     if (phase === "measuring") this.pace.addSample(metrics);
-    if (phase === "draining") this.judgeDrain(metrics);
+    // Only seconds after every part's writers finished: before, writes still to come are in no backlog.
+    if (phase === "draining" && this.parts.every((p) => p.writersDoneAfter !== undefined && slot > p.writersDoneAfter)) this.judgeDrain(metrics);
     this.reports?.add(seconds, metrics, phase);
     const reading = this.telemetry?.tick(phase);
     const s = { seq: this.seq++, phase, time: new Date(), metrics };

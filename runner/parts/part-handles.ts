@@ -37,6 +37,9 @@ export class PartHandle {
   /** Its seconds not merged yet, by their slot on the timeline (ms after the barrier). */
   readonly samples = new Map<number, PartSample>();
   lastSampleAt = 0;
+  /** Its writers have finished: the slot of the last second it sent before (its seconds after it are whole drain seconds). */
+  writersDoneAfter: number | undefined;
+  private lastSlot = Number.NEGATIVE_INFINITY;
   onSample: ((slotMs: number) => void) | undefined;
   result: DoneMessage | undefined;
   readonly ready: Promise<void>;
@@ -92,8 +95,13 @@ export class PartHandle {
 
   sample(slotMs: number, s: PartSample) {
     this.samples.set(slotMs, s);
+    this.lastSlot = Math.max(this.lastSlot, slotMs);
     this.lastSampleAt = clock();
     this.onSample?.(slotMs);
+  }
+
+  markWritersDone() {
+    this.writersDoneAfter = this.lastSlot;
   }
 
   markDone(m: DoneMessage) {

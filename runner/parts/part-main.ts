@@ -204,6 +204,8 @@ async function load(
   let phase: Phase = "measuring";
   /** The next whole second of the timeline (clock ms): seconds are cut there, however late the last tick was. */
   let tickDue = atMs + 1000;
+  /** The last slot sent: a slot is sent once (the coordinator pairs the parts' seconds by it), never twice. */
+  let lastCut = Number.NEGATIVE_INFINITY;
   const meta = { runId: m.runId, part: m.part.index, parts: m.part.of, startSkewMs, clockOffsetMs: start.clockOffsetMs };
   /** Ends the interval the timeline ends at `slotAt` (clock ms), and sends it as that slot's second. */
   const tick = (slotAt: number) => {
@@ -214,14 +216,15 @@ async function load(
     const runnerLoad = meter.tick(phase === "measuring", metrics.intervalSec);
     if (schedule && throttle && phase === "measuring")
       schedule.interval(throttle.behindMs(clock()), metrics.operations.write?.count ?? 0, metrics.intervalSec, lags);
+    lastCut = slotAt;
     void send({ type: "sample", slotMs: Math.round(slotAt - atMs), sample: { ...meta, ...sample, runnerLoad } });
   };
   /**
    * Ticks at every whole second of the timeline until `endAt()`, then the phase's last interval. Every part cuts
    * the same slots (a whole second, a phase's end), so the coordinator pairs their seconds by slot: a part whose
-   * event loop was late still sends each slot once, late.
+   * event loop was late still sends each slot once, late. Without `final`, it ends with the last whole second.
    */
-  const runPhase = async (endAt: () => number) => {
+  const runPhase = async (endAt: () => number, final = true) => {
     while (true) {
       check();
       const now = clock();
@@ -235,7 +238,9 @@ async function load(
       }
     }
     const end = endAt();
-    tick(end);
+    // A drain's end that arrived after this part cut that slot: that second is sent already (what was read since
+    // is in this part's totals, not in a second).
+    if (final && end > lastCut) tick(end);
     while (tickDue <= end) tickDue += 1000;
   };
 
@@ -255,7 +260,16 @@ async function load(
   phase = "draining";
   const drainStart = clock();
   stoppers.writers.stop();
-  await run.writersDone();
+  // Writers finishing (an open loop's drain lasts up to MAX_DRAIN_SECONDS) still send a second each second: the
+  // coordinator fails a part silent for SILENCE_MS, and the drain's seconds are the run's.
+  let writersOver = false;
+  const writers = run.writersDone().finally(() => {
+    writersOver = true;
+  });
+  writers.catch(() => undefined); // awaited below; a writer's failure already fails the part (load's start)
+  await runPhase(() => (writersOver ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY), false);
+  await writers;
+  await send({ type: "writersDone" });
   // The coordinator ends the drain for every part at once, from the merged backlog (its `drained`).
   await runPhase(() => drainAt ?? Number.POSITIVE_INFINITY);
   stoppers.readers.stop();

@@ -90,6 +90,7 @@ test("a part killed mid-run fails the run at once, naming it; no part process is
 test("a part that sends no sample (stopped) fails the run naming it, and is killed", async () => {
   const { err, pids } = await failedRun("silent_part", (pid) => process.kill(pid, "SIGSTOP"), { partsForTest: { silenceMs: 2000 } });
   assert.match(err.message, new RegExp(`part 1 \\(pid ${pids[1]} on host \\S+\\) sent no sample for 2 s`));
+  assert.match(err.message, /check that machine's load and run again, or lower processes$/, "it says what to do");
 });
 
 test("a cancel stops every part", async () => {
@@ -112,9 +113,28 @@ test("a part that never becomes ready fails the run saying so, and leaves no pro
   );
   const pids = [...err.message.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
   assert.match(err.message, /part 0 \(pid \d+ on host \S+\), part 1 \(pid \d+ on host \S+\) did not become ready within 3 s/);
+  assert.match(err.message, /check that the target accepts that many connections and that machine's load, or lower processes$/, "it says what to do");
   assert.equal(pids.length, 2);
   for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} is gone`);
   assert.equal(await schemaExists("pgbb_never_ready"), false, "the run's schema was dropped");
+});
+
+test("a part that is ready but never answers its clock probes fails the run naming it, never hangs", { timeout: 60_000 }, async () => {
+  const config = WorkloadConfig.parse({ kind: "queue", writers: 2, readers: 2, durationSeconds: 2, warmupSeconds: 0, processes: 2 });
+  const entry = `${PROJECT_ROOT}/runner/parts/mute-part.fixture.ts`;
+  const err = await runWorkload(config, db.url, {
+    runId: "mute_part",
+    telemetry: false,
+    log: () => undefined,
+    partsForTest: { entry, readyTimeoutMs: 3000 },
+  }).then(
+    () => assert.fail("the run should have failed"),
+    (e: Error) => e,
+  );
+  assert.match(err.message, /part 0 \(pid \d+ on host \S+\) did not answer its clock probes within 3 s/);
+  const pids = [...err.message.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+  for (const pid of pids) await waitFor(() => !alive(pid), 10_000, `process ${pid} to exit`);
+  assert.equal(await schemaExists("pgbb_mute_part"), false, "the run's schema was dropped");
 });
 
 test("parts whose coordinator is killed exit on their own", async () => {

@@ -2,6 +2,7 @@
 // summary is the parts' exact merge; a config that cannot be split is refused. Failures: ./parts-failures.test.ts.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import pg from "pg";
 import { decodeHistogram, percentilesOf } from "../../lib/measurement/histogram";
 import type { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
@@ -98,6 +99,45 @@ test("the queue over 2 processes (4 writers, 2 readers, throttled): every messag
   if (host) {
     const partsCores = s.manifest.parts!.reduce((a, p) => a + p.runnerCpuSeconds / p.measuredSeconds, 0);
     assert.ok((host.runnerCpuCores ?? 0) >= 0.5 * partsCores, `host's runner CPU ${host.runnerCpuCores} cores, the parts' own ${partsCores}`);
+  }
+});
+
+test("an open loop's drain longer than the silence bound (writers held by a lock) is a drain, not a silent part", { timeout: 120_000 }, async () => {
+  const config = WorkloadConfig.parse({ kind: "inserts", rate: 100, connections: 2, durationSeconds: 3, warmupSeconds: 0, processes: 2 });
+  const locker = new pg.Client({ connectionString: db.url });
+  await locker.connect();
+  let schema = "";
+  let locked: Promise<unknown> | undefined;
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await locked;
+    await locker.query("COMMIT");
+  };
+  const samples: EngineSample[] = [];
+  try {
+    const s = await runWorkload(config, db.url, {
+      drainSeconds: 10,
+      partsForTest: { silenceMs: 2000 },
+      onSchema: (name) => {
+        schema = name;
+      },
+      onSample: (x) => {
+        samples.push(x);
+        // Late in the measuring window every insert waits for this lock, so the parts' writers cannot finish...
+        if (x.phase === "measuring" && x.metrics.elapsedSec >= 2 && !locked)
+          locked = locker.query("BEGIN").then(() => locker.query(`LOCK TABLE "${schema}".bench_inserts IN ACCESS EXCLUSIVE MODE`));
+        // ... until the drain has lasted 3 merged seconds, longer than the parts' 2 s silence bound.
+        if (samples.filter((y) => y.phase === "draining").length >= 3) void release();
+      },
+    });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const drain = Number(/drain time (\d+\.\d+) s/.exec((s.notes ?? []).join("\n"))?.[1]);
+    assert.ok(drain >= 2, `the drain lasted ${drain} s, past the silence bound: ${(s.notes ?? []).join(" / ")}`);
+  } finally {
+    await release().catch(() => undefined);
+    await locker.end();
   }
 });
 

@@ -28,8 +28,8 @@ export const ToPart = z.discriminatedUnion("type", [
    * probes measured it (`clockOffsetMs`, ± `uncertaintyMs`): the part corrects its clock by it before its load.
    */
   z.object({ type: z.literal("start"), atMs: z.number(), clockOffsetMs: z.number(), uncertaintyMs: z.number().nonnegative() }),
-  /** The drain is over for every part: stop the readers at `atMs` (coordinator's clock, on a whole second of the run
-   *  when one is near, so every part cuts its last seconds alike). */
+  /** The drain is over for every part: stop the readers at `atMs` (coordinator's clock, a whole second of the run,
+   *  so every part cuts its last second alike, or has already sent it as one of its seconds). */
   z.object({ type: z.literal("drained"), atMs: z.number() }),
   /** Stop now (a cancel, or another part failed): the part stops its loops, closes its connections and exits. */
   z.object({ type: z.literal("stop"), reason: z.string() }),
@@ -49,6 +49,8 @@ export const FromPart = z.discriminatedUnion("type", [
   /** A second: `slotMs` is where the timeline ends it (ms after the barrier: a whole second, or a phase's end), the
    *  same in every part, so the coordinator pairs the parts' seconds by it. */
   z.object({ type: z.literal("sample"), slotMs: z.number().int(), sample: PartSample }),
+  /** Its writers have finished (the drain's first step): the coordinator ends the drain only once every part's have. */
+  z.object({ type: z.literal("writersDone") }),
   /** Its own window's summary (no telemetry, no whole-run verification), its workload's ledger, its CPU. */
   z.object({
     type: z.literal("done"),

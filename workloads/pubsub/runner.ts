@@ -184,6 +184,18 @@ interface ReaderState {
   outOfOrder: number;
 }
 
+/** What is wrong with the readers' coverage: a group's partition with no reader state, or with more than one. */
+function readerCoverage(readers: readonly ReaderState[], groups: readonly GroupStats[], partitions: number): string[] {
+  const out: string[] = [];
+  for (const g of groups)
+    for (let p = 1; p <= partitions; p++) {
+      const n = readers.filter((r) => r.groupKey === g.name && r.partition === p).length;
+      if (n === 0) out.push(`group ${g.name} partition ${p}: no part reported its reader (a part's record is missing): its messages were not checked`);
+      else if (n > 1) out.push(`group ${g.name} partition ${p}: ${n} parts reported its reader, one must: its messages were counted ${n} times`);
+    }
+  return out;
+}
+
 class PubsubRun implements WorkloadRun {
   readonly roles: string[];
   readonly notes: string[] = [];
@@ -475,6 +487,12 @@ class PubsubRun implements WorkloadRun {
       duplicated += st.duplicated;
       outOfOrder += st.outOfOrder;
       checked += st.read;
+    }
+    // Every group's reader of every partition, once: over several parts they come from the parts' ledgers, and
+    // one no part reported (its record lost) would otherwise leave its partition unchecked.
+    for (const problem of readerCoverage(this.readers, this.ctx.stats.groups, this.ctx.config.partitions)) {
+      countsMatch = false;
+      problems.push(problem);
     }
     for (const g of this.ctx.stats.groups) {
       const sum = this.readers.filter((r) => r.groupKey === g.name).reduce((a, r) => a + r.read, 0);
