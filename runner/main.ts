@@ -292,7 +292,7 @@ async function partMode(db: PrismaClient, id: string, env: Env, k: number, heart
   const ac = new AbortController();
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => ac.abort());
   exitWithParent(() => ac.abort());
-  const r = await carryOnePart(db, id, env.DATABASE_URL ?? "", k, log, ac.signal);
+  const r = await carryOnePart(db, id, env.DATABASE_URL ?? "", k, log, ac.signal, env.PARTS_WAIT_SECONDS);
   log(r.message);
   clearInterval(heartbeat);
   await Promise.race([db.runner.delete({ where: { id } }).catch(() => undefined), sleep(CLOSE_MS)]);

@@ -227,6 +227,15 @@ test("`--part 1` takes part 1 only (never a queued run) and exits 0 once the run
   assert.equal((await partRow(run.id, 1))?.host, agentHost);
 });
 
+test("`--part K` whose part no run opens ends after PARTS_WAIT_SECONDS, saying what to do (a Job's pod never waits for ever)", async () => {
+  const agent = startAgent(["--part", "7"], { PARTS_WAIT_SECONDS: "2" });
+  assert.equal(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), 1, agent.lines.join("\n"));
+  assert.match(
+    agent.lines.join("\n"),
+    /no run opened part 7 within 2 s \(PARTS_WAIT_SECONDS\): launch the run with at least 8 processes and RUNNER_MAX_LOCAL_PARTS=0/,
+  );
+});
+
 test("`--part` with a bad index says what to pass", async () => {
   const agent = startAgent(["--part", "x"]);
   assert.equal(await Promise.race([agent.exited, sleep(30_000).then(() => "still running")]), 2);

@@ -1,6 +1,7 @@
 // `npm run runner -- --part K` (a Kubernetes Indexed Job's pod, K = $JOB_COMPLETION_INDEX): a runner that takes part
 // K of the next run that needs it, carries it (./agent.ts), waits for the run's outcome and says it: exit 0 when the
-// run completed, 1 with the reason otherwise. It never takes queued runs nor other parts.
+// run completed, 1 with the reason otherwise (also when no run opens part K within PARTS_WAIT_SECONDS). It never
+// takes queued runs nor other parts.
 import os from "node:os";
 import type { PrismaClient } from "../../lib/db";
 import { RUNNER_STALE_MS } from "../../lib/env";
@@ -20,11 +21,20 @@ export async function carryOnePart(
   k: number,
   log: (line: string) => void,
   signal: AbortSignal,
+  waitSeconds: number,
 ): Promise<{ code: number; message: string }> {
-  log(`waiting for a run that needs part ${k}`);
+  log(`waiting for a run that needs part ${k} (at most ${waitSeconds} s, PARTS_WAIT_SECONDS)`);
+  // Bounded as a run waits for its parts: a pod whose part never opens (another runner took it, or no run asked for
+  // it) ends saying so, rather than keep its Job from completing for ever.
+  const until = Date.now() + waitSeconds * 1000;
   let claimed = null;
   while (!claimed) {
     if (signal.aborted) return { code: 1, message: `stopped before any run needed part ${k}` };
+    if (Date.now() > until)
+      return {
+        code: 1,
+        message: `no run opened part ${k} within ${waitSeconds} s (PARTS_WAIT_SECONDS): launch the run with at least ${k + 1} processes and RUNNER_MAX_LOCAL_PARTS=0 on the runner that coordinates it (else it forks part 0 itself and other runners may take the rest), within that time of starting this one, or raise PARTS_WAIT_SECONDS`,
+      };
     claimed = await claimPart(db, runnerId, os.hostname(), k).catch((err) => {
       log(`control store error: ${(err as Error).message}`);
       return null;
