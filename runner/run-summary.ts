@@ -25,7 +25,9 @@ export interface TargetFacts {
 }
 
 let commitCache: string | undefined;
+/** The product's commit: PGBB_COMMIT when set (an image built without .git can be given it), else git's HEAD. */
 export function productCommit(): string {
+  if (commitCache === undefined && process.env.PGBB_COMMIT?.trim()) commitCache = process.env.PGBB_COMMIT.trim();
   if (commitCache === undefined) {
     try {
       commitCache = execFileSync("git", ["rev-parse", "HEAD"], { cwd: PROJECT_ROOT, timeout: 3000, stdio: ["ignore", "pipe", "ignore"] })

@@ -15,6 +15,7 @@ import { runEventStream } from "../../lib/runs/events";
 import { createRun } from "../../lib/runs/store";
 import { heartbeat, registerRunner } from "../../lib/status/runners";
 import { testControlStore, testDatabase } from "../../lib/testing";
+import { productCommit } from "../run-summary";
 import { WorkloadConfig } from "../../lib/workloads/config";
 import { type RunnerLoop, startRunnerLoop } from "../main";
 
@@ -151,6 +152,22 @@ test("an agent SIGKILLed mid-run fails the run within seconds, naming the part a
   assert.match(r.error ?? "", new RegExp(`part 1 \\(pid ${row.pid} on host ${agentHost}\\)`));
   assert.ok(Date.now() - killedAt < 20_000, `failed ${Date.now() - killedAt} ms after the kill`);
   await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 20_000);
+});
+
+test("an agent on another commit of the product is refused at once, naming its version and host", async (t) => {
+  if (productCommit() === "unknown") return t.skip("this checkout has no git commit to compare with");
+  startCoordinator();
+  const run = await queue(5);
+  await waitFor("the coordinator to claim the run", async () => (await runRow(run.id)).status === "running");
+  startAgent([], { PGBB_COMMIT: "0000deadbeef0000" });
+  const r = await finished(run.id, 60_000);
+  assert.equal(r.status, "failed");
+  assert.match(
+    r.error ?? "",
+    new RegExp(
+      `part 1 \\(pid \\d+ on host ${agentHost}\\).* runs pg-broker-bench [\\d.]+ at commit 0000deadbeef, this runner pg-broker-bench [\\d.]+ at commit [0-9a-f]{12}: every part of a run must run the same version.*update the runner on host ${agentHost}`,
+    ),
+  );
 });
 
 test("an agent that stops heart-beating (SIGSTOP) fails the run within seconds, naming the part and its host", async () => {

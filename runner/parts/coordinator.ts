@@ -19,7 +19,8 @@ import { paceInputOf } from "../../lib/telemetry/pace-rules";
 import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { Ledger, WorkloadRun } from "../../workloads/runtime";
 import type { TargetClient } from "../pg/pgclient";
-import { type TargetFacts, unreadNote } from "../run-summary";
+import { PRODUCT_VERSION } from "../../lib/env";
+import { productCommit, type TargetFacts, unreadNote } from "../run-summary";
 import type { Report, RunStats } from "../stats";
 import { LiveReports } from "./live-report";
 import { TelemetryRecorder } from "../telemetry/recorder";
@@ -236,11 +237,30 @@ function remoteCallbacks(i: CoordinateInput, phase: () => Phase) {
   };
 }
 
+/** How a part's product differs from this runner's, in words; null when it is the same (a commit unknown on either
+ *  side, as in an image built without .git and no PGBB_COMMIT, is not compared). */
+function productMismatch(part: { version: string; commit: string } | undefined): string | null {
+  const mine = { version: PRODUCT_VERSION, commit: productCommit() };
+  const words = (x: { version: string; commit: string }) =>
+    `pg-broker-bench ${x.version}${x.commit === "unknown" ? "" : ` at commit ${x.commit.slice(0, 12)}`}`;
+  if (!part) return `a version older than this runner's ${words(mine)} (it does not say which)`;
+  const commitsDiffer = part.commit !== "unknown" && mine.commit !== "unknown" && part.commit !== mine.commit;
+  return part.version !== mine.version || commitsDiffer ? `${words(part)}, this runner ${words(mine)}` : null;
+}
+
 const phaseWords = (p: Phase) => (p === "setup" ? "getting ready" : p === "warmup" ? "warming up" : p);
 
 function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
-  if (m.type === "ready") p.markReady(m.pid, m.host, m.backendPids);
-  else if (m.type === "pong") p.pong(m.t, m.partClock);
+  if (m.type === "ready") {
+    const other = productMismatch(m.product);
+    if (other)
+      return i.fail(
+        new Error(
+          `${p.name()} runs ${other}: every part of a run must run the same version (their messages and ledgers must match); update the runner on host ${m.host}`,
+        ),
+      );
+    p.markReady(m.pid, m.host, m.backendPids);
+  } else if (m.type === "pong") p.pong(m.t, m.partClock);
   else if (m.type === "sample") p.sample(m.slotMs, m.sample);
   else if (m.type === "writersDone") p.markWritersDone();
   else if (m.type === "done") p.markDone(m);

@@ -19,7 +19,8 @@ import { RunnerLoadMeter } from "../load-meter";
 import { Pacer } from "../pacing";
 import { LivenessWatch } from "../pg/liveness";
 import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, type LostWatch, openClients, type TargetClient } from "../pg/pgclient";
-import { ownSummary } from "../run-summary";
+import { PRODUCT_VERSION } from "../../lib/env";
+import { ownSummary, productCommit } from "../run-summary";
 import { RunStats, ScheduleWatch } from "../stats";
 import { clock, setClockCorrection, sleepUntil, Stopper } from "../timing";
 import { tickPart } from "./part-sample";
@@ -135,7 +136,13 @@ async function runPart(m: RunMessage) {
     const writerClients = clients.slice(0, nWriters);
     await Promise.race([run.startReaders(clients.slice(nWriters)), failed]);
     check();
-    await send({ type: "ready", pid: process.pid, host: os.hostname(), backendPids: clients.map((c) => c.pid) });
+    await send({
+      type: "ready",
+      pid: process.pid,
+      host: os.hostname(),
+      backendPids: clients.map((c) => c.pid),
+      product: { version: PRODUCT_VERSION, commit: productCommit() },
+    });
     const start = await Promise.race([started, failed]);
     const timeline = await load(config, run, stats, meter, pacer, schedule, writerClients, start, m, nWriters);
     await send({ type: "done", ...timeline });

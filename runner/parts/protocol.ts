@@ -45,6 +45,8 @@ export const FromPart = z.discriminatedUnion("type", [
     pid: z.number().int().positive(),
     host: z.string().min(1),
     backendPids: z.array(z.number().int()),
+    /** The product it runs: every part of a run must run the coordinator's (absent: a version before this check). */
+    product: z.object({ version: z.string(), commit: z.string() }).optional(),
   }),
   /** A second: `slotMs` is where the timeline ends it (ms after the barrier: a whole second, or a phase's end), the
    *  same in every part, so the coordinator pairs the parts' seconds by it. */
