@@ -165,7 +165,7 @@ test("an agent on another commit of the product is refused at once, naming its v
   assert.match(
     r.error ?? "",
     new RegExp(
-      `part 1 \\(pid \\d+ on host ${agentHost}\\).* runs pg-broker-bench [\\d.]+ at commit 0000deadbeef, this runner pg-broker-bench [\\d.]+ at commit [0-9a-f]{12}: every part of a run must run the same version.*update the runner on host ${agentHost}`,
+      `part 1 \\(pid \\d+ on host ${agentHost}\\).* runs pg-broker-bench [\\d.]+ at commit 0000deadbeef, this runner pg-broker-bench [\\d.]+ at commit [0-9a-f]{12}: every part of a run must run the same version.*(run the same version on host ${agentHost} and here, and restart the runners|this checkout changed since this runner started)`,
     ),
   );
 });

@@ -256,7 +256,7 @@ function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
     if (other)
       return i.fail(
         new Error(
-          `${p.name()} runs ${other}: every part of a run must run the same version (their messages and ledgers must match); update the runner on host ${m.host}`,
+          `${p.name()} runs ${other}: every part of a run must run the same version (their messages and ledgers must match); ${m.host === os.hostname() ? "this checkout changed since this runner started (a part loads the files on disk): restart it (npm start, or npm run runner)" : `run the same version on host ${m.host} and here, and restart the runners`}`,
         ),
       );
     p.markReady(m.pid, m.host, m.backendPids);
