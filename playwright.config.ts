@@ -32,8 +32,11 @@ const executablePath = browserExecutable();
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
-  fullyParallel: false,
-  workers: 1, // one runner executes runs one at a time; tests share it
+  fullyParallel: false, // a spec file's tests run in order, in one worker
+  // Two spec files at a time: the app's one runner still executes runs one at a time (a spec's run may queue
+  // behind another file's, well within the timeouts), and no spec counts or clears what another stores. One
+  // worker left the CPU idle while a page loaded or a run's clock ran (4.8 min for the suite in CI, 2 cores).
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   timeout: 120_000,
   expect: { timeout: 15_000 },
