@@ -29,11 +29,21 @@ function browserExecutable(): string | undefined {
 }
 const executablePath = browserExecutable();
 
+/** Spec files that count every stored run (a refused launch queues nothing): no other spec may store runs meanwhile. */
+const COUNTS_RUNS = /\/(new-run|processes)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
-  fullyParallel: false,
-  workers: 1, // one runner executes runs one at a time; tests share it
+  fullyParallel: false, // a spec file's tests run in order, in one worker
+  // Two spec files at a time: one worker left the CPU idle while a page loaded or a run's clock ran. The app's one
+  // runner still executes runs one at a time (a spec's run may queue behind another file's, well within the
+  // timeouts). The specs that check "nothing was queued" by counting every run run first, alone (COUNTS_RUNS).
+  workers: Number(process.env.E2E_WORKERS) || 2,
+  projects: [
+    { name: "counts runs", testMatch: COUNTS_RUNS, workers: 1 },
+    { name: "shares the app", testIgnore: COUNTS_RUNS, dependencies: ["counts runs"] },
+  ],
   retries: 0,
   timeout: 120_000,
   expect: { timeout: 15_000 },
