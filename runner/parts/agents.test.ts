@@ -4,6 +4,7 @@
 // exactly; a killed agent fails the run naming the part and its host; a part no runner takes fails the run after
 // PARTS_WAIT_SECONDS; `--part K` takes only part K and exits 0 once the run completed.
 import assert from "node:assert/strict";
+import { pidAlive } from "../../platform/pid";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import { after, afterEach, before, test } from "node:test";
@@ -99,14 +100,6 @@ const finished = (id: string, ms = 90_000) =>
     ms,
   );
 const partRow = (runId: string, part: number) => prisma().runPart.findUnique({ where: { runId_part: { runId, part } } });
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test("an agent (a second runner process) carries part 1: the run completes, verified, with both hosts, offsets and skews", async () => {
   startCoordinator();
@@ -151,7 +144,7 @@ test("an agent SIGKILLed mid-run fails the run within seconds, naming the part a
   assert.equal(r.status, "failed");
   assert.match(r.error ?? "", new RegExp(`part 1 \\(pid ${row.pid} on host ${agentHost}\\)`));
   assert.ok(Date.now() - killedAt < 20_000, `failed ${Date.now() - killedAt} ms after the kill`);
-  await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 20_000);
+  await waitFor(`part process ${row.pid} to exit`, async () => !pidAlive(row.pid!), 20_000);
 });
 
 test("an agent on another commit of the product is refused at once, naming its version and host", async (t) => {
@@ -188,7 +181,7 @@ test("an agent that stops heart-beating (SIGSTOP) fails the run within seconds, 
   } finally {
     agent.child.kill("SIGKILL");
   }
-  await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 20_000);
+  await waitFor(`part process ${row.pid} to exit`, async () => !pidAlive(row.pid!), 20_000);
 });
 
 test("the CLI forks every part itself and says so when that is more than RUNNER_MAX_LOCAL_PARTS", async () => {
@@ -273,7 +266,7 @@ test("an agent stops its part when the coordinating runner is killed, and keeps 
     return p?.status === "running" && p;
   });
   coordinator.child.kill("SIGKILL");
-  await waitFor(`part process ${row.pid} to exit`, async () => !alive(row.pid!), 30_000);
+  await waitFor(`part process ${row.pid} to exit`, async () => !pidAlive(row.pid!), 30_000);
   assert.match(agent.lines.join("\n"), /stopping the part: the run's coordinating runner is gone/);
   assert.equal(agent.child.exitCode, null, "the agent runner itself keeps running");
 });

@@ -1,6 +1,7 @@
 // A run over 2 real part processes that goes wrong: a part killed, silent or never ready fails the run at once,
 // naming it; a cancel stops every part; a dead coordinator's parts exit on their own. No part process is left.
 import assert from "node:assert/strict";
+import { pidAlive } from "../../platform/pid";
 import { spawn } from "node:child_process";
 import { after, before, test } from "node:test";
 import pg from "pg";
@@ -16,15 +17,6 @@ before(async () => {
 after(async () => {
   await db.drop();
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Waits for `cond`, checking every 100 ms, failing after `ms` (a generous bound: the machine may be busy). */
 async function waitFor(cond: () => boolean, ms: number, what: string) {
@@ -76,7 +68,7 @@ async function failedRun(runId: string, act: (pid: number, controller: AbortCont
   );
   const pids = partPids(lines).map((p) => p.pid);
   assert.equal(pids.length, 2, lines.join(" / "));
-  for (const pid of pids) assert.equal(alive(pid), false, `part process ${pid} is gone`);
+  for (const pid of pids) assert.equal(pidAlive(pid), false, `part process ${pid} is gone`);
   assert.equal(await schemaExists(`pgbb_${runId}`), false, "the run's schema was dropped");
   return { err, pids };
 }
@@ -115,7 +107,7 @@ test("a part that never becomes ready fails the run saying so, and leaves no pro
   assert.match(err.message, /part 0 \(pid \d+ on host \S+\), part 1 \(pid \d+ on host \S+\) did not become ready within 3 s/);
   assert.match(err.message, /check that the target accepts that many connections and that machine's load, or lower processes$/, "it says what to do");
   assert.equal(pids.length, 2);
-  for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} is gone`);
+  for (const pid of pids) assert.equal(pidAlive(pid), false, `process ${pid} is gone`);
   assert.equal(await schemaExists("pgbb_never_ready"), false, "the run's schema was dropped");
 });
 
@@ -133,7 +125,7 @@ test("a part that is ready but never answers its clock probes fails the run nami
   );
   assert.match(err.message, /part 0 \(pid \d+ on host \S+\) did not answer its clock probes within 3 s/);
   const pids = [...err.message.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
-  for (const pid of pids) await waitFor(() => !alive(pid), 10_000, `process ${pid} to exit`);
+  for (const pid of pids) await waitFor(() => !pidAlive(pid), 10_000, `process ${pid} to exit`);
   assert.equal(await schemaExists("pgbb_mute_part"), false, "the run's schema was dropped");
 });
 
@@ -150,7 +142,7 @@ test("parts whose coordinator is killed exit on their own", async () => {
     const pids = partPids(lines).map((p) => p.pid);
     assert.equal(pids.length, 2, lines.join(" / "));
     child.kill("SIGKILL");
-    await waitFor(() => pids.every((pid) => !alive(pid)), 20_000, `parts ${pids.join(", ")} to exit`);
+    await waitFor(() => pids.every((pid) => !pidAlive(pid)), 20_000, `parts ${pids.join(", ")} to exit`);
   } finally {
     child.kill("SIGKILL");
   }
