@@ -21,7 +21,7 @@ import { loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runne
 import { RunnerLoadMeter } from "./load-meter";
 import { RunStats, ScheduleWatch, type Report } from "./stats";
 import { Pacer } from "./pacing";
-import { clock, Stopper } from "./timing";
+import { busyWaitForTest, clock, Stopper } from "./timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
 import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
@@ -217,7 +217,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   let run: WorkloadRun | undefined;
   const footprint = new RunFootprint(log);
   let meter: RunnerLoadMeter | undefined;
-  let busyTimer: NodeJS.Timeout | undefined;
+  let busy: { stop(): void } | undefined;
   let diskWatch: DiskWatch | undefined;
   let sampleChain: Promise<void> = Promise.resolve();
   let seq = 0;
@@ -304,12 +304,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     stats.markLoadStart();
     meter = new RunnerLoadMeter();
     pacer.begin(loadStart, nWriters);
-    const busy = opts.busyWaitForTest;
-    if (busy)
-      busyTimer = setInterval(() => {
-        const until = clock() + busy.forMs;
-        while (clock() < until); // deliberately blocks the event loop
-      }, busy.everyMs);
+    busy = busyWaitForTest(opts.busyWaitForTest);
     run.startWriters(writerClients);
     run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
     run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
@@ -388,7 +383,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const cpu = process.cpuUsage(cpuStart);
     cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
-    clearInterval(busyTimer);
+    busy?.stop();
     setPhase("draining");
     const drainStart = clock();
     writersStop.stop();
@@ -458,7 +453,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     } else if (left) e.message += `; ${left}`;
     throw e;
   } finally {
-    clearInterval(busyTimer);
+    busy?.stop();
     clearTimeout(cancelDeadline);
     meter?.stop();
     closing = true;

@@ -22,7 +22,7 @@ import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, type LostWatch, openClie
 import { PRODUCT_VERSION } from "../../lib/env";
 import { ownSummary, productCommit } from "../run-summary";
 import { RunStats, ScheduleWatch } from "../stats";
-import { clock, setClockCorrection, sleepUntil, Stopper } from "../timing";
+import { busyWaitForTest, clock, setClockCorrection, sleepUntil, Stopper } from "../timing";
 import { tickPart } from "./part-sample";
 import { type FromPart, shapeProblem, ToPart } from "./protocol";
 
@@ -164,15 +164,6 @@ async function stopLoops(run: WorkloadRun | undefined) {
   await Promise.race([done, new Promise((r) => setTimeout(r, STOP_GRACE_MS))]);
 }
 
-/** Tests only: blocks the event loop for `forMs` every `everyMs` (as the engine's busyWaitForTest), a slowed part. */
-function busyWait(b: RunMessage["busyWaitForTest"]): NodeJS.Timeout | undefined {
-  if (!b) return undefined;
-  return setInterval(() => {
-    const until = clock() + b.forMs;
-    while (clock() < until); // deliberately blocks the event loop
-  }, b.everyMs);
-}
-
 /** The global index a writer role names ("writer 3 p4" → 3), else its position: its share of the throttle. */
 const writerIndexOf = (role: string, position: number) => Number(/\d+/.exec(role)?.[0] ?? position);
 
@@ -203,7 +194,7 @@ async function load(
   pacer.begin(atMs, nWriters);
   const throttle = pacer.throttle;
   const writerIndexes = run.roles.slice(0, nWriters).map(writerIndexOf);
-  const busy = busyWait(m.busyWaitForTest);
+  const busy = busyWaitForTest(m.busyWaitForTest);
   run.startWriters(writerClients);
   run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
   run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
@@ -282,7 +273,7 @@ async function load(
   stoppers.readers.stop();
   await run.readersDone();
   check();
-  clearInterval(busy);
+  busy.stop();
   const drainSeconds = (clock() - drainStart) / 1000;
   const summary = await ownSummary({
     config,
