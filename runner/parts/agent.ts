@@ -4,16 +4,14 @@
 // it adds: its heart-beat on the row (a coordinator fails the run when it stops), the part's clock against the
 // target's before relaying `ready` (./target-clock.ts: the coordinator measures its own the same way and corrects
 // the part by the difference), and the part's exit (code, signal, last lines) as one more message.
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
 import type pg from "pg";
-import { PROJECT_ROOT } from "../../lib/paths";
 import { clock } from "../timing";
 import { type ClaimedPart, connectStore, type ExitedMessage, PART_HEARTBEAT_MS, PartMailbox, sql, wakeFor } from "./remote-store";
+import { forkPart, partEntry } from "./part-entry";
 import { offsetToTarget } from "./target-clock";
 
-const ENTRY = path.join(PROJECT_ROOT, "runner", "parts", "part-main.ts");
 /** A part told to stop gets this long to exit before it is killed. */
 const STOP_GRACE_MS = 3000;
 const PROBES = 10;
@@ -41,6 +39,8 @@ export async function carryPart(
     setTimeout(() => child?.kill("SIGKILL"), STOP_GRACE_MS).unref();
   };
   try {
+    const entry = await partEntry();
+    if (entry.fallback) say(`its part runs its sources under tsx (slower to start): ${entry.fallback}`);
     let mailbox: PartMailbox | undefined;
     const wake = wakeFor(runId, part, true);
     store = await connectStore(
@@ -50,7 +50,7 @@ export async function carryPart(
     );
     mailbox = new PartMailbox(store, runId, part);
     const c = store;
-    child = fork(ENTRY, [], { execArgv: ["--import", "tsx"], env: process.env, cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    child = forkPart(entry);
     const forked = child;
     await sql(c, "UPDATE run_part SET backend_pid = pg_backend_pid(), pid = $3, host = $4 WHERE run_id = $1 AND part = $2", [
       runId,

@@ -5,14 +5,11 @@
 // drain for all at once, then verifies the whole run from every part's ledger and merges their summaries
 // (lib/measurement/merge-summaries.ts). It runs no load itself. A part that fails, exits or falls silent fails the
 // run at once, naming it: a run's figures are merged from every part, never from some of them.
-import { type ChildProcess, fork } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
 import type pg from "pg";
 import { type PartSummary, mergeSummaries } from "../../lib/measurement/merge-summaries";
 import { mergeSamples, type PartSample } from "../../lib/measurement/parts";
 import type { Phase } from "../../lib/measurement/metrics";
-import { PROJECT_ROOT } from "../../lib/paths";
 import { RunSummary } from "../../lib/measurement/summary";
 import { PaceTrack, paceSpecOf } from "../../lib/telemetry/pace";
 import { paceInputOf } from "../../lib/telemetry/pace-rules";
@@ -29,6 +26,7 @@ import type { TelemetrySample } from "../../lib/telemetry/shape";
 import type { SampleRunnerLoad } from "../../lib/measurement/runner-load";
 import { clock, Stopper, sleepUntil } from "../timing";
 import { FromPart, shapeProblem, type ToPart } from "./protocol";
+import { forkPart, type PartEntry, partEntry } from "./part-entry";
 import { PartHandle, stopParts } from "./part-handles";
 import { RemoteParts, type RemotePartsOptions } from "./remote-parts";
 
@@ -84,8 +82,6 @@ export interface CoordinateInput {
   maxLocalParts?: number;
 }
 
-const ENTRY = path.join(PROJECT_ROOT, "runner", "parts", "part-main.ts");
-
 /** Runs the load over config.processes parts and returns the run's merged, verified summary. */
 export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
   const n = i.config.processes ?? 1;
@@ -105,7 +101,9 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
       i.log(
         `forking all ${n} parts on this machine although RUNNER_MAX_LOCAL_PARTS is ${i.maxLocalParts}: only a runner with a control store (\`npm run runner\`, which runs the app's runs) hands parts to other runners`,
       );
-    for (let index = 0; index < local; index++) parts.push(spawnPart(i, index, n, () => phase));
+    const entry = await partEntry();
+    if (entry.fallback && local > 0) i.log(`parts run their sources under tsx (slower to start): ${entry.fallback}`);
+    for (let index = 0; index < local; index++) parts.push(spawnPart(i, entry, index, n, () => phase));
     if (local < n) {
       const indexes = Array.from({ length: n - local }, (_, k) => local + k);
       remote = await Promise.race([
@@ -168,13 +166,8 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
 }
 
 /** Forks part `index` and wires its messages and its exit; a part that exits before its `done` fails the run. */
-function spawnPart(i: CoordinateInput, index: number, of: number, phase: () => Phase): PartHandle {
-  const child: ChildProcess = fork(i.forTest?.entry ?? ENTRY, [], {
-    execArgv: ["--import", "tsx"],
-    env: process.env,
-    cwd: PROJECT_ROOT,
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  });
+function spawnPart(i: CoordinateInput, entry: PartEntry, index: number, of: number, phase: () => Phase): PartHandle {
+  const child = forkPart(entry, { file: i.forTest?.entry });
   const p = new PartHandle(index, child, child.pid);
   const lines = (chunk: Buffer) => {
     for (const line of chunk.toString().split("\n").filter(Boolean)) {
