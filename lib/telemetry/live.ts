@@ -7,7 +7,7 @@ import type { SampleMetrics } from "../measurement/sample";
 import type { TelemetrySample } from "./shape";
 import { PaceTrack, type PacedSample, type PaceSpec } from "./pace";
 import { paceInputOf } from "./pace-rules";
-import { type Category, verdictOf, type Verdict } from "./verdict";
+import { type Category, type ClientPart, verdictOf, type Verdict } from "./verdict";
 import { telemetryWindow } from "./window";
 
 /** Seconds of measured telemetry a live verdict needs before it is shown, and the span it judges. */
@@ -17,7 +17,7 @@ export const LIVE_SPAN_SECONDS = 10;
 export const LIVE_STABLE_SECONDS = 3;
 
 /** One measured sample as the live verdict reads it: its counts and latencies, its consumer groups, and the server's reading. */
-export type LiveSample = PacedSample & Pick<SampleMetrics, "groups"> & { telemetry?: TelemetrySample };
+export type LiveSample = PacedSample & Pick<SampleMetrics, "groups" | "processes"> & { telemetry?: TelemetrySample };
 
 /** The verdict over the last LIVE_SPAN_SECONDS of `measured`, or null before LIVE_MIN_SECONDS of telemetry are in. */
 export function liveVerdict(measured: readonly LiveSample[], spec: PaceSpec): { verdict: Verdict; seconds: number } | null {
@@ -41,8 +41,24 @@ export function liveVerdict(measured: readonly LiveSample[], spec: PaceSpec): { 
   const counted = { operations };
   // Every consumer group reads every message: the samples' read count is the groups' sum, judged per group.
   const groups = Math.max(1, ...span.map((m) => m.groups?.length ?? 0));
-  const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups }) });
+  const part = liveWorstPart(span);
+  const verdict = verdictOf({ telemetry: telemetryWindow(tel), pace: paceInputOf(track, counted, { groups }), ...(part ? { client: { part } } : {}) });
   return { verdict, seconds: sec };
+}
+
+/**
+ * A run over several runner processes: each second's telemetry carries its worst-loaded part's runner numbers, so
+ * the span's client numbers are that part's: named as the finished verdict names it, with the seconds it was the
+ * worst in when another part was in some (their numbers are then in the span's too).
+ */
+function liveWorstPart(span: readonly LiveSample[]): ClientPart | undefined {
+  const ranked = span.flatMap((m) => (m.processes && m.processes.worst !== null ? [m.processes] : []));
+  if (!ranked.length) return undefined;
+  const count = new Map<number, number>();
+  for (const p of ranked) count.set(p.worst!, (count.get(p.worst!) ?? 0) + 1);
+  const [index, seconds] = [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+  const of = Math.max(...ranked.map((p) => p.parts.length));
+  return { index, of, ...(seconds < ranked.length ? { worstIn: { seconds, of: ranked.length } } : {}) };
 }
 
 export interface StableVerdict {

@@ -155,16 +155,23 @@ export interface ClientInput {
 export interface ClientPart {
   index: number;
   of: number;
-  host: string;
-  pid: number;
+  /** Where it ran (the finished run's manifest says; a live second does not). */
+  host?: string;
+  pid?: number;
   /** Other parts the client rule held for (their index). */
   alsoBound?: number[];
+  /** Live: the seconds of the span it was the worst-loaded in, when another part was in some. */
+  worstIn?: { seconds: number; of: number };
 }
 
-/** "part 1 of 2 (pid 4242 on host X)", and the other parts bound beside it. */
+/** "part 1 of 2 (pid 4242 on host X)", and the other parts bound beside it; live, "part 1 of 2 (the worst-loaded in 7 of 10 s)". */
 export function partWords(p: ClientPart): string {
-  const others = p.alsoBound?.length ? `; part${p.alsoBound.length > 1 ? "s" : ""} ${p.alsoBound.join(", ")} too` : "";
-  return `part ${p.index} of ${p.of} (pid ${p.pid} on host ${p.host}${others})`;
+  const inside = [
+    ...(p.pid !== undefined && p.host !== undefined ? [`pid ${p.pid} on host ${p.host}`] : []),
+    ...(p.worstIn ? [`the worst-loaded in ${p.worstIn.seconds} of ${p.worstIn.of} s`] : []),
+  ].join(", ");
+  const others = p.alsoBound?.length ? `${inside ? "; " : ""}part${p.alsoBound.length > 1 ? "s" : ""} ${p.alsoBound.join(", ")} too` : "";
+  return `part ${p.index} of ${p.of}${inside || others ? ` (${inside}${others})` : ""}`;
 }
 
 export interface VerdictInput {

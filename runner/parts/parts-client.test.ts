@@ -1,9 +1,12 @@
 // The client check per part (issue #23): in a run over 2 real part processes where one part's event loop is
-// blocked (the busy-wait test hook given to part 1 only), the verdict names that part, never hiding it in a merge.
+// blocked (the busy-wait test hook given to part 1 only), the verdict names that part, never hiding it in a merge:
+// the finished run's and the live one the run page shows.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { testDatabase } from "../../lib/testing";
-import { WorkloadConfig } from "../../lib/workloads/config";
+import { LIVE_MIN_SECONDS, liveVerdict } from "../../lib/telemetry/live";
+import { paceSpecOf } from "../../lib/telemetry/pace";
+import { definitionOf, pacingOf, WorkloadConfig } from "../../lib/workloads/config";
 import { type EngineSample, runWorkload, verificationError } from "../engine";
 
 let db: { url: string; drop: () => Promise<void> };
@@ -14,13 +17,14 @@ after(async () => {
   await db.drop();
 });
 
-test("one slowed part of 2: the verdict's statement and evidence name it (pid and host); the parts' CPU is the runner's", async (t) => {
+test("one slowed part of 2: the verdict's statement and evidence name it (pid and host), the live verdict too; the parts' CPU is the runner's", async (t) => {
   const config = WorkloadConfig.parse({
     kind: "queue",
     writers: 2,
     readers: 2,
     throttleWritesPerSec: 200,
-    durationSeconds: 3,
+    // Long enough for the live verdict's LIVE_MIN_SECONDS of telemetry.
+    durationSeconds: 6,
     warmupSeconds: 0,
     processes: 2,
   });
@@ -58,4 +62,21 @@ test("one slowed part of 2: the verdict's statement and evidence name it (pid an
   const measured = samples.filter((x) => x.phase === "measuring" && x.metrics.telemetry?.client && x.metrics.runnerLoad);
   assert.ok(measured.length >= 2, `measured seconds with telemetry: ${measured.length}`);
   for (const x of measured) assert.equal(x.metrics.telemetry!.client!.eventLoopDelayMaxMs, x.metrics.runnerLoad!.loopDelayMs.max, `sample ${x.seq}`);
+  // Live, over the last seconds of the measured window: the same part named, with the seconds it was the worst in
+  // when part 0 was in some.
+  assert.ok(measured.length >= LIVE_MIN_SECONDS, `measured seconds with telemetry: ${measured.length}`);
+  const live = liveVerdict(
+    samples.filter((x) => x.phase === "measuring").map((x) => x.metrics),
+    paceSpecOf(pacingOf(config), definitionOf(config).metrics),
+  );
+  assert.ok(live, "a live verdict");
+  t.diagnostic(`live: ${live.verdict.statement}`);
+  const liveClient = live.verdict.findings.find((f) => f.category === "client-bound")!;
+  assert.equal(liveClient.matched, true, live.verdict.statement);
+  assert.match(live.verdict.statement, /client-bound: part [01] of 2[ :]/);
+  const liveJudged = liveClient.evidence.find((e) => e.what.startsWith("the runner process judged, the worst-loaded: part "));
+  assert.ok(liveJudged, JSON.stringify(liveClient.evidence));
+  const worstSeconds = samples.filter((x) => x.phase === "measuring" && x.metrics.processes?.worst === 1).length;
+  if (liveJudged.value === 0) assert.match(liveJudged.what, /the worst-loaded in \d+ of \d+ s/, "part 0 named only with the seconds it was the worst in");
+  else assert.ok(worstSeconds > 0 && liveJudged.value === 1, liveJudged.what);
 });
