@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
-import { JUDGEMENT_RUNS, longestFirst, SLOW_FIRST } from "./test-order";
+import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, longestFirst, SLOW_FIRST, WORKLOAD_RUNS } from "./test-order";
 
 test("the known-slow files start first, in their order, then the rest largest first", () => {
   // A renamed or deleted slow file would silently drop out of the list: each must still exist.
@@ -15,9 +15,15 @@ test("the known-slow files start first, in their order, then the rest largest fi
   assert.equal(SLOW_FIRST[0], "scripts/start-lifecycle.test.ts", "the file that builds the web app on a fresh clone starts first");
 });
 
-test("the judgement runs left out of CI's second pass exist, and are the real runs of the verdict and the ceiling", () => {
-  for (const f of JUDGEMENT_RUNS) {
-    assert.ok(existsSync(path.join(PROJECT_ROOT, f)), `${f} (scripts/test-order.ts JUDGEMENT_RUNS) exists`);
-    assert.match(f, /^(runner\/ceiling|lib\/ceiling|runner\/telemetry)\//, `${f}: only the ceiling's and the verdict's real runs are left out`);
-  }
+test("the files left out of CI's floor pass exist, and are the judgement runs and workloads' own runs only", () => {
+  for (const f of FLOOR_LEAVES_OUT) assert.ok(existsSync(path.join(PROJECT_ROOT, f)), `${f} (scripts/test-order.ts FLOOR_LEAVES_OUT) exists`);
+  for (const f of JUDGEMENT_RUNS)
+    assert.match(
+      f,
+      /^(runner\/ceiling\/|lib\/ceiling\/|lib\/compare\/ab|lib\/telemetry\/|runner\/telemetry\/)/,
+      `${f}: only the conclusions' real runs are judgement runs`,
+    );
+  for (const f of WORKLOAD_RUNS) assert.match(f, /^workloads\//, `${f}: a workload's own runs`);
+  // Never left out: what depends on the Node version (processes, the app, the platform, forked parts).
+  for (const f of FLOOR_LEAVES_OUT) assert.doesNotMatch(f, /^(scripts|platform|app|deploy|runner\/parts)\/|part-runs|engine\.test/, f);
 });

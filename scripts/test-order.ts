@@ -26,22 +26,54 @@ export const SLOW_FIRST = [
 ];
 
 /**
- * Real runs that judge a run's conclusions from its timing (the verdict's categories, the ceiling search): the
- * engine's logic, through no code path that differs between Node versions beyond those every other file runs. CI
- * (`.ci/run`) runs them on the product's Node (24) and leaves them out of its second pass on the floor (Node 22,
- * TEST_SKIP_JUDGEMENT_RUNS=1), which keeps CI under 15 minutes; `npm test` runs them wherever it runs.
+ * Real runs that judge a run's conclusions from its timing (the verdict's categories and their words, the ceiling
+ * search, the A/B comparison, the live verdict): the product's own logic over real runs, through no code path that
+ * differs between Node versions beyond those every other file runs.
  */
 export const JUDGEMENT_RUNS = [
   "runner/ceiling/ceiling.test.ts",
   "runner/ceiling/cli.test.ts",
   "runner/ceiling/execute.test.ts",
   "lib/ceiling/batch.test.ts",
+  "lib/ceiling/step-words.test.ts",
+  "lib/compare/ab.test.ts",
+  "lib/compare/ab-flagged.test.ts",
+  "lib/compare/ab-stats.test.ts",
+  "lib/telemetry/live-groups.test.ts",
   "runner/telemetry/evidence-runs.test.ts",
   "runner/telemetry/pace-verdict.test.ts",
   "runner/telemetry/verdict-runs.test.ts",
   "runner/telemetry/rate-verdict-runs.test.ts",
   "runner/telemetry/client-rule-runs.test.ts",
+  "runner/telemetry/missed-rate-words.test.ts",
+  "runner/telemetry/think-verdict.test.ts",
 ];
+
+/**
+ * A workload's own semantics over real runs at length (its statements against the study's logs, its pacing, its
+ * ledgers, its sweep), for workloads that other files also run for real on every pass (runner/engine.test.ts runs
+ * pub/sub, the queue and queued workflows; workloads/part-runs.test.ts cache, workflows, queued workflows and notify,
+ * over forked parts): SQL and JavaScript that run the same on every Node version.
+ */
+export const WORKLOAD_RUNS = [
+  "workloads/queued-workflows/runner.test.ts",
+  "workloads/queued-workflows/sweep.test.ts",
+  "workloads/queued-workflows/sweep-mark.test.ts",
+  "workloads/queued-workflows/statement-shape.test.ts",
+  "workloads/dbos/statement-shape.test.ts",
+  "workloads/notify/notify.test.ts",
+  "workloads/pacing.test.ts",
+  "workloads/part-ledgers.test.ts",
+];
+
+/**
+ * What CI's pass on the product's Node floor (22, `.ci/run`, TEST_FLOOR_PASS=1) leaves out: `npm test` on the
+ * product's own Node (24) runs every file, and the floor pass runs the rest, every file that starts a process,
+ * serves the app, forks parts, reads the platform or runs a workload not run elsewhere. Both passes on both
+ * cores' worth of real runs took CI over 15 minutes; this is the half of the second pass that tested nothing the
+ * first did not.
+ */
+export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS];
 
 /**
  * The order files start in: node's runner starts them in the order given, so the longest go first and the pass
