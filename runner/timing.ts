@@ -11,7 +11,19 @@ let correctionMs = 0;
  * (timeOrigin + now) so it fits a Float64 stamped into a payload and read back by another loop of the
  * same process. Every latency, including end-to-end, is a difference of two readings of this clock.
  */
-export const clock = (): number => performance.timeOrigin + performance.now() + correctionMs;
+export const clock: () => number = testClockRate()
+  ? () => performance.timeOrigin + performance.now() * (1 + testClockRate()) + correctionMs
+  : () => performance.timeOrigin + performance.now() + correctionMs;
+
+/**
+ * Tests only: PGBB_TEST_CLOCK_RATE_PPM makes this process's clock run fast by that many parts per million, as
+ * another host's may (its own oscillator), to provoke the drift that a part on another host has measured against
+ * the coordinator's clock (runner/parts/remote-parts.ts measureDrift). Unset: the monotonic clock as it is.
+ */
+function testClockRate(): number {
+  const ppm = Number(process.env.PGBB_TEST_CLOCK_RATE_PPM);
+  return Number.isFinite(ppm) ? ppm / 1e6 : 0;
+}
 
 /** Corrects this process's clock by `ms` (the coordinator's clock minus this one's, measured by ping/pong). */
 export function setClockCorrection(ms: number): void {

@@ -36,7 +36,7 @@ export function ProcessesTable({ summary }: { summary: RunSummary }) {
       <h2>Processes</h2>
       <p className="muted small">
         {v.rows.length} runner processes on {v.hosts.join(", ")}; the figures above are their exact merge. Start skew: how late each began after the shared
-        start; clock offset: its clock against the run's.
+        start; clock offset: its clock against the run's (on another host, with the drift it had by the end).
       </p>
       <table className="data">
         <thead>
@@ -72,7 +72,10 @@ export function ProcessesTable({ summary }: { summary: RunSummary }) {
               <td>{r.host}</td>
               <td className="num">{r.pid}</td>
               <td className="num">{fmtLatency(r.startSkewMs)}</td>
-              <td className="num">{signedMs(r.clockOffsetMs)}</td>
+              <td className="num">
+                {signedMs(r.clockOffsetMs)}
+                {r.clockDriftMs !== undefined && <span className="muted"> (drift {signedMs(r.clockDriftMs)})</span>}
+              </td>
               <Rates rates={r.rates} />
               <td className="num">{cpu(r.cpuCores)}</td>
               <td className="num">{r.exposedDelayMs === undefined ? "–" : fmtLatency(r.exposedDelayMs)}</td>

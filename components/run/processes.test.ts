@@ -45,6 +45,8 @@ before(async () => {
     pid: 4000 + i,
     startSkewMs: 3 * i,
     clockOffsetMs: 0.25 * i,
+    // Part 1 on another host: its clock's drift by the end is shown beside its offset.
+    ...(i === 1 ? { clockDriftMs: 4.5 } : {}),
     summary,
   });
   merged = mergeSummaries([part(0, a), part(1, b)], { config: { ...config, processes: 2 } });
@@ -76,6 +78,8 @@ test("the run page's Processes table: a row per part with host, pid, skew, clock
     const row = text(table.match(new RegExp(`<tr data-testid="process-${p.part}"[^>]*>(.*?)</tr>`))![1]);
     const rate = (n: string) => Math.round(p.perSecond[n]).toLocaleString("en-US");
     assert.match(row, new RegExp(`^ ?${p.part}( worst)?( client-bound)? ${p.host} ${p.pid} .* ${rate("write")}(\\.\\d)? ${rate("read")}(\\.\\d)? \\d+% `), row);
+    if (p.part === 1) assert.match(row, / \+0\.25\d* ms \(drift \+4\.50* ms\) /, row);
+    else assert.doesNotMatch(row, /drift/, row);
   }
   assert.match(table, new RegExp(`<tr data-testid="process-${worst}" data-worst="true" class="worst">`));
   assert.match(t, new RegExp(`Worst part: ${worst}, (client-bound|waited longest for a CPU|highest event-loop delay|most CPU|loaded no less)`));
@@ -91,7 +95,7 @@ test("the CLI's summary: a line per part in the workload's words and the worst n
     assert.match(
       out,
       new RegExp(
-        `^  part ${p.part} \\(pid ${p.pid} on ${p.host}\\): writes [\\d,.]+ msg/s, reads [\\d,.]+ msg/s; runner CPU \\d+% of a core.*; start skew ${p.startSkewMs.toFixed(1)} ms, clock offset ${p.clockOffsetMs.toFixed(2)} ms`,
+        `^  part ${p.part} \\(pid ${p.pid} on ${p.host}\\): writes [\\d,.]+ msg/s, reads [\\d,.]+ msg/s; runner CPU \\d+% of a core.*; start skew ${p.startSkewMs.toFixed(1)} ms, clock offset ${p.clockOffsetMs.toFixed(2)} ms${p.part === 1 ? " \\(drift \\+4\\.50 ms by the end\\)" : "(?! \\(drift)"}`,
         "m",
       ),
     );

@@ -20,6 +20,8 @@ export const PartSummary = z.object({
   pid: z.number().int().positive(),
   startSkewMs: z.number(),
   clockOffsetMs: z.number(),
+  /** A part on another host: how far its clock moved against the coordinator's over the run (ms). */
+  clockDriftMs: z.number().optional(),
   summary: RunSummary,
 });
 export type PartSummary = z.infer<typeof PartSummary>;
@@ -158,6 +160,7 @@ function partsOf(parts: readonly PartSummary[]): { parts: SummaryPart[]; worst: 
     pid: p.pid,
     startSkewMs: p.startSkewMs,
     clockOffsetMs: p.clockOffsetMs,
+    ...(p.clockDriftMs !== undefined ? { clockDriftMs: p.clockDriftMs } : {}),
     startedAt: p.summary.manifest.startedAt,
     endedAt: p.summary.manifest.endedAt,
     measuredSeconds: p.summary.window.measuredSeconds,

@@ -34,6 +34,13 @@ export const SummaryPart = z.object({
   host: z.string(),
   pid: z.number().int(),
   ...PartClock,
+  /**
+   * A part on another host: how far its clock moved against the coordinator's between the start (where the
+   * correction was measured and applied, once) and the end of its load, both measured against the target's clock.
+   * Latencies it timed from another host's stamps carry up to this much error. Absent for a part on the
+   * coordinator's host (one clock) and on runs before it was measured.
+   */
+  clockDriftMs: z.number().optional(),
   startedAt: z.string(),
   endedAt: z.string(),
   /** Its own measured window's real length (s), which its rates are over. */

@@ -23,6 +23,8 @@ export interface PartRow {
   pid: number;
   startSkewMs: number;
   clockOffsetMs: number;
+  /** A part on another host: how far its clock moved against the run's by the end (ms). */
+  clockDriftMs?: number;
   rates: PartRate[];
   /** Mean CPU over its own window, in cores (its CPU-seconds over its measured seconds). */
   cpuCores: number;
@@ -86,6 +88,7 @@ export function partsView(s: RunSummary): PartsView | null {
       pid: p.pid,
       startSkewMs: p.startSkewMs,
       clockOffsetMs: p.clockOffsetMs,
+      ...(p.clockDriftMs !== undefined ? { clockDriftMs: p.clockDriftMs } : {}),
       rates: ratesOf(s.workload, p.perSecond),
       cpuCores: p.measuredSeconds > 0 ? p.runnerCpuSeconds / p.measuredSeconds : 0,
       ...(p.runnerLoad
@@ -112,7 +115,7 @@ export function partsLines(s: RunSummary): string[] {
     (r) =>
       `  part ${r.part} (pid ${r.pid} on ${r.host}): ${ratesText(r.rates)}; runner CPU ${dec(100 * r.cpuCores, 0)}% of a core` +
       `${r.exposedDelayMs !== undefined ? `, event-loop delay ${dec(r.exposedDelayMs, 2)} ms over 1% of the time` : ""}` +
-      `; start skew ${dec(r.startSkewMs, 1)} ms, clock offset ${dec(r.clockOffsetMs, 2)} ms${r.clientBound ? "  CLIENT-BOUND" : ""}${r.worst ? "  ← worst" : ""}`,
+      `; start skew ${dec(r.startSkewMs, 1)} ms, clock offset ${dec(r.clockOffsetMs, 2)} ms${r.clockDriftMs !== undefined ? ` (drift ${r.clockDriftMs >= 0 ? "+" : ""}${dec(r.clockDriftMs, 2)} ms by the end)` : ""}${r.clientBound ? "  CLIENT-BOUND" : ""}${r.worst ? "  ← worst" : ""}`,
   );
   const head = `runner processes: ${v.rows.length} on ${v.hosts.length === 1 ? `host ${v.hosts[0]}` : `hosts ${v.hosts.join(", ")}`}`;
   const worst = v.worst !== null ? [`  worst: part ${v.worst}, ${v.why}`] : [];

@@ -10,7 +10,7 @@ import type pg from "pg";
 import { clock } from "../timing";
 import { type ClaimedPart, connectStore, type ExitedMessage, PART_HEARTBEAT_MS, PartMailbox, sql, wakeFor } from "./remote-store";
 import { forkPart, partEntry } from "./part-entry";
-import { offsetToTarget } from "./target-clock";
+import { type ClockOffset, offsetToTarget } from "./target-clock";
 
 /** A part told to stop gets this long to exit before it is killed. */
 const STOP_GRACE_MS = 3000;
@@ -160,10 +160,16 @@ class Relay {
     if (m.type === "ready") await this.measureClock();
     if (m.type === "done") {
       this.done = true;
-      await sql(this.c, "UPDATE run_part SET status = 'done', start_skew_ms = $3 WHERE run_id = $1 AND part = $2", [
+      // Its clock against the target's again, now its load is done: the coordinator says how far it drifted.
+      const end = await this.targetOffset().catch((err: Error) => {
+        this.say(`could not measure its clock again at the end: ${err.message}`);
+        return null;
+      });
+      await sql(this.c, "UPDATE run_part SET status = 'done', start_skew_ms = $3, target_offset_end_ms = $4 WHERE run_id = $1 AND part = $2", [
         this.mailbox.runId,
         this.mailbox.part,
         m.startSkewMs,
+        end?.offsetMs ?? null,
       ]);
     }
     if (m.type === "failed")
@@ -171,8 +177,18 @@ class Relay {
     await this.mailbox.post(false, m);
   }
 
-  /** The part's clock minus the target's: its clock minus this runner's (IPC probes) plus this one's minus the target's. */
-  private async measureClock() {
+  /** The part's clock minus this runner's (IPC probes, the shortest round trip's), measured once: one host's clock. */
+  private partToHere: { offsetMs: number; uncertaintyMs: number } | undefined;
+
+  /** The part's clock minus the target's: its clock minus this runner's plus this one's minus the target's. */
+  private async targetOffset(): Promise<ClockOffset> {
+    if (!this.targetUrl) throw new Error("the part became ready before its run message arrived");
+    this.partToHere ??= await this.probePart();
+    const target = await offsetToTarget(this.targetUrl);
+    return { offsetMs: this.partToHere.offsetMs + target.offsetMs, uncertaintyMs: this.partToHere.uncertaintyMs + target.uncertaintyMs };
+  }
+
+  private async probePart(): Promise<ClockOffset> {
     let best = { rtt: Number.POSITIVE_INFINITY, offset: 0 };
     for (let k = 0; k < PROBES; k++) {
       const t = clock();
@@ -184,15 +200,16 @@ class Relay {
       const back = clock();
       if (back - t < best.rtt) best = { rtt: back - t, offset: partClock - (t + back) / 2 };
     }
-    if (!this.targetUrl) throw new Error("the part became ready before its run message arrived");
-    const target = await offsetToTarget(this.targetUrl);
-    const offset = best.offset + target.offsetMs;
-    const uncertainty = best.rtt / 2 + target.uncertaintyMs;
+    return { offsetMs: best.offset, uncertaintyMs: best.rtt / 2 };
+  }
+
+  private async measureClock() {
+    const { offsetMs, uncertaintyMs } = await this.targetOffset();
     await sql(this.c, "UPDATE run_part SET status = 'ready', target_offset_ms = $3, target_uncertainty_ms = $4 WHERE run_id = $1 AND part = $2", [
       this.mailbox.runId,
       this.mailbox.part,
-      offset,
-      uncertainty,
+      offsetMs,
+      uncertaintyMs,
     ]);
   }
 

@@ -101,11 +101,12 @@ const finished = (id: string, ms = 90_000) =>
   );
 const partRow = (runId: string, part: number) => prisma().runPart.findUnique({ where: { runId_part: { runId, part } } });
 
-test("an agent (a second runner process) carries part 1: the run completes, verified, with both hosts, offsets and skews", async () => {
+test("an agent (a second runner process) carries part 1: the run completes, verified, with both hosts, offsets, skews and its clock's drift", async () => {
   startCoordinator();
   const run = await queue(2);
   await waitFor("the coordinator to claim the run", async () => (await runRow(run.id)).status === "running");
-  const agent = startAgent();
+  // The agent's host's clock runs 2% fast (its part's too: it inherits the setting), as another machine's may.
+  const agent = startAgent([], { PGBB_TEST_CLOCK_RATE_PPM: "20000" });
   const r = await finished(run.id);
   assert.equal(r.status, "completed", `${r.error} / agent: ${agent.lines.join(" | ")}`);
   assert.equal(r.runnerId, COORDINATOR);
@@ -120,11 +121,22 @@ test("an agent (a second runner process) carries part 1: the run completes, veri
   );
   assert.equal(new Set(parts.map((p) => p.pid)).size, 2);
   for (const p of parts) assert.ok(Number.isFinite(p.clockOffsetMs) && Number.isFinite(p.startSkewMs), JSON.stringify(p));
+  // Its clock drifted from the coordinator's between the start and the end of its load: at 2%, by 20 ms a second
+  // of the time between the two readings (at least the run's 2 s; its forking, readiness and drain add to it).
+  assert.equal(parts[0].clockDriftMs, undefined, "a part on the coordinator's host shares its clock");
+  const drift = parts[1].clockDriftMs;
+  const spanMs = r.finishedAt!.getTime() - r.startedAt!.getTime();
+  assert.ok(drift !== undefined && drift >= 0.5 * 0.02 * 2000 && drift <= 0.02 * (spanMs + 1000), `drift ${drift} ms over a run of ${spanMs} ms`);
+  assert.ok(
+    summary.notes?.some((n) => n.startsWith(`part 1 (host ${agentHost}): its clock moved +${drift.toFixed(1)} ms against the coordinator's over the run`)),
+    JSON.stringify(summary.notes),
+  );
   const row = await partRow(run.id, 1);
   assert.equal(row?.status, "done");
   assert.equal(row?.host, agentHost);
   assert.equal(row?.pid, parts[1].pid);
-  for (const v of [row?.targetOffsetMs, row?.clockOffsetMs, row?.clockUncertaintyMs, row?.startSkewMs]) assert.equal(typeof v, "number", JSON.stringify(row));
+  for (const v of [row?.targetOffsetMs, row?.targetOffsetEndMs, row?.clockOffsetMs, row?.clockUncertaintyMs, row?.startSkewMs])
+    assert.equal(typeof v, "number", JSON.stringify(row));
   assert.ok(row?.startAt, "the start barrier is recorded");
   assert.equal(await prisma().runPartMessage.count({ where: { runId: run.id } }), 0, "the run's messages are dropped at its end");
 });

@@ -151,6 +151,7 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
       await timeline.catch(() => undefined);
     }
     await merger.flush();
+    await remote?.measureDrift(i.targetUrl).catch((err: Error) => i.log(`could not measure the parts' clocks again at the end: ${err.message}`));
     return await wholeRun(i, parts, merger, telemetry, setPhase);
   } catch (err) {
     // The run's failure is this error, said before the parts are stopped: their exit (killed while getting ready)
@@ -481,6 +482,7 @@ async function wholeRun(
     pid: p.pid,
     startSkewMs: p.result!.startSkewMs,
     clockOffsetMs: p.clockOffsetMs,
+    ...(p.clockDriftMs !== undefined ? { clockDriftMs: p.clockDriftMs } : {}),
     summary: p.result!.summary,
   }));
   const merged = mergeSummaries(list, { config: i.config });
@@ -506,11 +508,28 @@ async function wholeRun(
       ...(merged.notes ?? []),
       ...i.run.notes.filter((n) => !(merged.notes ?? []).some((m) => m.endsWith(n))),
       ...(unreadAtEnd > 0 ? [unreadNote(unreadAtEnd, i.drainSeconds)] : []),
+      ...driftNotes(parts),
     ],
   };
   const parsed = RunSummary.safeParse(summary);
   if (!parsed.success) throw new Error(`internal error: the run's summary does not match its schema: ${parsed.error.issues[0]?.message}`);
   return summary;
+}
+
+/** Drift below this (ms), or within twice the clock's measured uncertainty, is the measurement's own noise. */
+const DRIFT_NOTE_FLOOR_MS = 1;
+
+/** A note per part on another host whose clock drifted from this one's by more than the noise of measuring it. */
+function driftNotes(parts: readonly PartHandle[]): string[] {
+  return parts.flatMap((p) => {
+    const d = p.clockDriftMs;
+    if (d === undefined || Math.abs(d) <= Math.max(DRIFT_NOTE_FLOOR_MS, 2 * p.clockUncertaintyMs)) return [];
+    return [
+      `part ${p.index} (host ${p.host}): its clock moved ${d > 0 ? "+" : "−"}${Math.abs(d).toFixed(1)} ms against the coordinator's over the run ` +
+        "(both measured against the target's clock at the start and at the end; the correction is applied once, at the start): " +
+        `latencies timed from one host's stamp to another's clock (e2e across hosts) carry up to ${Math.abs(d).toFixed(1)} ms of error`,
+    ];
+  });
 }
 
 /**

@@ -34,6 +34,8 @@ export class PartHandle {
   readonly tail: string[] = [];
   clockOffsetMs = 0;
   clockUncertaintyMs = 0;
+  /** A remote part's clock drift against this one's over the run (RemoteParts.measureDrift), once measured. */
+  clockDriftMs: number | undefined;
   /** Its seconds not merged yet, by their slot on the timeline (ms after the barrier). */
   readonly samples = new Map<number, PartSample>();
   lastSampleAt = 0;

@@ -40,6 +40,8 @@ export class RemoteParts {
   private watch: NodeJS.Timeout | undefined;
   private failedAlready = false;
   private closed = false;
+  /** This process's clock against the target's when the parts' clocks were measured. */
+  private mineAtStart: ClockOffset | undefined;
 
   private constructor(
     private readonly c: pg.Client,
@@ -168,12 +170,30 @@ export class RemoteParts {
    */
   async measureClocks(targetUrl: string): Promise<void> {
     const mine: ClockOffset = await offsetToTarget(targetUrl);
+    this.mineAtStart = mine;
     const rows = await partRows(this.c, this.cb.runId);
     for (const p of this.handles) {
       const row = rows.find((r) => r.part === p.index);
       if (row?.targetOffsetMs == null) throw new Error(`${p.name()} became ready without its clock against the target's`);
       p.clockOffsetMs = row.targetOffsetMs - mine.offsetMs;
       p.clockUncertaintyMs = (row.uncertaintyMs ?? 0) + mine.uncertaintyMs;
+    }
+  }
+
+  /**
+   * Once every part is done: how far each part's clock moved against this one's over the run, from both clocks
+   * against the target's measured again (the part's by its runner as its load ended, this one's now). The
+   * correction was applied once, at the start; this is what was left of it at the end. A part whose end reading
+   * is missing (its runner could not measure it) has none.
+   */
+  async measureDrift(targetUrl: string): Promise<void> {
+    if (!this.mineAtStart) return;
+    const mine = await offsetToTarget(targetUrl);
+    const rows = await partRows(this.c, this.cb.runId);
+    for (const p of this.handles) {
+      const row = rows.find((r) => r.part === p.index);
+      if (row?.targetOffsetMs == null || row.targetOffsetEndMs == null) continue;
+      p.clockDriftMs = row.targetOffsetEndMs - row.targetOffsetMs - (mine.offsetMs - this.mineAtStart.offsetMs);
     }
   }
 

@@ -102,6 +102,8 @@ export interface PartRow {
   error: string | null;
   targetOffsetMs: number | null;
   uncertaintyMs: number | null;
+  /** Its clock minus the target's again, once its load was done. */
+  targetOffsetEndMs: number | null;
   /** Since its carrying runner's last beat (the control store's clock). */
   silentMs: number | null;
   /** Its carrying runner's control-store session has ended (that runner died or lost the store). */
@@ -113,7 +115,7 @@ export async function partRows(c: pg.Client, runId: string): Promise<PartRow[]> 
   const r = await sql<PartRow>(
     c,
     `SELECT part, status, runner_id AS "runnerId", host, pid, error, target_offset_ms AS "targetOffsetMs",
-       target_uncertainty_ms AS "uncertaintyMs",
+       target_uncertainty_ms AS "uncertaintyMs", target_offset_end_ms AS "targetOffsetEndMs",
        (extract(epoch FROM clock_timestamp() - heartbeat_at) * 1000)::float8 AS "silentMs",
        backend_pid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = backend_pid) AS gone
      FROM run_part WHERE run_id = $1 ORDER BY part`,
