@@ -35,25 +35,14 @@ export const E2E_CLOCK =
   "runner monotonic clock (performance.timeOrigin + performance.now()) of the single runner process: the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from the same clock when it has the row; no server or cross-machine clock is involved";
 
 /** A stop signal that loops poll and sleepers wake on. */
-/**
- * Tests only: blocks the event loop for `forMs` of every `everyMs`, from the next turn of the loop on (a runner
- * that is itself the bottleneck). Spinning from the start keeps the whole window at that load: a first spin only
- * after `everyMs` left a 3 s window's first sixth idle, and its CPU and loop utilization under the client rule's.
- */
+/** Tests only: blocks the event loop for `forMs` of every `everyMs` (a runner that is itself the bottleneck). */
 export function busyWaitForTest(b: { everyMs: number; forMs: number } | undefined): { stop(): void } {
   if (!b) return { stop: () => undefined };
-  const spin = () => {
+  const every = setInterval(() => {
     const until = clock() + b.forMs;
     while (clock() < until); // deliberately blocks the event loop
-  };
-  const first = setImmediate(spin);
-  const every = setInterval(spin, b.everyMs);
-  return {
-    stop: () => {
-      clearImmediate(first);
-      clearInterval(every);
-    },
-  };
+  }, b.everyMs);
+  return { stop: () => clearInterval(every) };
 }
 
 export class Stopper {

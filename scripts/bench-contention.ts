@@ -9,7 +9,8 @@
 //   every core once ready, the reference's threads other than its main one too (its runtime spreads over them).
 // Quiet and hog blocks alternate (QHHQ), each block running the tools in the other order from the last, since this
 // machine's other work varies; printed per run: write and read rates, e2e p50/p95/p99 and (ours) the writes'
-// latency from their schedule; then each tool's medians quiet → hog. The hog and the pin are
+// latency from their schedule; then each tool's medians quiet → hog, and with REF_TOOL each of ours judged against
+// the reference: no more fragile when its reads fell by no larger share and its e2e p95 rose by no more ms. The hog and the pin are
 // scripts/verdict-cases/_evidence.ts withCpuHogs (the verdict's cpu-hog case's).
 import { execFile, execFileSync } from "node:child_process";
 import os from "node:os";
