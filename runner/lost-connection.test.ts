@@ -32,8 +32,9 @@ test("a lost admin connection fails the run at once, naming it and the schema le
       if (p !== "measuring") return;
       void (async () => {
         comment = (await admin.query<{ c: string }>("SELECT obj_description($1::regnamespace, 'pg_namespace') AS c", [schema])).rows[0].c;
-        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pgbb admin' AND datname = current_database()");
+        // Stamped before the kill: the run may fail (its connection closed) before this query's answer is read here.
         killedAt = Date.now();
+        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pgbb admin' AND datname = current_database()");
       })();
     },
   });
