@@ -36,11 +36,11 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   fullyParallel: false, // a spec file's tests run in order, in one worker
-  // Three spec files at a time: one worker left the CPU idle while a page loaded or a run's clock ran (3 took 3m25s
-  // where 2 took 3m46s). The app's one runner still executes runs one at a time (a spec's run may queue behind
-  // another file's, well within the timeouts). The specs that check "nothing was queued" by counting every run run
-  // first, alone (COUNTS_RUNS).
-  workers: Number(process.env.E2E_WORKERS) || 3,
+  // Two spec files at a time: one worker left the CPU idle while a page loaded or a run's clock ran. Three were
+  // slower on 2 cores in CI (4.2 min against 3.6 min: every stage is CPU-bound). The app's one runner still executes
+  // runs one at a time (a spec's run may queue behind another file's, well within the timeouts). The specs that
+  // check "nothing was queued" by counting every run run first, alone (COUNTS_RUNS).
+  workers: Number(process.env.E2E_WORKERS) || 2,
   projects: [
     { name: "counts runs", testMatch: COUNTS_RUNS, workers: 1 },
     { name: "shares the app", testIgnore: COUNTS_RUNS, dependencies: ["counts runs"] },

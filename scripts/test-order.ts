@@ -11,6 +11,7 @@ export const SLOW_FIRST = [
   "scripts/start-lifecycle.test.ts",
   "scripts/faults.test.ts",
   "scripts/start.test.ts",
+  "runner/parts/agents.test.ts",
   "runner/ceiling/ceiling.test.ts",
   "runner/telemetry/evidence-runs.test.ts",
   "runner/engine.test.ts",
