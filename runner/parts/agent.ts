@@ -3,7 +3,8 @@
 // (./part-main.ts) and relays between its IPC channel and the control store, unchanged, in both directions. What
 // it adds: its heart-beat on the row (a coordinator fails the run when it stops), the part's clock against the
 // target's before relaying `ready` (./target-clock.ts: the coordinator measures its own the same way and corrects
-// the part by the difference), and the part's exit (code, signal, last lines) as one more message.
+// the part by the difference) and again before relaying `done` (the coordinator says how far it drifted), and the
+// part's exit (code, signal, last lines) as one more message.
 import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import type pg from "pg";
@@ -178,7 +179,7 @@ class Relay {
   }
 
   /** The part's clock minus this runner's (IPC probes, the shortest round trip's), measured once: one host's clock. */
-  private partToHere: { offsetMs: number; uncertaintyMs: number } | undefined;
+  private partToHere: ClockOffset | undefined;
 
   /** The part's clock minus the target's: its clock minus this runner's plus this one's minus the target's. */
   private async targetOffset(): Promise<ClockOffset> {
