@@ -247,10 +247,13 @@ const phaseWords = (p: Phase) => (p === "setup" ? "getting ready" : p === "warmu
 function onMessage(i: CoordinateInput, p: PartHandle, m: FromPart) {
   if (m.type === "ready") {
     const other = productMismatch(m.product);
+    // Named by what it says of itself: a remote part's claim may not have been seen yet when its `ready` arrives.
+    p.pid = m.pid;
+    p.host = m.host;
     if (other)
       return i.fail(
         new Error(
-          `${p.name()} runs ${other}: every part of a run must run the same version (their messages and ledgers must match); ${m.host === os.hostname() ? "this checkout changed since this runner started (a part loads the files on disk): restart it (npm start, or npm run runner)" : `run the same version on host ${m.host} and here, and restart the runners`}`,
+          `${p.name()} runs ${other}: every part of a run must run the same version (their messages and ledgers must match); ${m.host === os.hostname() ? "this checkout changed since this runner started (a part reads the checkout's version when it starts): restart it (npm start, or npm run runner)" : `run the same version on host ${m.host} and here, and restart the runners`}`,
         ),
       );
     p.markReady(m.pid, m.host, m.backendPids);
