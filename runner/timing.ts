@@ -6,14 +6,18 @@ import type { BackoffMode } from "../lib/workloads/config";
  *  is set to its coordinator's once, before its load starts, so stamps that cross parts are on one clock. */
 let correctionMs = 0;
 
+/** 1, except in a test that makes this process's clock run fast (testClockRate). */
+const clockRate = 1 + testClockRate();
+
 /**
  * The runner's one clock: milliseconds on the monotonic performance clock, as an absolute value
  * (timeOrigin + now) so it fits a Float64 stamped into a payload and read back by another loop of the
  * same process. Every latency, including end-to-end, is a difference of two readings of this clock.
  */
-export const clock: () => number = testClockRate()
-  ? () => performance.timeOrigin + performance.now() * (1 + testClockRate()) + correctionMs
-  : () => performance.timeOrigin + performance.now() + correctionMs;
+export const clock: () => number =
+  clockRate !== 1
+    ? () => performance.timeOrigin + performance.now() * clockRate + correctionMs
+    : () => performance.timeOrigin + performance.now() + correctionMs;
 
 /**
  * Tests only: PGBB_TEST_CLOCK_RATE_PPM makes this process's clock run fast by that many parts per million, as

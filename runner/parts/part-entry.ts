@@ -7,7 +7,7 @@
 // node_modules/.cache/pgbb-parts/ under the hash of its content (so runners of one checkout share it, and two
 // versions never overwrite each other). Where it cannot be built or written, parts run part-main.ts under tsx,
 // as before, and the runner says why once.
-import { type ChildProcess, type ForkOptions, fork } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -21,7 +21,7 @@ const CACHE_DIR = path.join(PROJECT_ROOT, "node_modules", ".cache", "pgbb-parts"
 export interface PartEntry {
   /** The file node runs. */
   file: string;
-  /** Its node flags: none for the bundle, tsx's loader for the sources. */
+  /** Its node flags: source maps for the bundle (stack traces name the sources), tsx's loader for the sources. */
   execArgv: string[];
   /** Why the sources run under tsx (the bundle could not be built or written), or absent. */
   fallback?: string;
@@ -65,12 +65,12 @@ async function bundle(): Promise<PartEntry> {
 }
 
 /** Forks a part process on `e` (partEntry()'s), with the options every part gets. */
-export function forkPart(e: PartEntry, opts: Pick<ForkOptions, "env"> & { file?: string } = {}): ChildProcess {
+export function forkPart(e: PartEntry, opts: { file?: string } = {}): ChildProcess {
   const file = opts.file ?? e.file;
   return fork(file, [], {
     // A test's own entry (a fixture) is TypeScript: it runs under tsx whatever the bundle is.
     execArgv: file === e.file ? e.execArgv : ["--import", "tsx"],
-    env: opts.env ?? process.env,
+    env: process.env,
     cwd: PROJECT_ROOT,
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
