@@ -77,7 +77,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("a server restarted with pg_ctl is taken over as it is: no second restart, and the log names the true cause", { timeout: 120_000 }, async () => {
+test("a server restarted with pg_ctl is taken over as it is: no second restart, and the log names the true cause", { timeout: 120_000 }, async (t) => {
   const first = postmasterPid();
   await pgCtl("restart", "-D", path.join(dir, "pg"), "-w", "-m", "fast");
   const second = postmasterPid();
@@ -94,6 +94,8 @@ test("a server restarted with pg_ctl is taken over as it is: no second restart, 
   const log = lines.join("\n");
   assert.doesNotMatch(log, /left running by an earlier start that was killed/);
   assert.match(log, new RegExp(`restarted from outside .*pid ${second}`));
+  assert.match(log, /stopped unexpectedly \(shut down from outside: exit code 0\)/, "the stop is named as one asked from outside");
+  t.diagnostic(log);
 });
 
 test("the server taken over is still supervised: stopped on stop(), and if it dies it is started again", { timeout: 120_000 }, async () => {
@@ -103,6 +105,7 @@ test("the server taken over is still supervised: stopped on stop(), and if it di
   while (Date.now() < until && !(existsSync(path.join(dir, "pg", "postmaster.pid")) && postmasterPid() !== adopted && (await answers()))) await sleep(200);
   const third = postmasterPid();
   assert.notEqual(third, adopted, `started again after the one taken over died\n${lines.join("\n")}`);
+  assert.match(lines.join("\n"), new RegExp(`stopped unexpectedly \\(the server taken over after a restart from outside, pid ${adopted}, exited\\)`));
   assert.ok(await answers());
   await sup.stop();
   assert.ok(!pidAlive(third), "stopped with the supervisor");

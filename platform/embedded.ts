@@ -359,7 +359,7 @@ function postmasterExit(pid: number): Promise<string> {
     const timer = setInterval(() => {
       if (pidAlive(pid)) return;
       clearInterval(timer);
-      resolve(`its server restarted from outside (pid ${pid}) exited`);
+      resolve(`the server taken over after a restart from outside, pid ${pid}, exited`);
     }, 500);
     timer.unref(); // a watch only: it does not by itself keep this process alive
   });
