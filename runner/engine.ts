@@ -437,6 +437,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     if (!parsed.success) throw new Error(`internal error: the summary does not match its schema: ${parsed.error.issues[0]?.message}`);
     if (!verification.ok) log(verificationError(summary)!);
     await teardown();
+    // A cancel (Ctrl-C) that came while verifying or dropping the schema ends the run as cancelled, as in any phase.
+    check();
     setPhase("done");
     return summary;
   } catch (err) {

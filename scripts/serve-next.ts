@@ -6,6 +6,7 @@
 import http from "node:http";
 import type net from "node:net";
 import next from "next";
+import { checkMethod, refusalHeaders } from "../lib/api/request-guard";
 import { PROJECT_ROOT } from "../lib/paths";
 import { controlStoreDown, setSupervisorStates, type SupervisorStates } from "../platform/supervisor-state";
 import { serveHandedOverPort } from "./starting-page";
@@ -17,6 +18,14 @@ async function main() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
+    // A method the app does not answer never reaches Next, which throws building a fetch Request of a TRACE
+    // (lib/api/request-guard.ts): a 405 naming the methods it answers.
+    const badMethod = checkMethod(req.method ?? "");
+    if (badMethod) {
+      res.writeHead(405, { "Content-Type": "application/json", ...refusalHeaders(badMethod) });
+      res.end(JSON.stringify({ error: badMethod.error, fields: { method: badMethod.error } }));
+      return;
+    }
     // While npm start restarts the embedded Postgres, API calls get a message saying so instead of an
     // empty 500 (the health route answers itself: it reports every part).
     const down = controlStoreDown();

@@ -127,7 +127,8 @@ async function main() {
       start: async () => {
         const server = await startCluster(dir, which, port);
         for (const n of server.notes) console.log(`  ${n}`);
-        if (embedded[which]) console.log(`  the ${which === "control" ? "control store" : "default target"}'s embedded Postgres: restarted on port ${port}`);
+        if (embedded[which] && !server.takenOver)
+          console.log(`  the ${which === "control" ? "control store" : "default target"}'s embedded Postgres: restarted on port ${port}`);
         embedded[which] = server;
         return { exited: server.exited!, stop: () => server.stop() };
       },

@@ -4,13 +4,14 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 
 /**
- * Files known to take longest (tens of seconds each, measured in CI), longest first. The first three also build the
+ * Files known to take longest (tens of seconds each, measured in CI), longest first. The first four also build the
  * web app when .next is missing or stale (a fresh clone), which the others then wait for.
  */
 export const SLOW_FIRST = [
   "scripts/start-lifecycle.test.ts",
   "scripts/faults.test.ts",
   "scripts/start.test.ts",
+  "scripts/methods.test.ts",
   "runner/parts/agents.test.ts",
   "runner/ceiling/ceiling.test.ts",
   "runner/telemetry/evidence-runs.test.ts",

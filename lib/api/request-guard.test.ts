@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { allowedHosts, checkRequest, type GuardInput } from "./request-guard";
+import { allowedHosts, checkMethod, checkRequest, type GuardInput, refusalHeaders } from "./request-guard";
 
 const hosts = allowedHosts({ HOST: "127.0.0.1", ALLOWED_HOSTS: ["bench.lan"] });
 const req = (over: Partial<GuardInput>): GuardInput => ({
@@ -61,4 +61,17 @@ test("HOST=0.0.0.0 does not make every name allowed; an IPv6 HOST is bracketed",
   assert.equal(checkRequest(req({ host: "evil.example" }), any)?.status, 421);
   const v6 = allowedHosts({ HOST: "::1", ALLOWED_HOSTS: [] });
   assert.equal(checkRequest(req({ host: "[::1]:3000", origin: "http://[::1]:3000" }), v6), null);
+});
+
+test("a method the app does not answer is a 405 naming the ones it does, before any other check", () => {
+  for (const method of ["TRACE", "CONNECT", "PUT", "PATCH", "PROPFIND", "get"]) {
+    const r = checkRequest(req({ method, host: "127.0.0.1:3000", origin: null }), hosts);
+    assert.equal(r?.status, 405, method);
+    assert.equal(r?.field, "method");
+    assert.equal(r?.error, `${method} is not answered here: the methods are GET, HEAD, OPTIONS, POST, DELETE (GET reads, POST and DELETE change data)`);
+    assert.deepEqual(refusalHeaders(r!), { "cache-control": "no-store", allow: "GET, HEAD, OPTIONS, POST, DELETE" });
+  }
+  for (const method of ["GET", "HEAD", "OPTIONS"]) assert.equal(checkMethod(method), null, method);
+  assert.equal(checkRequest(req({ method: "DELETE", hasBody: false, contentType: null }), hosts), null);
+  assert.equal(refusalHeaders(checkRequest(req({ origin: null }), hosts)!).allow, undefined, "only a 405 carries Allow");
 });

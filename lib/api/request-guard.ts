@@ -7,6 +7,9 @@
 //   a form cannot send application/json without a CORS preflight this app never grants.
 // Clients that are not browsers (curl, scripts) send `Origin: http://<host>:<port>`; the CLI and the runner
 // never call the API (they use the control store directly).
+// - Methods: only those the app answers (ANSWERED_METHODS); any other (TRACE, PUT, PROPFIND, …) is a 405 with an
+//   Allow header. scripts/serve-next.ts checks it before Next sees the request: Next builds a fetch Request of it,
+//   which throws for TRACE and CONNECT (a bare 500 and a TypeError logged each time).
 // - The path: every segment must percent-decode to text. Next decodes a dynamic segment (an id) before a page
 //   or a route sees it and answers a bare 500 when that throws (`/api/runs/c_%ff`), so it is refused here.
 
@@ -21,7 +24,27 @@ export interface GuardInput {
   hasBody: boolean;
 }
 
-export type GuardRefusal = { status: 400 | 403 | 415 | 421; error: string; field: string };
+export type GuardRefusal = { status: 400 | 403 | 405 | 415 | 421; error: string; field: string };
+
+/** The methods the app answers: its routes export GET, POST and DELETE; HEAD and OPTIONS come with GET. */
+export const ANSWERED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "DELETE"] as const;
+const ALLOW = ANSWERED_METHODS.join(", ");
+
+/** null for a method the app answers, else the 405 naming the ones it does (methods are case-sensitive). */
+export function checkMethod(method: string): GuardRefusal | null {
+  if ((ANSWERED_METHODS as readonly string[]).includes(method)) return null;
+  const shown = method.length > 20 ? `${method.slice(0, 20)}…` : method;
+  return {
+    status: 405,
+    field: "method",
+    error: `${shown} is not answered here: the methods are ${ALLOW} (GET reads, POST and DELETE change data)`,
+  };
+}
+
+/** The headers of a refusal's answer: never cached, and a 405 says which methods are allowed. */
+export function refusalHeaders(refusal: GuardRefusal): Record<string, string> {
+  return { "cache-control": "no-store", ...(refusal.status === 405 ? { allow: ALLOW } : {}) };
+}
 
 /** What the segment after each collection names, for the message ("run id"). */
 const ID_NAMES: Record<string, string> = {
@@ -81,6 +104,8 @@ export function checkRequest(r: GuardInput, hosts: Set<string>): GuardRefusal | 
       field: "host",
       error: `this server does not answer to host ${JSON.stringify(r.host ?? "")}: open it as http://127.0.0.1:<port> or http://localhost:<port>, or add the name to ALLOWED_HOSTS`,
     };
+  const badMethod = checkMethod(r.method);
+  if (badMethod) return badMethod;
   const badPath = checkPathEncoding(r.pathname);
   if (badPath) return badPath;
   if (SAFE_METHODS.has(r.method.toUpperCase())) return null;

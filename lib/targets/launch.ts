@@ -43,6 +43,15 @@ export async function insertOrConflict<T>(
   }
 }
 
+/**
+ * The message for a config that is not an object at all (missing, null, a text, an array), named as "config" (the
+ * workload schema would answer with "_"); null for an object, which the workload schema then reads field by field.
+ */
+export function configShapeProblem(config: unknown): string | null {
+  if (config !== undefined && config !== null && typeof config === "object" && !Array.isArray(config)) return null;
+  return `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}`;
+}
+
 /** `input` is the POST body: { config, targetId? }. `memoryBudgetMb`: the runner's (RUNNER_MEMORY_BUDGET_MB). */
 export async function launchRun(
   input: Record<string, unknown>,
@@ -100,13 +109,8 @@ export async function checkLaunch(
       ),
     };
   const config = input.config;
-  // A config that is not an object at all is named as "config" (the workload schema would answer with "_").
-  if (config === undefined || config === null || typeof config !== "object" || Array.isArray(config))
-    return {
-      ok: false,
-      error: "invalid config",
-      fields: { config: `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}` },
-    };
+  const notObject = configShapeProblem(config);
+  if (notObject) return { ok: false, error: "invalid config", fields: { config: notObject } };
   const auto = await autoProcesses(config as Record<string, unknown>, db);
   if (!auto.ok) return auto;
   const parsed = parseConfig(auto.config);

@@ -75,3 +75,32 @@ test("a workload without variants, or a config the form would refuse, queues not
   assert.match(pairs.body.fields?.pairs ?? "", /^pairs must be at least 1/);
   assert.equal(await queued(), before);
 });
+
+test("a hostile or malformed body is a 400 naming the field, never a 500, and queues nothing", async () => {
+  const before = await queued();
+  const kindMessage = /^kind must be "pubsub", "queue", "cache", .* or "queued-workflows"$/;
+  const configMessage = /^config must be an object: an object such as \{"kind":"\w+"\}$/;
+  const cases: [unknown, string, RegExp][] = [
+    [{ config: { kind: { toString: 1 } } }, "kind", kindMessage],
+    [{ config: { kind: { valueOf: 1, toString: 1 } } }, "kind", kindMessage],
+    [{ config: { kind: ["cache"] } }, "kind", kindMessage],
+    [{ config: { kind: null } }, "kind", kindMessage],
+    [{ config: { kind: 7 } }, "kind", kindMessage],
+    [{ config: { kind: { a: { b: { c: { toString: 1 } } } } } }, "kind", kindMessage],
+    [{ config: {} }, "kind", kindMessage],
+    [{ config: { toString: 1 } }, "kind", kindMessage],
+    [{ config: "cache" }, "config", configMessage],
+    [{ config: ["cache"] }, "config", configMessage],
+    [{ config: null }, "config", configMessage],
+    [{}, "config", /^config is required: an object such as/],
+    [{ config: { kind: "cache" }, pairs: { toString: 1 } }, "pairs", /^pairs must be/],
+    [{ config: { kind: "cache" }, targetId: { toString: 1 } }, "targetId", /^targetId /],
+    [{ config: { kind: "cache", vus: { valueOf: 1 } } }, "vus", /^Virtual users must be a whole number/],
+  ];
+  for (const [body, field, message] of cases) {
+    const r = await post(body);
+    assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.status} ${JSON.stringify(r.body)}`);
+    assert.match(r.body.fields?.[field] ?? "", message, `${JSON.stringify(body)}: ${JSON.stringify(r.body)}`);
+  }
+  assert.equal(await queued(), before);
+});
