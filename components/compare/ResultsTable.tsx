@@ -16,7 +16,8 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
       <div className="section-head">
         <h2 id="results-h">Results</h2>
         <span className="hint">
-          Change against the baseline (beyond +100 % as a factor, 2.9×); green is better, red worse. — = not published or not measured.
+          Change against the baseline: within ±50 % in percent, beyond it as a factor (×2.9 larger, ÷2.9 smaller); green is better, red worse. — = not published
+          or not measured.
         </span>
       </div>
       <div className="table-wrap compare-table-wrap">
