@@ -66,7 +66,7 @@ test("the table: a stored run, an import and a reference, deltas against the bas
   const reversed = await cli([importId, "queue-4vcpu-single-node", "--baseline", importId]);
   assert.match(e2e(reversed.out), /8\.56 s\s+5\.07 ms \(÷1,690\)$/);
   // The caveats ranked, the first few and then the rest under their own heading.
-  assert.match(r.out, /What makes this comparison unfair \(most telling first\):\n(  [!-] .+\n){4}\n\d+ more, less likely to change the reading:\n/);
+  assert.match(r.out, /What makes this comparison unfair \(most telling first\):\n( {2}[!-] .+\n){4}\n\d+ more, less likely to change the reading:\n/);
 });
 
 test("Markdown, CSV and JSON, as the page exports", async () => {
