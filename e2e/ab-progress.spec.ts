@@ -27,7 +27,9 @@ test("a quick look's A/B shows its progress and time left, then what would resol
   await expect.poll(value, { timeout: 60_000 }).toBeGreaterThan(first);
   // Once a run has ended, the time left adds what it measured beyond its load.
   await expect(label).toHaveText(/^[1-3] of 4 runs done$/, { timeout: 120_000 });
-  await expect(left).toHaveText(/^about (\d+m )?\d+s left \(the planned load of the runs to come, plus the \d+s each finished run took beyond its load\)$/);
+  await expect(left).toHaveText(
+    /^about (\d+m )?\d+s left \(the planned load of the runs to come, plus (\d+\.\d|(\d+m )?\d+)s each: what the finished runs took beyond theirs\)$/,
+  );
   const secondsLeft = async () => {
     const m = (await left.textContent())?.match(/(?:(\d+)m )?(\d+)s left/);
     return m ? Number(m[1] ?? 0) * 60 + Number(m[2]) : Number.NaN;
@@ -57,7 +59,8 @@ test("a quick look's A/B shows its progress and time left, then what would resol
   for (const [i, name] of within.entries())
     await expect(advice.nth(i)).toHaveText(
       new RegExp(
-        `^${name.replace("/", "\\/")}: the interval \\([+−][\\d.]+ % … [+−][\\d.]+ %\\) is too wide to resolve the difference .+: run (more than 1,000 pairs|[\\d,]+ pairs) or 2 pairs of [\\d,]+ s windows.*An estimate from the measured spread`,
+        `^${name.replace("/", "\\/")}: the interval \\([+−][\\d.]+ % … [+−][\\d.]+ %\\) is too wide to resolve the difference \\S+( %)?: run (more than 1,000 pairs|[\\d,]+ pairs) or 2 pairs of [\\d,]+ s windows \\(sd of the pair differences [^)]+\\)\\.$`,
       ),
     );
+  await expect(page.getByTestId("ab-advice-basis")).toHaveText(/^Estimates from the measured spread of the 2 pair differences \(10 s windows\): /);
 });

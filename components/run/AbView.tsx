@@ -124,6 +124,9 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
   );
 }
 
+/** Seconds a run takes beyond its load, to a tenth below 10 s ("0.3s"), else as fmtDuration ("12s", "1m 05s"). */
+const fmtOverhead = (s: number) => (s < 10 ? `${s.toFixed(1)}s` : fmtDuration(s));
+
 /** Runs done of total, and the time left: measured where it can be, a lower bound until a run has finished. */
 function AbProgressBar({ views, now }: { views: (RunView | null)[]; now: number | null }) {
   const p = abProgress(views, now ?? 0);
@@ -133,7 +136,7 @@ function AbProgressBar({ views, now }: { views: (RunView | null)[]; now: number 
       ? `all ended, ${fmtDuration(p.spentSeconds)} in all`
       : p.leftIsLowerBound
         ? `at least ${fmtDuration(p.leftSeconds)} left (the runs' planned load; what a run takes beyond it, set-up and checks, is measured once the first ends)`
-        : `about ${fmtDuration(p.leftSeconds)} left (the planned load of the runs to come, plus the ${fmtDuration(p.overheadSeconds ?? 0)} each finished run took beyond its load)`;
+        : `about ${fmtDuration(p.leftSeconds)} left (the planned load of the runs to come, plus ${fmtOverhead(p.overheadSeconds ?? 0)} each: what the finished runs took beyond theirs)`;
   return (
     <div className="progress-wrap" data-testid="ab-progress">
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="A/B progress">
@@ -192,13 +195,17 @@ function AbResults({ stats, slots }: { stats: AbStats; slots: AbSlot[] }) {
         </tbody>
       </table>
       {stats.advice.length > 0 && (
-        <ul className="context-notes" data-testid="ab-advice">
-          {stats.advice.map((a) => (
-            <li key={a} className="warn">
-              {a}
-            </li>
-          ))}
-        </ul>
+        <div className="alert warn" data-testid="ab-advice">
+          <h3 style={{ margin: 0 }}>Too wide to resolve</h3>
+          <ul>
+            {stats.advice.map((a) => (
+              <li key={a}>{a}</li>
+            ))}
+          </ul>
+          <p className="hint" data-testid="ab-advice-basis">
+            {stats.adviceBasis}
+          </p>
+        </div>
       )}
       <ul data-testid="ab-notes">
         {stats.notes.map((n) => (

@@ -128,16 +128,21 @@ test("an interval too wide to resolve its difference says how many pairs or how 
   const advice = quick.advice.find((a) => a.startsWith("p50:"));
   assert.equal(
     advice,
-    "p50: the interval (−107.1 % … +147.1 %) is too wide to resolve the difference +20.0 % (mean of 2 pair differences): run 5 pairs or 2 pairs of 404 s windows. " +
-      "An estimate from the measured spread of the pair differences (sd 1.41 ms over 2 pairs of 10 s): the interval narrows as 1 ÷ √pairs, and as 1 ÷ √window while the noise is sampling noise.",
+    "p50: the interval (−107.1 % … +147.1 %) is too wide to resolve the difference +20.0 %: run 5 pairs or 2 pairs of 404 s windows (sd of the pair differences 1.41 ms).",
+  );
+  // What the numbers are, said once below them.
+  assert.equal(
+    quick.adviceBasis,
+    "Estimates from the measured spread of the 2 pair differences (10 s windows): an interval narrows as 1 ÷ √pairs, and as 1 ÷ √window while the noise is sampling noise (a drift between runs only more pairs average out); the next pairs' spread will differ.",
   );
   assert.ok(abStatsText(quick).includes(`- ${advice}`), "the CLI prints it too");
+  assert.equal(abStatsText(quick).split("Estimates from the measured spread").length - 1, 1, "the basis once");
   // A smaller difference in the same noise: beyond one A/B's 10 pairs, said so.
   const small = resolveNeeds({ n: 2, mean: 0.5, sd: Math.SQRT2, low: 0, high: 0 }, 10)!;
   assert.equal(small.pairs, 34); // t(33) = 2.032: 2.032 · 1.414 ÷ √34 = 0.493 < 0.5; at 33 pairs 0.501
   assert.equal(small.windowSeconds, 6458);
   const tiny = abStats([pair(1, 10, 10.5), pair(2, 10, 10.6), pair(3, 10, 9.1)]).advice.find((a) => a.startsWith("p50:"))!;
-  assert.match(tiny, /run (\d+) pairs .*\(one A\/B runs at most 10 pairs: run several, or lengthen the windows\)/);
+  assert.match(tiny, /run (\d+) pairs .*; one A\/B runs at most 10 pairs: run several, or lengthen the windows\)\.$/);
   assert.equal(resolveNeeds({ n: 2, mean: 0.001, sd: 10, low: 0, high: 0 }, 10)!.pairs, null, "beyond 1,000 pairs: no number claimed");
   // A resolved difference has no advice: −5, −6, −5.5 ms is modded lower.
   const resolved = abStats([pair(1, 10, 5), pair(2, 10, 4), pair(3, 10, 4.5)]);
@@ -145,6 +150,7 @@ test("an interval too wide to resolve its difference says how many pairs or how 
   assert.ok(!resolved.advice.some((a) => a.startsWith("p50:")), resolved.advice.join("\n"));
   // One pair has no spread to estimate from: the note says to run 3 or more, no advice is made up.
   assert.deepEqual(abStats([pair(1, 10, 11)]).advice, []);
+  assert.equal(abStats([pair(1, 10, 11)]).adviceBasis, null);
 });
 
 test("a short real A/B of two pairs: pooled percentiles from merged histograms, spread across runs, an interval per measure", async () => {

@@ -103,8 +103,10 @@ export interface AbStats {
   rows: AbStatRow[];
   /** What stands beside the deltas: unequal work, flagged runs, pairs left out, the published pair's caveat. */
   notes: string[];
-  /** Per measure whose interval is too wide to resolve its difference: what would resolve it (resolveAdvice). */
+  /** Per measure whose interval is too wide to resolve its difference: what would resolve it (resolveNeeds). */
   advice: string[];
+  /** What the advice's numbers are, said once below it: estimates from the measured spread. Null without advice. */
+  adviceBasis: string | null;
   published: Record<Variant, PublishedResult> | null;
 }
 
@@ -228,9 +230,12 @@ export function abStats(pairs: AbPairRuns[], leftOut: number[] = []): AbStats {
   const window = pairs.length ? meanOf(pairs.flatMap((p) => VARIANT_NAMES.map((v) => p.runs[v].summary.window.measuredSeconds))) : 0;
   const advice = rows.flatMap((r) => {
     const a = r.finding === "within noise" && r.ci ? resolveNeeds(r.ci, window) : null;
-    return a ? [adviceText(r, a, window)] : [];
+    return a ? [adviceText(r, a)] : [];
   });
-  return { pairs: pairs.length, order, rows, notes, advice, published: pub };
+  const adviceBasis = advice.length
+    ? `Estimates from the measured spread of the ${pairs.length} pair differences (${Math.round(window)} s windows): an interval narrows as 1 ÷ √pairs, and as 1 ÷ √window while the noise is sampling noise (a drift between runs only more pairs average out); the next pairs' spread will differ.`
+    : null;
+  return { pairs: pairs.length, order, rows, notes, advice, adviceBasis, published: pub };
 }
 
 const VARIANT_NAMES = ["baseline", "modded"] as const;
@@ -260,18 +265,15 @@ export function resolveNeeds(ci: Interval, windowSeconds: number): { pairs: numb
   return { pairs, windowSeconds: window };
 }
 
-function adviceText(r: AbStatRow, a: { pairs: number | null; windowSeconds: number | null }, windowSeconds: number): string {
+function adviceText(r: AbStatRow, a: { pairs: number | null; windowSeconds: number | null }): string {
   const n = r.ci!.n;
-  const diff = r.ciPct ? `${fmtChange((r.ciPct.low + r.ciPct.high) / 2)} ` : "";
+  const diff = r.ciPct ? ` ${fmtChange((r.ciPct.low + r.ciPct.high) / 2)}` : "";
   const options = [
     a.pairs === null ? `more than ${MAX_ADVISED_PAIRS.toLocaleString("en-US")} pairs` : `${a.pairs.toLocaleString("en-US")} pairs`,
     a.windowSeconds === null ? null : `${n} pairs of ${a.windowSeconds.toLocaleString("en-US")} s windows`,
   ].filter(Boolean);
-  const beyond = a.pairs !== null && a.pairs > MAX_PAIRS ? ` (one A/B runs at most ${MAX_PAIRS} pairs: run several, or lengthen the windows)` : "";
-  return (
-    `${r.label}: the interval (${fmtInterval(r)}) is too wide to resolve the difference ${diff}(mean of ${n} pair differences): run ${options.join(" or ")}${beyond}. ` +
-    `An estimate from the measured spread of the pair differences (sd ${fmtFigure(r.ci!.sd, r.unit)} over ${n} pairs of ${Math.round(windowSeconds)} s): the interval narrows as 1 ÷ √pairs, and as 1 ÷ √window while the noise is sampling noise.`
-  );
+  const beyond = a.pairs !== null && a.pairs > MAX_PAIRS ? `; one A/B runs at most ${MAX_PAIRS} pairs: run several, or lengthen the windows` : "";
+  return `${r.label}: the interval (${fmtInterval(r)}) is too wide to resolve the difference${diff}: run ${options.join(" or ")} (sd of the pair differences ${fmtFigure(r.ci!.sd, r.unit)}${beyond}).`;
 }
 
 /** A difference's interval as the tables show it: "−12.0 % … +3.1 %" (of the baseline runs' mean). */
@@ -311,6 +313,7 @@ export function abStatsText(st: AbStats): string {
     `${st.pairs} pair${st.pairs === 1 ? "" : "s"}, order ${st.order}`,
     table,
     ...st.advice.map((a) => `- ${a}`),
+    ...(st.adviceBasis ? [`  ${st.adviceBasis}`] : []),
     ...st.notes.map((n) => `- ${n}`),
     ...pub,
   ].join("\n");
