@@ -137,6 +137,13 @@ test("an interval too wide to resolve its difference says how many pairs or how 
   );
   assert.ok(abStatsText(quick).includes(`- ${advice}`), "the CLI prints it too");
   assert.equal(abStatsText(quick).split("Estimates from the measured spread").length - 1, 1, "the basis once");
+  // A rate's spread with its unit: request counts 1,000 → 1,000 and 1,200 over 10 s, pair differences 0 and 20 req/s.
+  const rates = abStats([pair(1, 10, 11), { ...pair(2, 10, 13), runs: { baseline: fakeRun("b2", 10, 1000), modded: fakeRun("m2", 13, 1200) } }]);
+  // Mean 10, sd 14.14 req/s: t(10) · 14.14 ÷ √11 = 9.50 < 10 (at 10 pairs 10.12); 10 s × (127.06 ÷ 10)² = 1,614.4 s.
+  assert.equal(
+    rates.advice.find((a) => a.startsWith("requests/s:")),
+    "requests/s: the interval (−117.1 % … +137.1 %) is too wide to resolve the difference +10.0 %: run 11 pairs or 2 pairs of 1,615 s windows (sd of the pair differences 14 req/s; one A/B runs at most 10 pairs: run several, or lengthen the windows).",
+  );
   // A smaller difference in the same noise: beyond one A/B's 10 pairs, said so.
   const small = resolveNeeds({ n: 2, mean: 0.5, sd: Math.SQRT2, low: 0, high: 0 }, 10)!;
   assert.equal(small.pairs, 34); // t(33) = 2.032: 2.032 · 1.414 ÷ √34 = 0.493 < 0.5; at 33 pairs 0.501

@@ -273,7 +273,7 @@ function adviceText(r: AbStatRow, a: { pairs: number | null; windowSeconds: numb
     a.windowSeconds === null ? null : `${n} pairs of ${a.windowSeconds.toLocaleString("en-US")} s windows`,
   ].filter(Boolean);
   const beyond = a.pairs !== null && a.pairs > MAX_PAIRS ? `; one A/B runs at most ${MAX_PAIRS} pairs: run several, or lengthen the windows` : "";
-  return `${r.label}: the interval (${fmtInterval(r)}) is too wide to resolve the difference${diff}: run ${options.join(" or ")} (sd of the pair differences ${fmtFigure(r.ci!.sd, r.unit)}${beyond}).`;
+  return `${r.label}: the interval (${fmtInterval(r)}) is too wide to resolve the difference${diff}: run ${options.join(" or ")} (sd of the pair differences ${fmtFigure(r.ci!.sd, r.unit)}${r.unit === "ms" ? "" : ` ${r.unit}`}${beyond}).`;
 }
 
 /** A difference's interval as the tables show it: "−12.0 % … +3.1 %" (of the baseline runs' mean). */

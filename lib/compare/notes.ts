@@ -294,12 +294,14 @@ export interface EffectNote {
   rows: string[];
 }
 
-/** Every known effect on a shown row, once per item and text (the page lists them under the results table). */
+/** Every known effect on a shown figure, once per item and text (the page lists them under the results table). */
 export function effectNotes(cmp: Comparison): EffectNote[] {
   const byKey = new Map<string, EffectNote>();
   for (const r of cmp.results) {
     if (r.values.every((v) => v === null)) continue;
     r.effects.forEach((texts, item) => {
+      // Only where the item has a value: an effect moves a figure shown, not a "—".
+      if (r.values[item] === null) return;
       for (const text of texts) {
         const k = effectKey(item, text);
         const e = byKey.get(k) ?? { n: byKey.size + 1, item, text, rows: [] };
