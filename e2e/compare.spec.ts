@@ -100,6 +100,12 @@ test("compare two stored runs and a reference: differences only, a new baseline,
 
   // The context panel says what is unfair.
   const unfair = page.getByTestId("context-panel");
+  // Ranked, most telling first: the first four shown, the rest folded under "N more" until opened.
+  await expect(unfair.getByTestId("context-top").locator("li")).toHaveCount(4);
+  const ranks = (await unfair.locator("li[data-rank]").evaluateAll((lis) => lis.map((li) => li.getAttribute("data-rank")))).map(Number);
+  expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
+  await expect(unfair.getByTestId("context-more").locator("summary")).toHaveText(/^\d+ more \(less likely to change the reading\)$/);
+  await unfair.getByTestId("context-more").locator("summary").click();
   for (const topic of ["hardware", "length", "throttle", "flaw"]) await expect(unfair.locator(`[data-topic='${topic}']`).first()).toBeVisible();
   await expect(unfair).toContainText("IMPERFECTIONS");
 

@@ -33,7 +33,7 @@ test("cache: an A/B of 2 pairs runs in ABBA order and shows each measure with it
   const headers = await page.getByTestId("ab-table").locator("thead th").allTextContents();
   expect(headers).toEqual(["all requests", "baseline", "modded", "delta", "95 % interval of the difference", "result"]);
   for (const key of ["p50", "p95", "avg", "rate"]) {
-    await expect(page.getByTestId(`ab-delta-${key}`)).toHaveText(/^([+−±]\d+\.\d %|[\d,.]+× the \S+)$/);
+    await expect(page.getByTestId(`ab-delta-${key}`)).toHaveText(/^([+−±]\d+\.\d %|×[\d,.]+ the \S+|÷[\d,.]+)$/);
     await expect(page.getByTestId(`ab-ci-${key}`)).toHaveText(/^[+−]\d+\.\d % … [+−]\d+\.\d %$/);
     await expect(page.getByTestId(`ab-finding-${key}`)).toHaveText(/^(within noise|modded lower|modded higher)$/);
   }

@@ -59,6 +59,14 @@ test("the table: a stored run, an import and a reference, deltas against the bas
   assert.match(r.out, /Published: queue · 4 vCPU single node \[published\] \(baseline\)/);
   assert.match(r.out, /Imported: queue 30s \[imported\]/);
   assert.match(r.out, /What makes this comparison unfair/);
+  // Beyond ±50 % a factor: the import's 8.56 s against the published 5.07 ms (it read "1,688×"), and the other
+  // way round, the published 5.07 ms against the import's 8.56 s (it read "−99.9 %").
+  const e2e = (out: string) => out.split("\n").find((l) => l.startsWith("End-to-end p50"))!;
+  assert.match(e2e(r.out), /8\.56 s \(×1,690\)\s+5\.07 ms$/);
+  const reversed = await cli([importId, "queue-4vcpu-single-node", "--baseline", importId]);
+  assert.match(e2e(reversed.out), /8\.56 s\s+5\.07 ms \(÷1,690\)$/);
+  // The caveats ranked, the first few and then the rest under their own heading.
+  assert.match(r.out, /What makes this comparison unfair \(most telling first\):\n( {2}[!-] .+\n){4}\n\d+ more, less likely to change the reading:\n/);
 });
 
 test("Markdown, CSV and JSON, as the page exports", async () => {

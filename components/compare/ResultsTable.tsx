@@ -1,22 +1,37 @@
 "use client";
 // The results table: each declared rate in its own unit (write and read msg/s, row/s, req/s) and MiB/s, latency
 // p50 … max for write, read and e2e, one column per item, with the change against the baseline the user picks (a radio in each column head), and
-// beside each delta what is known to move either value (a reference's start-up burst, a study's HTTP latencies).
+// beside each delta what is known to move either value (a reference's start-up burst, a study's HTTP latencies): by
+// its short name and number in the cell, its whole text once under the table with the rows it moves.
 import type { Comparison } from "@/lib/compare/compare";
 import { delta } from "@/lib/compare/deltas";
 import { fmtDelta, fmtValue } from "@/lib/compare/format";
+import { effectKey, effectNotes, effectTag } from "@/lib/compare/notes";
 import { ItemName, SourceBadge } from "./ui";
+
+/** A known effect in a cell: its short name and the number of its note under the table (its whole text on hover). */
+function Effect({ text, n, prefix = "" }: { text: string; n: number | undefined; prefix?: string }) {
+  return (
+    <li title={text}>
+      {prefix}
+      {effectTag(text)} {n !== undefined && <a href={`#effect-${n}`}>[{n}]</a>}
+    </li>
+  );
+}
 
 export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline: (key: string) => void }) {
   const { items } = cmp;
   const rows = cmp.results.filter((r) => r.values.some((v) => v !== null));
+  const effects = effectNotes(cmp);
+  const numberOf = new Map(effects.map((e) => [effectKey(e.item, e.text), e.n]));
   let lastGroup = "";
   return (
     <section className="panel flush" aria-labelledby="results-h">
       <div className="section-head">
         <h2 id="results-h">Results</h2>
         <span className="hint">
-          Change against the baseline (beyond +100 % as a factor, 2.9×); green is better, red worse. — = not published or not measured.
+          Change against the baseline: within ±50 % in percent, beyond it as a factor (×2.9 larger, ÷2.9 smaller); green is better, red worse. — = not published
+          or not measured.
         </span>
       </div>
       <div className="table-wrap compare-table-wrap">
@@ -91,10 +106,10 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
                         {own.length + baseEffects.length > 0 && (
                           <ul className="effects" data-testid={`effects-${r.key}-${items[i].key}`}>
                             {own.map((t) => (
-                              <li key={`o${t}`}>{t}</li>
+                              <Effect key={`o${t}`} text={t} n={numberOf.get(effectKey(i, t))} />
                             ))}
                             {baseEffects.map((t) => (
-                              <li key={`b${t}`}>baseline: {t}</li>
+                              <Effect key={`b${t}`} text={t} n={numberOf.get(effectKey(cmp.baseline, t))} prefix="baseline: " />
                             ))}
                           </ul>
                         )}
@@ -107,6 +122,18 @@ export function ResultsTable({ cmp, onBaseline }: { cmp: Comparison; onBaseline:
           </tbody>
         </table>
       </div>
+      {effects.length > 0 && (
+        <div className="effects-notes">
+          <h3 className="small">Known effects beside the deltas</h3>
+          <ol data-testid="effects-notes">
+            {effects.map((e) => (
+              <li key={e.n} id={`effect-${e.n}`} value={e.n} data-testid={`effect-note-${e.n}`}>
+                {items[e.item].label}: {e.text} <span className="hint">({e.rows.join(", ")})</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
     </section>
   );
 }

@@ -2,13 +2,17 @@
 // The page of "Run baseline and modded": an A/B of N pairs followed until every run ends, then each measure of
 // all requests (p50, p95, average, requests/s) per variant, pooled over its runs with their range, the delta,
 // the 95 % interval of the pair differences and whether it is "within noise"; beside them, the work each variant
-// did, flagged runs, and the published pair (one run each). The figures are computed by the server
-// (lib/compare/ab-stats.ts) from the runs' measured summaries.
+// did, flagged runs, and the published pair (one run each); a measure whose interval is too wide to resolve its
+// difference says how many pairs or how long a window would. While the runs go: a progress bar and the time left,
+// from the runs' own times (lib/compare/ab-progress.ts), ticking each second. The figures are computed by the
+// server (lib/compare/ab-stats.ts) from the runs' measured summaries.
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { fmtDelta, fmtFigure } from "@/lib/compare/ab";
 import { type AbSlot, orderText } from "@/lib/compare/ab-order";
+import { abProgress } from "@/lib/compare/ab-progress";
 import { type AbStats, fmtInterval, fmtPooled } from "@/lib/compare/ab-stats";
+import { fmtDuration } from "@/lib/runs/format";
 import type { RunView } from "@/lib/runs/view";
 
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
@@ -18,6 +22,14 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => setViews(initial), [initial]);
   const done = views.every((v) => !v || FINAL.has(v.status));
+  // The browser's clock, set once mounted (the server's render has none, so both render the same first).
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    setNow(Date.now());
+    if (done) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [done]);
 
   useEffect(() => {
     if (done) {
@@ -99,6 +111,7 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
             })}
           </tbody>
         </table>
+        <AbProgressBar views={views} now={now} />
         {problem && <p className="hint">{problem}</p>}
       </section>
       {done && !stats && (
@@ -108,6 +121,36 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
       )}
       {stats && <AbResults stats={stats} slots={slots} />}
     </main>
+  );
+}
+
+/** Seconds a run takes beyond its load, to a tenth below 10 s ("0.3s"), else as fmtDuration ("12s", "1m 05s"). */
+const fmtOverhead = (s: number) => (s < 10 ? `${s.toFixed(1)}s` : fmtDuration(s));
+
+/** Runs done of total, and the time left: measured where it can be, a lower bound until a run has finished. */
+function AbProgressBar({ views, now }: { views: (RunView | null)[]; now: number | null }) {
+  const p = abProgress(views, now ?? 0);
+  const pct = Math.round(p.fraction * 1000) / 10;
+  const left =
+    p.leftSeconds === null
+      ? `all ended, ${fmtDuration(p.spentSeconds)} in all`
+      : p.leftIsLowerBound
+        ? `at least ${fmtDuration(p.leftSeconds)} left (the runs' planned load; what a run takes beyond it, set-up and checks, is measured once the first ends)`
+        : `about ${fmtDuration(p.leftSeconds)} left (the planned load of the runs to come, plus ${fmtOverhead(p.overheadSeconds ?? 0)} each: what the finished runs took beyond theirs)`;
+  return (
+    <div className="progress-wrap" data-testid="ab-progress">
+      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="A/B progress">
+        <div className="progress-bar" style={{ width: `${pct}%` }} />
+      </div>
+      <div className="spread small">
+        <span data-testid="ab-progress-label">
+          {p.done} of {p.total} runs done
+        </span>
+        <span className="muted" data-testid="ab-time-left">
+          {left}
+        </span>
+      </div>
+    </div>
   );
 }
 
@@ -151,6 +194,19 @@ function AbResults({ stats, slots }: { stats: AbStats; slots: AbSlot[] }) {
           ))}
         </tbody>
       </table>
+      {stats.advice.length > 0 && (
+        <div className="alert warn" data-testid="ab-advice">
+          <h3 style={{ margin: 0 }}>Too wide to resolve</h3>
+          <ul>
+            {stats.advice.map((a) => (
+              <li key={a}>{a}</li>
+            ))}
+          </ul>
+          <p className="hint" data-testid="ab-advice-basis">
+            {stats.adviceBasis}
+          </p>
+        </div>
+      )}
       <ul data-testid="ab-notes">
         {stats.notes.map((n) => (
           <li key={n}>{n}</li>

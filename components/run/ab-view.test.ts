@@ -1,5 +1,5 @@
 // The baseline-and-modded page as rendered: every figure with thousands separators and its unit (a latency over a
-// second in seconds), a change beyond +100 % as a factor, and the think time described as the code derives it.
+// second in seconds), a change beyond ±50 % as a factor (× larger, ÷ smaller), and the think time described as the code derives it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createElement } from "react";
@@ -55,10 +55,10 @@ test("one pair: no interval, and the page says a difference cannot be told from 
 
 test("the A/B table: thousands separators, latencies with their unit (seconds from a second on), big changes as a factor", () => {
   const html = render();
-  assert.deepEqual(rowCells(html, "p95").slice(0, 4), ["p95", "19.2 s", "1.04 s", "−94.6 %"]);
-  assert.deepEqual(rowCells(html, "avg").slice(0, 4), ["average", "7.69 s", "417 ms", "−94.6 %"]);
+  assert.deepEqual(rowCells(html, "p95").slice(0, 4), ["p95", "19.2 s", "1.04 s", "÷18.5"]);
+  assert.deepEqual(rowCells(html, "avg").slice(0, 4), ["average", "7.69 s", "417 ms", "÷18.4"]);
   assert.deepEqual(rowCells(html, "p50").slice(0, 4), ["p50", "2.00 ms", "1.04 ms", "−48.0 %"]);
-  assert.deepEqual(rowCells(html, "rate").slice(0, 4), ["requests/s", "10", "1,340", "134× the requests/s"]);
+  assert.deepEqual(rowCells(html, "rate").slice(0, 4), ["requests/s", "10", "1,340", "×134 the requests/s"]);
   // The published pair's figures, in the same voice (the article's 1,754 → 1,760 requests/s).
   const published = html.match(/<div data-testid="ab-published">(.*?)<\/div>/)![1];
   assert.match(text(published), /requests\/s 1,754 1,760 \+0\.3 %/);

@@ -11,7 +11,7 @@ import type { RunSummary } from "../measurement/summary";
 import { testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 import { abOrder, orderText, Pairs } from "./ab-order";
-import { type AbPairRuns, abStats, abStatsText, fmtInterval, tInterval } from "./ab-stats";
+import { type AbPairRuns, abStats, abStatsText, fmtInterval, resolveNeeds, tInterval } from "./ab-stats";
 
 let target: { url: string; drop: () => Promise<void> };
 before(async () => {
@@ -108,6 +108,56 @@ test("a difference whose interval includes zero is within noise; one that exclud
     ),
     notes.join("\n"),
   );
+});
+
+test("an interval too wide to resolve its difference says how many pairs or how long a window would, estimated from the measured spread", () => {
+  const pair = (n: number, b: number, m: number): AbPairRuns => ({
+    pair: n,
+    first: n % 2 ? "baseline" : "modded",
+    runs: { baseline: fakeRun(`b${n}`, b, 1000), modded: fakeRun(`m${n}`, m, 1000) },
+  });
+  // A quick look of 2 pairs of 10 s: p50 differences +1 and +3 ms on a 10 ms baseline. Mean 2, sd √2, t(1) = 12.706:
+  // half-width 12.706 ms, the interval −107.1 % … +147.1 %, within noise.
+  const quick = abStats([pair(1, 10, 11), pair(2, 10, 13)]);
+  const p50 = quick.rows.find((r) => r.key === "p50")!;
+  assert.equal(fmtInterval(p50), "−107.1 % … +147.1 %");
+  assert.equal(p50.finding, "within noise");
+  // Pairs: the smallest n with t(n − 1) · √2 ÷ √n < 2: n = 4 gives 3.182 · 1.414 ÷ 2 = 2.25, n = 5 gives 1.755: 5 pairs.
+  // Window: keeping 2 pairs, 10 s × (12.706 ÷ 2)² = 403.6 s: 404 s.
+  assert.deepEqual(resolveNeeds(p50.ci!, 10), { pairs: 5, windowSeconds: 404 });
+  const advice = quick.advice.find((a) => a.startsWith("p50:"));
+  assert.equal(
+    advice,
+    "p50: the interval (−107.1 % … +147.1 %) is too wide to resolve the difference +20.0 %: run 5 pairs or 2 pairs of 404 s windows (sd of the pair differences 1.41 ms).",
+  );
+  // What the numbers are, said once below them.
+  assert.equal(
+    quick.adviceBasis,
+    "Estimates from the measured spread of the 2 pair differences (10 s windows): an interval narrows as 1 ÷ √pairs, and as 1 ÷ √window while the noise is sampling noise (a drift between runs only more pairs average out); the next pairs' spread will differ.",
+  );
+  assert.ok(abStatsText(quick).includes(`- ${advice}`), "the CLI prints it too");
+  assert.equal(abStatsText(quick).split("Estimates from the measured spread").length - 1, 1, "the basis once");
+  // A rate's spread with its unit: request counts 1,000 → 1,000 and 1,200 over 10 s, pair differences 0 and 20 req/s.
+  const rates = abStats([pair(1, 10, 11), { ...pair(2, 10, 13), runs: { baseline: fakeRun("b2", 10, 1000), modded: fakeRun("m2", 13, 1200) } }]);
+  // Mean 10, sd 14.14 req/s: t(10) · 14.14 ÷ √11 = 9.50 < 10 (at 10 pairs 10.12); 10 s × (127.06 ÷ 10)² = 1,614.4 s.
+  assert.equal(
+    rates.advice.find((a) => a.startsWith("requests/s:")),
+    "requests/s: the interval (−117.1 % … +137.1 %) is too wide to resolve the difference +10.0 %: run 11 pairs or 2 pairs of 1,615 s windows (sd of the pair differences 14 req/s; one A/B runs at most 10 pairs: run several, or lengthen the windows).",
+  );
+  // A smaller difference in the same noise: beyond one A/B's 10 pairs, said so.
+  const small = resolveNeeds({ n: 2, mean: 0.5, sd: Math.SQRT2, low: 0, high: 0 }, 10)!;
+  assert.equal(small.pairs, 34); // t(33) = 2.032: 2.032 · 1.414 ÷ √34 = 0.493 < 0.5; at 33 pairs 0.501
+  assert.equal(small.windowSeconds, 6458);
+  const tiny = abStats([pair(1, 10, 10.5), pair(2, 10, 10.6), pair(3, 10, 9.1)]).advice.find((a) => a.startsWith("p50:"))!;
+  assert.match(tiny, /run (\d+) pairs .*; one A\/B runs at most 10 pairs: run several, or lengthen the windows\)\.$/);
+  assert.equal(resolveNeeds({ n: 2, mean: 0.001, sd: 10, low: 0, high: 0 }, 10)!.pairs, null, "beyond 1,000 pairs: no number claimed");
+  // A resolved difference has no advice: −5, −6, −5.5 ms is modded lower.
+  const resolved = abStats([pair(1, 10, 5), pair(2, 10, 4), pair(3, 10, 4.5)]);
+  assert.equal(resolved.rows.find((r) => r.key === "p50")!.finding, "modded lower");
+  assert.ok(!resolved.advice.some((a) => a.startsWith("p50:")), resolved.advice.join("\n"));
+  // One pair has no spread to estimate from: the note says to run 3 or more, no advice is made up.
+  assert.deepEqual(abStats([pair(1, 10, 11)]).advice, []);
+  assert.equal(abStats([pair(1, 10, 11)]).adviceBasis, null);
 });
 
 test("a short real A/B of two pairs: pooled percentiles from merged histograms, spread across runs, an interval per measure", async () => {

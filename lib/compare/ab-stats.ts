@@ -11,7 +11,7 @@ import { histogramOf, latencyOf, throughputOf } from "../measurement/operations"
 import type { RunSummary } from "../measurement/summary";
 import { fmtChange } from "../runs/format";
 import { AB_MEASURES, type AbMeasure, type AbSide, fmtFigure, publishedPairFor } from "./ab";
-import { orderText } from "./ab-order";
+import { MAX_PAIRS, orderText } from "./ab-order";
 
 /** Two-sided 95 % critical values of Student's t, by degrees of freedom (1 … 20). */
 const T95 = [
@@ -37,7 +37,9 @@ const T95 = [
   2.093,
   2.086,
 ];
-const t95 = (df: number) => T95[df] ?? 1.96;
+/** Beyond the table (only the advice's estimates go there): the normal value with its first correction,
+ *  z + (z³ + z) ÷ 4df, within 0.1 % of t at 20 degrees of freedom and closer beyond (t(30) = 2.042 reads 2.039). */
+const t95 = (df: number) => T95[df] ?? 1.96 + (1.96 ** 3 + 1.96) / (4 * df);
 
 export interface Interval {
   n: number;
@@ -101,6 +103,10 @@ export interface AbStats {
   rows: AbStatRow[];
   /** What stands beside the deltas: unequal work, flagged runs, pairs left out, the published pair's caveat. */
   notes: string[];
+  /** Per measure whose interval is too wide to resolve its difference: what would resolve it (resolveNeeds). */
+  advice: string[];
+  /** What the advice's numbers are, said once below it: estimates from the measured spread. Null without advice. */
+  adviceBasis: string | null;
   published: Record<Variant, PublishedResult> | null;
 }
 
@@ -221,7 +227,53 @@ export function abStats(pairs: AbPairRuns[], leftOut: number[] = []): AbStats {
       (p.first === "baseline" ? ["baseline", "modded"] : ["modded", "baseline"]).map((variant) => ({ pair: p.pair, variant: variant as Variant })),
     ),
   );
-  return { pairs: pairs.length, order, rows, notes, published: pub };
+  const window = pairs.length ? meanOf(pairs.flatMap((p) => VARIANT_NAMES.map((v) => p.runs[v].summary.window.measuredSeconds))) : 0;
+  const advice = rows.flatMap((r) => {
+    const a = r.finding === "within noise" && r.ci ? resolveNeeds(r.ci, window) : null;
+    return a ? [adviceText(r, a)] : [];
+  });
+  const adviceBasis = advice.length
+    ? `Estimates from the measured spread of the ${pairs.length} pair differences (${Math.round(window)} s windows): an interval narrows as 1 ÷ √pairs, and as 1 ÷ √window while the noise is sampling noise (a drift between runs only more pairs average out); the next pairs' spread will differ.`
+    : null;
+  return { pairs: pairs.length, order, rows, notes, advice, adviceBasis, published: pub };
+}
+
+const VARIANT_NAMES = ["baseline", "modded"] as const;
+/** Beyond this many pairs the advice says the difference is too small for this noise, not a number to run. */
+export const MAX_ADVISED_PAIRS = 1000;
+
+/**
+ * What would resolve a difference whose 95 % interval includes zero, estimated from the measured spread: the
+ * smallest number of pairs whose interval, with the same spread of pair differences (sd), would exclude zero at the
+ * same mean difference (half-width t95(n − 1) · sd ÷ √n < |mean|), and, keeping the pairs run, the window length
+ * that would do it if the spread shrinks as 1 ÷ √window (as sampling noise does: a run of k times the window
+ * averages k times the requests; a drift between runs does not shrink so, and only more pairs average it out).
+ * An estimate, not a promise: the next pairs' spread and mean will differ. `pairs` is null beyond MAX_ADVISED_PAIRS;
+ * the whole result null when the mean difference is zero (no number of pairs resolves it) or there is no spread.
+ */
+export function resolveNeeds(ci: Interval, windowSeconds: number): { pairs: number | null; windowSeconds: number | null } | null {
+  const d = Math.abs(ci.mean);
+  if (!(d > 0) || !(ci.sd > 0) || ci.n < 2) return null;
+  let pairs: number | null = null;
+  for (let n = ci.n + 1; n <= MAX_ADVISED_PAIRS; n++)
+    if ((t95(n - 1) * ci.sd) / Math.sqrt(n) < d) {
+      pairs = n;
+      break;
+    }
+  const half = (t95(ci.n - 1) * ci.sd) / Math.sqrt(ci.n);
+  const window = windowSeconds > 0 ? Math.ceil(windowSeconds * (half / d) ** 2) : null;
+  return { pairs, windowSeconds: window };
+}
+
+function adviceText(r: AbStatRow, a: { pairs: number | null; windowSeconds: number | null }): string {
+  const n = r.ci!.n;
+  const diff = r.ciPct ? ` ${fmtChange((r.ciPct.low + r.ciPct.high) / 2)}` : "";
+  const options = [
+    a.pairs === null ? `more than ${MAX_ADVISED_PAIRS.toLocaleString("en-US")} pairs` : `${a.pairs.toLocaleString("en-US")} pairs`,
+    a.windowSeconds === null ? null : `${n} pairs of ${a.windowSeconds.toLocaleString("en-US")} s windows`,
+  ].filter(Boolean);
+  const beyond = a.pairs !== null && a.pairs > MAX_PAIRS ? `; one A/B runs at most ${MAX_PAIRS} pairs: run several, or lengthen the windows` : "";
+  return `${r.label}: the interval (${fmtInterval(r)}) is too wide to resolve the difference${diff}: run ${options.join(" or ")} (sd of the pair differences ${fmtFigure(r.ci!.sd, r.unit)}${r.unit === "ms" ? "" : ` ${r.unit}`}${beyond}).`;
 }
 
 /** A difference's interval as the tables show it: "−12.0 % … +3.1 %" (of the baseline runs' mean). */
@@ -257,7 +309,14 @@ export function abStatsText(st: AbStats): string {
           `  published ${r.label}: ${fmtFigure(r.published?.baseline ?? null, r.unit)} → ${fmtFigure(r.published?.modded ?? null, r.unit)} (${r.published?.deltaPct === null || r.published === null ? "—" : fmtChange(r.published.deltaPct)})`,
       )
     : [];
-  return [`${st.pairs} pair${st.pairs === 1 ? "" : "s"}, order ${st.order}`, table, ...st.notes.map((n) => `- ${n}`), ...pub].join("\n");
+  return [
+    `${st.pairs} pair${st.pairs === 1 ? "" : "s"}, order ${st.order}`,
+    table,
+    ...st.advice.map((a) => `- ${a}`),
+    ...(st.adviceBasis ? [`  ${st.adviceBasis}`] : []),
+    ...st.notes.map((n) => `- ${n}`),
+    ...pub,
+  ].join("\n");
 }
 
 /** The group's completed pairs (both runs completed with a summary) in pair order, and the pairs left out. */

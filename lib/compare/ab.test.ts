@@ -116,14 +116,22 @@ test("bench --variant both --pairs 2 runs the pairs in ABBA order on one target 
   const table = r.out.slice(r.out.indexOf("=== baseline → modded (cache) ==="));
   assert.match(table, /\n2 pairs, order AB BA\nall requests +baseline \(runs' range\) +modded \(runs' range\) +delta +95% CI of pair diff +result\n/);
   // Each measure: pooled figures with the runs' range, the delta, the interval of the pair differences, its finding.
-  // A large change reads as a factor: "134× the requests/s" on the page, "2.2×" in the CLI's narrower column.
-  const change = "([+−±][\\d.]+ %|[\\d.,]+×( the \\S+)?)";
+  // Beyond ±50 % a change reads as a factor: "×134 the requests/s" on the page, "×2.2" or "÷2.2" in the CLI.
+  const change = "([+−±][\\d.]+ %|[×÷][\\d.,]+( the \\S+)?)";
   const ci = "[+−][\\d.]+ % … [+−][\\d.]+ %";
   const finding = "(within noise|modded lower|modded higher)";
   for (const row of ["p50", "p95", "average"])
     assert.match(table, new RegExp(`\\n${row} +[\\d.,]+ m?s \\([\\d.,]+–[\\d.,]+ m?s\\) +[\\d.,]+ m?s \\([^)]+\\) +${change} +${ci} +${finding}\\n`));
   assert.match(table, new RegExp(`\\nrequests/s +[\\d,]+ \\([\\d,]+–[\\d,]+\\) +[\\d,]+ \\([^)]+\\) +${change} +${ci} +${finding}\\n`));
   assert.match(table, /\n- (Unequal work|Work) \(closed loop\): baseline ran [\d,]+ requests and modded [\d,]+/);
+  // Each measure within noise says what would resolve it, estimated from the measured spread.
+  for (const line of table.split("\n").filter((l) => l.endsWith(" within noise"))) {
+    const name = line.split(/ {2,}/)[0].trim();
+    assert.ok(
+      table.includes(`\n- ${name}: the interval (`) && new RegExp(`\n- ${name.replace("/", "\\/")}: .* too wide to resolve .*: run .*pairs`).test(table),
+      `${name}: ${table}`,
+    );
+  }
   assert.match(table, /add --save to store the runs and see the A\/B in the app/);
   // --pairs out of range, or without --variant both, is refused before anything runs.
   const bad = await bench(["cache", "--variant", "both", "--pairs", "0", "--target", target.url]);

@@ -94,7 +94,7 @@ export function abRows(b: RunSummary, m: RunSummary, pub: Record<Variant, Publis
   }));
 }
 
-/** Modded against baseline: "+5.2 %", "−13.2 %", beyond +100 % a factor ("134× the requests/s"); "—" unknown. */
+/** Modded against baseline: "+5.2 %", "−13.2 %", beyond ±50 % a factor ("×134 the requests/s", "÷18.5"); "—" unknown. */
 export function fmtDelta(pct: number | null, of?: string): string {
   return pct === null ? "—" : fmtChange(pct, of);
 }

@@ -1,6 +1,5 @@
 // Builds the Comparable of lib/compare/comparable.ts from a stored run (its summary, histograms and samples), an imported
 // tool output, or a published reference. Each keeps its own semantics, stated in its notes and facts.
-import { fmtLatency } from "../runs/numbers";
 import { decodeHistogram, mergeEncoded, type Histogram } from "../measurement/histogram";
 import { type ImportedLatency, ImportedSummary } from "../imports/summary";
 import { mibPerSec, type LatencyStats } from "../measurement/metrics";
@@ -443,7 +442,8 @@ export function fromReference(r: Reference): Comparable {
   const flags: string[] = [];
   if (r.workload === "queue")
     flags.push(
-      `its author flags the queue e2e p95/p99 as inflated by a start-up backlog${h.e2eFlag ? ` (p99 ${fmtLatency(h.latencyMs.e2e.p99)})` : ""}; see results/queue/IMPERFECTIONS.md.`,
+      // The same words for every queue reference, so the caveat is said once (its p99 is in the results table).
+      "its author flags the queue e2e p95/p99 as inflated by a start-up backlog; see results/queue/IMPERFECTIONS.md.",
     );
   if (h.writeAsPublished || h.readAsPublished)
     flags.push(`throughput is published rounded (${[h.writeAsPublished, h.readAsPublished].filter(Boolean).join(", ")}).`);

@@ -12,7 +12,7 @@ import { toCsv } from "./export-csv";
 import { toJson } from "./export-json";
 import { toMarkdown } from "./export-markdown";
 import { toTextTable } from "./export-text";
-import { contextNotes } from "./notes";
+import { contextNotes, TOP_NOTES } from "./notes";
 import { configDiff } from "./rows";
 import { compareUrl, parseViewState, requestOrigin, viewQuery } from "./view-state";
 import { fmtLatency } from "../runs/format";
@@ -194,8 +194,8 @@ test("Markdown export: a README-like summary table whose numbers equal the store
   const l = run.latency.e2e;
   assert.ok(md.includes(`| ${fmtLatency(l.p50)} / ${fmtLatency(l.p95)} / ${fmtLatency(l.p99)} |`));
   assert.ok(md.includes("996.68 msg/s / 0.97 MiB/s"));
-  // Write msg/s of the run against the baseline: 996.68 / 5037 = −80.2 %
-  assert.match(md, /\| Write msg\/s \| 5,037 \| 996\.68 \(−80\.2 %\) \|/);
+  // Write msg/s of the run against the baseline: 996.68 / 5037 = −80.2 %, a value 5.1 times smaller: ÷5.1.
+  assert.match(md, /\| Write msg\/s \| 5,037 \| 996\.68 \(÷5\.1\) \|/);
   assert.match(md, /## What makes this comparison unfair/);
   assert.match(md, /Link: http:\/\/x\/compare/);
 });
@@ -212,15 +212,99 @@ test("multi-second latencies read in seconds in the Markdown and the text table,
   assert.doesNotMatch(md, /\d{1,3},\d{3}\.\d+ ms|\(ms\)/, 'never "16,244.735 ms", nor a bare number under an (ms) header');
   // The results row: the value in seconds and the change against the 2 ms baseline as a factor, not "+483,000%".
   const p50Row = md.split("\n").find((l) => l.startsWith("| End-to-end p50 |"))!;
-  assert.match(p50Row, /^\| End-to-end p50 \| 3\.\d+ ms \| 16\.2 s \([\d,]+×\) \|$/);
+  assert.match(p50Row, /^\| End-to-end p50 \| 3\.\d+ ms \| 16\.2 s \(×[\d,]+\) \|$/);
   const text = toTextTable(cmp);
-  assert.match(text, /^End-to-end p50\s+3\.\d+ ms\s+16\.2 s \([\d,]+×\)$/m);
+  assert.match(text, /^End-to-end p50\s+3\.\d+ ms\s+16\.2 s \(×[\d,]+\)$/m);
   assert.doesNotMatch(text, /\d{1,3},\d{3}(\.\d+)? ms|\+[\d,]{4,}(\.\d)? ?%/);
   // The machine-readable export keeps the raw milliseconds, the unit in the column's name.
   const csv = toCsv(cmp).trim().split("\n");
   const header = csv[0].split(",");
   const fields = csv[2].match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, ""));
   assert.equal(Number(fields[header.indexOf("e2e_p50_ms")]), e2e.p50);
+});
+
+/** Two runs whose e2e p50 is set to the given milliseconds (the rest as recorded). */
+function withE2eP50(id: string, ms: number): Comparable {
+  const c = fromRun(runRecord(id));
+  return { ...c, latency: { ...c.latency, e2e: { ...c.latency.e2e, p50: ms } } };
+}
+
+test("a change beyond ±50 % reads as a factor in every view: ×2,250 for 11.4 s against 5.07 ms, ÷ for smaller; CSV keeps the raw ratio", () => {
+  const views = (cmp: ReturnType<typeof buildComparison>) => {
+    const md = toMarkdown(cmp)
+      .split("\n")
+      .find((l) => l.startsWith("| End-to-end p50 |"))!;
+    const text = toTextTable(cmp)
+      .split("\n")
+      .find((l) => l.startsWith("End-to-end p50"))!;
+    return { md, text };
+  };
+  // 11.4 s against a 5.07 ms baseline: ×2,250 (it read "2,249×"); the other way round ÷2,250 (it read "−100.0 %").
+  const up = views(buildComparison([withE2eP50("r_fast", 5.07), withE2eP50("r_slow", 11_400)], "r_fast"));
+  assert.equal(up.md, "| End-to-end p50 | 5.07 ms | 11.4 s (×2,250) |");
+  assert.match(up.text, /^End-to-end p50\s+5\.07 ms\s+11\.4 s \(×2,250\)$/);
+  const down = buildComparison([withE2eP50("r_fast", 5.07), withE2eP50("r_slow", 11_400)], "r_slow");
+  const dv = views(down);
+  assert.equal(dv.md, "| End-to-end p50 | 5.07 ms (÷2,250) | 11.4 s |");
+  assert.match(dv.text, /^End-to-end p50\s+5\.07 ms \(÷2,250\)\s+11\.4 s$/);
+  assert.doesNotMatch(`${toMarkdown(down)}${toTextTable(down)}`, /−100\.0 %/);
+  // 3.1 times smaller: ÷3.1; within ±50 % a percentage.
+  assert.match(views(buildComparison([withE2eP50("a", 31), withE2eP50("b", 10)], "a")).md, /\| 31 ms \| 10 ms \(÷3\.1\) \|$/);
+  assert.match(views(buildComparison([withE2eP50("a", 10), withE2eP50("b", 14)], "a")).md, /\| 10 ms \| 14 ms \(\+40\.0 %\) \|$/);
+  // JSON and CSV keep the numbers: the raw ratio, unrounded.
+  const csv = toCsv(down).trim().split("\n");
+  const header = csv[0].split(",");
+  const fields = csv[1].match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, ""));
+  assert.equal(Number(fields[header.indexOf("e2e_p50_ms_ratio_vs_baseline")]), 5.07 / 11_400);
+  assert.equal(toJson(down).results.find((r) => r.key === "e2e.p50")!.deltas[0]!.ratio, 5.07 / 11_400);
+});
+
+test("the caveats come ranked, most telling first, the rest folded; a flag several items carry is said once", () => {
+  const items: Comparable[] = [
+    ref("queue-4vcpu-single-node"),
+    ref("queue-4vcpu-three-node-sync-replicated"),
+    ref("queue-96vcpu-single-node"),
+    fromRun(runRecord("r_aaa", { fsync: "off" })),
+    fromImport({ id: "imp_x", label: "p", createdAt: new Date(), parsed: parseToolOutput(PUBSUB_OUT) }),
+  ];
+  const notes = contextNotes(items);
+  // Ranked: the work first, then where it ran, then the sources' flags, then settings and method.
+  const ranks = notes.map((n) => n.rank);
+  assert.deepEqual(
+    ranks,
+    [...ranks].sort((a, b) => a - b),
+    notes.map((n) => `${n.rank} ${n.topic}`).join(", "),
+  );
+  const topics = notes.map((n) => n.topic);
+  assert.equal(topics[0], "workload");
+  const at = (t: string) => topics.indexOf(t);
+  for (const [before, after] of [
+    ["workload", "throttle"],
+    ["throttle", "hardware"],
+    ["hardware", "durability"],
+    ["durability", "flaw"],
+    ["flaw", "postgres"],
+    ["postgres", "rates"],
+    ["rates", "unknown"],
+  ])
+    assert.ok(at(before) >= 0 && at(before) < at(after), `${before} before ${after}: ${topics.join(", ")}`);
+  // The queue references' author caveat: once, naming all three (it was one note per reference).
+  const imperfections = notes.filter((n) => n.text.includes("IMPERFECTIONS"));
+  assert.equal(imperfections.length, 1, imperfections.map((n) => n.text).join("\n"));
+  assert.match(
+    imperfections[0].text,
+    /^Published: queue · 4 vCPU single node, Published: queue · 4 vCPU 3-node sync-replicated, Published: queue · 96 vCPU single node: its author flags/,
+  );
+  // The Markdown shows the first TOP_NOTES and folds the rest; the text table says how many more.
+  const cmp = buildComparison(items);
+  const md = toMarkdown(cmp);
+  const section = md.slice(md.indexOf("## What makes this comparison unfair"));
+  assert.ok(section.indexOf(`**${notes[TOP_NOTES - 1].topic}**`) < section.indexOf("<details>"));
+  assert.match(section, new RegExp(`<details><summary>${notes.length - TOP_NOTES} more \\(less likely to change the reading\\)</summary>`));
+  assert.equal(md.split("IMPERFECTIONS").length - 1, 1, "the flag once in the Markdown");
+  const text = toTextTable(cmp);
+  assert.match(text, new RegExp(`^${notes.length - TOP_NOTES} more, less likely to change the reading:$`, "m"));
+  assert.equal(text.split("IMPERFECTIONS").length - 1, 1, "the flag once in the text table");
 });
 
 test("CSV and JSON exports carry the unrounded values", () => {
@@ -239,7 +323,7 @@ test("CSV and JSON exports carry the unrounded values", () => {
   assert.equal(json.results.find((r) => r.key === "e2e.p99")!.values[1], 15.86);
   assert.equal((json.items[0] as { overTime?: unknown }).overTime, undefined);
   const text = toTextTable(cmp);
-  assert.match(text, /Write msg\/s\s+996\.68\s+2,885 \(2\.9×\)/); // +189.5 %: beyond +100 %, a factor
+  assert.match(text, /Write msg\/s\s+996\.68\s+2,885 \(×2\.9\)/); // +189.5 %: beyond +50 %, a factor
 });
 
 test("the URL holds the whole view, and reading it back gives the same view", () => {
@@ -303,7 +387,12 @@ test("hardware notes state facts: same machine is no difference, unknown is said
   const b = fromRun(runRecord("r_b", { targetLabel: "prod-b", serverAddress: "10.0.0.6" }));
   assert.equal(a.env.server, 'target "prod-a" (hardware not recorded)');
   assert.deepEqual(hardwareNotes([a, b]), [
-    { topic: "unknown", severity: "info", text: "Hardware is unknown for both: r_a · queue 1w/1r, r_b · queue 1w/1r, so whether it differs cannot be said." },
+    {
+      topic: "unknown",
+      severity: "info",
+      text: "Hardware is unknown for both: r_a · queue 1w/1r, r_b · queue 1w/1r, so whether it differs cannot be said.",
+      rank: 20,
+    },
   ]);
   // Known beside unknown: the unknown one is named, nothing "differs" with one known machine.
   assert.deepEqual(

@@ -6,7 +6,7 @@ import type { Comparison } from "./compare";
 import { delta } from "./deltas";
 import { fmtAnnotated, fmtCell, fmtDelta, fmtLat, fmtNum, fmtValue } from "./format";
 import { comparedMetrics } from "./metrics";
-import { effectLines } from "./notes";
+import { type ContextNote, effectLines, TOP_NOTES } from "./notes";
 
 const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(" | ")} |`;
@@ -107,8 +107,13 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   for (const r of [...cmp.config, ...cmp.env])
     lines.push(mdRow([`${r.label}${r.differs ? " ≠" : ""}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]));
   if (cmp.notes.length) {
+    // Ranked, most telling first; beyond the first few, folded as the page folds them.
+    const note = (n: ContextNote) => `- ${n.severity === "warn" ? `**${n.topic}**` : n.topic}: ${n.text}`;
     lines.push("", "## What makes this comparison unfair", "");
-    for (const n of cmp.notes) lines.push(`- ${n.severity === "warn" ? `**${n.topic}**` : n.topic}: ${n.text}`);
+    for (const n of cmp.notes.slice(0, TOP_NOTES)) lines.push(note(n));
+    const rest = cmp.notes.slice(TOP_NOTES);
+    if (rest.length)
+      lines.push("", `<details><summary>${rest.length} more (less likely to change the reading)</summary>`, "", ...rest.map(note), "", "</details>");
   }
   const effects = effectLines(cmp);
   if (effects.length) {

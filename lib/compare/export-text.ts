@@ -2,7 +2,7 @@
 import type { Comparison } from "./compare";
 import { delta } from "./deltas";
 import { fmtAnnotated, fmtDelta, fmtValue } from "./format";
-import { effectLines } from "./notes";
+import { type ContextNote, effectLines, TOP_NOTES } from "./notes";
 
 /** Plain-text table for the CLI: the same results table as the page, with Δ against the baseline. */
 export function toTextTable(cmp: Comparison): string {
@@ -33,7 +33,11 @@ export function toTextTable(cmp: Comparison): string {
       .trimEnd();
   const out = [fmt(head), width.map((w) => "-".repeat(w)).join("  "), ...body.map(fmt)];
   if (cfg.length) out.push("", "Config and environment that differ:", ...cfg.map(fmt));
-  if (cmp.notes.length) out.push("", "What makes this comparison unfair:", ...cmp.notes.map((n) => `  ${n.severity === "warn" ? "!" : "-"} ${n.text}`));
+  // Ranked, most telling first; the rest under their own heading (a terminal cannot fold them).
+  const note = (n: ContextNote) => `  ${n.severity === "warn" ? "!" : "-"} ${n.text}`;
+  if (cmp.notes.length) out.push("", "What makes this comparison unfair (most telling first):", ...cmp.notes.slice(0, TOP_NOTES).map(note));
+  if (cmp.notes.length > TOP_NOTES)
+    out.push("", `${cmp.notes.length - TOP_NOTES} more, less likely to change the reading:`, ...cmp.notes.slice(TOP_NOTES).map(note));
   const effects = effectLines(cmp);
   if (effects.length) out.push("", "Known effects beside the deltas:", ...effects.map((e) => `  ! ${e}`));
   return `${out.join("\n")}\n`;

@@ -23,7 +23,8 @@ export function fmtCell(v: Cell): string {
 }
 /** A config cell with how it is known: "200 (inferred)". */
 export const fmtAnnotated = (v: Cell, note: string | null | undefined) => (note && v !== null ? `${fmtCell(v)} (${note})` : fmtCell(v));
-/** The change against the baseline as a reader takes it: "−80.2 %", "+89.5 %", beyond +100 % a factor ("2.9×"). */
+/** The change against the baseline as a reader takes it (lib/runs/numbers.ts fmtChange): within ±50 % a percentage
+ *  ("−13.2 %", "+39.5 %"), beyond it a factor above 1, × larger and ÷ smaller than the baseline ("×2,250", "÷3.1"). */
 export function fmtDelta(d: Delta | null): string {
   return d?.pct == null ? "—" : fmtChange(d.pct);
 }

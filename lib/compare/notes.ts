@@ -27,7 +27,46 @@ export interface ContextNote {
   topic: string;
   severity: "warn" | "info";
   text: string;
+  /** How much this caveat changes the reading: 1 most (NOTE_RANKS); the notes come sorted by it. */
+  rank: number;
 }
+
+/**
+ * The caveats in the order they change the reading, most first, each with why. A difference in what was measured
+ * (the work, the quantity, the load's shape) makes the numbers mean different things; then where it ran (another
+ * machine or durability moves every figure); then a result its own source flags (unverified, client-bound, an
+ * author's caveat); then settings and method, which move some figures by a bounded amount; then what only explains
+ * the sources. Ties keep the order they were found in, warnings before information.
+ */
+export const NOTE_RANKS: { topic: string; why: string }[] = [
+  { topic: "workload", why: "different work: the numbers do not measure the same thing" },
+  { topic: "kind", why: "the latencies time different paths" },
+  { topic: "load model", why: "a closed and an open loop answer different questions" },
+  { topic: "throttle", why: "capacity against latency at a fixed load" },
+  { topic: "payload", why: "each message carries other bytes" },
+  { topic: "hardware", why: "another machine moves every figure" },
+  { topic: "cores", why: "more or shared cores move every figure" },
+  { topic: "durability", why: "a commit waits for other things" },
+  { topic: "replication", why: "a commit may wait for a replica" },
+  { topic: "flaw", why: "a result its own source flags: unverified, client-bound, an author's caveat" },
+  { topic: "postgres", why: "another version may plan and write differently" },
+  { topic: "settings", why: "non-default settings move some figures" },
+  { topic: "length", why: "a short run's tails have few samples" },
+  { topic: "rates", why: "a rate divisor moves rates by a known few percent" },
+  { topic: "backoff", why: "more empty polls at the same rate" },
+  { topic: "config", why: "other client settings, listed in the config table" },
+  { topic: "warmup", why: "the start-up is in one figure and not the other" },
+  { topic: "clock", why: "end-to-end latency read by other clocks" },
+  { topic: "source", why: "whose numbers they are, said once" },
+  { topic: "unknown", why: "what a source does not publish" },
+];
+const rankOf = (topic: string) => {
+  const i = NOTE_RANKS.findIndex((r) => r.topic === topic);
+  return i < 0 ? NOTE_RANKS.length + 1 : i + 1;
+};
+
+/** How many caveats a reader sees before "N more" folds the rest (the page, the Markdown export). */
+export const TOP_NOTES = 4;
 
 const name = (c: Comparable) => c.label;
 const distinct = <T>(xs: T[]) => [...new Set(xs)];
@@ -50,17 +89,18 @@ type Add = (topic: string, severity: "warn" | "info", text: string) => void;
 /**
  * What makes this comparison unfair, so that no reader is fooled: hardware, cores, Postgres version, settings,
  * durability, replication, run length, throttle, warm-up, how rates were computed, the e2e clock, the sources' own
- * flagged flaws, and what is unknown.
+ * flagged flaws, and what is unknown; ranked by NOTE_RANKS, most telling first.
  */
 export function contextNotes(items: Comparable[]): ContextNote[] {
   const out: ContextNote[] = [];
-  const add: Add = (topic, severity, text) => out.push({ topic, severity, text });
+  const add: Add = (topic, severity, text) => out.push({ topic, severity, text, rank: rankOf(topic) });
   if (!items.length) return out;
   sourceNotes(items, add);
   machineNotes(items, add);
   loadNotes(items, add);
   methodNotes(items, add);
-  return out;
+  // Ranked, most telling first (Array.prototype.sort is stable: ties keep the order found).
+  return out.sort((a, b) => a.rank - b.rank || (a.severity === b.severity ? 0 : a.severity === "warn" ? -1 : 1));
 }
 
 /** What kind of numbers are side by side: workloads, sources, what a latency times. */
@@ -230,7 +270,10 @@ function methodNotes(items: Comparable[], add: Add) {
       `The readers' back-off after an empty poll differs: ${listBy(items, (c) => c.facts.backoff)}. The nominal back-off polls an idle queue or partition several times more often than the reference tool really did, so the target serves more empty polls (and, in pub/sub, commits more) at the same message rate.`,
     );
 
-  for (const c of items) for (const f of c.facts.flags) add("flaw", "warn", `${name(c)}: ${f}`);
+  // A flag several items carry (every queue reference's author caveat) is said once, naming them all.
+  const flagged = new Map<string, string[]>();
+  for (const c of items) for (const f of c.facts.flags) flagged.set(f, distinct([...(flagged.get(f) ?? []), name(c)]));
+  for (const [f, names] of flagged) add("flaw", "warn", `${names.join(", ")}: ${f}`);
 
   if (items.some((c) => c.kind !== "run"))
     add(
@@ -240,17 +283,45 @@ function methodNotes(items: Comparable[], add: Add) {
     );
 }
 
-/** "Write msg/s, Published: …: start-up burst …": every known effect on a shown row, once per item and text. */
-export function effectLines(cmp: Comparison): string[] {
-  const byText = new Map<string, string[]>();
+/** A known effect on an item's figures, said once: the rows it moves, numbered as the page's cells refer to it. */
+export interface EffectNote {
+  /** 1, 2, … in the order the results table first shows them. */
+  n: number;
+  /** The item's index in the comparison. */
+  item: number;
+  text: string;
+  /** The labels of the shown rows it moves ("Write msg/s", "Write MiB/s", …). */
+  rows: string[];
+}
+
+/** Every known effect on a shown figure, once per item and text (the page lists them under the results table). */
+export function effectNotes(cmp: Comparison): EffectNote[] {
+  const byKey = new Map<string, EffectNote>();
   for (const r of cmp.results) {
     if (r.values.every((v) => v === null)) continue;
-    r.effects.forEach((texts, i) => {
-      for (const t of texts) {
-        const k = `${cmp.items[i].label}: ${t}`;
-        byText.set(k, [...(byText.get(k) ?? []), r.label]);
+    r.effects.forEach((texts, item) => {
+      // Only where the item has a value: an effect moves a figure shown, not a "—".
+      if (r.values[item] === null) return;
+      for (const text of texts) {
+        const k = effectKey(item, text);
+        const e = byKey.get(k) ?? { n: byKey.size + 1, item, text, rows: [] };
+        e.rows.push(r.label);
+        byKey.set(k, e);
       }
     });
   }
-  return [...byText].map(([k, rows]) => `${rows.join(", ")} of ${k}`);
+  return [...byKey.values()];
+}
+export const effectKey = (item: number, text: string) => `${item}\u0000${text}`;
+
+/** A known effect's short name, as a cell shows it beside its number: what comes before its explanation
+ *  ("start-up burst", "rate divisor", "its latencies are HTTP round trips"). */
+export function effectTag(text: string): string {
+  const head = text.split(/[:;]| \(/)[0].trim();
+  return head.length > 48 ? `${head.slice(0, 47)}…` : head;
+}
+
+/** "Write msg/s, Published: …: start-up burst …": every known effect on a shown row, once per item and text. */
+export function effectLines(cmp: Comparison): string[] {
+  return effectNotes(cmp).map((e) => `${e.rows.join(", ")} of ${cmp.items[e.item].label}: ${e.text}`);
 }

@@ -105,19 +105,28 @@ test("a latency reads in milliseconds below a second and in seconds from a secon
   assert.equal(fmtLatency(null), "–");
 });
 
-test("a change beyond +100 % reads as a factor, smaller ones as a percentage", () => {
+test("a change beyond ±50 % reads as a factor above 1 (× larger, ÷ smaller), smaller ones as a percentage", () => {
   const cases: [number, string][] = [
     [5.23, "+5.2 %"],
     [-13.24, "−13.2 %"],
     [0.01, "±0.0 %"],
-    [100, "+100.0 %"],
-    [-99.9, "−99.9 %"],
-    [130, "2.3×"],
-    [13_300, "134×"],
-    [199_900, "2,000×"],
+    [50, "+50.0 %"],
+    [-50, "−50.0 %"],
+    [60, "×1.6"],
+    [-60, "÷2.5"],
+    [100, "×2"],
+    [130, "×2.3"],
+    [-67.74, "÷3.1"],
+    [-99.9, "÷1,000"],
+    [13_300, "×134"],
+    [199_900, "×2,000"],
+    [3_320, "×34.2"],
   ];
   for (const [v, s] of cases) assert.equal(fmtChange(v), s, String(v));
-  assert.equal(fmtChange(13_300, "requests/s"), "134× the requests/s");
+  assert.equal(fmtChange(13_300, "requests/s"), "×134 the requests/s");
+  // 11.4 s against 5.07 ms, and the other way round (which read "−100.0 %").
+  assert.equal(fmtChange((11_400 / 5.07 - 1) * 100), "×2,250");
+  assert.equal(fmtChange((5.07 / 11_400 - 1) * 100), "÷2,250");
 });
 
 test("a latency's edges: zero, sub-ms, exactly a second, just under a minute, minutes and hours in seconds, negatives, unknown", () => {
@@ -149,8 +158,9 @@ test("a latency's edges: zero, sub-ms, exactly a second, just under a minute, mi
 
 test("a change's edges and a share in percent", () => {
   assert.equal(fmtChange(0), "±0.0 %");
-  assert.equal(fmtChange(-100), "−100.0 %");
-  assert.equal(fmtChange(100.04), "2×", "just beyond +100 %: a factor");
+  assert.equal(fmtChange(-100), "−100.0 %", "down to zero: no factor");
+  assert.equal(fmtChange(-250), "−250.0 %", "across zero (a difference's sign changed): no factor");
+  assert.equal(fmtChange(50.04), "×1.5", "just beyond +50 %: a factor");
   assert.equal(fmtChange(Number.NaN), "—");
   assert.equal(fmtPercent(12.345), "12.3 %");
   assert.equal(fmtPercent(0.4211), "0.42 %");

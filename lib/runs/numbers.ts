@@ -38,15 +38,20 @@ export function fmtPercent(pct: number | null | undefined, missing = "–"): str
 }
 
 /**
- * A change in percent, as a reader takes it in: up to +100 % a percentage ("+5.2 %", "−13.2 %", "±0.0 %"),
- * beyond it a factor ("2.3×", "134×"), which is how anyone reads "+13,300 %". `of` names the measure
- * ("134× the requests/s"). "—" when there is no change to state (NaN, infinite).
+ * A change in percent, as a reader takes it in: within ±50 % a percentage ("+5.2 %", "−13.2 %", "±0.0 %"), beyond
+ * it a factor that is always above 1, "×" for larger and "÷" for smaller than the baseline: +125 % reads "×2.3",
+ * −67.7 % (a value 3.1 times smaller) reads "÷3.1", 11.4 s against 5.07 ms reads "×2,250", never "−100.0 %" for a
+ * value that is not zero. A factor has three significant figures and at most one decimal ("×1.6", "×34.2", "×134",
+ * "×2,250"). A change to zero or across zero (ratio ≤ 0) has no factor and stays a percentage ("−100.0 %"). `of`
+ * names the measure of a larger one ("×134 the requests/s"). "—" when there is no change to state (NaN, infinite).
  */
 export function fmtChange(pct: number, of?: string): string {
   if (!Number.isFinite(pct)) return "—";
-  if (pct > 100) {
-    const factor = 1 + pct / 100;
-    return `${factor.toLocaleString("en-US", { maximumFractionDigits: factor < 10 ? 1 : 0 })}×${of ? ` the ${of}` : ""}`;
+  const ratio = 1 + pct / 100;
+  if (Math.abs(pct) > 50 && ratio > 0) {
+    const factor = ratio >= 1 ? ratio : 1 / ratio;
+    const text = Number(factor.toPrecision(3)).toLocaleString("en-US", { maximumFractionDigits: 1 });
+    return ratio >= 1 ? `×${text}${of ? ` the ${of}` : ""}` : `÷${text}`;
   }
   const r = Math.round(pct * 10) / 10;
   return `${r > 0 ? "+" : r < 0 ? "−" : "±"}${Math.abs(r).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`;
