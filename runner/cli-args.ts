@@ -8,6 +8,7 @@ import { partsProblem } from "../lib/workloads/parts";
 import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads/config";
 import type { WorkloadDefinition } from "../workloads/types";
 import { parseWholeMillis, parseWholeSeconds } from "../lib/duration";
+import { flagsStart } from "../lib/imports/command";
 
 type FlagType = "int" | "duration" | "durationMs" | "bool" | "string";
 interface FlagSpec {
@@ -126,9 +127,25 @@ function closest(name: string): string | undefined {
   return best && best[1] <= 2 ? (ALIASES[best[0]] ?? best[0]) : undefined;
 }
 
-export function parseArgs(argv: string[]): ParsedArgs {
+/**
+ * A pasted reference command line's words without its program: `./pg_msg_bench` (any path, or none) or
+ * `go run <package>` as the first words, as the importer reads them (lib/imports/command.ts).
+ */
+function withoutProgram(argv: string[]): string[] {
+  const start = flagsStart(argv);
+  return start === 1 || (start > 1 && argv[0] === "go") ? argv.slice(start) : argv;
+}
+
+/** A flag given no value, as `--host=$HOST` or `-host "$HOST"` with the shell variable unset leaves it. */
+function emptyValue(typed: string, name: string): string {
+  const without = name === "password" ? "; to connect without a password, leave -password out" : "";
+  return `${typed} is empty: typed as ${typed}=$VAR with the shell variable unset? Set the variable or give the value${without}`;
+}
+
+export function parseArgs(words: string[]): ParsedArgs {
   const err = (message: string): ParsedArgs => ({ kind: "error", message });
   const { flags: FLAGS, aliases: ALIASES } = flagTable();
+  const argv = withoutProgram(words);
   const values = new Map<string, string | boolean>();
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -155,12 +172,18 @@ export function parseArgs(argv: string[]): ParsedArgs {
       } else values.set(name, true);
       continue;
     }
+    const typed = tok.split("=")[0];
     let v: string;
     if (eq >= 0) v = body.slice(eq + 1);
     else {
       if (i + 1 >= argv.length) return err(`-${name} needs a value (${spec.help})`);
       v = argv[++i];
+      // Unquoted, an unset variable leaves no word: the next flag would be taken as the value.
+      const next = /^--?([\w-]+)(=|$)/.exec(v)?.[1];
+      if (next && (FLAGS[next] || ALIASES[next]))
+        return err(`${typed} has no value (the next word is ${v.split("=")[0]}): typed as ${typed} $VAR with the shell variable unset?`);
     }
+    if (v.trim() === "") return err(emptyValue(typed, name));
     values.set(name, v);
   }
   if (values.get("help")) return { kind: "help" };
@@ -230,9 +253,14 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (target && refConn.length) return err(`give either --target or -${refConn.join("/-")}, not both`);
   if (refConn.length) {
     if (!values.has("host")) return err(`-${refConn.join("/-")} given without -host`);
-    const u = new URL("postgresql://localhost");
-    u.hostname = String(values.get("host"));
-    u.port = String(values.get("port") ?? 5432);
+    // URL's setters ignore what they cannot take: a host or port they left unset would quietly reach another server.
+    const u = new URL("postgresql://unset.invalid");
+    const host = String(values.get("host"));
+    u.hostname = host;
+    if (u.hostname === "unset.invalid") return err(`-host ${JSON.stringify(host)} is not a host name or address`);
+    const port = String(values.get("port") ?? 5432);
+    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return err(`-port must be a port number from 1 to 65535, not "${port}"`);
+    u.port = port;
     u.username = String(values.get("user") ?? "postgres");
     if (values.has("password")) u.password = String(values.get("password"));
     u.pathname = `/${values.get("db") ?? "benchmark"}`;
@@ -240,7 +268,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
   }
   if (target !== undefined) {
     const problem = checkPgUrl(target);
-    if (problem) return err(`--target ${problem}`);
+    if (problem) return err(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
   }
   const json = values.get("json") as string | undefined;
   if (json !== undefined && json.trim() === "") return err("--json needs a file name");
