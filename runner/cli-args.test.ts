@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { toCliCommand } from "../lib/runs/cli-command";
 import { backoffOf, presetById, PRESETS, WorkloadConfig } from "../lib/workloads/config";
 import { partsProblem } from "../lib/workloads/parts";
-import { parseArgs, parseDuration, processesOf, usage } from "./cli-args";
+import { parseArgs, parseDuration, processesOf, workloadUsage } from "./cli-args";
 
 const run = (argv: string[]) => {
   const r = parseArgs(argv);
@@ -136,7 +136,7 @@ test("bad flags and impossible combinations name the problem", () => {
   assert.match(error(["queue", "--target", "postgresql://h/db", "-host", "h"]), /either --target or -host/);
   assert.match(error(["queue", "-save=maybe"]), /-save is a switch/);
   assert.equal(parseArgs(["--help"]).kind, "help");
-  assert.match(usage(), /-throttle_writes N/);
+  assert.match(workloadUsage("pubsub"), /-throttle_writes N/);
 });
 
 test("every bad setting at once, each named by its flag and the form's label", () => {
