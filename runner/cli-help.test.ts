@@ -69,9 +69,11 @@ test("<workload> --help gives that workload's flags with its own text, none of a
     assert.equal((await help(args)).out, expected, args.join(" "));
 });
 
-test("ceiling --help in lines of at most 100 characters", async () => {
-  const r = await help(["ceiling", "--help"]);
-  assert.equal(r.code, 0);
-  assert.match(r.out, /^Usage: npm run bench -- ceiling /);
-  assert.deepEqual(longLines(r.out), []);
+test("ceiling --help and compare --help in lines of at most 100 characters", async () => {
+  for (const command of ["ceiling", "compare"]) {
+    const r = await help([command, "--help"]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, new RegExp(`^usage: npm run bench -- ${command} `, "i"));
+    assert.deepEqual(longLines(r.out), [], command);
+  }
 });
