@@ -31,6 +31,11 @@ export function clusterHome(dataDir: string, cluster: Cluster): string {
   return CLUSTERS[cluster].home(dataDir);
 }
 
+/** Whether DATA_DIR holds cluster `which` (its pg/PG_VERSION): a command that only reads must not make one. */
+export function clusterExists(dataDir: string, cluster: Cluster): boolean {
+  return existsSync(path.join(clusterHome(dataDir, cluster), "pg", "PG_VERSION"));
+}
+
 /** The database of a cluster that the product uses: pgbb_control or pgbb_target. */
 export function clusterDatabase(cluster: Cluster): string {
   return CLUSTERS[cluster].database;

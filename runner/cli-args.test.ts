@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { toCliCommand } from "../lib/runs/cli-command";
 import { backoffOf, presetById, PRESETS, WorkloadConfig } from "../lib/workloads/config";
 import { partsProblem } from "../lib/workloads/parts";
-import { parseArgs, parseDuration, processesOf, usage } from "./cli-args";
+import { parseArgs, parseDuration, processesOf, workloadUsage } from "./cli-args";
 
 const run = (argv: string[]) => {
   const r = parseArgs(argv);
@@ -136,7 +136,7 @@ test("bad flags and impossible combinations name the problem", () => {
   assert.match(error(["queue", "--target", "postgresql://h/db", "-host", "h"]), /either --target or -host/);
   assert.match(error(["queue", "-save=maybe"]), /-save is a switch/);
   assert.equal(parseArgs(["--help"]).kind, "help");
-  assert.match(usage(), /-throttle_writes N/);
+  assert.match(workloadUsage("pubsub"), /-throttle_writes N/);
 });
 
 test("every bad setting at once, each named by its flag and the form's label", () => {
@@ -202,4 +202,38 @@ test("--processes: a number or auto (this machine's cores, stored as the number)
   const split = partsProblem(WorkloadConfig.parse({ kind: "pubsub", partitions: 64, writers: 64, processes: Math.min(cores, 64) }));
   if (split || cores > 64) assert.match(error(argv), /processes/);
   else assert.equal(run(argv).config.processes, cores);
+});
+
+test("a pasted reference command line works with its program's name, with or without a path, as without it", () => {
+  const flags =
+    "-host db.example -port 5432 -db benchmark -user postgres -password pw -mode queue -writers 10 -readers 15 -duration 30s -throttle_writes 2900".split(" ");
+  const bare = run(flags);
+  assert.equal(bare.config.kind, "queue");
+  assert.equal(bare.target, "postgresql://postgres:pw@db.example:5432/benchmark");
+  for (const program of [["./pg_msg_bench"], ["/usr/local/bin/pg_msg_bench"], ["pg_msg_bench"], ["go", "run", "."]])
+    assert.deepEqual(run([...program, ...flags]), bare, program.join(" "));
+  // The name is the program's only before the flags: a flag's value that ends so is still that value.
+  assert.equal(run(["queue", "--json", "out/pg_msg_bench"]).json, "out/pg_msg_bench");
+  assert.match(error(["queue", "./pg_msg_bench", "-writers", "1"]), /unexpected argument "\.\/pg_msg_bench"/);
+});
+
+test("a flag left empty by an unset shell variable is refused naming that flag, not --target", () => {
+  for (const argv of [
+    ["queue", "--host="],
+    ["queue", "-host", ""],
+    ["queue", "-host", "  "],
+  ]) {
+    const m = error([...argv, "-port", "5432"]);
+    assert.match(m, /^-{1,2}host is empty/, argv.join(" "));
+    assert.match(m, /shell variable .*unset/);
+    assert.doesNotMatch(m, /--target/);
+  }
+  assert.match(error(["queue", "--host=h", "--password="]), /^--password is empty.*unset/);
+  assert.match(error(["queue", "--target="]), /^--target is empty.*unset/);
+  // Unquoted, an unset variable leaves no word at all: the next flag is not taken as the value.
+  const m = error(["queue", "-host", "-port", "5432"]);
+  assert.match(m, /^-host has no value \(the next word is -port\).*unset/);
+  // A host or port the URL cannot take is named, not quietly replaced by localhost or 5432.
+  assert.match(error(["queue", "-host", "a b/c", "-db", "x"]), /^-host "a b\/c" is not a host name/);
+  assert.match(error(["queue", "-host", "h", "-port", "x"]), /^-port must be a port number/);
 });

@@ -8,13 +8,21 @@ import { partsProblem } from "../lib/workloads/parts";
 import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads/config";
 import type { WorkloadDefinition } from "../workloads/types";
 import { parseWholeMillis, parseWholeSeconds } from "../lib/duration";
+import { flagsStart } from "../lib/imports/command";
+import { flagLines, wrap } from "./help-text";
 
 type FlagType = "int" | "duration" | "durationMs" | "bool" | "string";
 interface FlagSpec {
   type: FlagType;
   /** Config field it sets, per workload that has the flag (workload flags only). */
   fields?: Map<string, string>;
+  /** Its text, per workload that has the flag (workload flags only): each workload's help shows its own. */
+  helps?: Map<string, string>;
   help: string;
+  /** Our own flag (--name), not the reference tool's (-name): as help and messages spell it. */
+  ours?: boolean;
+  /** What the value is, in the help (default from the type: N, DURATION, VALUE). */
+  arg?: string;
 }
 
 /** "pubsub or queue". */
@@ -28,7 +36,7 @@ function kindsText(): string {
  * says what it means for each when they differ); a flag only some have names them.
  */
 function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, FlagSpec> {
-  const byFlag = new Map<string, { type: FlagType; uses: { kind: string; field: string; help: string }[] }>();
+  const byFlag = new Map<string, { type: FlagType; ours: boolean; uses: { kind: string; field: string; help: string }[] }>();
   for (const d of defs)
     for (const f of d.fields) {
       if (!f.cli) continue;
@@ -42,15 +50,15 @@ function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, Flag
               : f.cli.duration
                 ? "duration"
                 : "int";
-      const entry = byFlag.get(f.cli.flag) ?? { type, uses: [] };
+      const entry = byFlag.get(f.cli.flag) ?? { type, ours: f.cli.ours === true, uses: [] };
       entry.uses.push({ kind: d.kind, field: f.name, help: f.cli.help });
       byFlag.set(f.cli.flag, entry);
     }
   const out: Record<string, FlagSpec> = {};
-  for (const [flag, { type, uses }] of byFlag) {
+  for (const [flag, { type, ours, uses }] of byFlag) {
     const everywhere = uses.length === defs.length && new Set(uses.map((u) => u.help)).size === 1;
     const help = everywhere ? uses[0].help : uses.map((u) => `${u.kind}: ${u.help}`).join("; ");
-    out[flag] = { type, fields: new Map(uses.map((u) => [u.kind, u.field])), help };
+    out[flag] = { type, ours, fields: new Map(uses.map((u) => [u.kind, u.field])), helps: new Map(uses.map((u) => [u.kind, u.help])), help };
   }
   return out;
 }
@@ -58,17 +66,22 @@ function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, Flag
 /** The flags that are not a workload's field. */
 function ownFlags(): Record<string, FlagSpec> {
   return {
-    mode: { type: "string", help: `${kindsText()} (as the reference's -mode; or give it as the first word)` },
-    target: { type: "string", help: "postgresql://user:pass@host:5432/db to run against (default: TARGET_DATABASE_URL, else the embedded Postgres)" },
-    host: { type: "string", help: "reference-style connection: host (with -port -db -user -password)" },
+    mode: { type: "string", arg: "WORKLOAD", help: `${kindsText()} (as the reference's -mode; or give it as the first word)` },
+    target: {
+      type: "string",
+      ours: true,
+      arg: "URL",
+      help: "the database to run against, as postgresql://user@host:5432/db (default: TARGET_DATABASE_URL, else the embedded Postgres)",
+    },
+    host: { type: "string", arg: "HOST", help: "reference-style connection: host (with -port -db -user -password)" },
     port: { type: "int", help: "reference-style connection: port (default 5432)" },
-    db: { type: "string", help: "reference-style connection: database (default benchmark)" },
-    user: { type: "string", help: "reference-style connection: user (default postgres)" },
+    db: { type: "string", arg: "NAME", help: "reference-style connection: database (default benchmark)" },
+    user: { type: "string", arg: "NAME", help: "reference-style connection: user (default postgres)" },
     password: { type: "string", help: "reference-style connection: password" },
-    preset: { type: "string", help: `start from a preset (flags override its fields): ${PRESETS.map((p) => p.id).join(", ")}` },
-    json: { type: "string", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
-    save: { type: "bool", help: "store the run in the control store so the app shows it (live)" },
-    help: { type: "bool", help: "this text" },
+    preset: { type: "string", ours: true, arg: "NAME", help: "start from a preset (flags override its fields)" },
+    json: { type: "string", ours: true, arg: "FILE", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
+    save: { type: "bool", ours: true, help: "store the run in the control store so the app shows it (live)" },
+    help: { type: "bool", ours: true, help: "this text; after a workload (pubsub --help), that workload's flags" },
   };
 }
 
@@ -97,7 +110,7 @@ export interface CliOptions {
   presetId?: string;
 }
 
-export type ParsedArgs = { kind: "help" } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
+export type ParsedArgs = { kind: "help"; workload?: string } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
 
 /**
  * -processes: a whole number (the schema checks its range and names it), or `auto`, this machine's cores
@@ -126,9 +139,25 @@ function closest(name: string): string | undefined {
   return best && best[1] <= 2 ? (ALIASES[best[0]] ?? best[0]) : undefined;
 }
 
-export function parseArgs(argv: string[]): ParsedArgs {
+/**
+ * A pasted reference command line's words without its program: `./pg_msg_bench` (any path, or none) or
+ * `go run <package>` as the first words, as the importer reads them (lib/imports/command.ts).
+ */
+function withoutProgram(argv: string[]): string[] {
+  const start = flagsStart(argv);
+  return start === 1 || (start > 1 && argv[0] === "go") ? argv.slice(start) : argv;
+}
+
+/** A flag given no value, as `--host=$HOST` or `-host "$HOST"` with the shell variable unset leaves it. */
+function emptyValue(typed: string, name: string): string {
+  const without = name === "password" ? "; to connect without a password, leave -password out" : "";
+  return `${typed} is empty: typed as ${typed}=$VAR with the shell variable unset? Set the variable or give the value${without}`;
+}
+
+export function parseArgs(words: string[]): ParsedArgs {
   const err = (message: string): ParsedArgs => ({ kind: "error", message });
   const { flags: FLAGS, aliases: ALIASES } = flagTable();
+  const argv = withoutProgram(words);
   const values = new Map<string, string | boolean>();
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -155,15 +184,21 @@ export function parseArgs(argv: string[]): ParsedArgs {
       } else values.set(name, true);
       continue;
     }
+    const typed = tok.split("=")[0];
     let v: string;
     if (eq >= 0) v = body.slice(eq + 1);
     else {
       if (i + 1 >= argv.length) return err(`-${name} needs a value (${spec.help})`);
       v = argv[++i];
+      // Unquoted, an unset variable leaves no word: the next flag would be taken as the value.
+      const next = /^--?([\w-]+)(=|$)/.exec(v)?.[1];
+      if (next && (FLAGS[next] || ALIASES[next]))
+        return err(`${typed} has no value (the next word is ${v.split("=")[0]}): typed as ${typed} $VAR with the shell variable unset?`);
     }
+    if (v.trim() === "") return err(emptyValue(typed, name));
     values.set(name, v);
   }
-  if (values.get("help")) return { kind: "help" };
+  if (values.get("help")) return { kind: "help", workload: helpAsked(argv)?.workload };
 
   // Workload kind: first word, -mode, or the preset's.
   if (positional.length > 1) return err(`unexpected argument "${positional[1]}": give one workload (${kindsText()}) and flags`);
@@ -230,9 +265,14 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (target && refConn.length) return err(`give either --target or -${refConn.join("/-")}, not both`);
   if (refConn.length) {
     if (!values.has("host")) return err(`-${refConn.join("/-")} given without -host`);
-    const u = new URL("postgresql://localhost");
-    u.hostname = String(values.get("host"));
-    u.port = String(values.get("port") ?? 5432);
+    // URL's setters ignore what they cannot take: a host or port they left unset would quietly reach another server.
+    const u = new URL("postgresql://unset.invalid");
+    const host = String(values.get("host"));
+    u.hostname = host;
+    if (u.hostname === "unset.invalid") return err(`-host ${JSON.stringify(host)} is not a host name or address`);
+    const port = String(values.get("port") ?? 5432);
+    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return err(`-port must be a port number from 1 to 65535, not "${port}"`);
+    u.port = port;
     u.username = String(values.get("user") ?? "postgres");
     if (values.has("password")) u.password = String(values.get("password"));
     u.pathname = `/${values.get("db") ?? "benchmark"}`;
@@ -240,39 +280,121 @@ export function parseArgs(argv: string[]): ParsedArgs {
   }
   if (target !== undefined) {
     const problem = checkPgUrl(target);
-    if (problem) return err(`--target ${problem}`);
+    if (problem) return err(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
   }
   const json = values.get("json") as string | undefined;
   if (json !== undefined && json.trim() === "") return err("--json needs a file name");
   return { kind: "run", options: { config: parsed.config, target, json, save: values.get("save") === true, presetId } };
 }
 
+/** The flags every workload has with one text (-duration, --warmup, -report, --processes). */
+function commonFlags(): string[] {
+  const { flags } = flagTable();
+  const n = workloadDefinitions().length;
+  return Object.keys(flags).filter((f) => flags[f].fields?.size === n && new Set(flags[f].helps?.values()).size === 1);
+}
+
+/** The help's lines for `flags`, with `kind`'s own text for a workload flag. */
+function flagHelp(names: readonly string[], kind?: string): string[] {
+  const { flags } = flagTable();
+  return names.flatMap((name) => {
+    const spec = flags[name];
+    const arg =
+      spec.arg ?? (spec.type === "bool" ? "" : spec.type === "duration" || spec.type === "durationMs" ? "DURATION" : spec.type === "int" ? "N" : "VALUE");
+    const spelled = `${spec.ours ? "--" : "-"}${name}${name === "help" ? ", -h" : ""}${arg ? ` ${arg}` : ""}`;
+    return flagLines(spelled, (kind && spec.helps?.get(kind)) || spec.help);
+  });
+}
+
+/** The flags that are not a workload's: the target, presets and output. */
+const RUN_FLAGS = ["mode", "target", "host", "port", "db", "user", "password", "preset", "json", "save", "help"];
+
+const HOW_FLAGS = [
+  "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s, 45.",
+  "A reference command line (./pg_msg_bench -mode queue …) can be pasted as is.",
+];
+const EXIT_STATUS = wrap("Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags.", "  ");
+
+/** `npm run bench -- --help`: the commands, the workloads, the flags every workload has and the run's own. */
 export function usage(): string {
-  const { flags: FLAGS } = flagTable();
-  const lines = [
-    `Usage: npm run bench -- ${workloadDefinitions()
-      .map((d) => d.kind)
-      .join("|")} [flags]`,
-    "       npm run bench -- --preset NAME [flags]",
-    "       npm run bench -- compare …            (compare stored runs and references)",
-    "       npm run bench -- ceiling <workload> [flags] --slo 'p99<50ms'   (the highest sustained rate: ceiling --help)",
+  const defs = workloadDefinitions();
+  const width = Math.max(...defs.map((d) => d.kind.length)) + 4;
+  return [
+    "Usage: npm run bench -- <workload> [flags]      run a workload; <workload> --help lists its flags",
+    "       npm run bench -- --preset NAME [flags]   start from a preset (listed by a workload's --help)",
+    "       npm run bench -- compare <id>...         compare stored runs, imports and references",
+    "       npm run bench -- ceiling <workload> [flags] --slo 'p99<50ms'   the highest sustained rate",
     "",
     "Runs a workload against a Postgres target, prints a live line every report interval and a summary.",
-    "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s or seconds.",
+    ...HOW_FLAGS,
     "",
-  ];
-  for (const [name, spec] of Object.entries(FLAGS)) {
-    const arg = spec.type === "bool" ? "" : spec.type === "duration" || spec.type === "durationMs" ? " DURATION" : spec.type === "int" ? " N" : " VALUE";
-    lines.push(`  ${`-${name}${arg}`.padEnd(28)}${spec.help}`);
-  }
-  lines.push(
+    "Workloads:",
+    ...defs.flatMap((d) => wrap(`${d.title}: ${d.description}`, " ".repeat(width), `  ${d.kind.padEnd(width - 2)}`)),
+    "",
+    "Flags of every workload:",
+    ...flagHelp(commonFlags()),
+    "",
+    "Target, preset and output:",
+    ...flagHelp(RUN_FLAGS),
     "",
     "Examples:",
-    "  npm run bench -- pubsub -writers 10 -partitions 4 -consumer-groups 5 -write-batch 100 -read-batch 200 -throttle_writes 5000 -duration 2m",
+    "  npm run bench -- pubsub -writers 10 -partitions 4 -consumer-groups 5 -throttle_writes 5000",
     "  npm run bench -- --preset queue-4vcpu-single-node -duration 60s --json queue.json --save",
-    "  npm run bench -- pubsub -writers 4 -partitions 4 -throttle_writes 20000 --processes 2",
+    "  npm run bench -- cache --help",
     "",
-    "Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags.",
-  );
-  return lines.join("\n");
+    ...EXIT_STATUS,
+  ].join("\n");
+}
+
+/** `npm run bench -- <workload> --help`: that workload, its flags with its own text, its presets. */
+export function workloadUsage(kind: string): string {
+  const def = workloadDefinition(kind);
+  if (!def) return usage();
+  const common = new Set(commonFlags());
+  const own = [...new Set(def.fields.flatMap((f) => (f.cli && !common.has(f.cli.flag) ? [f.cli.flag] : [])))];
+  return [
+    `Usage: npm run bench -- ${kind} [flags]`,
+    "",
+    ...wrap(`${def.title}: ${def.description}`),
+    "",
+    ...HOW_FLAGS,
+    "",
+    `${kind} flags:`,
+    ...flagHelp(own, kind),
+    "",
+    "Flags of every workload:",
+    ...flagHelp([...common], kind),
+    "",
+    "Target, preset and output:",
+    ...flagHelp(RUN_FLAGS, kind),
+    "",
+    "Presets:",
+    ...def.presets.flatMap((p) => flagLines(p.id, p.label)),
+    "",
+    ...EXIT_STATUS,
+  ].join("\n");
+}
+
+/**
+ * `--help` (or -h) anywhere on the command line: the help asked for, of the workload named first (or by -mode) if
+ * any; null when none is asked. Read before anything else is checked, so a help never waits on a bad flag.
+ */
+export function helpAsked(words: string[]): { workload?: string } | null {
+  const argv = withoutProgram(words);
+  if (!argv.some((t) => /^--?(h|help)(=(true|1))?$/.test(t))) return null;
+  const { flags, aliases } = flagTable();
+  /** The value a flag was given (-name value or -name=value), by name. */
+  const given = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--?([\w-]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) positional.push(argv[i]);
+    else {
+      const name = aliases[m[1]] ?? m[1];
+      const takesValue = m[2] === undefined && flags[name] && flags[name].type !== "bool";
+      given.set(name, m[2] ?? (takesValue ? argv[++i] : ""));
+    }
+  }
+  const preset = presetById(given.get("preset") ?? "")?.config.kind;
+  return { workload: [positional[0], given.get("mode"), preset].find((w) => w && workloadDefinition(w)) };
 }

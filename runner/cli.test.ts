@@ -94,6 +94,23 @@ test("an unreachable target exits 1 naming the target, password masked", async (
   assert.doesNotMatch(r.out + r.err, /hunter2/);
 });
 
+test("the published reference command line pasted as is: with its program's name, and with $HOST left unset", async () => {
+  const published = readFileSync(path.join(PROJECT_ROOT, "fixtures/kozlovski/published-results.json"), "utf8");
+  const command = /"command": "(\.\/pg_msg_bench[^"]*)"/.exec(published)![1];
+  assert.match(command, /^\.\/pg_msg_bench .*--host=\$HOST /);
+  const words = (host: string) => command.replace("$HOST", host).replace("--port=5432", "--port=1").split(/\s+/);
+  // A host that refuses at once: getting as far as connecting shows the command line was read.
+  for (const program of ["./pg_msg_bench", "/usr/local/bin/pg_msg_bench", ""]) {
+    const argv = words("127.0.0.1").slice(1);
+    const r = await bench(program ? [program, ...argv] : argv);
+    assert.equal(r.code, 1, `${program}: ${r.err}`);
+    assert.match(r.err, /cannot connect to the target .*127\.0\.0\.1:1\/benchmark/, program);
+  }
+  const unset = await bench(words("").slice(1));
+  assert.equal(unset.code, 2);
+  assert.match(unset.err, /^bench: --host is empty: typed as --host=\$VAR with the shell variable unset\?/);
+});
+
 test("more connections than the target allows exits 1 before running", async () => {
   const r = await bench(["queue", "-writers", "900", "-readers", "100", "-duration", "1s", "--target", target.url]);
   assert.equal(r.code, 1);

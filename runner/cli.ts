@@ -2,26 +2,17 @@
 // report interval and a summary table; --json writes the summary, --save stores the run (live) so the app
 // shows it. `npm run bench -- compare …` is handed to runner/compare-cli.ts.
 import "../platform/node-floor";
+// Only what reading the command line needs is imported here: --help answers at once, and the engine, the
+// embedded servers and the control store are loaded once a run is asked for (runOnce).
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { defaultTargetName } from "../lib/targets/default-target";
-import { CONTROL_DB, StartupError, TARGET_DB, useCluster, type EmbeddedServer } from "../platform/embedded";
-import { dataDir, readEnv, type Env } from "../lib/env";
-import { memoryProblem } from "../lib/workloads/memory";
-import { describeUrl, maskUrl } from "../lib/targets/pgurl";
-import { identityOf } from "../lib/targets/connect";
-import { abOrder, Pairs } from "../lib/compare/ab-order";
-import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
-import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
-import { knobsParts } from "../lib/runs/format";
+import type { EmbeddedServer } from "../platform/embedded";
+import type { Env } from "../lib/env";
+import { maskUrl } from "../lib/targets/pgurl";
+import type { WorkloadConfig } from "../lib/workloads/config";
 import type { RunSummary } from "../lib/measurement/summary";
-import { parseArgs, usage, type CliOptions } from "./cli-args";
-import { quitAfter, STOP_MS, within } from "./stop";
-import { embeddedNote } from "./default-target";
-import { RunCancelled, runWorkload, verificationError } from "./engine";
-import { liveLine, summaryText } from "./format";
-import { cliSweepFor } from "../workloads/runners";
+import { helpAsked, parseArgs, usage, workloadUsage, type CliOptions } from "./cli-args";
 import type { SweepPoint } from "../workloads/runtime";
 
 export interface CliIo {
@@ -38,6 +29,7 @@ const CLOSE_MS = 1500;
  * `stopping`: true after Ctrl-C; what the control store has not taken by then gets a short wait, then is given up.
  */
 async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void, stopping: () => boolean) {
+  const { within } = await import("./stop");
   const { migrate } = await import("../platform/migrate");
   await migrate(controlUrl);
   const { prisma } = await import("../lib/db");
@@ -74,7 +66,8 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
  * out, or null when not asked; an error when --pairs is not a whole number from 1 to MAX_PAIRS or comes without
  * --variant both. The CLI then runs N pairs of the two variants in ABBA order with the same flags.
  */
-function bothVariants(argv: string[]): { argv: string[]; pairs: number } | { error: string } | null {
+async function bothVariants(argv: string[]): Promise<{ argv: string[]; pairs: number } | { error: string } | null> {
+  const { Pairs } = await import("../lib/compare/ab-order");
   const out = [...argv];
   let pairsIn: string | undefined;
   const at = out.findIndex((a) => /^--?pairs(=.*)?$/.test(a));
@@ -109,6 +102,12 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const ceiling = await import("./ceiling/cli");
     return ceiling.main(argv.slice(1), io);
   }
+  const help = helpAsked(argv);
+  if (help) {
+    io.out(help.workload ? workloadUsage(help.workload) : usage());
+    return 0;
+  }
+  const { cliSweepFor } = await import("../workloads/runners");
   // A workload's sweep (queued-workflows' `-queues 1,2,4,8`): one ordinary run per value, back to back, then its table.
   const asked = cliSweepFor(argv);
   if (asked?.plan.kind === "error") {
@@ -144,20 +143,51 @@ interface RunOutcome {
 /** One run from its command line (or the two of `--variant both`): parse, run, print, --json, --save. */
 async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   // `--variant both`: the workload's baseline and modded variants, one after the other (lib/compare/ab.ts).
-  const both = bothVariants(argv);
+  const both = await bothVariants(argv);
   if (both && "error" in both) {
     io.err(`bench: ${both.error}`);
     return { code: 2 };
   }
   const parsed = parseArgs(both ? both.argv : argv);
   if (parsed.kind === "help") {
-    io.out(usage());
+    io.out(parsed.workload ? workloadUsage(parsed.workload) : usage());
     return { code: 0 };
   }
   if (parsed.kind === "error") {
     io.err(`bench: ${parsed.message}`);
     return { code: 2 };
   }
+  const [
+    { defaultTargetName },
+    { CONTROL_DB, StartupError, TARGET_DB, useCluster },
+    { dataDir, readEnv },
+    { memoryProblem },
+    { describeUrl },
+    { identityOf },
+    { abOrder },
+    { abStats, abStatsText, completedPairs },
+    { definitionOf, WorkloadConfig },
+    { knobsParts },
+    { quitAfter, STOP_MS },
+    { embeddedNote },
+    { RunCancelled, runWorkload, verificationError },
+    { liveLine, summaryText },
+  ] = await Promise.all([
+    import("../lib/targets/default-target"),
+    import("../platform/embedded"),
+    import("../lib/env"),
+    import("../lib/workloads/memory"),
+    import("../lib/targets/pgurl"),
+    import("../lib/targets/connect"),
+    import("../lib/compare/ab-order"),
+    import("../lib/compare/ab-stats"),
+    import("../lib/workloads/config"),
+    import("../lib/runs/format"),
+    import("./stop"),
+    import("./default-target"),
+    import("./engine"),
+    import("./format"),
+  ]);
   const opts = parsed.options;
   const config = opts.config;
   // An A/B: N pairs of the two variants in balanced ABBA order, each an ordinary run.

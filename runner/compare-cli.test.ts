@@ -1,12 +1,14 @@
 // `npm run bench -- compare`: a run executed by the real engine against a real (embedded) target and stored in
 // a real control store, a real tool output imported, and a published reference, printed as the page's table.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { prisma } from "../lib/db";
 import { createImport } from "../lib/imports/store";
-import { TOOL_OUTPUT_DIR } from "../lib/paths";
+import { PROJECT_ROOT, TOOL_OUTPUT_DIR } from "../lib/paths";
 import { createRun, finishRun } from "../lib/runs/store";
 import type { RunSummary } from "../lib/measurement/summary";
 import { testControlStore, testDatabase } from "../lib/testing";
@@ -95,4 +97,53 @@ test("mistakes get a message and an exit code", async () => {
     format: "table",
   });
   assert.equal((await cli(["--help"])).code, 0);
+});
+
+test("it names the store it reads, on stderr so that the comparison's output stays as it is", async () => {
+  const r = await cli([runId, "--format", "csv"]);
+  assert.equal(r.code, 0);
+  const host = new URL(ctl.url);
+  assert.match(r.err, new RegExp(`^bench compare: reading the control store at DATABASE_URL \\(${host.hostname}:${host.port}${host.pathname}\\)\n$`));
+  assert.doesNotMatch(r.out, /control store/);
+  // A run not in it: the message says which store was read.
+  const missing = await cli(["r_nope"]);
+  assert.match(missing.err, /reading the control store at DATABASE_URL/);
+  // References alone read no store, and say nothing about one.
+  assert.equal((await cli(["queue-4vcpu-single-node"])).err, "");
+});
+
+test("outside an app's data folder, with no DATABASE_URL, it says it found no store and how to point at one, and creates nothing", async () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), "pgbb-nostore-"));
+  chmodSync(cwd, 0o755); // as root, a folder the postgres user may enter: nothing else stops a store being made there
+  try {
+    const env = { ...process.env };
+    delete env.DATA_DIR;
+    delete env.DATABASE_URL;
+    const r = await new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ["--import", path.join(PROJECT_ROOT, "node_modules/tsx/dist/loader.mjs"), path.join(PROJECT_ROOT, "runner/cli.ts"), "compare", runId],
+        {
+          cwd,
+          env,
+        },
+      );
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
+    });
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /no control store found/);
+    assert.match(r.err, new RegExp(`${path.join(cwd, ".data").replace(/[.\\]/g, "\\$&")}`), "names the folder it looked in");
+    assert.match(r.err, /DATA_DIR=/);
+    assert.match(r.err, /DATABASE_URL=/);
+    assert.doesNotMatch(r.err, /may have been deleted/);
+    assert.equal(r.out, "");
+    assert.deepEqual(readdirSync(cwd), [], "nothing created");
+    assert.equal(existsSync(path.join(cwd, ".data")), false);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,8 @@
 // `npm run bench -- compare <run-id|reference-id|import-id>... [--baseline ID] [--format table|md|csv|json]`
 // prints the same comparison as /compare (lib/compare/compare.ts). Runs and imports come from the control store:
 // DATABASE_URL, or the embedded one of DATA_DIR (shared with a running `npm start`, else started for the
-// duration of the command). References need no database.
+// duration of the command); the store read is named on stderr, and a DATA_DIR that holds none is refused, never
+// made. References need no database.
 import { buildComparison } from "../lib/compare/compare";
 import { toCsv } from "../lib/compare/export-csv";
 import { toJson } from "../lib/compare/export-json";
@@ -10,8 +11,9 @@ import { toTextTable } from "../lib/compare/export-text";
 import { isValidKey } from "../lib/compare/view-state";
 import { loadComparables } from "../lib/compare/load";
 import { prisma } from "../lib/db";
-import { CONTROL_DB, useCluster } from "../platform/embedded";
-import { dataDir, readEnv } from "../lib/env";
+import { CONTROL_DB, clusterExists, useCluster } from "../platform/embedded";
+import { dataDir, type Env, readEnv } from "../lib/env";
+import { describeUrl } from "../lib/targets/pgurl";
 import { migrate } from "../platform/migrate";
 import { REFERENCES } from "../lib/references/references";
 
@@ -22,12 +24,13 @@ export function usage(): string {
   return [
     "usage: npm run bench -- compare <id>... [--baseline <id>] [--format table|md|csv|json]",
     "",
-    "  <id>   a run id (r_…), an imported result (imp_…) or a published reference (ref:<id> or just <id>):",
+    "  <id>   a run id (r_…), an imported result (imp_…) or a published reference (ref:<id> or <id>):",
     ...REFERENCES.map((r) => `           ref:${r.id}`),
     "  --baseline <id>   deltas and ratios against this item (default: the first)",
     "  --format          table (default), md (Markdown, as the page's export), csv or json",
     "",
-    "Runs and imports are read from DATABASE_URL, or from the embedded Postgres in DATA_DIR.",
+    "Runs and imports are read from DATABASE_URL, or else from the embedded Postgres in DATA_DIR (default",
+    "./.data of the current folder), named on stderr. A DATA_DIR without a store is refused.",
   ].join("\n");
 }
 
@@ -72,6 +75,18 @@ export interface CompareIo {
 }
 const consoleIo: CompareIo = { out: (s) => void process.stdout.write(s), err: (s) => void process.stderr.write(s) };
 
+/** Why there is no store to read, and how to point at one. */
+function noStore(env: Env): string {
+  const dir = dataDir(env);
+  const where = process.env.DATA_DIR?.trim() ? `DATA_DIR ${dir}` : `${dir} (DATA_DIR's default, ./.data of the current folder)`;
+  return [
+    `no control store found: DATABASE_URL is not set and ${where} holds no data of the app.`,
+    "Run it from the project folder whose `npm start` (or --save) stored the runs, or point at the store:",
+    "DATA_DIR=/path/to/project/.data npm run bench -- compare …",
+    "DATABASE_URL=postgresql://user@host:5432/db npm run bench -- compare …",
+  ].join("\n  ");
+}
+
 export async function main(args: string[], io: CompareIo = consoleIo): Promise<number> {
   const p = parseCompareArgs(args);
   if (p.kind === "help") {
@@ -90,11 +105,18 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
     const env = readEnv();
     controlUrl = env.DATABASE_URL;
     if (needsDb && !controlUrl) {
+      // A folder without the app's data is refused before anything is started, so nothing is made there.
+      if (!clusterExists(dataDir(env), "control")) {
+        io.err(`bench compare: ${noStore(env)}\n`);
+        return 1;
+      }
       const server = await useCluster(dataDir(env), "control", env.EMBEDDED_PG_PORT);
       controlUrl = server.url(CONTROL_DB);
       if (server.owned) await migrate(controlUrl);
       stopEmbedded = () => server.stop();
-    }
+      const whose = server.owned ? "started for this command" : "of the running npm start";
+      io.err(`bench compare: reading the control store in DATA_DIR ${dataDir(env)} (embedded Postgres ${whose})\n`);
+    } else if (needsDb) io.err(`bench compare: reading the control store at DATABASE_URL (${describeUrl(controlUrl!)})\n`);
     const { items, problems } = await loadComparables(p.ids, needsDb ? prisma(controlUrl) : undefined, { samples: false });
     if (problems.length) {
       for (const pr of problems) io.err(`bench compare: ${pr.message}\n`);

@@ -1,7 +1,7 @@
 // What a workload's tests drive from above (workloads/boundary.test.ts lets only test files import it): the
 // engine, the CLI's parser and the summary's text. Workload code itself imports runner/core only.
 export { runWorkload, verificationError } from "./engine";
-export { parseArgs, usage } from "./cli-args";
+export { parseArgs, usage, workloadUsage } from "./cli-args";
 export { summaryText } from "./format";
 // A simulated clock for driving the core's pacers (runner/pacing.ts) in tests.
 export { FakeClock } from "./fake-clock";

@@ -43,6 +43,15 @@ function referenceFlags(): { fields: Map<string, FieldDef>; modes: string[] } {
 }
 const IGNORED_FLAGS = new Set(["host", "port", "db", "user", "password"]);
 
+/**
+ * Where the tool's flags start among a command line's words: after its program's name (`pg_msg_bench`, with or
+ * without a path such as ./ or /usr/local/bin/) or after `go run <package>`; 0 when neither is there.
+ */
+export function flagsStart(words: readonly string[]): number {
+  const at = words.findIndex((t) => /pg_msg_bench$|^go$/.test(t));
+  return at < 0 ? 0 : words[at] === "go" ? at + 3 : at + 1;
+}
+
 /** Parses a `pg_msg_bench` command line (Go flag syntax: -f=v, --f=v, -f v; bare boolean flags). */
 export function parseCommand(
   cmd: string,
@@ -53,8 +62,7 @@ export function parseCommand(
     .replace(/\\\s*\n/g, " ")
     .trim()
     .split(/\s+/);
-  const start = tokens.findIndex((t) => /pg_msg_bench$|^go$/.test(t));
-  const args = tokens.slice(start >= 0 ? (tokens[start] === "go" ? start + 3 : start + 1) : 0);
+  const args = tokens.slice(flagsStart(tokens));
   const config: Partial<Record<ImportConfigField, number | boolean>> = {};
   let mode: ImportedSummary["workload"] | undefined;
   for (let i = 0; i < args.length; i++) {

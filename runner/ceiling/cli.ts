@@ -33,6 +33,7 @@ import { searchRecorder } from "./execute";
 import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
 import { quitAfter, STOP_MS, within } from "../stop";
+import { flagLines, wrap } from "../help-text";
 
 export interface Io {
   out: (line: string) => void;
@@ -78,18 +79,14 @@ export function ceilingUsage(): string {
   return [
     "Usage: npm run bench -- ceiling <workload> [workload flags] --slo 'p99<50ms' [flags]",
     "",
-    "Finds the highest rate the target sustains: constant-rate steps, doubling while sustained, then bisecting",
-    "between the last sustained and the first unsustained rate. A step is sustained when the achieved rate is",
-    "within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal holds (on the",
-    "latency from each message's scheduled time where recorded), the paced writes keep to their timetable and",
-    "nothing failed. A step the runner was starved in (its CPU, its run-queue wait, or an event-loop stall that",
-    "alone explains the failure) is run again, never charged to the target. The rate found is confirmed by one",
-    "longer run (--confirm) before it is reported; if that fails the search goes on below it.",
+    ...wrap(
+      "Finds the highest rate the target sustains: constant-rate steps, doubling while sustained, then bisecting between the last sustained and the first unsustained rate. A step is sustained when the achieved rate is within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal holds (on the latency from each message's scheduled time where recorded), the paced writes keep to their timetable and nothing failed. A step the runner was starved in (its CPU, its run-queue wait, or an event-loop stall that alone explains the failure) is run again, never charged to the target. The rate found is confirmed by one longer run (--confirm) before it is reported; if that fails the search goes on below it.",
+    ),
     "",
-    ...Object.entries({ ...OWN, ...SHARED_HELP }).map(([f, h]) => `  --${f.padEnd(26)}${h}`),
+    ...Object.entries({ ...OWN, ...SHARED_HELP }).flatMap(([f, h]) => flagLines(`--${f}`, h)),
     "",
-    "Workload flags are the bench's (npm run bench -- --help), but for -duration and -throttle_writes.",
-    "Example: npm run bench -- ceiling queue -writers 10 -readers 15 --slo 'p99<50ms' --step 20s --max-rate 20000",
+    "Workload flags are the bench's (<workload> --help lists them), but -duration and -throttle_writes.",
+    "Example: npm run bench -- ceiling queue -writers 10 -readers 15 --slo 'p99<50ms' --step 20s",
   ].join("\n");
 }
 
