@@ -35,3 +35,6 @@ export const doersOf = (label: string) => (label.endsWith("e") ? `${label}rs` : 
 
 /** Whether a unit counts messages (a broker's): the only units that may be written "msg" or "message". */
 export const isMessageUnit = (unit: string) => unit === "msg" || unit === "message" || unit === "messages";
+
+/** The verb that agrees with a count: agree(1, "were", "was") is "was", any other count "were". */
+export const agree = (n: number, many: string, one: string) => (n === 1 ? one : many);

@@ -37,7 +37,7 @@ test("the old pgbb_target holding a table of the user's is left alone, with a li
   const note = await retireOldTargetDatabase(server);
   assert.match(
     note ?? "",
-    /still holds the database pgbb_target of the earlier layout, with 1 table\(s\) or other relation\(s\) of yours: left as it is; .*DROP DATABASE pgbb_target/,
+    /still holds the database pgbb_target of the earlier layout, with 1 table or other relation\(s\) of yours: left as it is; .*DROP DATABASE pgbb_target/,
   );
   assert.equal((await sql("postgres", "SELECT 1 FROM pg_database WHERE datname = 'pgbb_target'")).length, 1);
   await sql(TARGET_DB, "DROP TABLE mine");

@@ -14,6 +14,7 @@ import pg from "pg";
 import { PROJECT_ROOT } from "../lib/paths";
 import { diskOf, formatBytes } from "./disk";
 import { pidAlive } from "./pid";
+import { countWords } from "../lib/words";
 
 export const CONTROL_DB = "pgbb_control";
 export const TARGET_DB = "pgbb_target";
@@ -462,7 +463,7 @@ export async function retireOldTargetDatabase(control: EmbeddedServer): Promise<
     }
     const moved = `the default target now has a Postgres of its own (EMBEDDED_TARGET_PG_PORT)`;
     if (userObjects > 0)
-      return `The control store's server (port ${control.port}) still holds the database ${TARGET_DB} of the earlier layout, with ${userObjects} table(s) or other relation(s) of yours: left as it is; ${moved}. Drop it once you no longer need it: DROP DATABASE ${TARGET_DB}.`;
+      return `The control store's server (port ${control.port}) still holds the database ${TARGET_DB} of the earlier layout, with ${countWords(userObjects, "table")} or other relation(s) of yours: left as it is; ${moved}. Drop it once you no longer need it: DROP DATABASE ${TARGET_DB}.`;
     await admin.query(`DROP DATABASE ${TARGET_DB}`);
     return `Dropped the database ${TARGET_DB} of the earlier layout from the control store's server (it held nothing of yours): ${moved}.`;
   } finally {

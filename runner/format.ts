@@ -3,7 +3,7 @@ import type { LatencyStats } from "../lib/measurement/metrics";
 import type { RunSummary } from "../lib/measurement/summary";
 import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
-import { plural, unitWords } from "../lib/words";
+import { countWords, plural, unitWords } from "../lib/words";
 import { counterOf, type MetricModel, groupsOf, latencyMetrics, latencyOf, rateOperations, throughputOf } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
 import { verificationLine } from "../lib/measurement/verification";
@@ -83,7 +83,7 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
     const n = (v: number | undefined, f: (x: number) => string) => (v === undefined ? "–" : f(v));
     const groups = o.perGroup ? groupsOf(s) : [];
     tp.push([
-      o.perGroup ? `${o.label}s (${groups.length} groups)` : plural(o.label),
+      o.perGroup ? `${plural(o.label)} (${countWords(groups.length, "group")})` : plural(o.label),
       n(t?.perSecond, num),
       ...(bytes ? [n(t?.mibPerSec, (x) => num(x, 2))] : []),
       n(t?.count, int),

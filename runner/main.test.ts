@@ -124,7 +124,7 @@ test("a run whose verification fails is marked failed, loudly, and keeps its sum
   await c.end();
   const r = await waitFor(run.id, (x) => x.status !== "running");
   assert.equal(r.status, "failed");
-  assert.match((r as { error: string | null }).error ?? "", /^verification FAILED: 7 message\(s\) lost in group g0 partition 1/);
+  assert.match((r as { error: string | null }).error ?? "", /^verification FAILED: 7 messages lost in group g0 partition 1/);
   assert.equal(r.phase, "verifying", "it failed while verifying, not done");
   const summary = RunSummary.parse((r as { summary: unknown }).summary);
   assert.equal(factOf(summary.verification, "lost"), 7);

@@ -34,6 +34,7 @@ import { executeSearch } from "./ceiling/execute";
 import { carryPart } from "./parts/agent";
 import { carryOnePart, partArg } from "./parts/part-mode";
 import { claimPart } from "./parts/remote-store";
+import { countWords } from "../lib/words";
 
 /** How often an idle runner looks for queued runs. */
 const POLL_MS = 300;
@@ -190,7 +191,7 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
         if (Date.now() - lastSweep > SWEEP_MS) {
           lastSweep = Date.now();
           const n = await markInterruptedRuns(db);
-          if (n) log(`marked ${n} run(s) of silent runners as interrupted`);
+          if (n) log(`marked ${countWords(n, "run")} of silent runners as interrupted`);
           const c = await markInterruptedSearches(db);
           if (c) log(`marked ${c} ceiling search(es) of silent runners as interrupted`);
         }

@@ -16,6 +16,7 @@ import { backoffOf, definitionOf, type WorkloadConfig } from "../lib/workloads/c
 import type { RunnerLoadMeter } from "./load-meter";
 import type { RunStats, ScheduleWatch } from "./stats";
 import { E2E_CLOCK } from "./timing";
+import { agree, countWords } from "../lib/words";
 
 export interface TargetFacts {
   postgresVersion: string;
@@ -135,7 +136,7 @@ export async function ownSummary(i: OwnSummaryInput): Promise<RunSummary> {
       ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
       ...(stats.unreadableStamps > 0
         ? [
-            `${stats.unreadableStamps.toLocaleString("en-US")} message(s) carried an e2e time stamp that could not be read (payload not in bytea hex form, or not a clock reading of this run): they are not in the e2e latency`,
+            `${countWords(stats.unreadableStamps, "message")} carried an e2e time stamp that could not be read (payload not in bytea hex form, or not a clock reading of this run): they are not in the e2e latency`,
           ]
         : []),
       ...(unreadAtEnd > 0 ? [unreadNote(unreadAtEnd, i.drainLimitSeconds)] : []),
@@ -147,6 +148,6 @@ export async function ownSummary(i: OwnSummaryInput): Promise<RunSummary> {
 
 /** The note of messages still unread when the drain ended. */
 export const unreadNote = (unread: number, drainLimitSeconds: number) =>
-  `${unread} message(s) were still unread when the ${drainLimitSeconds} s drain ended (readers did not keep up)`;
+  `${countWords(unread, "message")} ${agree(unread, "were", "was")} still unread when the ${drainLimitSeconds} s drain ended (readers did not keep up)`;
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

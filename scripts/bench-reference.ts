@@ -14,6 +14,7 @@ import { resolveTarget } from "../runner/default-target";
 import { runWorkload } from "../runner/engine";
 import { liveLine, msText, num } from "../runner/format";
 import { benchArgs } from "./bench-args";
+import { countWords } from "../lib/words";
 
 const SCENARIOS = { pubsub: "pubsub-4vcpu-single-node", queue: "queue-4vcpu-single-node" } as const;
 
@@ -77,7 +78,7 @@ function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: strin
   console.log(`verification: ${summary.verification.ok ? "OK" : `FAILED: ${summary.verification.problems.slice(0, 3).join("; ")}`}`);
   if (ref)
     console.log(
-      `published: ${ref.server.instance} (${ref.server.vcpu} vCPU) server, client on a separate ${ref.client.instance}, ${ref.config.durationSeconds} s × ${ref.config.runs} run(s) averaged; ` +
+      `published: ${ref.server.instance} (${ref.server.vcpu} vCPU) server, client on a separate ${ref.client.instance}, ${ref.config.durationSeconds} s × ${countWords(ref.config.runs, "run")} averaged; ` +
         `ours: runner and Postgres ${summary.manifest.postgresVersion} share this ${summary.manifest.runnerCores}-core ${summary.manifest.runnerCpuModel}.`,
     );
 }

@@ -9,6 +9,7 @@ import { describeUrl } from "../lib/targets/pgurl";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import type { VerdictCase } from "./verdict-cases/_case";
+import { countWords } from "../lib/words";
 
 const CASES_DIR = path.join(PROJECT_ROOT, "scripts", "verdict-cases");
 
@@ -73,7 +74,7 @@ async function main() {
         console.log(`the run failed: ${(err as Error).message}\nMISMATCH`);
       }
     }
-    console.log(`\n${matched} of ${chosen.length} case(s) matched`);
+    console.log(`\n${matched} of ${countWords(chosen.length, "case")} matched`);
   } finally {
     await server?.stop();
   }

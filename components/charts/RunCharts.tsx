@@ -11,6 +11,7 @@ import { fmtLatency, fmtMs, fmtRate } from "@/lib/runs/format";
 import type { TelemetryInfo } from "@/lib/telemetry/shape";
 import { TelemetryCharts } from "../telemetry/TelemetryCharts";
 import { ChartCard } from "./ChartCard";
+import { countWords } from "../../lib/words";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
 const PCT = [
@@ -105,7 +106,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
           fill="#e03131"
           fillOpacity={0.15}
           ifOverflow="hidden"
-          label={labels ? { value: `${g.n} sample(s) lost`, position: "insideTop", fontSize: 11, fill: "#c92a2a" } : undefined}
+          label={labels ? { value: `${countWords(g.n, "sample")} lost`, position: "insideTop", fontSize: 11, fill: "#c92a2a" } : undefined}
         />
       ))}
       {warmupSeconds > 0 && (

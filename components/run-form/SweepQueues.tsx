@@ -5,6 +5,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { parseQueueCounts } from "@/workloads/queued-workflows/definition";
+import { countWords } from "../../lib/words";
 
 interface Launched {
   queues: number;
@@ -66,7 +67,7 @@ export function SweepQueues({
       if (r?.status !== 201) {
         const body = r ? ((await r.json().catch(() => ({}))) as { error?: string }) : {};
         setError(
-          `${q} queues: ${r ? (body.error ?? `the server answered HTTP ${r.status}`) : "the app did not answer"}${launched.length ? ` (the ${launched.length} run(s) before it are queued)` : ""}`,
+          `${q} queues: ${r ? (body.error ?? `the server answered HTTP ${r.status}`) : "the app did not answer"}${launched.length ? ` (the ${countWords(launched.length, "run")} before it are queued)` : ""}`,
         );
         break;
       }

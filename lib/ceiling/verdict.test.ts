@@ -131,7 +131,7 @@ describe("step verdict", () => {
       v.failures.map((x) => x.condition),
       ["errors"],
     );
-    assert.match(v.failures[0].message, /2 operation\(s\) failed: deadlock detected/);
+    assert.match(v.failures[0].message, /2 operations failed: deadlock detected/);
   });
 
   test("a starved runner's step is not charged to the target: marked starved, saying why", () => {

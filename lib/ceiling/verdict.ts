@@ -6,6 +6,7 @@ import type { LatencyStats } from "../measurement/metrics";
 import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
 import { type Slo, sloBreaches, sloText } from "./slo";
 import { perSecond, unitWords } from "../words";
+import { countWords } from "../words";
 
 /** The conditions of "sustained", in the order they are checked and shown. */
 export const CONDITIONS = ["rate", "schedule", "backlog", "readers", "latency", "errors", "client"] as const;
@@ -203,7 +204,10 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
   }
 
   if (f.errors.count > 0)
-    fail("errors", `${n0(f.errors.count)} operation(s) failed${f.errors.messages.length ? `: ${f.errors.messages.slice(0, 3).join("; ")}` : ""}`);
+    fail(
+      "errors",
+      `${countWords(Math.round(f.errors.count), "operation")} failed${f.errors.messages.length ? `: ${f.errors.messages.slice(0, 3).join("; ")}` : ""}`,
+    );
 
   if (!f.client) unchecked.push({ condition: "client", message: "the runner's load was not recorded for this step's run" });
   const starved = failures.length ? starvation(f, slo, failures) : null;

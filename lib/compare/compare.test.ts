@@ -473,3 +473,15 @@ test("each measured side's verdict and what its server did: in the table, the Ma
   // Without any item measured by telemetry, there are no such rows.
   assert.ok(!buildComparison([fromRun(runRecord("r_old")), ref("queue-4vcpu-single-node")]).results.some((r) => r.group === "What the server did"));
 });
+
+test("Markdown export: a typed label stays text, never HTML, a link or an image", () => {
+  const hostile = "<img src=x onerror=alert(1)> [click](javascript:alert(1)) `code` & a|b";
+  const items = [ref("pubsub-4vcpu-single-node"), fromImport({ id: "imp_x", label: hostile, createdAt: new Date(), parsed: parseToolOutput(PUBSUB_OUT) })];
+  const md = toMarkdown(buildComparison(items, "ref:pubsub-4vcpu-single-node"));
+  assert.doesNotMatch(md, /(^|[^\\])<img/m, "no raw tag");
+  assert.doesNotMatch(md, /[^\\]\]\(javascript:/, "no live link");
+  const escaped = "\\<img src=x onerror=alert(1)\\> \\[click\\](javascript:alert(1)) \\`code\\` \\& a";
+  assert.ok(md.includes(`| Imported: ${escaped}\\|b |`), `the label escaped in its table cell:\n${md}`);
+  assert.ok(md.includes(`- Imported: ${escaped}|b: Imported from the reference tool's output`), "a note's label is escaped too");
+  assert.ok(md.includes(`Hardware is unknown for: Imported: ${escaped}|b.`), "a caveat naming the label escapes it");
+});

@@ -9,8 +9,14 @@ import { comparedMetrics } from "./metrics";
 import { type ContextNote, effectLines, TOP_NOTES } from "./notes";
 
 const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+/**
+ * Free text that may hold a label someone typed (a run's or an import's: the label itself, a note naming it), as text: the characters that open HTML, an entity, a link, an image
+ * or code are backslash-escaped (CommonMark escapes any ASCII punctuation), so `<img …>` or `[x](javascript:…)`
+ * stays text, while ids such as r_7339 read as typed; a table cell's `|` is escaped by mdRow.
+ */
+export const mdText = (s: string) => s.replace(/[\\`[\]<>&]/g, "\\$&").replace(/\s*\n\s*/g, " ");
 const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(" | ")} |`;
-const badgeText = (c: Comparable) => `${c.label} (${c.badge})`;
+const badgeText = (c: Comparable) => `${mdText(c.label)} (${c.badge})`;
 
 function triple(c: Comparable, m: Metric): string {
   const l = pctsOf(c, m);
@@ -51,7 +57,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
     for (const c of items)
       lines.push(
         mdRow([
-          c.label,
+          mdText(c.label),
           c.badge,
           fmtCell(c.env.server ?? null),
           rate(rateOf(c, "write", "items"), rateOf(c, "write", "MiB"), perSecOf(c, "write")),
@@ -75,7 +81,7 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
     for (const c of items)
       lines.push(
         mdRow([
-          c.label,
+          mdText(c.label),
           c.badge,
           fmtCell(c.env.server ?? null),
           ...m.rates.map((r) => fmtNum(rateOf(c, r.name, "items"), 2)),
@@ -102,13 +108,13 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
     );
   }
   lines.push("", "## Configuration", "");
-  lines.push(mdRow(["Field", ...items.map((c) => c.label)]));
+  lines.push(mdRow(["Field", ...items.map((c) => mdText(c.label))]));
   lines.push(mdRow(["---", ...items.map(() => "---")]));
   for (const r of [...cmp.config, ...cmp.env])
     lines.push(mdRow([`${r.label}${r.differs ? " ≠" : ""}`, ...r.values.map((v, i) => fmtAnnotated(v, r.annotations[i]))]));
   if (cmp.notes.length) {
     // Ranked, most telling first; beyond the first few, folded as the page folds them.
-    const note = (n: ContextNote) => `- ${n.severity === "warn" ? `**${n.topic}**` : n.topic}: ${n.text}`;
+    const note = (n: ContextNote) => `- ${n.severity === "warn" ? `**${n.topic}**` : n.topic}: ${mdText(n.text)}`;
     lines.push("", "## What makes this comparison unfair", "");
     for (const n of cmp.notes.slice(0, TOP_NOTES)) lines.push(note(n));
     const rest = cmp.notes.slice(TOP_NOTES);
@@ -118,12 +124,12 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
   const effects = effectLines(cmp);
   if (effects.length) {
     lines.push("", "## Known effects beside the deltas", "");
-    for (const e of effects) lines.push(`- ${e}`);
+    for (const e of effects) lines.push(`- ${mdText(e)}`);
   }
   const perItem = items.filter((c) => c.notes.length);
   if (perItem.length) {
     lines.push("", "## What the numbers mean", "");
-    for (const c of perItem) for (const n of c.notes) lines.push(`- ${c.label}: ${n}`);
+    for (const c of perItem) for (const n of c.notes) lines.push(`- ${mdText(c.label)}: ${mdText(n)}`);
   }
   lines.push("");
   return lines.join("\n");

@@ -3,6 +3,7 @@
 // hole that later fills (a live stream would skip it). Memory is bounded: past MAX_SAMPLES waiting, the
 // oldest are dropped and counted, and the run's summary says which were lost.
 import { isStoreUnavailable, storeErrorText } from "../status/health";
+import { countWords } from "../words";
 
 /** One hour of samples at one per second: a few MB at most. */
 export const MAX_SAMPLES = 3600;
@@ -107,7 +108,7 @@ export class SampleOutbox<S extends { seq: number }> {
       ranges.push(i === j ? `${seqs[i]}` : `${seqs[i]}–${seqs[j]}`);
       i = j + 1;
     }
-    return `${seqs.length} sample(s) (seq ${ranges.join(", ")}) could not be stored: ${[...this.why].join("; ")}; the chart has a gap there`;
+    return `${countWords(seqs.length, "sample")} (seq ${ranges.join(", ")}) could not be stored: ${[...this.why].join("; ")}; the chart has a gap there`;
   }
 }
 

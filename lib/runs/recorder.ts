@@ -9,6 +9,7 @@ import { storeErrorText } from "../status/health";
 import { SampleOutbox, StopBudget, untilStored } from "./outbox";
 import { appendSample, finishRun, isCancelRequested, setPhase } from "./store";
 import type { SampleMetrics } from "../measurement/sample";
+import { countWords } from "../words";
 
 export interface RecordedSample {
   seq: number;
@@ -94,7 +95,7 @@ export function runRecorder(runId: string, db: PrismaClient, log: (line: string)
       }
     },
     unsaved() {
-      const parts = [...(outcomeStored ? [] : ["the outcome"]), ...(outbox.waiting ? [`${outbox.waiting} sample(s)`] : [])];
+      const parts = [...(outcomeStored ? [] : ["the outcome"]), ...(outbox.waiting ? [`${countWords(outbox.waiting, "sample")}`] : [])];
       return parts.length ? parts.join(" and ") : null;
     },
   };

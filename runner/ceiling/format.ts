@@ -7,6 +7,7 @@ import { fmtLatency, fmtPercent } from "../../lib/runs/format";
 import { perSecond } from "../../lib/words";
 import { num } from "../format";
 import type { CeilingStep } from "./driver";
+import { agree, countWords } from "../../lib/words";
 
 /** "400 msg/s", "400 row/s": a rate in the search's paced unit (lib/ceiling/rate.ts searchUnit). */
 const rateIn = (unit: string) => (n: number) => `${Math.round(n).toLocaleString("en-US")} ${perSecond(unit)}`;
@@ -51,7 +52,10 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
   if (r.failedAbove)
     out.push(`the ${r.failedAbove.confirmation ? "confirmation" : "next step"} at ${rate(r.failedAbove.rate)} was ${verdictText(r.failedAbove.verdict)}`);
   const starved = r.steps.filter((s) => s.starved).length;
-  if (starved) out.push(`${starved} step(s) were starved (the runner, not the target, could have decided them) and were run again`);
+  if (starved)
+    out.push(
+      `${countWords(starved, "step")} ${agree(starved, "were", "was")} starved (the runner, not the target, could have decided them) and run again`,
+    );
   if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);
   const why: Record<SearchResult<CeilingStep>["stop"], string> = {
     converged: "the bracket is as narrow as asked",
@@ -63,6 +67,6 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     starved: "the runner was starved (not the target) every time the last rate was measured: run it on a less loaded machine",
     unconfirmed: "every longer run confirming the rate found failed: the bracket is not confirmed",
   };
-  out.push(`${r.steps.length} step(s); stopped because ${why[r.stop]}`);
+  out.push(`${countWords(r.steps.length, "step")}; stopped because ${why[r.stop]}`);
   return out;
 }

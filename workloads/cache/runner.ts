@@ -13,6 +13,7 @@ import { type TargetClient, clock } from "../../runner/core";
 import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule, ZipfSampler } from "../yong/driver";
 import type { CacheConfig } from "./definition";
+import { agree, countWords } from "../../lib/words";
 
 export const cacheSql = (s: string, unlogged: boolean) => ({
   create: `CREATE ${unlogged ? "UNLOGGED " : ""}TABLE ${s}.cache_entries (key TEXT PRIMARY KEY, value JSONB NOT NULL, expires_at TIMESTAMPTZ)`,
@@ -214,16 +215,19 @@ class CacheWorkload implements YongWorkload {
       }
     }
     const lost = seen.reduce((n, s) => n + (s ? 0 : 1), 0);
-    if (lost) problems.push(`${lost} key(s) missing from cache_entries (every key was prefilled and sets only ever overwrite)`);
-    if (foreign) problems.push(`${foreign} row(s) in cache_entries that are not one of this run's keys`);
-    if (wrongValue) problems.push(`${wrongValue} key(s) hold a value that is not the last set the runner committed for them: ${examples.join("; ")}`);
-    if (this.otherKeyGets) problems.push(`${this.otherKeyGets} get(s) returned another key's value: ${this.getsOfOtherKeys.join("; ")}`);
+    if (lost) problems.push(`${countWords(lost, "key")} missing from cache_entries (every key was prefilled and sets only ever overwrite)`);
+    if (foreign) problems.push(`${countWords(foreign, "row")} in cache_entries that are not one of this run's keys`);
+    if (wrongValue)
+      problems.push(
+        `${countWords(wrongValue, "key")} ${agree(wrongValue, "hold", "holds")} a value that is not the last set the runner committed for them: ${examples.join("; ")}`,
+      );
+    if (this.otherKeyGets) problems.push(`${countWords(this.otherKeyGets, "get")} returned another key's value: ${this.getsOfOtherKeys.join("; ")}`);
     const misses = this.misses;
     // Nothing can expire while the run is shorter than the TTL: every get of a prefilled key must hit.
     const ranMs = clock() - this.prefilledAt;
     if (ranMs < c.ttlSeconds * 1000) {
-      if (misses) problems.push(`${misses} get(s) missed, though every key was prefilled and none can have expired (TTL ${c.ttlSeconds} s)`);
-    } else if (misses) this.notes.push(`${misses} get(s) missed: keys not set again within the ${c.ttlSeconds} s TTL expired`);
+      if (misses) problems.push(`${countWords(misses, "get")} missed, though every key was prefilled and none can have expired (TTL ${c.ttlSeconds} s)`);
+    } else if (misses) this.notes.push(`${countWords(misses, "get")} missed: keys not set again within the ${c.ttlSeconds} s TTL expired`);
     const { sets, gets } = this;
     const countsMatch = r.rows.length === c.keys && lost === 0 && foreign === 0 && wrongValue === 0;
     return {

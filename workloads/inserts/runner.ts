@@ -7,6 +7,7 @@ import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type S
 import { uuid7 } from "../dbos/uuid7";
 import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { InsertsConfig } from "./definition";
+import { agree, countWords } from "../../lib/words";
 
 /** The study's statement; prepared once per connection, as asyncpg's conn.execute prepares it. */
 export const INSERT_SQL = (schema: string) => `INSERT INTO ${schema}.bench_inserts (id, payload) VALUES ($1, $2)`;
@@ -78,8 +79,8 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
       const problems: string[] = [];
       if (n !== inserted)
         problems.push(`bench_inserts holds ${n.toLocaleString("en-US")} rows but ${inserted.toLocaleString("en-US")} inserts were counted as committed`);
-      if (duplicated > 0) problems.push(`${duplicated} id(s) occur more than once in bench_inserts`);
-      if (notV7 > 0) problems.push(`${notV7} id(s) in bench_inserts are not UUIDv7s (the runner only writes UUIDv7)`);
+      if (duplicated > 0) problems.push(`${countWords(duplicated, "id")} ${agree(duplicated, "occur", "occurs")} more than once in bench_inserts`);
+      if (notV7 > 0) problems.push(`${countWords(notV7, "id")} in bench_inserts are not UUIDv7s (the runner only writes UUIDv7)`);
       return {
         ok: problems.length === 0,
         checked: n,

@@ -12,6 +12,7 @@ import { type TargetClient, clock } from "../../runner/core";
 import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule } from "../yong/driver";
 import type { JobqueueConfig } from "./definition";
+import { agree, countWords } from "../../lib/words";
 
 export const jobqueueSql = (s: string, partial: boolean) => ({
   create: `CREATE TABLE ${s}.job_queue (
@@ -178,8 +179,8 @@ class JobqueueWorkload implements YongWorkload {
       if (times > 1) duplicated += times - 1;
       if (!mine.has(id)) foreignTaken++;
     }
-    if (duplicated) problems.push(`${duplicated} dequeue(s) took a job that had been dequeued already`);
-    if (foreignTaken) problems.push(`consumers dequeued ${foreignTaken} job(s) that no producer of this run inserted`);
+    if (duplicated) problems.push(`${countWords(duplicated, "dequeue")} took a job that had been dequeued already`);
+    if (foreignTaken) problems.push(`consumers dequeued ${countWords(foreignTaken, "job")} that no producer of this run inserted`);
 
     // What the table holds: this run's jobs with the status their history gives them, nothing else.
     const failedCompletion = new Set(this.notCompleted);
@@ -202,9 +203,9 @@ class JobqueueWorkload implements YongWorkload {
       }
     }
     const lost = this.inserted.length - present.size;
-    if (lost) problems.push(`${lost} job(s) the producers inserted are missing from job_queue`);
-    if (foreign) problems.push(`${foreign} job(s) in job_queue that no producer of this run inserted`);
-    if (wrongStatus) problems.push(`${wrongStatus} job(s) whose status is not what the consumers did to them: ${examples.join("; ")}`);
+    if (lost) problems.push(`${countWords(lost, "job")} the producers inserted are missing from job_queue`);
+    if (foreign) problems.push(`${countWords(foreign, "job")} in job_queue that no producer of this run inserted`);
+    if (wrongStatus) problems.push(`${countWords(wrongStatus, "job")} whose status is not what the consumers did to them: ${examples.join("; ")}`);
     if (c.preload) {
       const p = await admin.query<{ n: string; done: string }>(
         `SELECT count(*) AS n, count(*) FILTER (WHERE status = 'completed') AS done FROM ${schema}.job_queue WHERE id <= $1`,
@@ -214,7 +215,7 @@ class JobqueueWorkload implements YongWorkload {
         problems.push(`of the ${c.preload} preloaded completed jobs, ${p.rows[0].n} are there and ${p.rows[0].done} still completed`);
     }
     const pending = this.inserted.length - taken.size + foreignTaken;
-    if (pending > 0) this.notes.push(`${pending.toLocaleString("en-US")} job(s) were still pending at the end (producers outpaced consumers)`);
+    if (pending > 0) this.notes.push(`${countWords(pending, "job")} ${agree(pending, "were", "was")} still pending at the end (producers outpaced consumers)`);
     if (this.notCompleted.length) this.notes.push(`${this.notCompleted.length} dequeued job(s) were left processing: their completion failed`);
     return {
       ok: problems.length === 0,

@@ -11,6 +11,7 @@ import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver"
 import type { NotifyConfig } from "./definition";
 import { channelName, messagePayload, notifySql } from "./sql";
 import { Deliveries, ListenSubscriber, PollingSubscriber, POLL_INTERVAL_MS, type Subscriber } from "./subscribers";
+import { countWords, unitWords } from "../../lib/words";
 
 /** After the last publish, how long the subscriber may take to receive the rest. */
 export const DELIVERY_GRACE_MS = 5000;
@@ -172,36 +173,36 @@ class NotifyWorkload implements YongWorkload {
       const p = row.p === null ? -1 : Number(row.p);
       if (!(p >= 0 && p < this.publishedCount.length)) {
         countsMatch = false;
-        problems.push(`the messages table holds ${n} row(s) no publisher of this run inserted`);
+        problems.push(`the messages table holds ${countWords(n, "row")} no publisher of this run inserted`);
         continue;
       }
       seen.add(p);
       if (n !== this.publishedCount[p] || Number(row.distinct_n) !== n || Number(row.seq_sum) !== this.publishedSum[p]) {
         countsMatch = false;
         problems.push(
-          `publisher ${p}: published ${this.publishedCount[p]} message(s) (sequence numbers summing to ${this.publishedSum[p]}), the table holds ${n} (${row.distinct_n} distinct, summing to ${row.seq_sum})`,
+          `publisher ${p}: published ${countWords(this.publishedCount[p], "message")} (sequence numbers summing to ${this.publishedSum[p]}), the table holds ${n} (${row.distinct_n} distinct, summing to ${row.seq_sum})`,
         );
       }
     }
     for (let p = 0; p < this.publishedCount.length; p++)
       if (!seen.has(p) && this.publishedCount[p] > 0) {
         countsMatch = false;
-        problems.push(`publisher ${p}: published ${this.publishedCount[p]} message(s), the table holds none of them`);
+        problems.push(`publisher ${p}: published ${countWords(this.publishedCount[p], "message")}, the table holds none of them`);
       }
     // What the subscriber received against what was published.
     const lost = d.lost(this.publishedCount);
-    const how = this.ctx.config.variant === "modded" ? "notification(s)" : "message(s)";
+    const noun = this.ctx.config.variant === "modded" ? "notification" : "message";
     if (lost)
       problems.push(
-        `${lost.toLocaleString("en-US")} published ${how} never received within ${DELIVERY_GRACE_MS / 1000} s of the last publish (received ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")})`,
+        `${lost.toLocaleString("en-US")} published ${unitWords(noun, lost)} never received within ${DELIVERY_GRACE_MS / 1000} s of the last publish (received ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")})`,
       );
-    if (d.duplicated) problems.push(`${d.duplicated.toLocaleString("en-US")} ${how} received more than once`);
-    if (d.foreign) problems.push(`${d.foreign.toLocaleString("en-US")} ${how} received that no publisher of this run sent`);
+    if (d.duplicated) problems.push(`${countWords(d.duplicated, noun)} received more than once`);
+    if (d.foreign) problems.push(`${countWords(d.foreign, noun)} received that no publisher of this run sent`);
     for (let p = 0; p < this.publishedCount.length; p++)
       if ((d.seqSum[p] ?? 0) > this.publishedSum[p])
         problems.push(`publisher ${p}: the subscriber received sequence numbers it did not publish (sum ${d.seqSum[p]} > ${this.publishedSum[p]})`);
     this.notes.push(
-      `delivered ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")} published message(s) (${this.ctx.config.variant === "modded" ? "LISTEN" : `polling ${this.ctx.config.channels} channel(s) every ${POLL_INTERVAL_MS} ms`})`,
+      `delivered ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")} published message(s) (${this.ctx.config.variant === "modded" ? "LISTEN" : `polling ${countWords(this.ctx.config.channels, "channel")} every ${POLL_INTERVAL_MS} ms`})`,
       ...(this.subscriber?.notes() ?? this.subscriberNotes),
     );
     const tableMatches = countsMatch && rows === this.publishedTotal;

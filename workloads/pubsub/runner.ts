@@ -26,6 +26,7 @@ import {
   type WorkloadVerification,
 } from "../runtime";
 import { brokerFacts } from "../../lib/measurement/verification";
+import { countWords } from "../../lib/words";
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED"; // the reference passes sql.LevelReadCommitted
 
@@ -454,7 +455,7 @@ class PubsubRun implements WorkloadRun {
         lost += missing;
         countsMatch = false;
         problems.push(
-          `partition ${p}: offsets 1..${tip} were handed out but the table holds ${n} rows (offsets ${n ? `${mn}..${mx}` : "none"}): ${missing} message(s) missing`,
+          `partition ${p}: offsets 1..${tip} were handed out but the table holds ${n} rows (offsets ${n ? `${mn}..${mx}` : "none"}): ${countWords(missing, "message")} missing`,
         );
       }
       if (this.written[p - 1] !== n) {
@@ -480,9 +481,9 @@ class PubsubRun implements WorkloadRun {
         }
         unreadAtEnd += Math.max((tips.get(st.partition) ?? 0) - co, 0);
       }
-      if (st.lost) problems.push(`${st.lost} message(s) lost in ${where} (claimed but never read)`);
-      if (st.duplicated) problems.push(`${st.duplicated} message(s) read twice in ${where}`);
-      if (st.outOfOrder) problems.push(`${st.outOfOrder} message(s) out of order in ${where}`);
+      if (st.lost) problems.push(`${countWords(st.lost, "message")} lost in ${where} (claimed but never read)`);
+      if (st.duplicated) problems.push(`${countWords(st.duplicated, "message")} read twice in ${where}`);
+      if (st.outOfOrder) problems.push(`${countWords(st.outOfOrder, "message")} out of order in ${where}`);
       lost += st.lost;
       duplicated += st.duplicated;
       outOfOrder += st.outOfOrder;

@@ -25,6 +25,7 @@ import {
 import { brokerFacts } from "../../lib/measurement/verification";
 import { owned } from "../../lib/workloads/parts";
 import { z } from "zod";
+import { countWords } from "../../lib/words";
 
 /** A part's record (QueueRun.ledger): arrays indexed by global writer, zero (or "") for writers of other parts. */
 const QueueLedger = z.object({
@@ -298,7 +299,7 @@ class QueueRun implements WorkloadRun {
       if (row.w === null) {
         foreign = Number(row.rows);
         problems.push(
-          `${foreign} row(s) in the queue or its archive that no writer inserted (a payload of another size or content, or a sequence number beyond what its writer wrote)`,
+          `${countWords(foreign, "row")} in the queue or its archive that no writer inserted (a payload of another size or content, or a sequence number beyond what its writer wrote)`,
         );
         continue;
       }
@@ -310,25 +311,25 @@ class QueueRun implements WorkloadRun {
       if (missing > 0) {
         lost += missing;
         problems.push(
-          `writer ${w}: ${missing} message(s) lost, neither queued nor consumed, of the ${this.inserted[w]} it inserted${await this.firstMissing(admin, w)}`,
+          `writer ${w}: ${countWords(missing, "message")} lost, neither queued nor consumed, of the ${this.inserted[w]} it inserted${await this.firstMissing(admin, w)}`,
         );
       }
       if (rows > seqs) {
         duplicated += rows - seqs;
-        problems.push(`writer ${w}: ${rows - seqs} message(s) present more than once in the queue and its archive`);
+        problems.push(`writer ${w}: ${countWords(rows - seqs, "message")} present more than once in the queue and its archive`);
       }
       const archived = Number(row.archived);
       if (archived !== this.consumedCount[w] || Number(row.archived_sum) !== this.consumedSeqSum[w])
         problems.push(
-          `writer ${w}: the readers consumed ${this.consumedCount[w]} message(s) marked as its own (sequence numbers summing to ${this.consumedSeqSum[w]}) but the archive holds ${archived} of its messages (summing to ${row.archived_sum}): consumed rows it did not write, or archived rows changed`,
+          `writer ${w}: the readers consumed ${countWords(this.consumedCount[w], "message")} marked as its own (sequence numbers summing to ${this.consumedSeqSum[w]}) but the archive holds ${archived} of its messages (summing to ${row.archived_sum}): consumed rows it did not write, or archived rows changed`,
         );
     }
     for (let w = 0; w < this.inserted.length; w++) {
       if (seen.has(w) || this.inserted[w] === 0) continue;
       lost += this.inserted[w];
-      problems.push(`writer ${w}: ${this.inserted[w]} message(s) lost, neither queued nor consumed: all it inserted`);
+      problems.push(`writer ${w}: ${countWords(this.inserted[w], "message")} lost, neither queued nor consumed: all it inserted`);
     }
-    if (this.consumedForeign) problems.push(`the readers consumed ${this.consumedForeign} message(s) that no writer of this run wrote`);
+    if (this.consumedForeign) problems.push(`the readers consumed ${countWords(this.consumedForeign, "message")} that no writer of this run wrote`);
     return { lost, duplicated, foreign };
   }
 
@@ -371,9 +372,9 @@ class QueueRun implements WorkloadRun {
     } else {
       lost = Math.max(inserted - (queued + distinct - inBoth), 0);
       duplicated = archived - distinct + inBoth;
-      if (lost) problems.push(`${lost} message(s) lost: inserted ${inserted}, but only ${queued} still queued + ${distinct} consumed`);
-      if (archived !== distinct) problems.push(`${archived - distinct} message(s) consumed more than once (duplicate ids in queue_archive)`);
-      if (inBoth) problems.push(`${inBoth} message(s) both consumed and still queued`);
+      if (lost) problems.push(`${countWords(lost, "message")} lost: inserted ${inserted}, but only ${queued} still queued + ${distinct} consumed`);
+      if (archived !== distinct) problems.push(`${countWords(archived - distinct, "message")} consumed more than once (duplicate ids in queue_archive)`);
+      if (inBoth) problems.push(`${countWords(inBoth, "message")} both consumed and still queued`);
       const extra = queued + distinct - inBoth - inserted;
       if (extra > 0) problems.push(`${extra} more row(s) in the target than the runner inserted`);
     }

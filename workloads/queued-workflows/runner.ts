@@ -13,6 +13,7 @@ import { type Claimed, IdDigest, type QwLedger } from "./ledger";
 import { createQwSchema } from "./schema";
 import { currentTail, IN_CHUNK, insertColumns, onConflict217, qwSql, type QwSql } from "./sql";
 import { VALUES } from "../dbos/schema";
+import { agree, countWords } from "../../lib/words";
 
 /** The application name the study's queue script gives its DBOSClient and workers (current profile). */
 const APP_NAME = "dbos-queue-bench";
@@ -445,7 +446,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
       }
     if (parts.length > 1)
       this.notes.push(
-        `over ${parts.length} runner processes: ${crossed.toLocaleString("en-US")} workflow(s) were completed by another process than the one that enqueued them (their e2e latency is not timed: each process times its own); backlog peaks are each process's own, added`,
+        `over ${parts.length} runner processes: ${countWords(crossed, "workflow")} ${agree(crossed, "were", "was")} completed by another process than the one that enqueued them (their e2e latency is not timed: each process times its own); backlog peaks are each process's own, added`,
       );
   }
 
@@ -470,15 +471,15 @@ class QueuedWorkflowsRun implements WorkloadRun {
       const n = Number(row.n);
       const odd = Number(row.odd);
       if (odd) {
-        problems.push(`${odd} row(s) in workflow_status whose id is not a UUID this run generated (queue ${row.queue_name}, status ${row.status})`);
+        problems.push(`${countWords(odd, "row")} in workflow_status whose id is not a UUID this run generated (queue ${row.queue_name}, status ${row.status})`);
       }
       if (row.queue_name === null || !this.names.includes(row.queue_name)) {
-        problems.push(`${n} row(s) on a queue this run never used: ${row.queue_name ?? "no queue"} (status ${row.status})`);
+        problems.push(`${countWords(n, "row")} on a queue this run never used: ${row.queue_name ?? "no queue"} (status ${row.status})`);
         continue;
       }
       const into = row.status === "SUCCESS" ? success : row.status === "ENQUEUED" || row.status === "PENDING" ? open : null;
       if (!into) {
-        problems.push(`${n} workflow(s) on ${row.queue_name} with status ${row.status}: neither completed nor still queued`);
+        problems.push(`${countWords(n, "workflow")} on ${row.queue_name} with status ${row.status}: neither completed nor still queued`);
         continue;
       }
       into.count += n - odd;
@@ -495,15 +496,17 @@ class QueuedWorkflowsRun implements WorkloadRun {
     for (const id of this.inFlight.keys()) inFlight.add(id);
     if (!this.completedIds.equals(success))
       problems.push(
-        `the workers completed ${completed} workflow(s) but workflow_status holds ${success.count} SUCCESS row(s)${success.count === completed ? " with other ids" : ""}: completions lost, or rows changed`,
+        `the workers completed ${countWords(completed, "workflow")} but workflow_status holds ${success.count} SUCCESS row(s)${success.count === completed ? " with other ids" : ""}: completions lost, or rows changed`,
       );
     if (!inFlight.equals(open))
       problems.push(
-        `${inFlight.count} workflow(s) were enqueued and not completed, but workflow_status holds ${open.count} ENQUEUED or PENDING row(s)${open.count === inFlight.count ? " with other ids" : ""}`,
+        `${countWords(inFlight.count, "workflow")} ${agree(inFlight.count, "were", "was")} enqueued and not completed, but workflow_status holds ${open.count} ENQUEUED or PENDING row(s)${open.count === inFlight.count ? " with other ids" : ""}`,
       );
     if (restarted) problems.push(`${restarted} completed workflow(s) were started more than once (recovery_attempts is not 1)`);
     if (this.completedUnknown)
-      problems.push(`the workers completed ${this.completedUnknown} workflow(s) that were not in flight: completed twice, or never enqueued by this run`);
+      problems.push(
+        `the workers completed ${countWords(this.completedUnknown, "workflow")} that were not in flight: completed twice, or never enqueued by this run`,
+      );
     if (this.completedNoRow)
       problems.push(`${this.completedNoRow} completion UPDATE(s) found no PENDING row: the workflow was completed twice or changed underneath`);
     const rows = success.count + open.count;
@@ -511,7 +514,9 @@ class QueuedWorkflowsRun implements WorkloadRun {
     if (lost && !problems.length) problems.push(`${lost} enqueued workflow(s) are missing from workflow_status`);
     const held = this.heldAtStop.reduce((a, b) => a + b, 0);
     if (pendingRows !== held)
-      problems.push(`${pendingRows} workflow(s) are PENDING (claimed, not completed) but the workers held ${held} claimed ones when they stopped`);
+      problems.push(
+        `${countWords(pendingRows, "workflow")} ${agree(pendingRows, "are", "is")} PENDING (claimed, not completed) but the workers held ${held} claimed ones when they stopped`,
+      );
     const queued = [...stillQueued.values()].reduce((a, b) => a + b, 0);
     this.notes.push(...this.reportNotes(stillQueued, held));
     const countsMatch = success.count === completed && open.count === inFlight.count && rows === enqueued;
@@ -551,7 +556,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
           .map(([q, k]) => `${k.toLocaleString("en-US")} on ${q}`)
           .join(", ")}${stillQueued.size > 8 ? `, … (${stillQueued.size} queues)` : ""}`,
       );
-    if (held) out.push(`${held.toLocaleString("en-US")} workflow(s) claimed (PENDING) but not yet started when the workers stopped`);
+    if (held) out.push(`${countWords(held, "workflow")} claimed (PENDING) but not yet started when the workers stopped`);
     if (this.contention)
       out.push(
         `${this.contention.toLocaleString("en-US")} dequeue poll(s) hit contention (serialization failure or lock not available) and doubled that queue's polling interval, as the library does`,

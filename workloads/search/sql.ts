@@ -8,6 +8,7 @@
 //   indexes on title and body, which ILIKE '%term%' can use.
 import type pg from "pg";
 import { type Corpus, corpusChecksumSql } from "./corpus";
+import { countWords } from "../../lib/words";
 
 /** What verification needs of a corpus (not its articles). */
 export type CorpusFacts = Pick<Corpus, "checksum" | "matches"> & { size: number };
@@ -98,7 +99,7 @@ export async function verifyCorpus(admin: pg.Client, sql: ReturnType<typeof sear
       const extra = [...found].filter((id) => !want.has(id));
       if (missing.length || extra.length)
         problems.push(
-          `"${term}": the ${variant} search finds ${found.size} article(s), the corpus has it in ${expected.length}` +
+          `"${term}": the ${variant} search finds ${countWords(found.size, "article")}, the corpus has it in ${expected.length}` +
             `${missing.length ? `; missing ids ${listed(missing)}` : ""}${extra.length ? `; unexpected ids ${listed(extra)}` : ""}`,
         );
     }

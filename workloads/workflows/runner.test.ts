@@ -81,7 +81,7 @@ test("a workflow set back to PENDING, or one deleted, fails verification", async
       assert.equal(s.verification.facts.find((f) => f.name === "workflows in workflow_status")?.ok, false);
       const p = s.verification.problems.join("\n");
       assert.match(p, /workflow_status holds [\d,]+ workflows but [\d,]+ starts were counted as committed/);
-      assert.match(p, /1 workflow\(s\) are not final \(status other than SUCCESS\)/);
+      assert.match(p, /1 workflow is not final \(status other than SUCCESS\)/);
       assert.match(p, /[\d,]+ workflows are SUCCESS but [\d,]+ completions were counted as committed/);
     },
   );

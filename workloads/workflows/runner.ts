@@ -12,6 +12,7 @@ import * as S from "../dbos/statements";
 import { uuid7 } from "../dbos/uuid7";
 import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { WorkflowsConfig } from "./definition";
+import { agree, countWords } from "../../lib/words";
 
 /** Each profile's statements and how it opens the transactions that differ (captured). */
 function statementsOf(profile: DbosProfile, schema: string) {
@@ -179,7 +180,7 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
       if (notFinal > 0) {
         const failed = started - completed;
         problems.push(
-          `${fmt(notFinal)} workflow(s) are not final (status other than SUCCESS)${failed > 0 ? `; ${fmt(failed)} failed after their start (errors counted)` : ""}`,
+          `${countWords(notFinal, "workflow")} ${agree(notFinal, "are", "is")} not final (status other than SUCCESS)${failed > 0 ? `; ${fmt(failed)} failed after their start (errors counted)` : ""}`,
         );
       }
       if (outputs !== success * c.steps)
