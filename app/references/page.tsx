@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PublishedStudies } from "@/components/compare/PublishedBits";
+import { publishedByStudy } from "@/lib/references/published";
 import { Caveats, Headline, ms, RefActions } from "@/components/compare/RefBits";
 import { fmtNum } from "@/lib/compare/format";
 import {
@@ -22,17 +23,25 @@ export default function ReferencesPage() {
   const byWorkload = workloadDefinitions()
     .map((d) => ({ d, refs: REFERENCES.filter((r) => r.workload === d.kind) }))
     .filter((x) => x.refs.length);
+  // Counted from the data, so the words stay true as studies and results are added.
+  const others = publishedByStudy();
+  const total = REFERENCES.length + others.reduce((n, s) => n + s.results.length, 0);
   return (
     <div className="stack">
       <section className="panel">
         <h1>Published results</h1>
+        <p style={{ marginTop: 0 }} data-testid="references-count">
+          {total} published results from {others.length + 1} studies: {REFERENCES.length} scenarios of {REFERENCE_ARTICLE_TITLE}
+          {others.map((s) => `, ${s.results.length} of ${s.title}`).join("")}. Each is always labelled <span className="badge neutral">published</span> and
+          never mixed with runs measured here.
+        </p>
+        <h2>{REFERENCE_ARTICLE_TITLE}</h2>
         <p style={{ marginTop: 0 }}>
-          The six scenarios of <a href={REFERENCE_ARTICLE_URL}>{REFERENCE_ARTICLE_TITLE}</a>, from{" "}
+          Its {REFERENCES.length} scenarios, from <a href={REFERENCE_ARTICLE_URL}>the article</a> and{" "}
           <a href={`https://github.com/${REFERENCE_REPO}/tree/${REFERENCE_COMMIT}`}>
             {REFERENCE_REPO}@{REFERENCE_COMMIT.slice(0, 7)}
           </a>
-          . Each number is the author&rsquo;s average of his runs&rsquo; final numbers, as published; they are always labelled{" "}
-          <span className="badge neutral">published</span> and never mixed with runs measured here. Read the caveats: some numbers were flagged by the author
+          . Each number is the author&rsquo;s average of his runs&rsquo; final numbers, as published. Read the caveats: some numbers were flagged by the author
           himself.
         </p>
         <div className="row">

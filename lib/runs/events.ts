@@ -48,6 +48,16 @@ export function resumeAfter(lastEventId: string | null, afterParam: string | nul
   return -1;
 }
 
+/**
+ * `?after=` as a client typed it: null when absent or a sample's sequence number (an integer, -1 for "from the
+ * start"), else what is wrong with it. A mistyped value (`after=NaN`, `after=1.5`) is refused, never read as the
+ * start: a client resuming from it would silently get every sample again.
+ */
+export function afterParamProblem(afterParam: string | null): string | null {
+  if (afterParam === null || /^\s*-?\d+\s*$/.test(afterParam)) return null;
+  return `after=${JSON.stringify(afterParam).slice(1, -1)} is not a sample's sequence number: give the seq of the last sample received (an integer; -1 or none for the start)`;
+}
+
 const enc = new TextEncoder();
 const KEEP_ALIVE = enc.encode(": keep-alive\n\n");
 

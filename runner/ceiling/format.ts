@@ -53,9 +53,7 @@ export function resultLines(r: SearchResult<CeilingStep>, slo: Slo, metricLabel:
     out.push(`the ${r.failedAbove.confirmation ? "confirmation" : "next step"} at ${rate(r.failedAbove.rate)} was ${verdictText(r.failedAbove.verdict)}`);
   const starved = r.steps.filter((s) => s.starved).length;
   if (starved)
-    out.push(
-      `${countWords(starved, "step")} ${agree(starved, "were", "was")} starved (the runner, not the target, could have decided them) and run again`,
-    );
+    out.push(`${countWords(starved, "step")} ${agree(starved, "were", "was")} starved (the runner, not the target, could have decided them) and run again`);
   if (r.failedAbove?.bottleneck) out.push(`its telemetry: ${r.failedAbove.bottleneck.statement}`);
   const why: Record<SearchResult<CeilingStep>["stop"], string> = {
     converged: "the bracket is as narrow as asked",
