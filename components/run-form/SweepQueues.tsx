@@ -5,7 +5,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { parseQueueCounts } from "@/workloads/queued-workflows/definition";
-import { countWords } from "../../lib/words";
+import { agree, countWords } from "../../lib/words";
 
 interface Launched {
   queues: number;
@@ -67,7 +67,7 @@ export function SweepQueues({
       if (r?.status !== 201) {
         const body = r ? ((await r.json().catch(() => ({}))) as { error?: string }) : {};
         setError(
-          `${q} queues: ${r ? (body.error ?? `the server answered HTTP ${r.status}`) : "the app did not answer"}${launched.length ? ` (the ${countWords(launched.length, "run")} before it are queued)` : ""}`,
+          `${q} queues: ${r ? (body.error ?? `the server answered HTTP ${r.status}`) : "the app did not answer"}${launched.length ? ` (the ${countWords(launched.length, "run")} before it ${agree(launched.length, "are", "is")} queued)` : ""}`,
         );
         break;
       }

@@ -40,7 +40,7 @@ test("beyond its bound the oldest samples are dropped and the loss is named", as
   for (let i = 0; i < 6; i++) box.push(sample(i));
   box.close();
   await box.flush();
-  assert.match(box.lostNote() ?? "", /^6 sample\(s\) \(seq 0–5\) could not be stored/);
+  assert.match(box.lostNote() ?? "", /^6 samples \(seq 0–5\) could not be stored/);
   const box2 = new SampleOutbox(
     async () => Promise.reject(outage()),
     () => undefined,
@@ -91,7 +91,7 @@ test("a refusal that is not an outage (a constraint, a deleted run) is not retri
   await box.flush();
   assert.deepEqual(stored, [0, 2]);
   assert.deepEqual(box.lost, [1]);
-  assert.match(box.lostNote() ?? "", /^1 sample\(s\) \(seq 1\) could not be stored: the control store refused them/);
+  assert.match(box.lostNote() ?? "", /^1 sample \(seq 1\) could not be stored: the control store refused them/);
   let n = 0;
   await assert.rejects(
     untilStored(

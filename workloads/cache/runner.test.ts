@@ -138,7 +138,7 @@ describe("cache: verification fails when the table is tampered with", () => {
     await drop(schema);
     assert.equal(summary.verification.ok, false);
     const problems = summary.verification.problems.join("\n");
-    assert.match(problems, /1 row in cache_entries that are not one of this run's keys/);
+    assert.match(problems, /1 row in cache_entries that is not one of this run's keys/);
     assert.match(problems, /cache:00007 holds write 987654321/);
   });
 });

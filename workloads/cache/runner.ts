@@ -216,7 +216,7 @@ class CacheWorkload implements YongWorkload {
     }
     const lost = seen.reduce((n, s) => n + (s ? 0 : 1), 0);
     if (lost) problems.push(`${countWords(lost, "key")} missing from cache_entries (every key was prefilled and sets only ever overwrite)`);
-    if (foreign) problems.push(`${countWords(foreign, "row")} in cache_entries that are not one of this run's keys`);
+    if (foreign) problems.push(`${countWords(foreign, "row")} in cache_entries that ${agree(foreign, "are", "is")} not one of this run's keys`);
     if (wrongValue)
       problems.push(
         `${countWords(wrongValue, "key")} ${agree(wrongValue, "hold", "holds")} a value that is not the last set the runner committed for them: ${examples.join("; ")}`,

@@ -98,7 +98,7 @@ test("a row added behind the runner's back, or a duplicated id, fails verificati
       assert.equal(s.verification.facts.find((f) => f.name === "rows in bench_inserts")?.ok, false);
       assert.equal(factOf(s.verification, "duplicate ids"), 1);
       assert.match(s.verification.problems.join("\n"), /bench_inserts holds [\d,]+ rows but [\d,]+ inserts were counted as committed/);
-      assert.match(s.verification.problems.join("\n"), /1 id\(s\) occur more than once in bench_inserts/);
+      assert.match(s.verification.problems.join("\n"), /1 id occurs more than once in bench_inserts/);
       assert.match(verificationError(s) ?? "", /^verification FAILED: /);
     },
   );

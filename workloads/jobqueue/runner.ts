@@ -203,7 +203,7 @@ class JobqueueWorkload implements YongWorkload {
       }
     }
     const lost = this.inserted.length - present.size;
-    if (lost) problems.push(`${countWords(lost, "job")} the producers inserted are missing from job_queue`);
+    if (lost) problems.push(`${countWords(lost, "job")} the producers inserted ${agree(lost, "are", "is")} missing from job_queue`);
     if (foreign) problems.push(`${countWords(foreign, "job")} in job_queue that no producer of this run inserted`);
     if (wrongStatus) problems.push(`${countWords(wrongStatus, "job")} whose status is not what the consumers did to them: ${examples.join("; ")}`);
     if (c.preload) {

@@ -505,7 +505,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
     if (restarted) problems.push(`${restarted} completed workflow(s) were started more than once (recovery_attempts is not 1)`);
     if (this.completedUnknown)
       problems.push(
-        `the workers completed ${countWords(this.completedUnknown, "workflow")} that were not in flight: completed twice, or never enqueued by this run`,
+        `the workers completed ${countWords(this.completedUnknown, "workflow")} that ${agree(this.completedUnknown, "were", "was")} not in flight: completed twice, or never enqueued by this run`,
       );
     if (this.completedNoRow)
       problems.push(`${this.completedNoRow} completion UPDATE(s) found no PENDING row: the workflow was completed twice or changed underneath`);
