@@ -80,7 +80,8 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
       if (n !== inserted)
         problems.push(`bench_inserts holds ${n.toLocaleString("en-US")} rows but ${inserted.toLocaleString("en-US")} inserts were counted as committed`);
       if (duplicated > 0) problems.push(`${countWords(duplicated, "id")} ${agree(duplicated, "occur", "occurs")} more than once in bench_inserts`);
-      if (notV7 > 0) problems.push(`${countWords(notV7, "id")} in bench_inserts ${agree(notV7, "are not UUIDv7s", "is not a UUIDv7")} (the runner only writes UUIDv7)`);
+      if (notV7 > 0)
+        problems.push(`${countWords(notV7, "id")} in bench_inserts ${agree(notV7, "are not UUIDv7s", "is not a UUIDv7")} (the runner only writes UUIDv7)`);
       return {
         ok: problems.length === 0,
         checked: n,
