@@ -9,7 +9,7 @@ import type pg from "pg";
 import type { Operations, Phase } from "../lib/measurement/metrics";
 import { budgetProblem, readBudget } from "../lib/targets/capacity";
 import { controlStoreProblem, readTargetFacts, type ServerIdentity } from "../lib/targets/connect";
-import { explainPgError, maskUrl } from "../lib/targets/pgurl";
+import { explainPgError, lostConnection, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary } from "../lib/measurement/summary";
 import { definitionOf, MAX_DRAIN_SECONDS, pacingOf, payloadBytesOf, type WorkloadConfig } from "../lib/workloads/config";
@@ -226,8 +226,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const watch: LostWatch = {
     closing: () => closing,
     track: (tc) => liveness.add(tc),
-    // Masked as one text: the cause may repeat a secret of the URL.
-    onLost: (tc, err) => fail(new Error(maskUrl(`the ${tc.role} connection to ${targetUrl} was lost: ${explainPgError(err)}`), { cause: err })),
+    onLost: (tc, err) => fail(new Error(lostConnection(tc.role, targetUrl, err), { cause: err })),
   };
 
   try {

@@ -7,7 +7,7 @@
 import pg from "pg";
 import type { PrismaClient } from "../lib/db";
 import { FINAL_STATUSES, type RunStatus } from "../lib/measurement/metrics";
-import { maskUrl } from "../lib/targets/pgurl";
+import { failureCause, maskUrl } from "../lib/targets/pgurl";
 import { closeClient, ident } from "./pg/pgclient";
 
 /** A schema of a run unknown to this control store is left alone this long (the run may still be going). */
@@ -95,7 +95,7 @@ export async function sweepSchemas(db: PrismaClient, defaultTargetUrl: string | 
         result.dropped.push(`${row.name} on ${maskUrl(url)} (${run ? `${whose} is ${run.status}` : "an unknown run's, older than an hour"})`);
       }
     } catch (err) {
-      result.problems.push(`${maskUrl(url)}: ${(err as Error).message.split("\n")[0]}`);
+      result.problems.push(`${maskUrl(url)}: ${failureCause(err, url)}`);
     } finally {
       await closeClient(client);
     }

@@ -3,17 +3,15 @@
 // is stored or repeated in an error.
 import type { FieldDef } from "../../workloads/types";
 import { parseGoDuration } from "../duration";
-import { maskUrl } from "../targets/pgurl";
+import { maskCommandLine } from "../targets/pgurl";
 import { workloadDefinitions } from "../workloads/config";
 import { type ImportConfigField, ImportError, type ImportedSummary } from "./summary";
 
 /**
- * Masks a password given on a pasted command line (a --password flag, or a connection string in any libpq
- * form: lib/targets/pgurl.ts maskUrl), so it is never stored nor repeated in an error.
+ * Masks a password given on a pasted command line (a -password / --password flag's value, or a connection string
+ * in any libpq form: lib/targets/pgurl.ts maskCommandLine), so it is never stored nor repeated in an error.
  */
-export function maskSecrets(text: string): string {
-  return maskUrl(text.replace(/(-{1,2}password(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g, "$1****"));
-}
+export const maskSecrets = maskCommandLine;
 
 /** pg_msg_bench's defaults for the flags a command line leaves out. */
 export const TOOL_DEFAULTS = {

@@ -3,9 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import pg from "pg";
 import { parse } from "pg-connection-string";
 import { readEnv } from "../env";
-import { checkPgUrl, describeUrl, explainPgError, holdsSecret, maskUrl } from "./pgurl";
+import { checkPgUrl, connectFailure, describeUrl, explainPgError, holdsSecret, maskCommandLine, maskUrl } from "./pgurl";
 
 test("maskUrl hides the password and keeps the rest", () => {
   assert.equal(maskUrl("postgresql://bob:s3cret@db.example:5432/app"), "postgresql://bob:****@db.example:5432/app");
@@ -105,13 +106,27 @@ test("a password with an unencoded @ is hidden whole; labels and checks use the 
   }
 });
 
-test("a secret the text repeats outside its URL is hidden there too; masking reads no file", () => {
+test("a driver's failure is told from masked parts: the sslkey file it could not read is named by its setting; masking reads no file", () => {
   const missing = "/no/such/dir/Leaky-Key-Path.pem";
-  const text = `cannot connect to postgresql://u@h/db?sslkey=${missing}: ENOENT: no such file or directory, open '${missing}'`;
-  assert.equal(maskUrl(text), "cannot connect to postgresql://u@h/db?sslkey=****: ENOENT: no such file or directory, open '****'");
+  const url = `postgresql://u@h/db?sslkey=${missing}`;
+  // The driver reads the key file as it parses the URL: its error names the path.
+  const err = (() => {
+    try {
+      new pg.Client({ connectionString: url });
+    } catch (e) {
+      return e as Error;
+    }
+    throw new Error("the driver read a missing sslkey file");
+  })();
+  assert.match(err.message, /Leaky-Key-Path/);
+  assert.equal(
+    connectFailure("cannot connect to", url, err),
+    "cannot connect to postgresql://u@h/db?sslkey=****: cannot open the sslkey file (its path is not shown) (ENOENT)",
+  );
   // /dev/zero would never end if read: masking, labels and checks never read the files a URL names.
   const zero = "postgresql://u@h/db?sslrootcert=/dev/zero&sslcert=/dev/zero&sslkey=/dev/zero";
-  assert.equal(maskUrl(zero), "postgresql://u@h/db?sslrootcert=****&sslcert=****&sslkey=****");
+  // Only the key's path is a secret: the certificates' paths are shown, even when the key's is the same.
+  assert.equal(maskUrl(zero), "postgresql://u@h/db?sslrootcert=/dev/zero&sslcert=/dev/zero&sslkey=****");
   assert.equal(describeUrl(zero), "h/db");
   // A quoted URL in a command line keeps its closing quote.
   assert.equal(maskUrl("bench --target 'postgresql://u@h/db?Password=Qu0ted-Pw' -writers 2"), "bench --target 'postgresql://u@h/db?Password=****' -writers 2");
@@ -119,6 +134,77 @@ test("a secret the text repeats outside its URL is hidden there too; masking rea
   // A URL alone keeps its last character in the secret (a sentence's punctuation is only cut inside a text).
   assert.equal(maskUrl("postgresql://u@h/db?password=Ends-With!"), "postgresql://u@h/db?password=****");
   assert.equal(maskUrl("postgresql://u:Ends-With:@h/db"), "postgresql://u:****@h/db");
+});
+
+/**
+ * Passwords that are also words of their URL or of the text around it, and passwords holding spaces, @, %,
+ * quotes and non-ASCII letters: each is masked where the driver reads it, and every other character is kept.
+ */
+export const AWKWARD_PASSWORDS: { why: string; user: string; password: string; host?: string; port?: string; db?: string }[] = [
+  { why: "postgres (the scheme's and the database's word)", user: "u_pg", password: "postgres", db: "postgres" },
+  { why: "pass (inside the user name)", user: "u_pass", password: "pass" },
+  { why: "the port", user: "u", password: "1234", port: "1234" },
+  { why: "the user name", user: "bench", password: "bench" },
+  { why: "the database", user: "u", password: "appdb", db: "appdb" },
+  { why: "the host", user: "u", password: "db.example", host: "db.example" },
+  { why: "one character", user: "p", password: "p", db: "p" },
+  { why: "a space", user: "u", password: "a b" },
+  { why: "spaces", user: "u", password: "my secret pw" },
+  { why: "an @ and a space", user: "u", password: "a@b c" },
+  { why: "a %", user: "u", password: "100% sure" },
+  { why: "quotes", user: "u", password: `it's "q"` },
+  { why: "non-ASCII letters", user: "u", password: "pässwörd ✓" },
+];
+
+test("a password that is also a word of the text, or holds spaces, @, %, quotes: masked where the driver reads it, nowhere else", () => {
+  for (const c of AWKWARD_PASSWORDS) {
+    const hostPort = `${c.host ?? "127.0.0.1"}:${c.port ?? "5432"}`;
+    const url = `postgresql://${c.user}:${c.password}@${hostPort}/${c.db ?? "db"}`;
+    const masked = `postgresql://${c.user}:****@${hostPort}/${c.db ?? "db"}`;
+    // The premise: the driver reads that password, and that host.
+    assert.equal(parse(url).password, c.password, c.why);
+    assert.equal(parse(url).host, c.host ?? "127.0.0.1", c.why);
+    assert.equal(maskUrl(url), masked, c.why);
+    assert.equal(maskUrl(`  ${url}\n`), `  ${masked}\n`, c.why);
+    assert.equal(maskUrl(masked), masked, `${c.why}: masking twice changes nothing`);
+    assert.equal(holdsSecret(url), true, c.why);
+    assert.equal(holdsSecret(masked), false, c.why);
+    // Inside a longer text: the sentence around the URL is kept, whatever words it shares with the password.
+    for (const [before, after] of [
+      ["cannot connect to ", ": connection refused: is Postgres running on that host and port? (ECONNREFUSED)"],
+      ["runner: the admin connection to ", " was lost: the server closed the connection"],
+      ["npm run bench -- queue --target '", "' --warmup 5s"],
+    ])
+      assert.equal(maskUrl(`${before}${url}${after}`), `${before}${masked}${after}`, `${c.why}: ${before}`);
+    // Built from its parts.
+    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    assert.equal(
+      connectFailure("cannot connect to", url, refused),
+      `cannot connect to ${masked}: connection refused: is Postgres running on that host and port? (ECONNREFUSED)`,
+      c.why,
+    );
+    // The label names what the driver connects to.
+    assert.equal(describeUrl(url), `${hostPort}/${c.db ?? "db"}`, c.why);
+  }
+  // Query and key=value secrets with spaces, alone or quoted.
+  assert.equal(maskUrl("postgresql://u@h/postgres?password=my secret pw"), "postgresql://u@h/postgres?password=****");
+  assert.equal(maskUrl("host=h user=u password='a b' dbname=postgres"), "host=h user=u password=**** dbname=postgres");
+  // Other words are never searched for: not in a URL that holds no secret, nor around one.
+  assert.equal(maskUrl("postgresql://u:pass@h/db, then pass the test"), "postgresql://u:****@h/db, then pass the test");
+  assert.equal(maskUrl("port 1234 of postgresql://u:1234@h:1234/db"), "port 1234 of postgresql://u:****@h:1234/db");
+});
+
+test("a command line's -password / --password value is masked as one shell word; a help text naming the flag is left alone", () => {
+  const cases: [string, string][] = [
+    ["./pg_msg_bench -mode queue -password hunter2 -writers 2", "./pg_msg_bench -mode queue -password **** -writers 2"],
+    ["./pg_msg_bench -password 'my secret pw' -writers 2", "./pg_msg_bench -password **** -writers 2"],
+    ['./pg_msg_bench --password="a b" -writers 2', "./pg_msg_bench --password=**** -writers 2"],
+    ["./pg_msg_bench --password 'it'\\''s' -x", "./pg_msg_bench --password **** -x"],
+    ["./pg_msg_bench -password=pass -user pass_user", "./pg_msg_bench -password=**** -user pass_user"],
+  ];
+  for (const [input, masked] of cases) assert.equal(maskCommandLine(input), masked, input);
+  const help = "  -password VALUE             reference-style connection: password\n  -target VALUE  postgresql://user:****@host:5432/db";
+  assert.equal(maskUrl(help), help);
 });
 
 test("checkPgUrl refuses SSL file settings that name no regular file (the driver would read /dev/zero for ever)", () => {

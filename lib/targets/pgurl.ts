@@ -2,8 +2,10 @@
 //
 // What is secret is decided by what the driver reads: node-postgres parses a URL with pg-connection-string,
 // which decodes query keys (`?pass%77ord=` is `password`), takes the last of duplicated keys, and finds the host
-// after the last `@` (`u:Part1@LeakTail@host`). So masking parses each URL with that same parser and hides the
-// value of every secret field of the result, and every other value of those fields the text spells out.
+// after the last `@` (`u:Part1@LeakTail@host`). So masking finds each secret by the URL's structure, where the
+// driver reads it, and replaces it there only; the driver's own reading of the result then checks that none is
+// left. A secret is never searched for elsewhere in a text: that would mangle words equal to it (`postgres`,
+// the port) and so give it away.
 import { statSync } from "node:fs";
 import { parse } from "pg-connection-string";
 
@@ -23,19 +25,17 @@ const UNREAD_FIELDS = [...FILE_FIELDS, "sslmode", "uselibpqcompat"];
 const MASK = "****";
 /** A value masked already, or nothing to hide. */
 const isHidden = (v: string) => v === "" || /^\*+$/.test(v);
-/**
- * A secret also hidden where the text repeats it outside its URL (an error naming the sslkey file, say) when it
- * has at least this many characters: a shorter one would mangle ordinary words and numbers around it.
- */
-const MIN_REPEAT_LENGTH = 4;
 
 // key=value strings (libpq's other form, in error messages, command lines): password=secret,
 // password = 'se cret', password='it\\'s' (a value masked already is left alone, so "?password=****#frag" keeps
 // its fragment)
 const SECRET_KV = /(\b(?:\w*pass(?:word|phrase)\w*|sslkey)\s*=\s*)(?!\*{4}(?:[&#\s.,;:!?)\]}>]|$))('(?:[^'\\]|\\.)*'|[^\s'&]+)/gi;
-// A URL inside a text: from its scheme to the next white space, and an opening quote just before it.
-const URL_IN_TEXT = /(['"]?)(\b[a-z][a-z0-9+.-]*:\/\/\S+)/gi;
+// Where a URL starts inside a text: its scheme, and an opening quote just before it.
+const URL_START = /(['"]?)\b[a-z][a-z0-9+.-]*:\/\//gi;
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+// A command line's password flag (the reference's -password, or --password), as a shell word: its value may be
+// quoted ('a b', "a b", 'it'\''s') or escaped (a\ b), with = or a space before it.
+const PASSWORD_FLAG = /(^|\s)(-{1,2}password(?:=|\s+))((?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\])+)/g;
 
 /** How the driver reads a URL: the parsed settings, every query entry (duplicates included), the user-info password. */
 interface DriverReading {
@@ -90,112 +90,115 @@ function readAsDriver(str: string): DriverReading | null {
   return { settings, entries, userinfoPassword: decodeOr(built.url.password) };
 }
 
-/** The secrets a reading holds in clear: values of secret fields, of every duplicate, and the user-info password. */
-function secretsOf(r: DriverReading): string[] {
-  const out = r.entries.filter(([k, v]) => SECRET_FIELD.test(k) && !isHidden(v)).map(([, v]) => v);
-  for (const [k, v] of Object.entries(r.settings ?? {})) if (SECRET_FIELD.test(k) && typeof v === "string" && !isHidden(v)) out.push(v);
-  if (!isHidden(r.userinfoPassword)) out.push(r.userinfoPassword);
-  return out;
+/** True when the driver's reading holds a secret in clear: a secret field's value, a duplicate's, the user-info password. */
+function holdsClearSecret(r: DriverReading): boolean {
+  const clear = (k: string, v: unknown) => SECRET_FIELD.test(k) && typeof v === "string" && !isHidden(v);
+  return r.entries.some(([k, v]) => clear(k, v)) || Object.entries(r.settings ?? {}).some(([k, v]) => clear(k, v)) || !isHidden(r.userinfoPassword);
 }
 
 /** The decoded key of one `key=value` query pair, as URLSearchParams (the parser's) decodes it. */
 const queryKey = (pair: string): string => new URLSearchParams(pair).keys().next().value ?? pair;
 
 /**
- * Replaces, in one URL's text, the user-info password (up to the last `@` of the authority, as the URL parser
- * reads it) and the value of every query pair whose decoded key is a secret field. Pushes the spellings hidden.
+ * Where the user-info password of the URL whose authority starts at `from` lies in `text`: [start, end), or null.
+ * The URL parser ends the authority at the first `/`, `?` or `#`, and the user-info at the last `@` before it,
+ * so a password runs from the first `:` to that `@`, spaces and `@`s included (`u:my secret pw@h/db`). Inside a
+ * longer text the authority also ends with its line, and a user name holds no space (so `u@h, ask bob:x@y/z`
+ * has no password). A password holding an unencoded `/`, `?` or `#` (which the driver cannot read) is hidden up
+ * to the last `@` of its word.
  */
-function maskSpans(url: string, hidden: string[]): string {
-  const scheme = SCHEME.exec(url)?.[0] ?? "";
-  const rest = url.slice(scheme.length);
-  const authEnd = rest.search(/[/?#]/);
-  let authority = authEnd < 0 ? rest : rest.slice(0, authEnd);
-  let tail = authEnd < 0 ? "" : rest.slice(authEnd);
-  const at = authority.lastIndexOf("@");
-  const colon = authority.indexOf(":");
-  if (at > 0 && colon >= 0 && colon < at && !isHidden(authority.slice(colon + 1, at))) {
-    hidden.push(authority.slice(colon + 1, at));
-    authority = `${authority.slice(0, colon + 1)}${MASK}${authority.slice(at)}`;
+function passwordSpan(text: string, from: number, alone: boolean): [number, number] | null {
+  const line = alone ? text.length : text.indexOf("\n", from) < 0 ? text.length : text.indexOf("\n", from);
+  const delim = text.slice(from, line).search(/[/?#]/);
+  const authorityEnd = delim < 0 ? line : from + delim;
+  let at = text.lastIndexOf("@", authorityEnd - 1);
+  if (at < from) {
+    const word = /^[^\s:/@]*:\S*@/.exec(text.slice(from, line));
+    if (!word) return null;
+    at = from + word[0].length - 1;
   }
+  const colon = text.indexOf(":", from);
+  if (colon < 0 || colon > at || (!alone && /\s/.test(text.slice(from, colon)))) return null;
+  return [colon + 1, at];
+}
+
+/** The secret values of a URL's query (`?password=…&sslkey=…`, keys decoded as the parser decodes them), as ****. */
+function maskQuery(tail: string): string {
   const q = tail.search(/[?#]/);
-  if (q >= 0 && tail[q] === "?") {
-    const end = tail.indexOf("#", q) < 0 ? tail.length : tail.indexOf("#", q);
-    const pairs = tail.slice(q + 1, end).split("&");
-    const masked = pairs.map((pair) => {
-      const eq = pair.indexOf("=");
-      if (eq < 0 || !SECRET_FIELD.test(queryKey(pair)) || isHidden(pair.slice(eq + 1))) return pair;
-      hidden.push(pair.slice(eq + 1));
-      return `${pair.slice(0, eq + 1)}${MASK}`;
-    });
-    tail = `${tail.slice(0, q + 1)}${masked.join("&")}${tail.slice(end)}`;
-  }
-  return scheme + authority + tail;
+  if (q < 0 || tail[q] !== "?") return tail;
+  const end = tail.indexOf("#", q) < 0 ? tail.length : tail.indexOf("#", q);
+  const pairs = tail.slice(q + 1, end).split("&");
+  const masked = pairs.map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq < 0 || !SECRET_FIELD.test(queryKey(pair)) || isHidden(pair.slice(eq + 1))) return pair;
+    return `${pair.slice(0, eq + 1)}${MASK}`;
+  });
+  return `${tail.slice(0, q + 1)}${masked.join("&")}${tail.slice(end)}`;
 }
 
 /**
- * One URL of a text, masked. The driver's reading decides: after the spans are masked, the masked URL is read
- * again, and if the driver would still find a secret in clear (a spelling the spans missed), the whole URL
- * after its scheme is hidden. A text the driver cannot read as a URL gets the user-info rule up to its last `@`.
+ * The URL starting at `start` (its scheme) in `text`, masked, and where it ends. The password and the secret
+ * query values are replaced where they lie, and nothing else: the rest of the URL is kept as written. The
+ * driver's reading decides last: if it would still find a secret in clear in the masked URL (a spelling the
+ * structure missed), all of the URL after its scheme is hidden.
  */
-function maskOneUrl(url: string, secrets: string[]): string {
-  const reading = readAsDriver(url);
-  if (!reading) return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)\S*@/i, `$1${MASK}@`);
-  secrets.push(...secretsOf(reading));
-  const masked = maskSpans(url, secrets);
-  const again = readAsDriver(masked);
-  if (again && secretsOf(again).length === 0) return masked;
-  return `${SCHEME.exec(url)?.[0] ?? ""}${MASK}`;
-}
-
-/** The spellings a secret may take in a text: as is, percent-encoded, form-encoded. */
-function spellings(secret: string): string[] {
-  const out = [secret, new URLSearchParams([["", secret]]).toString().slice(1)];
-  try {
-    out.push(encodeURIComponent(secret), encodeURI(secret));
-  } catch {
-    // a lone surrogate has no percent-encoding; it is hidden as is
+function maskUrlAt(text: string, start: number, quote: string, alone: boolean): { masked: string; end: number } {
+  const scheme = SCHEME.exec(text.slice(start))?.[0] ?? "";
+  const from = start + scheme.length;
+  const span = passwordSpan(text, from, alone);
+  const tailFrom = span ? span[1] : from;
+  let tailEnd = alone ? text.length : text.slice(tailFrom).search(/\s/) < 0 ? text.length : tailFrom + text.slice(tailFrom).search(/\s/);
+  if (!alone) {
+    // 'postgresql://…' (a shell-quoted argument): the closing quote is not part of the URL, nor is the
+    // punctuation of the sentence around it ("cannot connect to postgresql://…: refused").
+    const close = quote ? text.lastIndexOf(quote, tailEnd - 1) : -1;
+    if (close >= tailFrom) tailEnd = close;
+    tailEnd = tailFrom + text.slice(tailFrom, tailEnd).replace(/[.,;:!?)\]}>]+$/, "").length;
   }
-  return out;
+  const password = span ? text.slice(span[0], span[1]) : "";
+  const authority = span ? `${text.slice(from, span[0])}${isHidden(password) ? password : MASK}` : "";
+  const masked = scheme + authority + maskQuery(text.slice(tailFrom, tailEnd));
+  const again = readAsDriver(masked);
+  return { masked: again && holdsClearSecret(again) ? `${scheme}${MASK}` : masked, end: tailEnd };
 }
 
 /**
- * Replaces every secret a connection string can carry with ****: the password, sslpassword, sslkey and the like
- * of a URL, however their keys are spelled (percent-encoded, any case, duplicated), the user-info password even
- * with an unencoded `@` in it, and key=value strings (host=h password=secret). A secret found is also hidden
- * wherever else the text repeats it. Works on a connection string or on any text holding one (an error message,
- * a command line, a log line), so logs, refusals and pages all use this one function. Never throws.
+ * Replaces every secret a connection string can carry with ****, where the driver reads it and nowhere else: the
+ * user-info password (spaces, `@`, `%`, quotes included: it runs to the last `@` before the host), the password,
+ * sslpassword, sslkey and the like of a URL's query, however their keys are spelled (percent-encoded, any case,
+ * duplicated), and key=value strings (host=h password=secret). Nothing is searched for and replaced elsewhere, so
+ * a password that is also a word of the text (`postgres`, the user name, the port) leaves that word alone, and a
+ * mask never tells what it hides. Works on a connection string alone (which may hold spaces the driver reads) or
+ * on any text holding one (an error message, a command line, a log line). Never throws.
  */
 export function maskUrl(text: string): string {
   if (!text) return text;
   try {
-    const secrets: string[] = [];
-    // A whole text that is one URL may hold spaces the driver reads as part of it (u:pa ss@h).
-    if (SCHEME.test(text.trim()) && /\s/.test(text.trim())) {
-      const whole = readAsDriver(text.trim());
-      if (whole) secrets.push(...secretsOf(whole));
+    // A whole text that is one URL may hold spaces the driver reads as part of it (u:pa ss@h, ?password=a b).
+    const alone = SCHEME.test(text.trim());
+    let out = "";
+    let done = 0;
+    for (const m of text.matchAll(URL_START)) {
+      const start = m.index + m[1].length;
+      if (start < done) continue;
+      const { masked, end } = maskUrlAt(text, start, m[1], alone && start === text.length - text.trimStart().length);
+      out += text.slice(done, start) + masked;
+      done = end;
     }
-    let out = text.replace(URL_IN_TEXT, (_m, quote: string, found: string) => {
-      // 'postgresql://…' (a shell-quoted argument): the closing quote is not part of the URL, nor is the
-      // punctuation of the sentence around it ("cannot connect to postgresql://…: refused"), unless the text
-      // is the URL alone (a password may end with "!").
-      const close = quote ? found.lastIndexOf(quote) : -1;
-      const quoted = close > 0 ? found.slice(0, close) : found;
-      const url = found === text.trim() ? found : quoted.replace(/[.,;:!?)\]}>]+$/, "");
-      return quote + maskOneUrl(url, secrets) + found.slice(url.length);
-    });
-    out = out.replace(SECRET_KV, (_m, key: string, value: string) => {
-      secrets.push(value.replace(/^'(.*)'$/s, "$1"));
-      return `${key}${MASK}`;
-    });
-    const repeats = [...new Set(secrets.flatMap(spellings))].filter((s) => s.length >= MIN_REPEAT_LENGTH && !isHidden(s));
-    for (const s of repeats.sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
-    return out;
+    out += text.slice(done);
+    return out.replace(SECRET_KV, (_m, key: string) => `${key}${MASK}`);
   } catch {
     // Never throws: a text that defeats the parsing gets the textual rules alone (user-info up to its last @,
     // key=value secrets), so a stored text (an import) keeps the rest of itself.
     return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)\S*@/gi, `$1${MASK}@`).replace(SECRET_KV, `$1${MASK}`);
   }
 }
+
+/**
+ * maskUrl for a command line: also the value of a `-password` / `--password` flag (`-password 'a b'`,
+ * `--password=x`), as one shell word. Only a flag's value is hidden, so a help text naming the flag is unchanged.
+ */
+export const maskCommandLine = (text: string): string => maskUrl(text.replace(PASSWORD_FLAG, (_m, before: string, flag: string) => `${before}${flag}${MASK}`));
 
 /** True when the text still holds a secret maskUrl would hide (tests and log guards use it). */
 export const holdsSecret = (text: string): boolean => maskUrl(text) !== text;
@@ -238,10 +241,31 @@ export function describeUrl(url: string): string {
 }
 
 /**
- * "<what> <masked url>: <cause>", masked as one text: the cause may repeat a secret of the URL (the sslkey file
- * a failed read names), which is hidden there too.
+ * "<what> <masked url>: <cause>", built from its parts, each masked on its own: the URL by its structure, the
+ * cause by failureCause. Nothing is searched for in the composed text.
  */
-export const connectFailure = (what: string, url: string, err: unknown): string => maskUrl(`${what} ${url}: ${explainPgError(err)}`);
+export const connectFailure = (what: string, url: string, err: unknown): string => `${what} ${maskUrl(url)}: ${failureCause(err, url)}`;
+
+/** "the <role> connection to <masked url> was lost: <cause>", built from its parts as connectFailure is. */
+export const lostConnection = (role: string, url: string, err: unknown): string =>
+  `the ${role} connection to ${maskUrl(url)} was lost: ${failureCause(err, url)}`;
+
+/**
+ * Why a connection to `url` failed, in a few words, showing none of the URL's secrets: a file the driver could
+ * not read (sslkey, sslcert, sslrootcert) is named by its setting, the key's path never shown; any connection
+ * string the driver's message quotes is masked by its structure.
+ */
+export function failureCause(err: unknown, url: string): string {
+  const e = err as { path?: unknown; syscall?: unknown; code?: unknown };
+  if (e && typeof e.path === "string" && typeof e.syscall === "string") {
+    const setting = readAsDriver(url)?.entries.find(([k, v]) => FILE_FIELDS.includes(k) && v === e.path)?.[0];
+    if (setting) {
+      const file = setting === "sslkey" ? "the sslkey file (its path is not shown)" : `the ${setting} file ${JSON.stringify(e.path)}`;
+      return `cannot ${e.syscall} ${file}${typeof e.code === "string" ? ` (${e.code})` : ""}`;
+    }
+  }
+  return maskUrl(explainPgError(err));
+}
 
 /** Turns a pg / network error into a short cause, e.g. "connection refused (ECONNREFUSED)". */
 export function explainPgError(err: unknown): string {

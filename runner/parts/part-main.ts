@@ -9,7 +9,7 @@ import type { Phase } from "../../lib/measurement/metrics";
 import { RunSummary } from "../../lib/measurement/summary";
 import { definitionOf, pacingOf, payloadBytesOf, WorkloadConfig } from "../../lib/workloads/config";
 import { type PartOfRun, partPacing } from "../../lib/workloads/parts";
-import { explainPgError, maskUrl } from "../../lib/targets/pgurl";
+import { lostConnection } from "../../lib/targets/pgurl";
 import { paceSpecOf } from "../../lib/telemetry/pace";
 import { doersOf, plural } from "../../lib/telemetry/pace-rules";
 import { workloadFor } from "../../workloads/runners";
@@ -113,7 +113,7 @@ async function runPart(m: RunMessage) {
   const watch: LostWatch = {
     closing: () => closing,
     track: (tc) => liveness.add(tc),
-    onLost: (tc, err) => fail(new Error(maskUrl(`the ${tc.role} connection to ${m.targetUrl} was lost: ${explainPgError(err)}`), { cause: err })),
+    onLost: (tc, err) => fail(new Error(lostConnection(tc.role, m.targetUrl, err), { cause: err })),
   };
   let clients: TargetClient[] = [];
   let run: WorkloadRun | undefined;
