@@ -12,6 +12,25 @@ test("the home page shows the control store, the target and the runner up", asyn
   for (const name of ["Runs", "New run", "Compare", "References"]) await expect(nav.getByRole("link", { name })).toBeVisible();
 });
 
+test("the home page names the three studies and each one's workloads, from the registry", async ({ page }) => {
+  await page.goto("/");
+  const studies = page.getByTestId("home-studies");
+  await expect(page.getByText(/Run the workloads of 3 published studies/)).toBeVisible();
+  const expected: Record<string, string[]> = {
+    kozlovski: ["pubsub", "queue"],
+    yong: ["cache", "jobqueue", "search", "notify", "mixed"],
+    dbos: ["inserts", "workflows", "queued-workflows"],
+  };
+  for (const [study, kinds] of Object.entries(expected)) {
+    const items = studies.locator(`[data-study="${study}"] [data-workload]`);
+    await expect(items).toHaveCount(kinds.length);
+    for (const kind of kinds) await expect(studies.locator(`[data-study="${study}"] [data-workload="${kind}"]`)).toBeVisible();
+  }
+  await expect(studies).toContainText("FOR UPDATE SKIP LOCKED");
+  await expect(studies).toContainText("LISTENs to a trigger's NOTIFY");
+  await expect(studies).toContainText("Workflow queues");
+});
+
 test("GET /api/health reports every part up as JSON", async ({ request }) => {
   const r = await request.get("/api/health");
   expect(r.status()).toBe(200);
