@@ -86,4 +86,5 @@ test("a run against such a target shows its reproducing command masked, quoted f
   await page.goto(`/runs/${JSON.parse(text).id}`);
   await expect(page.locator("main")).toContainText(`--target '${maskedOf(c)}'`, { timeout: 60_000 });
   assertHidden("the run page", (await page.locator("main").textContent()) ?? "", c);
+  await expect(page.locator("main")).toContainText(/type the target.s password in its place, inside the quotes/);
 });

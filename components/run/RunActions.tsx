@@ -155,7 +155,12 @@ export function CliCommand({ command, target }: { command: string; target: CliTa
           This run&rsquo;s target &ldquo;{target.unknownTarget}&rdquo; is not a saved target (any more): put its connection string in place of the &lt;…&gt;.
         </p>
       ) : (
-        target.targetUrl?.includes(":****@") && <p className="hint">The password is masked (****): put the target&rsquo;s password in its place.</p>
+        target.targetUrl?.includes("****") && (
+          <p className="hint">
+            The password is masked (****): type the target&rsquo;s password in its place, inside the quotes (a <code>&apos;</code> in it as{" "}
+            <code>&apos;\&apos;&apos;</code>).
+          </p>
+        )
       )}
       {target.env && Object.keys(target.env).length > 0 && (
         <p className="hint">
