@@ -1,9 +1,10 @@
 // Browser tests run against the real app, started the way `npm start` starts it, on a fresh data folder
 // and its own ports, so they never touch a user's data.
-import { chmodSync, existsSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, defineConfig } from "@playwright/test";
+import { defineConfig } from "@playwright/test";
+import { browserExecutable } from "./e2e/browser";
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
 const PG_PORT = Number(process.env.E2E_PG_PORT ?? 54399);
@@ -16,17 +17,6 @@ if (!process.env.E2E_DATA_DIR) {
   chmodSync(process.env.E2E_DATA_DIR, 0o755); // the postgres user must enter it
 }
 
-// Playwright's own Chromium where it is installed (a user's machine); else the system's (CI here
-// installs Debian's chromium, as Playwright's browser download is not possible on this machine).
-function browserExecutable(): string | undefined {
-  try {
-    if (existsSync(chromium.executablePath())) return undefined;
-  } catch {
-    /* not installed */
-  }
-  for (const p of ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]) if (existsSync(p)) return p;
-  return undefined;
-}
 const executablePath = browserExecutable();
 
 /** Spec files that count every stored run (a refused launch queues nothing): no other spec may store runs meanwhile. */

@@ -18,7 +18,8 @@ const CASES: { role: string; password: string; isAWord: boolean }[] = [
   { role: `e2e_na_${tag}`, password: "Pässwörd ✓", isAWord: false },
 ];
 
-const target = embeddedServer("target");
+// Read once the app has started its servers (not when the file loads: `playwright test --list` starts none).
+let target: ReturnType<typeof embeddedServer>;
 const urlOf = (c: (typeof CASES)[number]) => `postgresql://${c.role}:${c.password}@127.0.0.1:${target.port}/pgbb_target`;
 const maskedOf = (c: (typeof CASES)[number]) => `postgresql://${c.role}:****@127.0.0.1:${target.port}/pgbb_target`;
 
@@ -33,6 +34,7 @@ let admin: pg.Client;
 const ids = new Map<string, string>();
 
 test.beforeAll(async () => {
+  target = embeddedServer("target");
   admin = new pg.Client({ connectionString: target.url("pgbb_target") });
   await admin.connect();
   for (const c of CASES) {

@@ -121,3 +121,18 @@ export function freezeServer(dir: string): { pids: number[]; thaw: () => void } 
     },
   };
 }
+
+/**
+ * Records every console.log/error/warn line (still printing it) until `restore()`: what the app and runner logged
+ * during a test, for checks such as "no line shows a password".
+ */
+export function captureConsole(): { lines: string[]; restore: () => void } {
+  const original = { log: console.log, error: console.error, warn: console.warn };
+  const lines: string[] = [];
+  for (const k of ["log", "error", "warn"] as const)
+    console[k] = (...args: unknown[]) => {
+      lines.push(args.map(String).join(" "));
+      original[k](...args);
+    };
+  return { lines, restore: () => Object.assign(console, original) };
+}

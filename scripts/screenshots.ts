@@ -3,9 +3,10 @@
 // queue run on the default target through the API, waits for it to finish, and photographs its page and its
 // comparison with the published 4 vCPU queue scenario, as a user sees them (1280 px wide, Chromium).
 // Not run by the tests: its pictures are whatever the product says today, which is the point.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
+import { browserExecutable } from "../e2e/browser";
 import { PROJECT_ROOT } from "../lib/paths";
 
 function option(name: string, fallback: string): string {
@@ -16,16 +17,6 @@ const BASE = option("url", "http://127.0.0.1:3000").replace(/\/$/, "");
 const OUT = path.resolve(PROJECT_ROOT, option("out", "docs/images"));
 const HEADERS = { "content-type": "application/json", origin: BASE };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Playwright's own Chromium where installed, else the system's (as playwright.config.ts). */
-function browserPath(): string | undefined {
-  try {
-    if (existsSync(chromium.executablePath())) return undefined;
-  } catch {
-    /* not installed */
-  }
-  return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
-}
 
 async function launchRun(config: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${BASE}/api/runs`, { method: "POST", headers: HEADERS, body: JSON.stringify({ config }) });
@@ -56,7 +47,7 @@ async function main() {
   const id = await launchRun({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 500, durationSeconds: 20, warmupSeconds: 5 });
   const status = await waitFinal(id, 5 * 60_000);
   console.log(`run ${id}: ${status}`);
-  const browser = await chromium.launch({ executablePath: browserPath(), args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({ executablePath: browserExecutable(), args: ["--no-sandbox", "--disable-gpu"] });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const shots: [string, string][] = [

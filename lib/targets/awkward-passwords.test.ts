@@ -17,7 +17,7 @@ import { main as cli } from "../../runner/cli";
 import { parseArgs } from "../../runner/cli-args";
 import { prisma } from "../db";
 import { toCliCommand } from "../runs/cli-command";
-import { testControlStore, testDatabase } from "../testing";
+import { captureConsole, testControlStore, testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 import { defaultTargetForCli } from "./default-target";
 import { listTargets, resolveTarget } from "./store";
@@ -26,8 +26,7 @@ let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;
 let admin: pg.Client;
 const tag = `${process.pid}`;
-const seen: string[] = [];
-const originalConsole = { log: console.log, error: console.error, warn: console.warn };
+let logged: ReturnType<typeof captureConsole>;
 
 interface Case {
   why: string;
@@ -82,14 +81,10 @@ before(async () => {
       closedMasked: `postgresql://${role}:****@${host}:1/${db}`,
     });
   }
-  for (const k of ["log", "error", "warn"] as const)
-    console[k] = (...args: unknown[]) => {
-      seen.push(args.map(String).join(" "));
-      originalConsole[k](...args);
-    };
+  logged = captureConsole();
 });
 after(async () => {
-  Object.assign(console, originalConsole);
+  logged.restore();
   await prisma().$disconnect();
   // The roles own objects in the target's database: dropped there, before the database itself.
   for (const c of cases ?? []) {
@@ -235,7 +230,7 @@ test("the CLI, run from a reproducing command with the password typed in, connec
 });
 
 test("no console line written meanwhile shows a password or a mask inside a word", () => {
-  const text = seen.join("\n");
+  const text = logged.lines.join("\n");
   for (const c of cases) {
     assert.ok(!text.includes(`:${c.password}@`), `the log shows ${c.why} in place`);
     if (!c.isAWord) assert.ok(!text.includes(c.password), `the log shows ${c.why}`);

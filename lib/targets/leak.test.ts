@@ -18,7 +18,7 @@ import { GET as compareRoute } from "../../app/api/compare/route";
 import { main as cli } from "../../runner/cli";
 import { prisma } from "../db";
 import { toCliCommand } from "../runs/cli-command";
-import { testControlStore, testDatabase } from "../testing";
+import { captureConsole, testControlStore, testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 import { defaultTargetForCli } from "./default-target";
 import { listTargets, resolveTarget } from "./store";
@@ -36,8 +36,7 @@ const AT_SECRET = "Part1@LeakTail-5d2f";
 // An sslkey file (a secret's location): the driver fails to read it and its error names it.
 const KEY_PATH = `/tmp/pgbb-Leak-Key-Path-${process.pid}/client.key`;
 let forms: Record<string, string>;
-const seen: string[] = [];
-const originalConsole = { log: console.log, error: console.error, warn: console.warn };
+let logged: ReturnType<typeof captureConsole>;
 
 before(async () => {
   ctl = await testControlStore("leak_ctl");
@@ -64,14 +63,10 @@ before(async () => {
   // The default target carries its password under an encoded key, and points at a closed port: launch refusals.
   process.env.TARGET_DATABASE_URL = `postgresql://${role}@127.0.0.1:1/${db}?PASSWORD=${DECOYS[0]}&pass%77ord=${SECRET}`;
   process.env.TARGET_IS_EMBEDDED = "";
-  for (const k of ["log", "error", "warn"] as const)
-    console[k] = (...args: unknown[]) => {
-      seen.push(args.map(String).join(" "));
-      originalConsole[k](...args);
-    };
+  logged = captureConsole();
 });
 after(async () => {
-  Object.assign(console, originalConsole);
+  logged.restore();
   await prisma().$disconnect();
   await ctl.drop();
   await target.drop();
@@ -201,5 +196,5 @@ test("the CLI's lines and errors, and a --save'd run, never show the password", 
 });
 
 test("no console line written during these tests holds a password", () => {
-  assertClean("console (app and runner log)", seen.join("\n"));
+  assertClean("console (app and runner log)", logged.lines.join("\n"));
 });
