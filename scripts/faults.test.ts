@@ -1,9 +1,12 @@
 // The fault suite: the real app, started as `npm start` starts it (scripts/start.ts), on its own
 // ports and data folders, with the faults a user meets: the runner SIGKILLed mid-run, the control store down
-// for 10 s mid-run, the target restarted mid-run, Ctrl-C mid-run. The control store is a Postgres of its
+// for 10 s mid-run, the target restarted mid-run, Ctrl-C mid-run; and, first, methods it does not answer (TRACE:
+// Next would build a fetch Request of it and throw, so scripts/serve-next.ts refuses them before Next). The
+// control store is a Postgres of its
 // own here (DATABASE_URL), so it can be stopped while the target (the embedded Postgres) keeps running.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -156,6 +159,36 @@ after(async () => {
   await control?.stop();
   rmSync(appDir, { recursive: true, force: true });
   rmSync(controlDir, { recursive: true, force: true });
+});
+
+/** One request by node:http (fetch refuses to send TRACE), with this server's Origin as a script would send it. */
+function send(method: string, where: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path: where, method, headers: { origin: `http://127.0.0.1:${port}` } }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("TRACE, PUT and other methods the app does not answer get 405 naming the allowed ones, on routes and pages", { timeout: 60_000 }, async () => {
+  const logBefore = app.output().length;
+  for (const method of ["TRACE", "PUT", "PATCH", "PROPFIND"])
+    for (const where of ["/api/health", "/api/runs", "/api/runs/r_1", "/", "/runs", "/no-such-page"]) {
+      const r = await send(method, where);
+      assert.equal(r.status, 405, `${method} ${where}: ${r.status} ${r.body}`);
+      assert.equal(r.headers.allow, "GET, HEAD, OPTIONS, POST, DELETE", `${method} ${where}`);
+      const body = JSON.parse(r.body);
+      assert.match(body.error, new RegExp(`^${method} is not answered here: .*GET, HEAD, OPTIONS, POST, DELETE`), `${method} ${where}`);
+    }
+  // Methods it answers are not refused by the new check.
+  assert.equal((await send("GET", "/api/health")).status, 200);
+  assert.equal((await send("HEAD", "/api/health")).status, 200);
+  await new Promise((r) => setTimeout(r, 500)); // a line logged for the last request would be in by now
+  assert.doesNotMatch(app.output().slice(logBefore), /TypeError|Error|⨯/, "nothing alarming logged");
 });
 
 test("SIGKILL of the runner: the app stays up, the run is interrupted within 5 s, a new runner serves the next run, no schema is left", {

@@ -11,7 +11,6 @@ export const SLOW_FIRST = [
   "scripts/start-lifecycle.test.ts",
   "scripts/faults.test.ts",
   "scripts/start.test.ts",
-  "scripts/methods.test.ts",
   "runner/parts/agents.test.ts",
   "runner/ceiling/ceiling.test.ts",
   "runner/telemetry/evidence-runs.test.ts",
