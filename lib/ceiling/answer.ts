@@ -165,8 +165,8 @@ export function ceilingAnswer(a: AnswerInput): CeilingAnswer {
     headline = `no step ${so ? "has been " : "was "}sustained with ${goal}${so ? " so far" : ""}`;
     ours = `this server sustained no step with ${goal}${so ? " so far" : ""}`;
   } else {
-    headline = `no step ${kind === "running" || kind === "queued" ? "has been" : "was"} judged yet`;
-    ours = `no step of this search has been judged yet, so nothing is known of this server with ${goal}`;
+    headline = so ? "no step has been judged so far" : "no step was judged";
+    ours = `no step of this search ${so ? "has been judged so far" : "was judged"}, so nothing is known of this server with ${goal}`;
   }
 
   let above: string | null = null;
