@@ -7,7 +7,7 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { refusalText } from "@/lib/api/payloads";
-import { answerOfView, goalLabelOf } from "@/lib/ceiling/answer";
+import { answerOfView, goalLabelOf, type OtherCeiling } from "@/lib/ceiling/answer";
 import { publishedBeside } from "@/lib/ceiling/published";
 import { confirmSecondsOf } from "@/lib/ceiling/settings";
 import { parseSlo, sloText } from "@/lib/ceiling/slo";
@@ -27,41 +27,9 @@ function sampleWords(workload: string, s: NonNullable<StepProgress["sample"]>): 
   const backlog = model?.backlog ? [`${model.backlog.label.toLowerCase()} ${fmtRate(measureOf(s, "backlog") ?? 0)}`] : [];
   return [...rates, ...backlog].join(", ");
 }
-import { CeilingCharts, type CeilingOverlay } from "./CeilingCharts";
+import { CeilingCharts } from "./CeilingCharts";
 
 const POLL_MS = 1000;
-
-export interface OtherCeiling {
-  id: string;
-  createdAt: string;
-  config: CeilingView["config"];
-  slo: string;
-  metric: string;
-  targetLabel: string;
-  /** Its answer's table cell and status (lib/ceiling/answer.ts): "≥ 500 (not confirmed)", "completed · unconfirmed lower bound". */
-  cell: string;
-  status: string;
-  badge: string;
-  /** Its steps, to draw beside this search's (the goal latency's p99 of each). */
-  points: CeilingOverlay["points"];
-}
-
-/** Another search as the table beside this one shows it, from its answer. */
-export function otherCeiling(o: CeilingView): OtherCeiling {
-  const a = answerOfView(o);
-  return {
-    id: o.id,
-    createdAt: o.createdAt,
-    config: o.config,
-    slo: o.settings.slo,
-    metric: goalLabelOf(o),
-    targetLabel: o.targetLabel,
-    cell: a.cell,
-    status: a.status,
-    badge: a.badge,
-    points: o.steps.map((s) => ({ target: s.rate, achieved: +s.achievedRate.toFixed(1), p99: s.goal.stats?.p99 ?? null })),
-  };
-}
 
 export function CeilingPage({ initial, others, command }: { initial: CeilingView; others: OtherCeiling[]; command: string }) {
   const [view, setView] = useState(initial);

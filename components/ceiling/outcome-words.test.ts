@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { type AnswerKind, answerOfView, ceilingAnswer, searchLogLine } from "@/lib/ceiling/answer";
+import { type AnswerKind, answerOfView, ceilingAnswer, otherCeiling, searchLogLine } from "@/lib/ceiling/answer";
 import { publishedBeside } from "@/lib/ceiling/published";
 import { searchCeiling, SEARCH_DEFAULTS, type SearchResult, type SearchOptions } from "@/lib/ceiling/search";
 import { parseSlo, type Slo } from "@/lib/ceiling/slo";
@@ -20,7 +20,7 @@ import { judgeStep, type StepFacts } from "@/lib/ceiling/verdict";
 import type { CeilingView } from "@/lib/ceiling/view";
 import { WorkloadConfig } from "@/lib/workloads/config";
 import { resultLines } from "@/runner/ceiling/format";
-import { CeilingPage, otherCeiling } from "./CeilingPage";
+import { CeilingPage } from "./CeilingPage";
 import { CeilingsTable } from "./CeilingsTable";
 
 const slo = (parseSlo("p99<50ms") as { ok: true; slo: Slo }).slo;

@@ -269,3 +269,37 @@ export const cellIn = (a: Pick<CeilingAnswer, "cell">, unit: string): string => 
 
 /** The runner's log line of a finished search: "completed · unconfirmed lower bound: ≥ 500 msg/s (not confirmed)". */
 export const searchLogLine = (a: CeilingAnswer, unit: string): string => `${a.status}${a.rate !== null ? `: ${cellIn(a, unit)}` : ""}`;
+
+/** Another search of the workload beside a search's page: its curve's points and its answer's cell and status. */
+export interface OtherCeiling {
+  id: string;
+  createdAt: string;
+  config: CeilingView["config"];
+  slo: string;
+  metric: string;
+  targetLabel: string;
+  /** Its answer's table cell and status (lib/ceiling/answer.ts): "≥ 500 (not confirmed)", "completed · unconfirmed lower bound". */
+  cell: string;
+  status: string;
+  badge: string;
+  /** Its steps, to draw beside this search's (the goal latency's p99 of each). */
+  points: { target: number; achieved: number; p99: number | null }[];
+}
+
+/** Another search as the table beside a search shows it, from its answer (built on the server: not in the
+ *  client component, whose functions the server cannot call). */
+export function otherCeiling(o: CeilingView): OtherCeiling {
+  const a = answerOfView(o);
+  return {
+    id: o.id,
+    createdAt: o.createdAt,
+    config: o.config,
+    slo: o.settings.slo,
+    metric: goalLabelOf(o),
+    targetLabel: o.targetLabel,
+    cell: a.cell,
+    status: a.status,
+    badge: a.badge,
+    points: o.steps.map((s) => ({ target: s.rate, achieved: +s.achievedRate.toFixed(1), p99: s.goal.stats?.p99 ?? null })),
+  };
+}

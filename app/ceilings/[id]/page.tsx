@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { CeilingPage, otherCeiling } from "@/components/ceiling/CeilingPage";
+import { CeilingPage } from "@/components/ceiling/CeilingPage";
+import { otherCeiling } from "@/lib/ceiling/answer";
 import { ceilingCommand } from "@/lib/ceiling/command";
 import { getSearch, listSearches } from "@/lib/ceiling/store";
 import { toCeilingView } from "@/lib/ceiling/view";
