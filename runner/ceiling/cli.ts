@@ -10,6 +10,7 @@ import { rateKnobOrProblem, searchUnit } from "../../lib/ceiling/rate";
 import { perSecond } from "../../lib/words";
 import { searchKnobs } from "../../lib/ceiling/view";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
+import { answerOfResult, outcomeOf, statusOfStop } from "../../lib/ceiling/answer";
 import {
   CeilingSettings,
   confirmSecondsOf,
@@ -279,7 +280,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       },
     });
     if (save) {
-      const status = result.stop === "cancelled" ? "cancelled" : result.stop === "failed" ? "failed" : "completed";
+      const status = statusOfStop(result.stop);
       const error =
         status === "cancelled" ? "cancelled (Ctrl-C or a cancel request); the steps done are kept" : result.error ? maskUrl(result.error) : undefined;
       await save.recorder.finish(result, status, error);
@@ -300,11 +301,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
         warmupSeconds: c.warmupSeconds,
         search: a.search,
         result: {
-          stop: result.stop,
-          ceiling: result.ceiling,
-          bracket: result.bracket,
-          failedAbove: result.failedAbove?.index ?? null,
-          confirmation: result.confirmation?.index ?? null,
+          ...outcomeOf(result),
+          // What the result lines say it is: confirmed ceiling, confirmed or unconfirmed lower bound, none, …
+          outcome: answerOfResult(result, a.slo, result.steps[0]?.goal.label ?? from, unit).kind,
           error: result.error ?? null,
         },
         steps: result.steps,
