@@ -174,11 +174,11 @@ const cases: Record<string, () => Promise<Case>> = {
     kind: "confirmed-lower-bound",
     label: /completed · confirmed lower bound/,
   }),
-  "unconfirmed lower bound: three starved tries at 12,800": async () => ({
+  "confirmed lower bound: three starved tries at 12,800, the rate below confirmed": async () => ({
     r: await search((rate) => (rate >= 12_800 ? "starved" : "held"), { startRate: 3200 }),
     status: "completed",
-    kind: "unconfirmed-lower-bound",
-    label: /completed · unconfirmed lower bound/,
+    kind: "confirmed-lower-bound",
+    label: /completed · confirmed lower bound/,
   }),
   "unconfirmed lower bound: every longer run failed, the bracket moved": async () => ({
     r: await search((rate, confirmation) => (confirmation ? (rate <= 100 ? "held" : "slow") : rate <= 700 ? "held" : "slow"), {}),
