@@ -178,7 +178,16 @@ export function CeilingPage({ initial, others, command }: { initial: CeilingView
             <tbody>
               {view.steps.map((s) => (
                 <tr key={s.index} data-sustained={s.sustained} data-confirmation={s.confirmation === true} data-starved={s.starved === true}>
-                  <th scope="row">{s.confirmation ? `${s.index + 1} (confirm, ${s.measuredSeconds.toFixed(0)} s)` : s.index + 1}</th>
+                  <th scope="row">
+                    {s.confirmation ? `${s.index + 1} (confirm, ${s.measuredSeconds.toFixed(0)} s)` : s.index + 1}
+                    {s.remeasure && <span className="small"> (measured again)</span>}
+                    {s.runs && (
+                      <span className="small">
+                        {" "}
+                        ({s.runs} runs, {s.measuredSeconds.toFixed(0)} s merged)
+                      </span>
+                    )}
+                  </th>
                   <td className="num">{fmtRate(s.rate)}</td>
                   <td className="num">{fmtRate(s.achievedRate)}</td>
                   {hasReads && <td className="num">{s.readRate === null ? "–" : fmtRate(s.readRate)}</td>}
@@ -194,10 +203,17 @@ export function CeilingPage({ initial, others, command }: { initial: CeilingView
                       <>
                         <span className="badge warn">starved, run again</span> <span className="small">{s.verdict.starved}</span>
                       </>
+                    ) : s.verdict.undecided && !s.verdict.failures.length ? (
+                      <>
+                        <span className="badge warn">not shown to hold</span> <span className="small">{s.verdict.undecided}</span>
+                      </>
                     ) : (
                       <>
                         <span className="badge bad">not sustained</span>{" "}
-                        <span className="small">{s.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}</span>
+                        <span className="small">
+                          {s.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}
+                          {s.unexplained && !s.remeasure ? " (the server had headroom: measured again)" : ""}
+                        </span>
                       </>
                     )}
                   </td>
@@ -210,8 +226,10 @@ export function CeilingPage({ initial, others, command }: { initial: CeilingView
         <p className="hint">
           A step is sustained when the achieved rate is within 2% of the target, the backlog does not grow (its slope over the window), readers keep up with the
           fan-out, the goal holds on the latency measured from each item&rsquo;s scheduled time where recorded, the paced writes keep to their timetable, and
-          nothing failed. A step the runner was starved in (its CPU, or an event-loop stall that alone explains the failure) is run again, never charged to the
-          target. The rate found is confirmed by one longer run before it is reported.
+          nothing failed. The goal is judged on its percentile&rsquo;s 95% interval: a step whose interval straddles the goal, or with too few samples to bound
+          it, runs longer (its histograms merged, up to 4 runs), and one still undecided is not shown to hold. A latency miss the server&rsquo;s telemetry does
+          not explain, or below a rate already sustained, is measured again before it counts. A step the runner was starved in (its CPU, or an event-loop stall
+          that alone explains the failure) is run again, never charged to the target. The rate found is confirmed by one longer run before it is reported.
         </p>
       </section>
 

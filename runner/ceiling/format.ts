@@ -21,7 +21,12 @@ export function stepLine(s: CeilingStep, unit: string): string {
   const slope = s.verdict.backlogSlopePerSec;
   if (slope !== null) parts.push(`backlog ${slope >= 0 ? "+" : ""}${num(slope)}/s`);
   if (s.client) parts.push(`runner ${Math.round(s.client.cpuCores * 100)}% CPU, event loop p99 ${fmtLatency(s.client.eventLoopP99Ms)}${runQueue(s)}`);
-  const name = s.confirmation ? `confirm (${num(s.measuredSeconds)} s)` : `step ${String(s.index + 1).padEnd(3)}`;
+  if (s.runs) parts.push(`${s.runs} runs merged over ${num(s.measuredSeconds)} s`);
+  const name = s.confirmation
+    ? `confirm (${num(s.measuredSeconds)} s)`
+    : s.remeasure
+      ? `again ${String(s.index + 1).padEnd(3)}`
+      : `step ${String(s.index + 1).padEnd(3)}`;
   return `${name}${rate(s.rate).padStart(14)}: ${parts.join(", ")} → ${verdictText(s.verdict)}`;
 }
 
