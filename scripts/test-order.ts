@@ -13,6 +13,7 @@ export const SLOW_FIRST = [
   "scripts/start.test.ts",
   "runner/parts/agents.test.ts",
   "runner/ceiling/ceiling.test.ts",
+  "runner/ceiling/hog-ceiling.test.ts",
   "runner/telemetry/evidence-runs.test.ts",
   "runner/engine.test.ts",
   "runner/telemetry/pace-verdict.test.ts",
@@ -33,6 +34,7 @@ export const SLOW_FIRST = [
  */
 export const JUDGEMENT_RUNS = [
   "runner/ceiling/ceiling.test.ts",
+  "runner/ceiling/hog-ceiling.test.ts",
   "runner/ceiling/cli.test.ts",
   "runner/ceiling/execute.test.ts",
   "lib/ceiling/batch.test.ts",
