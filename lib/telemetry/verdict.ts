@@ -9,7 +9,18 @@ import { z } from "zod";
 import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
-import { behindSchedule, consumersBehind, judgedRate, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
+import {
+  behindSchedule,
+  consumerRoundTrips,
+  consumersBehind,
+  judgedRate,
+  type PaceInput,
+  paceStatement,
+  paceStrength,
+  rateBound,
+  roundTripWords,
+  stall,
+} from "./pace-rules";
 
 export const CATEGORIES = [
   "consumers-behind",
@@ -23,6 +34,7 @@ export const CATEGORIES = [
   "io-bound-server",
   "cpu-bound-server",
   "autovacuum-pressure",
+  "held-snapshot",
   "connection-bound",
   "undetermined",
 ] as const;
@@ -44,6 +56,7 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   "io-bound-server": "I/O-bound server",
   "cpu-bound-server": "CPU-bound server",
   "autovacuum-pressure": "autovacuum/bloat pressure",
+  "held-snapshot": "held snapshot (xmin horizon)",
   "connection-bound": "connection-bound (round trips)",
   undetermined: "undetermined",
 };
@@ -91,8 +104,12 @@ export const THRESHOLDS = {
   deadShare: 0.2,
   /** … and at least this many (a few thousand dead rows are routine). */
   deadTuplesMin: 10_000,
-  /** … or the xmin horizon held back by a transaction open at least this many seconds. */
+  /** held snapshot: a session outside the run held the xmin horizon with a transaction open at least this many seconds … */
   xminHeldSec: 60,
+  /** … or one older than the window (open before it began, and at least heldSnapshotMinSec) that held it at least
+   *  heldSnapshotShare of the window while the run fell behind or slowed; */
+  heldSnapshotMinSec: 10,
+  heldSnapshotShare: 0.5,
   /** connection-bound: the run's connections waited on the client (idle) at least this share of the time … */
   connectionIdleShare: 0.5,
   /** … while the runner stayed below this % of one core and this event-loop utilization. */
@@ -244,7 +261,12 @@ function busyOrPinned(busy: Evidence, pinned: Evidence): Evidence[] {
 
 const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
   "consumers-behind": (input) => consumersBehind(paceOf(input)),
-  stall: (input) => stall(paceOf(input)),
+  stall: (input, w) => {
+    const f = stall(paceOf(input));
+    const b = f.matched && w ? stallBlocker(w, paceOf(input)!) : undefined;
+    if (b) f.evidence.push(fact(`the lock behind it, read during the stall: ${blockerWords(b)}`, b.readings, "readings"));
+    return f;
+  },
   "rate-bound": (input, w) =>
     rateBound(paceOf(input), w, w ? serverCpuPct(w) : undefined, { active: THRESHOLDS.headroomActiveShare, cpuPct: THRESHOLDS.headroomServerCpuPct }),
   "behind-schedule": (input) => behindSchedule(paceOf(input)),
@@ -374,18 +396,14 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
       ev.push(...effect.evidence);
       dead = [rising, many, share].every((e) => e.holds) && effect.holds;
     }
-    let xmin = false;
-    if (w.oldestXactSecMax !== undefined) {
-      const e = ge("oldest open transaction", w.oldestXactSecMax, THRESHOLDS.xminHeldSec, "s");
-      ev.push(e);
-      xmin = e.holds === true;
-      if (w.xminAgeXidsMax !== undefined) ev.push(fact("xmin horizon age", w.xminAgeXidsMax, "transactions"));
-    }
-    return { category: "autovacuum-pressure", matched: dead || xmin, evidence: ev };
+    return { category: "autovacuum-pressure", matched: dead, evidence: ev };
   },
+  "held-snapshot": (input, w) => heldSnapshot(input, w).finding,
   "connection-bound": (input, w) => {
     if (!w) return { category: "connection-bound", matched: false, evidence: [] };
     const c = clientOf(input, w);
+    // Or the consumers' own round trips set their pace (pace-rules.ts consumerRoundTrips): either suffices.
+    const rt = consumerRoundTrips(paceOf(input));
     const ev = [
       ge("share of time the run's connections waited on the client (idle)", w.runIdleShare + w.runIdleInTxShare, THRESHOLDS.connectionIdleShare, "ratio"),
     ];
@@ -405,9 +423,97 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
           : lt(rate.what, share, THRESHOLDS.rateAchieved, "ratio"),
       );
     }
-    return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
+    const idle = c !== undefined && all(ev);
+    if (rt.holds && !idle) for (const e of ev) delete e.holds;
+    return { category: "connection-bound", matched: idle || rt.holds, evidence: [...ev, ...rt.evidence] };
   },
 };
+
+const q = (s: string, n = 120) => JSON.stringify(s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** "AccessExclusiveLock on pgbb_x.queue held by pid 4242 ("psql"): "LOCK TABLE …"". */
+function blockerWords(b: NonNullable<TelemetryWindow["lockBlockers"]>[number]): string {
+  const held = b.mode ? `${b.mode} on ${b.relation} held by` : `${b.relation}, waited for behind`;
+  return `${held} pid ${b.pid}${b.applicationName ? ` (${q(b.applicationName, 60)})` : ""}${b.query ? `: ${q(b.query)}` : ""}`;
+}
+
+/**
+ * The lock behind the longest stall: of the sessions the wait sampler saw blocking the run's connections, read
+ * during the waits, one seen within the stall (a second's slack either side: the window's seconds are the engine's
+ * ticks), a holder of the lock before one only ahead in line, then the one seen in the most readings.
+ */
+function stallBlocker(w: TelemetryWindow, pace: PaceInput) {
+  const st = pace.facts?.stalls[0];
+  if (!st || !w.lockBlockers) return undefined;
+  const from = st.startSec - 1;
+  const to = st.startSec + st.seconds + 1;
+  return w.lockBlockers.filter((b) => b.toSec >= from && b.fromSec <= to).sort((a, b) => Number(!!b.mode) - Number(!!a.mode) || b.readings - a.readings)[0];
+}
+
+/** The operation the run is short of: the consumers' claim when they fell behind, the paced operation's main one otherwise. */
+function slowedOperation(pace: PaceInput | undefined): { what: string; first?: number; last?: number } | undefined {
+  const f = pace?.facts;
+  if (!pace || !f?.firstThird || !f.lastThird) return undefined;
+  if (pace.spec.consumer && consumersBehind(pace).matched)
+    return { what: "the consumers' claim", first: f.firstThird.claimP50Ms, last: f.lastThird.claimP50Ms };
+  return { what: `the ${pace.spec.label}`, first: f.firstThird.p50Ms, last: f.lastThird.p50Ms };
+}
+
+/**
+ * held snapshot: a session outside the run (named: pid, application, state, query) held the xmin horizon, so the
+ * dead tuples the run leaves stay and every scan steps over them. It matches when its transaction was open
+ * xminHeldSec or more, or when one older than the window (and heldSnapshotMinSec) held it heldSnapshotShare of the
+ * window while the run fell behind or slowed. It leads (before the other causes, and consumers behind yields to
+ * it) when the run fell behind or slowed and either the holder is older than the window, or the operation the run
+ * is short of slowed by more than the leading wait's share explains (removing that wait entirely would shorten
+ * the operation by its share at most: a slowdown beyond 1 / (1 − share) is not the wait's).
+ */
+function heldSnapshot(input: VerdictInput, w: TelemetryWindow | undefined): { finding: Finding; leads: boolean } {
+  const h = w?.xminHolder;
+  if (!w || !h) {
+    // No holder named (a window stored before holders were recorded): the oldest open transaction alone, as before.
+    if (w?.oldestXactSecMax === undefined) return { finding: { category: "held-snapshot", matched: false, evidence: [] }, leads: false };
+    const e = ge("oldest open transaction (its session not recorded)", w.oldestXactSecMax, THRESHOLDS.xminHeldSec, "s");
+    const ev = [e, ...(w.xminAgeXidsMax !== undefined ? [fact("xmin horizon age", w.xminAgeXidsMax, "transactions")] : [])];
+    return { finding: { category: "held-snapshot", matched: e.holds === true, evidence: ev }, leads: false };
+  }
+  const pace = paceOf(input);
+  const long = ge("the holder's transaction open", h.xactSec, THRESHOLDS.xminHeldSec, "s");
+  const older = ge("its age / the window's length (open before the window began)", h.fromStart ? h.xactSec / w.seconds : 0, 1, "ratio");
+  const old = ge("its age (older than the window)", h.xactSec, THRESHOLDS.heldSnapshotMinSec, "s");
+  const held = ge("share of the window it held the horizon", w.seconds > 0 ? h.heldSec / w.seconds : 0, THRESHOLDS.heldSnapshotShare, "ratio");
+  const behind = consumersBehind(pace).matched || behindSchedule(pace).matched;
+  const op = slowedOperation(pace);
+  const ratio = op?.first && op.last !== undefined ? op.last / op.first : undefined;
+  const f = pace?.facts;
+  const rateRatio = f?.firstThird && f.lastThird && f.firstThird.rate > 0 ? f.lastThird.rate / f.firstThird.rate : undefined;
+  const slowed = (ratio !== undefined && ratio >= THRESHOLDS.slowLatencyFactor) || (rateRatio !== undefined && rateRatio <= THRESHOLDS.slowRateShare);
+  // The leading wait (other than CPU) and the slowdown it could explain.
+  const [leadWait, leadShare] = Object.entries(w.runWaitShares).filter(([k]) => k !== "CPU")[0] ?? ["none", 0];
+  const beyond = ratio !== undefined && ratio >= THRESHOLDS.slowLatencyFactor && ratio * (1 - leadShare) > 1;
+  const ev: Evidence[] = [
+    fact(`the holder: pid ${h.pid}${h.applicationName ? ` (${q(h.applicationName, 60)})` : ""}, ${h.state}${h.query ? `: ${q(h.query)}` : ""}`, h.pid, "pid"),
+    long,
+    older,
+    old,
+    held,
+    ...(h.xminAgeXids !== undefined ? [fact("the horizon's age it held", h.xminAgeXids, "transactions")] : []),
+    ...(w.tables
+      ? [fact("dead tuples at the window's start", w.tables.deadTuplesStart, "tuples"), fact("dead tuples at its end", w.tables.deadTuplesEnd, "tuples")]
+      : []),
+    fact("the run fell behind (consumers behind or behind schedule: 1 yes, 0 no)", behind ? 1 : 0, ""),
+    ...(ratio !== undefined ? [ge(`${op!.what}'s latency p50, last third / first third`, ratio, THRESHOLDS.slowLatencyFactor, "ratio")] : []),
+    ...(rateRatio !== undefined ? [lt("last third's rate / the first third's", rateRatio, THRESHOLDS.slowRateShare, "ratio")] : []),
+    ...(ratio !== undefined ? [gt(`that slowdown × (1 − the leading wait's share: ${leadWait})`, ratio * (1 - leadShare), 1, "ratio")] : []),
+  ];
+  const affected = behind || slowed;
+  const olderThanWindow = older.holds === true && old.holds === true && held.holds === true;
+  const leads = affected && held.holds === true && old.holds === true && (olderThanWindow || beyond);
+  const matched = long.holds === true || leads;
+  // Either path suffices: when one holds, the other's unmet thresholds are context.
+  if (matched) for (const e of ev) if (e.holds === false) delete e.holds;
+  return { finding: { category: "held-snapshot", matched, evidence: ev }, leads };
+}
 
 /**
  * Whether dead tuples matter: autovacuum lagging (none ran in a window of two naptimes or more), or the run slowing
@@ -439,7 +545,16 @@ const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io
  * and its statement names the backlog).
  */
 const PACE_EFFECTS: Category[] = ["consumers-behind", "stall"];
-const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["host-bound"], ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
+const ORDER: Category[][] = [
+  ["rate-bound"],
+  ["client-bound"],
+  SERVER_SIDE,
+  ["host-bound"],
+  ["behind-schedule"],
+  ["autovacuum-pressure"],
+  ["held-snapshot"],
+  ["connection-bound"],
+];
 /** The causes consumers behind yields to (its statement then names the backlog): a runner at its limit, a
  *  server-side limit, or other processes filling the host (readers starved of CPU fall behind too). */
 const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE, "host-bound"];
@@ -466,11 +581,17 @@ const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("e
 function statementOf(category: Category, f: Finding | undefined, w: TelemetryWindow | undefined, input: VerdictInput): string {
   const ev = (prefix: string) => f?.evidence.find((e) => e.what.startsWith(prefix))?.value;
   switch (category) {
+    case "stall": {
+      // The lock behind it, as read during it: relation, mode, the holder's pid and query.
+      const b = w ? stallBlocker(w, paceOf(input)!) : undefined;
+      return `${paceStatement(category, paceOf(input)!, w, undefined)}${b ? `; behind it: ${blockerWords(b)} (read during the stall)` : ""}`;
+    }
     case "consumers-behind":
-    case "stall":
     case "rate-bound":
     case "behind-schedule":
       return paceStatement(category, paceOf(input)!, w, undefined);
+    case "held-snapshot":
+      return heldSnapshotWords(w!, paceOf(input));
     case "host-bound": {
       const h = w!.host!;
       const top = (h.topOthers ?? []).map((o) => `${o.name} ${num(100 * o.cores)}% of a core`).join(", ");
@@ -501,6 +622,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
     case "autovacuum-pressure":
       return `autovacuum/bloat pressure: ${w?.tables ? `dead tuples rose to ${num(w.tables.deadTuplesEnd)} (${num(w.tables.deadTuplesSlopePerSec)}/s)` : ""}${w?.oldestXactSecMax !== undefined && w.oldestXactSecMax >= THRESHOLDS.xminHeldSec ? `${w?.tables ? "; " : ""}a transaction open ${num(w.oldestXactSecMax)} s held the xmin horizon` : ""}`;
     case "connection-bound":
+      if (consumerRoundTrips(paceOf(input)).holds) return `connection-bound: ${roundTripWords(paceOf(input)!)}`;
       return `connection-bound: the run's ${num(w!.runConnections)} connections waited on the client ${pct(w!.runIdleShare + w!.runIdleInTxShare)} of the time while the runner was not busy: the round trips limit it (more connections, or batching, would raise throughput)`;
     default:
       return w
@@ -508,6 +630,27 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
         : "undetermined: no server telemetry for this window";
   }
 }
+
+/** The held snapshot's statement: the holder, how long, what it kept and slowed, and what to do. */
+function heldSnapshotWords(w: TelemetryWindow, pace: PaceInput | undefined): string {
+  const h = w.xminHolder;
+  if (!h) return `held snapshot: a transaction open ${num(w.oldestXactSecMax ?? 0)} s held the xmin horizon (its session was not recorded)`;
+  const who = `pid ${h.pid}${h.applicationName ? `, application ${q(h.applicationName, 60)}` : ""}, ${h.state}${h.query ? `, last query ${q(h.query)}` : ""}`;
+  const parts = [
+    `held snapshot: a transaction open ${num(h.xactSec)} s (${who}) held the xmin horizon for ${num(h.heldSec)} s of the ${num(w.seconds)} s window`,
+  ];
+  if (w.tables)
+    parts.push(`the run's dead tuples, which vacuum cannot remove behind it, went from ${num(w.tables.deadTuplesStart)} to ${num(w.tables.deadTuplesEnd)}`);
+  const op = slowedOperation(pace);
+  if (op?.first && op.last !== undefined && op.last / op.first >= THRESHOLDS.slowLatencyFactor)
+    parts.push(`${op.what}'s p50 rose from ${fmtMs(op.first)} to ${fmtMs(op.last)} (${num(op.last / op.first)}×)`);
+  const timeout = h.state.startsWith("idle in transaction")
+    ? "idle_in_transaction_session_timeout"
+    : "statement_timeout (transaction_timeout on PostgreSQL 17+)";
+  return `${parts.join("; ")}: end it (SELECT pg_terminate_backend(${h.pid})), and bound such sessions with ${timeout}`;
+}
+
+const fmtMs = (ms: number) => `${ms < 10 ? ms.toFixed(2) : num(ms)} ms`;
 
 function topKeys(w: TelemetryWindow, pick: (k: string) => boolean): string {
   return Object.entries(w.runWaitShares)
@@ -526,7 +669,10 @@ export function verdictOf(input: VerdictInput): Verdict {
   let chosen: Finding | undefined;
   const starvedOnly = byStarvationOnly(byCat.get("client-bound")!);
   const late: Category[] = ["client-bound", "connection-bound"];
-  const order = starvedOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
+  const base = starvedOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
+  // A held snapshot that is the bigger effect (heldSnapshot: leads) comes right after a met rate.
+  const snapshotLeads = heldSnapshot(input, w).leads;
+  const order = snapshotLeads ? [base[0], ["held-snapshot" as const], ...base.slice(1).filter((g) => g[0] !== "held-snapshot")] : base;
   const pace = paceOf(input);
   for (const group of order) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
@@ -539,7 +685,13 @@ export function verdictOf(input: VerdictInput): Verdict {
   const effect = PACE_EFFECTS.map((c) => byCat.get(c)!)
     .filter((f) => f.matched)
     .sort((a, b) => strength(b, pace) - strength(a, pace))[0];
-  const cause = chosen && CAUSES.includes(chosen.category) && !(chosen.category === "client-bound" && starvedOnly);
+  // Consumers whose own round trips set their pace are behind for that reason, not for the shared machine's.
+  const roundTrips = consumerRoundTrips(pace).holds;
+  const cause =
+    chosen &&
+    (CAUSES.includes(chosen.category) || (chosen.category === "held-snapshot" && snapshotLeads)) &&
+    !(chosen.category === "client-bound" && starvedOnly) &&
+    !(chosen.category === "host-bound" && roundTrips);
   let suffix = "";
   if (effect && (effect.category === "stall" || !cause)) chosen = effect;
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
@@ -557,7 +709,7 @@ export function verdictOf(input: VerdictInput): Verdict {
   // A limit that made the run miss its rate says so: who fell behind, and by how much. Beside a pace effect (the
   // consumers behind, a stall) the missed rate is said too, its numbers only: the headline is the effect.
   if (pace && chosen && byCat.get("behind-schedule")!.matched) {
-    if ([...SERVER_SIDE, "client-bound", "host-bound", "autovacuum-pressure"].includes(category))
+    if ([...SERVER_SIDE, "client-bound", "host-bound", "autovacuum-pressure", "held-snapshot"].includes(category))
       statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
     else if (PACE_EFFECTS.includes(category)) statement += `; ${paceStatement("behind-schedule", pace, w, undefined, false)}`;
   }
