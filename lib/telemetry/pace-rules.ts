@@ -166,9 +166,14 @@ export function consumerRoundTrips(pace: PaceInput | undefined): { holds: boolea
   if (!pace || !c) return { holds: false, evidence: [] };
   const unit = pace.spec.unit;
   const perReader = c.claimsPerSec / c.readers;
+  // A claim whose time grew through the window is slowed by something else (a held snapshot's dead tuples): a
+  // round trip's cost is flat.
+  const first = pace.facts?.firstThird?.claimP50Ms;
+  const last = pace.facts?.lastThird?.claimP50Ms;
   const ev = [
     ge("a reader's time in its claims' round trips (claims/s per reader × time a claim)", (perReader * c.msPerClaim) / 1000, T.roundTripBusyShare, "ratio"),
     lt(`${unit} a claim`, c.itemsPerClaim, T.roundTripItemsPerClaim, unit),
+    ...(first && last !== undefined ? [lt("the claim's latency p50, last third / first third", last / first, T.slowLatencyFactor, "ratio")] : []),
     fact("claims per reader", perReader, "/s"),
     fact("time a claim (its round trips)", c.msPerClaim, "ms"),
     fact("readers", c.readers, "readers"),

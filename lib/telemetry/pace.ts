@@ -31,8 +31,9 @@ export const PACE_THRESHOLDS = {
   slowRateShare: 0.8,
   slowLatencyFactor: 1.5,
   /** The consumers' round trips set their pace (consumers behind, then): each reader spent at least this share of
-   *  its time in its claims' round trips (claims a second × time a claim) … */
-  roundTripBusyShare: 0.8,
+   *  its time in its claims' timed round trips (claims a second × time a claim; pub/sub's BEGIN is not timed: one
+   *  round trip of its four a message) … */
+  roundTripBusyShare: 0.6,
   /** … taking fewer than this many items a claim (per-item round trips: a batch would carry more in each). */
   roundTripItemsPerClaim: 10,
 } as const;

@@ -670,9 +670,10 @@ export function verdictOf(input: VerdictInput): Verdict {
   const starvedOnly = byStarvationOnly(byCat.get("client-bound")!);
   const late: Category[] = ["client-bound", "connection-bound"];
   const base = starvedOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
-  // A held snapshot that is the bigger effect (heldSnapshot: leads) comes right after a met rate.
+  // A held snapshot that is the bigger effect (heldSnapshot: leads) comes first: the run fell behind or slowed
+  // (a rate its writers met says nothing of its readers').
   const snapshotLeads = heldSnapshot(input, w).leads;
-  const order = snapshotLeads ? [base[0], ["held-snapshot" as const], ...base.slice(1).filter((g) => g[0] !== "held-snapshot")] : base;
+  const order = snapshotLeads ? [["held-snapshot" as const], ...base.filter((g) => g[0] !== "held-snapshot")] : base;
   const pace = paceOf(input);
   for (const group of order) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
