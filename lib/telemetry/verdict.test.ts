@@ -188,6 +188,44 @@ describe("rules", () => {
     assert.match(held.statement, /a transaction open 120 s held the xmin horizon/);
   });
 
+  test("held snapshot: the dequeue slowed beyond what the leading wait's share explains, so the holder leads", () => {
+    // The run: WAL flush 42% of the waits, each dequeue 0.36 ms → 3 ms as a transaction (opened inside the
+    // window) held the horizon, and the readers fell behind.
+    const spec = {
+      kind: "throttle" as const,
+      targetPerSec: 1000,
+      unit: "msg",
+      operation: "write",
+      label: "write",
+      backlog: true,
+      consumer: { claim: "claim", read: "read", readIncludesClaim: true },
+    };
+    const pace = {
+      spec,
+      achievedPerSec: 1000,
+      writePerSec: 1000,
+      readPerSec: 400,
+      facts: {
+        seconds: 30,
+        stalls: [],
+        backlogSlopePerSec: 600,
+        backlogEnd: 18_000,
+        firstThird: { rate: 1000, claimP50Ms: 0.36 },
+        lastThird: { rate: 1000, claimP50Ms: 3 },
+      },
+    };
+    const holder = { pid: 4242, applicationName: "psql", state: "idle in transaction", query: "SELECT 1", xactSec: 25, heldSec: 25, fromStart: false };
+    const telemetry = win({ seconds: 30, runActiveShare: 0.8, runIdleShare: 0.2, runWaitShares: { "LWLock:WALWrite": 0.42, CPU: 0.58 }, xminHolder: holder });
+    const r = v({ telemetry, pace });
+    assert.equal(r.category, "held-snapshot", r.statement);
+    assert.match(r.statement, /pid 4242, application "psql", idle in transaction/);
+    assert.match(r.statement, /idle_in_transaction_session_timeout/);
+    assert.ok(r.also.includes("wal-flush-bound") && r.also.includes("consumers-behind"), r.also.join());
+    // A slowdown the WAL wait could explain (0.36 → 0.5 ms) is not the holder's: it does not lead.
+    const mild = { ...pace, facts: { ...pace.facts, lastThird: { rate: 1000, claimP50Ms: 0.5 } } };
+    assert.notEqual(v({ telemetry, pace: mild }).category, "held-snapshot");
+  });
+
   test("connection-bound: connections wait on the client while the runner is not busy", () => {
     const r = v({ telemetry: win() });
     assert.equal(r.category, "connection-bound");
