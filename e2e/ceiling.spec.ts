@@ -48,6 +48,12 @@ test("a short search from the form: the curve grows step by step and ends at a c
   await expect.poll(() => points(page), { timeout: 40_000 }).toBeGreaterThanOrEqual(1);
   const firstSeen = await points(page);
   await expect(search).toHaveAttribute("data-status", "running");
+  // "Beside the published figures" follows the steps as they arrive, as a reload would say it: what the steps
+  // so far hold, never the sentence of the page's first moment nor a rate no longer run has confirmed.
+  const published = page.getByTestId("ceiling-published");
+  if ((await page.getByTestId("ceiling-steps").locator("tbody tr").first().getAttribute("data-sustained")) === "true")
+    await expect(published).toContainText(/so far this server held \d+ msg\/s/);
+  else await expect(published).toContainText("so far");
   await expect.poll(() => points(page), { timeout: 40_000 }).toBeGreaterThan(firstSeen);
   const rateChart = page.getByTestId("chart-ceiling-rate");
   await expect
@@ -77,7 +83,12 @@ test("a short search from the form: the curve grows step by step and ends at a c
   }
   // The latency chart draws the goal's limit; the published figures and the CLI command are beside the result.
   await expect(page.getByTestId("chart-ceiling-latency")).toContainText("goal p99 500 ms");
-  await expect(page.getByTestId("ceiling-published")).toContainText("published");
+  await expect(published).toContainText("published");
+  await expect(published).not.toContainText("so far");
+  // Its status names the outcome, green only when a longer run confirmed it.
+  const outcome = await page.getByTestId("ceiling-status").getAttribute("data-outcome");
+  await expect(page.getByTestId("ceiling-status")).toContainText(/completed · (confirmed ceiling|confirmed lower bound|unconfirmed lower bound|no answer)/);
+  await expect(page.getByTestId("ceiling-status")).toHaveClass(outcome?.startsWith("confirmed") ? /\bok\b/ : /\bwarn\b/);
   await expect(page.getByTestId("ceiling-command")).toContainText("npm run bench -- ceiling queue");
   await expect(page.getByTestId("ceiling-command")).toContainText("--slo 'p99<500ms'");
 });

@@ -144,7 +144,7 @@ for (const d of workloadDefinitions()) {
       "compare JSON": JSON.stringify(toJson(cmp)),
       "compare Markdown": toMarkdown(cmp),
       "compare text": toTextTable(cmp),
-      "ceiling page": renderToStaticMarkup(createElement(CeilingPage, { initial: view, published: [], others: [], command: "" })),
+      "ceiling page": renderToStaticMarkup(createElement(CeilingPage, { initial: view, others: [], command: "" })),
       "ceiling CLI": [
         ...steps.map((s) => stepLine(s, unit)),
         ...resultLines(

@@ -47,18 +47,32 @@ test("jitter is uniform in [min, max) and dithered sleeps keep the requested mea
     max = Math.max(max, j);
   }
   assert.ok(min >= 100 && min < 150 && max < 2000 && max > 1950);
-  const stop = new Stopper();
-  const meanMs = async (sleep: () => Promise<void>, n = 300) => {
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) await sleep();
-    return (performance.now() - t0) / n;
+  // What a dithered sleep asks of the timers, counted rather than timed (a loaded machine stretches a timer's
+  // millisecond, not the choice): 300 µs is a 1 ms sleep 30% of the time and a yield otherwise, so its mean is
+  // 0.3 ms; 1,300 µs is 1 ms 70% of the time and 2 ms 30%.
+  const asked: number[] = [];
+  class Counting extends Stopper {
+    override sleep(ms: number) {
+      asked.push(ms);
+      return Promise.resolve();
+    }
+  }
+  const stop = new Counting();
+  const n = 4000;
+  const meanAsked = async (micros: number) => {
+    asked.length = 0;
+    for (let i = 0; i < n; i++) await sleepMicros(micros, stop);
+    return asked.reduce((a, b) => a + b, 0) / n;
   };
-  // Compared with a whole-millisecond sleep measured in the same conditions (a loaded machine stretches both):
-  // 300 µs dithered is a 1 ms sleep 30% of the time and a yield otherwise, so about a third of it, never all
-  // of it and never nothing.
-  const oneMs = await meanMs(() => stop.sleep(1));
-  const dithered = await meanMs(() => sleepMicros(300, stop));
-  assert.ok(dithered > 0.15 * oneMs && dithered < 0.7 * oneMs, `300 µs dithered: ${dithered.toFixed(3)} ms; 1 ms: ${oneMs.toFixed(3)} ms`);
+  // Binomial sampling: the mean's standard error is under 0.01 ms at n = 4,000; 0.05 is five of them.
+  const m300 = await meanAsked(300);
+  assert.ok(Math.abs(m300 - 0.3) < 0.05, `300 µs dithered asks ${m300.toFixed(3)} ms on average`);
+  const m1300 = await meanAsked(1300);
+  assert.ok(Math.abs(m1300 - 1.3) < 0.05, `1,300 µs dithered asks ${m1300.toFixed(3)} ms on average`);
+  assert.ok(
+    asked.every((ms) => ms === 1 || ms === 2),
+    "only the whole milliseconds either side are asked",
+  );
 });
 
 test("a stopper wakes its sleepers at once", async () => {

@@ -19,6 +19,7 @@ import { presetById, WorkloadConfig } from "../lib/workloads/config";
 import { resolveTarget } from "../runner/default-target";
 import { findCeiling } from "../runner/ceiling/driver";
 import { resultLines, stepLine } from "../runner/ceiling/format";
+import { answerOfResult, cellIn } from "../lib/ceiling/answer";
 import { parseDuration } from "../runner/cli-args";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
@@ -92,17 +93,15 @@ async function main() {
         search: { ...SEARCH_DEFAULTS, startRate, maxRate },
         onStep: (s) => console.log(stepLine(s, searchUnit(kind, config))),
       });
-      for (const l of resultLines(result, slo, result.steps[0]?.goal.label ?? metric.metric.label, searchUnit(kind, config))) console.log(l);
+      const goalLabel = result.steps[0]?.goal.label ?? metric.metric.label;
+      for (const l of resultLines(result, slo, goalLabel, searchUnit(kind, config))) console.log(l);
       failed ||= result.stop === "failed";
+      const answer = answerOfResult(result, slo, goalLabel, searchUnit(kind, config));
       const { low, high } = result.bracket;
       table.push([
         `${kind} 4 vCPU (${preset.description.split(",").slice(0, 2).join(",")})`,
         `${result.steps[0]?.goal.label ?? metric.metric.label} ${sloText(slo)}`,
-        result.ceiling === null
-          ? "none sustained"
-          : high === null
-            ? `≥ ${rate(result.ceiling)}`
-            : `${rate(result.ceiling)} (bracket ${num(low!, 0)}–${num(high, 0)})`,
+        answer.rate === null ? answer.status : `${cellIn(answer, "msg")}${high === null ? "" : ` (bracket ${num(low!, 0)}–${num(high, 0)})`}, ${answer.status}`,
         `${rate(ref.headline.writeMsgPerSec)} at ${ref.headline.latencyMs.e2e.p99} ms e2e p99`,
         referenceToolFigures(kind),
       ]);

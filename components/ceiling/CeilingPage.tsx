@@ -1,17 +1,19 @@
 "use client";
 // One ceiling search, live or finished: the step in progress (read every second while it runs), the curve
-// growing one point per judged step, each step's verdict with its numbers, the ceiling with its bracket and
-// why the next step failed; then beside it the published figures and other searches of the workload.
+// growing one point per judged step, each step's verdict with its numbers, the answer with its bracket and
+// why the next step failed; then beside it the published figures and other searches of the workload. Every
+// sentence of the answer (its status, the result, the published figures' side) is built on each render from
+// the one answer of the steps as they stand (lib/ceiling/answer.ts), so the live page says what a reload would.
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { refusalText } from "@/lib/api/payloads";
-import type { PublishedBeside } from "@/lib/ceiling/published";
-import { confirmationText } from "@/lib/ceiling/confirmation";
+import { answerOfView, goalLabelOf, type OtherCeiling } from "@/lib/ceiling/answer";
+import { publishedBeside } from "@/lib/ceiling/published";
 import { confirmSecondsOf } from "@/lib/ceiling/settings";
 import { parseSlo, sloText } from "@/lib/ceiling/slo";
 import { CONDITION_LABEL } from "@/lib/ceiling/verdict";
 import { isFinalSearch, searchKnobs, type CeilingView } from "@/lib/ceiling/view";
-import { fmtLatency, fmtPercent, fmtRate, STATUS_BADGE } from "@/lib/runs/format";
+import { fmtLatency, fmtRate } from "@/lib/runs/format";
 import { LocalTime } from "@/components/run/LocalTime";
 import { measureOf, metricModel, rateOperations, throughputOf } from "@/lib/measurement/operations";
 import type { StepProgress } from "@/lib/ceiling/step";
@@ -25,47 +27,11 @@ function sampleWords(workload: string, s: NonNullable<StepProgress["sample"]>): 
   const backlog = model?.backlog ? [`${model.backlog.label.toLowerCase()} ${fmtRate(measureOf(s, "backlog") ?? 0)}`] : [];
   return [...rates, ...backlog].join(", ");
 }
-import { CeilingCharts, type CeilingOverlay } from "./CeilingCharts";
+import { CeilingCharts } from "./CeilingCharts";
 
 const POLL_MS = 1000;
 
-/** Why a search stopped, with its rates in the search's paced unit (`unit/s`: "msg/s", "row/s"). */
-const stopWords = (perSec: string): Record<string, string> => ({
-  converged: "the bracket is as narrow as asked",
-  "max-rate": "the maximum rate was reached, still sustained",
-  "max-steps": "the step budget ran out before the bracket was as narrow as asked",
-  "none-sustained": `not even 1 ${perSec} was sustained`,
-  cancelled: "the search was cancelled; the steps done are kept",
-  failed: "a step's run failed",
-  starved: "the runner (not the target) was starved every time the last rate was measured",
-  unconfirmed: "every longer run confirming the rate found failed",
-});
-
-export interface OtherCeiling {
-  id: string;
-  status: string;
-  createdAt: string;
-  config: CeilingView["config"];
-  slo: string;
-  metric: string;
-  targetLabel: string;
-  ceiling: number | null;
-  bracketHigh: number | null;
-  /** Its steps, to draw beside this search's (the goal latency's p99 of each). */
-  points: CeilingOverlay["points"];
-}
-
-export function CeilingPage({
-  initial,
-  published,
-  others,
-  command,
-}: {
-  initial: CeilingView;
-  published: PublishedBeside[];
-  others: OtherCeiling[];
-  command: string;
-}) {
+export function CeilingPage({ initial, others, command }: { initial: CeilingView; others: OtherCeiling[]; command: string }) {
   const [view, setView] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
   const [drawn, setDrawn] = useState<string[]>([]);
@@ -92,16 +58,13 @@ export function CeilingPage({
 
   const parsedSlo = parseSlo(view.settings.slo);
   const slo = parsedSlo.ok ? parsedSlo.slo : [];
-  const goalLabel = view.steps[0]?.goal.label ?? view.settings.metric ?? "delivery";
-  const result = view.result;
-  const failedAbove = result?.failedAbove != null ? view.steps.find((s) => s.index === result.failedAbove) : undefined;
-  const confirmation = result?.confirmation != null ? view.steps.find((s) => s.index === result.confirmation) : undefined;
+  const goalLabel = goalLabelOf(view);
+  const answer = answerOfView(view);
+  const published = publishedBeside(view.workload, view.config as unknown as Record<string, unknown>, answer);
   // Every rate in the paced operation's own unit (pacing().unit): an inserts search is in row/s, never msg/s.
   const unit = searchUnit(view.workload, view.config);
   const perSec = perSecond(unit);
   const hasReads = view.steps.some((s) => s.readRate !== null);
-  const confirmed = result ? confirmationText(view.steps, confirmation, result.ceiling, slo, unit) : null;
-  const starvedSteps = view.steps.filter((s) => s.starved).length;
   const p = view.progress;
 
   return (
@@ -113,8 +76,8 @@ export function CeilingPage({
               {view.workload} ceiling search <span className="mono muted">{view.id}</span>
             </h1>
             <div className="row small muted">
-              <span className={`badge ${STATUS_BADGE[view.status] ?? ""}`} data-testid="ceiling-status">
-                <span className="dot" /> {view.status}
+              <span className={`badge ${answer.badge}`} data-testid="ceiling-status" data-outcome={answer.kind}>
+                <span className="dot" /> {answer.status}
               </span>
               <span>{searchKnobs(view.config)}</span>
               <span>
@@ -155,46 +118,21 @@ export function CeilingPage({
         </div>
       ) : null}
 
-      {result && (
-        <section className="panel" data-testid="ceiling-result">
-          <h2>Result</h2>
+      {(view.result || view.steps.length > 0) && (
+        <section className="panel" data-testid="ceiling-result" data-outcome={answer.kind}>
+          <h2>{view.result ? "Result" : "While it runs"}</h2>
           <p className="status-card" style={{ margin: 0 }}>
-            {result.ceiling === null ? (
-              <strong>No ceiling: not one step was sustained.</strong>
-            ) : result.bracket.high === null ? (
-              <strong data-testid="ceiling-value">
-                At least {fmtRate(result.ceiling)} {perSec}
-              </strong>
-            ) : (
-              <strong data-testid="ceiling-value">
-                {fmtRate(result.ceiling)} {perSec}
-              </strong>
-            )}{" "}
-            {result.ceiling !== null && result.bracket.high !== null && (
-              <span data-testid="ceiling-bracket">
-                sustained; bracket: highest sustained {fmtRate(result.bracket.low)} {perSec}, lowest failed {fmtRate(result.bracket.high)} {perSec} (the true
-                ceiling lies between, {fmtPercent(((result.bracket.high - (result.bracket.low ?? 0)) / (result.bracket.low || 1)) * 100)} wide)
-              </span>
-            )}
+            <strong data-testid="ceiling-value">{answer.headline[0].toUpperCase() + answer.headline.slice(1)}.</strong>{" "}
+            {answer.above && <span data-testid="ceiling-bracket">{answer.above[0].toUpperCase() + answer.above.slice(1)}.</span>}
           </p>
-          {confirmed && (
-            <p data-testid="ceiling-confirmation" data-confirmed={confirmation ? "true" : "false"}>
-              <span className={`badge ${confirmation ? "ok" : "warn"}`}>{confirmation ? "confirmed" : "not confirmed"}</span>{" "}
-              {confirmed.replace(/^NOT confirmed: /, "")}
+          {answer.confirmation && (
+            <p data-testid="ceiling-confirmation" data-confirmed={answer.confirmed ? "true" : "false"}>
+              <span className={`badge ${answer.confirmed ? "ok" : "warn"}`}>{answer.confirmed ? "confirmed" : "not confirmed"}</span>{" "}
+              {answer.confirmation.replace(/^NOT confirmed: /, "")}
             </p>
           )}
-          {failedAbove && (
-            <p data-testid="ceiling-why">
-              The {failedAbove.confirmation ? "confirmation" : "next step"}, {fmtRate(failedAbove.rate)} {perSec}, was not sustained:{" "}
-              {failedAbove.verdict.failures.map((f) => `${CONDITION_LABEL[f.condition]}: ${f.message}`).join("; ")}.
-              {failedAbove.bottleneck && <> Its telemetry: {failedAbove.bottleneck.statement}</>}
-            </p>
-          )}
-          <p className="hint">
-            {view.steps.length} step(s)
-            {starvedSteps ? `, ${starvedSteps} of them starved (the runner, not the target, could have decided them) and run again` : ""}; stopped because{" "}
-            {stopWords(perSec)[result.stop] ?? result.stop}.
-          </p>
+          {answer.why && <p data-testid="ceiling-why">{answer.why[0].toUpperCase() + answer.why.slice(1)}.</p>}
+          {answer.stopped && <p className="hint">{answer.stopped}.</p>}
         </section>
       )}
 
@@ -325,16 +263,15 @@ export function CeilingPage({
                         {o.id}
                       </Link>
                     </th>
-                    <td className="num">
-                      {o.ceiling === null ? "–" : `${o.bracketHigh === null ? "≥ " : ""}${fmtRate(o.ceiling)}`}
-                      {o.bracketHigh !== null && o.ceiling !== null && <span className="hint"> (&lt; {fmtRate(o.bracketHigh)})</span>}
-                    </td>
+                    <td className="num">{o.cell}</td>
                     <td className="mono">
                       {o.metric} {o.slo}
                     </td>
                     <td className="small">{searchKnobs(o.config)}</td>
                     <td>{o.targetLabel}</td>
-                    <td>{o.status}</td>
+                    <td>
+                      <span className={`badge ${o.badge}`}>{o.status}</span>
+                    </td>
                     <td>
                       <label className="row small" style={{ gap: 6 }}>
                         <input

@@ -5,7 +5,10 @@ import type { RunSummary } from "../measurement/summary";
 import { definitionOf } from "../workloads/config";
 import { groupsOf, latencyOf, measureOf, rateOperations, throughputOf } from "../measurement/operations";
 import type { DeliveryDef, MetricModel } from "../../workloads/types";
+import type { Histogram } from "hdr-histogram-js";
+import { type BoundEvidence, boundEvidence } from "./interval";
 import { rateKnob, searchUnit } from "./rate";
+import type { Slo } from "./slo";
 import type { ClientLoad, StepFacts } from "./verdict";
 
 /** A latency the goal can be checked on: its declared name, and its from-schedule variant when it has one. */
@@ -109,4 +112,21 @@ export function stepFacts(
     errors: { count: errors + verificationProblems.length, messages: [...verificationProblems, ...messages] },
     client,
   };
+}
+
+/**
+ * Each bound of the goal decided on the step's histogram of the goal's latency (merged over the step's runs) and
+ * its measured seconds' figures of that latency (lib/ceiling/interval.ts).
+ */
+export function goalEvidenceOf(h: Histogram, measured: readonly Pick<Sample, "metrics">[], latencyName: string, slo: Slo): BoundEvidence[] {
+  return slo.map((bound) =>
+    boundEvidence(
+      bound,
+      h,
+      measured.flatMap((s) => {
+        const l = latencyOf(s.metrics, latencyName);
+        return l && l.count > 0 ? [{ count: l.count, valueMs: l[bound.percentile] }] : [];
+      }),
+    ),
+  );
 }

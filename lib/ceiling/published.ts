@@ -1,9 +1,10 @@
 // A ceiling beside what was published for the same workload: each published scenario's rate and delivery p99
 // (always labelled published, never mixed with a measurement), whether its client shape is the search's, and
-// one sentence putting the two side by side. Browser-safe.
+// one sentence putting the two side by side, this server's side being the search's answer (lib/ceiling/answer.ts
+// `ours`: what its steps show now, rebuilt as they arrive). Browser-safe.
 import { fmtLatency } from "../runs/numbers";
 import { REFERENCES, referenceLabel } from "../references/references";
-import { sloText, type Slo } from "./slo";
+import type { CeilingAnswer } from "./answer";
 
 export interface PublishedBeside {
   id: string;
@@ -23,17 +24,13 @@ export interface PublishedBeside {
 const SHAPE = ["writers", "readers", "consumerGroups", "partitions", "writeBatch", "readBatch", "payloadBytes"] as const;
 const rate = (n: number) => `${Math.round(n).toLocaleString("en-US")} msg/s`;
 
-/** The published scenarios of `workload`, the same-shaped first. `ceiling` null: the search found none (yet). */
-export function publishedBeside(workload: string, config: Record<string, unknown>, ceiling: number | null, slo: Slo, metricLabel: string): PublishedBeside[] {
+/** The published scenarios of `workload`, the same-shaped first, each beside the search's answer. */
+export function publishedBeside(workload: string, config: Record<string, unknown>, answer: Pick<CeilingAnswer, "ours">): PublishedBeside[] {
   return REFERENCES.filter((r) => r.workload === workload)
     .map((r) => {
       const c = r.config as unknown as Record<string, unknown>;
       const sameShape = SHAPE.every((k) => c[k] === null || c[k] === undefined || config[k] === undefined || c[k] === config[k]);
       const p99 = r.headline.latencyMs.e2e.p99;
-      const ours =
-        ceiling === null
-          ? `this server sustained no step with ${metricLabel} ${sloText(slo)}`
-          : `this server sustains ${rate(ceiling)} with ${metricLabel} ${sloText(slo)}`;
       return {
         id: r.id,
         title: referenceLabel(r),
@@ -42,7 +39,7 @@ export function publishedBeside(workload: string, config: Record<string, unknown
         e2eP99Ms: p99,
         server: `${r.server.instance}, ${r.server.vcpu} vCPU`,
         sameShape,
-        sentence: `the published ${referenceLabel(r)} ran at ${rate(r.headline.writeMsgPerSec)} at ${fmtLatency(p99)} e2e p99; ${ours}`,
+        sentence: `the published ${referenceLabel(r)} ran at ${rate(r.headline.writeMsgPerSec)} at ${fmtLatency(p99)} e2e p99; ${answer.ours}`,
       };
     })
     .sort((a, b) => Number(b.sameShape) - Number(a.sameShape));

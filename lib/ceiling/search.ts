@@ -9,6 +9,13 @@
 // up to MAX_STARVED_REPEATS times, then the search stops saying so. And the rate found is confirmed by one
 // longer run before it is reported: a failed confirmation makes that rate the bracket's high end and the search
 // goes on below it, up to MAX_CONFIRMATIONS times.
+//
+// A step decides only on clear evidence. Its latency goal is judged on the percentile's interval, and a step
+// whose interval straddles the goal runs longer before it is judged (runner/ceiling/driver.ts). A miss that its
+// run's telemetry does not explain (the server had headroom), or that contradicts a higher rate already
+// sustained, is measured once more before it counts: the later measurement of a rate decides it. And when the
+// runner cannot drive a higher rate (starved every time), the last sustained rate is still confirmed by a longer
+// run, and reported as a confirmed lower bound with what stopped the search.
 
 export interface SearchOptions {
   /** The first step's rate (msg/s). */
@@ -41,6 +48,10 @@ export interface Tried {
   starved?: boolean;
   /** A confirmation run of the rate found (longer than a step). */
   confirmation?: boolean;
+  /** Not sustained on latency while the server had headroom: measured once more before it counts. */
+  unexplained?: boolean;
+  /** The measurement again of an earlier step's rate: it decides that rate in the earlier one's place. */
+  remeasure?: boolean;
 }
 
 /** Why a search ended. */
@@ -68,8 +79,11 @@ export interface Bracket {
   high: number | null;
 }
 
-/** The steps that say something about the target: starved ones do not. */
-const judged = (steps: readonly Tried[]) => steps.filter((s) => !s.starved);
+/** The steps that say something about the target: starved ones do not, nor a step measured again later. */
+const judged = <S extends Tried>(steps: readonly S[]): S[] => {
+  const counted = steps.filter((s) => !s.starved);
+  return counted.filter((s, i) => s.confirmation || !counted.slice(i + 1).some((t) => t.remeasure && t.rate === s.rate));
+};
 
 /**
  * The bracket the steps so far establish. A failed confirmation outweighs the shorter steps: no rate at or
@@ -96,19 +110,24 @@ export function relativeWidth(b: Bracket): number | null {
   return b.low !== null && b.high !== null && b.low > 0 ? (b.high - b.low) / b.low : null;
 }
 
-export type Next = { rate: number; confirmation?: boolean } | { stop: StopReason };
+export type Next = { rate: number; confirmation?: boolean; remeasure?: boolean } | { stop: StopReason };
 
-/** The next rate to try (a step, or the confirmation of the rate found), or why to stop. */
+/** The next rate to try (a step, its measurement again, or the confirmation of the rate found), or why to stop. */
 export function nextStep(steps: readonly Tried[], o: SearchOptions): Next {
   const last = steps.at(-1);
   if (last?.starved) {
-    // Run a starved step again; the same rate starved every time stops the search.
+    // Run a starved step again; the same rate starved every time stops the search, once the rate below it is confirmed.
     let tries = 0;
     for (let i = steps.length - 1; i >= 0 && steps[i].starved && steps[i].rate === last.rate; i--) tries++;
-    if (tries > MAX_STARVED_REPEATS) return { stop: "starved" };
-    return { rate: last.rate, ...(last.confirmation ? { confirmation: true } : {}) };
+    if (tries <= MAX_STARVED_REPEATS) return { rate: last.rate, ...(last.confirmation ? { confirmation: true } : {}), ...(last.remeasure ? { remeasure: true } : {}) };
+    // The confirmation itself could not be measured: nothing lower is left to confirm it by.
+    if (last.confirmation) return { stop: "starved" };
   }
-  const plan = planStep(steps, o);
+  if (last && !last.starved && !last.sustained && !last.confirmation && !last.remeasure) {
+    const { low } = bracketOf(steps.slice(0, -1));
+    if (last.unexplained || (low !== null && low > last.rate)) return { rate: last.rate, remeasure: true };
+  }
+  const plan = starvedOut(steps) ? { stop: "starved" as const } : planStep(steps, o);
   if (!("stop" in plan) || !o.confirm || plan.stop === "none-sustained") return plan;
   // The search would end: confirm its rate first.
   const { low } = bracketOf(steps);
@@ -116,6 +135,16 @@ export function nextStep(steps: readonly Tried[], o: SearchOptions): Next {
   const confirmations = judged(steps).filter((s) => s.confirmation).length;
   if (confirmations >= MAX_CONFIRMATIONS) return { stop: "unconfirmed" };
   return { rate: low, confirmation: true };
+}
+
+/** Whether some rate was starved on every try (MAX_STARVED_REPEATS runs again): the runner cannot drive it. */
+function starvedOut(steps: readonly Tried[]): boolean {
+  let run = 0;
+  for (let i = 0; i < steps.length; i++) {
+    run = steps[i].starved && i > 0 && steps[i - 1].starved && steps[i - 1].rate === steps[i].rate ? run + 1 : steps[i].starved ? 1 : 0;
+    if (run > MAX_STARVED_REPEATS) return true;
+  }
+  return false;
 }
 
 /** The plan without confirmations or repeats: growth, descent, bisection. */
@@ -165,7 +194,7 @@ export class SearchCancelled extends Error {
 /** The result the steps so far give, stopped for `stop`. */
 export function resultOf<S extends Tried>(steps: S[], stop: StopReason, error?: string): SearchResult<S> {
   const bracket = bracketOf(steps);
-  const failedAbove = bracket.high === null ? undefined : steps.find((s) => !s.sustained && !s.starved && s.rate === bracket.high);
+  const failedAbove = bracket.high === null ? undefined : judged(steps).find((s) => !s.sustained && s.rate === bracket.high);
   const confirmation = confirmationOf(steps, bracket.low);
   return {
     steps,
@@ -197,6 +226,7 @@ export async function searchCeiling<S extends Tried>(
     try {
       const step = await runStep(next.rate, steps.length, next.confirmation === true);
       if (next.confirmation) step.confirmation = true;
+      if (next.remeasure) step.remeasure = true;
       steps.push(step);
     } catch (err) {
       if (err instanceof SearchCancelled || signal?.aborted) return resultOf(steps, "cancelled");

@@ -14,6 +14,13 @@ export interface CeilingStep {
   starved?: boolean;
   /** The longer run confirming the rate found (lib/ceiling/search.ts). */
   confirmation?: boolean;
+  /** Not sustained on latency alone while its run's telemetry found the server with headroom (rate-bound) or
+   *  found nothing: re-measured once before it counts (lib/ceiling/search.ts). */
+  unexplained?: boolean;
+  /** A re-measurement of an earlier step's rate: it decides that rate in its place. */
+  remeasure?: boolean;
+  /** How many runs measured it, when more than one (an undecided latency goal runs again: runner/ceiling/driver.ts). */
+  runs?: number;
   verdict: StepVerdict;
   achievedRate: number;
   readRate: number | null;

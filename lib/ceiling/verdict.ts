@@ -4,6 +4,7 @@
 import { fmtLatency } from "../runs/numbers";
 import type { LatencyStats } from "../measurement/metrics";
 import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
+import { type BoundEvidence, goalDecision, QUANTILE_OF, samplesToBound } from "./interval";
 import { type Slo, sloBreaches, sloText } from "./slo";
 import { perSecond, unitWords } from "../words";
 import { countWords } from "../words";
@@ -90,6 +91,10 @@ export interface StepFacts {
   scheduleLag?: { t: number; lagMs: number }[] | null;
   /** The latency the goal is checked on: its name, label, and its percentiles over the window. */
   latency: { name: string; label: string; stats: LatencyStats | undefined };
+  /** Each bound of the goal with its percentile's interval and decision (lib/ceiling/interval.ts), from the
+   *  step's histogram (merged over its runs when it ran longer); absent on steps stored before, which are judged
+   *  on the point value. */
+  goalEvidence?: BoundEvidence[];
   /** Failed operations in the window, and their first messages. */
   errors: { count: number; messages: string[] };
   /** null when nothing measured it (then the condition is reported as unchecked, never silently passed). */
@@ -109,6 +114,10 @@ export interface StepVerdict {
   unchecked: Failure[];
   /** The backlog's least-squares slope over the window, items/s (null without a backlog). */
   backlogSlopePerSec: number | null;
+  /** Set when nothing failed but the latency goal was neither clearly met nor clearly missed: its interval
+   *  straddles the limit, or too few samples bound it. The step runs longer (runner/ceiling/driver.ts); still
+   *  undecided at its bound, it is not sustained: the goal was not shown to hold. Says so with the numbers. */
+  undecided?: string;
   /** Set when the runner was starved and that can explain every failure: the step is run again, never charged
    *  to the target (lib/ceiling/search.ts). Says what starved it, with its numbers. */
   starved?: string;
@@ -188,8 +197,24 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
       );
   }
 
+  let undecided: string | undefined;
   if (!f.latency.stats) fail("latency", `no ${f.latency.label} latency was measured in the window, so the goal ${sloText(slo)} cannot be shown to hold`);
-  else {
+  else if (f.goalEvidence?.length) {
+    const decision = goalDecision(f.goalEvidence);
+    if (decision === "missed")
+      fail(
+        "latency",
+        f.goalEvidence
+          .filter((e) => e.decision === "missed")
+          .map((e) => `${f.latency.label} ${e.percentile} ${fmtLatency(f.latency.stats![e.percentile])} (${intervalText(e)}) over the goal's ${fmtLatency(e.limitMs)}`)
+          .join("; "),
+      );
+    else if (decision === "unclear")
+      undecided = f.goalEvidence
+        .filter((e) => e.decision === "unclear")
+        .map((e) => `${f.latency.label} ${e.percentile} ${fmtLatency(f.latency.stats![e.percentile])}: ${unclearText(e)}`)
+        .join("; ");
+  } else {
     const broken = sloBreaches(slo, f.latency.stats);
     if (broken.length)
       fail(
@@ -211,7 +236,15 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
 
   if (!f.client) unchecked.push({ condition: "client", message: "the runner's load was not recorded for this step's run" });
   const starved = failures.length ? starvation(f, slo, failures) : null;
-  return { sustained: failures.length === 0, failures, unchecked, backlogSlopePerSec, ...(starved ? { starved } : {}) };
+  if (failures.length) undecided = undefined; // a clear failure decides the step whatever the latency's interval
+  return {
+    sustained: failures.length === 0 && undecided === undefined,
+    failures,
+    unchecked,
+    backlogSlopePerSec,
+    ...(undecided ? { undecided } : {}),
+    ...(starved ? { starved } : {}),
+  };
 }
 
 /**
@@ -247,12 +280,26 @@ export function starvation(f: StepFacts, slo: Slo, failures: readonly Failure[])
   return `the runner's event loop stalled ${fmtLatency(stall)} over 1% of the window (its operation takes ${fmtLatency(c.serviceMs ?? undefined)}): that stall alone can explain ${failures.map((x) => CONDITION_LABEL[x.condition]).join(" and ")} failing`;
 }
 
+/** "95% interval 38-45 ms over 4,000 samples". */
+const intervalText = (e: BoundEvidence) =>
+  `95% interval ${fmtLatency(e.lowMs)}-${e.highMs === null ? "unbounded" : fmtLatency(e.highMs)} over ${countWords(e.samples, "sample")}`;
+
+/** Why a bound is neither met nor missed, with its numbers. */
+function unclearText(e: BoundEvidence): string {
+  if (e.highMs === null)
+    return `${countWords(e.samples, "sample")} cannot bound a ${e.percentile} from above (${samplesToBound(QUANTILE_OF[e.percentile]).toLocaleString("en-US")} needed), so the goal's ${fmtLatency(e.limitMs)} is not shown to hold`;
+  if (e.lowMs >= e.limitMs && e.worstSecond)
+    return `over the goal's ${fmtLatency(e.limitMs)} (${intervalText(e)}), but not without its worst second (${e.worstSecond.count.toLocaleString("en-US")} samples at ${e.percentile} ${fmtLatency(e.worstSecond.valueMs)}): a burst, measured again`;
+  return `its ${intervalText(e)} straddles the goal's ${fmtLatency(e.limitMs)}`;
+}
+
 /** How much further behind its timetable the paced operation fell over the window (ms, by the lag's slope). */
 const lagGrowthMs = (f: StepFacts) => (f.scheduleLag?.length ? slope(f.scheduleLag.map((p) => ({ t: p.t, items: p.lagMs }))) * f.measuredSeconds : 0);
 
 /** The step's verdict in one line: "sustained" or what failed. */
 export function verdictText(v: StepVerdict): string {
   if (v.sustained) return "sustained";
+  if (v.undecided && !v.failures.length) return `NOT shown to hold: ${v.undecided}`;
   const failed = v.failures.map((x) => `${CONDITION_LABEL[x.condition]}: ${x.message}`).join("; ");
   return v.starved ? `STARVED, run again (not charged to the target): ${v.starved}; it measured ${failed}` : `NOT sustained: ${failed}`;
 }

@@ -127,7 +127,9 @@ describe("bench ceiling: a short search", () => {
       /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.,]+ m?s(, waited to run [\d.]+ %)? → sustained/,
     );
     assert.match(text, /step 2 +20 msg\/s: .* → sustained/);
-    assert.match(text, /ceiling: at least 20 msg\/s with e2e from schedule p99<1s: the maximum rate was sustained \(raise --max-rate to look further\)/);
+    // The result names its outcome: the maximum rate held in a longer run is a confirmed lower bound.
+    assert.match(text, /result: completed · confirmed lower bound: at least 20 msg\/s with e2e from schedule p99<1s, confirmed by a [\d.]+ s run/);
+    assert.match(text, /stopped because the maximum rate was reached, still sustained \(raise --max-rate to look further\)/);
     // The confirmation: its own line while it runs, then how it confirmed the ceiling, with its numbers.
     assert.match(text, /confirm \([\d.]+ s\) +20 msg\/s: .* → sustained/);
     assert.match(text, /confirmed by a [\d.]+ s run at 20 msg\/s: achieved [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s \(goal p99<1s\)/);
@@ -137,6 +139,7 @@ describe("bench ceiling: a short search", () => {
     assert.deepEqual(doc.result.bracket, { low: 20, high: null });
     assert.equal(doc.result.stop, "max-rate");
     assert.equal(doc.result.confirmation, 2);
+    assert.equal(doc.result.outcome, "confirmed-lower-bound");
     assert.deepEqual(
       doc.steps.map((s: { rate: number; sustained: boolean; confirmation?: boolean }) => [s.rate, s.sustained, s.confirmation ?? false]),
       [

@@ -10,6 +10,7 @@ import { rateKnobOrProblem, searchUnit } from "../../lib/ceiling/rate";
 import { perSecond } from "../../lib/words";
 import { searchKnobs } from "../../lib/ceiling/view";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../../lib/ceiling/search";
+import { answerOfResult, outcomeOf, statusOfStop } from "../../lib/ceiling/answer";
 import {
   CeilingSettings,
   confirmSecondsOf,
@@ -80,7 +81,7 @@ export function ceilingUsage(): string {
     "Usage: npm run bench -- ceiling <workload> [workload flags] --slo 'p99<50ms' [flags]",
     "",
     ...wrap(
-      "Finds the highest rate the target sustains: constant-rate steps, doubling while sustained, then bisecting between the last sustained and the first unsustained rate. A step is sustained when the achieved rate is within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal holds (on the latency from each message's scheduled time where recorded), the paced writes keep to their timetable and nothing failed. A step the runner was starved in (its CPU, its run-queue wait, or an event-loop stall that alone explains the failure) is run again, never charged to the target. The rate found is confirmed by one longer run (--confirm) before it is reported; if that fails the search goes on below it.",
+      "Finds the highest rate the target sustains: constant-rate steps, doubling while sustained, then bisecting between the last sustained and the first unsustained rate. A step is sustained when the achieved rate is within 2% of the target, the backlog does not grow, readers keep up with the fan-out, the goal is clearly met (the percentile's 95% interval below the limit, on the latency from each message's scheduled time where recorded), the paced writes keep to their timetable and nothing failed. A step whose interval straddles the goal, or has too few samples to bound it, runs longer (up to 4 runs, merged); still undecided, it is not sustained. A latency miss the server's telemetry does not explain, or below a rate already sustained, is measured once more before it counts. A step the runner was starved in (its CPU, its run-queue wait, or an event-loop stall that alone explains the failure) is run again, never charged to the target; a rate starved every time ends the search, and the rate below it is confirmed as a lower bound, with what to do. The rate found is confirmed by one longer run (--confirm) before it is reported; if that fails the search goes on below it.",
     ),
     "",
     ...Object.entries({ ...OWN, ...SHARED_HELP }).flatMap(([f, h]) => flagLines(`--${f}`, h)),
@@ -279,7 +280,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       },
     });
     if (save) {
-      const status = result.stop === "cancelled" ? "cancelled" : result.stop === "failed" ? "failed" : "completed";
+      const status = statusOfStop(result.stop);
       const error =
         status === "cancelled" ? "cancelled (Ctrl-C or a cancel request); the steps done are kept" : result.error ? maskUrl(result.error) : undefined;
       await save.recorder.finish(result, status, error);
@@ -300,11 +301,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
         warmupSeconds: c.warmupSeconds,
         search: a.search,
         result: {
-          stop: result.stop,
-          ceiling: result.ceiling,
-          bracket: result.bracket,
-          failedAbove: result.failedAbove?.index ?? null,
-          confirmation: result.confirmation?.index ?? null,
+          ...outcomeOf(result),
+          // What the result lines say it is: confirmed ceiling, confirmed or unconfirmed lower bound, none, …
+          outcome: answerOfResult(result, a.slo, result.steps[0]?.goal.label ?? from, unit).kind,
           error: result.error ?? null,
         },
         steps: result.steps,

@@ -2,10 +2,13 @@
 // rate, with its own warm-up and measured window, judged by lib/ceiling/verdict.ts. The plan
 // (which rate next, when to stop) is lib/ceiling/search.ts.
 import { readFileSync } from "node:fs";
-import { latenciesOf } from "../../lib/measurement/operations";
+import type { Histogram } from "hdr-histogram-js";
+import { decodeHistogram, newHistogram, percentilesOf } from "../../lib/measurement/histogram";
+import { histogramOf, latenciesOf } from "../../lib/measurement/operations";
+import { QUANTILE_OF, samplesToBound } from "../../lib/ceiling/interval";
 import type { RunSummary } from "../../lib/measurement/summary";
 import type { WorkloadConfig } from "../../lib/workloads/config";
-import { type GoalMetric, serviceMsOf, stepFacts } from "../../lib/ceiling/facts";
+import { type GoalMetric, goalEvidenceOf, serviceMsOf, stepFacts } from "../../lib/ceiling/facts";
 import { rateKnobOrProblem } from "../../lib/ceiling/rate";
 import { SearchCancelled, searchCeiling, type SearchOptions, type SearchResult } from "../../lib/ceiling/search";
 import type { Slo } from "../../lib/ceiling/slo";
@@ -18,6 +21,19 @@ export type { CeilingStep };
 /** A step's drain: long enough to empty a sustained step's backlog; an unsustained one's is cut short (its
  *  leftovers are noted in its summary, and the next step runs in a schema of its own). */
 const STEP_DRAIN_SECONDS = 5;
+
+/**
+ * A step whose latency goal is neither clearly met nor clearly missed (lib/ceiling/interval.ts) runs again at
+ * its rate, its latencies merged with the runs before (histograms, never percentiles averaged), at most this
+ * many runs in all; still undecided, it is not sustained: the goal was not shown to hold.
+ */
+export const MAX_STEP_RUNS = 4;
+/** An added run lasts long enough to reach the samples a bound needs, or to double those it has: at least a
+ *  step's length, at most this (s). */
+export const MAX_ADDED_SECONDS = 60;
+
+/** Server verdicts that leave a latency miss unexplained: the server had headroom, or nothing was found. */
+const UNEXPLAINING = new Set(["rate-bound", "undetermined"]);
 
 export interface CeilingOptions {
   /** The workload's config; each step sets its rate (lib/ceiling/rate.ts), measured duration and warm-up. */
@@ -108,14 +124,75 @@ export async function runStep(
   o: CeilingOptions,
   confirmation = false,
 ): Promise<{ step: CeilingStep; summary: RunSummary; samples: EngineSample[] }> {
+  const startedAt = new Date();
+  let merged: Histogram | null = null;
+  const measured: EngineSample[] = [];
+  let seconds = confirmation ? o.confirmSeconds : o.stepSeconds;
+  let measuredSeconds = 0;
+  for (let runs = 1; ; runs++) {
+    const { summary, samples, client } = await runOnce(rate, index, o, seconds);
+    const facts = stepFacts(summary, samples, rate, o.metric, client);
+    // The goal's latency over every run of the step: merged histograms, its seconds side by side.
+    const encoded = histogramOf(summary.histograms, facts.latency.name);
+    merged ??= newHistogram();
+    if (encoded) merged.add(decodeHistogram(encoded));
+    measured.push(...samples.filter((s) => s.phase === "measuring"));
+    measuredSeconds += facts.measuredSeconds;
+    if (runs > 1) facts.latency = { ...facts.latency, stats: merged.totalCount ? percentilesOf(merged) : undefined };
+    facts.goalEvidence = goalEvidenceOf(merged, measured, facts.latency.name, o.slo);
+    const verdict = judgeStep(facts, o.slo);
+    if (verdict.undecided && !verdict.starved && runs < MAX_STEP_RUNS && !o.signal?.aborted) {
+      seconds = addedSeconds(facts.goalEvidence, merged.totalCount, measuredSeconds, o.stepSeconds);
+      o.log?.(`${confirmation ? "confirmation" : `step ${index + 1}`} at ${rate}: ${verdict.undecided}; running ${seconds} s more`);
+      continue;
+    }
+    const bottleneck = bottleneckOf(summary);
+    const unexplained =
+      !verdict.sustained &&
+      !verdict.starved &&
+      verdict.failures.length > 0 &&
+      verdict.failures.every((f) => f.condition === "latency") &&
+      (!bottleneck || UNEXPLAINING.has(bottleneck.category));
+    const step: CeilingStep = {
+      index,
+      rate,
+      sustained: verdict.sustained,
+      ...(verdict.starved ? { starved: true } : {}),
+      ...(confirmation ? { confirmation: true } : {}),
+      ...(unexplained ? { unexplained: true } : {}),
+      ...(runs > 1 ? { runs } : {}),
+      verdict,
+      achievedRate: facts.achievedRate,
+      readRate: facts.readRate,
+      measuredSeconds,
+      goal: facts.latency,
+      latencyMs: latenciesOf(summary),
+      client: facts.client,
+      ...(bottleneck ? { bottleneck } : {}),
+      startedAt: startedAt.toISOString(),
+      endedAt: new Date().toISOString(),
+    };
+    return { step, summary, samples };
+  }
+}
+
+/** How long an undecided step's next run lasts: to the samples its least-bounded percentile needs, or doubling
+ *  what it has, within [its step length, MAX_ADDED_SECONDS]. */
+function addedSeconds(evidence: readonly { percentile: keyof typeof QUANTILE_OF; highMs: number | null }[], samples: number, measuredSeconds: number, stepSeconds: number): number {
+  const perSecond = measuredSeconds > 0 ? samples / measuredSeconds : 0;
+  const needed = Math.max(...evidence.filter((e) => e.highMs === null).map((e) => samplesToBound(QUANTILE_OF[e.percentile])), 0);
+  const want = needed > samples && perSecond > 0 ? Math.ceil(((needed - samples) / perSecond) * 1.2) : Math.ceil(measuredSeconds);
+  return Math.min(Math.max(want, stepSeconds), Math.max(MAX_ADDED_SECONDS, stepSeconds));
+}
+
+/** One engine run of a step at `rate` for `durationSeconds` measured. */
+async function runOnce(rate: number, index: number, o: CeilingOptions, durationSeconds: number) {
   const knob = rateKnobOrProblem(o.base.kind);
   if (!knob.ok) throw new Error(knob.message);
-  const durationSeconds = confirmation ? o.confirmSeconds : o.stepSeconds;
   const config = { ...knob.knob.set(o.base, rate), durationSeconds, warmupSeconds: o.warmupSeconds } as WorkloadConfig;
   const sched = schedWatch();
   const samples: EngineSample[] = [];
   const extra = o.engine?.(index) ?? {};
-  const startedAt = new Date();
   let summary: RunSummary;
   try {
     summary = await runWorkload(config, o.targetUrl, {
@@ -136,26 +213,7 @@ export async function runStep(
     if (err instanceof RunCancelled) throw new SearchCancelled();
     throw err;
   }
-  const facts = stepFacts(summary, samples, rate, o.metric, clientLoadOf(summary, sched.shares()));
-  const verdict = judgeStep(facts, o.slo);
-  const step: CeilingStep = {
-    index,
-    rate,
-    sustained: verdict.sustained,
-    ...(verdict.starved ? { starved: true } : {}),
-    ...(confirmation ? { confirmation: true } : {}),
-    verdict,
-    achievedRate: facts.achievedRate,
-    readRate: facts.readRate,
-    measuredSeconds: facts.measuredSeconds,
-    goal: facts.latency,
-    latencyMs: latenciesOf(summary),
-    client: facts.client,
-    ...(bottleneckOf(summary) ? { bottleneck: bottleneckOf(summary) } : {}),
-    startedAt: startedAt.toISOString(),
-    endedAt: new Date().toISOString(),
-  };
-  return { step, summary, samples };
+  return { summary, samples, client: clientLoadOf(summary, sched.shares()) };
 }
 
 /** Runs the whole search; a cancel or a failed step ends it with the steps done so far. */

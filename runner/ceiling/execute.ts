@@ -6,15 +6,7 @@ import { goalMetric } from "../../lib/ceiling/facts";
 import { searchUnit } from "../../lib/ceiling/rate";
 import { perSecond } from "../../lib/words";
 import { confirmSecondsOf, parseCeilingSettings, searchOptionsOf, sloOf } from "../../lib/ceiling/settings";
-import {
-  appendStep,
-  finishSearch,
-  isSearchCancelRequested,
-  type SearchOutcome,
-  searchStoppedAt,
-  setProgress,
-  type StepProgress,
-} from "../../lib/ceiling/store";
+import { appendStep, finishSearch, isSearchCancelRequested, searchStoppedAt, setProgress, type StepProgress } from "../../lib/ceiling/store";
 import type { Env } from "../../lib/env";
 import { storeErrorText } from "../../lib/status/health";
 import { memoryProblem } from "../../lib/workloads/memory";
@@ -24,6 +16,7 @@ import { controlStoreIdentity } from "../../lib/targets/store";
 import { parseConfig } from "../../lib/workloads/config";
 import { type CeilingOptions, type CeilingStep, findCeiling } from "./driver";
 import type { SearchResult } from "../../lib/ceiling/search";
+import { ceilingAnswer, outcomeOf, searchLogLine, statusOfStop } from "../../lib/ceiling/answer";
 
 const CANCEL_POLL_MS = 500;
 
@@ -94,7 +87,8 @@ export async function executeSearch(
       // Each step's run refuses the app's own control store as its target, as a run does (runner/main.ts).
       engine: (index) => ({ ...recorder.hooks.engine?.(index), controlStore }),
     });
-    const status = result.stop === "cancelled" ? (why === "shutdown" ? "interrupted" : "cancelled") : result.stop === "failed" ? "failed" : "completed";
+    const stopped = statusOfStop(result.stop);
+    const status = stopped === "cancelled" && why === "shutdown" ? "interrupted" : stopped;
     const error =
       status === "interrupted"
         ? `${current.reason ?? "the runner was stopped"} ${searchStoppedAt(recorder.stepInProgress())}; the steps it finished are kept`
@@ -104,7 +98,10 @@ export async function executeSearch(
             ? maskUrl(result.error)
             : undefined;
     await recorder.finish(result, status, error);
-    note(`${status}${result.ceiling !== null ? `: ceiling ${result.ceiling} ${perSecond(searchUnit(parsed.config.kind, parsed.config))}` : ""}`);
+    // The log says what the page says: the answer's status, never a plain "completed" of an unconfirmed rate.
+    const unit = searchUnit(parsed.config.kind, parsed.config);
+    const metricLabel = result.steps[0]?.goal.label ?? metric.metric.label;
+    note(searchLogLine(ceilingAnswer({ status, steps: result.steps, result: outcomeOf(result), slo: sloOf(settings.settings), metricLabel, unit }), unit));
   } catch (err) {
     await recorder.settled();
     const message = maskUrl((err as Error)?.message ?? String(err));
@@ -155,13 +152,7 @@ export function searchRecorder(db: PrismaClient, id: string, note: (line: string
     stepInProgress: () => progress,
     async finish(result: SearchResult<CeilingStep>, status: "completed" | "failed" | "cancelled" | "interrupted", error?: string) {
       await progressChain;
-      const outcome: SearchOutcome = {
-        stop: result.stop,
-        ceiling: result.ceiling,
-        bracket: result.bracket,
-        failedAbove: result.failedAbove?.index ?? null,
-        confirmation: result.confirmation?.index ?? null,
-      };
+      const outcome = outcomeOf(result);
       await untilStored("the search's outcome", () => finishSearch(id, { status, result: outcome, ...(error ? { error } : {}) }, db), note, giveUp);
     },
   };

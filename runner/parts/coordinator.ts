@@ -43,6 +43,8 @@ const PROBES = 10;
 export interface PartsForTest {
   entry?: string;
   readyTimeoutMs?: number;
+  /** How long a ready part has to answer its clock probes (READY_TIMEOUT_MS otherwise). */
+  probeTimeoutMs?: number;
   silenceMs?: number;
   /** This part only blocks its event loop for `forMs` every `everyMs` while its load runs (a starved part). */
   busyWait?: { part: number; everyMs: number; forMs: number };
@@ -131,7 +133,7 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
         // The parts forked on this host are the runner too: their CPU is never "other processes'".
         () => parts.filter((p) => p.host === os.hostname() && !p.hasExited).map((p) => p.pid),
       );
-    const probeMs = i.forTest?.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    const probeMs = i.forTest?.probeTimeoutMs ?? READY_TIMEOUT_MS;
     for (const p of parts) if (!p.remote) await Promise.race([measureClock(p, probeMs), i.failed]);
     if (remote) await Promise.race([remote.measureClocks(i.targetUrl), i.failed]);
     i.log(
