@@ -125,7 +125,7 @@ export function goalEvidenceOf(h: Histogram, measured: readonly Pick<Sample, "me
       h,
       measured.flatMap((s) => {
         const l = latencyOf(s.metrics, latencyName);
-        return l && l.count > 0 ? [{ count: l.count, valueMs: l[bound.percentile] }] : [];
+        return l && l.count > 0 ? [l] : [];
       }),
     ),
   );

@@ -7,12 +7,13 @@
 //   distribution of the samples under it) is below the limit. Too few samples to bound it above (under about
 //   260 for a p99, 2,700 for a p99.9) is never met: the step must run longer;
 // - missed: the lower end of its interval is above the limit even with the worst second's samples set aside
-//   (removing samples can only lower an order statistic, so the full histogram's lower end at the rank the rest
-//   would have bounds theirs from below): a miss carried by one second is a burst, re-measured, not a capacity;
+//   (as many of them over the limit as that second's own percentiles allow are taken away from the histogram's
+//   count over it): a miss carried by one second is a burst, measured longer, not a capacity;
 // - otherwise unclear: the step runs longer (runner/ceiling/driver.ts), up to its stated bound.
 //
 // Browser-safe; the driver reads the histograms (lib/measurement/histogram.ts) and calls goalEvidence.
 import type { Histogram } from "hdr-histogram-js";
+import type { LatencyStats } from "../measurement/metrics";
 import type { SloBound, SloPercentile } from "./slo";
 
 /** One-sided 95%: each decision asks one question (is it below? is it above?). */
@@ -56,16 +57,40 @@ export function samplesToBound(q: number): number {
 /** The histogram's value at a 1-based rank, ms (recorded in µs). */
 const valueAtRank = (h: Histogram, rank: number) => h.getValueAtPercentile((100 * rank) / h.totalCount) / 1000;
 
+/** One measured second's figures of the goal's latency: its samples and percentiles (ms). */
+export type SecondFigures = Pick<LatencyStats, "count" | SloPercentile>;
+
+/** The most samples of a second that can lie over the limit, by its own percentiles: over its p90 and not its
+ *  p50, at most half of them. */
+function mostOver(s: SecondFigures, over: (v: number) => boolean): number {
+  let q = 0;
+  for (const p of ["p50", "p90", "p95", "p99", "p999"] as const) if (!over(s[p])) q = QUANTILE_OF[p];
+  return Math.min(s.count, Math.ceil(s.count * (1 - q)) + 1);
+}
+
+/** How many samples of the histogram lie over the limit (by rank, searched). */
+function countOver(h: Histogram, over: (v: number) => boolean): number {
+  const n = h.totalCount;
+  let lo = 0; // the largest rank known not over (0: none)
+  let hi = n + 1; // the smallest rank known over
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (over(valueAtRank(h, mid))) hi = mid;
+    else lo = mid;
+  }
+  return n - lo;
+}
+
 /**
- * Decides one bound of the goal from the step's merged histogram (µs) and its measured seconds' figures for the
- * same percentile (their sample counts and values, ms).
+ * Decides one bound of the goal from the step's merged histogram (µs) and its measured seconds' figures of the
+ * same latency.
  */
-export function boundEvidence(bound: SloBound, h: Histogram, seconds: readonly { count: number; valueMs: number }[]): BoundEvidence {
+export function boundEvidence(bound: SloBound, h: Histogram, seconds: readonly SecondFigures[]): BoundEvidence {
   const n = h.totalCount;
   const q = QUANTILE_OF[bound.percentile];
   const over = (v: number) => (bound.inclusive ? v > bound.limitMs : v >= bound.limitMs);
-  const worst = seconds.length > 1 ? seconds.reduce((a, s) => (s.valueMs > a.valueMs ? s : a)) : null;
-  const worstSecond = worst ? { count: worst.count, valueMs: worst.valueMs } : null;
+  const worst = seconds.length > 1 ? seconds.reduce((a, s) => (s[bound.percentile] > a[bound.percentile] ? s : a)) : null;
+  const worstSecond = worst ? { count: worst.count, valueMs: worst[bound.percentile] } : null;
   const base = { percentile: bound.percentile, limitMs: bound.limitMs, samples: n, worstSecond };
   if (n === 0) return { ...base, lowMs: 0, highMs: null, decision: "unclear" };
   if (q >= 1) {
@@ -77,11 +102,12 @@ export function boundEvidence(bound: SloBound, h: Histogram, seconds: readonly {
   const lowMs = low >= 1 ? valueAtRank(h, low) : 0;
   const highMs = high <= n ? valueAtRank(h, high) : null;
   if (highMs !== null && !over(highMs)) return { ...base, lowMs, highMs, decision: "met" };
-  // Set aside the worst second: the rest's lower end is at least the full histogram's value at the rank the
-  // rest's own interval would take.
+  // Missed only if the rest, the worst second set aside, still has its interval's lower end over the limit: at
+  // least (rest − its lower rank + 1) of its samples over it.
   const rest = worst ? n - worst.count : n;
+  const restOver = countOver(h, over) - (worst ? mostOver(worst, over) : 0);
   const restLow = rest > 0 ? quantileRanks(rest, q).low : 0;
-  const missed = restLow >= 1 && over(valueAtRank(h, restLow));
+  const missed = restLow >= 1 && restOver >= rest - restLow + 1;
   return { ...base, lowMs, highMs, decision: missed ? "missed" : "unclear" };
 }
 

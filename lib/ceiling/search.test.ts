@@ -169,4 +169,67 @@ describe("ceiling search", () => {
     assert.equal(r.ceiling, 200);
     assert.deepEqual(r.bracket, { low: 200, high: null });
   });
+
+  test("with confirmation on, a rate starved every time ends with the rate below it confirmed: a confirmed lower bound", async () => {
+    const r = await searchCeiling(
+      async (rate): Promise<Tried> => (rate === 400 ? { rate, sustained: false, starved: true } : { rate, sustained: true }),
+      opts({ confirm: true }),
+    );
+    assert.deepEqual(
+      r.steps.map((s) => `${s.confirmation ? "c" : ""}${s.rate}`),
+      ["100", "200", "400", "400", "400", "c200"],
+    );
+    assert.equal(r.stop, "starved");
+    assert.equal(r.ceiling, 200);
+    assert.equal(r.confirmation?.rate, 200);
+  });
+
+  test("a confirmation starved every time ends the search unconfirmed, never in a loop", async () => {
+    const r = await searchCeiling(
+      async (rate, _i, confirmation): Promise<Tried> => (confirmation ? { rate, sustained: false, starved: true } : { rate, sustained: rate <= 1234 }),
+      opts({ confirm: true, maxRate: 400 }),
+    );
+    assert.equal(r.stop, "starved");
+    assert.equal(r.confirmation, undefined);
+    assert.equal(r.steps.filter((s) => s.confirmation).length, 3);
+  });
+
+  test("a latency miss the server's telemetry leaves unexplained is measured once more, and the later measurement decides", async () => {
+    let first = true;
+    const r = await searchCeiling(async (rate): Promise<Tried> => {
+      // 800 misses once on noise (the server had headroom), then holds.
+      if (rate === 800 && first) {
+        first = false;
+        return { rate, sustained: false, unexplained: true };
+      }
+      return { rate, sustained: rate <= 1234 };
+    }, opts({}));
+    assert.deepEqual(rates(r.steps), [100, 200, 400, 800, 800, 1600, 1200, 1400, 1300]);
+    assert.equal(r.steps[4].remeasure, true);
+    assert.equal(r.ceiling, 1200);
+    assert.deepEqual(r.bracket, { low: 1200, high: 1300 });
+  });
+
+  test("a miss below a rate already sustained is measured once more; a miss the telemetry explains counts at once", async () => {
+    const missAt = new Map([[1200, 1]]);
+    const r = await searchCeiling(async (rate): Promise<Tried> => {
+      const n = missAt.get(rate) ?? 0;
+      if (n > 0) {
+        missAt.set(rate, n - 1);
+        return { rate, sustained: false };
+      }
+      return { rate, sustained: rate <= 1234 };
+    }, opts({}));
+    // 1600 fails (explained: counted), 1200 misses once (explained, so counted: the bracket moves to 800-1200) ...
+    assert.deepEqual(rates(r.steps).slice(0, 6), [100, 200, 400, 800, 1600, 1200]);
+    assert.equal(r.steps[5].remeasure, undefined, "a miss above every sustained rate, explained, is not measured again");
+    // ... and when a lower rate misses after a higher one held, it is measured again before it counts.
+    const steps: Tried[] = [
+      { rate: 100, sustained: true },
+      { rate: 800, sustained: true },
+      { rate: 400, sustained: false },
+    ];
+    assert.deepEqual(nextStep(steps, opts({})), { rate: 400, remeasure: true });
+    assert.ok(!("remeasure" in nextStep([...steps, { rate: 400, sustained: false, remeasure: true }], opts({}))), "measured again once, not twice");
+  });
 });

@@ -119,7 +119,8 @@ export function nextStep(steps: readonly Tried[], o: SearchOptions): Next {
     // Run a starved step again; the same rate starved every time stops the search, once the rate below it is confirmed.
     let tries = 0;
     for (let i = steps.length - 1; i >= 0 && steps[i].starved && steps[i].rate === last.rate; i--) tries++;
-    if (tries <= MAX_STARVED_REPEATS) return { rate: last.rate, ...(last.confirmation ? { confirmation: true } : {}), ...(last.remeasure ? { remeasure: true } : {}) };
+    if (tries <= MAX_STARVED_REPEATS)
+      return { rate: last.rate, ...(last.confirmation ? { confirmation: true } : {}), ...(last.remeasure ? { remeasure: true } : {}) };
     // The confirmation itself could not be measured: nothing lower is left to confirm it by.
     if (last.confirmation) return { stop: "starved" };
   }

@@ -206,7 +206,10 @@ export function judgeStep(f: StepFacts, slo: Slo): StepVerdict {
         "latency",
         f.goalEvidence
           .filter((e) => e.decision === "missed")
-          .map((e) => `${f.latency.label} ${e.percentile} ${fmtLatency(f.latency.stats![e.percentile])} (${intervalText(e)}) over the goal's ${fmtLatency(e.limitMs)}`)
+          .map(
+            (e) =>
+              `${f.latency.label} ${e.percentile} ${fmtLatency(f.latency.stats![e.percentile])} (${intervalText(e)}) over the goal's ${fmtLatency(e.limitMs)}`,
+          )
           .join("; "),
       );
     else if (decision === "unclear")

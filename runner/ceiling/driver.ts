@@ -178,7 +178,12 @@ export async function runStep(
 
 /** How long an undecided step's next run lasts: to the samples its least-bounded percentile needs, or doubling
  *  what it has, within [its step length, MAX_ADDED_SECONDS]. */
-function addedSeconds(evidence: readonly { percentile: keyof typeof QUANTILE_OF; highMs: number | null }[], samples: number, measuredSeconds: number, stepSeconds: number): number {
+function addedSeconds(
+  evidence: readonly { percentile: keyof typeof QUANTILE_OF; highMs: number | null }[],
+  samples: number,
+  measuredSeconds: number,
+  stepSeconds: number,
+): number {
   const perSecond = measuredSeconds > 0 ? samples / measuredSeconds : 0;
   const needed = Math.max(...evidence.filter((e) => e.highMs === null).map((e) => samplesToBound(QUANTILE_OF[e.percentile])), 0);
   const want = needed > samples && perSecond > 0 ? Math.ceil(((needed - samples) / perSecond) * 1.2) : Math.ceil(measuredSeconds);
