@@ -6,7 +6,7 @@
 // reader sees why a category was chosen and how far the others were. docs/verdict.md ("Why this number")
 // explains each rule; the thresholds are THRESHOLDS below, nowhere else.
 import { z } from "zod";
-import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
+import { CLIENT_RULE, cautionText, type ClientJudgement, clientReason, judgeClient, runnerRole } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
 import { behindSchedule, consumersBehind, judgedRate, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
@@ -129,6 +129,12 @@ export const Verdict = z.object({
   also: z.array(CategoryOnRead),
   /** Every rule's evidence, matched or not. */
   findings: z.array(Finding),
+  /**
+   * The runner's load as a caution on the latencies, when the client rule held but the runner was not the limit
+   * (starved of CPU, or busy while the rate asked was met): "these latencies include up to N ms of the runner's own
+   * delay: …". The statement ends with it; absent on verdicts stored before it.
+   */
+  caution: z.string().optional(),
   /** What the verdict could not look at (no telemetry, no host metrics…). */
   blindSpots: z.array(z.string()),
 });
@@ -233,6 +239,21 @@ const clientMeasures = (c: ClientInput) => ({
   serviceMs: c.serviceMs,
 });
 
+/** The client rule on the runner's numbers (undefined when none was measured). */
+function clientJudgement(input: VerdictInput, w: TelemetryWindow | undefined): ClientJudgement | undefined {
+  const c = clientOf(input, w);
+  if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
+    return undefined;
+  return judgeClient(clientMeasures(c));
+}
+
+/** Whether the rate asked (or a think time's offered rate) was met; undefined when none was asked. */
+function rateMet(input: VerdictInput): boolean | undefined {
+  const pace = paceOf(input);
+  const rate = pace && judgedRate(pace.spec);
+  return pace && rate ? pace.achievedPerSec / rate.perSec >= THRESHOLDS.rateAchieved : undefined;
+}
+
 const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
 
 /** Either alternative suffices: when one holds, the other is context (its unmet threshold not a reason). */
@@ -271,16 +292,24 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     const c = clientOf(input, w);
     if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
       return { category: "client-bound", matched: false, evidence: [] };
-    // The one client rule every surface applies (the runner-load note, the page, the CLI, the A/B, the ceiling).
+    // The one client rule every surface applies (the runner-load note, the page, the CLI, the A/B, the ceiling):
+    // the runner is the limit only when it was at its limit and the rate asked (if any) was missed. Starved, or
+    // busy while the rate was met, it is a caution on the latencies (verdictOf), not the verdict.
     const j = judgeClient(clientMeasures(c));
+    const met = rateMet(input);
     const ev: Evidence[] = [...j.checks];
+    const pace = paceOf(input);
+    const rate = pace && judgedRate(pace.spec);
+    if (j.saturated && pace && rate)
+      ev.push(lt(`${rate.what} (a runner at its limit limits only a rate it missed)`, pace.achievedPerSec / rate.perSec, THRESHOLDS.rateAchieved, "ratio"));
+    if (j.bound && !j.saturated) ev.push(fact("starved of CPU, not at its limit: a caution on the latencies, never the limit", 1, ""));
     if (c.exposedDelayMs !== undefined) ev.push(fact("runner event-loop delay over 1% of the time", c.exposedDelayMs, "ms"));
     if (c.serviceMs !== undefined) ev.push(fact("the operation's service time (p50)", c.serviceMs, "ms"));
     if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
     if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
     // Over several processes these numbers are one part's, the worst-loaded: say which (its index is the value).
     if (c.part) ev.unshift(fact(`the runner process judged, the worst-loaded: ${partWords(c.part)}`, c.part.index, "part"));
-    return { category: "client-bound", matched: j.bound, evidence: ev };
+    return { category: "client-bound", matched: runnerRole(j, met) === "limit", evidence: ev };
   },
   "lock-contention-bound": (_, w) => {
     if (!w) return { category: "lock-contention-bound", matched: false, evidence: [] };
@@ -369,7 +398,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
       // Dead tuples are pressure only when autovacuum lags behind them or they slow the run: workflows and queues
       // leave thousands within seconds by design, before autovacuum has had its first chance to run.
       // A run slowed by the host's other processes or a starved runner says nothing about its dead tuples.
-      const cpuExplains = RULES["host-bound"](input, w).matched || RULES["client-bound"](input, w).matched;
+      const cpuExplains = RULES["host-bound"](input, w).matched || clientJudgement(input, w)?.bound === true;
       const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input), cpuExplains);
       ev.push(...effect.evidence);
       dead = [rising, many, share].every((e) => e.holds) && effect.holds;
@@ -445,14 +474,9 @@ const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["ho
 const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE, "host-bound"];
 
 /**
- * A runner whose CPU or event loop is at its limit sets the pace; one merely starved of CPU (it waited for a
- * CPU, its loop delayed by an operation's own time) distorts the numbers without being the limit a server-side
- * rule measured directly: that one yields to a server-side limit, to other processes (host-bound, its cause)
- * and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
+ * A runner starved of CPU, or busy while the rate asked was met, is no category: client-bound holds only when the
+ * runner was the limit (runnerRole). Its load is then a caution on the latencies, the statement's last clause.
  */
-const byStarvationOnly = (f: Finding) =>
-  f.category === "client-bound" && f.matched && !f.evidence.some((e) => e.holds && /^runner (CPU|event-loop utilization)/.test(e.what));
-
 /** How strongly a matched finding holds: a server-side one's main share, a pace effect's size. */
 function strength(f: Finding, pace: PaceInput | undefined): number {
   if (PACE_EFFECTS.includes(f.category)) return paceStrength(f, pace);
@@ -482,7 +506,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
       const c = clientOf(input, w);
       const m = c ? clientMeasures(c) : {};
       const who = c?.part ? `${partWords(c.part)}: ` : "";
-      return `client-bound: ${who}${clientReason(judgeClient(m), m)}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+      return `client-bound: ${who}${clientReason(judgeClient(m), m, "limit")}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
     }
     case "lock-contention-bound": {
       const top = Object.entries(w!.runWaitShares)
@@ -524,11 +548,8 @@ export function verdictOf(input: VerdictInput): Verdict {
   const findings = (Object.keys(RULES) as Exclude<Category, "undetermined">[]).map((c) => RULES[c](input, w));
   const byCat = new Map(findings.map((f) => [f.category, f]));
   let chosen: Finding | undefined;
-  const starvedOnly = byStarvationOnly(byCat.get("client-bound")!);
-  const late: Category[] = ["client-bound", "connection-bound"];
-  const order = starvedOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
   const pace = paceOf(input);
-  for (const group of order) {
+  for (const group of ORDER) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
     if (matched.length) {
       chosen = matched.sort((a, b) => strength(b, pace) - strength(a, pace))[0];
@@ -539,7 +560,7 @@ export function verdictOf(input: VerdictInput): Verdict {
   const effect = PACE_EFFECTS.map((c) => byCat.get(c)!)
     .filter((f) => f.matched)
     .sort((a, b) => strength(b, pace) - strength(a, pace))[0];
-  const cause = chosen && CAUSES.includes(chosen.category) && !(chosen.category === "client-bound" && starvedOnly);
+  const cause = chosen && CAUSES.includes(chosen.category);
   let suffix = "";
   if (effect && (effect.category === "stall" || !cause)) chosen = effect;
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
@@ -561,6 +582,14 @@ export function verdictOf(input: VerdictInput): Verdict {
       statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
     else if (PACE_EFFECTS.includes(category)) statement += `; ${paceStatement("behind-schedule", pace, w, undefined, false)}`;
   }
+  // The runner's load where it was not the limit: a caution on the latencies, inside the verdict (its last clause).
+  const j = clientJudgement(input, w);
+  const c = clientOf(input, w);
+  let caution: string | undefined;
+  if (j && c && runnerRole(j, rateMet(input)) === "caution") {
+    caution = cautionText(j, clientMeasures(c), c.eventLoopDelayMaxMs ?? c.exposedDelayMs ?? 0, rateMet(input), c.part ? `${partWords(c.part)}: ` : "");
+    statement += `; ${caution}`;
+  }
   const blindSpots: string[] = [];
   if (!w) blindSpots.push("no server telemetry: only the client's numbers and the run's pace were judged");
   else {
@@ -574,5 +603,6 @@ export function verdictOf(input: VerdictInput): Verdict {
     also: findings.filter((f) => f.matched && f !== chosen).map((f) => f.category),
     findings,
     blindSpots,
+    ...(caution ? { caution } : {}),
   };
 }
