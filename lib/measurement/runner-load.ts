@@ -52,6 +52,7 @@ export type SummaryRunnerLoad = z.infer<typeof SummaryRunnerLoad>;
  * The runner set the pace (saturated) when its CPU or its event loop was at its limit while it got the CPU; it
  * was starved when it waited for a CPU (runnable, not running) and its loop's delay reached the operation's own
  * service time. A delay is never held against a p99 (a stall inflates the p99 it would be compared with).
+ * Whether it was the limit or a caution on the latencies is runnerRole's, by the rate met.
  */
 export const CLIENT_RULE = {
   /** saturated: the runner used at least this many cores (Node runs the loops on one thread) … */

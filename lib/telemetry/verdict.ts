@@ -57,7 +57,8 @@ export const THRESHOLDS = {
   clientCpuPct: 100 * CLIENT_RULE.cpuCores,
   /** … or its event loop was busy at least this share of the time, … */
   clientEventLoopUtilization: CLIENT_RULE.eventLoopUtilization,
-  /** … or it was starved: its threads waited for a CPU (runnable, not running) at least this many ms per second … */
+  /** … and the rate asked was missed (or none asked: runnerRole). Starved, it is the verdict's caution on the latencies,
+   *  never the limit: its threads waited for a CPU (runnable, not running) at least this many ms per second … */
   clientRunQueueWaitMsPerSec: CLIENT_RULE.runQueueWaitMsPerSec,
   /** … and its event-loop delay reached this multiple of the operation's own service time (its p50), */
   clientDelayOverService: CLIENT_RULE.delayOverService,
