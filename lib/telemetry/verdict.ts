@@ -6,7 +6,7 @@
 // reader sees why a category was chosen and how far the others were. docs/verdict.md ("Why this number")
 // explains each rule; the thresholds are THRESHOLDS below, nowhere else.
 import { z } from "zod";
-import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
+import { CLIENT_RULE, cautionText, type ClientJudgement, clientReason, judgeClient, runnerRole } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
 import {
@@ -70,7 +70,8 @@ export const THRESHOLDS = {
   clientCpuPct: 100 * CLIENT_RULE.cpuCores,
   /** … or its event loop was busy at least this share of the time, … */
   clientEventLoopUtilization: CLIENT_RULE.eventLoopUtilization,
-  /** … or it was starved: its threads waited for a CPU (runnable, not running) at least this many ms per second … */
+  /** … and the rate asked was missed (or none asked: runnerRole). Starved, it is the verdict's caution on the latencies,
+   *  never the limit: its threads waited for a CPU (runnable, not running) at least this many ms per second … */
   clientRunQueueWaitMsPerSec: CLIENT_RULE.runQueueWaitMsPerSec,
   /** … and its event-loop delay reached this multiple of the operation's own service time (its p50), */
   clientDelayOverService: CLIENT_RULE.delayOverService,
@@ -146,6 +147,12 @@ export const Verdict = z.object({
   also: z.array(CategoryOnRead),
   /** Every rule's evidence, matched or not. */
   findings: z.array(Finding),
+  /**
+   * The runner's load as a caution on the latencies, when the client rule held but the runner was not the limit
+   * (starved of CPU, or busy while the rate asked was met): "these latencies include up to N ms of the runner's own
+   * delay: …". The statement ends with it; absent on verdicts stored before it.
+   */
+  caution: z.string().optional(),
   /** What the verdict could not look at (no telemetry, no host metrics…). */
   blindSpots: z.array(z.string()),
 });
@@ -250,6 +257,21 @@ const clientMeasures = (c: ClientInput) => ({
   serviceMs: c.serviceMs,
 });
 
+/** The client rule on the runner's numbers (undefined when none was measured). */
+function clientJudgement(input: VerdictInput, w: TelemetryWindow | undefined): ClientJudgement | undefined {
+  const c = clientOf(input, w);
+  if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
+    return undefined;
+  return judgeClient(clientMeasures(c));
+}
+
+/** Whether the rate asked (or a think time's offered rate) was met; undefined when none was asked. */
+function rateMet(input: VerdictInput): boolean | undefined {
+  const pace = paceOf(input);
+  const rate = pace && judgedRate(pace.spec);
+  return pace && rate ? pace.achievedPerSec / rate.perSec >= THRESHOLDS.rateAchieved : undefined;
+}
+
 const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
 
 /** Either alternative suffices: when one holds, the other is context (its unmet threshold not a reason). */
@@ -293,16 +315,24 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     const c = clientOf(input, w);
     if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
       return { category: "client-bound", matched: false, evidence: [] };
-    // The one client rule every surface applies (the runner-load note, the page, the CLI, the A/B, the ceiling).
+    // The one client rule every surface applies (the runner-load note, the page, the CLI, the A/B, the ceiling):
+    // the runner is the limit only when it was at its limit and the rate asked (if any) was missed. Starved, or
+    // busy while the rate was met, it is a caution on the latencies (verdictOf), not the verdict.
     const j = judgeClient(clientMeasures(c));
+    const met = rateMet(input);
     const ev: Evidence[] = [...j.checks];
+    const pace = paceOf(input);
+    const rate = pace && judgedRate(pace.spec);
+    if (j.saturated && pace && rate)
+      ev.push(lt(`${rate.what} (a runner at its limit limits only a rate it missed)`, pace.achievedPerSec / rate.perSec, THRESHOLDS.rateAchieved, "ratio"));
+    if (j.bound && !j.saturated) ev.push(fact("starved of CPU, not at its limit: a caution on the latencies, never the limit", 1, ""));
     if (c.exposedDelayMs !== undefined) ev.push(fact("runner event-loop delay over 1% of the time", c.exposedDelayMs, "ms"));
     if (c.serviceMs !== undefined) ev.push(fact("the operation's service time (p50)", c.serviceMs, "ms"));
     if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
     if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
     // Over several processes these numbers are one part's, the worst-loaded: say which (its index is the value).
     if (c.part) ev.unshift(fact(`the runner process judged, the worst-loaded: ${partWords(c.part)}`, c.part.index, "part"));
-    return { category: "client-bound", matched: j.bound, evidence: ev };
+    return { category: "client-bound", matched: runnerRole(j, met) === "limit", evidence: ev };
   },
   "lock-contention-bound": (_, w) => {
     if (!w) return { category: "lock-contention-bound", matched: false, evidence: [] };
@@ -391,7 +421,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
       // Dead tuples are pressure only when autovacuum lags behind them or they slow the run: workflows and queues
       // leave thousands within seconds by design, before autovacuum has had its first chance to run.
       // A run slowed by the host's other processes or a starved runner says nothing about its dead tuples.
-      const cpuExplains = RULES["host-bound"](input, w).matched || RULES["client-bound"](input, w).matched;
+      const cpuExplains = RULES["host-bound"](input, w).matched || clientJudgement(input, w)?.bound === true;
       const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input), cpuExplains);
       ev.push(...effect.evidence);
       dead = [rising, many, share].every((e) => e.holds) && effect.holds;
@@ -560,14 +590,9 @@ const ORDER: Category[][] = [
 const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE, "host-bound"];
 
 /**
- * A runner whose CPU or event loop is at its limit sets the pace; one merely starved of CPU (it waited for a
- * CPU, its loop delayed by an operation's own time) distorts the numbers without being the limit a server-side
- * rule measured directly: that one yields to a server-side limit, to other processes (host-bound, its cause)
- * and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
+ * A runner starved of CPU, or busy while the rate asked was met, is no category: client-bound holds only when the
+ * runner was the limit (runnerRole). Its load is then a caution on the latencies, the statement's last clause.
  */
-const byStarvationOnly = (f: Finding) =>
-  f.category === "client-bound" && f.matched && !f.evidence.some((e) => e.holds && /^runner (CPU|event-loop utilization)/.test(e.what));
-
 /** How strongly a matched finding holds: a server-side one's main share, a pace effect's size. */
 function strength(f: Finding, pace: PaceInput | undefined): number {
   if (PACE_EFFECTS.includes(f.category)) return paceStrength(f, pace);
@@ -603,7 +628,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
       const c = clientOf(input, w);
       const m = c ? clientMeasures(c) : {};
       const who = c?.part ? `${partWords(c.part)}: ` : "";
-      return `client-bound: ${who}${clientReason(judgeClient(m), m)}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+      return `client-bound: ${who}${clientReason(judgeClient(m), m, "limit")}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
     }
     case "lock-contention-bound": {
       const top = Object.entries(w!.runWaitShares)
@@ -667,13 +692,10 @@ export function verdictOf(input: VerdictInput): Verdict {
   const findings = (Object.keys(RULES) as Exclude<Category, "undetermined">[]).map((c) => RULES[c](input, w));
   const byCat = new Map(findings.map((f) => [f.category, f]));
   let chosen: Finding | undefined;
-  const starvedOnly = byStarvationOnly(byCat.get("client-bound")!);
-  const late: Category[] = ["client-bound", "connection-bound"];
-  const base = starvedOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
   // A held snapshot that is the bigger effect (heldSnapshot: leads) comes first: the run fell behind or slowed
   // (a rate its writers met says nothing of its readers').
   const snapshotLeads = heldSnapshot(input, w).leads;
-  const order = snapshotLeads ? [["held-snapshot" as const], ...base.filter((g) => g[0] !== "held-snapshot")] : base;
+  const order = snapshotLeads ? [["held-snapshot" as const], ...ORDER.filter((g) => g[0] !== "held-snapshot")] : ORDER;
   const pace = paceOf(input);
   for (const group of order) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
@@ -689,10 +711,7 @@ export function verdictOf(input: VerdictInput): Verdict {
   // Consumers whose own round trips set their pace are behind for that reason, not for the shared machine's.
   const roundTrips = consumerRoundTrips(pace).holds;
   const cause =
-    chosen &&
-    (CAUSES.includes(chosen.category) || (chosen.category === "held-snapshot" && snapshotLeads)) &&
-    !(chosen.category === "client-bound" && starvedOnly) &&
-    !(chosen.category === "host-bound" && roundTrips);
+    chosen && (CAUSES.includes(chosen.category) || (chosen.category === "held-snapshot" && snapshotLeads)) && !(chosen.category === "host-bound" && roundTrips);
   let suffix = "";
   if (effect && (effect.category === "stall" || !cause)) chosen = effect;
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
@@ -714,6 +733,14 @@ export function verdictOf(input: VerdictInput): Verdict {
       statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
     else if (PACE_EFFECTS.includes(category)) statement += `; ${paceStatement("behind-schedule", pace, w, undefined, false)}`;
   }
+  // The runner's load where it was not the limit: a caution on the latencies, inside the verdict (its last clause).
+  const j = clientJudgement(input, w);
+  const c = clientOf(input, w);
+  let caution: string | undefined;
+  if (j && c && runnerRole(j, rateMet(input)) === "caution") {
+    caution = cautionText(j, clientMeasures(c), c.eventLoopDelayMaxMs ?? c.exposedDelayMs ?? 0, rateMet(input), c.part ? `${partWords(c.part)}: ` : "");
+    statement += `; ${caution}`;
+  }
   const blindSpots: string[] = [];
   if (!w) blindSpots.push("no server telemetry: only the client's numbers and the run's pace were judged");
   else {
@@ -727,5 +754,6 @@ export function verdictOf(input: VerdictInput): Verdict {
     also: findings.filter((f) => f.matched && f !== chosen).map((f) => f.category),
     findings,
     blindSpots,
+    ...(caution ? { caution } : {}),
   };
 }
