@@ -136,3 +136,12 @@ export function captureConsole(): { lines: string[]; restore: () => void } {
     };
   return { lines, restore: () => Object.assign(console, original) };
 }
+
+/** Waits until `cond` holds, checking every 50 ms, up to `ms`; then fails naming what it waited for. */
+export async function waitUntil(what: string, cond: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await cond())) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

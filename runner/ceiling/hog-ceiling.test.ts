@@ -1,0 +1,89 @@
+// A ceiling search where the runner, not the target, is the limit, as on a laptop running the target and the
+// runner side by side with other work: six busy loops pinned to CPU 0 with this process (the runner), the
+// target's Postgres free on the other CPU. The search grows ×4 until the runner cannot drive a rate (each try
+// starved), and must then end with the rate below confirmed by a longer run: a confirmed lower bound, with what
+// stopped it and what to do, in the words every surface shows (lib/ceiling/answer.ts).
+import assert from "node:assert/strict";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { answerOfResult } from "../../lib/ceiling/answer";
+import { goalMetric } from "../../lib/ceiling/facts";
+import { SEARCH_DEFAULTS } from "../../lib/ceiling/search";
+import { parseSlo } from "../../lib/ceiling/slo";
+import { testDatabase, waitUntil } from "../../lib/testing";
+import { WorkloadConfig } from "../../lib/workloads/config";
+import { findCeiling } from "./driver";
+
+let db: { url: string; drop: () => Promise<void> };
+const hogs: ChildProcess[] = [];
+let mask = "";
+
+before(async () => {
+  db = await testDatabase("hog_ceiling");
+  mask = execFileSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" })
+    .trim()
+    .split(/\s+/)
+    .pop()!;
+  execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)]);
+  for (let i = 0; i < 6; i++) hogs.push(spawn("taskset", ["-c", "0", process.execPath, "-e", "process.title = 'pgbb-hog'; for (;;) {}"], { stdio: "ignore" }));
+  // Running once their title is set (never a fixed sleep).
+  const title = (h: ChildProcess) => {
+    try {
+      return readFileSync(`/proc/${h.pid}/cmdline`, "utf8").split("\0")[0];
+    } catch {
+      return "";
+    }
+  };
+  await waitUntil("the hogs to start", () => hogs.every((h) => title(h) === "pgbb-hog"), 30_000);
+});
+after(async () => {
+  for (const h of hogs) h.kill("SIGKILL");
+  if (mask) execFileSync("taskset", ["-a", "-p", mask, String(process.pid)]);
+  await db.drop();
+});
+
+test("beside a CPU hog the search ends with a confirmed lower bound, what stopped it and what to do", { timeout: 15 * 60_000 }, async () => {
+  const slo = parseSlo("p99<2s");
+  const metric = goalMetric("queue");
+  assert.ok(slo.ok && metric.ok);
+  const lines: string[] = [];
+  const r = await findCeiling({
+    base: WorkloadConfig.parse({ kind: "queue", writers: 4, readers: 2, payloadBytes: 100, durationSeconds: 3, warmupSeconds: 1 }),
+    targetUrl: db.url,
+    slo: slo.slo,
+    metric: metric.metric,
+    stepSeconds: 2,
+    confirmSeconds: 4,
+    warmupSeconds: 1,
+    search: { ...SEARCH_DEFAULTS, startRate: 50, maxRate: 1_000_000, growth: 4, precision: 0.5, maxSteps: 10 },
+    log: (l) => lines.push(l),
+  });
+  const text = r.steps
+    .map(
+      (s) =>
+        `${s.confirmation ? "confirm " : ""}${s.rate}: ${s.sustained ? "sustained" : s.starved ? `starved: ${s.verdict.starved}` : s.verdict.failures.map((f) => f.message).join("; ")}`,
+    )
+    .join("\n");
+  assert.equal(r.stop, "starved", `the runner, not the target, ended it\n${text}`);
+  const starved = r.steps.filter((s) => s.starved);
+  assert.ok(starved.length >= 3, text);
+  // The rate the runner could not drive: starved on its last three tries (a lower one may have been starved once and then measured).
+  const limit = starved.at(-1)!.rate;
+  assert.ok(
+    starved.slice(-3).every((s) => s.rate === limit),
+    text,
+  );
+  // The rate below the one the runner could not drive is confirmed by a longer run and reported as a lower bound.
+  assert.ok(r.confirmation, `a longer run confirmed the rate found\n${text}`);
+  assert.ok(r.confirmation.rate < limit && r.confirmation.measuredSeconds >= 3.9, text);
+  assert.equal(r.ceiling, r.confirmation.rate);
+  const a = answerOfResult(r, slo.slo, metric.metric.label, "msg");
+  assert.equal(a.kind, "confirmed-lower-bound", text);
+  assert.match(a.status, /confirmed lower bound/);
+  // What stopped it, and what to do: more runner processes, another machine, or a lower goal.
+  assert.match(a.stopped ?? "", /the runner could not drive a higher rate/);
+  assert.match(a.stopped ?? "", /--processes/);
+  assert.match(a.stopped ?? "", /another machine/);
+  assert.match(a.stopped ?? "", /lower goal/);
+});
