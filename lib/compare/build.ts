@@ -222,8 +222,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const fsync = mf.serverSettings.fsync ?? "on";
   const flags: string[] = [];
   if (!s.verification.ok) flags.push(`verification found problems: ${s.verification.problems.join("; ") || "see the run page"}`);
-  // The runner's load by its role (the limit, or a caution on the latencies), in the run's own words.
-  const runner = runnerLoadOf(s).text;
+  const runner = runnerLoadOf(s).text; // the runner's load by its role: the limit, or a caution on the latencies
   if (runner) flags.push(runner);
   const facts: Facts = {
     serverCores: shared ? mf.runnerCores : null,

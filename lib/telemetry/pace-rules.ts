@@ -161,7 +161,7 @@ export function consumersBehind(pace: PaceInput | undefined): Finding {
  * filled its time with round trips (claims a second per reader × time a claim ≥ roundTripBusyShare of the
  * second) at a few items a claim: larger batches (where the workload has them) or more readers would raise it.
  */
-export function consumerRoundTrips(pace: PaceInput | undefined): { holds: boolean; evidence: Evidence[] } {
+export function consumerRoundTrips(pace: PaceInput | undefined, w?: TelemetryWindow): { holds: boolean; evidence: Evidence[] } {
   const c = pace?.consumers;
   if (!pace || !c) return { holds: false, evidence: [] };
   const unit = pace.spec.unit;
@@ -174,6 +174,9 @@ export function consumerRoundTrips(pace: PaceInput | undefined): { holds: boolea
     ge("a reader's time in its claims' round trips (claims/s per reader × time a claim)", (perReader * c.msPerClaim) / 1000, T.roundTripBusyShare, "ratio"),
     lt(`${unit} a claim`, c.itemsPerClaim, T.roundTripItemsPerClaim, unit),
     ...(first && last !== undefined ? [lt("the claim's latency p50, last third / first third", last / first, T.slowLatencyFactor, "ratio")] : []),
+    // A claim that is the server's time (the run's connections busy on it: a WAL flush, a lock, a scan) is not a
+    // round trip's cost: more items a claim would not shorten it.
+    ...(w ? [lt("share of time the run's connections were active on the server", w.runActiveShare, T.roundTripServerShare, "ratio")] : []),
     fact("claims per reader", perReader, "/s"),
     fact("time a claim (its round trips)", c.msPerClaim, "ms"),
     fact("readers", c.readers, "readers"),
@@ -271,7 +274,7 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
         ...(pace.e2eP50Ms !== undefined ? [`e2e p50 ${secs(pace.e2eP50Ms)}`] : []),
       ];
       // Their round trips, when they set the consumers' pace, are the cause: said first.
-      const cause = consumerRoundTrips(pace).holds ? `${roundTripWords(pace)}; ` : "";
+      const cause = consumerRoundTrips(pace, w).holds ? `${roundTripWords(pace)}; ` : "";
       return `consumers behind: ${cause}${read ? `the consumers ${read}; ` : ""}${tail.join(", ")}${limit ? ` (also: ${limit})` : ""}`;
     }
     case "stall": {

@@ -33,6 +33,9 @@ export const PACE_THRESHOLDS = {
   /** The consumers' round trips set their pace (consumers behind, then): each reader spent at least this share of
    *  its time in its claims' timed round trips (claims a second × time a claim; pub/sub's BEGIN is not timed: one
    *  round trip of its four a message) … */
+  /** … while the run's connections were active on the server less than this share of the time (otherwise the
+   *  claims' time is the server's: its leading wait is the cause). */
+  roundTripServerShare: 0.5,
   roundTripBusyShare: 0.6,
   /** … taking fewer than this many items a claim (per-item round trips: a batch would carry more in each). */
   roundTripItemsPerClaim: 10,

@@ -1,14 +1,9 @@
-// The verdict: what limited a run, from a small set of named categories, each decided by one documented rule
-// over plain numbers (a telemetry window, the runner's own CPU and event loop, the throttle). Pure and
-// browser-safe: the finished page, the live page, the CLI and compare all call it on stored numbers.
-//
-// Every rule returns its evidence as numbers beside the threshold it was held against, matched or not, so a
-// reader sees why a category was chosen and how far the others were. docs/verdict.md ("Why this number")
-// explains each rule; the thresholds are THRESHOLDS below, nowhere else.
-import { z } from "zod";
 import { CLIENT_RULE, cautionText, type ClientJudgement, clientReason, judgeClient, runnerRole } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
+export * from "./verdict-shape";
+import { CATEGORY_LABELS, type Category, type ClientInput, type Evidence, type Finding, type Verdict, type VerdictInput, partWords } from "./verdict-shape";
+import { blockerWords, heldSnapshot, heldSnapshotWords, stallBlocker } from "./held-snapshot";
 import {
   behindSchedule,
   consumerRoundTrips,
@@ -21,45 +16,6 @@ import {
   roundTripWords,
   stall,
 } from "./pace-rules";
-
-export const CATEGORIES = [
-  "consumers-behind",
-  "stall",
-  "rate-bound",
-  "behind-schedule",
-  "host-bound",
-  "client-bound",
-  "lock-contention-bound",
-  "wal-flush-bound",
-  "io-bound-server",
-  "cpu-bound-server",
-  "autovacuum-pressure",
-  "held-snapshot",
-  "connection-bound",
-  "undetermined",
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** Stored verdicts before the rate-bound rule judged every target rate called it throttle-bound: read as rate-bound. */
-const RENAMED: Record<string, Category> = { "throttle-bound": "rate-bound" };
-const CategoryOnRead = z.preprocess((c) => (typeof c === "string" ? (RENAMED[c] ?? c) : c), z.enum(CATEGORIES));
-
-export const CATEGORY_LABELS: Record<Category, string> = {
-  "consumers-behind": "consumers behind",
-  stall: "stall",
-  "rate-bound": "rate-bound",
-  "behind-schedule": "behind schedule",
-  "host-bound": "host-bound (other processes)",
-  "client-bound": "client-bound (the runner)",
-  "lock-contention-bound": "lock-contention-bound",
-  "wal-flush-bound": "WAL-flush-bound",
-  "io-bound-server": "I/O-bound server",
-  "cpu-bound-server": "CPU-bound server",
-  "autovacuum-pressure": "autovacuum/bloat pressure",
-  "held-snapshot": "held snapshot (xmin horizon)",
-  "connection-bound": "connection-bound (round trips)",
-  undetermined: "undetermined",
-};
 
 export const THRESHOLDS = {
   /** rate-bound (PACE_THRESHOLDS.rateAchieved: the rate asked was met) while its connections were on the server at most this share of the time (headroom). */
@@ -125,103 +81,40 @@ export const THRESHOLDS = {
 /** Wait events that are the WAL flush at commit: the flusher writes and syncs, the others queue on its lock. */
 export const WAL_FLUSH_WAITS = ["LWLock:WALWrite", "IO:WalSync", "IO:WalWrite", "IO:WalInitSync", "IO:WalInitWrite"];
 
-export const Evidence = z.object({
-  what: z.string(),
-  value: z.number(),
-  unit: z.string(),
-  /** The threshold it is held against, and how ("≥" must reach it, ">" must exceed it, "<" must stay below). */
-  threshold: z.number().optional(),
-  cmp: z.enum(["≥", ">", "<"]).optional(),
-  holds: z.boolean().optional(),
-});
-export type Evidence = z.infer<typeof Evidence>;
-
-export const Finding = z.object({ category: CategoryOnRead, matched: z.boolean(), evidence: z.array(Evidence) });
-export type Finding = z.infer<typeof Finding>;
-
-export const Verdict = z.object({
-  category: CategoryOnRead,
-  statement: z.string(),
-  evidence: z.array(Evidence),
-  /** Other categories whose rule also matched (secondary limits). */
-  also: z.array(CategoryOnRead),
-  /** Every rule's evidence, matched or not. */
-  findings: z.array(Finding),
-  /**
-   * The runner's load as a caution on the latencies, when the client rule held but the runner was not the limit
-   * (starved of CPU, or busy while the rate asked was met): "these latencies include up to N ms of the runner's own
-   * delay: …". The statement ends with it; absent on verdicts stored before it.
-   */
-  caution: z.string().optional(),
-  /** What the verdict could not look at (no telemetry, no host metrics…). */
-  blindSpots: z.array(z.string()),
-});
-export type Verdict = z.infer<typeof Verdict>;
-
-export interface ClientInput {
-  cpuPct?: number;
-  /** The runner's threads' time runnable but not running, ms per second. */
-  runQueueWaitMsPerSec?: number;
-  /** The main operation's own service time (its p50, ms): what a loop delay is held against. */
-  serviceMs?: number;
-  eventLoopUtilization?: number;
-  eventLoopDelayMaxMs?: number;
-  /** The event-loop delay a latency's p99 can carry over the window, and that p99 (the runner's load check). */
-  exposedDelayMs?: number;
-  mainP99Ms?: number;
-  /**
-   * A run over several runner processes: the part these numbers are from, the worst-loaded one (a merge or an
-   * average would hide one starved part), and the other parts the client rule held for too. The verdict names it.
-   */
-  part?: ClientPart;
-}
-
-export interface ClientPart {
-  index: number;
-  of: number;
-  /** Where it ran (the finished run's manifest says; a live second does not). */
-  host?: string;
-  pid?: number;
-  /** Other parts the client rule held for (their index). */
-  alsoBound?: number[];
-  /** Live: the seconds of the span it was the worst-loaded in, when another part was in some. */
-  worstIn?: { seconds: number; of: number };
-}
-
-/** "part 1 of 2 (pid 4242 on host X)", and the other parts bound beside it; live, "part 1 of 2 (the worst-loaded in 7 of 10 s)". */
-export function partWords(p: ClientPart): string {
-  const inside = [
-    ...(p.pid !== undefined && p.host !== undefined ? [`pid ${p.pid} on host ${p.host}`] : []),
-    ...(p.worstIn ? [`the worst-loaded in ${p.worstIn.seconds} of ${p.worstIn.of} s`] : []),
-  ].join(", ");
-  const others = p.alsoBound?.length ? `${inside ? "; " : ""}part${p.alsoBound.length > 1 ? "s" : ""} ${p.alsoBound.join(", ")} too` : "";
-  return `part ${p.index} of ${p.of}${inside || others ? ` (${inside}${others})` : ""}`;
-}
-
-export interface VerdictInput {
-  /** The server-side window; absent when telemetry was off or could not connect. */
-  telemetry?: TelemetryWindow;
-  /** The runner's own numbers over the window; each one given here takes precedence over telemetry.client's. */
-  client?: ClientInput;
-  /** The run's pace: the rate asked (throttle or open loop) and achieved, backlog, stalls (./pace-rules.ts). */
-  pace?: PaceInput;
-  /** Older callers' write throttle (0 = unthrottled) and the write rate achieved: read as `pace`. */
-  throttle?: { perSec: number; achievedPerSec: number };
-}
-
 const THROTTLE_SPEC: PaceSpec = { kind: "throttle", unit: "msg", operation: "write", label: "write", backlog: false };
 
 /** The pace judged: `pace`, or the throttle of an older caller in its terms. */
-function paceOf(input: VerdictInput): PaceInput | undefined {
+export function paceOf(input: VerdictInput): PaceInput | undefined {
   if (input.pace || !input.throttle) return input.pace;
   const t = input.throttle;
   return { spec: { ...THROTTLE_SPEC, kind: t.perSec > 0 ? "throttle" : "unpaced", targetPerSec: t.perSec }, achievedPerSec: t.achievedPerSec };
 }
 
-const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "≥", holds: value >= threshold });
-const gt = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: ">", holds: value > threshold });
-const lt = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "<", holds: value < threshold });
-const fact = (what: string, value: number, unit: string): Evidence => ({ what, value, unit });
+export const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({
+  what,
+  value,
+  unit,
+  threshold,
+  cmp: "≥",
+  holds: value >= threshold,
+});
+export const gt = (what: string, value: number, threshold: number, unit: string): Evidence => ({
+  what,
+  value,
+  unit,
+  threshold,
+  cmp: ">",
+  holds: value > threshold,
+});
+export const lt = (what: string, value: number, threshold: number, unit: string): Evidence => ({
+  what,
+  value,
+  unit,
+  threshold,
+  cmp: "<",
+  holds: value < threshold,
+});
+export const fact = (what: string, value: number, unit: string): Evidence => ({ what, value, unit });
 
 const sumShares = (w: TelemetryWindow, pick: (key: string) => boolean) =>
   Object.entries(w.runWaitShares)
@@ -433,7 +326,7 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     if (!w) return { category: "connection-bound", matched: false, evidence: [] };
     const c = clientOf(input, w);
     // Or the consumers' own round trips set their pace (pace-rules.ts consumerRoundTrips): either suffices.
-    const rt = consumerRoundTrips(paceOf(input));
+    const rt = consumerRoundTrips(paceOf(input), w);
     const ev = [
       ge("share of time the run's connections waited on the client (idle)", w.runIdleShare + w.runIdleInTxShare, THRESHOLDS.connectionIdleShare, "ratio"),
     ];
@@ -458,92 +351,6 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     return { category: "connection-bound", matched: idle || rt.holds, evidence: [...ev, ...rt.evidence] };
   },
 };
-
-const q = (s: string, n = 120) => JSON.stringify(s.length > n ? `${s.slice(0, n)}…` : s);
-
-/** "AccessExclusiveLock on pgbb_x.queue held by pid 4242 ("psql"): "LOCK TABLE …"". */
-function blockerWords(b: NonNullable<TelemetryWindow["lockBlockers"]>[number]): string {
-  const held = b.mode ? `${b.mode} on ${b.relation} held by` : `${b.relation}, waited for behind`;
-  return `${held} pid ${b.pid}${b.applicationName ? ` (${q(b.applicationName, 60)})` : ""}${b.query ? `: ${q(b.query)}` : ""}`;
-}
-
-/**
- * The lock behind the longest stall: of the sessions the wait sampler saw blocking the run's connections, read
- * during the waits, one seen within the stall (a second's slack either side: the window's seconds are the engine's
- * ticks), a holder of the lock before one only ahead in line, then the one seen in the most readings.
- */
-function stallBlocker(w: TelemetryWindow, pace: PaceInput) {
-  const st = pace.facts?.stalls[0];
-  if (!st || !w.lockBlockers) return undefined;
-  const from = st.startSec - 1;
-  const to = st.startSec + st.seconds + 1;
-  return w.lockBlockers.filter((b) => b.toSec >= from && b.fromSec <= to).sort((a, b) => Number(!!b.mode) - Number(!!a.mode) || b.readings - a.readings)[0];
-}
-
-/** The operation the run is short of: the consumers' claim when they fell behind, the paced operation's main one otherwise. */
-function slowedOperation(pace: PaceInput | undefined): { what: string; first?: number; last?: number } | undefined {
-  const f = pace?.facts;
-  if (!pace || !f?.firstThird || !f.lastThird) return undefined;
-  if (pace.spec.consumer && consumersBehind(pace).matched)
-    return { what: "the consumers' claim", first: f.firstThird.claimP50Ms, last: f.lastThird.claimP50Ms };
-  return { what: `the ${pace.spec.label}`, first: f.firstThird.p50Ms, last: f.lastThird.p50Ms };
-}
-
-/**
- * held snapshot: a session outside the run (named: pid, application, state, query) held the xmin horizon, so the
- * dead tuples the run leaves stay and every scan steps over them. It matches when its transaction was open
- * xminHeldSec or more, or when one older than the window (and heldSnapshotMinSec) held it heldSnapshotShare of the
- * window while the run fell behind or slowed. It leads (before the other causes, and consumers behind yields to
- * it) when the run fell behind or slowed and either the holder is older than the window, or the operation the run
- * is short of slowed by more than the leading wait's share explains (removing that wait entirely would shorten
- * the operation by its share at most: a slowdown beyond 1 / (1 − share) is not the wait's).
- */
-function heldSnapshot(input: VerdictInput, w: TelemetryWindow | undefined): { finding: Finding; leads: boolean } {
-  const h = w?.xminHolder;
-  if (!w || !h) {
-    // No holder named (a window stored before holders were recorded): the oldest open transaction alone, as before.
-    if (w?.oldestXactSecMax === undefined) return { finding: { category: "held-snapshot", matched: false, evidence: [] }, leads: false };
-    const e = ge("oldest open transaction (its session not recorded)", w.oldestXactSecMax, THRESHOLDS.xminHeldSec, "s");
-    const ev = [e, ...(w.xminAgeXidsMax !== undefined ? [fact("xmin horizon age", w.xminAgeXidsMax, "transactions")] : [])];
-    return { finding: { category: "held-snapshot", matched: e.holds === true, evidence: ev }, leads: false };
-  }
-  const pace = paceOf(input);
-  const long = ge("the holder's transaction open", h.xactSec, THRESHOLDS.xminHeldSec, "s");
-  const older = ge("its age / the window's length (open before the window began)", h.fromStart ? h.xactSec / w.seconds : 0, 1, "ratio");
-  const old = ge("its age (older than the window)", h.xactSec, THRESHOLDS.heldSnapshotMinSec, "s");
-  const held = ge("share of the window it held the horizon", w.seconds > 0 ? h.heldSec / w.seconds : 0, THRESHOLDS.heldSnapshotShare, "ratio");
-  const behind = consumersBehind(pace).matched || behindSchedule(pace).matched;
-  const op = slowedOperation(pace);
-  const ratio = op?.first && op.last !== undefined ? op.last / op.first : undefined;
-  const f = pace?.facts;
-  const rateRatio = f?.firstThird && f.lastThird && f.firstThird.rate > 0 ? f.lastThird.rate / f.firstThird.rate : undefined;
-  const slowed = (ratio !== undefined && ratio >= THRESHOLDS.slowLatencyFactor) || (rateRatio !== undefined && rateRatio <= THRESHOLDS.slowRateShare);
-  // The leading wait (other than CPU) and the slowdown it could explain.
-  const [leadWait, leadShare] = Object.entries(w.runWaitShares).filter(([k]) => k !== "CPU")[0] ?? ["none", 0];
-  const beyond = ratio !== undefined && ratio >= THRESHOLDS.slowLatencyFactor && ratio * (1 - leadShare) > 1;
-  const ev: Evidence[] = [
-    fact(`the holder: pid ${h.pid}${h.applicationName ? ` (${q(h.applicationName, 60)})` : ""}, ${h.state}${h.query ? `: ${q(h.query)}` : ""}`, h.pid, "pid"),
-    long,
-    older,
-    old,
-    held,
-    ...(h.xminAgeXids !== undefined ? [fact("the horizon's age it held", h.xminAgeXids, "transactions")] : []),
-    ...(w.tables
-      ? [fact("dead tuples at the window's start", w.tables.deadTuplesStart, "tuples"), fact("dead tuples at its end", w.tables.deadTuplesEnd, "tuples")]
-      : []),
-    fact("the run fell behind (consumers behind or behind schedule: 1 yes, 0 no)", behind ? 1 : 0, ""),
-    ...(ratio !== undefined ? [ge(`${op!.what}'s latency p50, last third / first third`, ratio, THRESHOLDS.slowLatencyFactor, "ratio")] : []),
-    ...(rateRatio !== undefined ? [lt("last third's rate / the first third's", rateRatio, THRESHOLDS.slowRateShare, "ratio")] : []),
-    ...(ratio !== undefined ? [gt(`that slowdown × (1 − the leading wait's share: ${leadWait})`, ratio * (1 - leadShare), 1, "ratio")] : []),
-  ];
-  const affected = behind || slowed;
-  const olderThanWindow = older.holds === true && old.holds === true && held.holds === true;
-  const leads = affected && held.holds === true && old.holds === true && (olderThanWindow || beyond);
-  const matched = long.holds === true || leads;
-  // Either path suffices: when one holds, the other's unmet thresholds are context.
-  if (matched) for (const e of ev) if (e.holds === false) delete e.holds;
-  return { finding: { category: "held-snapshot", matched, evidence: ev }, leads };
-}
 
 /**
  * Whether dead tuples matter: autovacuum lagging (none ran in a window of two naptimes or more), or the run slowing
@@ -601,7 +408,7 @@ function strength(f: Finding, pace: PaceInput | undefined): number {
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
-const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
+export const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
 
 function statementOf(category: Category, f: Finding | undefined, w: TelemetryWindow | undefined, input: VerdictInput): string {
   const ev = (prefix: string) => f?.evidence.find((e) => e.what.startsWith(prefix))?.value;
@@ -647,7 +454,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
     case "autovacuum-pressure":
       return `autovacuum/bloat pressure: ${w?.tables ? `dead tuples rose to ${num(w.tables.deadTuplesEnd)} (${num(w.tables.deadTuplesSlopePerSec)}/s)` : ""}${w?.oldestXactSecMax !== undefined && w.oldestXactSecMax >= THRESHOLDS.xminHeldSec ? `${w?.tables ? "; " : ""}a transaction open ${num(w.oldestXactSecMax)} s held the xmin horizon` : ""}`;
     case "connection-bound":
-      if (consumerRoundTrips(paceOf(input)).holds) return `connection-bound: ${roundTripWords(paceOf(input)!)}`;
+      if (consumerRoundTrips(paceOf(input), w).holds) return `connection-bound: ${roundTripWords(paceOf(input)!)}`;
       return `connection-bound: the run's ${num(w!.runConnections)} connections waited on the client ${pct(w!.runIdleShare + w!.runIdleInTxShare)} of the time while the runner was not busy: the round trips limit it (more connections, or batching, would raise throughput)`;
     default:
       return w
@@ -655,27 +462,6 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
         : "undetermined: no server telemetry for this window";
   }
 }
-
-/** The held snapshot's statement: the holder, how long, what it kept and slowed, and what to do. */
-function heldSnapshotWords(w: TelemetryWindow, pace: PaceInput | undefined): string {
-  const h = w.xminHolder;
-  if (!h) return `held snapshot: a transaction open ${num(w.oldestXactSecMax ?? 0)} s held the xmin horizon (its session was not recorded)`;
-  const who = `pid ${h.pid}${h.applicationName ? `, application ${q(h.applicationName, 60)}` : ""}, ${h.state}${h.query ? `, last query ${q(h.query)}` : ""}`;
-  const parts = [
-    `held snapshot: a transaction open ${num(h.xactSec)} s (${who}) held the xmin horizon for ${num(h.heldSec)} s of the ${num(w.seconds)} s window`,
-  ];
-  if (w.tables)
-    parts.push(`the run's dead tuples, which vacuum cannot remove behind it, went from ${num(w.tables.deadTuplesStart)} to ${num(w.tables.deadTuplesEnd)}`);
-  const op = slowedOperation(pace);
-  if (op?.first && op.last !== undefined && op.last / op.first >= THRESHOLDS.slowLatencyFactor)
-    parts.push(`${op.what}'s p50 rose from ${fmtMs(op.first)} to ${fmtMs(op.last)} (${num(op.last / op.first)}×)`);
-  const timeout = h.state.startsWith("idle in transaction")
-    ? "idle_in_transaction_session_timeout"
-    : "statement_timeout (transaction_timeout on PostgreSQL 17+)";
-  return `${parts.join("; ")}: end it (SELECT pg_terminate_backend(${h.pid})), and bound such sessions with ${timeout}`;
-}
-
-const fmtMs = (ms: number) => `${ms < 10 ? ms.toFixed(2) : num(ms)} ms`;
 
 function topKeys(w: TelemetryWindow, pick: (k: string) => boolean): string {
   return Object.entries(w.runWaitShares)
@@ -709,7 +495,7 @@ export function verdictOf(input: VerdictInput): Verdict {
     .filter((f) => f.matched)
     .sort((a, b) => strength(b, pace) - strength(a, pace))[0];
   // Consumers whose own round trips set their pace are behind for that reason, not for the shared machine's.
-  const roundTrips = consumerRoundTrips(pace).holds;
+  const roundTrips = consumerRoundTrips(pace, w).holds;
   const cause =
     chosen && (CAUSES.includes(chosen.category) || (chosen.category === "held-snapshot" && snapshotLeads)) && !(chosen.category === "host-bound" && roundTrips);
   let suffix = "";
