@@ -218,8 +218,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const replication = syncNames ? `synchronous standby: ${syncNames}` : null;
   // The hardware is known only when Postgres ran beside the runner; a remote target's is not recorded (null).
   const serverDescription = shared ? `this machine (${mf.runnerHost}, ${mf.runnerCores} cores, ${mf.runnerCpuModel}), shared by the runner and Postgres` : null;
-  const synchronousCommit = mf.serverSettings.synchronous_commit ?? "on";
-  const fsync = mf.serverSettings.fsync ?? "on";
+  const [synchronousCommit, fsync] = [mf.serverSettings.synchronous_commit ?? "on", mf.serverSettings.fsync ?? "on"];
   const flags: string[] = [];
   if (!s.verification.ok) flags.push(`verification found problems: ${s.verification.problems.join("; ") || "see the run page"}`);
   const runner = runnerLoadOf(s).text; // the runner's load by its role: the limit, or a caution on the latencies

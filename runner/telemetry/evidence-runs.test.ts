@@ -10,12 +10,9 @@
 //                                or the starved runner's caution on the latencies: never "the limit" unless it was)
 //   undetermined               a run where no rule's numbers hold says so, with the top waits
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import os from "node:os";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { startTestServer, testDatabase } from "../../lib/testing";
+import { type CpuHogs, cpuHogs, startTestServer, testDatabase } from "../../lib/testing";
 import type { Verdict } from "../../lib/telemetry/verdict";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../engine";
@@ -153,42 +150,15 @@ describe("on the test server", () => {
   });
 
   describe("with CPU hogs pinned beside the runner", () => {
-    const hogs: ChildProcess[] = [];
-    let mask: string | undefined;
+    let hogs: CpuHogs;
     before(async () => {
-      // Pin the runner (every thread) to CPU 0 and put six busy loops there: it gets a small share of it.
-      // Without taskset, three loops a CPU starve it as well, unpinned.
-      const pinned = spawnSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" });
-      const hog = [process.execPath, "-e", "process.title = 'pgbb-hog'; for (;;) {}"];
-      if (pinned.status === 0) {
-        mask = pinned.stdout.trim().split(/\s+/).pop();
-        execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)]);
-        for (let i = 0; i < 6; i++) hogs.push(spawn("taskset", ["-c", "0", ...hog], { stdio: "ignore" }));
-      } else for (let i = 0; i < 3 * os.cpus().length; i++) hogs.push(spawn(hog[0], hog.slice(1), { stdio: "ignore" }));
-      // Wait until the hogs are running (their name is set once node starts), never a fixed sleep.
-      const deadline = clock() + 20_000;
-      const names = () =>
-        hogs.map((h) => {
-          try {
-            return execFileSync("cat", [`/proc/${h.pid}/comm`], { encoding: "utf8" }).trim();
-          } catch {
-            return "";
-          }
-        });
-      while (!names().every((n) => n === "pgbb-hog") && clock() < deadline) await new Promise((r) => setTimeout(r, 50));
+      hogs = await cpuHogs(6);
     });
-    after(() => {
-      for (const h of hogs) h.kill("SIGKILL");
-      if (mask) execFileSync("taskset", ["-a", "-p", mask, String(process.pid)]);
-    });
+    after(() => hogs?.stop());
 
     test("the verdict names the hogs' CPU and the runner's wait for a CPU", async (t) => {
       // The hogs' CPU as the test itself reads it from /proc over the measured window.
-      const hogSeconds = () =>
-        hogs.reduce((sum, h) => {
-          const f = readFileSync(`/proc/${h.pid}/stat`, "utf8").split(") ")[1].split(" ");
-          return sum + (Number(f[11]) + Number(f[12])) / 100;
-        }, 0);
+      const hogSeconds = () => hogs.cpuSeconds();
       let from: { sec: number; at: number } | undefined;
       let hogCores = 0;
       const { verdict, window, summary } = await judgedBeside({ kind: "pubsub", durationSeconds: 4, warmupSeconds: 1 } as WorkloadInput, db.url, (on) => {

@@ -8,20 +8,17 @@
 //                                 verification says nothing was lost AND that they did not keep up (not a green
 //                                 "passed" alone), on the page and the CLI.
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import os from "node:os";
 import { after, before, describe, test } from "node:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { RunResult } from "../../components/run/RunResult";
 import { keepUpOf, rateMetOf, runnerLoadOf } from "../../lib/measurement/headline";
 import type { RunSummary } from "../../lib/measurement/summary";
-import { testDatabase } from "../../lib/testing";
+import { type CpuHogs, cpuHogs, testDatabase } from "../../lib/testing";
 import type { Verdict } from "../../lib/telemetry/verdict";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../engine";
 import { summaryText } from "../format";
-import { clock } from "../timing";
 
 const explain = (v: Verdict) =>
   `${v.statement}\n${v.findings
@@ -57,34 +54,11 @@ function oneVerdict(html: string) {
 }
 
 describe("a met rate beside CPU hogs pinned with the runner", () => {
-  const hogs: ChildProcess[] = [];
-  let mask: string | undefined;
+  let hogs: CpuHogs;
   before(async () => {
-    // Pin the runner (every thread) to CPU 0 and put six busy loops there: it gets a small share of that CPU and
-    // waits for it the rest of the time. Without taskset, three loops a CPU starve it as well, unpinned.
-    const pinned = spawnSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" });
-    const hog = [process.execPath, "-e", "process.title = 'pgbb-hog'; for (;;) {}"];
-    if (pinned.status === 0) {
-      mask = pinned.stdout.trim().split(/\s+/).pop();
-      execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)]);
-      for (let i = 0; i < 6; i++) hogs.push(spawn("taskset", ["-c", "0", ...hog], { stdio: "ignore" }));
-    } else for (let i = 0; i < 3 * os.cpus().length; i++) hogs.push(spawn(hog[0], hog.slice(1), { stdio: "ignore" }));
-    // Wait until the hogs are running (their name is set once node starts), never a fixed sleep.
-    const deadline = clock() + 20_000;
-    const names = () =>
-      hogs.map((h) => {
-        try {
-          return execFileSync("cat", [`/proc/${h.pid}/comm`], { encoding: "utf8" }).trim();
-        } catch {
-          return "";
-        }
-      });
-    while (!names().every((n) => n === "pgbb-hog") && clock() < deadline) await new Promise((r) => setTimeout(r, 50));
+    hogs = await cpuHogs(6);
   });
-  after(() => {
-    for (const h of hogs) h.kill("SIGKILL");
-    if (mask) execFileSync("taskset", ["-a", "-p", mask, String(process.pid)]);
-  });
+  after(() => hogs?.stop());
 
   test("the verdict is the rate's or the server's, with the runner's delay a caution inside it; never client-bound", async (t) => {
     // A rate far below what this machine does, so the starved runner still meets it.
