@@ -1,6 +1,7 @@
-// A run whose runner was itself the bottleneck says so, live and finished. The run is a recorded one
-// (fixtures/client-bound-run.json: a busy-wait injected into its runner), put into the app's control store
-// as running, then as completed, since launching a run with a busy runner is not something the app offers.
+// A run whose runner's own delay is in its latencies says so, live and finished, as a caution inside the one
+// verdict (never a Client-bound banner beside it). The run is a recorded one (fixtures/client-bound-run.json: a
+// busy-wait injected into its runner, flagged by the earlier rule), put into the app's control store as running,
+// then as completed, since launching a run with a busy runner is not something the app offers.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -17,7 +18,7 @@ async function controlStore() {
   return client;
 }
 
-test("client-bound: the live numbers flag each stalled second, the finished page states the verdict and the runner's load", async ({ page }) => {
+test("the runner's delay: the live numbers flag each stalled second, the finished page carries it inside its one verdict", async ({ page }) => {
   const db = await controlStore();
   try {
     // Running, on the app's own runner (so it is not taken for an orphan), with its samples so far.
@@ -40,11 +41,12 @@ test("client-bound: the live numbers flag each stalled second, the finished page
     const runPage = new RunPage(page);
     await runPage.open(run.id);
     const live = page.getByTestId("live-runner-load");
-    await expect(live).toHaveAttribute("data-client-bound", "true");
-    await expect(live).toContainText(/Client-bound this second: runner event-loop delay p99 [\d.]+ ms, max [\d.]+ ms; CPU \d+% of one core/);
+    await expect(live).toHaveAttribute("data-runner-caution", "true");
+    await expect(live).toContainText(/Caution, the runner’s own delay this second: runner event-loop delay p99 [\d.]+ ms, max [\d.]+ ms; CPU \d+% of one core/);
     await expect(live).toContainText(/these latencies include up to [\d.]+ ms of the runner's own delay \(write p99 [\d.]+ ms\)/);
 
-    // Finished: the summary arrives and the page says the verdict above the numbers, and the runner's load in the manifest.
+    // Finished: the summary arrives and the page leads with its one verdict, the runner's delay a caution inside it,
+    // and the runner's load in the manifest.
     for (const s of run.samples.filter((s: { phase: string }) => s.phase === "draining"))
       await db.query("INSERT INTO sample (run_id, seq, time, phase, metrics) VALUES ($1, $2, $3, $4, $5)", [
         run.id,
@@ -58,15 +60,20 @@ test("client-bound: the live numbers flag each stalled second, the finished page
       JSON.stringify(run.summary),
     ]);
     await runPage.waitForStatus("completed", 30_000);
-    const verdict = page.getByTestId("client-bound");
-    await expect(verdict).toContainText(/^Client-bound\. These latencies include up to \d+ ms of the runner's own delay \(event-loop delay p99/);
-    await expect(verdict).toContainText(`against a write p99 of`);
+    await expect(page.getByTestId("verdict")).toHaveCount(1);
+    await expect(page.getByTestId("client-bound")).toHaveCount(0);
+    const caution = page.getByTestId("verdict").getByTestId("verdict-caution");
+    await expect(caution).toContainText(/^Caution: these latencies include up to \d+ ms of the runner's own delay \(event-loop delay p99/);
+    await expect(caution).toContainText(`against a write p99 of`);
     const manifest = page.getByTestId("manifest");
-    await expect(manifest).toContainText(/runner load\s*event-loop delay p50 [\d.,]+ m?s · p99 [\d.,]+ m?s · max [\d.,]+ m?s .*: CLIENT-BOUND/);
+    await expect(manifest).toContainText(
+      /runner load\s*event-loop delay p50 [\d.,]+ m?s · p99 [\d.,]+ m?s · max [\d.,]+ m?s .*: its delay is in the latencies \(a caution, not the limit\)/,
+    );
     await expect(manifest).toContainText("on the runner's own machine (127.0.0.1)");
     // The same after a reload (server-rendered from the stored summary).
     await page.reload();
-    await expect(page.getByTestId("client-bound")).toBeVisible();
+    await expect(page.getByTestId("verdict-caution")).toBeVisible();
+    await expect(page.getByTestId("client-bound")).toHaveCount(0);
   } finally {
     await db.query("DELETE FROM run WHERE id = $1", [run.id]).catch(() => undefined);
     await db.end();

@@ -2,7 +2,8 @@
 // `npm test` (scripts/test-run.ts) starts one embedded server for the whole run and passes its admin URL
 // in TEST_PG_URL; a test file run alone (node --import tsx --test x.test.ts) starts a private one.
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -144,4 +145,90 @@ export async function waitUntil(what: string, cond: () => boolean | Promise<bool
     if (performance.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** CPU hogs running beside this process (the runner), until stop(). */
+export interface CpuHogs {
+  /** Whether they and this process are pinned to CPU 0 (taskset), or, without taskset, three loops a CPU unpinned. */
+  pinned: boolean;
+  /** The CPU seconds the hogs have used so far, read from /proc (two readings over a window give their cores). */
+  cpuSeconds: () => number;
+  pids: number[];
+  stop: () => void;
+}
+
+/** One test file at a time holds the machine's hogs: two files' hogs at once would each read the other's CPU. */
+const HOG_LOCK = path.join(os.tmpdir(), "pgbb-test-cpu-hogs.lock");
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function takeHogLock(): Promise<void> {
+  for (;;) {
+    try {
+      mkdirSync(HOG_LOCK);
+      writeFileSync(path.join(HOG_LOCK, "pid"), String(process.pid));
+      return;
+    } catch {
+      // Held: by a live test process, wait; by one that died, take it over.
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(path.join(HOG_LOCK, "pid"), "utf8"));
+      } catch {}
+      if (holder && !alive(holder)) rmSync(HOG_LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/**
+ * Starts `n` busy loops named pgbb-hog beside this process, as on a laptop running other work: this process (every
+ * thread) and the loops pinned to CPU 0, where it then gets a small share and waits for a CPU the rest of the time.
+ * Without taskset, three loops a CPU starve it as well, unpinned. Resolves once every loop runs (never a fixed
+ * sleep); one test file at a time holds hogs (a lock in the temp folder, taken over from a process that died).
+ */
+export async function cpuHogs(n = 6): Promise<CpuHogs> {
+  await takeHogLock();
+  const hog = [process.execPath, "-e", "process.title = 'pgbb-hog'; for (;;) {}"];
+  const hogs: ChildProcess[] = [];
+  const was = spawnSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" });
+  const mask = was.status === 0 ? was.stdout.trim().split(/\s+/).pop() : undefined;
+  if (mask) {
+    execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)]);
+    for (let i = 0; i < n; i++) hogs.push(spawn("taskset", ["-c", "0", ...hog], { stdio: "ignore" }));
+  } else for (let i = 0; i < 3 * os.cpus().length; i++) hogs.push(spawn(hog[0], hog.slice(1), { stdio: "ignore" }));
+  const stop = () => {
+    for (const h of hogs) h.kill("SIGKILL");
+    if (mask) execFileSync("taskset", ["-a", "-p", mask, String(process.pid)]);
+    rmSync(HOG_LOCK, { recursive: true, force: true });
+  };
+  const comm = (h: ChildProcess) => {
+    try {
+      return readFileSync(`/proc/${h.pid}/comm`, "utf8").trim();
+    } catch {
+      return "";
+    }
+  };
+  try {
+    await waitUntil("the CPU hogs to run", () => hogs.every((h) => comm(h) === "pgbb-hog"), 30_000);
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  const cpuSeconds = () =>
+    hogs.reduce((sum, h) => {
+      try {
+        const f = readFileSync(`/proc/${h.pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return sum + (Number(f[11]) + Number(f[12])) / 100;
+      } catch {
+        return sum;
+      }
+    }, 0);
+  return { pinned: mask !== undefined, cpuSeconds, pids: hogs.map((h) => h.pid!), stop };
 }

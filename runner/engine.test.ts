@@ -531,9 +531,11 @@ describe("a runner that is itself the bottleneck says so", () => {
     assert.ok(load.loopDelayMs.max >= 140, `loop delay max ${load.loopDelayMs.max} ms`);
     assert.ok(load.exposedDelayMs >= 140, `delay over 1% of the time ${load.exposedDelayMs} ms`);
     assert.deepEqual(load.judgedAgainst?.metric, "write");
-    const m = /^client-bound: the runner was (?:the limit|starved of CPU) \(.*\); these latencies include up to (\d+) ms of the runner's own delay/.exec(
-      summary.notes?.[0] ?? "",
-    );
+    // The limit when the 200 msg/s were missed; met, a caution on the latencies ("busy"/"starved", never "the limit").
+    const m =
+      /^client-bound: the runner was the limit \(.*\)(?: and the rate asked was missed)?; these latencies include up to (\d+) ms of the runner's own delay/.exec(
+        summary.notes?.[0] ?? "",
+      ) ?? /^these latencies include up to (\d+) ms of the runner's own delay: the runner was (?:busy|starved of CPU) \(/.exec(summary.notes?.[0] ?? "");
     assert.ok(m, summary.notes?.[0]);
     assert.ok(Number(m[1]) >= 140);
     const measured = samples.filter((x) => x.phase === "measuring" && x.metrics.intervalSec > 0.5);

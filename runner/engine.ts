@@ -429,7 +429,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       drainLimitSeconds: opts.drainSeconds ?? DRAIN_SECONDS,
       verification,
       unreadAtEnd,
-      ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd) } : {}),
+      ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readerClients.length) } : {}),
     });
     // The summary is a contract (lib/measurement/summary.ts): check it before anyone stores it.
     const parsed = RunSummary.safeParse(summary);
@@ -529,7 +529,7 @@ async function localDataFolders(admin: pg.Client, serverAddress: string | null):
 }
 
 /** The telemetry's end: the verdict over the window, with the run's pace and the runner's own numbers. */
-function finishTelemetry(telemetry: TelemetryRecorder, pace: PaceTrack, stats: RunStats, unreadAtEnd: number) {
+function finishTelemetry(telemetry: TelemetryRecorder, pace: PaceTrack, stats: RunStats, unreadAtEnd: number, readers: number) {
   return (client: ClientInput, window: { operations: Operations }) =>
-    telemetry.finish({ pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd }), client });
+    telemetry.finish({ pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd, readers }), client });
 }

@@ -8,6 +8,7 @@ import { counterOf, type MetricModel, groupsOf, latencyMetrics, latencyOf, rateO
 import { telemetryText } from "../lib/telemetry/report";
 import { verificationLine } from "../lib/measurement/verification";
 import { clientNumbers } from "../lib/measurement/runner-load";
+import { keepUpOf, RUNNER_ROLE_WORDS, runnerLoadOf } from "../lib/measurement/headline";
 import { partsLines } from "../lib/measurement/part-view";
 import type { Report } from "./stats";
 
@@ -37,7 +38,7 @@ export function liveLine(r: Report, kind: string): string {
       .join("")}` +
     (r.errors ? `  errors ${int(r.errors)}` : "") +
     (r.runnerLoad
-      ? `  runner cpu ${num(100 * r.runnerLoad.cpuCores, 0)}% loop max ${fmtLatency(r.runnerLoad.loopDelayMaxMs)}${r.runnerLoad.clientBound ? "  CLIENT-BOUND" : ""}`
+      ? `  runner cpu ${num(100 * r.runnerLoad.cpuCores, 0)}% loop max ${fmtLatency(r.runnerLoad.loopDelayMaxMs)}${r.runnerLoad.clientBound ? "  (its delay in these latencies)" : ""}`
       : "")
   );
 }
@@ -119,9 +120,12 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
   out.push("");
   const v = s.verification;
   // In the workload's own unit and checks, as the run page says it.
-  out.push(`${v.ok ? "verification: OK" : "verification FAILED"}: ${verificationLine(v)}`);
+  // Nothing lost is not everything kept up: the consumers' pace and the backlog beside it, as the run page says.
+  const keep = keepUpOf(s);
+  out.push(`${v.ok ? (keep && !keep.keptUp ? "verification: OK (nothing lost)" : "verification: OK") : "verification FAILED"}: ${verificationLine(v)}`);
   for (const p of v.problems.slice(0, 10)) out.push(`  - ${p}`);
   if (v.problems.length > 10) out.push(`  … and ${v.problems.length - 10} more`);
+  if (keep) out.push(`consumers: ${keep.keptUp ? "" : "NOT KEPT UP: "}${keep.text}`);
   if (s.totals) out.push(`whole run (warm-up + window + drain): ${wholeRun(s.totals, model)}`);
   const m = s.manifest;
   const coreShare = s.window.measuredSeconds > 0 ? (100 * m.runnerCpuSeconds) / s.window.measuredSeconds : 0;
@@ -129,9 +133,10 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
     `runner CPU: ${num(m.runnerCpuSeconds, 2)} s in the window = ${num(coreShare)}% of one core${m.runnerCpuMsPer1000 ? `; ${fmtLatency(m.runnerCpuMsPer1000.ms)} per 1,000 ${unitWords(m.runnerCpuMsPer1000.unit)}` : ""}`,
   );
   const l = s.runnerLoad;
+  const runner = runnerLoadOf(s);
   if (l)
     out.push(
-      `runner event loop: delay p50 ${fmtLatency(l.loopDelayMs.p50)} p99 ${fmtLatency(l.loopDelayMs.p99)} max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core${clientNumbers(l)} → ${l.clientBound ? "CLIENT-BOUND (see the note)" : "not client-bound"}${l.rule ? "" : " (as stored, by the earlier rule)"}`,
+      `runner event loop: delay p50 ${fmtLatency(l.loopDelayMs.p50)} p99 ${fmtLatency(l.loopDelayMs.p99)} max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time), busiest second ${num(100 * l.maxCpuCores)}% of one core${clientNumbers(l)} → ${runner.role === "none" ? RUNNER_ROLE_WORDS.none : `${RUNNER_ROLE_WORDS[runner.role]} (see the note)`}${l.rule ? "" : " (as stored, by the earlier rule)"}`,
     );
   // A run over several runner processes: one line per part, the worst named (none for one process).
   out.push(...partsLines(s));

@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import type { Operations } from "../lib/measurement/metrics";
 import { countedItems, latenciesOf, throughputOf } from "../lib/measurement/operations";
-import { clientBoundText } from "../lib/measurement/runner-load";
+import { runnerLoadText } from "../lib/measurement/runner-load";
+import { rateMetOf } from "../lib/measurement/headline";
 import type { Manifest, RunSummary } from "../lib/measurement/summary";
 import type { Verification } from "../lib/measurement/verification";
 import { PRODUCT_VERSION } from "../lib/env";
@@ -109,6 +110,8 @@ export async function ownSummary(i: OwnSummaryInput): Promise<RunSummary> {
       ...(runnerLoad.eventLoopUtilization !== undefined ? { eventLoopUtilization: runnerLoad.eventLoopUtilization } : {}),
       ...(runnerLoad.runQueueWaitMsPerSec !== undefined ? { runQueueWaitMsPerSec: runnerLoad.runQueueWaitMsPerSec } : {}),
       ...(runnerLoad.judgedAgainst ? { mainP99Ms: runnerLoad.judgedAgainst.p99 } : {}),
+      // The longest delay: what "these latencies include up to N ms of the runner's own delay" says, as the note does.
+      eventLoopDelayMaxMs: runnerLoad.loopDelayMs.max,
       // The operation's own service time: a loop delay is starvation when it reaches it (not a p99 it blew up).
       ...(mainLatency && mainLatency.count > 0 && mainLatency.p50 > 0 ? { serviceMs: runnerLoad.judgedAgainst?.p50 } : {}),
     },
@@ -131,7 +134,9 @@ export async function ownSummary(i: OwnSummaryInput): Promise<RunSummary> {
     },
     runnerLoad,
     notes: [
-      ...(runnerLoad.clientBound ? [clientBoundText(runnerLoad)] : []),
+      // The runner's load by its role: the limit (client-bound) only when it was at its limit and the rate was missed;
+      // otherwise a caution on the latencies (runner-load.ts runnerRole). The verdict applies the same rule.
+      ...[runnerLoadText(runnerLoad, rateMetOf(config, window))].filter((t): t is string => t !== undefined),
       ...i.runNotes,
       ...(schedule?.notes(latencyMs.writeScheduled?.max ?? 0, writes.count, measuredSeconds) ?? []),
       ...(stats.unreadableStamps > 0

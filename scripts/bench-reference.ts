@@ -15,6 +15,7 @@ import { runWorkload } from "../runner/engine";
 import { liveLine, msText, num } from "../runner/format";
 import { benchArgs } from "./bench-args";
 import { countWords } from "../lib/words";
+import { RUNNER_ROLE_WORDS, runnerLoadOf } from "../lib/measurement/headline";
 
 const SCENARIOS = { pubsub: "pubsub-4vcpu-single-node", queue: "queue-4vcpu-single-node" } as const;
 
@@ -73,7 +74,7 @@ function report(summary: RunSummary, samples: SampleMetrics[], scenarioId: strin
   const load = summary.runnerLoad;
   if (load)
     console.log(
-      `runner event loop: delay p99 ${msText(load.loopDelayMs.p99)} ms, max ${msText(load.loopDelayMs.max)} ms, ${msText(load.exposedDelayMs)} ms or more over 1% of the time; busiest second ${num(100 * load.maxCpuCores, 1)}% of one core → ${load.clientBound ? "CLIENT-BOUND: the latencies above include the runner's own delay" : "not client-bound"}`,
+      `runner event loop: delay p99 ${msText(load.loopDelayMs.p99)} ms, max ${msText(load.loopDelayMs.max)} ms, ${msText(load.exposedDelayMs)} ms or more over 1% of the time; busiest second ${num(100 * load.maxCpuCores, 1)}% of one core → ${RUNNER_ROLE_WORDS[runnerLoadOf(summary).role]}`,
     );
   console.log(`verification: ${summary.verification.ok ? "OK" : `FAILED: ${summary.verification.problems.slice(0, 3).join("; ")}`}`);
   if (ref)

@@ -57,7 +57,7 @@ async function main() {
       const c = await loadCase(file);
       console.log(`\n=== ${c.name} ===`);
       console.log(`provoked   ${c.provoked}`);
-      console.log(`expected   ${c.expected.join(" or ")}`);
+      console.log(`expected   ${c.expected.join(" or ")}${c.mentions?.length ? `, saying ${c.mentions.map(String).join(" and ")}` : ""}`);
       try {
         const summary = await c.run({ targetUrl: url, log: () => undefined });
         const v = summary.telemetry?.verdict;
@@ -65,10 +65,12 @@ async function main() {
           console.log("verdict    none (the run carried no telemetry)\nMISMATCH");
           continue;
         }
-        const ok = c.expected.includes(v.category);
+        const missing = (c.mentions ?? []).filter((m) => !m.test(v.statement));
+        const ok = c.expected.includes(v.category) && missing.length === 0;
         if (ok) matched++;
         console.log(`verdict    ${v.category}${v.also.length ? ` (also: ${v.also.join(", ")})` : ""}`);
         console.log(`headline   ${v.statement}`);
+        if (missing.length) console.log(`not said   ${missing.map(String).join(", ")}`);
         console.log(ok ? "MATCH" : "MISMATCH");
       } catch (err) {
         console.log(`the run failed: ${(err as Error).message}\nMISMATCH`);

@@ -120,7 +120,7 @@ export function processLines(f: RunFigures): string[] {
     (p) =>
       `    ${f.processes > 1 ? `part ${p.part}` : "the process"}: CPU ${num(p.cpuCores, 2)} cores, loop delay p99 ${opt(p.loopDelayP99Ms, msText)} ms ` +
       `(max ${opt(p.loopDelayMaxMs, msText)} ms), loop ${opt(p.eventLoopUtilization, (x) => `${num(100 * x, 0)}%`)} busy, ` +
-      `waited ${opt(p.runQueueWaitMsPerSec, (x) => num(x, 0))} ms/s for a CPU${p.clientBound ? " → CLIENT-BOUND" : ""}` +
+      `waited ${opt(p.runQueueWaitMsPerSec, (x) => num(x, 0))} ms/s for a CPU${p.clientBound ? " → the client rule held (its delay in the latencies)" : ""}` +
       (p.startSkewMs !== undefined
         ? `; write ${opt(p.writesPerSec, (x) => num(x, 0))}/s, read ${opt(p.readsPerSec, (x) => num(x, 0))}/s, start skew ${num(p.startSkewMs, 2)} ms, clock offset ${num(p.clockOffsetMs ?? 0, 3)} ms`
         : ""),

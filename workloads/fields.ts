@@ -283,8 +283,17 @@ export function throttlePacing(c: { throttleWritesPerSec: number }, unit: string
   return t > 0 ? { kind: "throttle", targetPerSecond: t, unit, operation, throttleable: true } : { kind: "unpaced", unit, operation, throttleable: true };
 }
 
-export function brokerMetrics(o: { writeSample: string; readSample: string; readsPerGroup: boolean; backlogPlace: string }): MetricModel {
+export function brokerMetrics(o: {
+  writeSample: string;
+  readSample: string;
+  readsPerGroup: boolean;
+  backlogPlace: string;
+  /** The read's time includes its claim's (the queue's dequeue transaction), and the flag of the claim's batch. */
+  readIncludesClaim: boolean;
+  batchFlag?: string;
+}): MetricModel {
   return {
+    consumer: { claim: "claim", read: "read", readIncludesClaim: o.readIncludesClaim, ...(o.batchFlag ? { batchFlag: o.batchFlag } : {}) },
     operations: [
       {
         name: "write",

@@ -183,6 +183,20 @@ export interface MetricModel {
   delivery?: DeliveryDef;
   /** Items waiting (written, not yet consumed), sampled every second: per group (pub/sub) or one (queue). */
   backlog?: { label: string; unit: string; what: string; place: string };
+  /** How a consumer polls, for the verdict's round-trip rule (lib/telemetry/pace-rules.ts consumerRoundTrips). */
+  consumer?: ConsumerDef;
+}
+
+/**
+ * A consumer's poll as its latencies time it: the claim's latency (one a poll, empty or not) and the read's (one a
+ * non-empty poll), whether the read's time already includes the claim's, and the flag that sets the most items a
+ * claim takes (none: one item a claim, no batch to raise).
+ */
+export interface ConsumerDef {
+  claim: string;
+  read: string;
+  readIncludesClaim: boolean;
+  batchFlag?: string;
 }
 
 /**

@@ -5,7 +5,11 @@ import { fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
 import { sampleClientBound } from "@/lib/measurement/runner-load";
 import type { Sample } from "@/lib/measurement/sample";
 
-/** The runner's own load in this second, flagged when it is large enough to be in the latencies (lib/measurement/runner-load.ts). */
+/**
+ * The runner's own load in this second, with a caution when it is large enough to be in the latencies (the one
+ * client rule, lib/measurement/runner-load.ts). A caution, never a verdict: whether the runner was the limit is the
+ * live verdict's to say (it holds the rate asked against the rate reached over several seconds).
+ */
 function RunnerLoadLine({ sample, workload }: { sample: Sample; workload: string }) {
   const m = sample.metrics;
   const load = m.runnerLoad;
@@ -14,15 +18,15 @@ function RunnerLoadLine({ sample, workload }: { sample: Sample; workload: string
   const lat = main ? latencyOf(m, main.name) : undefined;
   const p99 = lat?.p99;
   // The one client rule (CLIENT_RULE): the loop's delay is held against the operation's own service time (p50).
-  const bound = sampleClientBound(load, m.intervalSec, lat?.p50);
+  const delayed = sampleClientBound(load, m.intervalSec, lat?.p50);
   return (
-    <p className={`small ${bound ? "alert bad" : "muted"}`} data-testid="live-runner-load" data-client-bound={bound}>
-      {bound && <strong>Client-bound this second: </strong>}
+    <p className={delayed ? "small" : "small muted"} data-testid="live-runner-load" data-runner-caution={delayed}>
+      {delayed && <strong>Caution, the runner&rsquo;s own delay this second: </strong>}
       runner event-loop delay p99 {fmtLatency(load.loopDelayMs.p99)}, max {fmtLatency(load.loopDelayMs.max)}; CPU {(100 * load.cpuCores).toFixed(0)}% of one
       core
       {load.runQueueWaitMsPerSec !== undefined && `, waited ${load.runQueueWaitMsPerSec.toFixed(0)} ms/s for a CPU`}
       {load.eventLoopUtilization !== undefined && `, loop ${(100 * load.eventLoopUtilization).toFixed(0)}% busy`}
-      {bound &&
+      {delayed &&
         main &&
         p99 !== undefined &&
         `: these latencies include up to ${fmtLatency(load.loopDelayMs.max)} of the runner's own delay (${main.label} p99 ${fmtLatency(p99)})`}

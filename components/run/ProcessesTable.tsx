@@ -5,6 +5,7 @@ import { livePartRows, type PartRate, partsView } from "@/lib/measurement/part-v
 import type { Sample } from "@/lib/measurement/sample";
 import type { RunSummary } from "@/lib/measurement/summary";
 import { fmtLatency, fmtRate } from "@/lib/runs/format";
+import { runnerLoadOf } from "@/lib/measurement/headline";
 
 const signedMs = (ms: number) => `${ms >= 0 ? "+" : "−"}${fmtLatency(Math.abs(ms))}`;
 const cpu = (cores: number | undefined) => (cores === undefined ? "–" : `${(100 * cores).toFixed(0)}%`);
@@ -31,6 +32,9 @@ export function ProcessesTable({ summary }: { summary: RunSummary }) {
   const v = partsView(summary);
   if (!v) return null;
   const ops = v.rows[0].rates;
+  // A part the client rule held for was the limit only when the run was (runnerRole: at its limit, the rate missed);
+  // otherwise its delay is in the latencies.
+  const role = runnerLoadOf(summary).role;
   return (
     <section className="panel" data-testid="processes">
       <h2>Processes</h2>
@@ -67,7 +71,8 @@ export function ProcessesTable({ summary }: { summary: RunSummary }) {
               <th scope="row">
                 {r.part}
                 {r.worst && <strong> worst</strong>}
-                {r.clientBound && <span className="badge bad"> client-bound</span>}
+                {r.clientBound &&
+                  (role === "limit" ? <span className="badge bad"> client-bound</span> : <span className="badge warn"> its delay in the latencies</span>)}
               </th>
               <td>{r.host}</td>
               <td className="num">{r.pid}</td>

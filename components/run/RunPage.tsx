@@ -10,7 +10,7 @@ import { knobsLabel, STATUS_BADGE } from "@/lib/runs/format";
 import { runTimeOf } from "@/lib/workloads/config";
 import type { RunView } from "@/lib/runs/view";
 import type { Sample } from "@/lib/measurement/sample";
-import { LiveVerdict, RunVerdict } from "@/components/telemetry/VerdictPanel";
+import { LiveVerdict } from "@/components/telemetry/VerdictPanel";
 import { LiveNumbers } from "./LiveNumbers";
 import { LiveProcesses } from "./ProcessesTable";
 import { LocalTime } from "./LocalTime";
@@ -125,8 +125,8 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
       ) : null}
 
       {/* A run whose verification failed is "failed" but has a summary: show it, with the verification loud. */}
+      {/* It leads with the one verdict (RunResult's Headline), the runner's load inside it. */}
       {run.summary && <RunResult summary={run.summary} />}
-      {run.summary?.telemetry && <RunVerdict telemetry={run.summary.telemetry} />}
       {run.status === "completed" && !run.summary && <p className="muted">Loading the summary…</p>}
 
       {!final && (

@@ -1,5 +1,7 @@
-// The result of a completed run, from its summary: headline numbers, the latency table of the measured
-// window (percentiles of merged HDR histograms, never averages), the verification and the manifest.
+// The result of a completed run, from its summary: it leads with the verdict (one: the runner's load is evidence
+// inside it, a caution on the latencies unless the runner was the limit), then the headline numbers with the
+// verification (nothing lost, and whether the consumers kept up), the latency table of the measured window
+// (percentiles of merged HDR histograms, never averages) and the manifest.
 import type { LatencyStats } from "@/lib/measurement/metrics";
 import {
   counterOf,
@@ -16,7 +18,9 @@ import {
 } from "@/lib/measurement/operations";
 import { plural, unitWords } from "@/lib/words";
 import { fmtDuration, fmtInt, fmtLatency, fmtMiB, fmtRate } from "@/lib/runs/format";
-import { clientBoundText, clientNumbers, type SummaryRunnerLoad } from "@/lib/measurement/runner-load";
+import { clientNumbers } from "@/lib/measurement/runner-load";
+import { isRunnerLoadNote, type KeepUp, keepUpOf, RUNNER_ROLE_WORDS, runnerLoadOf } from "@/lib/measurement/headline";
+import { RunVerdict } from "@/components/telemetry/VerdictPanel";
 import { splitSettings } from "@/lib/measurement/server-settings";
 import type { RunSummary } from "@/lib/measurement/summary";
 import { checkedText, verificationLine } from "@/lib/measurement/verification";
@@ -39,6 +43,8 @@ const seconds = (sec: number) => fmtLatency(sec * 1000);
 
 export function Kpis({ summary }: { summary: RunSummary }) {
   const model = metricModel(summary.workload);
+  const keep = keepUpOf(summary);
+  const ok = summary.verification.ok;
   const delivery = model?.delivery;
   const d = delivery ? latencyOf(summary, delivery.name) : undefined;
   return (
@@ -64,14 +70,25 @@ export function Kpis({ summary }: { summary: RunSummary }) {
           <span className="k">p50 {fmtLatency(d?.p50)}</span>
         </div>
       )}
-      <div className="kpi panel">
+      {/* Nothing lost is not everything kept up: a run whose consumers fell behind says so here, with its backlog. */}
+      <div className="kpi panel" data-testid="kpi-verification" data-kept-up={keep ? keep.keptUp : undefined}>
         <span className="k">verification</span>
         <span className="v">
-          <span className={`badge ${summary.verification.ok ? "ok" : "bad"}`} data-testid="kpi-verified">
-            {summary.verification.ok ? "passed" : "FAILED"}
-          </span>
+          <span className={`badge ${ok ? (keep && !keep.keptUp ? "warn" : "ok") : "bad"}`} data-testid="kpi-verified">
+            {ok ? (keep && !keep.keptUp ? "nothing lost" : "passed") : "FAILED"}
+          </span>{" "}
+          {keep && (
+            <span className={`badge ${keep.keptUp ? "ok" : "warn"}`} data-testid="kpi-kept-up">
+              {keep.keptUp ? "kept up" : "consumers behind"}
+            </span>
+          )}
         </span>
         <span className="k">{checkedText(summary.verification)}</span>
+        {keep && (
+          <span className="k" data-testid="kpi-keep-up">
+            {keep.text}
+          </span>
+        )}
       </div>
     </div>
   );
@@ -124,12 +141,19 @@ export function LatencyTable({ workload, latency, caption }: { workload: string;
   );
 }
 
-export function VerificationPanel({ v }: { v: RunSummary["verification"] }) {
+export function VerificationPanel({ v, keepUp }: { v: RunSummary["verification"]; keepUp?: KeepUp }) {
   // In the workload's own unit and checks ("35,080 rows checked · rows in bench_inserts: 35,080 · …").
   const facts = verificationLine(v);
+  // Nothing lost while the consumers fell behind is not a green result: it says both, and the backlog.
+  if (v.ok && keepUp && !keepUp.keptUp)
+    return (
+      <div className="alert warn" data-testid="verification" data-ok="true" data-kept-up="false">
+        <strong>Verification passed: nothing lost, but {keepUp.text}.</strong> {facts}
+      </div>
+    );
   return v.ok ? (
-    <div className="alert ok" data-testid="verification" data-ok="true">
-      <strong>Verification passed.</strong> {facts}
+    <div className="alert ok" data-testid="verification" data-ok="true" data-kept-up={keepUp ? "true" : undefined}>
+      <strong>Verification passed{keepUp ? `: nothing lost, and ${keepUp.text}` : ""}.</strong> {facts}
     </div>
   ) : (
     <div className="alert bad" data-testid="verification" data-ok="false" role="alert">
@@ -259,7 +283,7 @@ function runnerLoadRows(summary: RunSummary): [string, string][] {
   if (l)
     rows.push([
       "runner load",
-      `event-loop delay p50 ${fmtLatency(l.loopDelayMs.p50)} · p99 ${fmtLatency(l.loopDelayMs.p99)} · max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${clientNumbers(l)}${l.clientBound ? ": CLIENT-BOUND" : ": not client-bound"}${l.rule ? "" : " (as stored, by the earlier rule)"}`,
+      `event-loop delay p50 ${fmtLatency(l.loopDelayMs.p50)} · p99 ${fmtLatency(l.loopDelayMs.p99)} · max ${fmtLatency(l.loopDelayMs.max)} (${fmtLatency(l.exposedDelayMs)} or more over 1% of the time); CPU ${(100 * l.cpuCores).toFixed(0)}% of one core, busiest second ${(100 * l.maxCpuCores).toFixed(0)}%${clientNumbers(l)}: ${RUNNER_ROLE_WORDS[runnerLoadOf(summary).role]}${l.rule ? "" : " (as stored, by the earlier rule)"}`,
     ]);
   const local = summary.manifest.targetOnRunnerMachine;
   if (local !== undefined)
@@ -290,28 +314,45 @@ function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; ca
   );
 }
 
-/** The client-bound verdict, above everything the latencies say (lib/measurement/runner-load.ts). */
-export function ClientBoundAlert({ load }: { load: SummaryRunnerLoad | undefined }) {
-  if (!load?.clientBound) return null;
+/**
+ * The verdict the page leads with: the telemetry's (its statement, the runner's load as a caution inside it), or,
+ * for a run without telemetry, the runner's load alone by the same rule (runnerLoadOf): client-bound only when the
+ * runner was the limit, otherwise a caution on the latencies. Never a second banner beside it.
+ */
+export function Headline({ summary }: { summary: RunSummary }) {
+  if (summary.telemetry) return <RunVerdict telemetry={summary.telemetry} />;
+  const runner = runnerLoadOf(summary);
   return (
-    <div className="alert bad" data-testid="client-bound" role="alert">
-      <strong>Client-bound.</strong>{" "}
-      {clientBoundText(load)
-        .replace(/^client-bound:? /, "")
-        .replace(/^\w/, (c) => c.toUpperCase())}
-      .
-    </div>
+    <section className="panel stack" aria-labelledby="verdict-heading" data-testid="verdict">
+      <h2 id="verdict-heading" className="chart-title">
+        Why this number
+      </h2>
+      {runner.role === "limit" ? (
+        <p data-testid="verdict-statement">
+          <strong data-testid="verdict-category">client-bound (the runner)</strong>: {runner.text!.replace(/^client-bound:\s*/, "")}
+        </p>
+      ) : (
+        <p data-testid="verdict-statement" className="muted">
+          <strong data-testid="verdict-category">no verdict</strong>: this run recorded no server telemetry, so only the runner&rsquo;s own numbers were judged
+        </p>
+      )}
+      {runner.role === "caution" && (
+        <p className="small" data-testid="verdict-caution">
+          Caution: {runner.text}.
+        </p>
+      )}
+    </section>
   );
 }
 
 export function RunResult({ summary }: { summary: RunSummary }) {
-  // The verdict is shown on its own, above: not again among the notes.
-  const notes = (summary.notes ?? []).filter((n) => !(summary.runnerLoad?.clientBound && n.startsWith("client-bound:")));
+  // The runner's load is in the verdict, above: not again among the notes.
+  const notes = (summary.notes ?? []).filter((n) => !isRunnerLoadNote(n));
   return (
     <div className="stack" data-testid="run-result">
+      <Headline summary={summary} />
       <Kpis summary={summary} />
-      <ClientBoundAlert load={summary.runnerLoad} />
-      <VerificationPanel v={summary.verification} />
+      <VerificationPanel v={summary.verification} keepUp={keepUpOf(summary)} />
       {notes.length > 0 && (
         <div className="alert warn">
           <ul className="plain">

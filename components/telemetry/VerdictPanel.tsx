@@ -11,6 +11,9 @@ import type { Sample } from "@/lib/measurement/sample";
 import { definitionOf, pacingOf, type WorkloadConfig } from "@/lib/workloads/config";
 import { CATEGORY_LABELS, type Verdict } from "@/lib/telemetry/verdict";
 
+/** The statement without its caution (shown on a line of its own below it). */
+const headOf = (v: Verdict) => (v.caution && v.statement.endsWith(`; ${v.caution}`) ? v.statement.slice(0, -(v.caution.length + 2)) : v.statement);
+
 export function VerdictPanel({ verdict, missing, live }: { verdict: Verdict; missing?: string[]; live?: string }) {
   return (
     <section className="panel stack" aria-labelledby="verdict-heading" data-testid="verdict">
@@ -18,8 +21,14 @@ export function VerdictPanel({ verdict, missing, live }: { verdict: Verdict; mis
         Why this number{live ? <span className="hint"> {live}</span> : null}
       </h2>
       <p data-testid="verdict-statement">
-        <strong data-testid="verdict-category">{CATEGORY_LABELS[verdict.category]}</strong>: {verdict.statement.replace(/^[^:]*:\s*/, "")}
+        <strong data-testid="verdict-category">{CATEGORY_LABELS[verdict.category]}</strong>: {headOf(verdict).replace(/^[^:]*:\s*/, "")}
       </p>
+      {/* The runner's load where it was not the limit: evidence inside the verdict, a caution on the latencies. */}
+      {verdict.caution && (
+        <p className="small" data-testid="verdict-caution">
+          Caution: {verdict.caution}.
+        </p>
+      )}
       {verdict.evidence.length > 0 && (
         <ul className="small" data-testid="verdict-evidence">
           {verdict.evidence.map((e) => (

@@ -149,11 +149,12 @@ describe("step verdict", () => {
     assert.equal(judgeStep(facts({ ...short, client: load(0.3, 0.5, 0.5) }), P99_50).starved, undefined);
     assert.equal(judgeStep(facts({ ...short, client: load(0.3, 0.5, null) }), P99_50).starved, undefined, "unknown run-queue wait: charged");
     // The one client rule (lib/measurement/runner-load.ts), as the run's verdict applies it: it waited 300 ms/s
-    // for a CPU and its loop was delayed 12 ms, six times the operation's own 2 ms: starved, whatever failed.
+    // for a CPU and its loop was delayed 12 ms, six times the operation's own 2 ms: starved, whatever failed. Starved
+    // is not the limit: the words are the delay in the step's latencies, never "the runner was the limit".
     const starved = judgeStep(facts({ ...short, client: load(0.3, 12, 0.3) }), P99_50);
     assert.match(
       starved.starved ?? "",
-      /^client-bound: the runner was starved of CPU \(it waited 300 ms\/s for a CPU, its event-loop delay \(12 ms\) reached 6× the operation's own 2 ms\)$/,
+      /^these latencies include up to 12\.0 ms of the runner's own delay: the runner was starved of CPU \(it waited 300 ms\/s for a CPU, its event-loop delay \(12 ms\) reached 6× the operation's own 2 ms\)$/,
     );
     // The same wait with a loop delayed less than the operation's own time: charged to the target.
     assert.equal(judgeStep(facts({ ...short, client: load(0.3, 1.5, 0.3) }), P99_50).starved, undefined);

@@ -3,7 +3,7 @@
 // stored verdicts; the driver computes them from the engine's summary and samples with stepFacts below).
 import { fmtLatency } from "../runs/numbers";
 import type { LatencyStats } from "../measurement/metrics";
-import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
+import { CLIENT_RULE, clientReason, delayWords, judgeClient, runnerRole } from "../measurement/runner-load";
 import { type BoundEvidence, goalDecision, QUANTILE_OF, samplesToBound } from "./interval";
 import { type Slo, sloBreaches, sloText } from "./slo";
 import { perSecond, unitWords } from "../words";
@@ -273,7 +273,11 @@ export function starvation(f: StepFacts, slo: Slo, failures: readonly Failure[])
     ...(c.serviceMs != null ? { serviceMs: c.serviceMs } : {}),
   };
   const j = judgeClient(m);
-  if (j.bound && c.runQueueShare != null) return `client-bound: ${clientReason(j, m)}`;
+  // The runner was the limit only when it was at its limit and the step missed its rate; otherwise its load is
+  // the delay in the step's latencies (the same role the run's verdict gives it).
+  const role = runnerRole(j, !failures.some((x) => x.condition === "rate"));
+  if (role === "limit" && c.runQueueShare != null) return `client-bound: ${clientReason(j, m, role)}`;
+  if (role === "caution" && c.runQueueShare != null) return `${delayWords(stall)}: ${clientReason(j, m, role)}`;
   if (stall < Math.max(c.serviceMs ?? 0, LOOP_FLOOR_MS)) return null;
   const explained = (x: Failure) =>
     x.condition === "latency"

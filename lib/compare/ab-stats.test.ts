@@ -96,15 +96,17 @@ test("a difference whose interval includes zero is within noise; one that exclud
   // Flagged runs are named beside the deltas, once each: the one client rule (verdict and runner-load check
   // alike), a flag stored under the earlier rule labelled so, a host-bound verdict.
   const flagged = pair(2, 10, 11);
-  (flagged.runs.modded.summary as { runnerLoad?: unknown }).runnerLoad = { clientBound: true, rule: "starvation" };
+  // The modded run's runner at its limit (97% of a core) in a closed loop (no rate asked): client-bound.
+  const loop = { loopDelayMs: { p50: 0.01, p99: 2, max: 104 }, exposedDelayMs: 3, maxCpuCores: 1, judgedAgainst: { metric: "request", p99: 5, p50: 1 } };
+  (flagged.runs.modded.summary as { runnerLoad?: unknown }).runnerLoad = { ...loop, cpuCores: 0.97, clientBound: true, rule: "starvation" };
   (flagged.runs.modded.summary as { telemetry?: unknown }).telemetry = { verdict: { category: "client-bound" } };
   (flagged.runs.baseline.summary as { telemetry?: unknown }).telemetry = { verdict: { category: "host-bound" } };
   const stored = pair(3, 10, 11);
-  (stored.runs.baseline.summary as { runnerLoad?: unknown }).runnerLoad = { clientBound: true };
+  (stored.runs.baseline.summary as { runnerLoad?: unknown }).runnerLoad = { ...loop, cpuCores: 0.3, clientBound: true };
   const notes = abStats([pair(1, 10, 11), flagged, stored]).notes;
   assert.ok(
     notes.includes(
-      "Flagged runs, 3 of 6 (their latencies carry the runner's or the host's delay): b2 (baseline, pair 2: verdict host-bound); m2 (modded, pair 2: client-bound); b3 (baseline, pair 3: client-bound (as stored, by the earlier rule)).",
+      "Flagged runs, 3 of 6 (their latencies carry the runner's or the host's delay): b2 (baseline, pair 2: verdict host-bound); m2 (modded, pair 2: client-bound); b3 (baseline, pair 3: runner's delay up to 104 ms in its latencies (as stored, by the earlier rule)).",
     ),
     notes.join("\n"),
   );

@@ -9,7 +9,8 @@ import { TOTAL_OP, type Variant } from "../../workloads/yong/fields";
 import { mergeEncoded, percentilesOf } from "../measurement/histogram";
 import { histogramOf, latencyOf, throughputOf } from "../measurement/operations";
 import type { RunSummary } from "../measurement/summary";
-import { fmtChange } from "../runs/format";
+import { fmtChange, fmtLatency } from "../runs/format";
+import { runnerLoadOf } from "../measurement/headline";
 import { AB_MEASURES, type AbMeasure, type AbSide, fmtFigure, publishedPairFor } from "./ab";
 import { MAX_PAIRS, orderText } from "./ab-order";
 
@@ -200,8 +201,13 @@ function flaggedNote(pairs: AbPairRuns[]): string | null {
       const head = verdict?.category;
       const has = (c: string) => head === c || !!verdict?.also?.includes(c);
       const beside = (c: string) => (head && head !== c ? ` (beside ${head})` : "");
+      // The runner's load by its role (runner-load.ts runnerRole): the limit only when it was at its limit and the
+      // rate was missed; starved, or busy while the rate was met, its delay is in the latencies, nothing more.
       const load = s.runnerLoad;
-      if (load?.clientBound) why.push(load.rule ? "client-bound" : "client-bound (as stored, by the earlier rule)");
+      const role = load ? runnerLoadOf(s).role : "none";
+      if (role === "limit") why.push("client-bound");
+      else if (role === "caution")
+        why.push(`runner's delay up to ${fmtLatency(load!.loopDelayMs.max)} in its latencies${load!.rule ? "" : " (as stored, by the earlier rule)"}`);
       else if (has("client-bound")) why.push(`verdict client-bound${beside("client-bound")}`);
       if (has("host-bound")) why.push(`verdict host-bound${beside("host-bound")}`);
       if (why.length) flags.push(`${p.runs[v].id} (${v}, pair ${p.pair}: ${why.join(", ")})`);

@@ -5,7 +5,7 @@ import { type ImportedLatency, ImportedSummary } from "../imports/summary";
 import { mibPerSec, type LatencyStats } from "../measurement/metrics";
 import { publishedConfig, publishedLabel, STUDIES, type PublishedResult } from "../references/published";
 import { referenceLabel, type Reference } from "../references/references";
-import { clientBoundText } from "../measurement/runner-load";
+import { runnerLoadOf } from "../measurement/headline";
 import { isRateSample, SampleMetrics } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
 import { SERVER_FIGURES, serverLine, verdictLine } from "../telemetry/report";
@@ -218,11 +218,11 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const replication = syncNames ? `synchronous standby: ${syncNames}` : null;
   // The hardware is known only when Postgres ran beside the runner; a remote target's is not recorded (null).
   const serverDescription = shared ? `this machine (${mf.runnerHost}, ${mf.runnerCores} cores, ${mf.runnerCpuModel}), shared by the runner and Postgres` : null;
-  const synchronousCommit = mf.serverSettings.synchronous_commit ?? "on";
-  const fsync = mf.serverSettings.fsync ?? "on";
+  const [synchronousCommit, fsync] = [mf.serverSettings.synchronous_commit ?? "on", mf.serverSettings.fsync ?? "on"];
   const flags: string[] = [];
   if (!s.verification.ok) flags.push(`verification found problems: ${s.verification.problems.join("; ") || "see the run page"}`);
-  if (s.runnerLoad?.clientBound) flags.push(clientBoundText(s.runnerLoad));
+  const runner = runnerLoadOf(s).text; // the runner's load by its role: the limit, or a caution on the latencies
+  if (runner) flags.push(runner);
   const facts: Facts = {
     serverCores: shared ? mf.runnerCores : null,
     sharedMachine: shared ? true : null, // a remote address could still be this machine's: unknown, not "no"

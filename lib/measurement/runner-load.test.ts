@@ -11,7 +11,7 @@ import { isLocalAddress } from "../../runner/engine";
 import { liveLine, summaryText } from "../../runner/format";
 import { fromRun } from "../compare/build";
 import { PROJECT_ROOT } from "../paths";
-import { clientBoundText, exposedDelayMs, judgeClient, loadOverSamples } from "./runner-load";
+import { exposedDelayMs, judgeClient, loadOverSamples, runnerLoadText, runnerRole } from "./runner-load";
 import { Sample } from "./sample";
 import { RunSummary } from "./summary";
 
@@ -56,43 +56,69 @@ test("the sentence names the numbers that held; a run stored under the earlier r
     judgedAgainst: { metric: "write", p99: 75, p50: 1.5 },
     rule: "starvation" as const,
   };
+  // Starved: a caution on the latencies whatever the rate, never "the limit".
+  const starved =
+    "these latencies include up to 104 ms of the runner's own delay: the runner was starved of CPU (it waited 240 ms/s for a CPU, its event-loop delay (12 ms) reached 8× the operation's own 1.5 ms)";
+  assert.equal(runnerLoadText(l, undefined), `${starved}. Run the runner on a less loaded machine before reading the latencies as the database's`);
   assert.equal(
-    clientBoundText(l),
-    "client-bound: the runner was starved of CPU (it waited 240 ms/s for a CPU, its event-loop delay (12 ms) reached 8× the operation's own 1.5 ms); these latencies include up to 104 ms of the runner's own delay. Run the runner on a less loaded machine, or lower the load, before reading them as the database's",
+    runnerLoadText(l, true),
+    `${starved}, and the rate asked was met: the runner did not limit it. Run the runner on a less loaded machine before reading the latencies as the database's`,
   );
+  assert.ok(!runnerLoadText(l, false)!.includes("was the limit"));
+  // At its limit (97% of a core): the limit when the rate was missed or none was asked, "busy" when it was met.
+  const busy = { ...l, cpuCores: 0.97, runQueueWaitMsPerSec: 10 };
+  assert.match(
+    runnerLoadText(busy, false)!,
+    /^client-bound: the runner was the limit \(its CPU reached 97% of one core.*\) and the rate asked was missed; these latencies include up to 104 ms/,
+  );
+  assert.match(runnerLoadText(busy, undefined)!, /^client-bound: the runner was the limit \(its CPU reached 97% of one core/);
+  assert.match(
+    runnerLoadText(busy, true)!,
+    /^these latencies include up to 104 ms of the runner's own delay: the runner was busy \(its CPU reached 97% of one core.*\), and the rate asked was met/,
+  );
+  assert.equal(runnerRole(judgeClient({ cpuCores: 0.97 }), true), "caution");
+  assert.equal(runnerRole(judgeClient({ cpuCores: 0.97 }), false), "limit");
+  assert.equal(runnerRole(judgeClient({ cpuCores: 0.2, runQueueWaitMsPerSec: 300, exposedDelayMs: 12, serviceMs: 1 }), false), "caution");
+  assert.equal(runnerRole(judgeClient({ cpuCores: 0.2 }), false), "none");
+  assert.equal(runnerLoadText({ ...l, cpuCores: 0.2, runQueueWaitMsPerSec: 10 }, false), undefined);
   const { rule: _, ...old } = l;
   assert.match(
-    clientBoundText({ ...old, judgedAgainst: { metric: "write", p99: 75 } }),
-    /^client-bound: these latencies include up to 104 ms of the runner's own delay \(.*\); as stored, by the earlier rule \(loop delay against 10% of a p99\)/,
+    runnerLoadText({ ...old, judgedAgainst: { metric: "write", p99: 75 } }, undefined)!,
+    /^these latencies include up to 104 ms of the runner's own delay \(.*\); as stored, by the earlier rule \(loop delay against 10% of a p99\)/,
   );
 });
 
-// A run recorded with a busy-wait injected into its runner (fixtures/README.md): every surface says client-bound.
+// A run recorded with a busy-wait injected into its runner (fixtures/README.md), flagged by the earlier rule (loop
+// delay against a p99): every surface says its latencies carry the runner's delay, a caution, as stored.
 const recorded = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "fixtures/client-bound-run.json"), "utf8")).run;
 const summary = RunSummary.parse(recorded.summary);
 
-test("a recorded client-bound run: the finished page, the live numbers, the CLI and compare all say so", () => {
+test("a recorded run flagged by the earlier rule: the finished page, the live numbers, the CLI and compare all give the caution", () => {
   assert.equal(summary.runnerLoad?.clientBound, true);
   const page = renderToStaticMarkup(createElement(RunResult, { summary }));
-  // Stored before the one client rule: its flag is shown as stored, labelled so.
+  // Stored before the one client rule: its flag is shown as stored, labelled so, inside the one verdict (no banner).
   assert.match(
     page,
-    /data-testid="client-bound"[^>]*>.*These latencies include up to \d+ ms of the runner&#x27;s own delay \(.*\); as stored, by the earlier rule/,
+    /data-testid="verdict-caution"[^>]*>Caution: these latencies include up to \d+ ms of the runner&#x27;s own delay \(.*\); as stored, by the earlier rule/,
   );
-  assert.equal((page.match(/latencies include up to/g) ?? []).length, 1, "the verdict once, not again among the notes");
+  assert.doesNotMatch(page, /data-testid="client-bound"/);
+  assert.equal((page.match(/data-testid="verdict"/g) ?? []).length, 1, "one verdict");
+  assert.equal((page.match(/latencies include up to/g) ?? []).length, 1, "the caution once, not again among the notes");
   const manifest = renderToStaticMarkup(createElement(ManifestPanel, { summary }));
-  assert.match(manifest, /CLIENT-BOUND/);
+  assert.match(manifest, /its delay is in the latencies \(a caution, not the limit\)/);
   assert.match(manifest, /on the runner&#x27;s own machine \(127\.0\.0\.1\)/);
   const sample = Sample.parse(recorded.samples.find((s: { phase: string }) => s.phase === "measuring"));
   const live = renderToStaticMarkup(createElement(LiveNumbers, { sample, workload: "queue" }));
-  assert.match(live, /data-client-bound="true"/);
-  assert.match(live, /Client-bound this second/);
+  assert.match(live, /data-runner-caution="true"/);
+  assert.match(live, /Caution, the runner’s own delay this second/);
+  assert.doesNotMatch(live, /Client-bound/);
   const cli = summaryText(summary, "embedded default");
+  // The note as stored (its words are the earlier rule's); the runner line by today's role.
   assert.match(cli, /^note: client-bound: these latencies include up to \d+ ms of the runner's own delay/m);
-  assert.match(cli, /→ CLIENT-BOUND \(see the note\) \(as stored, by the earlier rule\)/);
+  assert.match(cli, /→ its delay is in the latencies \(a caution, not the limit\) \(see the note\) \(as stored, by the earlier rule\)/);
   const c = fromRun({ ...recorded, createdAt: recorded.createdAt });
   assert.ok(
-    c.facts.flags.some((f) => f.startsWith("client-bound: these latencies include up to") && f.includes("as stored, by the earlier rule")),
+    c.facts.flags.some((f) => f.startsWith("these latencies include up to") && f.includes("as stored, by the earlier rule")),
     c.facts.flags.join("\n"),
   );
 });
@@ -140,5 +166,5 @@ test("the CLI's live line spans several samples: their longest stall and mean CP
     },
     "queue",
   );
-  assert.match(line, /runner cpu 30% loop max 150 ms {2}CLIENT-BOUND$/);
+  assert.match(line, /runner cpu 30% loop max 150 ms {2}\(its delay in these latencies\)$/);
 });

@@ -33,7 +33,8 @@ export const SummaryRunnerLoad = z.object({
   /** The event loop's busy share and the runner's wait for a CPU over the window (runs judged by CLIENT_RULE). */
   eventLoopUtilization: z.number().optional(),
   runQueueWaitMsPerSec: z.number().optional(),
-  /** Whether the runner's own load distorted the latencies (clientBound), and the latency it was judged against. */
+  /** Whether CLIENT_RULE held (clientBound: the runner saturated or starved, its delay in the latencies; whether it was
+   *  the limit is runnerRole, by the rate met), and the latency it was judged against. */
   clientBound: z.boolean(),
   /** The main operation's name and p99, and (runs judged by CLIENT_RULE) its p50: the service time a delay is held against. */
   judgedAgainst: z.object({ metric: z.string(), p99: z.number(), p50: z.number().optional() }).nullable(),
@@ -51,6 +52,7 @@ export type SummaryRunnerLoad = z.infer<typeof SummaryRunnerLoad>;
  * The runner set the pace (saturated) when its CPU or its event loop was at its limit while it got the CPU; it
  * was starved when it waited for a CPU (runnable, not running) and its loop's delay reached the operation's own
  * service time. A delay is never held against a p99 (a stall inflates the p99 it would be compared with).
+ * Whether it was the limit or a caution on the latencies is runnerRole's, by the rate met.
  */
 export const CLIENT_RULE = {
   /** saturated: the runner used at least this many cores (Node runs the loops on one thread) … */
@@ -172,11 +174,29 @@ const ms = (v: number) => (v >= 1000 ? fmtLatency(v) : `${v >= 100 ? v.toFixed(0
 const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
 
 /**
- * Why the runner was judged client-bound, from the numbers that held only ("the runner was starved of CPU (it
- * waited 240 ms/s for a CPU, its event-loop delay (12 ms) reached 8× the operation's own 1.5 ms)"): the
- * verdict's statement and the runner-load note share it.
+ * What the runner's load means for a run, the one answer every surface gives:
+ * - "limit": it set the pace. Saturated (its CPU or its loop at the limit while it got the CPU) and the rate
+ *   asked was missed, or no rate was asked (a closed loop goes as fast as its runner): client-bound.
+ * - "caution": it inflated the latencies without limiting the run. Starved of CPU (waiting for one, its loop
+ *   delayed by an operation's own time), or saturated while the rate asked was met: a runner does not limit a
+ *   rate that was met. The latencies carry its delay; the verdict is the server's or the rate's.
+ * - "none": the rule did not hold.
+ * `rateMet`: the paced operation reached the rate asked (PACE_THRESHOLDS.rateAchieved), false when it missed it,
+ * undefined when no rate was asked.
  */
-export function clientReason(j: ClientJudgement, m: Pick<ClientMeasures, "exposedDelayMs" | "serviceMs">): string {
+export type RunnerRole = "limit" | "caution" | "none";
+export function runnerRole(j: Pick<ClientJudgement, "saturated" | "bound">, rateMet: boolean | undefined): RunnerRole {
+  if (j.saturated && rateMet !== true) return "limit";
+  return j.bound ? "caution" : "none";
+}
+
+/**
+ * Why the runner was judged, from the numbers that held only ("the runner was starved of CPU (it waited 240 ms/s
+ * for a CPU, its event-loop delay (12 ms) reached 8× the operation's own 1.5 ms)"): the verdict's statement and
+ * caution and the runner-load note share it. "The limit" only when it was (role "limit"); a saturated runner that
+ * met the rate asked "was busy".
+ */
+export function clientReason(j: ClientJudgement, m: Pick<ClientMeasures, "exposedDelayMs" | "serviceMs">, role: RunnerRole): string {
   const held = (prefix: string) => j.checks.find((e) => e.what.startsWith(prefix) && e.holds === true);
   const cpu = held("runner CPU");
   const elu = held("runner event-loop utilization");
@@ -190,7 +210,16 @@ export function clientReason(j: ClientJudgement, m: Pick<ClientMeasures, "expose
       ? [`its event-loop delay (${fmtLatency(m.exposedDelayMs ?? 0)}) reached ${num(delayed.value)}× the operation's own ${fmtLatency(m.serviceMs ?? 0)}`]
       : []),
   ];
-  return `the runner ${j.saturated ? "was the limit" : "was starved of CPU"} (${parts.join(", ")})`;
+  const was = role === "limit" ? "was the limit" : j.saturated ? "was busy" : "was starved of CPU";
+  return `the runner ${was} (${parts.join(", ")})`;
+}
+
+/** "these latencies include up to 104 ms of the runner's own delay": the caution's opening, on every surface. */
+export const delayWords = (maxMs: number) => `these latencies include up to ${ms(maxMs)} of the runner's own delay`;
+
+/** The caution's sentence: the delay in the latencies, why, and that the rate was met (so the runner did not limit it). */
+export function cautionText(j: ClientJudgement, m: ClientMeasures, maxDelayMs: number, rateMet: boolean | undefined, who = ""): string {
+  return `${delayWords(maxDelayMs)}: ${who}${clientReason(j, m, "caution")}${rateMet ? ", and the rate asked was met: the runner did not limit it" : ""}`;
 }
 
 /** The summary's numbers as the rule reads them. */
@@ -218,18 +247,36 @@ export function clientNumbers(l: Pick<SummaryRunnerLoad, "eventLoopUtilization" 
 /** What a flag stored before the one client rule says of itself. */
 export const STORED_LABEL = "as stored, by the earlier rule (loop delay against 10% of a p99): the CPU wait to judge it again was not kept";
 
-/** The one sentence every surface (summary note, run page, CLI, compare) shows for a client-bound run. */
-export function clientBoundText(l: SummaryRunnerLoad): string {
+/**
+ * The runner's load in the one sentence every surface (summary note, run page, CLI, compare, A/B) shows, by its
+ * role (runnerRole): "client-bound: the runner was the limit (…)" when it set the pace, the latency caution
+ * ("these latencies include up to N ms of the runner's own delay: …") when it only inflated the latencies, and
+ * undefined when the rule did not hold. Stored runs judged by the earlier rule are a caution, labelled so.
+ */
+export function runnerLoadText(l: SummaryRunnerLoad, rateMet: boolean | undefined): string | undefined {
   if (l.rule === "starvation") {
     const m = measuresOf(l);
-    return `client-bound: ${clientReason(judgeClient(m), m)}; these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay. Run the runner on a less loaded machine, or lower the load, before reading them as the database's`;
+    const j = judgeClient(m);
+    const role = runnerRole(j, rateMet);
+    if (role === "none") return undefined;
+    if (role === "caution")
+      return `${cautionText(j, m, l.loopDelayMs.max, rateMet)}. Run the runner on a less loaded machine before reading the latencies as the database's`;
+    return `client-bound: ${clientReason(j, m, role)}${rateMet === false ? " and the rate asked was missed" : ""}; ${delayWords(l.loopDelayMs.max)}. Give the runner more cores (--processes) or a machine of its own before reading the numbers as the database's`;
   }
+  if (!l.clientBound) return undefined;
   const why = [
     `event-loop delay p99 ${ms(l.loopDelayMs.p99)}, ${ms(l.exposedDelayMs)} over 1% of the time`,
     ...(l.judgedAgainst ? [`against a ${l.judgedAgainst.metric} p99 of ${ms(l.judgedAgainst.p99)}`] : []),
     `runner CPU ${(100 * l.cpuCores).toFixed(0)}% of one core`,
   ].join("; ");
-  return `client-bound: these latencies include up to ${ms(l.loopDelayMs.max)} of the runner's own delay (${why}); ${STORED_LABEL}`;
+  return `${delayWords(l.loopDelayMs.max)} (${why}); ${STORED_LABEL}`;
+}
+
+/** The role of a summary's runner load: the rule on its numbers and the rate met; stored runs by the earlier rule a caution. */
+export function runnerLoadRole(l: SummaryRunnerLoad | undefined, rateMet: boolean | undefined): RunnerRole {
+  if (!l) return "none";
+  if (l.rule !== "starvation") return l.clientBound ? "caution" : "none";
+  return runnerRole(judgeClient(measuresOf(l)), rateMet);
 }
 
 /** Mean of a number over the samples that carry it, weighted by their length; undefined when none does. */

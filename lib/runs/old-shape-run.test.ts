@@ -178,7 +178,9 @@ test("each old run's CLI summary prints the same numbers as before the change", 
     const wholeRun = /^whole run .*$/m;
     // So did the verification line: it now names each of the workload's checks with its value (lost: 0, …).
     const verification = /^verification.*$/m;
-    const strip = (t: string) => t.replace(wholeRun, "").replace(verification, "");
+    // And a line was added: whether the consumers kept up (runner/format.ts), from the same summary.
+    const consumers = /^consumers: .*$/m;
+    const strip = (t: string) => t.replace(wholeRun, "").replace(verification, "").replace(consumers, "");
     const checked = (run.summary as { verification: { checked: number } }).verification.checked;
     assert.match(now.match(verification)?.[0] ?? "", new RegExp(`^verification: OK: ${checked.toLocaleString("en-US")} `), kind);
     assert.deepEqual(numbersOf(strip(now)), numbersOf(strip(rendered(kind, "summary.txt"))), `${kind}:\n${now}`);

@@ -22,20 +22,52 @@ export interface PaceInput {
   e2eP50Ms?: number;
   /** The paced operation's from-schedule latency p99 over the window, ms. */
   fromScheduleP99Ms?: number;
+  /** The consumers' polls over the window (a workload with consumers: PaceSpec.consumer). */
+  consumers?: ConsumerPolls;
+}
+
+/** The consumers' polls over a window, as their latencies timed them. */
+export interface ConsumerPolls {
+  /** Reader connections (all groups). */
+  readers: number;
+  /** Claims (polls, empty or not) per second, all readers. */
+  claimsPerSec: number;
+  /** A claim's round trips, ms on average: the claim, and the read with its commit when it returned items. */
+  msPerClaim: number;
+  /** Items a non-empty claim returned, on average. */
+  itemsPerClaim: number;
+}
+
+/** The consumers' polls from a window's latencies (PaceSpec.consumer names them) over `seconds`, or undefined. */
+export function consumerPolls(spec: PaceSpec, m: { operations: Operations }, readers: number, seconds: number): ConsumerPolls | undefined {
+  const c = spec.consumer;
+  if (!c || readers <= 0 || seconds <= 0) return undefined;
+  const claim = latencyOf(m, c.claim);
+  const read = latencyOf(m, c.read);
+  const items = throughputOf(m, c.read)?.count ?? 0;
+  if (!claim?.count || !read?.count) return undefined;
+  // The queue's read times its whole dequeue transaction, claim included: its empty polls add their claims only.
+  const ms = c.readIncludesClaim
+    ? read.count * read.mean + Math.max(claim.count - read.count, 0) * claim.mean
+    : claim.count * claim.mean + read.count * read.mean;
+  return { readers, claimsPerSec: claim.count / seconds, msPerClaim: ms / claim.count, itemsPerClaim: items / read.count };
 }
 
 /**
  * The pace input of a finished window: the track's facts with the window's rates (a summary's counters, read by
  * the declared names), the consumer groups the reads sum, what was left unread after the drain.
  */
-export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: { groups: number; unreadAtEnd?: number }): PaceInput {
+export function paceInputOf(track: PaceTrack, m: { operations: Operations }, o: { groups: number; unreadAtEnd?: number; readers?: number }): PaceInput {
   const s = track.spec;
   const e2e = s.delivery ? latencyOf(m, s.delivery)?.p50 : undefined;
   const fromSchedule = s.scheduled ? latencyOf(m, s.scheduled)?.p99 : undefined;
+  const facts = track.result();
+  const consumers = o.readers ? consumerPolls(s, m, o.readers, facts.seconds) : undefined;
   return {
     spec: s,
     achievedPerSec: throughputOf(m, s.operation)?.perSecond ?? 0,
-    facts: track.result(),
+    facts,
+    ...(consumers ? { consumers } : {}),
     ...(s.backlog
       ? {
           writePerSec: throughputOf(m, "write")?.perSecond ?? 0,
@@ -124,25 +156,66 @@ export function consumersBehind(pace: PaceInput | undefined): Finding {
   return { category: "consumers-behind", matched: ev.every((e) => e.holds !== false), evidence: ev };
 }
 
+/**
+ * The consumers' round trips set their pace: they fell behind (consumers behind held), and each reader's claims
+ * filled its time with round trips (claims a second per reader × time a claim ≥ roundTripBusyShare of the
+ * second) at a few items a claim: larger batches (where the workload has them) or more readers would raise it.
+ */
+export function consumerRoundTrips(pace: PaceInput | undefined, w?: TelemetryWindow): { holds: boolean; evidence: Evidence[] } {
+  const c = pace?.consumers;
+  if (!pace || !c) return { holds: false, evidence: [] };
+  const unit = pace.spec.unit;
+  const perReader = c.claimsPerSec / c.readers;
+  // A claim whose time grew through the window is slowed by something else (a held snapshot's dead tuples): a
+  // round trip's cost is flat.
+  const first = pace.facts?.firstThird?.claimP50Ms;
+  const last = pace.facts?.lastThird?.claimP50Ms;
+  const ev = [
+    ge("a reader's time in its claims' round trips (claims/s per reader × time a claim)", (perReader * c.msPerClaim) / 1000, T.roundTripBusyShare, "ratio"),
+    lt(`${unit} a claim`, c.itemsPerClaim, T.roundTripItemsPerClaim, unit),
+    ...(first && last !== undefined ? [lt("the claim's latency p50, last third / first third", last / first, T.slowLatencyFactor, "ratio")] : []),
+    // A claim that is the server's time (the run's connections busy on it: a WAL flush, a lock, a scan) is not a
+    // round trip's cost: more items a claim would not shorten it.
+    ...(w ? [lt("share of time the run's connections were active on the server", w.runActiveShare, T.roundTripServerShare, "ratio")] : []),
+    fact("claims per reader", perReader, "/s"),
+    fact("time a claim (its round trips)", c.msPerClaim, "ms"),
+    fact("readers", c.readers, "readers"),
+  ];
+  return { holds: consumersBehind(pace).matched && ev.every((e) => e.holds !== false), evidence: ev };
+}
+
+const msWords = (ms: number) => `${ms < 10 ? ms.toFixed(2) : num(ms)} ms`;
+
+/** "the readers' round trips set their pace: each of the 4 readers made 1,300 claims/s × 0.74 ms a claim …: larger read batches …". */
+export function roundTripWords(pace: PaceInput): string {
+  const c = pace.consumers!;
+  const perReader = c.claimsPerSec / c.readers;
+  const who = c.readers === 1 ? "the one reader" : `each of the ${num(c.readers)} readers`;
+  const flag = pace.spec.consumer?.batchFlag;
+  const fix = flag ? `larger read batches (--${flag}) or more readers` : "more readers";
+  return `the readers' round trips set their pace: ${who} made ${num(perReader)} claims/s × ${msWords(c.msPerClaim)} a claim = ${pct((perReader * c.msPerClaim) / 1000)} of its time in round trips, ${num(c.itemsPerClaim)} ${pace.spec.unit} a claim: ${fix} would raise it`;
+}
+
 /** stall: the longest stretch behind schedule or at a fraction of the expected rate, with its time, size and catch-up. */
 export function stall(pace: PaceInput | undefined): Finding {
   const st = pace?.facts?.stalls[0];
   if (!pace || !st) return none("stall");
   const unit = pace.spec.unit;
-  const behind = ge("furthest behind schedule in it", st.maxBehindMs, T.stallBehindMs, "ms");
+  // How far behind schedule only where it was measured: a 0 would read as "on schedule".
+  const behind = st.maxBehindMs !== undefined ? ge("furthest behind schedule in it", st.maxBehindMs, T.stallBehindMs, "ms") : undefined;
   const dip = lt("its lowest rate / the rate expected", st.expectedRate > 0 ? st.minRate / st.expectedRate : 1, T.stallRateShare, "ratio");
   // Either suffices (stallsOf found it by one of them); the other is context.
-  if (behind.holds && !dip.holds) delete dip.holds;
-  if (dip.holds && !behind.holds) delete behind.holds;
+  if (behind?.holds && !dip.holds) delete dip.holds;
+  if (dip.holds && behind && !behind.holds) delete behind.holds;
   const ev = [
     fact("stall start, into the measured window", st.startSec, "s"),
     fact("stall length", st.seconds, "s"),
-    ...(isPaced(pace.spec) || st.maxBehindMs > 0 ? [behind] : []),
+    ...(behind ? [behind] : []),
     dip,
     fact("rate expected", st.expectedRate, `${unit}/s`),
     fact("catch-up", st.catchUpSeconds, "s"),
     fact("catch-up peak", st.catchUpPeakRate, `${unit}/s`),
-    fact("caught up by the window's end (1 yes, 0 no)", st.caughtUp ? 1 : 0, ""),
+    ...(st.caughtUp !== undefined ? [fact("caught up by the window's end (1 yes, 0 no)", st.caughtUp ? 1 : 0, "")] : []),
   ];
   if (pace.facts!.stalls.length > 1) ev.push(fact("stalls in the window", pace.facts!.stalls.length, ""));
   return { category: "stall", matched: true, evidence: ev };
@@ -200,16 +273,31 @@ export function paceStatement(category: Category, pace: PaceInput, w: TelemetryW
         ...(pace.unreadAtEnd !== undefined ? [`${num(pace.unreadAtEnd)} unread after the drain`] : []),
         ...(pace.e2eP50Ms !== undefined ? [`e2e p50 ${secs(pace.e2eP50Ms)}`] : []),
       ];
-      return `consumers behind: ${read ? `the consumers ${read}; ` : ""}${tail.join(", ")}${limit ? ` (also: ${limit})` : ""}`;
+      // Their round trips, when they set the consumers' pace, are the cause: said first.
+      const cause = consumerRoundTrips(pace, w).holds ? `${roundTripWords(pace)}; ` : "";
+      return `consumers behind: ${cause}${read ? `the consumers ${read}; ` : ""}${tail.join(", ")}${limit ? ` (also: ${limit})` : ""}`;
     }
     case "stall": {
       const st = f!.stalls[0];
-      const behind = st.maxBehindMs > 0 ? `, up to ${secs(st.maxBehindMs)} behind schedule` : "";
-      const catchUp = !st.caughtUp
-        ? "; not caught up by the window's end"
-        : st.catchUpSeconds > 0
-          ? `; caught up in ${num(st.catchUpSeconds)} s at up to ${num(st.catchUpPeakRate)} ${s.unit}/s`
-          : "; back on schedule within the next second";
+      const behind =
+        st.maxBehindMs === undefined
+          ? isPaced(s)
+            ? ", how far behind schedule not measured"
+            : ""
+          : st.maxBehindMs > 0
+            ? `, up to ${secs(st.maxBehindMs)} behind schedule`
+            : "";
+      // Caught up only where being back on schedule was measured; otherwise the seconds above the usual rate, as such.
+      const catchUp =
+        st.caughtUp === false
+          ? "; not caught up by the window's end"
+          : st.caughtUp === undefined
+            ? st.catchUpSeconds > 0
+              ? `; then ${num(st.catchUpSeconds)} s above the rate expected, at up to ${num(st.catchUpPeakRate)} ${s.unit}/s`
+              : ""
+            : st.catchUpSeconds > 0
+              ? `; caught up in ${num(st.catchUpSeconds)} s at up to ${num(st.catchUpPeakRate)} ${s.unit}/s`
+              : "; back on schedule within the next second";
       // "Down to" only for a dip: a stall found behind schedule may have run at its usual rate or above.
       const dipped = st.minRate < T.stallRateShare * st.expectedRate;
       const down = dipped ? ` (down to ${num(st.minRate)} ${s.unit}/s against ${num(st.expectedRate)})` : "";

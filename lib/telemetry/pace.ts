@@ -4,7 +4,7 @@
 // from stored samples; ./verdict.ts turns the result into findings (./pace-rules.ts).
 import type { SampleMetrics } from "../measurement/sample";
 import { latencyOf, measureOf, throughputOf } from "../measurement/operations";
-import type { MetricModel, Pacing } from "../../workloads/types";
+import type { ConsumerDef, MetricModel, Pacing } from "../../workloads/types";
 
 /** The thresholds of the pace rules; verdict.ts's THRESHOLDS lists them with the others. */
 export const PACE_THRESHOLDS = {
@@ -30,6 +30,15 @@ export const PACE_THRESHOLDS = {
    *  at least slowLatencyFactor times the first third's. */
   slowRateShare: 0.8,
   slowLatencyFactor: 1.5,
+  /** The consumers' round trips set their pace (consumers behind, then): each reader spent at least this share of
+   *  its time in its claims' timed round trips (claims a second × time a claim; pub/sub's BEGIN is not timed: one
+   *  round trip of its four a message) … */
+  /** … while the run's connections were active on the server less than this share of the time (otherwise the
+   *  claims' time is the server's: its leading wait is the cause). */
+  roundTripServerShare: 0.5,
+  roundTripBusyShare: 0.6,
+  /** … taking fewer than this many items a claim (per-item round trips: a batch would carry more in each). */
+  roundTripItemsPerClaim: 10,
 } as const;
 
 /** One measured second as the pace rules read it. */
@@ -45,6 +54,8 @@ export interface PaceSecond {
   backlog?: number;
   /** The main operation's latency p50 in the interval, ms. */
   p50Ms?: number;
+  /** The consumers' claim's latency p50 in the interval, ms (a workload with consumers). */
+  claimP50Ms?: number;
 }
 
 /** What PaceTrack reads of a sample. */
@@ -70,22 +81,24 @@ export interface PaceSpec {
   /** Whether the workload counts a backlog (items written and not yet consumed), and its delivery latency's name. */
   backlog: boolean;
   delivery?: string;
+  /** How its consumers poll (claim and read latencies, the batch flag), when it has consumers. */
+  consumer?: ConsumerDef;
 }
 
 export interface Stall {
   /** When it started and how long it lasted (seconds into the measured window). */
   startSec: number;
   seconds: number;
-  /** How far behind schedule the paced operation fell, ms (0 unknown: an unpaced run). */
-  maxBehindMs: number;
+  /** How far behind schedule the paced operation fell, ms; undefined when not measured (no second in it measured it). */
+  maxBehindMs?: number;
   /** The lowest rate in it, and the rate expected. */
   minRate: number;
   expectedRate: number;
   /** The seconds after the blocked part where it ran above the expected rate to catch up, and the peak; `caughtUp`
-   *  false when it was still behind at the window's end. */
+   *  false when it was still behind at the window's end, undefined when how far behind was not measured after it. */
   catchUpSeconds: number;
   catchUpPeakRate: number;
-  caughtUp: boolean;
+  caughtUp?: boolean;
 }
 
 /** What the per-second samples of the measured window show. */
@@ -98,9 +111,15 @@ export interface PaceFacts {
   /** Least-squares slope of the backlog, items/s, and the backlog at the window's end. */
   backlogSlopePerSec?: number;
   backlogEnd?: number;
-  /** Rates and latency p50 (median of seconds) of the window's first and last thirds. */
-  firstThird?: { rate: number; p50Ms?: number };
-  lastThird?: { rate: number; p50Ms?: number };
+  /** Rates and latency p50s (median of seconds: the main operation's, the consumers' claim's) of the window's first and last thirds. */
+  firstThird?: Third;
+  lastThird?: Third;
+}
+
+export interface Third {
+  rate: number;
+  p50Ms?: number;
+  claimP50Ms?: number;
 }
 
 /** The pacing a config declares, in the terms the rules read (unit and label from its metric model). */
@@ -121,6 +140,7 @@ export function paceSpecOf(pacing: Pacing, metrics: MetricModel): PaceSpec {
     ...(main ? { mainLatency: main.name } : {}),
     backlog: !!metrics.backlog,
     ...(metrics.delivery ? { delivery: metrics.delivery.name } : {}),
+    ...(metrics.consumer ? { consumer: metrics.consumer } : {}),
   };
 }
 
@@ -174,6 +194,7 @@ export class PaceTrack {
     const lag = s.writerLag ? latencyOf(m, s.writerLag)?.max : undefined;
     const behind = lag === undefined && fromSchedule === undefined ? undefined : Math.max(lag ?? 0, fromSchedule ?? 0);
     const p50 = s.mainLatency ? latencyOf(m, s.mainLatency)?.p50 : undefined;
+    const claim = s.consumer ? latencyOf(m, s.consumer.claim) : undefined;
     this.add({
       t: this.t,
       sec: m.intervalSec,
@@ -181,6 +202,7 @@ export class PaceTrack {
       ...(behind !== undefined ? { behindMs: behind } : {}),
       ...(s.backlog ? { backlog: measureOf(m, "backlog") } : {}),
       ...(p50 !== undefined ? { p50Ms: p50 } : {}),
+      ...(claim?.count ? { claimP50Ms: claim.p50 } : {}),
     });
   }
 
@@ -211,9 +233,10 @@ export function paceFacts(spec: PaceSpec, secs: readonly PaceSecond[]): PaceFact
   const behinds = secs.flatMap((s) => (s.behindMs !== undefined ? [s.behindMs] : []));
   const backlogs = secs.flatMap((s) => (s.backlog !== undefined ? [[s.t + s.sec, s.backlog] as [number, number]] : []));
   const thirds = full.length >= 3 ? [full.slice(0, Math.floor(full.length / 3)), full.slice(full.length - Math.floor(full.length / 3))] : undefined;
-  const third = (xs: PaceSecond[]) => {
+  const third = (xs: PaceSecond[]): Third => {
     const p50s = xs.flatMap((s) => (s.p50Ms !== undefined ? [s.p50Ms] : []));
-    return { rate: median(xs.map(rate)), ...(p50s.length ? { p50Ms: median(p50s) } : {}) };
+    const claims = xs.flatMap((s) => (s.claimP50Ms !== undefined ? [s.claimP50Ms] : []));
+    return { rate: median(xs.map(rate)), ...(p50s.length ? { p50Ms: median(p50s) } : {}), ...(claims.length ? { claimP50Ms: median(claims) } : {}) };
   };
   return {
     seconds,
@@ -273,19 +296,25 @@ function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number, behin
     catchUp.push(s);
   }
   const behindAfter = after.filter((s) => s.behindMs !== undefined);
-  const maxBehindMs = Math.max(0, ...run.map((s) => s.behindMs ?? 0));
+  const measured = run.filter((s) => s.behindMs !== undefined);
+  const maxBehindMs = measured.length ? Math.max(0, ...measured.map((s) => s.behindMs!)) : undefined;
   return {
     startSec: start.t,
     // Whole seconds undercount a stall that straddles two of them; how much further behind schedule it put the
     // writers is its length at least (nothing was done meanwhile).
-    seconds: Math.max(end.t + end.sec - start.t, (maxBehindMs - behindBeforeMs) / 1000),
+    seconds: Math.max(end.t + end.sec - start.t, ((maxBehindMs ?? 0) - behindBeforeMs) / 1000),
     maxBehindMs,
     minRate: Math.min(...run.map(rate)),
     expectedRate: expected,
     catchUpSeconds: catchUp.reduce((a, s) => a + s.sec, 0),
     catchUpPeakRate: Math.max(0, ...catchUp.filter((s) => s.sec >= MIN_RATE_SEC).map(rate)),
-    // Back on schedule before the window ended: a later second neither slow nor behind.
-    caughtUp: after.length > 0 && (behindAfter.length === 0 || behindAfter.some((s) => (s.behindMs ?? 0) < PACE_THRESHOLDS.stallBehindMs)),
+    // Back on schedule before the window ended: a later second measured less than stallBehindMs behind. Not
+    // known when no later second measured it (an unpaced run, or one whose lag is not measured): not claimed.
+    ...(after.length === 0
+      ? { caughtUp: false }
+      : behindAfter.length
+        ? { caughtUp: behindAfter.some((s) => (s.behindMs ?? 0) < PACE_THRESHOLDS.stallBehindMs) }
+        : {}),
   };
 }
 

@@ -91,9 +91,16 @@ export function windowLines(w: TelemetryWindow): string[] {
     out.push(
       `the run's tables: dead tuples ${int(w.tables.deadTuplesStart)} → ${int(w.tables.deadTuplesEnd)} (${dec(w.tables.deadTuplesSlopePerSec)}/s), ${w.tables.autovacuumRuns} autovacuum and ${w.tables.autoanalyzeRuns} autoanalyze runs`,
     );
-  if (w.oldestXactSecMax !== undefined || w.xminAgeXidsMax !== undefined)
+  if (w.oldestXactSecMax !== undefined || w.xminAgeXidsMax !== undefined) {
+    // What was not measured says so: a 0 would read as "no open transaction".
+    const h = w.xminHolder;
     out.push(
-      `xmin horizon: oldest transaction open ${dec(w.oldestXactSecMax ?? 0)} s, ${int(w.xminAgeXidsMax ?? 0)} transactions old; ungranted locks ${dec(w.lockWaitsAvg)} on average (max ${w.lockWaitsMax})`,
+      `xmin horizon: oldest transaction open ${w.oldestXactSecMax !== undefined ? `${dec(w.oldestXactSecMax)} s` : "not measured"}, ${w.xminAgeXidsMax !== undefined ? `${int(w.xminAgeXidsMax)} transactions old` : "its age not measured"}${h ? `; held outside the run by pid ${h.pid} (${h.applicationName || "no application name"}, ${h.state}) for ${dec(h.heldSec)} s` : ""}; ungranted locks ${dec(w.lockWaitsAvg)} on average (max ${w.lockWaitsMax})`,
+    );
+  }
+  for (const b of w.lockBlockers ?? [])
+    out.push(
+      `lock blocking the run (read while it waited, ${dec(b.fromSec)}-${dec(b.toSec)} s into the window): ${b.mode ? `${b.mode} on ${b.relation} held by` : `${b.relation}, ahead in line:`} pid ${b.pid} (${b.applicationName || "no application name"}): ${b.query.slice(0, 120)}`,
     );
   if (w.host)
     out.push(

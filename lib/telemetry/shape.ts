@@ -116,6 +116,33 @@ export const WaitSource = z.object({
 });
 export type WaitSource = z.infer<typeof WaitSource>;
 
+/** A session that blocked the run's connections on a heavyweight lock, as read during the wait. */
+export const LockBlocker = z.object({
+  /** The locked relation ("schema.table"), or the lock's object ("transaction 1234", "object"). */
+  relation: z.string(),
+  /** The mode the holder held it in ("AccessExclusiveLock"); absent when the holder itself only waited in line. */
+  mode: z.string().optional(),
+  pid: z.number().int(),
+  applicationName: z.string(),
+  query: z.string(),
+  /** Readings in which it blocked at least one of the run's connections, and the run's connections it blocked, summed over them. */
+  readings: z.number().int(),
+  waiters: z.number().int(),
+});
+export type LockBlocker = z.infer<typeof LockBlocker>;
+
+/** The session whose transaction holds the xmin horizon back (dead tuples newer than it cannot be removed). */
+export const XminHolder = z.object({
+  pid: z.number().int(),
+  applicationName: z.string(),
+  state: z.string(),
+  query: z.string(),
+  /** How long its transaction had been open, seconds, and the horizon's age it holds, in transactions. */
+  xactSec: z.number(),
+  xminAgeXids: z.number().int().optional(),
+});
+export type XminHolder = z.infer<typeof XminHolder>;
+
 export const TelemetrySample = z.object({
   /** Wall-clock time of the reading (ISO). */
   time: z.string(),
@@ -131,9 +158,25 @@ export const TelemetrySample = z.object({
   runWaits: WaitCounts,
   other: BackendCounts,
   otherWaits: WaitCounts,
-  /** Ungranted locks (pg_locks) held up by anyone, and by the run's connections. */
-  lockWaits: z.number().int(),
-  runLockWaits: z.number().int(),
+  /**
+   * Ungranted locks: backends waiting on a heavyweight lock (each waits on one), anyone's and the run's
+   * connections'. With the wait sampler, the average over its readings of the interval (several a second) and the
+   * most in one reading (`lockWaitsMax`); without it (samples stored before), pg_locks read once at the tick.
+   */
+  lockWaits: z.number(),
+  runLockWaits: z.number(),
+  lockWaitsMax: z.number().int().optional(),
+  /**
+   * Who the run's connections waited on while they waited on a lock, read during the wait (the wait sampler, from
+   * pg_blocking_pids, pg_locks and pg_class): the lock's relation (or object), the mode the holder held, the
+   * holder's pid, application name and query, and in how many readings of the interval it blocked the run.
+   */
+  lockBlockers: z.array(LockBlocker).optional(),
+  /**
+   * The session holding the xmin horizon back, outside the run's connections (autovacuum and the telemetry left
+   * out): the one with the oldest transaction among those with a backend_xmin or a transaction id.
+   */
+  xminHolder: XminHolder.optional(),
   /** Age in transactions of the oldest snapshot holding the xmin horizon back (backends, prepared transactions, slots). */
   xminAgeXids: z.number().int().optional(),
   /** How long the oldest open transaction has been open, seconds. */

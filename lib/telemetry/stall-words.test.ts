@@ -28,3 +28,17 @@ test("a stall behind schedule at a usual-or-higher rate says how far behind, not
   const dipWords = paceStatement("stall", { spec, achievedPerSec: 1800, facts: dip }, undefined, undefined);
   assert.match(dipWords, /down to 0 workflow\/s against 2,000/, dipWords);
 });
+
+test("a stall whose schedule lag was not measured says so, never 'behind schedule 0 ms' or 'caught up'", () => {
+  // A paced run whose seconds carry no lag (a workload that does not measure it): a 2 s dip, then above the rate.
+  const unmeasured: PaceSpec = { kind: "throttle", targetPerSec: 2000, unit: "workflow", operation: "write", label: "enqueue", backlog: false };
+  const rows = [2000, 2000, 2000, 300, 0, 2600, 2000, 2000].map((done, i) => ({ t: i, sec: 1, done }));
+  const facts = paceFacts(unmeasured, rows);
+  assert.equal(facts.stalls.length, 1);
+  assert.equal(facts.stalls[0].maxBehindMs, undefined);
+  assert.equal(facts.stalls[0].caughtUp, undefined);
+  const words = paceStatement("stall", { spec: unmeasured, achievedPerSec: 1700, facts }, undefined, undefined);
+  assert.match(words, /how far behind schedule not measured/, words);
+  assert.doesNotMatch(words, /caught up|0 s behind|back on schedule/, words);
+  assert.match(words, /then 1 s above the rate expected, at up to 2,600 workflow\/s/, words);
+});

@@ -1,52 +1,21 @@
-// The verdict: what limited a run, from a small set of named categories, each decided by one documented rule
-// over plain numbers (a telemetry window, the runner's own CPU and event loop, the throttle). Pure and
-// browser-safe: the finished page, the live page, the CLI and compare all call it on stored numbers.
-//
-// Every rule returns its evidence as numbers beside the threshold it was held against, matched or not, so a
-// reader sees why a category was chosen and how far the others were. docs/verdict.md ("Why this number")
-// explains each rule; the thresholds are THRESHOLDS below, nowhere else.
-import { z } from "zod";
-import { CLIENT_RULE, clientReason, judgeClient } from "../measurement/runner-load";
+import { CLIENT_RULE, cautionText, type ClientJudgement, clientReason, judgeClient, runnerRole } from "../measurement/runner-load";
 import type { TelemetryWindow } from "./window";
 import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
-import { behindSchedule, consumersBehind, judgedRate, type PaceInput, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
-
-export const CATEGORIES = [
-  "consumers-behind",
-  "stall",
-  "rate-bound",
-  "behind-schedule",
-  "host-bound",
-  "client-bound",
-  "lock-contention-bound",
-  "wal-flush-bound",
-  "io-bound-server",
-  "cpu-bound-server",
-  "autovacuum-pressure",
-  "connection-bound",
-  "undetermined",
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** Stored verdicts before the rate-bound rule judged every target rate called it throttle-bound: read as rate-bound. */
-const RENAMED: Record<string, Category> = { "throttle-bound": "rate-bound" };
-const CategoryOnRead = z.preprocess((c) => (typeof c === "string" ? (RENAMED[c] ?? c) : c), z.enum(CATEGORIES));
-
-export const CATEGORY_LABELS: Record<Category, string> = {
-  "consumers-behind": "consumers behind",
-  stall: "stall",
-  "rate-bound": "rate-bound",
-  "behind-schedule": "behind schedule",
-  "host-bound": "host-bound (other processes)",
-  "client-bound": "client-bound (the runner)",
-  "lock-contention-bound": "lock-contention-bound",
-  "wal-flush-bound": "WAL-flush-bound",
-  "io-bound-server": "I/O-bound server",
-  "cpu-bound-server": "CPU-bound server",
-  "autovacuum-pressure": "autovacuum/bloat pressure",
-  "connection-bound": "connection-bound (round trips)",
-  undetermined: "undetermined",
-};
+export * from "./verdict-shape";
+import { CATEGORY_LABELS, type Category, type ClientInput, type Evidence, type Finding, type Verdict, type VerdictInput, partWords } from "./verdict-shape";
+import { blockerWords, heldSnapshot, heldSnapshotWords, stallBlocker } from "./held-snapshot";
+import {
+  behindSchedule,
+  consumerRoundTrips,
+  consumersBehind,
+  judgedRate,
+  type PaceInput,
+  paceStatement,
+  paceStrength,
+  rateBound,
+  roundTripWords,
+  stall,
+} from "./pace-rules";
 
 export const THRESHOLDS = {
   /** rate-bound (PACE_THRESHOLDS.rateAchieved: the rate asked was met) while its connections were on the server at most this share of the time (headroom). */
@@ -57,7 +26,8 @@ export const THRESHOLDS = {
   clientCpuPct: 100 * CLIENT_RULE.cpuCores,
   /** … or its event loop was busy at least this share of the time, … */
   clientEventLoopUtilization: CLIENT_RULE.eventLoopUtilization,
-  /** … or it was starved: its threads waited for a CPU (runnable, not running) at least this many ms per second … */
+  /** … and the rate asked was missed (or none asked: runnerRole). Starved, it is the verdict's caution on the latencies,
+   *  never the limit: its threads waited for a CPU (runnable, not running) at least this many ms per second … */
   clientRunQueueWaitMsPerSec: CLIENT_RULE.runQueueWaitMsPerSec,
   /** … and its event-loop delay reached this multiple of the operation's own service time (its p50), */
   clientDelayOverService: CLIENT_RULE.delayOverService,
@@ -91,8 +61,12 @@ export const THRESHOLDS = {
   deadShare: 0.2,
   /** … and at least this many (a few thousand dead rows are routine). */
   deadTuplesMin: 10_000,
-  /** … or the xmin horizon held back by a transaction open at least this many seconds. */
+  /** held snapshot: a session outside the run held the xmin horizon with a transaction open at least this many seconds … */
   xminHeldSec: 60,
+  /** … or one older than the window (open before it began, and at least heldSnapshotMinSec) that held it at least
+   *  heldSnapshotShare of the window while the run fell behind or slowed; */
+  heldSnapshotMinSec: 10,
+  heldSnapshotShare: 0.5,
   /** connection-bound: the run's connections waited on the client (idle) at least this share of the time … */
   connectionIdleShare: 0.5,
   /** … while the runner stayed below this % of one core and this event-loop utilization. */
@@ -107,97 +81,40 @@ export const THRESHOLDS = {
 /** Wait events that are the WAL flush at commit: the flusher writes and syncs, the others queue on its lock. */
 export const WAL_FLUSH_WAITS = ["LWLock:WALWrite", "IO:WalSync", "IO:WalWrite", "IO:WalInitSync", "IO:WalInitWrite"];
 
-export const Evidence = z.object({
-  what: z.string(),
-  value: z.number(),
-  unit: z.string(),
-  /** The threshold it is held against, and how ("≥" must reach it, ">" must exceed it, "<" must stay below). */
-  threshold: z.number().optional(),
-  cmp: z.enum(["≥", ">", "<"]).optional(),
-  holds: z.boolean().optional(),
-});
-export type Evidence = z.infer<typeof Evidence>;
-
-export const Finding = z.object({ category: CategoryOnRead, matched: z.boolean(), evidence: z.array(Evidence) });
-export type Finding = z.infer<typeof Finding>;
-
-export const Verdict = z.object({
-  category: CategoryOnRead,
-  statement: z.string(),
-  evidence: z.array(Evidence),
-  /** Other categories whose rule also matched (secondary limits). */
-  also: z.array(CategoryOnRead),
-  /** Every rule's evidence, matched or not. */
-  findings: z.array(Finding),
-  /** What the verdict could not look at (no telemetry, no host metrics…). */
-  blindSpots: z.array(z.string()),
-});
-export type Verdict = z.infer<typeof Verdict>;
-
-export interface ClientInput {
-  cpuPct?: number;
-  /** The runner's threads' time runnable but not running, ms per second. */
-  runQueueWaitMsPerSec?: number;
-  /** The main operation's own service time (its p50, ms): what a loop delay is held against. */
-  serviceMs?: number;
-  eventLoopUtilization?: number;
-  eventLoopDelayMaxMs?: number;
-  /** The event-loop delay a latency's p99 can carry over the window, and that p99 (the runner's load check). */
-  exposedDelayMs?: number;
-  mainP99Ms?: number;
-  /**
-   * A run over several runner processes: the part these numbers are from, the worst-loaded one (a merge or an
-   * average would hide one starved part), and the other parts the client rule held for too. The verdict names it.
-   */
-  part?: ClientPart;
-}
-
-export interface ClientPart {
-  index: number;
-  of: number;
-  /** Where it ran (the finished run's manifest says; a live second does not). */
-  host?: string;
-  pid?: number;
-  /** Other parts the client rule held for (their index). */
-  alsoBound?: number[];
-  /** Live: the seconds of the span it was the worst-loaded in, when another part was in some. */
-  worstIn?: { seconds: number; of: number };
-}
-
-/** "part 1 of 2 (pid 4242 on host X)", and the other parts bound beside it; live, "part 1 of 2 (the worst-loaded in 7 of 10 s)". */
-export function partWords(p: ClientPart): string {
-  const inside = [
-    ...(p.pid !== undefined && p.host !== undefined ? [`pid ${p.pid} on host ${p.host}`] : []),
-    ...(p.worstIn ? [`the worst-loaded in ${p.worstIn.seconds} of ${p.worstIn.of} s`] : []),
-  ].join(", ");
-  const others = p.alsoBound?.length ? `${inside ? "; " : ""}part${p.alsoBound.length > 1 ? "s" : ""} ${p.alsoBound.join(", ")} too` : "";
-  return `part ${p.index} of ${p.of}${inside || others ? ` (${inside}${others})` : ""}`;
-}
-
-export interface VerdictInput {
-  /** The server-side window; absent when telemetry was off or could not connect. */
-  telemetry?: TelemetryWindow;
-  /** The runner's own numbers over the window; each one given here takes precedence over telemetry.client's. */
-  client?: ClientInput;
-  /** The run's pace: the rate asked (throttle or open loop) and achieved, backlog, stalls (./pace-rules.ts). */
-  pace?: PaceInput;
-  /** Older callers' write throttle (0 = unthrottled) and the write rate achieved: read as `pace`. */
-  throttle?: { perSec: number; achievedPerSec: number };
-}
-
 const THROTTLE_SPEC: PaceSpec = { kind: "throttle", unit: "msg", operation: "write", label: "write", backlog: false };
 
 /** The pace judged: `pace`, or the throttle of an older caller in its terms. */
-function paceOf(input: VerdictInput): PaceInput | undefined {
+export function paceOf(input: VerdictInput): PaceInput | undefined {
   if (input.pace || !input.throttle) return input.pace;
   const t = input.throttle;
   return { spec: { ...THROTTLE_SPEC, kind: t.perSec > 0 ? "throttle" : "unpaced", targetPerSec: t.perSec }, achievedPerSec: t.achievedPerSec };
 }
 
-const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "≥", holds: value >= threshold });
-const gt = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: ">", holds: value > threshold });
-const lt = (what: string, value: number, threshold: number, unit: string): Evidence => ({ what, value, unit, threshold, cmp: "<", holds: value < threshold });
-const fact = (what: string, value: number, unit: string): Evidence => ({ what, value, unit });
+export const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({
+  what,
+  value,
+  unit,
+  threshold,
+  cmp: "≥",
+  holds: value >= threshold,
+});
+export const gt = (what: string, value: number, threshold: number, unit: string): Evidence => ({
+  what,
+  value,
+  unit,
+  threshold,
+  cmp: ">",
+  holds: value > threshold,
+});
+export const lt = (what: string, value: number, threshold: number, unit: string): Evidence => ({
+  what,
+  value,
+  unit,
+  threshold,
+  cmp: "<",
+  holds: value < threshold,
+});
+export const fact = (what: string, value: number, unit: string): Evidence => ({ what, value, unit });
 
 const sumShares = (w: TelemetryWindow, pick: (key: string) => boolean) =>
   Object.entries(w.runWaitShares)
@@ -233,6 +150,21 @@ const clientMeasures = (c: ClientInput) => ({
   serviceMs: c.serviceMs,
 });
 
+/** The client rule on the runner's numbers (undefined when none was measured). */
+function clientJudgement(input: VerdictInput, w: TelemetryWindow | undefined): ClientJudgement | undefined {
+  const c = clientOf(input, w);
+  if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
+    return undefined;
+  return judgeClient(clientMeasures(c));
+}
+
+/** Whether the rate asked (or a think time's offered rate) was met; undefined when none was asked. */
+function rateMet(input: VerdictInput): boolean | undefined {
+  const pace = paceOf(input);
+  const rate = pace && judgedRate(pace.spec);
+  return pace && rate ? pace.achievedPerSec / rate.perSec >= THRESHOLDS.rateAchieved : undefined;
+}
+
 const all = (evidence: Evidence[]) => evidence.every((e) => e.holds !== false);
 
 /** Either alternative suffices: when one holds, the other is context (its unmet threshold not a reason). */
@@ -244,7 +176,12 @@ function busyOrPinned(busy: Evidence, pinned: Evidence): Evidence[] {
 
 const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
   "consumers-behind": (input) => consumersBehind(paceOf(input)),
-  stall: (input) => stall(paceOf(input)),
+  stall: (input, w) => {
+    const f = stall(paceOf(input));
+    const b = f.matched && w ? stallBlocker(w, paceOf(input)!) : undefined;
+    if (b) f.evidence.push(fact(`the lock behind it, read during the stall: ${blockerWords(b)}`, b.readings, "readings"));
+    return f;
+  },
   "rate-bound": (input, w) =>
     rateBound(paceOf(input), w, w ? serverCpuPct(w) : undefined, { active: THRESHOLDS.headroomActiveShare, cpuPct: THRESHOLDS.headroomServerCpuPct }),
   "behind-schedule": (input) => behindSchedule(paceOf(input)),
@@ -271,16 +208,24 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
     const c = clientOf(input, w);
     if (!c || (c.cpuPct === undefined && c.eventLoopUtilization === undefined && c.runQueueWaitMsPerSec === undefined && c.exposedDelayMs === undefined))
       return { category: "client-bound", matched: false, evidence: [] };
-    // The one client rule every surface applies (the runner-load note, the page, the CLI, the A/B, the ceiling).
+    // The one client rule every surface applies (the runner-load note, the page, the CLI, the A/B, the ceiling):
+    // the runner is the limit only when it was at its limit and the rate asked (if any) was missed. Starved, or
+    // busy while the rate was met, it is a caution on the latencies (verdictOf), not the verdict.
     const j = judgeClient(clientMeasures(c));
+    const met = rateMet(input);
     const ev: Evidence[] = [...j.checks];
+    const pace = paceOf(input);
+    const rate = pace && judgedRate(pace.spec);
+    if (j.saturated && pace && rate)
+      ev.push(lt(`${rate.what} (a runner at its limit limits only a rate it missed)`, pace.achievedPerSec / rate.perSec, THRESHOLDS.rateAchieved, "ratio"));
+    if (j.bound && !j.saturated) ev.push(fact("starved of CPU, not at its limit: a caution on the latencies, never the limit", 1, ""));
     if (c.exposedDelayMs !== undefined) ev.push(fact("runner event-loop delay over 1% of the time", c.exposedDelayMs, "ms"));
     if (c.serviceMs !== undefined) ev.push(fact("the operation's service time (p50)", c.serviceMs, "ms"));
     if (c.eventLoopDelayMaxMs !== undefined) ev.push(fact("longest event-loop delay", c.eventLoopDelayMaxMs, "ms"));
     if (w) ev.push(fact("share of time the run's connections were active on the server", w.runActiveShare, "ratio"));
     // Over several processes these numbers are one part's, the worst-loaded: say which (its index is the value).
     if (c.part) ev.unshift(fact(`the runner process judged, the worst-loaded: ${partWords(c.part)}`, c.part.index, "part"));
-    return { category: "client-bound", matched: j.bound, evidence: ev };
+    return { category: "client-bound", matched: runnerRole(j, met) === "limit", evidence: ev };
   },
   "lock-contention-bound": (_, w) => {
     if (!w) return { category: "lock-contention-bound", matched: false, evidence: [] };
@@ -369,23 +314,19 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
       // Dead tuples are pressure only when autovacuum lags behind them or they slow the run: workflows and queues
       // leave thousands within seconds by design, before autovacuum has had its first chance to run.
       // A run slowed by the host's other processes or a starved runner says nothing about its dead tuples.
-      const cpuExplains = RULES["host-bound"](input, w).matched || RULES["client-bound"](input, w).matched;
+      const cpuExplains = RULES["host-bound"](input, w).matched || clientJudgement(input, w)?.bound === true;
       const effect = deadEffect(t.autovacuumRuns, w.seconds, paceOf(input), cpuExplains);
       ev.push(...effect.evidence);
       dead = [rising, many, share].every((e) => e.holds) && effect.holds;
     }
-    let xmin = false;
-    if (w.oldestXactSecMax !== undefined) {
-      const e = ge("oldest open transaction", w.oldestXactSecMax, THRESHOLDS.xminHeldSec, "s");
-      ev.push(e);
-      xmin = e.holds === true;
-      if (w.xminAgeXidsMax !== undefined) ev.push(fact("xmin horizon age", w.xminAgeXidsMax, "transactions"));
-    }
-    return { category: "autovacuum-pressure", matched: dead || xmin, evidence: ev };
+    return { category: "autovacuum-pressure", matched: dead, evidence: ev };
   },
+  "held-snapshot": (input, w) => heldSnapshot(input, w).finding,
   "connection-bound": (input, w) => {
     if (!w) return { category: "connection-bound", matched: false, evidence: [] };
     const c = clientOf(input, w);
+    // Or the consumers' own round trips set their pace (pace-rules.ts consumerRoundTrips): either suffices.
+    const rt = consumerRoundTrips(paceOf(input), w);
     const ev = [
       ge("share of time the run's connections waited on the client (idle)", w.runIdleShare + w.runIdleInTxShare, THRESHOLDS.connectionIdleShare, "ratio"),
     ];
@@ -405,7 +346,9 @@ const RULES: Record<Exclude<Category, "undetermined">, Rule> = {
           : lt(rate.what, share, THRESHOLDS.rateAchieved, "ratio"),
       );
     }
-    return { category: "connection-bound", matched: c !== undefined && all(ev), evidence: ev };
+    const idle = c !== undefined && all(ev);
+    if (rt.holds && !idle) for (const e of ev) delete e.holds;
+    return { category: "connection-bound", matched: idle || rt.holds, evidence: [...ev, ...rt.evidence] };
   },
 };
 
@@ -439,20 +382,24 @@ const SERVER_SIDE: Category[] = ["lock-contention-bound", "wal-flush-bound", "io
  * and its statement names the backlog).
  */
 const PACE_EFFECTS: Category[] = ["consumers-behind", "stall"];
-const ORDER: Category[][] = [["rate-bound"], ["client-bound"], SERVER_SIDE, ["host-bound"], ["behind-schedule"], ["autovacuum-pressure"], ["connection-bound"]];
+const ORDER: Category[][] = [
+  ["rate-bound"],
+  ["client-bound"],
+  SERVER_SIDE,
+  ["host-bound"],
+  ["behind-schedule"],
+  ["autovacuum-pressure"],
+  ["held-snapshot"],
+  ["connection-bound"],
+];
 /** The causes consumers behind yields to (its statement then names the backlog): a runner at its limit, a
  *  server-side limit, or other processes filling the host (readers starved of CPU fall behind too). */
 const CAUSES: Category[] = ["client-bound", ...SERVER_SIDE, "host-bound"];
 
 /**
- * A runner whose CPU or event loop is at its limit sets the pace; one merely starved of CPU (it waited for a
- * CPU, its loop delayed by an operation's own time) distorts the numbers without being the limit a server-side
- * rule measured directly: that one yields to a server-side limit, to other processes (host-bound, its cause)
- * and to autovacuum pressure (and shows under "also"), and is chosen before connection-bound.
+ * A runner starved of CPU, or busy while the rate asked was met, is no category: client-bound holds only when the
+ * runner was the limit (runnerRole). Its load is then a caution on the latencies, the statement's last clause.
  */
-const byStarvationOnly = (f: Finding) =>
-  f.category === "client-bound" && f.matched && !f.evidence.some((e) => e.holds && /^runner (CPU|event-loop utilization)/.test(e.what));
-
 /** How strongly a matched finding holds: a server-side one's main share, a pace effect's size. */
 function strength(f: Finding, pace: PaceInput | undefined): number {
   if (PACE_EFFECTS.includes(f.category)) return paceStrength(f, pace);
@@ -461,16 +408,22 @@ function strength(f: Finding, pace: PaceInput | undefined): number {
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
-const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
+export const num = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString("en-US") : String(Math.round(x * 10) / 10));
 
 function statementOf(category: Category, f: Finding | undefined, w: TelemetryWindow | undefined, input: VerdictInput): string {
   const ev = (prefix: string) => f?.evidence.find((e) => e.what.startsWith(prefix))?.value;
   switch (category) {
+    case "stall": {
+      // The lock behind it, as read during it: relation, mode, the holder's pid and query.
+      const b = w ? stallBlocker(w, paceOf(input)!) : undefined;
+      return `${paceStatement(category, paceOf(input)!, w, undefined)}${b ? `; behind it: ${blockerWords(b)} (read during the stall)` : ""}`;
+    }
     case "consumers-behind":
-    case "stall":
     case "rate-bound":
     case "behind-schedule":
       return paceStatement(category, paceOf(input)!, w, undefined);
+    case "held-snapshot":
+      return heldSnapshotWords(w!, paceOf(input));
     case "host-bound": {
       const h = w!.host!;
       const top = (h.topOthers ?? []).map((o) => `${o.name} ${num(100 * o.cores)}% of a core`).join(", ");
@@ -482,7 +435,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
       const c = clientOf(input, w);
       const m = c ? clientMeasures(c) : {};
       const who = c?.part ? `${partWords(c.part)}: ` : "";
-      return `client-bound: ${who}${clientReason(judgeClient(m), m)}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
+      return `client-bound: ${who}${clientReason(judgeClient(m), m, "limit")}${w ? ` while its connections waited on it ${pct(w.runIdleShare + w.runIdleInTxShare)} of the time` : ""}`;
     }
     case "lock-contention-bound": {
       const top = Object.entries(w!.runWaitShares)
@@ -501,6 +454,7 @@ function statementOf(category: Category, f: Finding | undefined, w: TelemetryWin
     case "autovacuum-pressure":
       return `autovacuum/bloat pressure: ${w?.tables ? `dead tuples rose to ${num(w.tables.deadTuplesEnd)} (${num(w.tables.deadTuplesSlopePerSec)}/s)` : ""}${w?.oldestXactSecMax !== undefined && w.oldestXactSecMax >= THRESHOLDS.xminHeldSec ? `${w?.tables ? "; " : ""}a transaction open ${num(w.oldestXactSecMax)} s held the xmin horizon` : ""}`;
     case "connection-bound":
+      if (consumerRoundTrips(paceOf(input), w).holds) return `connection-bound: ${roundTripWords(paceOf(input)!)}`;
       return `connection-bound: the run's ${num(w!.runConnections)} connections waited on the client ${pct(w!.runIdleShare + w!.runIdleInTxShare)} of the time while the runner was not busy: the round trips limit it (more connections, or batching, would raise throughput)`;
     default:
       return w
@@ -524,9 +478,10 @@ export function verdictOf(input: VerdictInput): Verdict {
   const findings = (Object.keys(RULES) as Exclude<Category, "undetermined">[]).map((c) => RULES[c](input, w));
   const byCat = new Map(findings.map((f) => [f.category, f]));
   let chosen: Finding | undefined;
-  const starvedOnly = byStarvationOnly(byCat.get("client-bound")!);
-  const late: Category[] = ["client-bound", "connection-bound"];
-  const order = starvedOnly ? [...ORDER.filter((g) => !late.includes(g[0])), ["client-bound" as const], ["connection-bound" as const]] : ORDER;
+  // A held snapshot that is the bigger effect (heldSnapshot: leads) comes first: the run fell behind or slowed
+  // (a rate its writers met says nothing of its readers').
+  const snapshotLeads = heldSnapshot(input, w).leads;
+  const order = snapshotLeads ? [["held-snapshot" as const], ...ORDER.filter((g) => g[0] !== "held-snapshot")] : ORDER;
   const pace = paceOf(input);
   for (const group of order) {
     const matched = group.map((c) => byCat.get(c)!).filter((f) => f.matched);
@@ -539,7 +494,10 @@ export function verdictOf(input: VerdictInput): Verdict {
   const effect = PACE_EFFECTS.map((c) => byCat.get(c)!)
     .filter((f) => f.matched)
     .sort((a, b) => strength(b, pace) - strength(a, pace))[0];
-  const cause = chosen && CAUSES.includes(chosen.category) && !(chosen.category === "client-bound" && starvedOnly);
+  // Consumers whose own round trips set their pace are behind for that reason, not for the shared machine's.
+  const roundTrips = consumerRoundTrips(pace, w).holds;
+  const cause =
+    chosen && (CAUSES.includes(chosen.category) || (chosen.category === "held-snapshot" && snapshotLeads)) && !(chosen.category === "host-bound" && roundTrips);
   let suffix = "";
   if (effect && (effect.category === "stall" || !cause)) chosen = effect;
   else if (effect && pace) suffix = `; ${paceStatement(effect.category, pace, w, undefined)}`;
@@ -557,9 +515,17 @@ export function verdictOf(input: VerdictInput): Verdict {
   // A limit that made the run miss its rate says so: who fell behind, and by how much. Beside a pace effect (the
   // consumers behind, a stall) the missed rate is said too, its numbers only: the headline is the effect.
   if (pace && chosen && byCat.get("behind-schedule")!.matched) {
-    if ([...SERVER_SIDE, "client-bound", "host-bound", "autovacuum-pressure"].includes(category))
+    if ([...SERVER_SIDE, "client-bound", "host-bound", "autovacuum-pressure", "held-snapshot"].includes(category))
       statement += `; ${paceStatement("behind-schedule", pace, w, CATEGORY_LABELS[category])}`;
     else if (PACE_EFFECTS.includes(category)) statement += `; ${paceStatement("behind-schedule", pace, w, undefined, false)}`;
+  }
+  // The runner's load where it was not the limit: a caution on the latencies, inside the verdict (its last clause).
+  const j = clientJudgement(input, w);
+  const c = clientOf(input, w);
+  let caution: string | undefined;
+  if (j && c && runnerRole(j, rateMet(input)) === "caution") {
+    caution = cautionText(j, clientMeasures(c), c.eventLoopDelayMaxMs ?? c.exposedDelayMs ?? 0, rateMet(input), c.part ? `${partWords(c.part)}: ` : "");
+    statement += `; ${caution}`;
   }
   const blindSpots: string[] = [];
   if (!w) blindSpots.push("no server telemetry: only the client's numbers and the run's pace were judged");
@@ -574,5 +540,6 @@ export function verdictOf(input: VerdictInput): Verdict {
     also: findings.filter((f) => f.matched && f !== chosen).map((f) => f.category),
     findings,
     blindSpots,
+    ...(caution ? { caution } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // totals over the window's real length (each sample's rate weighted by its interval), shares are of
 // backend-samples (one backend seen in one sample counts once). Browser-safe.
 import { z } from "zod";
-import type { TelemetrySample } from "./shape";
+import { LockBlocker, type TelemetrySample, XminHolder } from "./shape";
 
 export const TelemetryWindow = z.object({
   seconds: z.number(),
@@ -26,6 +26,15 @@ export const TelemetryWindow = z.object({
   runLockWaitsAvg: z.number(),
   xminAgeXidsMax: z.number().int().optional(),
   oldestXactSecMax: z.number().optional(),
+  /** Who blocked the run's connections on locks, read during the waits, most readings first (at most five), with
+   *  when in the window (seconds from its start: the first and the last interval it was seen in). */
+  lockBlockers: z.array(LockBlocker.extend({ fromSec: z.number(), toSec: z.number() })).optional(),
+  /**
+   * The session that held the xmin horizon back longest (the oldest transaction outside the run's connections), as
+   * last seen: its transaction's age then, the seconds of the window it was seen holding it, and whether it already
+   * did at the window's first sample (opened before the window).
+   */
+  xminHolder: XminHolder.extend({ heldSec: z.number(), fromStart: z.boolean() }).optional(),
   wal: z
     .object({
       bytesPerSec: z.number(),
@@ -168,6 +177,11 @@ export class WindowAccumulator {
   private runLockSum = 0;
   private xminMax: number | undefined;
   private xactMax: number | undefined;
+  /** The window's start (the first sample's interval start), epoch seconds. */
+  private start: number | undefined;
+  private blockers = new Map<string, LockBlocker & { fromSec: number; toSec: number }>();
+  /** Horizon holders by pid (bounded): the last sighting, when its transaction began, seconds seen, seen at the start. */
+  private holders = new Map<number, { last: XminHolder; began: number; heldSec: number; fromStart: boolean }>();
   private wal = new Weighted<keyof NonNullable<TelemetryWindow["wal"]> & string>();
   private db = new Weighted<"commitsPerSec" | "rollbacksPerSec" | "insertedPerSec" | "updatedPerSec" | "deletedPerSec" | "blocksReadPerSec">();
   private host = new Weighted<
@@ -200,7 +214,7 @@ export class WindowAccumulator {
     this.otherTotal += s.other.total;
     this.otherActive += s.other.active;
     this.lockSum += s.lockWaits;
-    this.lockMax = Math.max(this.lockMax, s.lockWaits);
+    this.lockMax = Math.max(this.lockMax, s.lockWaitsMax ?? Math.round(s.lockWaits));
     this.runLockSum += s.runLockWaits;
     this.xminMax = maxDefined(this.xminMax, s.xminAgeXids);
     this.xactMax = maxDefined(this.xactMax, s.oldestXactSec);
@@ -227,6 +241,10 @@ export class WindowAccumulator {
     }
     const t = Date.parse(s.time) / 1000;
     this.t0 ??= t;
+    const first = this.start === undefined;
+    this.start ??= t - sec;
+    this.addBlockers(s, t - sec - this.start, t - this.start);
+    this.addHolder(s, t, sec, first);
     if (s.tables) {
       const tb = this.tables;
       if (tb.n === 0) tb.first = s.tables.deadTuples;
@@ -241,6 +259,44 @@ export class WindowAccumulator {
     this.statements += s.overhead.statements;
     this.overheadMs += s.overhead.ms;
     this.overheadMax = Math.max(this.overheadMax, s.overhead.ms);
+  }
+
+  private addBlockers(s: TelemetrySample, from: number, to: number) {
+    for (const b of s.lockBlockers ?? []) {
+      const key = `${b.pid}|${b.relation}|${b.mode ?? ""}`;
+      const had = this.blockers.get(key);
+      if (had) {
+        had.readings += b.readings;
+        had.waiters += b.waiters;
+        had.query = b.query;
+        had.toSec = to;
+      } else this.blockers.set(key, { ...b, fromSec: from, toSec: to });
+    }
+    // Constant memory: keep the blockers seen in the most readings.
+    if (this.blockers.size > 50) this.blockers = new Map([...this.blockers.entries()].sort((a, b) => b[1].readings - a[1].readings).slice(0, 20));
+  }
+
+  private addHolder(s: TelemetrySample, t: number, sec: number, first: boolean) {
+    const h = s.xminHolder;
+    if (!h) return;
+    const began = t - h.xactSec;
+    const had = this.holders.get(h.pid);
+    // The same pid in a later transaction is another holder (its transaction began elsewhen).
+    if (had && Math.abs(had.began - began) <= 2) {
+      had.last = h;
+      had.heldSec += sec;
+    } else this.holders.set(h.pid, { last: h, began, heldSec: sec, fromStart: first });
+    if (this.holders.size > 50) this.holders = new Map([...this.holders.entries()].sort((a, b) => b[1].last.xactSec - a[1].last.xactSec).slice(0, 20));
+  }
+
+  private holder(): { xminHolder?: TelemetryWindow["xminHolder"] } {
+    const top = [...this.holders.values()].sort((a, b) => b.last.xactSec - a.last.xactSec)[0];
+    return top ? { xminHolder: { ...top.last, heldSec: top.heldSec, fromStart: top.fromStart } } : {};
+  }
+
+  private topBlockers(): { lockBlockers?: TelemetryWindow["lockBlockers"] } {
+    const top = [...this.blockers.values()].sort((a, b) => b.readings - a.readings).slice(0, 5);
+    return top.length ? { lockBlockers: top } : {};
   }
 
   private topOthers(): { topOthers?: { name: string; cores: number }[] } {
@@ -282,6 +338,8 @@ export class WindowAccumulator {
       runLockWaitsAvg: this.runLockSum / n,
       ...(this.xminMax !== undefined ? { xminAgeXidsMax: this.xminMax } : {}),
       ...(this.xactMax !== undefined ? { oldestXactSecMax: this.xactMax } : {}),
+      ...this.topBlockers(),
+      ...this.holder(),
       ...(wal?.bytesPerSec !== undefined ? { wal: { ...wal, bytesPerSec: wal.bytesPerSec } } : {}),
       ...(this.cp.n === n
         ? {

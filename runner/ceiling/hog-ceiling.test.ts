@@ -4,42 +4,24 @@
 // starved), and must then end with the rate below confirmed by a longer run: a confirmed lower bound, with what
 // stopped it and what to do, in the words every surface shows (lib/ceiling/answer.ts).
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { answerOfResult } from "../../lib/ceiling/answer";
 import { goalMetric } from "../../lib/ceiling/facts";
 import { SEARCH_DEFAULTS } from "../../lib/ceiling/search";
 import { parseSlo } from "../../lib/ceiling/slo";
-import { testDatabase, waitUntil } from "../../lib/testing";
+import { type CpuHogs, cpuHogs, testDatabase } from "../../lib/testing";
 import { WorkloadConfig } from "../../lib/workloads/config";
 import { findCeiling } from "./driver";
 
 let db: { url: string; drop: () => Promise<void> };
-const hogs: ChildProcess[] = [];
-let mask = "";
+let hogs: CpuHogs;
 
 before(async () => {
   db = await testDatabase("hog_ceiling");
-  mask = execFileSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" })
-    .trim()
-    .split(/\s+/)
-    .pop()!;
-  execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)]);
-  for (let i = 0; i < 6; i++) hogs.push(spawn("taskset", ["-c", "0", process.execPath, "-e", "process.title = 'pgbb-hog'; for (;;) {}"], { stdio: "ignore" }));
-  // Running once their title is set (never a fixed sleep).
-  const title = (h: ChildProcess) => {
-    try {
-      return readFileSync(`/proc/${h.pid}/cmdline`, "utf8").split("\0")[0];
-    } catch {
-      return "";
-    }
-  };
-  await waitUntil("the hogs to start", () => hogs.every((h) => title(h) === "pgbb-hog"), 30_000);
+  hogs = await cpuHogs(6);
 });
 after(async () => {
-  for (const h of hogs) h.kill("SIGKILL");
-  if (mask) execFileSync("taskset", ["-a", "-p", mask, String(process.pid)]);
+  hogs?.stop();
   await db.drop();
 });
 

@@ -8,7 +8,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { LiveNumbers } from "../../components/run/LiveNumbers";
 import { RunResult } from "../../components/run/RunResult";
-import { clientBoundText, clientReason, judgeClient, measuresOf } from "../../lib/measurement/runner-load";
+import { clientReason, judgeClient, measuresOf } from "../../lib/measurement/runner-load";
+import { RUNNER_ROLE_WORDS, runnerLoadOf } from "../../lib/measurement/headline";
 import type { Sample } from "../../lib/measurement/sample";
 import type { RunSummary } from "../../lib/measurement/summary";
 import { testDatabase } from "../../lib/testing";
@@ -44,29 +45,43 @@ const OTHERWISE_IDLE_SHARE = 0.1;
 const clientFinding = (s: RunSummary) => s.telemetry?.verdict.findings.find((f) => f.category === "client-bound");
 const page = (s: RunSummary) => renderToStaticMarkup(createElement(RunResult, { summary: s }));
 
-/** A client-bound run says so in the same words in its note, the CLI, the page and the verdict. */
+/**
+ * A run the client rule held for says so in the same words in its note, the CLI, the page and the verdict, by its
+ * role: client-bound ("the runner was the limit") only when it was at its limit and the rate was missed (or none
+ * asked); otherwise a caution on the latencies inside the one verdict, never a banner of its own.
+ */
 function sameWordsEverywhere(summary: RunSummary, note?: (s: string) => void) {
   const l = summary.runnerLoad!;
+  const { role, text } = runnerLoadOf(summary);
+  assert.notEqual(role, "none");
   const m = measuresOf(l);
-  const reason = clientReason(judgeClient(m), m);
-  note?.(reason);
-  assert.match(reason, /^the runner was (the limit|starved of CPU) \(/);
-  // The summary's note is the sentence; the CLI prints it and points to it; the page's red box says it.
-  const text = clientBoundText(l);
-  assert.ok(text.startsWith(`client-bound: ${reason};`), text);
-  assert.ok(summary.notes?.includes(text), (summary.notes ?? []).join("\n"));
+  const reason = clientReason(judgeClient(m), m, role);
+  note?.(`${role}: ${reason}`);
+  assert.match(reason, /^the runner was (the limit|busy|starved of CPU) \(/);
+  // The summary's note is the sentence; the CLI prints it and points to it; the page carries it inside the verdict.
+  assert.ok(text && summary.notes?.includes(text), (summary.notes ?? []).join("\n"));
+  if (role === "limit") assert.ok(text.startsWith(`client-bound: ${reason}`), text);
+  else {
+    assert.ok(text.startsWith("these latencies include up to ") && text.includes(reason), text);
+    assert.doesNotMatch(text, /was the limit|client-bound/);
+  }
   const cli = summaryText(summary, "embedded default");
   assert.ok(cli.includes(`note: ${text}`), cli);
-  assert.match(cli, /→ CLIENT-BOUND \(see the note\)$/m);
+  assert.ok(cli.includes(`→ ${RUNNER_ROLE_WORDS[role]} (see the note)`), cli);
   const html = page(summary);
-  assert.match(html, /data-testid="client-bound"/);
-  assert.ok(html.includes(reason.replace(/^t/, "T").replaceAll("'", "&#x27;")), html);
-  // The verdict's rule is the same rule on the same numbers: its finding holds, and its statement (when the
-  // runner is the headline) gives the same reason.
+  assert.doesNotMatch(html, /data-testid="client-bound"/, "no banner beside the verdict");
+  assert.equal((html.match(/data-testid="verdict"/g) ?? []).length, 1, "one verdict");
+  // The verdict's rule is the same rule on the same numbers: its finding holds exactly when the runner was the limit,
+  // and its statement (when the runner is the headline) gives the same reason; otherwise its caution does.
   const v = summary.telemetry!.verdict;
-  assert.equal(clientFinding(summary)?.matched, true, v.statement);
-  if (v.category === "client-bound") assert.ok(v.statement.startsWith(`client-bound: ${reason}`), v.statement);
-  else assert.ok(v.also.includes("client-bound"), v.statement);
+  assert.equal(clientFinding(summary)?.matched, role === "limit", v.statement);
+  if (role === "limit") {
+    if (v.category === "client-bound") assert.ok(v.statement.startsWith(`client-bound: ${reason}`), v.statement);
+    else assert.ok(v.also.includes("client-bound"), v.statement);
+  } else {
+    assert.ok(v.caution?.includes(reason), `${v.caution} / ${reason}`);
+    assert.ok(html.includes('data-testid="verdict-caution"'), html);
+  }
 }
 
 describe("one client rule on every surface", () => {
@@ -86,13 +101,14 @@ describe("one client rule on every surface", () => {
         `not an idle machine: other processes used ${othersShare === undefined ? "an unknown share" : `${Math.round(100 * othersShare)}%`} of the host's CPUs`,
       );
     else assert.equal(l.clientBound, false, JSON.stringify(l));
-    // Every surface follows the same flag: the verdict's finding, the note, the CLI line, the page's red box.
-    assert.equal(clientFinding(summary)?.matched, l.clientBound, JSON.stringify(clientFinding(summary)));
+    // Every surface follows the same rule: the verdict's finding, the note, the CLI line, the page's verdict.
     if (l.clientBound) return sameWordsEverywhere(summary);
-    assert.ok(!(summary.notes ?? []).some((n) => n.startsWith("client-bound")), (summary.notes ?? []).join("\n"));
+    assert.equal(clientFinding(summary)?.matched, false, JSON.stringify(clientFinding(summary)));
+    assert.ok(!(summary.notes ?? []).some((n) => n.startsWith("client-bound") || n.startsWith("these latencies include")), (summary.notes ?? []).join("\n"));
     assert.notEqual(summary.telemetry?.verdict.category, "client-bound", summary.telemetry?.verdict.statement);
     const cli = summaryText(summary, "embedded default");
     assert.match(cli, /→ not client-bound$/m);
+    assert.equal(summary.telemetry?.verdict.caution, undefined);
     assert.doesNotMatch(cli, /CLIENT-BOUND/);
     assert.doesNotMatch(page(summary), /data-testid="client-bound"/);
   });
@@ -117,7 +133,7 @@ describe("one client rule on every surface", () => {
       .filter((s) => s.metrics.intervalSec > 0.5)
       .map((sample) => renderToStaticMarkup(createElement(LiveNumbers, { sample, workload: "queue" })));
     assert.ok(
-      live.some((h) => h.includes('data-client-bound="true"')),
+      live.some((h) => h.includes('data-runner-caution="true"')),
       live.join("\n"),
     );
   });

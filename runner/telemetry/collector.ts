@@ -6,12 +6,12 @@
 // accumulator per window (lib/telemetry/window.ts).
 import type pg from "pg";
 import { explainPgError } from "../../lib/targets/pgurl";
-import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, WaitCounts } from "../../lib/telemetry/shape";
+import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, WaitCounts, XminHolder } from "../../lib/telemetry/shape";
 import { closeClient, openClient, type TargetClient } from "../pg/pgclient";
 import { clock, Stopper } from "../timing";
 import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
-import { WaitSampler, type WaitTally } from "./waits";
+import { lockWaitsIn, WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
   /** The run's schema name (unquoted), for its tables' dead tuples and vacuum counts. */
@@ -297,7 +297,8 @@ export class TelemetryCollector {
     const pidArray = `'{${pids.join(",")}}'::int[]`;
     const statements = [
       `SELECT pid, pid = ANY(${pidArray}) AS run, state, wait_event_type AS wt, wait_event AS we, backend_type AS bt,
-         age(backend_xmin) AS xmin_age, EXTRACT(epoch FROM clock_timestamp() - xact_start) AS xact_sec
+         age(backend_xmin) AS xmin_age, EXTRACT(epoch FROM clock_timestamp() - xact_start) AS xact_sec,
+         greatest(age(backend_xid), age(backend_xmin)) AS horizon_age, application_name AS app, left(query, 300) AS query
        FROM pg_stat_activity WHERE pid <> pg_backend_pid()`,
       `SELECT (SELECT max(age(transaction)) FROM pg_prepared_xacts) AS prepared_age,
          (SELECT max(greatest(age(xmin), age(catalog_xmin))) FROM pg_replication_slots) AS slot_age,
@@ -332,12 +333,26 @@ export class TelemetryCollector {
     const otherWaits: WaitCounts = {};
     let xminAge: number | undefined;
     let oldestXact: number | undefined;
+    let holder: XminHolder | undefined;
     const serverPids: number[] = [];
+    const ours = new Set([this.waits?.backendPid]);
     for (const a of activity) {
       serverPids.push(Number(a.pid));
       if (a.xmin_age !== null) xminAge = Math.max(xminAge ?? 0, Number(a.xmin_age));
       // A vacuum's transaction does not hold the horizon back (PROC_IN_VACUUM): leave autovacuum out.
       if (a.xact_sec !== null && a.bt !== "autovacuum worker") oldestXact = Math.max(oldestXact ?? 0, Number(a.xact_sec));
+      // Who holds the horizon back, outside the run: the oldest transaction with a snapshot or a transaction id.
+      const isRunPid = a.run === "t" || a.run === true;
+      if (!isRunPid && !ours.has(Number(a.pid)) && a.bt !== "autovacuum worker" && a.horizon_age !== null && a.xact_sec !== null)
+        if (!holder || Number(a.xact_sec) > holder.xactSec)
+          holder = {
+            pid: Number(a.pid),
+            applicationName: String(a.app ?? ""),
+            state: String(a.state ?? a.bt ?? ""),
+            query: String(a.query ?? ""),
+            xactSec: Number(a.xact_sec),
+            xminAgeXids: Number(a.horizon_age),
+          };
       // Background processes have no state; sessions hidden from a role without pg_monitor neither.
       if (a.state === null) continue;
       const isRun = a.run === "t" || a.run === true;
@@ -354,7 +369,7 @@ export class TelemetryCollector {
     // The wait sampler's readings of the interval when it runs, even none (a slowed sampler may take no reading
     // in a short interval): this reading is on the engine's tick, when the run's connections wait on the client,
     // so mixing it in would bring back the bias the sampler avoids. Only without a sampler does it count.
-    const counted: WaitTally = tally ?? { ticks: 1, run, other, runWaits, otherWaits };
+    const counted: WaitTally = tally ?? { ticks: 1, run, other, runWaits, otherWaits, blockers: [] };
     const m = misc[0];
     for (const age of [m.prepared_age, m.slot_age]) if (age !== null) xminAge = Math.max(xminAge ?? 0, Number(age));
 
@@ -392,8 +407,16 @@ export class TelemetryCollector {
       runWaits: counted.runWaits,
       other: counted.other,
       otherWaits: counted.otherWaits,
-      lockWaits: Number(m.lock_waits),
-      runLockWaits: Number(m.run_lock_waits),
+      // Ungranted locks: the wait sampler's readings (several a second) when it runs; pg_locks at this tick otherwise.
+      ...(tally
+        ? {
+            lockWaits: tally.ticks > 0 ? (lockWaitsIn(tally.runWaits) + lockWaitsIn(tally.otherWaits)) / tally.ticks : 0,
+            runLockWaits: tally.ticks > 0 ? lockWaitsIn(tally.runWaits) / tally.ticks : 0,
+            ...(tally.lockMax !== undefined ? { lockWaitsMax: tally.lockMax } : {}),
+            ...(tally.blockers.length ? { lockBlockers: tally.blockers } : {}),
+          }
+        : { lockWaits: Number(m.lock_waits), runLockWaits: Number(m.run_lock_waits) }),
+      ...(holder ? { xminHolder: holder } : {}),
       ...(xminAge !== undefined ? { xminAgeXids: xminAge } : {}),
       ...(oldestXact !== undefined ? { oldestXactSec: oldestXact } : {}),
       ...(walBytes !== undefined

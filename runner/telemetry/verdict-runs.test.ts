@@ -56,8 +56,10 @@ describe("the verdict names the limit it was made to hit", () => {
     // On a machine other work fills, the spinning runner gets a fraction of a core and waits for the rest:
     // host-bound by its numbers then, with the runner's own client-bound finding under "also".
     // Its readers fall behind too: consumers behind may then lead, with the runner's finding under "also".
+    // Starved rather than at its limit (it waited for the CPU it spun on), its delay is the caution inside the verdict.
     assert.ok(
-      verdict.category === "client-bound" || (["host-bound", "consumers-behind"].includes(verdict.category) && verdict.also.includes("client-bound")),
+      verdict.category === "client-bound" ||
+        (["host-bound", "consumers-behind"].includes(verdict.category) && (verdict.also.includes("client-bound") || verdict.caution !== undefined)),
       explain(verdict),
     );
     assert.ok(window!.client!.eventLoopUtilization >= 0.9, `event-loop utilization ${window!.client!.eventLoopUtilization}`);

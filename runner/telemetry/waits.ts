@@ -8,7 +8,7 @@
 // Where the target has the pg_wait_sampling extension, its profile (the server's own 100 Hz sampling of every
 // backend) is read instead, once per sample: the same counts without a statement ten times a second.
 import { explainPgError } from "../../lib/targets/pgurl";
-import type { BackendCounts, WaitCounts, WaitSource } from "../../lib/telemetry/shape";
+import type { BackendCounts, LockBlocker, WaitCounts, WaitSource } from "../../lib/telemetry/shape";
 import { closeClient, openClient, type TargetClient } from "../pg/pgclient";
 import { clock, Stopper } from "../timing";
 
@@ -20,6 +20,10 @@ export interface WaitTally {
   other: BackendCounts;
   runWaits: WaitCounts;
   otherWaits: WaitCounts;
+  /** The most backends waiting on a heavyweight lock (ungranted locks) in one reading (pg_stat_activity readings only). */
+  lockMax?: number;
+  /** Who blocked the run's connections on a lock, read while they waited (pg_stat_activity readings only). */
+  blockers: LockBlocker[];
 }
 
 export interface WaitSamplerOptions {
@@ -52,7 +56,42 @@ export function budgetPeriodMs(costSecPerReading: number, targetCores: number, m
 }
 
 const emptyCounts = (): BackendCounts => ({ total: 0, active: 0, idle: 0, idleInTx: 0 });
-const emptyTally = (): WaitTally => ({ ticks: 0, run: emptyCounts(), other: emptyCounts(), runWaits: {}, otherWaits: {} });
+const emptyTally = (): WaitTally => ({ ticks: 0, run: emptyCounts(), other: emptyCounts(), runWaits: {}, otherWaits: {}, blockers: [] });
+
+/** Backends waiting on heavyweight locks in a tally's waits: each waits on one lock, so these are its ungranted locks. */
+export const lockWaitsIn = (waits: WaitCounts) =>
+  Object.entries(waits)
+    .filter(([k]) => k.startsWith("Lock:"))
+    .reduce((a, [, v]) => a + v, 0);
+
+/** At most one blockers read this often while the run's connections wait on locks (it reads pg_locks: costlier than a reading). */
+const BLOCKERS_EVERY_MS = 250;
+/** Distinct blockers kept a tally (a second): bounded memory however many sessions block. */
+const MAX_BLOCKERS = 20;
+
+/**
+ * Who blocks the run's waiting connections: for each of their ungranted locks, the sessions pg_blocking_pids names,
+ * the lock's relation (or object) and the mode each holds it in (none: it only waits ahead in line), grouped.
+ */
+const BLOCKERS_SQL = `SELECT pid, app, query, relation, mode, count(*)::int AS waiters FROM (
+    SELECT b.pid, coalesce(b.application_name, '') AS app, left(coalesce(b.query, ''), 300) AS query,
+      CASE WHEN wl.relation IS NOT NULL THEN coalesce(n.nspname || '.' || c.relname, wl.relation::text)
+           WHEN wl.transactionid IS NOT NULL THEN 'transaction ' || wl.transactionid
+           ELSE wl.locktype END AS relation,
+      (SELECT string_agg(DISTINCT hl.mode, ', ') FROM pg_locks hl
+        WHERE hl.pid = b.pid AND hl.granted AND hl.locktype = wl.locktype
+          AND hl.database IS NOT DISTINCT FROM wl.database AND hl.relation IS NOT DISTINCT FROM wl.relation
+          AND hl.page IS NOT DISTINCT FROM wl.page AND hl.tuple IS NOT DISTINCT FROM wl.tuple
+          AND hl.transactionid IS NOT DISTINCT FROM wl.transactionid AND hl.classid IS NOT DISTINCT FROM wl.classid
+          AND hl.objid IS NOT DISTINCT FROM wl.objid AND hl.objsubid IS NOT DISTINCT FROM wl.objsubid) AS mode
+    FROM pg_locks wl
+    CROSS JOIN LATERAL unnest(pg_blocking_pids(wl.pid)) AS bp(pid)
+    JOIN pg_stat_activity b ON b.pid = bp.pid
+    LEFT JOIN pg_class c ON c.oid = wl.relation
+    LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE NOT wl.granted AND wl.pid = ANY($1::int[])
+  ) x GROUP BY 1, 2, 3, 4, 5`;
+
 const pidArray = (pids: readonly number[]) => `'{${pids.filter((p) => Number.isInteger(p) && p > 0).join(",")}}'::int[]`;
 
 /** Counts one group of backends (n of them in one state and wait) into the tally. */
@@ -76,6 +115,7 @@ export class WaitSampler {
   /** Mean period between readings now (the budget may lengthen it: budget()). */
   private periodMs = 100;
   private minPeriodMs = 100;
+  private blockersAt = Number.NEGATIVE_INFINITY;
   failed?: string;
 
   private constructor(
@@ -198,24 +238,57 @@ export class WaitSampler {
   private async readActivity() {
     // Prepared once (named), the pids a parameter: ten times a second, parsing and planning would be most of
     // its cost. pg_stat_get_activity is pg_stat_activity without the view's joins to role and database names.
+    const pids = `{${this.opts
+      .runPids()
+      .filter((p) => Number.isInteger(p) && p > 0)
+      .join(",")}}`;
     const r = await this.conn.client.query({
       name: "pgbb_waits",
       text: `SELECT pid = ANY($1::int[]) AS run, state,
          CASE WHEN wait_event_type IS NULL THEN NULL ELSE wait_event_type || ':' || wait_event END AS wait, count(*)::int AS n
        FROM pg_stat_get_activity(NULL) WHERE pid <> pg_backend_pid() AND state IS NOT NULL GROUP BY 1, 2, 3`,
-      values: [
-        `{${this.opts
-          .runPids()
-          .filter((p) => Number.isInteger(p) && p > 0)
-          .join(",")}}`,
-      ],
+      values: [pids],
     });
     const t = this.tally;
     t.ticks++;
+    let locks = 0;
+    let runLocks = 0;
     for (const row of r.rows) {
       const st = String(row.state);
       const state = st === "active" ? "active" : st.startsWith("idle in transaction") ? "idleInTx" : "idle";
-      count(t, row.run === true || row.run === "t", state, row.wait, Number(row.n));
+      const isRun = row.run === true || row.run === "t";
+      count(t, isRun, state, row.wait, Number(row.n));
+      if (state === "active" && String(row.wait).startsWith("Lock:")) {
+        locks += Number(row.n);
+        if (isRun) runLocks += Number(row.n);
+      }
+    }
+    t.lockMax = Math.max(t.lockMax ?? 0, locks);
+    // The run's connections wait on a lock now: who holds it, read while they wait (a few times a second at most).
+    if (runLocks > 0 && clock() - this.blockersAt >= BLOCKERS_EVERY_MS) {
+      this.blockersAt = clock();
+      await this.readBlockers(pids);
+    }
+  }
+
+  /** Adds who blocks the run's waiting connections now to the tally (LockBlocker). */
+  private async readBlockers(pids: string) {
+    const r = await this.conn.client.query({ name: "pgbb_blockers", text: BLOCKERS_SQL, values: [pids] });
+    const t = this.tally;
+    for (const row of r.rows) {
+      const b = {
+        relation: String(row.relation),
+        ...(row.mode !== null ? { mode: String(row.mode) } : {}),
+        pid: Number(row.pid),
+        applicationName: String(row.app),
+        query: String(row.query),
+      };
+      const same = t.blockers.find((x) => x.pid === b.pid && x.relation === b.relation && x.mode === b.mode);
+      if (same) {
+        same.readings++;
+        same.waiters += Number(row.waiters);
+        same.query = b.query;
+      } else if (t.blockers.length < MAX_BLOCKERS) t.blockers.push({ ...b, readings: 1, waiters: Number(row.waiters) });
     }
   }
 

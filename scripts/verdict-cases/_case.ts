@@ -8,5 +8,7 @@ export interface VerdictCase {
   provoked: string;
   /** The verdict categories that are right for it (lib/telemetry/verdict.ts CATEGORIES). */
   expected: string[];
+  /** What the headline must also say (the cause's name, the holder…): each must match, or the case is a MISMATCH. */
+  mentions?: RegExp[];
   run(ctx: { targetUrl: string; log: (line: string) => void }): Promise<RunSummary>;
 }

@@ -1,10 +1,6 @@
-// Shared by the evidence cases of `npm run bench:verdict` (wal-flush, notify-lock, cpu-hog): the case shape,
-// server settings changed for one case and put back after it, and CPU hogs pinned beside the runner.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import pg from "pg";
 import type { RunSummary } from "../../lib/measurement/summary";
-import { startTestServer } from "../../lib/testing";
+import { cpuHogs, startTestServer } from "../../lib/testing";
 
 export interface EvidenceCase {
   name: string;
@@ -74,30 +70,13 @@ export async function withServerSettings<T>(
 
 /** Pins this process (every thread) and `n` busy loops to CPU 0 for `body`; kills them and restores the affinity after. */
 export async function withCpuHogs<T>(n: number, log: (line: string) => void, body: (hogCores: () => number) => Promise<T>): Promise<T> {
-  const mask = execFileSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" })
-    .trim()
-    .split(/\s+/)
-    .pop()!;
-  const hogs: ChildProcess[] = [];
-  const seconds = () =>
-    hogs.reduce((sum, h) => {
-      try {
-        const f = readFileSync(`/proc/${h.pid}/stat`, "utf8").split(") ")[1].split(" ");
-        return sum + (Number(f[11]) + Number(f[12])) / 100;
-      } catch {
-        return sum;
-      }
-    }, 0);
+  const hogs = await cpuHogs(n);
   try {
-    execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)]);
-    for (let i = 0; i < n; i++)
-      hogs.push(spawn("taskset", ["-c", "0", process.execPath, "-e", "process.title = 'pgbb-hog'; for (;;) {}"], { stdio: "ignore" }));
-    log(`${n} busy loops (pgbb-hog) and the runner pinned to CPU 0`);
-    const s0 = seconds();
+    log(`${n} busy loops (pgbb-hog) and the runner ${hogs.pinned ? "pinned to CPU 0" : "unpinned (no taskset)"}`);
+    const s0 = hogs.cpuSeconds();
     const t0 = performance.now();
-    return await body(() => (seconds() - s0) / ((performance.now() - t0) / 1000));
+    return await body(() => (hogs.cpuSeconds() - s0) / ((performance.now() - t0) / 1000));
   } finally {
-    for (const h of hogs) h.kill("SIGKILL");
-    execFileSync("taskset", ["-a", "-p", mask, String(process.pid)]);
+    hogs.stop();
   }
 }

@@ -1,6 +1,7 @@
 // A CPU hog beside the runner: six busy loops and the runner pinned to one CPU, a default pub/sub run. The
-// runner gets a small share of that CPU: host-bound (other processes' CPU) or client-bound (the runner
-// starved), whichever the numbers show; the hogs' CPU as this case reads it is logged beside.
+// runner gets a small share of that CPU: host-bound (other processes' CPU), or client-bound when the runner was
+// at its limit, whichever the numbers show (a runner only starved is the headline's caution on the latencies,
+// no category); the hogs' CPU as this case reads it is logged beside.
 import { WorkloadConfig } from "../../lib/workloads/config";
 import { runWorkload } from "../../runner/harness";
 import { type EvidenceCase, withCpuHogs } from "./_evidence";

@@ -228,7 +228,14 @@ export const pubsub = defineWorkload({
     share: (c, part) => pubsubWritersOf(c, part).length / c.writers,
   },
   verifiedUnit: "message",
-  metrics: brokerMetrics({ writeSample: "per batch", readSample: "per poll", readsPerGroup: true, backlogPlace: "per consumer group" }),
+  metrics: brokerMetrics({
+    writeSample: "per batch",
+    readSample: "per poll",
+    readsPerGroup: true,
+    backlogPlace: "per consumer group",
+    readIncludesClaim: false,
+    batchFlag: "read-batch",
+  }),
   compareExtras: [
     {
       key: "readersTotal",
