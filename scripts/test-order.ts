@@ -50,6 +50,8 @@ export const JUDGEMENT_RUNS = [
   "runner/telemetry/client-rule-runs.test.ts",
   "runner/telemetry/missed-rate-words.test.ts",
   "runner/telemetry/think-verdict.test.ts",
+  "runner/telemetry/causes-runs.test.ts",
+  "runner/telemetry/headline-runs.test.ts",
 ];
 
 /**

@@ -109,7 +109,10 @@ describe("readers that fell behind", () => {
     assert.ok((summary.totals?.measures.unreadAtEnd ?? 0) > 0, "messages left unread after the drain");
     assert.equal(summary.verification.ok, true, summary.verification.problems.join("; "));
     // The headline leads with it (or, when a runner at its limit or a server-side limit held, names it beside).
-    assert.ok(v.category === "consumers-behind" || /consumers behind: (the readers' round trips set their pace: [^;]+; )?the consumers took/.test(v.statement), explain(v));
+    assert.ok(
+      v.category === "consumers-behind" || /consumers behind: (the readers' round trips set their pace: [^;]+; )?the consumers took/.test(v.statement),
+      explain(v),
+    );
     assert.match(v.statement, /the backlog grew [\d,.]+ msg\/s to [\d,.]+ at the window's end, [\d,]+ unread after the drain/);
     // The verification: not "passed" alone.
     assert.equal(keep.keptUp, false);
