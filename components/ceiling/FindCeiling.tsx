@@ -182,17 +182,19 @@ export function FindCeiling({
   );
 }
 
-/** The search's longest total before it starts, as the run form states a run's (beside Launch). */
+/** The search's length as set before it starts, as the run form states a run's (beside Launch), and what can add to it. */
 function SearchLength({ settings, warmupSeconds }: { settings: CeilingSettings; warmupSeconds: number }) {
   const total = ceilingSecondsAtMost(settings, warmupSeconds);
   return (
     <div className="total-time" data-testid="ceiling-total-time" data-seconds={total}>
-      <div className="total-figure">Up to {fmtDuration(total)}</div>
+      <div className="total-figure">{fmtDuration(total)} as set</div>
       <div className="hint">
         At most {settings.maxSteps} {settings.maxSteps === 1 ? "step" : "steps"} × ({fmtDuration(warmupSeconds)} warm-up + {fmtDuration(settings.stepSeconds)}{" "}
         measured + up to {fmtDuration(MAX_DRAIN_SECONDS)} draining), and up to {MAX_CONFIRMATIONS} confirmation runs of{" "}
         {fmtDuration(confirmSecondsOf(settings))}, plus each step&rsquo;s setup and verification; it stops sooner once the bracket is within{" "}
-        {settings.precisionPercent}% and the rate found is confirmed.
+        {settings.precisionPercent}% and the rate found is confirmed. It runs longer where the evidence is not yet clear: a step whose samples cannot yet decide
+        the goal runs again (up to 3 more runs of at most 60 s each), a latency miss the server does not explain is measured once more, and a step the runner
+        was starved in is run again.
       </div>
     </div>
   );

@@ -75,9 +75,10 @@ export function parseCeilingSettings(input: unknown, kind: string): { ok: true; 
 }
 
 /**
- * The longest a search loads the target: at most `maxSteps` steps, each a run of the config's warm-up, the
+ * How long a search loads the target as set: at most `maxSteps` steps, each a run of the config's warm-up, the
  * step's measured window and up to the drain (runTimeOf's total, as the run form's), and up to
- * MAX_CONFIRMATIONS longer confirmation runs (starved steps run again come on top); setup and
+ * MAX_CONFIRMATIONS longer confirmation runs (steps run again come on top: starved, undecided, or a miss measured
+ * again); setup and
  * verification of each step come on top. It stops sooner once the bracket is narrow enough.
  */
 export function ceilingSecondsAtMost(s: Pick<CeilingSettings, "stepSeconds" | "maxSteps" | "confirmSeconds">, warmupSeconds: number): number {
