@@ -29,12 +29,12 @@ test("one slowed part of 2: the verdict's statement and evidence name it (pid an
     warmupSeconds: 0,
     processes: 2,
   });
-  // 90% of part 1's time spinning: its loop is at its limit, whether it got the CPU or waited for it.
+  // 96% of part 1's time spinning (the rule's threshold is 90%): its loop is at its limit, whether it got the CPU or waited for it.
   const samples: EngineSample[] = [];
   const s = await runWorkload(config, db.url, {
     drainSeconds: 10,
     onSample: (x) => void samples.push(x),
-    partsForTest: { busyWait: { part: 1, everyMs: 500, forMs: 450 } },
+    partsForTest: { busyWait: { part: 1, everyMs: 500, forMs: 480 } },
   });
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   const parts = s.manifest.parts ?? [];
@@ -83,6 +83,9 @@ test("one slowed part of 2: the verdict's statement and evidence name it (pid an
   const liveJudged = liveClient.evidence.find((e) => e.what.startsWith("the runner process judged, the worst-loaded: part "));
   assert.ok(liveJudged, JSON.stringify(liveClient.evidence));
   const worstSeconds = samples.filter((x) => x.phase === "measuring" && x.metrics.processes?.worst === 1).length;
-  if (liveJudged.value === 0) assert.match(liveJudged.what, /the worst-loaded in \d+ of \d+ s/, "part 0 named only with the seconds it was the worst in");
-  else assert.ok(worstSeconds > 0 && liveJudged.value === 1, liveJudged.what);
+  // Part 0 (starved beside its spinning sibling on a 2-core machine) may be the worst-loaded: named with the seconds
+  // it was the worst in whenever part 1 was in some.
+  if (liveJudged.value === 0 && worstSeconds > 0)
+    assert.match(liveJudged.what, /the worst-loaded in \d+ of \d+ s/, "part 0 named with the seconds it was the worst in");
+  else if (liveJudged.value === 1) assert.ok(worstSeconds > 0, liveJudged.what);
 });
