@@ -3,6 +3,7 @@
 //                     dead tuples the readers leave cannot be removed and every dequeue steps over them
 //   round trips       pub/sub with a read batch of 1 against a rate its one reader cannot meet: one message a claim
 //   a lock's stall    an ACCESS EXCLUSIVE lock held ~3 s mid-run by another session: the stall names it
+import { explainVerdict, evidenceOf } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
@@ -26,14 +27,8 @@ async function judged(input: WorkloadInput, extra: EngineOptions = {}): Promise<
   return { summary, verdict: summary.telemetry.verdict };
 }
 
-const explain = (v: Verdict) =>
-  `${v.statement}\n${JSON.stringify(
-    v.findings.filter((f) => f.evidence.length),
-    null,
-    1,
-  )}`;
-const evidence = (v: Verdict, category: string, what: string | RegExp) =>
-  v.findings.find((f) => f.category === category)?.evidence.find((e) => (typeof what === "string" ? e.what === what : what.test(e.what)))?.value;
+const explain = explainVerdict;
+const evidence = evidenceOf;
 
 describe("the verdict names causes that are not one wait event", () => {
   test("held snapshot: a transaction open beside a queue run is the headline, named with what to do", async (t) => {

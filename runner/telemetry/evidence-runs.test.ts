@@ -9,23 +9,16 @@
 //                                the verdict names the others' CPU and the runner's wait for a CPU (host-bound,
 //                                or the starved runner's caution on the latencies: never "the limit" unless it was)
 //   undetermined               a run where no rule's numbers hold says so, with the top waits
+import { explainVerdict } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { type CpuHogs, cpuHogs, startTestServer, testDatabase } from "../../lib/testing";
-import type { Verdict } from "../../lib/telemetry/verdict";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../engine";
 import { clock } from "../timing";
 
-const explain = (v: Verdict) =>
-  `${v.statement}\n${v.findings
-    .filter((f) => f.evidence.length)
-    .map(
-      (f) =>
-        `${f.category} ${f.matched ? "MATCHED" : "no"}: ${f.evidence.map((e) => `${e.what} ${+e.value.toFixed(3)}${e.cmp ? ` ${e.cmp} ${e.threshold}${e.holds === undefined ? "" : e.holds ? " ✓" : " ✗"}` : ""}`).join("; ")}`,
-    )
-    .join("\n")}`;
+const explain = explainVerdict;
 
 /**
  * A sampler apart from the product's: its own session, its own timer (every 100-200 ms), counting the run's

@@ -7,6 +7,7 @@
 //                                 writers: the headline says the consumers fell behind with the backlog, and the
 //                                 verification says nothing was lost AND that they did not keep up (not a green
 //                                 "passed" alone), on the page and the CLI.
+import { explainVerdict } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createElement } from "react";
@@ -15,19 +16,11 @@ import { RunResult } from "../../components/run/RunResult";
 import { keepUpOf, rateMetOf, runnerLoadOf } from "../../lib/measurement/headline";
 import type { RunSummary } from "../../lib/measurement/summary";
 import { type CpuHogs, cpuHogs, testDatabase } from "../../lib/testing";
-import type { Verdict } from "../../lib/telemetry/verdict";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../engine";
 import { summaryText } from "../format";
 
-const explain = (v: Verdict) =>
-  `${v.statement}\n${v.findings
-    .filter((f) => f.evidence.length)
-    .map(
-      (f) =>
-        `${f.category} ${f.matched ? "MATCHED" : "no"}: ${f.evidence.map((e) => `${e.what} ${+e.value.toFixed(3)}${e.cmp ? ` ${e.cmp} ${e.threshold}${e.holds === undefined ? "" : e.holds ? " ✓" : " ✗"}` : ""}`).join("; ")}`,
-    )
-    .join("\n")}`;
+const explain = explainVerdict;
 
 const page = (s: RunSummary) => renderToStaticMarkup(createElement(RunResult, { summary: s }));
 const text = (html: string) =>

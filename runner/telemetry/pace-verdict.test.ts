@@ -5,6 +5,7 @@
 //   not autovacuum    queued workflows leaving over ten thousand dead tuples within seconds, no autovacuum yet
 //   live stability    the live verdict fed the real samples of two runs, interleaved so the raw verdict flickers
 // (the queues sweep's MISSED mark: workloads/queued-workflows/sweep-mark.test.ts)
+import { explainVerdict, evidenceOf } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
@@ -41,13 +42,8 @@ async function judged(input: WorkloadInput, extra: EngineOptions = {}): Promise<
   return { summary, verdict: summary.telemetry.verdict, samples };
 }
 
-const explain = (v: Verdict) =>
-  `${v.statement}\n${JSON.stringify(
-    v.findings.filter((f) => f.evidence.length),
-    null,
-    1,
-  )}`;
-const evidence = (v: Verdict, category: string, what: string) => v.findings.find((f) => f.category === category)?.evidence.find((e) => e.what === what)?.value;
+const explain = explainVerdict;
+const evidence = evidenceOf;
 
 describe("the verdict judges the run's own pace", () => {
   let throttled: Sample[] = [];

@@ -2,6 +2,7 @@
 // a rate met with the server's headroom is rate-bound (not client-, connection-bound or autovacuum pressure),
 // whatever declared it: cache's open-loop request rate (--rate), workflows' open-loop rate, queued workflows'
 // enqueue throttle. A closed-loop run says it was asked no rate. (inserts at 200/s: ./pace-verdict.test.ts.)
+import { explainVerdict, evidenceOf } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { RunSummary } from "../../lib/measurement/summary";
@@ -24,13 +25,8 @@ async function judged(input: WorkloadInput): Promise<{ summary: RunSummary; verd
   return { summary, verdict: summary.telemetry.verdict };
 }
 
-const explain = (v: Verdict) =>
-  `${v.statement}\n${JSON.stringify(
-    v.findings.filter((f) => f.evidence.length),
-    null,
-    1,
-  )}`;
-const evidence = (v: Verdict, category: string, what: string) => v.findings.find((f) => f.category === category)?.evidence.find((e) => e.what === what)?.value;
+const explain = explainVerdict;
+const evidence = evidenceOf;
 
 /**
  * The rate was met and called so, with its numbers, in the verdict and in the CLI's "why this number". On a machine

@@ -1,6 +1,7 @@
 // A closed loop whose virtual users mostly think: its rate is the think time's (VUs ÷ (think + answer)), and its
 // pool connections idle because nobody asks, not because round trips limit it. "connection-bound: more
 // connections would raise throughput" is the wrong advice there; the verdict says the think time offered the rate.
+import { explainVerdict } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { windowOf } from "../../lib/telemetry/testing";
@@ -17,12 +18,7 @@ after(async () => {
   await db.drop();
 });
 
-const explain = (v: Verdict) =>
-  `${v.statement}\n${JSON.stringify(
-    v.findings.filter((f) => f.evidence.length),
-    null,
-    1,
-  )}`;
+const explain = explainVerdict;
 
 test("closed loop, 50 virtual users thinking 500 ms on a pool of 10: rate-bound by the think time, not connection-bound", async (t) => {
   const input = { kind: "cache", vus: 50, thinkMs: 500, pool: 10, keys: 200, durationSeconds: 4, warmupSeconds: 1 } as WorkloadInput;

@@ -5,6 +5,7 @@
 //   lock-contention-bound  many pub/sub writers on one partition (one counter row)
 //   WAL-flush-bound        unthrottled writes on a scratch server with fsync and synchronous_commit on and a
 //                          commit_delay, so every commit waits on the WAL flush
+import { explainVerdict } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { startTestServer, testDatabase } from "../../lib/testing";
@@ -29,12 +30,7 @@ async function judged(input: WorkloadInput, url: string, extra: EngineOptions = 
   return { verdict: t.verdict, window: t.window };
 }
 
-const explain = (v: Verdict) =>
-  `${v.statement}\n${JSON.stringify(
-    v.findings.filter((f) => f.evidence.length),
-    null,
-    1,
-  )}`;
+const explain = explainVerdict;
 
 describe("the verdict names the limit it was made to hit", () => {
   test("rate-bound: 40 writes/s asked, the server idles", async (t) => {
