@@ -45,9 +45,18 @@ test("launch a 10-second pub/sub run from the form, watch the charts and numbers
   const before = { stream: await run.stream(), path: await run.throughputPath(), seq: await page.getByTestId("live-numbers").getAttribute("data-seq") };
   await run.waitForSamples(before.stream.count + 2);
   expect(await run.throughputPath(), "the throughput line grew").not.toBe(before.path);
-  expect(await page.getByTestId("live-numbers").getAttribute("data-seq"), "the numbers table moved to a newer second").not.toBe(before.seq);
-  expect(Number((await run.liveWriteRate().textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
-  await shoot(page, testInfo, "run-live");
+  // On a busy machine the samples can reach the page late enough that the run has ended by this reading: the live
+  // table has then given way to the finished page, whose numbers are checked below.
+  const seqNow = await page
+    .getByTestId("live-numbers")
+    .getAttribute("data-seq", { timeout: 5000 })
+    .catch(() => null);
+  if (seqNow === null) await expect(run.status()).toHaveText(/draining|verifying|completed/);
+  else {
+    expect(seqNow, "the numbers table moved to a newer second").not.toBe(before.seq);
+    expect(Number((await run.liveWriteRate().textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+    await shoot(page, testInfo, "run-live");
+  }
 
   const live = await run.stream();
   expect(live.dupes).toBe(0);

@@ -121,21 +121,21 @@ describe("bench ceiling: a short search", () => {
   /** What a short search prints, and the search its --json file keeps. */
   function assertPrintedAndKept(out: string[], file: string) {
     const text = out.join("\n");
-    assert.match(text, /goal e2e from schedule p99<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s.*confirmed by a 3 s run/);
+    assert.match(text, /goal e2e from schedule p90<1s; steps of 3 s measured after 1 s warm-up; from 10 msg\/s, at most 20 msg\/s.*confirmed by a 3 s run/);
     assert.match(
       text,
       /step 1 +10 msg\/s: achieved [\d.]+ msg\/s, read [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s, backlog [+-][\d.]+\/s, runner \d+% CPU, event loop p99 [\d.,]+ m?s(, waited to run [\d.]+ %)?(, \d runs merged over [\d.]+ s)? → sustained/,
     );
     assert.match(text, /step 2 +20 msg\/s: .* → sustained/);
     // The result names its outcome: the maximum rate held in a longer run is a confirmed lower bound.
-    assert.match(text, /result: completed · confirmed lower bound: at least 20 msg\/s with e2e from schedule p99<1s, confirmed by a [\d.]+ s run/);
+    assert.match(text, /result: completed · confirmed lower bound: at least 20 msg\/s with e2e from schedule p90<1s, confirmed by a [\d.]+ s run/);
     assert.match(text, /stopped because the maximum rate was reached, still sustained \(raise --max-rate to look further\)/);
     // The confirmation: its own line while it runs, then how it confirmed the ceiling, with its numbers.
     assert.match(text, /confirm \([\d.]+ s\) +20 msg\/s: .* → sustained/);
-    assert.match(text, /confirmed by a [\d.]+ s run at 20 msg\/s: achieved [\d.]+ msg\/s, e2e from schedule p99 [\d.,]+ m?s \(goal p99<1s\)/);
+    assert.match(text, /confirmed by a [\d.]+ s run at 20 msg\/s: achieved [\d.]+ msg\/s, e2e from schedule p90 [\d.,]+ m?s \(goal p90<1s\)/);
     const doc = JSON.parse(readFileSync(file, "utf8"));
     assert.equal(doc.kind, "ceiling");
-    assert.equal(doc.slo, "p99<1s");
+    assert.equal(doc.slo, "p90<1s");
     assert.deepEqual(doc.result.bracket, { low: 20, high: null });
     assert.equal(doc.result.stop, "max-rate");
     assert.equal(doc.result.confirmation, 2);
@@ -171,7 +171,7 @@ describe("bench ceiling: a short search", () => {
           "--target",
           db.url,
           "--slo",
-          "p99<1s",
+          "p90<1s",
           "--step",
           "3s",
           "--confirm",
@@ -198,7 +198,7 @@ describe("bench ceiling: a short search", () => {
         [10, 20, 20],
       );
       assert.equal((row.result as { confirmation?: number }).confirmation, 2, "the stored outcome names its confirmation run");
-      assert.equal((row.settings as { slo: string }).slo, "p99<1s");
+      assert.equal((row.settings as { slo: string }).slo, "p90<1s");
       assert.equal(await prisma(ctl.url).runner.count(), 0, "its runner row is gone once it ends");
     } finally {
       delete process.env.DATABASE_URL;

@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, warmupSeconds: 1, durationSeconds: 3 });
 const queueSearch = (settings: Record<string, unknown>) =>
   createSearch(
-    { config, settings: CeilingSettings.parse({ slo: "p99<1s", stepSeconds: 3, confirmSeconds: 3, ...settings }), targetLabel: "test target" },
+    { config, settings: CeilingSettings.parse({ slo: "p90<1s", stepSeconds: 3, confirmSeconds: 3, ...settings }), targetLabel: "test target" },
     prisma(),
   );
 
