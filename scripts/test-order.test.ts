@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
-import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, longestFirst, SLOW_FIRST, WORKLOAD_RUNS } from "./test-order";
+import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, longestFirst, SLOW_FIRST, STORE_RUNS, WORKLOAD_RUNS } from "./test-order";
 
 test("the known-slow files start first, in their order, then the rest largest first", () => {
   // A renamed or deleted slow file would silently drop out of the list: each must still exist.
@@ -24,6 +24,9 @@ test("the files left out of CI's floor pass exist, and are the judgement runs an
       `${f}: only the conclusions' real runs are judgement runs`,
     );
   for (const f of WORKLOAD_RUNS) assert.match(f, /^workloads\//, `${f}: a workload's own runs`);
+  // The store's runs start no process and read nothing of the platform's: what would differ between Node versions.
+  for (const f of STORE_RUNS)
+    assert.doesNotMatch(readFileSync(path.join(PROJECT_ROOT, f), "utf8"), /node:child_process|\/proc\/|node:net\b/, `${f}: starts no process, reads no /proc`);
   // Never left out: what depends on the Node version (processes, the app, the platform, forked parts).
   for (const f of FLOOR_LEAVES_OUT) assert.doesNotMatch(f, /^(scripts|platform|app|deploy|runner\/parts)\/|part-runs|engine\.test/, f);
 });

@@ -69,6 +69,34 @@ export const WORKLOAD_RUNS = [
   "workloads/notify/notify.test.ts",
   "workloads/pacing.test.ts",
   "workloads/part-ledgers.test.ts",
+  "workloads/cache/runner.test.ts",
+  "workloads/pubsub/ledger.test.ts",
+  "workloads/runtime.test.ts",
+  "workloads/fixture-workload.test.ts",
+];
+
+/**
+ * The product's own records and bookkeeping over a real database, in this process (no process started, no
+ * socket of its own, no /proc): the control store's runs, targets and runners, run merges, sweeps and the
+ * footprint left on a target. Prisma and node-postgres queries that run the same on every Node version, and that
+ * the floor pass's app, CLI and parts tests exercise through the same modules.
+ */
+export const STORE_RUNS = [
+  "components/run/processes.test.ts",
+  "lib/compare/published.test.ts",
+  "lib/runs/old-shape-run.test.ts",
+  "lib/runs/recorder.test.ts",
+  "lib/runs/runs-list.test.ts",
+  "lib/status/runners.test.ts",
+  "lib/targets/capacity.test.ts",
+  "lib/targets/launch-race.test.ts",
+  "lib/targets/launch.test.ts",
+  "lib/targets/leak.test.ts",
+  "lib/targets/refused-targets.test.ts",
+  "lib/targets/store.test.ts",
+  "runner/footprint.test.ts",
+  "runner/merge-parts.test.ts",
+  "runner/sweep.test.ts",
 ];
 
 /**
@@ -78,7 +106,7 @@ export const WORKLOAD_RUNS = [
  * cores' worth of real runs took CI over 15 minutes; this is the half of the second pass that tested nothing the
  * first did not.
  */
-export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS];
+export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS, ...STORE_RUNS];
 
 /**
  * The order files start in: node's runner starts them in the order given, so the longest go first and the pass

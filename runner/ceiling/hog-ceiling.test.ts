@@ -25,8 +25,9 @@ after(async () => {
   await db.drop();
 });
 
+// The goal is on p90, which 2 s steps decide without running longer: what ends this search is the runner.
 test("beside a CPU hog the search ends with a confirmed lower bound, what stopped it and what to do", { timeout: 15 * 60_000 }, async () => {
-  const slo = parseSlo("p99<2s");
+  const slo = parseSlo("p90<2s");
   const metric = goalMetric("queue");
   assert.ok(slo.ok && metric.ok);
   const lines: string[] = [];

@@ -3,6 +3,7 @@
 //                     dead tuples the readers leave cannot be removed and every dequeue steps over them
 //   round trips       pub/sub with a read batch of 1 against a rate its one reader cannot meet: one message a claim
 //   a lock's stall    an ACCESS EXCLUSIVE lock held ~3 s mid-run by another session: the stall names it
+import { READ_BATCH_ONE } from "../../scripts/verdict-cases/read-batch-1";
 import { explainVerdict, evidenceOf } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -54,17 +55,7 @@ describe("the verdict names causes that are not one wait event", () => {
   });
   test("round trips: pub/sub reading one message a claim names the readers' round trips first, and the fix", async (t) => {
     // One reader, one message a claim, against 8,000 msg/s written in batches of 100: its round trips set its pace.
-    const { verdict } = await judged({
-      kind: "pubsub",
-      partitions: 1,
-      consumerGroups: 1,
-      writers: 2,
-      writeBatch: 100,
-      readBatch: 1,
-      throttleWritesPerSec: 8000,
-      durationSeconds: 6,
-      warmupSeconds: 1,
-    });
+    const { verdict } = await judged({ ...READ_BATCH_ONE, durationSeconds: 6 });
     t.diagnostic(verdict.statement);
     const rt = verdict.findings.find((f) => f.category === "connection-bound")!;
     assert.ok(rt.matched, explain(verdict));
