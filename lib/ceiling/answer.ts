@@ -65,7 +65,7 @@ export const stopWords = (perSec: string): Record<StopReason, string> => ({
   cancelled: "the search was cancelled; the steps done are kept",
   failed: "a step's run failed",
   starved:
-    "the runner could not drive a higher rate (it was starved of CPU every time one was measured), so the rate below it was confirmed and is a lower bound, not the target's ceiling. To look higher: more runner processes (--processes N, or Processes in the form) where this machine has cores to spare, the runner on another machine than the target, or a lower goal",
+    "the runner could not drive a higher rate (it was starved of CPU every time one was measured), so the rate below it is a lower bound, not the target's ceiling. To look higher: more runner processes (--processes N, or Processes in the form) where this machine has cores to spare, the runner on another machine than the target, or a lower goal",
   unconfirmed: "every longer run confirming the rate found failed, so no rate is confirmed",
 });
 

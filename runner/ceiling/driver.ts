@@ -129,6 +129,9 @@ export async function runStep(
   const measured: EngineSample[] = [];
   let seconds = confirmation ? o.confirmSeconds : o.stepSeconds;
   let measuredSeconds = 0;
+  // Items over every run of the step: its rates are over all its measured seconds, as its latencies are.
+  let written = 0;
+  let read = 0;
   for (let runs = 1; ; runs++) {
     const { summary, samples, client } = await runOnce(rate, index, o, seconds);
     const facts = stepFacts(summary, samples, rate, o.metric, client);
@@ -138,6 +141,8 @@ export async function runStep(
     if (encoded) merged.add(decodeHistogram(encoded));
     measured.push(...samples.filter((s) => s.phase === "measuring"));
     measuredSeconds += facts.measuredSeconds;
+    written += facts.achievedRate * facts.measuredSeconds;
+    read += (facts.readRate ?? 0) * facts.measuredSeconds;
     if (runs > 1) facts.latency = { ...facts.latency, stats: merged.totalCount ? percentilesOf(merged) : undefined };
     facts.goalEvidence = goalEvidenceOf(merged, measured, facts.latency.name, o.slo);
     const verdict = judgeStep(facts, o.slo);
@@ -162,8 +167,8 @@ export async function runStep(
       ...(unexplained ? { unexplained: true } : {}),
       ...(runs > 1 ? { runs } : {}),
       verdict,
-      achievedRate: facts.achievedRate,
-      readRate: facts.readRate,
+      achievedRate: measuredSeconds > 0 ? written / measuredSeconds : facts.achievedRate,
+      readRate: facts.readRate === null ? null : measuredSeconds > 0 ? read / measuredSeconds : facts.readRate,
       measuredSeconds,
       goal: facts.latency,
       latencyMs: latenciesOf(summary),
