@@ -39,7 +39,7 @@ test("beside a CPU hog the search ends with a confirmed lower bound, what stoppe
     stepSeconds: 2,
     confirmSeconds: 4,
     warmupSeconds: 1,
-    search: { ...SEARCH_DEFAULTS, startRate: 200, maxRate: 1_000_000, growth: 4, precision: 0.5, maxSteps: 10 },
+    search: { ...SEARCH_DEFAULTS, startRate: 50, maxRate: 1_000_000, growth: 4, precision: 0.5, maxSteps: 10 },
     log: (l) => lines.push(l),
   });
   const text = r.steps
