@@ -223,8 +223,10 @@ describe("ceiling search on the embedded Postgres", () => {
           reportIntervalSeconds: 1,
         }),
         slo: slo("p99<1s"),
+        // 4 s steps at 75 and 150 msg/s: 300 samples and more, which decide a p99 without running longer.
+        stepSeconds: 4,
         confirmSeconds: 4,
-        search: { ...SEARCH_DEFAULTS, startRate: 15, maxRate: 30, maxSteps: 6 },
+        search: { ...SEARCH_DEFAULTS, startRate: 75, maxRate: 150, maxSteps: 6 },
       }),
       engine: (index) => ({
         onPhase: (p) => {
@@ -241,11 +243,11 @@ describe("ceiling search on the embedded Postgres", () => {
     assert.equal(r.steps[2].rate, r.steps[1].rate, "run again at the same rate");
     assert.deepEqual(
       r.steps.filter((s) => !s.starved).map((s) => `${s.confirmation ? "c" : ""}${s.rate}:${s.sustained}`),
-      ["15:true", "30:true", "c30:true"],
+      ["75:true", "150:true", "c150:true"],
       text,
     );
     assert.equal(r.stop, "max-rate");
-    assert.equal(r.ceiling, 30, "never below the rate sustained, never charged for the starved step");
+    assert.equal(r.ceiling, 150, "never below the rate sustained, never charged for the starved step");
   });
 
   test("a cancel mid-search keeps the steps done", async () => {
