@@ -74,7 +74,8 @@ function resolve(fromFile: string, spec: string): string | null {
   return p.replace(/\.(c|m)?[jt]sx?$/, "").replace(/\/index$/, "");
 }
 
-const isTestFile = (f: string) => /\.test\.[jt]sx?$/.test(f) || /(^|\/)testing\.ts$/.test(f);
+/** Tests and what only tests run: a workload's testing.ts (its hooks) and the conformance suite (workloads/exercise/). */
+const isTestFile = (f: string) => /\.test\.[jt]sx?$/.test(f) || /(^|\/)testing\.ts$/.test(f) || f.startsWith("workloads/exercise/");
 
 /** Violations as "file: import", for one direction of the boundary. */
 function violations(dir: string, other: string, allowed: (file: string) => string[]): string[] {
