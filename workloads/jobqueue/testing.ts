@@ -6,7 +6,13 @@ export const hooks: WorkloadHooks = {
   faults: {
     loss: rowDeleted("job_queue", /^1 job the producers inserted is missing from job_queue/, "id = (SELECT max(id) FROM $table)"),
     duplicate: {
-      provoke: async ({ ledgers }) => ledgers.map((l, i) => (i === 0 ? { ...l, dequeued: [...(l.dequeued as number[]), (l.dequeued as number[])[0]] } : l)),
+      // The Yong driver's ledger holds the workload's under `workload`: its first dequeue, taken once more.
+      provoke: async ({ ledgers }) =>
+        ledgers.map((l, i) => {
+          if (i > 0) return l;
+          const w = l.workload as { dequeued: number[] };
+          return { ...l, workload: { ...w, dequeued: [...w.dequeued, w.dequeued[0]] } };
+        }),
       problem: /^1 dequeue took a job that had been dequeued already/,
     },
   },
