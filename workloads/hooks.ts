@@ -32,8 +32,8 @@ export interface WorkloadHooks {
   /** Configs (inputs without kind) with room to split over 3 or more parts, beside its presets: the suite splits
    *  each into 1 … 4 parts and checks they add up to the whole run. */
   splits?: Record<string, unknown>[];
-  /** How many items a run's verify() checked, read from its merged summary (every part's operations): the suite
-   *  checks a run over 2 processes verified every part's. Absent: only that it verified more than none. */
+  /** How many items a run's verify() checked, read from its summary's whole-run totals (a run over 2 processes:
+   *  every part's): the suite checks each run verified every item it counted. Absent: only that it checked some. */
   checked?(summary: RunSummary): number;
   /** What else a verified run over 2 processes must show in its facts and notes (asserts; throws when not). */
   overTwoProcesses?(summary: RunSummary): void;

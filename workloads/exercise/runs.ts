@@ -66,6 +66,7 @@ export async function engineRun(def: WorkloadDefinition, hooks: WorkloadHooks, u
   );
   assert.equal(summary.verification.ok, true, `${def.kind}: ${verificationError(summary)}`);
   assert.ok(summary.verification.checked > 0, `${def.kind}: verification checked nothing`);
+  if (hooks.checked) assert.equal(summary.verification.checked, hooks.checked(summary), `${def.kind}: checked = the items the run counted`);
   if (!knob) return;
   const written = throughputOf(summary, knob.paced)?.count ?? 0;
   assert.ok(written > 0, `${def.kind}: nothing was written`);
