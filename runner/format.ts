@@ -10,7 +10,7 @@ import { verificationLine } from "../lib/measurement/verification";
 import { clientNumbers } from "../lib/measurement/runner-load";
 import { keepUpOf, RUNNER_ROLE_WORDS, runnerLoadOf } from "../lib/measurement/headline";
 import { partsLines } from "../lib/measurement/part-view";
-import type { Report } from "./stats";
+import type { Report } from "./core/stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 export const num = (n: number, digits = 1) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });

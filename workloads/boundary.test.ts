@@ -131,7 +131,7 @@ test("runner/ reaches workloads/ only through the registries and the shared cont
   assert.deepEqual(found, [], `runner/ reaches into a workload:\n  ${found.join("\n  ")}`);
 });
 
-/** What only the engine core's pacers may do (runner/pacing.ts): wait for a due time, take one from a
+/** What only the engine core's pacers may do (runner/core/pacing.ts): wait for a due time, take one from a
  *  timetable, time an item from its schedule. A workload supplies operations; it does not pace them. */
 const PACING_CALLS: [RegExp, string][] = [
   [/\bsleepUntil\b/, "sleeps until a due time (sleepUntil)"],
@@ -141,7 +141,7 @@ const PACING_CALLS: [RegExp, string][] = [
   [/\bwriterLagMs\b/, "computes a writer's lag behind its share (writerLagMs)"],
 ];
 
-test("no workload paces its own load: waiting for due times and timing from them is the core's (runner/pacing.ts)", () => {
+test("no workload paces its own load: waiting for due times and timing from them is the core's (runner/core/pacing.ts)", () => {
   const found: string[] = [];
   for (const file of sourceFiles("workloads").filter((f) => !isTestFile(f))) {
     const code = withoutComments(readFileSync(path.join(PROJECT_ROOT, file), "utf8"));

@@ -205,7 +205,7 @@ export const timingFields = [warmupField, durationField, reportIntervalField, pr
 
 /** The fields every message workload has besides its own: write limit, payload and timing. */
 export const sharedFields = [throttleField, payloadField, ...timingFields];
-/** The readers' back-off after an empty poll (runner/timing.ts Backoff). */
+/** The readers' back-off after an empty poll (runner/core/timing.ts Backoff). */
 export const BACKOFF_MODES = ["reference-effective", "nominal"] as const;
 export type BackoffMode = (typeof BACKOFF_MODES)[number];
 export const BACKOFF_LABELS: Record<BackoffMode, { label: string; description: string }> = {
@@ -269,7 +269,7 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
 /**
  * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
  * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
- * runner stores (runner/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
+ * runner stores (runner/core/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
  */
 /** Pacing of a workload whose writes go through the engine's throttle (`throttleWritesPerSec`; 0 = unthrottled). */
 /** The write limit as the knob a ceiling search raises (the rate throttlePacing paces at). */

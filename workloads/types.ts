@@ -156,7 +156,7 @@ export interface OperationDef {
   chart?: { title: string; hint: string };
   /** Also timed from each operation's scheduled start under a throttle (coordinated omission corrected):
    *  the histogram's name and label ("writeScheduled", "write from schedule"). `writerLag`: how far each
-   *  writer fell behind its own share of the schedule (runner/timing.ts Throttle.writerLagMs), a histogram too. */
+   *  writer fell behind its own share of the schedule (runner/core/timing.ts Throttle.writerLagMs), a histogram too. */
   scheduled?: { name: string; label: string; writerLag?: { name: string; label: string } };
   /** Further counts kept with its rate (a read's empty polls): the stored key, the CSV column, the label. */
   counters?: { key: string; column: string; label: string }[];
@@ -202,7 +202,7 @@ export interface ConsumerDef {
 /**
  * How a run is paced, as its workload declares it for a parsed config:
  * - `throttle`: the engine's write throttle admits `operation` at `targetPerSecond` over all writers
- *   (runner/timing.ts Throttle; the from-schedule latencies and the "did not keep up" note come with it);
+ *   (runner/core/timing.ts Throttle; the from-schedule latencies and the "did not keep up" note come with it);
  * - `open-loop`: the workload starts `operation` on a fixed timetable at `targetPerSecond`, whatever the answers do;
  * - `closed-loop`: `virtualUsers` each send, wait for the answer and think `thinkMs` (no target rate);
  * - `unpaced`: as fast as the loops go.

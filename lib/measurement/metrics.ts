@@ -30,7 +30,7 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  *           a write held up by a stall is late from when it was due, not from when it was finally sent).
  * - writerLag: with a throttle only: how far a writer was behind its own share of the schedule (limit / writers),
  *           at each of its writes' end and once a second: a stall of one writer shows here, not in the rate.
- * workloads/fields.ts brokerMetrics declares these names; runner/stats.ts records them.
+ * workloads/fields.ts brokerMetrics declares these names; runner/core/stats.ts records them.
  *
  * Samples and summaries keep them under their operation (OperationFigures.latency: `writeScheduled` is the write's
  * `fromSchedule`, see latencyAddress). This type is the by-name view of them (operations.ts latenciesOf), which the

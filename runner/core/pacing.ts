@@ -3,8 +3,8 @@
 // declaration and hands it to the workload, which supplies only its operations (a write of a batch, a request of
 // a virtual user, the start of an arrival). The pacer waits for each due time on its clock (never before it:
 // timers fire early), and times each paced item from its schedule itself (coordinated omission corrected).
-// The clock is the pacer's own: real by default, a fake one in tests (runner/fake-clock.ts).
-import type { Pacing } from "../workloads/types";
+// The clock is the pacer's own: real by default, a fake one in tests (runner/core/fake-clock.ts).
+import type { Pacing } from "../../workloads/types";
 import { clock, type Stopper, sleepUntil, Throttle } from "./timing";
 
 /** A clock and a way to wait on it: what every pacer reads time from and sleeps with. */
@@ -14,7 +14,7 @@ export interface PaceClock {
   sleepUntil(due: number, stop: Stopper): Promise<void>;
 }
 
-/** The runner's monotonic clock (runner/timing.ts). */
+/** The runner's monotonic clock (runner/core/timing.ts). */
 export const realClock: PaceClock = { now: clock, sleepUntil };
 
 /** Where a paced item's latency from its schedule goes (RunStats.recordScheduled). */

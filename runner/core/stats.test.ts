@@ -2,10 +2,10 @@
 // operation's counters.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { mibPerSec } from "../lib/measurement/metrics";
-import { SampleMetrics } from "../lib/measurement/sample";
+import { mibPerSec } from "../../lib/measurement/metrics";
+import { SampleMetrics } from "../../lib/measurement/sample";
 import { BEHIND_SCHEDULE_NOTE_SECONDS, RunStats, ScheduleWatch } from "./stats";
-import { throughputOf, latencyOf } from "../lib/measurement/operations";
+import { throughputOf, latencyOf } from "../../lib/measurement/operations";
 
 /** A watch of a 1,000 msg/s throttle with 4 writers of batch 1 (slack 5 messages), fed whole-second intervals.
  *  A second is "above the limit" from 1,000 × 1.05 + 5 = 1,055 messages on. */

@@ -6,8 +6,8 @@
 // histograms if the interval belonged to the measured window (warm-up and drain are excluded), and resets
 // them. Counters work the same way. Memory is fixed: a few histograms per consumer group, no per-message
 // arrays, so a 10-minute run holds as much as a 10-second one.
-import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../lib/measurement/histogram";
-import { encodeHistogram } from "../lib/measurement/histogram";
+import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../../lib/measurement/histogram";
+import { encodeHistogram } from "../../lib/measurement/histogram";
 import {
   type GroupFigures,
   type LatencyByMetric,
@@ -17,9 +17,9 @@ import {
   type OperationFigures,
   type Operations,
   type Phase,
-} from "../lib/measurement/metrics";
-import type { SampleMetrics } from "../lib/measurement/sample";
-import type { Histograms } from "../lib/measurement/summary";
+} from "../../lib/measurement/metrics";
+import type { SampleMetrics } from "../../lib/measurement/sample";
+import type { Histograms } from "../../lib/measurement/summary";
 
 /** Latencies recorded once for the whole run (writerLag: how far each writer is behind its share, see Throttle). */
 export type RunMetric = "write" | "writeScheduled" | "writerLag";
