@@ -15,7 +15,8 @@ import type { RunTelemetry } from "../lib/telemetry/report";
 import type { ClientInput } from "../lib/telemetry/verdict";
 import { backoffOf, definitionOf, type WorkloadConfig } from "../lib/workloads/config";
 import type { RunnerLoadMeter } from "./load-meter";
-import type { RunStats, ScheduleWatch } from "./core/stats";
+import type { ScheduleWatch } from "./core/schedule-watch";
+import type { RunStats } from "./core/stats";
 import { E2E_CLOCK } from "./core/timing";
 import { agree, countWords } from "../lib/words";
 
