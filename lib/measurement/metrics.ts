@@ -44,6 +44,12 @@ export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
 export const LATENCY_KINDS = ["fromSend", "fromSchedule", "writerLag"] as const;
 export type LatencyKind = (typeof LATENCY_KINDS)[number];
 export const OperationLatency = z.partialRecord(z.enum(LATENCY_KINDS), LatencyStats);
+
+/** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed
+ *  (hdr-histogram-js encodeIntoCompressedBase64), by operation and latency kind, so runs can be merged and re-read
+ *  (a summary's, lib/measurement/summary.ts; runner/core/stats.ts writes them). */
+export const Histograms = z.record(z.string(), z.partialRecord(z.enum(LATENCY_KINDS), z.string()));
+export type Histograms = z.infer<typeof Histograms>;
 export type OperationLatency = z.infer<typeof OperationLatency>;
 
 /**

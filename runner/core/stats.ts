@@ -10,6 +10,7 @@ import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../..
 import { encodeHistogram } from "../../lib/measurement/histogram";
 import {
   type GroupFigures,
+  type Histograms,
   type LatencyByMetric,
   type LatencyKind,
   type LatencyStats,
@@ -19,7 +20,6 @@ import {
   type Phase,
 } from "../../lib/measurement/metrics";
 import type { SampleMetrics } from "../../lib/measurement/sample";
-import type { Histograms } from "../../lib/measurement/summary";
 
 /** Latencies recorded once for the whole run (writerLag: how far each writer is behind its share, see Throttle). */
 export type RunMetric = "write" | "writeScheduled" | "writerLag";
