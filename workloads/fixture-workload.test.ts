@@ -184,7 +184,7 @@ test("its describer names the run, and compare has a row for each of its fields"
 });
 
 test("what it declares it measures is what the charts, the run page, the CSV and compare show", () => {
-  // A second of an echo run as runner/stats.ts makes it: its ping rate (RunStats.op("ping")) and latency. (The
+  // A second of an echo run as runner/core/stats.ts makes it: its ping rate (RunStats.op("ping")) and latency. (The
   // broker's write/read counters are still required fields of a sample: zero here, and not shown, since echo
   // declares no operation by those names.)
   let now = 0;
