@@ -51,7 +51,7 @@ async function runKept(config: WorkloadConfig, during?: (schema: string) => Prom
 }
 
 const dropSchema = (schema: string) => admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-/** The notes about writers and their throttle (runner/stats.ts ScheduleWatch). */
+/** The notes about writers and their throttle (runner/core/schedule-watch.ts ScheduleWatch). */
 const scheduleNotes = (s: RunSummary) => (s.notes ?? []).filter((n) => /behind schedule|above the [\d,]+ msg\/s throttle/.test(n));
 
 // The workloads on the engine's write throttle; the others (Yong's, DBOS's open loop) have their own integration tests beside them (workloads/*/runner.test.ts).

@@ -13,15 +13,16 @@ import { explainPgError, lostConnection, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary } from "../lib/measurement/summary";
 import { definitionOf, MAX_DRAIN_SECONDS, pacingOf, payloadBytesOf, type WorkloadConfig } from "../lib/workloads/config";
-import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
+import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./core/pg/pgclient";
 import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
 import { schemaComment, schemaLock } from "./sweep";
-import { RunFootprint } from "./footprint";
+import { RunFootprint } from "./core/footprint";
 import { loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
 import { RunnerLoadMeter } from "./load-meter";
-import { RunStats, ScheduleWatch, type Report } from "./stats";
-import { Pacer } from "./pacing";
-import { busyWaitForTest, clock, Stopper } from "./timing";
+import { ScheduleWatch } from "./core/schedule-watch";
+import { RunStats, type Report } from "./core/stats";
+import { Pacer } from "./core/pacing";
+import { busyWaitForTest, clock, Stopper } from "./core/timing";
 import { workloadFor } from "../workloads/runners";
 import { TelemetryRecorder } from "./telemetry/recorder";
 import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
@@ -480,7 +481,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   }
 
   /**
-   * Ends the clients, undoes the run's footprint outside its schema (runner/footprint.ts: jobs first, extensions
+   * Ends the clients, undoes the run's footprint outside its schema (runner/core/footprint.ts: jobs first, extensions
    * after the schema) and drops the schema; returns what was left behind (for the run's error), if anything.
    */
   async function teardown(): Promise<string | undefined> {

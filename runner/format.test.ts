@@ -9,7 +9,7 @@ import type { LatencyStats } from "../lib/measurement/metrics";
 import { RunSummary } from "../lib/measurement/summary";
 import { PROJECT_ROOT } from "../lib/paths";
 import { liveLine, summaryText } from "./format";
-import type { Report } from "./stats";
+import type { Report } from "./core/stats";
 
 const recorded = RunSummary.parse(JSON.parse(readFileSync(path.join(PROJECT_ROOT, "fixtures/client-bound-run.json"), "utf8")).run.summary);
 

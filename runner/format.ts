@@ -3,6 +3,7 @@ import type { LatencyStats } from "../lib/measurement/metrics";
 import type { RunSummary } from "../lib/measurement/summary";
 import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
+import { msText, num } from "../lib/number-text";
 import { countWords, plural, unitWords } from "../lib/words";
 import { counterOf, type MetricModel, groupsOf, latencyMetrics, latencyOf, rateOperations, throughputOf } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
@@ -10,12 +11,11 @@ import { verificationLine } from "../lib/measurement/verification";
 import { clientNumbers } from "../lib/measurement/runner-load";
 import { keepUpOf, RUNNER_ROLE_WORDS, runnerLoadOf } from "../lib/measurement/headline";
 import { partsLines } from "../lib/measurement/part-view";
-import type { Report } from "./stats";
+import type { Report } from "./core/stats";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
-export const num = (n: number, digits = 1) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-/** Milliseconds with about 3 significant digits, for a column headed "(ms)" (the bench scripts' tables). */
-export const msText = (v: number | undefined) => (v === undefined ? "–" : v >= 100 ? num(v, 0) : v >= 10 ? num(v, 1) : num(v, 2));
+// The number formatters the bench scripts import from here too.
+export { msText, num };
 
 /** The CLI's line per report interval; the latencies are the workload's charted ones ("write", "read", "e2e"). */
 export function liveLine(r: Report, kind: string): string {

@@ -3,7 +3,7 @@
 export { runWorkload, verificationError } from "./engine";
 export { parseArgs, usage, workloadUsage } from "./cli-args";
 export { summaryText } from "./format";
-// A simulated clock for driving the core's pacers (runner/pacing.ts) in tests.
-export { FakeClock } from "./fake-clock";
+// A simulated clock for driving the core's pacers (runner/core/pacing.ts) in tests.
+export { FakeClock } from "./core/fake-clock";
 // The target's footprint a workload's context carries (tests build contexts of their own).
-export { RunFootprint } from "./footprint";
+export { RunFootprint } from "./core/footprint";

@@ -15,8 +15,9 @@ import type { RunTelemetry } from "../lib/telemetry/report";
 import type { ClientInput } from "../lib/telemetry/verdict";
 import { backoffOf, definitionOf, type WorkloadConfig } from "../lib/workloads/config";
 import type { RunnerLoadMeter } from "./load-meter";
-import type { RunStats, ScheduleWatch } from "./stats";
-import { E2E_CLOCK } from "./timing";
+import type { ScheduleWatch } from "./core/schedule-watch";
+import type { RunStats } from "./core/stats";
+import { E2E_CLOCK } from "./core/timing";
 import { agree, countWords } from "../lib/words";
 
 export interface TargetFacts {
@@ -74,7 +75,7 @@ export async function ownSummary(i: OwnSummaryInput): Promise<RunSummary> {
   const { config, stats, meter, facts, cpuSeconds, schedule, unreadAtEnd, verification } = i;
   const endedAt = new Date();
   const measuredSeconds = stats.measuredSeconds();
-  // Each operation's figures over the measured window, per consumer group too, and the histograms (runner/stats.ts).
+  // Each operation's figures over the measured window, per consumer group too, and the histograms (runner/core/stats.ts).
   const window = stats.windowFigures(measuredSeconds);
   const latencyMs = latenciesOf(window);
   const writes = throughputOf(window, "write") ?? { count: 0, perSecond: 0 };

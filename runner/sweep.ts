@@ -8,7 +8,7 @@ import pg from "pg";
 import type { PrismaClient } from "../lib/db";
 import { FINAL_STATUSES, type RunStatus } from "../lib/measurement/metrics";
 import { failureCause, maskUrl } from "../lib/targets/pgurl";
-import { closeClient, ident } from "./pg/pgclient";
+import { closeClient, ident } from "./core/pg/pgclient";
 
 /** A schema of a run unknown to this control store is left alone this long (the run may still be going). */
 export const GRACE_MS = 60 * 60 * 1000;

@@ -13,7 +13,7 @@ import { freezeServer, startTestServer, testControlStore } from "../lib/testing"
 import { WorkloadConfig } from "../lib/workloads/config";
 import { CANCEL_DEADLINE_MS, RunCancelled, runWorkload } from "./engine";
 import { startRunnerLoop } from "./main";
-import { closeClient, LOOP_STATEMENT_TIMEOUT_MS, openClient } from "./pg/pgclient";
+import { closeClient, LOOP_STATEMENT_TIMEOUT_MS, openClient } from "./core/pg/pgclient";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let url: string;

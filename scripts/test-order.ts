@@ -103,7 +103,7 @@ export const STORE_RUNS = [
   "lib/targets/leak.test.ts",
   "lib/targets/refused-targets.test.ts",
   "lib/targets/store.test.ts",
-  "runner/footprint.test.ts",
+  "runner/core/footprint.test.ts",
   "runner/merge-parts.test.ts",
   "runner/sweep.test.ts",
 ];

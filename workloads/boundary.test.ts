@@ -3,10 +3,11 @@
 // registries and the workload-agnostic contract. Every import spelling counts: relative, "@/" alias,
 // export-from, side-effect, dynamic import() and require().
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
+import { isTestFile, moduleOf, pathLiterals, sourceFiles, specifiersOf, withoutComments } from "../lib/source-imports";
 
 /** What workload code may import from runner/. */
 const CORE = ["runner/core"];
@@ -15,112 +16,22 @@ const HARNESS = ["runner/harness"];
 /** What runner/ may import from workloads/: the two registries and the contract every workload shares. */
 const RUNNER_MAY_REACH = ["workloads/index", "workloads/runners", "workloads/types", "workloads/runtime"];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) return sourceFiles(rel);
-    return /\.(c|m)?[jt]sx?$/.test(e.name) ? [rel] : [];
-  });
-}
-
-/** Comments removed (strings kept as they are), so a comment that names a path is not taken for an import. */
-function withoutComments(src: string): string {
-  let out = "";
-  let quote = "";
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (quote) {
-      out += c;
-      if (c === "\\") out += src[++i] ?? "";
-      else if (c === quote) quote = "";
-    } else if (c === "/" && src[i + 1] === "/") {
-      while (i < src.length && src[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && src[i + 1] === "*") {
-      const end = src.indexOf("*/", i + 2);
-      i = end < 0 ? src.length : end + 1;
-    } else {
-      if (c === '"' || c === "'" || c === "`") quote = c;
-      out += c;
-    }
-  }
-  return out;
-}
-
-/** Every module specifier in a file; a dynamic import or require of something other than a string literal is
- *  returned as `<computed: …>` (it cannot be checked, so it is refused). */
-export function specifiersOf(src: string): string[] {
-  const code = withoutComments(src);
-  const out: string[] = [];
-  for (const m of code.matchAll(/\b(?:import|export)\s+(?:type\s+)?[^;'"`]*?\bfrom\s*(['"])([^'"]+)\1/g)) out.push(m[2]);
-  for (const m of code.matchAll(/\bimport\s*(['"])([^'"]+)\1/g)) out.push(m[2]);
-  for (const m of code.matchAll(/\b(?:import|require)\s*\(\s*([^)]*?)\s*[,)]/g)) {
-    const lit = /^(['"`])([^'"`$]+)\1$/.exec(m[1]);
-    out.push(lit ? lit[2] : `<computed: ${m[1]}>`);
-  }
-  return out;
-}
-
-/** Every relative or "@/" path written in a quoted string anywhere in the file (a path kept in a variable and
- *  imported later, or one the comment stripper might miss): checked as if imported. */
-export const pathLiterals = (src: string) => [...src.matchAll(/(["'`])((?:\.\.?\/)+[^"'`\s]+|@\/[^"'`\s]+)\1/g)].map((m) => m[2]);
-
-/** A specifier as a project path without extension or /index ("runner/core"), or null for a package. */
-function resolve(fromFile: string, spec: string): string | null {
-  let p: string;
-  if (spec.startsWith("@/")) p = spec.slice(2);
-  else if (spec.startsWith(".")) p = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), spec));
-  else return null;
-  return p.replace(/\.(c|m)?[jt]sx?$/, "").replace(/\/index$/, "");
-}
-
-/** Tests and what only tests run: a workload's testing.ts (its hooks) and the conformance suite (workloads/exercise/). */
-const isTestFile = (f: string) => /\.test\.[jt]sx?$/.test(f) || /(^|\/)testing\.ts$/.test(f) || f.startsWith("workloads/exercise/");
-
 /** Violations as "file: import", for one direction of the boundary. */
 function violations(dir: string, other: string, allowed: (file: string) => string[]): string[] {
   const out: string[] = [];
-  // This file's own sample imports (the scanner's test below) are text, not imports.
-  for (const file of sourceFiles(dir).filter((f) => f !== "workloads/boundary.test.ts")) {
+  for (const file of sourceFiles(dir)) {
     const src = readFileSync(path.join(PROJECT_ROOT, file), "utf8");
     for (const spec of new Set([...specifiersOf(src), ...pathLiterals(src)])) {
       if (spec.startsWith("<computed")) {
         if (file.startsWith("workloads/")) out.push(`${file}: ${spec} (a computed import cannot be checked: use a string literal)`);
         continue;
       }
-      const target = resolve(file, spec);
+      const target = moduleOf(file, spec);
       if (target && (target === other || target.startsWith(`${other}/`)) && !allowed(file).includes(target)) out.push(`${file}: "${spec}"`);
     }
   }
   return out;
 }
-
-test("the scanner sees every spelling of an import", () => {
-  const src = `
-    import { a } from "../../runner/timing";
-    import type { B } from '@/runner/stats';
-    export { c } from "../runner/pg/pgclient.ts";
-    import "../runner/side-effect";
-    const d = await import("../runner/format");
-    const e = require("../runner/engine");
-    const f = await import(name);
-    // import { g } from "../runner/commented-out"; a path such as pubsub/*.go in a comment
-    import { h } from "../runner/after-the-comment"; /* import "../runner/in-a-block" */
-  `;
-  assert.deepEqual(specifiersOf(src), [
-    "../../runner/timing",
-    "@/runner/stats",
-    "../runner/pg/pgclient.ts",
-    "../runner/after-the-comment",
-    "../runner/side-effect",
-    "../runner/format",
-    "../runner/engine",
-    "<computed: name>",
-  ]);
-  assert.deepEqual(pathLiterals('const spec = "../../runner/engine"; const ok = "not/a/path";'), ["../../runner/engine"]);
-  assert.equal(resolve("workloads/x/runner.ts", "@/runner/core/index.ts"), "runner/core");
-  assert.equal(resolve("workloads/x/runner.ts", "../../runner/core"), "runner/core");
-});
 
 test("workload code imports runner/ only through the engine core's entry (runner/core)", () => {
   const found = violations("workloads", "runner", (f) => (isTestFile(f) ? [...CORE, ...HARNESS] : CORE));
@@ -132,7 +43,7 @@ test("runner/ reaches workloads/ only through the registries and the shared cont
   assert.deepEqual(found, [], `runner/ reaches into a workload:\n  ${found.join("\n  ")}`);
 });
 
-/** What only the engine core's pacers may do (runner/pacing.ts): wait for a due time, take one from a
+/** What only the engine core's pacers may do (runner/core/pacing.ts): wait for a due time, take one from a
  *  timetable, time an item from its schedule. A workload supplies operations; it does not pace them. */
 const PACING_CALLS: [RegExp, string][] = [
   [/\bsleepUntil\b/, "sleeps until a due time (sleepUntil)"],
@@ -142,7 +53,7 @@ const PACING_CALLS: [RegExp, string][] = [
   [/\bwriterLagMs\b/, "computes a writer's lag behind its share (writerLagMs)"],
 ];
 
-test("no workload paces its own load: waiting for due times and timing from them is the core's (runner/pacing.ts)", () => {
+test("no workload paces its own load: waiting for due times and timing from them is the core's (runner/core/pacing.ts)", () => {
   const found: string[] = [];
   for (const file of sourceFiles("workloads").filter((f) => !isTestFile(f))) {
     const code = withoutComments(readFileSync(path.join(PROJECT_ROOT, file), "utf8"));

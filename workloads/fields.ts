@@ -1,6 +1,7 @@
 // Building blocks of workload definitions: the schema of a field table, and the fields every message
 // workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
+import { BACKOFF_MODES, type BackoffMode } from "../lib/backoff";
 import type { FieldDef, FieldGroup, MetricModel, Pacing, RateKnob } from "./types";
 
 /** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
@@ -205,9 +206,8 @@ export const timingFields = [warmupField, durationField, reportIntervalField, pr
 
 /** The fields every message workload has besides its own: write limit, payload and timing. */
 export const sharedFields = [throttleField, payloadField, ...timingFields];
-/** The readers' back-off after an empty poll (runner/timing.ts Backoff). */
-export const BACKOFF_MODES = ["reference-effective", "nominal"] as const;
-export type BackoffMode = (typeof BACKOFF_MODES)[number];
+/** The readers' back-off after an empty poll (lib/backoff.ts; runner/core/timing.ts Backoff sleeps it). */
+export { BACKOFF_MODES, type BackoffMode };
 export const BACKOFF_LABELS: Record<BackoffMode, { label: string; description: string }> = {
   "reference-effective": {
     label: "as the reference really sleeps",
@@ -269,7 +269,7 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
 /**
  * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
  * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
- * runner stores (runner/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
+ * runner stores (runner/core/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
  */
 /** Pacing of a workload whose writes go through the engine's throttle (`throttleWritesPerSec`; 0 = unthrottled). */
 /** The write limit as the knob a ceiling search raises (the rate throttlePacing paces at). */

@@ -121,7 +121,7 @@ test("its describer names the run, and compare has a row for each of its fields"
 });
 
 test("what it declares it measures is what the charts, the run page, the CSV and compare show", () => {
-  // A second of an append run as runner/stats.ts makes it: its appends (the write) and its reads back
+  // A second of an append run as runner/core/stats.ts makes it: its appends (the write) and its reads back
   // (RunStats.op("fetch")), each with its latency.
   let now = 0;
   const stats = new RunStats([], 0, () => now);

@@ -12,7 +12,7 @@ export interface WorkloadContext<C extends WorkloadConfig> {
   /** The run's own schema on the target, already quoted (e.g. "pgbb_r_1a2b3c"). Every table lives in it. */
   schema: string;
   stats: RunStats;
-  /** Paces the run's operations as its definition declares (runner/pacing.ts): the workload supplies only the
+  /** Paces the run's operations as its definition declares (runner/core/pacing.ts): the workload supplies only the
    *  operations; `pacer.throttle` is null unless the run is throttle-paced. */
   pacer: Pacer;
   /** Stops the writer loops (end of the measured window, or cancel). */
@@ -133,7 +133,7 @@ export function canStampSchedule(payloadBytes: number, throttled: boolean, notes
 
 /**
  * Reads the writer's stamp from a bytea value in text form ("\x" + hex, which every runner session asks for:
- * runner/pg/pgclient.ts SESSION_SETTINGS): hex chars 2..17 are the first 8 bytes. `scratch` is an 8-byte Buffer reused
+ * runner/core/pg/pgclient.ts SESSION_SETTINGS): hex chars 2..17 are the first 8 bytes. `scratch` is an 8-byte Buffer reused
  * by the caller, so reading a stamp allocates nothing. Returns NaN when the value is not in hex form or is not
  * a clock reading of this run (between `notBefore` and `notAfter`, clock ms): such a stamp is never a sample.
  * `atByte`: where the stamp starts in the payload (SCHEDULE_STAMP_OFFSET for the scheduled time).

@@ -2,7 +2,11 @@
 // the reproducing command, compare and the importer all read a workload from this, so adding one is one
 // folder (workloads/<kind>/definition.ts + runner.ts) and one line in each registry.
 import type { z } from "zod";
+import type { Pacing } from "../runner/core";
 import type { BackoffMode } from "./fields";
+
+/** How a run is paced: the engine core's declaration (runner/core/pacing.ts), which a definition returns. */
+export type { Pacing };
 
 /** The New run form's sections, in order. */
 export const GROUP_LABEL = { load: "Load", batches: "Messages and batches", timing: "Timing" } as const;
@@ -156,7 +160,7 @@ export interface OperationDef {
   chart?: { title: string; hint: string };
   /** Also timed from each operation's scheduled start under a throttle (coordinated omission corrected):
    *  the histogram's name and label ("writeScheduled", "write from schedule"). `writerLag`: how far each
-   *  writer fell behind its own share of the schedule (runner/timing.ts Throttle.writerLagMs), a histogram too. */
+   *  writer fell behind its own share of the schedule (runner/core/timing.ts Throttle.writerLagMs), a histogram too. */
   scheduled?: { name: string; label: string; writerLag?: { name: string; label: string } };
   /** Further counts kept with its rate (a read's empty polls): the stored key, the CSV column, the label. */
   counters?: { key: string; column: string; label: string }[];
@@ -197,29 +201,6 @@ export interface ConsumerDef {
   read: string;
   readIncludesClaim: boolean;
   batchFlag?: string;
-}
-
-/**
- * How a run is paced, as its workload declares it for a parsed config:
- * - `throttle`: the engine's write throttle admits `operation` at `targetPerSecond` over all writers
- *   (runner/timing.ts Throttle; the from-schedule latencies and the "did not keep up" note come with it);
- * - `open-loop`: the workload starts `operation` on a fixed timetable at `targetPerSecond`, whatever the answers do;
- * - `closed-loop`: `virtualUsers` each send, wait for the answer and think `thinkMs` (no target rate);
- * - `unpaced`: as fast as the loops go.
- */
-export interface Pacing {
-  kind: "throttle" | "open-loop" | "closed-loop" | "unpaced";
-  /** Items of `unit` per second the pacing aims at (throttle and open loop). */
-  targetPerSecond?: number;
-  /** The paced item in the workload's own words, as its operation declares it ("msg", "row", "req", "workflow"). */
-  unit: string;
-  /** The declared operation (metrics.operations[].name) the pacing admits or starts. */
-  operation: string;
-  virtualUsers?: number;
-  thinkMs?: number;
-  /** The workload's load goes through the engine's throttle when it has a rate (its rate field; 0 = off, so
-   *  `unpaced`): compare then says "unthrottled" rather than nothing. */
-  throttleable?: boolean;
 }
 
 /** How a config's paced rate is set: the fields set, and the config with the rate set to `perSecond` (and

@@ -5,11 +5,9 @@
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { NextRequest } from "next/server";
-import { prisma } from "@/lib/db";
 import { PROJECT_ROOT } from "@/lib/paths";
-import { testControlStore, testDatabase } from "@/lib/testing";
 import { proxy } from "../../proxy";
 import * as compare from "./compare/route";
 import * as imports from "./imports/route";
@@ -18,6 +16,7 @@ import * as events from "./runs/[id]/events/route";
 import * as runOne from "./runs/[id]/route";
 import * as runs from "./runs/route";
 import * as targets from "./targets/route";
+import { appDatabases } from "@/lib/app-testing";
 
 const APP = path.join(PROJECT_ROOT, "app");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -53,19 +52,7 @@ function unknownId(pattern: string): string {
   return { imports: "imp_000000000000", targets: "t_0000000000", ceilings: "c_000000000000", references: "no-such-reference" }[collection] ?? "r_000000000000";
 }
 
-let ctl: Awaited<ReturnType<typeof testControlStore>>;
-let target: Awaited<ReturnType<typeof testDatabase>>;
-before(async () => {
-  ctl = await testControlStore("fuzz_ctl");
-  target = await testDatabase("fuzz_tgt");
-  process.env.TARGET_DATABASE_URL = target.url;
-  process.env.TARGET_IS_EMBEDDED = "1";
-});
-after(async () => {
-  await prisma().$disconnect();
-  await ctl.drop();
-  await target.drop();
-});
+appDatabases("fuzz");
 
 const BASE = "http://127.0.0.1:3000";
 let sent = 0;

@@ -3,7 +3,7 @@
 // between samples from the newest sample's elapsed time and when it arrived.
 import { useEffect, useState } from "react";
 import { fmtDuration, PHASE_LABEL } from "@/lib/runs/format";
-import { runTimeOf } from "@/lib/workloads/run-time";
+import { runTimeOf } from "@/lib/run-time";
 
 export function RunProgress(props: {
   status: string;

@@ -2,6 +2,7 @@
 // Postgres refuses a NUL byte in text (error 22021), and an id that could never exist should not reach the
 // database at all: a malformed id is a 400 naming the field, not a 500 or a slow 404.
 import { z } from "zod";
+import { workloadDefinition, workloadDefinitions } from "../workloads/config";
 
 /** Run ids are r_<12 hex>, imports imp_<12 hex>, targets t_<10 hex>; older fixtures use shorter words. */
 const ID_SHAPE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
@@ -33,3 +34,14 @@ export function firstFieldErrors(err: z.ZodError, topField: string): Record<stri
   for (const i of err.issues) out[i.path.join(".") || topField] ??= i.message;
   return out;
 }
+
+/** A list's `?workload=<kind>` filter: a registered workload's kind, else a message naming the kinds there are. */
+export const WorkloadFilter = z
+  .string()
+  .refine((k) => workloadDefinition(k) !== undefined, {
+    error: (i) =>
+      `workload ${quoteInput(String(i.input))} is unknown; use ${workloadDefinitions()
+        .map((d) => d.kind)
+        .join(" or ")}`,
+  })
+  .optional();

@@ -40,15 +40,18 @@ export const MAX_CONFIRMATIONS = 3;
 /** The throttle counts whole messages per second: no step below 1 msg/s. */
 export const MIN_RATE = 1;
 
-/** What the plan needs of a step. */
+/** What the plan needs of a step (lib/ceiling/step.ts CeilingStep is one). */
 export interface Tried {
+  /** The rate asked for, in the paced unit (msg/s, row/s, req/s, workflow/s: lib/ceiling/rate.ts searchUnit). */
   rate: number;
   sustained: boolean;
-  /** The runner was starved while it measured: the step says nothing about the target. */
+  /** The runner was starved while it measured: the step says nothing about the target; run again, never charged
+   *  to the target (its verdict's `starved` says why). */
   starved?: boolean;
-  /** A confirmation run of the rate found (longer than a step). */
+  /** The longer run confirming the rate found. */
   confirmation?: boolean;
-  /** Not sustained on latency while the server had headroom: measured once more before it counts. */
+  /** Not sustained on latency alone while its run's telemetry found the server with headroom (rate-bound) or
+   *  found nothing: measured once more before it counts. */
   unexplained?: boolean;
   /** The measurement again of an earlier step's rate: it decides that rate in the earlier one's place. */
   remeasure?: boolean;

@@ -1,24 +1,14 @@
 // The shapes of a ceiling search's record, browser-safe: one judged step, the step in progress, the outcome.
 import type { LatencyByMetric, LatencyStats, Phase } from "../measurement/metrics";
 import type { SampleMetrics } from "../measurement/sample";
-import type { Bracket, StopReason } from "./search";
+import type { Bracket, StopReason, Tried } from "./search";
 import type { ClientLoad, StepVerdict } from "./verdict";
 
-/** One step, as it is printed and stored (runner/ceiling/driver.ts makes it). */
-export interface CeilingStep {
+/** One step, as it is printed and stored (runner/ceiling/driver.ts makes it): what the plan reads of it (Tried: its
+ *  rate in the paced unit, whether it held, and whether it was starved, a confirmation, unexplained or a
+ *  re-measurement), and what it measured. */
+export interface CeilingStep extends Tried {
   index: number;
-  /** The rate asked for, in the paced unit (msg/s, row/s, req/s, workflow/s: lib/ceiling/rate.ts searchUnit). */
-  rate: number;
-  sustained: boolean;
-  /** The runner was starved while measuring: run again, never charged to the target (verdict.starved says why). */
-  starved?: boolean;
-  /** The longer run confirming the rate found (lib/ceiling/search.ts). */
-  confirmation?: boolean;
-  /** Not sustained on latency alone while its run's telemetry found the server with headroom (rate-bound) or
-   *  found nothing: re-measured once before it counts (lib/ceiling/search.ts). */
-  unexplained?: boolean;
-  /** A re-measurement of an earlier step's rate: it decides that rate in its place. */
-  remeasure?: boolean;
   /** How many runs measured it, when more than one (an undecided latency goal runs again: runner/ceiling/driver.ts). */
   runs?: number;
   verdict: StepVerdict;

@@ -1,9 +1,9 @@
 // How far an A/B set has got and how long it has left, from its runs as the page polls them: runs done of total,
 // the time each finished run took (its own start and finish), the running run's elapsed time, and each run's
-// planned load (warm-up + measured window, lib/workloads/run-time.ts). What a run takes beyond its planned load
+// planned load (warm-up + measured window, lib/run-time.ts). What a run takes beyond its planned load
 // (setting up the target, the drain, verifying) is measured on the finished runs and added to the runs still to
 // come; before any has finished it is unknown, and the time left is a lower bound, said so. Browser-safe.
-import { runTimeOf } from "../workloads/run-time";
+import { runTimeOf } from "../run-time";
 
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 

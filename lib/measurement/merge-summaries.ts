@@ -68,7 +68,7 @@ function mergeGroups(parts: readonly PartSummary[], sec: number): RunSummary["gr
   if (!parts.some((p) => p.summary.groups)) return undefined;
   const names = [...new Set(parts.flatMap((p) => (p.summary.groups ?? []).map((g) => g.group)))];
   return names.map((group) => {
-    // A summary of one group leaves its histograms out: they are the run's (runner/stats.ts windowFigures).
+    // A summary of one group leaves its histograms out: they are the run's (runner/core/stats.ts windowFigures).
     const mine = parts.flatMap((p) =>
       (p.summary.groups ?? [])
         .filter((g) => g.group === group)

@@ -30,7 +30,7 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
  *           a write held up by a stall is late from when it was due, not from when it was finally sent).
  * - writerLag: with a throttle only: how far a writer was behind its own share of the schedule (limit / writers),
  *           at each of its writes' end and once a second: a stall of one writer shows here, not in the rate.
- * workloads/fields.ts brokerMetrics declares these names; runner/stats.ts records them.
+ * workloads/fields.ts brokerMetrics declares these names; runner/core/stats.ts records them.
  *
  * Samples and summaries keep them under their operation (OperationFigures.latency: `writeScheduled` is the write's
  * `fromSchedule`, see latencyAddress). This type is the by-name view of them (operations.ts latenciesOf), which the
@@ -44,6 +44,12 @@ export type LatencyByMetric = z.infer<typeof LatencyByMetric>;
 export const LATENCY_KINDS = ["fromSend", "fromSchedule", "writerLag"] as const;
 export type LatencyKind = (typeof LATENCY_KINDS)[number];
 export const OperationLatency = z.partialRecord(z.enum(LATENCY_KINDS), LatencyStats);
+
+/** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed
+ *  (hdr-histogram-js encodeIntoCompressedBase64), by operation and latency kind, so runs can be merged and re-read
+ *  (a summary's, lib/measurement/summary.ts; runner/core/stats.ts writes them). */
+export const Histograms = z.record(z.string(), z.partialRecord(z.enum(LATENCY_KINDS), z.string()));
+export type Histograms = z.infer<typeof Histograms>;
 export type OperationLatency = z.infer<typeof OperationLatency>;
 
 /**

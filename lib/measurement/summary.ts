@@ -1,7 +1,7 @@
 // The summary of a finished run: one documented schema, written by the runner into Run.summary and
 // by `bench --json`, read by every page, the compare view and the exports.
 import { z } from "zod";
-import { LATENCY_KINDS, GroupFigures, Operations } from "./metrics";
+import { GroupFigures, Histograms, Operations } from "./metrics";
 import { isOldSummary, upgradeSummary } from "./upgrade";
 import { SummaryRunnerLoad } from "./runner-load";
 import { SummaryPart } from "./part-figures";
@@ -54,10 +54,8 @@ export const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 
-/** Cumulative HDR histograms of the measured window (values in microseconds), base64 compressed
- *  (hdr-histogram-js encodeIntoCompressedBase64), by operation and latency kind, so runs can be merged and re-read. */
-export const Histograms = z.record(z.string(), z.partialRecord(z.enum(LATENCY_KINDS), z.string()));
-export type Histograms = z.infer<typeof Histograms>;
+/** A summary's histograms (./metrics.ts, where the recorder that writes them reads their shape). */
+export { Histograms };
 
 const RunSummaryV2 = z.object({
   schemaVersion: z.literal(2),

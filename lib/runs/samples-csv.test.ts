@@ -2,7 +2,7 @@
 // before workloads declared their metrics (docs/api.md lists them; scripts and notebooks read them).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { RunStats } from "../../runner/stats";
+import { RunStats } from "../../runner/core/stats";
 import { workloadFor } from "../../workloads/runners";
 import { csvColumns, samplesToCsv } from "./samples-csv";
 import type { Sample } from "../measurement/sample";

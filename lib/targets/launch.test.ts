@@ -2,29 +2,16 @@
 // take their defaults, present but unusable ones are refused. Real control store and target, no mocks.
 import assert from "node:assert/strict";
 import os from "node:os";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { POST } from "../../app/api/runs/route";
 import { prisma } from "../db";
 import { getRun } from "../runs/store";
 import { registerRunner } from "../status/runners";
-import { testControlStore, testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 import { partsProblem } from "../workloads/parts";
+import { appDatabases } from "../app-testing";
 
-let ctl: Awaited<ReturnType<typeof testControlStore>>;
-let target: Awaited<ReturnType<typeof testDatabase>>;
-
-before(async () => {
-  ctl = await testControlStore("launch_ctl");
-  target = await testDatabase("launch_tgt");
-  process.env.TARGET_DATABASE_URL = target.url;
-  process.env.TARGET_IS_EMBEDDED = "1";
-});
-after(async () => {
-  await prisma().$disconnect();
-  await ctl.drop();
-  await target.drop();
-});
+appDatabases("launch");
 
 async function post(config: unknown): Promise<{ status: number; body: { error?: string; fields?: Record<string, string>; id?: string } }> {
   const res = await POST(

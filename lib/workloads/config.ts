@@ -82,7 +82,7 @@ export function throttleFact(c: WorkloadConfig): number | null {
   return p?.throttleable ? 0 : null;
 }
 
-export { MAX_DRAIN_SECONDS, type RunTime, runTimeOf } from "./run-time";
+export { MAX_DRAIN_SECONDS, type RunTime, runTimeOf } from "../run-time";
 
 /** Runs that may load the target longer than this are confirmed before launch (the form asks). */
 export const LONG_RUN_SECONDS = 5 * 60;

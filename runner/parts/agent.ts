@@ -8,7 +8,7 @@
 import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import type pg from "pg";
-import { clock } from "../timing";
+import { clock } from "../core/timing";
 import { type ClaimedPart, connectStore, type ExitedMessage, PART_HEARTBEAT_MS, PartMailbox, sql, wakeFor } from "./remote-store";
 import { forkPart, partEntry } from "./part-entry";
 import { type ClockOffset, offsetToTarget } from "./target-clock";

@@ -5,7 +5,7 @@ import type { LatencyByMetric, Phase } from "../../lib/measurement/metrics";
 import { mergePartOperations, type PartSample } from "../../lib/measurement/parts";
 import { loadOverSamples, type SampleRunnerLoad } from "../../lib/measurement/runner-load";
 import type { SampleMetrics } from "../../lib/measurement/sample";
-import type { Report } from "../stats";
+import type { Report } from "../core/stats";
 
 /** A latency kind's metric name as a report keys it (metrics.ts latencyAddress, the other way round). */
 const metricName = (operation: string, kind: string) => (kind === "fromSend" ? operation : kind === "writerLag" ? "writerLag" : `${operation}Scheduled`);

@@ -2,7 +2,7 @@
 // stop of every part at the run's end (politely, then SIGKILL: no part process is ever left behind).
 import os from "node:os";
 import type { PartSample } from "../../lib/measurement/parts";
-import { clock } from "../timing";
+import { clock } from "../core/timing";
 import type { FromPart, ToPart } from "./protocol";
 
 export type DoneMessage = Extract<FromPart, { type: "done" }>;

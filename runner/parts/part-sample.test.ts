@@ -1,12 +1,12 @@
-// A part's second (./part-sample.ts) and its clock correction (runner/timing.ts): the pieces a run over several
+// A part's second (./part-sample.ts) and its clock correction (runner/core/timing.ts): the pieces a run over several
 // processes is merged from, checked without processes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { performance } from "node:perf_hooks";
 import { decodeHistogram } from "../../lib/measurement/histogram";
 import { mergeSamples } from "../../lib/measurement/parts";
-import { RunStats } from "../stats";
-import { clock, setClockCorrection } from "../timing";
+import { RunStats } from "../core/stats";
+import { clock, setClockCorrection } from "../core/timing";
 import { tickPart } from "./part-sample";
 
 test("a part's backlog is its own contribution, never clamped: a readers-only queue part's is negative, and the parts' sum is the run's", () => {

@@ -4,7 +4,7 @@ import { encodeHistogram, type Histogram, newHistogram } from "../../lib/measure
 import { type LatencyKind, latencyAddress, type Phase } from "../../lib/measurement/metrics";
 import type { EncodedLatency, PartGroup, PartMeasure, PartOperation, PartSample } from "../../lib/measurement/parts";
 import type { SampleMetrics } from "../../lib/measurement/sample";
-import type { RunStats } from "../stats";
+import type { RunStats } from "../core/stats";
 
 const RUN_METRICS = ["write", "writeScheduled", "writerLag"] as const;
 const GROUP_METRICS = ["read", "claim", "e2e", "e2eScheduled"] as const;

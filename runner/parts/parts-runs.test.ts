@@ -9,7 +9,7 @@ import { testDatabase } from "../../lib/testing";
 import { WorkloadConfig } from "../../lib/workloads/config";
 import { partsProblem } from "../../lib/workloads/parts";
 import { type EngineSample, runWorkload, verificationError } from "../engine";
-import type { Report } from "../stats";
+import type { Report } from "../core/stats";
 
 let db: { url: string; drop: () => Promise<void> };
 before(async () => {

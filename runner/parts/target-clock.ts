@@ -3,7 +3,7 @@
 // is the part's clock minus the coordinator's, whatever hosts they run on. Of PROBES round trips of
 // `SELECT clock_timestamp()`, the shortest one's midpoint sets the offset; half its round trip is the uncertainty.
 import pg from "pg";
-import { clock } from "../timing";
+import { clock } from "../core/timing";
 
 const PROBES = 10;
 

@@ -14,8 +14,8 @@
 //   cancelled server-side (a long set-up statement would otherwise hold the cancel up).
 import pg from "pg";
 import { describeUrl } from "../../lib/targets/pgurl";
-import { clock } from "../timing";
-import { closeClient, destroyConnection, type TargetClient } from "./pgclient";
+import { clock } from "../core/timing";
+import { closeClient, destroyConnection, type TargetClient } from "../core/pg/pgclient";
 
 export const SILENCE_MS = 10_000;
 export const PROBE_TIMEOUT_MS = 10_000;

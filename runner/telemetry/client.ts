@@ -1,11 +1,11 @@
 // The client side of the verdict, read at each telemetry reading: the runner's CPU and longest event-loop delay
-// (the runner-load meter's, runner/stats.ts, so they are the numbers the client-bound check uses) and how busy
+// (the runner-load meter's, runner/load-meter.ts, so they are the numbers the client-bound check uses) and how busy
 // its event loop was (performance.eventLoopUtilization: on a machine shared with other work, a busy loop can get
 // far less than a core of CPU, so CPU alone misses it). Node runs every loop on one thread, so a loop busy all
 // the time means the runner, not Postgres, set the pace.
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import type { ClientRates } from "../../lib/telemetry/shape";
-import { clock } from "../timing";
+import { clock } from "../core/timing";
 import { RunnerLoadMeter } from "../load-meter";
 
 export class ClientProbe {

@@ -7,8 +7,8 @@
 import type pg from "pg";
 import { explainPgError } from "../../lib/targets/pgurl";
 import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, WaitCounts, XminHolder } from "../../lib/telemetry/shape";
-import { closeClient, openClient, type TargetClient } from "../pg/pgclient";
-import { clock, Stopper } from "../timing";
+import { closeClient, openClient, type TargetClient } from "../core/pg/pgclient";
+import { clock, Stopper } from "../core/timing";
 import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
 import { lockWaitsIn, WaitSampler, type WaitTally } from "./waits";

@@ -16,7 +16,7 @@ import pg from "pg";
 import { type CpuHogs, cpuHogs, startTestServer, testDatabase } from "../../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { runWorkload } from "../engine";
-import { clock } from "../timing";
+import { clock } from "../core/timing";
 
 const explain = explainVerdict;
 

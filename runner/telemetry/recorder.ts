@@ -10,7 +10,7 @@ import type { RunTelemetry } from "../../lib/telemetry/report";
 import type { TelemetryInfo, TelemetrySample } from "../../lib/telemetry/shape";
 import { verdictOf, type VerdictInput } from "../../lib/telemetry/verdict";
 import { WindowAccumulator } from "../../lib/telemetry/window";
-import type { TargetClient } from "../pg/pgclient";
+import type { TargetClient } from "../core/pg/pgclient";
 import { TelemetryCollector } from "./collector";
 
 /** How long an engine sample waits for its reading before going out without one (the reading still counts in the window). */

@@ -9,8 +9,8 @@
 // backend) is read instead, once per sample: the same counts without a statement ten times a second.
 import { explainPgError } from "../../lib/targets/pgurl";
 import type { BackendCounts, LockBlocker, WaitCounts, WaitSource } from "../../lib/telemetry/shape";
-import { closeClient, openClient, type TargetClient } from "../pg/pgclient";
-import { clock, Stopper } from "../timing";
+import { closeClient, openClient, type TargetClient } from "../core/pg/pgclient";
+import { clock, Stopper } from "../core/timing";
 
 /** The counts of the readings since the last take: each backend seen in one reading counts once. */
 export interface WaitTally {

@@ -96,7 +96,7 @@ test("inserts: one autocommit INSERT per row, the study's statement", async () =
   assert.ok(insert, "an insert is in the log");
   assertSameShape([transactionShape(insert, schema)], FIXTURE.inserts.transactions, "inserts");
   // Every logged statement of the run's connections is that insert (after each connection's session settings,
-  // runner/pg/pgclient.ts): nothing else is sent per row.
+  // runner/core/pg/pgclient.ts): nothing else is sent per row.
   const others = txs.flatMap((t) => transactionShape(t, schema)).filter((s) => s !== FIXTURE.inserts.transactions[0][0] && !s.startsWith("SET bytea_output"));
   assert.deepEqual(others, []);
 });

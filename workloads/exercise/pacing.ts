@@ -1,5 +1,5 @@
 // exercise(): a workload's declared pacing, driven by the engine core's pacers on a simulated clock
-// (runner/fake-clock.ts): for each preset, a throttle or open loop admits what it declares, never early, and
+// (runner/core/fake-clock.ts): for each preset, a throttle or open loop admits what it declares, never early, and
 // its from-schedule latency grows when the operation is too slow for the rate (coordinated omission); virtual
 // users send again after answer + think time; an unpaced loop never waits.
 import assert from "node:assert/strict";

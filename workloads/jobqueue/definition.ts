@@ -3,7 +3,7 @@
 // serves the dequeue covers every row (baseline) or only pending ones (modded: a partial index). Browser-safe;
 // the SQL is in runner.ts.
 import type { z } from "zod";
-import { runTimeOf } from "../../lib/workloads/run-time";
+import { runTimeOf } from "../../lib/run-time";
 import { plural, fieldTable } from "../fields";
 import { defineWorkload, type PublishedResult } from "../types";
 import {

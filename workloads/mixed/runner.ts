@@ -48,7 +48,7 @@ async function scheduleCacheExpiry(admin: pg.Client, schema: string, footprint: 
   if (!/(^|,)\s*pg_cron\s*(,|$)/.test(r.rows[0].preload))
     return skipped("pg_cron is not in the target's shared_preload_libraries (it must be loaded at server start)");
   try {
-    // Created for the run if missing, and dropped after it when no other run or job uses it (runner/footprint.ts).
+    // Created for the run if missing, and dropped after it when no other run or job uses it (runner/core/footprint.ts).
     const ext = await footprint.holdExtension(admin, "pg_cron");
     if (!ext.ok) return skipped(ext.why);
     // Jobs of earlier runs whose schema is gone (a run that failed before it could unschedule its own).

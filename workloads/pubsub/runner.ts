@@ -98,7 +98,7 @@ export const pubsubSql = (s: string, partitions: number) => ({
 /**
  * A batch of random payloads as the text form of a bytea[] parameter, `{\\x<hex>,\\x<hex>,…}`: what the
  * reference's driver sends (lib/pq encodes pq.Array([][]byte) as text). Written in place into a buffer, by
- * default the parameter region of a pre-built Bind message (runner/pg/protocol.ts), so a 100 × 1 KiB batch
+ * default the parameter region of a pre-built Bind message (runner/core/pg/protocol.ts), so a 100 × 1 KiB batch
  * costs one random fill and one hex pass and nothing to allocate or copy (node-postgres' serialiser copied
  * the 200 KB several times per batch: ~10% of the runner's CPU at 5,000 msg/s).
  */

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { queuedParts } from "../dbos/fields";
 import { profileField } from "../dbos/schema";
 import { DBOS_QUEUED_MANY_QUEUES_30K, DBOS_QUEUED_ONE_QUEUE_12K } from "../dbos/published";
-import { runTimeOf } from "../../lib/workloads/run-time";
+import { runTimeOf } from "../../lib/run-time";
 import { byGroup, paramsObject, plural, throttlePacing, throttleKnob, timingFields } from "../fields";
 import { defineWorkload, type MetricModel } from "../types";
 

@@ -2,7 +2,7 @@
 // queue count, back to back (each saved with --save like any run, each its own --json file), then prints the
 // completion rate against the number of queues: the curve the study published only as a chart.
 import { latencyOf, throughputOf } from "../../lib/measurement/operations";
-import { msText, num } from "../../runner/core";
+import { msText, num } from "../../lib/number-text";
 import { paceMark } from "../../lib/telemetry/pace-mark";
 import type { CliSweep, SweepPlan, SweepPoint } from "../runtime";
 import { parseQueueCounts } from "./definition";

@@ -42,7 +42,7 @@ class SearchWorkload implements YongWorkload {
   async setup(admin: pg.Client) {
     const c = this.ctx.config;
     if (c.trigram && c.variant === "baseline") {
-      // Created for the run if missing, and then dropped after it (runner/footprint.ts).
+      // Created for the run if missing, and then dropped after it (runner/core/footprint.ts).
       const t = await this.ctx.footprint.holdExtension(admin, "pg_trgm");
       if (!t.ok)
         throw new Error(`the indexed baseline needs pg_trgm, but ${t.why}. Run without the pg_trgm option (--trigram), or install the extension on the target`);

@@ -1,7 +1,7 @@
 // The request driver of Yong's workloads (server-only): what the article's k6 + Express API did, minus HTTP.
 // Requests run on a pool of `pool` connections (the API's node-postgres Pool, default 10), started either by
 // virtual users in a closed loop (send, wait for the answer, think, as k6 VUs) or on an open-loop timetable of
-// `rate` requests/s, whatever the answers do: the engine core's pacer (runner/pacing.ts) runs both, as the
+// `rate` requests/s, whatever the answers do: the engine core's pacer (runner/core/pacing.ts) runs both, as the
 // definition declares its pacing; the driver supplies the request.
 //
 // Every request is timed twice: from its start (open loop: its scheduled start, so a slow target shows as

@@ -1,26 +1,13 @@
 // The ceiling search API against a real control store and target: launch checks (config, settings, target)
 // named field by field, the search's life-cycle over the API (queued, cancelled, deleted), malformed ids.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { prisma } from "@/lib/db";
-import { testControlStore, testDatabase } from "@/lib/testing";
+import { test } from "node:test";
 import * as cancel from "./[id]/cancel/route";
 import * as one from "./[id]/route";
 import * as ceilings from "./route";
+import { appDatabases } from "@/lib/app-testing";
 
-let ctl: Awaited<ReturnType<typeof testControlStore>>;
-let target: Awaited<ReturnType<typeof testDatabase>>;
-before(async () => {
-  ctl = await testControlStore("ceiling_api_ctl");
-  target = await testDatabase("ceiling_api_tgt");
-  process.env.TARGET_DATABASE_URL = target.url;
-  process.env.TARGET_IS_EMBEDDED = "1";
-});
-after(async () => {
-  await prisma().$disconnect();
-  await ctl.drop();
-  await target.drop();
-});
+appDatabases("ceiling_api");
 
 const BASE = "http://127.0.0.1:3000";
 const post = (body: unknown) =>

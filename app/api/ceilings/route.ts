@@ -1,24 +1,15 @@
 import { z } from "zod";
-import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
+import { firstFieldErrors, WorkloadFilter } from "@/lib/api/ids";
 import { launchCeiling } from "@/lib/ceiling/launch";
 import { listSearches } from "@/lib/ceiling/store";
 import { toCeilingView } from "@/lib/ceiling/view";
-import { workloadDefinition, workloadDefinitions } from "@/lib/workloads/config";
 import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 const Query = z.object({
-  workload: z
-    .string()
-    .refine((k) => workloadDefinition(k) !== undefined, {
-      error: (i) =>
-        `workload ${quoteInput(String(i.input))} is unknown; use ${workloadDefinitions()
-          .map((d) => d.kind)
-          .join(" or ")}`,
-    })
-    .optional(),
+  workload: WorkloadFilter,
 });
 
 /** GET /api/ceilings[?workload=<kind>]: every ceiling search, newest first, with its steps. */

@@ -1,25 +1,17 @@
 import { z } from "zod";
-import { firstFieldErrors, quoteInput } from "@/lib/api/ids";
+import { firstFieldErrors, quoteInput, WorkloadFilter } from "@/lib/api/ids";
 import { listRunRows } from "@/lib/runs/store";
 import { toRunView } from "@/lib/runs/view";
 import { RUN_STATUSES } from "@/lib/measurement/metrics";
 import { launchRun } from "@/lib/targets/launch";
-import { workloadDefinition, workloadDefinitions } from "@/lib/workloads/config";
+import { workloadDefinitions } from "@/lib/workloads/config";
 import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 const RunsQuery = z.object({
-  workload: z
-    .string()
-    .refine((k) => workloadDefinition(k) !== undefined, {
-      error: (i) =>
-        `workload ${quoteInput(String(i.input))} is unknown; use ${workloadDefinitions()
-          .map((d) => d.kind)
-          .join(" or ")}`,
-    })
-    .optional(),
+  workload: WorkloadFilter,
   status: z
     .string()
     .optional()

@@ -1,26 +1,14 @@
 // POST /api/runs/ab: N pairs of both variants queued with the same load on the same target in ABBA order (the
 // runner takes the oldest queued run first) and recorded as a group, or a 400 naming what is wrong and nothing queued.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { prisma } from "@/lib/db";
 import { getAbGroup } from "@/lib/compare/ab-store";
 import { getRun } from "@/lib/runs/store";
-import { testControlStore, testDatabase } from "@/lib/testing";
 import { POST } from "./route";
+import { appDatabases } from "@/lib/app-testing";
 
-let ctl: Awaited<ReturnType<typeof testControlStore>>;
-let target: Awaited<ReturnType<typeof testDatabase>>;
-before(async () => {
-  ctl = await testControlStore("ab_ctl");
-  target = await testDatabase("ab_route_tgt");
-  process.env.TARGET_DATABASE_URL = target.url;
-  process.env.TARGET_IS_EMBEDDED = "1";
-});
-after(async () => {
-  await prisma().$disconnect();
-  await ctl.drop();
-  await target.drop();
-});
+appDatabases("ab_route");
 
 const post = async (body: unknown) => {
   const res = await POST(

@@ -1,4 +1,4 @@
-// A simulated clock for the pacers (runner/pacing.ts PaceClock): time moves only when the test runs it, so a
+// A simulated clock for the pacers (runner/core/pacing.ts PaceClock): time moves only when the test runs it, so a
 // test drives a pacer for many simulated seconds in a few real milliseconds, and no result depends on how busy
 // the machine is. An operation that "takes" time waits on this clock too (took()).
 import type { PaceClock } from "./pacing";

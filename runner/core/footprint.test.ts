@@ -1,4 +1,4 @@
-// Runs leave the target as they found it (runner/footprint.ts), on a real Postgres: the search workload's
+// Runs leave the target as they found it (runner/core/footprint.ts), on a real Postgres: the search workload's
 // pg_trgm option creates the extension on a database without it and the run drops it after, whether it
 // completed or failed; an extension that was there before stays; one another run still uses stays until that
 // run ends; one a user's object came to depend on stays (never CASCADE). pg_cron is not in the embedded
@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import pg from "pg";
-import { testDatabase } from "../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
-import { runWorkload } from "./engine";
+import { testDatabase } from "../../lib/testing";
+import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
+import { runWorkload } from "../engine";
 import { EXTENSION_MARK, RunFootprint } from "./footprint";
 
 const dbs: { url: string; drop: () => Promise<void> }[] = [];

@@ -1,6 +1,6 @@
 // Clocks, sleeps and the write throttle.
 import { performance } from "node:perf_hooks";
-import type { BackoffMode } from "../lib/workloads/config";
+import type { BackoffMode } from "../../lib/backoff";
 
 /** Added to every clock reading: 0, except in a part of a run over several processes (runner/parts/), whose clock
  *  is set to its coordinator's once, before its load starts, so stamps that cross parts are on one clock. */

@@ -1,7 +1,7 @@
 // node-postgres clients for the target: one dedicated connection per writer and per reader (as the
 // reference tool's db.Conn per goroutine), plus one admin connection for set-up, monitoring and checks.
 import pg from "pg";
-import { connectFailure } from "../../lib/targets/pgurl";
+import { connectFailure } from "../../../lib/targets/pgurl";
 import { clock } from "../timing";
 
 /**
@@ -159,7 +159,7 @@ export async function rollbackQuietly(c: pg.Client) {
 
 /**
  * Counts the statements in flight on `tc` and when it last made progress: every statement (node-postgres' own
- * and the lean ones, runner/pg/leanquery.ts) goes through client.query and ends with one ReadyForQuery.
+ * and the lean ones, runner/core/pg/leanquery.ts) goes through client.query and ends with one ReadyForQuery.
  */
 function trackProgress(tc: TargetClient) {
   const client = tc.client as unknown as { query: (...args: unknown[]) => unknown; connection: { on(ev: string, fn: () => void): void } };

@@ -6,16 +6,16 @@
 // this file catches the internals moving, and names the one that moved.
 //
 // Pinned in package.json: pg 8.23.1, pg-protocol 1.16.1 (exact versions, no range). After upgrading either,
-// run this file and protocol.test.ts (`node --import tsx --test runner/pg/internals.test.ts
-// runner/pg/protocol.test.ts`); a failure names the internal and the file that depends on it.
+// run this file and protocol.test.ts (`node --import tsx --test runner/core/pg/internals.test.ts
+// runner/core/pg/protocol.test.ts`); a failure names the internal and the file that depends on it.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { PROJECT_ROOT } from "../../lib/paths";
-import { testDatabase } from "../../lib/testing";
+import { PROJECT_ROOT } from "../../../lib/paths";
+import { testDatabase } from "../../../lib/testing";
 import { LeanQuery } from "./leanquery";
 import { bindExecuteMessage } from "./protocol";
 
@@ -44,7 +44,7 @@ const versionOf = (pkg: string, installed: string) => (pinned[pkg] === installed
 const versions = `${versionOf("pg", pgInstalled.version)}, ${versionOf("pg-protocol", protocolInstalled.version)}`;
 
 const moved = (what: string, dependent: string, detail: string) =>
-  `node-postgres internal \`${what}\` ${detail} (${versions}): runner/pg/${dependent} depends on it; re-check and update`;
+  `node-postgres internal \`${what}\` ${detail} (${versions}): runner/core/pg/${dependent} depends on it; re-check and update`;
 
 interface Internal {
   /** How the code names it, e.g. "Client.prototype._pulseQueryQueue". */

@@ -28,7 +28,7 @@ export class LeanQuery {
   /** Rows collected while the statement runs (raw text values, null for SQL NULL). */
   private rows: (string | null)[][] = NO_ROWS;
   values: unknown[] | undefined;
-  /** A pre-built Bind…Sync sequence to send instead of serialising `values` (runner/pg/protocol.ts). */
+  /** A pre-built Bind…Sync sequence to send instead of serialising `values` (runner/core/pg/protocol.ts). */
   private message: Buffer | undefined;
   /** Simple queries: the Query message, built once. */
   private readonly simple: Buffer | undefined;

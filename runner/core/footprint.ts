@@ -10,7 +10,7 @@
 //   one a killed run left behind is still marked, and the next run that uses it drops it;
 // - DROP EXTENSION without CASCADE: if anything else came to depend on it (a user's index), it stays.
 import type pg from "pg";
-import { explainPgError } from "../lib/targets/pgurl";
+import { explainPgError } from "../../lib/targets/pgurl";
 
 /** The comment that marks an extension a run created. */
 export const EXTENSION_MARK = "pg-broker-bench:";

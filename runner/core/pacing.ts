@@ -1,11 +1,33 @@
 // The engine core's pacers: a run's load is paced here, never in a workload. A definition declares its pacing
-// (workloads/types.ts Pacing: throttle, open-loop, closed-loop, unpaced); the engine builds one Pacer from that
+// (Pacing, below: throttle, open-loop, closed-loop, unpaced); the engine builds one Pacer from that
 // declaration and hands it to the workload, which supplies only its operations (a write of a batch, a request of
 // a virtual user, the start of an arrival). The pacer waits for each due time on its clock (never before it:
 // timers fire early), and times each paced item from its schedule itself (coordinated omission corrected).
-// The clock is the pacer's own: real by default, a fake one in tests (runner/fake-clock.ts).
-import type { Pacing } from "../workloads/types";
+// The clock is the pacer's own: real by default, a fake one in tests (runner/core/fake-clock.ts).
 import { clock, type Stopper, sleepUntil, Throttle } from "./timing";
+
+/**
+ * How a run is paced, as its workload declares it for a parsed config (workloads/types.ts WorkloadDefinition.pacing):
+ * - `throttle`: the engine's write throttle admits `operation` at `targetPerSecond` over all writers
+ *   (./timing.ts Throttle; the from-schedule latencies and the "did not keep up" note come with it);
+ * - `open-loop`: the workload starts `operation` on a fixed timetable at `targetPerSecond`, whatever the answers do;
+ * - `closed-loop`: `virtualUsers` each send, wait for the answer and think `thinkMs` (no target rate);
+ * - `unpaced`: as fast as the loops go.
+ */
+export interface Pacing {
+  kind: "throttle" | "open-loop" | "closed-loop" | "unpaced";
+  /** Items of `unit` per second the pacing aims at (throttle and open loop). */
+  targetPerSecond?: number;
+  /** The paced item in the workload's own words, as its operation declares it ("msg", "row", "req", "workflow"). */
+  unit: string;
+  /** The declared operation (metrics.operations[].name) the pacing admits or starts. */
+  operation: string;
+  virtualUsers?: number;
+  thinkMs?: number;
+  /** The workload's load goes through the engine's throttle when it has a rate (its rate field; 0 = off, so
+   *  `unpaced`): compare then says "unthrottled" rather than nothing. */
+  throttleable?: boolean;
+}
 
 /** A clock and a way to wait on it: what every pacer reads time from and sleeps with. */
 export interface PaceClock {
@@ -14,7 +36,7 @@ export interface PaceClock {
   sleepUntil(due: number, stop: Stopper): Promise<void>;
 }
 
-/** The runner's monotonic clock (runner/timing.ts). */
+/** The runner's monotonic clock (runner/core/timing.ts). */
 export const realClock: PaceClock = { now: clock, sleepUntil };
 
 /** Where a paced item's latency from its schedule goes (RunStats.recordScheduled). */

@@ -9,7 +9,7 @@
 // for every launched task), and the drain time, last completion minus the timetable's end, is what the
 // study printed: "> 0 means the database could not keep up". A drain longer than MAX_DRAIN_SECONDS is cut
 // off: units still waiting then are not run, counted and noted.
-import { MAX_DRAIN_SECONDS } from "../lib/workloads/config";
+import { MAX_DRAIN_SECONDS } from "../../lib/run-time";
 import { type Pacer, Slot } from "./pacing";
 import type { TargetClient } from "./pg/pgclient";
 import type { Stopper } from "./timing";
