@@ -15,7 +15,8 @@ export function sourceFiles(dir: string): string[] {
   });
 }
 
-export const isTestFile = (f: string) => /\.test\.[jt]sx?$/.test(f) || /(^|\/)testing\.ts$/.test(f);
+/** Tests and what only tests run: a workload's testing.ts (its hooks) and the conformance suite (workloads/exercise/). */
+export const isTestFile = (f: string) => /\.test\.[jt]sx?$/.test(f) || /(^|\/)testing\.ts$/.test(f) || f.startsWith("workloads/exercise/");
 
 /** Comments removed (strings kept as they are), so a comment that names a path is not taken for an import. */
 export function withoutComments(src: string): string {

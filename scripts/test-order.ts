@@ -17,7 +17,8 @@ export const SLOW_FIRST = [
   "runner/telemetry/evidence-runs.test.ts",
   "runner/engine.test.ts",
   "runner/telemetry/pace-verdict.test.ts",
-  "lib/ceiling/batch.test.ts",
+  "workloads/exercise/two-processes-1.test.ts",
+  "workloads/exercise/two-processes-2.test.ts",
   "runner/telemetry/verdict-runs.test.ts",
   "runner/ceiling/cli.test.ts",
   "runner/telemetry/rate-verdict-runs.test.ts",
@@ -25,6 +26,9 @@ export const SLOW_FIRST = [
   "runner/telemetry/client-rule-runs.test.ts",
   "runner/ceiling/execute.test.ts",
   "lib/compare/ab.test.ts",
+  "workloads/exercise/exercise-1.test.ts",
+  "workloads/exercise/exercise-2.test.ts",
+  "workloads/exercise/exercise-3.test.ts",
 ];
 
 /**
@@ -37,7 +41,6 @@ export const JUDGEMENT_RUNS = [
   "runner/ceiling/hog-ceiling.test.ts",
   "runner/ceiling/cli.test.ts",
   "runner/ceiling/execute.test.ts",
-  "lib/ceiling/batch.test.ts",
   "lib/ceiling/step-words.test.ts",
   "lib/compare/ab.test.ts",
   "lib/compare/ab-flagged.test.ts",
@@ -56,11 +59,17 @@ export const JUDGEMENT_RUNS = [
 
 /**
  * A workload's own semantics over real runs at length (its statements against the study's logs, its pacing, its
- * ledgers, its sweep), for workloads that other files also run for real on every pass (runner/engine.test.ts runs
- * pub/sub, the queue and queued workflows; workloads/part-runs.test.ts cache, workflows, queued workflows and notify,
- * over forked parts): SQL and JavaScript that run the same on every Node version.
+ * ledgers, its sweep) and the conformance suite every workload passes (workloads/exercise/: short runs in one
+ * process and over 2 forked parts), for workloads that other files also run for real on every pass
+ * (runner/engine.test.ts runs pub/sub, the queue and queued workflows; runner/parts/ forks parts of real runs):
+ * SQL and JavaScript that run the same on every Node version.
  */
 export const WORKLOAD_RUNS = [
+  "workloads/exercise/exercise-1.test.ts",
+  "workloads/exercise/exercise-2.test.ts",
+  "workloads/exercise/exercise-3.test.ts",
+  "workloads/exercise/two-processes-1.test.ts",
+  "workloads/exercise/two-processes-2.test.ts",
   "workloads/queued-workflows/runner.test.ts",
   "workloads/queued-workflows/sweep.test.ts",
   "workloads/queued-workflows/sweep-mark.test.ts",

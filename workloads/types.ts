@@ -93,7 +93,7 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   clientMemory(config: z.output<S>): MemoryPart[];
   clientMemoryFormula: string;
   /** Paced writes sent on one scheduled time (a transaction's batch, or DBOS's batch of inserts): the pacer admits
-   *  them at once, so counts move by this much (lib/ceiling/batch.test.ts checks it against what is sent). */
+   *  them at once, so counts move by this much (the conformance suite, workloads/exercise/runs.ts, checks it against what is sent). */
   writeBatch(config: z.output<S>): number;
   /** How a run with this config is paced and at what rate: the engine reads this, never the config's fields. */
   pacing(config: z.output<S>): Pacing;
