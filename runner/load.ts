@@ -51,6 +51,8 @@ export interface LoadInput {
    */
   drain: (phase: RunPhase, drainStart: number) => Promise<void>;
   setPhase?: (p: Phase) => void;
+  /** The measured window ends early once this holds (the test harness: once every part has done enough). */
+  measureUntil?: () => boolean;
   /** Tests only: blocks the event loop for `forMs` every `everyMs` from the writers' start to the drain's. */
   busyWaitForTest?: { everyMs: number; forMs: number };
 }
@@ -63,6 +65,9 @@ export interface LoadResult {
   /** How long the drain took (s). */
   drainSeconds: number;
 }
+
+/** The global index a writer role names ("writer 3 p4" → 3), else its position: its share of the throttle. */
+export const writerIndexOf = (role: string, position: number) => Number(/\d+/.exec(role)?.[0] ?? position);
 
 /** The load: from the readers' start to the loops' end. Throws the run's failure (control) if one came. */
 export async function runLoad(i: LoadInput): Promise<LoadResult> {
@@ -122,7 +127,7 @@ class LoadPhases {
     this.set("measuring");
     const cpuStart = process.cpuUsage();
     meter.startWindow();
-    await this.run(timeline.measureEnd(warmupEnd, config.durationSeconds * 1000));
+    await this.run(timeline.measureEnd(warmupEnd, config.durationSeconds * 1000), { until: this.i.measureUntil });
     meter.endWindow();
     const cpu = process.cpuUsage(cpuStart);
     return (cpu.user + cpu.system) / 1e6;

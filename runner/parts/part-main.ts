@@ -12,7 +12,7 @@ import { type PartOfRun, partPacing } from "../../lib/workloads/parts";
 import { workloadFor } from "../../workloads/runners";
 import type { WorkloadRun } from "../../workloads/runtime";
 import { RunFootprint } from "../footprint";
-import { runLoad } from "../load";
+import { runLoad, writerIndexOf } from "../load";
 import { sharedTimeline } from "../load-timeline";
 import { RunnerLoadMeter } from "../load-meter";
 import { Pacer } from "../pacing";
@@ -123,9 +123,6 @@ async function runPart(m: RunMessage) {
     c.liveness.stop();
   }
 }
-
-/** The global index a writer role names ("writer 3 p4" → 3), else its position: its share of the throttle. */
-const writerIndexOf = (role: string, position: number) => Number(/\d+/.exec(role)?.[0] ?? position);
 
 interface PartLoadInput {
   m: RunMessage;
