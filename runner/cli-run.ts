@@ -2,7 +2,6 @@
 // never loads the engine, the embedded servers or the control store): parse, open the target (and the control
 // store for --save), run — once, or the pairs of an A/B (--variant both) — print, --json, --save.
 import { writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
@@ -16,6 +15,7 @@ import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
 import { memoryProblem } from "../lib/workloads/memory";
 import { CONTROL_DB, type EmbeddedServer, StartupError, TARGET_DB, useCluster } from "../platform/embedded";
 import { type CliOptions, parseArgs, usage, workloadUsage } from "./cli-args";
+import { cliRunner } from "./cli-runner";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
@@ -308,44 +308,20 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
   return { code: 0, summary };
 }
 
-/** The longest the control store is waited for when closing --save's connection. */
-const CLOSE_MS = 1500;
-
 /**
  * Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner.
  * `stopping`: true after Ctrl-C; what the control store has not taken by then gets a short wait, then is given up.
  */
 async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void, stopping: () => boolean) {
-  const { within } = await import("./stop");
-  const { migrate } = await import("../platform/migrate");
-  await migrate(controlUrl);
-  const { prisma } = await import("../lib/db");
+  const runner = await cliRunner(controlUrl);
+  const { db, runnerId } = runner;
   const runs = await import("../lib/runs/store");
-  const runners = await import("../lib/status/runners");
   const { runRecorder } = await import("../lib/runs/recorder");
-  const db = prisma(controlUrl);
-  const runnerId = `${os.hostname()}-cli-${process.pid}`;
-  await runners.registerRunner(db, runnerId);
-  // Heart-beat so the app's sweep does not mark this live run interrupted.
-  const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
   const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
   // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
   const recorder = runRecorder(run.id, db, onProblem, stopping);
-  return {
-    ...recorder,
-    async close() {
-      clearInterval(beat);
-      // Bounded: a frozen control store would hold these for ever (the app's sweep retires a silent runner).
-      await within(
-        db.runner
-          .delete({ where: { id: runnerId } })
-          .catch(() => undefined)
-          .then(() => db.$disconnect()),
-        CLOSE_MS,
-      ).catch(() => undefined);
-    },
-  };
+  return { ...recorder, close: runner.close };
 }
 
 /**

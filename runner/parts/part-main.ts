@@ -143,7 +143,7 @@ interface PartLoadInput {
  */
 async function partLoad(p: PartLoadInput) {
   const { m, config, run, stats, meter, control: c } = p;
-  const startedAt = new Date();
+  let startedAt = new Date();
   const clock0 = { atMs: 0, startSkewMs: 0, clockOffsetMs: 0 };
   const schedule = scheduleWatchOf(config, p.pacer.throttle, p.nWriters);
   let pending: ReturnType<typeof tickPart>["sample"] | undefined;
@@ -161,6 +161,7 @@ async function partLoad(p: PartLoadInput) {
         product: { version: PRODUCT_VERSION, commit: productCommit() },
       });
       const start = await Promise.race([started, c.failed]);
+      startedAt = new Date();
       // On the coordinator's clock from here on: every part's stamps and seconds are on one clock.
       setClockCorrection(-start.clockOffsetMs);
       await sleepUntil(start.atMs, c.phaseSleep);
