@@ -7,3 +7,8 @@ export { summaryText } from "./format";
 export { FakeClock } from "./core/fake-clock";
 // The target's footprint a workload's context carries (tests build contexts of their own).
 export { RunFootprint } from "./core/footprint";
+// The load step (./load.ts) and what it runs with: the test harness drives parts through it in one process.
+export { runLoad, writerIndexOf } from "./load";
+export { sharedTimeline } from "./load-timeline";
+export { RunnerLoadMeter } from "./load-meter";
+export { RunControl } from "./run-control";

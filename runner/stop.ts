@@ -4,7 +4,7 @@
 
 /**
  * How long Ctrl-C of the CLI (`npm run bench`, `bench ceiling`) may take: the engine's cancel deadline (8 s,
- * runner/engine.ts), then a short wait for the control store (lib/runs/outbox.ts STOP_WAIT_MS, then closing).
+ * runner/run-context.ts CANCEL_DEADLINE_MS), then a short wait for the control store (lib/runs/outbox.ts STOP_WAIT_MS, then closing).
  */
 export const STOP_MS = 15_000;
 

@@ -6,8 +6,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { payloadBytesOf, WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { type PartOfRun, partPacing } from "../lib/workloads/parts";
-import { clock, openClient, Pacer, RunStats, Stopper, type TargetClient } from "../runner/core";
-import { RunFootprint } from "../runner/harness";
+import { clock, openClient, Pacer, RunStats, type TargetClient } from "../runner/core";
+import { RunControl, RunFootprint, RunnerLoadMeter, runLoad, sharedTimeline, writerIndexOf } from "../runner/harness";
 import type { Ledger, WorkloadRun, WorkloadVerification } from "./runtime";
 import { workloadFor } from "./runners";
 
@@ -32,7 +32,8 @@ export interface DrivenParts {
 
 /**
  * Runs `input` as `n` parts until `enough(parts)` says every part has done enough (checked every 50 ms, failing
- * after `boundMs`), then stops writers, then readers, and verifies on the coordinator.
+ * after `boundMs`), then stops writers, then readers, and verifies on the coordinator. Each part runs the engine's
+ * load step (runner/load.ts runLoad) from one shared start, as part processes do from the coordinator's barrier.
  */
 export async function driveParts(
   url: string,
@@ -49,26 +50,13 @@ export async function driveParts(
   const schema = `"${schemaName}"`;
   await admin.query(`CREATE SCHEMA ${schema}`);
   const footprint = new RunFootprint();
-  const errors: Error[] = [];
   const instance = (part?: PartOfRun) => {
     const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
-    const ctx = {
-      config: config as never,
-      schema,
-      stats,
-      pacer: new Pacer(partPacing(config, part), stats),
-      writersStop: new Stopper(),
-      readersStop: new Stopper(),
-      fatal: (e: Error) => {
-        errors.push(e);
-        ctx.writersStop.stop();
-        ctx.readersStop.stop();
-      },
-      log: () => undefined,
-      footprint,
-      ...(part ? { part } : {}),
-    };
-    return { run: module.create(ctx), ctx, stats, part };
+    const control = new RunControl(url);
+    const pacer = new Pacer(partPacing(config, part), stats);
+    const ctx = { config: config as never, schema, stats, pacer, writersStop: control.writersStop, readersStop: control.readersStop };
+    const run = module.create({ ...ctx, fatal: control.fail, log: () => undefined, footprint, ...(part ? { part } : {}) });
+    return { run, control, stats, pacer, part };
   };
   const coordinator = instance();
   await coordinator.run.setup(admin);
@@ -76,28 +64,14 @@ export async function driveParts(
   const clients: TargetClient[][] = [];
   try {
     for (const p of parts) clients.push(await Promise.all(p.run.roles.map((role) => openClient(url, role))));
-    const writers = parts.map((p) => module.writerCount(config as never, p.part));
-    await Promise.all(parts.map((p, i) => p.run.startReaders(clients[i].slice(writers[i]))));
-    const at = clock();
-    parts.forEach((p, i) => {
-      p.stats.markLoadStart();
-      p.ctx.pacer.begin(at, writers[i]);
-      p.run.startWriters(clients[i].slice(0, writers[i]));
-    });
-    const until = Date.now() + boundMs;
-    const view = parts.map((p) => ({ part: p.part!, stats: p.stats }));
-    while (!enough(view) && !errors.length) {
-      if (Date.now() > until) throw new Error(`the parts did not do enough within ${boundMs / 1000} s`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    for (const p of parts) p.ctx.writersStop.stop();
-    await Promise.all(parts.map((p) => p.run.writersDone()));
-    for (const p of parts) p.ctx.readersStop.stop();
-    await Promise.all(parts.map((p) => p.run.readersDone()));
+    await loadParts(config, parts, clients, enough, boundMs);
   } finally {
+    for (const p of parts) {
+      await p.control.stopLoops(p.run);
+      p.control.liveness.stop();
+    }
     for (const cs of clients) for (const tc of cs) await tc.client.end().catch(() => undefined);
   }
-  if (errors.length) throw errors[0];
   // Through JSON, as a part's ledger reaches the coordinator over IPC.
   const driven = parts.map((p) => ({ part: p.part!, run: p.run, stats: p.stats, ledger: JSON.parse(JSON.stringify(p.run.ledger!())) as Ledger }));
   coordinator.run.absorb!(driven.map((d) => d.ledger));
@@ -117,5 +91,63 @@ export async function driveParts(
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await admin.end();
     },
+  };
+}
+
+type PartInstance = { run: WorkloadRun; control: RunControl; stats: RunStats; pacer: Pacer; part?: PartOfRun };
+
+/**
+ * Every part's load at once: one start once every part's readers started, the measured window until `enough`
+ * (or `boundMs`), the drain over once every part's writers are done; the first part's failure stops them all.
+ */
+async function loadParts(
+  config: WorkloadConfig,
+  parts: PartInstance[],
+  clients: TargetClient[][],
+  enough: (parts: { part: PartOfRun; stats: RunStats }[]) => boolean,
+  boundMs: number,
+) {
+  const view = parts.map((p) => ({ part: p.part!, stats: p.stats }));
+  const started = barrier(parts.length, () => clock());
+  const writersDone = barrier(parts.length, () => undefined);
+  Promise.race(parts.map((p) => p.control.failed)).catch((e: Error) => {
+    for (const p of parts) p.control.fail(e);
+  });
+  // The measured window lasts until every part did enough: bounded by boundMs, without a warm-up.
+  const window = { ...config, warmupSeconds: 0, durationSeconds: boundMs / 1000 } as WorkloadConfig;
+  await Promise.all(
+    parts.map(async (p, i) => {
+      const writers = workloadFor(config).writerCount(config as never, p.part);
+      const meter = new RunnerLoadMeter();
+      try {
+        await runLoad({
+          ...{ config: window, run: p.run, stats: p.stats, pacer: p.pacer, meter, schedule: null, control: p.control },
+          readers: clients[i].slice(writers),
+          writers: clients[i].slice(0, writers),
+          writerIndexes: p.run.roles.slice(0, writers).map(writerIndexOf),
+          timeline: sharedTimeline(started),
+          seconds: { cut: (phase) => p.stats.tick(phase), take: () => undefined },
+          measureUntil: () => enough(view),
+          drain: async () => {
+            await p.run.writersDone();
+            await Promise.race([writersDone(), p.control.failed]);
+          },
+        });
+      } finally {
+        meter.stop();
+      }
+    }),
+  );
+  if (!enough(view)) throw new Error(`the parts did not do enough within ${boundMs / 1000} s`);
+}
+
+/** Resolves every caller's promise with `value()` once `n` have called. */
+function barrier<T>(n: number, value: () => T): () => Promise<T> {
+  let waiting = 0;
+  let open: (v: T) => void = () => undefined;
+  const opened = new Promise<T>((r) => (open = r));
+  return () => {
+    if (++waiting === n) open(value());
+    return opened;
   };
 }

@@ -3,7 +3,6 @@
 // sustains under a latency goal. The workload flags are the bench's (runner/cli-args.ts); the search's own
 // flags are taken out first.
 import { writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { goalMetric } from "../../lib/ceiling/facts";
 import { rateKnobOrProblem, searchUnit } from "../../lib/ceiling/rate";
@@ -33,7 +32,8 @@ import { CONTROL_DB, useCluster } from "../../platform/embedded";
 import { searchRecorder } from "./execute";
 import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
-import { quitAfter, STOP_MS, within } from "../stop";
+import { quitAfter, STOP_MS } from "../stop";
+import { cliRunner } from "../cli-runner";
 import { flagLines, wrap } from "../help-text";
 
 export interface Io {
@@ -326,16 +326,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 /** --save: the search stored as it runs by a registered (heart-beating) runner, as the bench's --save stores a run. */
 async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string, onProblem: (line: string) => void) {
-  const { migrate } = await import("../../platform/migrate");
-  await migrate(controlUrl);
-  const { prisma } = await import("../../lib/db");
-  const runners = await import("../../lib/status/runners");
+  const runner = await cliRunner(controlUrl);
+  const { db, runnerId } = runner;
   const store = await import("../../lib/ceiling/store");
-  const db = prisma(controlUrl);
-  const runnerId = `${os.hostname()}-cli-${process.pid}`;
-  await runners.registerRunner(db, runnerId);
-  // Heart-beat so the runners' sweep does not mark this live search interrupted.
-  const beat = setInterval(() => void runners.heartbeat(db, runnerId).catch(() => undefined), 2000);
   const settings = CeilingSettings.parse({
     slo: sloText(a.slo),
     metric: a.metric.name,
@@ -352,16 +345,6 @@ async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string,
     id: s.id,
     recorder: searchRecorder(db, s.id, onProblem, () => false),
     cancelRequested: () => store.isSearchCancelRequested(s.id, db),
-    async close() {
-      clearInterval(beat);
-      // Bounded: a control store that stopped answering would hold these for ever.
-      await within(
-        db.runner
-          .delete({ where: { id: runnerId } })
-          .catch(() => undefined)
-          .then(() => db.$disconnect()),
-        1500,
-      );
-    },
+    close: runner.close,
   };
 }

@@ -2,19 +2,21 @@
 // it has checked the target, created the run's schema and set the workload up. It forks N part processes
 // (./part-main.ts), waits for each to be ready, measures each one's clock against its own (ping/pong), sets one
 // start barrier, merges their seconds exactly (lib/measurement/parts.ts mergeSamples) as they arrive, ends the
-// drain for all at once, then verifies the whole run from every part's ledger and merges their summaries
-// (lib/measurement/merge-summaries.ts). It runs no load itself. A part that fails, exits or falls silent fails the
+// drain for all at once, and hands the engine every part's ledger (the engine's verify step, runner/run-steps.ts,
+// verifies the whole run from them) and then merges their summaries (lib/measurement/merge-summaries.ts). It runs
+// no load itself: each part runs the load step (runner/load.ts runLoad) on the shared timeline. A part that fails, exits or falls silent fails the
 // run at once, naming it: a run's figures are merged from every part, never from some of them.
 import os from "node:os";
-import type pg from "pg";
 import { type PartSummary, mergeSummaries } from "../../lib/measurement/merge-summaries";
 import { mergeSamples, type PartSample } from "../../lib/measurement/parts";
 import type { Phase } from "../../lib/measurement/metrics";
-import { RunSummary } from "../../lib/measurement/summary";
+import type { RunSummary } from "../../lib/measurement/summary";
 import { PaceTrack, paceSpecOf } from "../../lib/telemetry/pace";
 import { paceInputOf } from "../../lib/telemetry/pace-rules";
 import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { Ledger, WorkloadRun } from "../../workloads/runtime";
+import type { Verification } from "../../lib/measurement/verification";
+import type { LoadOutcome } from "../run-steps";
 import type { TargetClient } from "../core/pg/pgclient";
 import { PRODUCT_VERSION } from "../../lib/env";
 import { productCommit, type TargetFacts, unreadNote } from "../run-summary";
@@ -55,10 +57,9 @@ export interface CoordinateInput {
   targetUrl: string;
   runId: string;
   schemaName: string;
-  /** The run's instance of the workload, set up and never started: it absorbs the ledgers and verifies. */
+  /** The run's instance of the workload, set up and never started (its notes are the run's). */
   run: WorkloadRun;
   stats: RunStats;
-  admin: pg.Client;
   facts: TargetFacts;
   log: (line: string) => void;
   setPhase: (p: Phase) => void;
@@ -84,8 +85,14 @@ export interface CoordinateInput {
   maxLocalParts?: number;
 }
 
-/** Runs the load over config.processes parts and returns the run's merged, verified summary. */
-export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
+/** The load over parts: their ledgers, the telemetry recorder (finished by the summary), the merged summary. */
+export interface PartsOutcome extends LoadOutcome {
+  ledgers: Ledger[];
+  telemetry?: TelemetryRecorder;
+}
+
+/** Runs the load over config.processes parts; the run's summary merges theirs once the engine verified the run. */
+export async function coordinate(i: CoordinateInput): Promise<PartsOutcome> {
   const n = i.config.processes ?? 1;
   const parts: PartHandle[] = [];
   let remote: RemoteParts | undefined;
@@ -154,7 +161,12 @@ export async function coordinate(i: CoordinateInput): Promise<RunSummary> {
     }
     await merger.flush();
     await remote?.measureDrift(i.targetUrl).catch((err: Error) => i.log(`could not measure the parts' clocks again at the end: ${err.message}`));
-    return await wholeRun(i, parts, merger, telemetry, setPhase);
+    const recorder = telemetry;
+    return {
+      ledgers: parts.map((p) => p.result!.ledger as Ledger),
+      ...(recorder ? { telemetry: recorder } : {}),
+      summarize: (verification, unreadAtEnd) => wholeRun(i, parts, merger, recorder, verification, unreadAtEnd),
+    };
   } catch (err) {
     // The run's failure is this error, said before the parts are stopped: their exit (killed while getting ready)
     // would otherwise be reported in its place (the engine reports the first failure).
@@ -466,19 +478,15 @@ function withPartsClient(t: TelemetrySample, load: SampleRunnerLoad | undefined)
   return { ...t, client };
 }
 
-/** The run's summary: the parts' merged, the whole run verified from every ledger, the server's telemetry. */
+/** The run's summary: the parts' merged, the whole run's verification (from every ledger), the server's telemetry. */
 async function wholeRun(
   i: CoordinateInput,
   parts: PartHandle[],
   merger: SecondMerger,
   telemetry: TelemetryRecorder | undefined,
-  setPhase: (p: Phase) => void,
+  verification: Verification,
+  unreadAtEnd: number,
 ): Promise<RunSummary> {
-  setPhase("verifying");
-  const dones = parts.map((p) => p.result!);
-  i.run.absorb?.(dones.map((d) => d.ledger as Ledger));
-  const { unreadAtEnd, ...checks } = await i.run.verify(i.admin);
-  const verification = { ...checks, unit: definitionOf(i.config).verifiedUnit };
   const list: PartSummary[] = parts.map((p) => ({
     runId: i.runId,
     part: p.index,
@@ -516,8 +524,6 @@ async function wholeRun(
       ...driftNotes(parts),
     ],
   };
-  const parsed = RunSummary.safeParse(summary);
-  if (!parsed.success) throw new Error(`internal error: the run's summary does not match its schema: ${parsed.error.issues[0]?.message}`);
   return summary;
 }
 

@@ -2,36 +2,31 @@
 // roles it owns (lib/workloads/parts.ts) on the run's shared timeline and reports over IPC (./protocol.ts):
 // run → connect, open its clients, start its readers → ready → (pings) → start: correct its clock, wait for the
 // barrier, warm-up and measuring, a sample per second → drain until `drained` → done with its summary and ledger.
+// Its load is the engine's (../load.ts runLoad), on the shared timeline (../load-timeline.ts sharedTimeline).
 // It never sets the workload up nor verifies it (the coordinator does both for the whole run), and it exits on its
 // own when the coordinator's IPC channel closes: a dead coordinator leaves no part running.
 import os from "node:os";
-import type { Phase } from "../../lib/measurement/metrics";
 import { RunSummary } from "../../lib/measurement/summary";
-import { definitionOf, pacingOf, payloadBytesOf, WorkloadConfig } from "../../lib/workloads/config";
+import { definitionOf, payloadBytesOf, WorkloadConfig } from "../../lib/workloads/config";
 import { type PartOfRun, partPacing } from "../../lib/workloads/parts";
-import { lostConnection } from "../../lib/targets/pgurl";
-import { paceSpecOf } from "../../lib/telemetry/pace";
-import { doersOf, plural } from "../../lib/telemetry/pace-rules";
 import { workloadFor } from "../../workloads/runners";
 import type { WorkloadRun } from "../../workloads/runtime";
 import { RunFootprint } from "../core/footprint";
+import { runLoad, writerIndexOf } from "../load";
+import { sharedTimeline } from "../load-timeline";
 import { RunnerLoadMeter } from "../load-meter";
 import { Pacer } from "../core/pacing";
-import { LivenessWatch } from "../pg/liveness";
-import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, type LostWatch, openClients, type TargetClient } from "../core/pg/pgclient";
+import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClients, type TargetClient } from "../core/pg/pgclient";
 import { PRODUCT_VERSION } from "../../lib/env";
+import { RunControl, scheduleWatchOf } from "../run-control";
 import { ownSummary, productCommit } from "../run-summary";
-import { ScheduleWatch } from "../core/schedule-watch";
 import { RunStats } from "../core/stats";
-import { busyWaitForTest, clock, setClockCorrection, sleepUntil, Stopper } from "../core/timing";
+import { clock, setClockCorrection, sleepUntil } from "../core/timing";
 import { tickPart } from "./part-sample";
 import { type FromPart, shapeProblem, ToPart } from "./protocol";
 
 type RunMessage = Extract<ToPart, { type: "run" }>;
 type StartMessage = Extract<ToPart, { type: "start" }>;
-
-/** After a stop, loops get this long to end their statement before their connections are closed. */
-const STOP_GRACE_MS = 700;
 
 if (!process.send) {
   console.error("runner/parts/part-main.ts runs only as a part forked by a run's coordinator (runner/parts/coordinator.ts)");
@@ -44,21 +39,14 @@ const send = (m: FromPart): Promise<void> =>
     process.send?.(m, undefined, {}, () => resolve());
   });
 
-let failure: Error | undefined;
-const stoppers = { writers: new Stopper(), readers: new Stopper(), phase: new Stopper() };
-let rejectFailed: (e: Error) => void = () => undefined;
-const failed = new Promise<never>((_, rej) => (rejectFailed = rej));
-failed.catch(() => undefined);
+/** The part's failure plumbing (../run-control.ts): built at its `run` message, which names the target. */
+let control: RunControl | undefined;
+/** A failure before the `run` message (a message of another shape, the channel closed), or any after. */
+let early: Error | undefined;
 function fail(err: Error) {
-  failure ??= err;
-  rejectFailed(failure);
-  stoppers.writers.stop();
-  stoppers.readers.stop();
-  stoppers.phase.stop();
+  early ??= err;
+  control?.fail(err);
 }
-const check = () => {
-  if (failure) throw failure;
-};
 
 let gotStart: (m: StartMessage) => void = () => undefined;
 const started = new Promise<StartMessage>((r) => (gotStart = r));
@@ -90,7 +78,7 @@ async function main(m: RunMessage) {
     await runPart(m);
   } catch (err) {
     code = 1;
-    const e = failure ?? (err instanceof Error ? err : new Error(String(err)));
+    const e = control?.failure ?? (err instanceof Error ? err : new Error(String(err)));
     await send({ type: "failed", error: e.message });
   }
   process.exit(code);
@@ -101,21 +89,12 @@ async function runPart(m: RunMessage) {
   const part: PartOfRun = m.part;
   const log = (line: string) => process.stderr.write(`part ${part.index}: ${line}\n`);
   const module = workloadFor(config);
-  const def = definitionOf(config);
   const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
   const pacer = new Pacer(partPacing(config, part), stats);
-  const throttle = pacer.throttle;
   const nWriters = module.writerCount(config as never, part);
-  const spec = paceSpecOf(pacingOf(config), def.metrics);
-  const words = { unit: spec.unit, items: plural(spec), doers: doersOf(spec) };
-  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (nWriters + 1) * def.writeBatch(config), words) : null;
-  const liveness = new LivenessWatch(m.targetUrl, (err) => fail(err), m.liveness);
-  let closing = false;
-  const watch: LostWatch = {
-    closing: () => closing,
-    track: (tc) => liveness.add(tc),
-    onLost: (tc, err) => fail(new Error(lostConnection(tc.role, m.targetUrl, err), { cause: err })),
-  };
+  const c = new RunControl(m.targetUrl, m.liveness);
+  control = c;
+  if (early) c.fail(early);
   let clients: TargetClient[] = [];
   let run: WorkloadRun | undefined;
   const meter = new RunnerLoadMeter();
@@ -125,167 +104,110 @@ async function runPart(m: RunMessage) {
       schema: ident(m.schemaName),
       stats,
       pacer,
-      writersStop: stoppers.writers,
-      readersStop: stoppers.readers,
-      fatal: fail,
+      writersStop: c.writersStop,
+      readersStop: c.readersStop,
+      fatal: c.fail,
       log,
       footprint: new RunFootprint(log),
       part,
     });
-    clients = await Promise.race([openClients(m.targetUrl, run.roles, undefined, undefined, watch, LOOP_STATEMENT_TIMEOUT_MS), failed]);
-    check();
-    const writerClients = clients.slice(0, nWriters);
-    await Promise.race([run.startReaders(clients.slice(nWriters)), failed]);
-    check();
-    await send({
-      type: "ready",
-      pid: process.pid,
-      host: os.hostname(),
-      backendPids: clients.map((c) => c.pid),
-      product: { version: PRODUCT_VERSION, commit: productCommit() },
-    });
-    const start = await Promise.race([started, failed]);
-    const timeline = await load(config, run, stats, meter, pacer, schedule, writerClients, start, m, nWriters);
-    await send({ type: "done", ...timeline });
+    clients = await Promise.race([openClients(m.targetUrl, run.roles, undefined, undefined, c.watch, LOOP_STATEMENT_TIMEOUT_MS), c.failed]);
+    c.check();
+    const done = await partLoad({ m, config, run, stats, pacer, meter, clients, nWriters, control: c });
+    await send({ type: "done", ...done });
   } finally {
-    closing = true;
+    c.closing = true;
     meter.stop();
-    await stopLoops(run);
-    await Promise.all(clients.map((c) => closeClient(c.client)));
-    liveness.stop();
+    await c.stopLoops(run);
+    await Promise.all(clients.map((tc) => closeClient(tc.client)));
+    c.liveness.stop();
   }
 }
 
-/** Stops every loop, waiting a little for them to end their statements (their connections are closed after). */
-async function stopLoops(run: WorkloadRun | undefined) {
-  stoppers.writers.stop();
-  stoppers.readers.stop();
-  if (!run) return;
-  const done = Promise.all([run.writersDone().catch(() => undefined), run.readersDone().catch(() => undefined)]);
-  await Promise.race([done, new Promise((r) => setTimeout(r, STOP_GRACE_MS))]);
+interface PartLoadInput {
+  m: RunMessage;
+  config: WorkloadConfig;
+  run: WorkloadRun;
+  stats: RunStats;
+  pacer: Pacer;
+  meter: RunnerLoadMeter;
+  clients: TargetClient[];
+  nWriters: number;
+  control: RunControl;
 }
 
-/** The global index a writer role names ("writer 3 p4" → 3), else its position: its share of the throttle. */
-const writerIndexOf = (role: string, position: number) => Number(/\d+/.exec(role)?.[0] ?? position);
-
-/** The load on the shared timeline: barrier, warm-up, measuring, drain; a sample per second; its own summary. */
-async function load(
-  config: WorkloadConfig,
-  run: WorkloadRun,
-  stats: RunStats,
-  meter: RunnerLoadMeter,
-  pacer: Pacer,
-  schedule: ScheduleWatch | null,
-  writerClients: TargetClient[],
-  start: StartMessage,
-  m: RunMessage,
-  nWriters: number,
-) {
-  const startedAt = new Date();
-  // On the coordinator's clock from here on: every part's stamps and seconds are on one clock.
-  setClockCorrection(-start.clockOffsetMs);
-  const atMs = start.atMs;
-  await sleepUntil(atMs, stoppers.phase);
-  check();
-  const startSkewMs = clock() - atMs;
-  // What the readers (and this process) did before the barrier is in no second.
-  stats.tick("setup");
-  meter.tick(false, 1);
-  stats.markLoadStart(atMs);
-  pacer.begin(atMs, nWriters);
-  const throttle = pacer.throttle;
-  const writerIndexes = run.roles.slice(0, nWriters).map(writerIndexOf);
-  const busy = busyWaitForTest(m.busyWaitForTest);
-  run.startWriters(writerClients);
-  run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
-  run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
-
-  let phase: Phase = "measuring";
-  /** The next whole second of the timeline (clock ms): seconds are cut there, however late the last tick was. */
-  let tickDue = atMs + 1000;
-  /** The last slot sent: a slot is sent once (the coordinator pairs the parts' seconds by it), never twice. */
-  let lastCut = Number.NEGATIVE_INFINITY;
-  const meta = { runId: m.runId, part: m.part.index, parts: m.part.of, startSkewMs, clockOffsetMs: start.clockOffsetMs };
-  /** Ends the interval the timeline ends at `slotAt` (clock ms), and sends it as that slot's second. */
-  const tick = (slotAt: number) => {
-    const now = clock();
-    const lags = throttle && phase !== "draining" ? writerIndexes.map((w) => throttle.writerLagMs(w, now)) : [];
-    for (const l of lags) stats.latency.writerLag.record(l * 1000);
-    const { metrics, sample } = tickPart(stats, phase);
-    const runnerLoad = meter.tick(phase === "measuring", metrics.intervalSec);
-    if (schedule && throttle && phase === "measuring")
-      schedule.interval(throttle.behindMs(clock()), metrics.operations.write?.count ?? 0, metrics.intervalSec, lags);
-    lastCut = slotAt;
-    void send({ type: "sample", slotMs: Math.round(slotAt - atMs), sample: { ...meta, ...sample, runnerLoad } });
-  };
-  /**
-   * Ticks at every whole second of the timeline until `endAt()`, then the phase's last interval. Every part cuts
-   * the same slots (a whole second, a phase's end), so the coordinator pairs their seconds by slot: a part whose
-   * event loop was late still sends each slot once, late. Without `final`, it ends with the last whole second.
-   */
-  const runPhase = async (endAt: () => number, final = true) => {
-    while (true) {
-      check();
-      const now = clock();
-      if (now >= endAt()) break;
-      await stoppers.phase.sleep(Math.max(Math.min(tickDue, endAt(), now + 50) - now, 0));
-      check();
-      const t = clock();
-      if (t >= tickDue && tickDue < endAt()) {
-        tick(tickDue);
-        tickDue += 1000;
-      }
-    }
-    const end = endAt();
-    // A drain's end that arrived after this part cut that slot: that second is sent already (what was read since
-    // is in this part's totals, not in a second).
-    if (final && end > lastCut) tick(end);
-    while (tickDue <= end) tickDue += 1000;
-  };
-
-  const warmupEnd = atMs + config.warmupSeconds * 1000;
-  if (config.warmupSeconds > 0) {
-    phase = "warmup";
-    await runPhase(() => warmupEnd);
-  }
-  phase = "measuring";
-  const cpuStart = process.cpuUsage();
-  meter.startWindow();
-  await runPhase(() => warmupEnd + config.durationSeconds * 1000);
-  meter.endWindow();
-  const cpu = process.cpuUsage(cpuStart);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-
-  phase = "draining";
-  const drainStart = clock();
-  stoppers.writers.stop();
-  // Writers finishing (an open loop's drain lasts up to MAX_DRAIN_SECONDS) still send a second each second: the
-  // coordinator fails a part silent for SILENCE_MS, and the drain's seconds are the run's.
-  let writersOver = false;
-  const writers = run.writersDone().finally(() => {
-    writersOver = true;
+/**
+ * The part's load (../load.ts runLoad) on the coordinator's shared timeline: ready once its readers started, the
+ * load at the coordinator's barrier, each second sent as its timeline slot, the drain ended by the coordinator's
+ * `drained`; then its own summary, with its ledger.
+ */
+async function partLoad(p: PartLoadInput) {
+  const { m, config, run, stats, meter, control: c } = p;
+  let startedAt = new Date();
+  const clock0 = { atMs: 0, startSkewMs: 0, clockOffsetMs: 0 };
+  const schedule = scheduleWatchOf(config, p.pacer.throttle, p.nWriters);
+  let pending: ReturnType<typeof tickPart>["sample"] | undefined;
+  const load = await runLoad({
+    ...{ config, run, stats, pacer: p.pacer, meter, schedule, control: c },
+    readers: p.clients.slice(p.nWriters),
+    writers: p.clients.slice(0, p.nWriters),
+    writerIndexes: run.roles.slice(0, p.nWriters).map(writerIndexOf),
+    timeline: sharedTimeline(async () => {
+      await send({
+        type: "ready",
+        pid: process.pid,
+        host: os.hostname(),
+        backendPids: p.clients.map((tc) => tc.pid),
+        product: { version: PRODUCT_VERSION, commit: productCommit() },
+      });
+      const start = await Promise.race([started, c.failed]);
+      startedAt = new Date();
+      // On the coordinator's clock from here on: every part's stamps and seconds are on one clock.
+      setClockCorrection(-start.clockOffsetMs);
+      await sleepUntil(start.atMs, c.phaseSleep);
+      c.check();
+      Object.assign(clock0, { atMs: start.atMs, startSkewMs: clock() - start.atMs, clockOffsetMs: start.clockOffsetMs });
+      // What the readers did before the barrier is in no second.
+      stats.tick("setup");
+      return start.atMs;
+    }),
+    seconds: {
+      cut: (phase) => {
+        const t = tickPart(stats, phase);
+        pending = t.sample;
+        return t.metrics;
+      },
+      take: (metrics, _phase, slotAt) => {
+        const meta = { runId: m.runId, part: m.part.index, parts: m.part.of, startSkewMs: clock0.startSkewMs, clockOffsetMs: clock0.clockOffsetMs };
+        void send({ type: "sample", slotMs: Math.round(slotAt - clock0.atMs), sample: { ...meta, ...pending!, runnerLoad: metrics.runnerLoad! } });
+      },
+    },
+    drain: async (phase) => {
+      // Writers finishing (an open loop's drain lasts up to MAX_DRAIN_SECONDS) still send a second each second:
+      // the coordinator fails a part silent for SILENCE_MS, and the drain's seconds are the run's.
+      let writersOver = false;
+      const writers = run.writersDone().finally(() => {
+        writersOver = true;
+      });
+      writers.catch(() => undefined); // awaited below; a writer's failure already fails the part (runLoad)
+      await phase(() => (writersOver ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY), { last: false });
+      await writers;
+      await send({ type: "writersDone" });
+      // The coordinator ends the drain for every part at once, from the merged backlog (its `drained`).
+      await phase(() => drainAt ?? Number.POSITIVE_INFINITY);
+    },
+    busyWaitForTest: m.busyWaitForTest,
   });
-  writers.catch(() => undefined); // awaited below; a writer's failure already fails the part (load's start)
-  await runPhase(() => (writersOver ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY), false);
-  await writers;
-  await send({ type: "writersDone" });
-  // The coordinator ends the drain for every part at once, from the merged backlog (its `drained`).
-  await runPhase(() => drainAt ?? Number.POSITIVE_INFINITY);
-  stoppers.readers.stop();
-  await run.readersDone();
-  check();
-  busy.stop();
-  const drainSeconds = (clock() - drainStart) / 1000;
   const summary = await ownSummary({
     config,
     stats,
     meter,
     facts: { postgresVersion: "", serverSettings: {}, maxConnections: 0, serverAddress: null },
     startedAt,
-    cpuSeconds,
+    cpuSeconds: load.cpuSeconds,
     runNotes: run.notes,
     schedule,
-    drainSeconds,
+    drainSeconds: load.drainSeconds,
     drainLimitSeconds: 0,
     // The coordinator verifies the whole run from every part's ledger: a part checks nothing of its own.
     verification: { ok: true, checked: 0, unit: definitionOf(config).verifiedUnit, problems: [], facts: [] },
@@ -293,5 +215,5 @@ async function load(
   });
   const parsed = RunSummary.safeParse(summary);
   if (!parsed.success) throw new Error(`internal error: the part's summary does not match its schema: ${parsed.error.issues[0]?.message}`);
-  return { summary, ledger: run.ledger?.() ?? {}, cpuSeconds, startSkewMs };
+  return { summary, ledger: run.ledger?.() ?? {}, cpuSeconds: load.cpuSeconds, startSkewMs: clock0.startSkewMs };
 }

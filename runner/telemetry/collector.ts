@@ -6,12 +6,13 @@
 // accumulator per window (lib/telemetry/window.ts).
 import type pg from "pg";
 import { explainPgError } from "../../lib/targets/pgurl";
-import type { BackendCounts, CheckpointCounts, TelemetryInfo, TelemetrySample, WaitCounts, XminHolder } from "../../lib/telemetry/shape";
+import type { TelemetryInfo, TelemetrySample } from "../../lib/telemetry/shape";
 import { closeClient, openClient, type TargetClient } from "../core/pg/pgclient";
 import { clock, Stopper } from "../core/timing";
 import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
-import { lockWaitsIn, WaitSampler, type WaitTally } from "./waits";
+import { type Capabilities, type Counters, countBackends, counterRates, lockWaitsOf, numeric, readingSql } from "./reading";
+import { WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
   /** The run's schema name (unquoted), for its tables' dead tuples and vacuum counts. */
@@ -36,47 +37,7 @@ export interface CollectorOptions {
   track?: (tc: TargetClient) => void;
 }
 
-/** Raw cumulative counters of one reading; rates are differences of two. */
-interface Counters {
-  wal?: Record<string, number | null>;
-  cp?: Record<string, number | null>;
-  db?: Record<string, number | null>;
-  tables?: { av: number; aa: number };
-}
-
 const LOOPBACK = new Set(["127.0.0.1", "::1"]);
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-/** What the server version and the role can see, decided once. */
-interface Capabilities {
-  version: number;
-  monitor: boolean;
-  walTiming: boolean;
-}
-
-function walSql(c: Capabilities): string {
-  if (c.version >= 180000)
-    return `SELECT w.wal_records AS records, w.wal_fpi AS fpi, w.wal_bytes AS bytes, w.wal_buffers_full AS buffers_full,
-      io.writes, io.syncs, io.write_time, io.sync_time
-      FROM pg_stat_wal w, (SELECT sum(writes) AS writes, sum(fsyncs) AS syncs, sum(write_time) AS write_time, sum(fsync_time) AS sync_time
-                           FROM pg_stat_io WHERE object = 'wal') io`;
-  if (c.version >= 140000)
-    return `SELECT wal_records AS records, wal_fpi AS fpi, wal_bytes AS bytes, wal_buffers_full AS buffers_full,
-      wal_write AS writes, wal_sync AS syncs, wal_write_time AS write_time, wal_sync_time AS sync_time FROM pg_stat_wal`;
-  return `SELECT pg_wal_lsn_diff(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_lsn() END, '0/0') AS bytes`;
-}
-
-function checkpointSql(c: Capabilities): string {
-  if (c.version >= 170000)
-    return `SELECT c.num_timed AS timed, c.num_requested AS requested, c.write_time, c.sync_time, c.buffers_written AS buf_cp,
-      b.buffers_clean AS buf_clean,
-      (SELECT sum(writes) FROM pg_stat_io WHERE backend_type = 'client backend' AND object = 'relation') AS buf_backend
-      FROM pg_stat_checkpointer c, pg_stat_bgwriter b`;
-  return `SELECT checkpoints_timed AS timed, checkpoints_req AS requested, checkpoint_write_time AS write_time,
-    checkpoint_sync_time AS sync_time, buffers_checkpoint AS buf_cp, buffers_clean AS buf_clean, buffers_backend AS buf_backend
-    FROM pg_stat_bgwriter`;
-}
 
 /** What a role without pg_monitor, an older server or a remote host leaves unmeasured, each with its remedy. */
 export function missingFor(c: Capabilities, role: string, host: TelemetryInfo["host"]): string[] {
@@ -294,29 +255,7 @@ export class TelemetryCollector {
   /** One reading: rates since the previous one; `emit` false takes the baseline only. */
   private async sample(emit: boolean): Promise<TelemetrySample | undefined> {
     const pids = [...(this.opts.runPids?.() ?? [])].filter((p) => Number.isInteger(p) && p > 0);
-    const pidArray = `'{${pids.join(",")}}'::int[]`;
-    const statements = [
-      `SELECT pid, pid = ANY(${pidArray}) AS run, state, wait_event_type AS wt, wait_event AS we, backend_type AS bt,
-         age(backend_xmin) AS xmin_age, EXTRACT(epoch FROM clock_timestamp() - xact_start) AS xact_sec,
-         greatest(age(backend_xid), age(backend_xmin)) AS horizon_age, application_name AS app, left(query, 300) AS query
-       FROM pg_stat_activity WHERE pid <> pg_backend_pid()`,
-      `SELECT (SELECT max(age(transaction)) FROM pg_prepared_xacts) AS prepared_age,
-         (SELECT max(greatest(age(xmin), age(catalog_xmin))) FROM pg_replication_slots) AS slot_age,
-         count(*) FILTER (WHERE NOT granted) AS lock_waits,
-         count(*) FILTER (WHERE NOT granted AND pid = ANY(${pidArray})) AS run_lock_waits
-       FROM pg_locks`,
-      walSql(this.caps),
-      checkpointSql(this.caps),
-      `SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, blks_read, blks_hit, deadlocks
-       FROM pg_stat_database WHERE datname = current_database()`,
-      ...(this.opts.schema
-        ? [
-            `SELECT coalesce(sum(n_live_tup), 0) AS live, coalesce(sum(n_dead_tup), 0) AS dead,
-               coalesce(sum(autovacuum_count), 0) AS av, coalesce(sum(autoanalyze_count), 0) AS aa
-             FROM pg_stat_user_tables WHERE schemaname = ${lit(this.opts.schema)}`,
-          ]
-        : []),
-    ];
+    const statements = readingSql(this.caps, pids, this.opts.schema);
     const t0 = clock();
     // One simple query, one round trip: the statements' results come back in order.
     const [results, tally] = (await Promise.all([this.conn.client.query(statements.join(";\n")), this.takeWaits()])) as unknown as [
@@ -326,79 +265,34 @@ export class TelemetryCollector {
     const [activity, misc, wal, cp, db, tables] = results.map((r) => r.rows);
     const at = clock();
     const sec = (at - this.prevAt) / 1000;
-
-    const run: BackendCounts = { total: 0, active: 0, idle: 0, idleInTx: 0 };
-    const other: BackendCounts = { total: 0, active: 0, idle: 0, idleInTx: 0 };
-    const runWaits: WaitCounts = {};
-    const otherWaits: WaitCounts = {};
-    let xminAge: number | undefined;
-    let oldestXact: number | undefined;
-    let holder: XminHolder | undefined;
-    const serverPids: number[] = [];
-    const ours = new Set([this.waits?.backendPid]);
-    for (const a of activity) {
-      serverPids.push(Number(a.pid));
-      if (a.xmin_age !== null) xminAge = Math.max(xminAge ?? 0, Number(a.xmin_age));
-      // A vacuum's transaction does not hold the horizon back (PROC_IN_VACUUM): leave autovacuum out.
-      if (a.xact_sec !== null && a.bt !== "autovacuum worker") oldestXact = Math.max(oldestXact ?? 0, Number(a.xact_sec));
-      // Who holds the horizon back, outside the run: the oldest transaction with a snapshot or a transaction id.
-      const isRunPid = a.run === "t" || a.run === true;
-      if (!isRunPid && !ours.has(Number(a.pid)) && a.bt !== "autovacuum worker" && a.horizon_age !== null && a.xact_sec !== null)
-        if (!holder || Number(a.xact_sec) > holder.xactSec)
-          holder = {
-            pid: Number(a.pid),
-            applicationName: String(a.app ?? ""),
-            state: String(a.state ?? a.bt ?? ""),
-            query: String(a.query ?? ""),
-            xactSec: Number(a.xact_sec),
-            xminAgeXids: Number(a.horizon_age),
-          };
-      // Background processes have no state; sessions hidden from a role without pg_monitor neither.
-      if (a.state === null) continue;
-      const isRun = a.run === "t" || a.run === true;
-      const counts = isRun ? run : other;
-      const waits = isRun ? runWaits : otherWaits;
-      counts.total++;
-      if (a.state === "active") {
-        counts.active++;
-        const key = a.wt === null ? "CPU" : `${a.wt}:${a.we}`;
-        waits[key] = (waits[key] ?? 0) + 1;
-      } else if (String(a.state).startsWith("idle in transaction")) counts.idleInTx++;
-      else counts.idle++;
-    }
+    const backends = countBackends(activity, new Set([this.waits?.backendPid]));
     // The wait sampler's readings of the interval when it runs, even none (a slowed sampler may take no reading
     // in a short interval): this reading is on the engine's tick, when the run's connections wait on the client,
     // so mixing it in would bring back the bias the sampler avoids. Only without a sampler does it count.
-    const counted: WaitTally = tally ?? { ticks: 1, run, other, runWaits, otherWaits, blockers: [] };
+    const counted: WaitTally = tally ?? {
+      ticks: 1,
+      run: backends.run,
+      other: backends.other,
+      runWaits: backends.runWaits,
+      otherWaits: backends.otherWaits,
+      blockers: [],
+    };
     const m = misc[0];
+    let xminAge = backends.xminAge;
     for (const age of [m.prepared_age, m.slot_age]) if (age !== null) xminAge = Math.max(xminAge ?? 0, Number(age));
-
     const counters: Counters = {
       wal: numeric(wal[0]),
       cp: numeric(cp[0]),
       db: numeric(db[0]),
       ...(tables ? { tables: { av: Number(tables[0].av), aa: Number(tables[0].aa) } } : {}),
     };
-    const host = this.host?.read(serverPids);
+    const host = this.host?.read(backends.serverPids);
     if (host && tally) this.budgetWaits(tally.ticks, host.serverCpuCores, sec);
     const client = emit ? this.clientProbe?.read() : (this.clientProbe?.read(), undefined);
     const prev = this.prev;
     this.prev = counters;
     this.prevAt = at;
     if (!emit || sec <= 0) return undefined;
-
-    const rate = (now: Record<string, number | null> | undefined, before: Record<string, number | null> | undefined, key: string) => {
-      const a = now?.[key];
-      const b = before?.[key];
-      if (a === null || a === undefined || b === null || b === undefined) return undefined;
-      // A stats reset makes a counter go back: count nothing for that interval rather than a negative rate.
-      return Math.max(a - b, 0) / sec;
-    };
-    const count = (now: Record<string, number | null> | undefined, before: Record<string, number | null> | undefined, key: string) => {
-      const r = rate(now, before, key);
-      return r === undefined ? undefined : Math.round(r * sec);
-    };
-    const walBytes = rate(counters.wal, prev.wal, "bytes");
     const s: TelemetrySample = {
       time: new Date().toISOString(),
       intervalSec: sec,
@@ -407,71 +301,11 @@ export class TelemetryCollector {
       runWaits: counted.runWaits,
       other: counted.other,
       otherWaits: counted.otherWaits,
-      // Ungranted locks: the wait sampler's readings (several a second) when it runs; pg_locks at this tick otherwise.
-      ...(tally
-        ? {
-            lockWaits: tally.ticks > 0 ? (lockWaitsIn(tally.runWaits) + lockWaitsIn(tally.otherWaits)) / tally.ticks : 0,
-            runLockWaits: tally.ticks > 0 ? lockWaitsIn(tally.runWaits) / tally.ticks : 0,
-            ...(tally.lockMax !== undefined ? { lockWaitsMax: tally.lockMax } : {}),
-            ...(tally.blockers.length ? { lockBlockers: tally.blockers } : {}),
-          }
-        : { lockWaits: Number(m.lock_waits), runLockWaits: Number(m.run_lock_waits) }),
-      ...(holder ? { xminHolder: holder } : {}),
+      ...lockWaitsOf(tally, m),
+      ...(backends.holder ? { xminHolder: backends.holder } : {}),
       ...(xminAge !== undefined ? { xminAgeXids: xminAge } : {}),
-      ...(oldestXact !== undefined ? { oldestXactSec: oldestXact } : {}),
-      ...(walBytes !== undefined
-        ? {
-            wal: prune({
-              bytesPerSec: walBytes,
-              recordsPerSec: rate(counters.wal, prev.wal, "records"),
-              fpiPerSec: rate(counters.wal, prev.wal, "fpi"),
-              buffersFullPerSec: rate(counters.wal, prev.wal, "buffers_full"),
-              writesPerSec: rate(counters.wal, prev.wal, "writes"),
-              syncsPerSec: rate(counters.wal, prev.wal, "syncs"),
-              // Times are counted only with track_wal_io_timing on; otherwise they read 0 and would lie.
-              ...(this.caps.walTiming
-                ? { writeMsPerSec: rate(counters.wal, prev.wal, "write_time"), syncMsPerSec: rate(counters.wal, prev.wal, "sync_time") }
-                : {}),
-            }) as { bytesPerSec: number },
-          }
-        : {}),
-      ...(prev.cp
-        ? {
-            checkpoints: prune({
-              timed: count(counters.cp, prev.cp, "timed") ?? 0,
-              requested: count(counters.cp, prev.cp, "requested") ?? 0,
-              buffersCheckpoint: count(counters.cp, prev.cp, "buf_cp") ?? 0,
-              buffersClean: count(counters.cp, prev.cp, "buf_clean") ?? 0,
-              buffersBackend: count(counters.cp, prev.cp, "buf_backend"),
-              writeMs: (rate(counters.cp, prev.cp, "write_time") ?? 0) * sec,
-              syncMs: (rate(counters.cp, prev.cp, "sync_time") ?? 0) * sec,
-            }) as CheckpointCounts,
-          }
-        : {}),
-      ...(prev.db && counters.db
-        ? {
-            db: {
-              commitsPerSec: rate(counters.db, prev.db, "xact_commit") ?? 0,
-              rollbacksPerSec: rate(counters.db, prev.db, "xact_rollback") ?? 0,
-              insertedPerSec: rate(counters.db, prev.db, "tup_inserted") ?? 0,
-              updatedPerSec: rate(counters.db, prev.db, "tup_updated") ?? 0,
-              deletedPerSec: rate(counters.db, prev.db, "tup_deleted") ?? 0,
-              blocksReadPerSec: rate(counters.db, prev.db, "blks_read") ?? 0,
-              blocksHitPerSec: rate(counters.db, prev.db, "blks_hit") ?? 0,
-              deadlocks: count(counters.db, prev.db, "deadlocks") ?? 0,
-            },
-          }
-        : {}),
-      ...(tables && prev.tables
-        ? {
-            tables: {
-              liveTuples: Number(tables[0].live),
-              deadTuples: Number(tables[0].dead),
-              autovacuumRuns: Math.max(counters.tables!.av - prev.tables.av, 0),
-              autoanalyzeRuns: Math.max(counters.tables!.aa - prev.tables.aa, 0),
-            },
-          }
-        : {}),
+      ...(backends.oldestXact !== undefined ? { oldestXactSec: backends.oldestXact } : {}),
+      ...counterRates(counters, prev, sec, this.caps, tables?.[0]),
       ...(host ? { host } : {}),
       ...(client ? { client } : {}),
       overhead: { statements: statements.length, ms: at - t0 },
@@ -480,14 +314,4 @@ export class TelemetryCollector {
     if (this.ring.length > (this.opts.keep ?? 600)) this.ring.shift();
     return s;
   }
-}
-
-function numeric(row: Record<string, unknown> | undefined): Record<string, number | null> | undefined {
-  if (!row) return undefined;
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, n(v)]));
-}
-
-/** Drops undefined fields (a server that does not expose one leaves it out rather than 0). */
-function prune<T extends Record<string, unknown>>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

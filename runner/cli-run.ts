@@ -1,0 +1,353 @@
+// One run of `npm run bench` from its command line (runner/cli.ts main hands it over once a run is asked, so --help
+// never loads the engine, the embedded servers or the control store): parse, open the target (and the control
+// store for --save), run — once, or the pairs of an A/B (--variant both) — print, --json, --save.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { abOrder } from "../lib/compare/ab-order";
+import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
+import { type Env, readEnv, dataDir } from "../lib/env";
+import type { RunSummary } from "../lib/measurement/summary";
+import { knobsParts } from "../lib/runs/format";
+import { defaultTargetName } from "../lib/targets/default-target";
+import { identityOf, type ServerIdentity } from "../lib/targets/connect";
+import { describeUrl, maskUrl } from "../lib/targets/pgurl";
+import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
+import { memoryProblem } from "../lib/workloads/memory";
+import { CONTROL_DB, type EmbeddedServer, StartupError, TARGET_DB, useCluster } from "../platform/embedded";
+import { type CliOptions, parseArgs, usage, workloadUsage } from "./cli-args";
+import { cliRunner } from "./cli-runner";
+import { embeddedNote } from "./default-target";
+import { RunCancelled, runWorkload, verificationError } from "./engine";
+import { liveLine, summaryText } from "./format";
+import { quitAfter, STOP_MS } from "./stop";
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export interface RunOutcome {
+  code: number;
+  summary?: RunSummary;
+  error?: string;
+  runId?: string;
+  cancelled?: boolean;
+}
+
+type Save = Awaited<ReturnType<typeof openSave>>;
+
+/** What one command line's runs share: how to print, the target, the control store, the cancel, the --save. */
+interface CliSession {
+  io: CliIo;
+  opts: CliOptions;
+  env: Env;
+  controller: AbortController;
+  interrupts: number;
+  save?: Save;
+  cancelPoll?: NodeJS.Timeout;
+  targetUrl: string;
+  targetLabel: string;
+  controlUrl: string;
+  controlStore: ServerIdentity | null;
+  embedded?: EmbeddedServer & { owned: boolean };
+  embeddedControl?: EmbeddedServer & { owned: boolean };
+}
+
+/** The configs to run: the one asked, or an A/B's N pairs of the two variants in balanced ABBA order. */
+interface RunPlan {
+  configs: WorkloadConfig[];
+  slots: ReturnType<typeof abOrder>;
+  pairs: number;
+  both: boolean;
+}
+
+/** One run from its command line (or the two of `--variant both`): parse, run, print, --json, --save. */
+export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
+  // `--variant both`: the workload's baseline and modded variants, one after the other (lib/compare/ab.ts).
+  const both = await bothVariants(argv);
+  if (both && "error" in both) {
+    io.err(`bench: ${both.error}`);
+    return { code: 2 };
+  }
+  const parsed = parseArgs(both ? both.argv : argv);
+  if (parsed.kind === "help") {
+    io.out(parsed.workload ? workloadUsage(parsed.workload) : usage());
+    return { code: 0 };
+  }
+  if (parsed.kind === "error") {
+    io.err(`bench: ${parsed.message}`);
+    return { code: 2 };
+  }
+  const opts = parsed.options;
+  const pairs = both ? both.pairs : 0;
+  const slots = abOrder(pairs);
+  const configs = both ? slots.map((s) => WorkloadConfig.parse({ ...opts.config, variant: s.variant })) : [opts.config];
+  const env = checkedEnv(opts.config, io);
+  if (!env) return { code: 2 };
+  const s: CliSession = {
+    ...{ io, opts, env, controller: new AbortController(), interrupts: 0 },
+    ...{ targetUrl: "", targetLabel: "", controlUrl: "", controlStore: null },
+  };
+  const onSigint = interruptHandler(s);
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+  try {
+    await openTargets(s);
+    return await runPlan(s, { configs, slots, pairs, both: !!both });
+  } catch (err) {
+    io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
+    return { code: 1, error: (err as Error).message };
+  } finally {
+    if (s.cancelPoll) clearInterval(s.cancelPoll);
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+    await s.save?.close().catch(() => undefined);
+    await Promise.all([s.embedded?.stop().catch(() => undefined), s.embeddedControl?.stop().catch(() => undefined)]);
+  }
+}
+
+/** The environment, or null (said) when unreadable or when the run is more than this process could hold. */
+function checkedEnv(config: WorkloadConfig, io: CliIo): Env | null {
+  let env: Env;
+  try {
+    env = readEnv();
+  } catch (e) {
+    io.err(`bench: ${(e as Error).message}`);
+    return null;
+  }
+  // Before connecting anywhere: a run this process could not hold is refused, naming the flags to lower.
+  const flagOf = (field: string) => {
+    const f = definitionOf(config).fields.find((x) => x.name === field)?.cli;
+    return f ? `${f.ours ? "--" : "-"}${f.flag}` : field;
+  };
+  const tooBig = memoryProblem(config, env.RUNNER_MEMORY_BUDGET_MB, flagOf);
+  if (tooBig) {
+    io.err(`bench: ${tooBig.message}`);
+    return null;
+  }
+  return env;
+}
+
+/** Ctrl-C (or SIGTERM): cancels the run, and ends the CLI within STOP_MS whatever the target does; twice quits. */
+function interruptHandler(s: CliSession): () => void {
+  const { io } = s;
+  return () => {
+    if (++s.interrupts > 1) process.exit(130);
+    io.err(`\nbench: stopping within ${STOP_MS / 1000} s (Ctrl-C again to quit at once)…`);
+    s.controller.abort();
+    // Whatever the target and the control store do, Ctrl-C ends the CLI within the time it just stated.
+    quitAfter(STOP_MS, () => {
+      const unsaved = s.save?.unsaved();
+      return maskUrl(
+        `bench: did not stop within ${STOP_MS / 1000} s (the target or the control store did not answer)${unsaved ? `; not saved: run ${s.save!.runId}'s ${unsaved}` : ""}; quitting`,
+      );
+    });
+  };
+}
+
+/** The target (the default one: an embedded cluster of DATA_DIR), and for --save the control store likewise. */
+async function openTargets(s: CliSession): Promise<void> {
+  const { io, opts, env } = s;
+  if (!opts.target && !env.TARGET_DATABASE_URL) {
+    s.embedded = await useCluster(dataDir(env), "target", env.EMBEDDED_TARGET_PG_PORT);
+    io.out(embeddedNote(s.embedded, env, "target"));
+  }
+  if (opts.save && !env.DATABASE_URL) {
+    s.embeddedControl = await useCluster(dataDir(env), "control", env.EMBEDDED_PG_PORT);
+    io.out(embeddedNote(s.embeddedControl, env, "control"));
+  }
+  s.targetUrl = opts.target ?? env.TARGET_DATABASE_URL ?? s.embedded!.url(TARGET_DB);
+  // The default target gets the name the app gives it, so a --save run and an app run on one database match.
+  s.targetLabel = opts.target ? describeUrl(s.targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: s.targetUrl });
+  s.controlUrl = opts.save ? (env.DATABASE_URL ?? s.embeddedControl!.url(CONTROL_DB)) : "";
+  // The app's control store, when this command knows it: a --target that is its database is refused by the engine.
+  // (Without --save the embedded control cluster is not started here; a database holding a control store is still
+  // refused by what it holds.)
+  const knownControl = s.controlUrl || env.DATABASE_URL || s.embeddedControl?.url(CONTROL_DB);
+  s.controlStore = knownControl ? await identityOf(knownControl) : null;
+}
+
+/** Stores a run as it goes (--save), and cancels it when the app asks. */
+async function startSaving(s: CliSession, config: WorkloadConfig): Promise<void> {
+  const save = await openSave(
+    s.controlUrl,
+    { ...s.opts, config },
+    s.targetLabel,
+    (l) => s.io.err(`bench: ${l}`),
+    () => s.interrupts > 0,
+  );
+  s.save = save;
+  s.io.out(`saving as run ${save.runId}`);
+  s.cancelPoll = setInterval(
+    () =>
+      void save.cancelRequested().then(
+        (yes) => yes && s.controller.abort(),
+        () => undefined,
+      ),
+    500,
+  );
+}
+
+/** One run, or the baseline and then the modded variant (--variant both): each an ordinary run of its own. */
+async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
+  const { io, opts } = s;
+  const { slots, both } = plan;
+  const results: { summary: RunSummary; runId?: string; slot: number }[] = [];
+  let code = 0;
+  let last: { error?: string; runId?: string; cancelled?: boolean } = {};
+  for (const [i, config] of plan.configs.entries()) {
+    if (i > 0) {
+      clearInterval(s.cancelPoll);
+      await s.save?.close().catch(() => undefined);
+      s.save = undefined;
+      if (s.controller.signal.aborted) break;
+      io.out("");
+    }
+    if (opts.save) await startSaving(s, config);
+    const json = opts.json && both ? opts.json.replace(/(\.json)?$/i, `.${slots[i].variant}.${slots[i].pair}$1`) : opts.json;
+    if (both) io.out(`--- pair ${slots[i].pair} of ${plan.pairs}: ${slots[i].variant} ---`);
+    const r = await runOne(s, config, json);
+    last = { error: r.error, runId: s.save?.runId, cancelled: r.cancelled };
+    if (r.summary) results.push({ summary: r.summary, runId: s.save?.runId, slot: i });
+    code = Math.max(code, r.code);
+    if (r.code && !r.summary) break;
+  }
+  if (both && results.length > 0) await printAb(s, plan, results);
+  return { code, summary: results.at(-1)?.summary, ...last };
+}
+
+/** The A/B of the completed pairs with its noise; with --save, the group is recorded for the app's A/B page. */
+async function printAb(s: CliSession, plan: RunPlan, done: { summary: RunSummary; runId?: string; slot: number }[]) {
+  const { io } = s;
+  const { slots } = plan;
+  const ran = done.map((d) => ({ ...slots[d.slot], runId: d.runId ?? `run ${d.slot + 1}` }));
+  const byId = new Map(ran.map((x, k) => [x.runId, done[k].summary]));
+  const { pairs, leftOut } = completedPairs(ran, (id) => ({ status: "completed", summary: byId.get(id) }));
+  const notRun = [...new Set(slots.map((x) => x.pair))].filter((p) => !pairs.some((x) => x.pair === p) && !leftOut.includes(p));
+  io.out("");
+  io.out(`=== baseline → modded (${done[0].summary.workload}) ===`);
+  if (!pairs.length) return io.out("no pair completed both its runs: nothing to compare");
+  io.out(
+    abStatsText(
+      abStats(
+        pairs,
+        [...leftOut, ...notRun].sort((a, b) => a - b),
+      ),
+    ),
+  );
+  if (!done.every((d) => d.runId)) return io.out("add --save to store the runs and see the A/B in the app");
+  const { createAbGroup } = await import("../lib/compare/ab-store");
+  const { prisma } = await import("../lib/db");
+  const { variant: _, ...shared } = done[0].summary.config as Record<string, unknown> & { kind: string };
+  const id = await createAbGroup(
+    { config: { ...shared, kind: done[0].summary.workload }, pairs: plan.pairs, slots: ran, targetLabel: s.targetLabel },
+    prisma(s.controlUrl),
+  ).catch((err: Error) => (io.err(`bench: the A/B group was not stored: ${err.message}`), null));
+  if (id) io.out(`in the app: /runs/ab?group=${id}`);
+}
+
+/** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
+async function saveOutcome(s: CliSession, outcome: Parameters<Save["finish"]>[0]): Promise<boolean> {
+  if (!s.save) return false;
+  try {
+    await s.save.finish(outcome);
+    return true;
+  } catch (err) {
+    s.io.err(`bench: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+/** One engine run: its live lines, its summary printed (and written with --json, stored with --save). */
+async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined): Promise<RunOutcome> {
+  const { io, save } = s;
+  io.out(`${config.kind} on ${s.targetLabel}: ${knobsParts(config).join(", ")}; warm-up ${config.warmupSeconds} s`);
+  let summary: RunSummary;
+  try {
+    summary = await runWorkload(config, s.targetUrl, {
+      signal: s.controller.signal,
+      runId: save?.runId,
+      controlStore: s.controlStore,
+      log: (l) => io.out(`  ${l}`),
+      onReport: (r) => io.out(liveLine(r, config.kind)),
+      onPhase: (p) => {
+        save?.phase(p);
+        if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
+      },
+      onSample: save?.sample,
+      // The CLI forks every part itself; it says so when that is more than RUNNER_MAX_LOCAL_PARTS.
+      maxLocalParts: s.env.RUNNER_MAX_LOCAL_PARTS,
+    });
+  } catch (err) {
+    const cancelled = err instanceof RunCancelled;
+    const notes = cancelled ? err.notes.map((n) => `; ${n}`).join("") : "";
+    io.err(cancelled ? `bench: cancelled${notes}` : `bench: ${(err as Error).message}`);
+    await saveOutcome(
+      s,
+      cancelled ? { status: "cancelled", error: `cancelled (Ctrl-C or a cancel request)${notes}` } : { status: "failed", error: (err as Error).message },
+    );
+    return { code: 1, cancelled, error: (err as Error).message };
+  }
+  io.out("");
+  io.out(summaryText(summary, s.targetLabel));
+  if (json) {
+    const file = path.resolve(json);
+    writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+    io.out(`summary written to ${file}`);
+  }
+  const verr = verificationError(summary);
+  if (save) {
+    if (!(await saveOutcome(s, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary })))
+      return { code: 1, summary, error: "the run could not be stored" };
+    io.out(`stored as run ${save.runId}`);
+  }
+  if (verr) {
+    io.err(`bench: ${verr}`);
+    return { code: 1, summary, error: verr };
+  }
+  return { code: 0, summary };
+}
+
+/**
+ * Control-store bookkeeping for --save: the run is stored as it goes, by a registered (heart-beating) runner.
+ * `stopping`: true after Ctrl-C; what the control store has not taken by then gets a short wait, then is given up.
+ */
+async function openSave(controlUrl: string, opts: CliOptions, targetLabel: string, onProblem: (line: string) => void, stopping: () => boolean) {
+  const runner = await cliRunner(controlUrl);
+  const { db, runnerId } = runner;
+  const runs = await import("../lib/runs/store");
+  const { runRecorder } = await import("../lib/runs/recorder");
+  const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
+  await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
+  // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
+  const recorder = runRecorder(run.id, db, onProblem, stopping);
+  return { ...recorder, close: runner.close };
+}
+
+/**
+ * `--variant both [--pairs N]` (any spelling of the flags): the argv with `baseline` in its place and --pairs taken
+ * out, or null when not asked; an error when --pairs is not a whole number from 1 to MAX_PAIRS or comes without
+ * --variant both. The CLI then runs N pairs of the two variants in ABBA order with the same flags.
+ */
+async function bothVariants(argv: string[]): Promise<{ argv: string[]; pairs: number } | { error: string } | null> {
+  const { Pairs } = await import("../lib/compare/ab-order");
+  const out = [...argv];
+  let pairsIn: string | undefined;
+  const at = out.findIndex((a) => /^--?pairs(=.*)?$/.test(a));
+  if (at >= 0) {
+    const eq = out[at].indexOf("=");
+    pairsIn = eq >= 0 ? out[at].slice(eq + 1) : out[at + 1];
+    out.splice(at, eq >= 0 ? 1 : 2);
+  }
+  for (let i = 0; i < out.length; i++) {
+    const m = /^--?variant(=both)?$/.exec(out[i]);
+    if (!m) continue;
+    if (m[1]) out[i] = out[i].replace(/=both$/, "=baseline");
+    else if (out[i + 1] === "both") out[i + 1] = "baseline";
+    else break;
+    const n = pairsIn === undefined ? undefined : /^\d+$/.test(pairsIn) ? Number(pairsIn) : Number.NaN;
+    const pairs = Pairs.safeParse(n);
+    return pairs.success ? { argv: out, pairs: pairs.data } : { error: `--pairs ${pairsIn ?? ""}: ${pairs.error.issues[0].message}` };
+  }
+  return pairsIn === undefined ? null : { error: "--pairs applies to an A/B only: add --variant both (e.g. --variant both --pairs 3)" };
+}

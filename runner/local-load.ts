@@ -1,0 +1,149 @@
+// The load step of a run in one process (runner/engine.ts): its connections and the server's telemetry, then the
+// load itself (./load.ts runLoad) on this process's own timeline, each second stored with its telemetry reading,
+// counted in the live report and the verdict's pace, the watched disks checked; the drain ends on the local
+// backlog. What it leaves: the run's summary once verified (./run-steps.ts verify).
+import type { Operations, Phase } from "../lib/measurement/metrics";
+import { loadOverSamples, type SampleRunnerLoad } from "../lib/measurement/runner-load";
+import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
+import { paceInputOf } from "../lib/telemetry/pace-rules";
+import type { TelemetrySample } from "../lib/telemetry/shape";
+import type { ClientInput } from "../lib/telemetry/verdict";
+import { definitionOf, MAX_DRAIN_SECONDS, pacingOf } from "../lib/workloads/config";
+import { runLoad, type SecondsOut } from "./load";
+import { ownTimeline } from "./load-timeline";
+import { RunnerLoadMeter } from "./load-meter";
+import { LOOP_STATEMENT_TIMEOUT_MS, openClients } from "./core/pg/pgclient";
+import { scheduleWatchOf } from "./run-control";
+import type { EngineSample, RunContext } from "./run-context";
+import type { LoadOutcome } from "./run-steps";
+import { ownSummary } from "./run-summary";
+import type { RunStats } from "./core/stats";
+import { TelemetryRecorder } from "./telemetry/recorder";
+import { clock } from "./core/timing";
+
+const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads/config.ts: the New run form counts it in the total time
+
+/** The longest drain of the run (s). */
+export const drainLimitOf = (ctx: RunContext) => ctx.opts.drainSeconds ?? DRAIN_SECONDS;
+
+/** The load, run here. */
+export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
+  const { config, control, stats, pacer, opts, log } = ctx;
+  const run = ctx.run!;
+  log(`schema ${ctx.schemaName} ready; opening ${run.roles.length} connections`);
+  ctx.clients = await openClients(ctx.targetUrl, run.roles, undefined, undefined, control.watch, LOOP_STATEMENT_TIMEOUT_MS);
+  control.check();
+  // The run's backends are the load's: the admin connection idles through it (it would bias the active share low).
+  const pids = ctx.clients.map((c) => c.pid);
+  if (opts.telemetry !== false) ctx.telemetry = await TelemetryRecorder.start(ctx.targetUrl, ctx.schemaName, pids, log, (tc) => control.liveness.add(tc));
+  control.check();
+  const nWriters = ctx.module.writerCount(config as never);
+  const readers = ctx.clients.slice(nWriters);
+  // The measured window's seconds as the verdict's pace rules read them (rate asked and met, stalls, backlog).
+  const pace = new PaceTrack(paceSpecOf(pacingOf(config), definitionOf(config).metrics));
+  const schedule = scheduleWatchOf(config, pacer.throttle, nWriters);
+  const meter = new RunnerLoadMeter();
+  ctx.meter = meter;
+  const load = await runLoad({
+    ...{ config, run, stats, pacer, meter, schedule, control, readers },
+    writers: ctx.clients.slice(0, nWriters),
+    writerIndexes: Array.from({ length: nWriters }, (_, w) => w),
+    timeline: ownTimeline(),
+    seconds: localSeconds(ctx, pace),
+    drain: async (phase, drainStart) => {
+      await run.writersDone();
+      await phase(drainStart + drainLimitOf(ctx) * 1000, { until: drained(stats, drainStart) });
+    },
+    setPhase: ctx.setPhase,
+    busyWaitForTest: opts.busyWaitForTest,
+  });
+  await ctx.sampleChain;
+  const telemetry = ctx.telemetry;
+  return {
+    summarize: (verification, unreadAtEnd) =>
+      ownSummary({
+        ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, runNotes: run.notes, schedule },
+        ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd },
+        ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length) } : {}),
+      }),
+  };
+}
+
+/**
+ * Where a second of a run in one process goes: its sample (stored by onSample with the server's reading of the
+ * same interval, taken as it is cut, off the loops' path), the verdict's pace, and every
+ * config.reportIntervalSeconds the live report. Each second also checks the watched disks.
+ */
+function localSeconds(ctx: RunContext, pace: PaceTrack): SecondsOut {
+  const { opts, stats, log } = ctx;
+  let reading: Promise<TelemetrySample | undefined> | undefined;
+  let seq = 0;
+  let lastReport: number | undefined;
+  const reportEveryMs = ctx.config.reportIntervalSeconds * 1000;
+  // The workload's first timed operation (the broker's write): the latency the client-bound verdict judges by.
+  const mainOp = definitionOf(ctx.config).metrics.operations.find((o) => o.latency);
+  /** Each sample's runner load since the previous report, with its interval's length. */
+  let reportLoads: { load: SampleRunnerLoad; sec: number }[] = [];
+  const report = (phase: Phase) => {
+    const now = clock();
+    lastReport ??= stats.startedAt;
+    if (!opts.onReport || now - lastReport < reportEveryMs - 50) return;
+    lastReport = now;
+    const r = stats.report(phase);
+    r.runnerLoad = loadOverSamples(reportLoads, mainOp ? r.latencyMs[mainOp.name]?.p50 : undefined);
+    reportLoads = [];
+    opts.onReport(r);
+  };
+  return {
+    cut: (phase) => {
+      ctx.checkDisk();
+      const metrics = stats.tick(phase);
+      reading = ctx.telemetry?.tick(phase);
+      return metrics;
+    },
+    take: (metrics, phase) => {
+      reportLoads.push({ load: metrics.runnerLoad!, sec: metrics.intervalSec });
+      if (phase === "measuring") pace.addSample(metrics);
+      const s: EngineSample = { seq: seq++, phase, time: new Date(), metrics };
+      const cb = opts.onSample;
+      const t = reading;
+      if (cb)
+        ctx.sampleChain = ctx.sampleChain
+          .then(async () => {
+            const got = await t;
+            if (got) s.metrics.telemetry = got;
+            return cb(s);
+          })
+          .catch((e) => log(`could not store sample ${s.seq}: ${(e as Error).message}`));
+      report(phase);
+    },
+  };
+}
+
+/**
+ * Drained when the counted backlog is 0, or when readers keep polling and find nothing for 1 s (a backlog the
+ * counters cannot see emptied: messages lost or tampered with; verification reports those).
+ */
+function drained(stats: RunStats, drainStart: number): () => boolean {
+  let lastReads = -1;
+  let lastEmpty = 0;
+  let lastChange = drainStart;
+  return () => {
+    if (stats.maxBacklog() === 0) return true;
+    const reads = stats.groups.reduce((a, g) => a + g.total.count, 0);
+    const empty = stats.groups.reduce((a, g) => a + g.total.emptyPolls, 0);
+    if (reads !== lastReads) {
+      lastReads = reads;
+      lastEmpty = empty;
+      lastChange = clock();
+      return false;
+    }
+    return clock() - lastChange >= 1000 && empty > lastEmpty;
+  };
+}
+
+/** The telemetry's end: the verdict over the window, with the run's pace and the runner's own numbers. */
+function finishTelemetry(telemetry: TelemetryRecorder, pace: PaceTrack, stats: RunStats, unreadAtEnd: number, readers: number) {
+  return (client: ClientInput, window: { operations: Operations }) =>
+    telemetry.finish({ pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd, readers }), client });
+}

@@ -1,0 +1,102 @@
+// A run's failure plumbing, the same for the engine's own run (runner/engine.ts) and for each part of a run over
+// several processes (runner/parts/part-main.ts): the first failure (a cancel, a lost or silent connection, a loop's
+// error, a stop from the coordinator) is kept, wakes the phase clock and stops the loops; steps race it or check it.
+// Also the catch-up watch every paced load keeps (ScheduleWatch), built one way for both.
+import { definitionOf, pacingOf, type WorkloadConfig } from "../lib/workloads/config";
+import { lostConnection } from "../lib/targets/pgurl";
+import { paceSpecOf } from "../lib/telemetry/pace";
+import { doersOf, plural } from "../lib/telemetry/pace-rules";
+import type { WorkloadRun } from "../workloads/runtime";
+import { type LivenessOptions, LivenessWatch } from "./pg/liveness";
+import type { LostWatch, TargetClient } from "./core/pg/pgclient";
+import { ScheduleWatch } from "./core/schedule-watch";
+import { Stopper, type Throttle } from "./core/timing";
+
+/** After a stop, loops get this long to finish their statement before it is cancelled (or their connection closed). */
+export const STOP_GRACE_MS = 700;
+/** The longest a statement that cancels the loops' statements may wait for the target, once the run is stopping. */
+const STOP_QUERY_MS = 2000;
+
+export class RunControl {
+  readonly writersStop = new Stopper();
+  readonly readersStop = new Stopper();
+  /** Woken on a failure, so the phase clock (runner/load.ts) reacts at once. */
+  readonly phaseSleep = new Stopper();
+  /** Every connection of the run is watched for silence: a target that stops answering fails the run, naming it. */
+  readonly liveness: LivenessWatch;
+  /** Rejects with the first failure, to race set-up steps against. */
+  readonly failed: Promise<never>;
+  private first: Error | undefined;
+  private rejectFailed: (e: Error) => void = () => undefined;
+  /** Set once the run closes its connections on purpose: a connection ending then is no loss. */
+  closing = false;
+
+  constructor(
+    private readonly targetUrl: string,
+    liveness?: LivenessOptions,
+  ) {
+    this.failed = new Promise<never>((_, rej) => (this.rejectFailed = rej));
+    this.failed.catch(() => undefined);
+    this.liveness = new LivenessWatch(targetUrl, (err) => this.fail(err), liveness);
+  }
+
+  /** The run's first failure, if any. */
+  get failure(): Error | undefined {
+    return this.first;
+  }
+
+  /** Fails the run (the first failure wins): stops the loops and wakes the phase clock. */
+  readonly fail = (err: Error): void => {
+    this.first ??= err;
+    this.rejectFailed(this.first);
+    this.writersStop.stop();
+    this.readersStop.stop();
+    this.phaseSleep.stop();
+  };
+
+  /** Throws the run's failure, if any. */
+  readonly check = (): void => {
+    if (this.first) throw this.first;
+  };
+
+  /** A promise whose rejection fails the run (a loop's end). */
+  failOn(p: Promise<unknown>): void {
+    p.catch((e) => this.fail(e instanceof Error ? e : new Error(String(e))));
+  }
+
+  /** The watch every connection of the run is opened with: losing one fails the run at once, naming it. */
+  readonly watch: LostWatch = {
+    closing: () => this.closing,
+    track: (tc) => this.liveness.add(tc),
+    onLost: (tc, err) => this.fail(new Error(lostConnection(tc.role, this.targetUrl, err), { cause: err })),
+  };
+
+  /**
+   * Stops every loop: politely first; those still in a statement after STOP_GRACE_MS have it cancelled on the
+   * server through `admin` when there is one (the engine's), else are left to their connections' closing (a part's).
+   */
+  async stopLoops(run: WorkloadRun | undefined, admin?: TargetClient, loops: readonly TargetClient[] = []): Promise<void> {
+    this.writersStop.stop();
+    this.readersStop.stop();
+    if (!run) return;
+    const done = Promise.all([run.writersDone().catch(() => undefined), run.readersDone().catch(() => undefined)]);
+    const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), STOP_GRACE_MS))]);
+    if (!timedOut || !admin || admin.lost || !loops.length) return;
+    // Bounded: on a target that stopped answering this would wait for ever (the liveness watch then destroys the
+    // connections, and the loops end on that).
+    const cancelled = admin.client.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [loops.map((c) => c.pid)]);
+    await Promise.race([cancelled.catch(() => undefined), new Promise((r) => setTimeout(r, STOP_QUERY_MS))]);
+    await Promise.race([done, new Promise((r) => setTimeout(r, 500))]);
+  }
+}
+
+/**
+ * The catch-up watch of a paced load (null unpaced), in the workload's own words. Its slack: one batch in flight
+ * per writer, plus one batch of rounding.
+ */
+export function scheduleWatchOf(config: WorkloadConfig, throttle: Throttle | null, writers: number): ScheduleWatch | null {
+  if (!throttle) return null;
+  const spec = paceSpecOf(pacingOf(config), definitionOf(config).metrics);
+  const words = { unit: spec.unit, items: plural(spec), doers: doersOf(spec) };
+  return new ScheduleWatch(throttle.perSecond, (writers + 1) * definitionOf(config).writeBatch(config), words);
+}
