@@ -13,6 +13,7 @@ import { explainPgError, lostConnection, maskUrl } from "../lib/targets/pgurl";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import { RunSummary } from "../lib/measurement/summary";
 import { definitionOf, MAX_DRAIN_SECONDS, pacingOf, payloadBytesOf, type WorkloadConfig } from "../lib/workloads/config";
+import { writeBatchOf } from "../workloads/types";
 import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClient, openClients, type LostWatch, type TargetClient } from "./pg/pgclient";
 import { LivenessWatch, TargetUnresponsive, type LivenessOptions } from "./pg/liveness";
 import { schemaComment, schemaLock } from "./sweep";
@@ -28,7 +29,7 @@ import { PaceTrack, paceSpecOf } from "../lib/telemetry/pace";
 import { doersOf, paceInputOf, plural } from "../lib/telemetry/pace-rules";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { diskOf } from "../platform/disk";
-import type { WorkloadRun } from "../workloads/runtime";
+import { runRoles, type WorkloadRun } from "../workloads/runtime";
 import type { ClientInput } from "../lib/telemetry/verdict";
 import { isLocalAddress, ownSummary, type TargetFacts } from "./run-summary";
 import { coordinate, type PartsForTest } from "./parts/coordinator";
@@ -153,13 +154,13 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const module = workloadFor(config);
   // A message broker's payload size (the others have none: their MiB/s reads 0).
   const payloadBytes = payloadBytesOf(config) ?? 0;
-  const stats = new RunStats(module.groupNames(config as never), payloadBytes, clock);
+  const stats = new RunStats(runRoles.groups(module, config as never), payloadBytes, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
   // The run's pacer, built from the definition's declared pacing; the engine's checks read its throttle.
   const pacer = new Pacer(pacingOf(config), stats);
   const throttle = pacer.throttle;
   // Slack of the catch-up test (ScheduleWatch): one batch in flight per writer, plus one batch of rounding.
-  const writeBatch = definitionOf(config).writeBatch(config);
+  const writeBatch = writeBatchOf(definitionOf(config), config);
   // The measured window's seconds as the verdict's pace rules read them (rate asked and met, stalls, backlog).
   const pace = new PaceTrack(paceSpecOf(pacingOf(config), definitionOf(config).metrics));
   const words = { unit: pace.spec.unit, items: plural(pace.spec), doers: doersOf(pace.spec) };
@@ -297,7 +298,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     const readerClients = clients.slice(nWriters);
 
     // Readers first (they join their groups), then writers: nothing is written before someone can read it.
-    await Promise.race([run.startReaders(readerClients), failed]);
+    await Promise.race([runRoles.startReaders(run, readerClients), failed]);
     check();
     const loadStart = clock();
     stats.markLoadStart();
@@ -306,7 +307,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     busy = busyWaitForTest(opts.busyWaitForTest);
     run.startWriters(writerClients);
     run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
-    run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
+    runRoles.readersDone(run).catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
 
     // The phase clock: one sample per second, plus one at each phase end (a shorter interval) so no
     // interval spans two phases.
@@ -323,7 +324,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
       checkDisk();
       const now = clock();
       const writerLags = throttle && phase !== "draining" ? Array.from({ length: nWriters }, (_, w) => throttle.writerLagMs(w, now)) : [];
-      for (const l of writerLags) stats.latency.writerLag.record(l * 1000);
+      for (const l of writerLags) stats.recordWriterLag(l);
       const metrics = stats.tick(phase);
       // The server's reading of the same interval, taken now; the sample waits a little for it (off the loops' path).
       const reading = telemetry?.tick(phase);
@@ -394,8 +395,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     let lastChange = drainStart;
     const drained = () => {
       if (stats.maxBacklog() === 0) return true;
-      const reads = stats.groups.reduce((a, g) => a + g.total.count, 0);
-      const empty = stats.groups.reduce((a, g) => a + g.total.emptyPolls, 0);
+      const { consumed: reads, idlePolls: empty } = stats.drainProgress();
       if (reads !== lastReads) {
         lastReads = reads;
         lastEmpty = empty;
@@ -406,14 +406,15 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     };
     await runPhase(drainStart + (opts.drainSeconds ?? DRAIN_SECONDS) * 1000, drained);
     readersStop.stop();
-    await run.readersDone();
+    await runRoles.readersDone(run);
     check();
     const drainSeconds = (clock() - drainStart) / 1000;
     await sampleChain;
 
     setPhase("verifying");
     const v = await run.verify(admin.client);
-    const { unreadAtEnd, ...checks } = v;
+    const { unreadAtEnd: _, ...checks } = v;
+    const unreadAtEnd = runRoles.unreadAtEnd(v);
     // Counted in the unit the workload declares ("rows checked"), never assumed to be messages.
     const verification = { ...checks, unit: definitionOf(config).verifiedUnit };
     const summary = await ownSummary({
@@ -468,7 +469,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
     writersStop.stop();
     readersStop.stop();
     if (!run) return;
-    const done = Promise.all([run.writersDone().catch(() => undefined), run.readersDone().catch(() => undefined)]);
+    const done = Promise.all([run.writersDone().catch(() => undefined), runRoles.readersDone(run).catch(() => undefined)]);
     const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), STOP_GRACE_MS))]);
     if (timedOut && admin && !admin.lost && clients.length) {
       // Bounded: on a target that stopped answering this would wait for ever (the liveness watch then destroys

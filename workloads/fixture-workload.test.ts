@@ -71,7 +71,6 @@ const echo = defineWorkload({
   clientsFormula: "writers",
   clientMemory: (c) => [{ bytes: c.writers * c.payloadBytes, words: `${c.writers} writers × payload`, fields: ["payloadBytes", "writers"] }],
   clientMemoryFormula: "writers × payload",
-  writeBatch: () => 1,
   rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "msg", "ping"),
   // Its one operation is a ping, with a rate and a latency (no backlog, no delivery), shown under its own name.
@@ -184,9 +183,7 @@ test("its describer names the run, and compare has a row for each of its fields"
 });
 
 test("what it declares it measures is what the charts, the run page, the CSV and compare show", () => {
-  // A second of an echo run as runner/stats.ts makes it: its ping rate (RunStats.op("ping")) and latency. (The
-  // broker's write/read counters are still required fields of a sample: zero here, and not shown, since echo
-  // declares no operation by those names.)
+  // A second of an echo run as runner/stats.ts makes it: its ping rate (RunStats.op("ping")) and latency.
   let now = 0;
   const stats = new RunStats([], 1024, () => now);
   stats.op("ping").done(35);

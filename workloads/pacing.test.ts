@@ -7,7 +7,7 @@ import { OpenLoop, Pacer, Stopper, type TargetClient } from "../runner/core";
 import { FakeClock } from "../runner/harness";
 import { registerWorkload, workloadDefinition, workloadDefinitions } from ".";
 import { workloadFor } from "./runners";
-import type { Pacing } from "./types";
+import { type Pacing, writeBatchOf } from "./types";
 import { ConnectionPool } from "./yong/driver";
 
 type Cfg = Record<string, number | string | boolean> & { kind: string };
@@ -275,7 +275,7 @@ test("every workload's declared pacing, driven by the core's pacers on a fake cl
       const pacing = def.pacing(c);
       const where = `${def.kind}, preset ${preset.id} (${pacing.kind})`;
       const loops = workloadFor(c).writerCount(c as never);
-      const n = def.writeBatch(c);
+      const n = writeBatchOf(def, c);
       const start = new FakeClock().now();
       if (want.kind === "throttle" || want.kind === "open-loop") {
         const rate = want.targetPerSecond ?? 0;

@@ -9,6 +9,7 @@ import { clock, Pacer, RunStats, Stopper } from "../runner/core";
 import { RunFootprint } from "../runner/harness";
 import { definitionOf } from "./index";
 import { WORKLOADS, workloadFor } from "./runners";
+import { runRoles } from "./runtime";
 
 /** Configs with room to split (max ≥ 3), closed and open loop where a workload has both. */
 const CONFIGS: WorkloadInput[] = [
@@ -30,7 +31,7 @@ const CONFIGS: WorkloadInput[] = [
 
 function instance(config: WorkloadConfig, part?: PartOfRun) {
   const module = workloadFor(config);
-  const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
+  const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   const ctx = {
     config: config as never,
     schema: '"pgbb_parts_test"',

@@ -8,7 +8,7 @@ import { payloadBytesOf, WorkloadConfig, type WorkloadInput } from "../lib/workl
 import { type PartOfRun, partPacing } from "../lib/workloads/parts";
 import { clock, openClient, Pacer, RunStats, Stopper, type TargetClient } from "../runner/core";
 import { RunFootprint } from "../runner/harness";
-import type { Ledger, WorkloadRun, WorkloadVerification } from "./runtime";
+import { type Ledger, runRoles, type WorkloadRun, type WorkloadVerification } from "./runtime";
 import { workloadFor } from "./runners";
 
 export interface DrivenPart {
@@ -51,7 +51,7 @@ export async function driveParts(
   const footprint = new RunFootprint();
   const errors: Error[] = [];
   const instance = (part?: PartOfRun) => {
-    const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
+    const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
     const ctx = {
       config: config as never,
       schema,
@@ -77,7 +77,7 @@ export async function driveParts(
   try {
     for (const p of parts) clients.push(await Promise.all(p.run.roles.map((role) => openClient(url, role))));
     const writers = parts.map((p) => module.writerCount(config as never, p.part));
-    await Promise.all(parts.map((p, i) => p.run.startReaders(clients[i].slice(writers[i]))));
+    await Promise.all(parts.map((p, i) => runRoles.startReaders(p.run, clients[i].slice(writers[i]))));
     const at = clock();
     parts.forEach((p, i) => {
       p.stats.markLoadStart();
@@ -93,7 +93,7 @@ export async function driveParts(
     for (const p of parts) p.ctx.writersStop.stop();
     await Promise.all(parts.map((p) => p.run.writersDone()));
     for (const p of parts) p.ctx.readersStop.stop();
-    await Promise.all(parts.map((p) => p.run.readersDone()));
+    await Promise.all(parts.map((p) => runRoles.readersDone(p.run)));
   } finally {
     for (const cs of clients) for (const tc of cs) await tc.client.end().catch(() => undefined);
   }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { testDatabase } from "../testing";
 import { definitionOf, WorkloadConfig, workloadDefinitions } from "../workloads/config";
+import { writeBatchOf } from "../../workloads/types";
 import { runWorkload } from "../../runner/engine";
 import { throughputOf } from "../measurement/operations";
 import { rateKnob } from "./rate";
@@ -29,7 +30,7 @@ describe("declared write batch = the batch each workload sends", () => {
     if (!knob) continue;
     test(def.kind, async () => {
       const base = WorkloadConfig.parse({ kind: def.kind, durationSeconds: 2, warmupSeconds: 0, ...SMALLER[def.kind] });
-      const declared = definitionOf(base).writeBatch(base as never);
+      const declared = writeBatchOf(definitionOf(base), base as never);
       const config = { ...knob.set(base, TIMES_PER_SECOND * declared), durationSeconds: 2, warmupSeconds: 0 } as WorkloadConfig;
       // The scheduled times of the writes that ended in the measured window, as the summary counts them.
       const dues = new Set<number>();

@@ -14,7 +14,7 @@ import { RunSummary } from "../../lib/measurement/summary";
 import { PaceTrack, paceSpecOf } from "../../lib/telemetry/pace";
 import { paceInputOf } from "../../lib/telemetry/pace-rules";
 import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads/config";
-import type { Ledger, WorkloadRun } from "../../workloads/runtime";
+import { type Ledger, runRoles, type WorkloadRun } from "../../workloads/runtime";
 import type { TargetClient } from "../pg/pgclient";
 import { PRODUCT_VERSION } from "../../lib/env";
 import { productCommit, type TargetFacts, unreadNote } from "../run-summary";
@@ -477,7 +477,9 @@ async function wholeRun(
   setPhase("verifying");
   const dones = parts.map((p) => p.result!);
   i.run.absorb?.(dones.map((d) => d.ledger as Ledger));
-  const { unreadAtEnd, ...checks } = await i.run.verify(i.admin);
+  const v = await i.run.verify(i.admin);
+  const { unreadAtEnd: _, ...checks } = v;
+  const unreadAtEnd = runRoles.unreadAtEnd(v);
   const verification = { ...checks, unit: definitionOf(i.config).verifiedUnit };
   const list: PartSummary[] = parts.map((p) => ({
     runId: i.runId,

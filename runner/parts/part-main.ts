@@ -8,12 +8,13 @@ import os from "node:os";
 import type { Phase } from "../../lib/measurement/metrics";
 import { RunSummary } from "../../lib/measurement/summary";
 import { definitionOf, pacingOf, payloadBytesOf, WorkloadConfig } from "../../lib/workloads/config";
+import { writeBatchOf } from "../../workloads/types";
 import { type PartOfRun, partPacing } from "../../lib/workloads/parts";
 import { lostConnection } from "../../lib/targets/pgurl";
 import { paceSpecOf } from "../../lib/telemetry/pace";
 import { doersOf, plural } from "../../lib/telemetry/pace-rules";
 import { workloadFor } from "../../workloads/runners";
-import type { WorkloadRun } from "../../workloads/runtime";
+import { runRoles, type WorkloadRun } from "../../workloads/runtime";
 import { RunFootprint } from "../footprint";
 import { RunnerLoadMeter } from "../load-meter";
 import { Pacer } from "../pacing";
@@ -101,13 +102,13 @@ async function runPart(m: RunMessage) {
   const log = (line: string) => process.stderr.write(`part ${part.index}: ${line}\n`);
   const module = workloadFor(config);
   const def = definitionOf(config);
-  const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
+  const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   const pacer = new Pacer(partPacing(config, part), stats);
   const throttle = pacer.throttle;
   const nWriters = module.writerCount(config as never, part);
   const spec = paceSpecOf(pacingOf(config), def.metrics);
   const words = { unit: spec.unit, items: plural(spec), doers: doersOf(spec) };
-  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (nWriters + 1) * def.writeBatch(config), words) : null;
+  const schedule = throttle ? new ScheduleWatch(throttle.perSecond, (nWriters + 1) * writeBatchOf(def, config), words) : null;
   const liveness = new LivenessWatch(m.targetUrl, (err) => fail(err), m.liveness);
   let closing = false;
   const watch: LostWatch = {
@@ -134,7 +135,7 @@ async function runPart(m: RunMessage) {
     clients = await Promise.race([openClients(m.targetUrl, run.roles, undefined, undefined, watch, LOOP_STATEMENT_TIMEOUT_MS), failed]);
     check();
     const writerClients = clients.slice(0, nWriters);
-    await Promise.race([run.startReaders(clients.slice(nWriters)), failed]);
+    await Promise.race([runRoles.startReaders(run, clients.slice(nWriters)), failed]);
     check();
     await send({
       type: "ready",
@@ -160,7 +161,7 @@ async function stopLoops(run: WorkloadRun | undefined) {
   stoppers.writers.stop();
   stoppers.readers.stop();
   if (!run) return;
-  const done = Promise.all([run.writersDone().catch(() => undefined), run.readersDone().catch(() => undefined)]);
+  const done = Promise.all([run.writersDone().catch(() => undefined), runRoles.readersDone(run).catch(() => undefined)]);
   await Promise.race([done, new Promise((r) => setTimeout(r, STOP_GRACE_MS))]);
 }
 
@@ -197,7 +198,7 @@ async function load(
   const busy = busyWaitForTest(m.busyWaitForTest);
   run.startWriters(writerClients);
   run.writersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
-  run.readersDone().catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
+  runRoles.readersDone(run).catch((e) => fail(e instanceof Error ? e : new Error(String(e))));
 
   let phase: Phase = "measuring";
   /** The next whole second of the timeline (clock ms): seconds are cut there, however late the last tick was. */
@@ -209,7 +210,7 @@ async function load(
   const tick = (slotAt: number) => {
     const now = clock();
     const lags = throttle && phase !== "draining" ? writerIndexes.map((w) => throttle.writerLagMs(w, now)) : [];
-    for (const l of lags) stats.latency.writerLag.record(l * 1000);
+    for (const l of lags) stats.recordWriterLag(l);
     const { metrics, sample } = tickPart(stats, phase);
     const runnerLoad = meter.tick(phase === "measuring", metrics.intervalSec);
     if (schedule && throttle && phase === "measuring")
@@ -271,7 +272,7 @@ async function load(
   // The coordinator ends the drain for every part at once, from the merged backlog (its `drained`).
   await runPhase(() => drainAt ?? Number.POSITIVE_INFINITY);
   stoppers.readers.stop();
-  await run.readersDone();
+  await runRoles.readersDone(run);
   check();
   busy.stop();
   const drainSeconds = (clock() - drainStart) / 1000;

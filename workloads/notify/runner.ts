@@ -79,10 +79,7 @@ class NotifyWorkload implements YongWorkload {
     } else {
       const poll = this.ctx.stats.op("poll");
       this.subscriber = new PollingSubscriber(tc.client, this.sql, c.channels, this.deliveries, this.ownStop, this.ctx.pacer, {
-        onPoll: (micros) => {
-          poll.done();
-          poll.latency.record(micros);
-        },
+        poll,
         onError: onError(() => poll.failed()),
       });
     }

@@ -6,8 +6,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";
-import { LeanQuery, rollbackQuietly, type TargetClient, clock } from "../../runner/core";
-import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { LeanQuery, rollbackQuietly, type TargetClient } from "../../runner/core";
+import { brokerOperations, type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { QueuedWorkflowsConfig } from "./definition";
 import { type Claimed, IdDigest, type QwLedger } from "./ledger";
 import { createQwSchema } from "./schema";
@@ -83,9 +83,13 @@ class QueuedWorkflowsRun implements WorkloadRun {
   private contention = 0;
   /** Claimed but not completed when the workers stopped, per worker. */
   private readonly heldAtStop: number[];
+  /** The broker's operations in the run's recorder: the enqueue (write), and the queue's claim, run (read) and e2e. */
+  private readonly ops: ReturnType<typeof brokerOperations>;
+  readonly readers = { start: (clients: TargetClient[]) => this.startWorkers(clients), done: () => this.workersDone() };
 
   constructor(private readonly ctx: WorkloadContext<QueuedWorkflowsConfig>) {
     const c = ctx.config;
+    this.ops = brokerOperations(ctx.stats);
     this.sql = qwSql(ctx.schema);
     this.appVersion = createHash("md5").update(ctx.schema).digest("hex");
     this.names = queueNames(c);
@@ -106,7 +110,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
     await createQwSchema(admin, this.ctx.schema, this.ctx.config.profile, this.appVersion, APP_NAME);
   }
 
-  async startReaders(clients: TargetClient[]) {
+  private async startWorkers(clients: TargetClient[]) {
     const per = 1 + this.ctx.config.executors;
     this.workerLoops = this.ownedWorkers.map((w, j) => this.worker(w, clients.slice(j * per, (j + 1) * per)));
     this.sampler = setInterval(() => {
@@ -123,7 +127,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
   writersDone() {
     return Promise.all(this.enqueuerLoops).then(() => undefined);
   }
-  readersDone() {
+  private workersDone() {
     return Promise.all(this.workerLoops)
       .then(() => undefined)
       .finally(() => clearInterval(this.sampler));
@@ -132,7 +136,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
   // ---------- enqueue ----------
 
   private enqueuer(tc: TargetClient, index: number) {
-    const { config: c, stats, pacer, writersStop: stop } = this.ctx;
+    const { config: c, pacer, writersStop: stop } = this.ctx;
+    const write = this.ops.write;
     const conn = new Conn(tc);
     const current = c.profile === "current";
     const insert = current ? this.sql.insertCurrent : this.sql.insert217;
@@ -159,23 +164,20 @@ class QueuedWorkflowsRun implements WorkloadRun {
             }),
             ...onConflict217(0),
           ];
-      const t0 = clock();
+      const t0 = write.send();
       // In flight before it is sent: a worker may claim it before the COMMIT's reply reaches this loop.
       this.inFlight.set(id, { t: t0, queue });
       try {
         await conn.run("BEGIN");
         await conn.run(insert, values);
         await conn.run("COMMIT");
-        const te = clock();
-        stats.latency.write.record((te - t0) * 1000);
-        slot.answered(t0, te);
+        write.answered(t0, 1, slot);
         this.enqueuedIds.add(id);
         this.enqueuedPerQueue[queue]++;
-        stats.wrote(1);
         return true;
       } catch (err) {
         this.inFlight.delete(id);
-        return !(await stepFailed(this.ctx, tc, err, { what: "enqueue", count: () => stats.writeError(1), pause: () => stop.sleep(1) }));
+        return !(await stepFailed(this.ctx, tc, err, { what: "enqueue", count: () => write.failed(1), pause: () => stop.sleep(1) }));
       }
     });
   }
@@ -197,8 +199,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
 
   /** The library's queue thread: sleep the interval × U(0.95, 1.05), dequeue, back off on contention. */
   private async pollLoop(conn: Conn, q: number, state: WorkerState) {
-    const { config: c, readersStop: stop, stats } = this.ctx;
-    const g = stats.groups[0];
+    const { config: c, readersStop: stop } = this.ctx;
+    const g = this.ops.groups[0];
     let interval = c.pollMs;
     const maxInterval = Math.max(c.pollMs, MAX_POLL_MS);
     while (!stop.stopped) {
@@ -215,10 +217,10 @@ class QueuedWorkflowsRun implements WorkloadRun {
         wakeAll(state);
       };
       const mine = state.turn.then(async () => {
-        const t0 = clock();
+        const t0 = g.claim.send();
         try {
           const n = await this.dequeue(conn, q, state, hand);
-          g.latency.claim.record((clock() - t0) * 1000);
+          g.claim.timed(t0);
           return n;
         } catch (err) {
           await rollbackQuietly(conn.tc.client);
@@ -227,13 +229,13 @@ class QueuedWorkflowsRun implements WorkloadRun {
       });
       state.turn = mine.catch(() => undefined);
       try {
-        if ((await mine) === 0) g.emptyPoll();
+        if ((await mine) === 0) g.emptyPolls.add();
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code && CONTENTION.has(code)) {
           this.contention++;
           interval = Math.min(maxInterval, interval * 2);
-        } else if (await stepFailed(this.ctx, conn.tc, err, { what: `dequeue ${this.names[q]}`, count: () => g.readError(), pause: null })) return;
+        } else if (await stepFailed(this.ctx, conn.tc, err, { what: `dequeue ${this.names[q]}`, count: () => g.read.failed(), pause: null })) return;
       }
       interval = Math.max(c.pollMs, interval * 0.9);
     }
@@ -327,8 +329,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
 
   /** Starts and completes claimed workflows, one at a time, until the workers stop. */
   private async executor(conn: Conn, state: WorkerState) {
-    const { readersStop: stop, stats } = this.ctx;
-    const g = stats.groups[0];
+    const { readersStop: stop } = this.ctx;
+    const g = this.ops.groups[0];
     const current = this.ctx.config.profile === "current";
     const s = this.sql;
     while (!stop.stopped) {
@@ -338,7 +340,7 @@ class QueuedWorkflowsRun implements WorkloadRun {
         continue;
       }
       const { id, queue } = next;
-      const t0 = clock();
+      const t0 = g.read.send();
       try {
         if (!current) {
           // The 2.17 start: read the row, then write it again (INSERT … ON CONFLICT: recovery_attempts + 1).
@@ -376,21 +378,19 @@ class QueuedWorkflowsRun implements WorkloadRun {
       } catch (err) {
         // The workflow stays claimed (PENDING) in the table; the library would recover it later, this run reports it.
         state.running[queue]--;
-        if (await stepFailed(this.ctx, conn.tc, err, { what: "start/complete", count: () => g.readError(), pause: () => stop.sleep(1) })) return;
+        if (await stepFailed(this.ctx, conn.tc, err, { what: "start/complete", count: () => g.read.failed(), pause: () => stop.sleep(1) })) return;
         continue;
       }
-      const te = clock();
+      const te = g.read.answered(t0);
       state.running[queue]--;
-      g.latency.read.record((te - t0) * 1000);
       const sent = this.inFlight.get(id);
       if (sent) {
         this.inFlight.delete(id);
-        g.latency.e2e.record((te - sent.t) * 1000);
+        g.e2e.span(sent.t, te);
         this.completedIds.add(id);
         this.completedPerQueue[sent.queue]++;
       } else if (this.ctx.part) this.completedElsewhere.push(next);
       else this.completedUnknown++;
-      g.read(1);
     }
   }
 
