@@ -23,8 +23,8 @@ export class Deliveries {
 
   constructor(
     private readonly publishers: number,
-    /** Told each first delivery's latency in µs, from its publish to now. */
-    private readonly onDelivered: (micros: number) => void,
+    /** Told each first delivery: when it was published and when it arrived (clock ms). */
+    private readonly onDelivered: (publishedAt: number, now: number) => void,
   ) {}
 
   deliver(text: string, now = clock()): void {
@@ -48,7 +48,7 @@ export class Deliveries {
     this.received++;
     this.count[m.p] = (this.count[m.p] ?? 0) + 1;
     this.seqSum[m.p] = (this.seqSum[m.p] ?? 0) + m.s;
-    this.onDelivered((now - m.t) * 1000);
+    this.onDelivered(m.t, now);
   }
 
   /** Messages of `published[p]` (sequence numbers 1..published[p]) never received. */
