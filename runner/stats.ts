@@ -131,7 +131,7 @@ export class RunStats {
    */
   recordScheduled(due: number, sent: number, done: number, writerLagMs?: number, operation = "write") {
     this.onScheduledWrite?.(due, sent, done);
-    const scheduled = this.op(`${operation}Scheduled`);
+    const scheduled = this.scheduledOf(operation);
     if (writerLagMs !== undefined) this.recordWriterLag(writerLagMs);
     if (sent < due) {
       this.sentEarly++;
@@ -141,10 +141,24 @@ export class RunStats {
     scheduled.latency.record((done - due) * 1000);
   }
 
+  /** The paced operation's `<op>Scheduled`, kept at hand: the pacer records one for every item it paced, and
+   *  building its name for each would allocate on the hot path. */
+  private scheduled: { of: string; op: Operation } | null = null;
+  private scheduledOf(operation: string): Operation {
+    if (this.scheduled?.of !== operation) this.scheduled = { of: operation, op: this.op(`${operation}Scheduled`) };
+    return this.scheduled.op;
+  }
+
   /** How far a paced loop is behind its share of the throttle (ms), into the run's writer-lag histogram. */
   recordWriterLag(ms: number) {
-    this.op(WRITER_LAG).latency.record(ms * 1000);
+    if (!this.writerLag) {
+      // After its operation's latency from schedule, so a summary lists their kinds in one order whichever comes first.
+      this.scheduledOf(latencyAddress(WRITER_LAG).operation);
+      this.writerLag = this.op(WRITER_LAG);
+    }
+    this.writerLag.latency.record(ms * 1000);
   }
+  private writerLag: Operation | undefined;
 
   /** Notes an error message (deduplicated; at most 10 new ones per sample). */
   noteError(message: string) {
