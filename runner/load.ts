@@ -11,7 +11,7 @@
 import type { Phase } from "../lib/measurement/metrics";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import type { WorkloadConfig } from "../lib/workloads/config";
-import type { WorkloadRun } from "../workloads/runtime";
+import { runRoles, type WorkloadRun } from "../workloads/runtime";
 import type { RunnerLoadMeter } from "./load-meter";
 import type { LoadTimeline } from "./load-timeline";
 import type { Pacer } from "./core/pacing";
@@ -74,7 +74,7 @@ export const writerIndexOf = (role: string, position: number) => Number(/\d+/.ex
 export async function runLoad(i: LoadInput): Promise<LoadResult> {
   const { run, control } = i;
   // Readers first (they join their groups), then writers: nothing is written before someone can read it.
-  await Promise.race([run.startReaders(i.readers), control.failed]);
+  await Promise.race([runRoles.startReaders(run, i.readers), control.failed]);
   control.check();
   const atMs = await Promise.race([i.timeline.start(), control.failed]);
   control.check();
@@ -86,7 +86,7 @@ export async function runLoad(i: LoadInput): Promise<LoadResult> {
   try {
     run.startWriters(i.writers);
     control.failOn(run.writersDone());
-    control.failOn(run.readersDone());
+    control.failOn(runRoles.readersDone(run));
     const phases = new LoadPhases(i);
     const cpuSeconds = await phases.warmupAndMeasure(atMs);
     busy.stop();
@@ -95,7 +95,7 @@ export async function runLoad(i: LoadInput): Promise<LoadResult> {
     control.writersStop.stop();
     await i.drain(phases.run, drainStart);
     control.readersStop.stop();
-    await run.readersDone();
+    await runRoles.readersDone(run);
     control.check();
     return { atMs, cpuSeconds, drainSeconds: (clock() - drainStart) / 1000 };
   } finally {
@@ -166,7 +166,7 @@ class LoadPhases {
     const now = clock();
     // Not in the drain: the writers have stopped, their shares would keep growing.
     const lags = throttle && phase !== "draining" ? writerIndexes.map((w) => throttle.writerLagMs(w, now)) : [];
-    for (const l of lags) stats.latency.writerLag.record(l * 1000);
+    for (const l of lags) stats.recordWriterLag(l);
     const metrics = seconds.cut(phase);
     const cutAt = clock();
     timeline.cut(slotAt, cutAt);

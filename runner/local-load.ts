@@ -130,8 +130,7 @@ function drained(stats: RunStats, drainStart: number): () => boolean {
   let lastChange = drainStart;
   return () => {
     if (stats.maxBacklog() === 0) return true;
-    const reads = stats.groups.reduce((a, g) => a + g.total.count, 0);
-    const empty = stats.groups.reduce((a, g) => a + g.total.emptyPolls, 0);
+    const { consumed: reads, idlePolls: empty } = stats.drainProgress();
     if (reads !== lastReads) {
       lastReads = reads;
       lastEmpty = empty;

@@ -8,7 +8,7 @@ import type { SampleMetrics } from "../lib/measurement/sample";
 import type { RunSummary } from "../lib/measurement/summary";
 import type { ServerIdentity } from "../lib/targets/connect";
 import { payloadBytesOf, pacingOf, type WorkloadConfig } from "../lib/workloads/config";
-import type { WorkloadRun } from "../workloads/runtime";
+import { runRoles, type WorkloadRun } from "../workloads/runtime";
 import { workloadFor } from "../workloads/runners";
 import type { WatchedFolder, DiskWatch } from "./disk-watch";
 import { RunFootprint } from "./core/footprint";
@@ -139,7 +139,7 @@ export function newRunContext(config: WorkloadConfig, targetUrl: string, opts: E
   const log = opts.log ?? (() => undefined);
   const module = workloadFor(config);
   // A message broker's payload size (the others have none: their MiB/s reads 0).
-  const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
+  const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;
   const schemaName = schemaNameFor(opts.runId);
   const ctx: RunContext = {

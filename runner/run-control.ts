@@ -6,7 +6,8 @@ import { definitionOf, pacingOf, type WorkloadConfig } from "../lib/workloads/co
 import { lostConnection } from "../lib/targets/pgurl";
 import { paceSpecOf } from "../lib/telemetry/pace";
 import { doersOf, plural } from "../lib/telemetry/pace-rules";
-import type { WorkloadRun } from "../workloads/runtime";
+import { runRoles, type WorkloadRun } from "../workloads/runtime";
+import { writeBatchOf } from "../workloads/types";
 import { type LivenessOptions, LivenessWatch } from "./pg/liveness";
 import type { LostWatch, TargetClient } from "./core/pg/pgclient";
 import { ScheduleWatch } from "./core/schedule-watch";
@@ -79,7 +80,7 @@ export class RunControl {
     this.writersStop.stop();
     this.readersStop.stop();
     if (!run) return;
-    const done = Promise.all([run.writersDone().catch(() => undefined), run.readersDone().catch(() => undefined)]);
+    const done = Promise.all([run.writersDone().catch(() => undefined), runRoles.readersDone(run).catch(() => undefined)]);
     const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), STOP_GRACE_MS))]);
     if (!timedOut || !admin || admin.lost || !loops.length) return;
     // Bounded: on a target that stopped answering this would wait for ever (the liveness watch then destroys the
@@ -98,5 +99,5 @@ export function scheduleWatchOf(config: WorkloadConfig, throttle: Throttle | nul
   if (!throttle) return null;
   const spec = paceSpecOf(pacingOf(config), definitionOf(config).metrics);
   const words = { unit: spec.unit, items: plural(spec), doers: doersOf(spec) };
-  return new ScheduleWatch(throttle.perSecond, (writers + 1) * definitionOf(config).writeBatch(config), words);
+  return new ScheduleWatch(throttle.perSecond, (writers + 1) * writeBatchOf(definitionOf(config), config), words);
 }

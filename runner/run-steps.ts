@@ -13,7 +13,7 @@ import { controlStoreProblem, readTargetFacts, type ServerIdentity } from "../li
 import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import { definitionOf, type WorkloadConfig } from "../lib/workloads/config";
 import { diskOf } from "../platform/disk";
-import type { Ledger } from "../workloads/runtime";
+import { type Ledger, runRoles } from "../workloads/runtime";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { TargetUnresponsive } from "./pg/liveness";
 import { closeClient, openClient } from "./core/pg/pgclient";
@@ -126,7 +126,9 @@ export async function verify(ctx: RunContext, load: LoadOutcome): Promise<RunSum
   ctx.setPhase("verifying");
   const run = ctx.run!;
   if (load.ledgers) run.absorb?.(load.ledgers);
-  const { unreadAtEnd, ...checks } = await run.verify(ctx.admin!.client);
+  const v = await run.verify(ctx.admin!.client);
+  const { unreadAtEnd: _, ...checks } = v;
+  const unreadAtEnd = runRoles.unreadAtEnd(v);
   // Counted in the unit the workload declares ("rows checked"), never assumed to be messages.
   const verification = { ...checks, unit: definitionOf(ctx.config).verifiedUnit };
   const summary = await load.summarize(verification, unreadAtEnd);

@@ -125,8 +125,9 @@ test("what it declares it measures is what the charts, the run page, the CSV and
   // (RunStats.op("fetch")), each with its latency.
   let now = 0;
   const stats = new RunStats([], 0, () => now);
-  stats.wrote(35);
-  for (let i = 0; i < 35; i++) stats.latency.write.record(1500);
+  const writeOp = stats.op("write");
+  writeOp.done(35);
+  for (let i = 0; i < 35; i++) writeOp.latency.record(1500);
   stats.op("fetch").done(30);
   stats.op("fetch").failed(2);
   stats.op("fetch").latency.record(800);

@@ -148,13 +148,13 @@ test("inserts: the rows in the table are both parts' inserts", async () => {
     db.url,
     { kind: "inserts", rate: 400, connections: 4, batchSize: 10 },
     2,
-    each(100, (s) => s.writesTotal.count),
+    each(100, (s) => s.op("write").total.count),
   );
   await check(d, "inserts");
   try {
     assert.equal(
       d.verification.checked,
-      sum(d, (s) => s.writesTotal.count),
+      sum(d, (s) => s.op("write").total.count),
     );
     const partial = await d.verifyWith([d.parts[0].ledger]);
     assert.match(partial.problems.join("; "), /bench_inserts holds \d+ rows but \d+ inserts were counted/);
@@ -188,13 +188,13 @@ for (const profile of ["2.17", "current"] as const)
       db.url,
       { kind: "queued-workflows", profile, enqueuers: 2, workers: 2, executors: 2, throttleWritesPerSec: 300, pollMs: 50 },
       2,
-      each(150, (s) => s.groups[0].total.count),
+      each(150, (s) => s.groups[0].op("read").total.count),
     );
     await check(d, "queued workflows");
     try {
       assert.equal(
         d.verification.checked,
-        sum(d, (s) => s.writesTotal.count),
+        sum(d, (s) => s.op("write").total.count),
       );
       // Both parts' workers poll the one queue: some of each part's workflows were completed by the other.
       const crossed = /(\d[\d,]*) workflows? (?:were|was) completed by another process/.exec(d.coordinator.notes.join("\n"));

@@ -32,11 +32,11 @@ test("a failed step is rolled back, counted, noted and paused after; the loop go
     const err = await failingStep(tc);
     const exit = await stepFailed({ stats, fatal: (e) => fatal.push(e) }, tc, err, {
       what: "write p1",
-      count: () => stats.writeError(3),
+      count: () => stats.op("write").failed(3),
       pause: async () => void paused++,
     });
     assert.equal(exit, false);
-    assert.equal(stats.writesTotal.errors, 3);
+    assert.equal(stats.op("write").total.errors, 3);
     assert.deepEqual(stats.errorCounts(), [{ message: "write p1: division by zero", count: 1 }]);
     assert.equal(paused, 1);
     assert.deepEqual(fatal, []);

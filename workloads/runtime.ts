@@ -5,7 +5,17 @@ import type { RunSummary } from "../lib/measurement/summary";
 import type { Verification } from "../lib/measurement/verification";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import type { PartOfRun } from "../lib/workloads/parts";
-import { isConnectionError, rollbackQuietly, type TargetClient, type RunFootprint, type RunStats, type Stopper, type Pacer } from "../runner/core";
+import {
+  type Counter,
+  isConnectionError,
+  type Operation,
+  rollbackQuietly,
+  type TargetClient,
+  type RunFootprint,
+  type RunStats,
+  type Stopper,
+  type Pacer,
+} from "../runner/core";
 
 export interface WorkloadContext<C extends WorkloadConfig> {
   config: C;
@@ -35,8 +45,17 @@ export interface WorkloadContext<C extends WorkloadConfig> {
 /** A verification in the workload's own terms: its facts, and items checked in the unit its definition declares
  *  (verifiedUnit, which the engine adds). */
 export interface WorkloadVerification extends Omit<Verification, "unit"> {
-  /** Messages written but not read when the readers stopped (not a failure: the drain is time-boxed). */
-  unreadAtEnd: number;
+  /** Messages written but not read when the readers stopped (not a failure: the drain is time-boxed). Absent: the
+   *  workload reads nothing back (runRoles reads it as 0). */
+  unreadAtEnd?: number;
+}
+
+/** A workload's readers (consumers, subscribers): the connections after its writers' in `roles`. */
+export interface Readers {
+  /** Starts the reader loops on their clients; resolves once every reader has done its first step. */
+  start(clients: TargetClient[]): Promise<void>;
+  /** Resolves when every reader loop has exited (after ctx.readersStop.stop()). */
+  done(): Promise<void>;
 }
 
 export interface WorkloadRun {
@@ -46,14 +65,12 @@ export interface WorkloadRun {
   readonly notes: string[];
   /** Creates the workload's tables inside ctx.schema (the schema exists already). */
   setup(admin: pg.Client): Promise<void>;
-  /** Starts the reader loops on their clients; resolves once every reader has done its first step. */
-  startReaders(clients: TargetClient[]): Promise<void>;
+  /** Its readers, when it has any (a workload without readers declares none). */
+  readonly readers?: Readers;
   /** Starts the writer loops. */
   startWriters(clients: TargetClient[]): void;
   /** Resolves when every writer loop has exited (after ctx.writersStop.stop()). */
   writersDone(): Promise<void>;
-  /** Resolves when every reader loop has exited (after ctx.readersStop.stop()). */
-  readersDone(): Promise<void>;
   /** Checks what was read against what was written, in memory and in SQL. Loops must have stopped. It reads only
    *  this instance's own record of what it did (what ledger() returns and absorb() adds to), never ctx.stats. */
   verify(admin: pg.Client): Promise<WorkloadVerification>;
@@ -69,13 +86,24 @@ export interface WorkloadRun {
   absorb?(ledgers: readonly Ledger[]): void;
 }
 
+/**
+ * The roles a workload may leave out, as the engine, a part, the coordinator and the test harness read them: the
+ * defaults of a workload without readers, consumer groups or anything unread, in this one place.
+ */
+export const runRoles = {
+  groups: <C extends WorkloadConfig>(module: WorkloadModule<C>, config: C): string[] => module.groupNames?.(config) ?? [],
+  startReaders: (run: WorkloadRun, clients: TargetClient[]): Promise<void> => run.readers?.start(clients) ?? Promise.resolve(),
+  readersDone: (run: WorkloadRun): Promise<void> => run.readers?.done() ?? Promise.resolve(),
+  unreadAtEnd: (v: WorkloadVerification): number => v.unreadAtEnd ?? 0,
+};
+
 /** A part's record for verification (WorkloadRun.ledger): plain JSON, sent from the part's process to the coordinator's. */
 export type Ledger = Record<string, unknown>;
 
 export interface WorkloadModule<C extends WorkloadConfig = WorkloadConfig> {
   kind: C["kind"];
-  /** Consumer group names for stats and samples ("g0", "g1", …; the queue has one: "queue"). */
-  groupNames(config: C): string[];
+  /** Consumer group names for stats and samples ("g0", "g1", …; the queue has one: "queue"). Absent: none. */
+  groupNames?(config: C): string[];
   /** Writers first in `roles`, then readers; the engine opens one client per role. With a part: the writers it owns. */
   writerCount(config: C, part?: PartOfRun): number;
   create(ctx: WorkloadContext<C>): WorkloadRun;
@@ -100,6 +128,41 @@ export interface SweepPoint {
   /** Why the run has no summary, or why its verification failed. */
   error?: string;
   runId?: string;
+}
+
+/** One consumer group's operations in a broker's recorder (brokerOperations). */
+export interface BrokerGroup {
+  name: string;
+  /** A non-empty read (a poll's rows, a dequeue), timed as the reference times it; its empty polls beside it. */
+  read: Operation;
+  emptyPolls: Counter;
+  /** Every poll's claim, empty or not: timed, never counted (lib/measurement/metrics.ts). */
+  claim: Operation;
+  /** Each message's delivery from its writer's stamp (and from its scheduled time under a throttle). */
+  e2e: Operation;
+  e2eScheduled: Operation;
+}
+
+/**
+ * The operations of a message broker's metric model (workloads/fields.ts brokerMetrics), declared in the run's
+ * recorder in its stored order: the run-wide write and, per consumer group, the read (whose backlog is what was
+ * written and it has not read), the claim and the delivery.
+ */
+export function brokerOperations(stats: RunStats): { write: Operation; groups: BrokerGroup[] } {
+  const write = stats.op("write");
+  const read = stats.perGroup("read", { counters: ["emptyPolls"], drains: { operation: "write", idle: "emptyPolls" } });
+  const claim = stats.perGroup("claim", { counted: false });
+  const e2e = stats.perGroup("e2e", { counted: false });
+  const e2eScheduled = stats.perGroup("e2eScheduled", { counted: false });
+  const groups = stats.groups.map((g, i) => ({
+    name: g.name,
+    read: read[i],
+    emptyPolls: read[i].counter("emptyPolls"),
+    claim: claim[i],
+    e2e: e2e[i],
+    e2eScheduled: e2eScheduled[i],
+  }));
+  return { write, groups };
 }
 
 /** Bytes of each payload that carry the writer's clock stamp (a Float64, little-endian). */

@@ -8,7 +8,7 @@ import { payloadBytesOf, WorkloadConfig, type WorkloadInput } from "../lib/workl
 import { type PartOfRun, partPacing } from "../lib/workloads/parts";
 import { clock, openClient, Pacer, RunStats, type TargetClient } from "../runner/core";
 import { RunControl, RunFootprint, RunnerLoadMeter, runLoad, sharedTimeline, writerIndexOf } from "../runner/harness";
-import type { Ledger, WorkloadRun, WorkloadVerification } from "./runtime";
+import { type Ledger, runRoles, type WorkloadRun, type WorkloadVerification } from "./runtime";
 import { workloadFor } from "./runners";
 
 export interface DrivenPart {
@@ -51,7 +51,7 @@ export async function driveParts(
   await admin.query(`CREATE SCHEMA ${schema}`);
   const footprint = new RunFootprint();
   const instance = (part?: PartOfRun) => {
-    const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
+    const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
     const control = new RunControl(url);
     const pacer = new Pacer(partPacing(config, part), stats);
     const ctx = { config: config as never, schema, stats, pacer, writersStop: control.writersStop, readersStop: control.readersStop };

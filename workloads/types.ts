@@ -93,8 +93,9 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   clientMemory(config: z.output<S>): MemoryPart[];
   clientMemoryFormula: string;
   /** Paced writes sent on one scheduled time (a transaction's batch, or DBOS's batch of inserts): the pacer admits
-   *  them at once, so counts move by this much (the conformance suite, workloads/exercise/runs.ts, checks it against what is sent). */
-  writeBatch(config: z.output<S>): number;
+   *  them at once, so counts move by this much (the conformance suite, workloads/exercise/runs.ts, checks it against
+   *  what is sent). Absent: one (writeBatchOf reads it). */
+  writeBatch?(config: z.output<S>): number;
   /** How a run with this config is paced and at what rate: the engine reads this, never the config's fields. */
   pacing(config: z.output<S>): Pacing;
   /** The knob that sets the rate its pacing aims at, if it has one (a ceiling search raises it; see RateKnob). */
@@ -223,6 +224,9 @@ export interface MemoryPart {
 /** Keeps the schema's type, so the registry's union of configs is exact. */
 /** How many of items 0 … n − 1 part `part` owns (i with i mod of = index), as lib/workloads/parts.ts owned(). */
 export const ownedCount = (n: number, part: { index: number; of: number }): number => (part.index < n ? Math.floor((n - 1 - part.index) / part.of) + 1 : 0);
+
+/** A definition's write batch (WorkloadDefinition.writeBatch): one unless it declares more. */
+export const writeBatchOf = <C>(def: { writeBatch?(config: C): number }, config: C): number => def.writeBatch?.(config) ?? 1;
 
 export const defineWorkload = <S extends z.ZodType, K extends string>(d: WorkloadDefinition<S, K>) => d;
 

@@ -4,7 +4,7 @@ import type { Sample } from "../measurement/sample";
 import type { RunSummary } from "../measurement/summary";
 import { definitionOf } from "../workloads/config";
 import { groupsOf, latencyOf, measureOf, rateOperations, throughputOf } from "../measurement/operations";
-import type { DeliveryDef, MetricModel } from "../../workloads/types";
+import { type DeliveryDef, type MetricModel, writeBatchOf } from "../../workloads/types";
 import type { Histogram } from "hdr-histogram-js";
 import { type BoundEvidence, boundEvidence } from "./interval";
 import { rateKnob, searchUnit } from "./rate";
@@ -66,9 +66,9 @@ export function serviceMsOf(summary: RunSummary): number | null {
 function inFlight(summary: RunSummary): number {
   const c = summary.config as Record<string, unknown>;
   const writers = typeof c.writers === "number" ? c.writers : 1;
-  return (writers + 1) * writeBatchOf(summary);
+  return (writers + 1) * summaryWriteBatch(summary);
 }
-const writeBatchOf = (summary: RunSummary) => definitionOf(summary.config).writeBatch(summary.config as never);
+const summaryWriteBatch = (summary: RunSummary) => writeBatchOf(definitionOf(summary.config), summary.config as never);
 
 /**
  * The facts of one step. `samples`: the run's samples (any phase; the measured ones are used); `client`: how
@@ -105,7 +105,7 @@ export function stepFacts(
     backlog: model.backlog ? measured.map((s) => ({ t: s.metrics.elapsedSec, items: measureOf(s.metrics, "backlog") ?? 0 })) : null,
     scheduleLag: pacedScheduled ? scheduleLagOf(measured, pacedScheduled) : null,
     backlogSlack: inFlight(summary),
-    writeBatch: writeBatchOf(summary),
+    writeBatch: summaryWriteBatch(summary),
     latency: scheduled
       ? { name: scheduled.name, label: scheduled.label, stats: latencyOf(summary, scheduled.name) }
       : { name: metric.name, label: metric.label, stats: latencyOf(summary, metric.name) },

@@ -137,7 +137,6 @@ const echoes = defineWorkload({
   clientsFormula: "writers",
   clientMemory: () => [],
   clientMemoryFormula: "nothing",
-  writeBatch: () => 1,
   rateKnob: throttleKnob(),
   pacing: (c) => throttlePacing(c, "req", "ping"),
   verifiedUnit: "echo",

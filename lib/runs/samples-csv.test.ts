@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RunStats } from "../../runner/core/stats";
 import { workloadFor } from "../../workloads/runners";
+import { brokerOperations, runRoles } from "../../workloads/runtime";
 import { csvColumns, samplesToCsv } from "./samples-csv";
 import type { Sample } from "../measurement/sample";
 import { payloadBytesOf, WorkloadConfig } from "../workloads/config";
@@ -11,14 +12,15 @@ import { payloadBytesOf, WorkloadConfig } from "../workloads/config";
 /** Two samples of a short run of `config`, as the runner makes them (its own stats, its own group names). */
 function samplesOf(config: WorkloadConfig): Sample[] {
   let now = 0;
-  const stats = new RunStats(workloadFor(config).groupNames(config as never), payloadBytesOf(config) ?? 0, () => now);
+  const stats = new RunStats(runRoles.groups(workloadFor(config), config), payloadBytesOf(config) ?? 0, () => now);
+  const ops = brokerOperations(stats);
   const out: Sample[] = [];
   for (let seq = 0; seq < 2; seq++) {
-    stats.wrote(10);
-    stats.latency.write.record(1500);
-    for (const g of stats.groups) {
-      g.read(10);
-      g.latency.e2e.record(3000, 10);
+    ops.write.done(10);
+    ops.write.latency.record(1500);
+    for (const g of ops.groups) {
+      g.read.done(10);
+      g.e2e.latency.record(3000, 10);
     }
     now += 1000;
     out.push({ seq, time: new Date(now).toISOString(), phase: "measuring", metrics: stats.tick("measuring") });

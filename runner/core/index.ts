@@ -16,6 +16,6 @@ export { isConnectionError, openClient, rollbackQuietly, type TargetClient } fro
 export { LeanQuery } from "./pg/leanquery";
 export { bindExecuteMessage } from "./pg/protocol";
 // The recorders a workload counts and times its operations with.
-export { type GroupStats, type OpStats, RunStats } from "./stats";
+export { type Counter, type GroupStats, type Operation, type OperationOptions, RunStats } from "./stats";
 // What a run leaves on the target outside its schema, undone at tear-down.
 export type { RunFootprint } from "./footprint";

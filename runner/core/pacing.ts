@@ -39,9 +39,10 @@ export interface PaceClock {
 /** The runner's monotonic clock (runner/core/timing.ts). */
 export const realClock: PaceClock = { now: clock, sleepUntil };
 
-/** Where a paced item's latency from its schedule goes (RunStats.recordScheduled). */
+/** Where a paced item's latency from its schedule goes (RunStats.recordScheduled): `operation` is the one the
+ *  pacing admits, whose latency from schedule it is. */
 export interface ScheduleRecorder {
-  recordScheduled(due: number, sent: number, done: number, writerLagMs?: number): void;
+  recordScheduled(due: number, sent: number, done: number, writerLagMs?: number, operation?: string): void;
 }
 
 /** One paced operation of one loop, reused for each of its operations (nothing is allocated per operation). */
@@ -54,7 +55,8 @@ export class Slot {
     private readonly pacer: Pacer,
   ) {}
   /** The operation (or one item of it) was sent at `sent` and answered at `done`: the pacer records its latency
-   *  from the schedule and, under a throttle, how far this loop is behind its share. Only successful items. */
+   *  from the schedule and, under a throttle, how far this loop is behind its share. Only successful items;
+   *  runner/operation.ts Operation.answered calls it, given the slot. */
   answered(sent: number, done: number) {
     this.pacer.answered(this, sent, done);
   }
@@ -121,7 +123,8 @@ export class Pacer {
   answered(slot: Slot, sent: number, done: number) {
     const t = this.timetable;
     if (!t || !this.recorder) return;
-    this.recorder.recordScheduled(slot.due, sent, done, this.pacing.kind === "throttle" ? t.writerLagMs(slot.loop, done) : undefined);
+    const lag = this.pacing.kind === "throttle" ? t.writerLagMs(slot.loop, done) : undefined;
+    this.recorder.recordScheduled(slot.due, sent, done, lag, this.pacing.operation);
   }
 
   /**

@@ -4,9 +4,12 @@
 // only (one record per event, no double bookkeeping in the hot path). Once a second the engine calls
 // `tick()`, which reads the interval histograms for the live sample, adds them into the *cumulative*
 // histograms if the interval belonged to the measured window (warm-up and drain are excluded), and resets
-// them. Counters work the same way. Memory is fixed: a few histograms per consumer group, no per-message
-// arrays, so a 10-minute run holds as much as a 10-second one.
-import { newHistogram, percentilesOf, recordMicros, type Histogram } from "../../lib/measurement/histogram";
+// them. Counters work the same way. Memory is fixed: a few histograms per operation and consumer group, no
+// per-message arrays, so a 10-minute run holds as much as a 10-second one.
+//
+// Every operation is an Operation (./operation.ts) by its declared name, with no name reserved: run-wide
+// (`op`) or kept per consumer group (`perGroup`: pub/sub's reads, claims and deliveries, each group's own).
+import { newHistogram, percentilesOf, type Histogram } from "../../lib/measurement/histogram";
 import { encodeHistogram } from "../../lib/measurement/histogram";
 import {
   type GroupFigures,
@@ -20,104 +23,12 @@ import {
   type Phase,
 } from "../../lib/measurement/metrics";
 import type { SampleMetrics } from "../../lib/measurement/sample";
+import { addInto, type Counts, GroupStats, Operation, type OperationOptions, reset, zero } from "./operation";
 
-/** Latencies recorded once for the whole run (writerLag: how far each writer is behind its share, see Throttle). */
-export type RunMetric = "write" | "writeScheduled" | "writerLag";
-const RUN_METRICS: readonly RunMetric[] = ["write", "writeScheduled", "writerLag"];
-/** Latencies recorded per consumer group (queue: the single group "queue"). */
-export type GroupMetric = "read" | "claim" | "e2e" | "e2eScheduled";
-const GROUP_METRICS: readonly GroupMetric[] = ["read", "claim", "e2e", "e2eScheduled"];
+export { Counter, GroupStats, Operation, type OperationOptions, Recorder } from "./operation";
 
-/** Interval + cumulative + report histogram for one metric. */
-class Recorder {
-  readonly interval = newHistogram();
-  readonly cumulative = newHistogram();
-  /** Since the CLI's last live line (the report interval spans several ticks). */
-  readonly report = newHistogram();
-
-  record(micros: number, count = 1) {
-    recordMicros(this.interval, micros, count);
-  }
-
-  /** Ends an interval: folds it into the cumulative histogram if measured, and into the report one. */
-  roll(measured: boolean): void {
-    const h = this.interval;
-    if (!h.totalCount) return;
-    if (measured) this.cumulative.add(h);
-    this.report.add(h);
-    h.reset();
-  }
-}
-
-interface Counts {
-  count: number;
-  /** The calls that recorded `count`: a pub/sub write's transaction of B messages, a poll's rows (one per call). */
-  batches: number;
-  errors: number;
-  emptyPolls: number;
-}
-const zero = (): Counts => ({ count: 0, batches: 0, errors: 0, emptyPolls: 0 });
-const addInto = (a: Counts, b: Counts) => {
-  a.count += b.count;
-  a.batches += b.batches;
-  a.errors += b.errors;
-  a.emptyPolls += b.emptyPolls;
-};
-
-/** The broker's own metric names, counted by RunStats and GroupStats themselves: never an OpStats name. */
-const BROKER_NAMES = new Set<string>([...RUN_METRICS, ...GROUP_METRICS]);
-
-/**
- * An operation a workload declares (workloads/types.ts OperationDef) beyond the broker's write and read: a
- * cache's "get", a search's "query". Counted and timed by its name, so samples carry `rates[name]` and
- * `latencyMs[name]`, and the summary its measured rate, percentiles and histogram under the same name.
- */
-export class OpStats {
-  readonly latency = new Recorder();
-  /** This interval / measured window / whole run. */
-  readonly interval = zero();
-  readonly measured = zero();
-  readonly total = zero();
-  /** Since the CLI's last live line. */
-  reportCount = 0;
-
-  /** `n` operations (or items) done, in one batch (a search's rows of one query). */
-  done(n = 1) {
-    this.interval.count += n;
-    this.interval.batches++;
-    this.total.count += n;
-    this.reportCount += n;
-  }
-  failed(n = 1) {
-    this.interval.errors += n;
-    this.total.errors += n;
-  }
-}
-
-export class GroupStats {
-  readonly latency: Record<GroupMetric, Recorder> = { read: new Recorder(), claim: new Recorder(), e2e: new Recorder(), e2eScheduled: new Recorder() };
-  /** This interval / measured window / whole run. */
-  readonly interval = zero();
-  readonly measured = zero();
-  readonly total = zero();
-  lastIntervalRate = 0;
-  constructor(readonly name: string) {}
-
-  /** A successful read (poll or dequeue) of `n` messages, in one batch. */
-  read(n: number) {
-    this.interval.count += n;
-    this.interval.batches++;
-    this.total.count += n;
-  }
-  readError() {
-    this.interval.errors++;
-    this.total.errors++;
-  }
-  emptyPoll() {
-    this.interval.emptyPolls++;
-    this.total.emptyPolls++;
-  }
-}
+/** The histogram of a paced operation's lag behind its loop's share of the throttle (metrics.ts latencyAddress). */
+const WRITER_LAG = "writerLag";
 
 export interface Report {
   elapsedSec: number;
@@ -137,10 +48,11 @@ export interface Report {
 /** All counters and histograms of one run. Single-threaded (Node's event loop), so no locking. */
 export class RunStats {
   readonly groups: GroupStats[];
-  readonly latency: Record<RunMetric, Recorder> = { write: new Recorder(), writeScheduled: new Recorder(), writerLag: new Recorder() };
-  readonly writesInterval = zero();
-  readonly writesMeasured = zero();
-  readonly writesTotal = zero();
+  /** Run-wide operations, in the order declared. */
+  private readonly ops = new Map<string, Operation>();
+  /** Per-group operations' names, in the order declared, and the run-wide one each drains (its backlog). */
+  private readonly groupOps: string[] = [];
+  private drained: { from: string; by: string; idle?: string } | null = null;
   /** Error messages: first time seen per interval goes into the sample; bounded so memory stays flat. */
   private seenErrors = new Map<string, number>();
   private intervalErrors: string[] = [];
@@ -148,14 +60,11 @@ export class RunStats {
   private lastReport: number;
   readonly startedAt: number;
   private measuredSec = 0;
-  private reportWrites = 0;
-  private reportReads = 0;
-  private readonly ops = new Map<string, OpStats>();
   /** Reused for merging groups' interval histograms every tick (no allocation per second). */
   private readonly scratch = newHistogram();
 
   constructor(
-    groupNames: string[],
+    groupNames: readonly string[],
     private readonly payloadBytes: number,
     private readonly clock: () => number,
   ) {
@@ -163,17 +72,35 @@ export class RunStats {
     this.startedAt = this.lastTick = this.lastReport = clock();
   }
 
-  /** A declared operation's counters and latency, by its name (made on first use, so a loop just calls it). */
-  op(name: string): OpStats {
-    if (BROKER_NAMES.has(name)) throw new Error(`"${name}" is counted by the broker's own counters (wrote, groups' read): not an operation of its own`);
+  /** A run-wide operation by its name, declared on first use with `options` (so a loop just calls it). */
+  op(name: string, options?: OperationOptions): Operation {
     let o = this.ops.get(name);
-    if (!o) this.ops.set(name, (o = new OpStats()));
+    if (o) return o;
+    if (this.groupOps.includes(name)) throw new Error(`"${name}" is a per-group operation of this run (RunStats.perGroup), not a run-wide one`);
+    this.ops.set(name, (o = new Operation(name, options)));
     return o;
   }
 
-  /** The declared operations used so far, by name. */
-  operations(): ReadonlyMap<string, OpStats> {
+  /** An operation kept per consumer group, declared in every group on first use: one Operation per group, in the
+   *  groups' order. A run without groups has none of it. */
+  perGroup(name: string, options: OperationOptions = {}): Operation[] {
+    if (this.ops.has(name)) throw new Error(`"${name}" is a run-wide operation of this run, not a per-group one`);
+    if (!this.groupOps.includes(name)) {
+      this.groupOps.push(name);
+      for (const g of this.groups) g.ops.set(name, new Operation(name, options));
+      if (options.drains) this.drained = { from: options.drains.operation, by: name, idle: options.drains.idle };
+    }
+    return this.groups.map((g) => g.op(name));
+  }
+
+  /** The run-wide operations used so far, by name. */
+  operations(): ReadonlyMap<string, Operation> {
     return this.ops;
+  }
+
+  /** The per-group operations' names, in the order declared. */
+  groupOperations(): readonly string[] {
+    return this.groupOps;
   }
 
   /** Restarts the clocks when the load actually starts (set-up time is not in any interval); a part of a run over
@@ -190,39 +117,48 @@ export class RunStats {
     this.noteError("e2e: a payload's time stamp could not be read (not bytea hex text, or not a clock reading of this run); left out of e2e latency");
   }
 
-  /** Tests watch every throttled write through this: its due time, when it was sent, when it ended (clock ms). */
+  /** Tests watch every paced item answered through this: its due time, when it was sent, when it ended (clock ms). */
   onScheduledWrite?: (due: number, sent: number, done: number) => void;
-  /** Throttled writes sent before their due time: a bug of the throttle, never a latency (see recordScheduled). */
+  /** Paced items sent before their due time: a bug of the pacer, never a latency (see recordScheduled). */
   sentEarly = 0;
 
   /**
-   * Records a throttled write's latency from schedule, `done - due`. The write was sent at `sent`; its service
-   * latency (the write metric) starts at or after `sent`, so from-schedule ≥ service holds whenever sent ≥ due,
-   * which the throttle guarantees (timing.ts sleepUntil). A write sent early is counted and noted as an error,
-   * and left out of the histogram, rather than recorded as a clamped 1 µs.
+   * Records a paced item's latency from schedule, `done - due`, as `<operation>Scheduled` (the pacer's
+   * ScheduleRecorder; `operation` is the one its pacing admits). The item was sent at `sent`; its service latency
+   * starts at or after `sent`, so from-schedule ≥ service holds whenever sent ≥ due, which the pacer guarantees
+   * (timing.ts sleepUntil). An item sent early is counted and noted as an error, and left out of the histogram,
+   * rather than recorded as a clamped 1 µs. `writerLagMs`: under a throttle, how far its loop is behind its share.
    */
-  recordScheduled(due: number, sent: number, done: number, writerLagMs?: number) {
+  recordScheduled(due: number, sent: number, done: number, writerLagMs?: number, operation = "write") {
     this.onScheduledWrite?.(due, sent, done);
-    if (writerLagMs !== undefined) this.latency.writerLag.record(writerLagMs * 1000);
+    const scheduled = this.scheduledOf(operation);
+    if (writerLagMs !== undefined) this.recordWriterLag(writerLagMs);
     if (sent < due) {
       this.sentEarly++;
       this.noteError(`internal: a throttled write was sent before its scheduled time; its latency from schedule is left out`);
       return;
     }
-    this.latency.writeScheduled.record((done - due) * 1000);
+    scheduled.latency.record((done - due) * 1000);
   }
 
-  /** `n` items written in `batches` batches: a pub/sub transaction of B messages is one; an insert benchmark's
-   *  rows (each its own transaction) count their batch with its first row (`wrote(1, 1)`, then `wrote(1, 0)`). */
-  wrote(n: number, batches = 1) {
-    this.writesInterval.count += n;
-    this.writesInterval.batches += batches;
-    this.writesTotal.count += n;
+  /** The paced operation's `<op>Scheduled`, kept at hand: the pacer records one for every item it paced, and
+   *  building its name for each would allocate on the hot path. */
+  private scheduled: { of: string; op: Operation } | null = null;
+  private scheduledOf(operation: string): Operation {
+    if (this.scheduled?.of !== operation) this.scheduled = { of: operation, op: this.op(`${operation}Scheduled`) };
+    return this.scheduled.op;
   }
-  writeError(n: number) {
-    this.writesInterval.errors += n;
-    this.writesTotal.errors += n;
+
+  /** How far a paced loop is behind its share of the throttle (ms), into the run's writer-lag histogram. */
+  recordWriterLag(ms: number) {
+    if (!this.writerLag) {
+      // After its operation's latency from schedule, so a summary lists their kinds in one order whichever comes first.
+      this.scheduledOf(latencyAddress(WRITER_LAG).operation);
+      this.writerLag = this.op(WRITER_LAG);
+    }
+    this.writerLag.latency.record(ms * 1000);
   }
+  private writerLag: Operation | undefined;
 
   /** Notes an error message (deduplicated; at most 10 new ones per sample). */
   noteError(message: string) {
@@ -241,12 +177,30 @@ export class RunStats {
     return [...this.seenErrors].map(([message, count]) => ({ message, count }));
   }
 
-  /** Messages written but not yet read, per group (runner's own counters, as the reference's QueueDepth). */
-  backlogOf(g: GroupStats) {
-    return Math.max(0, this.writesTotal.count - g.total.count);
+  /** Items a group has yet to consume: what the drained operation counted less what the group's drain did
+   *  (runner's own counters, as the reference's QueueDepth); clamped at 0, unless `own` (a part's contribution). */
+  backlogOf(g: GroupStats, own = false) {
+    if (!this.drained) return 0;
+    const n = (this.ops.get(this.drained.from)?.total.count ?? 0) - g.op(this.drained.by).total.count;
+    return own ? n : Math.max(0, n);
   }
   maxBacklog() {
     return this.groups.reduce((m, g) => Math.max(m, this.backlogOf(g)), 0);
+  }
+
+  /** What the groups' draining operation did over the run: items consumed, and polls that found nothing (its
+   *  declared idle counter): the engine's drain ends when neither moves. Zeros when no group drains anything. */
+  drainProgress(): { consumed: number; idlePolls: number } {
+    const d = this.drained;
+    if (!d) return { consumed: 0, idlePolls: 0 };
+    let consumed = 0;
+    let idlePolls = 0;
+    for (const g of this.groups) {
+      const o = g.op(d.by);
+      consumed += o.total.count;
+      if (d.idle) idlePolls += o.total.counters[o.counterKeys.indexOf(d.idle)];
+    }
+    return { consumed, idlePolls };
   }
 
   /** Ends the current interval. Folds it into the measured totals if `phase` is "measuring". */
@@ -256,54 +210,27 @@ export class RunStats {
     this.lastTick = now;
     const measured = phase === "measuring";
     if (measured) this.measuredSec += intervalSec;
-    const rate = (n: number) => n / intervalSec;
     const ops: Operations = {};
-    if (this.writes()) ops.write = this.figures(this.writesInterval, intervalSec);
-    if (measured) addInto(this.writesMeasured, this.writesInterval);
-    const written = this.writesInterval.count;
-    Object.assign(this.writesInterval, zero());
-
-    const readsSum = zero();
-    const groups: GroupFigures[] = this.groups.map((g) => {
-      addInto(readsSum, g.interval);
-      if (measured) addInto(g.measured, g.interval);
-      g.lastIntervalRate = rate(g.interval.count);
-      const read = this.figures(g.interval, intervalSec, true);
-      Object.assign(g.interval, zero());
-      return { group: g.name, operations: { read }, measures: { backlog: this.backlogOf(g) } };
-    });
-    if (this.groups.length) ops.read = this.figures(readsSum, intervalSec, true);
-
-    // Overall interval percentiles of per-group metrics come from the merged interval histograms.
-    for (const m of RUN_METRICS) {
-      const h = this.latency[m].interval;
-      if (h.totalCount) this.putLatency(ops, m, percentilesOf(h), intervalSec);
-      this.latency[m].roll(measured);
+    for (const o of this.ops.values()) {
+      if (this.countsOf(o)) ops[o.name] = { ...this.figures(o, o.interval, intervalSec), latency: ops[o.name]?.latency ?? {} };
+      if (o.latency.interval.totalCount) this.putLatency(ops, o.name, percentilesOf(o.latency.interval), intervalSec);
+      this.roll(o, measured);
     }
-    for (const m of GROUP_METRICS) {
-      let s: LatencyStats | undefined;
-      if (this.groups.length === 1) {
-        const h = this.groups[0].latency[m].interval;
-        if (h.totalCount) s = percentilesOf(h);
-      } else {
-        const merged = this.scratch;
-        merged.reset();
-        for (const g of this.groups) merged.add(g.latency[m].interval);
-        if (merged.totalCount) s = percentilesOf(merged);
+    const groups: GroupFigures[] = this.groups.map((g) => ({ group: g.name, operations: {} }));
+    for (const name of this.groupOps) {
+      const sum = this.groupCounts(name, (o) => o.interval);
+      if (sum) {
+        ops[name] = this.figures(this.groups[0].op(name), sum, intervalSec);
+        this.groups.forEach((g, i) => {
+          groups[i].operations[name] = this.figures(g.op(name), g.op(name).interval, intervalSec);
+        });
       }
-      if (s) this.putLatency(ops, m, s, intervalSec);
-      for (const g of this.groups) g.latency[m].roll(measured);
+      // Overall interval percentiles of a per-group latency come from the groups' merged interval histograms.
+      const h = this.mergedOverGroups(name, "interval");
+      if (h.totalCount) this.putLatency(ops, name, percentilesOf(h), intervalSec);
+      for (const g of this.groups) this.roll(g.op(name), measured);
     }
-    for (const [name, o] of this.ops) {
-      if (latencyAddress(name).kind === "fromSend") ops[name] = { ...this.figures(o.interval, intervalSec), latency: ops[name]?.latency ?? {} };
-      if (measured) addInto(o.measured, o.interval);
-      Object.assign(o.interval, zero());
-      if (o.latency.interval.totalCount) this.putLatency(ops, name, percentilesOf(o.latency.interval), intervalSec);
-      o.latency.roll(measured);
-    }
-    this.reportWrites += written;
-    this.reportReads += readsSum.count;
-
+    if (this.drained) for (const [i, g] of this.groups.entries()) groups[i].measures = { backlog: this.backlogOf(g) };
     const errors = this.intervalErrors;
     this.intervalErrors = [];
     return {
@@ -316,24 +243,44 @@ export class RunStats {
     };
   }
 
-  /** Whether the run has the broker's write counter: it has consumer groups, or something was written. */
-  private writes(): boolean {
-    return (
-      this.groups.length > 0 ||
-      this.writesTotal.count > 0 ||
-      this.writesTotal.errors > 0 ||
-      this.latency.write.cumulative.totalCount > 0 ||
-      this.latency.write.report.totalCount > 0
-    );
+  /** Ends an operation's interval: its counts into the measured window's if measured, its latency histograms. */
+  private roll(o: Operation, measured: boolean) {
+    if (measured) addInto(o.measured, o.interval);
+    reset(o.interval);
+    o.latency.roll(measured);
   }
 
-  /** One operation's counts over `sec` seconds (payload bytes when the run has a payload; a read's empty polls). */
-  private figures(c: Counts, sec: number, polls = false): OperationFigures {
+  /** Whether an operation has counts of its own in samples: counted, and timed from its send (a `<op>Scheduled`
+   *  or the writer lag is a latency of another operation). */
+  private countsOf(o: Operation): boolean {
+    return o.counted && latencyAddress(o.name).kind === "fromSend";
+  }
+
+  /** A per-group operation's counts summed over the groups (`which` of each), or null when it is not counted. */
+  private groupCounts(name: string, which: (o: Operation) => Counts): Counts | null {
+    const first = this.groups[0]?.op(name);
+    if (!first || !this.countsOf(first)) return null;
+    const sum = zero(first.counterKeys.length);
+    for (const g of this.groups) addInto(sum, which(g.op(name)));
+    return sum;
+  }
+
+  /** A per-group latency's histogram of `which` kind, merged over the groups (the one group's own when one). */
+  private mergedOverGroups(name: string, which: "interval" | "cumulative" | "report"): Histogram {
+    if (this.groups.length === 1) return this.groups[0].op(name).latency[which];
+    const merged = this.scratch;
+    merged.reset();
+    for (const g of this.groups) merged.add(g.op(name).latency[which]);
+    return merged;
+  }
+
+  /** One operation's counts over `sec` seconds (payload bytes when the run has a payload; its declared counters). */
+  private figures(o: Operation, c: Counts, sec: number): OperationFigures {
     const out: OperationFigures = { count: c.count, perSecond: c.count / sec, errors: c.errors, latency: {} };
     // Batches counted apart only where items went in batches (fewer batches than items): one item a call says nothing.
     if (c.batches > 0 && c.batches < c.count) out.batches = c.batches;
     if (this.payloadBytes > 0) out.bytes = c.count * this.payloadBytes;
-    if (polls) out.counters = { emptyPolls: c.emptyPolls };
+    if (o.counterKeys.length) out.counters = Object.fromEntries(o.counterKeys.map((k, i) => [k, c.counters[i]]));
     return out;
   }
 
@@ -348,7 +295,7 @@ export class RunStats {
   /**
    * The measured window's figures for the summary: each operation's counts over `seconds` and percentiles of its
    * cumulative histogram, per consumer group the same, the histograms themselves (base64, by operation and kind),
-   * and each operation's whole-run count.
+   * and each counted operation's whole-run count.
    */
   windowFigures(seconds: number): {
     operations: Operations;
@@ -366,28 +313,28 @@ export class RunStats {
       (hs[operation] ??= {})[kind as LatencyKind] = encodeHistogram(h);
     };
     const totals: Record<string, number> = {};
-    if (this.writes()) {
-      ops.write = this.figures(this.writesMeasured, sec);
-      totals.write = this.writesTotal.count;
-    }
-    if (this.groups.length) {
-      const sum = zero();
-      for (const g of this.groups) addInto(sum, g.measured);
-      ops.read = this.figures(sum, sec, true);
-      totals.read = this.groups.reduce((n, g) => n + g.total.count, 0);
-    }
-    for (const m of [...RUN_METRICS, ...GROUP_METRICS]) put(ops, histograms, m, this.cumulative(m));
-    for (const [name, o] of this.ops) {
-      if (latencyAddress(name).kind === "fromSend") {
-        ops[name] = { ...this.figures(o.measured, sec), latency: ops[name]?.latency ?? {} };
-        totals[name] = o.total.count;
+    for (const o of this.ops.values()) {
+      if (this.countsOf(o)) {
+        ops[o.name] = { ...this.figures(o, o.measured, sec), latency: ops[o.name]?.latency ?? {} };
+        totals[o.name] = o.total.count;
       }
-      put(ops, histograms, name, o.latency.cumulative);
     }
+    for (const name of this.groupOps) {
+      const sum = this.groupCounts(name, (o) => o.measured);
+      if (!sum) continue;
+      ops[name] = this.figures(this.groups[0].op(name), sum, sec);
+      totals[name] = this.groups.reduce((n, g) => n + g.op(name).total.count, 0);
+    }
+    for (const o of this.ops.values()) put(ops, histograms, o.name, o.latency.cumulative);
+    for (const name of this.groupOps) put(ops, histograms, name, this.cumulative(name));
     const groups = this.groups.map((g) => {
-      const gops: Operations = { read: this.figures(g.measured, sec, true) };
+      const gops: Operations = {};
       const gh: Histograms = {};
-      for (const m of GROUP_METRICS) put(gops, gh, m, g.latency[m].cumulative);
+      for (const name of this.groupOps) {
+        const o = g.op(name);
+        if (this.countsOf(o)) gops[name] = this.figures(o, o.measured, sec);
+      }
+      for (const name of this.groupOps) put(gops, gh, name, g.op(name).latency.cumulative);
       return { group: g.name, operations: gops, ...(this.groups.length > 1 ? { histograms: gh } : {}) };
     });
     return { operations: ops, groups, histograms, totals };
@@ -399,46 +346,41 @@ export class RunStats {
     const intervalSec = Math.max((now - this.lastReport) / 1000, 1e-6);
     this.lastReport = now;
     const latencyMs: LatencyByMetric = {};
-    for (const m of RUN_METRICS) {
-      const h = this.latency[m].report;
-      if (h.totalCount) latencyMs[m] = percentilesOf(h);
-      h.reset();
-    }
-    for (const m of GROUP_METRICS) {
-      const merged = this.scratch;
-      merged.reset();
-      for (const g of this.groups) {
-        merged.add(g.latency[m].report);
-        g.latency[m].report.reset();
-      }
-      if (merged.totalCount) latencyMs[m] = percentilesOf(merged);
-    }
     const rates: Record<string, number> = {};
-    for (const [name, o] of this.ops) {
+    let errors = 0;
+    for (const o of this.ops.values()) {
       const h = o.latency.report;
-      if (h.totalCount) latencyMs[name] = percentilesOf(h);
+      if (h.totalCount) latencyMs[o.name] = percentilesOf(h);
       h.reset();
-      rates[name] = o.reportCount / intervalSec;
+      if (this.countsOf(o)) rates[o.name] = o.reportCount / intervalSec;
       o.reportCount = 0;
+      errors += o.total.errors;
     }
-    const out = {
+    for (const name of this.groupOps) {
+      const h = this.mergedOverGroups(name, "report");
+      if (h.totalCount) latencyMs[name] = percentilesOf(h);
+      let n = 0;
+      for (const g of this.groups) {
+        const o = g.op(name);
+        n += o.reportCount;
+        o.reportCount = 0;
+        o.latency.report.reset();
+        errors += o.total.errors;
+      }
+      if (this.countsOf(this.groups[0].op(name))) rates[name] = n / intervalSec;
+    }
+    return {
       elapsedSec: (now - this.startedAt) / 1000,
       intervalSec,
       phase,
-      writesPerSec: this.reportWrites / intervalSec,
-      readsPerSec: this.reportReads / intervalSec,
+      // The live line's W and R: the broker's write and read, where the workload declares them.
+      writesPerSec: rates.write ?? 0,
+      readsPerSec: rates.read ?? 0,
       backlog: this.maxBacklog(),
-      errors: this.writesTotal.errors + this.groups.reduce((s, g) => s + g.total.errors, 0) + [...this.ops.values()].reduce((s, o) => s + o.total.errors, 0),
+      errors,
       latencyMs,
-      // The broker's counters by their operations' names too, so a live line can list every declared rate.
-      rates: {
-        ...(this.writes() ? { write: this.reportWrites / intervalSec } : {}),
-        ...(this.groups.length ? { read: this.reportReads / intervalSec } : {}),
-        ...rates,
-      },
+      rates,
     };
-    this.reportWrites = this.reportReads = 0;
-    return out;
   }
 
   /** Sum of the real lengths of the intervals that were ticked as "measuring". */
@@ -446,14 +388,13 @@ export class RunStats {
     return this.measuredSec;
   }
 
-  /** Cumulative (measured-window) histogram of a metric: run-level, a declared operation's, or merged over groups. */
-  cumulative(m: RunMetric | GroupMetric | (string & {})): Histogram {
-    if ((RUN_METRICS as readonly string[]).includes(m)) return this.latency[m as RunMetric].cumulative;
-    const o = this.ops.get(m);
+  /** Cumulative (measured-window) histogram of a latency by its name: a run-wide operation's, or a per-group one's
+   *  merged over the groups; empty for an operation never used. */
+  cumulative(name: string): Histogram {
+    const o = this.ops.get(name);
     if (o) return o.latency.cumulative;
     const merged = newHistogram();
-    if (!BROKER_NAMES.has(m)) return merged; // an operation never used: an empty histogram
-    for (const g of this.groups) merged.add(g.latency[m as GroupMetric].cumulative);
+    if (this.groupOps.includes(name)) for (const g of this.groups) merged.add(g.op(name).latency.cumulative);
     return merged;
   }
 }

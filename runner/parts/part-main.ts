@@ -10,7 +10,7 @@ import { RunSummary } from "../../lib/measurement/summary";
 import { definitionOf, payloadBytesOf, WorkloadConfig } from "../../lib/workloads/config";
 import { type PartOfRun, partPacing } from "../../lib/workloads/parts";
 import { workloadFor } from "../../workloads/runners";
-import type { WorkloadRun } from "../../workloads/runtime";
+import { runRoles, type WorkloadRun } from "../../workloads/runtime";
 import { RunFootprint } from "../core/footprint";
 import { runLoad, writerIndexOf } from "../load";
 import { sharedTimeline } from "../load-timeline";
@@ -89,7 +89,7 @@ async function runPart(m: RunMessage) {
   const part: PartOfRun = m.part;
   const log = (line: string) => process.stderr.write(`part ${part.index}: ${line}\n`);
   const module = workloadFor(config);
-  const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
+  const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   const pacer = new Pacer(partPacing(config, part), stats);
   const nWriters = module.writerCount(config as never, part);
   const c = new RunControl(m.targetUrl, m.liveness);

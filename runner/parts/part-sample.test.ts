@@ -7,6 +7,7 @@ import { decodeHistogram } from "../../lib/measurement/histogram";
 import { mergeSamples } from "../../lib/measurement/parts";
 import { RunStats } from "../core/stats";
 import { clock, setClockCorrection } from "../core/timing";
+import { brokerOperations } from "../../workloads/runtime";
 import { tickPart } from "./part-sample";
 
 test("a part's backlog is its own contribution, never clamped: a readers-only queue part's is negative, and the parts' sum is the run's", () => {
@@ -14,10 +15,11 @@ test("a part's backlog is its own contribution, never clamped: a readers-only qu
   const fake = () => now;
   const writer = new RunStats(["queue"], 0, fake);
   const reader = new RunStats(["queue"], 0, fake);
-  writer.wrote(7);
-  writer.latency.write.record(1500);
-  reader.groups[0].read(5);
-  reader.groups[0].latency.e2e.record(2500);
+  const [w, r] = [brokerOperations(writer), brokerOperations(reader)];
+  w.write.done(7);
+  w.write.latency.record(1500);
+  r.groups[0].read.done(5);
+  r.groups[0].e2e.latency.record(2500);
   now += 1000;
   const a = tickPart(writer, "measuring").sample;
   const b = tickPart(reader, "measuring").sample;
@@ -39,9 +41,10 @@ test("a part's backlog is its own contribution, never clamped: a readers-only qu
 test("pub/sub's run backlog is its most behind group's, each group's summed over the parts", () => {
   const now = 0;
   const s = new RunStats(["g0", "g1"], 0, () => now);
-  s.wrote(10);
-  s.groups[0].read(10);
-  s.groups[1].read(4);
+  const { write, groups } = brokerOperations(s);
+  write.done(10);
+  groups[0].read.done(10);
+  groups[1].read.done(4);
   const { sample } = tickPart(s, "measuring");
   assert.deepEqual(sample.measures.backlog, { value: 0, combine: "maxOverGroups" });
   assert.deepEqual(

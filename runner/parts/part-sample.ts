@@ -6,9 +6,6 @@ import type { EncodedLatency, PartGroup, PartMeasure, PartOperation, PartSample 
 import type { SampleMetrics } from "../../lib/measurement/sample";
 import type { RunStats } from "../core/stats";
 
-const RUN_METRICS = ["write", "writeScheduled", "writerLag"] as const;
-const GROUP_METRICS = ["read", "claim", "e2e", "e2eScheduled"] as const;
-
 type Encoded = Record<string, EncodedLatency>;
 
 function put(into: Encoded, metric: string, h: Histogram) {
@@ -20,13 +17,12 @@ function put(into: Encoded, metric: string, h: Histogram) {
 /** The interval histograms of every metric, by operation and kind (read before RunStats.tick resets them). */
 function intervalHistograms(stats: RunStats): Encoded {
   const out: Encoded = {};
-  for (const m of RUN_METRICS) put(out, m, stats.latency[m].interval);
-  for (const m of GROUP_METRICS) {
-    const merged = newHistogram();
-    for (const g of stats.groups) merged.add(g.latency[m].interval);
-    put(out, m, merged);
-  }
   for (const [name, o] of stats.operations()) put(out, name, o.latency.interval);
+  for (const name of stats.groupOperations()) {
+    const merged = newHistogram();
+    for (const g of stats.groups) merged.add(g.op(name).latency.interval);
+    put(out, name, merged);
+  }
   return out;
 }
 
@@ -48,10 +44,8 @@ export interface PartTick {
 export function tickPart(stats: RunStats, phase: Phase): PartTick {
   const enc = intervalHistograms(stats);
   const metrics = stats.tick(phase);
-  const written = stats.writesTotal.count;
-  const groups: PartGroup[] | undefined = metrics.groups?.map((g) => {
-    const own = stats.groups.find((s) => s.name === g.group);
-    const backlog = written - (own?.total.count ?? 0);
+  const groups: PartGroup[] | undefined = metrics.groups?.map((g, i) => {
+    const backlog = stats.backlogOf(stats.groups[i], true);
     return { group: g.group, operations: withHistograms(g.operations, {}), measures: { backlog: { value: backlog, combine: "sum" } } };
   });
   const measures: Record<string, PartMeasure> = {};

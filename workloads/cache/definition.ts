@@ -203,7 +203,6 @@ export const cache = defineWorkload({
     },
   ],
   clientMemoryFormula: "virtual users (or a second of arrivals) × value size × 4",
-  writeBatch: () => 1,
   rateKnob: yongRateKnob(),
   parts: yongParts((c: CacheConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),

@@ -240,7 +240,6 @@ class CacheWorkload implements YongWorkload {
         { name: "keys no set made", value: foreign, ok: foreign === 0 },
         { name: "the table holds every key", value: countsMatch, ok: countsMatch },
       ],
-      unreadAtEnd: 0,
     };
   }
 }

@@ -7,7 +7,7 @@ import type { WorkloadConfig } from "../../lib/workloads/config";
 import { OpenLoop, Pacer, Stopper, type TargetClient } from "../../runner/core";
 import { FakeClock } from "../../runner/harness";
 import { workloadFor } from "../runners";
-import type { Pacing, WorkloadDefinition } from "../types";
+import { type Pacing, type WorkloadDefinition, writeBatchOf } from "../types";
 import { ConnectionPool } from "../yong/driver";
 
 /** Every preset's pacing names one of its declared operations, in its unit, with a rate or users as its kind needs. */
@@ -181,7 +181,7 @@ export async function pacingOnFakeClock(def: WorkloadDefinition) {
     const want = pacing;
     const where = `${def.kind}, preset ${preset.id} (${pacing.kind})`;
     const loops = workloadFor(c).writerCount(c as never);
-    const n = def.writeBatch(c);
+    const n = writeBatchOf(def, c);
     const start = new FakeClock().now();
     if (want.kind === "throttle" || want.kind === "open-loop") {
       const rate = want.targetPerSecond ?? 0;

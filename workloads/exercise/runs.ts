@@ -10,7 +10,7 @@ import type { RunSummary } from "../../lib/measurement/summary";
 import { definitionOf, WorkloadConfig } from "../../lib/workloads/config";
 import { runWorkload, verificationError } from "../../runner/harness";
 import type { WorkloadHooks } from "../hooks";
-import type { WorkloadDefinition } from "../types";
+import { type WorkloadDefinition, writeBatchOf } from "../types";
 
 /** About 20 scheduled times a second: a rate every workload keeps up with on a busy machine (a batch each). */
 const TIMES_PER_SECOND = 20;
@@ -51,7 +51,7 @@ async function leftClean<T>(url: string, what: string, run: () => Promise<T>): P
 export async function engineRun(def: WorkloadDefinition, hooks: WorkloadHooks, url: string) {
   const knob = rateKnob(def.kind);
   const base = shortConfig(def, hooks);
-  const declared = definitionOf(base).writeBatch(base as never);
+  const declared = writeBatchOf(definitionOf(base), base as never);
   const config = knob ? ({ ...knob.set(base, TIMES_PER_SECOND * declared), durationSeconds: SHORT_SECONDS, warmupSeconds: 0 } as WorkloadConfig) : base;
   // The scheduled times of the writes that ended in the measured window, as the summary counts them.
   const dues = new Set<number>();

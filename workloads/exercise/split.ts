@@ -10,11 +10,12 @@ import { RunFootprint } from "../../runner/harness";
 import type { WorkloadHooks } from "../hooks";
 import { workloadFor } from "../runners";
 import type { WorkloadDefinition } from "../types";
+import { runRoles } from "../runtime";
 
 /** A workload's run instance for `part` (none: the whole run), built as the engine builds it, never started. */
 export function instance(config: WorkloadConfig, part?: PartOfRun) {
   const module = workloadFor(config);
-  const stats = new RunStats(module.groupNames(config as never), payloadBytesOf(config) ?? 0, clock);
+  const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   const ctx = {
     config: config as never,
     schema: '"pgbb_parts_test"',

@@ -3,7 +3,7 @@
 // the table are the inserts counted, each id once.
 import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";
-import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient, clock } from "../../runner/core";
+import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient } from "../../runner/core";
 import { uuid7 } from "../dbos/uuid7";
 import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { InsertsConfig } from "./definition";
@@ -16,6 +16,7 @@ const INSERT_NAME = "dbos_bench_insert";
 function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
   const { config: c, schema, stats } = ctx;
   const sql = INSERT_SQL(schema);
+  const write = stats.op("write");
   const batchOp = stats.op("batch");
   let inserted = 0;
   const notes: string[] = [];
@@ -23,25 +24,23 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
   /** One batch: `batchSize` inserts one after another on one connection, each its own transaction. */
   const runBatch = async (tc: TargetClient, slot: Slot) => {
     for (let i = 0; i < c.batchSize; i++) {
-      const sent = clock();
+      const sent = write.send();
       try {
         await tc.client.query({ name: INSERT_NAME, text: sql, values: [uuid7(), `payload-${i}`] });
       } catch (err) {
         // The rest of the batch is not sent (the study's batch failed as a whole); rows already inserted stay
         // counted, since they are in the table.
         batchOp.failed();
-        return !(await stepFailed(ctx, tc, err, { what: "insert", count: () => stats.writeError(1), noTransaction: true, pause: null }));
+        return !(await stepFailed(ctx, tc, err, { what: "insert", count: () => write.failed(1), noTransaction: true, pause: null }));
       }
-      const done = clock();
+      // The study's batch is counted once, with its first row (each row is its own transaction); each row is
+      // timed from its send and, through its slot, from the batch's scheduled time, as the study's timetable asked
+      // for all of its inserts at once.
+      write.answered(sent, 1, slot, sent, i === 0 ? 1 : 0);
       inserted++;
-      // The study's batch is counted once, with its first row (each row is its own transaction).
-      stats.wrote(1, i === 0 ? 1 : 0);
-      stats.latency.write.record((done - sent) * 1000);
-      // From the batch's scheduled time, as the study's timetable asked for all of its inserts at once.
-      slot.answered(sent, done);
     }
-    batchOp.done();
-    batchOp.latency.record((clock() - slot.due) * 1000);
+    // The batch, timed from its schedule.
+    batchOp.answered(slot.due);
     return true;
   };
 
@@ -56,10 +55,8 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
     async setup(admin: pg.Client) {
       await admin.query(`CREATE TABLE ${schema}.bench_inserts (id UUID PRIMARY KEY, payload TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT NOW())`);
     },
-    startReaders: async () => undefined,
     startWriters: (clients) => loop.start(clients),
     writersDone: () => loop.done(),
-    readersDone: async () => undefined,
     ledger: (): Ledger => ({ inserted, loop: loop.result() }),
     absorb(ledgers) {
       inserted = ledgers.reduce((n, l) => n + Number(l.inserted), 0);
@@ -92,8 +89,6 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
           { name: "duplicate ids", value: duplicated, ok: duplicated === 0 },
           { name: "ids not UUIDv7", value: notV7, ok: notV7 === 0 },
         ],
-        // Nothing is read back; units never run are in the drain note, not an "unread" backlog.
-        unreadAtEnd: 0,
       };
     },
   };
@@ -101,7 +96,6 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
 
 export const inserts: WorkloadModule<InsertsConfig> = {
   kind: "inserts",
-  groupNames: () => [],
   writerCount: (c, part) => owned(c.connections, part).length,
   create,
 };

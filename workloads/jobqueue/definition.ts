@@ -163,7 +163,6 @@ export const jobqueue = defineWorkload({
     ];
   },
   clientMemoryFormula: "jobs inserted × 64 bytes",
-  writeBatch: () => 1,
   rateKnob: yongRateKnob(),
   parts: yongParts((c: JobqueueConfig) => c.producers + c.consumers, "producers or consumers"),
   pacing: (c) => yongPacing(c, c.producers + c.consumers),

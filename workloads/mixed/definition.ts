@@ -249,7 +249,6 @@ export const mixed = defineWorkload({
       }),
     ),
   clientMemoryFormula: "the four workloads' own, each with its share of the VUs",
-  writeBatch: () => 1,
   rateKnob: yongRateKnob(),
   parts: yongParts(totalVus, "cacheVus, searchVus, notifyVus, producers or consumers"),
   pacing: (c) =>

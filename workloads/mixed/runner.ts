@@ -7,11 +7,11 @@
 import type pg from "pg";
 import { unitWords } from "../../lib/words";
 import { workloadDefinition } from "../../lib/workloads/config";
-import type { TargetClient, RunFootprint, RunStats } from "../../runner/core";
+import type { TargetClient, RunFootprint, RunStats, OperationOptions } from "../../runner/core";
 import { cache } from "../cache/runner";
 import { jobqueue } from "../jobqueue/runner";
 import { notify } from "../notify/runner";
-import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
+import { type Ledger, runRoles, type WorkloadContext, type WorkloadVerification } from "../runtime";
 import { search } from "../search/runner";
 import { type YongRequest, type YongWorkload, yongModule } from "../yong/driver";
 import { JOB_DELIVERY_OP, type MixedConfig, type MixedPart, mixedParts } from "./definition";
@@ -25,7 +25,7 @@ const FACTORIES = { cache: cache.workload, jobqueue: jobqueue.workload, search: 
 function renamedStats(stats: RunStats, names: Record<string, string>): RunStats {
   return new Proxy(stats, {
     get(target, prop) {
-      if (prop === "op") return (name: string) => target.op(names[name] ?? name);
+      if (prop === "op") return (name: string, options?: OperationOptions) => target.op(names[name] ?? name, options);
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },
@@ -144,7 +144,7 @@ class MixedWorkload implements YongWorkload {
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
     // Before verification, so the job deletes nothing while the parts are checked.
     if (this.cronScheduled) await unscheduleCacheExpiry(admin, this.ctx.schema).catch(() => undefined);
-    const out: WorkloadVerification = { ok: true, checked: 0, problems: [], facts: [], unreadAtEnd: 0 };
+    const out: WorkloadVerification & { unreadAtEnd: number } = { ok: true, checked: 0, problems: [], facts: [], unreadAtEnd: 0 };
     for (const { part, w } of this.parts) {
       const v = await w.verify(admin);
       out.ok &&= v.ok;
@@ -155,7 +155,7 @@ class MixedWorkload implements YongWorkload {
         { name: `${part.kind}: ${unitWords(unit, v.checked)} checked`, value: v.checked, ok: v.ok },
         ...v.facts.map((f) => ({ ...f, name: `${part.kind}: ${f.name}` })),
       );
-      out.unreadAtEnd += v.unreadAtEnd;
+      out.unreadAtEnd += runRoles.unreadAtEnd(v);
       out.problems.push(...v.problems.map((p) => `${part.kind}: ${p}`));
       this.notes.push(...w.notes.map((n) => `${part.kind}: ${n}`));
     }

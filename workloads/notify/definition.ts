@@ -158,7 +158,6 @@ export const notify = defineWorkload({
     },
   ],
   clientMemoryFormula: "pool × message × 4 + 100 rows × message × 3 (one bit a message for delivery bookkeeping)",
-  writeBatch: () => 1,
   rateKnob: yongRateKnob(),
   parts: yongParts((c: NotifyConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),

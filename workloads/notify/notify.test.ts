@@ -45,7 +45,7 @@ async function run(over: Partial<Record<string, unknown>>, tamper?: (schema: str
 
 test("deliveries: each message once, foreign and repeated ones counted, lost ones named by count", () => {
   const lat: number[] = [];
-  const d = new Deliveries(2, (us) => lat.push(us));
+  const d = new Deliveries(2, (t, now) => lat.push((now - t) * 1000));
   d.deliver(messagePayload(0, 1, 1000, 200), 1002);
   d.deliver(messagePayload(0, 1, 1000, 200), 1003);
   d.deliver(messagePayload(1, 9000, 1000, 200), 1001);

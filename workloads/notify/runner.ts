@@ -49,9 +49,10 @@ class NotifyWorkload implements YongWorkload {
     this.publishedCount = new Array(publishers).fill(0);
     this.publishedSum = new Array(publishers).fill(0);
     const delivery = ctx.stats.op("delivery");
-    this.deliveries = new Deliveries(publishers, (micros) => {
+    // A delivery only the subscriber sees: timed from the publish stamp its payload carries.
+    this.deliveries = new Deliveries(publishers, (publishedAt, now) => {
       delivery.done();
-      delivery.latency.record(micros);
+      delivery.span(publishedAt, now);
     });
   }
 
@@ -79,10 +80,7 @@ class NotifyWorkload implements YongWorkload {
     } else {
       const poll = this.ctx.stats.op("poll");
       this.subscriber = new PollingSubscriber(tc.client, this.sql, c.channels, this.deliveries, this.ownStop, this.ctx.pacer, {
-        onPoll: (micros) => {
-          poll.done();
-          poll.latency.record(micros);
-        },
+        poll,
         onError: onError(() => poll.failed()),
       });
     }

@@ -5,7 +5,7 @@
 // Both hand every message to Deliveries, which times it from its publish (the runner's clock, in the payload)
 // and checks it arrives once.
 import type pg from "pg";
-import { clock, type Pacer, type Stopper } from "../../runner/core";
+import { clock, type Operation, type Pacer, type Stopper } from "../../runner/core";
 import { channelName, type notifySql, POLL_LIMIT, parseMessage } from "./sql";
 
 export const POLL_INTERVAL_MS = 100;
@@ -23,8 +23,8 @@ export class Deliveries {
 
   constructor(
     private readonly publishers: number,
-    /** Told each first delivery's latency in µs, from its publish to now. */
-    private readonly onDelivered: (micros: number) => void,
+    /** Told each first delivery: when it was published and when it arrived (clock ms). */
+    private readonly onDelivered: (publishedAt: number, now: number) => void,
   ) {}
 
   deliver(text: string, now = clock()): void {
@@ -48,7 +48,7 @@ export class Deliveries {
     this.received++;
     this.count[m.p] = (this.count[m.p] ?? 0) + 1;
     this.seqSum[m.p] = (this.seqSum[m.p] ?? 0) + m.s;
-    this.onDelivered((now - m.t) * 1000);
+    this.onDelivered(m.t, now);
   }
 
   /** Messages of `published[p]` (sequence numbers 1..published[p]) never received. */
@@ -68,7 +68,7 @@ export interface Subscriber {
   notes(): string[];
 }
 
-/** One poll loop per channel on one connection (their polls take turns on it). `onPoll` is told each poll's µs. */
+/** One poll loop per channel on one connection (their polls take turns on it), each poll counted and timed as `poll`. */
 export class PollingSubscriber implements Subscriber {
   private loops: Promise<void>[] = [];
   /** The poll last queued on the connection: the next one starts after it (a client runs one query at a time). */
@@ -82,7 +82,7 @@ export class PollingSubscriber implements Subscriber {
     private readonly stop: Stopper,
     /** The run's pacer: the polls' timer. */
     private readonly pacer: Pacer,
-    private readonly hooks: { onPoll: (micros: number, rows: number) => void; onError: (err: unknown) => Promise<boolean> },
+    private readonly hooks: { poll: Operation; onError: (err: unknown) => Promise<boolean> },
   ) {}
 
   async start() {
@@ -109,15 +109,14 @@ export class PollingSubscriber implements Subscriber {
         let t = 0;
         try {
           rows = await this.inTurn(async () => {
-            t = clock(); // timed from its own start, not from waiting for another channel's poll
+            t = this.hooks.poll.send(); // timed from its own start, not from waiting for another channel's poll
             return (await this.client.query<{ id: string; tx: string; payload: string }>(this.sql.poll, [channel, tx, id])).rows;
           });
         } catch (err) {
           if (await this.hooks.onError(err)) return;
           break;
         }
-        const now = clock();
-        this.hooks.onPoll((now - t) * 1000, rows.length);
+        const now = this.hooks.poll.answered(t);
         for (const r of rows) {
           this.deliveries.deliver(typeof r.payload === "string" ? r.payload : JSON.stringify(r.payload), now);
           tx = String(r.tx);

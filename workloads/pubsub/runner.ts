@@ -8,8 +8,10 @@ import type pg from "pg";
 import { z } from "zod";
 import { type PubsubConfig, pubsubWritersOf } from "./definition";
 import { owns } from "../../lib/workloads/parts";
-import { LeanQuery, bindExecuteMessage, type TargetClient, type GroupStats, Backoff, clock } from "../../runner/core";
+import { LeanQuery, bindExecuteMessage, type TargetClient, Backoff, clock } from "../../runner/core";
 import {
+  type BrokerGroup,
+  brokerOperations,
   ERROR_PAUSE_MS,
   errorMessage,
   canStampE2e,
@@ -174,7 +176,7 @@ const PubsubLedger = z.object({
 
 /** Per (group, partition) reader state: O(1) memory whatever the run length. */
 interface ReaderState {
-  group: GroupStats;
+  group: BrokerGroup;
   groupKey: string;
   partition: number;
   /** The next offset this reader expects to read (offsets start at 1). */
@@ -186,7 +188,7 @@ interface ReaderState {
 }
 
 /** What is wrong with the readers' coverage: a group's partition with no reader state, or with more than one. */
-function readerCoverage(readers: readonly ReaderState[], groups: readonly GroupStats[], partitions: number): string[] {
+function readerCoverage(readers: readonly ReaderState[], groups: readonly BrokerGroup[], partitions: number): string[] {
   const out: string[] = [];
   for (const g of groups)
     for (let p = 1; p <= partitions; p++) {
@@ -201,7 +203,7 @@ class PubsubRun implements WorkloadRun {
   readonly roles: string[];
   readonly notes: string[] = [];
   private readonly sql: ReturnType<typeof pubsubSql>;
-  private readonly readers: ReaderState[] = [];
+  private readonly readerStates: ReaderState[] = [];
   /** Messages whose batch committed, per partition (index p-1): compared with the table's rows at the end. */
   private readonly written: number[];
   /** Messages the readers of each group counted (by group name), beside their states' own counts. */
@@ -214,9 +216,13 @@ class PubsubRun implements WorkloadRun {
   private readonly stampE2e: boolean;
   /** Payloads also carry their write's scheduled time (throttled runs): runtime.ts SCHEDULE_STAMP_OFFSET. */
   private readonly stampSchedule: boolean;
+  /** The broker's operations in the run's recorder: the write, and each group's read, claim and e2e. */
+  private readonly ops: ReturnType<typeof brokerOperations>;
+  readonly readers = { start: (clients: TargetClient[]) => this.startReaders(clients), done: () => Promise.all(this.readerLoops).then(() => undefined) };
 
   constructor(private readonly ctx: WorkloadContext<PubsubConfig>) {
     const c = ctx.config;
+    this.ops = brokerOperations(ctx.stats);
     this.sql = pubsubSql(ctx.schema, c.partitions);
     this.written = new Array(c.partitions).fill(0);
     // A part owns partitions p with (p − 1) mod N = its index: their writers and every group's reader of them.
@@ -234,14 +240,14 @@ class PubsubRun implements WorkloadRun {
     for (const q of this.sql.setup) await admin.query(q);
   }
 
-  async startReaders(clients: TargetClient[]) {
+  private async startReaders(clients: TargetClient[]) {
     const joined: Promise<void>[] = [];
     let i = 0;
     // Assignment as the reference (pubsub_runner.go L51-101): for each group, one reader per partition.
-    for (const group of this.ctx.stats.groups) {
+    for (const group of this.ops.groups) {
       for (const p of this.partitions) {
         const st: ReaderState = { group, groupKey: group.name, partition: p, expected: 1, read: 0, lost: 0, duplicated: 0, outOfOrder: 0 };
-        this.readers.push(st);
+        this.readerStates.push(st);
         const tc = clients[i++];
         let ready!: () => void;
         let failed!: (e: Error) => void;
@@ -261,12 +267,9 @@ class PubsubRun implements WorkloadRun {
   writersDone() {
     return Promise.all(this.writerLoops).then(() => undefined);
   }
-  readersDone() {
-    return Promise.all(this.readerLoops).then(() => undefined);
-  }
 
   private writerLoop(tc: TargetClient, w: number, partition: number) {
-    const { config: c, stats, pacer, writersStop: stop } = this.ctx;
+    const { config: c, pacer, writersStop: stop } = this.ctx;
     const B = c.writeBatch;
     // The Bind message of this writer's INSERT, with the batch's text built in place in its parameter region.
     const name = `pgbb_write_p${partition}`;
@@ -275,26 +278,24 @@ class PubsubRun implements WorkloadRun {
     const qBegin = new LeanQuery(BEGIN);
     const qWrite = new LeanQuery(this.sql.write(partition), name);
     const qCommit = new LeanQuery("COMMIT");
-    const write = stats.latency.write;
+    const write = this.ops.write;
     // One batch of B messages, when the pacer says it is due (slot.due: 0 unthrottled).
     return pacer.loop(w, stop, B, async (slot) => {
       batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
-      const t0 = clock();
+      const t0 = write.send();
       if (this.stampE2e) batch.stamp(t0, this.stampSchedule ? slot.due : undefined);
       try {
         await qBegin.run(tc.client);
-        const ts = clock(); // timer starts after BEGIN, as the reference (writer.go L62-80)
+        const ts = write.send(); // timer starts after BEGIN, as the reference (writer.go L62-80)
         await qWrite.runMessage(tc.client, message);
         await qCommit.run(tc.client);
-        const te = clock();
-        write.record((te - ts) * 1000);
-        slot.answered(t0, te);
-        stats.wrote(B);
+        // B messages in one batch, timed from `ts`; from its schedule from `t0`, when the batch left.
+        write.answered(ts, B, slot, t0);
         this.written[partition - 1] += B;
         return true;
       } catch (err) {
         const what = `write p${partition}`;
-        return !(await stepFailed(this.ctx, tc, err, { what, count: () => stats.writeError(B), pause: () => stop.sleep(ERROR_PAUSE_MS) }));
+        return !(await stepFailed(this.ctx, tc, err, { what, count: () => write.failed(B), pause: () => stop.sleep(ERROR_PAUSE_MS) }));
       }
     });
   }
@@ -331,7 +332,7 @@ class PubsubRun implements WorkloadRun {
       readValues[0] = start;
       readValues[1] = end;
       const rows = await qRead.run(client, readValues);
-      check.tRows = clock();
+      check.tRows = clock(); // the rows' delivery, which only the reader sees: the end of their e2e
       // Verify order and completeness against the claim.
       let exp = st.expected;
       check.lost = check.duplicated = check.outOfOrder = check.runs = 0;
@@ -374,15 +375,15 @@ class PubsubRun implements WorkloadRun {
       let start: number, end: number;
       try {
         await qBegin.run(client);
-        const tc0 = clock();
+        const tc0 = g.claim.send();
         const r = await qClaim.runMessage(client, claimMessage);
-        g.latency.claim.record((clock() - tc0) * 1000);
+        g.claim.timed(tc0);
         if (r.length !== 1) throw new Error(`claim returned no row: consumer_offsets has no row for ${st.groupKey}/${st.partition}`);
         start = Number(r[0][0]);
         end = Number(r[0][1]);
       } catch (err) {
         const what = `claim ${st.groupKey} p${st.partition}`;
-        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: () => backoff.jitter(100, 800) })) return;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: () => backoff.jitter(100, 800) })) return;
         continue;
       }
 
@@ -390,29 +391,29 @@ class PubsubRun implements WorkloadRun {
         // Empty claim: the reference COMMITs (its UPDATE ran with delta 0) and backs off 100 µs–2 ms.
         try {
           await qCommit.run(client);
-          g.emptyPoll();
+          g.emptyPolls.add();
         } catch (err) {
           // No pause of its own: the empty claim's back-off follows.
           const what = `empty claim commit ${st.groupKey} p${st.partition}`;
-          if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: null })) return;
+          if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: null })) return;
         }
         await backoff.jitter(100, 2000); // reference: time.Sleep(jitter(100µs, 2ms))
         continue;
       }
 
       try {
-        const tr = clock(); // read timer starts after the claim, as the reference (reader.go L138)
+        const tr = g.read.send(); // read timer starts after the claim, as the reference (reader.go L138)
         // The rows (200 × 2 KiB strings) must not stay referenced across the COMMIT round trip: held there,
         // they outlive a scavenge, get promoted and make the heap (and RSS) swing by ~100 MB.
         await readAndCheck(start, end);
         await qCommit.run(client);
-        g.latency.read.record((clock() - tr) * 1000);
+        g.read.answered(tr, check.rows);
         for (let i = 0; i < check.runs; i++) {
           // Both stamps or neither: a message whose scheduled time cannot be read is in neither e2e.
           if (Number.isNaN(runStamp[i]) || (this.stampSchedule && Number.isNaN(runDue[i]))) this.ctx.stats.unreadableStamp(runCount[i]);
           else {
-            g.latency.e2e.record((check.tRows - runStamp[i]) * 1000, runCount[i]);
-            if (this.stampSchedule) g.latency.e2eScheduled.record((check.tRows - runDue[i]) * 1000, runCount[i]);
+            g.e2e.span(runStamp[i], check.tRows, runCount[i]);
+            if (this.stampSchedule) g.e2eScheduled.span(runDue[i], check.tRows, runCount[i]);
           }
         }
         st.expected = check.expected;
@@ -420,11 +421,10 @@ class PubsubRun implements WorkloadRun {
         st.lost += check.lost;
         st.duplicated += check.duplicated;
         st.outOfOrder += check.outOfOrder;
-        g.read(check.rows);
         this.counted.set(st.groupKey, (this.counted.get(st.groupKey) ?? 0) + check.rows);
       } catch (err) {
         const what = `read ${st.groupKey} p${st.partition}`;
-        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.readError(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
       }
     }
   }
@@ -468,7 +468,7 @@ class PubsubRun implements WorkloadRun {
       `SELECT group_id, topic_id, next_offset FROM ${s}.consumer_offsets`,
     );
     const committed = new Map(offsets.rows.map((o) => [`${o.group_id}/${o.topic_id}`, Number(o.next_offset) - 1]));
-    for (const st of this.readers) {
+    for (const st of this.readerStates) {
       const where = `group ${st.groupKey} partition ${st.partition}`;
       const co = committed.get(`${st.groupKey}/${st.partition}`);
       if (co === undefined) {
@@ -491,12 +491,12 @@ class PubsubRun implements WorkloadRun {
     }
     // Every group's reader of every partition, once: over several parts they come from the parts' ledgers, and
     // one no part reported (its record lost) would otherwise leave its partition unchecked.
-    for (const problem of readerCoverage(this.readers, this.ctx.stats.groups, this.ctx.config.partitions)) {
+    for (const problem of readerCoverage(this.readerStates, this.ops.groups, this.ctx.config.partitions)) {
       countsMatch = false;
       problems.push(problem);
     }
-    for (const g of this.ctx.stats.groups) {
-      const sum = this.readers.filter((r) => r.groupKey === g.name).reduce((a, r) => a + r.read, 0);
+    for (const g of this.ops.groups) {
+      const sum = this.readerStates.filter((r) => r.groupKey === g.name).reduce((a, r) => a + r.read, 0);
       const counted = this.counted.get(g.name) ?? 0;
       if (sum !== counted) {
         countsMatch = false;
@@ -508,7 +508,7 @@ class PubsubRun implements WorkloadRun {
   }
 
   ledger(): Ledger {
-    const readers = this.readers.map(({ group: _, ...r }) => r);
+    const readers = this.readerStates.map(({ group: _, ...r }) => r);
     return { written: this.written, readers, counted: Object.fromEntries(this.counted) };
   }
 
@@ -522,9 +522,9 @@ class PubsubRun implements WorkloadRun {
         throw new Error(`part ${part}'s pub/sub ledger has ${l.written.length} partitions, the run ${this.written.length}`);
       for (let i = 0; i < l.written.length; i++) this.written[i] += l.written[i];
       for (const r of l.readers) {
-        const group = this.ctx.stats.groups.find((g) => g.name === r.groupKey);
+        const group = this.ops.groups.find((g) => g.name === r.groupKey);
         if (!group) throw new Error(`part ${part}'s pub/sub ledger has a reader of group ${r.groupKey}, which the run does not have`);
-        this.readers.push({ ...r, group });
+        this.readerStates.push({ ...r, group });
       }
       for (const [g, n] of Object.entries(l.counted)) this.counted.set(g, (this.counted.get(g) ?? 0) + n);
     });

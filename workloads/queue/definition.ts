@@ -117,7 +117,6 @@ export const queue = defineWorkload({
   ],
   clientMemoryFormula: "writers × payload × 5 + readers × payload × 8",
   // A queue writer inserts one row per transaction.
-  writeBatch: () => 1,
   rateKnob: throttleKnob(),
   payloadBytes: (c) => c.payloadBytes,
   backoff: (c) => c.backoff,

@@ -6,8 +6,9 @@
 import { createHash, randomFillSync } from "node:crypto";
 import type pg from "pg";
 import type { QueueConfig } from "./definition";
-import { LeanQuery, bindExecuteMessage, type TargetClient, Backoff, clock } from "../../runner/core";
+import { LeanQuery, bindExecuteMessage, type TargetClient, Backoff } from "../../runner/core";
 import {
+  brokerOperations,
   ERROR_PAUSE_MS,
   canStampE2e,
   canStampSchedule,
@@ -104,9 +105,18 @@ class QueueRun implements WorkloadRun {
   private consumedTotal = 0;
   /** The global indexes of the writers this instance runs (all of them without a part). */
   private readonly writerIndexes: number[];
+  /** The broker's operations in the run's recorder: the write, and the single group "queue"'s read, claim and e2e. */
+  private readonly ops: ReturnType<typeof brokerOperations>;
+  readonly readers = {
+    start: async (clients: TargetClient[]) => {
+      this.readerLoops = clients.map((tc) => this.readerLoop(tc));
+    },
+    done: () => Promise.all(this.readerLoops).then(() => undefined),
+  };
 
   constructor(private readonly ctx: WorkloadContext<QueueConfig>) {
     const c = ctx.config;
+    this.ops = brokerOperations(ctx.stats);
     this.sql = queueSql(ctx.schema, c.tuneTableVacuum);
     // A part runs writers and readers by their global index (lib/workloads/parts.ts), and keeps their names.
     this.writerIndexes = owned(c.writers, ctx.part);
@@ -128,10 +138,6 @@ class QueueRun implements WorkloadRun {
     for (const q of this.sql.setup) await admin.query(q);
   }
 
-  async startReaders(clients: TargetClient[]) {
-    this.readerLoops = clients.map((tc) => this.readerLoop(tc));
-  }
-
   startWriters(clients: TargetClient[]) {
     this.writerLoops = clients.map((tc, i) => this.writerLoop(tc, this.writerIndexes[i]));
   }
@@ -139,12 +145,9 @@ class QueueRun implements WorkloadRun {
   writersDone() {
     return Promise.all(this.writerLoops).then(() => undefined);
   }
-  readersDone() {
-    return Promise.all(this.readerLoops).then(() => undefined);
-  }
 
   private writerLoop(tc: TargetClient, w: number) {
-    const { config: c, stats, pacer, writersStop: stop } = this.ctx;
+    const { config: c, pacer, writersStop: stop } = this.ctx;
     // One random payload per writer, reused for every row (queue_runner.go L72-108); only the stamp and the
     // sequence number change. Sent as "\x…" hex text, as lib/pq sends a []byte parameter, from a Bind message
     // built once.
@@ -159,14 +162,14 @@ class QueueRun implements WorkloadRun {
     const stampBuf = Buffer.alloc(STAMPS_BYTES);
     const seqBuf = Buffer.alloc(4);
     const qInsert = new LeanQuery(this.sql.insert, "pgbb_enqueue");
-    const write = stats.latency.write;
+    const write = this.ops.write;
     // One message, when the pacer says it is due (slot.due: 0 unthrottled).
     return pacer.loop(w, stop, 1, async (slot) => {
       if (this.identity) {
         seqBuf.writeUInt32BE(this.inserted[w] + 1, 0); // a failed insert's seq is reused: seqs of rows are 1..inserted
         message.write(seqBuf.toString("hex"), seqAt, "latin1");
       }
-      const t0 = clock();
+      const t0 = write.send();
       if (this.stampE2e) {
         stampBuf.writeDoubleLE(t0, 0);
         if (this.stampSchedule) stampBuf.writeDoubleLE(slot.due, SCHEDULE_STAMP_OFFSET);
@@ -174,16 +177,13 @@ class QueueRun implements WorkloadRun {
       }
       try {
         await qInsert.runMessage(tc.client, message);
-        const te = clock();
-        this.inserted[w]++;
         // Unlike the reference (which also timed failed inserts), only successful inserts are in the histogram.
-        write.record((te - t0) * 1000);
-        slot.answered(t0, te);
-        stats.wrote(1);
+        write.answered(t0, 1, slot);
+        this.inserted[w]++;
         return true;
       } catch (err) {
         // A single INSERT in autocommit: no transaction to roll back.
-        const failed = { what: "enqueue", count: () => stats.writeError(1), noTransaction: true, pause: () => stop.sleep(ERROR_PAUSE_MS) };
+        const failed = { what: "enqueue", count: () => write.failed(1), noTransaction: true, pause: () => stop.sleep(ERROR_PAUSE_MS) };
         return !(await stepFailed(this.ctx, tc, err, failed));
       }
     });
@@ -191,7 +191,7 @@ class QueueRun implements WorkloadRun {
 
   private async readerLoop(tc: TargetClient) {
     const { readersStop: stop, stats } = this.ctx;
-    const g = stats.groups[0];
+    const g = this.ops.groups[0];
     const client = tc.client;
     const qBegin = new LeanQuery(BEGIN);
     const qDequeue = new LeanQuery(this.sql.dequeue, "pgbb_dequeue");
@@ -205,21 +205,21 @@ class QueueRun implements WorkloadRun {
     const scratch = Buffer.alloc(STAMP_BYTES);
     const backoff = new Backoff(this.ctx.config.backoff, stop);
     while (!stop.stopped) {
-      const t0 = clock(); // timer starts before BEGIN, as the reference (queue_runner.go L110-193)
+      const t0 = g.read.send(); // timer starts before BEGIN, as the reference (queue_runner.go L110-193)
       let row: (string | null)[] | undefined;
       try {
         await qBegin.run(client);
-        const tc0 = clock();
+        const tc0 = g.claim.send();
         row = (await qDequeue.runMessage(client, dequeueMessage))[0];
         // Every dequeue SELECT, empty or not, as pub/sub's claim (lib/measurement/metrics.ts): the claim is the poll.
-        g.latency.claim.record((clock() - tc0) * 1000);
+        g.claim.timed(tc0);
         if (!row) {
-          g.emptyPoll();
+          g.emptyPolls.add();
           await qRollback.run(client);
         }
       } catch (err) {
         // The reference silently retried after a failed SELECT; here it counts as a read error.
-        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => backoff.fixed(200) })) return;
+        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.read.failed(), pause: () => backoff.fixed(200) })) return;
         continue;
       }
       if (!row) {
@@ -234,8 +234,7 @@ class QueueRun implements WorkloadRun {
         await qDelete.run(client, idValues);
         await qArchive.run(client, archiveValues);
         await qCommit.run(client);
-        const te = clock();
-        g.latency.read.record((te - t0) * 1000);
+        const te = g.read.answered(t0);
         // e2e after COMMIT, as the reference.
         if (this.stampE2e) {
           const sent = stampOfHex(row[1] as string, scratch, stats.startedAt, te);
@@ -243,15 +242,14 @@ class QueueRun implements WorkloadRun {
           // Both stamps or neither: a message whose scheduled time cannot be read is in neither e2e.
           if (Number.isNaN(sent) || Number.isNaN(due)) stats.unreadableStamp(1);
           else {
-            g.latency.e2e.record((te - sent) * 1000);
-            if (this.stampSchedule) g.latency.e2eScheduled.record((te - due) * 1000);
+            g.e2e.span(sent, te);
+            if (this.stampSchedule) g.e2eScheduled.span(due, te);
           }
         }
-        g.read(1);
         this.consumedTotal++;
         if (this.identity) this.consumed(row[1] as string);
       } catch (err) {
-        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.readError(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
+        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.read.failed(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
       }
       archiveValues[1] = null;
     }

@@ -233,7 +233,6 @@ export const queuedWorkflows = defineWorkload({
     ];
   },
   clientMemoryFormula: "target rate × (warm-up + duration) × 150 bytes",
-  writeBatch: () => 1,
   rateKnob: throttleKnob(),
   parts: queuedParts(),
   pacing: (c) => throttlePacing(c, "workflow"),

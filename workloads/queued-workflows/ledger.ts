@@ -46,3 +46,88 @@ export interface QwLedger {
   contention: number;
   heldAtStop: number[];
 }
+
+/**
+ * What one instance of a run counted of its workflows (a part's, or on the coordinator every part's absorbed):
+ * what was enqueued and completed, what is still in flight, and what the workers saw go wrong. Verification
+ * (./verify.ts) reads only this, never the recorder's counts.
+ */
+export class QwRecord {
+  /** Enqueued, not yet completed: id → enqueue send time (runner clock) and queue. */
+  readonly inFlight = new Map<string, { t: number; queue: number }>();
+  readonly enqueuedIds = new IdDigest();
+  readonly completedIds = new IdDigest();
+  readonly enqueuedPerQueue: number[];
+  readonly completedPerQueue: number[];
+  /** Per queue, the largest backlog the once-a-second sampler saw. */
+  readonly peakBacklog: number[];
+  /** Completions of an id that was not in flight: completed twice, or never enqueued by this run. */
+  completedUnknown = 0;
+  /** A part of a run over several processes: completions of ids not in its own flight (another part may have
+   *  enqueued them), decided by the coordinator's absorb. */
+  readonly completedElsewhere: Claimed[] = [];
+  /** Completion UPDATEs (current profile, guarded by status PENDING) that matched no row. */
+  completedNoRow = 0;
+  /** Polls that hit a serialization failure or a lock held (the library backs off). */
+  contention = 0;
+  /** Claimed but not completed when the workers stopped, per worker. */
+  readonly heldAtStop: number[];
+
+  constructor(queues: number, workers: number) {
+    this.enqueuedPerQueue = new Array(queues).fill(0);
+    this.completedPerQueue = new Array(queues).fill(0);
+    this.peakBacklog = new Array(queues).fill(0);
+    this.heldAtStop = new Array(workers).fill(0);
+  }
+
+  /** This instance's record as a part sends it (WorkloadRun.ledger). */
+  ledger(): QwLedger {
+    const digest = (d: IdDigest) => ({ count: d.count, hi: d.hi, lo: d.lo });
+    return {
+      enqueued: digest(this.enqueuedIds),
+      completed: digest(this.completedIds),
+      inFlight: [...this.inFlight].map(([id, f]) => [id, f.queue]),
+      completedElsewhere: this.completedElsewhere.map((x) => [x.id, x.queue]),
+      enqueuedPerQueue: this.enqueuedPerQueue,
+      completedPerQueue: this.completedPerQueue,
+      peakBacklog: this.peakBacklog,
+      completedNoRow: this.completedNoRow,
+      contention: this.contention,
+      heldAtStop: this.heldAtStop,
+    };
+  }
+
+  /**
+   * Every part's record: a workflow one part enqueued and another completed leaves the first part's flight
+   * here; a completion no part had in flight is one of a workflow completed twice or never enqueued. Returns how
+   * many workflows one part enqueued and another completed.
+   */
+  absorb(parts: readonly QwLedger[]): number {
+    const add = (to: number[], from: number[]) => {
+      for (let i = 0; i < from.length; i++) to[i] = (to[i] ?? 0) + (from[i] ?? 0);
+    };
+    for (const l of parts) {
+      this.enqueuedIds.merge(l.enqueued);
+      this.completedIds.merge(l.completed);
+      for (const [id, queue] of l.inFlight) this.inFlight.set(id, { t: 0, queue });
+      add(this.enqueuedPerQueue, l.enqueuedPerQueue);
+      add(this.completedPerQueue, l.completedPerQueue);
+      add(this.peakBacklog, l.peakBacklog);
+      add(this.heldAtStop, l.heldAtStop);
+      this.completedNoRow += l.completedNoRow;
+      this.contention += l.contention;
+    }
+    let crossed = 0;
+    for (const l of parts)
+      for (const [id, queue] of l.completedElsewhere) {
+        if (!this.inFlight.delete(id)) {
+          this.completedUnknown++;
+          continue;
+        }
+        crossed++;
+        this.completedIds.add(id);
+        this.completedPerQueue[queue]++;
+      }
+    return crossed;
+  }
+}

@@ -207,7 +207,6 @@ export const search = defineWorkload({
     },
   ],
   clientMemoryFormula: "articles × 2.3 KB × 3 + pool × each answer (baseline: 2 % of the articles in full)",
-  writeBatch: () => 1,
   rateKnob: yongRateKnob(),
   parts: yongParts((c: SearchConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),

@@ -69,7 +69,6 @@ export const workflows = defineWorkload({
   clientsFormula: "connections",
   clientMemory: (c) => [{ bytes: c.connections * 1024, words: `${plural(c.connections, "connection")} × one workflow's values`, fields: ["connections"] }],
   clientMemoryFormula: "connections × 1 KiB",
-  writeBatch: () => 1,
   rateKnob: openLoopKnob(),
   parts: connectionParts(),
   pacing: (c) => openLoopPacing(c, "workflow", "workflow"),

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";
-import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient, clock } from "../../runner/core";
+import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient } from "../../runner/core";
 import { dbosSchemaDdl, type DbosProfile, VALUES } from "../dbos/schema";
 import * as S from "../dbos/statements";
 import { uuid7 } from "../dbos/uuid7";
@@ -35,8 +35,9 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
   const { config: c, schema, stats } = ctx;
   const current = c.profile === "current";
   const sql = statementsOf(c.profile, schema);
+  // Each transaction that writes is a write; a workflow's latency from its schedule is the pacer's (its slot).
+  const writeOp = stats.op("write");
   const workflowOp = stats.op("workflow");
-  const scheduledOp = stats.op("workflowScheduled");
   const readOp = stats.op("stepRead");
   // One executor per run, as each benchmark process's DBOS launches with executor_id = uuid7(); the
   // application version is a 32-hex hash of the code in the library.
@@ -85,15 +86,14 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     await client.query(S.COMMIT);
   };
   const write = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[]) => {
-    const t0 = clock();
+    const t0 = writeOp.send();
     await tx(client, begin, statements);
-    stats.wrote(1);
-    stats.latency.write.record((clock() - t0) * 1000);
+    writeOp.answered(t0);
   };
 
   const runWorkflow = async (tc: TargetClient, slot: Slot): Promise<boolean> => {
     const id = randomUUID(); // workflow ids are UUIDv4 text in the library
-    const sent = clock();
+    const sent = workflowOp.send();
     let what = "start";
     let wrote = false;
     try {
@@ -101,13 +101,12 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
       started++;
       for (let n = 1; n <= c.steps; n++) {
         what = `step ${n} read`;
-        const r0 = clock();
+        const r0 = readOp.send();
         await tx(tc.client, sql.beginRead, [
           { text: sql.stepStatus, values: [id] },
           { text: sql.stepOutput, values: [id, n] },
         ]);
-        readOp.done();
-        readOp.latency.record((clock() - r0) * 1000);
+        readOp.answered(r0);
         what = `step ${n} checkpoint`;
         const stepStart = Date.now(); // epoch ms columns: the wall clock, as the library
         const checkpoint = [id, n, VALUES.stepName, VALUES.stepOutput, null, stepStart, Date.now(), VALUES.serialization];
@@ -123,17 +122,15 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     } catch (err) {
       const count = () => {
         workflowOp.failed();
-        if (what === "start" || what.endsWith("checkpoint") || what === "completion") stats.writeError(1);
+        if (what === "start" || what.endsWith("checkpoint") || what === "completion") writeOp.failed(1);
         else readOp.failed();
       };
       return !(await stepFailed(ctx, tc, err, { what: `workflow ${what}`, count, pause: null }));
     }
     if (wrote) {
-      const done = clock();
+      // From its send, and from its scheduled time (workflowScheduled) through its slot.
+      workflowOp.answered(sent, 1, slot);
       completed++;
-      workflowOp.done();
-      workflowOp.latency.record((done - sent) * 1000);
-      scheduledOp.latency.record((done - slot.due) * 1000);
     }
     return true;
   };
@@ -149,10 +146,8 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     async setup(admin: pg.Client) {
       await admin.query(dbosSchemaDdl(schema, c.profile));
     },
-    startReaders: async () => undefined,
     startWriters: (clients) => loop.start(clients),
     writersDone: () => loop.done(),
-    readersDone: async () => undefined,
     ledger: (): Ledger => ({ started, completed, loop: loop.result() }),
     absorb(ledgers) {
       started = ledgers.reduce((n, l) => n + Number(l.started), 0);
@@ -197,8 +192,6 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
           { name: "not final", value: notFinal, ok: notFinal === 0 },
           { name: "step checkpoints", value: outputs, ok: outputs === success * c.steps },
         ],
-        // Nothing is read back; workflows never run are in the drain note, not an "unread" backlog.
-        unreadAtEnd: 0,
       };
     },
   };
@@ -206,7 +199,6 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
 
 export const workflows: WorkloadModule<WorkflowsConfig> = {
   kind: "workflows",
-  groupNames: () => [],
   writerCount: (c, part) => owned(c.connections, part).length,
   create,
 };

@@ -11,8 +11,17 @@
 import type pg from "pg";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
 import { owned } from "../../lib/workloads/parts";
-import { type TargetClient, type OpStats, clock } from "../../runner/core";
-import { ERROR_PAUSE_MS, type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import type { TargetClient, Operation } from "../../runner/core";
+import {
+  ERROR_PAUSE_MS,
+  type Ledger,
+  type Readers,
+  stepFailed,
+  type WorkloadContext,
+  type WorkloadModule,
+  type WorkloadRun,
+  type WorkloadVerification,
+} from "../runtime";
 import { POOL_WAIT_OP, STATEMENT_OP, TOTAL_OP, type YongCommon } from "./fields";
 
 /** One request: the operation it counts as, and its statements on a pool connection (throws on failure). */
@@ -82,9 +91,11 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
   private loops: Promise<void>[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private dropped = 0;
-  private readonly total: OpStats;
-  private readonly statement: OpStats;
-  private readonly poolWait: OpStats;
+  private readonly total: Operation;
+  private readonly statement: Operation;
+  private readonly poolWait: Operation;
+  /** The workload's own connections beside the pool (notify's subscriber), when it has any. */
+  readonly readers?: Readers;
   /** The global index of each of this part's virtual users (all of them without a part): the pacer counts its own
    *  0 … k − 1, the workload's requests are those of the global VU. */
   private readonly vuIds: number[];
@@ -108,6 +119,9 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
     this.total = ctx.stats.op(TOTAL_OP);
     this.statement = ctx.stats.op(STATEMENT_OP);
     this.poolWait = ctx.stats.op(POOL_WAIT_OP);
+    // The engine's readers are the connections after the pool's: the workload's own (see ownRoles).
+    const { startOwn, ownDone } = w;
+    if (startOwn) this.readers = { start: (clients) => startOwn.call(w, clients), done: () => ownDone?.call(w) ?? Promise.resolve() };
   }
 
   get notes() {
@@ -117,26 +131,19 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
   setup(admin: pg.Client) {
     return this.w.setup(admin);
   }
-  // The engine's "readers" are the connections after the pool's: the workload's own (see ownRoles).
-  async startReaders(clients: TargetClient[]) {
-    await this.w.startOwn?.(clients);
-  }
 
   startWriters(clients: TargetClient[]) {
     const pool = new ConnectionPool(clients);
     const { pacer, writersStop: stop } = this.ctx;
     // The declared pacing decides: virtual users (pacing.virtualUsers of them, thinking pacing.thinkMs) or arrivals.
     if (pacer.pacing.kind === "open-loop") this.loops = [pacer.arrivals(stop, (due) => this.arrive(pool, due))];
-    else this.loops = [pacer.virtualUsers(stop, async (vu) => (await this.request(pool, this.w.next(this.vuIds[vu]), clock(), true)) !== "exit")];
+    else this.loops = [pacer.virtualUsers(stop, async (vu) => (await this.request(pool, this.w.next(this.vuIds[vu]), this.total.send(), true)) !== "exit")];
   }
 
   writersDone() {
     return Promise.all(this.loops).then(async () => {
       while (this.inFlight.size) await Promise.all([...this.inFlight]);
     });
-  }
-  readersDone() {
-    return this.w.ownDone?.() ?? Promise.resolve();
   }
 
   ledger(): Ledger {
@@ -174,23 +181,23 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
    */
   private async request(pool: ConnectionPool, req: YongRequest, start: number, pauseOnError: boolean): Promise<"ok" | "failed" | "exit"> {
     const stop = this.ctx.writersStop;
-    const asked = clock();
+    const asked = this.poolWait.send();
     const tc = await pool.acquire();
     if (stop.stopped) {
       pool.release(tc);
       return "exit";
     }
-    const t0 = clock();
+    const t0 = this.statement.send();
     const op = this.ctx.stats.op(req.op);
     try {
       await req.run(tc);
-      const te = clock();
+      // Its statements from their send; the request and the aggregate from its start, to the same answer.
+      const te = this.statement.timed(t0);
       op.done();
       this.total.done();
-      op.latency.record((te - start) * 1000);
-      this.total.latency.record((te - start) * 1000);
-      this.statement.latency.record((te - t0) * 1000);
-      this.poolWait.latency.record((t0 - asked) * 1000);
+      op.span(start, te);
+      this.total.span(start, te);
+      this.poolWait.span(asked, t0);
       return "ok";
     } catch (err) {
       const failed = {
@@ -216,7 +223,6 @@ export function yongModule<C extends YongCommon & WorkloadConfig>(
 ): WorkloadModule<C> & { workload: (ctx: WorkloadContext<C>) => YongWorkload } {
   return {
     kind,
-    groupNames: () => [],
     // A part's "writers" are the pool connections it owns.
     writerCount: (c, part) => owned(c.pool, part).length,
     create: (ctx) => new YongRun<C>(ctx, create(ctx)),
