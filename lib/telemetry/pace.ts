@@ -320,3 +320,32 @@ function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number, behin
 
 /** A second counts toward a catch-up while its rate is above the expected rate by this factor. */
 const CATCH_UP_RATE = 1.05;
+
+/** The pace of the measured window, as the engine (or the live page) hands it to the verdict. */
+export interface PaceInput {
+  spec: PaceSpec;
+  /** The paced operation's rate over the window, per second. */
+  achievedPerSec: number;
+  facts?: PaceFacts;
+  /** Writes and reads per second over the window (consumers behind), unread at the end of the drain, e2e p50. */
+  writePerSec?: number;
+  readPerSec?: number;
+  unreadAtEnd?: number;
+  e2eP50Ms?: number;
+  /** The paced operation's from-schedule latency p99 over the window, ms. */
+  fromScheduleP99Ms?: number;
+  /** The consumers' polls over the window (a workload with consumers: PaceSpec.consumer). */
+  consumers?: ConsumerPolls;
+}
+
+/** The consumers' polls over a window, as their latencies timed them. */
+export interface ConsumerPolls {
+  /** Reader connections (all groups). */
+  readers: number;
+  /** Claims (polls, empty or not) per second, all readers. */
+  claimsPerSec: number;
+  /** A claim's round trips, ms on average: the claim, and the read with its commit when it returned items. */
+  msPerClaim: number;
+  /** Items a non-empty claim returned, on average. */
+  itemsPerClaim: number;
+}
