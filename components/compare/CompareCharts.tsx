@@ -3,12 +3,13 @@
 // (percentile vs latency on a log x axis of 1/(1−q), as HdrHistogram plots; stored runs from their histograms,
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
-import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, Bar, Line, Scatter, XAxis, YAxis } from "recharts";
 import { PCT_LABEL, PERCENTILES, pctsOf, rateOf, type Comparable, type Metric, type TimePoint } from "@/lib/compare/comparable";
 import { fmtLat, fmtMs, fmtNum } from "@/lib/compare/format";
 import { comparedMetrics, metricLabel, rateOps } from "@/lib/compare/metrics";
 import type { ViewState } from "@/lib/compare/view-state";
 import { ChartCard } from "@/components/charts/ChartCard";
+import { ChartFrame } from "@/components/charts/ChartFrame";
 import { colorOf } from "./ui";
 
 type Pct = ViewState["pct"];
@@ -85,16 +86,24 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
       })}
     >
       {(aria) => (
-        <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis dataKey="name" fontSize={12} />
-          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-          <Tooltip formatter={(v) => `${fmtNum(Number(v))} ${unit}`} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+        <ChartFrame
+          aria={aria}
+          kind="bar"
+          data={data}
+          height={260}
+          axes={
+            <>
+              <XAxis dataKey="name" fontSize={12} />
+              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+            </>
+          }
+          tooltip={{ value: (v) => `${fmtNum(Number(v))} ${unit}` }}
+          legendOrder={legendOrder(items)}
+        >
           {items.map((c, i) => (
             <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
           ))}
-        </BarChart>
+        </ChartFrame>
       )}
     </ChartCard>
   );
@@ -115,16 +124,24 @@ function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metr
       })}
     >
       {(aria) => (
-        <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis dataKey="name" fontSize={12} />
-          {msAxis({ log, domain })}
-          <Tooltip formatter={(v) => fmtLat(Number(v))} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+        <ChartFrame
+          aria={aria}
+          kind="bar"
+          data={data}
+          height={260}
+          axes={
+            <>
+              <XAxis dataKey="name" fontSize={12} />
+              {msAxis({ log, domain })}
+            </>
+          }
+          tooltip={{ value: (v) => fmtLat(Number(v)) }}
+          legendOrder={legendOrder(items)}
+        >
           {items.map((c, i) => (
             <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
           ))}
-        </BarChart>
+        </ChartFrame>
       )}
     </ChartCard>
   );
@@ -166,21 +183,29 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
       })}
     >
       {(aria) => (
-        <ComposedChart responsive style={{ width: "100%", height: 300 }} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} {...aria}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis
-            dataKey="x"
-            type="number"
-            scale="log"
-            domain={xDomain}
-            ticks={Q_TICKS.filter((t) => t <= xDomain[1])}
-            tickFormatter={qLabel}
-            allowDataOverflow
-            fontSize={11}
-          />
-          {msAxis({ log, domain: yDomain, dataKey: "ms" })}
-          <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => fmtLat(Number(v))} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+        <ChartFrame
+          aria={aria}
+          kind="composed"
+          height={300}
+          right={16}
+          axes={
+            <>
+              <XAxis
+                dataKey="x"
+                type="number"
+                scale="log"
+                domain={xDomain}
+                ticks={Q_TICKS.filter((t) => t <= xDomain[1])}
+                tickFormatter={qLabel}
+                allowDataOverflow
+                fontSize={11}
+              />
+              {msAxis({ log, domain: yDomain, dataKey: "ms" })}
+            </>
+          }
+          tooltip={{ label: (x) => `percentile ${qLabel(Number(x))}`, value: (v) => fmtLat(Number(v)) }}
+          legendOrder={legendOrder(items)}
+        >
           {series.map((s) =>
             s.curve.length ? (
               <Line
@@ -206,7 +231,7 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
               />
             ) : null,
           )}
-        </ComposedChart>
+        </ChartFrame>
       )}
     </ChartCard>
   );
@@ -266,15 +291,22 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
         })}
       >
         {(aria) => (
-          <ComposedChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-            <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-            <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-            <Tooltip
-              labelFormatter={(v) => `t = ${v} s`}
-              formatter={(v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} ${unit}` : `${fmtNum(Number(v))} ${unit}`)}
-            />
-            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+          <ChartFrame
+            aria={aria}
+            kind="composed"
+            height={260}
+            axes={
+              <>
+                <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
+                <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+              </>
+            }
+            tooltip={{
+              label: (v) => `t = ${v} s`,
+              value: (v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} ${unit}` : `${fmtNum(Number(v))} ${unit}`),
+            }}
+            legendOrder={legendOrder(items)}
+          >
             {bucketed.flatMap((s) =>
               rates.map((o) => (
                 <Area
@@ -308,7 +340,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
                 />
               )),
             )}
-          </ComposedChart>
+          </ChartFrame>
         )}
       </ChartCard>
       <ChartCard
@@ -323,12 +355,26 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
       >
         {(aria) =>
           latSeries.length ? (
-            <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-              {msAxis({ log, domain: yDomain })}
-              <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => fmtLat(Number(v))} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+            <ChartFrame
+              aria={aria}
+              kind="line"
+              height={260}
+              axes={
+                <>
+                  <XAxis
+                    dataKey="t"
+                    type="number"
+                    domain={[0, "dataMax"]}
+                    fontSize={11}
+                    tickFormatter={(v: number) => `${v}s`}
+                    allowDuplicatedCategory={false}
+                  />
+                  {msAxis({ log, domain: yDomain })}
+                </>
+              }
+              tooltip={{ label: (v) => `t = ${v} s`, value: (v) => fmtLat(Number(v)) }}
+              legendOrder={legendOrder(items)}
+            >
               {latSeries.map((s) => (
                 <Line
                   key={s.c.key}
@@ -342,7 +388,7 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
                   connectNulls={false}
                 />
               ))}
-            </LineChart>
+            </ChartFrame>
           ) : (
             <p className="muted small">Per-second latencies exist for stored runs only.</p>
           )
