@@ -251,13 +251,8 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
         </p>
       </div>
     );
-  // One line per compared item and declared rate: the first operation solid, the others dashed.
-  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
-  const unit = ratesUnit(rates);
   const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
-  const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
-  const yDomain = logDomain(latValues);
-  // A long run's points each stand for several seconds (lib/compare/build.ts overTimeOf): its rates are drawn
+  // A long run's points each stand for several seconds (lib/compare/over-time.ts overTimeOf): its rates are drawn
   // with the lowest-to-highest second as a band, and its latencies are each bucket's highest second.
   const bucketed = timed.filter((s) => s.c.overTime.some((p) => p.seconds));
   const bucketHint = bucketed.length
@@ -265,136 +260,163 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
     : "";
   return (
     <div className="grid grid-2">
-      <ChartCard
-        testId="chart-over-time"
-        title="Throughput over time"
-        hint={`${unit}; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)${bucketHint ? `${bucketHint}, its band the slowest to fastest second` : ""}`}
-        table={() => ({
-          columns: [
-            "item",
-            "t (s)",
-            ...(bucketed.length ? ["seconds"] : []),
-            ...rates.flatMap((o) => [`${o.name} ${o.perSec}`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
-          ],
-          note: `–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.${bucketed.length ? " A point covering several seconds shows their time-weighted rate and the slowest and fastest of them." : ""}`,
-          rows: timed.flatMap((s) =>
-            s.c.overTime.map((p) => [
-              s.c.label,
-              p.t,
-              ...(bucketed.length ? [p.seconds ?? 1] : []),
-              ...rates.flatMap((o) => {
-                const r = p.rateRange?.[o.name];
-                return [rateCell(p.rates[o.name] ?? null), ...(bucketed.length ? [r ? `${fmtNum(r.min)}–${fmtNum(r.max)}` : "–"] : [])];
-              }),
-            ]),
-          ),
-        })}
-      >
-        {(aria) => (
+      <RatesOverTime items={items} timed={timed} bucketed={bucketed} bucketHint={bucketHint} />
+      <LatencyOverTime items={items} latSeries={latSeries} metric={metric} pct={pct} log={log} bucketHint={bucketHint} />
+    </div>
+  );
+}
+
+type Timed = { c: Comparable; i: number }[];
+
+/** Each item's declared rates, second by second: the first operation solid, the others dashed, a long run's band. */
+function RatesOverTime({ items, timed, bucketed, bucketHint }: { items: Comparable[]; timed: Timed; bucketed: Timed; bucketHint: string }) {
+  // One line per compared item and declared rate: the first operation solid, the others dashed.
+  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
+  const unit = ratesUnit(rates);
+  return (
+    <ChartCard
+      testId="chart-over-time"
+      title="Throughput over time"
+      hint={`${unit}; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)${bucketHint ? `${bucketHint}, its band the slowest to fastest second` : ""}`}
+      table={() => ({
+        columns: [
+          "item",
+          "t (s)",
+          ...(bucketed.length ? ["seconds"] : []),
+          ...rates.flatMap((o) => [`${o.name} ${o.perSec}`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
+        ],
+        note: `–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.${bucketed.length ? " A point covering several seconds shows their time-weighted rate and the slowest and fastest of them." : ""}`,
+        rows: timed.flatMap((s) =>
+          s.c.overTime.map((p) => [
+            s.c.label,
+            p.t,
+            ...(bucketed.length ? [p.seconds ?? 1] : []),
+            ...rates.flatMap((o) => {
+              const r = p.rateRange?.[o.name];
+              return [rateCell(p.rates[o.name] ?? null), ...(bucketed.length ? [r ? `${fmtNum(r.min)}–${fmtNum(r.max)}` : "–"] : [])];
+            }),
+          ]),
+        ),
+      })}
+    >
+      {(aria) => (
+        <ChartFrame
+          aria={aria}
+          kind="composed"
+          height={260}
+          axes={
+            <>
+              <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
+              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+            </>
+          }
+          tooltip={{
+            label: (v) => `t = ${v} s`,
+            value: (v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} ${unit}` : `${fmtNum(Number(v))} ${unit}`),
+          }}
+          legendOrder={legendOrder(items)}
+        >
+          {bucketed.flatMap((s) =>
+            rates.map((o) => (
+              <Area
+                key={`${s.c.key}-${o.name}-range`}
+                data={s.c.overTime}
+                dataKey={(p: TimePoint) => (p.rateRange?.[o.name] ? [p.rateRange[o.name].min, p.rateRange[o.name].max] : null)}
+                name={`${short(s.c)} ${o.name} min–max`}
+                legendType="none"
+                stroke="none"
+                fill={colorOf(s.i)}
+                fillOpacity={0.15}
+                isAnimationActive={false}
+                connectNulls
+              />
+            )),
+          )}
+          {timed.flatMap((s) =>
+            // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
+            rates.map((o, i) => (
+              <Line
+                key={`${s.c.key}-${o.name}`}
+                data={s.c.overTime}
+                dataKey={(p: TimePoint) => p.rates[o.name] ?? null}
+                name={`${short(s.c)} ${o.name}`}
+                stroke={colorOf(s.i)}
+                strokeDasharray={i === 0 ? undefined : "5 3"}
+                dot={false}
+                isAnimationActive={false}
+                strokeWidth={i === 0 ? 1.8 : 1.4}
+                connectNulls
+              />
+            )),
+          )}
+        </ChartFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+/** Each stored run's percentile of one metric, second by second. */
+function LatencyOverTime({
+  items,
+  latSeries,
+  metric,
+  pct,
+  log,
+  bucketHint,
+}: {
+  items: Comparable[];
+  latSeries: Timed;
+  metric: Metric;
+  pct: Pct;
+  log: boolean;
+  bucketHint: string;
+}) {
+  const yDomain = logDomain(latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null)));
+  return (
+    <ChartCard
+      testId="chart-latency-over-time"
+      title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
+      hint={`ms per second of stored runs${log ? ", log scale" : ""}${bucketHint ? `${bucketHint}, its highest second` : ""}`}
+      table={() => ({
+        columns: ["item", "t (s)", PCT_LABEL[pct]],
+        note: "—: no such operation in that second.",
+        rows: latSeries.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, fmtLat(p.latency?.[metric]?.[pct])])),
+      })}
+    >
+      {(aria) =>
+        latSeries.length ? (
           <ChartFrame
             aria={aria}
-            kind="composed"
+            kind="line"
             height={260}
             axes={
               <>
                 <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-                <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+                {msAxis({ log, domain: yDomain })}
               </>
             }
-            tooltip={{
-              label: (v) => `t = ${v} s`,
-              value: (v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} ${unit}` : `${fmtNum(Number(v))} ${unit}`),
-            }}
+            tooltip={{ label: (v) => `t = ${v} s`, value: (v) => fmtLat(Number(v)) }}
             legendOrder={legendOrder(items)}
           >
-            {bucketed.flatMap((s) =>
-              rates.map((o) => (
-                <Area
-                  key={`${s.c.key}-${o.name}-range`}
-                  data={s.c.overTime}
-                  dataKey={(p: TimePoint) => (p.rateRange?.[o.name] ? [p.rateRange[o.name].min, p.rateRange[o.name].max] : null)}
-                  name={`${short(s.c)} ${o.name} min–max`}
-                  legendType="none"
-                  stroke="none"
-                  fill={colorOf(s.i)}
-                  fillOpacity={0.15}
-                  isAnimationActive={false}
-                  connectNulls
-                />
-              )),
-            )}
-            {timed.flatMap((s) =>
-              // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
-              rates.map((o, i) => (
-                <Line
-                  key={`${s.c.key}-${o.name}`}
-                  data={s.c.overTime}
-                  dataKey={(p: TimePoint) => p.rates[o.name] ?? null}
-                  name={`${short(s.c)} ${o.name}`}
-                  stroke={colorOf(s.i)}
-                  strokeDasharray={i === 0 ? undefined : "5 3"}
-                  dot={false}
-                  isAnimationActive={false}
-                  strokeWidth={i === 0 ? 1.8 : 1.4}
-                  connectNulls
-                />
-              )),
-            )}
+            {latSeries.map((s) => (
+              <Line
+                key={s.c.key}
+                data={s.c.overTime.map((p) => ({ t: p.t, v: p.latency?.[metric]?.[pct] ?? null }))}
+                dataKey="v"
+                name={short(s.c)}
+                stroke={colorOf(s.i)}
+                dot={false}
+                isAnimationActive={false}
+                strokeWidth={1.8}
+                connectNulls={false}
+              />
+            ))}
           </ChartFrame>
-        )}
-      </ChartCard>
-      <ChartCard
-        testId="chart-latency-over-time"
-        title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
-        hint={`ms per second of stored runs${log ? ", log scale" : ""}${bucketHint ? `${bucketHint}, its highest second` : ""}`}
-        table={() => ({
-          columns: ["item", "t (s)", PCT_LABEL[pct]],
-          note: "—: no such operation in that second.",
-          rows: latSeries.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, fmtLat(p.latency?.[metric]?.[pct])])),
-        })}
-      >
-        {(aria) =>
-          latSeries.length ? (
-            <ChartFrame
-              aria={aria}
-              kind="line"
-              height={260}
-              axes={
-                <>
-                  <XAxis
-                    dataKey="t"
-                    type="number"
-                    domain={[0, "dataMax"]}
-                    fontSize={11}
-                    tickFormatter={(v: number) => `${v}s`}
-                    allowDuplicatedCategory={false}
-                  />
-                  {msAxis({ log, domain: yDomain })}
-                </>
-              }
-              tooltip={{ label: (v) => `t = ${v} s`, value: (v) => fmtLat(Number(v)) }}
-              legendOrder={legendOrder(items)}
-            >
-              {latSeries.map((s) => (
-                <Line
-                  key={s.c.key}
-                  data={s.c.overTime.map((p) => ({ t: p.t, v: p.latency?.[metric]?.[pct] ?? null }))}
-                  dataKey="v"
-                  name={short(s.c)}
-                  stroke={colorOf(s.i)}
-                  dot={false}
-                  isAnimationActive={false}
-                  strokeWidth={1.8}
-                  connectNulls={false}
-                />
-              ))}
-            </ChartFrame>
-          ) : (
-            <p className="muted small">Per-second latencies exist for stored runs only.</p>
-          )
-        }
-      </ChartCard>
-    </div>
+        ) : (
+          <p className="muted small">Per-second latencies exist for stored runs only.</p>
+        )
+      }
+    </ChartCard>
   );
 }
 
