@@ -2,7 +2,7 @@
 // back through them), and what it is judged on (VerdictInput). The rules are ./verdict-rules.ts (their labels too);
 // ./verdict.ts judges with them and re-exports these.
 import { z } from "zod";
-import type { PaceInput } from "./pace-rules";
+import type { PaceInput } from "./pace";
 import type { TelemetryWindow } from "./window";
 
 export const CATEGORIES = [
