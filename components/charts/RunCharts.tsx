@@ -91,7 +91,7 @@ function spansOf(samples: Sample[]) {
     drainSamples.length > 0
       ? { from: drainSamples[0].metrics.elapsedSec - drainSamples[0].metrics.intervalSec, to: drainSamples[drainSamples.length - 1].metrics.elapsedSec }
       : null;
-  // Samples the runner could not store (the control store was unreachable too long, runner/outbox.ts): the
+  // Samples the runner could not store (the control store was unreachable too long, lib/runs/outbox.ts): the
   // seqs jump, and the span they covered is marked, so lines joined across it are not mistaken for data.
   const lostSpans = samples.flatMap((s, i) =>
     i > 0 && s.seq !== samples[i - 1].seq + 1

@@ -1,7 +1,7 @@
 // The verdict's rules about the run's own pace (./pace.ts gathers their numbers): rate-bound (the rate asked was
 // met with the server's headroom), behind-schedule (it was not: who fell behind), consumers-behind (the backlog
 // grew) and stall (a stretch behind schedule or at a fraction of the rate, and its catch-up). Browser-safe;
-// ./verdict.ts runs them beside the server-side rules and picks the headline.
+// ./verdict-rules-pace.ts makes them verdict rules beside the others, and ./verdict.ts picks the headline.
 import type { Category, Evidence, Finding } from "./verdict-shape";
 import type { Operations } from "../measurement/metrics";
 import { latencyOf, throughputOf } from "../measurement/operations";
@@ -76,7 +76,7 @@ export function judgedRate(s: PaceSpec): { perSec: number; what: string; words: 
     : undefined;
 }
 
-/** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict.ts's thresholds). */
+/** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict-evidence.ts's thresholds). */
 export function rateBound(
   pace: PaceInput | undefined,
   w: TelemetryWindow | undefined,
