@@ -11,7 +11,7 @@ import { fmtLatency, fmtMs, fmtRate } from "@/lib/runs/format";
 import type { TelemetryInfo } from "@/lib/telemetry/shape";
 import { TelemetryCharts } from "../telemetry/TelemetryCharts";
 import { ChartCard } from "./ChartCard";
-import { ChartFrame } from "./ChartFrame";
+import { type RunTimeline, TimeFrame } from "./TimeFrame";
 import { countWords } from "../../lib/words";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
@@ -47,16 +47,11 @@ const fmtT = (sec: number) => sec.toFixed(1);
 const fmtMiBRate = (v: number) => v.toFixed(3);
 const NOT_A_RATE = "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate; what it counted is in the totals.";
 
-/** What every chart of the run shares: its rows, its x axis, and the shading of its warm-up, drain and lost samples. */
-interface RunFrame {
+/** What every chart of the run shares (its rows, x axis and shaded spans), and the samples its tables list. */
+interface RunFrame extends RunTimeline {
   samples: Sample[];
   rows: Row[];
-  xAxis: ReactNode;
-  /** The shaded spans; labels only on the wide chart (on the small ones they would cover the lines). */
-  shading: (labels: boolean) => ReactNode;
 }
-
-const tooltipLabel = (v: unknown) => `t = ${v} s`;
 
 /** One row per sample: each operation's rate in both units, each charted latency's percentiles, each group's backlog. */
 function useRows(samples: Sample[], ops: RateOp[], latCharts: LatencyChart[], log: boolean): Row[] {
@@ -202,20 +197,14 @@ function ThroughputCard({ frame, ops }: { frame: RunFrame; ops: (RateOp & { lege
       })}
     >
       {(aria) => (
-        <ChartFrame
+        <TimeFrame
+          timeline={frame}
           aria={aria}
-          data={frame.rows}
           height={240}
-          axes={
-            <>
-              {frame.xAxis}
-              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />
-            </>
-          }
-          tooltip={{ label: tooltipLabel, value: (v) => (unit === "msg" ? `${fmtRate(Number(v))} ${itemRate}` : `${Number(v).toFixed(3)} MiB/s`) }}
-          legendOrder={null}
+          yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />}
+          value={(v) => (unit === "msg" ? `${fmtRate(Number(v))} ${itemRate}` : `${Number(v).toFixed(3)} MiB/s`)}
+          labels
         >
-          {frame.shading(true)}
           {ops.map((o, i) => (
             <Line
               key={o.name}
@@ -229,7 +218,7 @@ function ThroughputCard({ frame, ops }: { frame: RunFrame; ops: (RateOp & { lege
               connectNulls
             />
           ))}
-        </ChartFrame>
+        </TimeFrame>
       )}
     </ChartCard>
   );
@@ -248,27 +237,22 @@ function LatencyCard({ frame, metric, log }: { frame: RunFrame; metric: LatencyC
       })}
     >
       {(aria) => (
-        <ChartFrame
+        <TimeFrame
+          timeline={frame}
           aria={aria}
-          data={frame.rows}
           height={200}
-          axes={
-            <>
-              {frame.xAxis}
-              <YAxis
-                fontSize={11}
-                width={48}
-                scale={log ? "log" : "auto"}
-                domain={log ? ["auto", "auto"] : [0, "auto"]}
-                allowDataOverflow={log}
-                tickFormatter={(v: number) => fmtMs(v)}
-              />
-            </>
+          yAxis={
+            <YAxis
+              fontSize={11}
+              width={48}
+              scale={log ? "log" : "auto"}
+              domain={log ? ["auto", "auto"] : [0, "auto"]}
+              allowDataOverflow={log}
+              tickFormatter={(v: number) => fmtMs(v)}
+            />
           }
-          tooltip={{ label: tooltipLabel, value: (v) => fmtLatency(Number(v)) }}
-          legendOrder={null}
+          value={(v) => fmtLatency(Number(v))}
         >
-          {frame.shading(false)}
           {PCT.map((p) => (
             <Line
               key={p.key}
@@ -282,7 +266,7 @@ function LatencyCard({ frame, metric, log }: { frame: RunFrame; metric: LatencyC
               connectNulls={false}
             />
           ))}
-        </ChartFrame>
+        </TimeFrame>
       )}
     </ChartCard>
   );
@@ -304,20 +288,13 @@ function BacklogCard({ frame, backlog, groups }: { frame: RunFrame; backlog: Bac
       })}
     >
       {(aria) => (
-        <ChartFrame
+        <TimeFrame
+          timeline={frame}
           aria={aria}
-          data={frame.rows}
           height={200}
-          axes={
-            <>
-              {frame.xAxis}
-              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-            </>
-          }
-          tooltip={{ label: tooltipLabel, value: (v) => `${fmtRate(Number(v))} ${backlog.unit}` }}
-          legendOrder={null}
+          yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />}
+          value={(v) => `${fmtRate(Number(v))} ${backlog.unit}`}
         >
-          {frame.shading(false)}
           {groups.map((g, i) => (
             <Line
               key={g}
@@ -330,7 +307,7 @@ function BacklogCard({ frame, backlog, groups }: { frame: RunFrame; backlog: Bac
               strokeWidth={1.6}
             />
           ))}
-        </ChartFrame>
+        </TimeFrame>
       )}
     </ChartCard>
   );

@@ -9,7 +9,7 @@ import { bytesRate, WAIT_GROUPS, waitMix } from "@/lib/telemetry/report";
 import { perReading, type TelemetryInfo, type TelemetrySample } from "@/lib/telemetry/shape";
 import { fmtRate } from "@/lib/runs/format";
 import { type ChartAria, ChartCard } from "../charts/ChartCard";
-import { ChartFrame } from "../charts/ChartFrame";
+import { type RunTimeline, TimeFrame } from "../charts/TimeFrame";
 
 /** One sample's telemetry at its place on the run's time axis (seconds since the load started). */
 export interface TelemetryPoint {
@@ -24,15 +24,11 @@ const fmtT = (sec: number) => sec.toFixed(1);
 const dash = (v: number | undefined, f: (x: number) => string) => (v === undefined ? "–" : f(v));
 const dec = (v: number, d = 1) => v.toLocaleString("en-US", { maximumFractionDigits: d });
 
-/** What every chart here shares: the points and their rows, the run's x axis and its shading. */
-interface Frame {
+/** What every chart here shares: the run's timeline (its rows here, one a telemetry point) and the points. */
+interface Frame extends RunTimeline {
   points: TelemetryPoint[];
   rows: Row[];
-  xAxis: ReactNode;
-  shading: (labels: boolean) => ReactNode;
 }
-
-const tooltipLabel = (v: unknown) => `t = ${v} s`;
 
 /** One line of a chart here: thin, straight, not animated, a gap where a second has no reading. */
 const line = (key: string, name: string, color: string, extra: Record<string, unknown> = {}) => (
@@ -146,21 +142,7 @@ function WaitsCard({ frame }: { frame: Frame }) {
       })}
     >
       {(aria) => (
-        <ChartFrame
-          aria={aria}
-          kind="area"
-          data={frame.rows}
-          height={220}
-          axes={
-            <>
-              {frame.xAxis}
-              <YAxis fontSize={11} width={40} allowDecimals={false} />
-            </>
-          }
-          tooltip={{ label: tooltipLabel }}
-          legendOrder={null}
-        >
-          {frame.shading(false)}
+        <TimeFrame timeline={frame} aria={aria} kind="area" height={220} yAxis={<YAxis fontSize={11} width={40} allowDecimals={false} />}>
           <Area type="step" dataKey="idle" name="idle (waiting on the client)" stackId="w" stroke="#ced4da" fill="#e9ecef" isAnimationActive={false} />
           {WAIT_GROUPS.map((g) => (
             <Area
@@ -175,7 +157,7 @@ function WaitsCard({ frame }: { frame: Frame }) {
               isAnimationActive={false}
             />
           ))}
-        </ChartFrame>
+        </TimeFrame>
       )}
     </ChartCard>
   );
@@ -199,24 +181,20 @@ function WalCard({ frame }: { frame: Frame }) {
       })}
     >
       {(aria) => (
-        <ChartFrame
+        <TimeFrame
+          timeline={frame}
           aria={aria}
-          data={frame.rows}
           height={220}
-          axes={
+          yAxis={
             <>
-              {frame.xAxis}
               <YAxis yAxisId="bytes" fontSize={11} width={64} tickFormatter={(v: number) => bytesRate(v).replace("/s", "")} />
               {hasSyncTime && <YAxis yAxisId="ms" orientation="right" fontSize={11} width={44} />}
             </>
           }
-          tooltip={{ label: tooltipLabel }}
-          legendOrder={null}
         >
-          {frame.shading(false)}
           {line("walBytes", "WAL bytes/s", "#d9480f", { yAxisId: "bytes" })}
           {hasSyncTime && line("walSyncMs", "sync ms/s", "#2457c5", { yAxisId: "ms" })}
-        </ChartFrame>
+        </TimeFrame>
       )}
     </ChartCard>
   );
@@ -225,22 +203,9 @@ function WalCard({ frame }: { frame: Frame }) {
 /** A chart of counts per second with one axis in fmtRate's words (transactions, tuples). */
 function CountsFrame({ frame, aria, children }: { frame: Frame; aria: ChartAria; children: ReactNode }) {
   return (
-    <ChartFrame
-      aria={aria}
-      data={frame.rows}
-      height={220}
-      axes={
-        <>
-          {frame.xAxis}
-          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-        </>
-      }
-      tooltip={{ label: tooltipLabel }}
-      legendOrder={null}
-    >
-      {frame.shading(false)}
+    <TimeFrame timeline={frame} aria={aria} height={220} yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />}>
       {children}
-    </ChartFrame>
+    </TimeFrame>
   );
 }
 
@@ -311,24 +276,11 @@ function CpuCard({ frame, info }: { frame: Frame; info?: TelemetryInfo }) {
       })}
     >
       {(aria) => (
-        <ChartFrame
-          aria={aria}
-          data={frame.rows}
-          height={220}
-          axes={
-            <>
-              {frame.xAxis}
-              <YAxis fontSize={11} width={44} />
-            </>
-          }
-          tooltip={{ label: tooltipLabel, value: (v) => `${dec(Number(v))}%` }}
-          legendOrder={null}
-        >
-          {frame.shading(false)}
+        <TimeFrame timeline={frame} aria={aria} height={220} yAxis={<YAxis fontSize={11} width={44} />} value={(v) => `${dec(Number(v))}%`}>
           {hasHost && line("serverCpu", "Postgres", "#d9480f")}
           {hasHost && line("hostCpu", "host", "#868e96")}
           {line("runnerCpu", "runner", "#2457c5")}
-        </ChartFrame>
+        </TimeFrame>
       )}
     </ChartCard>
   );
