@@ -3,13 +3,14 @@
 // (percentile vs latency on a log x axis of 1/(1−q), as HdrHistogram plots; stored runs from their histograms,
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
+import type { ReactNode } from "react";
 import { Area, Bar, Line, Scatter, XAxis, YAxis } from "recharts";
 import { PCT_LABEL, PERCENTILES, pctsOf, rateOf, type Comparable, type Metric, type TimePoint } from "@/lib/compare/comparable";
 import { fmtLat, fmtMs, fmtNum } from "@/lib/compare/format";
 import { comparedMetrics, metricLabel, rateOps } from "@/lib/compare/metrics";
 import type { ViewState } from "@/lib/compare/view-state";
-import { ChartCard } from "@/components/charts/ChartCard";
-import { ChartFrame } from "@/components/charts/ChartFrame";
+import { type ChartAria, ChartCard } from "@/components/charts/ChartCard";
+import { ChartFrame, type ChartFrameProps } from "@/components/charts/ChartFrame";
 import { colorOf } from "./ui";
 
 type Pct = ViewState["pct"];
@@ -66,6 +67,42 @@ const legendOrder = (items: Comparable[]) => {
 /** The compared rates' unit(s) per second, as their workloads declare them: "msg/s", "row/s", or "req/s · row/s". */
 const ratesUnit = (rates: { perSec: string }[]) => [...new Set(rates.flatMap((o) => o.perSec.split(" · ")))].join(" · ") || "/s";
 
+/** One bar per compared item in each group of the x axis (an operation's rate, a percentile). */
+function ItemBars({
+  aria,
+  items,
+  data,
+  yAxis,
+  value,
+}: {
+  aria: ChartAria;
+  items: Comparable[];
+  data: Record<string, unknown>[];
+  yAxis: ReactNode;
+  value: NonNullable<ChartFrameProps["tooltip"]>["value"];
+}) {
+  return (
+    <ChartFrame
+      aria={aria}
+      kind="bar"
+      data={data}
+      height={260}
+      axes={
+        <>
+          <XAxis dataKey="name" fontSize={12} />
+          {yAxis}
+        </>
+      }
+      tooltip={{ value }}
+      legendOrder={legendOrder(items)}
+    >
+      {items.map((c, i) => (
+        <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
+      ))}
+    </ChartFrame>
+  );
+}
+
 function ThroughputBars({ items }: { items: Comparable[] }) {
   // One group of bars per declared operation with a rate (pub/sub and queue: write, read).
   const rates = comparedMetrics(items.map((c) => c.workload)).rates;
@@ -86,24 +123,13 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
       })}
     >
       {(aria) => (
-        <ChartFrame
+        <ItemBars
           aria={aria}
-          kind="bar"
+          items={items}
           data={data}
-          height={260}
-          axes={
-            <>
-              <XAxis dataKey="name" fontSize={12} />
-              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-            </>
-          }
-          tooltip={{ value: (v) => `${fmtNum(Number(v))} ${unit}` }}
-          legendOrder={legendOrder(items)}
-        >
-          {items.map((c, i) => (
-            <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
-          ))}
-        </ChartFrame>
+          yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />}
+          value={(v) => `${fmtNum(Number(v))} ${unit}`}
+        />
       )}
     </ChartCard>
   );
@@ -123,26 +149,7 @@ function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metr
         note: "—: not published or not measured.",
       })}
     >
-      {(aria) => (
-        <ChartFrame
-          aria={aria}
-          kind="bar"
-          data={data}
-          height={260}
-          axes={
-            <>
-              <XAxis dataKey="name" fontSize={12} />
-              {msAxis({ log, domain })}
-            </>
-          }
-          tooltip={{ value: (v) => fmtLat(Number(v)) }}
-          legendOrder={legendOrder(items)}
-        >
-          {items.map((c, i) => (
-            <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
-          ))}
-        </ChartFrame>
-      )}
+      {(aria) => <ItemBars aria={aria} items={items} data={data} yAxis={msAxis({ log, domain })} value={(v) => fmtLat(Number(v))} />}
     </ChartCard>
   );
 }
