@@ -1,11 +1,15 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import { Nav } from "@/components/Nav";
+import { workloadDefinitions } from "@/lib/workloads/config";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: "pg-broker-bench: can Postgres be your broker?",
-  description: "Run Kafka-style pub/sub and SKIP LOCKED queue workloads against your Postgres, live, and compare with published results.",
+  // The workloads as the registry names them, so the description never lags behind what the product runs.
+  description: `Run ${workloadDefinitions()
+    .map((d) => d.title)
+    .join(", ")} workloads against your Postgres, live, and compare with published results.`,
 };
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 

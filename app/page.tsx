@@ -9,13 +9,14 @@ import { STUDIES } from "@/workloads/types";
 
 export const dynamic = "force-dynamic";
 
-/** The studies the workloads reproduce, each with its workloads in the registry's order: read from the registry and
- *  the published figures, so a workload added to a study shows here without an edit. */
+/** Every registered workload, under the study it reproduces (in the registry's order), and those no study
+ *  publishes figures for under their own heading: read from the registry and the published figures, so a workload
+ *  added to the registry shows here without an edit. */
 function studies() {
   const defs = workloadDefinitions();
   const published = publishedResults();
   const of = (kinds: (kind: string) => boolean) => defs.filter((d) => kinds(d.kind));
-  return [
+  const groups = [
     { key: "kozlovski", title: REFERENCE_ARTICLE_TITLE, workloads: of((k) => REFERENCES.some((r) => r.workload === k)) },
     ...Object.entries(STUDIES).map(([key, s]) => ({
       key,
@@ -23,32 +24,28 @@ function studies() {
       workloads: of((k) => published.some((p) => p.study === key && p.config.kind === k)),
     })),
   ].filter((s) => s.workloads.length);
+  const inStudy = new Set(groups.flatMap((g) => g.workloads.map((d) => d.kind)));
+  const others = defs.filter((d) => !inStudy.has(d.kind));
+  return { count: defs.length, studies: groups, others };
 }
 
 export default async function Home() {
   const health = await checkHealth();
-  const list = studies();
+  const { count, studies: list, others } = studies();
   return (
     <div className="stack">
       <section className="panel">
-        <h1>Can Postgres carry your queue or pub/sub load?</h1>
+        <h1>Can Postgres carry your load?</h1>
         <p className="muted" style={{ margin: 0 }}>
-          Run the workloads of {countWords(list.length, "published study")} against your own Postgres, watch throughput and latency percentiles live, and
-          compare with other runs and with the figures the studies published.
+          Run the workloads of {countWords(list.length, "published study")}, {count} in all, against your own Postgres, as the studies define them. Watch
+          throughput and latency percentiles live, see what limited each run, find the highest rate your server sustains under a latency goal, and compare runs
+          with each other and with the figures the studies published.
         </p>
         <div className="stack" style={{ marginTop: 12 }} data-testid="home-studies">
           {list.map((s) => (
-            <div key={s.key} data-study={s.key}>
-              <strong>{s.title}</strong>
-              <ul style={{ margin: "4px 0 0" }}>
-                {s.workloads.map((d) => (
-                  <li key={d.kind} data-workload={d.kind}>
-                    <strong>{d.title}</strong>: {d.purpose ?? d.description}
-                  </li>
-                ))}
-              </ul>
-            </div>
+            <WorkloadGroup key={s.key} study={s.key} title={s.title} workloads={s.workloads} />
           ))}
+          {others.length > 0 && <WorkloadGroup title="Other workloads" workloads={others} />}
         </div>
         <div className="row" style={{ marginTop: 16 }}>
           <Link className="btn primary" href="/runs/new">
@@ -56,6 +53,9 @@ export default async function Home() {
           </Link>
           <Link className="btn" href="/runs">
             Runs
+          </Link>
+          <Link className="btn" href="/ceilings">
+            Ceilings
           </Link>
           <Link className="btn" href="/compare">
             Compare
@@ -66,6 +66,21 @@ export default async function Home() {
         </div>
       </section>
       <StatusPanel initial={health} />
+    </div>
+  );
+}
+
+function WorkloadGroup({ study, title, workloads }: { study?: string; title: string; workloads: ReturnType<typeof workloadDefinitions> }) {
+  return (
+    <div data-study={study}>
+      <strong>{title}</strong>
+      <ul style={{ margin: "4px 0 0" }}>
+        {workloads.map((d) => (
+          <li key={d.kind} data-workload={d.kind}>
+            <strong>{d.title}</strong>: {d.purpose ?? d.description}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -26,8 +26,6 @@ import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
 import { latencyOf, throughputOf } from "../lib/measurement/operations";
 
-/** The polling workloads this script measures. */
-
 /**
  * What the reference tool (pg-queue-pubsub-benchmark at commit 8164907, built with go1.26.8) put on PostgreSQL 15
  * on a 2-core Linux machine in these two configurations, 20 s each, counted with pg_stat_statements and
@@ -44,6 +42,7 @@ const REFERENCE = {
 
 // The reference tool's two workloads (lib/workloads/config.ts toolWorkloads: its queue, and its fan-out mode whose
 // reads are per consumer group), in the configurations measured-behaviour.md measured.
+/** The polling workloads this script measures. */
 const TOOL = toolWorkloads();
 type Mode = "queue" | "fanout";
 /** A config of the reference tool's workloads: writers on a write throttle, readers polling. */

@@ -149,10 +149,10 @@ interface ViewerStats {
   lastSeq: number;
 }
 
-/** An SSE viewer of the run, as EventSource would read it; it records when each sample arrives. */
 /** When each sample reached the viewers (first and last) and when the runner stamped it. */
 type Arrivals = Map<number, { first: number; last: number; time: number }>;
 
+/** An SSE viewer of the run, as EventSource would read it; it records when each sample arrives. */
 function openViewer(base: string, runId: string, agent: http.Agent, arrivals: Arrivals) {
   const s: ViewerStats = { samples: 0, dupes: 0, problems: [], ended: false, error: null, longestGapMs: 0, lastSampleAt: 0, lastSeq: -1 };
   let measuring = false;

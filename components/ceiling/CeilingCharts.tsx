@@ -2,8 +2,9 @@
 // A ceiling search's curve, one point per judged step: the rate achieved against the rate asked for (a
 // sustained step sits on the diagonal), and the goal's latency percentiles against the rate achieved, with the
 // goal's limits drawn. Each chart offers its data as a table (ChartCard).
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import { Line, ReferenceLine, Scatter, XAxis, YAxis } from "recharts";
 import { ChartCard } from "@/components/charts/ChartCard";
+import { ChartFrame } from "@/components/charts/ChartFrame";
 import type { Slo } from "@/lib/ceiling/slo";
 import type { CeilingStep } from "@/lib/ceiling/step";
 import { fmtLatency, fmtRate } from "@/lib/runs/format";
@@ -67,10 +68,18 @@ export function CeilingCharts({
         })}
       >
         {(aria) => (
-          <ScatterChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-            <XAxis dataKey="target" type="number" name="target" domain={[0, top]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} />
-            <YAxis dataKey="achieved" type="number" name="achieved" domain={[0, top]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} width={64} />
+          <ChartFrame
+            aria={aria}
+            kind="scatter"
+            height={260}
+            axes={
+              <>
+                <XAxis dataKey="target" type="number" name="target" domain={[0, top]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} />
+                <YAxis dataKey="achieved" type="number" name="achieved" domain={[0, top]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} width={64} />
+              </>
+            }
+            tooltip={{ value: (v) => `${fmtRate(Number(v))} ${perSec}` }}
+          >
             <ReferenceLine
               segment={[
                 { x: 0, y: 0 },
@@ -80,14 +89,12 @@ export function CeilingCharts({
               strokeDasharray="4 4"
               ifOverflow="hidden"
             />
-            <Tooltip formatter={(v) => `${fmtRate(Number(v))} ${perSec}`} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
             <Scatter name="sustained" data={points.filter((_, i) => steps[i].sustained)} fill="#2b8a3e" isAnimationActive={false} />
             <Scatter name="not sustained" data={points.filter((_, i) => !steps[i].sustained)} fill="#c92a2a" shape="cross" isAnimationActive={false} />
             {overlays.map((o, i) => (
               <Scatter key={o.id} name={o.label} data={o.points} fill={OVERLAY_COLORS[i % OVERLAY_COLORS.length]} shape="triangle" isAnimationActive={false} />
             ))}
-          </ScatterChart>
+          </ChartFrame>
         )}
       </ChartCard>
       <ChartCard
@@ -100,12 +107,18 @@ export function CeilingCharts({
         })}
       >
         {(aria) => (
-          <LineChart data={latRows} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-            <XAxis dataKey="achieved" type="number" domain={[0, "auto"]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} />
-            <YAxis fontSize={11} width={56} />
-            <Tooltip labelFormatter={(v) => `${fmtRate(Number(v))} ${perSec} achieved`} formatter={(v) => fmtLatency(Number(v))} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+          <ChartFrame
+            aria={aria}
+            data={latRows}
+            height={260}
+            axes={
+              <>
+                <XAxis dataKey="achieved" type="number" domain={[0, "auto"]} tickFormatter={(v: number) => fmtRate(v)} fontSize={11} />
+                <YAxis fontSize={11} width={56} />
+              </>
+            }
+            tooltip={{ label: (v) => `${fmtRate(Number(v))} ${perSec} achieved`, value: (v) => fmtLatency(Number(v)) }}
+          >
             {slo.map((b) => (
               <ReferenceLine
                 key={b.percentile}
@@ -131,7 +144,7 @@ export function CeilingCharts({
                 connectNulls
               />
             ))}
-          </LineChart>
+          </ChartFrame>
         )}
       </ChartCard>
     </div>

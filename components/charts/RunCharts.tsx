@@ -3,14 +3,15 @@
 // backlog per consumer group. The x axis is seconds since the load started; the warm-up (excluded from
 // the summary) and the drain are shaded so nobody reads them as the measured window. Each chart is named by its
 // heading and offers its data as a table (ChartCard).
-import { useMemo, useState } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
+import { type ReactNode, useMemo, useState } from "react";
+import { Line, ReferenceArea, XAxis, YAxis } from "recharts";
 import { isRateSample, type Sample } from "@/lib/measurement/sample";
 import { groupsOf, latencyMetrics, latencyOf, measureOf, metricModel, rateLabel, rateOperations, throughputOf } from "@/lib/measurement/operations";
 import { fmtLatency, fmtMs, fmtRate } from "@/lib/runs/format";
 import type { TelemetryInfo } from "@/lib/telemetry/shape";
 import { TelemetryCharts } from "../telemetry/TelemetryCharts";
 import { ChartCard } from "./ChartCard";
+import { type RunTimeline, TimeFrame } from "./TimeFrame";
 import { countWords } from "../../lib/words";
 
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
@@ -24,6 +25,9 @@ const PCT = [
 const RATE_COLORS = ["#2457c5", "#2b8a3e", "#d9480f", "#9c36b5", "#0b7285"];
 
 type Row = Record<string, number | null>;
+type RateOp = ReturnType<typeof rateOperations>[number];
+type LatencyChart = ReturnType<typeof latencyMetrics>[number];
+type BacklogModel = NonNullable<NonNullable<ReturnType<typeof metricModel>>["backlog"]>;
 
 export interface RunChartsProps {
   samples: Sample[];
@@ -43,15 +47,15 @@ const fmtT = (sec: number) => sec.toFixed(1);
 const fmtMiBRate = (v: number) => v.toFixed(3);
 const NOT_A_RATE = "–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate; what it counted is in the totals.";
 
-export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, telemetryInfo }: RunChartsProps) {
-  const [unit, setUnit] = useState<"msg" | "mib">("msg");
-  const [log, setLog] = useState(false);
+/** What every chart of the run shares (its rows, x axis and shaded spans), and the samples its tables list. */
+interface RunFrame extends RunTimeline {
+  samples: Sample[];
+  rows: Row[];
+}
 
-  const groups = useMemo(() => [...new Set(samples.flatMap((s) => groupsOf(s.metrics).map((g) => g.group)))], [samples]);
-  const model = metricModel(workload);
-  const ops = useMemo(() => (model ? rateOperations(model).map((o) => ({ ...o, legend: rateLabel(o, groups.length) })) : []), [model, groups.length]);
-  const latCharts = useMemo(() => (model ? latencyMetrics(model).filter((l) => l.chart) : []), [model]);
-  const rows = useMemo(
+/** One row per sample: each operation's rate in both units, each charted latency's percentiles, each group's backlog. */
+function useRows(samples: Sample[], ops: RateOp[], latCharts: LatencyChart[], log: boolean): Row[] {
+  return useMemo(
     () =>
       samples.map((s): Row => {
         const m = s.metrics;
@@ -72,6 +76,57 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
       }),
     [samples, log, ops, latCharts],
   );
+}
+
+/** The spans the charts shade: samples the runner could not store, the warm-up, the drain. */
+function spansOf(samples: Sample[]) {
+  // Each sample ends at elapsedSec and lasted intervalSec (measured), so the drain starts where its first sample began.
+  const drainSamples = samples.filter((s) => s.phase === "draining" || s.phase === "verifying");
+  const drain =
+    drainSamples.length > 0
+      ? { from: drainSamples[0].metrics.elapsedSec - drainSamples[0].metrics.intervalSec, to: drainSamples[drainSamples.length - 1].metrics.elapsedSec }
+      : null;
+  // Samples the runner could not store (the control store was unreachable too long, lib/runs/outbox.ts): the
+  // seqs jump, and the span they covered is marked, so lines joined across it are not mistaken for data.
+  const lostSpans = samples.flatMap((s, i) =>
+    i > 0 && s.seq !== samples[i - 1].seq + 1
+      ? [{ from: samples[i - 1].metrics.elapsedSec, to: s.metrics.elapsedSec - s.metrics.intervalSec, n: s.seq - samples[i - 1].seq - 1 }]
+      : [],
+  );
+  return { drain, lostSpans };
+}
+
+function shadingOf(samples: Sample[], warmupSeconds: number): (labels: boolean) => ReactNode {
+  const { drain, lostSpans } = spansOf(samples);
+  const label = (labels: boolean, value: string, fill: string) => (labels ? { value, position: "insideTop" as const, fontSize: 11, fill } : undefined);
+  return (labels) => (
+    <>
+      {lostSpans.map((g) => (
+        <ReferenceArea
+          key={`lost-${g.from}`}
+          x1={g.from}
+          x2={g.to}
+          fill="#e03131"
+          fillOpacity={0.15}
+          ifOverflow="hidden"
+          label={label(labels, `${countWords(g.n, "sample")} lost`, "#c92a2a")}
+        />
+      ))}
+      {warmupSeconds > 0 && (
+        <ReferenceArea x1={0} x2={warmupSeconds} fill="#868e96" fillOpacity={0.14} ifOverflow="hidden" label={label(labels, "warm-up", "#5b6470")} />
+      )}
+      {drain && <ReferenceArea x1={drain.from} x2={drain.to} fill="#f59f00" fillOpacity={0.12} ifOverflow="hidden" label={label(labels, "drain", "#9a6700")} />}
+    </>
+  );
+}
+
+export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, telemetryInfo }: RunChartsProps) {
+  const [log, setLog] = useState(false);
+  const groups = useMemo(() => [...new Set(samples.flatMap((s) => groupsOf(s.metrics).map((g) => g.group)))], [samples]);
+  const model = metricModel(workload);
+  const ops = useMemo(() => (model ? rateOperations(model).map((o) => ({ ...o, legend: rateLabel(o, groups.length) })) : []), [model, groups.length]);
+  const latCharts = useMemo(() => (model ? latencyMetrics(model).filter((l) => l.chart) : []), [model]);
+  const rows = useRows(samples, ops, latCharts, log);
   const telemetryPoints = useMemo(
     // A reading over a phase's last few milliseconds is left out, as the rates are (isRateSample).
     () =>
@@ -82,121 +137,12 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
   );
   const last = rows.length ? (rows[rows.length - 1].t ?? 0) : 0;
   const domainMax = Math.max(totalSeconds, Math.ceil(last));
-  // Each sample ends at elapsedSec and lasted intervalSec (measured), so the drain starts where its first sample began.
-  const drainSamples = samples.filter((s) => s.phase === "draining" || s.phase === "verifying");
-  const drain =
-    drainSamples.length > 0
-      ? { from: drainSamples[0].metrics.elapsedSec - drainSamples[0].metrics.intervalSec, to: drainSamples[drainSamples.length - 1].metrics.elapsedSec }
-      : null;
-  // Samples the runner could not store (the control store was unreachable too long, runner/outbox.ts): the
-  // seqs jump, and the span they covered is marked, so lines joined across it are not mistaken for data.
-  const lostSpans = samples.flatMap((s, i) =>
-    i > 0 && s.seq !== samples[i - 1].seq + 1
-      ? [{ from: samples[i - 1].metrics.elapsedSec, to: s.metrics.elapsedSec - s.metrics.intervalSec, n: s.seq - samples[i - 1].seq - 1 }]
-      : [],
-  );
-  // Labels only on the wide chart: on the small ones they would cover the lines.
-  const shading = (labels: boolean) => (
-    <>
-      {lostSpans.map((g) => (
-        <ReferenceArea
-          key={`lost-${g.from}`}
-          x1={g.from}
-          x2={g.to}
-          fill="#e03131"
-          fillOpacity={0.15}
-          ifOverflow="hidden"
-          label={labels ? { value: `${countWords(g.n, "sample")} lost`, position: "insideTop", fontSize: 11, fill: "#c92a2a" } : undefined}
-        />
-      ))}
-      {warmupSeconds > 0 && (
-        <ReferenceArea
-          x1={0}
-          x2={warmupSeconds}
-          fill="#868e96"
-          fillOpacity={0.14}
-          ifOverflow="hidden"
-          label={labels ? { value: "warm-up", position: "insideTop", fontSize: 11, fill: "#5b6470" } : undefined}
-        />
-      )}
-      {drain && (
-        <ReferenceArea
-          x1={drain.from}
-          x2={drain.to}
-          fill="#f59f00"
-          fillOpacity={0.12}
-          ifOverflow="hidden"
-          label={labels ? { value: "drain", position: "insideTop", fontSize: 11, fill: "#9a6700" } : undefined}
-        />
-      )}
-    </>
-  );
   const xAxis = <XAxis dataKey="t" type="number" domain={[0, domainMax]} allowDecimals={false} tickFormatter={(v: number) => `${v}s`} fontSize={11} />;
-  const common = { data: rows, responsive: true, margin: { top: 8, right: 12, bottom: 0, left: 0 } } as const;
-  const tooltipLabel = (v: unknown) => `t = ${v} s`;
-  // The items the workload counts, in its own unit ("msg/s", "row/s", "req/s").
-  const itemRate = `${ops[0]?.unit ?? "item"}/s`;
-  const unitLabel = unit === "msg" ? itemRate : "MiB/s";
-  const fmtUnit = (v: number) => (unit === "msg" ? fmtRate(v) : fmtMiBRate(v));
+  const frame: RunFrame = { samples, rows, xAxis, shading: shadingOf(samples, warmupSeconds) };
 
   return (
     <div className="stack">
-      <ChartCard
-        level={2}
-        testId="chart-throughput"
-        title="Throughput"
-        hint={unitLabel}
-        controls={
-          <div className="segmented" role="group" aria-label="Throughput unit">
-            <button type="button" aria-pressed={unit === "msg"} onClick={() => setUnit("msg")}>
-              {itemRate}
-            </button>
-            <button type="button" aria-pressed={unit === "mib"} onClick={() => setUnit("mib")}>
-              MiB/s
-            </button>
-          </div>
-        }
-        table={() => ({
-          columns: ["t (s)", "phase", "interval (s)", ...ops.map((o) => `${o.legend} ${unitLabel}`)],
-          textColumns: 2,
-          note: NOT_A_RATE,
-          rows: samples.map((s) => {
-            const m = s.metrics;
-            const rate = isRateSample(m);
-            const v = (tp: { perSecond: number; mibPerSec: number } | undefined) =>
-              !rate || !tp ? "–" : fmtUnit(unit === "msg" ? tp.perSecond : tp.mibPerSec);
-            return [fmtT(m.elapsedSec), s.phase, m.intervalSec.toFixed(3), ...ops.map((o) => v(throughputOf(m, o.name)))];
-          }),
-        })}
-      >
-        {(aria) => (
-          <LineChart {...common} style={{ width: "100%", height: 240 }} {...aria}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-            {xAxis}
-            <YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />
-            <Tooltip
-              labelFormatter={tooltipLabel}
-              formatter={(v) => (unit === "msg" ? `${fmtRate(Number(v))} ${itemRate}` : `${Number(v).toFixed(3)} MiB/s`)}
-            />
-            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-            {shading(true)}
-            {ops.map((o, i) => (
-              <Line
-                key={o.name}
-                type="linear"
-                dataKey={`${o.name}${unit === "msg" ? "Msg" : "MiB"}`}
-                name={o.legend}
-                stroke={RATE_COLORS[i % RATE_COLORS.length]}
-                dot={false}
-                isAnimationActive={false}
-                strokeWidth={2}
-                connectNulls
-              />
-            ))}
-          </LineChart>
-        )}
-      </ChartCard>
-
+      <ThroughputCard frame={frame} ops={ops} />
       <div className="spread">
         <h2 className="chart-group-title">
           Latency per second (ms) <span className="hint">shaded: warm-up (grey) and drain (amber), both left out of the results</span>
@@ -207,90 +153,162 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
       </div>
       <div className="grid grid-3">
         {latCharts.map((metric) => (
-          <ChartCard
-            key={metric.name}
-            testId={`chart-latency-${metric.name}`}
-            title={metric.chart!.title}
-            hint={metric.chart!.hint}
-            table={() => ({
-              columns: ["t (s)", ...PCT.map((p) => p.label)],
-              note: "–: no such operation in that second.",
-              rows: samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtLatency(latencyOf(s.metrics, metric.name)?.[p.key]))]),
-            })}
-          >
-            {(aria) => (
-              <LineChart {...common} style={{ width: "100%", height: 200 }} {...aria}>
-                <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-                {xAxis}
-                <YAxis
-                  fontSize={11}
-                  width={48}
-                  scale={log ? "log" : "auto"}
-                  domain={log ? ["auto", "auto"] : [0, "auto"]}
-                  allowDataOverflow={log}
-                  tickFormatter={(v: number) => fmtMs(v)}
-                />
-                <Tooltip labelFormatter={tooltipLabel} formatter={(v) => fmtLatency(Number(v))} />
-                <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-                {shading(false)}
-                {PCT.map((p) => (
-                  <Line
-                    key={p.key}
-                    type="linear"
-                    dataKey={`${metric.name}_${p.key}`}
-                    name={p.label}
-                    stroke={p.color}
-                    dot={false}
-                    isAnimationActive={false}
-                    strokeWidth={p.key === "max" ? 1 : 1.6}
-                    connectNulls={false}
-                  />
-                ))}
-              </LineChart>
-            )}
-          </ChartCard>
+          <LatencyCard key={metric.name} frame={frame} metric={metric} log={log} />
         ))}
       </div>
-
-      {model?.backlog && (
-        <ChartCard
-          level={2}
-          testId="chart-backlog"
-          title={model.backlog.label}
-          hint={`${model.backlog.what}, ${model.backlog.place}`}
-          table={() => ({
-            columns: ["t (s)", ...groups.map((g) => `${g} ${model.backlog!.unit}`)],
-            rows: samples.map((s) => [
-              fmtT(s.metrics.elapsedSec),
-              ...groups.map((g) => fmtRate(measureOf(groupsOf(s.metrics).find((x) => x.group === g) ?? {}, "backlog"))),
-            ]),
-          })}
-        >
-          {(aria) => (
-            <LineChart {...common} style={{ width: "100%", height: 200 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              {xAxis}
-              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-              <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${fmtRate(Number(v))} ${model.backlog!.unit}`} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-              {shading(false)}
-              {groups.map((g, i) => (
-                <Line
-                  key={g}
-                  type="linear"
-                  dataKey={`g_${g}`}
-                  name={g}
-                  stroke={COLORS[i % COLORS.length]}
-                  dot={false}
-                  isAnimationActive={false}
-                  strokeWidth={1.6}
-                />
-              ))}
-            </LineChart>
-          )}
-        </ChartCard>
-      )}
-      <TelemetryCharts points={telemetryPoints} info={telemetryInfo} xAxis={xAxis} shading={shading} />
+      {model?.backlog && <BacklogCard frame={frame} backlog={model.backlog} groups={groups} />}
+      <TelemetryCharts points={telemetryPoints} info={telemetryInfo} xAxis={xAxis} shading={frame.shading} />
     </div>
+  );
+}
+
+function ThroughputCard({ frame, ops }: { frame: RunFrame; ops: (RateOp & { legend: string })[] }) {
+  const [unit, setUnit] = useState<"msg" | "mib">("msg");
+  // The items the workload counts, in its own unit ("msg/s", "row/s", "req/s").
+  const itemRate = `${ops[0]?.unit ?? "item"}/s`;
+  const unitLabel = unit === "msg" ? itemRate : "MiB/s";
+  const fmtUnit = (v: number) => (unit === "msg" ? fmtRate(v) : fmtMiBRate(v));
+  return (
+    <ChartCard
+      level={2}
+      testId="chart-throughput"
+      title="Throughput"
+      hint={unitLabel}
+      controls={
+        <div className="segmented" role="group" aria-label="Throughput unit">
+          <button type="button" aria-pressed={unit === "msg"} onClick={() => setUnit("msg")}>
+            {itemRate}
+          </button>
+          <button type="button" aria-pressed={unit === "mib"} onClick={() => setUnit("mib")}>
+            MiB/s
+          </button>
+        </div>
+      }
+      table={() => ({
+        columns: ["t (s)", "phase", "interval (s)", ...ops.map((o) => `${o.legend} ${unitLabel}`)],
+        textColumns: 2,
+        note: NOT_A_RATE,
+        rows: frame.samples.map((s) => {
+          const m = s.metrics;
+          const rate = isRateSample(m);
+          const v = (tp: { perSecond: number; mibPerSec: number } | undefined) => (!rate || !tp ? "–" : fmtUnit(unit === "msg" ? tp.perSecond : tp.mibPerSec));
+          return [fmtT(m.elapsedSec), s.phase, m.intervalSec.toFixed(3), ...ops.map((o) => v(throughputOf(m, o.name)))];
+        }),
+      })}
+    >
+      {(aria) => (
+        <TimeFrame
+          timeline={frame}
+          aria={aria}
+          height={240}
+          yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => (unit === "msg" ? fmtRate(v) : String(+v.toFixed(2)))} />}
+          value={(v) => (unit === "msg" ? `${fmtRate(Number(v))} ${itemRate}` : `${Number(v).toFixed(3)} MiB/s`)}
+          labels
+        >
+          {ops.map((o, i) => (
+            <Line
+              key={o.name}
+              type="linear"
+              dataKey={`${o.name}${unit === "msg" ? "Msg" : "MiB"}`}
+              name={o.legend}
+              stroke={RATE_COLORS[i % RATE_COLORS.length]}
+              dot={false}
+              isAnimationActive={false}
+              strokeWidth={2}
+              connectNulls
+            />
+          ))}
+        </TimeFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+function LatencyCard({ frame, metric, log }: { frame: RunFrame; metric: LatencyChart; log: boolean }) {
+  return (
+    <ChartCard
+      testId={`chart-latency-${metric.name}`}
+      title={metric.chart!.title}
+      hint={metric.chart!.hint}
+      table={() => ({
+        columns: ["t (s)", ...PCT.map((p) => p.label)],
+        note: "–: no such operation in that second.",
+        rows: frame.samples.map((s) => [fmtT(s.metrics.elapsedSec), ...PCT.map((p) => fmtLatency(latencyOf(s.metrics, metric.name)?.[p.key]))]),
+      })}
+    >
+      {(aria) => (
+        <TimeFrame
+          timeline={frame}
+          aria={aria}
+          height={200}
+          yAxis={
+            <YAxis
+              fontSize={11}
+              width={48}
+              scale={log ? "log" : "auto"}
+              domain={log ? ["auto", "auto"] : [0, "auto"]}
+              allowDataOverflow={log}
+              tickFormatter={(v: number) => fmtMs(v)}
+            />
+          }
+          value={(v) => fmtLatency(Number(v))}
+        >
+          {PCT.map((p) => (
+            <Line
+              key={p.key}
+              type="linear"
+              dataKey={`${metric.name}_${p.key}`}
+              name={p.label}
+              stroke={p.color}
+              dot={false}
+              isAnimationActive={false}
+              strokeWidth={p.key === "max" ? 1 : 1.6}
+              connectNulls={false}
+            />
+          ))}
+        </TimeFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+function BacklogCard({ frame, backlog, groups }: { frame: RunFrame; backlog: BacklogModel; groups: string[] }) {
+  return (
+    <ChartCard
+      level={2}
+      testId="chart-backlog"
+      title={backlog.label}
+      hint={`${backlog.what}, ${backlog.place}`}
+      table={() => ({
+        columns: ["t (s)", ...groups.map((g) => `${g} ${backlog.unit}`)],
+        rows: frame.samples.map((s) => [
+          fmtT(s.metrics.elapsedSec),
+          ...groups.map((g) => fmtRate(measureOf(groupsOf(s.metrics).find((x) => x.group === g) ?? {}, "backlog"))),
+        ]),
+      })}
+    >
+      {(aria) => (
+        <TimeFrame
+          timeline={frame}
+          aria={aria}
+          height={200}
+          yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />}
+          value={(v) => `${fmtRate(Number(v))} ${backlog.unit}`}
+        >
+          {groups.map((g, i) => (
+            <Line
+              key={g}
+              type="linear"
+              dataKey={`g_${g}`}
+              name={g}
+              stroke={COLORS[i % COLORS.length]}
+              dot={false}
+              isAnimationActive={false}
+              strokeWidth={1.6}
+            />
+          ))}
+        </TimeFrame>
+      )}
+    </ChartCard>
   );
 }

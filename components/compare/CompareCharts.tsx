@@ -3,12 +3,14 @@
 // (percentile vs latency on a log x axis of 1/(1−q), as HdrHistogram plots; stored runs from their histograms,
 // references and imports as their published points), and throughput/latency over time for stored runs.
 // Each chart is named by its heading and offers its data as a table (ChartCard).
-import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import type { ReactNode } from "react";
+import { Area, Bar, Line, Scatter, XAxis, YAxis } from "recharts";
 import { PCT_LABEL, PERCENTILES, pctsOf, rateOf, type Comparable, type Metric, type TimePoint } from "@/lib/compare/comparable";
 import { fmtLat, fmtMs, fmtNum } from "@/lib/compare/format";
 import { comparedMetrics, metricLabel, rateOps } from "@/lib/compare/metrics";
 import type { ViewState } from "@/lib/compare/view-state";
-import { ChartCard } from "@/components/charts/ChartCard";
+import { type ChartAria, ChartCard } from "@/components/charts/ChartCard";
+import { ChartFrame, type ChartFrameProps } from "@/components/charts/ChartFrame";
 import { colorOf } from "./ui";
 
 type Pct = ViewState["pct"];
@@ -65,6 +67,42 @@ const legendOrder = (items: Comparable[]) => {
 /** The compared rates' unit(s) per second, as their workloads declare them: "msg/s", "row/s", or "req/s · row/s". */
 const ratesUnit = (rates: { perSec: string }[]) => [...new Set(rates.flatMap((o) => o.perSec.split(" · ")))].join(" · ") || "/s";
 
+/** One bar per compared item in each group of the x axis (an operation's rate, a percentile). */
+function ItemBars({
+  aria,
+  items,
+  data,
+  yAxis,
+  value,
+}: {
+  aria: ChartAria;
+  items: Comparable[];
+  data: Record<string, unknown>[];
+  yAxis: ReactNode;
+  value: NonNullable<ChartFrameProps["tooltip"]>["value"];
+}) {
+  return (
+    <ChartFrame
+      aria={aria}
+      kind="bar"
+      data={data}
+      height={260}
+      axes={
+        <>
+          <XAxis dataKey="name" fontSize={12} />
+          {yAxis}
+        </>
+      }
+      tooltip={{ value }}
+      legendOrder={legendOrder(items)}
+    >
+      {items.map((c, i) => (
+        <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
+      ))}
+    </ChartFrame>
+  );
+}
+
 function ThroughputBars({ items }: { items: Comparable[] }) {
   // One group of bars per declared operation with a rate (pub/sub and queue: write, read).
   const rates = comparedMetrics(items.map((c) => c.workload)).rates;
@@ -85,16 +123,13 @@ function ThroughputBars({ items }: { items: Comparable[] }) {
       })}
     >
       {(aria) => (
-        <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis dataKey="name" fontSize={12} />
-          <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-          <Tooltip formatter={(v) => `${fmtNum(Number(v))} ${unit}`} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-          {items.map((c, i) => (
-            <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
-          ))}
-        </BarChart>
+        <ItemBars
+          aria={aria}
+          items={items}
+          data={data}
+          yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />}
+          value={(v) => `${fmtNum(Number(v))} ${unit}`}
+        />
       )}
     </ChartCard>
   );
@@ -114,18 +149,7 @@ function LatencyBars({ items, metric, log }: { items: Comparable[]; metric: Metr
         note: "—: not published or not measured.",
       })}
     >
-      {(aria) => (
-        <BarChart data={data} responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis dataKey="name" fontSize={12} />
-          {msAxis({ log, domain })}
-          <Tooltip formatter={(v) => fmtLat(Number(v))} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-          {items.map((c, i) => (
-            <Bar key={c.key} dataKey={`i${i}`} name={short(c)} fill={colorOf(i)} isAnimationActive={false} />
-          ))}
-        </BarChart>
-      )}
+      {(aria) => <ItemBars aria={aria} items={items} data={data} yAxis={msAxis({ log, domain })} value={(v) => fmtLat(Number(v))} />}
     </ChartCard>
   );
 }
@@ -166,21 +190,29 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
       })}
     >
       {(aria) => (
-        <ComposedChart responsive style={{ width: "100%", height: 300 }} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} {...aria}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-          <XAxis
-            dataKey="x"
-            type="number"
-            scale="log"
-            domain={xDomain}
-            ticks={Q_TICKS.filter((t) => t <= xDomain[1])}
-            tickFormatter={qLabel}
-            allowDataOverflow
-            fontSize={11}
-          />
-          {msAxis({ log, domain: yDomain, dataKey: "ms" })}
-          <Tooltip labelFormatter={(x) => `percentile ${qLabel(Number(x))}`} formatter={(v) => fmtLat(Number(v))} />
-          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
+        <ChartFrame
+          aria={aria}
+          kind="composed"
+          height={300}
+          right={16}
+          axes={
+            <>
+              <XAxis
+                dataKey="x"
+                type="number"
+                scale="log"
+                domain={xDomain}
+                ticks={Q_TICKS.filter((t) => t <= xDomain[1])}
+                tickFormatter={qLabel}
+                allowDataOverflow
+                fontSize={11}
+              />
+              {msAxis({ log, domain: yDomain, dataKey: "ms" })}
+            </>
+          }
+          tooltip={{ label: (x) => `percentile ${qLabel(Number(x))}`, value: (v) => fmtLat(Number(v)) }}
+          legendOrder={legendOrder(items)}
+        >
           {series.map((s) =>
             s.curve.length ? (
               <Line
@@ -206,7 +238,7 @@ function Distribution({ items, metric, log }: { items: Comparable[]; metric: Met
               />
             ) : null,
           )}
-        </ComposedChart>
+        </ChartFrame>
       )}
     </ChartCard>
   );
@@ -226,13 +258,8 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
         </p>
       </div>
     );
-  // One line per compared item and declared rate: the first operation solid, the others dashed.
-  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
-  const unit = ratesUnit(rates);
   const latSeries = timed.filter((s) => s.c.overTime.some((p) => p.latency?.[metric]));
-  const latValues = latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null));
-  const yDomain = logDomain(latValues);
-  // A long run's points each stand for several seconds (lib/compare/build.ts overTimeOf): its rates are drawn
+  // A long run's points each stand for several seconds (lib/compare/over-time.ts overTimeOf): its rates are drawn
   // with the lowest-to-highest second as a band, and its latencies are each bucket's highest second.
   const bucketed = timed.filter((s) => s.c.overTime.some((p) => p.seconds));
   const bucketHint = bucketed.length
@@ -240,115 +267,163 @@ function OverTime({ items, metric, pct, log }: { items: Comparable[]; metric: Me
     : "";
   return (
     <div className="grid grid-2">
-      <ChartCard
-        testId="chart-over-time"
-        title="Throughput over time"
-        hint={`${unit}; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)${bucketHint ? `${bucketHint}, its band the slowest to fastest second` : ""}`}
-        table={() => ({
-          columns: [
-            "item",
-            "t (s)",
-            ...(bucketed.length ? ["seconds"] : []),
-            ...rates.flatMap((o) => [`${o.name} ${o.perSec}`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
-          ],
-          note: `–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.${bucketed.length ? " A point covering several seconds shows their time-weighted rate and the slowest and fastest of them." : ""}`,
-          rows: timed.flatMap((s) =>
-            s.c.overTime.map((p) => [
-              s.c.label,
-              p.t,
-              ...(bucketed.length ? [p.seconds ?? 1] : []),
-              ...rates.flatMap((o) => {
-                const r = p.rateRange?.[o.name];
-                return [rateCell(p.rates[o.name] ?? null), ...(bucketed.length ? [r ? `${fmtNum(r.min)}–${fmtNum(r.max)}` : "–"] : [])];
-              }),
-            ]),
-          ),
-        })}
-      >
-        {(aria) => (
-          <ComposedChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-            <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-            <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
-            <Tooltip
-              labelFormatter={(v) => `t = ${v} s`}
-              formatter={(v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} ${unit}` : `${fmtNum(Number(v))} ${unit}`)}
-            />
-            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-            {bucketed.flatMap((s) =>
-              rates.map((o) => (
-                <Area
-                  key={`${s.c.key}-${o.name}-range`}
-                  data={s.c.overTime}
-                  dataKey={(p: TimePoint) => (p.rateRange?.[o.name] ? [p.rateRange[o.name].min, p.rateRange[o.name].max] : null)}
-                  name={`${short(s.c)} ${o.name} min–max`}
-                  legendType="none"
-                  stroke="none"
-                  fill={colorOf(s.i)}
-                  fillOpacity={0.15}
-                  isAnimationActive={false}
-                  connectNulls
-                />
-              )),
-            )}
-            {timed.flatMap((s) =>
-              // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
-              rates.map((o, i) => (
-                <Line
-                  key={`${s.c.key}-${o.name}`}
-                  data={s.c.overTime}
-                  dataKey={(p: TimePoint) => p.rates[o.name] ?? null}
-                  name={`${short(s.c)} ${o.name}`}
-                  stroke={colorOf(s.i)}
-                  strokeDasharray={i === 0 ? undefined : "5 3"}
-                  dot={false}
-                  isAnimationActive={false}
-                  strokeWidth={i === 0 ? 1.8 : 1.4}
-                  connectNulls
-                />
-              )),
-            )}
-          </ComposedChart>
-        )}
-      </ChartCard>
-      <ChartCard
-        testId="chart-latency-over-time"
-        title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
-        hint={`ms per second of stored runs${log ? ", log scale" : ""}${bucketHint ? `${bucketHint}, its highest second` : ""}`}
-        table={() => ({
-          columns: ["item", "t (s)", PCT_LABEL[pct]],
-          note: "—: no such operation in that second.",
-          rows: latSeries.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, fmtLat(p.latency?.[metric]?.[pct])])),
-        })}
-      >
-        {(aria) =>
-          latSeries.length ? (
-            <LineChart responsive style={{ width: "100%", height: 260 }} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
-              {msAxis({ log, domain: yDomain })}
-              <Tooltip labelFormatter={(v) => `t = ${v} s`} formatter={(v) => fmtLat(Number(v))} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={legendOrder(items)} />
-              {latSeries.map((s) => (
-                <Line
-                  key={s.c.key}
-                  data={s.c.overTime.map((p) => ({ t: p.t, v: p.latency?.[metric]?.[pct] ?? null }))}
-                  dataKey="v"
-                  name={short(s.c)}
-                  stroke={colorOf(s.i)}
-                  dot={false}
-                  isAnimationActive={false}
-                  strokeWidth={1.8}
-                  connectNulls={false}
-                />
-              ))}
-            </LineChart>
-          ) : (
-            <p className="muted small">Per-second latencies exist for stored runs only.</p>
-          )
-        }
-      </ChartCard>
+      <RatesOverTime items={items} timed={timed} bucketed={bucketed} bucketHint={bucketHint} />
+      <LatencyOverTime items={items} latSeries={latSeries} metric={metric} pct={pct} log={log} bucketHint={bucketHint} />
     </div>
+  );
+}
+
+type Timed = { c: Comparable; i: number }[];
+
+/** Each item's declared rates, second by second: the first operation solid, the others dashed, a long run's band. */
+function RatesOverTime({ items, timed, bucketed, bucketHint }: { items: Comparable[]; timed: Timed; bucketed: Timed; bucketHint: string }) {
+  // One line per compared item and declared rate: the first operation solid, the others dashed.
+  const rates = comparedMetrics(items.map((c) => c.workload)).rates;
+  const unit = ratesUnit(rates);
+  return (
+    <ChartCard
+      testId="chart-over-time"
+      title="Throughput over time"
+      hint={`${unit}; ${rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name}`).join(", ")}; x = seconds since load start (warm-up included)${bucketHint ? `${bucketHint}, its band the slowest to fastest second` : ""}`}
+      table={() => ({
+        columns: [
+          "item",
+          "t (s)",
+          ...(bucketed.length ? ["seconds"] : []),
+          ...rates.flatMap((o) => [`${o.name} ${o.perSec}`, ...(bucketed.length ? [`${o.name} min–max`] : [])]),
+        ],
+        note: `–: an interval shorter than a tenth of a second (a phase's last one), too short to be a rate.${bucketed.length ? " A point covering several seconds shows their time-weighted rate and the slowest and fastest of them." : ""}`,
+        rows: timed.flatMap((s) =>
+          s.c.overTime.map((p) => [
+            s.c.label,
+            p.t,
+            ...(bucketed.length ? [p.seconds ?? 1] : []),
+            ...rates.flatMap((o) => {
+              const r = p.rateRange?.[o.name];
+              return [rateCell(p.rates[o.name] ?? null), ...(bucketed.length ? [r ? `${fmtNum(r.min)}–${fmtNum(r.max)}` : "–"] : [])];
+            }),
+          ]),
+        ),
+      })}
+    >
+      {(aria) => (
+        <ChartFrame
+          aria={aria}
+          kind="composed"
+          height={260}
+          axes={
+            <>
+              <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
+              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtNum(v, 0)} />
+            </>
+          }
+          tooltip={{
+            label: (v) => `t = ${v} s`,
+            value: (v) => (Array.isArray(v) ? `${fmtNum(Number(v[0]))}–${fmtNum(Number(v[1]))} ${unit}` : `${fmtNum(Number(v))} ${unit}`),
+          }}
+          legendOrder={legendOrder(items)}
+        >
+          {bucketed.flatMap((s) =>
+            rates.map((o) => (
+              <Area
+                key={`${s.c.key}-${o.name}-range`}
+                data={s.c.overTime}
+                dataKey={(p: TimePoint) => (p.rateRange?.[o.name] ? [p.rateRange[o.name].min, p.rateRange[o.name].max] : null)}
+                name={`${short(s.c)} ${o.name} min–max`}
+                legendType="none"
+                stroke="none"
+                fill={colorOf(s.i)}
+                fillOpacity={0.15}
+                isAnimationActive={false}
+                connectNulls
+              />
+            )),
+          )}
+          {timed.flatMap((s) =>
+            // connectNulls: a too-short interval (null rate) is skipped and its neighbours joined, never drawn as 0.
+            rates.map((o, i) => (
+              <Line
+                key={`${s.c.key}-${o.name}`}
+                data={s.c.overTime}
+                dataKey={(p: TimePoint) => p.rates[o.name] ?? null}
+                name={`${short(s.c)} ${o.name}`}
+                stroke={colorOf(s.i)}
+                strokeDasharray={i === 0 ? undefined : "5 3"}
+                dot={false}
+                isAnimationActive={false}
+                strokeWidth={i === 0 ? 1.8 : 1.4}
+                connectNulls
+              />
+            )),
+          )}
+        </ChartFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+/** Each stored run's percentile of one metric, second by second. */
+function LatencyOverTime({
+  items,
+  latSeries,
+  metric,
+  pct,
+  log,
+  bucketHint,
+}: {
+  items: Comparable[];
+  latSeries: Timed;
+  metric: Metric;
+  pct: Pct;
+  log: boolean;
+  bucketHint: string;
+}) {
+  const yDomain = logDomain(latSeries.flatMap((s) => s.c.overTime.map((p) => p.latency?.[metric]?.[pct] ?? null)));
+  return (
+    <ChartCard
+      testId="chart-latency-over-time"
+      title={`${metricLabel(metric)} ${PCT_LABEL[pct]} over time`}
+      hint={`ms per second of stored runs${log ? ", log scale" : ""}${bucketHint ? `${bucketHint}, its highest second` : ""}`}
+      table={() => ({
+        columns: ["item", "t (s)", PCT_LABEL[pct]],
+        note: "—: no such operation in that second.",
+        rows: latSeries.flatMap((s) => s.c.overTime.map((p) => [s.c.label, p.t, fmtLat(p.latency?.[metric]?.[pct])])),
+      })}
+    >
+      {(aria) =>
+        latSeries.length ? (
+          <ChartFrame
+            aria={aria}
+            kind="line"
+            height={260}
+            axes={
+              <>
+                <XAxis dataKey="t" type="number" domain={[0, "dataMax"]} fontSize={11} tickFormatter={(v: number) => `${v}s`} allowDuplicatedCategory={false} />
+                {msAxis({ log, domain: yDomain })}
+              </>
+            }
+            tooltip={{ label: (v) => `t = ${v} s`, value: (v) => fmtLat(Number(v)) }}
+            legendOrder={legendOrder(items)}
+          >
+            {latSeries.map((s) => (
+              <Line
+                key={s.c.key}
+                data={s.c.overTime.map((p) => ({ t: p.t, v: p.latency?.[metric]?.[pct] ?? null }))}
+                dataKey="v"
+                name={short(s.c)}
+                stroke={colorOf(s.i)}
+                dot={false}
+                isAnimationActive={false}
+                strokeWidth={1.8}
+                connectNulls={false}
+              />
+            ))}
+          </ChartFrame>
+        ) : (
+          <p className="muted small">Per-second latencies exist for stored runs only.</p>
+        )
+      }
+    </ChartCard>
   );
 }
 

@@ -6,7 +6,7 @@
 import type { Comparison } from "@/lib/compare/compare";
 import { delta } from "@/lib/compare/deltas";
 import { fmtDelta, fmtValue } from "@/lib/compare/format";
-import { effectKey, effectNotes, effectTag } from "@/lib/compare/notes";
+import { effectKey, effectNotes, effectTag } from "@/lib/compare/effects";
 import { ItemName, SourceBadge } from "./ui";
 
 /** A known effect in a cell: its short name and the number of its note under the table (its whole text on hover). */

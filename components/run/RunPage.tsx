@@ -35,11 +35,10 @@ function missingSeqs(samples: Sample[]): number[] {
   return out;
 }
 
-export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun: RunView; initialSamples: Sample[]; cliTarget: CliTarget }) {
+/** The run as it goes: its status and phase from the stream, its samples, and the finished run fetched at the end. */
+function useLiveRun(initialRun: RunView, initialSamples: Sample[]) {
   const [run, setRun] = useState(initialRun);
   const [lastPhase, setLastPhase] = useState<string | null>(initialRun.phase !== "done" ? initialRun.phase : null);
-  const final = FINAL.includes(run.status);
-
   const [waitingForParts, setWaitingForParts] = useState<string | null>(null);
   const onStatus = useCallback((s: RunStatusEvent) => {
     setWaitingForParts(s.waitingForParts ?? null);
@@ -58,7 +57,12 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
     }
   }, [initialRun.id]);
   const stream = useRunStream(initialRun.id, initialSamples, !FINAL.includes(initialRun.status), { onStatus, onEnd });
+  return { run, setRun, lastPhase, waitingForParts, stream };
+}
 
+export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun: RunView; initialSamples: Sample[]; cliTarget: CliTarget }) {
+  const { run, setRun, lastPhase, waitingForParts, stream } = useLiveRun(initialRun, initialSamples);
+  const final = FINAL.includes(run.status);
   const samples = stream.samples;
   const latest = samples[samples.length - 1];
   const errors = useMemo(() => samples.flatMap((s) => s.metrics.errors.map((e) => ({ seq: s.seq, t: s.metrics.elapsedSec, e }))), [samples]);
@@ -68,52 +72,13 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
 
   return (
     <div className="stack" data-testid="run-page" data-status={run.status} data-run-id={run.id}>
-      <section className="panel run-head">
-        <div className="spread">
-          <div>
-            <h1 style={{ marginBottom: 4 }}>
-              {run.workload} run <span className="mono muted">{run.id}</span>
-            </h1>
-            <div className="row small muted">
-              <span className={`badge ${STATUS_BADGE[run.status] ?? ""}`} data-testid="run-status">
-                <span className="dot" /> {run.status}
-              </span>
-              <span>{knobsLabel(cfg)}</span>
-              <span>
-                target <strong>{run.targetLabel}</strong>
-              </span>
-              <span>
-                created <LocalTime iso={run.createdAt} />
-              </span>
-              {run.source !== "app" && <span className="badge neutral">from {run.source}</span>}
-            </div>
-          </div>
-          {!final && <CancelButton run={run} onRequested={() => setRun((r) => ({ ...r, cancelRequested: true }))} />}
-        </div>
-        <PhaseSteps status={run.status} phase={run.phase} lastPhase={lastPhase} />
-        {cfg && (
-          <RunProgress
-            status={run.status}
-            phase={run.phase}
-            warmupSeconds={cfg.warmupSeconds}
-            durationSeconds={cfg.durationSeconds}
-            lastElapsed={latest ? latest.metrics.elapsedSec : null}
-            lastArrival={stream.lastArrival}
-            waitingForParts={waitingForParts}
-          />
-        )}
-        {!final && (
-          <p className="hint" data-testid="stream-state" data-connection={stream.connection}>
-            {stream.connection === "live"
-              ? "live: a new sample every second"
-              : stream.connection === "reconnecting"
-                ? "connection lost, reconnecting… (nothing is missed: the stream resumes where it stopped)"
-                : "connecting…"}
-          </p>
-        )}
-        {stream.problem && <p className="field-error">{stream.problem}</p>}
-      </section>
-
+      <RunHead
+        run={run}
+        lastPhase={lastPhase}
+        waitingForParts={waitingForParts}
+        stream={stream}
+        onCancelRequested={() => setRun((r) => ({ ...r, cancelRequested: true }))}
+      />
       {run.status === "failed" || run.status === "interrupted" ? (
         <div className="alert bad" role="alert" data-testid="run-error">
           <strong>This run {run.status === "failed" ? "failed" : "was interrupted"}.</strong> {run.error ?? "No reason was recorded."}
@@ -123,12 +88,10 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
           <strong>{cancelText(run.error)}</strong> The load stopped before its end, so there is no summary; the charts show what was measured until then.
         </div>
       ) : null}
-
       {/* A run whose verification failed is "failed" but has a summary: show it, with the verification loud. */}
       {/* It leads with the one verdict (RunResult's Headline), the runner's load inside it. */}
       {run.summary && <RunResult summary={run.summary} />}
       {run.status === "completed" && !run.summary && <p className="muted">Loading the summary…</p>}
-
       {!final && (
         <section className="panel">
           <h2>Now</h2>
@@ -137,7 +100,6 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
         </section>
       )}
       {!final && cfg && <LiveVerdict samples={samples} config={cfg} />}
-
       <section
         aria-label="Charts"
         data-testid="run-stream"
@@ -160,24 +122,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
           <p className="muted panel">{final ? "This run recorded no samples." : "Charts appear with the first sample."}</p>
         )}
       </section>
-
-      {(errors.length > 0 || !final) && (
-        <section className="panel" data-testid="run-errors">
-          <h2>Errors {errors.length > 0 && <span className="badge bad">{errors.length}</span>}</h2>
-          {errors.length === 0 ? (
-            <p className="muted small">None so far.</p>
-          ) : (
-            <ul className="errors">
-              {errors.map((e, i) => (
-                <li key={`${e.seq}-${i}`}>
-                  <span className="mono muted">t={e.t.toFixed(0)}s</span> {e.e}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-      )}
-
+      {(errors.length > 0 || !final) && <RunErrors errors={errors} />}
       {final && run.summary && <ManifestPanel summary={run.summary} />}
       {final && command && <CliCommand command={command} target={cliTarget} />}
       {final && (
@@ -186,5 +131,91 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
         </section>
       )}
     </div>
+  );
+}
+
+/** The run's name, status and knobs, its phases and progress, and while it runs the stream's state and the cancel button. */
+function RunHead({
+  run,
+  lastPhase,
+  waitingForParts,
+  stream,
+  onCancelRequested,
+}: {
+  run: RunView;
+  lastPhase: string | null;
+  waitingForParts: string | null;
+  stream: ReturnType<typeof useRunStream>;
+  onCancelRequested: () => void;
+}) {
+  const final = FINAL.includes(run.status);
+  const cfg = run.config;
+  const latest = stream.samples[stream.samples.length - 1];
+  return (
+    <section className="panel run-head">
+      <div className="spread">
+        <div>
+          <h1 style={{ marginBottom: 4 }}>
+            {run.workload} run <span className="mono muted">{run.id}</span>
+          </h1>
+          <div className="row small muted">
+            <span className={`badge ${STATUS_BADGE[run.status] ?? ""}`} data-testid="run-status">
+              <span className="dot" /> {run.status}
+            </span>
+            <span>{knobsLabel(cfg)}</span>
+            <span>
+              target <strong>{run.targetLabel}</strong>
+            </span>
+            <span>
+              created <LocalTime iso={run.createdAt} />
+            </span>
+            {run.source !== "app" && <span className="badge neutral">from {run.source}</span>}
+          </div>
+        </div>
+        {!final && <CancelButton run={run} onRequested={onCancelRequested} />}
+      </div>
+      <PhaseSteps status={run.status} phase={run.phase} lastPhase={lastPhase} />
+      {cfg && (
+        <RunProgress
+          status={run.status}
+          phase={run.phase}
+          warmupSeconds={cfg.warmupSeconds}
+          durationSeconds={cfg.durationSeconds}
+          lastElapsed={latest ? latest.metrics.elapsedSec : null}
+          lastArrival={stream.lastArrival}
+          waitingForParts={waitingForParts}
+        />
+      )}
+      {!final && (
+        <p className="hint" data-testid="stream-state" data-connection={stream.connection}>
+          {stream.connection === "live"
+            ? "live: a new sample every second"
+            : stream.connection === "reconnecting"
+              ? "connection lost, reconnecting… (nothing is missed: the stream resumes where it stopped)"
+              : "connecting…"}
+        </p>
+      )}
+      {stream.problem && <p className="field-error">{stream.problem}</p>}
+    </section>
+  );
+}
+
+/** The errors the samples carried, each at its second. */
+function RunErrors({ errors }: { errors: { seq: number; t: number; e: string }[] }) {
+  return (
+    <section className="panel" data-testid="run-errors">
+      <h2>Errors {errors.length > 0 && <span className="badge bad">{errors.length}</span>}</h2>
+      {errors.length === 0 ? (
+        <p className="muted small">None so far.</p>
+      ) : (
+        <ul className="errors">
+          {errors.map((e, i) => (
+            <li key={`${e.seq}-${i}`}>
+              <span className="mono muted">t={e.t.toFixed(0)}s</span> {e.e}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

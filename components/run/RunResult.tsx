@@ -37,10 +37,10 @@ const STATS: { key: keyof LatencyStats; label: string }[] = [
   { key: "mean", label: "mean" },
 ];
 
-/** The headline: each declared operation's rate, then the delivery latency, then the verification. */
 /** A length of time in seconds read as every duration is: "65.03 s" → "65 s", "0.2 s" → "200 ms" (lib/runs/numbers.ts). */
 const seconds = (sec: number) => fmtLatency(sec * 1000);
 
+/** The headline: each declared operation's rate, then the delivery latency, then the verification. */
 export function Kpis({ summary }: { summary: RunSummary }) {
   const model = metricModel(summary.workload);
   const keep = keepUpOf(summary);

@@ -56,11 +56,12 @@ function headlineNames(rows: RunView[]): Partial<Record<SortKey, string>> {
   return { rate1: rate(0), rate2: rate(1), p99 };
 }
 
-export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQuery }) {
+type Column = (typeof COLUMNS)[number];
+
+/** The filters and the sort, kept in the address bar; while a run is queued or running, the page follows it. */
+function useRunsQuery(runs: RunView[], initial: RunsQuery) {
   const router = useRouter();
   const [q, setQ] = useState(initial);
-  const [selected, setSelected] = useState<string[]>([]);
-
   // Keep the filters and the sort in the address bar.
   useEffect(() => {
     const p = new URLSearchParams();
@@ -78,6 +79,12 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
     const t = setInterval(() => router.refresh(), 2000);
     return () => clearInterval(t);
   }, [active, router]);
+  return [q, setQ] as const;
+}
+
+export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQuery }) {
+  const [q, setQ] = useRunsQuery(runs, initial);
+  const [selected, setSelected] = useState<string[]>([]);
 
   const rows = useMemo(() => {
     const list = runs.filter((r) => (!q.workload || r.workload === q.workload) && (!q.status || r.status === q.status));
@@ -101,73 +108,9 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
       dir: old.sort === key ? (old.dir === "asc" ? "desc" : "asc") : key === "date" || key === "rate1" || key === "rate2" ? "desc" : "asc",
     }));
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
-
   return (
     <div className="stack">
-      <div className="spread panel toolbar">
-        <div className="row">
-          <label className="inline-field">
-            Workload
-            <select value={q.workload} onChange={(e) => setQ({ ...q, workload: e.target.value as RunsQuery["workload"] })} aria-label="Filter by workload">
-              <option value="">all</option>
-              {workloadDefinitions().map((d) => (
-                <option key={d.kind} value={d.kind}>
-                  {d.kind}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline-field">
-            Status
-            <select value={q.status} onChange={(e) => setQ({ ...q, status: e.target.value })} aria-label="Filter by status">
-              <option value="">all</option>
-              {RUN_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline-field phone-only">
-            Sort
-            <select
-              value={`${q.sort}:${q.dir}`}
-              onChange={(e) => {
-                const [sort, dir] = e.target.value.split(":") as [SortKey, "asc" | "desc"];
-                setQ({ ...q, sort, dir });
-              }}
-              aria-label="Sort runs"
-            >
-              {columns.flatMap((c) =>
-                (["desc", "asc"] as const).map((d) => (
-                  <option key={`${c.key}:${d}`} value={`${c.key}:${d}`}>
-                    {c.label} {d === "desc" ? "↓" : "↑"}
-                  </option>
-                )),
-              )}
-            </select>
-          </label>
-          <span className="muted small" data-testid="runs-count">
-            {rows.length} of {runs.length} runs
-          </span>
-        </div>
-        <div className="row">
-          {selected.length > 0 && (
-            <button type="button" className="btn" onClick={() => setSelected([])}>
-              Clear selection
-            </button>
-          )}
-          {selected.length >= 2 ? (
-            <Link className="btn primary" href={`/compare?ids=${selected.map(encodeURIComponent).join(",")}`} data-testid="compare-selected">
-              Compare selected ({selected.length})
-            </Link>
-          ) : (
-            <span className="btn primary" aria-disabled="true" data-testid="compare-selected" title="Select two or more runs to compare them">
-              Compare selected ({selected.length})
-            </span>
-          )}
-        </div>
-      </div>
+      <RunsToolbar q={q} setQ={setQ} columns={columns} shown={rows.length} total={runs.length} selected={selected} onClear={() => setSelected([])} />
 
       {runs.length === 0 ? (
         <div className="panel">
@@ -188,79 +131,179 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
                 </th>
                 <th>Run</th>
                 {columns.map((c) => (
-                  <th
-                    key={c.key}
-                    className={c.num ? "num" : undefined}
-                    aria-sort={q.sort === c.key ? (q.dir === "asc" ? "ascending" : "descending") : undefined}
-                  >
-                    <button type="button" className="sort" onClick={() => toggleSort(c.key)}>
-                      {c.label}
-                      <span aria-hidden="true" className="sort-mark">
-                        {q.sort === c.key ? (q.dir === "asc" ? "▲" : "▼") : ""}
-                      </span>
-                    </button>
-                  </th>
+                  <SortHeader key={c.key} c={c} q={q} onSort={toggleSort} />
                 ))}
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr
-                  key={r.id}
-                  data-run-id={r.id}
-                  data-status={r.status}
-                  data-workload={r.workload}
-                  className={selected.includes(r.id) ? "selected" : undefined}
-                >
-                  <td>
-                    <input type="checkbox" checked={selected.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select run ${r.id}`} />
-                  </td>
-                  <td>
-                    <Link href={`/runs/${r.id}`} className="mono">
-                      {r.id}
-                    </Link>
-                  </td>
-                  <td>
-                    <span className={`badge ${STATUS_BADGE[r.status] ?? ""}`}>{r.status}</span>
-                    {r.headline && !r.headline.verified && (
-                      <span className="badge bad" title="verification failed">
-                        unverified
-                      </span>
-                    )}
-                  </td>
-                  <td>{r.workload}</td>
-                  <td className="small knobs">
-                    {/* Each knob stays whole; the cell wraps between them so the table fits a laptop's width. */}
-                    {knobsParts(r.config).map((k, i) => (
-                      <Fragment key={i}>
-                        {i > 0 && "\u00a0· "}
-                        <span className="knob">{k}</span>
-                      </Fragment>
-                    ))}
-                  </td>
-                  {([0, 1] as const).map((k) => {
-                    const rate = r.headline?.rates[k];
-                    return (
-                      <td key={k} className="num" data-label={rate ? `${rate.label} ${rate.unit}` : columns[3 + k].label}>
-                        {rate ? fmtRate(rate.perSec) : "–"}
-                        {rate && !named[k ? "rate2" : "rate1"] && <span className="muted small"> {rate.label}</span>}
-                      </td>
-                    );
-                  })}
-                  <td className="num" data-label={r.headline?.latency ? `${r.headline.latency.label} p99` : "p99"}>
-                    {fmtLatency(r.headline?.latency?.p99Ms)}
-                    {r.headline?.latency && !named.p99 && <span className="muted small"> {r.headline.latency.label}</span>}
-                  </td>
-                  <td className="small target">{r.targetLabel}</td>
-                  <td className="small nowrap">
-                    <LocalTime iso={r.createdAt} />
-                  </td>
-                </tr>
+                <RunRow key={r.id} r={r} columns={columns} named={named} selected={selected.includes(r.id)} onToggle={() => toggle(r.id)} />
               ))}
             </tbody>
           </table>
         </div>
       )}
     </div>
+  );
+}
+
+/** The filters, the sort (as a menu on a phone), the count shown, and the selection to compare. */
+function RunsToolbar({
+  q,
+  setQ,
+  columns,
+  shown,
+  total,
+  selected,
+  onClear,
+}: {
+  q: RunsQuery;
+  setQ: (q: RunsQuery) => void;
+  columns: Column[];
+  shown: number;
+  total: number;
+  selected: string[];
+  onClear: () => void;
+}) {
+  return (
+    <div className="spread panel toolbar">
+      <div className="row">
+        <label className="inline-field">
+          Workload
+          <select value={q.workload} onChange={(e) => setQ({ ...q, workload: e.target.value as RunsQuery["workload"] })} aria-label="Filter by workload">
+            <option value="">all</option>
+            {workloadDefinitions().map((d) => (
+              <option key={d.kind} value={d.kind}>
+                {d.kind}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          Status
+          <select value={q.status} onChange={(e) => setQ({ ...q, status: e.target.value })} aria-label="Filter by status">
+            <option value="">all</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field phone-only">
+          Sort
+          <select
+            value={`${q.sort}:${q.dir}`}
+            onChange={(e) => {
+              const [sort, dir] = e.target.value.split(":") as [SortKey, "asc" | "desc"];
+              setQ({ ...q, sort, dir });
+            }}
+            aria-label="Sort runs"
+          >
+            {columns.flatMap((c) =>
+              (["desc", "asc"] as const).map((d) => (
+                <option key={`${c.key}:${d}`} value={`${c.key}:${d}`}>
+                  {c.label} {d === "desc" ? "↓" : "↑"}
+                </option>
+              )),
+            )}
+          </select>
+        </label>
+        <span className="muted small" data-testid="runs-count">
+          {shown} of {total} runs
+        </span>
+      </div>
+      <div className="row">
+        {selected.length > 0 && (
+          <button type="button" className="btn" onClick={onClear}>
+            Clear selection
+          </button>
+        )}
+        {selected.length >= 2 ? (
+          <Link className="btn primary" href={`/compare?ids=${selected.map(encodeURIComponent).join(",")}`} data-testid="compare-selected">
+            Compare selected ({selected.length})
+          </Link>
+        ) : (
+          <span className="btn primary" aria-disabled="true" data-testid="compare-selected" title="Select two or more runs to compare them">
+            Compare selected ({selected.length})
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function SortHeader({ c, q, onSort }: { c: Column; q: RunsQuery; onSort: (key: SortKey) => void }) {
+  return (
+    <th className={c.num ? "num" : undefined} aria-sort={q.sort === c.key ? (q.dir === "asc" ? "ascending" : "descending") : undefined}>
+      <button type="button" className="sort" onClick={() => onSort(c.key)}>
+        {c.label}
+        <span aria-hidden="true" className="sort-mark">
+          {q.sort === c.key ? (q.dir === "asc" ? "▲" : "▼") : ""}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+function RunRow({
+  r,
+  columns,
+  named,
+  selected,
+  onToggle,
+}: {
+  r: RunView;
+  columns: Column[];
+  named: Partial<Record<SortKey, string>>;
+  selected: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <tr data-run-id={r.id} data-status={r.status} data-workload={r.workload} className={selected ? "selected" : undefined}>
+      <td>
+        <input type="checkbox" checked={selected} onChange={onToggle} aria-label={`Select run ${r.id}`} />
+      </td>
+      <td>
+        <Link href={`/runs/${r.id}`} className="mono">
+          {r.id}
+        </Link>
+      </td>
+      <td>
+        <span className={`badge ${STATUS_BADGE[r.status] ?? ""}`}>{r.status}</span>
+        {r.headline && !r.headline.verified && (
+          <span className="badge bad" title="verification failed">
+            unverified
+          </span>
+        )}
+      </td>
+      <td>{r.workload}</td>
+      <td className="small knobs">
+        {/* Each knob stays whole; the cell wraps between them so the table fits a laptop's width. */}
+        {knobsParts(r.config).map((k, i) => (
+          <Fragment key={i}>
+            {i > 0 && "\u00a0· "}
+            <span className="knob">{k}</span>
+          </Fragment>
+        ))}
+      </td>
+      {([0, 1] as const).map((k) => {
+        const rate = r.headline?.rates[k];
+        return (
+          <td key={k} className="num" data-label={rate ? `${rate.label} ${rate.unit}` : columns[3 + k].label}>
+            {rate ? fmtRate(rate.perSec) : "–"}
+            {rate && !named[k ? "rate2" : "rate1"] && <span className="muted small"> {rate.label}</span>}
+          </td>
+        );
+      })}
+      <td className="num" data-label={r.headline?.latency ? `${r.headline.latency.label} p99` : "p99"}>
+        {fmtLatency(r.headline?.latency?.p99Ms)}
+        {r.headline?.latency && !named.p99 && <span className="muted small"> {r.headline.latency.label}</span>}
+      </td>
+      <td className="small target">{r.targetLabel}</td>
+      <td className="small nowrap">
+        <LocalTime iso={r.createdAt} />
+      </td>
+    </tr>
   );
 }

@@ -4,11 +4,12 @@
 // rate and sync time, commits, the run's tables' dead tuples, and CPU (the server's processes, the host, the
 // runner). Drawn from the telemetry each sample carries; a run recorded without telemetry shows nothing here.
 import { useMemo, type ReactNode } from "react";
-import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, YAxis } from "recharts";
+import { Area, Line, YAxis } from "recharts";
 import { bytesRate, WAIT_GROUPS, waitMix } from "@/lib/telemetry/report";
 import { perReading, type TelemetryInfo, type TelemetrySample } from "@/lib/telemetry/shape";
 import { fmtRate } from "@/lib/runs/format";
-import { ChartCard } from "../charts/ChartCard";
+import { type ChartAria, ChartCard } from "../charts/ChartCard";
+import { type RunTimeline, TimeFrame } from "../charts/TimeFrame";
 
 /** One sample's telemetry at its place on the run's time axis (seconds since the load started). */
 export interface TelemetryPoint {
@@ -23,19 +24,30 @@ const fmtT = (sec: number) => sec.toFixed(1);
 const dash = (v: number | undefined, f: (x: number) => string) => (v === undefined ? "–" : f(v));
 const dec = (v: number, d = 1) => v.toLocaleString("en-US", { maximumFractionDigits: d });
 
-export function TelemetryCharts({
-  points,
-  info,
-  xAxis,
-  shading,
-}: {
+/** What every chart here shares: the run's timeline (its rows here, one a telemetry point) and the points. */
+interface Frame extends RunTimeline {
   points: TelemetryPoint[];
-  /** What could not be measured (a finished run's summary has it; live, the charts say what is absent). */
-  info?: TelemetryInfo;
-  xAxis: ReactNode;
-  shading: (labels: boolean) => ReactNode;
-}) {
-  const rows = useMemo(
+  rows: Row[];
+}
+
+/** One line of a chart here: thin, straight, not animated, a gap where a second has no reading. */
+const line = (key: string, name: string, color: string, extra: Record<string, unknown> = {}) => (
+  <Line
+    key={key}
+    type="linear"
+    dataKey={key}
+    name={name}
+    stroke={color}
+    dot={false}
+    isAnimationActive={false}
+    strokeWidth={1.6}
+    connectNulls={false}
+    {...extra}
+  />
+);
+
+function useRows(points: TelemetryPoint[]): Row[] {
+  return useMemo(
     () =>
       points.map(({ t, telemetry: s }): Row => {
         // Backends per reading: a sample sums the wait sampler's several readings of its second.
@@ -59,34 +71,34 @@ export function TelemetryCharts({
       }),
     [points],
   );
-  if (points.length === 0) return null;
-  // The telemetry's own cost, measured in every reading.
+}
+
+/** The telemetry's own cost, measured in every reading. */
+function costOf(points: TelemetryPoint[]) {
   const seconds = points.reduce((a, p) => a + p.telemetry.intervalSec, 0);
-  const cost = {
+  return {
     statementsPerSec: seconds > 0 ? points.reduce((a, p) => a + p.telemetry.overhead.statements, 0) / seconds : 0,
     msMean: points.reduce((a, p) => a + p.telemetry.overhead.ms, 0) / points.length,
     msMax: Math.max(...points.map((p) => p.telemetry.overhead.ms)),
   };
-  const common = { data: rows, responsive: true, margin: { top: 8, right: 12, bottom: 0, left: 0 } } as const;
-  const tooltipLabel = (v: unknown) => `t = ${v} s`;
-  const hasSyncTime = rows.some((r) => r.walSyncMs !== null);
-  const hasHost = rows.some((r) => r.serverCpu !== null);
-  const hostReason = info && !info.host.available ? info.host.reason : "the server host is not visible (a remote target)";
-  const line = (key: string, name: string, color: string, extra: Record<string, unknown> = {}) => (
-    <Line
-      key={key}
-      type="linear"
-      dataKey={key}
-      name={name}
-      stroke={color}
-      dot={false}
-      isAnimationActive={false}
-      strokeWidth={1.6}
-      connectNulls={false}
-      {...extra}
-    />
-  );
+}
 
+export function TelemetryCharts({
+  points,
+  info,
+  xAxis,
+  shading,
+}: {
+  points: TelemetryPoint[];
+  /** What could not be measured (a finished run's summary has it; live, the charts say what is absent). */
+  info?: TelemetryInfo;
+  xAxis: ReactNode;
+  shading: (labels: boolean) => ReactNode;
+}) {
+  const rows = useRows(points);
+  if (points.length === 0) return null;
+  const cost = costOf(points);
+  const frame: Frame = { points, rows, xAxis, shading };
   return (
     <section className="stack" aria-labelledby="telemetry-heading" data-testid="telemetry-charts">
       <h2 className="chart-group-title" id="telemetry-heading">
@@ -97,162 +109,179 @@ export function TelemetryCharts({
         </span>
       </h2>
       <div className="grid grid-2">
-        <ChartCard
-          testId="chart-waits"
-          title="The run's connections"
-          hint="waiting on the client (idle) or active on the server, by wait event"
-          table={() => ({
-            columns: ["t (s)", "idle", ...WAIT_GROUPS.map((g) => g.label), "top wait events"],
-            rows: points.map(({ t, telemetry: s }) => {
-              const per = perReading(s);
-              if (!per) return [fmtT(t), "–", ...WAIT_GROUPS.map(() => "–"), "no reading in this interval"];
-              const mix = waitMix(per.runWaits);
-              const top = Object.entries(per.runWaits)
-                .sort((a, b) => b[1] - a[1])
-                .slice(0, 3)
-                .map(([k, v]) => `${k} ${+v.toFixed(1)}`)
-                .join(", ");
-              return [fmtT(t), per.run.idle + per.run.idleInTx, ...WAIT_GROUPS.map((g) => mix[g.key]), top || "–"];
-            }),
-            note: "Connections in each state at the sample; a backend active with no wait event is on CPU.",
-          })}
-        >
-          {(aria) => (
-            <AreaChart {...common} style={{ width: "100%", height: 220 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              {xAxis}
-              <YAxis fontSize={11} width={40} allowDecimals={false} />
-              <Tooltip labelFormatter={tooltipLabel} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-              {shading(false)}
-              <Area type="step" dataKey="idle" name="idle (waiting on the client)" stackId="w" stroke="#ced4da" fill="#e9ecef" isAnimationActive={false} />
-              {WAIT_GROUPS.map((g) => (
-                <Area
-                  key={g.key}
-                  type="step"
-                  dataKey={g.key}
-                  name={g.label}
-                  stackId="w"
-                  stroke={g.color}
-                  fill={g.color}
-                  fillOpacity={0.55}
-                  isAnimationActive={false}
-                />
-              ))}
-            </AreaChart>
-          )}
-        </ChartCard>
-
-        <ChartCard
-          testId="chart-wal"
-          title="WAL"
-          hint={hasSyncTime ? "bytes written per second; sync time, ms per second" : "bytes written per second (sync time needs track_wal_io_timing)"}
-          table={() => ({
-            columns: ["t (s)", "WAL bytes/s", "syncs/s", "sync ms/s"],
-            rows: points.map(({ t, telemetry: s }) => [
-              fmtT(t),
-              dash(s.wal?.bytesPerSec, bytesRate),
-              dash(s.wal?.syncsPerSec, (x) => dec(x)),
-              dash(s.wal?.syncMsPerSec, (x) => dec(x, 2)),
-            ]),
-          })}
-        >
-          {(aria) => (
-            <LineChart {...common} style={{ width: "100%", height: 220 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              {xAxis}
-              <YAxis yAxisId="bytes" fontSize={11} width={64} tickFormatter={(v: number) => bytesRate(v).replace("/s", "")} />
-              {hasSyncTime && <YAxis yAxisId="ms" orientation="right" fontSize={11} width={44} />}
-              <Tooltip labelFormatter={tooltipLabel} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-              {shading(false)}
-              {line("walBytes", "WAL bytes/s", "#d9480f", { yAxisId: "bytes" })}
-              {hasSyncTime && line("walSyncMs", "sync ms/s", "#2457c5", { yAxisId: "ms" })}
-            </LineChart>
-          )}
-        </ChartCard>
-
-        <ChartCard
-          testId="chart-commits"
-          title="Transactions"
-          hint="commits and rollbacks per second, the whole database"
-          table={() => ({
-            columns: ["t (s)", "commits/s", "rollbacks/s"],
-            rows: points.map(({ t, telemetry: s }) => [fmtT(t), dash(s.db?.commitsPerSec, fmtRate), dash(s.db?.rollbacksPerSec, fmtRate)]),
-          })}
-        >
-          {(aria) => (
-            <LineChart {...common} style={{ width: "100%", height: 220 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              {xAxis}
-              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-              <Tooltip labelFormatter={tooltipLabel} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-              {shading(false)}
-              {line("commits", "commits/s", "#2b8a3e")}
-              {line("rollbacks", "rollbacks/s", "#c92a2a")}
-            </LineChart>
-          )}
-        </ChartCard>
-
-        <ChartCard
-          testId="chart-dead-tuples"
-          title="The run's tables"
-          hint="dead and live tuples (pg_stat_user_tables)"
-          table={() => ({
-            columns: ["t (s)", "dead tuples", "live tuples", "autovacuum runs"],
-            rows: points.map(({ t, telemetry: s }) => [
-              fmtT(t),
-              dash(s.tables?.deadTuples, fmtRate),
-              dash(s.tables?.liveTuples, fmtRate),
-              dash(s.tables?.autovacuumRuns, String),
-            ]),
-          })}
-        >
-          {(aria) => (
-            <LineChart {...common} style={{ width: "100%", height: 220 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              {xAxis}
-              <YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />
-              <Tooltip labelFormatter={tooltipLabel} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-              {shading(false)}
-              {line("dead", "dead tuples", "#c92a2a")}
-              {line("live", "live tuples", "#868e96")}
-            </LineChart>
-          )}
-        </ChartCard>
-
-        <ChartCard
-          testId="chart-cpu"
-          title="CPU"
-          hint={hasHost ? "% of one core: Postgres' processes, the whole host, the runner" : `% of one core: the runner only; ${hostReason}`}
-          table={() => ({
-            columns: ["t (s)", "Postgres %", "host %", "runner %"],
-            rows: rows.map((r) => [
-              fmtT(r.t ?? 0),
-              dash(r.serverCpu ?? undefined, dec),
-              dash(r.hostCpu ?? undefined, dec),
-              dash(r.runnerCpu ?? undefined, dec),
-            ]),
-            note: "Percent of one core (200% = two cores busy); the host's line counts every process on it, the runner included.",
-          })}
-        >
-          {(aria) => (
-            <LineChart {...common} style={{ width: "100%", height: 220 }} {...aria}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e9ecef" />
-              {xAxis}
-              <YAxis fontSize={11} width={44} />
-              <Tooltip labelFormatter={tooltipLabel} formatter={(v) => `${dec(Number(v))}%`} />
-              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-              {shading(false)}
-              {hasHost && line("serverCpu", "Postgres", "#d9480f")}
-              {hasHost && line("hostCpu", "host", "#868e96")}
-              {line("runnerCpu", "runner", "#2457c5")}
-            </LineChart>
-          )}
-        </ChartCard>
+        <WaitsCard frame={frame} />
+        <WalCard frame={frame} />
+        <CommitsCard frame={frame} />
+        <TablesCard frame={frame} />
+        <CpuCard frame={frame} info={info} />
       </div>
     </section>
+  );
+}
+
+function WaitsCard({ frame }: { frame: Frame }) {
+  return (
+    <ChartCard
+      testId="chart-waits"
+      title="The run's connections"
+      hint="waiting on the client (idle) or active on the server, by wait event"
+      table={() => ({
+        columns: ["t (s)", "idle", ...WAIT_GROUPS.map((g) => g.label), "top wait events"],
+        rows: frame.points.map(({ t, telemetry: s }) => {
+          const per = perReading(s);
+          if (!per) return [fmtT(t), "–", ...WAIT_GROUPS.map(() => "–"), "no reading in this interval"];
+          const mix = waitMix(per.runWaits);
+          const top = Object.entries(per.runWaits)
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 3)
+            .map(([k, v]) => `${k} ${+v.toFixed(1)}`)
+            .join(", ");
+          return [fmtT(t), per.run.idle + per.run.idleInTx, ...WAIT_GROUPS.map((g) => mix[g.key]), top || "–"];
+        }),
+        note: "Connections in each state at the sample; a backend active with no wait event is on CPU.",
+      })}
+    >
+      {(aria) => (
+        <TimeFrame timeline={frame} aria={aria} kind="area" height={220} yAxis={<YAxis fontSize={11} width={40} allowDecimals={false} />}>
+          <Area type="step" dataKey="idle" name="idle (waiting on the client)" stackId="w" stroke="#ced4da" fill="#e9ecef" isAnimationActive={false} />
+          {WAIT_GROUPS.map((g) => (
+            <Area
+              key={g.key}
+              type="step"
+              dataKey={g.key}
+              name={g.label}
+              stackId="w"
+              stroke={g.color}
+              fill={g.color}
+              fillOpacity={0.55}
+              isAnimationActive={false}
+            />
+          ))}
+        </TimeFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+function WalCard({ frame }: { frame: Frame }) {
+  const hasSyncTime = frame.rows.some((r) => r.walSyncMs !== null);
+  return (
+    <ChartCard
+      testId="chart-wal"
+      title="WAL"
+      hint={hasSyncTime ? "bytes written per second; sync time, ms per second" : "bytes written per second (sync time needs track_wal_io_timing)"}
+      table={() => ({
+        columns: ["t (s)", "WAL bytes/s", "syncs/s", "sync ms/s"],
+        rows: frame.points.map(({ t, telemetry: s }) => [
+          fmtT(t),
+          dash(s.wal?.bytesPerSec, bytesRate),
+          dash(s.wal?.syncsPerSec, (x) => dec(x)),
+          dash(s.wal?.syncMsPerSec, (x) => dec(x, 2)),
+        ]),
+      })}
+    >
+      {(aria) => (
+        <TimeFrame
+          timeline={frame}
+          aria={aria}
+          height={220}
+          yAxis={
+            <>
+              <YAxis yAxisId="bytes" fontSize={11} width={64} tickFormatter={(v: number) => bytesRate(v).replace("/s", "")} />
+              {hasSyncTime && <YAxis yAxisId="ms" orientation="right" fontSize={11} width={44} />}
+            </>
+          }
+        >
+          {line("walBytes", "WAL bytes/s", "#d9480f", { yAxisId: "bytes" })}
+          {hasSyncTime && line("walSyncMs", "sync ms/s", "#2457c5", { yAxisId: "ms" })}
+        </TimeFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+/** A chart of counts per second with one axis in fmtRate's words (transactions, tuples). */
+function CountsFrame({ frame, aria, children }: { frame: Frame; aria: ChartAria; children: ReactNode }) {
+  return (
+    <TimeFrame timeline={frame} aria={aria} height={220} yAxis={<YAxis fontSize={11} width={64} tickFormatter={(v: number) => fmtRate(v)} />}>
+      {children}
+    </TimeFrame>
+  );
+}
+
+function CommitsCard({ frame }: { frame: Frame }) {
+  return (
+    <ChartCard
+      testId="chart-commits"
+      title="Transactions"
+      hint="commits and rollbacks per second, the whole database"
+      table={() => ({
+        columns: ["t (s)", "commits/s", "rollbacks/s"],
+        rows: frame.points.map(({ t, telemetry: s }) => [fmtT(t), dash(s.db?.commitsPerSec, fmtRate), dash(s.db?.rollbacksPerSec, fmtRate)]),
+      })}
+    >
+      {(aria) => (
+        <CountsFrame frame={frame} aria={aria}>
+          {line("commits", "commits/s", "#2b8a3e")}
+          {line("rollbacks", "rollbacks/s", "#c92a2a")}
+        </CountsFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+function TablesCard({ frame }: { frame: Frame }) {
+  return (
+    <ChartCard
+      testId="chart-dead-tuples"
+      title="The run's tables"
+      hint="dead and live tuples (pg_stat_user_tables)"
+      table={() => ({
+        columns: ["t (s)", "dead tuples", "live tuples", "autovacuum runs"],
+        rows: frame.points.map(({ t, telemetry: s }) => [
+          fmtT(t),
+          dash(s.tables?.deadTuples, fmtRate),
+          dash(s.tables?.liveTuples, fmtRate),
+          dash(s.tables?.autovacuumRuns, String),
+        ]),
+      })}
+    >
+      {(aria) => (
+        <CountsFrame frame={frame} aria={aria}>
+          {line("dead", "dead tuples", "#c92a2a")}
+          {line("live", "live tuples", "#868e96")}
+        </CountsFrame>
+      )}
+    </ChartCard>
+  );
+}
+
+function CpuCard({ frame, info }: { frame: Frame; info?: TelemetryInfo }) {
+  const hasHost = frame.rows.some((r) => r.serverCpu !== null);
+  const hostReason = info && !info.host.available ? info.host.reason : "the server host is not visible (a remote target)";
+  return (
+    <ChartCard
+      testId="chart-cpu"
+      title="CPU"
+      hint={hasHost ? "% of one core: Postgres' processes, the whole host, the runner" : `% of one core: the runner only; ${hostReason}`}
+      table={() => ({
+        columns: ["t (s)", "Postgres %", "host %", "runner %"],
+        rows: frame.rows.map((r) => [
+          fmtT(r.t ?? 0),
+          dash(r.serverCpu ?? undefined, dec),
+          dash(r.hostCpu ?? undefined, dec),
+          dash(r.runnerCpu ?? undefined, dec),
+        ]),
+        note: "Percent of one core (200% = two cores busy); the host's line counts every process on it, the runner included.",
+      })}
+    >
+      {(aria) => (
+        <TimeFrame timeline={frame} aria={aria} height={220} yAxis={<YAxis fontSize={11} width={44} />} value={(v) => `${dec(Number(v))}%`}>
+          {hasHost && line("serverCpu", "Postgres", "#d9480f")}
+          {hasHost && line("hostCpu", "host", "#868e96")}
+          {line("runnerCpu", "runner", "#2457c5")}
+        </TimeFrame>
+      )}
+    </ChartCard>
   );
 }

@@ -47,7 +47,7 @@ export interface TimePoint {
   /** Items per second by declared operation ("write", "read"); null: the interval was too short to be a rate
    *  (lib/measurement/sample.ts isRateSample), and charts leave it out. */
   rates: Record<string, number | null>;
-  /** A downsampled point (a long run's bucket of seconds, lib/compare/build.ts overTimeOf): how many seconds it
+  /** A downsampled point (a long run's bucket of seconds, lib/compare/over-time.ts overTimeOf): how many seconds it
    *  stands for, and the lowest and highest one-second rate among them by operation. Absent: one interval. */
   seconds?: number;
   rateRange?: Record<string, { min: number; max: number }>;

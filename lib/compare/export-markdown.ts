@@ -6,7 +6,8 @@ import type { Comparison } from "./compare";
 import { delta } from "./deltas";
 import { fmtAnnotated, fmtCell, fmtDelta, fmtLat, fmtNum, fmtValue } from "./format";
 import { comparedMetrics } from "./metrics";
-import { type ContextNote, effectLines, TOP_NOTES } from "./notes";
+import { effectLines } from "./effects";
+import { type ContextNote, TOP_NOTES } from "./notes";
 
 const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 /**

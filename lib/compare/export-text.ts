@@ -2,7 +2,8 @@
 import type { Comparison } from "./compare";
 import { delta } from "./deltas";
 import { fmtAnnotated, fmtDelta, fmtValue } from "./format";
-import { type ContextNote, effectLines, TOP_NOTES } from "./notes";
+import { effectLines } from "./effects";
+import { type ContextNote, TOP_NOTES } from "./notes";
 
 /** Plain-text table for the CLI: the same results table as the page, with Δ against the baseline. */
 export function toTextTable(cmp: Comparison): string {

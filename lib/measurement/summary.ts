@@ -111,6 +111,6 @@ function upgrade(s: Record<string, unknown>) {
   );
 }
 
-/** A finished run's summary; stored summaries of schemaVersion 1 are converted when read (./upgrade.ts). */
-/** An old verification takes its unit from the run's workload (./verification.ts withVerificationUnit). */
+/** A finished run's summary; stored summaries of schemaVersion 1 are converted when read (./upgrade.ts), and an old
+ *  verification takes its unit from the run's workload (./verification.ts withVerificationUnit). */
 export const RunSummary = z.preprocess((s) => withVerificationUnit(isOldSummary(s) ? upgrade(s) : s), RunSummaryV2);

@@ -61,8 +61,9 @@ export function afterParamProblem(afterParam: string | null): string | null {
 const enc = new TextEncoder();
 const KEEP_ALIVE = enc.encode(": keep-alive\n\n");
 
-export function runEventStream(runId: string, afterSeq: number, opts: RunEventOptions = {}): ReadableStream<Uint8Array> {
-  const hubOpts: HubOptions = {
+/** The run's hub as these options ask for it, each unset one at its default. */
+function hubOptionsOf(opts: RunEventOptions): HubOptions {
+  return {
     db: opts.db ?? prisma(),
     pollMs: opts.pollMs ?? 250,
     gapWaitMs: opts.gapWaitMs ?? 1000,
@@ -70,6 +71,10 @@ export function runEventStream(runId: string, afterSeq: number, opts: RunEventOp
     ringEvents: opts.ringEvents ?? 300,
     ringBytes: opts.ringBytes ?? 4 * 1024 * 1024,
   };
+}
+
+export function runEventStream(runId: string, afterSeq: number, opts: RunEventOptions = {}): ReadableStream<Uint8Array> {
+  const hubOpts = hubOptionsOf(opts);
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const maxQueued = opts.maxQueuedBytes ?? VIEWER_QUEUE_BYTES;
   const stallMs = opts.stallMs ?? 60_000;

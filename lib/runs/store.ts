@@ -5,7 +5,7 @@ import { prisma, type PrismaClient } from "../db";
 import { RUNNER_STALE_MS } from "../env";
 import { FINAL_STATUSES, type Phase, type RunStatus } from "../measurement/metrics";
 import type { SampleMetrics } from "../measurement/sample";
-import { headlineOf } from "./view";
+import { headlineOf, type RunListRow } from "./view";
 import type { RunSummary } from "../measurement/summary";
 import type { WorkloadConfig } from "../workloads/config";
 
@@ -38,25 +38,6 @@ export async function getRun(id: string, db: PrismaClient = prisma()) {
 export interface RunListFilter {
   workload?: string;
   statuses?: string[];
-}
-
-/** A run as the list needs it: every column but the summary, whose headline numbers come as `headline`. */
-export interface RunListRow {
-  id: string;
-  workload: string;
-  config: unknown;
-  targetId: string | null;
-  targetLabel: string;
-  status: string;
-  phase: string | null;
-  source: string;
-  cancelRequested: boolean;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  error: string | null;
-  /** The summary's headline fields (lib/runs/view.ts RunHeadline), from their own column; null without a summary. */
-  headline: unknown;
 }
 
 /**

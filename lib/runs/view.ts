@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { FINAL_STATUSES, type Phase, type RunStatus } from "../measurement/metrics";
 import { Sample } from "../measurement/sample";
-import type { RunListRow } from "./store";
 import { RunSummary } from "../measurement/summary";
 import { currentDefaultTargetName, DEFAULT_TARGET_ID } from "../targets/store";
 import { WorkloadConfig } from "../workloads/config";
@@ -52,6 +51,25 @@ export interface RunView {
   headline: RunHeadline | null;
   /** Present when `withSummary` was asked for. The cumulative histograms are left out unless asked for too. */
   summary?: RunSummary | null;
+}
+
+/** A run as the list needs it (lib/runs/store.ts listRunRows reads it): every column but the summary, whose headline numbers come as `headline`. */
+export interface RunListRow {
+  id: string;
+  workload: string;
+  config: unknown;
+  targetId: string | null;
+  targetLabel: string;
+  status: string;
+  phase: string | null;
+  source: string;
+  cancelRequested: boolean;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+  /** The summary's headline fields (lib/runs/view.ts RunHeadline), from their own column; null without a summary. */
+  headline: unknown;
 }
 
 /** A stored run: the list's row (lib/runs/store.ts), or the whole row with its summary (a run's page). */

@@ -1,8 +1,9 @@
 // The held snapshot (a session outside the run holding the xmin horizon) and the lock behind a stall: causes
 // that are not one wait event, each named with its holder (docs/verdict.md, rules 1 and 8). Browser-safe; the
-// verdict (./verdict.ts) calls them.
+// verdict's rules (./verdict-rules-tables.ts, ./verdict-rules-pace.ts) call them.
 import { behindSchedule, consumersBehind, type PaceInput } from "./pace-rules";
-import { type Evidence, type Finding, fact, ge, gt, lt, num, paceOf, THRESHOLDS, type VerdictInput } from "./verdict";
+import { fact, ge, gt, lt, num, paceOf, THRESHOLDS } from "./verdict-evidence";
+import type { Evidence, Finding, VerdictInput } from "./verdict-shape";
 import type { TelemetryWindow } from "./window";
 
 const q = (s: string, n = 120) => JSON.stringify(s.length > n ? `${s.slice(0, n)}…` : s);

@@ -1,42 +1,15 @@
 // The verdict's rules about the run's own pace (./pace.ts gathers their numbers): rate-bound (the rate asked was
 // met with the server's headroom), behind-schedule (it was not: who fell behind), consumers-behind (the backlog
 // grew) and stall (a stretch behind schedule or at a fraction of the rate, and its catch-up). Browser-safe;
-// ./verdict.ts runs them beside the server-side rules and picks the headline.
-import type { Category, Evidence, Finding } from "./verdict";
+// ./verdict-rules-pace.ts makes them verdict rules beside the others, and ./verdict.ts picks the headline.
+import type { Category, Evidence, Finding } from "./verdict-shape";
 import type { Operations } from "../measurement/metrics";
 import { latencyOf, throughputOf } from "../measurement/operations";
-import { isPaced, PACE_THRESHOLDS, type PaceFacts, type PaceSpec, type PaceTrack } from "./pace";
+import { type ConsumerPolls, isPaced, PACE_THRESHOLDS, type PaceInput, type PaceSpec, type PaceTrack } from "./pace";
 import type { TelemetryWindow } from "./window";
 import { doersOf as doersOfLabel, plural as pluralOf } from "../words";
 
-/** The pace of the measured window, as the engine (or the live page) hands it to the verdict. */
-export interface PaceInput {
-  spec: PaceSpec;
-  /** The paced operation's rate over the window, per second. */
-  achievedPerSec: number;
-  facts?: PaceFacts;
-  /** Writes and reads per second over the window (consumers behind), unread at the end of the drain, e2e p50. */
-  writePerSec?: number;
-  readPerSec?: number;
-  unreadAtEnd?: number;
-  e2eP50Ms?: number;
-  /** The paced operation's from-schedule latency p99 over the window, ms. */
-  fromScheduleP99Ms?: number;
-  /** The consumers' polls over the window (a workload with consumers: PaceSpec.consumer). */
-  consumers?: ConsumerPolls;
-}
-
-/** The consumers' polls over a window, as their latencies timed them. */
-export interface ConsumerPolls {
-  /** Reader connections (all groups). */
-  readers: number;
-  /** Claims (polls, empty or not) per second, all readers. */
-  claimsPerSec: number;
-  /** A claim's round trips, ms on average: the claim, and the read with its commit when it returned items. */
-  msPerClaim: number;
-  /** Items a non-empty claim returned, on average. */
-  itemsPerClaim: number;
-}
+export type { ConsumerPolls, PaceInput } from "./pace";
 
 /** The consumers' polls from a window's latencies (PaceSpec.consumer names them) over `seconds`, or undefined. */
 export function consumerPolls(spec: PaceSpec, m: { operations: Operations }, readers: number, seconds: number): ConsumerPolls | undefined {
@@ -103,7 +76,7 @@ export function judgedRate(s: PaceSpec): { perSec: number; what: string; words: 
     : undefined;
 }
 
-/** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict.ts's thresholds). */
+/** rate-bound: the rate asked was met, with the server's headroom (active share and CPU, verdict-evidence.ts's thresholds). */
 export function rateBound(
   pace: PaceInput | undefined,
   w: TelemetryWindow | undefined,

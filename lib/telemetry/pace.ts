@@ -1,14 +1,14 @@
 // The run's own pace as the verdict judges it (browser-safe): the rate it was asked for and the rate it reached,
 // who fell behind, consumers falling behind the writers, and stalls with their catch-up, found in the measured
 // window's per-second samples. The engine feeds a PaceTrack one sample a second; the live page feeds the same
-// from stored samples; ./verdict.ts turns the result into findings (./pace-rules.ts).
+// from stored samples; the verdict's pace rules (./pace-rules.ts, ./verdict-rules-pace.ts) turn the result into findings.
 import type { SampleMetrics } from "../measurement/sample";
 import { latencyOf, measureOf, throughputOf } from "../measurement/operations";
 import type { ConsumerDef, MetricModel, Pacing } from "../../workloads/types";
 
-/** The thresholds of the pace rules; verdict.ts's THRESHOLDS lists them with the others. */
+/** The thresholds of the pace rules; verdict-evidence.ts's THRESHOLDS lists them with the others. */
 export const PACE_THRESHOLDS = {
-  /** rate-bound: the paced operation reached at least this share of the rate asked … (with the server's headroom, verdict.ts) */
+  /** rate-bound: the paced operation reached at least this share of the rate asked … (with the server's headroom, verdict-evidence.ts) */
   rateAchieved: 0.95,
   /** stall: a second counts as stalled when the paced operation was at least this far behind its schedule … */
   stallBehindMs: 1000,
@@ -33,10 +33,10 @@ export const PACE_THRESHOLDS = {
   /** The consumers' round trips set their pace (consumers behind, then): each reader spent at least this share of
    *  its time in its claims' timed round trips (claims a second × time a claim; pub/sub's BEGIN is not timed: one
    *  round trip of its four a message) … */
+  roundTripBusyShare: 0.6,
   /** … while the run's connections were active on the server less than this share of the time (otherwise the
    *  claims' time is the server's: its leading wait is the cause). */
   roundTripServerShare: 0.5,
-  roundTripBusyShare: 0.6,
   /** … taking fewer than this many items a claim (per-item round trips: a batch would carry more in each). */
   roundTripItemsPerClaim: 10,
 } as const;
@@ -320,3 +320,32 @@ function stallOf(run: PaceSecond[], after: PaceSecond[], expected: number, behin
 
 /** A second counts toward a catch-up while its rate is above the expected rate by this factor. */
 const CATCH_UP_RATE = 1.05;
+
+/** The pace of the measured window, as the engine (or the live page) hands it to the verdict. */
+export interface PaceInput {
+  spec: PaceSpec;
+  /** The paced operation's rate over the window, per second. */
+  achievedPerSec: number;
+  facts?: PaceFacts;
+  /** Writes and reads per second over the window (consumers behind), unread at the end of the drain, e2e p50. */
+  writePerSec?: number;
+  readPerSec?: number;
+  unreadAtEnd?: number;
+  e2eP50Ms?: number;
+  /** The paced operation's from-schedule latency p99 over the window, ms. */
+  fromScheduleP99Ms?: number;
+  /** The consumers' polls over the window (a workload with consumers: PaceSpec.consumer). */
+  consumers?: ConsumerPolls;
+}
+
+/** The consumers' polls over a window, as their latencies timed them. */
+export interface ConsumerPolls {
+  /** Reader connections (all groups). */
+  readers: number;
+  /** Claims (polls, empty or not) per second, all readers. */
+  claimsPerSec: number;
+  /** A claim's round trips, ms on average: the claim, and the read with its commit when it returned items. */
+  msPerClaim: number;
+  /** Items a non-empty claim returned, on average. */
+  itemsPerClaim: number;
+}

@@ -1,7 +1,8 @@
-// The verdict's shapes: its categories and their labels, its evidence and findings (Zod: stored verdicts are read
-// back through them), and what it is judged on (VerdictInput). The rules are ./verdict.ts, which re-exports these.
+// The verdict's shapes: its categories, its evidence and findings (Zod: stored verdicts are read
+// back through them), and what it is judged on (VerdictInput). The rules are ./verdict-rules.ts (their labels too);
+// ./verdict.ts judges with them and re-exports these.
 import { z } from "zod";
-import type { PaceInput } from "./pace-rules";
+import type { PaceInput } from "./pace";
 import type { TelemetryWindow } from "./window";
 
 export const CATEGORIES = [
@@ -25,23 +26,6 @@ export type Category = (typeof CATEGORIES)[number];
 /** Stored verdicts before the rate-bound rule judged every target rate called it throttle-bound: read as rate-bound. */
 const RENAMED: Record<string, Category> = { "throttle-bound": "rate-bound" };
 const CategoryOnRead = z.preprocess((c) => (typeof c === "string" ? (RENAMED[c] ?? c) : c), z.enum(CATEGORIES));
-
-export const CATEGORY_LABELS: Record<Category, string> = {
-  "consumers-behind": "consumers behind",
-  stall: "stall",
-  "rate-bound": "rate-bound",
-  "behind-schedule": "behind schedule",
-  "host-bound": "host-bound (other processes)",
-  "client-bound": "client-bound (the runner)",
-  "lock-contention-bound": "lock-contention-bound",
-  "wal-flush-bound": "WAL-flush-bound",
-  "io-bound-server": "I/O-bound server",
-  "cpu-bound-server": "CPU-bound server",
-  "autovacuum-pressure": "autovacuum/bloat pressure",
-  "held-snapshot": "held snapshot (xmin horizon)",
-  "connection-bound": "connection-bound (round trips)",
-  undetermined: "undetermined",
-};
 
 export const Evidence = z.object({
   what: z.string(),

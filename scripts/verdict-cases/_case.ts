@@ -6,7 +6,7 @@ export interface VerdictCase {
   name: string;
   /** What the case provokes, in words ("a 2 s LOCK TABLE mid-window"). */
   provoked: string;
-  /** The verdict categories that are right for it (lib/telemetry/verdict.ts CATEGORIES). */
+  /** The verdict categories that are right for it (lib/telemetry/verdict-shape.ts CATEGORIES). */
   expected: string[];
   /** What the headline must also say (the cause's name, the holder…): each must match, or the case is a MISMATCH. */
   mentions?: RegExp[];
