@@ -9,6 +9,7 @@
 import type { RunSummary } from "../lib/measurement/summary";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import { partsProblem } from "../lib/workloads/parts";
+import { runnerOf } from "../workloads/runners";
 import { drainLimitOf, loadHere } from "./local-load";
 import { coordinate } from "./parts/coordinator";
 import { CANCEL_DEADLINE_MS, cancelOnAbort, type EngineOptions, newRunContext, RunCancelled, type RunContext } from "./run-context";
@@ -29,7 +30,7 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const unsplittable = partsProblem(config);
   if (unsplittable) throw new Error(unsplittable);
   if (opts.signal?.aborted) throw new RunCancelled();
-  const ctx = newRunContext(config, targetUrl, opts);
+  const ctx = newRunContext(config, await runnerOf(config), targetUrl, opts);
   const stopListening = cancelOnAbort(ctx);
   try {
     await preflight(ctx);

@@ -9,7 +9,7 @@ import type { RunSummary } from "../lib/measurement/summary";
 import type { ServerIdentity } from "../lib/targets/connect";
 import { payloadBytesOf, pacingOf, type WorkloadConfig } from "../lib/workloads/config";
 import { runRoles, type WorkloadRun } from "../workloads/runtime";
-import { workloadFor } from "../workloads/runners";
+import type { WorkloadModule } from "../workloads/runtime";
 import type { WatchedFolder, DiskWatch } from "./disk-watch";
 import { RunFootprint } from "./core/footprint";
 import type { RunnerLoadMeter } from "./load-meter";
@@ -108,7 +108,7 @@ export interface RunContext {
   readonly log: (line: string) => void;
   readonly control: RunControl;
   readonly startedAt: Date;
-  readonly module: ReturnType<typeof workloadFor>;
+  readonly module: WorkloadModule<WorkloadConfig>;
   readonly stats: RunStats;
   /** The run's pacer, built from the definition's declared pacing. */
   readonly pacer: Pacer;
@@ -135,9 +135,8 @@ export interface RunContext {
 }
 
 /** A run's context before its first step, in the setup phase. */
-export function newRunContext(config: WorkloadConfig, targetUrl: string, opts: EngineOptions): RunContext {
+export function newRunContext(config: WorkloadConfig, module: WorkloadModule<WorkloadConfig>, targetUrl: string, opts: EngineOptions): RunContext {
   const log = opts.log ?? (() => undefined);
-  const module = workloadFor(config);
   // A message broker's payload size (the others have none: their MiB/s reads 0).
   const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   stats.onScheduledWrite = opts.onScheduledWrite;

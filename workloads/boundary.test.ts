@@ -16,6 +16,13 @@ const HARNESS = ["runner/harness"];
 /** What runner/ may import from workloads/: the two registries and the contract every workload shares. */
 const RUNNER_MAY_REACH = ["workloads/index", "workloads/runners", "workloads/types", "workloads/runtime"];
 
+/**
+ * A computed import of a file in a subfolder of the importing file's own folder, by a fixed name (workloads/runners.ts
+ * finding a workload in its folder: `./${kind}/runner.ts`): whatever it loads is a file of workloads/, checked here
+ * itself. Any other computed import cannot be checked, and is refused.
+ */
+const inOwnSubfolder = (spec: string) => /^<computed: `\.\/\$\{\w+\}\/[\w-]+\.ts`>$/.test(spec);
+
 /** Violations as "file: import", for one direction of the boundary. */
 function violations(dir: string, other: string, allowed: (file: string) => string[]): string[] {
   const out: string[] = [];
@@ -23,7 +30,7 @@ function violations(dir: string, other: string, allowed: (file: string) => strin
     const src = readFileSync(path.join(PROJECT_ROOT, file), "utf8");
     for (const spec of new Set([...specifiersOf(src), ...pathLiterals(src)])) {
       if (spec.startsWith("<computed")) {
-        if (file.startsWith("workloads/")) out.push(`${file}: ${spec} (a computed import cannot be checked: use a string literal)`);
+        if (file.startsWith("workloads/") && !inOwnSubfolder(spec)) out.push(`${file}: ${spec} (a computed import cannot be checked: use a string literal)`);
         continue;
       }
       const target = moduleOf(file, spec);

@@ -1,6 +1,7 @@
 // The workload registry, browser-safe: every workload's definition (workloads/<kind>/definition.ts). The
 // form, the API, the CLI, the reproducing command, compare and the importer list workloads from here only.
-// Adding a workload: its folder, one line here and one in workloads/runners.ts.
+// Adding a workload: its folder (definition.ts, runner.ts, testing.ts) and its entry here, nothing else: the
+// server finds its runner in the folder of its kind (workloads/runners.ts).
 import type { z } from "zod";
 import { cache } from "./cache/definition";
 import { jobqueue } from "./jobqueue/definition";
@@ -20,6 +21,10 @@ const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed, inserts
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;
 export type WorkloadInput = z.input<(typeof BUILT_IN)[number]["params"]>;
 export type WorkloadKind = WorkloadConfig["kind"];
+
+/** The built-in workloads' kinds: each is also its folder's name (workloads/<kind>/, where workloads/runners.ts
+ *  finds its runner). */
+export const builtInKinds = (): readonly string[] => BUILT_IN.map((d) => d.kind);
 
 let definitions: readonly WorkloadDefinition[] = BUILT_IN as unknown as readonly WorkloadDefinition[];
 

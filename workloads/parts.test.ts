@@ -8,10 +8,10 @@ import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { owned, partPacing, partsProblem } from "../lib/workloads/parts";
 import { instance } from "./exercise/split";
 import { definitionOf } from "./index";
-import { WORKLOADS } from "./runners";
+import { builtInKinds } from "./index";
 
 test("the eight workloads of Yong's and DBOS's studies declare how they split (pub/sub and the queue too)", () => {
-  const without = Object.keys(WORKLOADS).filter((kind) => !definitionOf({ kind } as WorkloadConfig).parts);
+  const without = builtInKinds().filter((kind) => !definitionOf({ kind } as WorkloadConfig).parts);
   assert.deepEqual(without, []);
 });
 
@@ -35,10 +35,10 @@ test("a config that cannot split says how many it has and which field to raise",
   }
 });
 
-test("a part's virtual users keep their global numbers: part 1 of 3 runs VUs 1, 4, 7 of 9", () => {
+test("a part's virtual users keep their global numbers: part 1 of 3 runs VUs 1, 4, 7 of 9", async () => {
   assert.deepEqual(owned(9, { index: 1, of: 3 }), [1, 4, 7]);
   const config = WorkloadConfig.parse({ kind: "cache", vus: 9, pool: 3, processes: 3 });
-  const { run } = instance(config, { index: 1, of: 3 });
+  const { run } = await instance(config, { index: 1, of: 3 });
   assert.deepEqual(run.roles, ["pool 1"]);
   assert.equal(partPacing(config, { index: 1, of: 3 }).virtualUsers, 3);
 });

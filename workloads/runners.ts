@@ -1,45 +1,45 @@
-// The runner registry (server-only): each workload's setup, loops and verification (workloads/<kind>/runner.ts)
-// and the hooks its tests provoke faults with (workloads/<kind>/testing.ts, loaded by tests only). Adding a
-// workload: its folder, one line here and one in workloads/index.ts (the browser-safe list of definitions);
-// workloads/registry.test.ts names what a workload folder lacks. Tests add workloads of their own with
-// registerWorkloadEntry (fixtures/workloads/).
-import type { WorkloadConfig, WorkloadKind } from "../lib/workloads/config";
+// The runner registry (server-only). A built-in workload's server half lives in its folder, under the kind its
+// definition registers in workloads/index.ts: workloads/<kind>/runner.ts exports its WorkloadModule (setup, loops,
+// verification) and workloads/<kind>/testing.ts the hooks its tests provoke faults with (loaded by tests only).
+// So adding a workload is its folder and one line in workloads/index.ts; workloads/registry.test.ts names what a
+// folder lacks. Tests add workloads of their own with registerWorkloadEntry (fixtures/workloads/).
+import type { WorkloadConfig } from "../lib/workloads/config";
 import type { WorkloadHooks } from "./hooks";
-import { registerWorkload } from "./index";
-import { cache } from "./cache/runner";
-import { jobqueue } from "./jobqueue/runner";
-import { inserts } from "./inserts/runner";
-import { pubsub } from "./pubsub/runner";
-import { mixed } from "./mixed/runner";
-import { notify } from "./notify/runner";
-import { queue } from "./queue/runner";
-import { search } from "./search/runner";
-import { queuedWorkflows } from "./queued-workflows/runner";
+import { builtInKinds, registerWorkload } from "./index";
 import { queuesCliSweep } from "./queued-workflows/sweep";
 import type { CliSweep, WorkloadModule } from "./runtime";
 import type { WorkloadDefinition } from "./types";
-import { workflows } from "./workflows/runner";
 
-/** A workload's server half: its runner, and its test hooks (a module exporting `hooks`), loaded when a test asks. */
+/** A workload's server half: its runner, and its test hooks (loaded when a test asks). */
 export interface WorkloadEntry<C extends WorkloadConfig = WorkloadConfig> {
   runner: WorkloadModule<C>;
   testing: () => Promise<{ hooks: WorkloadHooks }>;
 }
 
-type Entries = { [K in WorkloadKind]: WorkloadEntry<Extract<WorkloadConfig, { kind: K }>> };
+/** The built-in workloads' entries, each loaded from its folder once, when a run or a test first asks for it. */
+const builtIn = new Map<string, Promise<WorkloadEntry>>();
 
-export const WORKLOADS: Entries = {
-  pubsub: { runner: pubsub, testing: () => import("./pubsub/testing") },
-  queue: { runner: queue, testing: () => import("./queue/testing") },
-  cache: { runner: cache, testing: () => import("./cache/testing") },
-  jobqueue: { runner: jobqueue, testing: () => import("./jobqueue/testing") },
-  search: { runner: search, testing: () => import("./search/testing") },
-  notify: { runner: notify, testing: () => import("./notify/testing") },
-  mixed: { runner: mixed, testing: () => import("./mixed/testing") },
-  inserts: { runner: inserts, testing: () => import("./inserts/testing") },
-  workflows: { runner: workflows, testing: () => import("./workflows/testing") },
-  "queued-workflows": { runner: queuedWorkflows, testing: () => import("./queued-workflows/testing") },
-};
+/**
+ * A built-in workload's entry, from its folder. Only a kind workloads/index.ts lists is looked up, so a kind is
+ * never a path. The template's folder and file names are literal, which lets the part's bundle (runner/parts/
+ * part-entry.ts: esbuild) carry every workload's runner.
+ */
+function builtInEntry(kind: string): Promise<WorkloadEntry> | undefined {
+  if (!builtInKinds().includes(kind)) return undefined;
+  let entry = builtIn.get(kind);
+  if (!entry) {
+    entry = import(`./${kind}/runner.ts`).then((mod: Record<string, unknown>) => {
+      const runner = Object.values(mod).find((v): v is WorkloadModule => isModuleOf(kind, v));
+      if (!runner) throw new Error(`workloads/${kind}/runner.ts exports no workload module of kind "${kind}" ({ kind, writerCount, create })`);
+      return { runner, testing: () => import(`./${kind}/testing.ts`) };
+    });
+    builtIn.set(kind, entry);
+  }
+  return entry;
+}
+
+const isModuleOf = (kind: string, v: unknown): boolean =>
+  typeof v === "object" && v !== null && (v as WorkloadModule).kind === kind && typeof (v as WorkloadModule).create === "function";
 
 /** A whole workload in one registration: its definition, its runner and its test hooks (a fixture's folder). */
 export interface WorkloadRegistration {
@@ -62,13 +62,14 @@ export function registerWorkloadEntry(r: WorkloadRegistration): () => void {
   };
 }
 
-/** The server half of a registered workload, built in or added. */
-export function workloadEntry(kind: string): WorkloadEntry | undefined {
-  return (WORKLOADS as Record<string, WorkloadEntry>)[kind] ?? added.get(kind);
+/** The server half of a registered workload, built in (from its folder) or added; undefined when none is. */
+export async function workloadEntry(kind: string): Promise<WorkloadEntry | undefined> {
+  return added.get(kind) ?? (await builtInEntry(kind));
 }
 
-export function workloadFor<C extends WorkloadConfig>(config: C): WorkloadModule<C> {
-  const entry = workloadEntry(config.kind);
+/** The runner of a parsed config's workload (a config is only ever parsed by a registered schema). */
+export async function runnerOf<C extends WorkloadConfig>(config: C): Promise<WorkloadModule<C>> {
+  const entry = await workloadEntry(config.kind);
   if (!entry) throw new Error(`no runner for a "${config.kind}" workload is registered`);
   return entry.runner as unknown as WorkloadModule<C>;
 }

@@ -9,7 +9,7 @@ import { type PartOfRun, partPacing } from "../lib/workloads/parts";
 import { clock, openClient, Pacer, RunStats, type TargetClient } from "../runner/core";
 import { RunControl, RunFootprint, RunnerLoadMeter, runLoad, sharedTimeline, writerIndexOf } from "../runner/harness";
 import { type Ledger, runRoles, type WorkloadRun, type WorkloadVerification } from "./runtime";
-import { workloadFor } from "./runners";
+import { runnerOf } from "./runners";
 
 export interface DrivenPart {
   part: PartOfRun;
@@ -43,7 +43,7 @@ export async function driveParts(
   boundMs = 60_000,
 ): Promise<DrivenParts> {
   const config = WorkloadConfig.parse({ ...input, processes: n });
-  const module = workloadFor(config);
+  const module = await runnerOf(config);
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   const schemaName = `pgbb_parts_${randomBytes(4).toString("hex")}`;
@@ -56,7 +56,7 @@ export async function driveParts(
     const pacer = new Pacer(partPacing(config, part), stats);
     const ctx = { config: config as never, schema, stats, pacer, writersStop: control.writersStop, readersStop: control.readersStop };
     const run = module.create({ ...ctx, fatal: control.fail, log: () => undefined, footprint, ...(part ? { part } : {}) });
-    return { run, control, stats, pacer, part };
+    return { run, control, stats, pacer, part, writers: module.writerCount(config as never, part) };
   };
   const coordinator = instance();
   await coordinator.run.setup(admin);
@@ -94,7 +94,7 @@ export async function driveParts(
   };
 }
 
-type PartInstance = { run: WorkloadRun; control: RunControl; stats: RunStats; pacer: Pacer; part?: PartOfRun };
+type PartInstance = { run: WorkloadRun; control: RunControl; stats: RunStats; pacer: Pacer; part?: PartOfRun; writers: number };
 
 /**
  * Every part's load at once: one start once every part's readers started, the measured window until `enough`
@@ -117,7 +117,7 @@ async function loadParts(
   const window = { ...config, warmupSeconds: 0, durationSeconds: boundMs / 1000 } as WorkloadConfig;
   await Promise.all(
     parts.map(async (p, i) => {
-      const writers = workloadFor(config).writerCount(config as never, p.part);
+      const writers = p.writers;
       const meter = new RunnerLoadMeter();
       try {
         await runLoad({

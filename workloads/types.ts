@@ -1,6 +1,6 @@
 // What a workload declares about itself, browser-safe (no node: or pg imports): the form, the API, the CLI,
 // the reproducing command, compare and the importer all read a workload from this, so adding one is one
-// folder (workloads/<kind>/definition.ts + runner.ts) and one line in each registry.
+// folder (workloads/<kind>/: definition.ts, runner.ts, testing.ts) and its entry in workloads/index.ts.
 import type { z } from "zod";
 import type { Pacing } from "../runner/core";
 import type { BackoffMode } from "./fields";

@@ -3,16 +3,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RunStats } from "../../runner/core/stats";
-import { workloadFor } from "../../workloads/runners";
+import { runnerOf } from "../../workloads/runners";
 import { brokerOperations, runRoles } from "../../workloads/runtime";
 import { csvColumns, samplesToCsv } from "./samples-csv";
 import type { Sample } from "../measurement/sample";
 import { payloadBytesOf, WorkloadConfig } from "../workloads/config";
 
 /** Two samples of a short run of `config`, as the runner makes them (its own stats, its own group names). */
-function samplesOf(config: WorkloadConfig): Sample[] {
+async function samplesOf(config: WorkloadConfig): Promise<Sample[]> {
   let now = 0;
-  const stats = new RunStats(runRoles.groups(workloadFor(config), config), payloadBytesOf(config) ?? 0, () => now);
+  const stats = new RunStats(runRoles.groups(await runnerOf(config), config), payloadBytesOf(config) ?? 0, () => now);
   const ops = brokerOperations(stats);
   const out: Sample[] = [];
   for (let seq = 0; seq < 2; seq++) {
@@ -48,8 +48,8 @@ for (const input of [
   { kind: "pubsub", writers: 2, partitions: 2, consumerGroups: 3 },
   { kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 100 },
 ] as const) {
-  test(`${input.kind}: every column name is unique and the counts are told apart`, () => {
-    const csv = samplesToCsv(samplesOf(WorkloadConfig.parse(input)), input.kind);
+  test(`${input.kind}: every column name is unique and the counts are told apart`, async () => {
+    const csv = samplesToCsv(await samplesOf(WorkloadConfig.parse(input)), input.kind);
     const [header, first] = csv
       .trim()
       .split("\n")
@@ -72,8 +72,8 @@ for (const input of [
   });
 }
 
-test("telemetry columns follow the errors only when the run has telemetry; a second without a reading leaves them empty", () => {
-  const samples = samplesOf(WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1 }));
+test("telemetry columns follow the errors only when the run has telemetry; a second without a reading leaves them empty", async () => {
+  const samples = await samplesOf(WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1 }));
   const plain = samplesToCsv(samples, "queue").split("\n")[0].split(",");
   assert.equal(plain[plain.length - 1], "errors");
   samples[1].metrics.telemetry = {

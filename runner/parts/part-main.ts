@@ -9,7 +9,7 @@ import os from "node:os";
 import { RunSummary } from "../../lib/measurement/summary";
 import { definitionOf, payloadBytesOf, WorkloadConfig } from "../../lib/workloads/config";
 import { type PartOfRun, partPacing } from "../../lib/workloads/parts";
-import { workloadFor } from "../../workloads/runners";
+import { runnerOf } from "../../workloads/runners";
 import { runRoles, type WorkloadRun } from "../../workloads/runtime";
 import { RunFootprint } from "../core/footprint";
 import { runLoad, writerIndexOf } from "../load";
@@ -88,7 +88,7 @@ async function runPart(m: RunMessage) {
   const config = WorkloadConfig.parse(m.config);
   const part: PartOfRun = m.part;
   const log = (line: string) => process.stderr.write(`part ${part.index}: ${line}\n`);
-  const module = workloadFor(config);
+  const module = await runnerOf(config);
   const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   const pacer = new Pacer(partPacing(config, part), stats);
   const nWriters = module.writerCount(config as never, part);

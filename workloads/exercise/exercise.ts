@@ -33,10 +33,10 @@ interface Target {
 /** The suite's checks of one registered workload, as node:test tests under its name. */
 export function exercise(kind: string, family: Family, target: () => Target) {
   const def = workloadDefinition(kind);
-  const entry = workloadEntry(kind);
   describe(`exercise(${kind})`, () => {
     let hooks: WorkloadHooks;
     before(async () => {
+      const entry = await workloadEntry(kind);
       if (!def || !entry) throw new Error(`${kind}: registered ${def ? "without a runner" : "without a definition"}`);
       hooks = (await entry.testing()).hooks;
     });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { WorkloadConfig } from "../../lib/workloads/config";
 import { OpenLoop, Pacer, Stopper, type TargetClient } from "../../runner/core";
 import { FakeClock } from "../../runner/harness";
-import { workloadFor } from "../runners";
+import { runnerOf } from "../runners";
 import { type Pacing, type WorkloadDefinition, writeBatchOf } from "../types";
 import { ConnectionPool } from "../yong/driver";
 
@@ -180,7 +180,7 @@ export async function pacingOnFakeClock(def: WorkloadDefinition) {
     const pacing = def.pacing(c);
     const want = pacing;
     const where = `${def.kind}, preset ${preset.id} (${pacing.kind})`;
-    const loops = workloadFor(c).writerCount(c as never);
+    const loops = (await runnerOf(c)).writerCount(c as never);
     const n = writeBatchOf(def, c);
     const start = new FakeClock().now();
     if (want.kind === "throttle" || want.kind === "open-loop") {

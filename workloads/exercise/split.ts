@@ -8,13 +8,13 @@ import { type PartOfRun, partPacing, partsProblem } from "../../lib/workloads/pa
 import { clock, Pacer, RunStats, Stopper } from "../../runner/core";
 import { RunFootprint } from "../../runner/harness";
 import type { WorkloadHooks } from "../hooks";
-import { workloadFor } from "../runners";
+import { runnerOf } from "../runners";
 import type { WorkloadDefinition } from "../types";
 import { runRoles } from "../runtime";
 
 /** A workload's run instance for `part` (none: the whole run), built as the engine builds it, never started. */
-export function instance(config: WorkloadConfig, part?: PartOfRun) {
-  const module = workloadFor(config);
+export async function instance(config: WorkloadConfig, part?: PartOfRun) {
+  const module = await runnerOf(config);
   const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
   const ctx = {
     config: config as never,
@@ -34,14 +34,14 @@ export function instance(config: WorkloadConfig, part?: PartOfRun) {
 const sorted = (a: string[]) => [...a].sort();
 
 /** One config over 1 … min(4, max) parts. */
-function splitsExactly(def: WorkloadDefinition, config: WorkloadConfig) {
+async function splitsExactly(def: WorkloadDefinition, config: WorkloadConfig) {
   const parts = def.parts!;
   const max = parts.max(config as never);
-  const whole = instance(config);
+  const whole = await instance(config);
   const pacing = partPacing(config);
   for (let n = 1; n <= Math.min(4, max); n++) {
     const ps = Array.from({ length: n }, (_, index) => ({ index, of: n }));
-    const runs = ps.map((p) => instance({ ...config, processes: n } as WorkloadConfig, p));
+    const runs = await Promise.all(ps.map((p) => instance({ ...config, processes: n } as WorkloadConfig, p)));
     const what = `${JSON.stringify(config)} over ${n}`;
     assert.deepEqual(sorted(runs.flatMap((r) => r.run.roles)), sorted(whole.run.roles), `${what}: roles`);
     // Writers come first in a part's roles: its writers are the whole run's writers, each once.
@@ -66,12 +66,12 @@ function splitsExactly(def: WorkloadDefinition, config: WorkloadConfig) {
 }
 
 /** Where it splits: its presets and its hooks' configs split exactly; one of them has room for 3 parts or more. */
-export function splitsOverParts(def: WorkloadDefinition, hooks: WorkloadHooks) {
+export async function splitsOverParts(def: WorkloadDefinition, hooks: WorkloadHooks) {
   if (!def.parts) return;
   const configs = [...def.presets.map((p) => p.config), ...(hooks.splits ?? []).map((s) => ({ ...s, kind: def.kind }))].map((c) => WorkloadConfig.parse(c));
   assert.ok(
     configs.some((c) => def.parts!.max(c as never) >= 3),
     `${def.kind}: no preset and no config of its hooks' splits has room for 3 parts (add one to its testing.ts)`,
   );
-  for (const c of configs) splitsExactly(def, c);
+  for (const c of configs) await splitsExactly(def, c);
 }
