@@ -1,6 +1,6 @@
 // DBOS's durable workflows started directly (server-only): the library's statements (workloads/dbos/
 // statements.ts) on its workflow_status and operation_outputs tables in the chosen profile, one workflow per
-// slot of a fixed timetable (workloads/dbos/open-loop.ts). Each transaction is its own BEGIN … COMMIT, as
+// slot of a fixed timetable (the core's open loop, runner/core/open-loop.ts). Each transaction is its own BEGIN … COMMIT, as
 // the library sends it; a workflow's transactions run back to back on the connection that took it (the
 // library checks a connection out of its pool per transaction: the same commits and round trips).
 import { randomBytes, randomUUID } from "node:crypto";
@@ -31,24 +31,18 @@ function statementsOf(profile: DbosProfile, schema: string) {
   };
 }
 
-function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
-  const { config: c, schema, stats } = ctx;
-  const current = c.profile === "current";
-  const sql = statementsOf(c.profile, schema);
-  // Each transaction that writes is a write; a workflow's latency from its schedule is the pacer's (its slot).
-  const writeOp = stats.op("write");
-  const workflowOp = stats.op("workflow");
-  const readOp = stats.op("stepRead");
-  // One executor per run, as each benchmark process's DBOS launches with executor_id = uuid7(); the
-  // application version is a 32-hex hash of the code in the library.
-  const executorId = uuid7();
-  const appVersion = randomBytes(16).toString("hex");
-  const name = c.steps > 0 ? VALUES.stepWorkflowName : VALUES.workflowName;
-  let started = 0;
-  let completed = 0;
-  const notes: string[] = [];
+/** Who starts the run's workflows: one executor per run, as each benchmark process's DBOS launches with
+ *  executor_id = uuid7(); the application version is a 32-hex hash of the code in the library. */
+interface Starter {
+  current: boolean;
+  name: string;
+  executorId: string;
+  appVersion: string;
+}
 
-  const startValues = (id: string) => [
+/** The start statement's values for workflow `id`, in the profile's column order. */
+function startValues(id: string, { current, name, executorId, appVersion }: Starter): unknown[] {
+  return [
     id,
     "PENDING",
     name,
@@ -78,6 +72,25 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
       ? ["null", null, null, false, VALUES.applicationName, executorId, VALUES.msPerSecond] // attributes … application_name; ON CONFLICT arm
       : [executorId, VALUES.msPerSecond, "ENQUEUED", "DELAYED", 0]), // ON CONFLICT arm: executor, ms, the CASE's statuses and increment
   ];
+}
+
+function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
+  const { config: c, schema, stats } = ctx;
+  const current = c.profile === "current";
+  const sql = statementsOf(c.profile, schema);
+  // Each transaction that writes is a write; a workflow's latency from its schedule is the pacer's (its slot).
+  const writeOp = stats.op("write");
+  const workflowOp = stats.op("workflow");
+  const readOp = stats.op("stepRead");
+  const starter: Starter = {
+    current,
+    name: c.steps > 0 ? VALUES.stepWorkflowName : VALUES.workflowName,
+    executorId: uuid7(),
+    appVersion: randomBytes(16).toString("hex"),
+  };
+  let started = 0;
+  let completed = 0;
+  const notes: string[] = [];
 
   /** One transaction: BEGIN, the statements, COMMIT (three round trips or more, as the library). */
   const tx = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[]) => {
@@ -97,7 +110,7 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     let what = "start";
     let wrote = false;
     try {
-      await write(tc.client, S.BEGIN, [{ text: sql.start, values: startValues(id) }]);
+      await write(tc.client, S.BEGIN, [{ text: sql.start, values: startValues(id, starter) }]);
       started++;
       for (let n = 1; n <= c.steps; n++) {
         what = `step ${n} read`;
@@ -154,46 +167,56 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
       completed = ledgers.reduce((n, l) => n + Number(l.completed), 0);
       absorbed = mergeOpenLoopResults(ledgers.map((l) => l.loop as OpenLoopResult));
     },
-    async verify(admin: pg.Client): Promise<WorkloadVerification> {
-      const r = absorbed ?? loop.result();
-      notes.push(...drainNotes(r, "workflow"));
-      const { rows } = await admin.query<{ n: string; success: string; not_final: string; outputs: string }>(
-        `SELECT (SELECT count(*) FROM ${schema}.workflow_status) AS n,
+    verify: (admin: pg.Client) => {
+      notes.push(...drainNotes(absorbed ?? loop.result(), "workflow"));
+      return verifyWorkflows(admin, schema, c.steps, { started, completed });
+    },
+  };
+}
+
+/** The table against what the run counted: every start and completion it counted as committed is there, every
+ *  workflow is final, and each finished one has its step checkpoints. */
+async function verifyWorkflows(
+  admin: pg.Client,
+  schema: string,
+  steps: number,
+  { started, completed }: { started: number; completed: number },
+): Promise<WorkloadVerification> {
+  const { rows } = await admin.query<{ n: string; success: string; not_final: string; outputs: string }>(
+    `SELECT (SELECT count(*) FROM ${schema}.workflow_status) AS n,
                 (SELECT count(*) FROM ${schema}.workflow_status WHERE status = 'SUCCESS') AS success,
                 (SELECT count(*) FROM ${schema}.workflow_status WHERE status IS DISTINCT FROM 'SUCCESS') AS not_final,
                 (SELECT count(*) FROM ${schema}.operation_outputs o JOIN ${schema}.workflow_status w USING (workflow_uuid)
                   WHERE w.status = 'SUCCESS') AS outputs`,
-      );
-      const n = Number(rows[0].n);
-      const success = Number(rows[0].success);
-      const notFinal = Number(rows[0].not_final);
-      const outputs = Number(rows[0].outputs);
-      const fmt = (x: number) => x.toLocaleString("en-US");
-      const problems: string[] = [];
-      if (n !== started) problems.push(`workflow_status holds ${fmt(n)} workflows but ${fmt(started)} starts were counted as committed`);
-      if (success !== completed) problems.push(`${fmt(success)} workflows are SUCCESS but ${fmt(completed)} completions were counted as committed`);
-      if (notFinal > 0) {
-        const failed = started - completed;
-        problems.push(
-          `${countWords(notFinal, "workflow")} ${agree(notFinal, "are", "is")} not final (status other than SUCCESS)${failed > 0 ? `; ${fmt(failed)} failed after their start (errors counted)` : ""}`,
-        );
-      }
-      if (outputs !== success * c.steps)
-        problems.push(`the ${fmt(success)} finished workflows have ${fmt(outputs)} step checkpoints, not ${fmt(success * c.steps)} (${c.steps} each)`);
-      return {
-        ok: problems.length === 0,
-        checked: n,
-        problems,
-        facts: [
-          { name: "workflows in workflow_status", value: n, ok: n === started },
-          { name: "starts committed", value: started, ok: n === started },
-          { name: "SUCCESS", value: success, ok: success === completed },
-          { name: "completions committed", value: completed, ok: success === completed },
-          { name: "not final", value: notFinal, ok: notFinal === 0 },
-          { name: "step checkpoints", value: outputs, ok: outputs === success * c.steps },
-        ],
-      };
-    },
+  );
+  const n = Number(rows[0].n);
+  const success = Number(rows[0].success);
+  const notFinal = Number(rows[0].not_final);
+  const outputs = Number(rows[0].outputs);
+  const fmt = (x: number) => x.toLocaleString("en-US");
+  const problems: string[] = [];
+  if (n !== started) problems.push(`workflow_status holds ${fmt(n)} workflows but ${fmt(started)} starts were counted as committed`);
+  if (success !== completed) problems.push(`${fmt(success)} workflows are SUCCESS but ${fmt(completed)} completions were counted as committed`);
+  if (notFinal > 0) {
+    const failed = started - completed;
+    problems.push(
+      `${countWords(notFinal, "workflow")} ${agree(notFinal, "are", "is")} not final (status other than SUCCESS)${failed > 0 ? `; ${fmt(failed)} failed after their start (errors counted)` : ""}`,
+    );
+  }
+  if (outputs !== success * steps)
+    problems.push(`the ${fmt(success)} finished workflows have ${fmt(outputs)} step checkpoints, not ${fmt(success * steps)} (${steps} each)`);
+  return {
+    ok: problems.length === 0,
+    checked: n,
+    problems,
+    facts: [
+      { name: "workflows in workflow_status", value: n, ok: n === started },
+      { name: "starts committed", value: started, ok: n === started },
+      { name: "SUCCESS", value: success, ok: success === completed },
+      { name: "completions committed", value: completed, ok: success === completed },
+      { name: "not final", value: notFinal, ok: notFinal === 0 },
+      { name: "step checkpoints", value: outputs, ok: outputs === success * steps },
+    ],
   };
 }
 
