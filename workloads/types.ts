@@ -3,7 +3,7 @@
 // folder (workloads/<kind>/definition.ts + runner.ts) and one line in each registry.
 import type { z } from "zod";
 import type { Pacing } from "../runner/core";
-import type { BackoffMode } from "./fields";
+import type { BackoffMode } from "../lib/backoff";
 
 /** How a run is paced: the engine core's declaration (runner/core/pacing.ts), which a definition returns. */
 export type { Pacing };
