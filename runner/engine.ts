@@ -13,7 +13,8 @@ import { runnerOf } from "../workloads/runners";
 import { drainLimitOf, loadHere } from "./local-load";
 import { coordinate } from "./parts/coordinator";
 import { CANCEL_DEADLINE_MS, cancelOnAbort, type EngineOptions, newRunContext, RunCancelled, type RunContext } from "./run-context";
-import { closeRun, failedRun, type LoadOutcome, preflight, setup, teardown, verify } from "./run-steps";
+import type { LoadOutcome } from "./load-outcome";
+import { closeRun, failedRun, preflight, setup, teardown, verify } from "./run-steps";
 
 export { isLocalAddress } from "./run-summary";
 export {

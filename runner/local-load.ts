@@ -15,7 +15,7 @@ import { RunnerLoadMeter } from "./load-meter";
 import { LOOP_STATEMENT_TIMEOUT_MS, openClients } from "./core/pg/pgclient";
 import { scheduleWatchOf } from "./run-control";
 import type { EngineSample, RunContext } from "./run-context";
-import type { LoadOutcome } from "./run-steps";
+import type { LoadOutcome } from "./load-outcome";
 import { ownSummary } from "./run-summary";
 import type { RunStats } from "./core/stats";
 import { TelemetryRecorder } from "./telemetry/recorder";

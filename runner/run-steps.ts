@@ -2,32 +2,24 @@
 // runWorkload runs them in order over one RunContext, ./run-context.ts):
 //   preflight — connect, check the target may be written and has room, watch its disks;
 //   setup     — the run's schema (locked, commented) and the workload's own setup;
-//   (load     — ./local-load.ts here, or runner/parts/coordinator.ts over parts)
+//   (load     — ./local-load.ts here, or runner/parts/coordinator.ts over parts: a ./load-outcome.ts LoadOutcome)
 //   verify    — the workload's checks on the target (from every part's ledger), then the run's summary;
 //   teardown  — the run's footprint undone and its schema dropped; and, on a failure, the loops stopped first.
 import type pg from "pg";
 import { RunSummary } from "../lib/measurement/summary";
-import type { Verification } from "../lib/measurement/verification";
 import { budgetProblem, readBudget } from "../lib/targets/capacity";
 import { controlStoreProblem, readTargetFacts, type ServerIdentity } from "../lib/targets/connect";
 import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import { definitionOf, type WorkloadConfig } from "../lib/workloads/config";
 import { diskOf } from "../platform/disk";
-import { type Ledger, runRoles } from "../workloads/runtime";
+import { runRoles } from "../workloads/runtime";
+import type { LoadOutcome } from "./load-outcome";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { TargetUnresponsive } from "./pg/liveness";
 import { closeClient, openClient } from "./core/pg/pgclient";
 import { RunCancelled, type RunContext, verificationError } from "./run-context";
 import { isLocalAddress, type TargetFacts } from "./run-summary";
 import { schemaComment, schemaLock } from "./sweep";
-
-/** What a load leaves for the verify step. */
-export interface LoadOutcome {
-  /** The parts' ledgers, for the run's own instance to absorb before it verifies (absent: the load ran here). */
-  ledgers?: Ledger[];
-  /** The run's summary, once verified (unreadAtEnd: what the verification found left unread). */
-  summarize(verification: Verification, unreadAtEnd: number): Promise<RunSummary>;
-}
 
 /** Connects, checks the target, and starts watching the disks the run fills. */
 export async function preflight(ctx: RunContext): Promise<void> {

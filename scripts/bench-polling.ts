@@ -30,7 +30,7 @@ import { latencyOf, throughputOf } from "../lib/measurement/operations";
  * What the reference tool (pg-queue-pubsub-benchmark at commit 8164907, built with go1.26.8) put on PostgreSQL 15
  * on a 2-core Linux machine in these two configurations, 20 s each, counted with pg_stat_statements and
  * pg_stat_database reset between runs. Source: the project's measurements of the reference tool's real behaviour
- * (kept with its methodology notes, "What the target sees: side by side"); docs/measurement.md, item 7.
+ * (docs/measurement.md, item 7).
  */
 const REFERENCE = {
   /** Each run's length and readers (both configurations have 4 readers in all). */
@@ -41,7 +41,7 @@ const REFERENCE = {
 };
 
 // The reference tool's two workloads (lib/workloads/config.ts toolWorkloads: its queue, and its fan-out mode whose
-// reads are per consumer group), in the configurations measured-behaviour.md measured.
+// reads are per consumer group), in the configurations whose reference-tool figures are above.
 /** The polling workloads this script measures. */
 const TOOL = toolWorkloads();
 type Mode = "queue" | "fanout";

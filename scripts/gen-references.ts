@@ -1,7 +1,7 @@
 // Regenerates lib/references/references.data.json from the dataset of the published results
 // (fixtures/kozlovski/published-results.json, a copy of the published dataset), keeping what the app shows and compares:
 // hardware, Postgres version and settings, client config, per-run final numbers, the averaged headline
-// and the sources. Caveats are written by hand in lib/references/references.ts (they come from methodology.md §6).
+// and the sources. Caveats are written by hand in lib/references/references.ts, each naming its source.
 //   node --import tsx scripts/gen-references.ts [path/to/published-results.json]
 // lib/references/references.test.ts checks every figure of the generated file against that dataset again.
 import { readFileSync, writeFileSync } from "node:fs";

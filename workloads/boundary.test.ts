@@ -58,7 +58,7 @@ const PACING_CALLS: [RegExp, string][] = [
   [/\b(?:throttle|timetable)\s*\.\s*next\s*\(/i, "takes due times from a timetable (throttle.next)"],
   [/\brecordScheduled\b/, "records latency from the schedule itself (recordScheduled)"],
   [/\bwriterLagMs\b/, "computes a writer's lag behind its share (writerLagMs)"],
-  // The recorder times an operation from its send to its answer (runner/operation.ts Operation.send, answered,
+  // The recorder times an operation from its send to its answer (runner/core/operation.ts Operation.send, answered,
   // timed); a workload marks those points and times only a delivery it alone sees (Operation.span).
   [/\.\s*latency\s*\.\s*record\s*\(/, "records a latency it timed itself (latency.record: mark send and answer instead)"],
   [/\bslot\s*\.\s*answered\s*\(/, "reports an item to the pacer itself (slot.answered: give the slot to Operation.answered)"],

@@ -266,23 +266,23 @@ export function sharedParts(c: { payloadBytes: number; throttleWritesPerSec: num
   return parts;
 }
 
-/**
- * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
- * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
- * runner stores (runner/core/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
- */
-/** Pacing of a workload whose writes go through the engine's throttle (`throttleWritesPerSec`; 0 = unthrottled). */
 /** The write limit as the knob a ceiling search raises (the rate throttlePacing paces at). */
 export const throttleKnob = (): RateKnob => ({
   fields: ["throttleWritesPerSec"],
   set: (c, perSecond) => ({ ...c, throttleWritesPerSec: perSecond }),
 });
 
+/** Pacing of a workload whose writes go through the engine's throttle (`throttleWritesPerSec`; 0 = unthrottled). */
 export function throttlePacing(c: { throttleWritesPerSec: number }, unit: string, operation = "write"): Pacing {
   const t = c.throttleWritesPerSec;
   return t > 0 ? { kind: "throttle", targetPerSecond: t, unit, operation, throttleable: true } : { kind: "unpaced", unit, operation, throttleable: true };
 }
 
+/**
+ * The metric model of a message broker (pub/sub and queue): write, read and claim operations, writes also
+ * timed from their schedule under a throttle, end-to-end delivery, and a backlog. The names are the keys the
+ * runner stores (runner/core/stats.ts) and lib/measurement/metrics.ts documents what each latency times.
+ */
 export function brokerMetrics(o: {
   writeSample: string;
   readSample: string;

@@ -3,7 +3,7 @@
 // folder (workloads/<kind>/: definition.ts, runner.ts, testing.ts) and its entry in workloads/index.ts.
 import type { z } from "zod";
 import type { Pacing } from "../runner/core";
-import type { BackoffMode } from "./fields";
+import type { BackoffMode } from "../lib/backoff";
 
 /** How a run is paced: the engine core's declaration (runner/core/pacing.ts), which a definition returns. */
 export type { Pacing };
@@ -221,13 +221,13 @@ export interface MemoryPart {
   fields: string[];
 }
 
-/** Keeps the schema's type, so the registry's union of configs is exact. */
 /** How many of items 0 … n − 1 part `part` owns (i with i mod of = index), as lib/workloads/parts.ts owned(). */
 export const ownedCount = (n: number, part: { index: number; of: number }): number => (part.index < n ? Math.floor((n - 1 - part.index) / part.of) + 1 : 0);
 
 /** A definition's write batch (WorkloadDefinition.writeBatch): one unless it declares more. */
 export const writeBatchOf = <C>(def: { writeBatch?(config: C): number }, config: C): number => def.writeBatch?.(config) ?? 1;
 
+/** Keeps the schema's type, so the registry's union of configs is exact. */
 export const defineWorkload = <S extends z.ZodType, K extends string>(d: WorkloadDefinition<S, K>) => d;
 
 /**

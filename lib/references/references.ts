@@ -44,7 +44,7 @@ export type ReferenceRun = z.infer<typeof ReferenceRun>;
 const Settings = z.record(z.string(), z.string());
 
 export const Caveat = z.object({
-  /** "author": documented by the benchmark's author; "found": found in its code or logs (methodology.md §6). */
+  /** "author": documented by the benchmark's author; "found": found in its code or logs (`source` says where). */
   by: z.enum(["author", "found"]),
   text: z.string(),
   source: z.string().optional(),
@@ -147,7 +147,7 @@ export function sourceUrl(file: string): string {
 
 const IMPERFECTIONS = "results/queue/IMPERFECTIONS.md";
 
-/** Caveats that hold for every scenario (methodology.md §1, §4, §6). */
+/** Caveats that hold for every scenario. */
 const COMMON_CAVEATS: Caveat[] = [
   {
     by: "found",

@@ -1,5 +1,5 @@
 // The exact `npm run bench` command that reproduces a run's config headlessly. Flags are the reference
-// tool's names (methodology.md §1) so a reader of either tool recognises them; --warmup and --target are
+// tool's names (its command-line flags) so a reader of either tool recognises them; --warmup and --target are
 // this product's additions. The runner's CLI (runner/cli.ts) parses exactly these: both come from the
 // workload's field table (workloads/<kind>/definition.ts).
 import { definitionOf, type WorkloadConfig } from "../workloads/config";

@@ -1,4 +1,4 @@
-// One operation's recorder (runner/stats.ts RunStats keeps them by name): its counts per interval, measured window
+// One operation's recorder (./stats.ts RunStats keeps them by name): its counts per interval, measured window
 // and run, and its latency histograms. Every operation is one of these, the broker's write and read as much as a
 // cache's "get" (workloads/types.ts OperationDef): no name is reserved. It times itself (`send` … `answered`), so a
 // workload marks where its statement starts and ends and never reads a clock; nothing here allocates per call.

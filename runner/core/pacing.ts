@@ -56,7 +56,7 @@ export class Slot {
   ) {}
   /** The operation (or one item of it) was sent at `sent` and answered at `done`: the pacer records its latency
    *  from the schedule and, under a throttle, how far this loop is behind its share. Only successful items;
-   *  runner/operation.ts Operation.answered calls it, given the slot. */
+   *  ./operation.ts Operation.answered calls it, given the slot. */
   answered(sent: number, done: number) {
     this.pacer.answered(this, sent, done);
   }

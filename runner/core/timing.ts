@@ -38,7 +38,6 @@ export function setClockCorrection(ms: number): void {
 export const E2E_CLOCK =
   "runner monotonic clock (performance.timeOrigin + performance.now()) of the single runner process: the writer stamps it into each payload's first 8 bytes just before BEGIN, the reader subtracts it from the same clock when it has the row; no server or cross-machine clock is involved";
 
-/** A stop signal that loops poll and sleepers wake on. */
 /** Tests only: blocks the event loop for `forMs` of every `everyMs` (a runner that is itself the bottleneck). */
 export function busyWaitForTest(b: { everyMs: number; forMs: number } | undefined): { stop(): void } {
   if (!b) return { stop: () => undefined };
@@ -49,6 +48,7 @@ export function busyWaitForTest(b: { everyMs: number; forMs: number } | undefine
   return { stop: () => clearInterval(every) };
 }
 
+/** A stop signal that loops poll and sleepers wake on. */
 export class Stopper {
   stopped = false;
   private waiters = new Set<() => void>();

@@ -16,7 +16,7 @@ import { paceInputOf } from "../../lib/telemetry/pace-rules";
 import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { Ledger, WorkloadRun } from "../../workloads/runtime";
 import type { Verification } from "../../lib/measurement/verification";
-import type { LoadOutcome } from "../run-steps";
+import type { LoadOutcome } from "../load-outcome";
 import type { TargetClient } from "../core/pg/pgclient";
 import { PRODUCT_VERSION } from "../../lib/env";
 import { productCommit, type TargetFacts, unreadNote } from "../run-summary";

@@ -1,5 +1,5 @@
 // Cache: the article's cache_entries table (logged or UNLOGGED), prefilled with every key, then gets and sets
-// as single autocommit statements (other-workloads.md §2.1 proposes them; the article does not show its own).
+// as single autocommit statements (the article does not show its own).
 //
 // Verification. Every set writes a value carrying its own write id ("w") and its key's index ("id"). The
 // runner remembers, per key, the sets that may be the key's final value: a set that completed is superseded

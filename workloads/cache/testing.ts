@@ -6,7 +6,7 @@ import { rowDeleted, type WorkloadHooks } from "../hooks";
 
 export const hooks: WorkloadHooks = {
   faults: { loss: rowDeleted("cache_entries", /^1 key missing from cache_entries/) },
-  // Every get and set of every part checked (workloads/part-runs.test.ts checked it before the suite).
+  // Every get and set of every part checked.
   checked: (s) => (s.totals?.operations.get ?? 0) + (s.totals?.operations.set ?? 0),
   // Keys both processes set hold one of their last sets.
   overTwoProcesses: (s) => assert.equal(factOf(s, "the table holds every key"), true),

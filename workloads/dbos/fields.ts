@@ -19,7 +19,7 @@ export const rateField = (unit: string, what: string) =>
     compareLabel: `Target rate (${unit}/s)`,
   });
 
-/** The open loop's pacing (dbos/open-loop.ts): `operation` started at the target rate on a fixed timetable. */
+/** The open loop's pacing (runner/core/open-loop.ts): `operation` started at the target rate on a fixed timetable. */
 export const openLoopPacing = (c: { rate: number }, unit: string, operation: string): Pacing => ({
   kind: "open-loop",
   targetPerSecond: c.rate,

@@ -1,5 +1,5 @@
 // DBOS's raw point inserts (server-only): benchmarks/postgres_insert.py's table and statement, its batches of
-// sequential inserts on a fixed timetable (workloads/dbos/open-loop.ts), and verification that the rows in
+// sequential inserts on a fixed timetable (runner/core/open-loop.ts), and verification that the rows in
 // the table are the inserts counted, each id once.
 import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";

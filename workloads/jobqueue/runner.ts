@@ -1,6 +1,6 @@
-// Job queue: the article's job_queue table, its dequeue statement verbatim, and the operations around it that
-// other-workloads.md §2.2 proposes (the article does not show them): a producer request inserts one job, a
-// consumer request dequeues the oldest pending job and, if it got one, completes it in a second statement.
+// Job queue: the article's job_queue table, its dequeue statement verbatim, and the operations around it
+// (the article does not show them): a producer request inserts one job, a consumer request dequeues the oldest
+// pending job and, if it got one, completes it in a second statement.
 //
 // Verification. The runner keeps the id of every job its producers inserted and of every job its consumers
 // dequeued. At the end each inserted job must be in the table once: completed if a consumer completed it,

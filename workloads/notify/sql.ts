@@ -1,6 +1,5 @@
-// The notify workload's SQL (server-only). The article gives only the trigger (other-workloads.md §2.4); the
-// messages table, the publish statement and the polling query are the reference's proposal, with one change
-// to the polling query, for correctness:
+// The notify workload's SQL (server-only). The article gives only the trigger; the messages table, the publish
+// statement and the polling query are this project's (docs/workloads-yong.md), the polling query made correct:
 //
 // Polling `WHERE id > last` loses messages: a BIGSERIAL id is taken before its transaction commits, so a
 // poll can see id 106 committed while id 105 is still in flight, move past 105 and never read it. Each row

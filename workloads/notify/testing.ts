@@ -7,7 +7,7 @@ import { rowDeleted, type WorkloadHooks } from "../hooks";
 export const hooks: WorkloadHooks = {
   faults: { loss: rowDeleted("messages", /^publisher \d+: published .*, the table holds/) },
   small: (input) => ({ ...input, vus: 4, pool: 2, thinkMs: 0 }),
-  // Every publish of both processes received once by part 0's subscriber (workloads/part-runs.test.ts checked it before the suite).
+  // Every publish of both processes received once by part 0's subscriber.
   checked: (s) => s.totals?.operations.publish ?? 0,
   overTwoProcesses: (s) => assert.equal(factOf(s, "never received"), 0),
   splits: [

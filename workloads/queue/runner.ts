@@ -1,4 +1,4 @@
-// Queue: the reference's SKIP LOCKED work queue (queue/queue_runner.go; methodology.md §3). Writers insert
+// Queue: the reference's SKIP LOCKED work queue (queue/queue_runner.go). Writers insert
 // one row per autocommit statement; readers dequeue one row per transaction (SELECT … FOR UPDATE SKIP LOCKED,
 // DELETE, INSERT into an archive, COMMIT). The SQL is the reference's, schema-qualified, with one fix:
 // created_at/read_at are TIMESTAMPTZ (the reference's TIMESTAMP without time zone makes e2e wrong whenever

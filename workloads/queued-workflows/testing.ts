@@ -6,7 +6,7 @@ import { rowDeleted, type WorkloadHooks } from "../hooks";
 export const hooks: WorkloadHooks = {
   faults: { loss: rowDeleted("workflow_status", /completions lost, or rows changed/, "status = 'SUCCESS'") },
   small: (input) => ({ ...input, enqueuers: 2, workers: 2, executors: 2, pollMs: 50 }),
-  // Every workflow enqueued by both processes checked (workloads/part-runs.test.ts checked it before the suite).
+  // Every workflow enqueued by both processes checked.
   checked: (s) => s.totals?.operations.write ?? 0,
   // Whichever process ran a workflow, it is accounted for: some were completed by the other process.
   overTwoProcesses: (s) => assert.match((s.notes ?? []).join("\n"), /over 2 runner processes: [\d,]+ workflows? (?:were|was) completed by another process/),

@@ -1,6 +1,6 @@
 // The search workload's corpus: generated, deterministic (a seeded PRNG), so every run on every target holds
 // the same articles and verification can prove it (row count and checksum). Yong's article gives neither its
-// corpus nor its terms; the defaults are the reference's proposal (other-workloads.md §2.3): titles of 6-12
+// corpus nor its terms; the defaults are this project's (docs/workloads-yong.md): titles of 6-12
 // words, bodies of 150-400 words drawn Zipf-distributed from a 5,000-word vocabulary, and each search term
 // injected into about 2 % of the articles (into the title a fifth of those times).
 //

@@ -1,5 +1,5 @@
-// The search workload's SQL (server-only). The tables and queries are the article's (other-workloads.md
-// §2.3), schema-qualified, with the term as a parameter:
+// The search workload's SQL (server-only). The tables and queries are the article's, schema-qualified,
+// with the term as a parameter:
 // - baseline: the same `articles` table without search_vector, index or trigger; `SELECT *` with ILIKE on
 //   title and body: every matching row, bodies included, no ranking, no LIMIT (a sequential scan);
 // - modded: search_vector kept by a BEFORE INSERT OR UPDATE trigger, a GIN index, plainto_tsquery + ts_rank,
