@@ -1,4 +1,4 @@
-// What a workload declares for its tests (workloads/<kind>/testing.ts, referenced from its line in
+// What a workload declares for its tests (workloads/<kind>/testing.ts, found in the folder of its kind by
 // workloads/runners.ts), read by the conformance suite every workload passes (workloads/exercise/exercise.ts).
 import type pg from "pg";
 import type { RunSummary } from "../lib/measurement/summary";

@@ -162,7 +162,7 @@ const COMMON_CAVEATS: Caveat[] = [
   {
     by: "found",
     text: "End-to-end latency is the reader's client clock minus the server's now() at the writer's transaction start: two clocks on two machines, no offset correction.",
-    source: "methodology.md §4",
+    source: "the tool's tables: created_at DEFAULT now(), read against the reader's clock",
   },
   {
     by: "author",
