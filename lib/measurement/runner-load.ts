@@ -126,7 +126,9 @@ export interface ClientJudgement {
   checks: ClientCheck[];
 }
 
-const check = (what: string, value: number, threshold: number, unit: string): ClientCheck => ({
+/** A number held against the least it must reach (`value ≥ threshold`), beside it: the client rule's checks and the
+ *  verdict's "≥" evidence (lib/telemetry/verdict-evidence.ts ge) alike. */
+export const atLeast = (what: string, value: number, threshold: number, unit: string): ClientCheck => ({
   what,
   value,
   unit,
@@ -137,18 +139,18 @@ const check = (what: string, value: number, threshold: number, unit: string): Cl
 
 /** CLIENT_RULE on the runner's numbers: saturated or starved, and every number beside its threshold. */
 export function judgeClient(m: ClientMeasures): ClientJudgement {
-  const cpu = m.cpuCores !== undefined ? check("runner CPU, % of one core", 100 * m.cpuCores, 100 * CLIENT_RULE.cpuCores, "%") : undefined;
+  const cpu = m.cpuCores !== undefined ? atLeast("runner CPU, % of one core", 100 * m.cpuCores, 100 * CLIENT_RULE.cpuCores, "%") : undefined;
   const elu =
     m.eventLoopUtilization !== undefined
-      ? check("runner event-loop utilization", m.eventLoopUtilization, CLIENT_RULE.eventLoopUtilization, "ratio")
+      ? atLeast("runner event-loop utilization", m.eventLoopUtilization, CLIENT_RULE.eventLoopUtilization, "ratio")
       : undefined;
   const queued =
     m.runQueueWaitMsPerSec !== undefined
-      ? check("runner's wait for a CPU (runnable, not running)", m.runQueueWaitMsPerSec, CLIENT_RULE.runQueueWaitMsPerSec, "ms/s")
+      ? atLeast("runner's wait for a CPU (runnable, not running)", m.runQueueWaitMsPerSec, CLIENT_RULE.runQueueWaitMsPerSec, "ms/s")
       : undefined;
   const delayed =
     m.exposedDelayMs !== undefined && m.serviceMs !== undefined && m.serviceMs > 0
-      ? check(
+      ? atLeast(
           "runner event-loop delay / the operation's own service time (p50)",
           m.exposedDelayMs >= CLIENT_RULE.delayFloorMs ? m.exposedDelayMs / m.serviceMs : 0,
           CLIENT_RULE.delayOverService,

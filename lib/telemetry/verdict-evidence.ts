@@ -1,7 +1,7 @@
 // What the verdict's rules are judged on and how they say it: the thresholds, the evidence constructors (each
 // holds or not against its threshold), the run's pace and the runner's numbers as the rules read them, and the
 // run's wait shares. Browser-safe; the rules (./verdict-rules.ts, ./held-snapshot.ts) build on it.
-import { CLIENT_RULE, type ClientJudgement, judgeClient } from "../measurement/runner-load";
+import { atLeast, CLIENT_RULE, type ClientJudgement, judgeClient } from "../measurement/runner-load";
 import { PACE_THRESHOLDS, type PaceSpec } from "./pace";
 import { judgedRate, type PaceInput } from "./pace-rules";
 import type { ClientInput, Evidence, VerdictInput } from "./verdict-shape";
@@ -80,14 +80,7 @@ export function paceOf(input: VerdictInput): PaceInput | undefined {
   return { spec: { ...THROTTLE_SPEC, kind: t.perSec > 0 ? "throttle" : "unpaced", targetPerSec: t.perSec }, achievedPerSec: t.achievedPerSec };
 }
 
-export const ge = (what: string, value: number, threshold: number, unit: string): Evidence => ({
-  what,
-  value,
-  unit,
-  threshold,
-  cmp: "≥",
-  holds: value >= threshold,
-});
+export const ge: (what: string, value: number, threshold: number, unit: string) => Evidence = atLeast;
 export const gt = (what: string, value: number, threshold: number, unit: string): Evidence => ({
   what,
   value,
