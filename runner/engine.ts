@@ -15,6 +15,7 @@ import { coordinate } from "./parts/coordinator";
 import { CANCEL_DEADLINE_MS, cancelOnAbort, type EngineOptions, newRunContext, RunCancelled, type RunContext } from "./run-context";
 import type { LoadOutcome } from "./load-outcome";
 import { closeRun, failedRun, preflight, setup, teardown, verify } from "./run-steps";
+import { sessionSettingsOf, withSessionSettings } from "./session-options";
 
 export { isLocalAddress } from "./run-summary";
 export {
@@ -31,7 +32,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   const unsplittable = partsProblem(config);
   if (unsplittable) throw new Error(unsplittable);
   if (opts.signal?.aborted) throw new RunCancelled();
-  const ctx = newRunContext(config, await runnerOf(config), targetUrl, opts);
+  // Every connection of the run starts with its session settings (synchronous_commit): they ride on the URL.
+  const ctx = newRunContext(config, await runnerOf(config), withSessionSettings(targetUrl, sessionSettingsOf(config)), opts);
   const stopListening = cancelOnAbort(ctx);
   try {
     await preflight(ctx);

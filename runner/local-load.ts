@@ -14,6 +14,7 @@ import { ownTimeline } from "./load-timeline";
 import { RunnerLoadMeter } from "./load-meter";
 import { LOOP_STATEMENT_TIMEOUT_MS, openClients } from "./core/pg/pgclient";
 import { scheduleWatchOf } from "./run-control";
+import { sessionSettingProblem } from "./session-options";
 import type { EngineSample, RunContext } from "./run-context";
 import type { LoadOutcome } from "./load-outcome";
 import { ownSummary } from "./run-summary";
@@ -33,6 +34,8 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
   log(`schema ${ctx.schemaName} ready; opening ${run.roles.length} connections`);
   ctx.clients = await openClients(ctx.targetUrl, run.roles, undefined, undefined, control.watch, LOOP_STATEMENT_TIMEOUT_MS);
   control.check();
+  const unset = sessionSettingProblem(config, ctx.clients);
+  if (unset) throw new Error(unset);
   // The run's backends are the load's: the admin connection idles through it (it would bias the active share low).
   const pids = ctx.clients.map((c) => c.pid);
   if (opts.telemetry !== false) ctx.telemetry = await TelemetryRecorder.start(ctx.targetUrl, ctx.schemaName, pids, log, (tc) => control.liveness.add(tc));

@@ -18,6 +18,7 @@ import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
 import { TargetUnresponsive } from "./pg/liveness";
 import { closeClient, openClient } from "./core/pg/pgclient";
 import { RunCancelled, type RunContext, verificationError } from "./run-context";
+import { sessionSettingProblem } from "./session-options";
 import { isLocalAddress, type TargetFacts } from "./run-summary";
 import { schemaComment, schemaLock } from "./sweep";
 
@@ -28,6 +29,10 @@ export async function preflight(ctx: RunContext): Promise<void> {
   ctx.admin = await openClient(targetUrl, "admin", false, 8000, control.watch);
   control.check();
   const facts = await checkTarget(ctx.admin.client, ctx.config, opts.controlStore);
+  const unset = sessionSettingProblem(ctx.config, [ctx.admin]);
+  if (unset) throw new Error(unset);
+  // The settings read leave out a session's own: the run's sessions had the one it set, not the server's.
+  if (ctx.config.synchronousCommit) facts.serverSettings.synchronous_commit = ctx.admin.synchronousCommit!;
   ctx.facts = facts;
   control.check();
   // Free space of the disks this run fills (a local target's) or that must keep room (the control store's).

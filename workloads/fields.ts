@@ -2,6 +2,7 @@
 // workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
 import { BACKOFF_MODES, type BackoffMode } from "../lib/backoff";
+import { SYNC_COMMIT_LEVELS, SYNC_COMMIT_WAITS } from "../lib/sync-commit";
 import type { FieldDef, FieldGroup, MetricModel, Pacing, RateKnob } from "./types";
 
 /** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
@@ -201,8 +202,26 @@ export const processesField = intField(
   },
 );
 
-/** Warm-up, measured window, the CLI's report interval and the runner processes: the fields every workload has. */
-export const timingFields = [warmupField, durationField, reportIntervalField, processesField];
+// The synchronous_commit of every session the run opens on the target (lib/sync-commit.ts; given to each connection
+// by runner/session-options.ts). Absent: the server's own. Not a row of compare's config table: the manifest records
+// the value the sessions had, and compare's durability note reads it.
+export const synchronousCommitField = field({
+  name: "synchronousCommit",
+  label: "Synchronous commit",
+  hint: "the synchronous_commit of every session of the run; blank keeps the server's own setting",
+  control: "select",
+  group: "load",
+  options: SYNC_COMMIT_LEVELS.map((value) => ({ value, label: value, description: `a commit waits for ${SYNC_COMMIT_WAITS[value]}` })),
+  cli: {
+    flag: "synchronous-commit",
+    ours: true,
+    help: "synchronous_commit of every session of the run: off, local, remote_write, on or remote_apply (default: the server's own); --sync-commit LIST runs one run per level",
+  },
+});
+
+/** Warm-up, measured window, the CLI's report interval, the runner processes and the sessions' synchronous_commit:
+ *  the fields every workload has. */
+export const timingFields = [warmupField, durationField, reportIntervalField, processesField, synchronousCommitField];
 
 /** The fields every message workload has besides its own: write limit, payload and timing. */
 export const sharedFields = [throttleField, payloadField, ...timingFields];

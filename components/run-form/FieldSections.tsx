@@ -2,7 +2,7 @@
 // field drawn by its control: a derived value, a switch, a choice, or a text box checked as it is typed.
 import type { ReactNode } from "react";
 import type { FieldSpec } from "./fields";
-import { fieldsOf, GROUP_LABEL } from "./fields";
+import { fieldsOf, GROUP_LABEL, isOptionalChoice } from "./fields";
 import type { FormState } from "./useFormState";
 
 export function FieldSections({ form, runnerCores = null }: { form: FormState; runnerCores?: number | null }) {
@@ -89,6 +89,7 @@ function SelectField({ f, form }: { f: FieldSpec; form: FormState }) {
     <div className="fieldbox" data-field={f.name}>
       <label htmlFor={id}>{f.label}</label>
       <select id={id} name={f.name} value={form.values[f.name] ?? ""} aria-describedby={`${id}-msg`} onChange={(e) => form.setField(f.name, e.target.value)}>
+        {isOptionalChoice(f) && <option value="">{`(the server's own)`}</option>}
         {f.options?.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -51,10 +51,14 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
   for (const f of fieldsOf(kind)) {
     if (f.derivedFrom) continue;
     const v = (values[f.name] ?? "").trim();
+    if (v === "" && isOptionalChoice(f)) continue; // a blank choice of an optional field: left out, as the API takes it
     out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" || f.control === "text" ? v : DECIMAL.test(v) ? Number(v) : v;
   }
   return out as WorkloadInput;
 }
+
+/** A choice the config may leave out (no default: the synchronous commit's "the server's own"): the form offers it blank. */
+export const isOptionalChoice = (f: FieldDef) => f.control === "select" && f.default === undefined;
 
 /**
  * The form's input checked as the API checks it (lib/targets/launch.ts): the schema, then whether the workload

@@ -7,10 +7,13 @@ export { fmtChange, fmtLatencies, fmtLatency, fmtMs, fmtPercent } from "./number
 
 /**
  * A run's knobs in words, one part per knob, for the runs list, the run page and the CLI: the workload's own
- * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1,800 s measured"].
+ * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1,800 s measured"],
+ * then the sessions' synchronous_commit when the run set it (a field every workload has).
  */
 export function knobsParts(c: WorkloadConfig | null): string[] {
-  return c ? definitionOf(c).describe(c) : [];
+  if (!c) return [];
+  const sync = (c as { synchronousCommit?: string }).synchronousCommit;
+  return [...definitionOf(c).describe(c), ...(sync ? [`synchronous_commit ${sync}`] : [])];
 }
 
 export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).join(" · ");

@@ -20,6 +20,7 @@ import { closeClient, ident, LOOP_STATEMENT_TIMEOUT_MS, openClients, type Target
 import { PRODUCT_VERSION } from "../../lib/env";
 import { RunControl, scheduleWatchOf } from "../run-control";
 import { ownSummary, productCommit } from "../run-summary";
+import { sessionSettingProblem } from "../session-options";
 import { RunStats } from "../core/stats";
 import { clock, setClockCorrection, sleepUntil } from "../core/timing";
 import { tickPart } from "./part-sample";
@@ -113,6 +114,8 @@ async function runPart(m: RunMessage) {
     });
     clients = await Promise.race([openClients(m.targetUrl, run.roles, undefined, undefined, c.watch, LOOP_STATEMENT_TIMEOUT_MS), c.failed]);
     c.check();
+    const unset = sessionSettingProblem(config, clients);
+    if (unset) throw new Error(`part ${part.index}: ${unset}`);
     const done = await partLoad({ m, config, run, stats, pacer, meter, clients, nWriters, control: c });
     await send({ type: "done", ...done });
   } finally {

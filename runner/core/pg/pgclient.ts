@@ -37,6 +37,8 @@ export interface TargetClient {
   pending: number;
   /** Clock ms of the last progress while pending (the first statement sent, or the last one answered). */
   busySince: number;
+  /** The session's synchronous_commit as it reported it once connected (runner/session-options.ts checks it). */
+  synchronousCommit?: string;
 }
 
 /**
@@ -101,11 +103,16 @@ export async function openClient(
     throw new Error(connectFailure("cannot connect to the target", url, err), { cause: err });
   }
   connected = true;
-  // One round trip: the session settings the loops depend on, then the backend pid. Set here rather than as
-  // startup parameters, which a pooler in front of the server (PgBouncer) may refuse.
+  // One round trip: the session settings the loops depend on, then the backend pid and the synchronous_commit the
+  // session started with (a run's own comes with the URL's startup options). Set here rather than as startup
+  // parameters, which a pooler in front of the server (PgBouncer) may refuse.
   const settings = [...SESSION_SETTINGS, ...(statementTimeoutMs ? [["statement_timeout", `${statementTimeoutMs}ms`]] : [])];
-  const r = (await client.query(`${settings.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid`)) as unknown as pg.QueryResult[];
-  tc.pid = Number(r[r.length - 1].rows[0].pid);
+  const r = (await client.query(
+    `${settings.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid, current_setting('synchronous_commit') AS sync`,
+  )) as unknown as pg.QueryResult[];
+  const row = r[r.length - 1].rows[0];
+  tc.pid = Number(row.pid);
+  tc.synchronousCommit = String(row.sync);
   return tc;
 }
 
