@@ -142,6 +142,13 @@ describe("events", () => {
     assert.equal(eventsOf(ongoing, "replication-stall")[0]?.ongoing, true);
     const blip = telemetryWindow([reading(0, both()), reading(1, [], { syncRep: 8 }), reading(2, both())])!.replication!;
     assert.deepEqual(eventsOf(blip, "replication-stall"), []);
+    // A reading the wait sampler did not read (ticks 0) neither ends a stall nor counts in it.
+    const gap = { ...reading(2, [], { syncRep: 8 }), ticks: 0 };
+    const through = telemetryWindow([reading(0, both()), reading(1, [], { syncRep: 8 }), gap, reading(3, [], { syncRep: 8 }), reading(4, both())])!;
+    assert.deepEqual(
+      eventsOf(through.replication, "replication-stall").map((e) => [e.fromSec, e.toSec]),
+      [[1, 4]],
+    );
   });
 
   test("a paused replay: replay lag grows while write and flush keep up, named with its figures; a standby that replays keeps up is not", () => {

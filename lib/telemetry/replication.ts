@@ -237,6 +237,9 @@ export class ReplicationAccumulator {
 
   private addStall(r: ReplicationReading | undefined, waits: number | undefined, commits: number | undefined, fromSec: number, toSec: number) {
     const confirming = (r?.standbys ?? []).some((x) => x.state === "streaming" && CONFIRMS.has(x.syncState));
+    // A reading whose interval the wait sampler did not read (ticks 0) says nothing of the waits: a stall goes on
+    // through it unless a standby confirms commits again.
+    if (waits === undefined && !confirming) return;
     if (waits === undefined || waits < T.stallSyncRepWaits || confirming) return this.endStall();
     const s = (this.stall ??= { fromSec, toSec, readings: 0, waitsSum: 0, waitsMax: 0 });
     s.toSec = toSec;
@@ -317,4 +320,12 @@ export const startOf = (e: ReplicationEvent) => ("atSec" in e ? e.atSec : e.from
 /** Every replication event of a window of one kind. */
 export function eventsOf<K extends ReplicationEvent["kind"]>(w: ReplicationWindow | undefined, kind: K): Extract<ReplicationEvent, { kind: K }>[] {
   return (w?.events ?? []).filter((e): e is Extract<ReplicationEvent, { kind: K }> => e.kind === kind);
+}
+
+/** Replication over readings placed on a timeline of one's own (the run page's: seconds since the load started):
+ *  each reading at `t`, the end of its interval. */
+export function replicationOnTimeline(points: readonly { t: number; telemetry: TelemetrySample }[]): ReplicationWindow | undefined {
+  const acc = new ReplicationAccumulator();
+  for (const p of points) acc.add(p.telemetry, p.t - p.telemetry.intervalSec, p.t);
+  return acc.result();
 }

@@ -191,7 +191,8 @@ export function telemetryText(t: RunTelemetry): string {
   if (unpaced) out.push(`  pace: ${unpaced.what} ${dec(unpaced.value)} ${unpaced.unit}`);
   if (t.window) for (const l of windowLines(t.window)) out.push(`  ${l}`);
   // Whether commits wait for the standbys, beside their figures: the setting a new session of the run starts with.
-  if (t.window?.replication && t.info.synchronousCommit) out.push(`  synchronous_commit: ${t.info.synchronousCommit} (as a new session of the run's role starts)`);
+  if (t.window?.replication && t.info.synchronousCommit)
+    out.push(`  synchronous_commit: ${t.info.synchronousCommit} (as a new session of the run's role starts)`);
   if (t.info.waits) out.push(`  the backends' states and waits: ${t.info.waits.note}`);
   for (const b of v.blindSpots) out.push(`  blind spot: ${b}`);
   for (const m of t.info.missing) out.push(`  not measured: ${m}`);
