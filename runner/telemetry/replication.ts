@@ -35,7 +35,8 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 
 /**
  * The reading from the JSON value: undefined when the target has no standby, no slot and no
- * synchronous_standby_names (a single node: nothing recorded). `hidden` counts standbys the role may not see. The
+ * synchronous_standby_names (a single node: nothing recorded), or when the role may not see its standbys (`hidden`
+ * counts them). The
  * telemetry's connection takes every value as text (runner/core/pg/pgclient.ts): the JSON comes as its text.
  */
 export function replicationOf(value: unknown): { reading?: ReplicationReading; hidden: number } {
@@ -63,7 +64,8 @@ export function replicationOf(value: unknown): { reading?: ReplicationReading; h
   );
   const names = String(o.names ?? "");
   const hidden = rows.length - visible.length;
-  if (!standbys.length && !idleSlots.length && !names) return { hidden };
+  // Standbys the role cannot see would read as none streaming (a stall that is not one): nothing is recorded.
+  if (hidden > 0 || (!standbys.length && !idleSlots.length && !names)) return { hidden };
   return { reading: { lsn: num(o.lsn), synchronousStandbyNames: names, standbys, idleSlots }, hidden };
 }
 
