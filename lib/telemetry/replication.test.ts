@@ -5,57 +5,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { eventsOf } from "./replication";
-import type { StandbyReading } from "./replication-shape";
 import { eventWords, replicationLines } from "./replication-words";
-import type { TelemetrySample } from "./shape";
-import { explainVerdict, windowOf } from "./testing";
+import { explainVerdict, replicatedReading as reading, SYNC_NAMES as NAMES, standbyReading as standby, windowOf } from "./testing";
 import { verdictOf } from "./verdict";
 import { telemetryWindow } from "./window";
-
-const NAMES = "FIRST 1 (pg2, pg3)";
-/** A standby caught up to within a few KiB, replay a few hundred µs behind. */
-const standby = (name: string, syncState: string, over: Partial<StandbyReading> = {}): StandbyReading => ({
-  name,
-  state: "streaming",
-  syncState,
-  writeLagBytes: 0,
-  flushLagBytes: 0,
-  replayLagBytes: 2_912,
-  writeLagMs: 0.21,
-  flushLagMs: 0.43,
-  replayLagMs: 0.61,
-  slot: name,
-  retainedBytes: 2_912,
-  ...over,
-});
-
-/** The i-th one-second reading: 8 run connections read 10 times, `syncRep` of them waiting on SyncRep per reading. */
-function reading(i: number, standbys: StandbyReading[] | undefined, o: { syncRep?: number; lsn?: number; commits?: number } = {}): TelemetrySample {
-  const syncRep = o.syncRep ?? 0;
-  return {
-    time: new Date(Date.UTC(2026, 0, 1, 0, 0, i + 1)).toISOString(),
-    intervalSec: 1,
-    ticks: 10,
-    run: { total: 80, active: 20 + syncRep * 10, idle: 60 - syncRep * 10, idleInTx: 0 },
-    runWaits: { CPU: 20, ...(syncRep ? { "IPC:SyncRep": syncRep * 10 } : {}) },
-    other: { total: 10, active: 0, idle: 10, idleInTx: 0 },
-    otherWaits: {},
-    lockWaits: 0,
-    runLockWaits: 0,
-    db: {
-      commitsPerSec: o.commits ?? 950,
-      rollbacksPerSec: 0,
-      insertedPerSec: 900,
-      updatedPerSec: 90,
-      deletedPerSec: 0,
-      blocksReadPerSec: 0,
-      blocksHitPerSec: 5000,
-      deadlocks: 0,
-    },
-    ...(standbys ? { replication: { lsn: o.lsn ?? 24_000_000 + i * 320_000, synchronousStandbyNames: NAMES, standbys, idleSlots: [] } } : {}),
-    overhead: { statements: 6, ms: 2 },
-  };
-}
 
 const both = () => [standby("pg2", "sync"), standby("pg3", "potential")];
 
