@@ -41,8 +41,12 @@ function stallWords(e: Extract<ReplicationEvent, { kind: "replication-stall" }>)
 function replayWords(e: Extract<ReplicationEvent, { kind: "replay-behind" }>): string {
   const replayed = e.replayedBytes === 0 ? "its replay did not advance" : `it replayed only ${bytesText(e.replayedBytes)}`;
   const time = e.replayLagMsMax !== null ? `, replay_lag up to ${fmtLatency(e.replayLagMsMax)}` : "";
-  const flushTime = e.flushLagMsMax !== null ? ` (flush_lag up to ${fmtLatency(e.flushLagMsMax)})` : "";
-  return `${e.standby} fell behind replaying ${span(e)}: WAL flushed there and not replayed grew from ${bytesText(e.replayGapStartBytes)} to ${bytesText(e.replayGapEndBytes)} (${replayed}${time}), while its write and flush lag stayed at most ${bytesText(Math.max(e.writeLagBytesMax, e.flushLagBytesMax))}${flushTime}`;
+  const flushTime = e.flushLagMsMax !== null ? `, flush_lag up to ${fmtLatency(e.flushLagMsMax)}` : "";
+  const gap =
+    e.replayGapEndBytes > e.replayGapStartBytes
+      ? `WAL flushed there and not replayed grew from ${bytesText(e.replayGapStartBytes)} to ${bytesText(e.replayGapEndBytes)}`
+      : `${bytesText(e.replayGapEndBytes)} of WAL flushed there stayed unreplayed`;
+  return `${e.standby} fell behind replaying ${span(e)}: ${gap} (${replayed}${time}), while its writes and flushes kept up (their lag at most ${bytesText(Math.max(e.writeLagBytesMax, e.flushLagBytesMax))}${flushTime})`;
 }
 
 /** One event in words, timed in seconds into the window. */

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { eventsOf } from "./replication";
 import { eventWords, replicationLines } from "./replication-words";
-import { explainVerdict, replicatedReading as reading, SYNC_NAMES as NAMES, standbyReading as standby, windowOf } from "./testing";
+import { explainVerdict, replicatedReading as reading, SYNC_NAMES as NAMES, standbyReading as standby, standbyReading, windowOf } from "./testing";
 import { verdictOf } from "./verdict";
 import { telemetryWindow } from "./window";
 
@@ -121,9 +121,39 @@ describe("events", () => {
     assert.equal(e.replayGapEndBytes, lsn(5) - stuck);
     assert.match(
       eventWords(e),
-      /^pg3 fell behind replaying for 4 s, 2–6 s \(still so at the window's end\): WAL flushed there and not replayed grew from 315\.3 KiB to 1\.2 MiB \(its replay did not advance, replay_lag up to 4\.28 s\), while its write and flush lag stayed at most 0 B \(flush_lag up to 0\.43 ms\)$/,
+      /^pg3 fell behind replaying for 4 s, 2–6 s \(still so at the window's end\): WAL flushed there and not replayed grew from 315\.3 KiB to 1\.2 MiB \(its replay did not advance, replay_lag up to 4\.28 s\), while its writes and flushes kept up \(their lag at most 0 B, flush_lag up to 0\.43 ms\)$/,
     );
   });
+});
+
+test("a stuck replay is named even once no WAL arrives (commits waiting for it write none)", () => {
+  // From the third reading the primary's position stands still 200 KB past pg2's replay, all flushed there.
+  const at = 24_640_000;
+  const samples = [0, 1, 2, 3, 4, 5]
+    .map((i) =>
+      reading(
+        Math.min(i, 2),
+        [standbyReading("pg2", "sync", i >= 2 ? { replayLagBytes: 200_000, replayLagMs: 900 * (i - 1) } : {}), standbyReading("pg3", "potential")],
+        {
+          lsn: i < 2 ? undefined : at,
+          syncRep: i >= 2 ? 8 : 0,
+        },
+      ),
+    )
+    .map((s, i) => ({ ...s, time: new Date(Date.UTC(2026, 0, 1, 0, 0, i + 1)).toISOString() }));
+  const [e] = eventsOf(telemetryWindow(samples)!.replication, "replay-behind");
+  assert.ok(e, "named");
+  assert.equal(e.standby, "pg2");
+  assert.deepEqual([e.fromSec, e.toSec, e.replayGapEndBytes], [2, 6, 200_000]);
+  // Its commits waited on SyncRep meanwhile: the run's stall names the replay behind it.
+  const spec = { kind: "throttle" as const, targetPerSec: 1000, unit: "msg", operation: "write", label: "write", backlog: false };
+  const stall = { startSec: 2, seconds: 4, minRate: 0, expectedRate: 1000, catchUpSeconds: 0, catchUpPeakRate: 0 };
+  const v = verdictOf({ telemetry: telemetryWindow(samples), pace: { spec, achievedPerSec: 400, facts: { seconds: 6, stalls: [stall] } } });
+  assert.match(
+    v.statement,
+    /behind it: commits waited for a synchronous standby to replay them \(IPC:SyncRep, as synchronous_commit remote_apply makes them\) while pg2 fell behind replaying for 4 s/,
+    explainVerdict(v),
+  );
 });
 
 describe("the verdict", () => {

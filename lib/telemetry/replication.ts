@@ -14,11 +14,16 @@ export const REPLICATION_THRESHOLDS = {
   /** … while no standby that confirms commits (sync or quorum) was streaming, for at least this many readings in a row. */
   stallReadings: 2,
   /** A standby falls behind replaying in a reading when WAL arrived (its flush position advanced) and it replayed
-   *  less than this share of it, while its write and flush lag stayed under half its replay gap … */
+   *  less than this share of it, or when its replay did not advance with WAL flushed there to replay (a stuck
+   *  replay, even once nothing new arrives: commits waiting for it write none), while its write and flush lag
+   *  stayed under half its replay gap … */
   replayShare: 0.5,
-  /** … for at least this many readings in a row, its replay gap (flushed, not replayed) then at least this many bytes. */
+  /** … for at least this many readings in a row, its replay gap (flushed, not replayed) then at least this many
+   *  bytes, or its replay lag in time this many ms, or its replay stuck throughout (one that holds commits up leaves
+   *  a small gap, and no new WAL to time its lag by). */
   replayBehindReadings: 3,
   replayBehindMinBytes: 64 * 1024,
+  replayBehindMinMs: 1000,
   /** Events kept (the rest counted): memory stays bounded however often standbys come and go. */
   maxEvents: 50,
 } as const;
@@ -123,7 +128,8 @@ class StandbyAcc {
   }
 }
 
-/** Whether a standby at a reading replayed less than its share of the WAL that arrived, its write and flush keeping up. */
+/** Whether a standby at a reading replayed less than its share of the WAL that arrived, or nothing of the WAL it had
+ *  to replay, its write and flush keeping up. */
 function fallingBehind(r: StandbyReading, lsn: number, prev: { flush: number; replay: number }) {
   const flush = lsn - r.flushLagBytes!;
   const replay = lsn - r.replayLagBytes!;
@@ -131,7 +137,9 @@ function fallingBehind(r: StandbyReading, lsn: number, prev: { flush: number; re
   const replayed = replay - prev.replay;
   const gap = flush - replay;
   const keptUp = (r.writeLagBytes ?? 0) <= gap / 2 && r.flushLagBytes! <= gap / 2;
-  return { pos: { flush, replay }, gap, replayed, falling: arrived > 0 && replayed < T.replayShare * arrived && keptUp };
+  const slow = arrived > 0 && replayed < T.replayShare * arrived;
+  const stuck = replayed <= 0 && gap > 0;
+  return { pos: { flush, replay }, gap, replayed, falling: (slow || stuck) && keptUp };
 }
 
 export class ReplicationAccumulator {
@@ -298,9 +306,11 @@ function stallEvent(s: StallStretch, names: string, ongoing: boolean): Replicati
   };
 }
 
-/** A replay stretch's event, when it lasted enough readings and left enough WAL unreplayed. */
+/** A replay stretch's event, when it lasted enough readings and left enough WAL unreplayed, or replay far enough behind in time. */
 function replayEvent(standby: string, s: ReplayStretch, ongoing: boolean): ReplicationEvent | undefined {
-  if (s.readings < T.replayBehindReadings || s.gapEnd < T.replayBehindMinBytes) return undefined;
+  // Or its replay did not advance at all with WAL to replay: stuck, however little (commits waiting for it write none).
+  const deep = s.gapEnd >= T.replayBehindMinBytes || (s.replayLagMsMax ?? 0) >= T.replayBehindMinMs || s.replayed === 0;
+  if (s.readings < T.replayBehindReadings || !deep) return undefined;
   const { readings: _, gapStart, gapEnd, replayed, ...figures } = s;
   return {
     kind: "replay-behind",

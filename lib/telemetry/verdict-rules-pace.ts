@@ -2,7 +2,6 @@
 // behind, and whether the rate asked was met (rate-bound) or missed (behind schedule).
 import { blockerWords, stallBlocker } from "./held-snapshot";
 import { behindSchedule, consumersBehind, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
-import { eventWords } from "./replication-words";
 import { fact, serverCpuPct, THRESHOLDS } from "./verdict-evidence";
 import type { RuleCategory, RuleContext, VerdictRule } from "./verdict-rule";
 import { stallReplication } from "./verdict-rules-replication";
@@ -29,7 +28,7 @@ export const PACE_RULES = {
       const b = f.matched && w ? stallBlocker(w, pace!) : undefined;
       if (b) f.evidence.push(fact(`the lock behind it, read during the stall: ${blockerWords(b)}`, b.readings, "readings"));
       const r = f.matched ? stallReplication(w, pace) : undefined;
-      if (r) f.evidence.push(fact(`behind it, commits waiting for a synchronous standby: ${eventWords(r)}`, r.seconds, "s"));
+      if (r) f.evidence.push(fact(`behind it, commits waiting for a synchronous standby: ${r.words}`, r.seconds, "s"));
       return f;
     },
     strength,
@@ -37,7 +36,7 @@ export const PACE_RULES = {
     words: ({ pace, w }, f) => {
       const b = w ? stallBlocker(w, pace!) : undefined;
       const r = stallReplication(w, pace);
-      return `${paceStatement(f.category, pace!, w, undefined)}${b ? `; behind it: ${blockerWords(b)} (read during the stall)` : ""}${r ? `; behind it: ${eventWords(r)}` : ""}`;
+      return `${paceStatement(f.category, pace!, w, undefined)}${b ? `; behind it: ${blockerWords(b)} (read during the stall)` : ""}${r ? `; behind it: ${r.words}` : ""}`;
     },
   },
   "rate-bound": {

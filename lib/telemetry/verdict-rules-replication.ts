@@ -18,17 +18,38 @@ type Stall = Extract<ReplicationEvent, { kind: "replication-stall" }>;
 export const longestStall = (w: TelemetryWindow | undefined): Stall | undefined =>
   eventsOf(w?.replication, "replication-stall").sort((a, b) => b.seconds - a.seconds)[0];
 
+const syncRepShare = (w: TelemetryWindow) => w.runWaitShares[SYNC_REP_WAIT] ?? 0;
+
+type Replay = Extract<ReplicationEvent, { kind: "replay-behind" }>;
+
 /**
- * The replication stall behind the run's longest stall (./pace-rules.ts): one that overlaps it, a second's slack
- * either side (the window's seconds are the engine's ticks), as stallBlocker (./held-snapshot.ts) finds a lock.
+ * Replays that held commits up: a standby that confirms commits fell behind replaying while the run's commits waited
+ * for a synchronous standby (SyncRep at least its threshold: synchronous_commit remote_apply waits for the replay).
  */
-export function stallReplication(w: TelemetryWindow | undefined, pace: PaceInput | undefined): Stall | undefined {
-  const st = pace?.facts?.stalls[0];
-  if (!st) return undefined;
-  return eventsOf(w?.replication, "replication-stall").find((e) => e.toSec >= st.startSec - 1 && e.fromSec <= st.startSec + st.seconds + 1);
+function heldReplays(w: TelemetryWindow | undefined): Replay[] {
+  if (!w || syncRepShare(w) < THRESHOLDS.syncRepShare) return [];
+  const names = new Set(confirming(w).map((s) => s.name));
+  return eventsOf(w.replication, "replay-behind").filter((e) => names.has(e.standby));
 }
 
-const syncRepShare = (w: TelemetryWindow) => w.runWaitShares[SYNC_REP_WAIT] ?? 0;
+/** "commits waited for a synchronous standby to replay them (…) while pg2 fell behind replaying …". */
+const heldReplayWords = (e: Replay) =>
+  `commits waited for a synchronous standby to replay them (${SYNC_REP_WAIT}, as synchronous_commit remote_apply makes them) while ${eventWords(e)}`;
+
+/**
+ * What replication held the run's longest stall (./pace-rules.ts) up, in words: a replication stall within it, or
+ * a replay that held commits up (heldReplays) within it; a second's slack either side (the window's seconds are the
+ * engine's ticks), as stallBlocker (./held-snapshot.ts) finds a lock.
+ */
+export function stallReplication(w: TelemetryWindow | undefined, pace: PaceInput | undefined): { words: string; seconds: number } | undefined {
+  const st = pace?.facts?.stalls[0];
+  if (!st) return undefined;
+  const within = (e: { fromSec: number; toSec: number }) => e.toSec >= st.startSec - 1 && e.fromSec <= st.startSec + st.seconds + 1;
+  const stall = eventsOf(w?.replication, "replication-stall").find(within);
+  if (stall) return { words: eventWords(stall), seconds: stall.seconds };
+  const replay = heldReplays(w).find(within);
+  return replay ? { words: heldReplayWords(replay), seconds: replay.seconds } : undefined;
+}
 
 /** The standbys that confirmed commits (sync or quorum at some reading). */
 const confirming = (w: TelemetryWindow) => (w.replication?.standbys ?? []).filter((s) => s.syncStates.some((x) => x === "sync" || x === "quorum"));
@@ -84,7 +105,9 @@ function replicationWords({ w }: RuleContext): string {
   const names = r?.synchronousStandbyNames ? ` (synchronous_standby_names '${r.synchronousStandbyNames}')` : "";
   const standbys = confirmingWords(w!);
   const stall = longestStall(w);
-  return `replication-bound: ${pct(syncRepShare(w!))} of the run's active backends waited for a synchronous standby to confirm their commits (${SYNC_REP_WAIT})${names}${standbys.length ? `; ${standbys.join("; ")}` : ""}${stall ? `; ${eventWords(stall)}` : ""}`;
+  const replay = stall ? undefined : heldReplays(w).sort((a, b) => b.seconds - a.seconds)[0];
+  const event = stall ? eventWords(stall) : replay ? heldReplayWords(replay) : undefined;
+  return `replication-bound: ${pct(syncRepShare(w!))} of the run's active backends waited for a synchronous standby to confirm their commits (${SYNC_REP_WAIT})${names}${standbys.length ? `; ${standbys.join("; ")}` : ""}${event ? `; ${event}` : ""}`;
 }
 
 export const REPLICATION_RULES = {

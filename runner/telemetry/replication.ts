@@ -3,8 +3,12 @@
 // no connected standby uses, as one JSON value. Pure: the SQL and what it answered.
 import type { IdleSlot, ReplicationReading, StandbyReading } from "../../lib/telemetry/replication-shape";
 
-/** Lag in bytes from the target's position: its own WAL position, or on a standby (cascading) the WAL it received. */
-const diff = (lsn: string) => `pg_wal_lsn_diff(cur.lsn, ${lsn})`;
+/**
+ * Lag in bytes from the target's position: its own WAL position, or on a standby (cascading) the WAL it received.
+ * The position is read first in the statement: a standby may have confirmed a few bytes past it by the time its row
+ * is read, so a lag never goes below 0.
+ */
+const diff = (lsn: string) => `greatest(pg_wal_lsn_diff(cur.lsn, ${lsn}), 0)`;
 const ms = (interval: string) => `EXTRACT(epoch FROM ${interval}) * 1000`;
 
 /**
