@@ -90,6 +90,17 @@ test("a standby stopped on purpose stays down until start(), and the other one i
   assert.deepEqual(await states(), { pg2: "streaming sync", pg3: "streaming potential" });
 });
 
+test("the primary killed from outside is started again on its port, and both standbys stream from it again", { timeout: 120_000 }, async () => {
+  const killed = cluster.primary.pid()!;
+  process.kill(killed, "SIGKILL");
+  await waitUntil("pg1 started again", () => cluster.primary.pid() !== undefined && cluster.primary.pid() !== killed, 60_000);
+  await waitForReplication(cluster.primary.url("postgres"), ["pg2", "pg3"], cluster.synchronousStandbyNames);
+  assert.deepEqual(await states(), { pg2: "streaming sync", pg3: "streaming potential" });
+  assert.match(lines.join("\n"), /the replicated cluster's primary pg1 stopped unexpectedly \(SIGKILL\); restarting it/);
+  const [{ v }] = await query<{ v: string }>(cluster.standbys[1].url("pgbb_target"), "SELECT v FROM t");
+  assert.equal(v, "written on pg1", "the standby still holds what it had");
+});
+
 test("stop() leaves no postgres process of the home and releases its lock", { timeout: 120_000 }, async () => {
   const pids = [cluster.primary.pid(), ...cluster.standbys.map((s) => s.pid())];
   assert.ok(

