@@ -26,17 +26,20 @@ const dash = (v: number | null | undefined, f: (x: number) => string) => (v === 
 /** Every standby any reading saw, in name order. */
 const standbysOf = (points: Point[]) => [...new Set(points.flatMap((p) => p.telemetry.replication?.standbys.map((s) => s.name) ?? []))].sort();
 
+/** A series' key: by the standby's place, not its name (a name may hold dots, which Recharts reads as a path). */
+const keyOf = (i: number, kind: "replay" | "flush", unit: Unit) => `s${i}_${kind}_${unit}`;
+
 /** One row per reading: each standby's replay and flush lag in bytes and in ms (null: not connected, or no lag time). */
 function rowsOf(points: Point[], names: string[]): Row[] {
   return points.map(({ t, telemetry }) => {
     const row: Row = { t: +t.toFixed(2) };
-    for (const n of names) {
+    names.forEach((n, i) => {
       const s = telemetry.replication?.standbys.find((x) => x.name === n);
-      row[`${n}:replay:bytes`] = s?.replayLagBytes ?? null;
-      row[`${n}:flush:bytes`] = s?.flushLagBytes ?? null;
-      row[`${n}:replay:time`] = s?.replayLagMs ?? null;
-      row[`${n}:flush:time`] = s?.flushLagMs ?? null;
-    }
+      row[keyOf(i, "replay", "bytes")] = s?.replayLagBytes ?? null;
+      row[keyOf(i, "flush", "bytes")] = s?.flushLagBytes ?? null;
+      row[keyOf(i, "replay", "time")] = s?.replayLagMs ?? null;
+      row[keyOf(i, "flush", "time")] = s?.flushLagMs ?? null;
+    });
     return row;
   });
 }
@@ -130,7 +133,7 @@ export function ReplicationCard({ frame }: { frame: RunTimeline & { points: Poin
                 <Line
                   key={`${n}:${kind}`}
                   type="linear"
-                  dataKey={`${n}:${kind}:${unit}`}
+                  dataKey={keyOf(i, kind, unit)}
                   name={`${n} ${kind} (${states.get(n) ?? "?"})`}
                   stroke={COLORS[i % COLORS.length]}
                   strokeDasharray={kind === "flush" ? "5 3" : undefined}

@@ -24,7 +24,7 @@ export function replicationColumn(version: number): string {
       'lsn', pg_wal_lsn_diff(cur.lsn, '0/0'),
       'names', current_setting('synchronous_standby_names'),
       'standbys', (SELECT coalesce(json_agg(json_build_object(
-          'name', coalesce(nullif(r.application_name, ''), s.slot_name, r.pid::text), 'state', r.state, 'sync', r.sync_state,
+          'name', coalesce(nullif(r.application_name, ''), s.slot_name, r.pid::text), 'pid', r.pid, 'state', r.state, 'sync', r.sync_state,
           'wb', ${diff("r.write_lsn")}, 'fb', ${diff("r.flush_lsn")}, 'rb', ${diff("r.replay_lsn")},
           'wms', ${ms("r.write_lag")}, 'fms', ${ms("r.flush_lag")}, 'rms', ${ms("r.replay_lag")},
           'slot', s.slot_name, 'kept', ${diff("s.restart_lsn")}) ORDER BY r.application_name, r.pid), '[]'::json)
@@ -49,9 +49,11 @@ export function replicationOf(value: unknown): { reading?: ReplicationReading; h
   const o = v as { lsn: unknown; names: unknown; standbys: Record<string, unknown>[]; slots: Record<string, unknown>[] };
   const rows = o.standbys ?? [];
   const visible = rows.filter((r) => r.state !== null);
+  const shared = sharedNames(visible);
   const standbys = visible.map(
     (r): StandbyReading => ({
-      name: String(r.name),
+      // Standbys that give no application_name of their own all read "walreceiver": told apart by slot, else pid.
+      name: shared.has(String(r.name)) ? `${r.name} (${r.slot ? `slot ${r.slot}` : `pid ${r.pid}`})` : String(r.name),
       state: String(r.state),
       syncState: String(r.sync ?? "async"),
       writeLagBytes: num(r.wb),
@@ -71,6 +73,13 @@ export function replicationOf(value: unknown): { reading?: ReplicationReading; h
   // Standbys the role cannot see would read as none streaming (a stall that is not one): nothing is recorded.
   if (hidden > 0 || (!standbys.length && !idleSlots.length && !names)) return { hidden };
   return { reading: { lsn: num(o.lsn), synchronousStandbyNames: names, standbys, idleSlots }, hidden };
+}
+
+/** Names more than one standby gives. */
+function sharedNames(rows: Record<string, unknown>[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const r of rows) seen.set(String(r.name), (seen.get(String(r.name)) ?? 0) + 1);
+  return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
 }
 
 /** What a role that cannot see the standbys' state and lag misses, and its remedy. */
