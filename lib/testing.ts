@@ -4,23 +4,14 @@
 import { randomBytes } from "node:crypto";
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startEmbedded, type EmbeddedServer } from "../platform/embedded";
 import { migrate } from "../platform/migrate";
+import { freePort } from "../platform/ports";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Starts an embedded Postgres in a fresh temporary folder (reachable by the postgres user); `extraFlags`
  *  (["-c", "fsync=on", …]) come last and win, for a scratch server with settings of its own. */
@@ -121,6 +112,20 @@ export function freezeServer(dir: string): { pids: number[]; thaw: () => void } 
       }
     },
   };
+}
+
+/** The pids of other processes whose command line holds `text`: a postmaster's names its folder (-D <dir>). */
+export function processesNaming(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(text)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
 }
 
 /**

@@ -66,7 +66,7 @@ export class DiskFullError extends StartupError {}
  * checkout inside a folder only root may enter (mktemp -d makes 0700 folders) would make initdb fail with EACCES:
  * give "others" the right to pass through (x, not read) each folder above the binaries that lacks it.
  */
-function letPostgresUserReach(dir: string): void {
+export function letPostgresUserReach(dir: string): void {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     try {
       const mode = statSync(d).mode;
@@ -78,7 +78,7 @@ function letPostgresUserReach(dir: string): void {
   }
 }
 
-function portOpen(port: number): Promise<boolean> {
+export function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ host: "127.0.0.1", port });
     s.once("connect", () => (s.destroy(), resolve(true)));
@@ -93,7 +93,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Takes DATA_DIR/owner.pid, or explains which live process holds it. `again` is true when this very process held it
  * already: an earlier start here whose server then stopped without being told to (a supervisor's restart).
  */
-function takeLock(dir: string): { release: () => void; again: boolean } {
+export function takeLock(dir: string): { release: () => void; again: boolean } {
   const lock = path.join(dir, "owner.pid");
   let again = false;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -129,7 +129,7 @@ function takeLock(dir: string): { release: () => void; again: boolean } {
 }
 
 /** As root, Postgres runs as the `postgres` user, which must be able to enter every parent folder. */
-function checkReachableByPostgresUser(dir: string) {
+export function checkReachableByPostgresUser(dir: string) {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return;
   let p = path.dirname(dir);
   while (true) {
@@ -144,7 +144,7 @@ function checkReachableByPostgresUser(dir: string) {
 }
 
 /** Stops a Postgres left running on this data folder by a start that was SIGKILLed. */
-async function stopLeftover(clusterDir: string, notes: string[]) {
+export async function stopLeftover(clusterDir: string, notes: string[]) {
   const pidFile = path.join(clusterDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
@@ -169,7 +169,7 @@ async function restartedFromOutside(clusterDir: string, port: number): Promise<n
 }
 
 /** Fast shutdown of the postmaster `pid`, escalating to an immediate one; throws if it outlives both. */
-async function stopPostmaster(pid: number, clusterDir: string) {
+export async function stopPostmaster(pid: number, clusterDir: string) {
   process.kill(pid, "SIGINT"); // fast shutdown: aborts open transactions, keeps data consistent
   for (let i = 0; i < 100 && pidAlive(pid); i++) await sleep(100);
   if (pidAlive(pid)) {
@@ -212,24 +212,27 @@ export async function startEmbedded(opts: {
   databases?: string[];
   /** The variable that sets `port`, for messages (EMBEDDED_PG_PORT). */
   portVar?: string;
+  /** The cluster's folder (default dataDir/pg): a replicated cluster's primary is its home's pg1 (platform/replicated.ts). */
+  clusterDir?: string;
+  /** The caller holds dataDir's lock already (a replicated cluster's home), `again` as takeLock said: not taken nor released here. */
+  heldLock?: { again: boolean };
 }): Promise<EmbeddedServer> {
   const { dataDir, port } = opts;
   const portVar = opts.portVar ?? "EMBEDDED_PG_PORT";
   const notes: string[] = [];
   checkReachableByPostgresUser(dataDir);
   // A full disk can already refuse the folder or its lock file: say so as a start on a full disk does.
-  const noSpace = (err: unknown) =>
-    (err as NodeJS.ErrnoException)?.code === "ENOSPC" ? new DiskFullError(diskFullMessage(path.join(dataDir, "pg"), "ENOSPC")!) : err;
+  const clusterDir = opts.clusterDir ?? path.join(dataDir, "pg");
+  const noSpace = (err: unknown) => ((err as NodeJS.ErrnoException)?.code === "ENOSPC" ? new DiskFullError(diskFullMessage(clusterDir, "ENOSPC")!) : err);
   let releaseLock: () => void;
   let again: boolean;
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-    ({ release: releaseLock, again } = takeLock(dataDir));
+    ({ release: releaseLock, again } = opts.heldLock ? { release: () => undefined, again: opts.heldLock.again } : takeLock(dataDir));
   } catch (err) {
     throw noSpace(err);
   }
   try {
-    const clusterDir = path.join(dataDir, "pg");
     // Started again by this process after its server stopped: a server now running on the folder was restarted
     // from outside, and is taken over as it is (stopping it would be a second outage). Otherwise one running there
     // was left by an earlier start that was killed, and is stopped.
@@ -372,7 +375,7 @@ function postmasterExit(pid: number): Promise<string> {
 }
 
 /** The pid of the live postmaster of a cluster folder, from its postmaster.pid, if any. */
-function runningPid(clusterDir: string): number | undefined {
+export function runningPid(clusterDir: string): number | undefined {
   try {
     const pid = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
     return pidAlive(pid) ? pid : undefined;
@@ -382,7 +385,7 @@ function runningPid(clusterDir: string): number | undefined {
 }
 
 /** The port the server of a cluster folder listens on, from its postmaster.pid (4th line), if it is running. */
-function runningPort(clusterDir: string): number | undefined {
+export function runningPort(clusterDir: string): number | undefined {
   try {
     const lines = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
     const port = Number(lines[3]);

@@ -1,0 +1,38 @@
+// The replicated cluster's layout (<home>/cluster.json: ports, standby names, sync names, delay), written by
+// the process that owns it once it runs, and read by the next start (to keep its ports) and by a command run
+// meanwhile, which then uses that running cluster rather than starting one (platform/replicated.ts useReplicated).
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { ReplicaDelay } from "./relay";
+
+export interface Layout {
+  ownerPid: number;
+  primaryPort: number;
+  standbys: { name: string; port: number; relayPort?: number }[];
+  synchronousStandbyNames: string;
+  delay?: ReplicaDelay;
+}
+
+const file = (home: string) => path.join(home, "cluster.json");
+
+export function readLayout(home: string): Layout | undefined {
+  try {
+    return JSON.parse(readFileSync(file(home), "utf8")) as Layout;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeLayout(home: string, layout: Layout) {
+  writeFileSync(file(home), `${JSON.stringify(layout, null, 2)}\n`);
+}
+
+/** What differs between the running cluster's shape and the one asked, or null. */
+export function shapeDifference(layout: Layout, asked: { replicas: number; synchronousStandbyNames: string; replicaDelayMs?: number }): string | null {
+  const delay = (ms?: number) => (ms ? `a delay of ${ms} ms` : "no delay");
+  if (layout.standbys.length !== asked.replicas) return `${layout.standbys.length} standby(s), not ${asked.replicas}`;
+  if (layout.synchronousStandbyNames !== asked.synchronousStandbyNames)
+    return `synchronous_standby_names '${layout.synchronousStandbyNames}', not '${asked.synchronousStandbyNames}'`;
+  if ((layout.delay?.askedMs ?? 0) !== (asked.replicaDelayMs ?? 0)) return `${delay(layout.delay?.askedMs)}, not ${delay(asked.replicaDelayMs)}`;
+  return null;
+}
