@@ -6,8 +6,8 @@
 // Browser-safe.
 import type { PublishedResult } from "../../workloads/types";
 import { TOTAL_OP, type Variant } from "../../workloads/yong/fields";
-import { mergeEncoded, percentilesOf } from "../measurement/histogram";
-import { histogramOf, latencyOf, throughputOf } from "../measurement/operations";
+import { latencyOf, throughputOf } from "../measurement/operations";
+import { pooledLatency, pooledRate } from "../measurement/pooled";
 import type { RunSummary } from "../measurement/summary";
 import { fmtChange, fmtLatency } from "../runs/format";
 import { runnerLoadOf } from "../measurement/headline";
@@ -123,16 +123,9 @@ export function runFigure(s: RunSummary, key: AbMeasure): number | null {
 
 /** A variant's pooled figure over its runs: merged histograms for latencies (percentiles are never averaged). */
 function pooledFigure(ss: RunSummary[], key: AbMeasure): number | null {
-  if (key === "rate") {
-    const counts = ss.map(requests);
-    const seconds = ss.reduce((a, s) => a + s.window.measuredSeconds, 0);
-    return counts.some((c) => c === null) || seconds <= 0 ? null : (counts as number[]).reduce((a, b) => a + b, 0) / seconds;
-  }
-  const encoded = ss.map((s) => histogramOf(s.histograms, TOTAL_OP));
-  if (encoded.some((e) => !e)) return null;
-  const p = percentilesOf(mergeEncoded(encoded as string[]));
-  if (p.count === 0) return null;
-  return key === "avg" ? p.mean : p[key];
+  if (key === "rate") return pooledRate(ss, TOTAL_OP);
+  const p = pooledLatency(ss, TOTAL_OP);
+  return p === null ? null : key === "avg" ? p.mean : p[key];
 }
 
 function variantStat(ss: RunSummary[], key: AbMeasure): AbVariantStat {
