@@ -19,16 +19,26 @@ export interface AbGroupView {
   createdAt: Date;
 }
 
+/**
+ * Makes the runner take queued runs strictly in this order. It takes the oldest queued run first (created_at, in
+ * ms): two runs queued in one millisecond would run in either order, so each is made at least 1 ms younger than
+ * the one before it. The A/B's and the synchronous commit ladder's groups (lib/ladder/store.ts) are queued so.
+ */
+export async function keepQueueOrder(runIds: readonly string[], db: PrismaClient): Promise<void> {
+  for (let i = 1; i < runIds.length; i++)
+    await db.$executeRaw`UPDATE run SET created_at = GREATEST(created_at, (SELECT created_at FROM run WHERE id = ${runIds[i - 1]}) + interval '1 millisecond')
+                         WHERE id = ${runIds[i]}`;
+}
+
 /** Records a group whose runs are already queued; their queue order is made strictly the slots' order. */
 export async function createAbGroup(
   g: { config: Record<string, unknown> & { kind: string }; pairs: number; slots: AbSlot[]; targetLabel: string },
   db: PrismaClient = prisma(),
 ): Promise<string> {
-  // The runner takes the oldest queued run first (created_at, in ms): two runs queued in one millisecond would
-  // run in either order, so each is made at least 1 ms younger than the one before it.
-  for (let i = 1; i < g.slots.length; i++)
-    await db.$executeRaw`UPDATE run SET created_at = GREATEST(created_at, (SELECT created_at FROM run WHERE id = ${g.slots[i - 1].runId}) + interval '1 millisecond')
-                         WHERE id = ${g.slots[i].runId}`;
+  await keepQueueOrder(
+    g.slots.map((s) => s.runId),
+    db,
+  );
   const id = newAbGroupId();
   await db.abGroup.create({
     data: { id, workload: g.config.kind, config: g.config as object, pairs: g.pairs, runs: g.slots as object[], targetLabel: g.targetLabel },
@@ -50,10 +60,41 @@ export async function getAbGroup(id: string, db: PrismaClient = prisma()): Promi
   };
 }
 
+/** What launchSeries queued: each run's id in order, the first run's parsed config and the target's label. */
+export interface QueuedSeries {
+  ok: true;
+  runIds: string[];
+  config: Record<string, unknown> & { kind: string };
+  targetLabel: string;
+}
+
 /**
- * Queues `pairs` pairs of the config's variants in ABBA order on one target, each run checked as POST /api/runs
- * checks it, and records the group. A refused run withdraws the ones already queued: half an A/B is not what
- * was asked for.
+ * Queues one run per config, in order, on one target, each checked as POST /api/runs checks it. A refused run
+ * withdraws the ones already queued: half a set (an A/B, a ladder) is not what was asked for.
+ */
+export async function launchSeries(
+  input: { targetId?: unknown },
+  configs: readonly Record<string, unknown>[],
+  db: PrismaClient = prisma(),
+): Promise<QueuedSeries | LaunchRefusal> {
+  const runIds: string[] = [];
+  let config: QueuedSeries["config"] | null = null;
+  let targetLabel = "";
+  for (const c of configs) {
+    const r = await launchRun({ ...input, config: c }, db);
+    if (!r.ok) {
+      for (const id of runIds) await requestCancel(id, db).catch(() => undefined);
+      return r;
+    }
+    runIds.push(r.id);
+    config ??= r.config as unknown as QueuedSeries["config"];
+    targetLabel ||= (await db.run.findUnique({ where: { id: r.id }, select: { targetLabel: true } }))?.targetLabel ?? "";
+  }
+  return { ok: true, runIds, config: config!, targetLabel };
+}
+
+/**
+ * Queues `pairs` pairs of the config's variants in ABBA order on one target (launchSeries), and records the group.
  */
 export async function launchAb(
   input: { config: Record<string, unknown>; targetId?: unknown },
@@ -61,20 +102,15 @@ export async function launchAb(
   db: PrismaClient = prisma(),
 ): Promise<{ ok: true; groupId: string; slots: AbSlot[] } | LaunchRefusal> {
   const inputs = variantInputs(input.config);
-  const slots: AbSlot[] = [];
-  let config: (Record<string, unknown> & { kind: string }) | null = null;
-  let targetLabel = "";
-  for (const { pair, variant } of abOrder(pairs)) {
-    const r = await launchRun({ ...input, config: inputs[variant] }, db);
-    if (!r.ok) {
-      for (const s of slots) await requestCancel(s.runId, db).catch(() => undefined);
-      return r;
-    }
-    slots.push({ pair, variant, runId: r.id });
-    config ??= r.config as unknown as Record<string, unknown> & { kind: string };
-    targetLabel ||= (await db.run.findUnique({ where: { id: r.id }, select: { targetLabel: true } }))?.targetLabel ?? "";
-  }
-  const { variant: _, ...shared } = config!;
-  const groupId = await createAbGroup({ config: { ...shared, kind: config!.kind }, pairs, slots, targetLabel }, db);
+  const order = abOrder(pairs);
+  const r = await launchSeries(
+    input,
+    order.map((o) => inputs[o.variant]),
+    db,
+  );
+  if (!r.ok) return r;
+  const slots: AbSlot[] = order.map((o, i) => ({ ...o, runId: r.runIds[i] }));
+  const { variant: _, ...shared } = r.config;
+  const groupId = await createAbGroup({ config: { ...shared, kind: r.config.kind }, pairs, slots, targetLabel: r.targetLabel }, db);
   return { ok: true, groupId, slots };
 }
