@@ -379,6 +379,7 @@ export function usage(): string {
     "  npm run bench -- pubsub -writers 10 -partitions 4 -consumer-groups 5 -throttle_writes 5000",
     "  npm run bench -- --preset queue-4vcpu-single-node -duration 60s --json queue.json --save",
     "  npm run bench -- pubsub -duration 30s --replicas 2 --replica-delay 0.5ms",
+    "  npm run bench -- queue -duration 20s --replicas 2 --sync-commit off,on,remote_apply --repeats 3",
     "  npm run bench -- cache --help",
     "",
     ...EXIT_STATUS,

@@ -1,6 +1,7 @@
 // One run of `npm run bench` from its command line (runner/cli.ts main hands it over once a run is asked, so --help
 // never loads the engine, the embedded servers or the control store): parse, open the target (and the control
-// store for --save), run — once, or the pairs of an A/B (--variant both) — print, --json, --save.
+// store for --save), run — once, or a set: the pairs of an A/B (--variant both), the levels of the synchronous
+// commit ladder (--sync-commit, ./cli-ladder.ts) — print, --json, --save.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { abOrder } from "../lib/compare/ab-order";
@@ -14,7 +15,9 @@ import { describeUrl, maskUrl } from "../lib/targets/pgurl";
 import { definitionOf, WorkloadConfig } from "../lib/workloads/config";
 import { memoryProblem } from "../lib/workloads/memory";
 import { CONTROL_DB, type EmbeddedServer, StartupError, TARGET_DB, useCluster } from "../platform/embedded";
+import type { SyncCommitLevel } from "../lib/sync-commit";
 import { type CliOptions, parseArgs, usage, workloadUsage } from "./cli-args";
+import { ladderAsked, ladderSet, type RunSet, type SetContext, type SetRun } from "./cli-ladder";
 import { cliRunner } from "./cli-runner";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
@@ -56,12 +59,10 @@ interface CliSession {
   replicated?: UsedCluster;
 }
 
-/** The configs to run: the one asked, or an A/B's N pairs of the two variants in balanced ABBA order. */
+/** The configs to run: the one asked, or a set's (an A/B's N pairs in balanced ABBA order, a synchronous commit ladder's levels). */
 interface RunPlan {
   configs: WorkloadConfig[];
-  slots: ReturnType<typeof abOrder>;
-  pairs: number;
-  both: boolean;
+  set?: RunSet;
 }
 
 /** One run from its command line (or the two of `--variant both`): parse, run, print, --json, --save. */
@@ -72,7 +73,13 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     io.err(`bench: ${both.error}`);
     return { code: 2 };
   }
-  const parsed = parseArgs(both ? both.argv : argv);
+  // `--sync-commit LEVELS [--repeats N]`: the config at each synchronous_commit level (./cli-ladder.ts).
+  const ladder = ladderAsked(both ? both.argv : argv);
+  if (ladder && "error" in ladder) {
+    io.err(`bench: ${ladder.error}`);
+    return { code: 2 };
+  }
+  const parsed = parseArgs(ladder ? ladder.argv : both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(parsed.workload ? workloadUsage(parsed.workload) : usage());
     return { code: 0 };
@@ -82,9 +89,11 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     return { code: 2 };
   }
   const opts = parsed.options;
-  const pairs = both ? both.pairs : 0;
-  const slots = abOrder(pairs);
-  const configs = both ? slots.map((s) => WorkloadConfig.parse({ ...opts.config, variant: s.variant })) : [opts.config];
+  const set = setOf(opts, both, ladder);
+  if (typeof set === "string") {
+    io.err(`bench: ${set}`);
+    return { code: 2 };
+  }
   const env = checkedEnv(opts.config, io);
   if (!env) return { code: 2 };
   const s: CliSession = {
@@ -96,7 +105,7 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   process.on("SIGTERM", onSigint);
   try {
     await openTargets(s);
-    return await runPlan(s, { configs, slots, pairs, both: !!both });
+    return await runPlan(s, { configs: set?.configs ?? [opts.config], set });
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return { code: 1, error: (err as Error).message };
@@ -199,11 +208,20 @@ async function startSaving(s: CliSession, config: WorkloadConfig): Promise<void>
   );
 }
 
-/** One run, or the baseline and then the modded variant (--variant both): each an ordinary run of its own. */
+/** The set a command line asks for, or a message when it asks for two (an A/B and a ladder) or a level twice. */
+function setOf(opts: CliOptions, both: { pairs: number } | null, ladder: { levels: SyncCommitLevel[]; repeats: number } | null): RunSet | undefined | string {
+  if (both && ladder) return "--variant both and --sync-commit are two sets of runs: give one (an A/B, or the synchronous commit ladder)";
+  if (ladder && opts.config.synchronousCommit)
+    return `--synchronous-commit ${opts.config.synchronousCommit} sets one level, --sync-commit runs each of its levels: give one`;
+  if (ladder) return ladderSet(opts.config, ladder.levels, ladder.repeats);
+  return both ? abSet(opts, both.pairs) : undefined;
+}
+
+/** One run, or a set's runs one after the other (an A/B's, a ladder's): each an ordinary run of its own. */
 async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
   const { io, opts } = s;
-  const { slots, both } = plan;
-  const results: { summary: RunSummary; runId?: string; slot: number }[] = [];
+  const { set } = plan;
+  const results: SetRun[] = [];
   let code = 0;
   let last: { error?: string; runId?: string; cancelled?: boolean } = {};
   for (const [i, config] of plan.configs.entries()) {
@@ -215,22 +233,31 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
       io.out("");
     }
     if (opts.save) await startSaving(s, config);
-    const json = opts.json && both ? opts.json.replace(/(\.json)?$/i, `.${slots[i].variant}.${slots[i].pair}$1`) : opts.json;
-    if (both) io.out(`--- pair ${slots[i].pair} of ${plan.pairs}: ${slots[i].variant} ---`);
-    const r = await runOne(s, config, json);
+    if (set) io.out(set.heading(i));
+    const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json);
     last = { error: r.error, runId: s.save?.runId, cancelled: r.cancelled };
     if (r.summary) results.push({ summary: r.summary, runId: s.save?.runId, slot: i });
     code = Math.max(code, r.code);
     if (r.code && !r.summary) break;
   }
-  if (both && results.length > 0) await printAb(s, plan, results);
+  if (set && results.length > 0) await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json }, results);
   return { code, summary: results.at(-1)?.summary, ...last };
 }
 
+/** The A/B as a set: N pairs of the two variants in ABBA order, each run's --json beside the asked file, then its intervals. */
+function abSet(opts: CliOptions, pairs: number): RunSet {
+  const slots = abOrder(pairs);
+  return {
+    configs: slots.map((x) => WorkloadConfig.parse({ ...opts.config, variant: x.variant })),
+    heading: (i) => `--- pair ${slots[i].pair} of ${pairs}: ${slots[i].variant} ---`,
+    jsonFor: (i) => opts.json?.replace(/(\.json)?$/i, `.${slots[i].variant}.${slots[i].pair}$1`),
+    report: (c, done) => printAb(c, slots, pairs, done),
+  };
+}
+
 /** The A/B of the completed pairs with its noise; with --save, the group is recorded for the app's A/B page. */
-async function printAb(s: CliSession, plan: RunPlan, done: { summary: RunSummary; runId?: string; slot: number }[]) {
-  const { io } = s;
-  const { slots } = plan;
+async function printAb(c: SetContext, slots: ReturnType<typeof abOrder>, pairsAsked: number, done: SetRun[]) {
+  const io = c;
   const ran = done.map((d) => ({ ...slots[d.slot], runId: d.runId ?? `run ${d.slot + 1}` }));
   const byId = new Map(ran.map((x, k) => [x.runId, done[k].summary]));
   const { pairs, leftOut } = completedPairs(ran, (id) => ({ status: "completed", summary: byId.get(id) }));
@@ -251,8 +278,8 @@ async function printAb(s: CliSession, plan: RunPlan, done: { summary: RunSummary
   const { prisma } = await import("../lib/db");
   const { variant: _, ...shared } = done[0].summary.config as Record<string, unknown> & { kind: string };
   const id = await createAbGroup(
-    { config: { ...shared, kind: done[0].summary.workload }, pairs: plan.pairs, slots: ran, targetLabel: s.targetLabel },
-    prisma(s.controlUrl),
+    { config: { ...shared, kind: done[0].summary.workload }, pairs: pairsAsked, slots: ran, targetLabel: c.targetLabel },
+    prisma(c.controlUrl),
   ).catch((err: Error) => (io.err(`bench: the A/B group was not stored: ${err.message}`), null));
   if (id) io.out(`in the app: /runs/ab?group=${id}`);
 }

@@ -15,6 +15,7 @@ import { RunSummary } from "../lib/measurement/summary";
 import { freePort, testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
 import { throughputOf } from "../lib/measurement/operations";
+import { runCli } from "./cli-testing";
 
 let target: { url: string; drop: () => Promise<void> };
 let control: { url: string; drop: () => Promise<void> };
@@ -32,20 +33,8 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function bench(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "runner/cli.ts", ...args], {
-      cwd: PROJECT_ROOT,
-      // No embedded fallback in tests: a test must never start a server on the default data folder.
-      env: { ...process.env, DATA_DIR: path.join(dir, "no-embedded"), DATABASE_URL: "", TARGET_DATABASE_URL: "", ...env },
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
-  });
-}
+// No embedded fallback in tests: a test must never start a server on the default data folder.
+const bench = (args: string[], env: Record<string, string> = {}) => runCli(args, dir, env);
 
 test("bad flags exit 2 with a message naming the flag", async () => {
   const r = await bench(["pubsub", "-readers", "3", "-partitions", "4"]);

@@ -215,7 +215,7 @@ export const synchronousCommitField = field({
   cli: {
     flag: "synchronous-commit",
     ours: true,
-    help: "synchronous_commit of every session of the run: off, local, remote_write, on or remote_apply (default: the server's own); --sync-commit LIST runs one run per level",
+    help: "synchronous_commit of every session of the run: off, local, remote_write, on or remote_apply (default: the server's own). The ladder: --sync-commit off,on,… [--repeats N] runs the config at each level N times (default 3) in balanced order, then each level's latencies, throughput and standbys' lag",
   },
 });
 
