@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { parseQueueCounts } from "@/workloads/queued-workflows/definition";
 import { agree, countWords } from "../../lib/words";
+import { SetLaunch } from "./SetLaunch";
 
 interface Launched {
   queues: number;
@@ -16,17 +17,16 @@ interface Launched {
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 const POLL_MS = 2000;
 
-export function SweepQueues({
-  input,
-  targetId,
-  ready,
-  runSeconds,
-}: {
+/** What a panel that launches a set of runs from the form gets: the form's input, its target, whether the form
+ *  parses, and how long one run loads the target. */
+export interface SetPanelProps {
   input: Record<string, unknown>;
   targetId: string;
   ready: boolean;
   runSeconds: number | null;
-}) {
+}
+
+export function SweepQueues({ input, targetId, ready, runSeconds }: SetPanelProps) {
   const router = useRouter();
   const [text, setText] = useState("1,2,4,8");
   const [error, setError] = useState<string | null>(null);
@@ -99,15 +99,15 @@ export function SweepQueues({
           {parsed.ok ? `${parsed.counts.length} runs${runSeconds !== null ? `, each loading the target up to ${runSeconds} s` : ""}` : parsed.message}
         </span>
       </div>
-      <button type="button" onClick={launch} disabled={!parsed.ok || !ready || launching || runs.length > 0} data-testid="sweep-launch">
-        {launching ? "Launching…" : "Launch sweep"}
-      </button>
-      {!ready && <p className="hint">Fix the marked fields above first.</p>}
-      {error && (
-        <div className="alert bad small" role="alert">
-          {error}
-        </div>
-      )}
+      <SetLaunch
+        label="Launch sweep"
+        launching={launching}
+        disabled={!parsed.ok || !ready || launching || runs.length > 0}
+        ready={ready}
+        error={error}
+        onClick={launch}
+        testId="sweep-launch"
+      />
       {runs.length > 0 && (
         <ul data-testid="sweep-runs">
           {runs.map((r) => (

@@ -7,63 +7,17 @@
 // from the runs' own times (lib/compare/ab-progress.ts), ticking each second. The figures are computed by the
 // server (lib/compare/ab-stats.ts) from the runs' measured summaries.
 import Link from "next/link";
-import { useEffect, useState } from "react";
 import { fmtDelta, fmtFigure } from "@/lib/compare/ab";
 import { type AbSlot, orderText } from "@/lib/compare/ab-order";
 import { abProgress } from "@/lib/compare/ab-progress";
 import { type AbStats, fmtInterval, fmtPooled } from "@/lib/compare/ab-stats";
 import { fmtDuration } from "@/lib/runs/format";
 import type { RunView } from "@/lib/runs/view";
-
-const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
+import { SetRunsTable } from "./SetRunsTable";
+import { useGroupRuns } from "./useGroupRuns";
 
 export function AbView({ groupId, slots, initial, stats }: { groupId: string | null; slots: AbSlot[]; initial: (RunView | null)[]; stats: AbStats | null }) {
-  const [views, setViews] = useState(initial);
-  const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => setViews(initial), [initial]);
-  const done = views.every((v) => !v || FINAL.has(v.status));
-  // The browser's clock, set once mounted (the server's render has none, so both render the same first).
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setNow(Date.now());
-    if (done) return;
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, [done]);
-
-  useEffect(() => {
-    if (done) {
-      // The runs ended since the page was drawn: the server computes the figures (a reload, not the router, so the
-      // page renders the same outside the app, as in its tests).
-      if (!stats && initial.some((v) => v && !FINAL.has(v.status))) window.location.reload();
-      return;
-    }
-    let stop = false;
-    const poll = async () => {
-      try {
-        const next = await Promise.all(
-          views.map(async (v) => {
-            if (!v || FINAL.has(v.status)) return v;
-            const r = await fetch(`/api/runs/${v.id}`, { cache: "no-store" });
-            if (!r.ok) throw new Error(`run ${v.id}: HTTP ${r.status}`);
-            return (await r.json()) as RunView;
-          }),
-        );
-        if (!stop) {
-          setViews(next);
-          setProblem(null);
-        }
-      } catch (err) {
-        if (!stop) setProblem(`Could not read the runs' progress (${(err as Error).message}); retrying.`);
-      }
-    };
-    const t = setInterval(poll, 1000);
-    return () => {
-      stop = true;
-      clearInterval(t);
-    };
-  }, [done, views, stats, initial]);
-
+  const { views, problem, done, now } = useGroupRuns(initial, !!stats);
   const first = views.find((v) => v);
   const loop = first?.config ? ((first.config as { load?: string }).load === "rate" ? "open loop" : "closed loop") : null;
   const pairs = new Set(slots.map((s) => s.pair)).size;
@@ -81,36 +35,7 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
           Run one at a time on {first?.targetLabel}, with the same load, in the balanced order {orderText(slots)} (A baseline, B modded) so neither variant
           always goes first; each is an ordinary run with its own page.{groupId ? ` A/B ${groupId}.` : ""}
         </p>
-        <table className="data compact" data-testid="ab-runs">
-          <thead>
-            <tr>
-              <th scope="col">pair</th>
-              <th scope="col">variant</th>
-              <th scope="col">run</th>
-              <th scope="col">status</th>
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {slots.map((s, i) => {
-              const v = views[i];
-              return (
-                <tr key={s.runId} data-testid={`ab-run-${i}`}>
-                  <td>{s.pair}</td>
-                  <th scope="row">{s.variant}</th>
-                  <td>
-                    <Link href={`/runs/${s.runId}`}>{s.runId}</Link>
-                  </td>
-                  <td data-testid={`ab-status-${i}`}>
-                    {v ? v.status : "deleted"}
-                    {v?.status === "running" && v.phase ? ` (${v.phase})` : ""}
-                  </td>
-                  <td>{v?.error ?? ""}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <SetRunsTable head={["pair", "variant"]} slots={slots.map((s) => ({ group: s.pair, name: s.variant, runId: s.runId }))} views={views} prefix="ab" />
         <AbProgressBar views={views} now={now} />
         {problem && <p className="hint">{problem}</p>}
       </section>
@@ -127,8 +52,9 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
 /** Seconds a run takes beyond its load, to a tenth below 10 s ("0.3s"), else as fmtDuration ("12s", "1m 05s"). */
 const fmtOverhead = (s: number) => (s < 10 ? `${s.toFixed(1)}s` : fmtDuration(s));
 
-/** Runs done of total, and the time left: measured where it can be, a lower bound until a run has finished. */
-function AbProgressBar({ views, now }: { views: (RunView | null)[]; now: number | null }) {
+/** Runs done of total, and the time left: measured where it can be, a lower bound until a run has finished. The
+ *  synchronous commit ladder's page shows its runs' progress with it too (`label` names the set). */
+export function AbProgressBar({ views, now, label = "A/B progress" }: { views: (RunView | null)[]; now: number | null; label?: string }) {
   const p = abProgress(views, now ?? 0);
   const pct = Math.round(p.fraction * 1000) / 10;
   const left =
@@ -139,7 +65,7 @@ function AbProgressBar({ views, now }: { views: (RunView | null)[]; now: number 
         : `about ${fmtDuration(p.leftSeconds)} left (the planned load of the runs to come, plus ${fmtOverhead(p.overheadSeconds ?? 0)} each: what the finished runs took beyond theirs)`;
   return (
     <div className="progress-wrap" data-testid="ab-progress">
-      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="A/B progress">
+      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={label}>
         <div className="progress-bar" style={{ width: `${pct}%` }} />
       </div>
       <div className="spread small">
