@@ -79,7 +79,7 @@ test("a level's percentiles come from its repeats' merged histograms; its interv
   // SyncRep waits: the repeats' mean share; each standby's median lag as the repeats' range, its largest lag.
   assert.ok(Math.abs(on.syncRepShare!.pooled! - 0.3) < 1e-9);
   assert.deepEqual(on.standbys[0].replayMs, { p50Low: 0.3, p50High: 0.5, max: 9 });
-  assert.equal(fmtStandbyLag(on.standbys[0]), "pg2 (sync): replay p50 0.3–0.5 ms, max 9 ms");
+  assert.equal(fmtStandbyLag(on.standbys[0]), "pg2 (sync): replay p50 0.30–0.50 ms, max 9.00 ms");
   assert.equal(st.standbys, "some");
   // What a commit waited for, and the 2016 ladder beside each level, relative to off.
   assert.equal(st.levels[0].waitsFor, "nothing (asynchronous commit)");

@@ -1,7 +1,7 @@
 // The synchronous commit ladder in words and cells: every surface (the ladder's page, the CLI's table, the
 // benchmark script) formats a level's figures here. Browser-safe.
 import { fmtFigure } from "../compare/ab";
-import { fmtLatency, fmtPercent } from "../runs/format";
+import { fmtPercent } from "../runs/format";
 import type { LadderLevel, LadderStats, LevelFigure, StandbyLag } from "./stats";
 
 /** A figure's 95 % interval as "[1.10–1.40]" in its unit's digits; "" without one. */
@@ -20,17 +20,12 @@ export function fmtLevelFigure(f: LevelFigure | null, unit: "ms" | "rate" | "sha
   return ci ? `${v} ${ci}` : v;
 }
 
-/** One standby's lag at a level: "pg2 (sync): replay p50 0.21–0.30 ms, max 1.2 ms; flush max 0.9 ms; write max 0.4 ms". */
+/** One standby's lag at a level: "pg2 (sync): replay p50 0.21–0.30 ms, max 1.20 ms; flush max 0.90 ms; write max 0.40 ms". */
 export function fmtStandbyLag(s: StandbyLag): string {
+  const ms = (v: number) => fmtFigure(v, "ms");
   const range = (r: StandbyLag["replayMs"]) =>
-    r
-      ? `p50 ${r.p50Low === r.p50High ? fmtLatency(r.p50Low) : `${fmtLatency(r.p50Low).replace(/ ms$/, "")}–${fmtLatency(r.p50High)}`}, max ${fmtLatency(r.max)}`
-      : "caught up";
-  const lags = [
-    `replay ${range(s.replayMs)}`,
-    s.flushMs ? `flush max ${fmtLatency(s.flushMs.max)}` : null,
-    s.writeMs ? `write max ${fmtLatency(s.writeMs.max)}` : null,
-  ];
+    r ? `p50 ${r.p50Low === r.p50High ? ms(r.p50Low) : `${ms(r.p50Low).replace(/ ms$/, "")}–${ms(r.p50High)}`}, max ${ms(r.max)}` : "caught up";
+  const lags = [`replay ${range(s.replayMs)}`, s.flushMs ? `flush max ${ms(s.flushMs.max)}` : null, s.writeMs ? `write max ${ms(s.writeMs.max)}` : null];
   return `${s.name} (${s.syncStates.join(" → ") || "state unknown"}): ${lags.filter(Boolean).join("; ")}`;
 }
 
