@@ -237,3 +237,25 @@ test("a flag left empty by an unset shell variable is refused naming that flag, 
   assert.match(error(["queue", "-host", "a b/c", "-db", "x"]), /^-host "a b\/c" is not a host name/);
   assert.match(error(["queue", "-host", "h", "-port", "x"]), /^-port must be a port number/);
 });
+
+test("--replicas N [--replica-delay D]: standbys of the embedded replicated target, a delay in ms or us each way", () => {
+  assert.deepEqual([run(["pubsub", "--replicas", "2"]).replicas, run(["pubsub", "--replicas", "2"]).replicaDelayMs], [2, undefined]);
+  for (const [typed, ms] of [
+    ["0.5ms", 0.5],
+    ["500us", 0.5],
+    ["500µs", 0.5],
+    ["2ms", 2],
+    ["1.5", 1.5],
+  ] as const)
+    assert.equal(run(["pubsub", "--replicas=3", `--replica_delay=${typed}`]).replicaDelayMs, ms, typed);
+  assert.equal(run(["pubsub", "--replicas", "2", "--replica-delay", "0"]).replicaDelayMs, undefined, "no delay: no relay");
+  assert.match(
+    error(["pubsub", "--replicas", "2", "--target", "postgresql://u@h/db"]),
+    /^--replicas runs against the embedded replicated target .*give one or the other/,
+  );
+  assert.match(error(["pubsub", "--replicas", "2", "-host", "h"]), /^--replicas runs against the embedded replicated target/);
+  for (const bad of ["0", "9", "two", "1.5"]) assert.match(error(["pubsub", "--replicas", bad]), /^--replicas expects a number of standbys from 1 to 8/, bad);
+  for (const bad of ["1xs", "-1ms", "2s", "fast"])
+    assert.match(error(["pubsub", "--replicas", "2", "--replica-delay", bad]), /^--replica-delay expects a delay each way with its unit/, bad);
+  assert.match(error(["pubsub", "--replica-delay", "1ms"]), /^--replica-delay applies to the embedded replicated target: add --replicas N/);
+});

@@ -4,6 +4,7 @@
 // name the exact flag.
 import os from "node:os";
 import { checkPgUrl } from "../lib/targets/pgurl";
+import { MAX_REPLICA_DELAY_MS, MAX_REPLICAS, parseReplicaDelay } from "../lib/targets/replicated-shape";
 import { partsProblem } from "../lib/workloads/parts";
 import { parseConfig, presetById, PRESETS, workloadDefinition, workloadDefinitions, type WorkloadConfig } from "../lib/workloads/config";
 import type { WorkloadDefinition } from "../workloads/types";
@@ -78,6 +79,18 @@ function ownFlags(): Record<string, FlagSpec> {
     db: { type: "string", arg: "NAME", help: "reference-style connection: database (default benchmark)" },
     user: { type: "string", arg: "NAME", help: "reference-style connection: user (default postgres)" },
     password: { type: "string", help: "reference-style connection: password" },
+    replicas: {
+      type: "string",
+      ours: true,
+      arg: "N",
+      help: `with no --target: run against the embedded replicated target (DATA_DIR/replicated), a primary and N standbys (1 to ${MAX_REPLICAS}), synchronous_standby_names 'FIRST 1 (pg2, …)'`,
+    },
+    "replica-delay": {
+      type: "string",
+      ours: true,
+      arg: "DELAY",
+      help: "with --replicas: delay each standby's traffic with the primary this much each way (0.5ms, 500us), through a relay; the delay achieved is measured",
+    },
     preset: { type: "string", ours: true, arg: "NAME", help: "start from a preset (flags override its fields)" },
     json: { type: "string", ours: true, arg: "FILE", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
     save: { type: "bool", ours: true, help: "store the run in the control store so the app shows it (live)" },
@@ -108,6 +121,10 @@ export interface CliOptions {
   json?: string;
   save: boolean;
   presetId?: string;
+  /** --replicas: standbys of the embedded replicated target (platform/replicated.ts), run against instead of the default target. */
+  replicas?: number;
+  /** --replica-delay, in ms each way. */
+  replicaDelayMs?: number;
 }
 
 export type ParsedArgs = { kind: "help"; workload?: string } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
@@ -284,7 +301,28 @@ export function parseArgs(words: string[]): ParsedArgs {
   }
   const json = values.get("json") as string | undefined;
   if (json !== undefined && json.trim() === "") return err("--json needs a file name");
-  return { kind: "run", options: { config: parsed.config, target, json, save: values.get("save") === true, presetId } };
+  const replicated = replicatedOf(values, target !== undefined);
+  if ("error" in replicated) return err(replicated.error);
+  return { kind: "run", options: { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated } };
+}
+
+/** --replicas and --replica-delay, checked: a number of standbys, a delay with its unit, and no --target beside them. */
+function replicatedOf(values: Map<string, string | boolean>, hasTarget: boolean): { replicas?: number; replicaDelayMs?: number } | { error: string } {
+  const raw = values.get("replicas") as string | undefined;
+  const delayRaw = values.get("replica-delay") as string | undefined;
+  if (raw === undefined)
+    return delayRaw === undefined ? {} : { error: "--replica-delay applies to the embedded replicated target: add --replicas N (e.g. --replicas 2)" };
+  if (hasTarget)
+    return { error: "--replicas runs against the embedded replicated target (DATA_DIR/replicated), not a --target of your own: give one or the other" };
+  const replicas = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(replicas >= 1 && replicas <= MAX_REPLICAS)) return { error: `--replicas expects a number of standbys from 1 to ${MAX_REPLICAS}, got "${raw}"` };
+  if (delayRaw === undefined) return { replicas };
+  const replicaDelayMs = parseReplicaDelay(delayRaw);
+  if (replicaDelayMs === null)
+    return {
+      error: `--replica-delay expects a delay each way with its unit, such as 0.5ms, 500us or 2ms (at most ${MAX_REPLICA_DELAY_MS} ms), got "${delayRaw}"`,
+    };
+  return { replicas, ...(replicaDelayMs > 0 ? { replicaDelayMs } : {}) };
 }
 
 /** The flags every workload has with one text (-duration, --warmup, -report, --processes). */
@@ -307,7 +345,7 @@ function flagHelp(names: readonly string[], kind?: string): string[] {
 }
 
 /** The flags that are not a workload's: the target, presets and output. */
-const RUN_FLAGS = ["mode", "target", "host", "port", "db", "user", "password", "preset", "json", "save", "help"];
+const RUN_FLAGS = ["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save", "help"];
 
 const HOW_FLAGS = [
   "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s, 45.",
@@ -340,6 +378,7 @@ export function usage(): string {
     "Examples:",
     "  npm run bench -- pubsub -writers 10 -partitions 4 -consumer-groups 5 -throttle_writes 5000",
     "  npm run bench -- --preset queue-4vcpu-single-node -duration 60s --json queue.json --save",
+    "  npm run bench -- pubsub -duration 30s --replicas 2 --replica-delay 0.5ms",
     "  npm run bench -- cache --help",
     "",
     ...EXIT_STATUS,

@@ -19,6 +19,7 @@ import { cliRunner } from "./cli-runner";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
+import { clusterLine, clusterShape, openReplicated, type UsedCluster } from "./replicated-target";
 import { quitAfter, STOP_MS } from "./stop";
 
 export interface CliIo {
@@ -51,6 +52,8 @@ interface CliSession {
   controlStore: ServerIdentity | null;
   embedded?: EmbeddedServer & { owned: boolean };
   embeddedControl?: EmbeddedServer & { owned: boolean };
+  /** --replicas: the embedded replicated target (runner/replicated-target.ts). */
+  replicated?: UsedCluster;
 }
 
 /** The configs to run: the one asked, or an A/B's N pairs of the two variants in balanced ABBA order. */
@@ -102,7 +105,7 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
     await s.save?.close().catch(() => undefined);
-    await Promise.all([s.embedded?.stop().catch(() => undefined), s.embeddedControl?.stop().catch(() => undefined)]);
+    await Promise.all([s.embedded, s.embeddedControl, s.replicated].map((c) => c?.stop().catch(() => undefined)));
   }
 }
 
@@ -148,7 +151,13 @@ function interruptHandler(s: CliSession): () => void {
 /** The target (the default one: an embedded cluster of DATA_DIR), and for --save the control store likewise. */
 async function openTargets(s: CliSession): Promise<void> {
   const { io, opts, env } = s;
-  if (!opts.target && !env.TARGET_DATABASE_URL) {
+  if (opts.replicas) {
+    const r = await openReplicated({ replicas: opts.replicas, replicaDelayMs: opts.replicaDelayMs }, env);
+    s.replicated = r.cluster;
+    io.out(clusterLine(r.cluster));
+    for (const n of r.cluster.notes) io.out(`  ${n}`);
+    [s.targetUrl, s.targetLabel] = [r.url, r.label];
+  } else if (!opts.target && !env.TARGET_DATABASE_URL) {
     s.embedded = await useCluster(dataDir(env), "target", env.EMBEDDED_TARGET_PG_PORT);
     io.out(embeddedNote(s.embedded, env, "target"));
   }
@@ -156,9 +165,11 @@ async function openTargets(s: CliSession): Promise<void> {
     s.embeddedControl = await useCluster(dataDir(env), "control", env.EMBEDDED_PG_PORT);
     io.out(embeddedNote(s.embeddedControl, env, "control"));
   }
-  s.targetUrl = opts.target ?? env.TARGET_DATABASE_URL ?? s.embedded!.url(TARGET_DB);
-  // The default target gets the name the app gives it, so a --save run and an app run on one database match.
-  s.targetLabel = opts.target ? describeUrl(s.targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: s.targetUrl });
+  if (!s.replicated) {
+    s.targetUrl = opts.target ?? env.TARGET_DATABASE_URL ?? s.embedded!.url(TARGET_DB);
+    // The default target gets the name the app gives it, so a --save run and an app run on one database match.
+    s.targetLabel = opts.target ? describeUrl(s.targetUrl) : defaultTargetName({ embedded: !env.TARGET_DATABASE_URL, url: s.targetUrl });
+  }
   s.controlUrl = opts.save ? (env.DATABASE_URL ?? s.embeddedControl!.url(CONTROL_DB)) : "";
   // The app's control store, when this command knows it: a --target that is its database is refused by the engine.
   // (Without --save the embedded control cluster is not started here; a database holding a control store is still
@@ -288,6 +299,7 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
     );
     return { code: 1, cancelled, error: (err as Error).message };
   }
+  if (s.replicated) summary.manifest.cluster = clusterShape(s.replicated);
   io.out("");
   io.out(summaryText(summary, s.targetLabel));
   if (json) {

@@ -8,6 +8,7 @@ import { SummaryPart } from "./part-figures";
 import { BACKOFF_MODES, WorkloadConfig, workloadDefinition, workloadDefinitions, type WorkloadKind } from "../workloads/config";
 import { RunTelemetry } from "../telemetry/report";
 import { Verification, withVerificationUnit } from "./verification";
+import { ClusterShape } from "../targets/replicated-shape";
 
 export const Manifest = z.object({
   postgresVersion: z.string(),
@@ -51,6 +52,8 @@ export const Manifest = z.object({
   parts: z.array(SummaryPart).optional(),
   /** The worst-loaded part, whose load the summary's `runnerLoad` is (the client check is per part). */
   worstPart: z.number().int().nullable().optional(),
+  /** The embedded replicated target's shape when the run used it (CLI --replicas): standbys, sync names, delay. */
+  cluster: ClusterShape.optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 
