@@ -58,7 +58,10 @@ test("with standbys: a row per level, each standby's lag, the 2016 ladder labell
     "0.50 / 0.49",
     "3,055 TPS (remote_apply, synchronous replica)",
   ]);
-  assert.match(text(html.match(/<tr data-testid="ladder-lag-remote_apply">(.*?)<\/tr>/)![1]), /pg2 \(sync\): replay p50 0\.40 ms, max 3\.00 ms .*pg3 \(potential\)/);
+  assert.match(
+    text(html.match(/<tr data-testid="ladder-lag-remote_apply">(.*?)<\/tr>/)![1]),
+    /pg2 \(sync\): replay p50 0\.40 ms, max 3\.00 ms .*pg3 \(potential\)/,
+  );
   assert.match(html, /data-testid="ladder-charts"/);
   const ref = text(html.match(/<div data-testid="ladder-reference">(.*)<\/div>/)![1]);
   assert.match(ref, /The 2016 ladder: pgbench on PostgreSQL 9\.6 \(Cybertec, 2016\)/);

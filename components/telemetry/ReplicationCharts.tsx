@@ -52,7 +52,14 @@ function markOf(e: ReplicationEvent): { x: number; label: string } | undefined {
   return undefined;
 }
 
-export function ReplicationCard({ frame }: { frame: RunTimeline & { points: Point[] } }) {
+export function ReplicationCard({
+  frame,
+  synchronousCommit,
+}: {
+  frame: RunTimeline & { points: Point[] };
+  /** synchronous_commit as the run's sessions started with it (a finished run's telemetry info). */
+  synchronousCommit?: string;
+}) {
   const [unit, setUnit] = useState<Unit>("bytes");
   const names = useMemo(() => standbysOf(frame.points), [frame.points]);
   const rows = useMemo(() => rowsOf(frame.points, names), [frame.points, names]);
@@ -65,7 +72,7 @@ export function ReplicationCard({ frame }: { frame: RunTimeline & { points: Poin
     <ChartCard
       testId="chart-replication"
       title="Replication lag per standby"
-      hint={`${unit === "bytes" ? "bytes of WAL" : "time"} behind the primary: replay solid, flush dashed; ${replication.synchronousStandbyNames ? `synchronous_standby_names '${replication.synchronousStandbyNames}'` : "no synchronous standbys named"}${unit === "time" ? "; a gap: no lag time (caught up and idle)" : ""}`}
+      hint={`${unit === "bytes" ? "bytes of WAL" : "time"} behind the primary: replay solid, flush dashed; ${replication.synchronousStandbyNames ? `synchronous_standby_names '${replication.synchronousStandbyNames}'` : "no synchronous standbys named"}${synchronousCommit ? `, synchronous_commit ${synchronousCommit}` : ""}${unit === "time" ? "; a gap: no lag time (caught up and idle)" : ""}`}
       controls={
         <div className="segmented" role="group" aria-label="Replication lag unit">
           {(["bytes", "time"] as const).map((u) => (

@@ -116,7 +116,7 @@ export function TelemetryCharts({
         <CommitsCard frame={frame} />
         <TablesCard frame={frame} />
         <CpuCard frame={frame} info={info} />
-        <ReplicationCard frame={frame} />
+        <ReplicationCard frame={frame} synchronousCommit={info?.synchronousCommit} />
       </div>
     </section>
   );

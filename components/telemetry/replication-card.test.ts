@@ -26,10 +26,10 @@ test("the standbys' lag card: its setting, and the synchronous standby stopping 
   const both = [standbyReading("pg2", "sync"), standbyReading("pg3", "potential")];
   const readings = [0, 1, 2].map((i) => replicatedReading(i, both));
   readings.push(...[3, 4].map((i) => replicatedReading(i, [standbyReading("pg3", "sync")])));
-  const html = text(renderToStaticMarkup(createElement(ReplicationCard, { frame: frameOf(readings) })));
+  const html = text(renderToStaticMarkup(createElement(ReplicationCard, { frame: frameOf(readings), synchronousCommit: "on" })));
   assert.match(
     html,
-    /Replication lag per standby bytes of WAL behind the primary: replay solid, flush dashed; synchronous_standby_names 'FIRST 1 \(pg2, pg3\)'/,
+    /Replication lag per standby bytes of WAL behind the primary: replay solid, flush dashed; synchronous_standby_names 'FIRST 1 \(pg2, pg3\)', synchronous_commit on/,
   );
   assert.match(html, /pg2 stopped streaming at 5 s; it was the synchronous standby/);
   assert.match(html, /pg3 became the synchronous standby at 5 s \(was a potential synchronous standby\)/);

@@ -24,8 +24,9 @@ export const REPLICATION_THRESHOLDS = {
   replayBehindReadings: 3,
   replayBehindMinBytes: 64 * 1024,
   replayBehindMinMs: 1000,
-  /** Events kept (the rest counted): memory stays bounded however often standbys come and go. */
+  /** Events kept (the rest counted), and standbys followed: memory stays bounded however often standbys come and go. */
   maxEvents: 50,
+  maxStandbys: 32,
 } as const;
 const T = REPLICATION_THRESHOLDS;
 
@@ -193,6 +194,8 @@ export class ReplicationAccumulator {
     this.prevStreaming = new Map([...now.values()].filter((x) => x.state === "streaming").map((x) => [x.name, x.syncState]));
     for (const x of now.values()) {
       let acc = this.standbys.get(x.name);
+      // Bounded memory: standbys named by pid come back under new names each time they reconnect.
+      if (!acc && this.standbys.size >= T.maxStandbys) continue;
       if (!acc) this.standbys.set(x.name, (acc = new StandbyAcc(x.name)));
       acc.add(x, sec);
       this.addReplay(acc, x, r?.lsn ?? null, sec, toSec);

@@ -3,12 +3,8 @@
 // no connected standby uses, as one JSON value. Pure: the SQL and what it answered.
 import type { IdleSlot, ReplicationReading, StandbyReading } from "../../lib/telemetry/replication-shape";
 
-/**
- * Lag in bytes from the target's position: its own WAL position, or on a standby (cascading) the WAL it received.
- * The position is read first in the statement: a standby may have confirmed a few bytes past it by the time its row
- * is read, so a lag never goes below 0.
- */
-const diff = (lsn: string) => `greatest(pg_wal_lsn_diff(cur.lsn, ${lsn}), 0)`;
+/** Lag in bytes from the target's position: its own WAL position, or on a standby (cascading) the WAL it received. */
+const diff = (lsn: string) => `pg_wal_lsn_diff(cur.lsn, ${lsn})`;
 const ms = (interval: string) => `EXTRACT(epoch FROM ${interval}) * 1000`;
 
 /**
@@ -36,6 +32,12 @@ export function replicationColumn(version: number): string {
 }
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** A lag in bytes: the position is read first in the statement, and a standby may have confirmed a few bytes past
+ *  it by the time its row is read, so a lag never goes below 0; null (no position: a standby not yet streaming) stays null. */
+const lag = (v: unknown): number | null => {
+  const x = num(v);
+  return x === null ? null : Math.max(x, 0);
+};
 
 /**
  * The reading from the JSON value: undefined when the target has no standby, no slot and no
@@ -56,17 +58,17 @@ export function replicationOf(value: unknown): { reading?: ReplicationReading; h
       name: shared.has(String(r.name)) ? `${r.name} (${r.slot ? `slot ${r.slot}` : `pid ${r.pid}`})` : String(r.name),
       state: String(r.state),
       syncState: String(r.sync ?? "async"),
-      writeLagBytes: num(r.wb),
-      flushLagBytes: num(r.fb),
-      replayLagBytes: num(r.rb),
+      writeLagBytes: lag(r.wb),
+      flushLagBytes: lag(r.fb),
+      replayLagBytes: lag(r.rb),
       writeLagMs: num(r.wms),
       flushLagMs: num(r.fms),
       replayLagMs: num(r.rms),
-      ...(r.slot !== null && r.slot !== undefined ? { slot: String(r.slot), retainedBytes: num(r.kept) } : {}),
+      ...(r.slot !== null && r.slot !== undefined ? { slot: String(r.slot), retainedBytes: lag(r.kept) } : {}),
     }),
   );
   const idleSlots = (o.slots ?? []).map(
-    (s): IdleSlot => ({ slot: String(s.slot), type: String(s.type), retainedBytes: num(s.kept), walStatus: s.status === null ? null : String(s.status) }),
+    (s): IdleSlot => ({ slot: String(s.slot), type: String(s.type), retainedBytes: lag(s.kept), walStatus: s.status === null ? null : String(s.status) }),
   );
   const names = String(o.names ?? "");
   const hidden = rows.length - visible.length;
