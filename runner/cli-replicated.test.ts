@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from "../lib/paths";
 import { processesNaming, waitUntil } from "../lib/testing";
 import { pidAlive } from "../platform/pid";
 import { replicatedHome, startReplicated } from "../platform/replicated";
+import { resolveTarget } from "./default-target";
 
 let dir: string;
 let home: string;
@@ -82,6 +83,15 @@ test("a CLI run while another process owns the cluster shares it and leaves it r
       [],
       "every node still runs",
     );
+    // The bench scripts' way to the same target (runner/default-target.ts): shared too, and left running.
+    process.env.DATA_DIR = dir;
+    const lines: string[] = [];
+    const resolved = await resolveTarget(undefined, (l) => lines.push(l), { replicas: 2 });
+    assert.equal(resolved.url, cluster.primary.url("pgbb_target"));
+    assert.equal(resolved.label, "embedded replicated (pg1 + 2 standbys)");
+    assert.match(lines.join("\n"), /already running: shared, left running/);
+    await resolved.release();
+    assert.ok(pidAlive(cluster.primary.pid()!), "release() leaves a shared cluster running");
     const other = bench([...PUBSUB, "-duration", "2s", "--replicas", "3"]);
     assert.equal(await other.exited, 1, other.out());
     assert.match(other.out(), /is running \(pid \d+\) with 2 standby\(s\), not 3 as asked here/);
