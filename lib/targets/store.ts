@@ -1,8 +1,8 @@
 // Targets: the Postgres servers runs execute against. The default target (TARGET_DATABASE_URL, usually the
 // embedded server) is virtual: id "default", never stored; so is the embedded replicated target beside an embedded
-// default (id "replicated", lib/targets/replicated.ts), started by the runner with its first run. Saved targets live in the control store with
-// their full connection string, which never leaves the server: everything sent to a browser or an API
-// client goes through `publicTarget`, which only ever carries maskUrl() output.
+// default (id "replicated", lib/targets/replicated.ts), started by the runner with its first run. Saved targets
+// live in the control store with their full connection string, which never leaves the server: everything sent to
+// a browser or an API client goes through `publicTarget`, which only ever carries maskUrl() output.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
