@@ -1,8 +1,9 @@
 "use client";
 // What the server was doing, second by second, beside the client's charts and on the same time axis (the
 // caller passes its x axis and its warm-up/drain shading): the run's connections by what they waited on, WAL
-// rate and sync time, commits, the run's tables' dead tuples, and CPU (the server's processes, the host, the
-// runner). Drawn from the telemetry each sample carries; a run recorded without telemetry shows nothing here.
+// rate and sync time, commits, the run's tables' dead tuples, CPU (the server's processes, the host, the
+// runner), and the standbys' lag when the target had any (./ReplicationCharts.tsx). Drawn from the telemetry each
+// sample carries; a run recorded without telemetry shows nothing here.
 import { useMemo, type ReactNode } from "react";
 import { Area, Line, YAxis } from "recharts";
 import { bytesRate, WAIT_GROUPS, waitMix } from "@/lib/telemetry/report";
@@ -10,6 +11,7 @@ import { perReading, type TelemetryInfo, type TelemetrySample } from "@/lib/tele
 import { fmtRate } from "@/lib/runs/format";
 import { type ChartAria, ChartCard } from "../charts/ChartCard";
 import { type RunTimeline, TimeFrame } from "../charts/TimeFrame";
+import { ReplicationCard } from "./ReplicationCharts";
 
 /** One sample's telemetry at its place on the run's time axis (seconds since the load started). */
 export interface TelemetryPoint {
@@ -114,6 +116,7 @@ export function TelemetryCharts({
         <CommitsCard frame={frame} />
         <TablesCard frame={frame} />
         <CpuCard frame={frame} info={info} />
+        <ReplicationCard frame={frame} synchronousCommit={info?.synchronousCommit} />
       </div>
     </section>
   );

@@ -94,8 +94,9 @@ const RunSummaryV2 = z.object({
   /** The runner's own load over the measured window and whether it distorted the latencies (lib/measurement/runner-load.ts).
    *  Absent in runs recorded before it was measured. */
   runnerLoad: SummaryRunnerLoad.optional(),
-  /** What the server was doing over the measured window and what limited the run (lib/telemetry/report.ts).
-   *  Absent in runs recorded before telemetry, or run with it off. */
+  /** What the server was doing over the measured window and what limited the run (lib/telemetry/report.ts); with
+   *  standbys, each one's lag and the replication events (./summary-replication.ts reads them). Absent in runs
+   *  recorded before telemetry, or run with it off. */
   telemetry: RunTelemetry.optional(),
   /** Remarks about this run's measurement, e.g. why a metric is missing. */
   notes: z.array(z.string()).optional(),

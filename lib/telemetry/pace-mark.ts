@@ -8,7 +8,15 @@ import { doersOf, plural } from "./pace-rules";
 import { CATEGORY_LABELS } from "./verdict";
 
 /** The verdict's categories that name who limited a run that fell behind its schedule. */
-const LIMITS = new Set(["client-bound", "lock-contention-bound", "wal-flush-bound", "io-bound-server", "cpu-bound-server", "autovacuum-pressure"]);
+const LIMITS = new Set([
+  "client-bound",
+  "lock-contention-bound",
+  "wal-flush-bound",
+  "replication-bound",
+  "io-bound-server",
+  "cpu-bound-server",
+  "autovacuum-pressure",
+]);
 
 const num = (x: number) => Math.round(x).toLocaleString("en-US");
 

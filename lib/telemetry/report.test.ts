@@ -68,10 +68,12 @@ describe("words", () => {
     assert.equal(waitGroup("IO:DataFileRead"), "io");
     assert.equal(waitGroup("LWLock:BufferContent"), "lwlock");
     assert.equal(waitGroup("Timeout:PgSleep"), "other");
-    assert.deepEqual(waitMix({ "Lock:tuple": 2, "Lock:transactionid": 1, CPU: 4 }), { cpu: 4, lock: 3, walFlush: 0, io: 0, lwlock: 0, other: 0 });
+    assert.equal(waitGroup("IPC:SyncRep"), "syncRep");
+    assert.deepEqual(waitMix({ "Lock:tuple": 2, "Lock:transactionid": 1, CPU: 4 }), { cpu: 4, lock: 3, walFlush: 0, syncRep: 0, io: 0, lwlock: 0, other: 0 });
     const names = TELEMETRY_CSV.map((c) => c.name);
     assert.equal(new Set(names).size, names.length, "unique columns");
     assert.ok(names.includes("pg_run_wait_wal_flush"));
+    assert.ok(names.includes("pg_run_wait_sync_rep"));
     assert.equal(TELEMETRY_CSV.find((c) => c.name === "pg_commits_s")!.value(sample()), 800);
     assert.equal(TELEMETRY_CSV.find((c) => c.name === "host_cpu_pct")!.value(sample()), undefined);
   });

@@ -3,6 +3,8 @@
 // groups for the charts. Browser-safe.
 import { fmtLatency } from "../runs/numbers";
 import { z } from "zod";
+import { SYNC_REP_WAIT } from "./replication";
+import { bytesText, replicationLines } from "./replication-words";
 import { perReading, TelemetryInfo, type TelemetrySample } from "./shape";
 import { CATEGORY_LABELS, Verdict, WAL_FLUSH_WAITS, type Evidence } from "./verdict";
 import { TelemetryWindow } from "./window";
@@ -20,6 +22,7 @@ export const WAIT_GROUPS = [
   { key: "cpu", label: "CPU (no wait)", color: "#2b8a3e" },
   { key: "lock", label: "Lock", color: "#c92a2a" },
   { key: "walFlush", label: "WAL flush", color: "#d9480f" },
+  { key: "syncRep", label: "a synchronous standby (SyncRep)", color: "#0b7285" },
   { key: "io", label: "data I/O", color: "#2457c5" },
   { key: "lwlock", label: "other LWLock", color: "#9c36b5" },
   { key: "other", label: "other waits", color: "#868e96" },
@@ -30,6 +33,7 @@ export function waitGroup(key: string): WaitGroup {
   if (key === "CPU") return "cpu";
   if (key.startsWith("Lock:")) return "lock";
   if (WAL_FLUSH_WAITS.includes(key)) return "walFlush";
+  if (key === SYNC_REP_WAIT) return "syncRep";
   if (key.startsWith("IO:")) return "io";
   if (key.startsWith("LWLock:")) return "lwlock";
   return "other";
@@ -63,7 +67,7 @@ export function evidenceText(e: Evidence): string {
   return `${e.what} ${v(e.value)}${threshold}${mark}`;
 }
 
-export const bytesRate = (b: number) => (b >= 1024 * 1024 ? `${dec(b / 1024 / 1024)} MiB/s` : b >= 1024 ? `${dec(b / 1024)} KiB/s` : `${int(b)} B/s`);
+export const bytesRate = (b: number) => `${bytesText(b)}/s`;
 
 /** What the server did over the window, one line per part that was measured. */
 export function windowLines(w: TelemetryWindow): string[] {
@@ -106,6 +110,7 @@ export function windowLines(w: TelemetryWindow): string[] {
     out.push(
       `server host: CPU ${dec(w.host.cpuBusyPct)}% busy (iowait ${dec(w.host.iowaitPct)}%), Postgres ${dec(w.host.serverCpuCores, 2)} of ${w.host.cores} cores${whoElse(w.host)}; disks ${bytesRate(w.host.diskReadBytesPerSec)} read, ${bytesRate(w.host.diskWriteBytesPerSec)} written, busiest ${dec(w.host.diskBusyPct)}% busy`,
     );
+  if (w.replication) out.push(...replicationLines(w.replication, w.seconds));
   if (w.client)
     out.push(
       `runner: CPU ${dec(w.client.cpuPct)}% of one core, event loop ${dec(w.client.eventLoopUtilization * 100, 0)}% busy, longest delay ${dec(w.client.eventLoopDelayMaxMs)} ms${w.client.runQueueWaitMsPerSec !== undefined ? `, waited ${dec(w.client.runQueueWaitMsPerSec, 0)} ms/s for a CPU` : ""}`,
@@ -156,6 +161,12 @@ export const SERVER_FIGURES: { key: string; label: string; unit: "%" | "/s" | "M
     unit: "%",
     value: (w) => 100 * Object.entries(w.runWaitShares).reduce((a, [k, v]) => a + (waitGroup(k) === "walFlush" ? v : 0), 0),
   },
+  {
+    key: "server_sync_rep_wait_pct",
+    label: "Active connections waiting for a synchronous standby (%)",
+    unit: "%",
+    value: (w) => 100 * (w.runWaitShares[SYNC_REP_WAIT] ?? 0),
+  },
   { key: "server_commits_per_s", label: "Commits/s", unit: "/s", value: (w) => w.db?.commitsPerSec ?? null },
   { key: "server_wal_mib_per_s", label: "WAL MiB/s", unit: "MiB/s", value: (w) => (w.wal ? w.wal.bytesPerSec / 1024 / 1024 : null) },
   { key: "server_wal_syncs_per_s", label: "WAL syncs/s", unit: "/s", value: (w) => w.wal?.syncsPerSec ?? null },
@@ -179,11 +190,20 @@ export function telemetryText(t: RunTelemetry): string {
   const unpaced = v.findings.find((f) => f.category === "rate-bound")?.evidence.find((e) => e.what.startsWith("no rate asked"));
   if (unpaced) out.push(`  pace: ${unpaced.what} ${dec(unpaced.value)} ${unpaced.unit}`);
   if (t.window) for (const l of windowLines(t.window)) out.push(`  ${l}`);
+  // Whether commits wait for the standbys, beside their figures: the setting a new session of the run starts with.
+  if (t.window?.replication && t.info.synchronousCommit)
+    out.push(`  synchronous_commit: ${t.info.synchronousCommit} (as a new session of the run's role starts)`);
   if (t.info.waits) out.push(`  the backends' states and waits: ${t.info.waits.note}`);
   for (const b of v.blindSpots) out.push(`  blind spot: ${b}`);
   for (const m of t.info.missing) out.push(`  not measured: ${m}`);
   return out.join("\n");
 }
+
+/** The largest of the numbers given (nulls aside), or undefined when there is none. */
+const maxOf = (xs: (number | null)[] | undefined) => {
+  const v = (xs ?? []).filter((x): x is number => x !== null);
+  return v.length ? Math.max(...v) : undefined;
+};
 
 /** samples.csv's telemetry columns (appended only when the run has telemetry, so older exports keep their shape). */
 export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => number | undefined }[] = [
@@ -201,6 +221,9 @@ export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => numbe
   })),
   { name: "pg_other_active", value: (t) => perReading(t)?.other.active },
   { name: "pg_lock_waits", value: (t) => t.lockWaits },
+  // The standbys streaming and the largest replay lag among them; each standby's own is the run page's chart.
+  { name: "pg_standbys_streaming", value: (t) => t.replication?.standbys.filter((s) => s.state === "streaming").length },
+  { name: "pg_replay_lag_bytes_max", value: (t) => maxOf(t.replication?.standbys.map((s) => s.replayLagBytes)) },
   { name: "pg_commits_s", value: (t) => t.db?.commitsPerSec },
   { name: "pg_rollbacks_s", value: (t) => t.db?.rollbacksPerSec },
   { name: "pg_wal_bytes_s", value: (t) => t.wal?.bytesPerSec },

@@ -4,6 +4,7 @@
 // expose (an older server, a role without pg_monitor, a remote host) is optional, and TelemetryInfo says why
 // it is missing.
 import { z } from "zod";
+import { ReplicationReading } from "./replication-shape";
 
 /** Backends counted by state in one sample. `idleInTx` is "idle in transaction" (waiting on the client mid-transaction). */
 export const BackendCounts = z.object({
@@ -187,6 +188,9 @@ export const TelemetrySample = z.object({
   tables: TableStats.optional(),
   host: HostRates.optional(),
   client: ClientRates.optional(),
+  /** Each standby streaming from the target and the slots none uses (./replication-shape.ts); absent on a target
+   *  with neither and no synchronous_standby_names, on a role that cannot see them, and in samples stored before. */
+  replication: ReplicationReading.optional(),
   /** The collector's own cost for this sample: statements run and time from send to parsed answer. */
   overhead: z.object({ statements: z.number().int(), ms: z.number() }),
 });
@@ -217,5 +221,10 @@ export const TelemetryInfo = z.object({
   waits: WaitSource.optional(),
   /** Everything not measured, each naming why and what would make it measurable. */
   missing: z.array(z.string()),
+  /**
+   * synchronous_commit as a new session of the run's role and database starts with it (the server's, the database's
+   * or the role's setting, or the target URL's options): whether commits wait for standbys. Absent before it was kept.
+   */
+  synchronousCommit: z.string().optional(),
 });
 export type TelemetryInfo = z.infer<typeof TelemetryInfo>;

@@ -35,6 +35,9 @@ export const THRESHOLDS = {
   lockShare: 0.3,
   /** WAL-flush-bound: WAL write/sync waits are at least this share of the run's active backend-samples. */
   walShare: 0.3,
+  /** replication-bound: waits for a synchronous standby (IPC:SyncRep) at least this share of the run's active
+   *  backend-samples (or a replication stall, lib/telemetry/replication.ts). */
+  syncRepShare: 0.3,
   /** I/O-bound server: data-file I/O waits at least this share of the run's active backend-samples … */
   ioShare: 0.3,
   /** … or (host visible) the busiest disk busy at least this % with iowait at least ioWaitPct. */

@@ -4,6 +4,7 @@ import { blockerWords, stallBlocker } from "./held-snapshot";
 import { behindSchedule, consumersBehind, paceStatement, paceStrength, rateBound, stall } from "./pace-rules";
 import { fact, serverCpuPct, THRESHOLDS } from "./verdict-evidence";
 import type { RuleCategory, RuleContext, VerdictRule } from "./verdict-rule";
+import { stallReplication } from "./verdict-rules-replication";
 import type { Finding } from "./verdict-shape";
 
 const strength = (ctx: RuleContext, f: Finding) => paceStrength(f, ctx.pace);
@@ -26,13 +27,16 @@ export const PACE_RULES = {
       const f = stall(pace);
       const b = f.matched && w ? stallBlocker(w, pace!) : undefined;
       if (b) f.evidence.push(fact(`the lock behind it, read during the stall: ${blockerWords(b)}`, b.readings, "readings"));
+      const r = f.matched ? stallReplication(w, pace) : undefined;
+      if (r) f.evidence.push(fact(`behind it, commits waiting for a synchronous standby: ${r.words}`, r.seconds, "s"));
       return f;
     },
     strength,
-    // The lock behind it, as read during it: relation, mode, the holder's pid and query.
+    // The lock behind it, as read during it: relation, mode, the holder's pid and query; or the standbys commits waited for.
     words: ({ pace, w }, f) => {
       const b = w ? stallBlocker(w, pace!) : undefined;
-      return `${paceStatement(f.category, pace!, w, undefined)}${b ? `; behind it: ${blockerWords(b)} (read during the stall)` : ""}`;
+      const r = stallReplication(w, pace);
+      return `${paceStatement(f.category, pace!, w, undefined)}${b ? `; behind it: ${blockerWords(b)} (read during the stall)` : ""}${r ? `; behind it: ${r.words}` : ""}`;
     },
   },
   "rate-bound": {

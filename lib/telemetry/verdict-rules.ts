@@ -4,11 +4,12 @@
 import type { RuleCategory, VerdictRule } from "./verdict-rule";
 import { MACHINE_RULES } from "./verdict-rules-machine";
 import { PACE_RULES } from "./verdict-rules-pace";
+import { REPLICATION_RULES } from "./verdict-rules-replication";
 import { SERVER_RULES } from "./verdict-rules-server";
 import { TABLE_RULES } from "./verdict-rules-tables";
 import type { Category } from "./verdict-shape";
 
-export const RULES: Record<RuleCategory, VerdictRule> = { ...PACE_RULES, ...MACHINE_RULES, ...SERVER_RULES, ...TABLE_RULES };
+export const RULES: Record<RuleCategory, VerdictRule> = { ...PACE_RULES, ...MACHINE_RULES, ...SERVER_RULES, ...REPLICATION_RULES, ...TABLE_RULES };
 export const RULE_CATEGORIES = Object.keys(RULES) as RuleCategory[];
 
 export const CATEGORY_LABELS = {

@@ -14,6 +14,7 @@ export const CATEGORIES = [
   "client-bound",
   "lock-contention-bound",
   "wal-flush-bound",
+  "replication-bound",
   "io-bound-server",
   "cpu-bound-server",
   "autovacuum-pressure",

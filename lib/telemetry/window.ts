@@ -2,6 +2,8 @@
 // totals over the window's real length (each sample's rate weighted by its interval), shares are of
 // backend-samples (one backend seen in one sample counts once). Browser-safe.
 import { z } from "zod";
+import { ReplicationAccumulator } from "./replication";
+import { ReplicationWindow } from "./replication-shape";
 import { LockBlocker, type TelemetrySample, XminHolder } from "./shape";
 
 export const TelemetryWindow = z.object({
@@ -93,6 +95,8 @@ export const TelemetryWindow = z.object({
     .object({ cpuPct: z.number(), eventLoopUtilization: z.number(), eventLoopDelayMaxMs: z.number(), runQueueWaitMsPerSec: z.number().optional() })
     .optional(),
   overhead: z.object({ statementsPerSec: z.number(), msPerSample: z.number(), msPerSampleMax: z.number() }),
+  /** The standbys' lag, sync states and replication events (./replication.ts); absent when no reading saw replication. */
+  replication: ReplicationWindow.optional(),
 });
 export type TelemetryWindow = z.infer<typeof TelemetryWindow>;
 
@@ -199,6 +203,7 @@ export class WindowAccumulator {
   private statements = 0;
   private overheadMs = 0;
   private overheadMax = 0;
+  private replication = new ReplicationAccumulator();
 
   add(s: TelemetrySample) {
     this.n++;
@@ -244,6 +249,7 @@ export class WindowAccumulator {
     const first = this.start === undefined;
     this.start ??= t - sec;
     this.addBlockers(s, t - sec - this.start, t - this.start);
+    this.replication.add(s, t - sec - this.start, t - this.start);
     this.addHolder(s, t, sec, first);
     if (s.tables) {
       const tb = this.tables;
@@ -320,6 +326,7 @@ export class WindowAccumulator {
     const host = this.host.result(n);
     const client = this.client.result(n);
     const tb = this.tables;
+    const replication = this.replication.result();
     return {
       seconds: this.seconds,
       samples: n,
@@ -372,6 +379,7 @@ export class WindowAccumulator {
         msPerSample: this.overheadMs / n,
         msPerSampleMax: this.overheadMax,
       },
+      ...(replication ? { replication } : {}),
     };
   }
 }

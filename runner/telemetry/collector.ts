@@ -12,6 +12,7 @@ import { clock, Stopper } from "../core/timing";
 import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
 import { type Capabilities, type Counters, countBackends, counterRates, lockWaitsOf, numeric, readingSql } from "./reading";
+import { hiddenStandbysNote, replicationOf } from "./replication";
 import { WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
@@ -96,7 +97,7 @@ export class TelemetryCollector {
         `SELECT current_setting('server_version_num')::int AS version, current_user AS role,
            (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE') AS monitor,
            coalesce(current_setting('track_wal_io_timing', true), 'off') AS wal_timing,
-           host(inet_server_addr()) AS addr, pg_backend_pid() AS pid`,
+           host(inet_server_addr()) AS addr, pg_backend_pid() AS pid, current_setting('synchronous_commit') AS sync_commit`,
       );
       const row = r.rows[0];
       const caps: Capabilities = { version: Number(row.version), monitor: row.monitor === "t" || row.monitor === true, walTiming: row.wal_timing === "on" };
@@ -116,8 +117,15 @@ export class TelemetryCollector {
                 ? "this runner has no /proc (not Linux)"
                 : "the target's processes are not visible in this machine's /proc (a container or another pid namespace)",
           };
-      const info: TelemetryInfo = { serverVersionNum: caps.version, monitor: caps.monitor, host, missing: missingFor(caps, String(row.role), host) };
+      const info: TelemetryInfo = {
+        serverVersionNum: caps.version,
+        monitor: caps.monitor,
+        host,
+        missing: missingFor(caps, String(row.role), host),
+        synchronousCommit: String(row.sync_commit),
+      };
       const c = new TelemetryCollector(conn, caps, info, opts, local ? new HostProbe(opts.runnerPids) : undefined);
+      c.role = String(row.role);
       conn.client.on("error", (err) => c.fail(`the telemetry connection was lost: ${explainPgError(err)}`));
       await c.startWaits(url);
       await c.sample(false);
@@ -196,6 +204,19 @@ export class TelemetryCollector {
   }
 
   private waitsCpuSec?: number;
+  /** Whether the note on standbys the role cannot see was added (once a run), and the role. */
+  private hiddenNoted = false;
+  private role = "";
+
+  /** The reading's replication (./replication.ts), and once a run the note when the role cannot see the standbys. */
+  private replication(value: unknown) {
+    const { reading, hidden } = replicationOf(value);
+    if (hidden > 0 && !this.hiddenNoted) {
+      this.hiddenNoted = true;
+      this.info.missing.push(hiddenStandbysNote(hidden, this.role));
+    }
+    return reading ? { replication: reading } : {};
+  }
 
   /** Keeps the wait sampler under its share of the target's CPU (a local target: its backend's CPU is in /proc). */
   private budgetWaits(readings: number, serverCores: number, sec: number) {
@@ -308,6 +329,7 @@ export class TelemetryCollector {
       ...counterRates(counters, prev, sec, this.caps, tables?.[0]),
       ...(host ? { host } : {}),
       ...(client ? { client } : {}),
+      ...this.replication(m.replication),
       overhead: { statements: statements.length, ms: at - t0 },
     };
     this.ring.push(s);

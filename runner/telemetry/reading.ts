@@ -2,6 +2,7 @@
 // the backends it counts from pg_stat_activity, and the rates of the server's cumulative counters between two
 // readings. Pure functions of what the server answered.
 import type { BackendCounts, CheckpointCounts, TelemetrySample, WaitCounts, XminHolder } from "../../lib/telemetry/shape";
+import { replicationColumn } from "./replication";
 import { lockWaitsIn, type WaitTally } from "./waits";
 
 export /** Raw cumulative counters of one reading; rates are differences of two. */
@@ -45,8 +46,8 @@ function checkpointSql(c: Capabilities): string {
     FROM pg_stat_bgwriter`;
 }
 
-/** The statements of one reading, in the order their results are read: activity, locks, WAL, checkpoints, the
- *  database's counters, and the run's tables' when the run has a schema. */
+/** The statements of one reading, in the order their results are read: activity, locks (with replication:
+ *  ./replication.ts), WAL, checkpoints, the database's counters, and the run's tables' when the run has a schema. */
 export function readingSql(caps: Capabilities, pids: readonly number[], schema: string | undefined): string[] {
   const pidArray = `'{${pids.join(",")}}'::int[]`;
   return [
@@ -57,7 +58,8 @@ export function readingSql(caps: Capabilities, pids: readonly number[], schema: 
     `SELECT (SELECT max(age(transaction)) FROM pg_prepared_xacts) AS prepared_age,
        (SELECT max(greatest(age(xmin), age(catalog_xmin))) FROM pg_replication_slots) AS slot_age,
        count(*) FILTER (WHERE NOT granted) AS lock_waits,
-       count(*) FILTER (WHERE NOT granted AND pid = ANY(${pidArray})) AS run_lock_waits
+       count(*) FILTER (WHERE NOT granted AND pid = ANY(${pidArray})) AS run_lock_waits,
+       ${replicationColumn(caps.version)} AS replication
      FROM pg_locks`,
     walSql(caps),
     checkpointSql(caps),
