@@ -1,7 +1,7 @@
 // The embedded replicated target from the browser: "Run this here" on the published three-node pub/sub scenario
 // opens the form with the replicated target picked (the app runs its own Postgres, as npm start does), saying why;
-// a short run launched from it starts the cluster in the runner, completes, and its page names the target and
-// records the cluster's shape.
+// a short run launched from it starts the cluster in the runner, completes, and its page names the target, records
+// the cluster's shape and charts the lag of each standby.
 import { expect, test } from "@playwright/test";
 import { NewRunPage } from "./pages/NewRunPage";
 import { RunPage } from "./pages/RunPage";
@@ -41,6 +41,11 @@ test("Run this here on the three-node pub/sub scenario runs on the embedded repl
   await expect(page.getByTestId("manifest").locator("tr", { hasText: "replicated target" }).locator("td")).toHaveText(
     "embedded, one host: primary pg1, standbys pg2, pg3; synchronous_standby_names 'FIRST 1 (pg2, pg3)'; no delay between the nodes",
   );
+  // Replication telemetry (components/telemetry/ReplicationCharts.tsx): each standby's lag on the run's timeline.
+  const lag = page.getByTestId("chart-replication");
+  await expect(lag).toContainText("Replication lag per standby");
+  await expect(lag).toContainText("synchronous_standby_names 'FIRST 1 (pg2, pg3)'");
+  for (const standby of ["pg2", "pg3"]) await expect(lag).toContainText(`${standby} replay`);
   const stored = await (await request.get(`/api/runs/${id}`)).json();
   expect(stored).toMatchObject({ targetId: "replicated", targetLabel: NAME, summary: { manifest: { cluster: { standbys: ["pg2", "pg3"] } } } });
 });
