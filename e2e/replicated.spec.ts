@@ -41,6 +41,8 @@ test("Run this here on the three-node pub/sub scenario runs on the embedded repl
   await expect(page.getByTestId("manifest").locator("tr", { hasText: "replicated target" }).locator("td")).toHaveText(
     "embedded, one host: primary pg1, standbys pg2, pg3; synchronous_standby_names 'FIRST 1 (pg2, pg3)'; no delay between the nodes",
   );
+  // Its command reaches the same cluster again, with DATA_DIR as the app runs it.
+  await expect(page.getByTestId("cli-command").locator("pre.cmd")).toContainText(/^DATA_DIR=\S+ npm run bench -- pubsub .* --replicas 2$/);
   // Replication telemetry (components/telemetry/ReplicationCharts.tsx): each standby's lag on the run's timeline.
   const lag = page.getByTestId("chart-replication");
   await expect(lag).toContainText("Replication lag per standby");
