@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { checkPgUrl } from "./targets/pgurl";
+import { MAX_REPLICA_DELAY_MS, MAX_REPLICAS, parseReplicaDelay } from "./targets/replicated-shape";
+import { syncNamesProblem } from "./targets/sync-names";
 
 const pgUrl = (name: string) =>
   z
@@ -36,6 +38,37 @@ export const EnvSchema = z
     EMBEDDED_PG_PORT: port("EMBEDDED_PG_PORT", 54329),
     /** The default target's own embedded Postgres (DATA_DIR/target), apart from the control store's. */
     EMBEDDED_TARGET_PG_PORT: port("EMBEDDED_TARGET_PG_PORT", 54330),
+    /** The embedded replicated target's standbys (DATA_DIR/replicated, platform/replicated.ts), offered beside the
+     *  embedded default when `npm start` runs its own Postgres; 0 offers none. */
+    EMBEDDED_REPLICAS: unsetIfEmpty(
+      z.coerce
+        .number({ error: "EMBEDDED_REPLICAS must be a number of standbys" })
+        .int("EMBEDDED_REPLICAS must be a whole number of standbys")
+        .min(0, "EMBEDDED_REPLICAS must be 0 (no replicated target) or more")
+        .max(MAX_REPLICAS, `EMBEDDED_REPLICAS must be at most ${MAX_REPLICAS} (standbys pg2 … pg${MAX_REPLICAS + 1})`)
+        .default(2),
+    ),
+    /** Its synchronous_standby_names; unset: FIRST 1 (pg2, pg3, …), the published three-node scenarios'. */
+    EMBEDDED_SYNC_STANDBY_NAMES: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    /** A delay each standby's traffic with the primary gets each way, through a relay (platform/relay.ts), in ms. */
+    EMBEDDED_REPLICA_DELAY: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v, ctx) => {
+        if (!v) return undefined;
+        const ms = parseReplicaDelay(v);
+        if (ms === null)
+          ctx.addIssue({
+            code: "custom",
+            message: `EMBEDDED_REPLICA_DELAY must be a delay each way with its unit, such as 0.5ms or 500us (at most ${MAX_REPLICA_DELAY_MS} ms), not "${v}"`,
+          });
+        return ms || undefined;
+      }),
     /** Space kept free on the disks of the control store and of a local target (platform/disk.ts), in MiB. Unset:
      *  10 % of the disk, at most 1 GiB. A run is refused or stopped before it would eat into it. */
     DISK_RESERVE_MB: z.preprocess(
@@ -93,6 +126,10 @@ export const EnvSchema = z
   })
   .refine((e) => e.EMBEDDED_PG_PORT !== e.EMBEDDED_TARGET_PG_PORT, {
     message: "EMBEDDED_PG_PORT and EMBEDDED_TARGET_PG_PORT must differ: the control store and the default target each have an embedded Postgres of their own",
+  })
+  .superRefine((e, ctx) => {
+    const problem = e.EMBEDDED_SYNC_STANDBY_NAMES && e.EMBEDDED_REPLICAS > 0 ? syncNamesProblem(e.EMBEDDED_SYNC_STANDBY_NAMES, e.EMBEDDED_REPLICAS) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: `EMBEDDED_SYNC_STANDBY_NAMES '${e.EMBEDDED_SYNC_STANDBY_NAMES}' ${problem}` });
   });
 export type Env = z.infer<typeof EnvSchema>;
 

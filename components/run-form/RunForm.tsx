@@ -36,7 +36,7 @@ export function RunForm({
   runnerCores?: number | null;
 }) {
   const form = useFormState(initial);
-  const choice = useTargetChoice(targets, initial.targetId);
+  const choice = useTargetChoice(targets, initial.targetId, initial.targetReason);
   const { targetId } = choice;
   const { info, recheck } = useTargetInfo(targetId);
   const formRef = useRef<HTMLFormElement>(null);

@@ -7,13 +7,15 @@ import { AddTarget } from "./AddTarget";
 import type { FormState } from "./useFormState";
 import type { InfoState } from "./useTargetChecks";
 
-/** The targets offered and the one chosen ("default" when the one asked for is not among them). */
-export function useTargetChoice(initialTargets: PublicTarget[], initialId: string) {
+/** The targets offered and the one chosen ("default" when the one asked for is not among them); `reason`: why the
+ *  form picked the initial one (a published scenario's shape), said while it stays picked. */
+export function useTargetChoice(initialTargets: PublicTarget[], initialId: string, reason?: string) {
   const [targets, setTargets] = useState(initialTargets);
   const [targetId, setTargetId] = useState(initialTargets.some((t) => t.id === initialId) ? initialId : "default");
   return {
     targets,
     targetId,
+    reason: targetId === initialId ? reason : undefined,
     target: targets.find((t) => t.id === targetId) ?? targets[0],
     choose: setTargetId,
     added: (t: PublicTarget) => {
@@ -64,6 +66,16 @@ export function TargetPanel({
         <span className="hint mono break" data-testid="target-url">
           {target?.maskedUrl}
         </span>
+        {target?.replicated && (
+          <span className="hint" data-testid="target-about">
+            {target.replicated.about}
+          </span>
+        )}
+        {choice.reason && (
+          <span className="hint" data-testid="target-reason">
+            {choice.reason}
+          </span>
+        )}
         {serverErrors.targetId && (
           <span className="field-error" role="alert">
             {serverErrors.targetId}
@@ -76,7 +88,7 @@ export function TargetPanel({
           {serverErrors.connections}
         </p>
       )}
-      <AddTarget savedSelected={target && !target.isDefault ? target : null} onAdded={choice.added} onDeleted={choice.deleted} />
+      <AddTarget savedSelected={target && !target.isDefault && !target.replicated ? target : null} onAdded={choice.added} onDeleted={choice.deleted} />
     </section>
   );
 }
@@ -99,6 +111,12 @@ function ConnectionsNote({
     return (
       <p className="hint" data-testid="connections">
         Checking the target…
+      </p>
+    );
+  if (info.state === "pending")
+    return (
+      <p className="hint" data-testid="connections">
+        {info.note}
       </p>
     );
   if (info.state === "error")

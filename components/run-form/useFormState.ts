@@ -10,6 +10,8 @@ export interface RunFormInitial {
   config: WorkloadConfig;
   presetId: string | null;
   targetId: string;
+  /** Why the form picked targetId rather than the default (a three-node published scenario on the embedded replicated target). */
+  targetReason?: string;
   /** The run this form was opened from ("Edit and run"), shown as a note. */
   fromRunId?: string;
   /** Another study's published result this form was opened from ("Run this here", lib/references/published.ts): its fit

@@ -4,7 +4,8 @@ import { useEffect, useState } from "react";
 import type { FitWarning } from "@/lib/references/references";
 import type { TargetInfo } from "@/lib/targets/store";
 
-export type InfoState = { state: "loading" } | { state: "ok"; info: TargetInfo } | { state: "error"; error: string };
+/** "pending": a target with nothing to probe yet (the embedded replicated one before its first run), and why. */
+export type InfoState = { state: "loading" } | { state: "ok"; info: TargetInfo } | { state: "pending"; note: string } | { state: "error"; error: string };
 export type FitState = { state: "loading" } | { state: "ok"; warnings: FitWarning[]; targetName: string } | { state: "error"; error: string };
 
 /** The target's info, fetched again when the target changes or `recheck` is called. */
@@ -19,7 +20,8 @@ export function useTargetInfo(targetId: string): { info: InfoState; recheck: () 
       .then(async (r) => {
         const body = await r.json();
         if (cancelled) return;
-        setInfo(r.ok ? { state: "ok", info: body.info } : { state: "error", error: body.error ?? `HTTP ${r.status}` });
+        if (!r.ok) setInfo({ state: "error", error: body.error ?? `HTTP ${r.status}` });
+        else setInfo(body.info ? { state: "ok", info: body.info } : { state: "pending", note: body.pending });
       })
       .catch(() => !cancelled && setInfo({ state: "error", error: "the app did not answer" }));
     return () => {

@@ -68,7 +68,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
   const errors = useMemo(() => samples.flatMap((s) => s.metrics.errors.map((e) => ({ seq: s.seq, t: s.metrics.elapsedSec, e }))), [samples]);
   const cfg = run.config;
   const cliTargetUrl = cliTarget.unknownTarget ? `<connection string of ${cliTarget.unknownTarget}>` : cliTarget.targetUrl;
-  const command = cfg ? toCliCommand(cfg, cliTargetUrl, cliTarget.env) : null;
+  const command = cfg ? toCliCommand(cfg, cliTargetUrl, cliTarget.env, cliTarget.args) : null;
 
   return (
     <div className="stack" data-testid="run-page" data-status={run.status} data-run-id={run.id}>

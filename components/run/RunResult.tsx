@@ -23,6 +23,7 @@ import { isRunnerLoadNote, type KeepUp, keepUpOf, RUNNER_ROLE_WORDS, runnerLoadO
 import { RunVerdict } from "@/components/telemetry/VerdictPanel";
 import { splitSettings } from "@/lib/measurement/server-settings";
 import type { RunSummary } from "@/lib/measurement/summary";
+import type { ClusterShape } from "@/lib/targets/replicated-shape";
 import { checkedText, verificationLine } from "@/lib/measurement/verification";
 import { payloadBytesOf } from "@/lib/workloads/config";
 import { ProcessesTable } from "./ProcessesTable";
@@ -293,7 +294,18 @@ function runnerLoadRows(summary: RunSummary): [string, string][] {
         ? `on the runner's own machine (${summary.manifest.serverAddress ?? "Unix socket"}): runner and Postgres share its ${summary.manifest.runnerCores} cores, and each one's load slows the other`
         : `another machine (${summary.manifest.serverAddress})`,
     ]);
+  const c = summary.manifest.cluster;
+  if (c) rows.push(["replicated target", clusterWords(c)]);
   return rows;
+}
+
+/** The embedded replicated target a run ran on: where, its nodes, its synchronous_standby_names and the delay asked and measured. */
+function clusterWords(c: ClusterShape): string {
+  const d = c.delay;
+  const delay = d
+    ? `; a relay adds ${d.askedMs} ms each way (measured ${d.addedOneWayMs} ms: round trip ${d.measuredRoundTripMs} ms against ${d.directRoundTripMs} ms straight)`
+    : "; no delay between the nodes";
+  return `${c.where}: primary ${c.primary}, standbys ${c.standbys.join(", ")}; synchronous_standby_names '${c.synchronousStandbyNames}'${delay}`;
 }
 
 function SettingsTable({ rows, caption, testId }: { rows: [string, string][]; caption?: string; testId?: string }) {

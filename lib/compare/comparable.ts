@@ -66,6 +66,9 @@ export interface Facts {
   postgresVersion: string | null;
   nodes: number | null;
   replication: string | null;
+  /** Where a replicated result's nodes were ("on one host, no network between them", "across zones (…)"); absent or
+   *  null when not replicated or not known. */
+  placement?: string | null;
   synchronousCommit: string | null;
   fsync: string | null;
   /** What a commit waits for (durabilityLevel), null = unknown. */

@@ -14,6 +14,7 @@ export function fromReference(r: Reference): Comparable {
   const fsync = full.fsync ?? "on";
   const settings = relevantSettings(r.postgres.settingsChanged);
   const replication = r.replication ? `${r.nodes} nodes, synchronous_standby_names = ${r.replication.synchronousStandbyNames}` : null;
+  const zones = [...new Set([r.server.az, ...r.replicas.map((x) => x.az)])];
   const server = `AWS ${r.server.instance}: ${r.server.vcpu} vCPU, ${r.server.ramGib} GiB, ${r.server.disk}`;
   const latency: Record<Metric, Pcts> = {
     write: { ...NONE, ...h.latencyMs.write },
@@ -35,6 +36,7 @@ export function fromReference(r: Reference): Comparable {
     postgresVersion: String(r.postgres.version),
     nodes: r.nodes,
     replication,
+    placement: r.replication ? (zones.length > 1 ? `across zones (${zones.join(", ")})` : `in one zone (${zones[0]})`) : null,
     synchronousCommit,
     fsync,
     durability: durabilityLevel(synchronousCommit, fsync, !!r.replication),

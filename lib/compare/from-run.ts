@@ -13,6 +13,7 @@ import { BACKOFF_LABELS, payloadBytesOf, throttleFact } from "../workloads/confi
 import { groupsOf, histogramOf, latencyOf, readsPerGroup, throughputOf } from "../measurement/operations";
 import { NONE, relevantSettings, settingsCell, workloadShort, NotComparable } from "./build-parts";
 import { type SampleRecord, overTimeOf } from "./over-time";
+import type { ClusterShape } from "../targets/replicated-shape";
 
 /** Quantiles at 5 ticks per halving of the remaining tail (as HdrHistogram's percentile output), up to the last value. */
 export function distributionPoints(h: Histogram): DistPoint[] {
@@ -106,7 +107,9 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
   const shared = ranOnRunnerMachine(mf.serverAddress, run.targetLabel);
   const settings = relevantSettings(mf.serverSettings);
   const syncNames = mf.serverSettings.synchronous_standby_names?.replace(/^'|'$/g, "");
-  const replication = syncNames ? `synchronous standby: ${syncNames}` : null;
+  // The embedded replicated target records its nodes; any other replicated target only its standby names.
+  const cluster = mf.cluster ? clusterFacts(mf.cluster) : null;
+  const replication = cluster?.replication ?? (syncNames ? `synchronous standby: ${syncNames}` : null);
   // The hardware is known only when Postgres ran beside the runner; a remote target's is not recorded (null).
   const serverDescription = shared ? `this machine (${mf.runnerHost}, ${mf.runnerCores} cores, ${mf.runnerCpuModel}), shared by the runner and Postgres` : null;
   const [synchronousCommit, fsync] = [mf.serverSettings.synchronous_commit ?? "on", mf.serverSettings.fsync ?? "on"];
@@ -119,8 +122,9 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     sharedMachine: shared ? true : null, // a remote address could still be this machine's: unknown, not "no"
     serverDescription,
     postgresVersion: mf.postgresVersion,
-    nodes: replication ? null : 1,
+    nodes: cluster?.nodes ?? (replication ? null : 1),
     replication,
+    placement: cluster?.placement ?? null,
     synchronousCommit,
     fsync,
     durability: durabilityLevel(synchronousCommit, fsync, !!replication),
@@ -163,7 +167,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
       serverCores: facts.serverCores,
       client: loadGeneratorCell(mf),
       postgresVersion: mf.postgresVersion,
-      topology: replication ?? "no synchronous standby",
+      topology: cluster?.topology ?? replication ?? "no synchronous standby",
       synchronousCommit,
       fsync,
       settings: settingsCell(settings),
@@ -182,6 +186,20 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     overTime: overTimeOf(samples),
     notes,
     ...(s.telemetry?.window ? { server: serverFigures(s.telemetry.window) } : {}),
+  };
+}
+
+/** What a run on the embedded replicated target says of its replication: its nodes, as a reference names them, and where they were. */
+function clusterFacts(c: ClusterShape) {
+  const nodes = 1 + c.standbys.length;
+  const d = c.delay;
+  const network = d ? `a relay adding ${d.askedMs} ms each way between them (measured ${d.addedOneWayMs} ms)` : "no network between them";
+  const placement = `${c.where === "embedded, one host" ? "on one host" : c.where}, ${network}`;
+  return {
+    nodes,
+    replication: `${nodes} nodes, synchronous_standby_names = ${c.synchronousStandbyNames}`,
+    placement,
+    topology: `${nodes} nodes ${placement}: ${c.primary} primary, standbys ${c.standbys.join(", ")}; synchronous_standby_names = ${c.synchronousStandbyNames}`,
   };
 }
 

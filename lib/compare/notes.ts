@@ -194,12 +194,29 @@ function machineNotes(items: Comparable[], add: Add) {
       `These results ran without durable commits (${items.find((c) => c.facts.durability?.startsWith("nothing"))!.facts.durability}): not what a broker needs.`,
     );
 
+  placementNote(items, add);
   if (differ(items, (c) => c.facts.replication ?? (c.facts.nodes === null ? null : "none")))
     add(
       "replication",
       "warn",
       `Replication differs: ${listBy(items, (c) => c.facts.replication ?? (c.facts.nodes === null ? null : "single node"))}. A synchronously replicated commit waits for a replica in another zone.`,
     );
+}
+
+/**
+ * Replicated results whose nodes stood apart differently: the embedded replicated target's on one host against a
+ * published run's across zones. The same shape, not the same network: a synchronous commit on one host waits for a
+ * standby without a round trip between zones, and its nodes share the host's cores and disk.
+ */
+function placementNote(items: Comparable[], add: Add) {
+  const placed = items.filter((c) => c.facts.placement);
+  if (!differ(placed, (c) => c.facts.placement ?? null)) return;
+  const sides = distinct(placed.map((c) => `${c.facts.nodes ?? "?"} nodes ${c.kind === "run" ? "here" : "there"}, ${c.facts.placement}`));
+  add(
+    "replication",
+    "warn",
+    `${sides.join(", vs ")}. A synchronous commit on one host waits for its standby without the round trip between zones, and the nodes share the host's cores and disk.`,
+  );
 }
 
 /** What load they ran: length, throttle, load model, payload, other config, warm-up. */

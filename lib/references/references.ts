@@ -330,6 +330,8 @@ export interface ServerFacts {
   cores?: number;
   memoryGiB?: number;
   targetIsEmbedded?: boolean;
+  /** The target is the embedded replicated one: its nodes (primary and standbys, on this one host) and the delay added each way. */
+  replicated?: { nodes: number; delayMs?: number };
 }
 
 export interface FitWarning {
@@ -337,6 +339,15 @@ export interface FitWarning {
   field?: string;
   severity: "blocker" | "warn";
   text: string;
+}
+
+/** How the published run's replication compares with the target's: none at all, or its nodes on one host. */
+function replicationFit(ref: Reference, server: ServerFacts): string {
+  const published = `The published run committed through synchronous replication (${ref.replication!.synchronousStandbyNames}, ${ref.nodes} nodes across zones)`;
+  const r = server.replicated;
+  if (!r) return `${published}; a single-node target will not pay that cost.`;
+  const network = r.delayMs ? `a relay adds ${r.delayMs} ms each way between them` : "no network between them";
+  return `${published}; here ${r.nodes} nodes share one host with ${network}, so a commit waits for a standby without the cross-zone round trip.`;
 }
 
 /**
@@ -382,11 +393,7 @@ export function fitWarnings(config: WorkloadConfig, server: ServerFacts, ref?: R
       severity: "warn",
       text: `The published server changed ${Object.keys(ref.postgres.settingsChanged).length} settings (${Object.keys(ref.postgres.settingsChanged).slice(0, 4).join(", ")}, …); a run here uses the target's own settings, which this app does not change.`,
     });
-  if (ref?.replication)
-    out.push({
-      severity: "warn",
-      text: `The published run committed through synchronous replication (${ref.replication.synchronousStandbyNames}, ${ref.nodes} nodes); a single-node target will not pay that cost.`,
-    });
+  if (ref?.replication) out.push({ severity: "warn", text: replicationFit(ref, server) });
   if (config.durationSeconds >= 600)
     out.push({
       field: "durationSeconds",

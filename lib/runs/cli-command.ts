@@ -14,8 +14,9 @@ export function shellQuote(s: string): string {
  * Pass the *masked* URL for display: the reader fills in the password (the browser never has it).
  * `env` goes before the command (`DATA_DIR=/x npm run bench -- …`): how the CLI finds the default
  * target's server when the app runs with another DATA_DIR or EMBEDDED_TARGET_PG_PORT (lib/targets/default-target.ts).
+ * `targetArgs` pick the target in place of --target: the embedded replicated target's `--replicas 2`.
  */
-export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Record<string, string> = {}): string {
+export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Record<string, string> = {}, targetArgs: string[] = []): string {
   const def = definitionOf(config);
   const order = def.commandOrder ?? [];
   const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
@@ -38,6 +39,7 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Re
       args.push(flag, f.cli!.duration === "ms" ? `${v}ms` : f.cli!.duration ? `${v}s` : String(v));
   }
   if (targetUrl) args.push("--target", shellQuote(targetUrl));
+  args.push(...targetArgs);
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `);
   return `${assignments.join("")}npm run bench -- ${args.join(" ")}`;
 }

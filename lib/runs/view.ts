@@ -4,7 +4,7 @@ import { z } from "zod";
 import { FINAL_STATUSES, type Phase, type RunStatus } from "../measurement/metrics";
 import { Sample } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
-import { currentDefaultTargetName, DEFAULT_TARGET_ID } from "../targets/store";
+import { virtualTargetIdOf } from "../targets/store";
 import { WorkloadConfig } from "../workloads/config";
 import { latencyOf, metricModel, rateOperations, throughputOf } from "../measurement/operations";
 import type { OperationDef } from "../../workloads/types";
@@ -126,9 +126,10 @@ export function parseSummary(raw: unknown): RunSummary | null {
 export function toRunView(row: RunRow, opts: { withSummary?: boolean; withHistograms?: boolean } = {}): RunView {
   const cfg = WorkloadConfig.safeParse(row.config);
   const summary = parseSummary(row.summary);
-  // target_id NULL means the default target, but also a saved target deleted since (ON DELETE SET NULL).
-  // The label kept at launch tells them apart; for a deleted target the id is null, so "run again" asks for one.
-  const targetId = row.targetId ?? (row.targetLabel === currentDefaultTargetName() ? DEFAULT_TARGET_ID : null);
+  // target_id NULL means a virtual target (the default, the embedded replicated one), but also a saved target
+  // deleted since (ON DELETE SET NULL). The label kept at launch tells them apart; for a deleted target the id is
+  // null, so "run again" asks for one.
+  const targetId = row.targetId ?? virtualTargetIdOf(row.targetLabel);
   const view: RunView = {
     id: row.id,
     workload: row.workload as RunView["workload"],

@@ -6,6 +6,8 @@ import path from "node:path";
 import { EnvSchema, readEnv } from "../env";
 import { PROJECT_ROOT } from "../paths";
 import { describeUrl, maskUrl } from "./pgurl";
+import type { ReplicatedShape } from "./replicated-shape";
+import { defaultSyncNames, standbyNames } from "./sync-names";
 
 /** The name of the default target's embedded Postgres (DATA_DIR/target), in the app, the runner and the CLI. */
 export const EMBEDDED_TARGET_NAME = "embedded default";
@@ -23,6 +25,8 @@ export interface CliTarget {
   targetUrl?: string;
   /** Set when the run's target is known only by this label (deleted since, or a CLI run's own --target). */
   unknownTarget?: string;
+  /** Flags that pick the target, written after the workload's: the embedded replicated target's --replicas N. */
+  args?: string[];
 }
 
 /**
@@ -35,12 +39,29 @@ export interface CliTarget {
 export function defaultTargetForCli(source: Record<string, string | undefined> = process.env): CliTarget {
   if (source.TARGET_IS_EMBEDDED !== "1") return { targetUrl: maskUrl(source.TARGET_DATABASE_URL ?? "") };
   const env = readEnv(source);
-  const defaults = EnvSchema.parse({});
-  const out: Record<string, string> = {};
+  const out = dataDirAssignment(env.DATA_DIR);
+  if (env.EMBEDDED_TARGET_PG_PORT !== EnvSchema.parse({}).EMBEDDED_TARGET_PG_PORT) out.EMBEDDED_TARGET_PG_PORT = String(env.EMBEDDED_TARGET_PG_PORT);
+  return { env: out };
+}
+
+/** DATA_DIR=… when it is not the one a plain shell gets. */
+function dataDirAssignment(dataDir: string): Record<string, string> {
   // npm runs scripts in the project root, so a relative DATA_DIR means one under PROJECT_ROOT whatever the
   // shell's folder; the command names it absolutely (start.ts already passes it so).
-  const dir = path.resolve(PROJECT_ROOT, env.DATA_DIR);
-  if (dir !== path.resolve(PROJECT_ROOT, defaults.DATA_DIR)) out.DATA_DIR = dir;
-  if (env.EMBEDDED_TARGET_PG_PORT !== defaults.EMBEDDED_TARGET_PG_PORT) out.EMBEDDED_TARGET_PG_PORT = String(env.EMBEDDED_TARGET_PG_PORT);
-  return { env: out };
+  const dir = path.resolve(PROJECT_ROOT, dataDir);
+  return dir !== path.resolve(PROJECT_ROOT, EnvSchema.parse({}).DATA_DIR) ? { DATA_DIR: dir } : {};
+}
+
+/**
+ * How `npm run bench` reaches an embedded replicated target of this shape (DATA_DIR/replicated, the CLI's
+ * --replicas N [--replica-delay D]): the app's data folder when not the plain one, and synchronous_standby_names
+ * other than the default through EMBEDDED_SYNC_STANDBY_NAMES (with EMBEDDED_REPLICAS, which it is checked against).
+ */
+export function replicatedTargetForCli(shape: ReplicatedShape, source: Record<string, string | undefined> = process.env): CliTarget {
+  const env = dataDirAssignment(readEnv(source).DATA_DIR);
+  const names = shape.synchronousStandbyNames;
+  if (names && names !== defaultSyncNames(standbyNames(shape.replicas)))
+    Object.assign(env, { EMBEDDED_REPLICAS: String(shape.replicas), EMBEDDED_SYNC_STANDBY_NAMES: names });
+  const delay = shape.replicaDelayMs ? ["--replica-delay", `${shape.replicaDelayMs}ms`] : [];
+  return { env, args: ["--replicas", String(shape.replicas), ...delay] };
 }

@@ -15,7 +15,8 @@ import { parseConfig, workloadDefinitions, type WorkloadConfig } from "../worklo
 /** A refusal; `status` 409 when the request was fine but the state changed under it (its target was deleted). */
 export type LaunchRefusal = { ok: false; error: string; fields: Record<string, string>; status?: 409 };
 
-export type LaunchResult = { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo } | LaunchRefusal;
+/** `targetInfo` is null for a target with nothing to probe yet (the embedded replicated one before its first run). */
+export type LaunchResult = { ok: true; id: string; config: WorkloadConfig; targetInfo: TargetInfo | null } | LaunchRefusal;
 
 /** Tests only: runs between a launch's checks and its insert, to delete the target there deterministically. */
 export const launchTestHooks: { afterCheck?: () => Promise<void> } = {};
@@ -88,14 +89,18 @@ async function autoProcesses(config: Record<string, unknown>, db: PrismaClient):
 
 /**
  * The checks every launch makes (a run, a ceiling search): only `keys` in the body, a valid config within the
- * runner's memory budget, a known and reachable target with room for the config's connections.
+ * runner's memory budget, a known and reachable target with room for the config's connections. The embedded
+ * replicated target before its first run is not refused for having no address: it starts with the run, whose
+ * preflight in the runner then makes the connection checks (targetInfo null).
  */
 export async function checkLaunch(
   input: Record<string, unknown>,
   keys: string[],
   db: PrismaClient = prisma(),
   memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
-): Promise<{ ok: true; config: WorkloadConfig; target: NonNullable<Awaited<ReturnType<typeof resolveTarget>>>; targetInfo: TargetInfo } | LaunchRefusal> {
+): Promise<
+  { ok: true; config: WorkloadConfig; target: NonNullable<Awaited<ReturnType<typeof resolveTarget>>>; targetInfo: TargetInfo | null } | LaunchRefusal
+> {
   // A misspelt key ("targetID", "conifg") would otherwise be dropped silently and the run go to the default.
   const unknown = Object.keys(input).filter((k) => !keys.includes(k));
   if (unknown.length)
@@ -129,6 +134,12 @@ export async function checkLaunch(
   const target = await resolveTarget(targetId, db);
   if (!target)
     return { ok: false, error: "unknown target", fields: { targetId: `target "${targetId}" does not exist; use "default" or an id from GET /api/targets` } };
+
+  if (target.pending?.refuse) return { ok: false, error: "target busy", fields: { targetId: `${target.name}: ${target.pending.note}` } };
+  if (target.pending) {
+    await launchTestHooks.afterCheck?.();
+    return { ok: true, config: parsed.config, target, targetInfo: null };
+  }
 
   // One short connection now reports an unreachable target at launch, in words, instead of a queued run
   // that fails later (5 s is well above a reachable server's connect time, ~5 ms locally).

@@ -1,17 +1,20 @@
 // Targets: the Postgres servers runs execute against. The default target (TARGET_DATABASE_URL, usually the
-// embedded server) is virtual: id "default", never stored. Saved targets live in the control store with
-// their full connection string, which never leaves the server: everything sent to a browser or an API
-// client goes through `publicTarget`, which only ever carries maskUrl() output.
+// embedded server) is virtual: id "default", never stored; so is the embedded replicated target beside an embedded
+// default (id "replicated", lib/targets/replicated.ts), started by the runner with its first run. Saved targets
+// live in the control store with their full connection string, which never leaves the server: everything sent to
+// a browser or an API client goes through `publicTarget`, which only ever carries maskUrl() output.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
 import { bindingLimit, readBudget, type ConnectionBudget, type LimitName } from "./capacity";
 import { controlStoreProblem, readIdentity, readTargetFacts, type ServerIdentity } from "./connect";
 import { prisma, type PrismaClient } from "../db";
-import { defaultTargetName } from "./default-target";
+import { type CliTarget, defaultTargetName, replicatedTargetForCli } from "./default-target";
 import { noControlChars } from "../api/ids";
 import { checkPgUrl, connectFailure, describeUrl, maskUrl } from "./pgurl";
 import { readEnv } from "../env";
+import { isReplicatedTargetName, REPLICATED_TARGET_ID } from "./replicated-shape";
+import { replicatedAbout, replicatedPending, replicatedSettings, replicatedState } from "./replicated";
 
 export const DEFAULT_TARGET_ID = "default";
 
@@ -22,6 +25,9 @@ export interface PublicTarget {
   /** The connection string with its password replaced by ****. */
   maskedUrl: string;
   isDefault: boolean;
+  /** The embedded replicated target only: what it is and where it stands ("starts with its first run"), and how
+   *  `npm run bench` reaches it (--replicas N). */
+  replicated?: { about: string; cli: CliTarget };
 }
 
 /** A target with its real connection string: server side only (run creation, probes, the runner). */
@@ -29,6 +35,8 @@ export interface ResolvedTarget extends PublicTarget {
   url: string;
   /** The Run.targetId to store: null for the default target. */
   storedId: string | null;
+  /** Why it has no URL to probe yet (url is ""): the embedded replicated target before its first run; `refuse`: no run can start on it now. */
+  pending?: { note: string; refuse: boolean };
 }
 
 function defaultUrl(): string {
@@ -48,17 +56,46 @@ function defaultTarget(): ResolvedTarget {
   return { id: DEFAULT_TARGET_ID, name: currentDefaultTargetName(), maskedUrl: maskUrl(url), isDefault: true, url, storedId: null };
 }
 
-export const publicTarget = (t: PublicTarget): PublicTarget => ({ id: t.id, name: t.name, maskedUrl: t.maskedUrl, isDefault: t.isDefault });
-
-/** The default target first, then saved ones by name. Masked only. */
-export async function listTargets(db: PrismaClient = prisma()): Promise<PublicTarget[]> {
-  const saved = await db.target.findMany({ orderBy: { name: "asc" } });
-  return [publicTarget(defaultTarget()), ...saved.map((t) => ({ id: t.id, name: t.name, maskedUrl: maskUrl(t.connectionString), isDefault: false }))];
+/** The embedded replicated target when this app offers it: its URL once it runs, else why it has none yet. */
+function replicatedTarget(): ResolvedTarget | null {
+  const s = replicatedSettings();
+  if (!s) return null;
+  const st = replicatedState(s);
+  const url = st.state === "running" ? st.url : "";
+  const pending = replicatedPending(s, st);
+  return {
+    ...{ id: REPLICATED_TARGET_ID, name: s.name, maskedUrl: url && maskUrl(url), isDefault: false, url, storedId: null },
+    replicated: { about: replicatedAbout(s, st), cli: replicatedTargetForCli(s) },
+    ...(pending ? { pending } : {}),
+  };
 }
 
-/** The target for an id ("default" or a saved id; undefined/null means default), or null if there is none. */
+export const publicTarget = (t: PublicTarget): PublicTarget => ({
+  ...{ id: t.id, name: t.name, maskedUrl: t.maskedUrl, isDefault: t.isDefault },
+  ...(t.replicated ? { replicated: t.replicated } : {}),
+});
+
+/** The default target first, the embedded replicated one (when offered), then saved ones by name. Masked only. */
+export async function listTargets(db: PrismaClient = prisma()): Promise<PublicTarget[]> {
+  const saved = await db.target.findMany({ orderBy: { name: "asc" } });
+  const replicated = replicatedTarget();
+  return [
+    publicTarget(defaultTarget()),
+    ...(replicated ? [publicTarget(replicated)] : []),
+    ...saved.map((t) => ({ id: t.id, name: t.name, maskedUrl: maskUrl(t.connectionString), isDefault: false })),
+  ];
+}
+
+/** The virtual target ("default", "replicated") a run stored without a target id ran on, from its label; null for none. */
+export function virtualTargetIdOf(label: string): string | null {
+  if (label === currentDefaultTargetName()) return DEFAULT_TARGET_ID;
+  return label === replicatedSettings()?.name ? REPLICATED_TARGET_ID : null;
+}
+
+/** The target for an id ("default", "replicated" or a saved id; undefined/null means default), or null if there is none. */
 export async function resolveTarget(id: string | null | undefined, db: PrismaClient = prisma()): Promise<ResolvedTarget | null> {
   if (!id || id === DEFAULT_TARGET_ID) return defaultTarget();
+  if (id === REPLICATED_TARGET_ID) return replicatedTarget();
   const t = await db.target.findUnique({ where: { id } });
   if (!t) return null;
   return { id: t.id, name: t.name, maskedUrl: maskUrl(t.connectionString), isDefault: false, url: t.connectionString, storedId: t.id };
@@ -107,6 +144,8 @@ export async function addTarget(input: unknown, db: PrismaClient = prisma(), tim
   const name = parsed.data.name ?? describeUrl(connectionString);
   if (name === DEFAULT_TARGET_ID || name === currentDefaultTargetName())
     return { ok: false, errors: { name: `name "${name}" is the default target's; choose another name` } };
+  if (name === REPLICATED_TARGET_ID || isReplicatedTargetName(name))
+    return { ok: false, errors: { name: `name "${name}" is the embedded replicated target's kind of name; choose another name` } };
   if (await db.target.findUnique({ where: { name } }))
     return { ok: false, errors: { name: `a target named "${name}" already exists; choose another name or delete that one` } };
   let info: TargetInfo;
@@ -130,8 +169,9 @@ export async function addTarget(input: unknown, db: PrismaClient = prisma(), tim
  * Deletes a saved target. Refused while a queued or running run uses it: the run row's target_id would
  * become NULL (ON DELETE SET NULL), which means "default target", and the run would go to the wrong server.
  */
-export async function deleteTarget(id: string, db: PrismaClient = prisma()): Promise<"deleted" | "missing" | "default" | "in-use"> {
+export async function deleteTarget(id: string, db: PrismaClient = prisma()): Promise<"deleted" | "missing" | "default" | "virtual" | "in-use"> {
   if (id === DEFAULT_TARGET_ID) return "default";
+  if (id === REPLICATED_TARGET_ID) return "virtual";
   // The target's row is locked first: a launch inserting a run for it at the same moment either finished its
   // insert (its foreign-key check holds a lock this waits for, and the count below then sees the run) or waits
   // for this deletion and is refused (409, lib/targets/launch.ts). Without the lock, a run inserted between the

@@ -4,6 +4,7 @@ import { defaultTargetForCli } from "@/lib/targets/default-target";
 import { getRun } from "@/lib/runs/store";
 import { toRunView } from "@/lib/runs/view";
 import { listTargets } from "@/lib/targets/store";
+import { replicatedPick } from "@/lib/targets/replicated";
 import { publishedById, publishedConfig, publishedLabel } from "@/lib/references/published";
 import { presetById, WorkloadConfig } from "@/lib/workloads/config";
 import { prisma } from "@/lib/db";
@@ -24,7 +25,8 @@ export default async function NewRunRoute({ searchParams }: Props) {
   let initial: RunFormInitial = { config: WorkloadConfig.parse(presetById("pubsub-defaults")!.config), presetId: "pubsub-defaults", targetId: "default" };
   let note: string | null = null;
   const preset = q.preset ? presetById(q.preset) : undefined;
-  if (preset) initial = { config: WorkloadConfig.parse(preset.config), presetId: preset.id, targetId: "default" };
+  // A three-node published scenario runs on the embedded replicated target when the app offers one, saying why.
+  if (preset) initial = { config: WorkloadConfig.parse(preset.config), presetId: preset.id, targetId: "default", ...replicatedPick(preset.referenceId) };
   else if (q.preset) note = `There is no preset "${q.preset}"; starting from the pub/sub defaults.`;
   if (q.published) {
     const p = publishedById(q.published);

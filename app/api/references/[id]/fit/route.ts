@@ -2,7 +2,8 @@ import { publishedById, publishedConfig } from "@/lib/references/published";
 import { fitWarnings, referenceById, referenceWorkload } from "@/lib/references/references";
 import { serverFacts } from "@/lib/references/fit";
 import { TargetId } from "@/lib/api/ids";
-import { resolveTarget } from "@/lib/targets/store";
+import { DEFAULT_TARGET_ID, type ResolvedTarget, resolveTarget } from "@/lib/targets/store";
+import { replicatedSettings } from "@/lib/targets/replicated";
 import { fieldErrors, WorkloadConfig } from "@/lib/workloads/config";
 import { readEnv } from "@/lib/env";
 import { withStoreErrors } from "@/lib/api/http";
@@ -64,7 +65,7 @@ async function handleGET(req: Request, { params }: Ctx) {
   const target = await resolveTarget(targetId);
   if (!target) return Response.json({ error: `target "${q.get("targetId")}" does not exist` }, { status: 404, headers: noStore });
   try {
-    const server = await serverFacts(target.url, { targetIsEmbedded: target.isDefault && readEnv().TARGET_IS_EMBEDDED });
+    const server = await factsOf(target);
     return Response.json(
       { reference: id, target: { id: target.id, name: target.name }, server, warnings: fitWarnings(config, server, ref) },
       { headers: noStore },
@@ -72,6 +73,20 @@ async function handleGET(req: Request, { params }: Ctx) {
   } catch (err) {
     return Response.json({ error: (err as Error).message }, { status: 502, headers: noStore });
   }
+}
+
+/**
+ * The target's facts. The embedded replicated target is on this machine as the embedded default is; before its first
+ * run its primary is not there to ask, and the embedded default, a server of the same binaries and settings, answers
+ * for its limits (with no connection in use, as a fresh server has).
+ */
+async function factsOf(target: ResolvedTarget) {
+  const embedded = (target.isDefault || !!target.replicated) && readEnv().TARGET_IS_EMBEDDED;
+  const replicated = target.replicated ? replicatedSettings() : null;
+  const cluster = replicated ? { replicated: { nodes: replicated.replicas + 1, delayMs: replicated.replicaDelayMs } } : {};
+  if (!target.pending) return { ...(await serverFacts(target.url, { targetIsEmbedded: embedded })), ...cluster };
+  const alike = await serverFacts((await resolveTarget(DEFAULT_TARGET_ID))!.url, { targetIsEmbedded: embedded });
+  return { ...alike, connectionsInUse: 0, role: undefined, database: undefined, ...cluster };
 }
 
 export const GET = withStoreErrors(handleGET);
