@@ -144,10 +144,12 @@ export function resultRows(items: Comparable[]): ResultRow[] {
   }
   // What the server did, when some item measured it: the same window's numbers, side by side.
   if (items.some((i) => i.server))
-    for (const f of SERVER_FIGURES)
-      rows.push(
-        row({ key: f.key, group: "What the server did", label: f.label, unit: f.unit, better: "neither", values: items.map((i) => i.server?.[f.key] ?? null) }),
-      );
+    for (const f of SERVER_FIGURES) {
+      const values = items.map((i) => i.server?.[f.key] ?? null);
+      // A figure no item measured (a standby's waits where none had standbys) is no row: a row of dashes says nothing.
+      if (values.every((v) => v === null) && f.onlyWhenMeasured) continue;
+      rows.push(row({ key: f.key, group: "What the server did", label: f.label, unit: f.unit, better: "neither", values }));
+    }
   return rows;
 }
 

@@ -147,7 +147,13 @@ export function serverLine(w: TelemetryWindow): string {
  * What the server did, as numbers compare puts side by side (one row each, keys as CSV columns). Neither
  * higher nor lower is better: they say why the throughput and latency rows differ.
  */
-export const SERVER_FIGURES: { key: string; label: string; unit: "%" | "/s" | "MiB/s" | "cores" | "tuples"; value: (w: TelemetryWindow) => number | null }[] = [
+export const SERVER_FIGURES: {
+  key: string;
+  label: string;
+  unit: "%" | "/s" | "MiB/s" | "cores" | "tuples";
+  value: (w: TelemetryWindow) => number | null;
+  onlyWhenMeasured?: boolean;
+}[] = [
   { key: "server_active_pct", label: "Connections active on the server (%)", unit: "%", value: (w) => 100 * w.runActiveShare },
   {
     key: "server_lock_wait_pct",
@@ -165,7 +171,9 @@ export const SERVER_FIGURES: { key: string; label: string; unit: "%" | "/s" | "M
     key: "server_sync_rep_wait_pct",
     label: "Active connections waiting for a synchronous standby (%)",
     unit: "%",
-    value: (w) => 100 * (w.runWaitShares[SYNC_REP_WAIT] ?? 0),
+    // Only where standbys were seen: without them no commit can wait for one, and a 0 would read as measured.
+    value: (w) => (w.replication ? 100 * (w.runWaitShares[SYNC_REP_WAIT] ?? 0) : null),
+    onlyWhenMeasured: true,
   },
   { key: "server_commits_per_s", label: "Commits/s", unit: "/s", value: (w) => w.db?.commitsPerSec ?? null },
   { key: "server_wal_mib_per_s", label: "WAL MiB/s", unit: "MiB/s", value: (w) => (w.wal ? w.wal.bytesPerSec / 1024 / 1024 : null) },
