@@ -12,7 +12,9 @@ import { PROJECT_ROOT } from "../lib/paths";
 export const SLOW_FIRST = [
   "scripts/start-lifecycle.test.ts",
   "runner/ceiling/ceiling.test.ts",
+  "runner/telemetry/replication-runs.test.ts",
   "runner/parts/agents.test.ts",
+  "runner/cli-replicated.test.ts",
   "runner/cli.test.ts",
   "scripts/faults.test.ts",
   "runner/engine.test.ts",
@@ -27,6 +29,9 @@ export const SLOW_FIRST = [
   "runner/telemetry/verdict-runs.test.ts",
   "workloads/exercise/two-processes-2.test.ts",
   "runner/unresponsive-target.test.ts",
+  "runner/replicated-runner.test.ts",
+  "runner/cli-ladder.test.ts",
+  "platform/replicated.test.ts",
   "runner/parts/parts-runs.test.ts",
   "runner/telemetry/rate-verdict-runs.test.ts",
   "runner/telemetry/client-rule-runs.test.ts",
@@ -66,6 +71,7 @@ export const JUDGEMENT_RUNS = [
   "runner/telemetry/think-verdict.test.ts",
   "runner/telemetry/causes-runs.test.ts",
   "runner/telemetry/headline-runs.test.ts",
+  "runner/telemetry/replication-runs.test.ts",
 ];
 
 /**
