@@ -7,6 +7,8 @@ const SPELLED: Record<string, { one: string; many: string }> = {
   msg: { one: "message", many: "messages" },
   req: { one: "request", many: "requests" },
   txn: { one: "transaction", many: "transactions" },
+  // A compound of "by": Postgres writes "standbys", not "standbies".
+  standby: { one: "standby", many: "standbys" },
 };
 
 /** "gets", "searches", "queries": a word's plural; one that is plural or a participle already ("rows returned") stays. */

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pidAlive } from "./pid";
 import type { ReplicaDelay } from "./relay";
+import { countWords } from "../lib/words";
 
 export interface Layout {
   ownerPid: number;
@@ -36,7 +37,7 @@ export function writeLayout(home: string, layout: Layout) {
 /** What differs between the running cluster's shape and the one asked, or null. */
 export function shapeDifference(layout: Layout, asked: { replicas: number; synchronousStandbyNames: string; replicaDelayMs?: number }): string | null {
   const delay = (ms?: number) => (ms ? `a delay of ${ms} ms` : "no delay");
-  if (layout.standbys.length !== asked.replicas) return `${layout.standbys.length} standby(s), not ${asked.replicas}`;
+  if (layout.standbys.length !== asked.replicas) return `${countWords(layout.standbys.length, "standby")}, not ${asked.replicas}`;
   if (layout.synchronousStandbyNames !== asked.synchronousStandbyNames)
     return `synchronous_standby_names '${layout.synchronousStandbyNames}', not '${asked.synchronousStandbyNames}'`;
   if ((layout.delay?.askedMs ?? 0) !== (asked.replicaDelayMs ?? 0)) return `${delay(layout.delay?.askedMs)}, not ${delay(asked.replicaDelayMs)}`;

@@ -7,6 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { type EmbeddedServer, StartupError } from "./embedded";
 import { copyDataFolder, systemIdentifier, writeOwned } from "./standby-files";
+import { countWords } from "../lib/words";
 
 /** Sets synchronous_standby_names on the primary (ALTER SYSTEM, so Postgres checks it) and reloads. */
 async function setSyncNames(client: pg.Client, value: string) {
@@ -49,7 +50,7 @@ function removeExtraStandbys(home: string, names: string[], notes: string[]) {
   for (let k = names.length + 2; existsSync(path.join(home, `pg${k}`)); k++) {
     rmSync(path.join(home, `pg${k}`), { recursive: true, force: true });
     rmSync(path.join(home, `pg${k}.log`), { force: true });
-    notes.push(`Removed the standby pg${k} of an earlier start: ${names.length} standby(s) asked now.`);
+    notes.push(`Removed the standby pg${k} of an earlier start: ${countWords(names.length, "standby")} asked now.`);
   }
 }
 

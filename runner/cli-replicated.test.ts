@@ -94,7 +94,7 @@ test("a CLI run while another process owns the cluster shares it and leaves it r
     assert.ok(pidAlive(cluster.primary.pid()!), "release() leaves a shared cluster running");
     const other = bench([...PUBSUB, "-duration", "2s", "--replicas", "3"]);
     assert.equal(await other.exited, 1, other.out());
-    assert.match(other.out(), /is running \(pid \d+\) with 2 standby\(s\), not 3 as asked here/);
+    assert.match(other.out(), /is running \(pid \d+\) with 2 standbys, not 3 as asked here/);
   } finally {
     await cluster.stop();
   }
