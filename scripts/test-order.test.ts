@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
@@ -32,31 +30,4 @@ test("the files left out of CI's floor pass exist, and are the judgement runs an
   // Never left out: what depends on the Node version (processes, the app, the platform, forked parts: runner/parts/'s
   // own tests fork them; a workload's runs over parts, workloads/exercise/two-processes-*, are a workload's own runs).
   for (const f of FLOOR_LEAVES_OUT) assert.doesNotMatch(f, /^(scripts|platform|app|deploy|runner\/parts)\/|engine\.test/, f);
-});
-
-test("scripts/test-files.ts starts the files in the order given, not sorted by path as `node --test` does", () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-order-"));
-  try {
-    // One file at a time: each test's line in the TAP output comes in the order its file was started.
-    const names = ["z", "a", "m"];
-    const files = names.map((n) => {
-      const f = path.join(dir, `${n}.test.mjs`);
-      writeFileSync(f, `import { test } from "node:test"; test("file ${n}", () => {});`);
-      return f;
-    });
-    const tap = path.join(dir, "out.tap");
-    const { NODE_TEST_CONTEXT: _, ...env } = process.env; // else the child reports to this test run
-    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "test-files.ts"), tap, "1", ...files], {
-      cwd: PROJECT_ROOT,
-      encoding: "utf8",
-      env,
-    });
-    assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(
-      [...readFileSync(tap, "utf8").matchAll(/^ok \d+ - file (\w)$/gm)].map((m) => m[1]),
-      names,
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 });

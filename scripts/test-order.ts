@@ -4,47 +4,31 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 
 /**
- * Files known to take longest (tens of seconds each, measured in CI's passes), longest first. The first builds the
- * web app when .next is missing or stale (a fresh clone), which scripts/faults.test.ts then waits for: started first,
- * the build overlaps the other files instead of ending the pass. Most of these wait on real runs' clocks more than
- * they use the CPU, so they run beside the many short files rather than after them.
+ * Files known to take longest (tens of seconds each, measured in CI), longest first. The first four also build the
+ * web app when .next is missing or stale (a fresh clone), which the others then wait for.
  */
 export const SLOW_FIRST = [
   "scripts/start-lifecycle.test.ts",
-  "runner/ceiling/ceiling.test.ts",
-  "runner/telemetry/replication-runs.test.ts",
-  "runner/parts/agents.test.ts",
-  "runner/cli-replicated.test.ts",
-  "runner/cli.test.ts",
   "scripts/faults.test.ts",
-  "runner/engine.test.ts",
+  "scripts/start.test.ts",
+  "runner/parts/agents.test.ts",
+  "runner/ceiling/ceiling.test.ts",
   "runner/ceiling/hog-ceiling.test.ts",
   "runner/telemetry/evidence-runs.test.ts",
+  "runner/engine.test.ts",
   "runner/telemetry/pace-verdict.test.ts",
-  "workloads/queued-workflows/runner.test.ts",
-  "runner/parts/parts-failures.test.ts",
-  "runner/telemetry/causes-runs.test.ts",
   "workloads/exercise/two-processes-1.test.ts",
-  "runner/ctrl-c.test.ts",
-  "runner/telemetry/verdict-runs.test.ts",
   "workloads/exercise/two-processes-2.test.ts",
-  "runner/unresponsive-target.test.ts",
-  "runner/replicated-runner.test.ts",
-  "runner/cli-ladder.test.ts",
-  "platform/replicated.test.ts",
-  "runner/parts/parts-runs.test.ts",
+  "runner/telemetry/verdict-runs.test.ts",
+  "runner/ceiling/cli.test.ts",
   "runner/telemetry/rate-verdict-runs.test.ts",
+  "workloads/queued-workflows/runner.test.ts",
   "runner/telemetry/client-rule-runs.test.ts",
-  "runner/telemetry/headline-runs.test.ts",
   "runner/ceiling/execute.test.ts",
-  "workloads/search/search.test.ts",
-  "runner/compare-cli.test.ts",
+  "lib/compare/ab.test.ts",
   "workloads/exercise/exercise-1.test.ts",
   "workloads/exercise/exercise-2.test.ts",
-  "platform/embedded-restart.test.ts",
-  "lib/compare/ab.test.ts",
   "workloads/exercise/exercise-3.test.ts",
-  "runner/ceiling/cli.test.ts",
 ];
 
 /**
@@ -135,10 +119,9 @@ export const STORE_RUNS = [
 export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS, ...STORE_RUNS];
 
 /**
- * The order files start in (scripts/test-files.ts starts them in the order given; `node --test` would sort them by
- * path, which left the slowest, under scripts/ and runner/, to the end): the longest go first, so the pass ends on
- * many short files rather than on one long file started last. Known-slow files lead, then the rest by size, largest
- * first.
+ * The order files start in: node's runner starts them in the order given, so the longest go first and the pass
+ * ends on many short files rather than on one long file started last (alphabetical order left the slowest,
+ * under scripts/, to the end). Known-slow files lead, then the rest by size, largest first.
  */
 export function longestFirst(files: string[]): string[] {
   const rank = (f: string) => {

@@ -70,10 +70,19 @@ async function main() {
       if (floorPass) console.log(`left out (TEST_FLOOR_PASS=1; run on the other pass): ${FLOOR_LEAVES_OUT.join(", ")}`);
       const selected = longestFirst(chosen);
       const tap = path.join(tmp, "node.tap");
-      // Not `node --test`, which sorts the files by path: ./test-files.ts starts them in the order chosen.
       const code = await run(
         process.execPath,
-        ["--import", "tsx", path.join(PROJECT_ROOT, "scripts", "test-files.ts"), tap, String(testConcurrency()), ...selected],
+        [
+          "--import",
+          "tsx",
+          "--test",
+          `--test-concurrency=${testConcurrency()}`,
+          "--test-reporter=spec",
+          "--test-reporter-destination=stdout",
+          "--test-reporter=tap",
+          `--test-reporter-destination=${tap}`,
+          ...selected,
+        ],
         {
           ...env,
           TEST_PG_URL: server.url("postgres"),
