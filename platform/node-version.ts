@@ -1,5 +1,5 @@
-// The product's Node floor, decided once: Node 22. Node 20 is past its end of life, and the queue libraries the
-// product measures (graphile-worker 0.18, pg-boss 12) declare Node >= 22.
+// The product's Node floor, decided once: Node 22.18. Node 20 is past its end of life, and the queue libraries the
+// product runs as workloads declare their own floors: graphile-worker 0.18 needs Node >= 22.18, pg-boss 12 >= 22.12.
 // `npm install` brings Node 24 from the npm registry's `node` package (a dependency in package.json); npm puts
 // node_modules/.bin first on the PATH of every `npm start`, `npm test`, `npm run …`, so those commands run on it
 // whatever Node the machine has. A script started with a Node below the floor (`node scripts/start.ts` on a machine
@@ -8,9 +8,20 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 
 export const NODE_FLOOR_MAJOR = 22;
+export const NODE_FLOOR_MINOR = 18;
+/** The floor as users read it and package.json's `engines` states it (">=22.18"). */
+export const NODE_FLOOR = `${NODE_FLOOR_MAJOR}.${NODE_FLOOR_MINOR}`;
 
 /** The major version of a `process.version` string ("v24.21.0" → 24). */
 export const nodeMajor = (version: string): number => Number(/^v?(\d+)\./.exec(version)?.[1] ?? Number.NaN);
+/** The minor version of a `process.version` string ("v22.18.0" → 18). */
+const nodeMinor = (version: string): number => Number(/^v?\d+\.(\d+)/.exec(version)?.[1] ?? Number.NaN);
+
+/** Whether a `process.version` string is at or above the floor (an unreadable one is not). */
+export function meetsNodeFloor(version: string): boolean {
+  const major = nodeMajor(version);
+  return major > NODE_FLOOR_MAJOR || (major === NODE_FLOOR_MAJOR && nodeMinor(version) >= NODE_FLOOR_MINOR);
+}
 
 /** Whether this process runs on the project's own Node (node_modules/node), as `npm …` commands do. */
 export function isProjectNode(execPath: string = process.execPath): boolean {
@@ -20,13 +31,12 @@ export function isProjectNode(execPath: string = process.execPath): boolean {
 
 /** Null when `version` is at or above the floor, else the message that names the problem and what to do. */
 export function nodeFloorProblem(version: string, execPath: string): string | null {
-  const major = nodeMajor(version);
-  if (major >= NODE_FLOOR_MAJOR) return null;
+  if (meetsNodeFloor(version)) return null;
   return [
-    `pg-broker-bench needs Node ${NODE_FLOOR_MAJOR} or newer; this is Node ${version} (${execPath}).`,
+    `pg-broker-bench needs Node ${NODE_FLOOR} or newer; this is Node ${version} (${execPath}).`,
     "Run it through npm (`npm start`, `npm test`, `npm run bench -- …`, `npm run runner`): `npm install` put Node 24",
     "in node_modules (the npm registry's `node` package) and npm runs the project's scripts on it.",
-    `Or install Node 22 or 24 on this machine.`,
+    `Or install Node ${NODE_FLOOR} or newer (22 or 24) on this machine.`,
   ].join("\n");
 }
 
