@@ -1,0 +1,89 @@
+// A run's fault and bloat phases (issue 32): what a phase is, how it is written (`--phase KIND@START+LENGTH`, the
+// form's rows) and checked. Browser-safe. The runner carries them out (runner/phases/), the summary reports each
+// one (lib/phases/), and the run page shades each on every chart.
+import { z } from "zod";
+import { parseWholeSeconds } from "../duration";
+
+/** What a phase does to the target or the run, each on the run's timeline for its length. */
+export const PHASE_KINDS = ["hold-xmin", "long-reader", "kill-backend", "restart-target", "pause-workers"] as const;
+export type PhaseKind = (typeof PHASE_KINDS)[number];
+
+/** One line per kind: what it does, as the form, `--help` and the summary say it. */
+export const PHASE_DOES: Record<PhaseKind, string> = {
+  "hold-xmin": "holds a transaction open with a snapshot, so the xmin horizon pins dead rows",
+  "long-reader": "keeps one long-running read query going on the run's tables",
+  "kill-backend": "terminates one of the run's backends (pg_terminate_backend); the workload reconnects",
+  "restart-target": "restarts the target server (only an embedded target the product started); the workload reconnects",
+  "pause-workers": "pauses the run's workers (consumers); producers go on",
+};
+
+/** The kinds that take connections away from the workload: a run with one reconnects rather than fails. */
+export const CONNECTION_LOSING: readonly PhaseKind[] = ["kill-backend", "restart-target"];
+
+/** A phase as stored with the run: its kind, when it starts and how long it lasts, in whole seconds on the run's
+ *  timeline (0 is the moment the run's load starts, as the x axis of its charts counts). A kill lasts 0 s. */
+export const Phase = z.object({
+  kind: z.enum(PHASE_KINDS, { error: `a phase's kind must be one of ${PHASE_KINDS.join(", ")}` }),
+  startSec: z.number().int().min(0, "a phase cannot start before the run (start at 0 s or later)"),
+  lengthSec: z.number().int().min(0, "a phase's length cannot be negative"),
+});
+export type Phase = z.infer<typeof Phase>;
+
+/** At most this many phases in one run: each is shaded on every chart and reported on its own. */
+export const MAX_PHASES = 8;
+
+/** A run's phases: in order of start, never overlapping (each phase's recovery is measured against the rate
+ *  before it, which an overlapping phase would spoil). */
+export const Phases = z
+  .array(Phase)
+  .max(MAX_PHASES, `at most ${MAX_PHASES} phases in one run`)
+  .superRefine((phases, ctx) => {
+    const sorted = [...phases].sort((a, b) => a.startSec - b.startSec);
+    for (let i = 1; i < sorted.length; i++) {
+      const before = sorted[i - 1];
+      if (sorted[i].startSec < phaseEnd(before))
+        ctx.addIssue({
+          code: "custom",
+          message: `phases overlap: ${phaseText(sorted[i])} starts before ${phaseText(before)} ends at ${phaseEnd(before)} s; start it later`,
+        });
+    }
+  })
+  .transform((phases) => [...phases].sort((a, b) => a.startSec - b.startSec));
+
+/** When a phase ends, in seconds on the run's timeline. */
+export const phaseEnd = (p: Phase): number => p.startSec + p.lengthSec;
+
+/** A phase as the CLI writes it: `hold-xmin@10s+20s`, `kill-backend@30s`. */
+export function phaseText(p: Phase): string {
+  return p.lengthSec > 0 ? `${p.kind}@${p.startSec}s+${p.lengthSec}s` : `${p.kind}@${p.startSec}s`;
+}
+
+/** Kinds that act at an instant: written without a length. */
+export const INSTANT_KINDS: readonly PhaseKind[] = ["kill-backend"];
+
+/** Parses `KIND@START+LENGTH` (`hold-xmin@10s+20s`, `pause-workers@1m+30s`; a kill: `kill-backend@30s`); the
+ *  phase, or a message naming what is wrong and how to write it. */
+export function parsePhase(text: string): { phase: Phase } | { error: string } {
+  const how = "write KIND@START+LENGTH, e.g. hold-xmin@10s+20s (a kill: kill-backend@30s)";
+  const m = /^\s*([a-z-]+)@([^+\s]+)(?:\+(\S+))?\s*$/.exec(text);
+  if (!m) return { error: `"${text}" is not a phase: ${how}` };
+  const [, kind, start, length] = m;
+  if (!(PHASE_KINDS as readonly string[]).includes(kind)) return { error: `"${kind}" is not a phase kind: use one of ${PHASE_KINDS.join(", ")}` };
+  const startSec = parseWholeSeconds(start);
+  if (startSec === null) return { error: `"${start}" in "${text}" is not a start time: whole seconds, e.g. 10s, 1m30s` };
+  const instant = INSTANT_KINDS.includes(kind as PhaseKind);
+  if (instant && length !== undefined) return { error: `${kind} acts at an instant: write it without a length, e.g. ${kind}@${start}` };
+  if (!instant && length === undefined) return { error: `"${text}" has no length: ${kind}@${start}+20s holds it for 20 s` };
+  const lengthSec = instant ? 0 : parseWholeSeconds(length ?? "");
+  if (lengthSec === null) return { error: `"${length}" in "${text}" is not a length: whole seconds, e.g. 20s, 1m` };
+  if (!instant && lengthSec === 0) return { error: `"${text}" lasts 0 s: give it a length of at least 1 s` };
+  return { phase: { kind: kind as PhaseKind, startSec, lengthSec } };
+}
+
+/** A phase that does not fit in a run of `runSec` seconds (its load's length, warm-up included), or null. */
+export function phaseOutsideRun(p: Phase, runSec: number): string | null {
+  if (p.startSec >= runSec) return `${phaseText(p)} starts at ${p.startSec} s, after the run's ${runSec} s: start it earlier or run longer`;
+  if (phaseEnd(p) > runSec)
+    return `${phaseText(p)} ends at ${phaseEnd(p)} s, after the run's ${runSec} s: shorten it or run longer (its recovery needs time after it too)`;
+  return null;
+}
