@@ -58,6 +58,7 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
       await phase(drainStart + drainLimitOf(ctx) * 1000, { until: drained(stats, drainStart) });
     },
     setPhase: ctx.setPhase,
+    ...(run.finished ? { measureUntil: () => run.finished!() } : {}),
     busyWaitForTest: opts.busyWaitForTest,
   });
   await ctx.sampleChain;

@@ -105,6 +105,7 @@ export async function setup(ctx: RunContext): Promise<void> {
   opts.onSchema?.(schemaName);
   ctx.run = ctx.module.create({
     config: ctx.config as never,
+    targetUrl: ctx.targetUrl,
     schema,
     stats: ctx.stats,
     pacer: ctx.pacer,

@@ -4,7 +4,9 @@
 // server finds its runner in the folder of its kind (workloads/runners.ts).
 import type { z } from "zod";
 import { cache } from "./cache/definition";
+import { graphileWorker } from "./graphile-worker/definition";
 import { jobqueue } from "./jobqueue/definition";
+import { pgBoss } from "./pg-boss/definition";
 import { pubsub } from "./pubsub/definition";
 import { mixed } from "./mixed/definition";
 import { notify } from "./notify/definition";
@@ -15,7 +17,7 @@ import { search } from "./search/definition";
 import type { WorkloadDefinition } from "./types";
 import { workflows } from "./workflows/definition";
 
-const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed, inserts, workflows, queuedWorkflows] as const;
+const BUILT_IN = [pubsub, queue, cache, jobqueue, search, notify, mixed, inserts, workflows, queuedWorkflows, graphileWorker, pgBoss] as const;
 
 /** A parsed config of any built-in workload, discriminated on `kind`. */
 export type WorkloadConfig = z.output<(typeof BUILT_IN)[number]["params"]>;

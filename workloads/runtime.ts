@@ -19,6 +19,9 @@ import {
 
 export interface WorkloadContext<C extends WorkloadConfig> {
   config: C;
+  /** The target's connection string: for a library that opens its own pool (a queue library's workers), never
+   *  for the workload's own loops, which get their connections from the engine (roles). */
+  targetUrl: string;
   /** The run's own schema on the target, already quoted (e.g. "pgbb_r_1a2b3c"). Every table lives in it. */
   schema: string;
   stats: RunStats;
@@ -71,6 +74,9 @@ export interface WorkloadRun {
   startWriters(clients: TargetClient[]): void;
   /** Resolves when every writer loop has exited (after ctx.writersStop.stop()). */
   writersDone(): Promise<void>;
+  /** Whether the run has done all it set out to do before its measured window's end (a drain of pre-loaded jobs
+   *  that finished): the window then ends early. Absent: the window runs its length. */
+  finished?(): boolean;
   /** Checks what was read against what was written, in memory and in SQL. Loops must have stopped. It reads only
    *  this instance's own record of what it did (what ledger() returns and absorb() adds to), never ctx.stats. */
   verify(admin: pg.Client): Promise<WorkloadVerification>;

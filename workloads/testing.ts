@@ -54,7 +54,7 @@ export async function driveParts(
     const stats = new RunStats(runRoles.groups(module, config as never), payloadBytesOf(config) ?? 0, clock);
     const control = new RunControl(url);
     const pacer = new Pacer(partPacing(config, part), stats);
-    const ctx = { config: config as never, schema, stats, pacer, writersStop: control.writersStop, readersStop: control.readersStop };
+    const ctx = { config: config as never, targetUrl: url, schema, stats, pacer, writersStop: control.writersStop, readersStop: control.readersStop };
     const run = module.create({ ...ctx, fatal: control.fail, log: () => undefined, footprint, ...(part ? { part } : {}) });
     return { run, control, stats, pacer, part, writers: module.writerCount(config as never, part) };
   };

@@ -280,5 +280,13 @@ export const STUDIES = {
     title: 'DBOS, "Does Postgres Scale?"',
     short: "DBOS",
   },
+  vendors: {
+    title: "The queue libraries' own benchmarks (each library's documentation)",
+    short: "vendor",
+  },
+  hardbyte: {
+    title: "hardbyte/postgresql-job-queue-benchmarking (an independent harness, May 2026)",
+    short: "hardbyte",
+  },
 } as const;
 export type StudyId = keyof typeof STUDIES;

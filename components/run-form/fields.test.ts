@@ -114,6 +114,7 @@ test("the workload picker groups every workload by its study, each with a one-li
       ["kozlovski", ["pubsub", "queue"]],
       ["yong", ["cache", "jobqueue", "search", "notify", "mixed"]],
       ["dbos", ["inserts", "workflows", "queued-workflows"]],
+      ["libraries", ["graphile-worker", "pg-boss"]],
     ],
   );
   for (const d of workloadDefinitions()) {

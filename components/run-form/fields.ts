@@ -100,12 +100,16 @@ const PICKER_STUDIES = [
   { study: "kozlovski", label: "Kozlovski", topic: "Kafka is fast, I'll use Postgres" },
   { study: "yong", label: STUDIES.yong.short, topic: "Postgres as a cache, queue and search engine" },
   { study: "dbos", label: STUDIES.dbos.short, topic: "Does Postgres scale?" },
+  { study: "libraries", label: "Queue libraries", topic: "the job queues teams ship: graphile-worker, pg-boss" },
   { study: "other", label: "Other", topic: "not from a published study" },
 ] as const;
 
-/** Kozlovski's workloads are the reference tool's (its -mode); every other study's carry its published figures. */
+/** Kozlovski's workloads are the reference tool's (its -mode); every other study's carry its published figures; a
+ *  queue library's figures come from its own benchmarks or an independent harness. */
 export function studyOf(d: WorkloadDefinition): (typeof PICKER_STUDIES)[number]["study"] {
-  return d.published?.[0]?.study ?? (d.referenceMode ? "kozlovski" : "other");
+  const study = d.published?.[0]?.study;
+  if (study === "vendors" || study === "hardbyte") return "libraries";
+  return study ?? (d.referenceMode ? "kozlovski" : "other");
 }
 
 /** The picker's groups: each study with its workloads, in registry order, each with its one-line purpose. */

@@ -1,6 +1,6 @@
 // A run's fault and bloat phases (issue 32): what a phase is, how it is written (`--phase KIND@START+LENGTH`, the
-// form's rows) and checked. Browser-safe. The runner carries them out (runner/phases/), the summary reports each
-// one (lib/phases/), and the run page shades each on every chart.
+// form's rows) and checked. Browser-safe. What a run does with them (carrying them out, reporting each, shading
+// each on every chart) is the rest of issue 32, built on this.
 import { z } from "zod";
 import { parseWholeSeconds } from "../duration";
 

@@ -102,6 +102,7 @@ async function runPart(m: RunMessage) {
   try {
     run = module.create({
       config: config as never,
+      targetUrl: m.targetUrl,
       schema: ident(m.schemaName),
       stats,
       pacer,

@@ -68,8 +68,7 @@ export function readingSql(caps: Capabilities, pids: readonly number[], schema: 
     ...(schema
       ? [
           `SELECT coalesce(sum(n_live_tup), 0) AS live, coalesce(sum(n_dead_tup), 0) AS dead,
-             coalesce(sum(autovacuum_count), 0) AS av, coalesce(sum(autoanalyze_count), 0) AS aa,
-             coalesce(sum(pg_table_size(relid)), 0) AS table_bytes, coalesce(sum(pg_indexes_size(relid)), 0) AS index_bytes
+             coalesce(sum(autovacuum_count), 0) AS av, coalesce(sum(autoanalyze_count), 0) AS aa
            FROM pg_stat_user_tables WHERE schemaname = ${lit(schema)}`,
         ]
       : []),
@@ -214,8 +213,6 @@ export function counterRates(
           tables: {
             liveTuples: Number(tables.live),
             deadTuples: Number(tables.dead),
-            tableBytes: Number(tables.table_bytes),
-            indexBytes: Number(tables.index_bytes),
             autovacuumRuns: Math.max(counters.tables!.av - prev.tables.av, 0),
             autoanalyzeRuns: Math.max(counters.tables!.aa - prev.tables.aa, 0),
           },

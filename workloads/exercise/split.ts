@@ -23,6 +23,7 @@ export async function instance(config: WorkloadConfig, part?: PartOfRun) {
     pacer: new Pacer(partPacing(config, part), stats),
     writersStop: new Stopper(),
     readersStop: new Stopper(),
+    targetUrl: "postgresql://127.0.0.1:1/unused",
     fatal: (e: Error) => assert.fail(e),
     log: () => undefined,
     footprint: new RunFootprint(),

@@ -66,7 +66,7 @@ test("a workload without variants, or a config the form would refuse, queues not
 
 test("a hostile or malformed body is a 400 naming the field, never a 500, and queues nothing", async () => {
   const before = await queued();
-  const kindMessage = /^kind must be "pubsub", "queue", "cache", .* or "queued-workflows"$/;
+  const kindMessage = /^kind must be "pubsub", "queue", "cache", .* or "pg-boss"$/;
   const configMessage = /^config must be an object: an object such as \{"kind":"\w+"\}$/;
   const cases: [unknown, string, RegExp][] = [
     [{ config: { kind: { toString: 1 } } }, "kind", kindMessage],
