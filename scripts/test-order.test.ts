@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
+import { durationTable, fileDurations } from "./test-order-times";
 import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, longestFirst, SLOW_FIRST, STORE_RUNS, WORKLOAD_RUNS } from "./test-order";
 
 test("the known-slow files start first, in their order, then the rest largest first", () => {
@@ -30,4 +31,20 @@ test("the files left out of CI's floor pass exist, and are the judgement runs an
   // Never left out: what depends on the Node version (processes, the app, the platform, forked parts: runner/parts/'s
   // own tests fork them; a workload's runs over parts, workloads/exercise/two-processes-*, are a workload's own runs).
   for (const f of FLOOR_LEAVES_OUT) assert.doesNotMatch(f, /^(scripts|platform|app|deploy|runner\/parts)\/|engine\.test/, f);
+});
+
+test("the closing table names files by the runner's file-level entries, slowest first, never one of their tests", () => {
+  const cwd = "/p";
+  const end = (name: string, file: string, ms: number, nesting = 0) => ({ type: "test:complete", data: { name, file, nesting, details: { duration_ms: ms } } });
+  const events = [
+    end("a test in a", "/p/lib/a.test.ts", 900), // a file's own test, longer than a smaller file: not a file
+    end("lib/a.test.ts", "/p/lib/a.test.ts", 1000),
+    end("runner/b.test.ts", "/p/runner/b.test.ts", 5000),
+    end("lib/a.test.ts", "/p/lib/a.test.ts", 7, 1), // a nested test of that name is not the file either
+  ];
+  assert.deepEqual(fileDurations(events, cwd), [
+    { file: "runner/b.test.ts", ms: 5000 },
+    { file: "lib/a.test.ts", ms: 1000 },
+  ]);
+  assert.match(durationTable(fileDurations(events, cwd)), /2 files, 6 s summed[\s\S]*5\.0 s {2}runner\/b\.test\.ts\n {6}1\.0 s {2}lib\/a\.test\.ts/);
 });

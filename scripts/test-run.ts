@@ -81,6 +81,11 @@ async function main() {
           "--test-reporter-destination=stdout",
           "--test-reporter=tap",
           `--test-reporter-destination=${tap}`,
+          // The slowest files, by name, at the end of the pass (the spec reporter names tests, not files).
+          "--test-reporter=./scripts/test-order-times.ts",
+          "--test-reporter-destination=stdout",
+          // Node loads that reporter itself and warns that it took it for an ES module: it is one.
+          "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON",
           ...selected,
         ],
         {
