@@ -12,14 +12,16 @@ test("the home page shows the control store, the target and the runner up", asyn
   for (const name of ["Runs", "New run", "Compare", "References"]) await expect(nav.getByRole("link", { name })).toBeVisible();
 });
 
-test("the home page names the three studies and each one's workloads, from the registry", async ({ page }) => {
+test("the home page names the five studies (the queue libraries' figures among them) and each one's workloads, from the registry", async ({ page }) => {
   await page.goto("/");
   const studies = page.getByTestId("home-studies");
-  await expect(page.getByText(/Run the workloads of 3 published studies/)).toBeVisible();
+  await expect(page.getByText(/Run the workloads of 5 published studies/)).toBeVisible();
   const expected: Record<string, string[]> = {
     kozlovski: ["pubsub", "queue"],
     yong: ["cache", "jobqueue", "search", "notify", "mixed"],
     dbos: ["inserts", "workflows", "queued-workflows"],
+    vendors: ["graphile-worker"],
+    hardbyte: ["pg-boss"],
   };
   for (const [study, kinds] of Object.entries(expected)) {
     const items = studies.locator(`[data-study="${study}"] [data-workload]`);

@@ -13,7 +13,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { filesThatDidNotLoad } from "./tap";
-import { FLOOR_LEAVES_OUT, longestFirst } from "./test-order";
+import { FLOOR_LEAVES_OUT, longestFirst, RUN_ALONE } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
@@ -44,6 +44,41 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<numbe
   });
 }
 
+/** One `node --test` over `files`, `concurrency` at a time: its exit code, its totals and the files that did not load. */
+async function nodeTests(files: string[], concurrency: number, tap: string, env: NodeJS.ProcessEnv) {
+  const code = await run(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--test",
+      `--test-concurrency=${concurrency}`,
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=tap",
+      `--test-reporter-destination=${tap}`,
+      // The slowest files, by name, at the end of the pass (the spec reporter names tests, not files).
+      "--test-reporter=./scripts/test-order-times.ts",
+      "--test-reporter-destination=stdout",
+      // Node loads that reporter itself and warns that it took it for an ES module: it is one.
+      "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON",
+      ...files,
+    ],
+    env,
+  );
+  const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
+  // The run's own totals are the LAST "# pass N" lines: the TAP reporter also prints what tests wrote to stdout as
+  // "# …" comments (a test that runs node's runner itself prints such lines), which must not be taken for them.
+  const count = (k: string) => Number([...text.matchAll(new RegExp(`^# ${k} (\\d+)$`, "gm"))].at(-1)?.[1] ?? 0);
+  const totals = {
+    passed: count("pass"),
+    failed: count("fail") + count("cancelled"),
+    skipped: count("skipped") + count("todo"),
+  };
+  if (code !== 0 && totals.failed === 0) totals.failed += 1; // crashed before reporting
+  return { code, totals, unloaded: filesThatDidNotLoad(text).map((f) => path.relative(PROJECT_ROOT, f)) };
+}
+
 async function main() {
   const which = process.argv[2] ?? "all";
   let failed = false;
@@ -68,41 +103,20 @@ async function main() {
       const floorPass = process.env.TEST_FLOOR_PASS === "1";
       const chosen = (only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files).filter((f) => !floorPass || !FLOOR_LEAVES_OUT.includes(f));
       if (floorPass) console.log(`left out (TEST_FLOOR_PASS=1; run on the other pass): ${FLOOR_LEAVES_OUT.join(", ")}`);
-      const selected = longestFirst(chosen);
-      const tap = path.join(tmp, "node.tap");
-      const code = await run(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "--test",
-          `--test-concurrency=${testConcurrency()}`,
-          "--test-reporter=spec",
-          "--test-reporter-destination=stdout",
-          "--test-reporter=tap",
-          `--test-reporter-destination=${tap}`,
-          // The slowest files, by name, at the end of the pass (the spec reporter names tests, not files).
-          "--test-reporter=./scripts/test-order-times.ts",
-          "--test-reporter-destination=stdout",
-          // Node loads that reporter itself and warns that it took it for an ES module: it is one.
-          "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON",
-          ...selected,
-        ],
-        {
-          ...env,
-          TEST_PG_URL: server.url("postgres"),
-        },
-      );
-      failed ||= code !== 0;
-      const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
-      // The run's own totals are the LAST "# pass N" lines: the TAP reporter also prints what tests wrote to stdout as
-      // "# …" comments (a test that runs node's runner itself prints such lines), which must not be taken for them.
-      const count = (k: string) => Number([...text.matchAll(new RegExp(`^# ${k} (\\d+)$`, "gm"))].at(-1)?.[1] ?? 0);
-      totals.passed += count("pass");
-      totals.failed += count("fail") + count("cancelled");
-      totals.skipped += count("skipped") + count("todo");
-      if (code !== 0 && count("fail") + count("cancelled") === 0) totals.failed += 1; // crashed before reporting
-      unloaded.push(...filesThatDidNotLoad(text).map((f) => path.relative(PROJECT_ROOT, f)));
+      // The files that judge whether the runner was starved run after the others, one at a time: beside the pass's
+      // own load they would measure it, not what they provoke (scripts/test-order.ts RUN_ALONE).
+      const lanes = [
+        { files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f))), concurrency: testConcurrency() },
+        { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 },
+      ];
+      for (const [i, lane] of lanes.entries()) {
+        if (!lane.files.length) continue;
+        if (i > 0) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${lane.files.join(", ")}`);
+        const r = await nodeTests(lane.files, lane.concurrency, path.join(tmp, `node-${i}.tap`), { ...env, TEST_PG_URL: server.url("postgres") });
+        failed ||= r.code !== 0;
+        for (const k of ["passed", "failed", "skipped"] as const) totals[k] += r.totals[k];
+        unloaded.push(...r.unloaded);
+      }
     } finally {
       await server.stop();
     }
