@@ -24,6 +24,8 @@ interface FlagSpec {
   ours?: boolean;
   /** What the value is, in the help (default from the type: N, DURATION, VALUE). */
   arg?: string;
+  /** Given once per item (--phase A --phase B): the values are joined by ", ". */
+  repeatable?: boolean;
 }
 
 /** "pubsub or queue". */
@@ -37,7 +39,7 @@ function kindsText(): string {
  * says what it means for each when they differ); a flag only some have names them.
  */
 function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, FlagSpec> {
-  const byFlag = new Map<string, { type: FlagType; ours: boolean; uses: { kind: string; field: string; help: string }[] }>();
+  const byFlag = new Map<string, { type: FlagType; ours: boolean; repeatable: boolean; uses: { kind: string; field: string; help: string }[] }>();
   for (const d of defs)
     for (const f of d.fields) {
       if (!f.cli) continue;
@@ -51,15 +53,18 @@ function workloadFlags(defs: readonly WorkloadDefinition[]): Record<string, Flag
               : f.cli.duration
                 ? "duration"
                 : "int";
-      const entry = byFlag.get(f.cli.flag) ?? { type, ours: f.cli.ours === true, uses: [] };
+      const entry = byFlag.get(f.cli.flag) ?? { type, ours: f.cli.ours === true, repeatable: f.cli.repeatable === true, uses: [] };
       entry.uses.push({ kind: d.kind, field: f.name, help: f.cli.help });
       byFlag.set(f.cli.flag, entry);
     }
   const out: Record<string, FlagSpec> = {};
-  for (const [flag, { type, ours, uses }] of byFlag) {
+  for (const [flag, { type, ours, repeatable, uses }] of byFlag) {
     const everywhere = uses.length === defs.length && new Set(uses.map((u) => u.help)).size === 1;
     const help = everywhere ? uses[0].help : uses.map((u) => `${u.kind}: ${u.help}`).join("; ");
-    out[flag] = { type, ours, fields: new Map(uses.map((u) => [u.kind, u.field])), helps: new Map(uses.map((u) => [u.kind, u.help])), help };
+    out[flag] = {
+      ...{ type, ours, help, ...(repeatable ? { repeatable } : {}) },
+      ...{ fields: new Map(uses.map((u) => [u.kind, u.field])), helps: new Map(uses.map((u) => [u.kind, u.help])) },
+    };
   }
   return out;
 }
@@ -192,7 +197,7 @@ export function parseArgs(words: string[]): ParsedArgs {
       const hint = closest(rawName);
       return err(`unknown flag ${tok.split("=")[0]}${hint ? ` (did you mean -${hint}?)` : ""}. Run \`npm run bench -- --help\` for the list`);
     }
-    if (values.has(name)) return err(`-${name} is given twice`);
+    if (values.has(name) && !spec.repeatable) return err(`-${name} is given twice`);
     if (spec.type === "bool") {
       if (eq >= 0) {
         const v = body.slice(eq + 1).toLowerCase();
@@ -213,7 +218,7 @@ export function parseArgs(words: string[]): ParsedArgs {
         return err(`${typed} has no value (the next word is ${v.split("=")[0]}): typed as ${typed} $VAR with the shell variable unset?`);
     }
     if (v.trim() === "") return err(emptyValue(typed, name));
-    values.set(name, v);
+    values.set(name, values.has(name) ? `${values.get(name)}, ${v}` : v);
   }
   if (values.get("help")) return { kind: "help", workload: helpAsked(argv)?.workload };
 

@@ -7,6 +7,7 @@ import { msText, num } from "../lib/number-text";
 import { countWords, plural, unitWords } from "../lib/words";
 import { counterOf, type MetricModel, groupsOf, latencyMetrics, latencyOf, rateOperations, throughputOf } from "../lib/measurement/operations";
 import { telemetryText } from "../lib/telemetry/report";
+import { phaseReportLines } from "../lib/phases/words";
 import { verificationLine } from "../lib/measurement/verification";
 import { clientNumbers } from "../lib/measurement/runner-load";
 import { keepUpOf, RUNNER_ROLE_WORDS, runnerLoadOf } from "../lib/measurement/headline";
@@ -144,6 +145,10 @@ export function summaryText(s: RunSummary, targetLabel: string): string {
     `Postgres ${m.postgresVersion}, max_connections ${m.maxConnections}; runner ${m.runnerCores} × ${m.runnerCpuModel}, Node ${m.nodeVersion}` +
       (m.targetOnRunnerMachine ? "; Postgres runs on the runner's machine (they share its cores)" : ""),
   );
+  if (s.phases?.length) {
+    out.push("");
+    for (const p of s.phases) out.push(...phaseReportLines(p));
+  }
   if (s.telemetry) {
     out.push("");
     out.push(telemetryText(s.telemetry));

@@ -52,6 +52,8 @@ export interface LoadInput {
    */
   drain: (phase: RunPhase, drainStart: number) => Promise<void>;
   setPhase?: (p: Phase) => void;
+  /** Told the load's start instant (clock ms) as the writers start: a run's fault phases are timed from it. */
+  onStart?: (atMs: number) => void;
   /** The measured window ends early once this holds (the test harness: once every part has done enough). */
   measureUntil?: () => boolean;
   /** Tests only: blocks the event loop for `forMs` every `everyMs` from the writers' start to the drain's. */
@@ -85,6 +87,7 @@ export async function runLoad(i: LoadInput): Promise<LoadResult> {
   const busy = busyWaitForTest(i.busyWaitForTest);
   try {
     run.startWriters(i.writers);
+    i.onStart?.(atMs);
     control.failOn(run.writersDone());
     control.failOn(runRoles.readersDone(run));
     const phases = new LoadPhases(i);

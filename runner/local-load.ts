@@ -20,6 +20,8 @@ import type { LoadOutcome } from "./load-outcome";
 import { ownSummary } from "./run-summary";
 import type { RunStats } from "./core/stats";
 import { TelemetryRecorder } from "./telemetry/recorder";
+import { PhaseDriver } from "./phases/driver";
+import { phasesOf } from "../lib/phases/shape";
 import { clock } from "./core/timing";
 
 const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads/config.ts: the New run form counts it in the total time
@@ -47,6 +49,7 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
   const schedule = scheduleWatchOf(config, pacer.throttle, nWriters);
   const meter = new RunnerLoadMeter();
   ctx.meter = meter;
+  const phases = phaseDriverOf(ctx);
   const load = await runLoad({
     ...{ config, run, stats, pacer, meter, schedule, control, readers },
     writers: ctx.clients.slice(0, nWriters),
@@ -57,20 +60,34 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
       await run.writersDone();
       await phase(drainStart + drainLimitOf(ctx) * 1000, { until: drained(stats, drainStart) });
     },
-    setPhase: ctx.setPhase,
+    setPhase: (p) => {
+      ctx.setPhase(p);
+      // The measured window is over (or ended early): a fault phase still on ends with it, before the drain.
+      if (p === "draining") void phases?.stop();
+    },
+    onStart: (atMs) => phases?.start(atMs),
     ...(run.finished ? { measureUntil: () => run.finished!() } : {}),
     busyWaitForTest: opts.busyWaitForTest,
-  });
+  }).finally(() => phases?.stop());
   await ctx.sampleChain;
+  const phaseReports = phases?.reports();
   const telemetry = ctx.telemetry;
   return {
     summarize: (verification, unreadAtEnd) =>
       ownSummary({
         ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, runNotes: run.notes, schedule },
-        ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd },
+        ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd, phases: phaseReports },
         ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length) } : {}),
       }),
   };
+}
+
+/** The run's phases' driver (runner/phases/driver.ts), when its config has phases. */
+function phaseDriverOf(ctx: RunContext): PhaseDriver | null {
+  const phases = phasesOf(ctx.config);
+  if (!phases.length) return null;
+  const { config, targetUrl, schemaName, stats, log, control } = ctx;
+  return new PhaseDriver({ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, log });
 }
 
 /**

@@ -11,7 +11,7 @@ import { writeBatchOf } from "../workloads/types";
 import { type LivenessOptions, LivenessWatch } from "./pg/liveness";
 import type { LostWatch, TargetClient } from "./core/pg/pgclient";
 import { ScheduleWatch } from "./core/schedule-watch";
-import { Stopper, type Throttle } from "./core/timing";
+import { Pause, Stopper, type Throttle } from "./core/timing";
 
 /** After a stop, loops get this long to finish their statement before it is cancelled (or their connection closed). */
 export const STOP_GRACE_MS = 700;
@@ -21,6 +21,8 @@ const STOP_QUERY_MS = 2000;
 export class RunControl {
   readonly writersStop = new Stopper();
   readonly readersStop = new Stopper();
+  /** Closed while a pause-workers phase lasts (runner/phases/): the consumers wait at it. */
+  readonly readersPause = new Pause();
   /** Woken on a failure, so the phase clock (runner/load.ts) reacts at once. */
   readonly phaseSleep = new Stopper();
   /** Every connection of the run is watched for silence: a target that stops answering fails the run, naming it. */

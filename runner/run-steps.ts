@@ -111,6 +111,7 @@ export async function setup(ctx: RunContext): Promise<void> {
     pacer: ctx.pacer,
     writersStop: control.writersStop,
     readersStop: control.readersStop,
+    readersPause: control.readersPause,
     fatal: control.fail,
     log: ctx.log,
     footprint: ctx.footprint,

@@ -1,6 +1,7 @@
 // A run's summary from what one process measured: its measured window's figures, the manifest, the runner's own
 // load and the notes. The engine builds a one-process run's summary with it, and each part of a run over several
 // processes its own (runner/parts/part-main.ts), which the coordinator merges.
+import type { PhaseReport } from "../lib/phases/report";
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import type { Operations } from "../lib/measurement/metrics";
@@ -68,6 +69,8 @@ export interface OwnSummaryInput {
   unreadAtEnd: number;
   /** Finishes the run's telemetry with the runner's numbers over the window (absent: no telemetry). */
   telemetry?: (client: ClientInput, window: { operations: Operations }) => Promise<RunTelemetry | undefined>;
+  /** What each of the run's fault and bloat phases did and cost (runner/phases/driver.ts); absent: it had none. */
+  phases?: PhaseReport[];
 }
 
 /** The summary of the measured window this process recorded (checked against its schema by the caller). */
@@ -129,6 +132,7 @@ export async function ownSummary(i: OwnSummaryInput): Promise<RunSummary> {
     ...(window.groups.length ? { groups: window.groups } : {}),
     verification,
     ...(runTelemetry ? { telemetry: runTelemetry } : {}),
+    ...(i.phases?.length ? { phases: i.phases } : {}),
     totals: {
       operations: window.totals,
       measures: { ...(window.groups.length || unreadAtEnd > 0 ? { unreadAtEnd } : {}), drainSeconds: round(i.drainSeconds, 3) },

@@ -2,6 +2,7 @@
 // workload shares. Browser-safe. Defaults are the reference tool's (pg-queue-pubsub-benchmark main.go).
 import { z } from "zod";
 import { BACKOFF_MODES, type BackoffMode } from "../lib/backoff";
+import { PHASE_DOES, PHASE_KINDS, parsePhases, phasesText } from "../lib/phases/shape";
 import { SYNC_COMMIT_LEVELS, SYNC_COMMIT_WAITS } from "../lib/sync-commit";
 import type { FieldDef, FieldGroup, MetricModel, Pacing, RateKnob } from "./types";
 
@@ -39,12 +40,24 @@ function fieldSchema(f: FieldDef): z.ZodType {
       : f.control === "select"
         ? z.enum(values as [string, ...string[]], { error: `${f.label} must be one of ${values.map((v) => `"${v}"`).join(", ")}` })
         : f.control === "text"
-          ? z
-              .string({ error: `${f.label} must be text` })
-              .trim()
-              .min(1, `${f.label} is required`)
+          ? textSchema(f)
           : int(f.label, f.unit, f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER);
   return f.default === undefined ? base.optional() : (base as z.ZodType<unknown>).default(f.default as never);
+}
+
+/** A text field's schema: trimmed, not blank, then its own check, stored in its canonical spelling. */
+function textSchema(f: FieldDef): z.ZodType {
+  const text = z
+    .string({ error: `${f.label} must be text` })
+    .trim()
+    .min(1, `${f.label} is required`);
+  const checked = f.check
+    ? text.superRefine((v, ctx) => {
+        const problem = f.check!(v);
+        if (problem) ctx.addIssue({ code: "custom", message: `${f.label}: ${problem}` });
+      })
+    : text;
+  return f.canonical ? checked.transform(f.canonical) : checked;
 }
 
 /**
@@ -219,9 +232,35 @@ export const synchronousCommitField = field({
   },
 });
 
-/** Warm-up, measured window, the CLI's report interval, the runner processes and the sessions' synchronous_commit:
- *  the fields every workload has. */
-export const timingFields = [warmupField, durationField, reportIntervalField, processesField, synchronousCommitField];
+// Fault and bloat phases on the run's timeline (lib/phases/shape.ts; carried out by runner/phases/): one line of text,
+// stored in its canonical spelling, so the form, the API, the CLI's repeated --phase and the reproducing command all
+// carry it as they carry any text. Whether a phase fits the run and the workload is lib/phases/fit.ts's (parseConfig).
+export const phasesField = field({
+  name: "phases",
+  label: "Phases",
+  hint: `faults and bloat on the run's timeline, from the load's start: ${PHASE_KINDS.join(", ")}; e.g. hold-xmin@10s+20s, pause-workers@40s+10s; blank: none`,
+  control: "text",
+  group: "timing",
+  check: (v: string) => {
+    const r = parsePhases(v);
+    return "error" in r ? r.error : null;
+  },
+  canonical: (v: string) => {
+    const r = parsePhases(v);
+    return "phases" in r ? phasesText(r.phases) : v;
+  },
+  cli: {
+    flag: "phase",
+    ours: true,
+    repeatable: true,
+    help: `a fault or bloat phase on the run's timeline, KIND@START+LENGTH from the load's start (repeat the flag for more): ${PHASE_KINDS.map((k) => `${k} ${PHASE_DOES[k]}`).join("; ")}`,
+  },
+  compareLabel: "Phases",
+});
+
+/** Warm-up, measured window, the CLI's report interval, the runner processes, the sessions' synchronous_commit and the
+ *  run's phases: the fields every workload has. */
+export const timingFields = [warmupField, durationField, reportIntervalField, processesField, synchronousCommitField, phasesField];
 
 /** The fields every message workload has besides its own: write limit, payload and timing. */
 export const sharedFields = [throttleField, payloadField, ...timingFields];

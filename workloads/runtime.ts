@@ -13,6 +13,7 @@ import {
   type TargetClient,
   type RunFootprint,
   type RunStats,
+  type Pause,
   type Stopper,
   type Pacer,
 } from "../runner/core";
@@ -32,6 +33,9 @@ export interface WorkloadContext<C extends WorkloadConfig> {
   writersStop: Stopper;
   /** Stops the reader loops (end of the drain, or cancel). */
   readersStop: Stopper;
+  /** Paused by a pause-workers phase (runner/phases/): a workload whose definition declares `pausable` passes it at the
+   *  top of each consumer turn (`await ctx.readersPause?.pass(readersStop)`). Absent: never paused. */
+  readersPause?: Pause;
   /** A loop whose connection is lost calls this; the engine fails the run with the error. */
   fatal: (err: Error) => void;
   log: (line: string) => void;

@@ -26,6 +26,10 @@ export interface FieldDef {
   control: "int" | "bool" | "select" | "text";
   min?: number;
   max?: number;
+  /** A text field's own check of its value (e.g. a run's phases line): a message naming what is wrong, or null. */
+  check?: (value: string) => string | null;
+  /** A text field's value as stored once it passed its check (its canonical spelling), when that differs from the typed. */
+  canonical?: (value: string) => string;
   /** The values a select field takes, with what the form shows for each. */
   options?: readonly { value: string; label: string; description: string }[];
   /** Taken when the field is left out. Undefined: the field is optional (see derivedFrom). */
@@ -36,8 +40,9 @@ export interface FieldDef {
   /** The command-line flag (`-flag`). `ours`: not the reference tool's, written `--flag` in commands.
    *  `duration`: takes 30s, 2m, 1m30s (the field in whole seconds); "ms": takes 100ms, 1s, 0 (the field in
    *  whole milliseconds). `help` is the --help text. `omitDefault`: a reproducing command names it only when it is
-   *  not the default (a knob most runs leave alone, e.g. runner processes). Absent: no flag. */
-  cli?: { flag: string; ours?: boolean; duration?: boolean | "ms"; help: string; omitDefault?: boolean };
+   *  not the default (a knob most runs leave alone, e.g. runner processes). `repeatable`: a text field's flag given once
+   *  per item (`--phase A --phase B`), the items joined by ", " in the field. Absent: no flag. */
+  cli?: { flag: string; ours?: boolean; duration?: boolean | "ms"; help: string; omitDefault?: boolean; repeatable?: boolean };
   /** The reference tool's flag the importer reads into this field (pg_msg_bench's Go-style name). */
   importFlag?: string;
   /** The compare view's row label; absent: the field has no row. The first workload to name a row names it. */
@@ -119,6 +124,9 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   published?: PublishedResult[];
   /** How a run of it splits over several runner processes (lib/workloads/parts.ts); absent: it cannot be. */
   parts?: PartsDef<z.output<S>>;
+  /** What a pause-workers phase stops, as the summary names it ("the readers", "the workers"): the consumers its run
+   *  can pause and resume (WorkloadRun.workers). Absent: it has none a phase can pause. */
+  pausable?: string;
 }
 
 /**

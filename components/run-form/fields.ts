@@ -57,8 +57,9 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
   return out as WorkloadInput;
 }
 
-/** A choice the config may leave out (no default: the synchronous commit's "the server's own"): the form offers it blank. */
-export const isOptionalChoice = (f: FieldDef) => f.control === "select" && f.default === undefined;
+/** A choice or a text the config may leave out (no default: the synchronous commit's "the server's own", no phases):
+ *  the form offers it blank, and blank leaves it out. */
+export const isOptionalChoice = (f: FieldDef) => (f.control === "select" || f.control === "text") && f.default === undefined;
 
 /**
  * The form's input checked as the API checks it (lib/targets/launch.ts): the schema, then whether the workload

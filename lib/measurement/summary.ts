@@ -1,5 +1,6 @@
 // The summary of a finished run: one documented schema, written by the runner into Run.summary and
 // by `bench --json`, read by every page, the compare view and the exports.
+import { PhaseReport } from "../phases/report";
 import { z } from "zod";
 import { GroupFigures, Histograms, Operations } from "./metrics";
 import { isOldSummary, upgradeSummary } from "./upgrade";
@@ -100,6 +101,8 @@ const RunSummaryV2 = z.object({
   telemetry: RunTelemetry.optional(),
   /** Remarks about this run's measurement, e.g. why a metric is missing. */
   notes: z.array(z.string()).optional(),
+  /** What each of its fault and bloat phases did and cost (lib/phases/report.ts). Absent: the run had none. */
+  phases: z.array(PhaseReport).optional(),
   histograms: Histograms,
 });
 export type RunSummary = z.infer<typeof RunSummaryV2>;

@@ -5,23 +5,18 @@ import { z } from "zod";
 import { parseWholeSeconds } from "../duration";
 
 /** What a phase does to the target or the run, each on the run's timeline for its length. */
-export const PHASE_KINDS = ["hold-xmin", "long-reader", "kill-backend", "restart-target", "pause-workers"] as const;
+export const PHASE_KINDS = ["hold-xmin", "long-reader", "pause-workers"] as const;
 export type PhaseKind = (typeof PHASE_KINDS)[number];
 
 /** One line per kind: what it does, as the form, `--help` and the summary say it. */
 export const PHASE_DOES: Record<PhaseKind, string> = {
-  "hold-xmin": "holds a transaction open with a snapshot, so the xmin horizon pins dead rows",
-  "long-reader": "keeps one long-running read query going on the run's tables",
-  "kill-backend": "terminates one of the run's backends (pg_terminate_backend); the workload reconnects",
-  "restart-target": "restarts the target server (only an embedded target the product started); the workload reconnects",
-  "pause-workers": "pauses the run's workers (consumers); producers go on",
+  "hold-xmin": "holds a transaction open with a snapshot (idle in transaction), so the xmin horizon pins dead rows",
+  "long-reader": "keeps one long-running read query going on the run's largest table (its snapshot held as long)",
+  "pause-workers": "pauses the run's consumers (readers, workers) between their turns; producers go on",
 };
 
-/** The kinds that take connections away from the workload: a run with one reconnects rather than fails. */
-export const CONNECTION_LOSING: readonly PhaseKind[] = ["kill-backend", "restart-target"];
-
 /** A phase as stored with the run: its kind, when it starts and how long it lasts, in whole seconds on the run's
- *  timeline (0 is the moment the run's load starts, as the x axis of its charts counts). A kill lasts 0 s. */
+ *  timeline (0 is the moment the run's load starts, as the x axis of its charts counts). An instant kind lasts 0 s. */
 export const Phase = z.object({
   kind: z.enum(PHASE_KINDS, { error: `a phase's kind must be one of ${PHASE_KINDS.join(", ")}` }),
   startSec: z.number().int().min(0, "a phase cannot start before the run (start at 0 s or later)"),
@@ -53,18 +48,18 @@ export const Phases = z
 /** When a phase ends, in seconds on the run's timeline. */
 export const phaseEnd = (p: Phase): number => p.startSec + p.lengthSec;
 
-/** A phase as the CLI writes it: `hold-xmin@10s+20s`, `kill-backend@30s`. */
+/** A phase as the CLI writes it: `hold-xmin@10s+20s` (an instant kind: `KIND@30s`). */
 export function phaseText(p: Phase): string {
   return p.lengthSec > 0 ? `${p.kind}@${p.startSec}s+${p.lengthSec}s` : `${p.kind}@${p.startSec}s`;
 }
 
-/** Kinds that act at an instant: written without a length. */
-export const INSTANT_KINDS: readonly PhaseKind[] = ["kill-backend"];
+/** Kinds that act at an instant: written without a length (none yet: a killed backend will be one). */
+export const INSTANT_KINDS: readonly PhaseKind[] = [];
 
-/** Parses `KIND@START+LENGTH` (`hold-xmin@10s+20s`, `pause-workers@1m+30s`; a kill: `kill-backend@30s`); the
+/** Parses `KIND@START+LENGTH` (`hold-xmin@10s+20s`, `pause-workers@1m+30s`); the
  *  phase, or a message naming what is wrong and how to write it. */
 export function parsePhase(text: string): { phase: Phase } | { error: string } {
-  const how = "write KIND@START+LENGTH, e.g. hold-xmin@10s+20s (a kill: kill-backend@30s)";
+  const how = "write KIND@START+LENGTH, e.g. hold-xmin@10s+20s";
   const m = /^\s*([a-z-]+)@([^+\s]+)(?:\+(\S+))?\s*$/.exec(text);
   if (!m) return { error: `"${text}" is not a phase: ${how}` };
   const [, kind, start, length] = m;
@@ -87,3 +82,39 @@ export function phaseOutsideRun(p: Phase, runSec: number): string | null {
     return `${phaseText(p)} ends at ${phaseEnd(p)} s, after the run's ${runSec} s: shorten it or run longer (its recovery needs time after it too)`;
   return null;
 }
+
+/** A run's phases as one line, in order: `hold-xmin@10s+20s, pause-workers@40s+10s` (the form's text, the stored field). */
+export const phasesText = (phases: readonly Phase[]): string => phases.map(phaseText).join(", ");
+
+/**
+ * A run's phases from their line (commas or spaces between them), checked together: in order, none overlapping, at
+ * most MAX_PHASES. The phases, or a message naming the first thing wrong and how to write it.
+ */
+export function parsePhases(text: string): { phases: Phase[] } | { error: string } {
+  const words = text.split(/[\s,]+/).filter(Boolean);
+  const phases: Phase[] = [];
+  for (const w of words) {
+    const r = parsePhase(w);
+    if ("error" in r) return r;
+    phases.push(r.phase);
+  }
+  const all = Phases.safeParse(phases);
+  return all.success ? { phases: all.data } : { error: all.error.issues[0].message };
+}
+
+/** The phases a config carries (its `phases` line, as the schema stored it), in order; none when it has none. */
+export function phasesOf(config: { phases?: string }): Phase[] {
+  if (!config.phases) return [];
+  const r = parsePhases(config.phases);
+  return "phases" in r ? r.phases : [];
+}
+
+const APPLICATION_PREFIX = "pgbb phase ";
+
+/** The application_name of a phase's own connection (runner/phases/actions.ts): "pgbb phase hold-xmin@10s+20s", which
+ *  pg_stat_activity shows and the verdict's held-snapshot finding reads back (phaseOfApplication). */
+export const phaseApplicationName = (p: Phase): string => `${APPLICATION_PREFIX}${phaseText(p)}`;
+
+/** The phase a session belongs to, from its application_name ("hold-xmin@10s+20s"), or null when it is not a phase's. */
+export const phaseOfApplication = (applicationName: string | undefined): string | null =>
+  applicationName?.startsWith(APPLICATION_PREFIX) ? applicationName.slice(APPLICATION_PREFIX.length) : null;

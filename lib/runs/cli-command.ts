@@ -34,7 +34,10 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Re
       if (v === true) args.push(flag); // a switch is named only when on, as one would type it
     } else if (f.control === "select" || f.control === "text") {
       // A choice or a text is named only when not the default.
-      if (v !== undefined && v !== f.default) args.push(flag, f.control === "text" ? shellQuote(String(v)) : String(v));
+      if (v === undefined || v === f.default) continue;
+      // A repeatable flag's items, one flag each, as they were typed (--phase A --phase B).
+      const items = f.cli!.repeatable ? String(v).split(", ") : [String(v)];
+      for (const item of items) args.push(flag, f.control === "text" ? shellQuote(item) : item);
     } else if (v !== undefined && !(f.cli!.omitDefault && v === f.default))
       args.push(flag, f.cli!.duration === "ms" ? `${v}ms` : f.cli!.duration ? `${v}s` : String(v));
   }

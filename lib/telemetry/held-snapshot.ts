@@ -1,6 +1,7 @@
 // The held snapshot (a session outside the run holding the xmin horizon) and the lock behind a stall: causes
 // that are not one wait event, each named with its holder (docs/verdict.md, rules 1 and 8). Browser-safe; the
 // verdict's rules (./verdict-rules-tables.ts, ./verdict-rules-pace.ts) call them.
+import { phaseOfApplication } from "../phases/shape";
 import { behindSchedule, consumersBehind, type PaceInput } from "./pace-rules";
 import { fact, ge, gt, lt, num, paceOf, THRESHOLDS } from "./verdict-evidence";
 import type { Evidence, Finding, VerdictInput } from "./verdict-shape";
@@ -108,6 +109,9 @@ export function heldSnapshotWords(w: TelemetryWindow, pace: PaceInput | undefine
   const timeout = h.state.startsWith("idle in transaction")
     ? "idle_in_transaction_session_timeout"
     : "statement_timeout (transaction_timeout on PostgreSQL 17+)";
+  // The run's own phase held it, as it was asked to: say so, and what would bound such a session in production.
+  const phase = phaseOfApplication(h.applicationName);
+  if (phase) return `${parts.join("; ")}: the run's own phase ${phase} held it, as asked; in production, bound such sessions with ${timeout}`;
   return `${parts.join("; ")}: end it (SELECT pg_terminate_backend(${h.pid})), and bound such sessions with ${timeout}`;
 }
 

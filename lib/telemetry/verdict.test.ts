@@ -252,6 +252,15 @@ describe("rules", () => {
     // A slowdown the WAL wait could explain (0.36 → 0.5 ms) is not the holder's: it does not lead.
     const mild = { ...pace, facts: { ...pace.facts, lastThird: { rate: 1000, claimP50Ms: 0.5 } } };
     assert.notEqual(v({ telemetry, pace: mild }).category, "held-snapshot");
+    // The run's own hold-xmin phase held it (its session's application_name names it): said so, not "end it".
+    const phase = win({ ...telemetry, xminHolder: { ...holder, applicationName: "pgbb phase hold-xmin@5s+20s" } });
+    const own = v({ telemetry: phase, pace });
+    assert.equal(own.category, "held-snapshot", own.statement);
+    assert.match(
+      own.statement,
+      /: the run's own phase hold-xmin@5s\+20s held it, as asked; in production, bound such sessions with idle_in_transaction_session_timeout/,
+    );
+    assert.doesNotMatch(own.statement, /pg_terminate_backend/);
   });
 
   test("connection-bound: connections wait on the client while the runner is not busy", () => {

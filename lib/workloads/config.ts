@@ -8,6 +8,7 @@ import type { Pacing, PresetDef, WorkloadDefinition } from "../../workloads/type
 export type WorkloadConfig = Config;
 export type WorkloadInput = Input;
 import type { BackoffMode } from "../../workloads/fields";
+import { phasesProblem } from "../phases/fit";
 export { BACKOFF_LABELS, BACKOFF_MODES, type BackoffMode } from "../../workloads/fields";
 export type WorkloadKind = WorkloadConfig["kind"];
 
@@ -102,7 +103,10 @@ export function fieldErrors(err: z.ZodError): Record<string, string> {
 
 export function parseConfig(input: unknown): { ok: true; config: WorkloadConfig } | { ok: false; errors: Record<string, string> } {
   const r = WorkloadConfig.safeParse(input);
-  return r.success ? { ok: true, config: r.data } : { ok: false, errors: fieldErrors(r.error) };
+  if (!r.success) return { ok: false, errors: fieldErrors(r.error) };
+  // The run's phases against the rest of its config and its workload (lib/phases/fit.ts), under the phases field.
+  const phases = phasesProblem(r.data, definitionOf(r.data));
+  return phases ? { ok: false, errors: { phases } } : { ok: true, config: r.data };
 }
 
 export type Preset = PresetDef<WorkloadInput>;

@@ -9,7 +9,7 @@
 export { Metronome, type PacedOperation, Pacer, type PaceClock, type Pacing, realClock, Slot } from "./pacing";
 export { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult } from "./open-loop";
 // Timing and stopping: the clock (for timing operations, not for pacing them), stop signals, a reader's back-off.
-export { Backoff, clock, Stopper } from "./timing";
+export { Backoff, clock, Pause, Stopper } from "./timing";
 // The target's clients: a loop's connection, and the helpers every loop uses on it.
 export { isConnectionError, openClient, rollbackQuietly, type TargetClient } from "./pg/pgclient";
 // Statements sent without node-postgres's per-query work (the broker loops' hot path).

@@ -24,6 +24,7 @@ import {
 } from "../../lib/measurement/metrics";
 import type { SampleMetrics } from "../../lib/measurement/sample";
 import { addInto, type Counts, GroupStats, Operation, type OperationOptions, reset, zero } from "./operation";
+import { Span, type SpanEntry } from "./span";
 
 export { Counter, GroupStats, Operation, type OperationOptions, Recorder } from "./operation";
 
@@ -62,6 +63,8 @@ export class RunStats {
   private measuredSec = 0;
   /** Reused for merging groups' interval histograms every tick (no allocation per second). */
   private readonly scratch = newHistogram();
+  /** Stretches of the timeline kept apart (./span.ts): each takes the seconds cut inside it. */
+  private readonly spans: Span[] = [];
 
   constructor(
     groupNames: readonly string[],
@@ -184,6 +187,10 @@ export class RunStats {
     const n = (this.ops.get(this.drained.from)?.total.count ?? 0) - g.op(this.drained.by).total.count;
     return own ? n : Math.max(0, n);
   }
+  /** The per-group operation that consumes what the run writes (its backlog's drain), when one does. */
+  drainingOperation(): string | undefined {
+    return this.drained?.by;
+  }
   maxBacklog() {
     return this.groups.reduce((m, g) => Math.max(m, this.backlogOf(g)), 0);
   }
@@ -203,6 +210,18 @@ export class RunStats {
     return { consumed, idlePolls };
   }
 
+  /** A stretch of the timeline from `fromMs` to `toMs` (clock ms) whose seconds are kept apart as they are cut. */
+  span(fromMs: number, toMs: number): Span {
+    const s = new Span(fromMs, toMs);
+    this.spans.push(s);
+    return s;
+  }
+
+  /** A span's figures: its operations' counts and rates and the percentiles of their merged latencies. */
+  spanFigures(s: Span): Operations {
+    return s.figures((ops, name, h, sec) => this.putLatency(ops, name, percentilesOf(h), sec));
+  }
+
   /** Ends the current interval. Folds it into the measured totals if `phase` is "measuring". */
   tick(phase: Phase): SampleMetrics {
     const now = this.clock();
@@ -210,6 +229,11 @@ export class RunStats {
     this.lastTick = now;
     const measured = phase === "measuring";
     if (measured) this.measuredSec += intervalSec;
+    const spans = this.spans.filter((s) => s.holds(now, intervalSec));
+    if (spans.length) {
+      const entries = this.spanEntries();
+      for (const s of spans) s.take(entries, now, intervalSec);
+    }
     const ops: Operations = {};
     for (const o of this.ops.values()) {
       if (this.countsOf(o)) ops[o.name] = { ...this.figures(o, o.interval, intervalSec), latency: ops[o.name]?.latency ?? {} };
@@ -233,6 +257,7 @@ export class RunStats {
     if (this.drained) for (const [i, g] of this.groups.entries()) groups[i].measures = { backlog: this.backlogOf(g) };
     const errors = this.intervalErrors;
     this.intervalErrors = [];
+    if (this.drained) for (const s of spans) s.backlogAtEnd(this.maxBacklog());
     return {
       elapsedSec: (now - this.startedAt) / 1000,
       intervalSec,
@@ -241,6 +266,21 @@ export class RunStats {
       measures: groups.length ? { backlog: Math.max(...groups.map((g) => g.measures?.backlog ?? 0)) } : {},
       errors,
     };
+  }
+
+  /** This interval's counts and latencies as a span takes them (before the roll resets them): every operation, and
+   *  each per-group one summed and merged over the groups. The histograms are the recorders' own: a span copies them. */
+  private spanEntries(): SpanEntry[] {
+    const entries: SpanEntry[] = [];
+    for (const o of this.ops.values())
+      entries.push({ name: o.name, counted: this.countsOf(o), count: o.interval.count, errors: o.interval.errors, latency: o.latency.interval });
+    for (const name of this.groupOps) {
+      const sum = this.groupCounts(name, (o) => o.interval);
+      const merged = newHistogram();
+      merged.add(this.mergedOverGroups(name, "interval"));
+      entries.push({ name, counted: sum !== null, count: sum?.count ?? 0, errors: sum?.errors ?? 0, latency: merged });
+    }
+    return entries;
   }
 
   /** Ends an operation's interval: its counts into the measured window's if measured, its latency histograms. */

@@ -75,6 +75,45 @@ export class Stopper {
   }
 }
 
+/**
+ * A gate the consumers' loops pass at the top of each turn, outside any transaction: closed by a pause-workers phase
+ * (runner/phases/), open again when it ends. A loop waiting at it also returns when its stopper stops.
+ */
+export class Pause {
+  private gate: { opened: Promise<void>; open: () => void } | null = null;
+  private pauseWaiters = new Set<() => void>();
+
+  get paused(): boolean {
+    return this.gate !== null;
+  }
+
+  pause() {
+    if (this.gate) return;
+    let open = () => {};
+    const opened = new Promise<void>((r) => {
+      open = r;
+    });
+    this.gate = { opened, open };
+    for (const w of this.pauseWaiters) w();
+    this.pauseWaiters.clear();
+  }
+
+  resume() {
+    this.gate?.open();
+    this.gate = null;
+  }
+
+  /** Returns once not paused (at once when it is not), or when `stop` stops. */
+  async pass(stop: Stopper): Promise<void> {
+    while (this.gate && !stop.stopped) await Promise.race([this.gate.opened, stop.sleep(3_600_000)]);
+  }
+
+  /** Returns once paused, or when `stop` stops. */
+  async untilPaused(stop: Stopper): Promise<void> {
+    while (!this.gate && !stop.stopped) await Promise.race([new Promise<void>((r) => this.pauseWaiters.add(r)), stop.sleep(3_600_000)]);
+  }
+}
+
 const yieldOnce = () => new Promise<void>((r) => setImmediate(r));
 
 /**

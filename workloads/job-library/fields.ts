@@ -193,6 +193,7 @@ export function jobLibraryWorkload<const K extends string, const F extends Field
     rateKnob: { fields: ["rate"], set: (c, perSecond) => ({ ...c, rate: perSecond, mode: "rate" }) },
     pacing: (c) => jobPacing(job(c)),
     verifiedUnit: "job",
+    pausable: "the workers",
     metrics: JOB_METRICS,
     published: w.published,
   });

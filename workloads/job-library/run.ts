@@ -27,12 +27,17 @@ export interface JobLibrary {
   /** Enqueues a batch (a drain's pre-load) through its bulk API on the run's connection. */
   enqueueMany(tc: TargetClient, jobs: JobPayload[]): Promise<void>;
   /** Starts its workers; each job's payload goes to `handle`, which the job awaits. */
-  startWorkers(handle: (job: JobPayload) => void): Promise<void>;
+  startWorkers(handle: JobHandler): Promise<void>;
   /** Stops its workers gracefully, jobs in hand finished and marked done (bounded: never hangs). */
   stopWorkers(): Promise<void>;
+  /** Stops taking jobs for a pause-workers phase, jobs in hand finished, until startWorkers again; absent: stopWorkers. */
+  pauseWorkers?(): Promise<void>;
   /** The seqs of jobs still waiting in its queue (not done), read with SQL on its tables. */
   waitingSeqs(admin: pg.Client, schema: string): Promise<number[]>;
 }
+
+/** Where a worker hands each job it runs (the workload times and counts it there). */
+export type JobHandler = (job: JobPayload) => void;
 
 /** A queue library's parsed config (graphile-worker's or pg-boss's). */
 type JobWorkloadConfig = Extract<WorkloadConfig, JobConfig>;
@@ -59,7 +64,7 @@ export function createJobRun(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLi
   const now = () => pacer.clock.now();
   const drain = { startedAt: 0, lastDoneAt: 0, preloadSeconds: 0 };
 
-  const handle = (job: JobPayload) => {
+  const handle: JobHandler = (job) => {
     const at = now();
     if (job.due !== null) ops.start.span(job.due, at);
     ledger.ran(job.seq);
@@ -73,7 +78,7 @@ export function createJobRun(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLi
   let workersStopped: Promise<void> = Promise.resolve();
   const startWorkers = async () => {
     await lib.startWorkers(handle);
-    workersStopped = stopWhenReadersStop(ctx, lib);
+    workersStopped = superviseWorkers(ctx, lib, handle);
   };
   const readers = {
     start: async () => {
@@ -177,10 +182,22 @@ export function drainWords(jobs: number, done: number, d: { startedAt: number; l
   ];
 }
 
-/** Stops the library's workers once the readers are told to stop; resolves when they have. */
-function stopWhenReadersStop(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLibrary): Promise<void> {
+/**
+ * The library's workers from their start to their stop: stopped through its API while a pause-workers phase lasts
+ * (runner/phases/) and started again after it, then stopped once the readers are told to stop; resolves when they have.
+ */
+function superviseWorkers(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLibrary, handle: JobHandler): Promise<void> {
+  const { readersStop: stop, readersPause: pause } = ctx;
   return (async () => {
-    while (!ctx.readersStop.stopped) await ctx.readersStop.sleep(3_600_000);
+    while (pause && !stop.stopped) {
+      await pause.untilPaused(stop);
+      if (stop.stopped) break;
+      if (lib.pauseWorkers) await lib.pauseWorkers();
+      else await lib.stopWorkers();
+      await pause.pass(stop);
+      if (!stop.stopped) await lib.startWorkers(handle);
+    }
+    while (!stop.stopped) await stop.sleep(3_600_000);
     await lib.stopWorkers();
   })();
 }

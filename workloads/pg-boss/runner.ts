@@ -78,6 +78,10 @@ function library(ctx: WorkloadContext<Config>): JobLibrary {
         },
       );
     },
+    async pauseWorkers() {
+      // Its own way to stop working a queue, the instance kept (it still sends): jobs in hand finish first.
+      if (running) await (await running).offWork(QUEUE, { wait: true });
+    },
     async stopWorkers() {
       const b = running;
       running = null;

@@ -228,6 +228,7 @@ export const pubsub = defineWorkload({
     share: (c, part) => pubsubWritersOf(c, part).length / c.writers,
   },
   verifiedUnit: "message",
+  pausable: "the readers",
   metrics: brokerMetrics({
     writeSample: "per batch",
     readSample: "per poll",

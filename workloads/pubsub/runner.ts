@@ -372,6 +372,8 @@ class PubsubRun implements WorkloadRun {
       check.runs = runs;
     };
     while (!stop.stopped) {
+      await this.ctx.readersPause?.pass(stop); // a pause-workers phase: between claims, holding nothing
+      if (stop.stopped) break;
       let start: number, end: number;
       try {
         await qBegin.run(client);

@@ -129,6 +129,7 @@ export const queue = defineWorkload({
     share: (c, part) => ownedCount(c.writers, part) / c.writers,
   },
   verifiedUnit: "message",
+  pausable: "the readers",
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue", readIncludesClaim: true }),
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",

@@ -205,6 +205,8 @@ class QueueRun implements WorkloadRun {
     const scratch = Buffer.alloc(STAMP_BYTES);
     const backoff = new Backoff(this.ctx.config.backoff, stop);
     while (!stop.stopped) {
+      await this.ctx.readersPause?.pass(stop); // a pause-workers phase: between claims, holding nothing
+      if (stop.stopped) break;
       const t0 = g.read.send(); // timer starts before BEGIN, as the reference (queue_runner.go L110-193)
       let row: (string | null)[] | undefined;
       try {

@@ -237,6 +237,7 @@ export const queuedWorkflows = defineWorkload({
   parts: queuedParts(),
   pacing: (c) => throttlePacing(c, "workflow"),
   verifiedUnit: "workflow",
+  pausable: "the workers' polls",
   metrics: QW_METRICS,
   // The study's figures count completed workflows: the completion rate here.
   published: [

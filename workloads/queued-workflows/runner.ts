@@ -160,6 +160,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
     let interval = c.pollMs;
     const maxInterval = Math.max(c.pollMs, MAX_POLL_MS);
     while (!stop.stopped) {
+      // A pause-workers phase stops the polls (what was claimed still runs to its end on the executors).
+      await this.ctx.readersPause?.pass(stop);
       interval = Math.max(c.pollMs, Math.min(interval, maxInterval));
       await stop.sleep(interval * (0.95 + Math.random() * 0.1));
       if (stop.stopped) break;

@@ -1,0 +1,28 @@
+// Whether a run's phases fit its config: each inside the run's load (warm-up and measured window), the run in one
+// runner process, and a pause only where the workload has workers to pause. Browser-safe: parseConfig
+// (lib/workloads/config.ts) asks it, so the form, the API and the CLI refuse the same configs in the same words.
+// Whether the target can be restarted is known only at launch (runner/phases/).
+import type { WorkloadDefinition } from "../../workloads/types";
+import { phaseOutsideRun, phasesOf, phaseText } from "./shape";
+
+interface RunShape {
+  phases?: string;
+  warmupSeconds: number;
+  durationSeconds: number;
+  processes?: number;
+}
+
+/** What makes the config's phases impossible to carry out, or null (none, or all fit). */
+export function phasesProblem(config: RunShape, def: Pick<WorkloadDefinition, "title" | "pausable">): string | null {
+  const phases = phasesOf(config);
+  if (!phases.length) return null;
+  if ((config.processes ?? 1) > 1) return "a run with phases runs in one runner process: set processes to 1, or leave the phases out";
+  const runSec = config.warmupSeconds + config.durationSeconds;
+  for (const p of phases) {
+    const outside = phaseOutsideRun(p, runSec);
+    if (outside) return outside;
+    if (p.kind === "pause-workers" && !def.pausable)
+      return `${phaseText(p)}: a ${def.title} run has no workers a phase can pause; use another kind, or a workload with consumers (queue, pub/sub, a queue library)`;
+  }
+  return null;
+}

@@ -1,0 +1,107 @@
+// What each phase kind does to the target or the run (lib/phases/shape.ts PHASE_KINDS), on a connection of its own
+// named for the phase (application_name "pgbb phase <phase>", which the verdict's held-snapshot finding reads back), or
+// on the run's consumers' gate. Each begins, then ends when told (its length is the driver's to keep).
+import pg from "pg";
+import { type Phase, type PhaseKind, phaseApplicationName, phaseText } from "../../lib/phases/shape";
+import type { Pause } from "../core";
+
+/** A phase in progress: what it did, in words, and how to end it. */
+export interface Begun {
+  did: string;
+  end(): Promise<void>;
+}
+
+export interface ActionContext {
+  targetUrl: string;
+  /** The run's schema, unquoted. */
+  schemaName: string;
+  /** The consumers' gate (runner/core/timing.ts Pause). */
+  pause: Pause;
+}
+
+type Action = (p: Phase, ctx: ActionContext) => Promise<Begun>;
+
+/** A connection of the phase's own, named for it, so pg_stat_activity and the verdict say whose it is. */
+async function phaseClient(p: Phase, ctx: ActionContext): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: ctx.targetUrl, application_name: phaseApplicationName(p) });
+  c.on("error", () => undefined); // a connection that goes away mid-phase is reported by the query that finds it
+  await c.connect();
+  return c;
+}
+
+const endQuietly = async (c: pg.Client) => {
+  await c.end().catch(() => undefined);
+};
+
+/** A transaction that took a snapshot and an id and then sits idle in transaction: the xmin horizon stays behind it. */
+const holdXmin: Action = async (p, ctx) => {
+  const c = await phaseClient(p, ctx);
+  try {
+    await c.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+    const { rows } = await c.query<{ pid: number; xid: string }>("SELECT pg_backend_pid() AS pid, txid_current()::text AS xid");
+    return {
+      did: `held transaction ${rows[0].xid} open (REPEATABLE READ, idle in transaction) on pid ${rows[0].pid}`,
+      end: async () => {
+        await c.query("ROLLBACK").catch(() => undefined);
+        await endQuietly(c);
+      },
+    };
+  } catch (err) {
+    await endQuietly(c);
+    throw err;
+  }
+};
+
+/** One read of the run's largest table that then sleeps for the phase's length inside the same statement: an active
+ *  query whose snapshot is held as long (a report, a backup's scan). Cancelled at the phase's end if still running. */
+const longReader: Action = async (p, ctx) => {
+  const c = await phaseClient(p, ctx);
+  try {
+    const { rows } = await c.query<{ pid: number; rel: string | null }>(
+      `SELECT pg_backend_pid() AS pid,
+         (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') ORDER BY c.relpages DESC, c.relname LIMIT 1) AS rel`,
+      [ctx.schemaName],
+    );
+    const { pid, rel } = rows[0];
+    if (!rel) throw new Error(`the run's schema ${ctx.schemaName} has no table to read`);
+    // The sleep is evaluated once, after the count: the statement's snapshot is held for the whole phase.
+    const reading = c.query(`SELECT count(*), pg_sleep($1) FROM (SELECT 1 FROM ${rel}) t`, [p.lengthSec]).then(
+      () => undefined,
+      () => undefined,
+    );
+    return {
+      did: `read ${rel} in one statement held ${p.lengthSec} s on pid ${pid}`,
+      end: async () => {
+        const canceller = await phaseClient(p, ctx).catch(() => null);
+        await canceller?.query("SELECT pg_cancel_backend($1)", [pid]).catch(() => undefined);
+        if (canceller) await endQuietly(canceller);
+        await reading;
+        await endQuietly(c);
+      },
+    };
+  } catch (err) {
+    await endQuietly(c);
+    throw err;
+  }
+};
+
+/** The consumers stop between their turns (holding nothing), the producers go on; resumed at the end. */
+const pauseWorkers: Action = async (_p, ctx) => {
+  ctx.pause.pause();
+  return {
+    did: "paused the consumers between their turns; the producers went on",
+    end: async () => ctx.pause.resume(),
+  };
+};
+
+const ACTIONS: Record<PhaseKind, Action> = { "hold-xmin": holdXmin, "long-reader": longReader, "pause-workers": pauseWorkers };
+
+/** Begins `p`; throws what kept it from beginning, naming the phase. */
+export async function begin(p: Phase, ctx: ActionContext): Promise<Begun> {
+  try {
+    return await ACTIONS[p.kind](p, ctx);
+  } catch (err) {
+    throw new Error(`${phaseText(p)} could not begin: ${(err as Error).message}`, { cause: err });
+  }
+}
