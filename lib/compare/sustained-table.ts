@@ -56,38 +56,50 @@ export interface SustainedCell {
   key: string;
   text: string;
   title: string;
+  /** The unrounded number behind the text (rates in items/s, latencies in ms); null for words and dashes. */
+  value: number | null;
 }
 
-/** The columns after the run's name, in order: [key, heading]. Latencies are from the scheduled enqueue. */
-export const SUSTAINED_COLUMNS: readonly [string, string][] = [
-  ["settings", "Workload and settings"],
-  ["offered", "Offered"],
-  ["consumed", "Consumed"],
-  ["keptUp", "Kept up"],
-  ["start.p50", "→ start p50"],
-  ["start.p99", "→ start p99"],
-  ["start.p999", "→ start p99.9"],
-  ["done.p50", "→ done p50"],
-  ["done.p99", "→ done p99"],
-  ["done.p999", "→ done p99.9"],
+/** A column after the run's name: its key, its heading in a flat table (the exports), and for a latency the group
+ *  the page heads it under with its short label ("p99"). */
+export interface SustainedColumn {
+  key: string;
+  label: string;
+  group?: string;
+  short?: string;
+}
+
+const PCTS = [
+  ["p50", "p50"],
+  ["p99", "p99"],
+  ["p999", "p99.9"],
+] as const;
+const latencyColumns = (which: "start" | "done"): SustainedColumn[] =>
+  PCTS.map(([p, short]) => ({ key: `${which}.${p}`, label: `→ ${which} ${short}`, group: `Enqueue → ${which}`, short }));
+
+/** The columns after the run's name, in order. Latencies are from the scheduled enqueue. */
+export const SUSTAINED_COLUMNS: readonly SustainedColumn[] = [
+  { key: "settings", label: "Workload and settings" },
+  { key: "offered", label: "Offered" },
+  { key: "consumed", label: "Consumed" },
+  { key: "keptUp", label: "Kept up" },
+  ...latencyColumns("start"),
+  ...latencyColumns("done"),
 ];
 
 const rateText = (v: number | null, unit: string) => (v === null ? "—" : `${fmtNum(v, v < 100 ? 1 : 0)} ${unit}`);
 
 /** A row's cells, in SUSTAINED_COLUMNS' order. */
 export function sustainedCells(r: SustainedRow): SustainedCell[] {
-  const lat = (f: SustainedRow["start"], which: "start" | "done", p: "p50" | "p99" | "p999"): SustainedCell => ({
-    key: `${which}.${p}`,
-    text: fmtLat(f.value?.[p] ?? null),
-    title: f.why,
-  });
+  const lat = (which: "start" | "done"): SustainedCell[] =>
+    PCTS.map(([p]) => ({ key: `${which}.${p}`, text: fmtLat(r[which].value?.[p] ?? null), title: r[which].why, value: r[which].value?.[p] ?? null }));
   return [
-    { key: "settings", text: `${r.workload}: ${r.settings}`, title: r.label },
-    { key: "offered", text: rateText(r.offered.value, r.offered.unit), title: r.offered.why },
-    { key: "consumed", text: rateText(r.consumed.value, r.consumed.unit), title: r.consumed.why },
-    { key: "keptUp", text: r.keptUp.value === null ? "—" : r.keptUp.value ? "yes" : "no", title: r.keptUp.why },
-    ...(["p50", "p99", "p999"] as const).map((p) => lat(r.start, "start", p)),
-    ...(["p50", "p99", "p999"] as const).map((p) => lat(r.done, "done", p)),
+    { key: "settings", text: `${r.workload}: ${r.settings}`, title: r.label, value: null },
+    { key: "offered", text: rateText(r.offered.value, r.offered.unit), title: r.offered.why, value: r.offered.value },
+    { key: "consumed", text: rateText(r.consumed.value, r.consumed.unit), title: r.consumed.why, value: r.consumed.value },
+    { key: "keptUp", text: r.keptUp.value === null ? "—" : r.keptUp.value ? "yes" : "no", title: r.keptUp.why, value: null },
+    ...lat("start"),
+    ...lat("done"),
   ];
 }
 
@@ -95,7 +107,7 @@ export function sustainedCells(r: SustainedRow): SustainedCell[] {
  *  under it (the flag first, then what was left out). */
 export function sustainedGrid(t: SustainedTable): { head: string[]; rows: string[][]; after: string[] } {
   return {
-    head: ["Run", ...SUSTAINED_COLUMNS.map(([, label]) => label)],
+    head: ["Run", ...SUSTAINED_COLUMNS.map((c) => c.label)],
     rows: t.rows.map((r) => [r.label, ...sustainedCells(r).map((c) => c.text)]),
     after: [
       ...(t.notSameRate ? [t.notSameRate] : []),
