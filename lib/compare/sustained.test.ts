@@ -141,3 +141,17 @@ test("the page, the Markdown, the CLI's text and the JSON carry the table and it
   assert.match(text, /\n {2}not at the same offered rate/);
   assert.equal(toJson(cmp).sustained?.rows.length, 3);
 });
+
+test("jobqueue on an open loop offers requests of both kinds: kept up judges the requests served, and the rate flag says so", () => {
+  const open = structuredClone(JOBQUEUE);
+  const summary = open.run.summary as { config: Record<string, unknown> };
+  summary.config = { ...summary.config, load: "rate", rate: 500 };
+  const t = table(QUEUE_500, open);
+  const jq = rowOf(t, open);
+  assert.deepEqual([jq.offered.value, jq.offered.unit, jq.offered.enqueue], [500, "req/s", false]);
+  const served = throughputOf(summaryOf(open), "total")!.perSecond;
+  assert.equal(jq.keptUp.value, served / 500 >= 0.95);
+  assert.match(jq.keptUp.why, /^requests of both kinds \(enqueue and dequeue\) served [\d,]+ of 500 req\/s offered/);
+  // 500 msg/s beside 500 req/s is not one offered rate of enqueues.
+  assert.match(t.notSameRate!, /jobqueue .*: 500 req\/s \(requests of both kinds, not enqueues\)/);
+});

@@ -74,8 +74,6 @@ export const QUEUE_LENSES: Record<string, QueueLens> = {
   },
 };
 
-export const isQueueLike = (kind: string) => Object.hasOwn(QUEUE_LENSES, kind);
-
 const num = (v: number) => Math.round(v).toLocaleString("en-US");
 const pct = (v: number) => `${Math.round(v * 100)}%`;
 
@@ -103,7 +101,14 @@ export function queueFactsOf(s: RunSummary): QueueFacts | undefined {
       .join(", "),
     offered: { ...offered, unit: perSecond(pacing.unit), enqueue },
     consumed: { ...consumed, unit: perSecond(consumedUnit) },
-    keptUp: keptUp(s, { offered: offered.value, unit: pacing.unit }, consumed.value, enqueue ? lens.consumed : pacing.operation),
+    // An offer of enqueues is kept up by consuming; jobqueue's offer of requests of both kinds, by serving them.
+    keptUp: keptUp(
+      { perSec: offered.value, unit: pacing.unit },
+      enqueue
+        ? { op: lens.consumed, perSec: consumed.value, what: "consumed" }
+        : { op: pacing.operation, perSec: throughputOf(s, pacing.operation)?.perSecond ?? null, what: "requests of both kinds (enqueue and dequeue) served" },
+      s.totals?.measures.unreadAtEnd,
+    ),
     start: scheduled(s, lens.start, consumedUnit),
     done: scheduled(s, lens.done, consumedUnit),
   };
@@ -117,20 +122,20 @@ function notOffered(s: RunSummary, kind: string): string {
 }
 
 /**
- * Kept up: the rate the run judges (items consumed, or jobqueue's paced requests of both kinds) reached
+ * Kept up: the rate judged (items consumed, or jobqueue's requests of both kinds served) reached
  * PACE_THRESHOLDS.rateAchieved of the rate offered, the share the verdict's pace rules call met (lib/telemetry/pace.ts).
  */
-function keptUp(s: RunSummary, asked: { offered: number | null; unit: string }, consumed: number | null, judged: string): Figure<boolean> {
-  const offered = asked.offered;
-  if (offered === null) return { value: null, why: "no rate was offered: nothing to keep up with" };
-  const rate = judged === QUEUE_LENSES[s.workload].consumed ? consumed : (throughputOf(s, judged)?.perSecond ?? null);
-  if (rate === null) return { value: null, why: `this run stored no ${judged} rate` };
-  const share = rate / offered;
+function keptUp(
+  offered: { perSec: number | null; unit: string },
+  judged: { op: string; perSec: number | null; what: string },
+  unreadAtEnd: number | undefined,
+): Figure<boolean> {
+  if (offered.perSec === null) return { value: null, why: "no rate was offered: nothing to keep up with" };
+  if (judged.perSec === null) return { value: null, why: `this run stored no ${judged.op} rate` };
+  const share = judged.perSec / offered.perSec;
   const ok = share >= PACE_THRESHOLDS.rateAchieved;
-  const what = judged === QUEUE_LENSES[s.workload].consumed ? "consumed" : `${judged} requests (enqueue and dequeue)`;
-  const words = `${what} ${num(rate)} of ${num(offered)} ${perSecond(asked.unit)} offered: ${pct(share)}, ${ok ? "at or above" : "below"} the ${pct(PACE_THRESHOLDS.rateAchieved)} the verdict calls met`;
-  const backlog = s.totals?.measures.unreadAtEnd;
-  return { value: ok, why: backlog ? `${words}; ${num(backlog)} still unconsumed at the end` : words };
+  const words = `${judged.what} ${num(judged.perSec)} of ${num(offered.perSec)} ${perSecond(offered.unit)} offered: ${pct(share)}, ${ok ? "at or above" : "below"} the ${pct(PACE_THRESHOLDS.rateAchieved)} the verdict calls met`;
+  return { value: ok, why: unreadAtEnd ? `${words}; ${num(unreadAtEnd)} still unconsumed at the end` : words };
 }
 
 function scheduled(s: RunSummary, from: QueueLens["start"], unit: string): Figure<SchedPcts> {
