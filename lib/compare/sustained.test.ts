@@ -15,6 +15,7 @@ import { RunSummary } from "../measurement/summary";
 import { PROJECT_ROOT } from "../paths";
 import { fromRun } from "./build";
 import { buildComparison } from "./compare";
+import { toCsv } from "./export-csv";
 import { toJson } from "./export-json";
 import { toMarkdown } from "./export-markdown";
 import { toTextTable } from "./export-text";
@@ -140,6 +141,12 @@ test("the page, the Markdown, the CLI's text and the JSON carry the table and it
   assert.match(text, /^Which sustained what:\nRun /);
   assert.match(text, /\n {2}not at the same offered rate/);
   assert.equal(toJson(cmp).sustained?.rows.length, 3);
+  // The CSV: each run's cells unrounded, under sustained_* columns.
+  const fields = (line: string) => line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, ""));
+  const [head, ...rows] = toCsv(cmp).trim().split("\n").map(fields);
+  const boss = rows.find((r) => r[0] === PG_BOSS.run.id)!;
+  assert.equal(Number(boss[head.indexOf("sustained_done_p99")]), latencyOf(summaryOf(PG_BOSS), "e2e")!.p99);
+  assert.equal(boss[head.indexOf("sustained_keptUp")], "no");
 });
 
 test("jobqueue on an open loop offers requests of both kinds: kept up judges the requests served, and the rate flag says so", () => {
