@@ -10,7 +10,7 @@ import { prisma } from "../lib/db";
 import { createImport } from "../lib/imports/store";
 import { PROJECT_ROOT, TOOL_OUTPUT_DIR } from "../lib/paths";
 import { createRun, finishRun } from "../lib/runs/store";
-import type { RunSummary } from "../lib/measurement/summary";
+import { RunSummary } from "../lib/measurement/summary";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
 import { main, parseCompareArgs } from "./compare-cli";
@@ -22,6 +22,7 @@ const QUEUE_OUT = readFileSync(path.join(TOOL_OUTPUT_DIR, "queue-4vcpu-preset-30
 let ctl: Awaited<ReturnType<typeof testControlStore>>;
 let target: Awaited<ReturnType<typeof testDatabase>>;
 let runId = "";
+let bossId = "";
 let importId = "";
 let summary: RunSummary;
 
@@ -40,10 +41,19 @@ before(async () => {
   summary = await runWorkload(config, target.url);
   await finishRun(run.id, { status: "completed", summary });
   runId = run.id;
+  bossId = await storeRecorded("runs/pg-boss.json");
   const imp = await createImport({ text: QUEUE_OUT, label: "queue 30s", command: "./pg_msg_bench --writers=10 --readers=15 --duration=30s --mode=queue" });
   assert.ok(imp.ok);
   importId = imp.id;
 });
+
+/** A run recorded by the engine (fixtures/), stored as the runner stores a finished run: its id. */
+async function storeRecorded(file: string): Promise<string> {
+  const recorded = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "fixtures", file), "utf8"));
+  const run = await createRun({ config: WorkloadConfig.parse(recorded.run.config), targetLabel: "embedded default", source: "cli", status: "running" });
+  await finishRun(run.id, { status: "completed", summary: RunSummary.parse(recorded.run.summary) });
+  return run.id;
+}
 
 after(async () => {
   await prisma().$disconnect();
@@ -80,6 +90,19 @@ test("Markdown, CSV and JSON, as the page exports", async () => {
   const json = JSON.parse((await cli([importId, "--format", "json"])).out);
   assert.equal(json.items[0].badge, "imported");
   assert.equal(json.results.find((x: { key: string }) => x.key === "e2e.p50").values[0], 8560.574463);
+});
+
+test("runs of different queue-like workloads: which sustained what comes first, flagged when not offered one rate", async () => {
+  const r = await cli([runId, bossId]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^Which sustained what:\nRun +Workload and settings +Offered +Consumed +Kept up +→ start p50/);
+  // The queue ran unthrottled (no rate offered), pg-boss at 200 jobs/s: the dash, the recorded 120 job/s consumed, and the flag.
+  const row = (id: string) => r.out.split("\n").find((l) => l.startsWith(id)) ?? "";
+  assert.match(row(bossId), / 200 job\/s +120 job\/s +no +1\.18 s /);
+  assert.match(row(runId), /queue: 1 writer, 1 reader.* +— +[\d,.]+ msg\/s +— /);
+  assert.match(r.out, /\n {2}not at the same offered rate: compare at one rate \(.*: none offered; .*pg-boss 200\/s: 200 job\/s\)/);
+  const md = await cli([runId, bossId, "--format", "md"]);
+  assert.match(md.out, /## Which sustained what\n/);
 });
 
 test("mistakes get a message and an exit code", async () => {

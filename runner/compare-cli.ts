@@ -8,6 +8,7 @@ import { toCsv } from "../lib/compare/export-csv";
 import { toJson } from "../lib/compare/export-json";
 import { toMarkdown } from "../lib/compare/export-markdown";
 import { toTextTable } from "../lib/compare/export-text";
+import { QUEUE_LENSES } from "../lib/compare/sustained";
 import { isValidKey } from "../lib/compare/view-state";
 import { loadComparables } from "../lib/compare/load";
 import { prisma } from "../lib/db";
@@ -28,6 +29,9 @@ export function usage(): string {
     ...REFERENCES.map((r) => `           ref:${r.id}`),
     "  --baseline <id>   deltas and ratios against this item (default: the first)",
     "  --format          table (default), md (Markdown, as the page's export), csv or json",
+    "",
+    `Runs of different queue-like workloads (${Object.keys(QUEUE_LENSES).join(", ")}) are first`,
+    'put in one table, "Which sustained what": rate offered, consumed, kept up, latency from the scheduled enqueue.',
     "",
     "Runs and imports are read from DATABASE_URL, or else from the embedded Postgres in DATA_DIR (default",
     "./.data of the current folder), named on stderr. A DATA_DIR without a store is refused.",

@@ -15,6 +15,7 @@ import { ContextPanel } from "./ContextPanel";
 import { ImportPanel } from "./ImportPanel";
 import { Picker } from "./Picker";
 import { ResultsTable } from "./ResultsTable";
+import { SustainedTable } from "./SustainedTable";
 import { ItemName, SourceBadge } from "./ui";
 
 const SUGGESTIONS = [
@@ -153,6 +154,7 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
       ) : (
         <>
           <ContextPanel notes={cmp.notes} />
+          {cmp.sustained && <SustainedTable table={cmp.sustained} />}
           <ResultsTable cmp={cmp} onBaseline={(k) => change({ base: k })} />
           <ConfigTable cmp={cmp} diffOnly={view.diff} onDiffOnly={(d) => change({ diff: d })} />
           <CompareCharts items={items} view={view} onChange={change} />

@@ -3,6 +3,7 @@
 // figures; and how to read its percentiles and rates. Numbers are never invented: a percentile a source does not
 // publish is null and shown as "—".
 import type { WorkloadKind } from "../workloads/config";
+import type { QueueFacts } from "./sustained";
 
 export type ItemKind = "run" | "import" | "reference";
 export type Badge = "measured" | "imported" | "published";
@@ -140,4 +141,6 @@ export interface Comparable {
   notes: string[];
   /** What the server did over the measured window (lib/telemetry SERVER_FIGURES), by key; runs with telemetry only. */
   server?: Record<string, number | null>;
+  /** A run of a queue-like workload: what it was offered, consumed and at which latency (./sustained.ts). */
+  queue?: QueueFacts;
 }

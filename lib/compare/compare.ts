@@ -5,6 +5,7 @@
 import type { Comparable } from "./comparable";
 import { type ContextNote, contextNotes } from "./notes";
 import { configDiff, type DiffRow, envDiff, type ResultRow, resultRows } from "./rows";
+import { type SustainedTable, sustainedTable } from "./sustained-table";
 
 export interface Comparison {
   items: Comparable[];
@@ -14,6 +15,8 @@ export interface Comparison {
   env: DiffRow[];
   results: ResultRow[];
   notes: ContextNote[];
+  /** "Which sustained what", when runs of different queue-like workloads are compared; else null. */
+  sustained: SustainedTable | null;
 }
 
 export function buildComparison(items: Comparable[], baselineKey?: string | null): Comparison {
@@ -25,5 +28,6 @@ export function buildComparison(items: Comparable[], baselineKey?: string | null
     env: envDiff(items),
     results: resultRows(items),
     notes: contextNotes(items),
+    sustained: sustainedTable(items),
   };
 }

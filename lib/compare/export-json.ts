@@ -16,5 +16,7 @@ export function toJson(cmp: Comparison, opts: { url?: string; generatedAt?: stri
     config: cmp.config,
     env: cmp.env,
     notes: cmp.notes,
+    // Runs of different queue-like workloads: each row with where its numbers come from or why one is missing.
+    sustained: cmp.sustained,
   };
 }

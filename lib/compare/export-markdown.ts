@@ -8,6 +8,7 @@ import { fmtAnnotated, fmtCell, fmtDelta, fmtLat, fmtNum, fmtValue } from "./for
 import { comparedMetrics } from "./metrics";
 import { effectLines } from "./effects";
 import { type ContextNote, TOP_NOTES } from "./notes";
+import { sustainedGrid } from "./sustained-table";
 
 const mdEscape = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 /**
@@ -89,6 +90,12 @@ export function toMarkdown(cmp: Comparison, opts: { url?: string; generatedAt?: 
           ...m.latencies.map((l) => triple(c, l.name)),
         ]),
       );
+  }
+  if (cmp.sustained) {
+    const g = sustainedGrid(cmp.sustained);
+    lines.push("", "## Which sustained what", "", mdRow(g.head), mdRow(g.head.map((_, i) => (i < 2 ? "---" : "---:"))));
+    for (const r of g.rows) lines.push(mdRow([mdText(r[0]), ...r.slice(1)]));
+    lines.push("", ...g.after.map((a) => `- ${mdText(a)}`));
   }
   lines.push("", `## Results${base ? ` (change against ${badgeText(base)})` : ""}`, "");
   lines.push(mdRow(["Metric", ...items.map(badgeText)]));

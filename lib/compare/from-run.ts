@@ -13,6 +13,7 @@ import { BACKOFF_LABELS, payloadBytesOf, throttleFact } from "../workloads/confi
 import { groupsOf, histogramOf, latencyOf, readsPerGroup, throughputOf } from "../measurement/operations";
 import { NONE, relevantSettings, settingsCell, workloadShort, NotComparable } from "./build-parts";
 import { type SampleRecord, overTimeOf } from "./over-time";
+import { queueFactsOf } from "./sustained";
 import type { ClusterShape } from "../targets/replicated-shape";
 
 /** Quantiles at 5 ticks per halving of the remaining tail (as HdrHistogram's percentile output), up to the last value. */
@@ -186,6 +187,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     overTime: overTimeOf(samples),
     notes,
     ...(s.telemetry?.window ? { server: serverFigures(s.telemetry.window) } : {}),
+    ...queueOf(s),
   };
 }
 
@@ -201,6 +203,12 @@ function clusterFacts(c: ClusterShape) {
     placement,
     topology: `${nodes} nodes ${placement}: ${c.primary} primary, standbys ${c.standbys.join(", ")}; synchronous_standby_names = ${c.synchronousStandbyNames}`,
   };
+}
+
+/** A queue-like run's facts for "Which sustained what" (./sustained-table.ts); nothing for other workloads. */
+function queueOf(s: RunSummary): { queue?: ReturnType<typeof queueFactsOf> } {
+  const q = queueFactsOf(s);
+  return q ? { queue: q } : {};
 }
 
 /** A run's SERVER_FIGURES by key. */
