@@ -10,7 +10,9 @@ import { groupsOf, latencyMetrics, latencyOf, measureOf, metricModel, rateLabel,
 import { fmtLatency, fmtMs, fmtRate } from "@/lib/runs/format";
 import type { TelemetryInfo } from "@/lib/telemetry/shape";
 import { TelemetryCharts } from "../telemetry/TelemetryCharts";
+import type { Phase } from "@/lib/phases/shape";
 import { ChartCard } from "./ChartCard";
+import { phaseBands } from "./PhaseBands";
 import { type RunTimeline, TimeFrame } from "./TimeFrame";
 import { countWords } from "../../lib/words";
 
@@ -38,6 +40,8 @@ export interface RunChartsProps {
   totalSeconds: number;
   /** What the server telemetry could not see (a finished run's summary); the charts draw whatever samples carry. */
   telemetryInfo?: TelemetryInfo;
+  /** The run's phases (its config's, or a finished run's actual spans): shaded on every chart that shares this frame. */
+  phases?: Phase[];
 }
 
 /** Log scales cannot show 0 (or less): such points become gaps rather than breaking the axis. */
@@ -96,11 +100,12 @@ function spansOf(samples: Sample[]) {
   return { drain, lostSpans };
 }
 
-function shadingOf(samples: Sample[], warmupSeconds: number): (labels: boolean) => ReactNode {
+function shadingOf(samples: Sample[], warmupSeconds: number, phases?: Phase[]): (labels: boolean) => ReactNode {
   const { drain, lostSpans } = spansOf(samples);
   const label = (labels: boolean, value: string, fill: string) => (labels ? { value, position: "insideTop" as const, fontSize: 11, fill } : undefined);
   return (labels) => (
     <>
+      {phaseBands(phases)}
       {lostSpans.map((g) => (
         <ReferenceArea
           key={`lost-${g.from}`}
@@ -120,7 +125,7 @@ function shadingOf(samples: Sample[], warmupSeconds: number): (labels: boolean) 
   );
 }
 
-export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, telemetryInfo }: RunChartsProps) {
+export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, telemetryInfo, phases }: RunChartsProps) {
   const [log, setLog] = useState(false);
   const groups = useMemo(() => [...new Set(samples.flatMap((s) => groupsOf(s.metrics).map((g) => g.group)))], [samples]);
   const model = metricModel(workload);
@@ -138,7 +143,7 @@ export function RunCharts({ samples, workload, warmupSeconds, totalSeconds, tele
   const last = rows.length ? (rows[rows.length - 1].t ?? 0) : 0;
   const domainMax = Math.max(totalSeconds, Math.ceil(last));
   const xAxis = <XAxis dataKey="t" type="number" domain={[0, domainMax]} allowDecimals={false} tickFormatter={(v: number) => `${v}s`} fontSize={11} />;
-  const frame: RunFrame = { samples, rows, xAxis, shading: shadingOf(samples, warmupSeconds) };
+  const frame: RunFrame = { samples, rows, xAxis, shading: shadingOf(samples, warmupSeconds, phases) };
 
   return (
     <div className="stack">
