@@ -7,18 +7,14 @@
 // failed and verification passed. Prints that rate beside DBOS's published figure and the hardware behind each.
 // Without --target it starts a private embedded Postgres (default settings) in a temporary folder, removed
 // afterwards; it then shares this machine's cores with the runner, which the output says.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { startEmbedded } from "../platform/embedded";
-import { describeUrl } from "../lib/targets/pgurl";
 import type { RunSummary } from "../lib/measurement/summary";
-import { freePort } from "../lib/testing";
 import { WorkloadConfig, workloadDefinition } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload } from "../runner/engine";
 import { num } from "../runner/format";
 import { benchArgs } from "./bench-args";
+import { benchTarget } from "./bench-target";
 import { latencyOf, throughputOf } from "../lib/measurement/operations";
 
 const KINDS = ["inserts", "workflows", "queued-workflows"] as const;
@@ -48,22 +44,6 @@ const trialConfig = (kind: string, rate: number, seconds: number, connections: n
  * by design (the library's 1 s × up to 1.05), so its drain is that much longer with no backlog at all.
  */
 const drainAllowed = (config: WorkloadConfig, window: number) => drainLimit(window) + (config.kind === "queued-workflows" ? (config.pollMs * 1.05) / 1000 : 0);
-
-async function privateTarget(): Promise<{ url: string; label: string; embedded: boolean; release: () => Promise<void> }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-dbos-"));
-  chmodSync(dir, 0o755); // the postgres user must enter it when running as root
-  const server = await startEmbedded({ dataDir: dir, port: await freePort() });
-  const url = server.url("postgres");
-  return {
-    url,
-    embedded: true,
-    label: `a private embedded Postgres on this machine (${describeUrl(url)}, default settings)`,
-    release: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface Trial {
   rate: number;
@@ -122,7 +102,7 @@ async function main() {
   const kinds = KINDS.filter((k) => (!a.only || a.only === k) && workloadDefinition(k));
   if (!kinds.length) throw new Error(`workload ${a.only} is not registered in this version`);
 
-  const target = a.target ? { url: a.target, embedded: false, label: describeUrl(a.target), release: async () => undefined } : await privateTarget();
+  const target = await benchTarget(a.target, "dbos");
   const cpus = os.cpus();
   const here = `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${num(os.totalmem() / 2 ** 30, 1)} GiB`;
   console.log(`target: ${target.label}`);

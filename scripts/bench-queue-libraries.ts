@@ -6,40 +6,19 @@
 // each with its hardware and mode: they are not comparable with each other, nor with these, and the table says so.
 // Without --target it starts a private embedded Postgres (default settings) in a temporary folder, removed
 // afterwards; it then shares this machine's cores with the runner, which the output says.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { latencyOf, throughputOf } from "../lib/measurement/operations";
 import type { RunSummary } from "../lib/measurement/summary";
 import { factOf } from "../lib/measurement/verification";
-import { describeUrl } from "../lib/targets/pgurl";
-import { freePort } from "../lib/testing";
 import { WorkloadConfig } from "../lib/workloads/config";
-import { startEmbedded } from "../platform/embedded";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload, verificationError } from "../runner/engine";
 import { OTHER_QUEUES } from "../workloads/job-library/published";
 import { graphileWorker } from "../workloads/graphile-worker/definition";
 import { pgBoss } from "../workloads/pg-boss/definition";
 import { benchArgs } from "./bench-args";
+import { benchTarget } from "./bench-target";
 
 const LIBRARIES = [graphileWorker, pgBoss] as const;
-
-async function target(given: string | undefined) {
-  if (given) return { url: given, label: describeUrl(given), release: async () => undefined };
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-libs-"));
-  chmodSync(dir, 0o755); // the postgres user must enter it when running as root
-  const server = await startEmbedded({ dataDir: dir, port: await freePort() });
-  const url = server.url("postgres");
-  return {
-    url,
-    label: `a private embedded Postgres on this machine (${describeUrl(url)}, default settings), sharing its ${os.cpus().length} cores with the runner`,
-    release: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A preset's config with the bench's own settings over it. */
 const presetConfig = (def: (typeof LIBRARIES)[number], id: string, over: Record<string, unknown>) => ({
@@ -75,7 +54,7 @@ async function main() {
   const jobs = Number(a.drain ?? 20_000);
   const rate = Number(a.rate ?? 200);
   const seconds = parseDuration(a.duration ?? "20s");
-  const t = await target(a.target);
+  const t = await benchTarget(a.target, "libs");
   console.log(`Target: ${t.label}\n`);
   try {
     const drains: string[][] = [];

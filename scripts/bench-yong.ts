@@ -7,33 +7,13 @@
 //
 // --scale multiplies the virtual users (at least 1 each) for a machine that cannot hold the article's 1,000:
 // the shape then differs from the published one, and the output says so.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { abRows, abText, publishedPairFor, variantInputs } from "../lib/compare/ab";
-import { startEmbedded } from "../platform/embedded";
-import { describeUrl } from "../lib/targets/pgurl";
-import { freePort } from "../lib/testing";
 import { WorkloadConfig, workloadDefinitions } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
 import { runWorkload, verificationError } from "../runner/engine";
 import type { PublishedResult } from "../workloads/types";
 import { benchArgs } from "./bench-args";
-
-async function privateTarget(): Promise<{ url: string; label: string; release: () => Promise<void> }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-yong-"));
-  chmodSync(dir, 0o755); // the postgres user must enter it when running as root
-  const server = await startEmbedded({ dataDir: dir, port: await freePort() });
-  const url = server.url("pgbb_target");
-  return {
-    url,
-    label: `a private embedded Postgres (${describeUrl(url)}, default settings)`,
-    release: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+import { benchTarget } from "./bench-target";
 
 /** Fields that count virtual users: the published config's numbers that --scale multiplies. */
 const VU_FIELDS = ["vus", "producers", "consumers", "subscribers", "publishers", "cacheVus", "searchVus", "notifyVus"];
@@ -53,7 +33,7 @@ async function main() {
   const pairs: PublishedResult[] = kinds
     .filter((d) => !only || only.includes(d.kind))
     .flatMap((d) => d.published!.filter((p) => p.config.variant === "baseline"));
-  const target = a.target ? { url: a.target, label: describeUrl(a.target), release: async () => undefined } : await privateTarget();
+  const target = await benchTarget(a.target, "yong", "pgbb_target");
   let failed = false;
   try {
     console.log(`target: ${target.label}; ${duration} s measured per run, no warm-up${scale < 1 ? `; virtual users × ${scale}` : ""}`);

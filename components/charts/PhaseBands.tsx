@@ -11,8 +11,6 @@ import { INSTANT_KINDS, type Phase, type PhaseKind, phaseEnd } from "@/lib/phase
 export const PHASE_COLOURS: Record<PhaseKind, string> = {
   "hold-xmin": "#f59e0b",
   "long-reader": "#8b5cf6",
-  "kill-backend": "#ef4444",
-  "restart-target": "#dc2626",
   "pause-workers": "#0ea5e9",
 };
 

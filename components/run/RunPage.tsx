@@ -18,6 +18,8 @@ import { PhaseSteps } from "./PhaseSteps";
 import { CancelButton, CliCommand, FinishedActions } from "./RunActions";
 import { RunProgress } from "./RunProgress";
 import { ManifestPanel, RunResult } from "./RunResult";
+import { PhasesPanel } from "./PhasesPanel";
+import { phasesOf } from "@/lib/phases/shape";
 import { useRunStream, type RunStatusEvent } from "./useRunStream";
 
 const FINAL = ["completed", "failed", "cancelled", "interrupted"];
@@ -117,11 +119,13 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
             warmupSeconds={cfg.warmupSeconds}
             totalSeconds={runTimeOf(cfg).load}
             telemetryInfo={run.summary?.telemetry?.info}
+            phases={phasesOf(cfg)}
           />
         ) : (
           <p className="muted panel">{final ? "This run recorded no samples." : "Charts appear with the first sample."}</p>
         )}
       </section>
+      {run.summary && <PhasesPanel summary={run.summary} />}
       {(errors.length > 0 || !final) && <RunErrors errors={errors} />}
       {final && run.summary && <ManifestPanel summary={run.summary} />}
       {final && command && <CliCommand command={command} target={cliTarget} />}
