@@ -261,6 +261,13 @@ describe("rules", () => {
       /: the run's own phase hold-xmin@5s\+20s held it, as asked; in production, bound such sessions with idle_in_transaction_session_timeout/,
     );
     assert.doesNotMatch(own.statement, /pg_terminate_backend/);
+    // A phase's hold of 12 s inside a 30 s window, nothing slowed: found (in "also"), not leading.
+    const short = { ...holder, applicationName: "pgbb phase hold-xmin@5s+12s", xactSec: 12, heldSec: 12 };
+    const quiet = v({ telemetry: win({ ...telemetry, xminHolder: short }), pace: mild });
+    assert.notEqual(quiet.category, "held-snapshot");
+    assert.ok(quiet.also.includes("held-snapshot"), quiet.also.join());
+    const someoneElse = v({ telemetry: win({ ...telemetry, xminHolder: { ...short, applicationName: "psql" } }), pace: mild });
+    assert.ok(!someoneElse.also.includes("held-snapshot"), "a 12 s holder that is not the run's phase is no finding");
   });
 
   test("connection-bound: connections wait on the client while the runner is not busy", () => {
