@@ -11,7 +11,7 @@ export { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult } from 
 // Timing and stopping: the clock (for timing operations, not for pacing them), stop signals, a reader's back-off.
 export { Backoff, clock, Pause, Stopper } from "./timing";
 // The target's clients: a loop's connection, and the helpers every loop uses on it.
-export { isConnectionError, openClient, rollbackQuietly, type TargetClient } from "./pg/pgclient";
+export { isConnectionError, libraryApplicationName, openClient, rollbackQuietly, type TargetClient, withApplicationName } from "./pg/pgclient";
 // Statements sent without node-postgres's per-query work (the broker loops' hot path).
 export { LeanQuery } from "./pg/leanquery";
 export { bindExecuteMessage } from "./pg/protocol";

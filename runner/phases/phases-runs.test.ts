@@ -80,7 +80,10 @@ test("hold-xmin: a transaction of the phase's own sits idle in transaction with 
   const v = s.telemetry!.verdict;
   assert.ok(v.category === "held-snapshot" || v.also.includes("held-snapshot"), `${v.category}; also ${v.also.join()}: ${v.statement}`);
   const found = v.findings.find((f) => f.category === "held-snapshot")!;
-  assert.ok(found.evidence.some((e) => /held by the run's own phase hold-xmin@4s\+11s/.test(e.what)), JSON.stringify(found.evidence));
+  assert.ok(
+    found.evidence.some((e) => /held by the run's own phase hold-xmin@4s\+11s/.test(e.what)),
+    JSON.stringify(found.evidence),
+  );
   assert.ok(r.recoverySec !== null && r.recoverySec <= r.after!.seconds, lines);
 });
 
@@ -133,4 +136,7 @@ test("pause-workers on a queue library: pg-boss's workers stop working its queue
   const lines = phaseReportLines(r).join("\n");
   assert.ok(r.during!.perSecond < 0.1 * r.before!.perSecond, lines);
   assert.ok(r.recoverySec !== null, lines);
+  // pg-boss's own pool (named for the run) counts with the 2 enqueuers as the run's connections, not as other sessions.
+  const w = s.telemetry!.window!;
+  assert.ok(w.runConnections > 2, `the run's connections: ${w.runConnections}`);
 });

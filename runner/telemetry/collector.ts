@@ -7,7 +7,7 @@
 import type pg from "pg";
 import { explainPgError } from "../../lib/targets/pgurl";
 import type { TelemetryInfo, TelemetrySample } from "../../lib/telemetry/shape";
-import { closeClient, openClient, type TargetClient } from "../core/pg/pgclient";
+import { closeClient, libraryApplicationName, openClient, type TargetClient } from "../core/pg/pgclient";
 import { clock, Stopper } from "../core/timing";
 import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
@@ -72,6 +72,8 @@ export class TelemetryCollector {
   private host?: HostProbe;
   private clientProbe?: ClientProbe;
   private waits?: WaitSampler;
+  /** Backends of a queue library's pool seen in readings (findLibraryPids). */
+  private readonly libraryPids = new Set<number>();
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
   readonly info: TelemetryInfo;
@@ -157,7 +159,7 @@ export class TelemetryCollector {
     }
     try {
       this.waits = await WaitSampler.start(url, {
-        runPids: () => this.opts.runPids?.() ?? [],
+        runPids: () => this.runPids(),
         ...(typeof w === "object" ? w : {}),
         track: this.opts.track,
         log: this.opts.log,
@@ -273,9 +275,22 @@ export class TelemetryCollector {
     }
   }
 
+  /** The run's backends: the engine's connections, and those of a queue library's own pool found so far. */
+  private runPids(): number[] {
+    return [...(this.opts.runPids?.() ?? []), ...this.libraryPids];
+  }
+
+  /** A queue library's pool opens its connections when its workers start, named for the run (libraryApplicationName):
+   *  each reading adds those it sees, so they count as the run's from the next reading on. */
+  private findLibraryPids(activity: Record<string, unknown>[]) {
+    if (!this.opts.schema) return;
+    const name = libraryApplicationName(this.opts.schema);
+    for (const a of activity) if (a.app === name) this.libraryPids.add(Number(a.pid));
+  }
+
   /** One reading: rates since the previous one; `emit` false takes the baseline only. */
   private async sample(emit: boolean): Promise<TelemetrySample | undefined> {
-    const pids = [...(this.opts.runPids?.() ?? [])].filter((p) => Number.isInteger(p) && p > 0);
+    const pids = this.runPids().filter((p) => Number.isInteger(p) && p > 0);
     const statements = readingSql(this.caps, pids, this.opts.schema);
     const t0 = clock();
     // One simple query, one round trip: the statements' results come back in order.
@@ -286,6 +301,7 @@ export class TelemetryCollector {
     const [activity, misc, wal, cp, db, tables] = results.map((r) => r.rows);
     const at = clock();
     const sec = (at - this.prevAt) / 1000;
+    this.findLibraryPids(activity);
     const backends = countBackends(activity, new Set([this.waits?.backendPid]));
     // The wait sampler's readings of the interval when it runs, even none (a slowed sampler may take no reading
     // in a short interval): this reading is on the engine's tick, when the run's connections wait on the client,

@@ -5,7 +5,7 @@
 // passes on errors.
 import { type Logger, run, runMigrations, type Runner, Logger as WorkerLogger } from "graphile-worker";
 import type pg from "pg";
-import type { TargetClient } from "../../runner/core";
+import { libraryApplicationName, type TargetClient, withApplicationName } from "../../runner/core";
 import type { JobPayload } from "../job-library/ledger";
 import { type JobLibrary, jobLibraryModule } from "../job-library/run";
 import type { WorkloadContext } from "../runtime";
@@ -45,7 +45,8 @@ function library(ctx: WorkloadContext<Config>): JobLibrary {
       runners = await Promise.all(
         Array.from({ length: c.workers }, () =>
           run({
-            connectionString: ctx.targetUrl,
+            // Named for the run, so the telemetry counts the pool's connections as the run's.
+            connectionString: withApplicationName(ctx.targetUrl, libraryApplicationName(ctx.schema)),
             schema: schemaName(),
             concurrency: c.concurrency,
             maxPoolSize: c.concurrency + 1,

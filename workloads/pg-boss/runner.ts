@@ -5,7 +5,7 @@
 // the load on timers the run does not measure, and a run's queue lives for minutes.
 import { PgBoss } from "pg-boss";
 import type pg from "pg";
-import type { TargetClient } from "../../runner/core";
+import { libraryApplicationName, type TargetClient } from "../../runner/core";
 import type { JobPayload } from "../job-library/ledger";
 import { type JobLibrary, jobLibraryModule } from "../job-library/run";
 import type { WorkloadContext } from "../runtime";
@@ -31,7 +31,8 @@ function library(ctx: WorkloadContext<Config>): JobLibrary {
     supervise: false,
     schedule: false,
     max: c.localConcurrency + 2,
-    application_name: "pgbb pg-boss",
+    // Named for the run, so the telemetry counts its pool's connections as the run's.
+    application_name: libraryApplicationName(ctx.schema),
     useListenNotify: c.notify,
   });
   /** The run's pg-boss for sending and working, started on first use (a part of a run never runs setup). */

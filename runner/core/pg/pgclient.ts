@@ -26,6 +26,20 @@ export const SESSION_SETTINGS: [string, string][] = [
   ["standard_conforming_strings", "on"],
 ];
 
+/**
+ * The application_name a queue library's own pool gives its connections (its workers open them, not the engine): the
+ * run's schema in it, so the telemetry counts them as the run's backends (runner/telemetry/collector.ts) and no other
+ * run's, and pg_stat_activity says whose they are.
+ */
+export const libraryApplicationName = (schemaName: string): string => `pgbb ${schemaName.replace(/"/g, "")} pool`.slice(0, 63);
+
+/** `url` with its application_name set (a library that takes a connection string rather than a name). */
+export function withApplicationName(url: string, name: string): string {
+  const u = new URL(url);
+  u.searchParams.set("application_name", name);
+  return u.toString();
+}
+
 export interface TargetClient {
   client: pg.Client;
   /** Backend pid, to cancel an in-flight query from the admin connection. */
