@@ -13,6 +13,7 @@ import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
 import { type Capabilities, type Counters, countBackends, counterRates, lockWaitsOf, numeric, readingSql } from "./reading";
 import { hiddenStandbysNote, replicationOf } from "./replication";
+import { type TableSizes, TableSizeReader } from "./sizes";
 import { WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
@@ -72,6 +73,8 @@ export class TelemetryCollector {
   private host?: HostProbe;
   private clientProbe?: ClientProbe;
   private waits?: WaitSampler;
+  /** The run's tables' sizes, read between readings on this connection without waiting on a lock (./sizes.ts). */
+  private sizes?: TableSizeReader;
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
   readonly info: TelemetryInfo;
@@ -83,6 +86,7 @@ export class TelemetryCollector {
     this.opts = opts;
     this.host = host;
     if (opts.client !== false) this.clientProbe = new ClientProbe();
+    if (opts.schema) this.sizes = new TableSizeReader(conn.client, opts.schema);
   }
 
   /** Connects, decides what it can see, takes the baseline reading and starts sampling. */
@@ -273,6 +277,21 @@ export class TelemetryCollector {
     }
   }
 
+  /**
+   * The run's tables' sizes as last read (about a reading ago), and a new reading started for the next sample: after
+   * this reading's round trip, so it never delays one. Sizes the role cannot read are named once in info.missing.
+   */
+  private tableSizes() {
+    const r = this.sizes;
+    if (!r) return undefined;
+    void r.refresh();
+    if (r.failed) {
+      this.info.missing.push(r.failed);
+      this.sizes = undefined;
+    }
+    return r.latest;
+  }
+
   /** One reading: rates since the previous one; `emit` false takes the baseline only. */
   private async sample(emit: boolean): Promise<TelemetrySample | undefined> {
     const pids = [...(this.opts.runPids?.() ?? [])].filter((p) => Number.isInteger(p) && p > 0);
@@ -285,6 +304,7 @@ export class TelemetryCollector {
     ];
     const [activity, misc, wal, cp, db, tables] = results.map((r) => r.rows);
     const at = clock();
+    const sizes = this.tableSizes();
     const sec = (at - this.prevAt) / 1000;
     const backends = countBackends(activity, new Set([this.waits?.backendPid]));
     // The wait sampler's readings of the interval when it runs, even none (a slowed sampler may take no reading
@@ -326,7 +346,7 @@ export class TelemetryCollector {
       ...(backends.holder ? { xminHolder: backends.holder } : {}),
       ...(xminAge !== undefined ? { xminAgeXids: xminAge } : {}),
       ...(backends.oldestXact !== undefined ? { oldestXactSec: backends.oldestXact } : {}),
-      ...counterRates(counters, prev, sec, this.caps, tables?.[0]),
+      ...withSizes(counterRates(counters, prev, sec, this.caps, tables?.[0]), sizes),
       ...(host ? { host } : {}),
       ...(client ? { client } : {}),
       ...this.replication(m.replication),
@@ -336,4 +356,9 @@ export class TelemetryCollector {
     if (this.ring.length > (this.opts.keep ?? 600)) this.ring.shift();
     return s;
   }
+}
+
+/** The run's tables' row with their sizes, when both were read. */
+function withSizes<T extends { tables?: TelemetrySample["tables"] }>(rates: T, sizes: TableSizes | undefined): T {
+  return rates.tables && sizes ? { ...rates, tables: { ...rates.tables, ...sizes } } : rates;
 }
