@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { RunSummary } from "../lib/measurement/summary";
+import { telemetryText } from "../lib/telemetry/report";
 import { startTestServer } from "../lib/testing";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { type EngineOptions, type EngineSample, runWorkload } from "./engine";
@@ -49,6 +50,13 @@ describe("a long run's window", () => {
     assert.ok(reached >= 0, "the samples' readings reach the count");
     assert.ok(measured.length - 1 - reached <= 2, `${measured.length - 1 - reached} measured seconds after the count was reached`);
     assert.ok(summary.verification.ok, "every message accounted for");
+    // The window's sizes, first and last, as the CLI's summary says them (the run page charts every reading's).
+    const tb = summary.telemetry!.window!.tables!;
+    assert.ok(tb.tableBytesStart! >= 8192 && tb.tableBytesEnd! >= 8192 && tb.indexBytesEnd! >= 8192, JSON.stringify(tb));
+    assert.match(
+      telemetryText(summary.telemetry!),
+      /the run's tables: .*autovacuum .*; tables [\d.]+ [KMG]iB → [\d.]+ [KMG]iB, indexes [\d.]+ [KMG]iB → [\d.]+ [KMG]iB/,
+    );
   });
 
   test("runs to its cap when the autovacuum runs do not come, and the summary says how many did", async () => {

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
+import { WindowAccumulator } from "../../lib/telemetry/window";
 import { testDatabase } from "../../lib/testing";
 import { TelemetryCollector } from "./collector";
 import { SIZE_LOCK_TIMEOUT_MS, TableSizeReader } from "./sizes";
@@ -92,6 +93,11 @@ describe("the run's tables' size", () => {
         }
       });
       assert.equal(c.failed, undefined);
+      // The window keeps the first and last sizes its readings had.
+      const acc = new WindowAccumulator();
+      for (const s of c.samples()) acc.add(s);
+      const tb = acc.result()!.tables!;
+      assert.deepEqual([tb.tableBytesEnd, tb.indexBytesEnd], [s1.tables!.tableBytes, s1.tables!.indexBytes]);
     } finally {
       await c.stop();
     }
