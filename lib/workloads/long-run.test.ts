@@ -2,6 +2,7 @@
 // and a long-run preset on every queue-like workload that parses as the window the issue asks for.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { knobsLabel } from "../runs/format";
 import { presetById, WorkloadConfig } from "./config";
 import { LONG_RUN, longRunConfigProblem, longRunEnded, longRunNote, longRunOf, longRunRunProblem } from "./long-run";
 
@@ -45,6 +46,12 @@ describe("a long run's end", () => {
     assert.match(longRunRunProblem({ durationSeconds: 60, untilAutovacuums: 3, processes: 2 }, true)!, /runs in one process.*set processes to 1/);
     assert.equal(longRunRunProblem({ durationSeconds: 60, processes: 2 }, false), null, "not a long run: nothing to refuse");
   });
+});
+
+test("a long run's knob in words, beside the workload's own: its count, its minimum, the duration its cap", () => {
+  const c = WorkloadConfig.parse(presetById("queue-long-run")!.config);
+  assert.match(knobsLabel(c), /3,600 s measured · until 3 autovacuum runs, at least 15 min \(the duration its cap\)/);
+  assert.doesNotMatch(knobsLabel(WorkloadConfig.parse({ kind: "queue" })), /autovacuum/);
 });
 
 describe("the long-run presets", () => {

@@ -74,6 +74,14 @@ export function longRunNote(l: LongRun, o: { elapsedSeconds: number; autovacuums
     : `long run: the ${minutes(l.capSeconds)} cap was reached before the ${minutes(l.minSeconds)} minimum, with ${had} (${asked})`;
 }
 
+/** A long run's knob in words, beside the workload's own ("3,600 s measured" is then its cap): "until 3 autovacuum
+ *  runs, at least 15 min"; none for a window that runs its duration. */
+export function longRunWords(c: LongRunFields): string[] {
+  const l = longRunOf(c);
+  if (!l) return [];
+  return [`until ${runs(l.untilAutovacuums)}${l.minSeconds > 0 ? `, at least ${minutes(l.minSeconds)}` : ""} (the duration its cap)`];
+}
+
 /** The long-run preset of a workload: its `config` (a moderate rate: an hour of unthrottled writes could fill a
  *  disk) at the long-run window. */
 export function longRunPreset<K extends string, C extends Record<string, unknown>>(kind: K, title: string, what: string, config: C) {
