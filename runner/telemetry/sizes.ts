@@ -29,8 +29,9 @@ export class TableSizeReader {
   private reading = false;
   /** Set when sizes cannot be read at all (a privilege missing): no more readings, the reason for info.missing. */
   failed?: string;
-  /** Readings refused by a lock (the last sizes kept). */
+  /** Readings refused by a lock (the last sizes kept), and the server's words for the last refusal. */
   refused = 0;
+  lastRefusal?: string;
 
   constructor(
     private readonly client: pg.Client,
@@ -73,6 +74,7 @@ export class TableSizeReader {
     const code = (err as { code?: string }).code;
     if (code === LOCK_NOT_AVAILABLE || code === UNDEFINED_TABLE) {
       this.refused++;
+      this.lastRefusal = (err as Error).message;
       return;
     }
     // A lost connection is the collector's to report; anything else the server refused stops the size readings.
