@@ -43,7 +43,7 @@ export function TableSizeCard({ frame }: { frame: RunTimeline & { points: Point[
       table={() => ({
         columns: ["t (s)", "table bytes", "index bytes", "autovacuum runs so far"],
         rows: rows.map((r) => [fmtT(r.t ?? 0), dash(r.tableBytes, bytesText), dash(r.indexBytes, bytesText), String(r.autovacuums)]),
-        note: "Sizes as last read before each reading; a reading a lock refused (a table locked by another session) repeats the one before.",
+        note: "Sizes as last read before each reading (they are read every 5 s); a size reading a lock refused (a table locked by another session) leaves the one before.",
       })}
     >
       {(aria) => (

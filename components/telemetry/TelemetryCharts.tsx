@@ -109,6 +109,7 @@ export function TelemetryCharts({
         <span className="hint" data-testid="telemetry-cost">
           sampled once a second on a connection of its own; its cost: {dec(cost.statementsPerSec)} statements/s on the target in one round trip,{" "}
           {dec(cost.msMean, 2)} ms per reading (max {dec(cost.msMax, 2)} ms)
+          {points.some((p) => p.telemetry.tables?.tableBytes !== undefined) && "; the tables' sizes: two round trips more every 5 s"}
         </span>
       </h2>
       <div className="grid grid-2">

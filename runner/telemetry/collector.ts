@@ -13,7 +13,7 @@ import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
 import { type Capabilities, type Counters, countBackends, counterRates, lockWaitsOf, numeric, readingSql } from "./reading";
 import { hiddenStandbysNote, replicationOf } from "./replication";
-import { type TableSizes, TableSizeReader } from "./sizes";
+import { SIZE_EVERY_READINGS, type TableSizes, TableSizeReader } from "./sizes";
 import { WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
@@ -75,6 +75,8 @@ export class TelemetryCollector {
   private waits?: WaitSampler;
   /** The run's tables' sizes, read between readings on this connection without waiting on a lock (./sizes.ts). */
   private sizes?: TableSizeReader;
+  /** Readings taken, the baseline's included (sizes are read after every SIZE_EVERY_READINGS-th). */
+  private readings = 0;
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
   readonly info: TelemetryInfo;
@@ -278,13 +280,13 @@ export class TelemetryCollector {
   }
 
   /**
-   * The run's tables' sizes as last read (about a reading ago), and a new reading started for the next sample: after
-   * this reading's round trip, so it never delays one. Sizes the role cannot read are named once in info.missing.
+   * The run's tables' sizes as last read (at most SIZE_EVERY_READINGS readings ago), and every SIZE_EVERY_READINGS-th
+   * reading a new size reading started for the samples after it: after this reading's round trip, so it never delays one. Sizes the role cannot read are named once in info.missing.
    */
   private tableSizes() {
     const r = this.sizes;
     if (!r) return undefined;
-    void r.refresh();
+    if (this.readings++ % SIZE_EVERY_READINGS === 0) void r.refresh();
     if (r.failed) {
       this.info.missing.push(r.failed);
       this.sizes = undefined;

@@ -19,6 +19,9 @@ export interface TableSizes {
 const LOCK_NOT_AVAILABLE = "55P03";
 /** undefined_table: a table dropped between listing and locking it. */
 const UNDEFINED_TABLE = "42P01";
+/** Sizes are read after every this many readings (5 s at one a second): two round trips more on the telemetry's
+ *  connection each time, which a run's growth over minutes does not need every second. */
+export const SIZE_EVERY_READINGS = 5;
 /** How long the size reading waits for an index's or a TOAST table's lock at most. */
 export const SIZE_LOCK_TIMEOUT_MS = 100;
 
