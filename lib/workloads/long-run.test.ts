@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { knobsLabel } from "../runs/format";
 import { presetById, WorkloadConfig } from "./config";
+import { partsProblem } from "./parts";
 import { LONG_RUN, longRunConfigProblem, longRunEnded, longRunNote, longRunOf, longRunRunProblem } from "./long-run";
 
 const long = longRunOf({ durationSeconds: 3600, untilAutovacuums: 3, minDurationSeconds: 900 })!;
@@ -43,8 +44,11 @@ describe("a long run's end", () => {
     assert.ok(WorkloadConfig.safeParse({ kind: "queue", durationSeconds: 60, untilAutovacuums: 3, minDurationSeconds: 900 }).success);
     assert.equal(longRunEnded(longRunOf({ durationSeconds: 60, untilAutovacuums: 3, minDurationSeconds: 900 })!, 60, 5), false);
     assert.match(longRunRunProblem({ durationSeconds: 60, untilAutovacuums: 3 }, false)!, /needs the server telemetry/);
-    assert.match(longRunRunProblem({ durationSeconds: 60, untilAutovacuums: 3, processes: 2 }, true)!, /runs in one process.*set processes to 1/);
-    assert.equal(longRunRunProblem({ durationSeconds: 60, processes: 2 }, false), null, "not a long run: nothing to refuse");
+    assert.equal(longRunRunProblem({ durationSeconds: 60 }, false), null, "not a long run: nothing to refuse");
+    // Over processes: refused where every split is (the form, the API, the engine), under the processes field.
+    const split = WorkloadConfig.parse({ kind: "queue", durationSeconds: 60, untilAutovacuums: 3, processes: 2 });
+    assert.match(partsProblem(split)!, /a long run \(until autovacuums\) runs in one process.*set processes to 1 \(it is 2\)/);
+    assert.equal(partsProblem({ ...split, processes: 1 }), null);
   });
 });
 

@@ -42,13 +42,17 @@ export function longRunConfigProblem(c: Omit<LongRunFields, "durationSeconds">):
   return null;
 }
 
-/** Why the engine cannot run this long run as asked (it needs the telemetry's count, in one process), or null. */
-export function longRunRunProblem(c: LongRunFields & { processes?: number }, telemetry: boolean): string | null {
-  if (c.untilAutovacuums === undefined) return null;
-  if (!telemetry) return "a long run (until autovacuums) needs the server telemetry, which counts the autovacuum runs: run it with telemetry on";
-  if ((c.processes ?? 1) > 1)
-    return `a long run (until autovacuums) runs in one process, whose telemetry ends the window: set processes to 1 (it is ${c.processes})`;
-  return null;
+/** Why the engine cannot run this long run: it needs the telemetry, which counts the autovacuum runs; or null. */
+export function longRunRunProblem(c: LongRunFields, telemetry: boolean): string | null {
+  if (c.untilAutovacuums === undefined || telemetry) return null;
+  return "a long run (until autovacuums) needs the server telemetry, which counts the autovacuum runs: run it with telemetry on";
+}
+
+/** Why a long run cannot be split over runner processes (lib/workloads/parts.ts partsProblem: the form, the API and
+ *  the engine ask it): its window ends on the one process's telemetry. */
+export function longRunPartsProblem(c: LongRunFields & { processes?: number }): string | null {
+  if (c.untilAutovacuums === undefined || (c.processes ?? 1) <= 1) return null;
+  return `a long run (until autovacuums) runs in one process, whose telemetry ends the window: set processes to 1 (it is ${c.processes})`;
 }
 
 /** "45 s" under two minutes, "16.4 min" from there. */
