@@ -259,3 +259,16 @@ test("--replicas N [--replica-delay D]: standbys of the embedded replicated targ
     assert.match(error(["pubsub", "--replicas", "2", "--replica-delay", bad]), /^--replica-delay expects a delay each way with its unit/, bad);
   assert.match(error(["pubsub", "--replica-delay", "1ms"]), /^--replica-delay applies to the embedded replicated target: add --replicas N/);
 });
+
+test("a long run on the command line: --until-autovacuums N, --min-duration, -duration its cap; the preset's, and its command back", () => {
+  const o = run(["queue", "--until-autovacuums", "3", "--min-duration", "15m", "-duration", "1h"]);
+  const c = o.config as { untilAutovacuums?: number; minDurationSeconds?: number; durationSeconds: number };
+  assert.deepEqual([c.untilAutovacuums, c.minDurationSeconds, c.durationSeconds], [3, 900, 3600]);
+  const p = run(["--preset", "pg-boss-long-run"]).config as typeof c;
+  assert.deepEqual([p.untilAutovacuums, p.minDurationSeconds, p.durationSeconds], [3, 900, 3600]);
+  const cmd = toCliCommand(WorkloadConfig.parse(o.config));
+  assert.match(cmd, /--until-autovacuums 3/);
+  assert.match(cmd, /--min-duration (900|15m)/);
+  assert.doesNotMatch(toCliCommand(WorkloadConfig.parse({ kind: "queue" })), /autovacuums|min-duration/, "absent: not named");
+  assert.match(error(["queue", "--min-duration", "1m"]), /Minimum duration only applies with Until autovacuums/);
+});

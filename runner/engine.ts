@@ -9,6 +9,7 @@
 import type { RunSummary } from "../lib/measurement/summary";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import { partsProblem } from "../lib/workloads/parts";
+import { longRunRunProblem } from "../lib/workloads/long-run";
 import { runnerOf } from "../workloads/runners";
 import { drainLimitOf, loadHere } from "./local-load";
 import { coordinate } from "./parts/coordinator";
@@ -31,6 +32,8 @@ export async function runWorkload(config: WorkloadConfig, targetUrl: string, opt
   // Over several processes each part owns a whole piece of the load: a config that cannot be split is refused first.
   const unsplittable = partsProblem(config);
   if (unsplittable) throw new Error(unsplittable);
+  const longRun = longRunRunProblem(config, opts.telemetry !== false);
+  if (longRun) throw new Error(longRun);
   if (opts.signal?.aborted) throw new RunCancelled();
   // Every connection of the run starts with its session settings (synchronous_commit): they ride on the URL.
   const ctx = newRunContext(config, await runnerOf(config), withSessionSettings(targetUrl, sessionSettingsOf(config)), opts);

@@ -9,6 +9,8 @@ import { paceInputOf } from "../lib/telemetry/pace-rules";
 import type { TelemetrySample } from "../lib/telemetry/shape";
 import type { ClientInput } from "../lib/telemetry/verdict";
 import { definitionOf, MAX_DRAIN_SECONDS, pacingOf } from "../lib/workloads/config";
+import { type LongRun, longRunEnded, longRunNote, longRunOf } from "../lib/workloads/long-run";
+import type { WorkloadRun } from "../workloads/runtime";
 import { runLoad, type SecondsOut } from "./load";
 import { ownTimeline } from "./load-timeline";
 import { RunnerLoadMeter } from "./load-meter";
@@ -50,6 +52,9 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
   const meter = new RunnerLoadMeter();
   ctx.meter = meter;
   const phases = phaseDriverOf(ctx);
+  // A long run's window ends on the telemetry's count of autovacuum runs (the engine refused one without telemetry).
+  const longRunEnd = longRunOf(config);
+  const longRun = longRunEnd && ctx.telemetry ? longRunWatch(longRunEnd, ctx.telemetry) : undefined;
   const load = await runLoad({
     ...{ config, run, stats, pacer, meter, schedule, control, readers },
     writers: ctx.clients.slice(0, nWriters),
@@ -66,7 +71,7 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
       if (p === "draining") void phases?.stop();
     },
     onStart: (atMs) => phases?.start(atMs),
-    ...(run.finished ? { measureUntil: () => run.finished!() } : {}),
+    ...measureUntilOf(run, longRun),
     busyWaitForTest: opts.busyWaitForTest,
   }).finally(() => phases?.stop());
   await ctx.sampleChain;
@@ -75,7 +80,8 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
   return {
     summarize: (verification, unreadAtEnd) =>
       ownSummary({
-        ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, runNotes: run.notes, schedule },
+        ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, schedule },
+        runNotes: [...run.notes, ...(longRun ? [longRun.note(stats.measuredSeconds())] : [])],
         ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd, phases: phaseReports },
         ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length) } : {}),
       }),
@@ -88,6 +94,24 @@ function phaseDriverOf(ctx: RunContext): PhaseDriver | null {
   if (!phases.length) return null;
   const { config, targetUrl, schemaName, stats, log, control } = ctx;
   return new PhaseDriver({ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, log });
+}
+
+/** The window's early end: the workload's own (a drain that finished), or a long run's autovacuum runs. */
+function measureUntilOf(run: WorkloadRun, longRun: LongRunWatch | undefined): { measureUntil?: () => boolean } {
+  const ends = [run.finished?.bind(run), longRun?.ended].filter((f): f is () => boolean => f !== undefined);
+  return ends.length ? { measureUntil: () => ends.some((f) => f()) } : {};
+}
+
+type LongRunWatch = ReturnType<typeof longRunWatch>;
+
+/** A long run's end (lib/workloads/long-run.ts) on the telemetry's count of autovacuum runs since the window began. */
+function longRunWatch(l: LongRun, telemetry: TelemetryRecorder) {
+  let startedAt: number | undefined;
+  return {
+    // Asked every 50 ms of the measured window, from its first instant (runner/load.ts LoadPhases.run): the first ask is its start.
+    ended: () => longRunEnded(l, (clock() - (startedAt ??= clock())) / 1000, telemetry.autovacuumsMeasured),
+    note: (measuredSeconds: number) => longRunNote(l, { elapsedSeconds: measuredSeconds, autovacuums: telemetry.autovacuumsMeasured }),
+  };
 }
 
 /**

@@ -29,6 +29,7 @@ export const SLOW_FIRST = [
   "workloads/exercise/exercise-1.test.ts",
   "workloads/exercise/exercise-2.test.ts",
   "workloads/exercise/exercise-3.test.ts",
+  "runner/long-run.test.ts",
 ];
 
 /**

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BACKOFF_MODES, type BackoffMode } from "../lib/backoff";
 import { PHASE_DOES, PHASE_KINDS, parsePhases, phasesText } from "../lib/phases/shape";
 import { SYNC_COMMIT_LEVELS, SYNC_COMMIT_WAITS } from "../lib/sync-commit";
+import { longRunConfigProblem, type LongRunFields } from "../lib/workloads/long-run";
 import type { FieldDef, FieldGroup, MetricModel, Pacing, RateKnob } from "./types";
 
 /** "1,800 s", "1 msg", "100 msgs": a number as a message shows it, with the field's unit. */
@@ -105,9 +106,20 @@ export function paramsObject<K extends string, F extends FieldDef>(kind: K, fiel
   const shape: Record<string, z.ZodType> = { kind: z.literal(kind) };
   for (const f of fields) shape[f.name] = fieldSchema(f);
   const names = fields.map((f) => f.name).join(", ");
-  return z.strictObject(shape, {
+  const object = z.strictObject(shape, {
     error: (iss) => (iss.code === "unrecognized_keys" ? `is not a field of a ${kind} workload (its fields: kind, ${names})` : undefined),
-  }) as unknown as z.ZodType<{ kind: K } & FieldsOutput<F>, { kind: K } & FieldsInput<F>>;
+  });
+  // A long run's minimum needs its autovacuum count (lib/workloads/long-run.ts), in every workload with timingFields.
+  const checked = fields.some((f) => f.name === "untilAutovacuums")
+    ? object.superRefine(
+        (c, ctx) => {
+          const p = longRunConfigProblem(c as unknown as LongRunFields);
+          if (p) ctx.addIssue({ code: "custom", path: [p.path], message: p.message });
+        },
+        whenValid("untilAutovacuums", "minDurationSeconds"),
+      )
+    : object;
+  return checked as unknown as z.ZodType<{ kind: K } & FieldsOutput<F>, { kind: K } & FieldsInput<F>>;
 }
 
 /** What a field says of itself: its name, the form's label, unit and hint. */
@@ -186,6 +198,38 @@ export const durationField = intField(
   },
 );
 
+// A long run (issue 32, lib/workloads/long-run.ts): the measured window ends early, once the run's tables have had this
+// many autovacuum runs (the telemetry's pg_stat_user_tables.autovacuum_count) and the minimum below has passed;
+// durationSeconds is then its cap. Absent: the window runs its duration.
+export const untilAutovacuumsField = field({
+  name: "untilAutovacuums",
+  label: "Until autovacuums",
+  unit: "runs",
+  hint: "end the window once autovacuum has run this often on the run's tables (the duration is then the cap); blank: run the whole duration",
+  control: "int",
+  min: 1,
+  max: 1000,
+  group: "timing",
+  cli: {
+    flag: "until-autovacuums",
+    ours: true,
+    help: "end the measured window once autovacuum has run N times on the run's tables and --min-duration has passed; -duration is then the cap",
+  },
+});
+
+// The shortest a window with untilAutovacuums runs, however soon the autovacuums came (the long-run preset: 15 min).
+export const minDurationField = field({
+  name: "minDurationSeconds",
+  label: "Minimum duration",
+  unit: "s",
+  hint: "with Until autovacuums: the window runs at least this long; blank: no minimum",
+  control: "int",
+  min: 1,
+  max: 24 * 3600,
+  group: "timing",
+  cli: { flag: "min-duration", ours: true, duration: true, help: "with --until-autovacuums: the shortest measured window (e.g. 15m)" },
+});
+
 // Samples are always taken every second; this is only the CLI's live line.
 export const reportIntervalField = intField(
   { name: "reportIntervalSeconds", label: "CLI report interval", unit: "s", hint: "the CLI's live line; the browser always gets every second" },
@@ -258,9 +302,18 @@ export const phasesField = field({
   compareLabel: "Phases",
 });
 
-/** Warm-up, measured window, the CLI's report interval, the runner processes, the sessions' synchronous_commit and the
- *  run's phases: the fields every workload has. */
-export const timingFields = [warmupField, durationField, reportIntervalField, processesField, synchronousCommitField, phasesField];
+/** Warm-up, measured window (and a long run's end: until autovacuums, its minimum), the CLI's report interval, the
+ *  runner processes, the sessions' synchronous_commit and the run's phases: the fields every workload has. */
+export const timingFields = [
+  warmupField,
+  durationField,
+  untilAutovacuumsField,
+  minDurationField,
+  reportIntervalField,
+  processesField,
+  synchronousCommitField,
+  phasesField,
+];
 
 /** The fields every message workload has besides its own: write limit, payload and timing. */
 export const sharedFields = [throttleField, payloadField, ...timingFields];

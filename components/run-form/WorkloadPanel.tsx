@@ -75,7 +75,8 @@ function WindowChoice({ long, values, setWindow }: { long: Preset; values: FormV
       </label>
       <label>
         <input type="radio" name="window" checked={values.durationSeconds === String(longFull)} onChange={() => setWindow(longFull)} />
-        Full published length: {fmtDuration(longFull)}
+        {/* A long run's preset (lib/workloads/long-run.ts) publishes nothing: its length is its cap. */}
+        {long.referenceId ? "Full published length" : "Full length, at most"}: {fmtDuration(longFull)}
       </label>
     </fieldset>
   );

@@ -51,7 +51,7 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
   for (const f of fieldsOf(kind)) {
     if (f.derivedFrom) continue;
     const v = (values[f.name] ?? "").trim();
-    if (v === "" && isOptionalChoice(f)) continue; // a blank choice of an optional field: left out, as the API takes it
+    if (v === "" && isOptional(f)) continue; // a blank optional field: left out, as the API takes it
     out[f.name] = f.control === "bool" ? v === "true" : f.control === "select" || f.control === "text" ? v : DECIMAL.test(v) ? Number(v) : v;
   }
   return out as WorkloadInput;
@@ -60,6 +60,9 @@ export function toInput(kind: string, values: FormValues): WorkloadInput {
 /** A choice or a text the config may leave out (no default: the synchronous commit's "the server's own", no phases):
  *  the form offers it blank, and blank leaves it out. */
 export const isOptionalChoice = (f: FieldDef) => (f.control === "select" || f.control === "text") && f.default === undefined;
+/** A field the config may leave out: an optional choice or text, or a number with no default (a long run's "until
+ *  autovacuums" and its minimum, lib/workloads/long-run.ts): blank in the form means absent. */
+const isOptional = (f: FieldDef) => isOptionalChoice(f) || (f.control === "int" && f.default === undefined);
 
 /**
  * The form's input checked as the API checks it (lib/targets/launch.ts): the schema, then whether the workload

@@ -1,7 +1,7 @@
 "use client";
 // What the server was doing, second by second, beside the client's charts and on the same time axis (the
 // caller passes its x axis and its warm-up/drain shading): the run's connections by what they waited on, WAL
-// rate and sync time, commits, the run's tables' dead tuples, CPU (the server's processes, the host, the
+// rate and sync time, commits, the run's tables' dead tuples and size (./TableSizeCard.tsx), CPU (the server's processes, the host, the
 // runner), and the standbys' lag when the target had any (./ReplicationCharts.tsx). Drawn from the telemetry each
 // sample carries; a run recorded without telemetry shows nothing here.
 import { useMemo, type ReactNode } from "react";
@@ -12,6 +12,7 @@ import { fmtRate } from "@/lib/runs/format";
 import { type ChartAria, ChartCard } from "../charts/ChartCard";
 import { type RunTimeline, TimeFrame } from "../charts/TimeFrame";
 import { ReplicationCard } from "./ReplicationCharts";
+import { TableSizeCard } from "./TableSizeCard";
 
 /** One sample's telemetry at its place on the run's time axis (seconds since the load started). */
 export interface TelemetryPoint {
@@ -108,6 +109,7 @@ export function TelemetryCharts({
         <span className="hint" data-testid="telemetry-cost">
           sampled once a second on a connection of its own; its cost: {dec(cost.statementsPerSec)} statements/s on the target in one round trip,{" "}
           {dec(cost.msMean, 2)} ms per reading (max {dec(cost.msMax, 2)} ms)
+          {points.some((p) => p.telemetry.tables?.tableBytes !== undefined) && "; the tables' sizes: two round trips more every 5 s"}
         </span>
       </h2>
       <div className="grid grid-2">
@@ -115,6 +117,7 @@ export function TelemetryCharts({
         <WalCard frame={frame} />
         <CommitsCard frame={frame} />
         <TablesCard frame={frame} />
+        <TableSizeCard frame={frame} />
         <CpuCard frame={frame} info={info} />
         <ReplicationCard frame={frame} synchronousCommit={info?.synchronousCommit} />
       </div>

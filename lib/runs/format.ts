@@ -1,6 +1,7 @@
 // Formatting shared by the run pages, the runs list and the compare view. Pure functions, safe in the browser.
 import { fmtBytes } from "../../workloads/fields";
 import { definitionOf, type WorkloadConfig } from "../workloads/config";
+import { longRunWords } from "../workloads/long-run";
 
 export { fmtBytes };
 export { fmtChange, fmtLatencies, fmtLatency, fmtMs, fmtPercent } from "./numbers";
@@ -8,12 +9,13 @@ export { fmtChange, fmtLatencies, fmtLatency, fmtMs, fmtPercent } from "./number
 /**
  * A run's knobs in words, one part per knob, for the runs list, the run page and the CLI: the workload's own
  * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1,800 s measured"],
- * then the sessions' synchronous_commit when the run set it (a field every workload has).
+ * then a long run's end (lib/workloads/long-run.ts) and the sessions' synchronous_commit when the run set them (fields
+ * every workload has).
  */
 export function knobsParts(c: WorkloadConfig | null): string[] {
   if (!c) return [];
   const sync = (c as { synchronousCommit?: string }).synchronousCommit;
-  return [...definitionOf(c).describe(c), ...(sync ? [`synchronous_commit ${sync}`] : [])];
+  return [...definitionOf(c).describe(c), ...longRunWords(c), ...(sync ? [`synchronous_commit ${sync}`] : [])];
 }
 
 export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).join(" · ");

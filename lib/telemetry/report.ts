@@ -69,6 +69,13 @@ export function evidenceText(e: Evidence): string {
 
 export const bytesRate = (b: number) => `${bytesText(b)}/s`;
 
+/** "; tables 1.2 MiB → 3.4 MiB, indexes 256 KiB → 1 MiB": how the run's tables grew over the window, when read. */
+function sizeWords(t: NonNullable<TelemetryWindow["tables"]>): string {
+  const { tableBytesStart: t0, tableBytesEnd: t1, indexBytesStart: i0, indexBytesEnd: i1 } = t;
+  if (t0 === undefined || t1 === undefined || i0 === undefined || i1 === undefined) return "";
+  return `; tables ${bytesText(t0)} → ${bytesText(t1)}, indexes ${bytesText(i0)} → ${bytesText(i1)}`;
+}
+
 /** What the server did over the window, one line per part that was measured. */
 export function windowLines(w: TelemetryWindow): string[] {
   const out: string[] = [];
@@ -93,7 +100,7 @@ export function windowLines(w: TelemetryWindow): string[] {
     );
   if (w.tables)
     out.push(
-      `the run's tables: dead tuples ${int(w.tables.deadTuplesStart)} → ${int(w.tables.deadTuplesEnd)} (${dec(w.tables.deadTuplesSlopePerSec)}/s), ${w.tables.autovacuumRuns} autovacuum and ${w.tables.autoanalyzeRuns} autoanalyze runs`,
+      `the run's tables: dead tuples ${int(w.tables.deadTuplesStart)} → ${int(w.tables.deadTuplesEnd)} (${dec(w.tables.deadTuplesSlopePerSec)}/s), ${w.tables.autovacuumRuns} autovacuum and ${w.tables.autoanalyzeRuns} autoanalyze runs${sizeWords(w.tables)}`,
     );
   if (w.oldestXactSecMax !== undefined || w.xminAgeXidsMax !== undefined) {
     // What was not measured says so: a 0 would read as "no open transaction".
@@ -243,6 +250,8 @@ export const TELEMETRY_CSV: { name: string; value: (t: TelemetrySample) => numbe
   { name: "pg_dead_tuples", value: (t) => t.tables?.deadTuples },
   { name: "pg_live_tuples", value: (t) => t.tables?.liveTuples },
   { name: "pg_autovacuum_runs", value: (t) => t.tables?.autovacuumRuns },
+  { name: "pg_table_bytes", value: (t) => t.tables?.tableBytes },
+  { name: "pg_index_bytes", value: (t) => t.tables?.indexBytes },
   { name: "pg_xmin_age", value: (t) => t.xminAgeXids },
   { name: "pg_oldest_xact_s", value: (t) => t.oldestXactSec },
   { name: "host_cpu_pct", value: (t) => t.host?.cpuBusyPct },

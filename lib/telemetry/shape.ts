@@ -69,6 +69,11 @@ export type DatabaseRates = z.infer<typeof DatabaseRates>;
 export const TableStats = z.object({
   liveTuples: z.number().int(),
   deadTuples: z.number().int(),
+  /** The tables' size (heap, TOAST, free space and visibility maps: pg_table_size) and their indexes' (pg_indexes_size),
+   *  in bytes, as last read before the sample without waiting on a lock (runner/telemetry/sizes.ts: a reading a lock
+   *  refused keeps the one before). Absent in runs recorded before issue 32. */
+  tableBytes: z.number().int().optional(),
+  indexBytes: z.number().int().optional(),
   autovacuumRuns: z.number().int(),
   autoanalyzeRuns: z.number().int(),
 });

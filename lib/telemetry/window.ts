@@ -73,6 +73,12 @@ export const TelemetryWindow = z.object({
       deadTuplesSlopePerSec: z.number(),
       autovacuumRuns: z.number().int(),
       autoanalyzeRuns: z.number().int(),
+      /** The tables' and their indexes' bytes at the window's first and last reading that had them (issue 32's long
+       *  runs: how they grew); absent when none had (runs recorded before, or sizes a lock kept from every reading). */
+      tableBytesStart: z.number().int().optional(),
+      tableBytesEnd: z.number().int().optional(),
+      indexBytesStart: z.number().int().optional(),
+      indexBytesEnd: z.number().int().optional(),
     })
     .optional(),
   host: z
@@ -199,6 +205,8 @@ export class WindowAccumulator {
   private loopMaxMs = 0;
   private cp = { n: 0, timed: 0, requested: 0, buffersCheckpoint: 0, buffersBackend: 0, backendSeen: 0 };
   private tables = { n: 0, first: 0, last: 0, max: 0, live: 0, av: 0, aa: 0, slope: new SlopeSums() };
+  /** The first and last sizes the window's readings had (runner/telemetry/sizes.ts). */
+  private sizes: { first?: Sizes; last?: Sizes } = {};
   private t0: number | undefined;
   private statements = 0;
   private overheadMs = 0;
@@ -261,6 +269,11 @@ export class WindowAccumulator {
       tb.av += s.tables.autovacuumRuns;
       tb.aa += s.tables.autoanalyzeRuns;
       tb.slope.add(t - this.t0, s.tables.deadTuples);
+      const { tableBytes, indexBytes } = s.tables;
+      if (tableBytes !== undefined && indexBytes !== undefined) {
+        this.sizes.first ??= { tableBytes, indexBytes };
+        this.sizes.last = { tableBytes, indexBytes };
+      }
     }
     this.statements += s.overhead.statements;
     this.overheadMs += s.overhead.ms;
@@ -369,6 +382,7 @@ export class WindowAccumulator {
               deadTuplesSlopePerSec: tb.slope.slope(),
               autovacuumRuns: tb.av,
               autoanalyzeRuns: tb.aa,
+              ...sizesOf(this.sizes),
             },
           }
         : {}),
@@ -389,4 +403,13 @@ export function telemetryWindow(samples: TelemetrySample[]): TelemetryWindow | u
   const acc = new WindowAccumulator();
   for (const s of samples) acc.add(s);
   return acc.result();
+}
+
+type Sizes = { tableBytes: number; indexBytes: number };
+
+/** The window's first and last sizes as its tables' fields, when a reading had them. */
+function sizesOf({ first, last }: { first?: Sizes; last?: Sizes }) {
+  return first && last
+    ? { tableBytesStart: first.tableBytes, tableBytesEnd: last.tableBytes, indexBytesStart: first.indexBytes, indexBytesEnd: last.indexBytes }
+    : {};
 }

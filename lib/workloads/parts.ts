@@ -5,6 +5,7 @@
 // add up to the whole run's (workloads/runtime.ts WorkloadRun.ledger).
 import type { WorkloadConfig } from "./config";
 import { definitionOf } from "../../workloads";
+import { longRunPartsProblem } from "./long-run";
 import type { Pacing } from "../../workloads/types";
 
 /** Part `index` of `of` (0 ≤ index < of). A run of one process has no part: it owns everything. */
@@ -48,6 +49,8 @@ export function partPacing(config: WorkloadConfig, part?: PartOfRun): Pacing {
 export function partsProblem(config: WorkloadConfig): string | null {
   const n = config.processes ?? 1;
   if (n <= 1) return null;
+  const long = longRunPartsProblem(config);
+  if (long) return long;
   const def = definitionOf(config);
   if (!def.parts) return `a ${def.title} run cannot be split over processes yet: set processes to 1`;
   const max = def.parts.max(config as never);

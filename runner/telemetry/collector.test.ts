@@ -43,6 +43,8 @@ describe("in a run", () => {
       assert.ok(s.host && s.host.cores > 0 && s.host.serverCpuCores >= 0);
       assert.ok(s.client && s.client.cpuPct >= 0);
       assert.ok(s.db && s.tables && s.checkpoints);
+      // The queue's tables and their primary keys have pages on disk from the first reading (read lock-free: ./sizes.ts).
+      assert.ok(s.tables.tableBytes! >= 8192 && s.tables.indexBytes! >= 8192, `sizes ${s.tables.tableBytes} / ${s.tables.indexBytes}`);
     }
     // The run held 4 connections (2 writers + 2 readers; the admin connection idles apart) while it loaded.
     assert.ok(

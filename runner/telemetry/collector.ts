@@ -13,6 +13,7 @@ import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
 import { type Capabilities, type Counters, countBackends, counterRates, lockWaitsOf, numeric, readingSql } from "./reading";
 import { hiddenStandbysNote, replicationOf } from "./replication";
+import { SIZE_EVERY_READINGS, type TableSizes, TableSizeReader } from "./sizes";
 import { WaitSampler, type WaitTally } from "./waits";
 
 export interface CollectorOptions {
@@ -74,6 +75,10 @@ export class TelemetryCollector {
   private waits?: WaitSampler;
   /** Backends of a queue library's pool seen in readings (findLibraryPids). */
   private readonly libraryPids = new Set<number>();
+  /** The run's tables' sizes, read between readings on this connection without waiting on a lock (./sizes.ts). */
+  private sizes?: TableSizeReader;
+  /** Readings taken, the baseline's included (sizes are read after every SIZE_EVERY_READINGS-th). */
+  private readings = 0;
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
   readonly info: TelemetryInfo;
@@ -85,6 +90,7 @@ export class TelemetryCollector {
     this.opts = opts;
     this.host = host;
     if (opts.client !== false) this.clientProbe = new ClientProbe();
+    if (opts.schema) this.sizes = new TableSizeReader(conn.client, opts.schema);
   }
 
   /** Connects, decides what it can see, takes the baseline reading and starts sampling. */
@@ -288,6 +294,21 @@ export class TelemetryCollector {
     for (const a of activity) if (a.app === name) this.libraryPids.add(Number(a.pid));
   }
 
+  /**
+   * The run's tables' sizes as last read (at most SIZE_EVERY_READINGS readings ago), and every SIZE_EVERY_READINGS-th
+   * reading a new size reading started for the samples after it: after this reading's round trip, so it never delays one. Sizes the role cannot read are named once in info.missing.
+   */
+  private tableSizes() {
+    const r = this.sizes;
+    if (!r) return undefined;
+    if (this.readings++ % SIZE_EVERY_READINGS === 0) void r.refresh();
+    if (r.failed) {
+      this.info.missing.push(r.failed);
+      this.sizes = undefined;
+    }
+    return r.latest;
+  }
+
   /** One reading: rates since the previous one; `emit` false takes the baseline only. */
   private async sample(emit: boolean): Promise<TelemetrySample | undefined> {
     const pids = this.runPids().filter((p) => Number.isInteger(p) && p > 0);
@@ -300,6 +321,7 @@ export class TelemetryCollector {
     ];
     const [activity, misc, wal, cp, db, tables] = results.map((r) => r.rows);
     const at = clock();
+    const sizes = this.tableSizes();
     const sec = (at - this.prevAt) / 1000;
     this.findLibraryPids(activity);
     const backends = countBackends(activity, new Set([this.waits?.backendPid]));
@@ -342,7 +364,7 @@ export class TelemetryCollector {
       ...(backends.holder ? { xminHolder: backends.holder } : {}),
       ...(xminAge !== undefined ? { xminAgeXids: xminAge } : {}),
       ...(backends.oldestXact !== undefined ? { oldestXactSec: backends.oldestXact } : {}),
-      ...counterRates(counters, prev, sec, this.caps, tables?.[0]),
+      ...withSizes(counterRates(counters, prev, sec, this.caps, tables?.[0]), sizes),
       ...(host ? { host } : {}),
       ...(client ? { client } : {}),
       ...this.replication(m.replication),
@@ -352,4 +374,9 @@ export class TelemetryCollector {
     if (this.ring.length > (this.opts.keep ?? 600)) this.ring.shift();
     return s;
   }
+}
+
+/** The run's tables' row with their sizes, when both were read. */
+function withSizes<T extends { tables?: TelemetrySample["tables"] }>(rates: T, sizes: TableSizes | undefined): T {
+  return rates.tables && sizes ? { ...rates, tables: { ...rates.tables, ...sizes } } : rates;
 }

@@ -20,6 +20,7 @@ export class TelemetryRecorder {
   private collector?: TelemetryCollector;
   private failedInfo?: TelemetryInfo;
   private acc = new WindowAccumulator();
+  private measuredAutovacuums = 0;
 
   private constructor() {}
 
@@ -52,12 +53,21 @@ export class TelemetryRecorder {
   tick(phase: Phase): Promise<TelemetrySample | undefined> {
     if (!this.collector) return Promise.resolve(undefined);
     const reading = this.collector.sampleNow().then((s) => {
-      if (s && phase === "measuring") this.acc.add(s);
+      if (s && phase === "measuring") {
+        this.acc.add(s);
+        this.measuredAutovacuums += s.tables?.autovacuumRuns ?? 0;
+      }
       return s;
     });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), READING_WAIT_MS)));
     return Promise.race([reading, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** Autovacuum runs of the run's tables in the measured window's readings so far: a long run ends on them
+   *  (lib/workloads/long-run.ts). A reading that came late still counts here, once it came. */
+  get autovacuumsMeasured(): number {
+    return this.measuredAutovacuums;
   }
 
   /** Stops the collector; the measured window's aggregates and the verdict. */

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { rateField } from "../dbos/fields";
 import { field, fieldTable, paramsObject, plural, timingFields } from "../fields";
+import { longRunPreset } from "../../lib/workloads/long-run";
 import { defineWorkload, type FieldDef, type MetricModel, type Pacing, type PublishedResult } from "../types";
 
 export const JOB_MODES = ["rate", "drain"] as const;
@@ -177,6 +178,7 @@ export function jobLibraryWorkload<const K extends string, const F extends Field
         description: "The vendors' mode: 20,000 no-op jobs pre-loaded, then the workers start and drain them; throughput only.",
         config: { kind: w.kind, mode: "drain", warmupSeconds: 0, ...w.presetExtras?.drain } as never,
       },
+      longRunPreset(w.kind, w.title, "200 no-op jobs/s offered over 4 enqueuers", { ...w.presetExtras?.rate }) as never,
       ...w.published.map((p) => ({ id: p.id, label: `${p.title} (published)`, description: p.loadModel, referenceId: p.id, config: p.config as never })),
     ],
     describe: (c) => [...jobParts(job(c)), w.workers(c as never)],

@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { runTimeOf } from "../../lib/run-time";
 import { plural, fieldTable } from "../fields";
+import { longRunPreset } from "../../lib/workloads/long-run";
 import { defineWorkload, type PublishedResult } from "../types";
 import {
   loadField,
@@ -138,6 +139,11 @@ export const jobqueue = defineWorkload({
       referenceId: p.id,
       config: p.config as never,
     })),
+    longRunPreset("jobqueue", "job queue", `10 producers and 5 consumers with the article's derived think time (${CALIBRATED_THINK_MS} ms)`, {
+      producers: 10,
+      consumers: 5,
+      warmupSeconds: 2,
+    }),
     {
       id: "jobqueue-preloaded",
       label: "job queue: 5 M completed jobs preloaded (our proposal)",

@@ -16,6 +16,7 @@ import {
   throttlePacing,
   throttleKnob,
 } from "../fields";
+import { longRunPreset } from "../../lib/workloads/long-run";
 import { defineWorkload } from "../types";
 
 /** The writers (global indexes) a part runs: writer w writes partition (w mod P) + 1, owned by part (w mod P) mod N. */
@@ -175,6 +176,8 @@ export const pubsub = defineWorkload({
         "4 writers, 10 partitions, 1 group of 10 readers, batches 100/100, 1 KiB, unthrottled, 30 s. (The tool's own default of 4 readers with 10 partitions is rejected by the tool itself; readers follow partitions here.)",
       config: { kind: "pubsub" },
     },
+    // 200 msg/s: the log keeps every message, so an hour at this rate is ~0.7 GiB of payload on the target.
+    longRunPreset("pubsub", "pub/sub", "4 writers, 10 partitions, 1 group of 10 readers, 1 KiB, throttled to 200 msg/s", { throttleWritesPerSec: 200 }),
     ...PUBLISHED.map(([id, title, c]) => ({
       id,
       label: `${title} (published)`,

@@ -14,6 +14,7 @@ import {
   throttleKnob,
   writersField,
 } from "../fields";
+import { longRunPreset } from "../../lib/workloads/long-run";
 import { defineWorkload, ownedCount } from "../types";
 
 const FIELDS = byGroup([
@@ -85,6 +86,7 @@ export const queue = defineWorkload({
       description: "4 writers, 4 readers, 1 KiB, unthrottled, 30 s.",
       config: { kind: "queue" },
     },
+    longRunPreset("queue", "queue", "4 writers, 4 readers, 1 KiB, throttled to 1,000 msg/s", { throttleWritesPerSec: 1000 }),
     ...PUBLISHED.map(([id, title, c]) => ({
       id,
       label: `${title} (published)`,
