@@ -2,13 +2,14 @@
 // at the load's start instant (runner/local-load.ts): each phase begins at its start and ends after its length, on the
 // clock (Node's timers fire early); the recorder keeps the seconds before, during and after each apart (spans:
 // runner/core/span.ts); the run's dead tuples and table and index size are read at each phase's start and end, on
-// a connection of the driver's own that never waits on a lock. The run's end, early or not, ends any phase still on.
+// a connection of the driver's own that never waits on a lock (../telemetry/sizes.ts). The run's end, early or not, ends any phase still on.
 import pg from "pg";
 import { type PhaseReport, type PhaseWindow, type RecoverySecond, recoveryOf, recoveryRuleText } from "../../lib/phases/report";
 import { type Phase, phaseEnd, phaseText } from "../../lib/phases/shape";
 import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads/config";
 import { clock, type Pause, type RunStats, Stopper } from "../core";
 import type { Span } from "../core/span";
+import { TableSizeReader } from "../telemetry/sizes";
 import { type Begun, begin } from "./actions";
 
 /** The rate before a phase is read over at most this long before it. */
@@ -52,6 +53,7 @@ export class PhaseDriver {
   private running: Promise<void> = Promise.resolve();
   private atMs = 0;
   private admin: pg.Client | null = null;
+  private sizes?: TableSizeReader;
 
   constructor(private readonly i: PhaseDriverInput) {}
 
@@ -80,8 +82,6 @@ export class PhaseDriver {
       this.admin = new pg.Client({ connectionString: this.i.targetUrl, application_name: "pgbb phases" });
       this.admin.on("error", () => undefined);
       await this.admin.connect();
-      // Its readings must never queue behind a lock a phase or the workload holds on the run's tables.
-      await this.admin.query("SET lock_timeout = '200ms'");
     } catch (err) {
       for (const c of this.carried) c.problem = `not carried out: the phases' connection failed (${(err as Error).message})`;
       return;
@@ -127,7 +127,7 @@ export class PhaseDriver {
     while (!this.halt.stopped && clock() < due) await this.halt.sleep(Math.max(due - clock(), 1));
   }
 
-  /** The run's tables' dead tuples and sizes now; a size left out when a lock kept it from being read at once. */
+  /** The run's tables' dead tuples and sizes now; the sizes left out when a lock kept them from being read at once. */
   private async read(): Promise<TargetReading | undefined> {
     const admin = this.admin;
     if (!admin) return undefined;
@@ -136,17 +136,13 @@ export class PhaseDriver {
         this.i.schemaName,
       ]);
       const out: TargetReading = { deadTuples: Number(dead.rows[0].dead) };
-      try {
-        const size = await admin.query<{ t: string; i: string }>(
-          `SELECT coalesce(sum(pg_table_size(c.oid)), 0) AS t, coalesce(sum(pg_indexes_size(c.oid)), 0) AS i
-           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')`,
-          [this.i.schemaName],
-        );
-        out.tableBytes = Number(size.rows[0].t);
-        out.indexBytes = Number(size.rows[0].i);
-      } catch {
-        // lock_timeout: a lock on the run's tables; the sizes are left out rather than waited for.
-      }
+      // The telemetry's own lock-free reading (NOWAIT, a short lock_timeout): a refusal keeps its last sizes, which
+      // would be the wrong ones here, so a refused reading leaves the sizes out.
+      this.sizes ??= new TableSizeReader(admin, this.i.schemaName);
+      const refused = this.sizes.refused;
+      await this.sizes.refresh();
+      const sizes = this.sizes.latest;
+      if (sizes && this.sizes.refused === refused && !this.sizes.failed) Object.assign(out, sizes);
       return out;
     } catch {
       return undefined;
