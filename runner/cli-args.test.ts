@@ -272,3 +272,17 @@ test("a long run on the command line: --until-autovacuums N, --min-duration, -du
   assert.doesNotMatch(toCliCommand(WorkloadConfig.parse({ kind: "queue" })), /autovacuums|min-duration/, "absent: not named");
   assert.match(error(["queue", "--min-duration", "1m"]), /Minimum duration only applies with Until autovacuums/);
 });
+
+test("a queue library's --drain N alone means drain mode; beside --job-mode rate it is refused, naming both", () => {
+  const alone = parseArgs(["pg-boss", "--drain", "5000"]);
+  assert.ok(alone.kind === "run", JSON.stringify(alone));
+  assert.deepEqual(
+    [alone.options.config.kind === "pg-boss" && alone.options.config.mode, (alone.options.config as { drainJobs?: number }).drainJobs],
+    ["drain", 5000],
+  );
+  const both = parseArgs(["graphile-worker", "--job-mode", "drain", "--drain", "100"]);
+  assert.equal(both.kind === "run" && (both.options.config as { mode?: string }).mode, "drain");
+  const rate = parseArgs(["pg-boss", "--job-mode", "rate", "--drain", "100"]);
+  assert.equal(rate.kind, "error");
+  assert.match(rate.kind === "error" ? rate.message : "", /--drain applies with --job-mode drain only: leave it out, or give --job-mode drain/);
+});

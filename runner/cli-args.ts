@@ -265,6 +265,15 @@ export function parseArgs(words: string[]): ParsedArgs {
       input[field] = ms;
     } else input[field] = raw; // strings (a select field's value): the schema names the allowed values
   }
+  // A flag that implies another field's value (--drain N: drain mode) sets it unless that field's flag was given too.
+  for (const f of def.fields) {
+    const implies = f.cli?.implies;
+    const other = implies && def.fields.find((x) => x.name === implies.field)?.cli?.flag;
+    if (!implies || !other || !values.has(f.cli!.flag)) continue;
+    if (!values.has(other)) input[implies.field] = implies.value;
+    else if (values.get(other) !== implies.value)
+      return err(`--${f.cli!.flag} applies with --${other} ${implies.value} only: leave it out, or give --${other} ${implies.value}`);
+  }
   // A preset's derived field (pub/sub readers) follows its source; if only the source is overridden, let it follow again.
   for (const f of def.fields)
     if (f.derivedFrom && f.cli && preset) {

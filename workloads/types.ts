@@ -41,8 +41,17 @@ export interface FieldDef {
    *  `duration`: takes 30s, 2m, 1m30s (the field in whole seconds); "ms": takes 100ms, 1s, 0 (the field in
    *  whole milliseconds). `help` is the --help text. `omitDefault`: a reproducing command names it only when it is
    *  not the default (a knob most runs leave alone, e.g. runner processes). `repeatable`: a text field's flag given once
-   *  per item (`--phase A --phase B`), the items joined by ", " in the field. Absent: no flag. */
-  cli?: { flag: string; ours?: boolean; duration?: boolean | "ms"; help: string; omitDefault?: boolean; repeatable?: boolean };
+   *  per item (`--phase A --phase B`), the items joined by ", " in the field. `implies`: giving the flag sets another
+   *  field to a value unless that field's own flag is given too (`--drain N` means drain mode). Absent: no flag. */
+  cli?: {
+    flag: string;
+    ours?: boolean;
+    duration?: boolean | "ms";
+    help: string;
+    omitDefault?: boolean;
+    repeatable?: boolean;
+    implies?: { field: string; value: string };
+  };
   /** The reference tool's flag the importer reads into this field (pg_msg_bench's Go-style name). */
   importFlag?: string;
   /** The compare view's row label; absent: the field has no row. The first workload to name a row names it. */

@@ -29,6 +29,9 @@ export function toCliCommand(config: WorkloadConfig, targetUrl?: string, env: Re
   const args: string[] = [config.kind];
   for (const f of fields) {
     const v = (config as Record<string, unknown>)[f.name];
+    // A flag that implies another field's value (--drain N: drain mode) is named only where that value holds.
+    const implies = f.cli!.implies;
+    if (implies && (config as Record<string, unknown>)[implies.field] !== implies.value) continue;
     const flag = `${f.cli!.ours ? "--" : "-"}${f.cli!.flag}`;
     if (f.control === "bool") {
       if (v === true) args.push(flag); // a switch is named only when on, as one would type it

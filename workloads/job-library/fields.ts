@@ -42,7 +42,12 @@ export const drainJobsField = field({
   max: 10_000_000,
   default: 20_000,
   group: "load",
-  cli: { flag: "drain", ours: true, help: "with --job-mode drain: pre-load N no-op jobs, then start the workers and time the drain" },
+  cli: {
+    flag: "drain",
+    ours: true,
+    help: "drain mode: pre-load N no-op jobs, then start the workers and time the drain (--drain N alone means --job-mode drain)",
+    implies: { field: "mode", value: "drain" },
+  },
   compareLabel: "Jobs pre-loaded",
 });
 

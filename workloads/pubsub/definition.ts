@@ -177,7 +177,7 @@ export const pubsub = defineWorkload({
       config: { kind: "pubsub" },
     },
     // 200 msg/s: the log keeps every message, so an hour at this rate is ~0.7 GiB of payload on the target.
-    longRunPreset("pubsub", "pub/sub", "4 writers, 10 partitions, 1 group of 10 readers, 1 KiB, throttled to 200 msg/s", { throttleWritesPerSec: 200 }),
+    longRunPreset("pubsub", "pub/sub", "4 writers, 10 partitions, 1 group of 10 readers, 1 KiB, throttled to 1,000 msg/s", { throttleWritesPerSec: 1000 }),
     ...PUBLISHED.map(([id, title, c]) => ({
       id,
       label: `${title} (published)`,
