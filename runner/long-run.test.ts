@@ -1,7 +1,7 @@
 // Long runs on a real Postgres (lib/workloads/long-run.ts): the measured window ends once the run's tables have had N
 // autovacuum runs, counted by the telemetry, and not before its minimum; without them it runs to its cap; the summary
 // says which. On a scratch server whose autovacuum comes round every second at low thresholds, so a small N is reached
-// in seconds (the preset's 3 runs, 15 and 60 min are the same code with other numbers: workloads/long-run.test.ts).
+// in seconds (the preset's 3 runs, 15 and 60 min are the same code with other numbers: lib/workloads/long-run.test.ts).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { RunSummary } from "../lib/measurement/summary";

@@ -93,8 +93,6 @@ export const WORKLOAD_RUNS = [
   "workloads/pubsub/ledger.test.ts",
   "workloads/runtime.test.ts",
   "workloads/fixture-workload.test.ts",
-  // Each phase kind in a real run (the phases' driver is the same SQL and timers on every Node version).
-  "runner/phases/phases-runs.test.ts",
 ];
 
 /**
