@@ -24,6 +24,7 @@ import type { RunStats } from "./core/stats";
 import { TelemetryRecorder } from "./telemetry/recorder";
 import { PhaseDriver } from "./phases/driver";
 import { phasesOf } from "../lib/phases/shape";
+import { type PhaseInWindow, phasesInWindow } from "../lib/phases/window";
 import { clock } from "./core/timing";
 
 const DRAIN_SECONDS = MAX_DRAIN_SECONDS; // lib/workloads/config.ts: the New run form counts it in the total time
@@ -83,7 +84,7 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
         ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, schedule },
         runNotes: [...run.notes, ...(longRun ? [longRun.note(stats.measuredSeconds())] : [])],
         ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd, phases: phaseReports },
-        ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length) } : {}),
+        ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length, phasesInWindow(config)) } : {}),
       }),
   };
 }
@@ -186,8 +187,9 @@ function drained(stats: RunStats, drainStart: number): () => boolean {
   };
 }
 
-/** The telemetry's end: the verdict over the window, with the run's pace and the runner's own numbers. */
-function finishTelemetry(telemetry: TelemetryRecorder, pace: PaceTrack, stats: RunStats, unreadAtEnd: number, readers: number) {
+/** The telemetry's end: the verdict over the window, with the run's pace, the runner's own numbers and the run's
+ *  phases inside the window. */
+function finishTelemetry(telemetry: TelemetryRecorder, pace: PaceTrack, stats: RunStats, unreadAtEnd: number, readers: number, phases: PhaseInWindow[]) {
   return (client: ClientInput, window: { operations: Operations }) =>
-    telemetry.finish({ pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd, readers }), client });
+    telemetry.finish({ pace: paceInputOf(pace, window, { groups: stats.groups.length, unreadAtEnd, readers }), client, phases });
 }

@@ -2,6 +2,7 @@
 // runner's load is judged against: runner-load.ts runnerRole), the runner's load in words by that role, and
 // whether the consumers kept up with the writers (the verification tile: nothing lost is not everything kept up).
 // The run page, the CLI, the summary's note, compare and the A/B read them from here, so they say the same.
+import { phasesInWindow, phasesWords } from "../phases/window";
 import { judgedRate } from "../telemetry/pace-rules";
 import { PACE_THRESHOLDS, paceSpecOf } from "../telemetry/pace";
 import { definitionOf, pacingOf, type WorkloadConfig } from "../workloads/config";
@@ -84,8 +85,11 @@ export function keepUpOf(s: Pick<RunSummary, "config" | "operations" | "groups" 
   const keptUp = !backlogGrew && !(unreadAtEnd !== undefined && unreadAtEnd > 0);
   const unit = model.operations.find((o) => o.name === "write")?.unit ?? backlog.unit;
   const perGroup = groupsOf(s).length > 1 ? " per group" : "";
+  // A pause the run asked for is why its consumers fell behind, or most of it: said beside it.
+  const paused = phasesInWindow(s.config).filter((p) => p.kind === "pause-workers");
+  const why = !keptUp && paused.length ? ` (${phasesWords(paused, s.config.durationSeconds)})` : "";
   const text = keptUp
     ? `the consumers kept up (read ${int(readPerSec)} of ${int(writePerSec)} ${unit}/s written${perGroup}, nothing left unread)`
-    : `the consumers fell behind: read ${int(readPerSec)} of ${int(writePerSec)} ${unit}/s written${perGroup}${unreadAtEnd !== undefined ? `, ${int(unreadAtEnd)} ${backlog.unit} unread at the end` : ""}`;
+    : `the consumers fell behind: read ${int(readPerSec)} of ${int(writePerSec)} ${unit}/s written${perGroup}${unreadAtEnd !== undefined ? `, ${int(unreadAtEnd)} ${backlog.unit} unread at the end` : ""}${why}`;
   return { keptUp, writePerSec, readPerSec, unit, ...(unreadAtEnd !== undefined ? { unreadAtEnd } : {}), backlogGrew, text };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { recoveryOf, recoveryRuleText } from "./report";
+import { phasesClause, phasesInWindow } from "./window";
 
 const before = { seconds: 10, perSecond: 1000, backlogMax: 50 };
 const second = (fromSec: number, perSecond: number, backlog?: number) => ({ fromSec, perSecond, ...(backlog !== undefined ? { backlog } : {}) });
@@ -15,4 +16,18 @@ test("recovered: the start of the first 3 seconds in a row at ≥ 90% of the rat
   assert.equal(recoveryOf([second(0, 500), second(1, 900), second(2, 950), second(3, 1000)], { seconds: 10, perSecond: 1000 }), 1);
   assert.match(recoveryRuleText(before, "msg"), /back at ≥ 900 msg\/s \(90% of the 1,000 before it\) with a backlog of at most 100, 3 s in a row/);
   assert.match(recoveryRuleText(null, "msg"), /no rate before the phase to recover to/);
+});
+
+test("the phases inside the measured window, with the seconds of it each covered, and the words conclusions add", () => {
+  const config = { phases: "hold-xmin@2s+5s, pause-workers@30s+20s", warmupSeconds: 5, durationSeconds: 40 };
+  // The hold began in the warm-up (2 of its 5 s in the window); the pause ends after the window (15 of its 20 s in it).
+  assert.deepEqual(phasesInWindow(config), [
+    { text: "hold-xmin@2s+5s", kind: "hold-xmin", seconds: 2 },
+    { text: "pause-workers@30s+20s", kind: "pause-workers", seconds: 15 },
+  ]);
+  assert.deepEqual(phasesInWindow({ ...config, phases: "hold-xmin@0s+5s" }), []);
+  assert.equal(
+    phasesClause(phasesInWindow(config), 40),
+    "the run's own phases hold-xmin@2s+5s held a snapshot open for 2 s, pause-workers@30s+20s paused the consumers for 15 s of the 40 s window, and these figures include them: each phase's before, during and after are in its report",
+  );
 });

@@ -1,6 +1,7 @@
 // The verdict's shapes: its categories, its evidence and findings (Zod: stored verdicts are read
 // back through them), and what it is judged on (VerdictInput). The rules are ./verdict-rules.ts (their labels too);
 // ./verdict.ts judges with them and re-exports these.
+import type { PhaseInWindow } from "../phases/window";
 import { z } from "zod";
 import type { PaceInput } from "./pace";
 import type { TelemetryWindow } from "./window";
@@ -110,4 +111,6 @@ export interface VerdictInput {
   pace?: PaceInput;
   /** Older callers' write throttle (0 = unthrottled) and the write rate achieved: read as `pace`. */
   throttle?: { perSec: number; achievedPerSec: number };
+  /** The run's own fault and bloat phases inside the window (lib/phases/window.ts): the statement says it held them. */
+  phases?: PhaseInWindow[];
 }

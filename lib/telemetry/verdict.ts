@@ -1,6 +1,7 @@
 // The verdict over one window (docs/verdict.md): every rule of ./verdict-rules.ts judges it, and their precedence,
 // which each rule's entry declares (its tier, whether it is a pace effect or a cause, what it says beside the
 // headline), picks the headline and composes its statement. Browser-safe.
+import { phasesClause } from "../phases/window";
 import { cautionText, runnerRole } from "../measurement/runner-load";
 import { paceStatement } from "./pace-rules";
 import { clientJudgement, clientMeasures, clientOf, fact, paceOf, pct, rateMet, topKeys } from "./verdict-evidence";
@@ -122,9 +123,11 @@ export function verdictOf(input: VerdictInput): Verdict {
   const { chosen, suffix } = headline(j);
   const category: Category = chosen?.category ?? "undetermined";
   const { text, caution } = clauses(j, category, chosen);
+  // A window that held the run's own phases: its figures include them, and the statement says so last.
+  const phases = input.phases?.length ? `; ${phasesClause(input.phases, w?.seconds ?? 0)}` : "";
   return {
     category,
-    statement: j.words(category, chosen) + suffix + text,
+    statement: j.words(category, chosen) + suffix + text + phases,
     evidence: chosen?.evidence ?? (w ? [fact("share of time the run's connections were active", w.runActiveShare, "ratio")] : []),
     also: j.findings.filter((f) => f.matched && f !== chosen).map((f) => f.category),
     findings: j.findings,

@@ -116,6 +116,11 @@ test("pause-workers: the readers stop for the phase while the writers go on, the
     lines,
     /recovered [\d.]+ s after it ended \(back at ≥ [\d,]+ msg\/s \(90% of the [\d,]+ before it\) with a backlog of at most [\d,]+, 3 s in a row\)/,
   );
+  // The window's conclusions own the pause: the verdict says the run's own phase paused the consumers, and how long.
+  assert.match(
+    s.telemetry!.verdict.statement,
+    /the run's own phase pause-workers@5s\+4s paused the consumers for 4 s of the 20 s window, and these figures include it/,
+  );
 });
 
 test("pause-workers on a queue library: pg-boss's workers stop working its queue and start again; every job still runs exactly once", async () => {
