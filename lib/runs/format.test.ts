@@ -39,6 +39,8 @@ test("a run's knobs are spelled out in words, one part per knob", () => {
   assert.deepEqual(knobsParts(null), []);
   const nominal = WorkloadConfig.parse({ kind: "queue", backoff: "nominal" });
   assert.equal(knobsParts(nominal).at(-1), "nominal back-off", "a non-default back-off is named");
+  const phased = WorkloadConfig.parse({ kind: "queue", durationSeconds: 60, phases: "pause-workers@40s+5s hold-xmin@10s+20s" });
+  assert.equal(knobsParts(phased).at(-1), "phases hold-xmin@10s+20s, pause-workers@40s+5s", "a run's phases are named, in order");
 });
 
 test("the read rate is 'all groups' only for pub/sub with several consumer groups", () => {

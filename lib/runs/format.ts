@@ -9,13 +9,14 @@ export { fmtChange, fmtLatencies, fmtLatency, fmtMs, fmtPercent } from "./number
 /**
  * A run's knobs in words, one part per knob, for the runs list, the run page and the CLI: the workload's own
  * describe() (workloads/<kind>/definition.ts), e.g. ["10 writers", "15 readers", "2,900 msg/s limit", "1,800 s measured"],
- * then a long run's end (lib/workloads/long-run.ts) and the sessions' synchronous_commit when the run set them (fields
- * every workload has).
+ * then a long run's end (lib/workloads/long-run.ts), the sessions' synchronous_commit and the run's fault and bloat
+ * phases when the run set them (fields every workload has).
  */
 export function knobsParts(c: WorkloadConfig | null): string[] {
   if (!c) return [];
   const sync = (c as { synchronousCommit?: string }).synchronousCommit;
-  return [...definitionOf(c).describe(c), ...longRunWords(c), ...(sync ? [`synchronous_commit ${sync}`] : [])];
+  const phases = (c as { phases?: string }).phases;
+  return [...definitionOf(c).describe(c), ...longRunWords(c), ...(sync ? [`synchronous_commit ${sync}`] : []), ...(phases ? [`phases ${phases}`] : [])];
 }
 
 export const knobsLabel = (c: WorkloadConfig | null): string => knobsParts(c).join(" · ");
