@@ -152,6 +152,7 @@ test("charts have an accessible name and their data as a table, on the run page 
     "WAL",
     "Transactions",
     "The run's tables",
+    "The run's tables' size",
     "CPU",
   ]);
   await expect(page.getByRole("application", { name: "Throughput" })).toHaveAccessibleDescription("msg/s");

@@ -13,7 +13,14 @@ test("a pg-boss run with a pause-workers phase from the form: shaded on the live
   await form.fill({ "Warm-up": 1, "Measured duration": 16, Phases: "pause-workers@20s+4s" });
   // Outside the run: refused under the field, in words, before anything is launched.
   await expect(page.getByText(/pause-workers@20s\+4s starts at 20 s, after the run's 17 s: start it earlier or run longer/)).toBeVisible();
-  await form.fill({ Phases: "pause-workers@5s+4s" });
+  // Built with the adder under the field instead, as someone who does not know the syntax would.
+  await form.fill({ Phases: "" });
+  const adder = page.getByTestId("phase-adder");
+  await adder.getByLabel("Phase kind").selectOption("pause-workers");
+  await adder.getByLabel("Phase start (s)").fill("5");
+  await adder.getByLabel("Phase length (s)").fill("4");
+  await adder.getByRole("button", { name: "Add phase" }).click();
+  await expect(form.field("Phases")).toHaveValue("pause-workers@5s+4s");
   const id = await form.launch();
 
   const run = new RunPage(page);

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import type { FieldSpec } from "./fields";
 import { fieldsOf, GROUP_LABEL, isOptionalChoice } from "./fields";
+import { PhaseAdder } from "./PhaseAdder";
 import type { FormState } from "./useFormState";
 
 export function FieldSections({ form, runnerCores = null }: { form: FormState; runnerCores?: number | null }) {
@@ -27,7 +28,8 @@ function Field({ f, form, runnerCores }: { f: FieldSpec; form: FormState; runner
   if (f.derivedFrom) return <DerivedField f={f} form={form} />;
   if (f.control === "bool") return <BoolField f={f} form={form} />;
   if (f.control === "select") return <SelectField f={f} form={form} />;
-  return <TextField f={f} form={form} extra={f.name === "processes" ? <AutoProcesses form={form} cores={runnerCores} /> : undefined} />;
+  const extra = f.name === "processes" ? <AutoProcesses form={form} cores={runnerCores} /> : f.name === "phases" ? <PhaseAdder form={form} /> : undefined;
+  return <TextField f={f} form={form} extra={extra} />;
 }
 
 /** Runner processes' "auto": the cores of the runner that will take the run, filled in as the number (the run

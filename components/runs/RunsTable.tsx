@@ -279,7 +279,7 @@ function RunRow({
       </td>
       <td>{r.workload}</td>
       <td className="small knobs">
-        {/* Each knob stays whole; the cell wraps between them so the table fits a laptop's width. */}
+        {/* Each knob stays whole unless longer than the cell; the cell wraps between them so the table fits a laptop's width. */}
         {knobsParts(r.config).map((k, i) => (
           <Fragment key={i}>
             {i > 0 && "\u00a0· "}
