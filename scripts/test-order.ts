@@ -130,7 +130,6 @@ export const STORE_RUNS = [
 export const LOGIC_ONLY = [
   "app/references/page.test.ts",
   "components/ceiling/outcome-words.test.ts",
-  "components/compare/results-table.test.ts",
   "components/run-form/fields.test.ts",
   "components/run/ab-view.test.ts",
   "components/run/ladder-view.test.ts",
@@ -154,7 +153,6 @@ export const LOGIC_ONLY = [
   "lib/measurement/parts.test.ts",
   "lib/measurement/runner-load.test.ts",
   "lib/measurement/verification.test.ts",
-  "lib/phases/shape.test.ts",
   "lib/plurals.test.ts",
   "lib/references/references.test.ts",
   "lib/runs/cli-command.test.ts",
