@@ -125,7 +125,7 @@ export const STORE_RUNS = [
  * import graph, its files' sizes). None starts a process, opens a socket or a database, reads the platform or
  * times anything, so nothing in them differs between Node versions; the floor pass's app, CLI, runner and parts
  * files load the same modules on Node 22. (Date formatting, which follows each Node's ICU, stays on both:
- * lib/runs/format.test.ts.)
+ * lib/runs/format.test.ts.) `npm test` loads them all into one process (scripts/logic-lane.ts), beside the others.
  */
 export const LOGIC_ONLY = [
   "app/references/page.test.ts",
