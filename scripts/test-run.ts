@@ -96,6 +96,24 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv) {
   return { code, totals, unloaded: filesThatDidNotLoad(text).map((f) => path.relative(PROJECT_ROOT, f)) };
 }
 
+/**
+ * The chosen node test files in their lanes (scripts/test-order.ts): the files of logic only in one process beside
+ * the others (a process each loaded their modules again, about 37 of their 53 s of CPU measured here; their report
+ * follows the others'), then the files that judge whether the runner was starved, one at a time: beside the pass's
+ * own load they would measure it, not what they provoke (RUN_ALONE).
+ */
+async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv) {
+  const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
+  const others: Lane = { files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f) && !LOGIC_ONLY.includes(f))), concurrency: testConcurrency() };
+  const alone: Lane = { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 };
+  const ran = (lane: Lane, i: number) => (lane.files.length ? nodeTests(lane, path.join(tmp, `node-${i}.tap`), env) : undefined);
+  const [r0, r1] = await Promise.all([ran(others, 0), ran(logic, 1)]);
+  if (r1) console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
+  if (alone.files.length) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);
+  const r2 = await ran(alone, 2);
+  return [r0, r1, r2].filter((r) => r !== undefined);
+}
+
 async function main() {
   const which = process.argv[2] ?? "all";
   let failed = false;
@@ -120,30 +138,10 @@ async function main() {
       const floorPass = process.env.TEST_FLOOR_PASS === "1";
       const chosen = (only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files).filter((f) => !floorPass || !FLOOR_LEAVES_OUT.includes(f));
       if (floorPass) console.log(`left out (TEST_FLOOR_PASS=1; run on the other pass): ${FLOOR_LEAVES_OUT.join(", ")}`);
-      const testEnv = { ...env, TEST_PG_URL: server.url("postgres") };
-      const add = (r: Awaited<ReturnType<typeof nodeTests>>) => {
+      for (const r of await runLanes(chosen, tmp, { ...env, TEST_PG_URL: server.url("postgres") })) {
         failed ||= r.code !== 0;
         for (const k of ["passed", "failed", "skipped"] as const) totals[k] += r.totals[k];
         unloaded.push(...r.unloaded);
-      };
-      // The files of logic only run in one process beside the others (scripts/test-order.ts LOGIC_ONLY): a process
-      // each loaded its modules again, about 37 of their 53 s of CPU measured here. Their report follows the others'.
-      const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
-      const others: Lane = { files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f) && !LOGIC_ONLY.includes(f))), concurrency: testConcurrency() };
-      const [r0, r1] = await Promise.all(
-        [others, logic].map((lane, i) => (lane.files.length ? nodeTests(lane, path.join(tmp, `node-${i}.tap`), testEnv) : undefined)),
-      );
-      if (r0) add(r0);
-      if (r1) {
-        console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
-        add(r1);
-      }
-      // The files that judge whether the runner was starved run after the others, one at a time: beside the pass's
-      // own load they would measure it, not what they provoke (scripts/test-order.ts RUN_ALONE).
-      const alone: Lane = { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 };
-      if (alone.files.length) {
-        console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);
-        add(await nodeTests(alone, path.join(tmp, "node-2.tap"), testEnv));
       }
     } finally {
       await server.stop();
