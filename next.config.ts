@@ -10,6 +10,10 @@ const config: NextConfig = {
   // `npm test` / CI type-check the whole project with `tsc --noEmit`; not doing it again in every build
   // keeps `npm start`'s first build fast.
   typescript: { ignoreBuildErrors: true },
+  // Turbopack keeps each build's cache in .next/cache (about 90 MB) for the next one: npm start after a source changed.
+  // CI (.ci/run, CI=true) builds once on a fresh clone, so the cache is never read; not writing it took a build here
+  // from 39 to 30 s of CPU and from 35 to 22 s of wall.
+  ...(process.env.CI === "true" ? { experimental: { turbopackFileSystemCacheForBuild: false } } : {}),
 };
 
 export default config;

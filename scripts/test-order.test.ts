@@ -4,7 +4,14 @@ import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
 import { durationTable, fileDurations } from "./test-order-times";
-import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, longestFirst, SLOW_FIRST, STORE_RUNS, WORKLOAD_RUNS } from "./test-order";
+import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, LOGIC_ONLY, longestFirst, SLOW_FIRST, STORE_RUNS, WORKLOAD_RUNS } from "./test-order";
+
+/** The project's own modules a file imports (relative or "@/"), as paths from the root without their extension. */
+function ownImports(file: string, text: string): string[] {
+  return [...text.matchAll(/from "((?:\.|@\/)[^"]*)"/g)].map(([, spec]) =>
+    spec.startsWith("@/") ? spec.slice(2) : path.join(path.dirname(file), spec).replace(/\.tsx?$/, ""),
+  );
+}
 
 test("the known-slow files start first, in their order, then the rest largest first", () => {
   // A renamed or deleted slow file would silently drop out of the list: each must still exist.
@@ -16,7 +23,7 @@ test("the known-slow files start first, in their order, then the rest largest fi
   assert.equal(SLOW_FIRST[0], "scripts/start-lifecycle.test.ts", "the file that builds the web app on a fresh clone starts first");
 });
 
-test("the files left out of CI's floor pass exist, and are the judgement runs and workloads' own runs only", () => {
+test("the files left out of CI's floor pass exist, and are the judgement runs, workloads' own runs, the store's and logic only", () => {
   for (const f of FLOOR_LEAVES_OUT) assert.ok(existsSync(path.join(PROJECT_ROOT, f)), `${f} (scripts/test-order.ts FLOOR_LEAVES_OUT) exists`);
   for (const f of JUDGEMENT_RUNS)
     assert.match(
@@ -28,9 +35,17 @@ test("the files left out of CI's floor pass exist, and are the judgement runs an
   // The store's runs start no process and read nothing of the platform's: what would differ between Node versions.
   for (const f of STORE_RUNS)
     assert.doesNotMatch(readFileSync(path.join(PROJECT_ROOT, f), "utf8"), /node:child_process|\/proc\/|node:net\b/, `${f}: starts no process, reads no /proc`);
+  // The logic files start nothing, open no database and read nothing of the platform's, by what they import.
+  for (const f of LOGIC_ONLY) {
+    const text = readFileSync(path.join(PROJECT_ROOT, f), "utf8");
+    assert.doesNotMatch(text, /node:(child_process|net|http|worker_threads|dgram)|\/proc\/|^import [^\n]*from "pg"/m, `${f}: logic only`);
+    for (const m of ownImports(f, text)) assert.doesNotMatch(m, /^(lib\/(testing|db|app-testing)|lib\/runs\/stream-testing|platform\/)/, `${f} imports ${m}`);
+  }
   // Never left out: what depends on the Node version (processes, the app, the platform, forked parts: runner/parts/'s
   // own tests fork them; a workload's runs over parts, workloads/exercise/two-processes-*, are a workload's own runs).
-  for (const f of FLOOR_LEAVES_OUT) assert.doesNotMatch(f, /^(scripts|platform|app|deploy|runner\/parts)\/|engine\.test/, f);
+  // The logic files are judged by their imports above, wherever they live.
+  for (const f of FLOOR_LEAVES_OUT) if (!LOGIC_ONLY.includes(f)) assert.doesNotMatch(f, /^(scripts|platform|app|deploy|runner\/parts)\/|engine\.test/, f);
+  assert.ok(!LOGIC_ONLY.some((f) => /^(platform|runner\/parts)\/|engine\.test/.test(f)), "no platform or parts file is logic only");
 });
 
 test("the closing table names files by the runner's file-level entries, slowest first, never one of their tests", () => {

@@ -120,13 +120,86 @@ export const STORE_RUNS = [
 ];
 
 /**
+ * Logic over values in this process: the product's words, verdicts, formats, schemas and parsers over fixtures and
+ * built values, pages rendered to markup, and the checks that read the repository's own text (its docs' paths, its
+ * import graph, its files' sizes). None starts a process, opens a socket or a database, reads the platform or
+ * times anything, so nothing in them differs between Node versions; the floor pass's app, CLI, runner and parts
+ * files load the same modules on Node 22. (Date formatting, which follows each Node's ICU, stays on both:
+ * lib/runs/format.test.ts.) `npm test` loads them all into one process (scripts/logic-lane.ts), beside the others.
+ */
+export const LOGIC_ONLY = [
+  "app/references/page.test.ts",
+  "components/ceiling/outcome-words.test.ts",
+  "components/run-form/fields.test.ts",
+  "components/run/ab-view.test.ts",
+  "components/run/ladder-view.test.ts",
+  "components/run/run-result.test.ts",
+  "components/telemetry/replication-card.test.ts",
+  "deploy/deploy.test.ts",
+  "lib/api/request-guard.test.ts",
+  "lib/browser-boundary.test.ts",
+  "lib/ceiling/interval.test.ts",
+  "lib/ceiling/rate.test.ts",
+  "lib/ceiling/search.test.ts",
+  "lib/ceiling/settings.test.ts",
+  "lib/ceiling/verdict.test.ts",
+  "lib/compare/ab-progress.test.ts",
+  "lib/compare/compare.test.ts",
+  "lib/compare/over-time.test.ts",
+  "lib/csv.test.ts",
+  "lib/import-cycles.test.ts",
+  "lib/imports/parse.test.ts",
+  "lib/ladder/ladder.test.ts",
+  "lib/measurement/histogram.test.ts",
+  "lib/measurement/parts.test.ts",
+  "lib/measurement/runner-load.test.ts",
+  "lib/measurement/server-settings.test.ts",
+  "lib/measurement/verification.test.ts",
+  "lib/plurals.test.ts",
+  "lib/references/references.test.ts",
+  "lib/runs/cli-command.test.ts",
+  "lib/runs/samples-csv.test.ts",
+  "lib/source-imports.test.ts",
+  "lib/source-size.test.ts",
+  "lib/targets/replicated.test.ts",
+  "lib/telemetry/autovacuum-cpu.test.ts",
+  "lib/telemetry/effect-cpu-words.test.ts",
+  "lib/telemetry/evidence.test.ts",
+  "lib/telemetry/pace.test.ts",
+  "lib/telemetry/replication.test.ts",
+  "lib/telemetry/report.test.ts",
+  "lib/telemetry/stall-words.test.ts",
+  "lib/telemetry/verdict.test.ts",
+  "lib/words.test.ts",
+  "lib/workloads/config.test.ts",
+  "lib/workloads/memory.test.ts",
+  "lib/workloads/parts-budget.test.ts",
+  "lib/workloads/parts.test.ts",
+  "runner/core/layer.test.ts",
+  "runner/core/pg/protocol.test.ts",
+  "runner/format.test.ts",
+  "runner/function-length.test.ts",
+  "runner/load-timeline.test.ts",
+  "runner/telemetry/waits.test.ts",
+  "scripts/doc-paths.test.ts",
+  "scripts/readme.test.ts",
+  "workloads/boundary.test.ts",
+  "workloads/config-types.test.ts",
+  "workloads/dbos/published.test.ts",
+  "workloads/dbos/uuid7.test.ts",
+  "workloads/parts.test.ts",
+  "workloads/queued-workflows/definition.test.ts",
+  "workloads/registry.test.ts",
+];
+
+/**
  * What CI's pass on the product's Node floor (22, `.ci/run`, TEST_FLOOR_PASS=1) leaves out: `npm test` on the
  * product's own Node (24) runs every file, and the floor pass runs the rest, every file that starts a process,
  * serves the app, forks parts, reads the platform or runs a workload not run elsewhere. Both passes on both
  * cores' worth of real runs took CI over 15 minutes; this is the half of the second pass that tested nothing the
  * first did not.
  */
-export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS, ...STORE_RUNS];
+export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS, ...STORE_RUNS, ...LOGIC_ONLY];
 
 /**
  * The order the files are handed to node's runner in: known-slow files first, then the rest by size, largest first.

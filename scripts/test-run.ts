@@ -7,13 +7,13 @@
 //   npm run test:unit -- runner/   only node test files whose path contains "runner/"
 import "../platform/node-floor";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { filesThatDidNotLoad } from "./tap";
-import { FLOOR_LEAVES_OUT, longestFirst, RUN_ALONE } from "./test-order";
+import { FLOOR_LEAVES_OUT, LOGIC_ONLY, longestFirst, RUN_ALONE } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
@@ -37,34 +37,51 @@ function testConcurrency(): number {
   return Math.max(2, os.availableParallelism() * 2);
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Runs `cmd` to its end, its output on this process's or, with `outFile`, written there. */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, outFile?: string): Promise<number> {
+  const out = outFile === undefined ? "inherit" : openSync(outFile, "w");
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: PROJECT_ROOT, env, stdio: "inherit" });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const child = spawn(cmd, args, { cwd: PROJECT_ROOT, env, stdio: ["inherit", out, out] });
+    child.on("exit", (code, signal) => {
+      if (typeof out === "number") closeSync(out);
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 
-/** One `node --test` over `files`, `concurrency` at a time: its exit code, its totals and the files that did not load. */
-async function nodeTests(files: string[], concurrency: number, tap: string, env: NodeJS.ProcessEnv) {
+/**
+ * How a lane's files run: `concurrency` processes at a time, or with `oneProcess` all in one (./logic-lane.ts loads
+ * them); with `outFile` its report is written there rather than shown as it goes.
+ */
+interface Lane {
+  files: string[];
+  concurrency: number;
+  oneProcess?: boolean;
+  outFile?: string;
+}
+
+/** One `node --test` over a lane's files: its exit code, its totals and the files that did not load. */
+async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv) {
   const code = await run(
     process.execPath,
     [
       "--import",
       "tsx",
       "--test",
-      `--test-concurrency=${concurrency}`,
+      `--test-concurrency=${lane.concurrency}`,
       "--test-reporter=spec",
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${tap}`,
-      // The slowest files, by name, at the end of the pass (the spec reporter names tests, not files).
-      "--test-reporter=./scripts/test-order-times.ts",
-      "--test-reporter-destination=stdout",
+      // The slowest files, by name, at the end of the pass (the spec reporter names tests, not files; files loaded
+      // into one process have no entry of their own).
+      ...(lane.oneProcess ? [] : ["--test-reporter=./scripts/test-order-times.ts", "--test-reporter-destination=stdout"]),
       // Node loads that reporter itself and warns that it took it for an ES module: it is one.
       "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON",
-      ...files,
+      ...(lane.oneProcess ? ["scripts/logic-lane.ts"] : lane.files),
     ],
-    env,
+    lane.oneProcess ? { ...env, PGBB_LOGIC_FILES: JSON.stringify(lane.files) } : env,
+    lane.outFile,
   );
   const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
   // The run's own totals are the LAST "# pass N" lines: the TAP reporter also prints what tests wrote to stdout as
@@ -77,6 +94,24 @@ async function nodeTests(files: string[], concurrency: number, tap: string, env:
   };
   if (code !== 0 && totals.failed === 0) totals.failed += 1; // crashed before reporting
   return { code, totals, unloaded: filesThatDidNotLoad(text).map((f) => path.relative(PROJECT_ROOT, f)) };
+}
+
+/**
+ * The chosen node test files in their lanes (scripts/test-order.ts): the files of logic only in one process beside
+ * the others (a process each loaded their modules again, about 37 of their 53 s of CPU measured here; their report
+ * follows the others'), then the files that judge whether the runner was starved, one at a time: beside the pass's
+ * own load they would measure it, not what they provoke (RUN_ALONE).
+ */
+async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv) {
+  const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
+  const others: Lane = { files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f) && !LOGIC_ONLY.includes(f))), concurrency: testConcurrency() };
+  const alone: Lane = { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 };
+  const ran = (lane: Lane, i: number) => (lane.files.length ? nodeTests(lane, path.join(tmp, `node-${i}.tap`), env) : undefined);
+  const [r0, r1] = await Promise.all([ran(others, 0), ran(logic, 1)]);
+  if (r1) console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
+  if (alone.files.length) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);
+  const r2 = await ran(alone, 2);
+  return [r0, r1, r2].filter((r) => r !== undefined);
 }
 
 async function main() {
@@ -103,16 +138,7 @@ async function main() {
       const floorPass = process.env.TEST_FLOOR_PASS === "1";
       const chosen = (only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files).filter((f) => !floorPass || !FLOOR_LEAVES_OUT.includes(f));
       if (floorPass) console.log(`left out (TEST_FLOOR_PASS=1; run on the other pass): ${FLOOR_LEAVES_OUT.join(", ")}`);
-      // The files that judge whether the runner was starved run after the others, one at a time: beside the pass's
-      // own load they would measure it, not what they provoke (scripts/test-order.ts RUN_ALONE).
-      const lanes = [
-        { files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f))), concurrency: testConcurrency() },
-        { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 },
-      ];
-      for (const [i, lane] of lanes.entries()) {
-        if (!lane.files.length) continue;
-        if (i > 0) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${lane.files.join(", ")}`);
-        const r = await nodeTests(lane.files, lane.concurrency, path.join(tmp, `node-${i}.tap`), { ...env, TEST_PG_URL: server.url("postgres") });
+      for (const r of await runLanes(chosen, tmp, { ...env, TEST_PG_URL: server.url("postgres") })) {
         failed ||= r.code !== 0;
         for (const k of ["passed", "failed", "skipped"] as const) totals[k] += r.totals[k];
         unloaded.push(...r.unloaded);

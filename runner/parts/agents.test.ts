@@ -49,6 +49,15 @@ after(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * What `p` settles to, or "still running" after `ms`. The timer is cleared once `p` settles: a pending one kept
+ * this file's process alive for up to 90 s after its last test.
+ */
+function orStillRunning<T>(p: Promise<T>, ms: number): Promise<T | "still running"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"still running">((r) => (timer = setTimeout(() => r("still running"), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 async function waitFor<T>(what: string, get: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -206,7 +215,7 @@ test("the CLI forks every part itself and says so when that is more than RUNNER_
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
-  const code = await Promise.race([new Promise((r) => child.on("exit", r)), sleep(90_000).then(() => "still running")]);
+  const code = await orStillRunning(new Promise((r) => child.on("exit", r)), 90_000);
   assert.equal(code, 0, out);
   assert.match(out, /forking all 2 parts on this machine although RUNNER_MAX_LOCAL_PARTS is 1: only a runner with a control store/);
 });
@@ -244,14 +253,14 @@ test("`--part 1` takes part 1 only (never a queued run) and exits 0 once the run
   startCoordinator();
   const r = await finished(run.id);
   assert.equal(r.status, "completed", `${r.error} / agent: ${agent.lines.join(" | ")}`);
-  const code = await Promise.race([agent.exited, sleep(30_000).then(() => "still running")]);
+  const code = await orStillRunning(agent.exited, 30_000);
   assert.equal(code, 0, agent.lines.join(" | "));
   assert.equal((await partRow(run.id, 1))?.host, agentHost);
 });
 
 test("`--part K` whose part no run opens ends after PARTS_WAIT_SECONDS, saying what to do (a Job's pod never waits for ever)", async () => {
   const agent = startAgent(["--part", "7"], { PARTS_WAIT_SECONDS: "2" });
-  assert.equal(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), 1, agent.lines.join("\n"));
+  assert.equal(await orStillRunning(agent.exited, 60_000), 1, agent.lines.join("\n"));
   assert.match(
     agent.lines.join("\n"),
     /no run opened part 7 within 2 s \(PARTS_WAIT_SECONDS\): launch the run with at least 8 processes and RUNNER_MAX_LOCAL_PARTS=0/,
@@ -260,7 +269,7 @@ test("`--part K` whose part no run opens ends after PARTS_WAIT_SECONDS, saying w
 
 test("`--part` with a bad index says what to pass", async () => {
   const agent = startAgent(["--part", "x"]);
-  assert.equal(await Promise.race([agent.exited, sleep(30_000).then(() => "still running")]), 2);
+  assert.equal(await orStillRunning(agent.exited, 30_000), 2);
   assert.match(
     agent.lines.join("\n"),
     /--part needs a part's index, a whole number from 0 to 63 \(got "x"\); in a Kubernetes Indexed Job pass \$JOB_COMPLETION_INDEX/,
