@@ -52,10 +52,11 @@ export const PhaseReport = z.object({
 });
 export type PhaseReport = z.infer<typeof PhaseReport>;
 
-/** When a run counts as recovered after a phase: for this many whole seconds in a row … */
+/** When a run counts as recovered after a phase: over this many whole seconds in a row … */
 export const RECOVERY = {
   seconds: 3,
-  /** … the consumers' rate at least this share of its rate before the phase … */
+  /** … the consumers' rate (over the seconds together: a consumer that fetches in batches is bursty second by second)
+   *  at least this share of its rate before the phase … */
   rateShare: 0.9,
   /** … and, where it keeps a backlog, the backlog no more than twice its largest before the phase, or this many
    *  seconds' worth of the rate before it, whichever is more (a backlog of a few items is no backlog). */
@@ -71,17 +72,18 @@ export interface RecoverySecond {
 }
 
 /**
- * How long after a phase's end the run was back (RECOVERY): the start of the first of RECOVERY.seconds seconds in a row
- * at the rate and backlog before it, in seconds after its end; null when that never came. `after` in order.
+ * How long after a phase's end the run was back (RECOVERY): the start of the first RECOVERY.seconds seconds in a row
+ * whose rate together reached the floor and whose every backlog was back under its ceiling, in seconds after the
+ * phase's end; null when that never came. `after` in order.
  */
 export function recoveryOf(after: readonly RecoverySecond[], before: PhaseWindow): number | null {
   const rateFloor = before.perSecond * RECOVERY.rateShare;
   const backlogCeiling = before.backlogMax === undefined ? undefined : backlogCeilingOf(before);
-  let run = 0;
-  for (const [i, s] of after.entries()) {
-    const back = s.perSecond >= rateFloor && (backlogCeiling === undefined || (s.backlog ?? 0) <= backlogCeiling);
-    run = back ? run + 1 : 0;
-    if (run === RECOVERY.seconds) return Math.max(0, after[i - RECOVERY.seconds + 1].fromSec);
+  const n = RECOVERY.seconds;
+  for (let i = 0; i + n <= after.length; i++) {
+    const run = after.slice(i, i + n);
+    const rate = run.reduce((a, s) => a + s.perSecond, 0) / n;
+    if (rate >= rateFloor && (backlogCeiling === undefined || run.every((s) => (s.backlog ?? 0) <= backlogCeiling))) return Math.max(0, run[0].fromSec);
   }
   return null;
 }
@@ -89,11 +91,11 @@ export function recoveryOf(after: readonly RecoverySecond[], before: PhaseWindow
 /** The largest backlog that still counts as back to the level before a phase. */
 const backlogCeilingOf = (before: PhaseWindow) => Math.max(2 * (before.backlogMax ?? 0), before.perSecond * RECOVERY.backlogSeconds);
 
-/** The rule recoveryOf applied, in words, with this run's numbers: "back at ≥ 900 msg/s (90% of 1,000) with a backlog
- *  of at most 120 msgs, 3 s in a row". */
+/** The rule recoveryOf applied, in words, with this run's numbers: "back at ≥ 900 msg/s over 3 s in a row (90% of the
+ *  1,000 before it), the backlog at most 120 in each". */
 export function recoveryRuleText(before: PhaseWindow | null, unit: string): string {
   if (!before) return "no rate before the phase to recover to (it began within 2 s of the warm-up's end)";
   const n = (x: number) => Math.round(x).toLocaleString("en-US");
-  const backlog = before.backlogMax === undefined ? "" : ` with a backlog of at most ${n(backlogCeilingOf(before))}`;
-  return `back at ≥ ${n(before.perSecond * RECOVERY.rateShare)} ${unit}/s (${RECOVERY.rateShare * 100}% of the ${n(before.perSecond)} before it)${backlog}, ${RECOVERY.seconds} s in a row`;
+  const backlog = before.backlogMax === undefined ? "" : `, the backlog at most ${n(backlogCeilingOf(before))} in each`;
+  return `back at ≥ ${n(before.perSecond * RECOVERY.rateShare)} ${unit}/s over ${RECOVERY.seconds} s in a row (${RECOVERY.rateShare * 100}% of the ${n(before.perSecond)} before it)${backlog}`;
 }

@@ -87,12 +87,11 @@ export function heldSnapshot(input: VerdictInput, w: TelemetryWindow | undefined
   const affected = behind || slowed;
   const olderThanWindow = older.holds === true && old.holds === true && held.holds === true;
   const leads = affected && held.holds === true && old.holds === true && (olderThanWindow || beyond);
-  // The run's own hold-xmin or long-reader phase held it (its session is named for it): a cause the run provoked, found
-  // once it held the horizon heldSnapshotMinSec, whether or not it leads.
+  // The run's own hold-xmin or long-reader phase held it (its session is named for it): a cause the run provoked and
+  // knows it did, found whatever its length, leading only by the rules above.
   const phase = phaseOfApplication(h.applicationName);
-  const ownPhase = phase !== null && h.heldSec >= THRESHOLDS.heldSnapshotMinSec;
-  if (phase) ev.push(ge(`held by the run's own phase ${phase}, for`, h.heldSec, THRESHOLDS.heldSnapshotMinSec, "s"));
-  const matched = long.holds === true || leads || ownPhase;
+  if (phase) ev.push(fact(`held by the run's own phase ${phase}, for`, h.heldSec, "s"));
+  const matched = long.holds === true || leads || phase !== null;
   // Either path suffices: when one holds, the other's unmet thresholds are context.
   if (matched) for (const e of ev) if (e.holds === false) delete e.holds;
   return { finding: { category: "held-snapshot", matched, evidence: ev }, leads };

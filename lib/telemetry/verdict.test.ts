@@ -261,7 +261,8 @@ describe("rules", () => {
       /: the run's own phase hold-xmin@5s\+20s held it, as asked; in production, bound such sessions with idle_in_transaction_session_timeout/,
     );
     assert.doesNotMatch(own.statement, /pg_terminate_backend/);
-    // A phase's hold of 12 s inside a 30 s window, nothing slowed: found (in "also"), not leading.
+    // A phase's hold of 12 s inside a 30 s window, nothing slowed: found (in "also"), not leading; another session
+    // holding it as long is no finding.
     const short = { ...holder, applicationName: "pgbb phase hold-xmin@5s+12s", xactSec: 12, heldSec: 12 };
     const quiet = v({ telemetry: win({ ...telemetry, xminHolder: short }), pace: mild });
     assert.notEqual(quiet.category, "held-snapshot");

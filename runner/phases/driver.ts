@@ -115,7 +115,8 @@ export class PhaseDriver {
     c.did = begun.did;
     this.i.log(`phase ${phaseText(phase)}: ${begun.did}`);
     await this.sleepUntil(this.atMs + phaseEnd(phase) * 1000);
-    if (this.halt.stopped && clock() < this.atMs + phaseEnd(phase) * 1000) c.problem = `cut short at ${this.secOf(clock()).toFixed(1)} s, when the run's measured window ended`;
+    if (this.halt.stopped && clock() < this.atMs + phaseEnd(phase) * 1000)
+      c.problem = `cut short at ${this.secOf(clock()).toFixed(1)} s, when the run's measured window ended`;
     await begun.end();
     c.endedMs = clock();
     c.atEnd = await this.read();

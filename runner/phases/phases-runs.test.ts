@@ -114,7 +114,7 @@ test("pause-workers: the readers stop for the phase while the writers go on, the
   assert.ok(r.recoverySec !== null && r.recoverySec > 0, lines);
   assert.match(
     lines,
-    /recovered [\d.]+ s after it ended \(back at ≥ [\d,]+ msg\/s \(90% of the [\d,]+ before it\) with a backlog of at most [\d,]+, 3 s in a row\)/,
+    /recovered [\d.]+ s after it ended \(back at ≥ [\d,]+ msg\/s over 3 s in a row \(90% of the [\d,]+ before it\), the backlog at most [\d,]+ in each\)/,
   );
   // The window's conclusions own the pause: the verdict says the run's own phase paused the consumers, and how long.
   assert.match(

@@ -53,7 +53,8 @@ export function readingSql(caps: Capabilities, pids: readonly number[], schema: 
   return [
     `SELECT pid, pid = ANY(${pidArray}) AS run, state, wait_event_type AS wt, wait_event AS we, backend_type AS bt,
        age(backend_xmin) AS xmin_age, EXTRACT(epoch FROM clock_timestamp() - xact_start) AS xact_sec,
-       greatest(age(backend_xid), age(backend_xmin)) AS horizon_age, application_name AS app, left(query, 300) AS query
+       greatest(age(backend_xid), age(backend_xmin)) AS horizon_age, application_name AS app, left(query, 300) AS query,
+       datname = current_database() AS same_db
      FROM pg_stat_activity WHERE pid <> pg_backend_pid()`,
     `SELECT (SELECT max(age(transaction)) FROM pg_prepared_xacts) AS prepared_age,
        (SELECT max(greatest(age(xmin), age(catalog_xmin))) FROM pg_replication_slots) AS slot_age,
@@ -103,8 +104,10 @@ export function countBackends(activity: Record<string, unknown>[], ours: Set<num
     // A vacuum's transaction does not hold the horizon back (PROC_IN_VACUUM): leave autovacuum out.
     if (a.xact_sec !== null && a.bt !== "autovacuum worker") b.oldestXact = Math.max(b.oldestXact ?? 0, Number(a.xact_sec));
     const isRun = a.run === "t" || a.run === true;
-    // Who holds the horizon back, outside the run: the oldest transaction with a snapshot or a transaction id.
-    if (!isRun && !ours.has(Number(a.pid)) && a.bt !== "autovacuum worker" && a.horizon_age !== null && a.xact_sec !== null)
+    // Who holds the horizon back, outside the run: the oldest transaction with a snapshot or a transaction id, in the
+    // run's database (another database's snapshots do not hold back the removal of its tables' dead rows).
+    const sameDb = a.same_db === undefined || a.same_db === true || a.same_db === "t";
+    if (!isRun && sameDb && !ours.has(Number(a.pid)) && a.bt !== "autovacuum worker" && a.horizon_age !== null && a.xact_sec !== null)
       if (!b.holder || Number(a.xact_sec) > b.holder.xactSec)
         b.holder = {
           pid: Number(a.pid),
