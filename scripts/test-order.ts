@@ -96,6 +96,13 @@ export const WORKLOAD_RUNS = [
 ];
 
 /**
+ * Each fault and bloat phase carried out in a real run (runner/phases/): the queue and pg-boss, which other files run
+ * for real on every pass (runner/engine.test.ts, workloads/job-library/job-library.test.ts), held, read and paused by
+ * SQL and timers that run the same on every Node version.
+ */
+export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts"];
+
+/**
  * The product's own records and bookkeeping over a real database, in this process (no process started, no
  * socket of its own, no /proc): the control store's runs, targets and runners, run merges, sweeps and the
  * footprint left on a target. Prisma and node-postgres queries that run the same on every Node version, and that
@@ -199,7 +206,7 @@ export const LOGIC_ONLY = [
  * cores' worth of real runs took CI over 15 minutes; this is the half of the second pass that tested nothing the
  * first did not.
  */
-export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS, ...STORE_RUNS, ...LOGIC_ONLY];
+export const FLOOR_LEAVES_OUT = [...JUDGEMENT_RUNS, ...WORKLOAD_RUNS, ...PHASE_RUNS, ...STORE_RUNS, ...LOGIC_ONLY];
 
 /**
  * The order the files are handed to node's runner in: known-slow files first, then the rest by size, largest first.

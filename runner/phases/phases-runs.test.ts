@@ -59,10 +59,10 @@ function reportOf(reports: PhaseReport[] | undefined, startSec: number, lengthSe
   return r;
 }
 
-const QUEUE = { kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 1, durationSeconds: 20 } as const;
+const QUEUE = { kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 1, durationSeconds: 16 } as const;
 
 test("hold-xmin: a transaction of the phase's own sits idle in transaction with a snapshot for its length; dead tuples grow; the holder recorded is the phase", async () => {
-  const config = configOf({ ...QUEUE, durationSeconds: 24, phases: "hold-xmin@4s+11s" });
+  const config = configOf({ ...QUEUE, durationSeconds: 20, phases: "hold-xmin@4s+11s" });
   const { result: s, seen } = await watchPhaseSessions(() => runWorkload(config, db.url, { drainSeconds: 5 }));
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   const r = reportOf(s.phases, 4, 11);
@@ -119,7 +119,7 @@ test("pause-workers: the readers stop for the phase while the writers go on, the
   // The window's conclusions own the pause: the verdict says the run's own phase paused the consumers, and how long.
   assert.match(
     s.telemetry!.verdict.statement,
-    /the run's own phase pause-workers@5s\+4s paused the consumers for 4 s of the 20 s window, and these figures include it/,
+    /the run's own phase pause-workers@5s\+4s paused the consumers for 4 s of the 16 s window, and these figures include it/,
   );
 });
 
