@@ -62,11 +62,12 @@ export const JUDGEMENT_RUNS = [
 /**
  * Real runs that judge whether the runner was starved of CPU or the target was the limit, run after every other file
  * and one at a time: the ceiling search beside six CPU hogs pinned with it (whose lower rates must not be starved) and
- * the causes a verdict names before the shared machine. Beside the pass's own load, which keeps both cores busy, they
- * measured that load instead (each failed in a clean-clone CI run of 22b6079 and passed alone); the hogs also took a
- * core from every file beside them. Their CPU moves out of the pass, so they cost little wall time of their own.
+ * the causes a verdict names before the shared machine, and the replication stalls named before it. Beside the pass's
+ * own load, which keeps both cores busy, they measured that load instead (the first two failed in a clean-clone CI run
+ * of 22b6079, replication-runs in one of 05ce290, each passing alone); the hogs also took a core from every file
+ * beside them. Their CPU moves out of the pass, so they cost little wall time of their own.
  */
-export const RUN_ALONE = ["runner/ceiling/hog-ceiling.test.ts", "runner/telemetry/causes-runs.test.ts"];
+export const RUN_ALONE = ["runner/ceiling/hog-ceiling.test.ts", "runner/telemetry/causes-runs.test.ts", "runner/telemetry/replication-runs.test.ts"];
 
 /**
  * A workload's own semantics over real runs at length (its statements against the study's logs, its pacing, its
