@@ -36,8 +36,14 @@ describe("in a run", () => {
     // One reading a second, each handed to one engine sample only.
     assert.ok(samples.length >= 2, `${samples.length} readings in ${engineSamples.length} samples`);
     assert.equal(new Set(samples.map((s) => s.time)).size, samples.length);
+    // Each reading covers its engine sample's interval: about a second, or the shorter one cut at a phase's end.
+    for (const e of engineSamples) {
+      const r = e.metrics.telemetry;
+      if (r && e.metrics.intervalSec >= 0.9)
+        assert.ok(r.intervalSec > 0.5 && r.intervalSec < 3, `interval ${r.intervalSec} in a ${e.metrics.intervalSec} s sample`);
+    }
     for (const s of samples) {
-      assert.ok(s.intervalSec > 0.5 && s.intervalSec < 3, `interval ${s.intervalSec}`);
+      assert.ok(s.intervalSec > 0 && s.intervalSec < 3, `interval ${s.intervalSec}`);
       assert.equal(s.overhead.statements, 6, "six statements, one round trip");
       assert.ok(s.overhead.ms > 0 && s.overhead.ms < 1000);
       assert.ok(s.host && s.host.cores > 0 && s.host.serverCpuCores >= 0);
