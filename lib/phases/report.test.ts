@@ -19,6 +19,12 @@ test("recovered: the start of the first 3 seconds in a row at ≥ 90% of the rat
   assert.equal(recoveryOf([second(0, 500), second(1, 900), second(2, 950), second(3, 1000)], { seconds: 10, perSecond: 1000 }), 1);
   assert.match(recoveryRuleText(before, "msg"), /back at ≥ 900 msg\/s over 3 s in a row \(90% of the 1,000 before it\), the backlog at most 100 in each/);
   assert.match(recoveryRuleText(null, "msg"), /no rate before the phase to recover to/);
+  // A paced run whose seconds before the phase caught up above the rate asked: back means back at the rate asked.
+  const caughtUp = { seconds: 3, perSecond: 380, backlogMax: 1 };
+  const steady = [second(0, 300, 2), second(1, 301, 1), second(2, 299, 3)];
+  assert.equal(recoveryOf(steady, caughtUp), null);
+  assert.equal(recoveryOf(steady, caughtUp, 300), 0);
+  assert.match(recoveryRuleText(caughtUp, "msg", 300), /back at ≥ 270 msg\/s over 3 s in a row \(90% of the 300 asked; 380 before it\)/);
 });
 
 test("the phases inside the measured window, with the seconds of it each covered, and the words conclusions add", () => {

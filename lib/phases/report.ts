@@ -76,8 +76,8 @@ export interface RecoverySecond {
  * whose rate together reached the floor and whose every backlog was back under its ceiling, in seconds after the
  * phase's end; null when that never came. `after` in order.
  */
-export function recoveryOf(after: readonly RecoverySecond[], before: PhaseWindow): number | null {
-  const rateFloor = before.perSecond * RECOVERY.rateShare;
+export function recoveryOf(after: readonly RecoverySecond[], before: PhaseWindow, asked?: number): number | null {
+  const rateFloor = rateToRecover(before, asked) * RECOVERY.rateShare;
   const backlogCeiling = before.backlogMax === undefined ? undefined : backlogCeilingOf(before);
   const n = RECOVERY.seconds;
   for (let i = 0; i + n <= after.length; i++) {
@@ -88,14 +88,21 @@ export function recoveryOf(after: readonly RecoverySecond[], before: PhaseWindow
   return null;
 }
 
+/** The rate a run must get back to: its rate before the phase, but never more than the rate it was asked for (seconds
+ *  of catching up after the warm-up can put the rate before a phase above it, where a paced run never goes back). */
+const rateToRecover = (before: PhaseWindow, asked: number | undefined) =>
+  asked !== undefined && asked > 0 ? Math.min(before.perSecond, asked) : before.perSecond;
+
 /** The largest backlog that still counts as back to the level before a phase. */
 const backlogCeilingOf = (before: PhaseWindow) => Math.max(2 * (before.backlogMax ?? 0), before.perSecond * RECOVERY.backlogSeconds);
 
 /** The rule recoveryOf applied, in words, with this run's numbers: "back at ≥ 900 msg/s over 3 s in a row (90% of the
  *  1,000 before it), the backlog at most 120 in each". */
-export function recoveryRuleText(before: PhaseWindow | null, unit: string): string {
+export function recoveryRuleText(before: PhaseWindow | null, unit: string, asked?: number): string {
   if (!before) return "no rate before the phase to recover to (it began within 2 s of the warm-up's end)";
   const n = (x: number) => Math.round(x).toLocaleString("en-US");
   const backlog = before.backlogMax === undefined ? "" : `, the backlog at most ${n(backlogCeilingOf(before))} in each`;
-  return `back at ≥ ${n(before.perSecond * RECOVERY.rateShare)} ${unit}/s over ${RECOVERY.seconds} s in a row (${RECOVERY.rateShare * 100}% of the ${n(before.perSecond)} before it)${backlog}`;
+  const target = rateToRecover(before, asked);
+  const of = target < before.perSecond ? `the ${n(target)} asked; ${n(before.perSecond)} before it` : `the ${n(before.perSecond)} before it`;
+  return `back at ≥ ${n(target * RECOVERY.rateShare)} ${unit}/s over ${RECOVERY.seconds} s in a row (${RECOVERY.rateShare * 100}% of ${of})${backlog}`;
 }

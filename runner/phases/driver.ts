@@ -171,6 +171,9 @@ export class PhaseDriver {
     const opDef = def.metrics.operations.find((o) => o.name === rateOp);
     const unit = opDef?.unit ?? pacingOf(config).unit;
     const latency = def.metrics.delivery ?? def.metrics.operations.find((o) => o.latency);
+    // The consumers' rate the run asked for, where it asked for one: the paced rate, read once per consumer group.
+    const target = pacingOf(config).targetPerSecond;
+    const asked = target && stats.drainingOperation() ? target * Math.max(1, stats.groups.length) : undefined;
     const windowOf = (s: Span | null): PhaseWindow | null => {
       if (!s || s.seconds === 0) return null;
       const ops = stats.spanFigures(s);
@@ -213,8 +216,8 @@ export class PhaseDriver {
         ...(deadTuples ? { deadTuples } : {}),
         ...(tableBytes ? { tableBytes } : {}),
         ...(indexBytes ? { indexBytes } : {}),
-        recoverySec: before && c.startedMs !== undefined ? recoveryOf(afterSeconds, before) : null,
-        recoveryRule: recoveryRuleText(before, unit),
+        recoverySec: before && c.startedMs !== undefined ? recoveryOf(afterSeconds, before, asked) : null,
+        recoveryRule: recoveryRuleText(before, unit, asked),
       };
     });
   }

@@ -47,41 +47,41 @@ async function watchPhaseSessions<T>(during: () => Promise<T>): Promise<{ result
   }
 }
 
-/** The one phase's report, its timing as asked (the clock's, within a second's slack under a loaded machine). */
+/** The one phase's report, its timing as asked (the clock's, within 2 s of slack under a loaded machine: the size reading before it begins waits on nothing but the CPU). */
 function reportOf(reports: PhaseReport[] | undefined, startSec: number, lengthSec: number): PhaseReport {
   assert.equal(reports?.length, 1, JSON.stringify(reports));
   const r = reports![0];
   const lines = phaseReportLines(r).join("\n");
   assert.equal(r.problem, undefined, lines);
-  assert.ok(r.startedSec !== null && r.startedSec >= startSec && r.startedSec < startSec + 1, lines);
-  assert.ok(r.endedSec !== null && r.endedSec >= startSec + lengthSec && r.endedSec < startSec + lengthSec + 2, lines);
+  assert.ok(r.startedSec !== null && r.startedSec >= startSec && r.startedSec < startSec + 2, lines);
+  assert.ok(r.endedSec !== null && r.endedSec >= startSec + lengthSec && r.endedSec < startSec + lengthSec + 3, lines);
   assert.ok(r.before && r.during && r.after, lines);
   return r;
 }
 
-const QUEUE = { kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 1, durationSeconds: 16 } as const;
+const QUEUE = { kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 2, durationSeconds: 15 } as const;
 
 test("hold-xmin: a transaction of the phase's own sits idle in transaction with a snapshot for its length; dead tuples grow; the holder recorded is the phase", async () => {
-  const config = configOf({ ...QUEUE, durationSeconds: 20, phases: "hold-xmin@4s+11s" });
+  const config = configOf({ ...QUEUE, durationSeconds: 22, phases: "hold-xmin@5s+11s" });
   const { result: s, seen } = await watchPhaseSessions(() => runWorkload(config, db.url, { drainSeconds: 5 }));
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
-  const r = reportOf(s.phases, 4, 11);
+  const r = reportOf(s.phases, 5, 11);
   const lines = phaseReportLines(r).join("\n");
   assert.match(r.did, /held transaction \d+ open \(REPEATABLE READ, idle in transaction\) on pid \d+/);
   assert.ok(
-    seen.some((x) => x.app === "pgbb phase hold-xmin@4s+11s" && x.state === "idle in transaction" && x.xmin),
+    seen.some((x) => x.app === "pgbb phase hold-xmin@5s+11s" && x.state === "idle in transaction" && x.xmin),
     JSON.stringify(seen.slice(0, 5)),
   );
   // The readers delete what they read: behind the held snapshot nothing they leave can be removed.
   assert.ok(r.deadTuples && r.deadTuples.end > r.deadTuples.start, lines);
   assert.ok(r.tableBytes && r.tableBytes.end >= r.tableBytes.start, lines);
-  assert.equal(s.telemetry?.window?.xminHolder?.applicationName, "pgbb phase hold-xmin@4s+11s", "the horizon's holder is the phase's session");
+  assert.equal(s.telemetry?.window?.xminHolder?.applicationName, "pgbb phase hold-xmin@5s+11s", "the horizon's holder is the phase's session");
   // The verdict finds the held snapshot and names the phase as its holder (the lead only when it slowed the run most).
   const v = s.telemetry!.verdict;
   assert.ok(v.category === "held-snapshot" || v.also.includes("held-snapshot"), `${v.category}; also ${v.also.join()}: ${v.statement}`);
   const found = v.findings.find((f) => f.category === "held-snapshot")!;
   assert.ok(
-    found.evidence.some((e) => /held by the run's own phase hold-xmin@4s\+11s/.test(e.what)),
+    found.evidence.some((e) => /held by the run's own phase hold-xmin@5s\+11s/.test(e.what)),
     JSON.stringify(found.evidence),
   );
   assert.ok(r.recoverySec !== null && r.recoverySec <= r.after!.seconds, lines);
@@ -114,12 +114,12 @@ test("pause-workers: the readers stop for the phase while the writers go on, the
   assert.ok(r.recoverySec !== null && r.recoverySec > 0, lines);
   assert.match(
     lines,
-    /recovered [\d.]+ s after it ended \(back at ≥ [\d,]+ msg\/s over 3 s in a row \(90% of the [\d,]+ before it\), the backlog at most [\d,]+ in each\)/,
+    /recovered [\d.]+ s after it ended \(back at ≥ [\d,]+ msg\/s over 3 s in a row \(90% of the [\d,]+ (asked; [\d,]+ )?before it\), the backlog at most [\d,]+ in each\)/,
   );
   // The window's conclusions own the pause: the verdict says the run's own phase paused the consumers, and how long.
   assert.match(
     s.telemetry!.verdict.statement,
-    /the run's own phase pause-workers@5s\+4s paused the consumers for 4 s of the 16 s window, and these figures include it/,
+    /the run's own phase pause-workers@5s\+4s paused the consumers for 4 s of the 15 s window, and these figures include it/,
   );
 });
 
