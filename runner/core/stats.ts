@@ -276,9 +276,12 @@ export class RunStats {
       entries.push({ name: o.name, counted: this.countsOf(o), count: o.interval.count, errors: o.interval.errors, latency: o.latency.interval });
     for (const name of this.groupOps) {
       const sum = this.groupCounts(name, (o) => o.interval);
-      const merged = newHistogram();
-      merged.add(this.mergedOverGroups(name, "interval"));
-      entries.push({ name, counted: sum !== null, count: sum?.count ?? 0, errors: sum?.errors ?? 0, latency: merged });
+      // One group: its own interval histogram, which the span copies as it takes it. Several: merged into the shared
+      // scratch, which the next name reuses, so copied here.
+      const h = this.mergedOverGroups(name, "interval");
+      const latency = this.groups.length === 1 ? h : newHistogram();
+      if (latency !== h) latency.add(h);
+      entries.push({ name, counted: sum !== null, count: sum?.count ?? 0, errors: sum?.errors ?? 0, latency });
     }
     return entries;
   }
