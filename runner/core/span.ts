@@ -6,7 +6,9 @@
 import { newHistogram, percentilesOf, type Histogram } from "../../lib/measurement/histogram";
 import type { Operations } from "../../lib/measurement/metrics";
 
-/** How far a second may reach past a span's edge and still count as inside it: the cuts' own timer jitter. */
+/** How far a second may begin before a span's start and still count as inside it: the cuts' own timer jitter. None
+ *  at its end: what comes right after a phase (a paused queue's workers draining hundreds of jobs within milliseconds
+ *  of their resume) must not count in it. */
 export const SPAN_SLACK_MS = 50;
 
 /** One operation's interval as a span takes it: its counts, and its latency's interval histogram when it has one. */
@@ -33,7 +35,7 @@ export class Span {
   private readonly latency = new Map<string, Histogram>();
 
   constructor(
-    /** From and to, clock ms: a second belongs to it when it lies wholly inside (SPAN_SLACK_MS either side). */
+    /** From and to, clock ms: a second belongs to it when it lies wholly inside (SPAN_SLACK_MS before its start). */
     readonly fromMs: number,
     readonly toMs: number,
   ) {}
@@ -41,7 +43,7 @@ export class Span {
   /** Whether the interval that ended at `endMs` and lasted `sec` belongs here: a second that straddles an edge belongs
    *  to neither side (a burst of catching up just after a pause must not be counted in the pause). */
   holds(endMs: number, sec: number): boolean {
-    return endMs - sec * 1000 >= this.fromMs - SPAN_SLACK_MS && endMs <= this.toMs + SPAN_SLACK_MS;
+    return endMs - sec * 1000 >= this.fromMs - SPAN_SLACK_MS && endMs <= this.toMs;
   }
 
   /** Adds one interval (the recorder's, before it resets it). */
