@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { filesThatDidNotLoad } from "./tap";
+import { failedTests, filesThatDidNotLoad } from "./tap";
 
 test("a file that fails to load is named; files whose tests fail are not", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-tap-"));
@@ -25,6 +25,25 @@ test("a file that fails to load is named; files whose tests fail are not", () =>
     const r = spawnSync(process.execPath, ["--test", "--test-reporter=tap", good, failing, broken], { encoding: "utf8", env });
     assert.notEqual(r.status, 0);
     assert.deepEqual(filesThatDidNotLoad(r.stdout), [broken]);
+    // The failed test is named with where it is and its error's first line, whatever the failure's nesting.
+    const failed = failedTests(r.stdout).filter((t) => t.location.startsWith(failing));
+    assert.deepEqual(failed, [{ location: `${failing}:1:35`, name: "f1", error: "no" }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a failing subtest is named, not the parent that fails for it; an error's first line is kept", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-tap-"));
+  try {
+    const file = path.join(dir, "nested.test.mjs");
+    writeFileSync(
+      file,
+      `import { test } from "node:test"; import assert from "node:assert";\ntest("outer", async (t) => {\n  await t.test("inner", () => assert.strictEqual(1, 2, "one is not two"));\n  await t.test("fine", () => {});\n});`,
+    );
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const r = spawnSync(process.execPath, ["--test", "--test-reporter=tap", file], { encoding: "utf8", env });
+    assert.deepEqual(failedTests(r.stdout), [{ location: `${file}:3:11`, name: "inner", error: "one is not two" }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

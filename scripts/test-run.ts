@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
-import { filesThatDidNotLoad } from "./tap";
+import { type FailedTest, failedTests, filesThatDidNotLoad } from "./tap";
 import { FLOOR_LEAVES_OUT, LOGIC_ONLY, longestFirst, RUN_ALONE } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
@@ -93,7 +93,7 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv) {
     skipped: count("skipped") + count("todo"),
   };
   if (code !== 0 && totals.failed === 0) totals.failed += 1; // crashed before reporting
-  return { code, totals, unloaded: filesThatDidNotLoad(text).map((f) => path.relative(PROJECT_ROOT, f)) };
+  return { code, totals, unloaded: filesThatDidNotLoad(text).map((f) => path.relative(PROJECT_ROOT, f)), failures: failedTests(text) };
 }
 
 /**
@@ -117,11 +117,35 @@ async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv) {
   return [r0, r1, r2].filter((r) => r !== undefined);
 }
 
+/** Playwright's failed tests, from its JSON report's suites (nested by file and describe), as the node tests' are. */
+function playwrightFailures(report: { suites?: unknown[] }): FailedTest[] {
+  type Suite = {
+    suites?: Suite[];
+    specs?: { title: string; file: string; line: number; tests: { status: string; results?: { error?: { message?: string } }[] }[] }[];
+  };
+  const out: FailedTest[] = [];
+  const walk = (s: Suite) => {
+    for (const spec of s.specs ?? [])
+      for (const t of spec.tests.filter((t) => t.status === "unexpected")) {
+        const error = t.results?.at(-1)?.error?.message ?? "";
+        out.push({
+          location: path.join(PROJECT_ROOT, "e2e", `${spec.file}:${spec.line}`),
+          name: spec.title,
+          error: error.replace(/\u001b\[[0-9;]*m/g, "").split("\n")[0],
+        });
+      }
+    for (const child of s.suites ?? []) walk(child);
+  };
+  for (const s of (report.suites ?? []) as Suite[]) walk(s);
+  return out;
+}
+
 async function main() {
   const which = process.argv[2] ?? "all";
   let failed = false;
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const unloaded: string[] = [];
+  const failures: FailedTest[] = [];
   const tmp = mkdtempSync(path.join(os.tmpdir(), "pgbb-test-run-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -145,6 +169,7 @@ async function main() {
         failed ||= r.code !== 0;
         for (const k of ["passed", "failed", "skipped"] as const) totals[k] += r.totals[k];
         unloaded.push(...r.unloaded);
+        failures.push(...r.failures);
       }
     } finally {
       await server.stop();
@@ -159,7 +184,9 @@ async function main() {
       const json = path.join(tmp, "playwright.json");
       const code = await run(process.execPath, [bin, "test", ...process.argv.slice(3)], { ...env, E2E_DATA_DIR: dataDir, PW_JSON_OUTPUT: json });
       failed ||= code !== 0;
-      const stats = existsSync(json) ? (JSON.parse(readFileSync(json, "utf8")).stats ?? {}) : {};
+      const report = existsSync(json) ? JSON.parse(readFileSync(json, "utf8")) : {};
+      const stats = report.stats ?? {};
+      failures.push(...playwrightFailures(report));
       totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
       totals.failed += stats.unexpected ?? 0;
       totals.skipped += stats.skipped ?? 0;
@@ -175,6 +202,10 @@ async function main() {
   if (unloaded.length)
     console.log(
       `\n${unloaded.length} test file(s) failed to load; their tests did not run and count as one failure each:\n${unloaded.map((f) => `  ${f}`).join("\n")}`,
+    );
+  if (failures.length)
+    console.log(
+      `\nfailed (each test's own report is above):\n${failures.map((f) => `  ${path.relative(PROJECT_ROOT, f.location)}  ${f.name}${f.error ? `\n      ${f.error}` : ""}`).join("\n")}`,
     );
   // One plain closing line over both runners, for people and CI alike.
   console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
