@@ -8,8 +8,12 @@ import type net from "node:net";
 import next from "next";
 import { checkMethod, refusalHeaders } from "../lib/api/request-guard";
 import { PROJECT_ROOT } from "../lib/paths";
+import { provideReportRenderer } from "../lib/report/renderer";
 import { controlStoreDown, setSupervisorStates, type SupervisorStates } from "../platform/supervisor-state";
 import { serveHandedOverPort } from "./starting-page";
+
+// The exported reports' renderer, loaded on the first export, outside Next's bundle (lib/report/renderer.ts says why).
+provideReportRenderer(() => import("../components/report/render"));
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);

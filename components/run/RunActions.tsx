@@ -99,6 +99,10 @@ export function FinishedActions({ run }: { run: RunView }) {
         <a className="btn" href={`/api/runs/${run.id}/samples.csv`} download>
           Samples (CSV)
         </a>
+        {/* One HTML file that opens anywhere, offline: charts, tables, verdict, manifest (components/report/). */}
+        <a className="btn" href={`/api/runs/${run.id}/report.html`} download data-testid="export-html">
+          Export HTML
+        </a>
         {!confirming ? (
           <button type="button" className="btn danger" onClick={() => setConfirming(true)} disabled={busy !== null}>
             Delete
