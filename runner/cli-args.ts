@@ -98,6 +98,12 @@ function ownFlags(): Record<string, FlagSpec> {
     },
     preset: { type: "string", ours: true, arg: "NAME", help: "start from a preset (flags override its fields)" },
     json: { type: "string", ours: true, arg: "FILE", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
+    html: {
+      type: "string",
+      ours: true,
+      arg: "FILE",
+      help: "write the run's report to this file: one self-contained HTML page (charts, tables, verdict, manifest) that opens offline",
+    },
     save: { type: "bool", ours: true, help: "store the run in the control store so the app shows it (live)" },
     help: { type: "bool", ours: true, help: "this text; after a workload (pubsub --help), that workload's flags" },
   };
@@ -124,6 +130,8 @@ export interface CliOptions {
   /** Explicit target URL (from --target or the reference-style flags); undefined = default target. */
   target?: string;
   json?: string;
+  /** --html: the run's report as one HTML file (./cli-html.ts). */
+  html?: string;
   save: boolean;
   presetId?: string;
   /** --replicas: standbys of the embedded replicated target (platform/replicated.ts), run against instead of the default target. */
@@ -315,9 +323,11 @@ export function parseArgs(words: string[]): ParsedArgs {
   }
   const json = values.get("json") as string | undefined;
   if (json !== undefined && json.trim() === "") return err("--json needs a file name");
+  const html = values.get("html") as string | undefined;
+  if (html !== undefined && html.trim() === "") return err("--html needs a file name");
   const replicated = replicatedOf(values, target !== undefined);
   if ("error" in replicated) return err(replicated.error);
-  return { kind: "run", options: { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated } };
+  return { kind: "run", options: { config: parsed.config, target, json, html, save: values.get("save") === true, presetId, ...replicated } };
 }
 
 /** --replicas and --replica-delay, checked: a number of standbys, a delay with its unit, and no --target beside them. */
@@ -359,7 +369,7 @@ function flagHelp(names: readonly string[], kind?: string): string[] {
 }
 
 /** The flags that are not a workload's: the target, presets and output. */
-const RUN_FLAGS = ["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save", "help"];
+const RUN_FLAGS = ["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "html", "save", "help"];
 
 const HOW_FLAGS = [
   "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s, 45.",

@@ -8,6 +8,7 @@ import { abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { type Env, readEnv, dataDir } from "../lib/env";
 import type { RunSummary } from "../lib/measurement/summary";
+import type { Sample } from "../lib/measurement/sample";
 import { knobsParts } from "../lib/runs/format";
 import { defaultTargetName } from "../lib/targets/default-target";
 import { identityOf, type ServerIdentity } from "../lib/targets/connect";
@@ -18,6 +19,7 @@ import { CONTROL_DB, type EmbeddedServer, StartupError, TARGET_DB, useCluster } 
 import type { SyncCommitLevel } from "../lib/sync-commit";
 import { type CliOptions, parseArgs, usage, workloadUsage } from "./cli-args";
 import { ladderAsked, ladderSet, type RunSet, type SetContext, type SetRun } from "./cli-ladder";
+import { htmlPathProblem, sampleKeeper, writeCliReport } from "./cli-html";
 import { cliRunner } from "./cli-runner";
 import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
@@ -92,6 +94,16 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   const set = setOf(opts, both, ladder);
   if (typeof set === "string") {
     io.err(`bench: ${set}`);
+    return { code: 2 };
+  }
+  const htmlProblem =
+    opts.html === undefined
+      ? null
+      : set
+        ? "--html writes one run's report: for an A/B or a ladder, add --save and export each run from the app"
+        : htmlPathProblem(opts.html);
+  if (htmlProblem) {
+    io.err(`bench: ${htmlProblem}`);
     return { code: 2 };
   }
   const env = checkedEnv(opts.config, io);
@@ -300,6 +312,10 @@ async function saveOutcome(s: CliSession, outcome: Parameters<Save["finish"]>[0]
 async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined): Promise<RunOutcome> {
   const { io, save } = s;
   io.out(`${config.kind} on ${s.targetLabel}: ${knobsParts(config).join(", ")}; warm-up ${config.warmupSeconds} s`);
+  const kept = sampleKeeper();
+  const startedAt = new Date();
+  const report = (r: { status: "completed" | "failed" | "cancelled"; error?: string; summary?: RunSummary }) =>
+    htmlReport(s, { ...r, config, startedAt, samples: kept.samples });
   let summary: RunSummary;
   try {
     summary = await runWorkload(config, s.targetUrl, {
@@ -312,7 +328,10 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
         save?.phase(p);
         if (p === "draining" || p === "verifying") io.out(`  ${p}…`);
       },
-      onSample: save?.sample,
+      onSample: (x) => {
+        kept.keep(x);
+        save?.sample(x);
+      },
       // The CLI forks every part itself; it says so when that is more than RUNNER_MAX_LOCAL_PARTS.
       maxLocalParts: s.env.RUNNER_MAX_LOCAL_PARTS,
     });
@@ -320,10 +339,11 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
     const cancelled = err instanceof RunCancelled;
     const notes = cancelled ? err.notes.map((n) => `; ${n}`).join("") : "";
     io.err(cancelled ? `bench: cancelled${notes}` : `bench: ${(err as Error).message}`);
-    await saveOutcome(
-      s,
-      cancelled ? { status: "cancelled", error: `cancelled (Ctrl-C or a cancel request)${notes}` } : { status: "failed", error: (err as Error).message },
-    );
+    const outcome = cancelled
+      ? { status: "cancelled" as const, error: `cancelled (Ctrl-C or a cancel request)${notes}` }
+      : { status: "failed" as const, error: (err as Error).message };
+    await saveOutcome(s, outcome);
+    await report(outcome);
     return { code: 1, cancelled, error: (err as Error).message };
   }
   if (s.replicated) summary.manifest.cluster = clusterShape(s.replicated);
@@ -335,16 +355,36 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
     io.out(`summary written to ${file}`);
   }
   const verr = verificationError(summary);
-  if (save) {
-    if (!(await saveOutcome(s, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary })))
-      return { code: 1, summary, error: "the run could not be stored" };
-    io.out(`stored as run ${save.runId}`);
-  }
+  const outcome = verr ? { status: "failed" as const, summary, error: verr } : { status: "completed" as const, summary };
+  // Stored first, then the report (which names the stored run's id): a file that cannot be written loses no run.
+  const stored = save ? await saveOutcome(s, outcome) : false;
+  if (save && stored) io.out(`stored as run ${save.runId}`);
+  if (!(await report(outcome))) return { code: 1, summary, error: "the report could not be written" };
+  if (save && !stored) return { code: 1, summary, error: "the run could not be stored" };
   if (verr) {
     io.err(`bench: ${verr}`);
     return { code: 1, summary, error: verr };
   }
   return { code: 0, summary };
+}
+
+/** --html: the run's report written (true), or not asked; false (said) when the file could not be written. */
+async function htmlReport(
+  s: CliSession,
+  r: { status: "completed" | "failed" | "cancelled"; error?: string; summary?: RunSummary; config: WorkloadConfig; startedAt: Date; samples: Sample[] },
+): Promise<boolean> {
+  if (!s.opts.html) return true;
+  const written = await writeCliReport({
+    ...r,
+    file: s.opts.html,
+    runId: s.save?.runId,
+    targetLabel: s.targetLabel,
+    maskedTarget: s.opts.target ? maskUrl(s.opts.target) : undefined,
+    targetArgs: s.opts.replicas ? ["--replicas", String(s.opts.replicas)] : [],
+  });
+  if ("err" in written) s.io.err(`bench: ${written.err}`);
+  else s.io.out(written.out);
+  return "out" in written;
 }
 
 /**

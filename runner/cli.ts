@@ -40,6 +40,12 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
   }
   if (asked?.plan.kind === "sweep") {
     const { sweep, plan } = asked;
+    if (argv.some((a) => /^--?html(=|$)/.test(a))) {
+      io.err(
+        `bench: --html writes one run's report, and ${plan.flag} ${plan.counts.join(",")} makes ${plan.counts.length} runs: give one ${plan.flag} value, or add --save and export each run from the app`,
+      );
+      return 2;
+    }
     const points: SweepPoint[] = [];
     let code = 0;
     for (const q of plan.counts) {

@@ -138,6 +138,7 @@ export const STORE_RUNS = [
 export const LOGIC_ONLY = [
   "app/references/page.test.ts",
   "components/ceiling/outcome-words.test.ts",
+  "components/report/report.test.ts",
   "components/run-form/fields.test.ts",
   "components/run/ab-view.test.ts",
   "components/run/ladder-view.test.ts",

@@ -7,6 +7,7 @@ import type { ChartSpec } from "@/lib/report/charts";
 
 const W = 760;
 const PAD = { left: 70, right: 16, top: 30, bottom: 28 };
+const LEGEND_ROW = 15;
 
 /** Rounded ticks from 0 (or the lowest value when below 0) to at least `max`: steps of 1, 2 or 5 × 10^n. */
 export function niceTicks(min: number, max: number, count = 5): number[] {
@@ -96,14 +97,17 @@ function maxOf(spec: ChartSpec): { min: number; max: number } {
 }
 
 export function SvgChart({ spec }: { spec: ChartSpec }) {
-  const H = spec.height ?? 220;
+  const legend = legendLayout(spec);
+  // Each further row of the legend pushes the plot down, so the chart grows rather than the plot shrinking.
+  const top = PAD.top + (legend.rows - 1) * LEGEND_ROW;
+  const H = (spec.height ?? 220) + top - PAD.top;
   const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
+  const plotH = H - top - PAD.bottom;
   const { min, max } = maxOf(spec);
   const yt = niceTicks(min, max);
   const [y0, y1] = [yt[0], yt[yt.length - 1]];
   const x = (v: number) => PAD.left + (Math.min(Math.max(v, 0), spec.xMax) / spec.xMax) * plotW;
-  const y = (v: number) => PAD.top + plotH - ((v - y0) / (y1 - y0)) * plotH;
+  const y = (v: number) => top + plotH - ((v - y0) / (y1 - y0)) * plotH;
   const titleId = `${spec.id}-title`;
   return (
     <figure className="chart-card panel report-chart" data-testid={`report-chart-${spec.id}`}>
@@ -122,9 +126,9 @@ export function SvgChart({ spec }: { spec: ChartSpec }) {
         <title>{spec.title}</title>
         {spec.bands.map((b) => (
           <g key={`${b.label}-${b.from}`} className="band">
-            <rect x={x(b.from)} y={PAD.top} width={Math.max(1, x(b.to) - x(b.from))} height={plotH} fill={b.fill} fillOpacity={0.15} />
+            <rect x={x(b.from)} y={top} width={Math.max(1, x(b.to) - x(b.from))} height={plotH} fill={b.fill} fillOpacity={0.15} />
             {b.label && (
-              <text x={x(b.from) + 3} y={PAD.top + 11} fill={b.text ?? "#5b6470"} fontSize="10">
+              <text x={x(b.from) + 3} y={top + 11} fill={b.text ?? "#5b6470"} fontSize="10">
                 {b.label}
               </text>
             )}
@@ -143,8 +147,8 @@ export function SvgChart({ spec }: { spec: ChartSpec }) {
             {`${v}s`}
           </text>
         ))}
-        <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} stroke="#868e96" />
-        <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={PAD.top + plotH} stroke="#868e96" />
+        <line x1={PAD.left} x2={W - PAD.right} y1={top + plotH} y2={top + plotH} stroke="#868e96" />
+        <line x1={PAD.left} x2={PAD.left} y1={top} y2={top + plotH} stroke="#868e96" />
         {spec.stacked
           ? stackedPaths(spec, x, y).map((d, i) => (
               <path key={spec.series[i].name} d={d} fill={spec.series[i].color} fillOpacity={0.55} stroke={spec.series[i].color} strokeWidth={0.8} />
@@ -161,31 +165,39 @@ export function SvgChart({ spec }: { spec: ChartSpec }) {
               />
             ))}
         {spec.marks?.map((m) => (
-          <line key={`m${m}`} x1={x(m)} x2={x(m)} y1={PAD.top} y2={PAD.top + plotH} stroke="#2b8a3e" strokeDasharray="3 3" />
+          <line key={`m${m}`} x1={x(m)} x2={x(m)} y1={top} y2={top + plotH} stroke="#2b8a3e" strokeDasharray="3 3" />
         ))}
-        <Legend spec={spec} />
+        <Legend layout={legend} />
       </svg>
     </figure>
   );
 }
 
-/** The legend across the top: a swatch and the series' name each, wrapped at the chart's width. */
-function Legend({ spec }: { spec: ChartSpec }) {
+/** The legend's places: a swatch and the series' name each, wrapped onto further rows at the chart's width. */
+function legendLayout(spec: ChartSpec): { items: { name: string; color: string; x: number; row: number }[]; rows: number } {
   let at = PAD.left;
+  let row = 0;
+  const items = spec.series.map((s) => {
+    const w = 22 + s.name.length * 6.2;
+    if (at > PAD.left && at + w > W - PAD.right) [at, row] = [PAD.left, row + 1];
+    const item = { name: s.name, color: s.color, x: at, row };
+    at += w;
+    return item;
+  });
+  return { items, rows: row + 1 };
+}
+
+function Legend({ layout }: { layout: ReturnType<typeof legendLayout> }) {
   return (
     <g className="legend">
-      {spec.series.map((s) => {
-        const x0 = at;
-        at += 22 + s.name.length * 6.2;
-        return (
-          <g key={s.name}>
-            <rect x={x0} y={8} width={14} height={8} fill={s.color} />
-            <text x={x0 + 18} y={16} fill="#1b1f24">
-              {s.name}
-            </text>
-          </g>
-        );
-      })}
+      {layout.items.map((s) => (
+        <g key={s.name}>
+          <rect x={s.x} y={8 + s.row * LEGEND_ROW} width={14} height={8} fill={s.color} />
+          <text x={s.x + 18} y={16 + s.row * LEGEND_ROW} fill="#1b1f24">
+            {s.name}
+          </text>
+        </g>
+      ))}
     </g>
   );
 }
