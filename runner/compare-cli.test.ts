@@ -92,6 +92,28 @@ test("Markdown, CSV and JSON, as the page exports", async () => {
   assert.equal(json.results.find((x: { key: string }) => x.key === "e2e.p50").values[0], 8560.574463);
 });
 
+test("--html FILE: the same comparison as one self-contained report; a folder that does not exist is refused first", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-cmp-html-"));
+  try {
+    const file = path.join(dir, "cmp.html");
+    const r = await cli([runId, importId, "ref:queue-4vcpu-single-node", "--html", file]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /report written to .*cmp\.html/);
+    assert.match(r.out, /Write msg\/s/, "the table is printed as before");
+    const html = readFileSync(file, "utf8");
+    assert.match(html, new RegExp(`data-keys="${runId},${importId},ref:queue-4vcpu-single-node"`));
+    const rate = throughputOf(summary, "write")!.perSecond;
+    assert.match(html, new RegExp(`data-value="${rate}"`), "the run's write rate as a bar");
+    assert.match(html, /2,973\.93/, "the import's write rate in the results table");
+    assert.doesNotMatch(html, /<script|https?:\/\/|\shref=/i);
+    const missing = await cli([runId, "--html", path.join(dir, "no", "cmp.html")]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /^bench compare: --html .*: the folder .*no does not exist/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("runs of different queue-like workloads: which sustained what comes first, flagged when not offered one rate", async () => {
   const r = await cli([runId, bossId]);
   assert.equal(r.code, 0, r.err);

@@ -3,6 +3,8 @@
 // DATABASE_URL, or the embedded one of DATA_DIR (shared with a running `npm start`, else started for the
 // duration of the command); the store read is named on stderr, and a DATA_DIR that holds none is refused, never
 // made. References need no database.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { buildComparison } from "../lib/compare/compare";
 import { toCsv } from "../lib/compare/export-csv";
 import { toJson } from "../lib/compare/export-json";
@@ -17,18 +19,21 @@ import { dataDir, type Env, readEnv } from "../lib/env";
 import { describeUrl } from "../lib/targets/pgurl";
 import { migrate } from "../platform/migrate";
 import { REFERENCES } from "../lib/references/references";
+import type { Comparison } from "../lib/compare/compare";
+import { htmlPathProblem } from "./cli-html";
 
 const FORMATS = ["table", "md", "csv", "json"] as const;
 type Format = (typeof FORMATS)[number];
 
 export function usage(): string {
   return [
-    "usage: npm run bench -- compare <id>... [--baseline <id>] [--format table|md|csv|json]",
+    "usage: npm run bench -- compare <id>... [--baseline <id>] [--format table|md|csv|json] [--html FILE]",
     "",
     "  <id>   a run id (r_…), an imported result (imp_…) or a published reference (ref:<id> or <id>):",
     ...REFERENCES.map((r) => `           ref:${r.id}`),
     "  --baseline <id>   deltas and ratios against this item (default: the first)",
     "  --format          table (default), md (Markdown, as the page's export), csv or json",
+    "  --html FILE       also write the comparison as one self-contained HTML file (tables, bars; opens offline)",
     "",
     `Runs of different queue-like workloads (${Object.keys(QUEUE_LENSES).join(", ")})`,
     'come first in one table, "Which sustained what": rate offered, consumed, kept up, latency from',
@@ -39,7 +44,7 @@ export function usage(): string {
   ].join("\n");
 }
 
-type Parsed = { kind: "help" } | { kind: "error"; message: string } | { kind: "ok"; ids: string[]; baseline: string | null; format: Format };
+type Parsed = { kind: "help" } | { kind: "error"; message: string } | { kind: "ok"; ids: string[]; baseline: string | null; format: Format; html?: string };
 
 const refIds = new Set(REFERENCES.map((r) => r.id));
 /** "pubsub-4vcpu-single-node" → "ref:pubsub-4vcpu-single-node"; other ids as given. */
@@ -49,14 +54,16 @@ export function parseCompareArgs(args: string[]): Parsed {
   const ids: string[] = [];
   let baseline: string | null = null;
   let format: Format = "table";
+  let html: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "-h" || a === "--help") return { kind: "help" };
-    const m = /^--(baseline|format)(?:=(.*))?$/.exec(a);
+    const m = /^--(baseline|format|html)(?:=(.*))?$/.exec(a);
     if (m) {
       const v = m[2] ?? args[++i];
-      if (v === undefined) return { kind: "error", message: `--${m[1]} needs a value` };
+      if (v === undefined || v.trim() === "") return { kind: "error", message: `--${m[1]} needs a value` };
       if (m[1] === "baseline") baseline = normalise(v);
+      else if (m[1] === "html") html = v;
       else if ((FORMATS as readonly string[]).includes(v)) format = v as Format;
       else return { kind: "error", message: `--format must be one of ${FORMATS.join(", ")}, not "${v}"` };
       continue;
@@ -71,7 +78,7 @@ export function parseCompareArgs(args: string[]): Parsed {
   }
   if (!ids.length) return { kind: "error", message: "give at least one run id, import id or reference to compare" };
   if (baseline && !ids.includes(baseline)) return { kind: "error", message: `--baseline ${baseline} is not one of the compared ids` };
-  return { kind: "ok", ids, baseline, format };
+  return { kind: "ok", ids, baseline, format, html };
 }
 
 export interface CompareIo {
@@ -103,6 +110,12 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
     return 2;
   }
 
+  // The report's file is checked before any store is opened: a typo costs nothing.
+  const htmlProblem = p.html === undefined ? null : htmlPathProblem(p.html);
+  if (htmlProblem) {
+    io.err(`bench compare: ${htmlProblem}\n`);
+    return 2;
+  }
   const needsDb = p.ids.some((id) => !id.startsWith("ref:"));
   let stopEmbedded: (() => Promise<void>) | undefined;
   let controlUrl: string | undefined;
@@ -133,7 +146,7 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
     else if (p.format === "csv") io.out(toCsv(cmp));
     else if (p.format === "json") io.out(`${JSON.stringify(toJson(cmp, { generatedAt }), null, 2)}\n`);
     else io.out(toTextTable(cmp));
-    return 0;
+    return p.html ? await writeHtml(p.html, cmp, generatedAt, io) : 0;
   } catch (err) {
     io.err(`bench compare: ${(err as Error).message}\n`);
     return 1;
@@ -144,4 +157,18 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
         .catch(() => undefined);
     await stopEmbedded?.();
   }
+}
+
+/** --html: the comparison's report (components/report/render.tsx), the same the compare page exports. */
+async function writeHtml(file: string, cmp: Comparison, exportedAt: string, io: CompareIo): Promise<number> {
+  const { renderCompareReport } = await import("../components/report/render");
+  const abs = path.resolve(file);
+  try {
+    writeFileSync(abs, renderCompareReport(cmp, { exportedAt }));
+  } catch (err) {
+    io.err(`bench compare: the report could not be written to ${abs}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  io.err(`bench compare: report written to ${abs}\n`);
+  return 0;
 }

@@ -101,6 +101,9 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
                 <a className="btn" href={exportHref("json")} data-testid="export-json">
                   JSON
                 </a>
+                <a className="btn" href={exportHref("html")} data-testid="export-html" title="one HTML file that opens offline: tables and charts">
+                  HTML
+                </a>
               </span>
             </div>
           )}

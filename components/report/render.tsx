@@ -6,7 +6,12 @@
 // react-dom/server and turns "use client" modules into references, so it cannot render these components itself).
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Comparison } from "@/lib/compare/compare";
 import { PRODUCT_VERSION } from "@/lib/env";
+import { PROJECT_ROOT } from "@/lib/paths";
+import { CompareReport } from "./CompareReport";
 import { REPORT_CSS } from "./report-css";
 import { type RunReportInput, RunReport, utc } from "./RunReport";
 
@@ -19,7 +24,12 @@ export interface ReportMeta {
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-function documentOf(title: string, meta: ReportMeta, body: ReactNode): string {
+/** The compare page's own stylesheet (its tables' highlights, swatches), read once; its controls hidden in a file. */
+let compareCss: string | undefined;
+const compareStyles = () =>
+  (compareCss ??= `${readFileSync(path.join(PROJECT_ROOT, "components/compare/compare.css"), "utf8")}\n.baseline-pick,.section-head .toggle{display:none}`);
+
+function documentOf(title: string, meta: ReportMeta, body: ReactNode, extraCss = ""): string {
   const html = renderToStaticMarkup(
     <html lang="en">
       {/* biome-ignore lint/style/noHeadElement: a whole document rendered outside Next, not a Next page */}
@@ -30,7 +40,7 @@ function documentOf(title: string, meta: ReportMeta, body: ReactNode): string {
         <meta name="generator" content={`pg-broker-bench ${PRODUCT_VERSION}`} />
         <title>{title}</title>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the report's own constant stylesheet */}
-        <style dangerouslySetInnerHTML={{ __html: REPORT_CSS }} />
+        <style dangerouslySetInnerHTML={{ __html: REPORT_CSS + extraCss }} />
       </head>
       <body>
         <header className="topbar">
@@ -52,10 +62,18 @@ function documentOf(title: string, meta: ReportMeta, body: ReactNode): string {
       </body>
     </html>,
   );
-  return `<!DOCTYPE html>\n${html}\n`;
+  // The pages' item names link within the app (/runs/…, /compare/imports/…), which a file cannot reach: a report
+  // holds no link, so an anchor keeps its text and loses its address.
+  return `<!DOCTYPE html>\n${html.replace(/<a\b([^>]*?)\shref="[^"]*"/g, "<a$1")}\n`;
 }
 
 /** A run's report (its page once final) as one HTML document. */
 export function renderRunReport(input: RunReportInput, meta: ReportMeta): string {
   return documentOf(`${input.run.workload} run ${input.run.id}`, meta, <RunReport input={input} />);
+}
+
+/** A comparison's report (the compare page with the baseline it was exported with) as one HTML document. */
+export function renderCompareReport(cmp: Comparison, meta: ReportMeta): string {
+  const title = `Comparison of ${cmp.items.length} ${cmp.items.length === 1 ? "item" : "items"}`;
+  return documentOf(title, meta, <CompareReport cmp={cmp} />, compareStyles());
 }

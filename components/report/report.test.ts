@@ -14,7 +14,12 @@ import { REPORT_PHASE_COLOURS } from "@/lib/report/charts";
 import { type RunView, toRunView, toSample } from "@/lib/runs/view";
 import { PHASE_COLOURS } from "../charts/PhaseBands";
 import { ManifestPanel, RunResult } from "../run/RunResult";
-import { renderRunReport } from "./render";
+import { fromReference, fromRun } from "@/lib/compare/build";
+import { rateOf } from "@/lib/compare/comparable";
+import { buildComparison } from "@/lib/compare/compare";
+import { referenceById } from "@/lib/references/references";
+import { ResultsTable } from "../compare/ResultsTable";
+import { renderCompareReport, renderRunReport } from "./render";
 import { niceTicks } from "./SvgChart";
 
 type Raw = Record<string, unknown> & { createdAt: string; startedAt: string | null; finishedAt: string | null };
@@ -89,4 +94,31 @@ test("the axis ticks: rounded steps of 1, 2 or 5 from 0 past the largest value",
   assert.deepEqual(niceTicks(0, 0.012), [0, 0.005, 0.01, 0.015]);
   assert.deepEqual(niceTicks(0, 0), [0, 1], "an empty chart still has an axis");
   assert.deepEqual(PHASE_COLOURS, REPORT_PHASE_COLOURS, "the report's phase colours are the page's");
+});
+
+test("a comparison's report: the compare page's results and config tables as rendered there, bars of the same figures, no link", () => {
+  const { run, samples } = recorded("fixtures/client-bound-run.json");
+  const d = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "fixtures/client-bound-run.json"), "utf8")).run;
+  const row = { ...d, createdAt: new Date(d.createdAt), startedAt: new Date(d.startedAt), finishedAt: new Date(d.finishedAt) };
+  const items = [
+    fromRun(
+      row,
+      samples.map((s) => ({ ...s, runId: run.id })),
+    ),
+    fromReference(referenceById("queue-4vcpu-single-node")!),
+  ];
+  const cmp = buildComparison(items, run.id);
+  const html = renderCompareReport(cmp, meta);
+  const page = renderToStaticMarkup(createElement(ResultsTable, { cmp, onBaseline: () => undefined })).replace(/<a\b([^>]*?)\shref="[^"]*"/g, "<a$1");
+  assert.ok(html.includes(page), "the results table as the compare page renders it (its links dropped)");
+  assert.match(html, /data-testid="config-table"/);
+  const bars = chart(html, "throughput-bars");
+  assert.ok(bars);
+  // Each item's bar carries the figure the results table shows for it.
+  const writeRun = rateOf(items[0], "write", "items")!;
+  const writeRef = rateOf(items[1], "write", "items")!;
+  assert.match(bars, new RegExp(`data-item="${items[0].label}" data-value="${writeRun}"`));
+  assert.match(bars, new RegExp(`data-item="${items[1].label.replace(/[()]/g, "\\$&")}" data-value="${writeRef}"`));
+  assert.ok(chart(html, "latency-bars-e2e"), "the end-to-end percentiles' bars");
+  assert.doesNotMatch(html, /<script|https?:\/\/|\shref=/i);
 });

@@ -6,6 +6,7 @@ import { toMarkdown } from "@/lib/compare/export-markdown";
 import { compareUrl, isValidKey, parseViewState, requestOrigin } from "@/lib/compare/view-state";
 import { loadComparison } from "@/lib/compare/load";
 import { withStoreErrors } from "@/lib/api/http";
+import { reportRenderer } from "@/lib/report/renderer";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -13,8 +14,8 @@ export const runtime = "nodejs";
 const noStore = { "cache-control": "no-store" };
 
 /**
- * GET /api/compare?ids=r_…,imp_…,ref:<id>[&base=<id>][&format=json|md|csv][&full=1]: the comparison /compare
- * shows, as JSON (default), Markdown or CSV. ?download=1 asks the browser to save it as a file.
+ * GET /api/compare?ids=r_…,imp_…,ref:<id>[&base=<id>][&format=json|md|csv|html][&full=1]: the comparison /compare
+ * shows, as JSON (default), Markdown, CSV or one self-contained HTML report. ?download=1 asks the browser to save it as a file.
  */
 // The API's own parameters; the view (base, diff, log, m, p) is read as the page reads it (parseViewState), so
 // a shared link opens the same comparison in both.
@@ -41,7 +42,9 @@ const CompareQuery = z.object({
         });
       else if (!ids.length) ctx.addIssue({ code: "custom", message: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)" });
     }),
-  format: z.enum(["json", "md", "csv"], { error: (i) => `format ${quoteInput(String(i.input))} is unknown; use json, md or csv` }).default("json"),
+  format: z
+    .enum(["json", "md", "csv", "html"], { error: (i) => `format ${quoteInput(String(i.input))} is unknown; use json, md, csv or html` })
+    .default("json"),
   full: flag("full"),
   download: flag("download"),
 });
@@ -72,6 +75,14 @@ async function handleGET(req: Request) {
     return new Response(toMarkdown(comparison, { url: link, generatedAt }), {
       headers: { ...noStore, "content-type": "text/markdown; charset=utf-8", ...disposition("md") },
     });
+  if (format === "html") {
+    // One self-contained file (components/report/render.tsx, reached as lib/report/renderer.ts says): no link back to
+    // this server in it, as it must open where this server does not answer.
+    const { renderCompareReport } = await reportRenderer();
+    return new Response(renderCompareReport(comparison, { exportedAt: generatedAt }), {
+      headers: { ...noStore, "content-type": "text/html; charset=utf-8", ...disposition("html") },
+    });
+  }
   if (format === "csv") return new Response(toCsv(comparison), { headers: { ...noStore, "content-type": "text/csv; charset=utf-8", ...disposition("csv") } });
   return Response.json(toJson(comparison, { url: link, generatedAt, full }), { headers: { ...noStore, ...disposition("json") } });
 }
