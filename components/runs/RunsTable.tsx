@@ -271,6 +271,11 @@ function RunRow({
       </td>
       <td>
         <span className={`badge ${STATUS_BADGE[r.status] ?? ""}`}>{r.status}</span>
+        {r.source === "import" && (
+          <span className="badge neutral" title="imported from another instance's bundle" data-testid="imported-badge">
+            imported
+          </span>
+        )}
         {r.headline && !r.headline.verified && (
           <span className="badge bad" title="verification failed">
             unverified

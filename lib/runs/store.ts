@@ -43,7 +43,8 @@ export interface RunListFilter {
 /**
  * The runs of the list, newest first, filtered and sorted in SQL. The summary (with its base64 histograms,
  * tens of kB a run) is not read at all: its headline numbers have a column of their own (written by
- * finishRun). Imported results are not runs of this product and are left out.
+ * finishRun). Runs imported from another instance's bundle (source "import", lib/bundle/) are listed beside the
+ * local ones, marked; the reference tool's imported results are another table (imported_result), not listed here.
  */
 export async function listRunRows(filter: RunListFilter = {}, db: PrismaClient = prisma()): Promise<RunListRow[]> {
   const statuses = filter.statuses ?? [];
@@ -52,8 +53,7 @@ export async function listRunRows(filter: RunListFilter = {}, db: PrismaClient =
            cancel_requested AS "cancelRequested", created_at AS "createdAt", started_at AS "startedAt",
            finished_at AS "finishedAt", error, headline
     FROM run
-    WHERE source <> 'import'
-      AND (${filter.workload ?? null}::text IS NULL OR workload = ${filter.workload ?? null})
+    WHERE (${filter.workload ?? null}::text IS NULL OR workload = ${filter.workload ?? null})
       AND (cardinality(${statuses}::text[]) = 0 OR status = ANY(${statuses}::run_status[]))
     ORDER BY created_at DESC, id`;
 }

@@ -7,6 +7,7 @@ import { compareUrl, isValidKey, parseViewState, requestOrigin } from "@/lib/com
 import { loadComparison } from "@/lib/compare/load";
 import { withStoreErrors } from "@/lib/api/http";
 import { reportRenderer } from "@/lib/report/renderer";
+import { exportBundle, NotExportable } from "@/lib/bundle/export";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -14,7 +15,7 @@ export const runtime = "nodejs";
 const noStore = { "cache-control": "no-store" };
 
 /**
- * GET /api/compare?ids=r_…,imp_…,ref:<id>[&base=<id>][&format=json|md|csv|html][&full=1]: the comparison /compare
+ * GET /api/compare?ids=r_…,imp_…,ref:<id>[&base=<id>][&format=json|md|csv|html|bundle][&full=1]: the comparison /compare
  * shows, as JSON (default), Markdown, CSV or one self-contained HTML report. ?download=1 asks the browser to save it as a file.
  */
 // The API's own parameters; the view (base, diff, log, m, p) is read as the page reads it (parseViewState), so
@@ -43,7 +44,7 @@ const CompareQuery = z.object({
       else if (!ids.length) ctx.addIssue({ code: "custom", message: "ids is required: ids=r_…,imp_…,ref:<reference id> (comma-separated)" });
     }),
   format: z
-    .enum(["json", "md", "csv", "html"], { error: (i) => `format ${quoteInput(String(i.input))} is unknown; use json, md, csv or html` })
+    .enum(["json", "md", "csv", "html", "bundle"], { error: (i) => `format ${quoteInput(String(i.input))} is unknown; use json, md, csv, html or bundle` })
     .default("json"),
   full: flag("full"),
   download: flag("download"),
@@ -75,6 +76,28 @@ async function handleGET(req: Request) {
     return new Response(toMarkdown(comparison, { url: link, generatedAt }), {
       headers: { ...noStore, "content-type": "text/markdown; charset=utf-8", ...disposition("md") },
     });
+  if (format === "bundle") {
+    // The comparison's runs, carried (lib/bundle/); its references ship with every instance and are named; an
+    // import (the reference tool's text) is not carried, and is left out of the carried comparison.
+    const keys = comparison.items.map((i) => i.key).filter((k) => !k.startsWith("imp_"));
+    const base = comparison.baseline >= 0 ? comparison.items[comparison.baseline].key : null;
+    try {
+      const bundle = await exportBundle(
+        keys.filter((k) => k.startsWith("r_")),
+        { kind: "comparison", comparison: { ids: keys, base: base && keys.includes(base) ? base : null } },
+      );
+      return new Response(JSON.stringify(bundle), {
+        headers: {
+          ...noStore,
+          "content-type": "application/json; charset=utf-8",
+          "content-disposition": `attachment; filename="comparison-${stamp}-bundle.json"`,
+        },
+      });
+    } catch (err) {
+      if (err instanceof NotExportable) return Response.json({ error: err.message }, { status: 409, headers: noStore });
+      throw err;
+    }
+  }
   if (format === "html") {
     // One self-contained file (components/report/render.tsx, reached as lib/report/renderer.ts says): no link back to
     // this server in it, as it must open where this server does not answer.

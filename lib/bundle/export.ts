@@ -1,0 +1,56 @@
+// Writes a bundle (./schema.ts) of stored runs: a run's, or every run of a comparison (its imports and references are
+// named by key, not carried: an import is the reference tool's text, a reference ships with every instance).
+// Server-only (the control store).
+import { prisma, type PrismaClient } from "../db";
+import { PRODUCT_VERSION } from "../env";
+import { FINAL_STATUSES, type RunStatus } from "../measurement/metrics";
+import { type Bundle, BUNDLE_FORMAT, BUNDLE_VERSION, BundleRun, MAX_BUNDLE_RUNS } from "./schema";
+
+export class NotExportable extends Error {}
+
+/**
+ * The bundle of runs `ids` (in that order); a comparison's also names every item it compared. Throws NotExportable,
+ * naming the run, when one does not exist, has not finished, or no longer parses (stored by a version whose shape
+ * this one cannot read: the importing instance could not show it either).
+ */
+export async function exportBundle(
+  ids: string[],
+  opts: { kind: "run" | "comparison"; comparison?: { ids: string[]; base: string | null } },
+  db: PrismaClient = prisma(),
+): Promise<Bundle> {
+  if (!ids.length) throw new NotExportable("there is no stored run to export: a bundle carries runs (imports and references are named, not carried)");
+  if (ids.length > MAX_BUNDLE_RUNS) throw new NotExportable(`a bundle carries at most ${MAX_BUNDLE_RUNS} runs; this asks for ${ids.length}`);
+  const [rows, samples, parts] = await Promise.all([
+    db.run.findMany({ where: { id: { in: ids } } }),
+    db.sample.findMany({ where: { runId: { in: ids } }, orderBy: [{ runId: "asc" }, { seq: "asc" }] }),
+    db.runPart.findMany({ where: { runId: { in: ids } }, orderBy: [{ runId: "asc" }, { part: "asc" }] }),
+  ]);
+  const runs = ids.map((id) => {
+    const row = rows.find((r) => r.id === id);
+    if (!row) throw new NotExportable(`run ${id} does not exist`);
+    if (!FINAL_STATUSES.includes(row.status as RunStatus)) throw new NotExportable(`run ${id} is ${row.status}: only a finished run can be exported`);
+    const candidate = {
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      startedAt: row.startedAt?.toISOString() ?? null,
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+      samples: samples.filter((s) => s.runId === id).map((s) => ({ seq: s.seq, time: s.time.toISOString(), phase: s.phase, metrics: s.metrics })),
+      parts: parts.filter((p) => p.runId === id),
+    };
+    const r = BundleRun.safeParse(candidate);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new NotExportable(`run ${id} cannot be exported: its stored ${issue.path.join(".")} does not read in this version's shape (${issue.message})`);
+    }
+    return r.data;
+  });
+  return {
+    format: BUNDLE_FORMAT,
+    formatVersion: BUNDLE_VERSION,
+    product: { name: "pg-broker-bench", version: PRODUCT_VERSION },
+    exportedAt: new Date().toISOString(),
+    kind: opts.kind,
+    runs,
+    ...(opts.comparison ? { comparison: opts.comparison } : {}),
+  };
+}
