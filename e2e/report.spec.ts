@@ -3,9 +3,29 @@
 // latency table and manifest, the same figures as the run page.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 import { RunPage } from "./pages/RunPage";
 import { SAME_ORIGIN } from "./same-origin";
+
+test.describe.configure({ mode: "serial" });
+
+/** The run the tests share (the first makes it) and the figure its page shows. */
+const shared: { id?: string; writeRate?: string } = {};
+
+/** Opens `file` in a fresh context with JavaScript off and every other request refused; `refused` collects them. */
+async function openOffline(browser: Browser, file: string) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const url = pathToFileURL(file).href;
+  const refused: string[] = [];
+  await page.route("**", (r) => {
+    if (r.request().url() === url) return r.continue();
+    refused.push(r.request().url());
+    return r.abort();
+  });
+  await page.goto(url);
+  return { context, page, refused };
+}
 
 test("a run's HTML report opens offline with scripts off and shows its charts and figures", async ({ page, browser, request }, testInfo) => {
   test.setTimeout(240_000);
@@ -14,6 +34,7 @@ test("a run's HTML report opens offline with scripts off and shows its charts an
   const res = await request.post("/api/runs", { headers: SAME_ORIGIN, data: { config } });
   expect(res.status(), await res.text()).toBe(201);
   const { id } = (await res.json()) as { id: string };
+  shared.id = id;
   const run = new RunPage(page);
   await run.open(id);
   await run.waitForStatus("completed", 200_000);
@@ -22,6 +43,7 @@ test("a run's HTML report opens offline with scripts off and shows its charts an
   const latencyRows = await page.getByTestId("latency-table").locator("tbody tr").allInnerTexts();
   const category = (await page.getByTestId("verdict-category").textContent())!.trim();
   expect(writeRate).toMatch(/\d/);
+  shared.writeRate = writeRate;
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-html").click()]);
   expect(download.suggestedFilename()).toBe(`pgbb-${id}-report.html`);
@@ -31,16 +53,7 @@ test("a run's HTML report opens offline with scripts off and shows its charts an
   expect(html).not.toMatch(/<script/i);
 
   // A fresh context with JavaScript off; every request but the file itself is refused and counted.
-  const offline = await browser.newContext({ javaScriptEnabled: false });
-  const report = await offline.newPage();
-  const url = pathToFileURL(file).href;
-  const refused: string[] = [];
-  await report.route("**", (r) => {
-    if (r.request().url() === url) return r.continue();
-    refused.push(r.request().url());
-    return r.abort();
-  });
-  await report.goto(url);
+  const { context: offline, page: report, refused } = await openOffline(browser, file);
   await expect(report.getByTestId("run-report")).toHaveAttribute("data-run-id", id);
   // Its charts: inline SVG, each with its lines drawn (a path with points), axes labelled in seconds.
   const throughput = report.getByTestId("report-chart-throughput");
@@ -64,4 +77,51 @@ test("a run's HTML report opens offline with scripts off and shows its charts an
   await report.screenshot({ path: testInfo.outputPath("report-offline.png"), fullPage: true });
   expect(refused, "the report asked for nothing").toEqual([]);
   await offline.close();
+});
+
+test("a comparison's HTML report opens offline with its tables and bars", async ({ page, browser }, testInfo) => {
+  expect(shared.id, "the first test's run").toBeTruthy();
+  await page.goto(`/compare?ids=${shared.id},ref:queue-4vcpu-single-node`);
+  await expect(page.getByTestId("results-table")).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-html").click()]);
+  const file = testInfo.outputPath("comparison.html");
+  await download.saveAs(file);
+  const { context, page: report, refused } = await openOffline(browser, file);
+  await expect(report.getByTestId("compare-report")).toHaveAttribute("data-keys", `${shared.id},ref:queue-4vcpu-single-node`);
+  await expect(report.getByTestId("results-table")).toContainText("2,885");
+  const bars = report.getByTestId("report-chart-throughput-bars").locator("svg");
+  await expect(bars).toBeVisible();
+  await expect(bars.locator("g.bar")).toHaveCount(4); // write and read of the run and of the published result
+  await expect(report.getByTestId("report-chart-latency-bars-e2e").locator("svg")).toBeVisible();
+  await report.screenshot({ path: testInfo.outputPath("comparison-offline.png"), fullPage: true });
+  expect(refused).toEqual([]);
+  await context.close();
+});
+
+test("a run's bundle, imported from the runs page: listed as imported and opens with the same figures", async ({ page }, testInfo) => {
+  expect(shared.id, "the first test's run").toBeTruthy();
+  const run = new RunPage(page);
+  await run.open(shared.id!);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-bundle").click()]);
+  expect(download.suggestedFilename()).toBe(`pgbb-${shared.id}-bundle.json`);
+  const file = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(file);
+  await page.goto("/runs");
+  await page.getByTestId("import-bundle").locator("summary").click();
+  await page.getByTestId("bundle-file").setInputFiles(file);
+  // The same instance holds the run already: it is stored under a new id, and the answer says so.
+  const result = page.getByTestId("bundle-result");
+  await expect(result).toContainText(new RegExp(`run ${shared.id} is stored as (r_[0-9a-f]{12}): this store already held a run ${shared.id}`));
+  const newId = (await result.textContent())!.match(/is stored as (r_[0-9a-f]{12})/)![1];
+  const row = page.locator(`tr[data-run-id="${newId}"]`);
+  await expect(row.getByTestId("imported-badge")).toHaveText("imported");
+  await row.getByRole("link", { name: newId }).click();
+  await expect(page.getByTestId("run-page")).toHaveAttribute("data-run-id", newId);
+  await expect(page.getByTestId("kpi-write")).toHaveText(shared.writeRate!);
+  await expect(page.getByTestId("run-page")).toContainText("from import");
+  // A file that is not a bundle is refused, naming why.
+  await page.goto("/runs");
+  await page.getByTestId("import-bundle").locator("summary").click();
+  await page.getByTestId("bundle-file").setInputFiles({ name: "x.json", mimeType: "application/json", buffer: Buffer.from('{"format":"k6"}') });
+  await expect(page.getByTestId("bundle-result")).toContainText('not a pg-broker-bench bundle: its "format" is "k6"');
 });

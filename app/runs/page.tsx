@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { LEGACY_SORT_KEYS, SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
+import { ImportBundle } from "@/components/runs/ImportBundle";
 import { RunsTable } from "@/components/runs/RunsTable";
 import { RUN_STATUSES } from "@/lib/measurement/metrics";
 import { listRunRows } from "@/lib/runs/store";
@@ -25,7 +26,8 @@ export default async function RunsRoute({ searchParams }: Props) {
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : "date",
     dir: one(q.dir) === "asc" ? "asc" : "desc",
   };
-  // Results imported from the reference tool belong to the comparison pages, not to this list.
+  // Results imported from the reference tool belong to the comparison pages, not to this list; runs imported from
+  // another instance's bundle are runs, listed here marked imported.
   const runs = (await listRunRows()).map((r) => toRunView(r));
   return (
     <div className="stack">
@@ -36,6 +38,7 @@ export default async function RunsRoute({ searchParams }: Props) {
         </Link>
       </div>
       <RunsTable runs={runs} initial={initial} />
+      <ImportBundle />
     </div>
   );
 }

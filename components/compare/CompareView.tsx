@@ -104,6 +104,9 @@ export function CompareView({ initial, items, problems, choices }: { initial: Vi
                 <a className="btn" href={exportHref("html")} data-testid="export-html" title="one HTML file that opens offline: tables and charts">
                   HTML
                 </a>
+                <a className="btn" href={exportHref("bundle")} data-testid="export-bundle" title="the compared runs, to import into another instance">
+                  Bundle
+                </a>
               </span>
             </div>
           )}

@@ -103,6 +103,10 @@ export function FinishedActions({ run }: { run: RunView }) {
         <a className="btn" href={`/api/runs/${run.id}/report.html`} download data-testid="export-html">
           Export HTML
         </a>
+        {/* The run itself, to import into another instance (lib/bundle/): it appears there as an imported run. */}
+        <a className="btn" href={`/api/runs/${run.id}/bundle`} download data-testid="export-bundle">
+          Bundle (JSON)
+        </a>
         {!confirming ? (
           <button type="button" className="btn danger" onClick={() => setConfirming(true)} disabled={busy !== null}>
             Delete
