@@ -21,6 +21,10 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
     const mod = (await import(spec)) as { main(args: string[]): Promise<number> };
     return mod.main(argv.slice(1));
   }
+  if (argv[0] === "export-bundle" || argv[0] === "import-bundle") {
+    const bundles = await import("./bundle-cli");
+    return bundles.main(argv[0], argv.slice(1), io);
+  }
   if (argv[0] === "ceiling") {
     const ceiling = await import("./ceiling/cli");
     return ceiling.main(argv.slice(1), io);
