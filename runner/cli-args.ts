@@ -386,7 +386,7 @@ export function usage(): string {
     "       npm run bench -- --preset NAME [flags]   start from a preset (listed by a workload's --help)",
     "       npm run bench -- compare <id>...         compare stored runs, imports and references",
     "       npm run bench -- ceiling <workload> [flags] --slo 'p99<50ms'   the highest sustained rate",
-    "       npm run bench -- export-bundle <run-id>... --out FILE   runs as one file another instance imports",
+    "       npm run bench -- export-bundle <run-id>... --out FILE   runs as one file to import elsewhere",
     "       npm run bench -- import-bundle FILE      a bundle's runs into this store (listed as imported)",
     "",
     "Runs a workload against a Postgres target, prints a live line every report interval and a summary.",

@@ -33,7 +33,7 @@ export function usage(): string {
     ...REFERENCES.map((r) => `           ref:${r.id}`),
     "  --baseline <id>   deltas and ratios against this item (default: the first)",
     "  --format          table (default), md (Markdown, as the page's export), csv or json",
-    "  --html FILE       also write the comparison as one self-contained HTML file (tables, bars; opens offline)",
+    "  --html FILE       also write it as one self-contained HTML file (tables, bars; opens offline)",
     "",
     `Runs of different queue-like workloads (${Object.keys(QUEUE_LENSES).join(", ")})`,
     'come first in one table, "Which sustained what": rate offered, consumed, kept up, latency from',

@@ -103,18 +103,24 @@ test("a run stored before the headline column and the enums gets its headline, a
   assert.deepEqual(toRunView(row).headline, headlineOf(summary(500)));
 });
 
-test("the list filters and sorts in SQL, leaves imports out, and refuses an unknown filter naming it", async () => {
+test("the list filters and sorts in SQL, lists runs imported from a bundle beside the others, and refuses an unknown filter naming it", async () => {
   const a = await createRun({ config, targetLabel: "embedded default" });
   await finishRun(a.id, { status: "completed", summary: summary(1000) });
   const b = await createRun({ config: WorkloadConfig.parse({ kind: "pubsub" }), targetLabel: "embedded default" });
   await finishRun(b.id, { status: "failed", error: "boom" });
-  await createRun({ config, targetLabel: "imported", source: "import" });
+  // A run imported from another instance's bundle (lib/bundle/) is a run: listed, marked by its source.
+  const imported = await createRun({ config, targetLabel: "imported", source: "import" });
 
   const all = await listRunRows();
   assert.deepEqual(
-    all.map((r) => r.id),
-    [b.id, a.id, "r_old000000001"],
-    "newest first, no import",
+    all.map((r) => [r.id, r.source]),
+    [
+      [imported.id, "import"],
+      [b.id, "app"],
+      [a.id, "app"],
+      ["r_old000000001", "app"],
+    ],
+    "newest first, the imported one among them",
   );
   assert.deepEqual(
     (await listRunRows({ workload: "queue", statuses: ["completed"] })).map((r) => r.id),
@@ -124,8 +130,8 @@ test("the list filters and sorts in SQL, leaves imports out, and refuses an unkn
     (await listRunRows({ statuses: ["failed", "cancelled"] })).map((r) => r.id),
     [b.id],
   );
-  assert.deepEqual(toRunView(all[1]).headline?.rates[0], { op: "write", label: "write", unit: "msg/s", perSec: 1000 });
-  assert.equal(toRunView(all[0]).headline, null);
+  assert.deepEqual(toRunView(all[2]).headline?.rates[0], { op: "write", label: "write", unit: "msg/s", perSec: 1000 });
+  assert.equal(toRunView(all[1]).headline, null);
 
   const res = await GET(new Request("http://127.0.0.1/api/runs?workload=pubsub"));
   assert.deepEqual(
