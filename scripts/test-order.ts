@@ -112,6 +112,7 @@ export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts"];
 export const STORE_RUNS = [
   "components/run/processes.test.ts",
   "lib/bundle/bundle.test.ts",
+  "lib/report/routes.test.ts",
   "lib/compare/published.test.ts",
   "lib/runs/old-shape-run.test.ts",
   "lib/runs/recorder.test.ts",
@@ -140,6 +141,7 @@ export const LOGIC_ONLY = [
   "app/references/page.test.ts",
   "components/ceiling/outcome-words.test.ts",
   "components/report/report.test.ts",
+  "components/report/sets-report.test.ts",
   "components/run-form/fields.test.ts",
   "components/run/ab-view.test.ts",
   "components/run/ladder-view.test.ts",

@@ -77,6 +77,14 @@ export function CeilingPage({ initial, others, command }: { initial: CeilingView
       <StepsPanel steps={view.steps} goalLabel={goalLabel} perSec={perSec} />
       <PublishedBeside published={published} />
       <OtherSearches workload={view.workload} others={others} perSec={perSec} drawn={drawn} onDrawn={setDrawn} />
+      {isFinalSearch(view) && (
+        <p className="row">
+          {/* One HTML file that opens anywhere, offline: the answer, its curves and every step (components/report/). */}
+          <a className="btn" href={`/api/ceilings/${view.id}/report.html`} download data-testid="export-html">
+            Export HTML
+          </a>
+        </p>
+      )}
       <section className="panel">
         <h2>Repeat it from the command line</h2>
         <pre className="mono small" style={{ whiteSpace: "pre-wrap" }} data-testid="ceiling-command">

@@ -144,7 +144,7 @@ export function SvgChart({ spec }: { spec: ChartSpec }) {
         ))}
         {timeTicks(spec.xMax).map((v) => (
           <text key={`x${v}`} x={x(v)} y={H - PAD.bottom + 16} textAnchor="middle" fill="#5b6470">
-            {`${v}s`}
+            {spec.xFormat ? spec.xFormat(v) : `${v}s`}
           </text>
         ))}
         <line x1={PAD.left} x2={W - PAD.right} y1={top + plotH} y2={top + plotH} stroke="#868e96" />
@@ -154,15 +154,21 @@ export function SvgChart({ spec }: { spec: ChartSpec }) {
               <path key={spec.series[i].name} d={d} fill={spec.series[i].color} fillOpacity={0.55} stroke={spec.series[i].color} strokeWidth={0.8} />
             ))
           : spec.series.map((s) => (
-              <path
-                key={s.name}
-                d={linePath(spec.xs, s.values, x, y, !!s.connect)}
-                fill="none"
-                stroke={s.color}
-                strokeWidth={s.width ?? 1.6}
-                strokeLinejoin="round"
-                data-points={s.values.filter((v) => v !== null).length}
-              />
+              <g key={s.name}>
+                <path
+                  d={s.width === 0 ? "" : linePath(spec.xs, s.values, x, y, !!s.connect)}
+                  fill="none"
+                  stroke={s.color}
+                  strokeWidth={s.width ?? 1.6}
+                  strokeLinejoin="round"
+                  strokeDasharray={s.dashed ? "6 3" : undefined}
+                  data-points={s.values.filter((v) => v !== null).length}
+                />
+                {s.dots &&
+                  s.values.map((v, i) =>
+                    v === null ? null : <circle key={`${spec.xs[i]}-${i}`} cx={x(spec.xs[i])} cy={y(v)} r={3.5} fill={s.color} className="dot-point" />,
+                  )}
+              </g>
             ))}
         {spec.marks?.map((m) => (
           <line key={`m${m}`} x1={x(m)} x2={x(m)} y1={top} y2={top + plotH} stroke="#2b8a3e" strokeDasharray="3 3" />

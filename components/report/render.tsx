@@ -11,6 +11,13 @@ import path from "node:path";
 import type { Comparison } from "@/lib/compare/compare";
 import { PRODUCT_VERSION } from "@/lib/env";
 import { PROJECT_ROOT } from "@/lib/paths";
+import type { OtherCeiling } from "@/lib/ceiling/answer";
+import type { CeilingView } from "@/lib/ceiling/view";
+import type { AbSlot } from "@/lib/compare/ab-order";
+import type { AbStats } from "@/lib/compare/ab-stats";
+import type { RunView } from "@/lib/runs/view";
+import { AbView } from "../run/AbView";
+import { CeilingReport } from "./CeilingReport";
 import { CompareReport } from "./CompareReport";
 import { REPORT_CSS } from "./report-css";
 import { type RunReportInput, RunReport, utc } from "./RunReport";
@@ -76,4 +83,22 @@ export function renderRunReport(input: RunReportInput, meta: ReportMeta): string
 export function renderCompareReport(cmp: Comparison, meta: ReportMeta): string {
   const title = `Comparison of ${cmp.items.length} ${cmp.items.length === 1 ? "item" : "items"}`;
   return documentOf(title, meta, <CompareReport cmp={cmp} />, compareStyles());
+}
+
+/** A ceiling search's report (its page, its curves drawn) as one HTML document; the page's controls hidden. */
+export function renderCeilingReport(data: { view: CeilingView; others: OtherCeiling[]; command: string }, meta: ReportMeta): string {
+  const title = `${data.view.workload} ceiling search ${data.view.id}`;
+  return documentOf(title, meta, <CeilingReport {...data} />, '[data-testid="ceiling-others"] input,[data-testid="ceiling-report"] button{display:none}');
+}
+
+/** An A/B set's report (its page: the runs in their balanced order, each measure with its interval) as one HTML document. */
+export function renderAbReport(data: { groupId: string | null; slots: AbSlot[]; views: (RunView | null)[]; stats: AbStats | null }, meta: ReportMeta): string {
+  const title = `Baseline and modded${data.groupId ? ` ${data.groupId}` : ""}`;
+  return documentOf(
+    title,
+    meta,
+    <div data-testid="ab-report">
+      <AbView groupId={data.groupId} slots={data.slots} initial={data.views} stats={data.stats} />
+    </div>,
+  );
 }

@@ -16,7 +16,20 @@ import type { RunView } from "@/lib/runs/view";
 import { SetRunsTable } from "./SetRunsTable";
 import { useGroupRuns } from "./useGroupRuns";
 
-export function AbView({ groupId, slots, initial, stats }: { groupId: string | null; slots: AbSlot[]; initial: (RunView | null)[]; stats: AbStats | null }) {
+export function AbView({
+  groupId,
+  slots,
+  initial,
+  stats,
+  exportHref,
+}: {
+  groupId: string | null;
+  slots: AbSlot[];
+  initial: (RunView | null)[];
+  stats: AbStats | null;
+  /** Where the page's report downloads (its exported report itself has none). */
+  exportHref?: string;
+}) {
   const { views, problem, done, now } = useGroupRuns(initial, !!stats);
   const first = views.find((v) => v);
   const loop = first?.config ? ((first.config as { load?: string }).load === "rate" ? "open loop" : "closed loop") : null;
@@ -45,6 +58,14 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
         </p>
       )}
       {stats && <AbResults stats={stats} slots={slots} />}
+      {stats && exportHref && (
+        <p className="row">
+          {/* One HTML file that opens anywhere, offline (components/report/). */}
+          <a className="btn" href={exportHref} download data-testid="export-html">
+            Export HTML
+          </a>
+        </p>
+      )}
     </main>
   );
 }

@@ -20,6 +20,9 @@ export interface ChartSeries {
   /** Joined across gaps (the rate lines, as the run page draws them). */
   connect?: boolean;
   width?: number;
+  /** A dot at each value (a ceiling search's steps); with `width: 0`, dots only. */
+  dots?: boolean;
+  dashed?: boolean;
 }
 
 export interface ChartBand {
@@ -45,6 +48,8 @@ export interface ChartSpec {
   stacked?: boolean;
   /** Dashed vertical marks (autovacuum runs). */
   marks?: number[];
+  /** The x axis' tick labels; default seconds ("12s"), the run's time axis. */
+  xFormat?: (v: number) => string;
 }
 
 const PCT = [
