@@ -10,6 +10,7 @@ import { toCliCommand } from "../lib/runs/cli-command";
 import { headlineOf, type RunView } from "../lib/runs/view";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import type { EngineSample } from "./run-context";
+import type { SweepPoint } from "../workloads/runtime";
 
 /** Why `file` cannot be written (its folder missing or read-only, or a folder by that name), or null when it can. */
 export function htmlPathProblem(file: string): string | null {
@@ -85,4 +86,32 @@ export async function writeCliReport(r: CliReportRun): Promise<{ out: string } |
   } catch (err) {
     return { err: `the report could not be written to ${file}: ${(err as Error).message}` };
   }
+}
+
+/**
+ * A sweep's report: its runs compared (components/report/CompareReport.tsx), each named by its id when saved, else by
+ * its point ("-queues 4"). A point without a summary is left out, and the report says which were.
+ */
+export async function writeSweepReport(file: string, flag: string, points: SweepPoint[]): Promise<{ out: string } | { err: string }> {
+  // Loaded only when asked, as the run's report is: the CLI's runs need neither React nor the comparison.
+  const [{ renderCompareReport }, { buildComparison }, { fromRun }] = await Promise.all([
+    import("../components/report/render"),
+    import("../lib/compare/compare"),
+    import("../lib/compare/from-run"),
+  ]);
+  const items = points.flatMap((p) =>
+    p.summary
+      ? [fromRun({ id: p.runId ?? `${flag} ${p.value}`, status: "completed", createdAt: p.summary.manifest.startedAt, targetLabel: "", summary: p.summary })]
+      : [],
+  );
+  const lost = points.filter((p) => !p.summary).map((p) => `${flag} ${p.value}`);
+  if (!items.length) return { err: `no run of the sweep has a summary, so there is no report to write to ${path.resolve(file)}` };
+  const cmp = buildComparison(items, null);
+  const html = renderCompareReport(cmp, { exportedAt: new Date().toISOString() });
+  try {
+    writeFileSync(path.resolve(file), html);
+  } catch (err) {
+    return { err: `the report could not be written to ${path.resolve(file)}: ${(err as Error).message}` };
+  }
+  return { out: `report of the sweep written to ${path.resolve(file)}${lost.length ? ` (without ${lost.join(", ")}: no summary)` : ""}` };
 }

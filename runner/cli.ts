@@ -37,17 +37,19 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
   const { cliSweepFor } = await import("../workloads/runners");
   const { runOnce } = await import("./cli-run");
   // A workload's sweep (queued-workflows' `-queues 1,2,4,8`): one ordinary run per value, back to back, then its table.
-  const asked = cliSweepFor(argv);
+  // Its --html is the sweep's report (its runs compared, ./cli-html.ts), not each run's: taken out of each run's flags.
+  const sweepHtml = htmlOf(argv);
+  const asked = cliSweepFor(sweepHtml ? sweepHtml.argv : argv);
   if (asked?.plan.kind === "error") {
     io.err(`bench: ${asked.plan.message}`);
     return 2;
   }
   if (asked?.plan.kind === "sweep") {
     const { sweep, plan } = asked;
-    if (argv.some((a) => /^--?html(=|$)/.test(a))) {
-      io.err(
-        `bench: --html writes one run's report, and ${plan.flag} ${plan.counts.join(",")} makes ${plan.counts.length} runs: give one ${plan.flag} value, or add --save and export each run from the app`,
-      );
+    const { htmlPathProblem, writeSweepReport } = await import("./cli-html");
+    const problem = sweepHtml && (sweepHtml.file ? htmlPathProblem(sweepHtml.file) : "--html needs a file name");
+    if (problem) {
+      io.err(`bench: ${problem}`);
       return 2;
     }
     const points: SweepPoint[] = [];
@@ -61,9 +63,26 @@ export async function main(argv: string[], rawIo: CliIo = consoleIo): Promise<nu
       io.out("");
     }
     io.out(sweep.text(points));
+    if (sweepHtml?.file) {
+      const written = await writeSweepReport(sweepHtml.file, plan.flag, points);
+      if ("err" in written) {
+        io.err(`bench: ${written.err}`);
+        return 1;
+      }
+      io.out(written.out);
+    }
     return code;
   }
   return (await runOnce(argv, io)).code;
+}
+
+/** `--html FILE` (any spelling) taken out of `argv`, or null when not given. */
+function htmlOf(argv: string[]): { argv: string[]; file: string | undefined } | null {
+  const at = argv.findIndex((a) => /^--?html(=|$)/.test(a));
+  if (at < 0) return null;
+  const eq = argv[at].indexOf("=");
+  const file = eq >= 0 ? argv[at].slice(eq + 1) : argv[at + 1];
+  return { argv: [...argv.slice(0, at), ...argv.slice(at + (eq >= 0 ? 1 : 2))], file: file?.trim() ? file : undefined };
 }
 
 if (require.main === module)

@@ -58,6 +58,7 @@ function bench(args: string[]): Promise<{ code: number; out: string; err: string
 
 test("npm run bench -- queued-workflows --queues 1,3: two runs, their summaries, and completion rate against queues", async () => {
   const json = path.join(dir, "sweep.json");
+  const html = path.join(dir, "sweep.html");
   const r = await bench([
     "queued-workflows",
     "--queues",
@@ -78,6 +79,8 @@ test("npm run bench -- queued-workflows --queues 1,3: two runs, their summaries,
     "0s",
     "--json",
     json,
+    "--html",
+    html,
     "--target",
     target.url,
   ]);
@@ -99,6 +102,12 @@ test("npm run bench -- queued-workflows --queues 1,3: two runs, their summaries,
     assert.equal(cells[2], Math.round(throughputOf(s, "read")!.perSecond).toLocaleString("en-US"));
   }
   assert.match(table, /Published \(DBOS, 2\.17\): 12\.1K workflows\/s on one queue, 30\.6K over many/);
+  // --html: the sweep's report, its two runs compared (each run's own report is not written over it).
+  assert.match(r.out, /report of the sweep written to .*sweep\.html/);
+  const report = readFileSync(html, "utf8");
+  assert.match(report, /data-keys="queues 1,queues 3"/);
+  assert.match(report, /data-testid="report-chart-throughput-bars"/);
+  assert.doesNotMatch(report, /<script|https?:\/\//);
 });
 
 test("a sweep of another workload's flag is refused like any misplaced flag", async () => {
