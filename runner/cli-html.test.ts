@@ -75,3 +75,51 @@ test("a run with --html --json --save: the report holds its charts, the summary'
   assert.ok(existsSync(unsaved));
   assert.match(readFileSync(unsaved, "utf8"), /data-run-id="not saved"/);
 });
+
+test("an A/B with --html: the set's report, its pairs and each measure with its interval; a ladder's is refused first", async () => {
+  const html = path.join(dir, "ab.html");
+  const args = [
+    "cache",
+    "--variant",
+    "both",
+    "--pairs",
+    "1",
+    "--vus",
+    "2",
+    "--think",
+    "2ms",
+    "--keys",
+    "100",
+    "--pool",
+    "2",
+    "-duration",
+    "1s",
+    "--warmup",
+    "0s",
+  ];
+  const r = await runCli([...args, "--target", target.url, "--html", html], dir);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /report of the A\/B written to .*ab\.html/);
+  const text = readFileSync(html, "utf8");
+  assert.match(text, /data-testid="ab-report"/);
+  assert.match(text, /data-testid="ab-order"/);
+  // Each measure's pooled figures as the CLI printed them (the same words: lib/compare/ab-stats.ts fmtPooled).
+  const lines = r.out.split("\n");
+  const set = lines.findIndex((l) => l.startsWith("=== baseline → modded"));
+  const head = lines.findIndex((l, i) => i > set && l.startsWith("all requests"));
+  assert.ok(head >= 0, r.out);
+  const end = lines.findIndex((l, i) => i > head && !/\S {2,}\S/.test(l));
+  const rows = lines.slice(head + 1, end);
+  assert.ok(rows.length >= 2, `measures printed: ${rows.join(" | ")}`);
+  for (const row of rows) {
+    const [label, baseline, modded] = row.trim().split(/\s{2,}/);
+    assert.ok(
+      text.includes(`<td class="num">${baseline}</td>`) && text.includes(`<td class="num">${modded}</td>`),
+      `${label}: ${baseline} → ${modded} in the report`,
+    );
+  }
+  assert.doesNotMatch(text, /<script|https?:\/\//);
+  const ladder = await runCli(["queue", "--sync-commit", "on,off", "--target", target.url, "--html", path.join(dir, "l.html")], dir);
+  assert.equal(ladder.code, 2);
+  assert.match(ladder.err, /for the synchronous commit ladder, add --save and export each run from the app/);
+});

@@ -11,6 +11,8 @@ import { headlineOf, type RunView } from "../lib/runs/view";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import type { EngineSample } from "./run-context";
 import type { SweepPoint } from "../workloads/runtime";
+import type { AbSlot } from "../lib/compare/ab-order";
+import type { AbStats } from "../lib/compare/ab-stats";
 
 /** Why `file` cannot be written (its folder missing or read-only, or a folder by that name), or null when it can. */
 export function htmlPathProblem(file: string): string | null {
@@ -56,11 +58,9 @@ export interface CliReportRun {
   startedAt: Date;
 }
 
-/** Writes the report; the line to print (where it went), or the error to print when it could not be written. */
-export async function writeCliReport(r: CliReportRun): Promise<{ out: string } | { err: string }> {
-  const { renderRunReport } = await import("../components/report/render");
-  const now = new Date().toISOString();
-  const run: RunView = {
+/** The run as the app's pages take it, from what the CLI knows (its summary, its outcome). */
+function cliRunView(r: Pick<CliReportRun, "runId" | "config" | "status" | "error" | "summary" | "targetLabel" | "startedAt">, now: string): RunView {
+  return {
     id: r.runId ?? "not saved",
     workload: r.config.kind,
     config: r.config,
@@ -77,6 +77,13 @@ export async function writeCliReport(r: CliReportRun): Promise<{ out: string } |
     headline: r.summary ? headlineOf(r.summary) : null,
     summary: r.summary ? { ...r.summary, histograms: {} } : null,
   };
+}
+
+/** Writes the report; the line to print (where it went), or the error to print when it could not be written. */
+export async function writeCliReport(r: CliReportRun): Promise<{ out: string } | { err: string }> {
+  const { renderRunReport } = await import("../components/report/render");
+  const now = new Date().toISOString();
+  const run = cliRunView(r, now);
   const command = toCliCommand(r.config, r.maskedTarget, {}, r.targetArgs);
   const html = renderRunReport({ run, samples: r.samples, command }, { exportedAt: now });
   const file = path.resolve(r.file);
@@ -114,4 +121,33 @@ export async function writeSweepReport(file: string, flag: string, points: Sweep
     return { err: `the report could not be written to ${path.resolve(file)}: ${(err as Error).message}` };
   }
   return { out: `report of the sweep written to ${path.resolve(file)}${lost.length ? ` (without ${lost.join(", ")}: no summary)` : ""}` };
+}
+
+/** An A/B's report (the app's A/B page, components/run/AbView.tsx): its runs in their order, each measure with its interval. */
+export async function writeAbReport(
+  file: string,
+  ab: { groupId: string | null; ran: AbSlot[]; done: { summary: RunSummary; runId?: string }[]; stats: AbStats; targetLabel: string },
+): Promise<{ out: string } | { err: string }> {
+  const { renderAbReport } = await import("../components/report/render");
+  const now = new Date().toISOString();
+  const views = ab.done.map((d, i) =>
+    cliRunView(
+      {
+        runId: ab.ran[i].runId,
+        config: d.summary.config,
+        status: d.summary.verification.ok ? "completed" : "failed",
+        summary: d.summary,
+        targetLabel: ab.targetLabel,
+        startedAt: new Date(d.summary.manifest.startedAt),
+      },
+      now,
+    ),
+  );
+  const html = renderAbReport({ groupId: ab.groupId, slots: ab.ran, views, stats: ab.stats }, { exportedAt: now });
+  try {
+    writeFileSync(path.resolve(file), html);
+  } catch (err) {
+    return { err: `the report could not be written to ${path.resolve(file)}: ${(err as Error).message}` };
+  }
+  return { out: `report of the A/B written to ${path.resolve(file)}` };
 }

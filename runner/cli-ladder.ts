@@ -19,6 +19,8 @@ export interface SetContext {
   /** The control store, with --save. */
   controlUrl: string;
   json?: string;
+  /** --html of an A/B: the set's report (./cli-html.ts writeAbReport). */
+  html?: string;
 }
 
 /** A run of a set that ended with a summary: its place in the plan, and its stored id with --save. */

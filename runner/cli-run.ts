@@ -4,7 +4,7 @@
 // commit ladder (--sync-commit, ./cli-ladder.ts) — print, --json, --save.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { abOrder } from "../lib/compare/ab-order";
+import { type AbSlot, abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { type Env, readEnv, dataDir } from "../lib/env";
 import type { RunSummary } from "../lib/measurement/summary";
@@ -65,6 +65,8 @@ interface CliSession {
 interface RunPlan {
   configs: WorkloadConfig[];
   set?: RunSet;
+  /** The set's --html (an A/B's report). */
+  html?: string;
 }
 
 /** One run from its command line (or the two of `--variant both`): parse, run, print, --json, --save. */
@@ -96,12 +98,15 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     io.err(`bench: ${set}`);
     return { code: 2 };
   }
+  // An A/B's --html is the set's report (its pairs and intervals), not each run's: taken from the runs' options.
   const htmlProblem =
     opts.html === undefined
       ? null
-      : set
-        ? "--html writes one run's report: for an A/B or a ladder, add --save and export each run from the app"
+      : ladder
+        ? "--html writes a run's or an A/B's report: for the synchronous commit ladder, add --save and export each run from the app"
         : htmlPathProblem(opts.html);
+  const setHtml = set ? opts.html : undefined;
+  if (set) opts.html = undefined;
   if (htmlProblem) {
     io.err(`bench: ${htmlProblem}`);
     return { code: 2 };
@@ -117,7 +122,7 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   process.on("SIGTERM", onSigint);
   try {
     await openTargets(s);
-    return await runPlan(s, { configs: set?.configs ?? [opts.config], set });
+    return await runPlan(s, { configs: set?.configs ?? [opts.config], set, html: setHtml });
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return { code: 1, error: (err as Error).message };
@@ -252,7 +257,8 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
     code = Math.max(code, r.code);
     if (r.code && !r.summary) break;
   }
-  if (set && results.length > 0) await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json }, results);
+  if (set && results.length > 0)
+    await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json, html: plan.html }, results);
   return { code, summary: results.at(-1)?.summary, ...last };
 }
 
@@ -277,15 +283,25 @@ async function printAb(c: SetContext, slots: ReturnType<typeof abOrder>, pairsAs
   io.out("");
   io.out(`=== baseline → modded (${done[0].summary.workload}) ===`);
   if (!pairs.length) return io.out("no pair completed both its runs: nothing to compare");
-  io.out(
-    abStatsText(
-      abStats(
-        pairs,
-        [...leftOut, ...notRun].sort((a, b) => a - b),
-      ),
-    ),
+  const stats = abStats(
+    pairs,
+    [...leftOut, ...notRun].sort((a, b) => a - b),
   );
-  if (!done.every((d) => d.runId)) return io.out("add --save to store the runs and see the A/B in the app");
+  io.out(abStatsText(stats));
+  const saved = done.every((d) => d.runId);
+  if (!saved) io.out("add --save to store the runs and see the A/B in the app");
+  const groupId = saved ? await storeAbGroup(c, done, ran, pairsAsked) : null;
+  if (c.html) {
+    const { writeAbReport } = await import("./cli-html");
+    const written = await writeAbReport(c.html, { groupId, ran, done, stats, targetLabel: c.targetLabel });
+    if ("err" in written) io.err(`bench: ${written.err}`);
+    else io.out(written.out);
+  }
+}
+
+/** With --save, the group recorded for the app's A/B page: its id, said with its address; null when not stored. */
+async function storeAbGroup(c: SetContext, done: SetRun[], ran: AbSlot[], pairsAsked: number): Promise<string | null> {
+  const io = c;
   const { createAbGroup } = await import("../lib/compare/ab-store");
   const { prisma } = await import("../lib/db");
   const { variant: _, ...shared } = done[0].summary.config as Record<string, unknown> & { kind: string };
@@ -294,6 +310,7 @@ async function printAb(c: SetContext, slots: ReturnType<typeof abOrder>, pairsAs
     prisma(c.controlUrl),
   ).catch((err: Error) => (io.err(`bench: the A/B group was not stored: ${err.message}`), null));
   if (id) io.out(`in the app: /runs/ab?group=${id}`);
+  return id;
 }
 
 /** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
