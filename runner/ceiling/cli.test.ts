@@ -157,6 +157,7 @@ describe("bench ceiling: a short search", () => {
     try {
       const out: string[] = [];
       const file = path.join(dir, "ceiling.json");
+      const html = path.join(dir, "ceiling.html");
       // Rates this low are sustained anywhere: the search grows 10 → 20 and stops at the maximum.
       const code = await benchMain(
         [
@@ -182,6 +183,8 @@ describe("bench ceiling: a short search", () => {
           "20",
           "--json",
           file,
+          "--html",
+          html,
           "--save",
         ],
         { out: (l) => out.push(l), err: (l) => out.push(l) },
@@ -200,6 +203,13 @@ describe("bench ceiling: a short search", () => {
       assert.equal((row.result as { confirmation?: number }).confirmation, 2, "the stored outcome names its confirmation run");
       assert.equal((row.settings as { slo: string }).slo, "p90<1s");
       assert.equal(await prisma(ctl.url).runner.count(), 0, "its runner row is gone once it ends");
+      // --html: the search's report, as the app exports it: its id, a point a step on its curve, its steps' table.
+      const report = readFileSync(html, "utf8");
+      assert.match(report, new RegExp(`data-ceiling-id="${id}"`));
+      const curve = report.match(/data-testid="report-chart-ceiling-rate"(.*?)<\/figure>/s)?.[1] ?? "";
+      assert.equal((curve.match(/class="dot-point"/g) ?? []).length, 3);
+      assert.match(report, /npm run bench -- ceiling queue/);
+      assert.doesNotMatch(report, /<script|https?:\/\//);
     } finally {
       delete process.env.DATABASE_URL;
       await prisma(ctl.url).$disconnect();

@@ -32,6 +32,7 @@ import { CONTROL_DB, useCluster } from "../../platform/embedded";
 import { searchRecorder } from "./execute";
 import { findCeiling } from "./driver";
 import { resultLines, stepLine } from "./format";
+import { htmlPathProblem } from "../cli-html";
 import { quitAfter, STOP_MS } from "../stop";
 import { cliRunner } from "../cli-runner";
 import { flagLines, wrap } from "../help-text";
@@ -72,6 +73,8 @@ export interface CeilingArgs {
   confirmSeconds?: number;
   search: SearchOptions;
   json?: string;
+  /** --html: the search's report, as the app exports it (components/report/CeilingReport.tsx). */
+  html?: string;
   /** Store the search in the control store as it runs (the app shows it live; a cancel there stops it). */
   save: boolean;
 }
@@ -180,6 +183,7 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
       ...(confirmSeconds !== undefined ? { confirmSeconds } : {}),
       search: { ...SEARCH_DEFAULTS, startRate: startRate as number, maxRate: maxRate as number, maxSteps: maxSteps as number, precision },
       ...(json ? { json } : {}),
+      ...(bench.options.html ? { html: bench.options.html } : {}),
       save: bench.options.save,
     },
   };
@@ -196,6 +200,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   const a = parsed.args;
+  const htmlProblem = a.html === undefined ? null : htmlPathProblem(a.html);
+  if (htmlProblem) {
+    io.err(`bench ceiling: ${htmlProblem}`);
+    return 2;
+  }
   let env: ReturnType<typeof readEnv>;
   try {
     env = readEnv();
@@ -311,6 +320,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
       io.out(`search written to ${file}`);
     }
+    if (a.html) await writeHtml(a, a.html, { result, id: save?.id, targetLabel: target.label }, io);
     return result.stop === "failed" || result.stop === "cancelled" ? 1 : 0;
   } catch (err) {
     io.err(`bench ceiling: ${maskUrl((err as Error).message)}`);
@@ -329,7 +339,20 @@ async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string,
   const runner = await cliRunner(controlUrl);
   const { db, runnerId } = runner;
   const store = await import("../../lib/ceiling/store");
-  const settings = CeilingSettings.parse({
+  const settings = settingsOf(a);
+  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running" }, db);
+  await db.ceilingSearch.update({ where: { id: s.id }, data: { runnerId, startedAt: new Date() } });
+  return {
+    id: s.id,
+    recorder: searchRecorder(db, s.id, onProblem, () => false),
+    cancelRequested: () => store.isSearchCancelRequested(s.id, db),
+    close: runner.close,
+  };
+}
+
+/** The search's settings as the control store keeps them (and the app and its report read them). */
+function settingsOf(a: CeilingArgs) {
+  return CeilingSettings.parse({
     slo: sloText(a.slo),
     metric: a.metric.name,
     stepSeconds: a.stepSeconds,
@@ -339,12 +362,41 @@ async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string,
     precisionPercent: a.search.precision * 100,
     maxSteps: a.search.maxSteps,
   });
-  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running" }, db);
-  await db.ceilingSearch.update({ where: { id: s.id }, data: { runnerId, startedAt: new Date() } });
-  return {
-    id: s.id,
-    recorder: searchRecorder(db, s.id, onProblem, () => false),
-    cancelRequested: () => store.isSearchCancelRequested(s.id, db),
-    close: runner.close,
+}
+
+/** --html: the search as the app's export shows it (its answer, curves, steps), saved or not; said where it went. */
+async function writeHtml(
+  a: CeilingArgs,
+  file: string,
+  r: { result: Awaited<ReturnType<typeof findCeiling>>; id?: string; targetLabel: string },
+  io: Io,
+): Promise<void> {
+  const [{ renderCeilingReport }, { ceilingCommand }] = await Promise.all([import("../../components/report/render"), import("../../lib/ceiling/command")]);
+  const settings = settingsOf(a);
+  const now = new Date().toISOString();
+  const view = {
+    id: r.id ?? "not saved",
+    workload: a.config.kind,
+    config: a.config,
+    settings,
+    targetId: null,
+    targetLabel: r.targetLabel,
+    status: statusOfStop(r.result.stop),
+    cancelRequested: false,
+    createdAt: r.result.steps[0]?.startedAt ?? now,
+    startedAt: r.result.steps[0]?.startedAt ?? null,
+    finishedAt: now,
+    error: r.result.error ? maskUrl(r.result.error) : null,
+    progress: null,
+    result: outcomeOf(r.result),
+    steps: r.result.steps,
   };
+  const command = ceilingCommand(a.config, settings, a.target ? maskUrl(a.target) : undefined);
+  const out = path.resolve(file);
+  try {
+    writeFileSync(out, renderCeilingReport({ view, others: [], command }, { exportedAt: now }));
+    io.out(`report written to ${out}`);
+  } catch (err) {
+    io.err(`bench ceiling: the report could not be written to ${out}: ${(err as Error).message}`);
+  }
 }
