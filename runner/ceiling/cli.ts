@@ -55,7 +55,10 @@ const OWN = {
   json: "write the search (settings, every step, the result) to this file",
 } as const;
 /** Taken by the bench's own parser (runner/cli-args.ts), listed in the search's --help too. */
-const SHARED_HELP = { save: "store the search as it runs, so the app shows it live at /ceilings/<id> (a cancel there stops it)" };
+const SHARED_HELP = {
+  save: "store the search as it runs, so the app shows it live at /ceilings/<id> (a cancel there stops it)",
+  html: "write the search's report to this file: one self-contained HTML page (its answer, curves and steps) that opens offline",
+};
 type OwnFlag = keyof typeof OWN;
 
 /** The workload flags a search sets itself, with what to use instead. */
