@@ -64,7 +64,15 @@ export function RunReport({ input }: { input: RunReportInput }) {
           Over time{" "}
           <span className="hint">one point a second; shaded: warm-up (grey) and drain (amber), both left out of the results; phases in their colours</span>
         </h2>
-        {specs.length ? specs.map((s) => <SvgChart key={s.id} spec={s} />) : <p className="muted panel">This run recorded no samples.</p>}
+        {specs.length ? (
+          specs.map((s) => <SvgChart key={s.id} spec={s} />)
+        ) : (
+          <p className="muted panel">
+            {cfg || samples.length === 0
+              ? "This run recorded no samples."
+              : "This run's config was written by an older version: its charts cannot be placed on its timeline."}
+          </p>
+        )}
       </section>
       {run.summary && <PhasesPanel summary={run.summary} />}
       {errors.length > 0 && (
