@@ -78,7 +78,7 @@ export function parseCompareArgs(args: string[]): Parsed {
   }
   if (!ids.length) return { kind: "error", message: "give at least one run id, import id or reference to compare" };
   if (baseline && !ids.includes(baseline)) return { kind: "error", message: `--baseline ${baseline} is not one of the compared ids` };
-  return { kind: "ok", ids, baseline, format, html };
+  return { kind: "ok", ids, baseline, format, ...(html ? { html } : {}) };
 }
 
 export interface CompareIo {
