@@ -125,3 +125,55 @@ test("a run's bundle, imported from the runs page: listed as imported and opens 
   await page.getByTestId("bundle-file").setInputFiles({ name: "x.json", mimeType: "application/json", buffer: Buffer.from('{"format":"k6"}') });
   await expect(page.getByTestId("bundle-result")).toContainText('not a pg-broker-bench bundle: its "format" is "k6"');
 });
+
+test("an A/B set's and a ceiling search's HTML reports open offline with their figures and curves", async ({ page, browser, request }, testInfo) => {
+  test.setTimeout(300_000);
+  // One pair of the cache workload's variants, a second each; and a ceiling search of two low rates any machine holds.
+  const ab = await request.post("/api/runs/ab", {
+    headers: SAME_ORIGIN,
+    data: { config: { kind: "cache", vus: 2, thinkMs: 2, keys: 100, durationSeconds: 1, warmupSeconds: 0 }, pairs: 1 },
+  });
+  expect(ab.status(), await ab.text()).toBe(201);
+  const { url: abUrl } = (await ab.json()) as { url: string };
+  const search = await request.post("/api/ceilings", {
+    headers: SAME_ORIGIN,
+    data: {
+      config: { kind: "queue", writers: 1, readers: 1, warmupSeconds: 1 },
+      settings: { slo: "p90<1s", stepSeconds: 3, confirmSeconds: 3, startRate: 10, maxRate: 20 },
+    },
+  });
+  expect(search.status(), await search.text()).toBe(201);
+  const { id: searchId } = (await search.json()) as { id: string };
+
+  await page.goto(abUrl);
+  await expect(page.getByTestId("export-html")).toBeVisible({ timeout: 200_000 });
+  const [abDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-html").click()]);
+  const abFile = testInfo.outputPath("ab.html");
+  await abDownload.saveAs(abFile);
+  // The page's figures, to find in the file: each measure's pooled baseline and modded.
+  const rows = await page.getByTestId("ab-table").locator("tbody tr").allInnerTexts();
+  expect(rows.length).toBeGreaterThan(1);
+  const abOffline = await openOffline(browser, abFile);
+  await expect(abOffline.page.getByTestId("ab-report")).toBeVisible();
+  expect(await abOffline.page.getByTestId("ab-table").locator("tbody tr").allInnerTexts()).toEqual(rows);
+  await expect(abOffline.page.getByTestId("export-html")).toHaveCount(0);
+  expect(abOffline.refused).toEqual([]);
+  await abOffline.context.close();
+
+  await page.goto(`/ceilings/${searchId}`);
+  await expect(page.getByTestId("export-html")).toBeVisible({ timeout: 200_000 });
+  const status = (await page.getByTestId("ceiling-status").textContent())!.trim();
+  const [cDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-html").click()]);
+  expect(cDownload.suggestedFilename()).toBe(`pgbb-${searchId}-report.html`);
+  const cFile = testInfo.outputPath("ceiling.html");
+  await cDownload.saveAs(cFile);
+  const cOffline = await openOffline(browser, cFile);
+  await expect(cOffline.page.getByTestId("ceiling-report")).toHaveAttribute("data-ceiling-id", searchId);
+  await expect(cOffline.page.getByTestId("ceiling-status")).toHaveText(status);
+  const curve = cOffline.page.getByTestId("report-chart-ceiling-rate").locator("svg");
+  await expect(curve).toBeVisible();
+  await expect(curve.locator("circle.dot-point")).toHaveCount(await page.getByTestId("ceiling-steps").locator("tbody tr").count());
+  await cOffline.page.screenshot({ path: testInfo.outputPath("ceiling-offline.png"), fullPage: true });
+  expect(cOffline.refused).toEqual([]);
+  await cOffline.context.close();
+});
