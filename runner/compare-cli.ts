@@ -135,7 +135,7 @@ export async function main(args: string[], io: CompareIo = consoleIo): Promise<n
       const whose = server.owned ? "started for this command" : "of the running npm start";
       io.err(`bench compare: reading the control store in DATA_DIR ${dataDir(env)} (embedded Postgres ${whose})\n`);
     } else if (needsDb) io.err(`bench compare: reading the control store at DATABASE_URL (${describeUrl(controlUrl!)})\n`);
-    const { items, problems } = await loadComparables(p.ids, needsDb ? prisma(controlUrl) : undefined, { samples: false });
+    const { items, problems } = await loadComparables(p.ids, needsDb ? prisma(controlUrl) : undefined, { samples: p.html !== undefined });
     if (problems.length) {
       for (const pr of problems) io.err(`bench compare: ${pr.message}\n`);
       return 1;

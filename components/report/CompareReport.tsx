@@ -3,7 +3,7 @@
 // page's own components, so every figure is the page's; its bars drawn as SVG (./SvgBars.tsx) from the same figures
 // (rateOf, pctsOf); what each item's numbers mean. The page's controls (baseline radios, the differences toggle) are
 // hidden: a file has nothing to send them to.
-import { PCT_LABEL, PERCENTILES, pctsOf, rateOf } from "@/lib/compare/comparable";
+import { PCT_LABEL, PERCENTILES, pctsOf, rateOf, type TimePoint } from "@/lib/compare/comparable";
 import type { Comparison } from "@/lib/compare/compare";
 import { fmtLat, fmtNum } from "@/lib/compare/format";
 import { comparedMetrics } from "@/lib/compare/metrics";
@@ -12,7 +12,9 @@ import { ContextPanel } from "../compare/ContextPanel";
 import { ResultsTable } from "../compare/ResultsTable";
 import { SustainedTable } from "../compare/SustainedTable";
 import { colorOf, SourceBadge } from "../compare/ui";
+import type { ChartSpec } from "@/lib/report/charts";
 import { type BarsSpec, SvgBars } from "./SvgBars";
+import { SvgChart } from "./SvgChart";
 
 const none = () => undefined;
 
@@ -55,6 +57,57 @@ export function compareBars(cmp: Comparison): BarsSpec[] {
   return out;
 }
 
+/**
+ * The compare page's over-time charts (components/compare/CompareCharts.tsx OverTime) for the items that have points
+ * (stored runs, imports with live lines): each item's declared rates (the first operation solid, the others dashed)
+ * and its delivery latency's p99, on seconds since its load started. Items share one axis: each line joins its own
+ * points only (a time another item has is a gap in it, joined over).
+ */
+export function overTimeSpecs(cmp: Comparison): ChartSpec[] {
+  const timed = cmp.items.map((c, i) => ({ c, i })).filter((x) => x.c.overTime.length);
+  if (!timed.length) return [];
+  const xs = [...new Set(timed.flatMap((x) => x.c.overTime.map((p) => p.t)))].sort((a, b) => a - b);
+  const at = (x: (typeof timed)[number], f: (p: TimePoint) => number | null | undefined) => {
+    // Two points at one rounded time (a phase's last few milliseconds, not a rate): the one with a value is kept.
+    const byT = new Map<number, number | null>();
+    for (const p of x.c.overTime) if (byT.get(p.t) == null) byT.set(p.t, f(p) ?? null);
+    return xs.map((t) => byT.get(t) ?? null);
+  };
+  const metrics = comparedMetrics(cmp.items.map((c) => c.workload));
+  const frame = { xs, xMax: Math.max(1, Math.ceil(xs[xs.length - 1])), bands: [] };
+  const out: ChartSpec[] = [
+    {
+      ...frame,
+      id: "over-time-rates",
+      title: "Throughput over time",
+      hint: `${metrics.rates.map((o, i) => `${i === 0 ? "solid" : "dashed"} = ${o.name} ${o.perSec}`).join(", ")}; x = seconds since load start (warm-up included)`,
+      yFormat: (v) => fmtNum(v, 0),
+      series: timed.flatMap((x) =>
+        metrics.rates.map((o, k) => ({
+          name: `${short(x.c.label)} ${o.name}`,
+          color: colorOf(x.i),
+          connect: true,
+          dashed: k > 0,
+          values: at(x, (p) => p.rates[o.name]),
+        })),
+      ),
+    },
+  ];
+  const lat = metrics.latencies.find((m) => timed.some((x) => x.c.overTime.some((p) => p.latency?.[m.name])));
+  if (lat)
+    out.push({
+      ...frame,
+      id: "over-time-latency",
+      title: `${lat.label} p99 over time (ms)`,
+      hint: "each second's p99 (a long run's bucket: its highest second)",
+      yFormat: (v) => fmtLat(v),
+      series: timed.map((x) => ({ name: short(x.c.label), color: colorOf(x.i), connect: true, values: at(x, (p) => p.latency?.[lat.name]?.p99) })),
+    });
+  return out;
+}
+
+const short = (label: string) => (label.length > 28 ? `${label.slice(0, 27)}…` : label);
+
 export function CompareReport({ cmp }: { cmp: Comparison }) {
   const { items } = cmp;
   return (
@@ -78,6 +131,9 @@ export function CompareReport({ cmp }: { cmp: Comparison }) {
       <section className="stack" aria-label="Charts" data-testid="report-charts">
         {compareBars(cmp).map((b) => (
           <SvgBars key={b.id} spec={b} />
+        ))}
+        {overTimeSpecs(cmp).map((o) => (
+          <SvgChart key={o.id} spec={o} />
         ))}
       </section>
       {items.some((i) => i.notes.length) && (

@@ -120,5 +120,12 @@ test("a comparison's report: the compare page's results and config tables as ren
   assert.match(bars, new RegExp(`data-item="${items[0].label}" data-value="${writeRun}"`));
   assert.match(bars, new RegExp(`data-item="${items[1].label.replace(/[()]/g, "\\$&")}" data-value="${writeRef}"`));
   assert.ok(chart(html, "latency-bars-e2e"), "the end-to-end percentiles' bars");
+  // Over time: the run's points (its samples, lib/compare/over-time.ts), the reference has none.
+  const overTime = chart(html, "over-time-rates");
+  assert.ok(overTime, "the throughput over time");
+  const points = items[0].overTime.filter((p) => p.rates.write !== null).length;
+  assert.ok(points > 2);
+  assert.match(overTime, new RegExp(`data-points="${points}"`), "the run's write line, a point a second");
+  assert.ok(chart(html, "over-time-latency"));
   assert.doesNotMatch(html, /<script|https?:\/\/|\shref=/i);
 });

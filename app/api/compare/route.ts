@@ -65,7 +65,7 @@ async function handleGET(req: Request) {
   }
   const { format, full, download } = parsed.data;
   const view = parseViewState(q);
-  const { comparison, problems } = await loadComparison(view, undefined, { samples: format === "json" && full });
+  const { comparison, problems } = await loadComparison(view, undefined, { samples: (format === "json" && full) || format === "html" });
   if (problems.length) return Response.json({ error: problems.map((p) => p.message).join("; "), problems }, { status: 404, headers: noStore });
   const generatedAt = new Date().toISOString();
   // The same link as the page's "Copy link" (the page passes its whole view: baseline, differences-only, charts).
