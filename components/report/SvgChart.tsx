@@ -180,13 +180,13 @@ export function SvgChart({ spec }: { spec: ChartSpec }) {
 }
 
 /** The legend's places: a swatch and the series' name each, wrapped onto further rows at the chart's width. */
-function legendLayout(spec: ChartSpec): { items: { name: string; color: string; x: number; row: number }[]; rows: number } {
+function legendLayout(spec: ChartSpec): { items: { name: string; color: string; dashed?: boolean; x: number; row: number }[]; rows: number } {
   let at = PAD.left;
   let row = 0;
   const items = spec.series.map((s) => {
     const w = 22 + s.name.length * 6.2;
     if (at > PAD.left && at + w > W - PAD.right) [at, row] = [PAD.left, row + 1];
-    const item = { name: s.name, color: s.color, x: at, row };
+    const item = { name: s.name, color: s.color, dashed: s.dashed, x: at, row };
     at += w;
     return item;
   });
@@ -198,7 +198,11 @@ function Legend({ layout }: { layout: ReturnType<typeof legendLayout> }) {
     <g className="legend">
       {layout.items.map((s) => (
         <g key={s.name}>
-          <rect x={s.x} y={8 + s.row * LEGEND_ROW} width={14} height={8} fill={s.color} />
+          {s.dashed ? (
+            <line x1={s.x} x2={s.x + 14} y1={12 + s.row * LEGEND_ROW} y2={12 + s.row * LEGEND_ROW} stroke={s.color} strokeWidth={2} strokeDasharray="4 2" />
+          ) : (
+            <rect x={s.x} y={8 + s.row * LEGEND_ROW} width={14} height={8} fill={s.color} />
+          )}
           <text x={s.x + 18} y={16 + s.row * LEGEND_ROW} fill="#1b1f24">
             {s.name}
           </text>
