@@ -129,6 +129,6 @@ async function importFrom(file: string, db: PrismaClient, io: CliIo): Promise<nu
     return 1;
   }
   io.out(importedText(r));
-  io.out(r.comparison ? `in the app: /compare?ids=${r.comparison.ids.join(",")}` : `in the app: /runs/${r.runs[0].id}`);
+  io.out(r.comparison ? `in the app: /compare?ids=${r.comparison.ids.join(",")}` : `in the app: /runs/${r.runs[0]?.id}`);
   return 0;
 }

@@ -1,10 +1,10 @@
-// Writes a bundle (./schema.ts) of stored runs: a run's, or every run of a comparison (its imports and references are
-// named by key, not carried: an import is the reference tool's text, a reference ships with every instance).
+// Writes a bundle (./schema.ts) of stored runs: a run's, or every run and imported output of a comparison (its
+// references are named by key, not carried: they ship with every instance).
 // Server-only (the control store).
 import { prisma, type PrismaClient } from "../db";
 import { PRODUCT_VERSION } from "../env";
 import { FINAL_STATUSES, type RunStatus } from "../measurement/metrics";
-import { type Bundle, BUNDLE_FORMAT, BUNDLE_VERSION, BundleRun, MAX_BUNDLE_RUNS } from "./schema";
+import { type Bundle, BUNDLE_FORMAT, BUNDLE_VERSION, BundleImport, BundleRun, MAX_BUNDLE_RUNS } from "./schema";
 
 export class NotExportable extends Error {}
 
@@ -15,10 +15,12 @@ export class NotExportable extends Error {}
  */
 export async function exportBundle(
   ids: string[],
-  opts: { kind: "run" | "comparison"; comparison?: { ids: string[]; base: string | null } },
+  opts: { kind: "run" | "comparison"; comparison?: { ids: string[]; base: string | null }; imports?: string[] },
   db: PrismaClient = prisma(),
 ): Promise<Bundle> {
-  if (!ids.length) throw new NotExportable("there is no stored run to export: a bundle carries runs (imports and references are named, not carried)");
+  const importIds = opts.imports ?? [];
+  if (!ids.length && !importIds.length)
+    throw new NotExportable("there is nothing stored to export: a bundle carries runs and imported outputs (references ship with every instance)");
   if (ids.length > MAX_BUNDLE_RUNS) throw new NotExportable(`a bundle carries at most ${MAX_BUNDLE_RUNS} runs; this asks for ${ids.length}`);
   const [rows, samples, parts] = await Promise.all([
     db.run.findMany({ where: { id: { in: ids } } }),
@@ -44,6 +46,15 @@ export async function exportBundle(
     }
     return r.data;
   });
+  const importRows = importIds.length ? await db.importedResult.findMany({ where: { id: { in: importIds } } }) : [];
+  const imports = importIds.map((id) => {
+    const row = importRows.find((r) => r.id === id);
+    if (!row) throw new NotExportable(`import ${id} does not exist`);
+    const r = BundleImport.safeParse({ ...row, createdAt: row.createdAt.toISOString() });
+    if (!r.success)
+      throw new NotExportable(`import ${id} cannot be exported: its stored ${r.error.issues[0].path.join(".")} does not read in this version's shape`);
+    return r.data;
+  });
   return {
     format: BUNDLE_FORMAT,
     formatVersion: BUNDLE_VERSION,
@@ -51,6 +62,7 @@ export async function exportBundle(
     exportedAt: new Date().toISOString(),
     kind: opts.kind,
     runs,
+    ...(imports.length ? { imports } : {}),
     ...(opts.comparison ? { comparison: opts.comparison } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // this store already holds one by that id; then it gets a new one, and the answer says which. All or nothing: one
 // transaction, so a bundle refused halfway leaves the store as it was. Server-only (the control store).
 import { prisma, type PrismaClient } from "../db";
+import { newImportId } from "../imports/store";
 import { newRunId } from "../runs/store";
 import { headlineOf } from "../runs/view";
 import { type Bundle, parseBundle } from "./schema";
@@ -14,8 +15,21 @@ export interface ImportedRun {
   workload: string;
 }
 
+/** An imported output of the reference tool the bundle carried: its id here, and its id there when it changed. */
+export interface ImportedOutput {
+  id: string;
+  originalId?: string;
+}
+
 export type BundleImport =
-  | { ok: true; kind: Bundle["kind"]; runs: ImportedRun[]; product: Bundle["product"]; comparison?: { ids: string[]; base: string | null } }
+  | {
+      ok: true;
+      kind: Bundle["kind"];
+      runs: ImportedRun[];
+      imports: ImportedOutput[];
+      product: Bundle["product"];
+      comparison?: { ids: string[]; base: string | null };
+    }
   | { ok: false; error: string };
 
 /** Rows per INSERT of samples: a long run has thousands. */
@@ -27,6 +41,8 @@ export async function importBundle(raw: unknown, db: PrismaClient = prisma()): P
   const { bundle } = parsed;
   const twice = bundle.runs.find((r, i) => bundle.runs.findIndex((x) => x.id === r.id) !== i);
   if (twice) return { ok: false, error: `the bundle is malformed: run ${twice.id} appears twice in it` };
+  const twiceImp = (bundle.imports ?? []).find((r, i, all) => all.findIndex((x) => x.id === r.id) !== i);
+  if (twiceImp) return { ok: false, error: `the bundle is malformed: import ${twiceImp.id} appears twice in it` };
   for (const r of bundle.runs) {
     const seq = r.samples.find((s, i) => i > 0 && s.seq <= r.samples[i - 1].seq);
     if (seq) return { ok: false, error: `the bundle is malformed: run ${r.id}'s samples are not in increasing seq order (seq ${seq.seq})` };
@@ -34,8 +50,9 @@ export async function importBundle(raw: unknown, db: PrismaClient = prisma()): P
     if (part) return { ok: false, error: `the bundle is malformed: run ${r.id} holds part ${part.part} twice` };
   }
   let runs: ImportedRun[];
+  let imports: ImportedOutput[];
   try {
-    runs = await storeRuns(bundle, db);
+    ({ runs, imports } = await storeRuns(bundle, db));
   } catch (err) {
     // What the store refused (a text it cannot hold, such as a NUL character): the transaction stored nothing.
     const code = (err as { code?: unknown }).code;
@@ -47,16 +64,16 @@ export async function importBundle(raw: unknown, db: PrismaClient = prisma()): P
     return { ok: false, error: `the control store refused the bundle, and nothing of it was stored: ${why}` };
   }
   // A comparison's keys follow its runs' new ids; its imports and references are named as they were.
-  const renamed = new Map(runs.filter((r) => r.originalId).map((r) => [r.originalId!, r.id]));
+  const renamed = new Map([...runs, ...imports].filter((r) => r.originalId).map((r) => [r.originalId!, r.id]));
   const comparison = bundle.comparison && {
     ids: bundle.comparison.ids.map((k) => renamed.get(k) ?? k),
     base: bundle.comparison.base && (renamed.get(bundle.comparison.base) ?? bundle.comparison.base),
   };
-  return { ok: true, kind: bundle.kind, runs, product: bundle.product, ...(comparison ? { comparison } : {}) };
+  return { ok: true, kind: bundle.kind, runs, imports, product: bundle.product, ...(comparison ? { comparison } : {}) };
 }
 
 /** The runs stored in one transaction, each under its own id or a new one when this store holds that id already. */
-function storeRuns(bundle: Bundle, db: PrismaClient): Promise<ImportedRun[]> {
+function storeRuns(bundle: Bundle, db: PrismaClient): Promise<{ runs: ImportedRun[]; imports: ImportedOutput[] }> {
   return db.$transaction(
     async (tx) => {
       const taken = new Set((await tx.run.findMany({ where: { id: { in: bundle.runs.map((r) => r.id) } }, select: { id: true } })).map((r) => r.id));
@@ -86,7 +103,19 @@ function storeRuns(bundle: Bundle, db: PrismaClient): Promise<ImportedRun[]> {
         if (r.parts.length) await tx.runPart.createMany({ data: r.parts.map((p) => ({ ...p, runId: id })) });
         out.push({ id, workload: r.workload, ...(id !== r.id ? { originalId: r.id } : {}) });
       }
-      return out;
+      const given = bundle.imports ?? [];
+      const takenImports = new Set(
+        (await tx.importedResult.findMany({ where: { id: { in: given.map((i) => i.id) } }, select: { id: true } })).map((i) => i.id),
+      );
+      const imports: ImportedOutput[] = [];
+      for (const i of given) {
+        const id = takenImports.has(i.id) ? newImportId() : i.id;
+        await tx.importedResult.create({
+          data: { id, label: i.label, workload: i.workload, rawText: i.rawText, parsed: i.parsed as object, createdAt: new Date(i.createdAt) },
+        });
+        imports.push({ id, ...(id !== i.id ? { originalId: i.id } : {}) });
+      }
+      return { runs: out, imports };
     },
     { timeout: 120_000 },
   );
@@ -94,9 +123,13 @@ function storeRuns(bundle: Bundle, db: PrismaClient): Promise<ImportedRun[]> {
 
 /** The answer's words: what was imported, and every id that had to change. */
 export function importedText(r: Extract<BundleImport, { ok: true }>): string {
-  const moved = r.runs.filter((x) => x.originalId);
+  const what = [
+    ...(r.runs.length ? [`${r.runs.length} ${r.runs.length === 1 ? "run" : "runs"}`] : []),
+    ...(r.imports.length ? [`${r.imports.length} imported ${r.imports.length === 1 ? "output" : "outputs"}`] : []),
+  ].join(" and ");
   return [
-    `imported ${r.runs.length} ${r.runs.length === 1 ? "run" : "runs"} from pg-broker-bench ${r.product.version}: ${r.runs.map((x) => x.id).join(", ")}`,
-    ...moved.map((x) => `run ${x.originalId} is stored as ${x.id}: this store already held a run ${x.originalId}`),
+    `imported ${what} from pg-broker-bench ${r.product.version}: ${[...r.runs, ...r.imports].map((x) => x.id).join(", ")}`,
+    ...r.runs.filter((x) => x.originalId).map((x) => `run ${x.originalId} is stored as ${x.id}: this store already held a run ${x.originalId}`),
+    ...r.imports.filter((x) => x.originalId).map((x) => `import ${x.originalId} is stored as ${x.id}: this store already held an import ${x.originalId}`),
   ].join("\n");
 }

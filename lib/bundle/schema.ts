@@ -6,6 +6,7 @@ import { z } from "zod";
 import { FINAL_STATUSES, Phase } from "../measurement/metrics";
 import { Sample } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
+import { ImportedSummary } from "../imports/summary";
 import { WorkloadConfig, workloadDefinitions } from "../workloads/config";
 
 export const BUNDLE_FORMAT = "pg-broker-bench/bundle";
@@ -58,16 +59,34 @@ export const BundleRun = z.object({
 });
 export type BundleRun = z.infer<typeof BundleRun>;
 
-export const Bundle = z.object({
-  format: z.literal(BUNDLE_FORMAT),
-  formatVersion: z.literal(BUNDLE_VERSION),
-  product: z.object({ name: z.literal("pg-broker-bench"), version: z.string() }),
-  exportedAt: isoDate,
-  kind: z.enum(["run", "comparison"]),
-  runs: z.array(BundleRun).min(1, "holds no run").max(MAX_BUNDLE_RUNS, `holds more than ${MAX_BUNDLE_RUNS} runs`),
-  /** A comparison's: every item it compared by key (runs, imports and references) and its baseline. */
-  comparison: z.object({ ids: z.array(z.string()), base: z.string().nullable() }).optional(),
+/** An imported output of the reference tool a comparison compared (lib/imports/): its text as kept and its parse. */
+export const BundleImport = z.object({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "must be an import id like imp_0123456789ab"),
+  label: z.string().max(120),
+  workload: z.string(),
+  rawText: z
+    .string()
+    .max(5 * 1024 * 1024)
+    .refine((v) => !v.includes("\u0000"), "contains a NUL character, which the store cannot hold"),
+  parsed: ImportedSummary,
+  createdAt: isoDate,
 });
+export type BundleImport = z.infer<typeof BundleImport>;
+
+export const Bundle = z
+  .object({
+    format: z.literal(BUNDLE_FORMAT),
+    formatVersion: z.literal(BUNDLE_VERSION),
+    product: z.object({ name: z.literal("pg-broker-bench"), version: z.string() }),
+    exportedAt: isoDate,
+    kind: z.enum(["run", "comparison"]),
+    runs: z.array(BundleRun).max(MAX_BUNDLE_RUNS, `holds more than ${MAX_BUNDLE_RUNS} runs`),
+    /** A comparison's imported outputs of the reference tool (absent in a run's bundle). */
+    imports: z.array(BundleImport).max(MAX_BUNDLE_RUNS, `holds more than ${MAX_BUNDLE_RUNS} imports`).optional(),
+    /** A comparison's: every item it compared by key (runs, imports and references) and its baseline. */
+    comparison: z.object({ ids: z.array(z.string()), base: z.string().nullable() }).optional(),
+  })
+  .refine((b) => b.runs.length + (b.imports?.length ?? 0) > 0, { path: ["runs"], message: "holds no run (and no import)" });
 export type Bundle = z.infer<typeof Bundle>;
 
 /** The bundle in `raw`, or what is wrong with it in words: a foreign file, a newer format, the first bad field by its path. */

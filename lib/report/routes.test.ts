@@ -13,7 +13,8 @@ import { GET as runBundle } from "../../app/api/runs/[id]/bundle/route";
 import { GET as runReport } from "../../app/api/runs/[id]/report.html/route";
 import { prisma } from "../db";
 import { RunSummary } from "../measurement/summary";
-import { PROJECT_ROOT } from "../paths";
+import { createImport } from "../imports/store";
+import { PROJECT_ROOT, TOOL_OUTPUT_DIR } from "../paths";
 import { appendSample, createRun, finishRun } from "../runs/store";
 import { testControlStore } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
@@ -70,16 +71,36 @@ test("a run's bundle, posted back: imported under a new id (this store holds its
   assert.match((await bad.json()).error, /not a bundle: it is not JSON/);
 });
 
-test("a comparison as HTML and as a bundle; the sets' reports refuse what they cannot find", async () => {
-  const url = `${BASE}/api/compare?ids=${id},ref:queue-4vcpu-single-node&download=1`;
+test("a comparison as HTML and as a bundle (its run and imported output carried, posted back renamed); the sets' reports refuse what they cannot find", async () => {
+  const imp = await createImport({ text: readFileSync(path.join(TOOL_OUTPUT_DIR, "queue-4vcpu-preset-30s.txt"), "utf8"), label: "queue 30s" });
+  assert.ok(imp.ok);
+  const url = `${BASE}/api/compare?ids=${id},${imp.id},ref:queue-4vcpu-single-node&base=${imp.id}&download=1`;
   const html = await compare(new Request(`${url}&format=html`));
   assert.equal(html.status, 200);
   assert.match(html.headers.get("content-disposition")!, /^attachment; filename="comparison-.*\.html"$/);
-  assert.match(await html.text(), new RegExp(`data-keys="${id},ref:queue-4vcpu-single-node"`));
+  const page = await html.text();
+  assert.match(page, new RegExp(`data-keys="${id},${imp.id},ref:queue-4vcpu-single-node"`));
+  assert.match(page, /data-testid="report-chart-over-time-rates"/, "the run's samples loaded for its over-time chart");
   const bundle = await compare(new Request(`${url}&format=bundle`));
   assert.equal(bundle.status, 200);
-  const file = await bundle.json();
-  assert.deepEqual([file.kind, file.runs.map((r: { id: string }) => r.id), file.comparison.ids], ["comparison", [id], [id, "ref:queue-4vcpu-single-node"]]);
+  const text = await bundle.text();
+  const file = JSON.parse(text);
+  assert.deepEqual(
+    [file.kind, file.runs.map((r: { id: string }) => r.id), file.imports.map((i: { id: string }) => i.id), file.comparison],
+    ["comparison", [id], [imp.id], { ids: [id, imp.id, "ref:queue-4vcpu-single-node"], base: imp.id }],
+  );
+  // Posted back to this store, which holds both: each renamed, the comparison's link following them.
+  const posted = await importBundleRoute(new Request(`${BASE}/api/imports/bundle`, { method: "POST", body: text }));
+  assert.equal(posted.status, 201);
+  const answer = await posted.json();
+  const [run2, imp2] = [answer.runs[0].id, answer.imports[0].id];
+  assert.deepEqual([answer.runs[0].originalId, answer.imports[0].originalId], [id, imp.id]);
+  assert.match(answer.message, new RegExp(`import ${imp.id} is stored as ${imp2}: this store already held an import ${imp.id}`));
+  assert.equal(answer.url, `/compare?ids=${run2},${imp2},ref:queue-4vcpu-single-node&base=${imp2}`);
+  assert.equal(
+    (await prisma().importedResult.findUniqueOrThrow({ where: { id: imp2 } })).rawText,
+    (await prisma().importedResult.findUniqueOrThrow({ where: { id: imp.id } })).rawText,
+  );
   const noSearch = await ceilingReport(new Request(`${BASE}/api/ceilings/c_000000000000/report.html`), params("c_000000000000"));
   assert.equal(noSearch.status, 404);
   const badGroup = await abReport(new Request(`${BASE}/api/runs/ab/report.html?group=%20`));

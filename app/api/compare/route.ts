@@ -77,14 +77,14 @@ async function handleGET(req: Request) {
       headers: { ...noStore, "content-type": "text/markdown; charset=utf-8", ...disposition("md") },
     });
   if (format === "bundle") {
-    // The comparison's runs, carried (lib/bundle/); its references ship with every instance and are named; an
-    // import (the reference tool's text) is not carried, and is left out of the carried comparison.
-    const keys = comparison.items.map((i) => i.key).filter((k) => !k.startsWith("imp_"));
+    // The comparison's runs and imported outputs, carried (lib/bundle/); its references ship with every instance and
+    // are named.
+    const keys = comparison.items.map((i) => i.key);
     const base = comparison.baseline >= 0 ? comparison.items[comparison.baseline].key : null;
     try {
       const bundle = await exportBundle(
         keys.filter((k) => k.startsWith("r_")),
-        { kind: "comparison", comparison: { ids: keys, base: base && keys.includes(base) ? base : null } },
+        { kind: "comparison", comparison: { ids: keys, base }, imports: keys.filter((k) => k.startsWith("imp_")) },
       );
       return new Response(JSON.stringify(bundle), {
         headers: {

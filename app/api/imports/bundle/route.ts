@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 
 /**
  * POST /api/imports/bundle: a bundle another instance exported (GET /api/runs/:id/bundle, /api/compare?format=bundle),
- * as the JSON body. 201 {runs: [{id, originalId?, workload}], message, url}: the runs are in the runs list, marked
+ * as the JSON body. 201 {runs: [{id, originalId?, workload}], imports: [{id, originalId?}], message, url}: the runs are in the runs list, marked
  * imported; url opens the run, or the comparison. 400 {error} naming what is wrong; nothing is stored then.
  */
 async function handlePOST(req: Request) {
@@ -18,8 +18,12 @@ async function handlePOST(req: Request) {
   }
   const r = await importBundle(body);
   if (!r.ok) return json(400, { error: r.error });
-  const url = r.comparison ? `/compare?ids=${r.comparison.ids.join(",")}${r.comparison.base ? `&base=${r.comparison.base}` : ""}` : `/runs/${r.runs[0].id}`;
-  return json(201, { runs: r.runs, message: importedText(r), url }, { location: url });
+  const url = r.comparison
+    ? `/compare?ids=${r.comparison.ids.join(",")}${r.comparison.base ? `&base=${r.comparison.base}` : ""}`
+    : r.runs.length
+      ? `/runs/${r.runs[0].id}`
+      : `/compare?ids=${r.imports.map((i) => i.id).join(",")}`;
+  return json(201, { runs: r.runs, imports: r.imports, message: importedText(r), url }, { location: url });
 }
 
 export const POST = withStoreErrors(handlePOST);
