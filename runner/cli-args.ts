@@ -11,6 +11,8 @@ import type { WorkloadDefinition } from "../workloads/types";
 import { parseWholeMillis, parseWholeSeconds } from "../lib/duration";
 import { flagsStart } from "../lib/imports/command";
 import { flagLines, wrap } from "./help-text";
+import { DEFAULT_MAX_REGRESSION_PCT, GATE_FAILED_EXIT, type Gate, parseGate, parseMaxRegression } from "../lib/gate/gate";
+import { isLatency } from "../lib/gate/metric";
 
 type FlagType = "int" | "duration" | "durationMs" | "bool" | "string";
 interface FlagSpec {
@@ -99,6 +101,27 @@ function ownFlags(): Record<string, FlagSpec> {
     preset: { type: "string", ours: true, arg: "NAME", help: "start from a preset (flags override its fields)" },
     json: { type: "string", ours: true, arg: "FILE", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
     save: { type: "bool", ours: true, help: "store the run in the control store so the app shows it (live)" },
+    gate: {
+      type: "string",
+      ours: true,
+      arg: "METRIC<GOAL",
+      repeatable: true,
+      help: `fail (exit status ${GATE_FAILED_EXIT}) unless the run's figure meets the goal, checked on the whole window's merged histogram: e2e.p99<50ms, e2e.fromSchedule.p99.9<200ms, write.perSecond>4000, read.errors<=0; repeat it for several`,
+    },
+    baseline: {
+      type: "string",
+      ours: true,
+      arg: "RUN|FILE",
+      help: "compare with a stored run (r_…, from the control store) or a --json summary file, and fail on a regression beyond --max-regression",
+    },
+    "max-regression": {
+      type: "string",
+      ours: true,
+      arg: "PCT",
+      help: "with --baseline: how far a figure may move the wrong way, as 10% (default 10%); the gates' metrics, else each operation's rate and p50, p99",
+    },
+    "gate-json": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write every gate's and figure's outcome as JSON" },
+    "gate-md": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write the outcome as Markdown, for a pull-request comment" },
     help: { type: "bool", ours: true, help: "this text; after a workload (pubsub --help), that workload's flags" },
   };
 }
@@ -130,6 +153,17 @@ export interface CliOptions {
   replicas?: number;
   /** --replica-delay, in ms each way. */
   replicaDelayMs?: number;
+  /** --gate, --baseline, --max-regression, --gate-json, --gate-md (lib/gate/). */
+  gating?: Gating;
+}
+
+/** What a command line asks to check once its run ends (lib/gate/gate.ts): gates, a baseline, where to write. */
+export interface Gating {
+  gates: Gate[];
+  baseline?: string;
+  maxRegressionPct: number;
+  json?: string;
+  markdown?: string;
 }
 
 export type ParsedArgs = { kind: "help"; workload?: string } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
@@ -317,7 +351,52 @@ export function parseArgs(words: string[]): ParsedArgs {
   if (json !== undefined && json.trim() === "") return err("--json needs a file name");
   const replicated = replicatedOf(values, target !== undefined);
   if ("error" in replicated) return err(replicated.error);
-  return { kind: "run", options: { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated } };
+  const gating = gatingOf(values, def);
+  if (typeof gating === "string") return err(gating);
+  return {
+    kind: "run",
+    options: { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated, ...(gating ? { gating } : {}) },
+  };
+}
+
+/** The gates and the baseline asked, checked: each gate parsed, a bound only beside a baseline, files only beside them. */
+function gatingOf(values: Map<string, string | boolean>, def: WorkloadDefinition): Gating | undefined | string {
+  const written = values.has("gate") ? String(values.get("gate")).split(", ") : [];
+  const gates: Gate[] = [];
+  for (const w of written) {
+    const g = parseGate(w);
+    if (typeof g === "string") return `--gate: ${g}`;
+    const problem = gateOperationProblem(g, def);
+    if (problem) return `--gate ${g.text}: ${problem}`;
+    gates.push(g);
+  }
+  const baseline = values.get("baseline") as string | undefined;
+  const bound = values.get("max-regression") as string | undefined;
+  if (bound !== undefined && baseline === undefined) return "--max-regression applies with --baseline RUN|FILE: add the run or summary file to compare with";
+  const maxRegressionPct = bound === undefined ? DEFAULT_MAX_REGRESSION_PCT : parseMaxRegression(bound);
+  if (typeof maxRegressionPct === "string") return maxRegressionPct;
+  const json = values.get("gate-json") as string | undefined;
+  const markdown = values.get("gate-md") as string | undefined;
+  if (!gates.length && baseline === undefined) {
+    const file = json !== undefined ? "--gate-json" : markdown !== undefined ? "--gate-md" : null;
+    return file ? `${file} writes the outcome of --gate or --baseline: add one` : undefined;
+  }
+  return { gates, baseline, maxRegressionPct, json, markdown };
+}
+
+/** Why a gate names what the workload does not measure (an operation it lacks, a latency of one without any), or null. */
+function gateOperationProblem(g: Gate, def: WorkloadDefinition): string | null {
+  // The delivery (end to end: e2e) is timed as an operation of its own, with a latency and no rate of its own.
+  const delivery = def.metrics.delivery;
+  const ops = [...def.metrics.operations, ...(delivery ? [{ name: delivery.name, latency: true }] : [])];
+  const op = ops.find((o) => o.name === g.metric.operation);
+  if (!op) return `${def.kind} has no operation "${g.metric.operation}": its operations are ${ops.map((o) => o.name).join(", ")}`;
+  if (isLatency(g.metric.stat) && !op.latency)
+    return `${def.kind}'s ${op.name} has no latency; its operations with one are ${ops
+      .filter((o) => o.latency)
+      .map((o) => o.name)
+      .join(", ")}`;
+  return null;
 }
 
 /** --replicas and --replica-delay, checked: a number of standbys, a delay with its unit, and no --target beside them. */
@@ -359,13 +438,19 @@ function flagHelp(names: readonly string[], kind?: string): string[] {
 }
 
 /** The flags that are not a workload's: the target, presets and output. */
-const RUN_FLAGS = ["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save", "help"];
+const RUN_FLAGS = [
+  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save"],
+  ...["gate", "baseline", "max-regression", "gate-json", "gate-md", "help"],
+];
 
 const HOW_FLAGS = [
   "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s, 45.",
   "A reference command line (./pg_msg_bench -mode queue …) can be pasted as is.",
 ];
-const EXIT_STATUS = wrap("Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags.", "  ");
+const EXIT_STATUS = wrap(
+  `Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags; ${GATE_FAILED_EXIT} a --gate or --baseline failed (one line each says which).`,
+  "  ",
+);
 
 /** `npm run bench -- --help`: the commands, the workloads, the flags every workload has and the run's own. */
 export function usage(): string {

@@ -23,6 +23,7 @@ import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
 import { clusterLine, clusterShape, openReplicated, type UsedCluster } from "./replicated-target";
+import { applyGating, loadBaseline } from "./gate-cli";
 import { quitAfter, STOP_MS } from "./stop";
 
 export interface CliIo {
@@ -96,6 +97,16 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   }
   const env = checkedEnv(opts.config, io);
   if (!env) return { code: 2 };
+  if (opts.gating && set) {
+    io.err("bench: --gate and --baseline check one run; a set (--variant both, --sync-commit) compares its runs itself: give one or the other");
+    return { code: 2 };
+  }
+  // Read before the run, so that a baseline that is not there refuses the command before a run is spent.
+  const baseline = opts.gating?.baseline === undefined ? undefined : await loadBaseline(opts.gating.baseline, env, (l) => io.out(l));
+  if (typeof baseline === "string") {
+    io.err(`bench: ${baseline}`);
+    return { code: 2 };
+  }
   const s: CliSession = {
     ...{ io, opts, env, controller: new AbortController(), interrupts: 0 },
     ...{ targetUrl: "", targetLabel: "", controlUrl: "", controlStore: null },
@@ -105,7 +116,14 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   process.on("SIGTERM", onSigint);
   try {
     await openTargets(s);
-    return await runPlan(s, { configs: set?.configs ?? [opts.config], set });
+    const outcome = await runPlan(s, { configs: set?.configs ?? [opts.config], set });
+    if (!opts.gating) return outcome;
+    // Gates are checked on a finished run's summary: a run that failed or was cancelled has none to check.
+    if (!outcome.summary || outcome.cancelled) {
+      io.err("bench: the gates were not checked: the run did not finish");
+      return outcome;
+    }
+    return { ...outcome, code: applyGating(outcome.summary, outcome.runId ?? null, opts.gating, baseline, io, outcome.code) };
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return { code: 1, error: (err as Error).message };

@@ -164,6 +164,7 @@ export const LOGIC_ONLY = [
   "lib/compare/compare.test.ts",
   "lib/compare/over-time.test.ts",
   "lib/csv.test.ts",
+  "lib/gate/gate.test.ts",
   "lib/import-cycles.test.ts",
   "lib/imports/parse.test.ts",
   "lib/ladder/ladder.test.ts",
