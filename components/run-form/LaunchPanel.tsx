@@ -146,7 +146,8 @@ function FormErrors({ form }: { form: FormState }) {
   const { submitted, clientErrors, serverErrors, parsed } = form;
   const fieldNames = new Set<string>(fieldsOf(form.kind).map((f) => f.name));
   const general = Object.entries({ ...(submitted ? clientErrors : {}), ...serverErrors }).filter(
-    ([k]) => !fieldNames.has(k) && k !== "targetId" && k !== "connections",
+    // The target's and the labels' messages are shown beside them (TargetPanel, LabelsPanel).
+    ([k]) => !fieldNames.has(k) && !["targetId", "connections", "name", "tags", "notes"].includes(k),
   );
   if (general.length > 0)
     return (

@@ -11,6 +11,7 @@ import type { CliTarget } from "@/lib/targets/default-target";
 import type { PublicTarget } from "@/lib/targets/store";
 import { connectionsNeeded } from "@/lib/workloads/config";
 import { FieldSections } from "./FieldSections";
+import { LabelsPanel, useLabels } from "./LabelsPanel";
 import { LaunchPanel } from "./LaunchPanel";
 import { SweepQueues } from "./SweepQueues";
 import { SyncCommitLadder } from "./SyncCommitLadder";
@@ -40,7 +41,8 @@ export function RunForm({
   const { targetId } = choice;
   const { info, recheck } = useTargetInfo(targetId);
   const formRef = useRef<HTMLFormElement>(null);
-  const launch = useLaunch({ form, targetId, formRef, onTargetRefused: recheck });
+  const labels = useLabels();
+  const launch = useLaunch({ form, targetId, formRef, onTargetRefused: recheck, labels });
 
   const { parsed } = form;
   const referenceId = form.preset?.referenceId ?? (form.presetId === "custom" ? initial.published?.id : undefined);
@@ -53,6 +55,7 @@ export function RunForm({
       <div className="stack form-main">
         <WorkloadPanel form={form} initial={initial} referenceId={referenceId} fit={fit} />
         <FieldSections form={form} runnerCores={runnerCores} />
+        <LabelsPanel labels={labels} form={form} />
         {form.kind === "queued-workflows" && <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />}
         <SyncCommitLadder input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />
       </div>
