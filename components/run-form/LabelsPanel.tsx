@@ -27,7 +27,12 @@ export function LabelsPanel({ labels, form }: { labels: LabelsState; form: FormS
     <section className="panel">
       <h2>Name and tags</h2>
       <div className="form-grid">
-        <LabelField id="f-run-name" label="Name" err={err("name")} hint={`How the runs list and comparisons call it (up to ${MAX_NAME} characters); else its id.`}>
+        <LabelField
+          id="f-run-name"
+          label="Name"
+          err={err("name")}
+          hint={`How the runs list and comparisons call it (up to ${MAX_NAME} characters); else its id.`}
+        >
           <input
             id="f-run-name"
             type="text"

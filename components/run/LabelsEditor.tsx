@@ -63,13 +63,36 @@ function LabelsForm({ labels, endpoint, onDone, onSaved }: { labels: Labels; end
   return (
     <form className="labels-form stack" onSubmit={save} aria-label="Name, tags and notes" noValidate>
       <LabelRow id="l-name" label="Name" err={errors.name}>
-        <input id="l-name" type="text" value={name} maxLength={MAX_NAME + 20} onChange={(e) => setName(e.target.value)} aria-invalid={errors.name ? true : undefined} aria-describedby="l-name-msg" />
+        <input
+          id="l-name"
+          type="text"
+          value={name}
+          maxLength={MAX_NAME + 20}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby="l-name-msg"
+        />
       </LabelRow>
       <LabelRow id="l-tags" label="Tags (commas or spaces)" err={errors.tags}>
-        <input id="l-tags" type="text" value={tags} onChange={(e) => setTags(e.target.value)} aria-invalid={errors.tags ? true : undefined} aria-describedby="l-tags-msg" />
+        <input
+          id="l-tags"
+          type="text"
+          value={tags}
+          onChange={(e) => setTags(e.target.value)}
+          aria-invalid={errors.tags ? true : undefined}
+          aria-describedby="l-tags-msg"
+        />
       </LabelRow>
       <LabelRow id="l-notes" label="Notes" err={errors.notes}>
-        <textarea id="l-notes" rows={4} value={notes} maxLength={MAX_NOTES + 100} onChange={(e) => setNotes(e.target.value)} aria-invalid={errors.notes ? true : undefined} aria-describedby="l-notes-msg" />
+        <textarea
+          id="l-notes"
+          rows={4}
+          value={notes}
+          maxLength={MAX_NOTES + 100}
+          onChange={(e) => setNotes(e.target.value)}
+          aria-invalid={errors.notes ? true : undefined}
+          aria-describedby="l-notes-msg"
+        />
       </LabelRow>
       {errors._ && (
         <p className="field-error" role="alert">

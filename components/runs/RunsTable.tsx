@@ -1,15 +1,16 @@
 "use client";
-// Every run in one table: sortable by any column, filtered by workload and status (kept in the URL so a
-// view can be shared or reloaded), with checkboxes to pick runs for the comparison page.
+// Every run in one table: sortable by any column, filtered by workload, status, target, tag, date and a search of
+// names and notes (kept in the URL so a view can be shared or reloaded; the server applies them in SQL), with
+// checkboxes to pick runs for the comparison page and "Delete these N runs" for the filter's runs.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Fragment, useEffect, useMemo, useState } from "react";
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
-import { RUN_STATUSES } from "@/lib/measurement/metrics";
 import { fmtLatency, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
-import { workloadDefinitions } from "@/lib/workloads/config";
 import type { RunView } from "@/lib/runs/view";
-import type { RunsQuery, SortKey } from "./query";
+import { DeleteMatching } from "./DeleteMatching";
+import { filterString, queryString, type RunsQuery, type SortKey } from "./query";
+import { type RunsFacets, RunsFilters } from "./RunsFilters";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
   { key: "status", label: "Status" },
@@ -62,15 +63,16 @@ type Column = (typeof COLUMNS)[number];
 function useRunsQuery(runs: RunView[], initial: RunsQuery) {
   const router = useRouter();
   const [q, setQ] = useState(initial);
-  // Keep the filters and the sort in the address bar.
+  // Keep the filters and the sort in the address bar. A new filter asks the server for its rows (the page reads
+  // the address); a new sort only reorders the rows held.
+  const shownFilter = useRef(filterString(initial));
   useEffect(() => {
-    const p = new URLSearchParams();
-    if (q.workload) p.set("workload", q.workload);
-    if (q.status) p.set("status", q.status);
-    if (q.sort !== "date" || q.dir !== "desc") p.set("sort", q.sort), p.set("dir", q.dir);
-    const qs = p.toString();
-    window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
-  }, [q]);
+    const qs = queryString(q);
+    const href = qs ? `?${qs}` : window.location.pathname;
+    if (filterString(q) === shownFilter.current) return window.history.replaceState(null, "", href);
+    shownFilter.current = filterString(q);
+    router.replace(href, { scroll: false });
+  }, [q, router]);
 
   // While a run is queued or running, its row follows it (status, then the results).
   const active = runs.some((r) => r.status === "queued" || r.status === "running");
@@ -82,12 +84,12 @@ function useRunsQuery(runs: RunView[], initial: RunsQuery) {
   return [q, setQ] as const;
 }
 
-export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQuery }) {
+export function RunsTable({ runs, initial, facets }: { runs: RunView[]; initial: RunsQuery; facets: RunsFacets }) {
   const [q, setQ] = useRunsQuery(runs, initial);
   const [selected, setSelected] = useState<string[]>([]);
 
   const rows = useMemo(() => {
-    const list = runs.filter((r) => (!q.workload || r.workload === q.workload) && (!q.status || r.status === q.status));
+    const list = [...runs];
     const sign = q.dir === "asc" ? 1 : -1;
     return list.sort((a, b) => {
       const x = sortValue(a, q.sort);
@@ -110,9 +112,10 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
   return (
     <div className="stack">
-      <RunsToolbar q={q} setQ={setQ} columns={columns} shown={rows.length} total={runs.length} selected={selected} onClear={() => setSelected([])} />
+      <RunsToolbar q={q} setQ={setQ} columns={columns} shown={rows.length} facets={facets} selected={selected} onClear={() => setSelected([])} />
+      <DeleteMatching filter={filterString(initial)} runs={runs} />
 
-      {runs.length === 0 ? (
+      {facets.total === 0 ? (
         <div className="panel">
           <p style={{ marginTop: 0 }}>No runs yet.</p>
           <Link className="btn primary" href="/runs/new">
@@ -153,7 +156,7 @@ function RunsToolbar({
   setQ,
   columns,
   shown,
-  total,
+  facets,
   selected,
   onClear,
 }: {
@@ -161,35 +164,14 @@ function RunsToolbar({
   setQ: (q: RunsQuery) => void;
   columns: Column[];
   shown: number;
-  total: number;
+  facets: RunsFacets;
   selected: string[];
   onClear: () => void;
 }) {
   return (
     <div className="spread panel toolbar">
       <div className="row">
-        <label className="inline-field">
-          Workload
-          <select value={q.workload} onChange={(e) => setQ({ ...q, workload: e.target.value as RunsQuery["workload"] })} aria-label="Filter by workload">
-            <option value="">all</option>
-            {workloadDefinitions().map((d) => (
-              <option key={d.kind} value={d.kind}>
-                {d.kind}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          Status
-          <select value={q.status} onChange={(e) => setQ({ ...q, status: e.target.value })} aria-label="Filter by status">
-            <option value="">all</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RunsFilters q={q} setQ={setQ} facets={facets} />
         <label className="inline-field phone-only">
           Sort
           <select
@@ -210,7 +192,7 @@ function RunsToolbar({
           </select>
         </label>
         <span className="muted small" data-testid="runs-count">
-          {shown} of {total} runs
+          {shown} of {facets.total} runs
         </span>
       </div>
       <div className="row">
@@ -264,10 +246,21 @@ function RunRow({
       <td>
         <input type="checkbox" checked={selected} onChange={onToggle} aria-label={`Select run ${r.id}`} />
       </td>
-      <td>
-        <Link href={`/runs/${r.id}`} className="mono">
-          {r.id}
+      <td className="run-name">
+        {/* A named run shows its name, its id below it, small; its tags after. */}
+        <Link href={`/runs/${r.id}`} className={r.name ? undefined : "mono"}>
+          {r.name ?? r.id}
         </Link>
+        {r.name && <div className="mono muted small">{r.id}</div>}
+        {r.tags.length > 0 && (
+          <div className="row small" style={{ gap: 4 }}>
+            {r.tags.map((t) => (
+              <span key={t} className="badge neutral tag">
+                {t}
+              </span>
+            ))}
+          </div>
+        )}
       </td>
       <td>
         <span className={`badge ${STATUS_BADGE[r.status] ?? ""}`}>{r.status}</span>

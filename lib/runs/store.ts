@@ -70,6 +70,16 @@ export async function listRunRows(filter: RunListFilter = {}, db: PrismaClient =
     ORDER BY created_at DESC, id`;
 }
 
+/** How many runs the list has unfiltered, and the target names and tags they use (the filters' choices). */
+export async function runsListFacets(db: PrismaClient = prisma()): Promise<{ total: number; targets: string[]; tags: string[] }> {
+  const [r] = await db.$queryRaw<{ total: number; targets: string[] | null; tags: string[] | null }[]>`
+    SELECT count(*)::int AS total,
+           (SELECT array_agg(DISTINCT target_label ORDER BY target_label) FROM run WHERE source <> 'import') AS targets,
+           (SELECT array_agg(DISTINCT t ORDER BY t) FROM run, unnest(tags) t WHERE source <> 'import') AS tags
+    FROM run WHERE source <> 'import'`;
+  return { total: r.total, targets: r.targets ?? [], tags: r.tags ?? [] };
+}
+
 /**
  * Deletes every run the filter matches but those queued or running (their runner still writes to them: cancel them
  * first), with their samples and parts (ON DELETE CASCADE). In one statement, so a run that starts meanwhile is
