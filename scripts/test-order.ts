@@ -112,6 +112,7 @@ export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts"];
 export const STORE_RUNS = [
   "components/run/processes.test.ts",
   "lib/compare/published.test.ts",
+  "lib/runs/labels.test.ts",
   "lib/runs/old-shape-run.test.ts",
   "lib/runs/recorder.test.ts",
   "lib/runs/runs-list.test.ts",

@@ -44,7 +44,8 @@ const Notes = z
   .transform(blankIsNull)
   .nullable();
 
-const Tag = z.string({ error: "each tag must be text" }).superRefine((t, ctx) => {
+/** One tag; also the runs list's tag filter (lib/runs/list-filter.ts). */
+export const Tag = z.string({ error: "each tag must be text" }).superRefine((t, ctx) => {
   if (t.length > MAX_TAG) ctx.addIssue({ code: "custom", message: `tag ${quoteInput(t)} is ${t.length} characters long; shorten it to ${MAX_TAG} or fewer` });
   else if (!TAG_SHAPE.test(t))
     ctx.addIssue({

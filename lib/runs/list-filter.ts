@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { RUN_STATUSES } from "../measurement/metrics";
 import { noControlChars, quoteInput, WorkloadFilter } from "../api/ids";
-import { MAX_TAG } from "./labels";
+import { Tag } from "./labels";
 
 export interface RunListFilter {
   workload?: string;
@@ -53,7 +53,7 @@ export const RunListQuery = z
     workload: WorkloadFilter,
     status: Statuses,
     target: Text("target", 200),
-    tag: Text("tag", MAX_TAG),
+    tag: Tag.optional(),
     q: Text("q", 200),
     from: Day("from"),
     to: Day("to"),
