@@ -13,6 +13,7 @@ import { flagsStart } from "../lib/imports/command";
 import { flagLines, wrap } from "./help-text";
 import { DEFAULT_MAX_REGRESSION_PCT, GATE_FAILED_EXIT, type Gate, parseGate, parseMaxRegression } from "../lib/gate/gate";
 import { isLatency } from "../lib/gate/metric";
+import { type LabelsInput, MAX_NAME, MAX_NOTES, MAX_TAG, MAX_TAGS, parseLabels } from "../lib/runs/labels";
 
 type FlagType = "int" | "duration" | "durationMs" | "bool" | "string";
 interface FlagSpec {
@@ -101,6 +102,20 @@ function ownFlags(): Record<string, FlagSpec> {
     preset: { type: "string", ours: true, arg: "NAME", help: "start from a preset (flags override its fields)" },
     json: { type: "string", ours: true, arg: "FILE", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
     save: { type: "bool", ours: true, help: "store the run in the control store so the app shows it (live)" },
+    name: {
+      type: "string",
+      ours: true,
+      arg: "TEXT",
+      help: `the run's name (up to ${MAX_NAME} characters): in the summary, the --json file, and with --save the app's lists and comparisons`,
+    },
+    tag: {
+      type: "string",
+      ours: true,
+      arg: "TAG",
+      repeatable: true,
+      help: `a tag of letters, digits and - _ . : (up to ${MAX_TAG} characters), kept like --name; repeat it for several (up to ${MAX_TAGS})`,
+    },
+    notes: { type: "string", ours: true, arg: "TEXT", help: `notes kept with the run like --name (up to ${MAX_NOTES.toLocaleString("en")} characters)` },
     gate: {
       type: "string",
       ours: true,
@@ -155,6 +170,8 @@ export interface CliOptions {
   replicaDelayMs?: number;
   /** --gate, --baseline, --max-regression, --gate-json, --gate-md (lib/gate/). */
   gating?: Gating;
+  /** --name, --tag, --notes (lib/runs/labels.ts); absent when none was given. */
+  labels?: LabelsInput;
 }
 
 /** What a command line asks to check once its run ends (lib/gate/gate.ts): gates, a baseline, where to write. */
@@ -353,10 +370,32 @@ export function parseArgs(words: string[]): ParsedArgs {
   if ("error" in replicated) return err(replicated.error);
   const gating = gatingOf(values, def);
   if (typeof gating === "string") return err(gating);
+  const labels = labelsOf(values);
+  if (typeof labels === "string") return err(labels);
   return {
     kind: "run",
-    options: { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated, ...(gating ? { gating } : {}) },
+    options: {
+      ...{ config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated },
+      ...(gating ? { gating } : {}),
+      ...(labels ? { labels } : {}),
+    },
   };
+}
+
+/** --name, --tag (each given once per tag) and --notes, checked by the app's schema; the message names the flag. */
+function labelsOf(values: Map<string, string | boolean>): LabelsInput | undefined | string {
+  if (!values.has("name") && !values.has("tag") && !values.has("notes")) return undefined;
+  const parsed = parseLabels({
+    name: values.get("name"),
+    notes: values.get("notes"),
+    // Repeated values are joined by ", " (parseArgs); each is parted by commas or spaces like the form's Tags field.
+    tags: values.has("tag") ? String(values.get("tag")) : undefined,
+  });
+  if (parsed.ok) return parsed.labels;
+  const flag: Record<string, string> = { name: "--name", notes: "--notes", tags: "--tag" };
+  return Object.entries(parsed.fields)
+    .map(([field, msg]) => `${flag[field] ?? field}: ${msg}`)
+    .join("; ");
 }
 
 /** The gates and the baseline asked, checked: each gate parsed, a bound only beside a baseline, files only beside them. */
@@ -439,7 +478,7 @@ function flagHelp(names: readonly string[], kind?: string): string[] {
 
 /** The flags that are not a workload's: the target, presets and output. */
 const RUN_FLAGS = [
-  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save"],
+  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save", "name", "tag", "notes"],
   ...["gate", "baseline", "max-regression", "gate-json", "gate-md", "help"],
 ];
 

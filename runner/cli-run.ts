@@ -8,6 +8,7 @@ import { abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { type Env, readEnv, dataDir } from "../lib/env";
 import type { RunSummary } from "../lib/measurement/summary";
+import { labelColumns } from "../lib/runs/labels";
 import { knobsParts } from "../lib/runs/format";
 import { defaultTargetName } from "../lib/targets/default-target";
 import { identityOf, type ServerIdentity } from "../lib/targets/connect";
@@ -346,10 +347,12 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
   }
   if (s.replicated) summary.manifest.cluster = clusterShape(s.replicated);
   io.out("");
-  io.out(summaryText(summary, s.targetLabel));
+  io.out(summaryText(summary, s.targetLabel, s.opts.labels));
   if (json) {
     const file = path.resolve(json);
-    writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+    // The labels ride beside the summary (a run not saved has them nowhere else); RunSummary's parse drops them on reading.
+    const written = s.opts.labels ? { ...summary, labels: labelColumns(s.opts.labels) } : summary;
+    writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
     io.out(`summary written to ${file}`);
   }
   const verr = verificationError(summary);
@@ -374,7 +377,7 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   const { db, runnerId } = runner;
   const runs = await import("../lib/runs/store");
   const { runRecorder } = await import("../lib/runs/recorder");
-  const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
+  const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running", labels: opts.labels }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
   // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
   const recorder = runRecorder(run.id, db, onProblem, stopping);
