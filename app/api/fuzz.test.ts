@@ -211,11 +211,18 @@ test("malformed bodies to every POST route answer 4xx naming the field, never 5x
     const { config: _, ...rest } = JSON.parse(b) as Record<string, unknown>;
     return [`${l} alone`, JSON.stringify(rest)];
   });
-  for (const id of ["r_000000000000", ...(existing ? [existing] : [])])
+  // Every PATCH route (the sets' labels too: A/B, ladder, ceiling search), found in app/api like the :id routes.
+  const patches = (await idRoutes()).filter((r) => r.method === "PATCH");
+  assert.ok(patches.length >= 4, `found only ${patches.map((r) => r.name).join(", ")}`);
+  const calls = [
+    ...patches.map((r) => ({ name: r.name, call: r.call, id: unknownId(r.pattern) })),
+    ...(existing ? [{ name: "PATCH /api/runs/:id (a run that exists)", call: runOne.PATCH, id: existing }] : []),
+  ];
+  for (const { name, call, id } of calls)
     for (const [label, body] of [...BAD_BODIES, ...labelsOnly]) {
-      const res = await runOne.PATCH(new Request(`${BASE}/x`, { method: "PATCH", headers: { "content-type": "application/json" }, body }), ctx(id));
-      await check(`PATCH /api/runs/:id with ${label}`, res);
-      assert.ok(res.status >= 400, `PATCH /api/runs/:id accepted ${label}`);
+      const res = await call(new Request(`${BASE}/x`, { method: "PATCH", headers: { "content-type": "application/json" }, body }), ctx(id));
+      await check(`${name} with ${label}`, res);
+      assert.ok(res.status >= 400, `${name} accepted ${label}`);
     }
   // The two answers issue #11 found wrong: config [] names config, NUL targetId names targetId.
   const arr = await runs.POST(new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":[]}' }));

@@ -53,6 +53,8 @@ const ID_NAMES: Record<string, string> = {
   imports: "import id",
   references: "reference id",
   ceilings: "ceiling search id",
+  ab: "A/B group id",
+  ladder: "ladder id",
 };
 
 /**

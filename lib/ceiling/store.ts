@@ -11,6 +11,7 @@ import { phaseWords } from "../runs/store";
 import type { WorkloadConfig } from "../workloads/config";
 import type { CeilingSettings } from "./settings";
 import type { SearchOutcome, StepProgress } from "./step";
+import type { Labels, LabelsInput } from "../runs/labels";
 
 export type { SearchOutcome, StepProgress };
 
@@ -40,6 +41,12 @@ export async function getSearch(id: string, db: PrismaClient = prisma()) {
     where: { id },
     include: { steps: { orderBy: { index: "asc" }, select: { index: true, rate: true, sustained: true, step: true } } },
   });
+}
+
+/** Sets the search's labels given; the labels as stored, or null when there is no such search. */
+export async function setSearchLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.ceilingSearch.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /** The searches, newest first, without their steps' summaries. */

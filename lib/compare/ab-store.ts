@@ -6,6 +6,7 @@ import { requestCancel } from "../runs/store";
 import { launchRun, type LaunchRefusal } from "../targets/launch";
 import { variantInputs } from "./ab";
 import { abOrder, AbSlot } from "./ab-order";
+import type { Labels, LabelsInput } from "../runs/labels";
 
 export const newAbGroupId = () => `ab_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
@@ -17,6 +18,8 @@ export interface AbGroupView {
   slots: AbSlot[];
   targetLabel: string;
   createdAt: Date;
+  /** What a person calls the A/B (lib/runs/labels.ts). */
+  labels: Labels;
 }
 
 /**
@@ -57,7 +60,14 @@ export async function getAbGroup(id: string, db: PrismaClient = prisma()): Promi
     slots: AbSlot.array().parse(row.runs),
     targetLabel: row.targetLabel,
     createdAt: row.createdAt,
+    labels: { name: row.name, notes: row.notes, tags: row.tags },
   };
+}
+
+/** Sets the A/B's labels given; the labels as stored, or null when there is no such A/B. */
+export async function setAbGroupLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.abGroup.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /** What launchSeries queued: each run's id in order, the first run's parsed config and the target's label. */

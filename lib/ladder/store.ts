@@ -7,6 +7,7 @@ import { keepQueueOrder, launchSeries } from "../compare/ab-store";
 import type { LaunchRefusal } from "../targets/launch";
 import { SYNC_COMMIT_LEVELS, type SyncCommitLevel } from "../sync-commit";
 import { LadderSlot, ladderOrder } from "./order";
+import type { Labels, LabelsInput } from "../runs/labels";
 
 export const newLadderGroupId = () => `sc_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
@@ -22,6 +23,8 @@ export interface LadderGroupView {
   slots: LadderSlot[];
   targetLabel: string;
   createdAt: Date;
+  /** What a person calls the ladder (lib/runs/labels.ts). */
+  labels: Labels;
 }
 
 /** Records a ladder whose runs are already queued; their queue order is made strictly the slots' order. */
@@ -61,7 +64,14 @@ export async function getLadderGroup(id: string, db: PrismaClient = prisma()): P
     slots: LadderSlot.array().parse(row.runs),
     targetLabel: row.targetLabel,
     createdAt: row.createdAt,
+    labels: { name: row.name, notes: row.notes, tags: row.tags },
   };
+}
+
+/** Sets the ladder's labels given; the labels as stored, or null when there is no such ladder. */
+export async function setLadderGroupLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.ladderGroup.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /**

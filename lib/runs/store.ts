@@ -9,7 +9,7 @@ import type { SampleMetrics } from "../measurement/sample";
 import { headlineOf, type RunListRow } from "./view";
 import type { RunSummary } from "../measurement/summary";
 import type { WorkloadConfig } from "../workloads/config";
-import { labelColumns, type LabelsInput } from "./labels";
+import { labelColumns, type Labels, type LabelsInput } from "./labels";
 import { likeAnywhere, type RunListFilter } from "./list-filter";
 
 export type RunSource = "app" | "cli" | "import";
@@ -94,10 +94,10 @@ export async function deleteRunsMatching(filter: RunListFilter, db: PrismaClient
   return r;
 }
 
-/** Sets the labels given (a null or blank one removes it); false when the run does not exist. */
-export async function setRunLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()) {
-  const r = await db.run.updateMany({ where: { id }, data: labels });
-  return r.count > 0;
+/** Sets the labels given (a null or blank one removes it); the labels as stored, or null when the run does not exist. */
+export async function setRunLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.run.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { AbView } from "@/components/run/AbView";
-import { IdSchema, RunId } from "@/lib/api/ids";
+import { AbGroupId, RunId } from "@/lib/api/ids";
 import type { AbSlot } from "@/lib/compare/ab-order";
 import { abStats, completedPairs } from "@/lib/compare/ab-stats";
 import { getAbGroup } from "@/lib/compare/ab-store";
@@ -11,7 +11,6 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Baseline and modded · pg-broker-bench" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-const AbGroupId = IdSchema("A/B group id", "ab_0123456789ab");
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
 function Problem({ text }: { text: string }) {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { LadderView } from "@/components/run/LadderView";
-import { IdSchema } from "@/lib/api/ids";
+import { LadderGroupId } from "@/lib/api/ids";
 import { ladderStats } from "@/lib/ladder/stats";
 import { getLadderGroup } from "@/lib/ladder/store";
 import { getRun } from "@/lib/runs/store";
@@ -10,7 +10,6 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Synchronous commit ladder · pg-broker-bench" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-const LadderGroupId = IdSchema("ladder id", "sc_0123456789ab");
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
 function Problem({ text }: { text: string }) {

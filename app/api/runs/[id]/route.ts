@@ -1,7 +1,7 @@
 import { deleteRun, setRunLabels } from "@/lib/runs/store";
-import { LABEL_KEYS, parseLabels } from "@/lib/runs/labels";
+import { patchLabels } from "@/lib/api/labels-route";
 import { isFinal, toRunView } from "@/lib/runs/view";
-import { checkId, json, loadRun, notFoundJson, readJsonObject, withStoreErrors } from "@/lib/api/http";
+import { json, loadRun, withStoreErrors } from "@/lib/api/http";
 import { quoteInput, RunId } from "@/lib/api/ids";
 
 export const dynamic = "force-dynamic";
@@ -31,29 +31,12 @@ async function handleDELETE(_req: Request, { params }: Ctx) {
   return json(200, { deleted: id });
 }
 
-const EXAMPLE = JSON.stringify({ name: "pg18 baseline", notes: "after the vacuum change", tags: ["pg18", "baseline"] });
-
 /**
  * PATCH /api/runs/:id {name?, notes?, tags?}: changes the labels given, at any time of the run's life (null or ""
- * removes a name or notes, [] the tags). 200 with the run, or 400 {error, fields} naming each bad label.
+ * removes a name or notes, [] the tags). 200 {id, name, notes, tags}, or 400 {error, fields} naming each bad label.
  */
 async function handlePATCH(req: Request, { params }: Ctx) {
-  const checked = checkId(RunId, (await params).id);
-  if (!checked.ok) return checked.response;
-  const body = await readJsonObject(req, EXAMPLE);
-  if (!body.ok) return body.response;
-  const unknown = Object.keys(body.body).filter((k) => !(LABEL_KEYS as readonly string[]).includes(k));
-  if (unknown.length)
-    return json(400, {
-      error: `unknown field ${quoteInput(unknown[0])}: a run's name, notes and tags can be changed, nothing else`,
-      fields: { [unknown[0].slice(0, 40) || "body"]: "not a label: send name, notes or tags" },
-    });
-  const labels = parseLabels(body.body);
-  if (!labels.ok) return json(400, { error: Object.values(labels.fields)[0], fields: labels.fields });
-  if (!(await setRunLabels(checked.id, labels.labels))) return notFoundJson(`run "${checked.id}"`);
-  const loaded = await loadRun(params);
-  if (!loaded.ok) return loaded.response;
-  return json(200, toRunView(loaded.run));
+  return patchLabels(req, params, RunId, "run", (id, labels) => setRunLabels(id, labels));
 }
 
 export const GET = withStoreErrors(handleGET);
