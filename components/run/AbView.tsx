@@ -14,9 +14,24 @@ import { type AbStats, fmtInterval, fmtPooled } from "@/lib/compare/ab-stats";
 import { fmtDuration } from "@/lib/runs/format";
 import type { RunView } from "@/lib/runs/view";
 import { SetRunsTable } from "./SetRunsTable";
+import { SetLabels } from "./SetLabels";
+import type { Labels } from "@/lib/runs/labels";
 import { useGroupRuns } from "./useGroupRuns";
 
-export function AbView({ groupId, slots, initial, stats }: { groupId: string | null; slots: AbSlot[]; initial: (RunView | null)[]; stats: AbStats | null }) {
+/** `labels`: the recorded group's (an older link's pair has none, and nothing to save them to). */
+export function AbView({
+  groupId,
+  slots,
+  initial,
+  stats,
+  labels,
+}: {
+  groupId: string | null;
+  slots: AbSlot[];
+  initial: (RunView | null)[];
+  stats: AbStats | null;
+  labels?: Labels;
+}) {
   const { views, problem, done, now } = useGroupRuns(initial, !!stats);
   const first = views.find((v) => v);
   const loop = first?.config ? ((first.config as { load?: string }).load === "rate" ? "open loop" : "closed loop") : null;
@@ -27,6 +42,7 @@ export function AbView({ groupId, slots, initial, stats }: { groupId: string | n
         Baseline and modded: {first?.workload}
         {loop ? ` (${loop})` : ""}
       </h1>
+      {groupId && labels && <SetLabels initial={labels} endpoint={`/api/runs/ab/${groupId}`} what="A/B" />}
       <section className="panel">
         <h2>
           {pairs} pair{pairs === 1 ? "" : "s"} of runs

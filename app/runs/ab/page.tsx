@@ -5,6 +5,7 @@ import type { AbSlot } from "@/lib/compare/ab-order";
 import { abStats, completedPairs } from "@/lib/compare/ab-stats";
 import { getAbGroup } from "@/lib/compare/ab-store";
 import { getRun } from "@/lib/runs/store";
+import type { Labels } from "@/lib/runs/labels";
 import { type RunView, toRunView } from "@/lib/runs/view";
 
 export const dynamic = "force-dynamic";
@@ -25,12 +26,12 @@ function Problem({ text }: { text: string }) {
 }
 
 /** The slots to show: the recorded group's (?group=ab_…), or one pair from an older link (?baseline=r_…&modded=r_…). */
-async function slotsOf(one: (k: string) => string): Promise<{ groupId: string | null; slots: AbSlot[] } | { problem: string }> {
+async function slotsOf(one: (k: string) => string): Promise<{ groupId: string | null; slots: AbSlot[]; labels?: Labels } | { problem: string }> {
   if (one("group")) {
     const id = AbGroupId.safeParse(one("group"));
     if (!id.success) return { problem: id.error.issues[0].message };
     const g = await getAbGroup(id.data);
-    return g ? { groupId: g.id, slots: g.slots } : { problem: `A/B ${id.data} does not exist. The runs list has every run.` };
+    return g ? { groupId: g.id, slots: g.slots, labels: g.labels } : { problem: `A/B ${id.data} does not exist. The runs list has every run.` };
   }
   const b = RunId.safeParse(one("baseline"));
   const m = RunId.safeParse(one("modded"));
@@ -62,5 +63,5 @@ export default async function AbPage({ searchParams }: Props) {
   const stats = done && pairs.length ? abStats(pairs, leftOut) : null;
   // The browser gets the runs without their summaries: the figures it shows are `stats`.
   const views: (RunView | null)[] = rows.map((r) => (r ? toRunView(r) : null));
-  return <AbView groupId={found.groupId} slots={found.slots} initial={views} stats={stats} />;
+  return <AbView groupId={found.groupId} slots={found.slots} initial={views} stats={stats} labels={found.labels} />;
 }

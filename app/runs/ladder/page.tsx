@@ -37,5 +37,5 @@ export default async function LadderPage({ searchParams }: Props) {
   const stats = done ? ladderStats(g.slots, (runId) => full.get(runId)) : null;
   // The browser gets the runs without their summaries: the figures it shows are `stats`.
   const views: (RunView | null)[] = rows.map((r) => (r ? toRunView(r) : null));
-  return <LadderView groupId={g.id} slots={g.slots} initial={views} stats={stats} />;
+  return <LadderView groupId={g.id} slots={g.slots} initial={views} stats={stats} labels={g.labels} />;
 }
