@@ -11,7 +11,7 @@ import { phaseWords } from "../runs/store";
 import type { WorkloadConfig } from "../workloads/config";
 import type { CeilingSettings } from "./settings";
 import type { SearchOutcome, StepProgress } from "./step";
-import type { Labels, LabelsInput } from "../runs/labels";
+import { labelColumns, type Labels, type LabelsInput } from "../runs/labels";
 
 export type { SearchOutcome, StepProgress };
 
@@ -19,12 +19,21 @@ export type { SearchOutcome, StepProgress };
 export const newCeilingId = () => `c_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
 export async function createSearch(
-  input: { config: WorkloadConfig; settings: CeilingSettings; targetId?: string | null; targetLabel: string; source?: "app" | "cli"; status?: RunStatus },
+  input: {
+    config: WorkloadConfig;
+    settings: CeilingSettings;
+    targetId?: string | null;
+    targetLabel: string;
+    source?: "app" | "cli";
+    status?: RunStatus;
+    labels?: LabelsInput;
+  },
   db: PrismaClient = prisma(),
 ) {
   return db.ceilingSearch.create({
     data: {
       id: newCeilingId(),
+      ...labelColumns(input.labels),
       workload: input.config.kind,
       config: input.config as object,
       settings: input.settings as object,

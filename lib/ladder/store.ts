@@ -7,7 +7,7 @@ import { keepQueueOrder, launchSeries } from "../compare/ab-store";
 import type { LaunchRefusal } from "../targets/launch";
 import { SYNC_COMMIT_LEVELS, type SyncCommitLevel } from "../sync-commit";
 import { LadderSlot, ladderOrder } from "./order";
-import type { Labels, LabelsInput } from "../runs/labels";
+import { labelColumns, type Labels, type LabelsInput, memberName, parseLabels } from "../runs/labels";
 
 export const newLadderGroupId = () => `sc_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
@@ -29,7 +29,14 @@ export interface LadderGroupView {
 
 /** Records a ladder whose runs are already queued; their queue order is made strictly the slots' order. */
 export async function createLadderGroup(
-  g: { config: Record<string, unknown> & { kind: string }; levels: SyncCommitLevel[]; repeats: number; slots: LadderSlot[]; targetLabel: string },
+  g: {
+    config: Record<string, unknown> & { kind: string };
+    levels: SyncCommitLevel[];
+    repeats: number;
+    slots: LadderSlot[];
+    targetLabel: string;
+    labels?: Labels;
+  },
   db: PrismaClient = prisma(),
 ): Promise<string> {
   await keepQueueOrder(
@@ -47,6 +54,7 @@ export async function createLadderGroup(
       repeats: g.repeats,
       runs: g.slots as object[],
       targetLabel: g.targetLabel,
+      ...g.labels,
     },
   });
   return id;
@@ -79,19 +87,22 @@ export async function setLadderGroupLabels(id: string, labels: LabelsInput, db: 
  * POST /api/runs checks it; a refusal withdraws the ones queued), and records the group.
  */
 export async function launchLadder(
-  input: { config: Record<string, unknown>; targetId?: unknown },
+  input: { config: Record<string, unknown>; targetId?: unknown; name?: unknown; notes?: unknown; tags?: unknown },
   levels: SyncCommitLevel[],
   repeats: number,
   db: PrismaClient = prisma(),
 ): Promise<{ ok: true; groupId: string; slots: LadderSlot[] } | LaunchRefusal> {
+  const labels = parseLabels(input);
+  if (!labels.ok) return { ok: false, error: `invalid ${Object.keys(labels.fields).join(" and ")}`, fields: labels.fields };
   const order = ladderOrder(levels, repeats);
   const r = await launchSeries(
     input,
     order.map((o) => ({ ...input.config, synchronousCommit: o.level })),
     db,
+    order.map((o) => memberName(labels.labels.name, `${o.level}, round ${o.round}`)),
   );
   if (!r.ok) return r;
   const slots: LadderSlot[] = order.map((o, i) => ({ ...o, runId: r.runIds[i] }));
-  const groupId = await createLadderGroup({ config: r.config, levels, repeats, slots, targetLabel: r.targetLabel }, db);
+  const groupId = await createLadderGroup({ config: r.config, levels, repeats, slots, targetLabel: r.targetLabel, labels: labelColumns(labels.labels) }, db);
   return { ok: true, groupId, slots };
 }

@@ -82,5 +82,15 @@ export function parseLabels(input: Record<string, unknown>): { ok: true; labels:
 /** The stored columns of labels given at a launch (absent ones are none). */
 export const labelColumns = (l: LabelsInput = {}): Labels => ({ name: l.name ?? null, notes: l.notes ?? null, tags: l.tags ?? [] });
 
+/**
+ * The name of a set's run (an A/B's, a ladder's): the set's name and the run's place, "WAL test · modded, pair 2",
+ * the set's name cut so the whole stays within MAX_NAME; null when the set has no name.
+ */
+export function memberName(setName: string | null | undefined, place: string): string | null {
+  if (!setName) return null;
+  const room = MAX_NAME - place.length - 3;
+  return `${setName.length > room ? `${setName.slice(0, room - 1)}…` : setName} · ${place}`;
+}
+
 /** A run as a person reads it: its name when it has one, else its id. */
 export const runTitle = (r: { id: string; name?: string | null }) => r.name || r.id;
