@@ -80,7 +80,14 @@ export function LaunchPanel({
           </pre>
         </details>
       )}
-      <FindCeiling kind={kind} config={form.input} configOk={parsed.ok} targetId={targetId} warmupSeconds={parsed.ok ? parsed.config.warmupSeconds : null} />
+      <FindCeiling
+        kind={kind}
+        config={form.input}
+        configOk={parsed.ok}
+        targetId={targetId}
+        warmupSeconds={parsed.ok ? parsed.config.warmupSeconds : null}
+        labels={launch.labels}
+      />
     </section>
   );
 }

@@ -56,8 +56,10 @@ export function RunForm({
         <WorkloadPanel form={form} initial={initial} referenceId={referenceId} fit={fit} />
         <FieldSections form={form} runnerCores={runnerCores} />
         <LabelsPanel labels={labels} form={form} />
-        {form.kind === "queued-workflows" && <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />}
-        <SyncCommitLadder input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />
+        {form.kind === "queued-workflows" && (
+          <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
+        )}
+        <SyncCommitLadder input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
       </div>
 
       <aside className="stack form-side">

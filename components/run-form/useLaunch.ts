@@ -18,7 +18,7 @@ export function useLaunch({
   labels,
 }: {
   form: FormState;
-  /** The run's name and tags (./LabelsPanel.tsx): sent with a single run; an A/B's runs are named by its page. */
+  /** The run's name and tags (./LabelsPanel.tsx): sent with the run, or with the A/B (its runs get them too). */
   labels: LabelsState;
   targetId: string;
   formRef: RefObject<HTMLFormElement | null>;
@@ -44,7 +44,7 @@ export function useLaunch({
     e.preventDefault();
     setPair(asPair);
     form.setSubmitted(true);
-    const badLabels = !asPair && Object.keys(labels.errors).length > 0;
+    const badLabels = Object.keys(labels.errors).length > 0;
     if (!form.parsed.ok || badLabels) {
       focusFirstError(formRef.current);
       return;
@@ -64,7 +64,9 @@ export function useLaunch({
     const r = await fetch(asPair ? "/api/runs/ab" : "/api/runs", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(asPair ? { config: form.input, targetId, pairs: pairsNumber(pairs) } : { config: form.input, targetId, ...labels.body }),
+      body: JSON.stringify(
+        asPair ? { config: form.input, targetId, pairs: pairsNumber(pairs), ...labels.body } : { config: form.input, targetId, ...labels.body },
+      ),
     }).catch(() => null);
     if (r?.status === 201) {
       const { url } = (await r.json()) as { url: string };
@@ -83,7 +85,7 @@ export function useLaunch({
     setTimeout(() => focusFirstError(formRef.current), 0);
   };
 
-  return { launching, pair, pairs, setPairs, confirming, confirmRef, launch, send, cancelConfirm: () => setConfirmedFor(null) };
+  return { launching, pair, pairs, setPairs, confirming, confirmRef, launch, send, cancelConfirm: () => setConfirmedFor(null), labels: labels.body };
 }
 
 export type LaunchState = ReturnType<typeof useLaunch>;
