@@ -8,7 +8,7 @@ import { abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { type Env, readEnv, dataDir } from "../lib/env";
 import type { RunSummary } from "../lib/measurement/summary";
-import { labelColumns } from "../lib/runs/labels";
+import { labelColumns, memberName } from "../lib/runs/labels";
 import { knobsParts } from "../lib/runs/format";
 import { defaultTargetName } from "../lib/targets/default-target";
 import { identityOf, type ServerIdentity } from "../lib/targets/connect";
@@ -207,10 +207,10 @@ async function openTargets(s: CliSession): Promise<void> {
 }
 
 /** Stores a run as it goes (--save), and cancels it when the app asks. */
-async function startSaving(s: CliSession, config: WorkloadConfig): Promise<void> {
+async function startSaving(s: CliSession, config: WorkloadConfig, name?: string | null): Promise<void> {
   const save = await openSave(
     s.controlUrl,
-    { ...s.opts, config },
+    { ...s.opts, config, ...(name ? { labels: { ...s.opts.labels, name } } : {}) },
     s.targetLabel,
     (l) => s.io.err(`bench: ${l}`),
     () => s.interrupts > 0,
@@ -251,7 +251,8 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
       if (s.controller.signal.aborted) break;
       io.out("");
     }
-    if (opts.save) await startSaving(s, config);
+    // A set's run is named after the set and its place in it ("WAL test · modded, pair 2"); its tags and notes are the set's.
+    if (opts.save) await startSaving(s, config, set && opts.labels?.name ? memberName(opts.labels.name, set.place(i)) : undefined);
     if (set) io.out(set.heading(i));
     const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json);
     last = { error: r.error, runId: s.save?.runId, cancelled: r.cancelled };
@@ -259,7 +260,8 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
     code = Math.max(code, r.code);
     if (r.code && !r.summary) break;
   }
-  if (set && results.length > 0) await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json }, results);
+  if (set && results.length > 0)
+    await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json, labels: opts.labels }, results);
   return { code, summary: results.at(-1)?.summary, ...last };
 }
 
@@ -269,6 +271,7 @@ function abSet(opts: CliOptions, pairs: number): RunSet {
   return {
     configs: slots.map((x) => WorkloadConfig.parse({ ...opts.config, variant: x.variant })),
     heading: (i) => `--- pair ${slots[i].pair} of ${pairs}: ${slots[i].variant} ---`,
+    place: (i) => `${slots[i].variant}, pair ${slots[i].pair}`,
     jsonFor: (i) => opts.json?.replace(/(\.json)?$/i, `.${slots[i].variant}.${slots[i].pair}$1`),
     report: (c, done) => printAb(c, slots, pairs, done),
   };
@@ -297,7 +300,7 @@ async function printAb(c: SetContext, slots: ReturnType<typeof abOrder>, pairsAs
   const { prisma } = await import("../lib/db");
   const { variant: _, ...shared } = done[0].summary.config as Record<string, unknown> & { kind: string };
   const id = await createAbGroup(
-    { config: { ...shared, kind: done[0].summary.workload }, pairs: pairsAsked, slots: ran, targetLabel: c.targetLabel },
+    { config: { ...shared, kind: done[0].summary.workload }, pairs: pairsAsked, slots: ran, targetLabel: c.targetLabel, labels: labelColumns(c.labels) },
     prisma(c.controlUrl),
   ).catch((err: Error) => (io.err(`bench: the A/B group was not stored: ${err.message}`), null));
   if (id) io.out(`in the app: /runs/ab?group=${id}`);
