@@ -369,17 +369,10 @@ export function parseArgs(words: string[]): ParsedArgs {
   const replicated = replicatedOf(values, target !== undefined);
   if ("error" in replicated) return err(replicated.error);
   const gating = gatingOf(values, def);
-  if (typeof gating === "string") return err(gating);
   const labels = labelsOf(values);
-  if (typeof labels === "string") return err(labels);
-  return {
-    kind: "run",
-    options: {
-      ...{ config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated },
-      ...(gating ? { gating } : {}),
-      ...(labels ? { labels } : {}),
-    },
-  };
+  if (typeof gating === "string" || typeof labels === "string") return err(typeof gating === "string" ? gating : (labels as string));
+  const options: CliOptions = { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated };
+  return { kind: "run", options: { ...options, ...(gating ? { gating } : {}), ...(labels ? { labels } : {}) } };
 }
 
 /** --name, --tag (each given once per tag) and --notes, checked by the app's schema; the message names the flag. */
