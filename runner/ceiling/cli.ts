@@ -27,6 +27,7 @@ import { maskUrl } from "../../lib/targets/pgurl";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { GoalMetric } from "../../lib/ceiling/facts";
 import { parseArgs } from "../cli-args";
+import type { LabelsInput } from "../../lib/runs/labels";
 import { embeddedNote, resolveTarget } from "../default-target";
 import { CONTROL_DB, useCluster } from "../../platform/embedded";
 import { searchRecorder } from "./execute";
@@ -54,7 +55,10 @@ const OWN = {
   json: "write the search (settings, every step, the result) to this file",
 } as const;
 /** Taken by the bench's own parser (runner/cli-args.ts), listed in the search's --help too. */
-const SHARED_HELP = { save: "store the search as it runs, so the app shows it live at /ceilings/<id> (a cancel there stops it)" };
+const SHARED_HELP = {
+  save: "store the search as it runs, so the app shows it live at /ceilings/<id> (a cancel there stops it)",
+  "name TEXT, --tag TAG, --notes TEXT": "the search's name, tags (repeat --tag) and notes, stored with it by --save",
+};
 type OwnFlag = keyof typeof OWN;
 
 /** The workload flags a search sets itself, with what to use instead. */
@@ -74,6 +78,8 @@ export interface CeilingArgs {
   json?: string;
   /** Store the search in the control store as it runs (the app shows it live; a cancel there stops it). */
   save: boolean;
+  /** --name, --tag, --notes (the bench's flags, lib/runs/labels.ts): stored with the search by --save. */
+  labels?: LabelsInput;
 }
 
 export function ceilingUsage(): string {
@@ -181,6 +187,7 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
       search: { ...SEARCH_DEFAULTS, startRate: startRate as number, maxRate: maxRate as number, maxSteps: maxSteps as number, precision },
       ...(json ? { json } : {}),
       save: bench.options.save,
+      ...(bench.options.labels ? { labels: bench.options.labels } : {}),
     },
   };
 }
@@ -339,7 +346,7 @@ async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string,
     precisionPercent: a.search.precision * 100,
     maxSteps: a.search.maxSteps,
   });
-  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running" }, db);
+  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running", labels: a.labels }, db);
   await db.ceilingSearch.update({ where: { id: s.id }, data: { runnerId, startedAt: new Date() } });
   return {
     id: s.id,
