@@ -1,7 +1,6 @@
 "use client";
 // "Delete these N runs" (issue 33): every run the list's filter matches, with their samples, after a confirmation
 // that says how many. DELETE /api/runs takes the same filter and skips queued and running runs, saying how many.
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { countWords } from "@/lib/words";
 import type { RunView } from "@/lib/runs/view";
@@ -9,8 +8,7 @@ import type { RunView } from "@/lib/runs/view";
 const ACTIVE = new Set(["queued", "running"]);
 
 /** `filter`: the list's filter as a query string (components/runs/query.ts filterString); `runs`: the rows it matches. */
-export function DeleteMatching({ filter, runs }: { filter: string; runs: RunView[] }) {
-  const router = useRouter();
+export function DeleteMatching({ filter, runs, onDeleted }: { filter: string; runs: RunView[]; onDeleted: () => void }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ text: string; bad?: boolean } | null>(null);
@@ -30,7 +28,7 @@ export function DeleteMatching({ filter, runs }: { filter: string; runs: RunView
       });
     const skipped = body.skipped ? `; ${countWords(body.skipped, "queued or running run")} kept: cancel ${body.skipped === 1 ? "it" : "them"} first` : "";
     setOutcome({ text: `Deleted ${countWords(body.deleted, "run")} and ${body.deleted === 1 ? "its" : "their"} samples${skipped}.` });
-    router.refresh();
+    onDeleted();
   };
 
   if (!filter) return null; // every run at once is not offered: filter first

@@ -1,16 +1,16 @@
 "use client";
 // Every run in one table: sortable by any column, filtered by workload, status, target, tag, date and a search of
-// names and notes (kept in the URL so a view can be shared or reloaded; the server applies them in SQL), with
+// names and notes (kept in the URL so a view can be shared or reloaded; GET /api/runs applies them in SQL), with
 // checkboxes to pick runs for the comparison page and "Delete these N runs" for the filter's runs.
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { Fragment, useEffect, useMemo, useRef, useState } from "react";
+import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
 import { fmtLatency, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
 import type { RunView } from "@/lib/runs/view";
 import { DeleteMatching } from "./DeleteMatching";
 import { filterString, queryString, type RunsQuery, type SortKey } from "./query";
 import { type RunsFacets, RunsFilters } from "./RunsFilters";
+import { useRunsRows } from "./useRunsRows";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
   { key: "status", label: "Status" },
@@ -59,33 +59,20 @@ function headlineNames(rows: RunView[]): Partial<Record<SortKey, string>> {
 
 type Column = (typeof COLUMNS)[number];
 
-/** The filters and the sort, kept in the address bar; while a run is queued or running, the page follows it. */
-function useRunsQuery(runs: RunView[], initial: RunsQuery) {
-  const router = useRouter();
+/** The filters and the sort, kept in the address bar (replaced, not pushed: the rows come from useRunsRows). */
+function useRunsQuery(initial: RunsQuery) {
   const [q, setQ] = useState(initial);
-  // Keep the filters and the sort in the address bar. A new filter asks the server for its rows (the page reads
-  // the address); a new sort only reorders the rows held.
-  const shownFilter = useRef(filterString(initial));
   useEffect(() => {
     const qs = queryString(q);
-    const href = qs ? `?${qs}` : window.location.pathname;
-    if (filterString(q) === shownFilter.current) return window.history.replaceState(null, "", href);
-    shownFilter.current = filterString(q);
-    router.replace(href, { scroll: false });
-  }, [q, router]);
-
-  // While a run is queued or running, its row follows it (status, then the results).
-  const active = runs.some((r) => r.status === "queued" || r.status === "running");
-  useEffect(() => {
-    if (!active) return;
-    const t = setInterval(() => router.refresh(), 2000);
-    return () => clearInterval(t);
-  }, [active, router]);
+    window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
+  }, [q]);
   return [q, setQ] as const;
 }
 
-export function RunsTable({ runs, initial, facets }: { runs: RunView[]; initial: RunsQuery; facets: RunsFacets }) {
-  const [q, setQ] = useRunsQuery(runs, initial);
+export function RunsTable({ runs: initialRuns, initial, facets }: { runs: RunView[]; initial: RunsQuery; facets: RunsFacets }) {
+  const [q, setQ] = useRunsQuery(initial);
+  const { shown, problem, reload } = useRunsRows(initialRuns, filterString(initial), filterString(q));
+  const runs = shown.runs;
   const [selected, setSelected] = useState<string[]>([]);
 
   const rows = useMemo(() => {
@@ -113,7 +100,12 @@ export function RunsTable({ runs, initial, facets }: { runs: RunView[]; initial:
   return (
     <div className="stack">
       <RunsToolbar q={q} setQ={setQ} columns={columns} shown={rows.length} facets={facets} selected={selected} onClear={() => setSelected([])} />
-      <DeleteMatching filter={filterString(initial)} runs={runs} />
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <DeleteMatching filter={shown.filter} runs={runs} onDeleted={reload} />
 
       {facets.total === 0 ? (
         <div className="panel">
