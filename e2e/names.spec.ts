@@ -30,8 +30,8 @@ test("name and tag a run from the New run form; a bad tag is refused beside the 
   await form.open();
   await form.chooseWorkload("queue");
   await form.fill({ Writers: 1, Readers: 1, "Warm-up": 0, "Measured duration": 2 });
-  // By id: the target panel has a Name field of its own (a new target's).
-  const name = page.locator("#f-run-name");
+  // "Run name": the target panel has a Name field of its own (a new target's).
+  const name = page.getByLabel("Run name");
   const tags = page.locator("#f-run-tags");
   await name.fill("WAL baseline");
   await tags.fill("pg18 bad!tag");
