@@ -29,7 +29,7 @@ export function LabelsPanel({ labels, form }: { labels: LabelsState; form: FormS
       <div className="form-grid">
         <LabelField
           id="f-run-name"
-          label="Name"
+          label="Run name"
           err={err("name")}
           hint={`How the runs list and comparisons call it (up to ${MAX_NAME} characters); else its id.`}
         >
