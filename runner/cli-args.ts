@@ -120,6 +120,12 @@ function ownFlags(): Record<string, FlagSpec> {
       arg: "PCT",
       help: "with --baseline: how far a figure may move the wrong way, as 10% (default 10%); the gates' metrics, else each operation's rate and p50, p99",
     },
+    histograms: {
+      type: "string",
+      ours: true,
+      arg: "DIR",
+      help: "write each latency's merged histogram of the window to DIR in HdrHistogram's formats: <operation>.<kind>.hlog (interval log, µs) and .hgrm (percentiles, ms)",
+    },
     "gate-json": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write every gate's and figure's outcome as JSON" },
     "gate-md": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write the outcome as Markdown, for a pull-request comment" },
     help: { type: "bool", ours: true, help: "this text; after a workload (pubsub --help), that workload's flags" },
@@ -147,6 +153,8 @@ export interface CliOptions {
   /** Explicit target URL (from --target or the reference-style flags); undefined = default target. */
   target?: string;
   json?: string;
+  /** --histograms DIR: each latency's histogram written there as .hlog and .hgrm (lib/measurement/hdr-export.ts). */
+  histograms?: string;
   save: boolean;
   presetId?: string;
   /** --replicas: standbys of the embedded replicated target (platform/replicated.ts), run against instead of the default target. */
@@ -353,9 +361,14 @@ export function parseArgs(words: string[]): ParsedArgs {
   if ("error" in replicated) return err(replicated.error);
   const gating = gatingOf(values, def);
   if (typeof gating === "string") return err(gating);
+  const histograms = values.get("histograms") as string | undefined;
   return {
     kind: "run",
-    options: { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated, ...(gating ? { gating } : {}) },
+    options: {
+      ...{ config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated },
+      ...(gating ? { gating } : {}),
+      ...(histograms ? { histograms } : {}),
+    },
   };
 }
 
@@ -439,7 +452,7 @@ function flagHelp(names: readonly string[], kind?: string): string[] {
 
 /** The flags that are not a workload's: the target, presets and output. */
 const RUN_FLAGS = [
-  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save"],
+  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "histograms", "save"],
   ...["gate", "baseline", "max-regression", "gate-json", "gate-md", "help"],
 ];
 

@@ -1,13 +1,15 @@
 // `npm run bench -- … --gate … --baseline …` as CI runs it: a real process, real runs on a real target. Exit status 99
 // and one line per failed gate or regression, naming it as written with its goal or baseline and its value, the
 // figure being the summary's own; 0 when all hold; 2, before any run, for a gate or a baseline that cannot be read.
+// And --histograms: the window's histograms in HdrHistogram's formats, read back by its own log reader.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { figureText } from "../lib/gate/gate";
-import { decodeHistogram } from "../lib/measurement/histogram";
+import { HistogramLogReader } from "hdr-histogram-js";
+import { decodeHistogram, percentilesOf } from "../lib/measurement/histogram";
 import { RunSummary } from "../lib/measurement/summary";
 import { prisma } from "../lib/db";
 import { testControlStore, testDatabase } from "../lib/testing";
@@ -59,9 +61,24 @@ test("gates on any percentile: 99 with a line per failed gate, its goal and the 
   );
   assert.match(readFileSync(md, "utf8"), /^### ❌ Benchmark gates failed: 2 gates/);
 
-  const ok = await bench([...queueAt(100), "--gate", "write.perSecond>50", "--gate", "e2e.p99.99<600s"]);
+  // --histograms: HdrHistogram's own log reader reads the window's histogram back with the summary's figures.
+  const hist = path.join(dir, "histograms");
+  const ok = await bench([...queueAt(100), "--gate", "write.perSecond>50", "--gate", "e2e.p99.99<600s", "--json", json, "--histograms", hist]);
   assert.equal(ok.code, 0, ok.out + ok.err);
   assert.doesNotMatch(ok.out, /gate failed/);
+  const okSummary = summaryIn(json);
+  for (const [op, kind] of [
+    ["e2e", "fromSchedule"],
+    ["write", "fromSend"],
+  ] as const) {
+    const h = new HistogramLogReader(readFileSync(path.join(hist, `${op}.${kind}.hlog`), "utf8")).nextIntervalHistogram();
+    assert.ok(h, `${op}.${kind}.hlog holds an interval`);
+    assert.deepEqual(percentilesOf(h), okSummary.operations[op].latency[kind], `${op}.${kind}: the summary's figures`);
+    assert.match(
+      readFileSync(path.join(hist, `${op}.${kind}.hgrm`), "utf8"),
+      new RegExp(`Total count\\s*=\\s*${okSummary.operations[op].latency[kind]!.count}\\]`),
+    );
+  }
 });
 
 test("a baseline, stored or exported: a rate that fell beyond the bound is a regression naming the baseline; within it, 0", async () => {

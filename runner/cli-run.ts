@@ -2,12 +2,13 @@
 // never loads the engine, the embedded servers or the control store): parse, open the target (and the control
 // store for --save), run — once, or a set: the pairs of an A/B (--variant both), the levels of the synchronous
 // commit ladder (--sync-commit, ./cli-ladder.ts) — print, --json, --save.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { type Env, readEnv, dataDir } from "../lib/env";
 import type { RunSummary } from "../lib/measurement/summary";
+import { hgrmOf, histogramsOf, hlogOf } from "../lib/measurement/hdr-export";
 import { knobsParts } from "../lib/runs/format";
 import { defaultTargetName } from "../lib/targets/default-target";
 import { identityOf, type ServerIdentity } from "../lib/targets/connect";
@@ -252,7 +253,7 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
     }
     if (opts.save) await startSaving(s, config);
     if (set) io.out(set.heading(i));
-    const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json);
+    const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json, opts.histograms && set ? path.join(opts.histograms, `run-${i + 1}`) : opts.histograms);
     last = { error: r.error, runId: s.save?.runId, cancelled: r.cancelled };
     if (r.summary) results.push({ summary: r.summary, runId: s.save?.runId, slot: i });
     code = Math.max(code, r.code);
@@ -302,6 +303,22 @@ async function printAb(c: SetContext, slots: ReturnType<typeof abOrder>, pairsAs
   if (id) io.out(`in the app: /runs/ab?group=${id}`);
 }
 
+/** --histograms DIR: each latency's merged histogram of the window as .hlog and .hgrm; a folder it cannot write is said. */
+function writeHistograms(summary: RunSummary, dir: string, io: CliIo) {
+  const at = path.resolve(dir);
+  try {
+    mkdirSync(at, { recursive: true });
+    const refs = histogramsOf(summary);
+    for (const h of refs) {
+      writeFileSync(path.join(at, `${h.name}.hlog`), hlogOf(summary, h));
+      writeFileSync(path.join(at, `${h.name}.hgrm`), hgrmOf(summary.histograms[h.operation][h.kind]!));
+    }
+    io.out(`histograms written to ${at}: ${refs.map((h) => h.name).join(", ")} (.hlog and .hgrm each)`);
+  } catch (err) {
+    io.err(`bench: cannot write the histograms to ${at}: ${(err as Error).message}`);
+  }
+}
+
 /** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
 async function saveOutcome(s: CliSession, outcome: Parameters<Save["finish"]>[0]): Promise<boolean> {
   if (!s.save) return false;
@@ -315,7 +332,7 @@ async function saveOutcome(s: CliSession, outcome: Parameters<Save["finish"]>[0]
 }
 
 /** One engine run: its live lines, its summary printed (and written with --json, stored with --save). */
-async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined): Promise<RunOutcome> {
+async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined, histograms: string | undefined): Promise<RunOutcome> {
   const { io, save } = s;
   io.out(`${config.kind} on ${s.targetLabel}: ${knobsParts(config).join(", ")}; warm-up ${config.warmupSeconds} s`);
   let summary: RunSummary;
@@ -352,6 +369,7 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
     writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
     io.out(`summary written to ${file}`);
   }
+  if (histograms) writeHistograms(summary, histograms, io);
   const verr = verificationError(summary);
   if (save) {
     if (!(await saveOutcome(s, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary })))

@@ -168,6 +168,7 @@ export const LOGIC_ONLY = [
   "lib/import-cycles.test.ts",
   "lib/imports/parse.test.ts",
   "lib/ladder/ladder.test.ts",
+  "lib/measurement/hdr-export.test.ts",
   "lib/measurement/histogram.test.ts",
   "lib/measurement/parts.test.ts",
   "lib/measurement/runner-load.test.ts",
