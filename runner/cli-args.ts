@@ -332,29 +332,8 @@ export function parseArgs(words: string[]): ParsedArgs {
   const split = partsProblem(parsed.config);
   if (split) return err(`-processes: ${split}`);
 
-  // Target: --target, or the reference's -host/-port/-db/-user/-password, or the default.
-  let target = values.get("target") as string | undefined;
-  const refConn = ["host", "port", "db", "user", "password"].filter((n) => values.has(n));
-  if (target && refConn.length) return err(`give either --target or -${refConn.join("/-")}, not both`);
-  if (refConn.length) {
-    if (!values.has("host")) return err(`-${refConn.join("/-")} given without -host`);
-    // URL's setters ignore what they cannot take: a host or port they left unset would quietly reach another server.
-    const u = new URL("postgresql://unset.invalid");
-    const host = String(values.get("host"));
-    u.hostname = host;
-    if (u.hostname === "unset.invalid") return err(`-host ${JSON.stringify(host)} is not a host name or address`);
-    const port = String(values.get("port") ?? 5432);
-    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return err(`-port must be a port number from 1 to 65535, not "${port}"`);
-    u.port = port;
-    u.username = String(values.get("user") ?? "postgres");
-    if (values.has("password")) u.password = String(values.get("password"));
-    u.pathname = `/${values.get("db") ?? "benchmark"}`;
-    target = u.toString();
-  }
-  if (target !== undefined) {
-    const problem = checkPgUrl(target);
-    if (problem) return err(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
-  }
+  const target = targetOf(values);
+  if (typeof target === "object") return err(target.error);
   const json = values.get("json") as string | undefined;
   if (json !== undefined && json.trim() === "") return err("--json needs a file name");
   const replicated = replicatedOf(values, target !== undefined);
@@ -370,6 +349,34 @@ export function parseArgs(words: string[]): ParsedArgs {
       ...(histograms ? { histograms } : {}),
     },
   };
+}
+
+/** The target: --target, or the reference's -host/-port/-db/-user/-password as a URL, or undefined for the default. */
+function targetOf(values: Map<string, string | boolean>): string | undefined | { error: string } {
+  const error = (message: string) => ({ error: message });
+  let target = values.get("target") as string | undefined;
+  const refConn = ["host", "port", "db", "user", "password"].filter((n) => values.has(n));
+  if (target && refConn.length) return error(`give either --target or -${refConn.join("/-")}, not both`);
+  if (refConn.length) {
+    if (!values.has("host")) return error(`-${refConn.join("/-")} given without -host`);
+    // URL's setters ignore what they cannot take: a host or port they left unset would quietly reach another server.
+    const u = new URL("postgresql://unset.invalid");
+    const host = String(values.get("host"));
+    u.hostname = host;
+    if (u.hostname === "unset.invalid") return error(`-host ${JSON.stringify(host)} is not a host name or address`);
+    const port = String(values.get("port") ?? 5432);
+    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return error(`-port must be a port number from 1 to 65535, not "${port}"`);
+    u.port = port;
+    u.username = String(values.get("user") ?? "postgres");
+    if (values.has("password")) u.password = String(values.get("password"));
+    u.pathname = `/${values.get("db") ?? "benchmark"}`;
+    target = u.toString();
+  }
+  if (target !== undefined) {
+    const problem = checkPgUrl(target);
+    if (problem) return error(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
+  }
+  return target;
 }
 
 /** The gates and the baseline asked, checked: each gate parsed, a bound only beside a baseline, files only beside them. */

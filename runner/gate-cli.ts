@@ -12,7 +12,7 @@ import { describeUrl } from "../lib/targets/pgurl";
 import { CONTROL_DB, clusterExists, useCluster } from "../platform/embedded";
 import type { Gating } from "./cli-args";
 
-/** The baseline's summary and how the lines name it ("run r_…", "file base.json"). */
+/** The baseline's summary and how the lines name it ("run r_…", "file" and its path). */
 export interface Baseline {
   summary: RunSummary;
   name: string;

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /**
- * GET /api/runs/:id/histograms/:file: one of the run's latency histograms, the merged histogram of its measured window,
+ * GET /api/runs/:id/histograms/FILE: one of the run's latency histograms, the merged histogram of its measured window,
  * in HdrHistogram's own formats (lib/measurement/hdr-export.ts): `<operation>.<kind>.hlog` (the interval log, values
  * in µs) or `.hgrm` (the percentile distribution, values in ms), e.g. e2e.fromSchedule.hlog.
  */
