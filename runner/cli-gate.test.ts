@@ -105,7 +105,7 @@ test("a baseline, stored or exported: a rate that fell beyond the bound is a reg
   // The same rate against the exported file, the rate alone compared: within 10 %.
   const same = await bench([...queueAt(200), "--baseline", baseFile, "--max-regression", "10%", "--gate", "write.perSecond>1"]);
   assert.equal(same.code, 0, same.out + same.err);
-  assert.match(same.out, new RegExp(`1 of 1 figures within 10% of file ${baseFile.replace(/[.]/g, "\\.")}`));
+  assert.match(same.out, new RegExp(`1 of 1 figures within 10% of file ${baseFile.replace(/[.]/g, "\\.")}$`, "m"));
 });
 
 test("a gate or a baseline that cannot be read exits 2 before a run, naming what is wrong", async () => {
@@ -125,5 +125,32 @@ test("a gate or a baseline that cannot be read exits 2 before a run, naming what
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
     assert.match(r.err, message, args.join(" "));
     assert.doesNotMatch(r.out, /connecting to|schema .* ready/, "refused before any run");
+  }
+});
+
+test("--repeat N: N runs of one config as a set, each figure with its median's interval, gates on the pooled figures", async () => {
+  const json = path.join(dir, "repeats.json");
+  const r = await bench([...queueAt(100), "--repeat", "2", "--json", json, "--gate", "write.perSecond>1"]);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /^--- repeat 2 of 2 ---$/m);
+  assert.match(r.out, /^=== queue: 2 of 2 repeats completed ===$/m);
+  // Each repeat's summary beside the set's file; the pooled rate is all their writes over all their seconds.
+  const [a, b] = [summaryIn(path.join(dir, "repeats.1.json")), summaryIn(path.join(dir, "repeats.2.json"))];
+  const set = JSON.parse(readFileSync(json, "utf8"));
+  const rate = set.repeats.find((row: { metric: string }) => row.metric === "write.perSecond");
+  const pooled = (a.operations.write.count + b.operations.write.count) / (a.window.measuredSeconds + b.window.measuredSeconds);
+  assert.ok(Math.abs(rate.pooled - pooled) < 1e-9, `${rate.pooled} against ${pooled}`);
+  assert.deepEqual(rate.perRun, [a.operations.write.perSecond, b.operations.write.perSecond]);
+  assert.equal(rate.interval.confidence, 0.5, "two repeats: [min, max] holds the median half the time, and the set says so");
+  assert.match(r.out, /^write\.perSecond +[\d.]+ msg\/s +[\d.]+ msg\/s \([\d.]+–[\d.]+ msg\/s at 50%\)/m);
+  assert.match(r.out, new RegExp(`gate ok: write\\.perSecond>1: value ${figureText(pooled, "msg/s").replace(".", "\\.")}$`, "m"));
+
+  for (const [args, message] of [
+    [["--repeat", "1"], /--repeat 1: give a whole number of runs from 2 to 20/],
+    [["--repeat", "2", "--sync-commit", "off,on"], /--repeat runs one config N times; the ladder repeats its levels with --repeats N/],
+  ] as const) {
+    const bad = await bench([...queueAt(100), ...args]);
+    assert.equal(bad.code, 2, bad.out + bad.err);
+    assert.match(bad.err, message);
   }
 });

@@ -25,6 +25,7 @@ import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
 import { clusterLine, clusterShape, openReplicated, type UsedCluster } from "./replicated-target";
 import { applyGating, loadBaseline } from "./gate-cli";
+import { repeatAsked, repeatSet } from "./cli-repeat";
 import { quitAfter, STOP_MS } from "./stop";
 
 export interface CliIo {
@@ -35,6 +36,8 @@ export interface CliIo {
 export interface RunOutcome {
   code: number;
   summary?: RunSummary;
+  /** Every run's summary, a set's in the order run. */
+  summaries?: RunSummary[];
   error?: string;
   runId?: string;
   cancelled?: boolean;
@@ -81,7 +84,13 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     io.err(`bench: ${ladder.error}`);
     return { code: 2 };
   }
-  const parsed = parseArgs(ladder ? ladder.argv : both ? both.argv : argv);
+  // `--repeat N`: the config N times as one set (./cli-repeat.ts).
+  const repeat = repeatAsked(ladder ? ladder.argv : both ? both.argv : argv);
+  if (repeat && "error" in repeat) {
+    io.err(`bench: ${repeat.error}`);
+    return { code: 2 };
+  }
+  const parsed = parseArgs(repeat ? repeat.argv : ladder ? ladder.argv : both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(parsed.workload ? workloadUsage(parsed.workload) : usage());
     return { code: 0 };
@@ -91,15 +100,15 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     return { code: 2 };
   }
   const opts = parsed.options;
-  const set = setOf(opts, both, ladder);
+  const set = setOf(opts, both, ladder, repeat?.repeat);
   if (typeof set === "string") {
     io.err(`bench: ${set}`);
     return { code: 2 };
   }
   const env = checkedEnv(opts.config, io);
   if (!env) return { code: 2 };
-  if (opts.gating && set) {
-    io.err("bench: --gate and --baseline check one run; a set (--variant both, --sync-commit) compares its runs itself: give one or the other");
+  if (opts.gating && set && !repeat) {
+    io.err("bench: --gate and --baseline check one run or its repeats (--repeat N); an A/B or a ladder compares its runs itself: give one or the other");
     return { code: 2 };
   }
   // Read before the run, so that a baseline that is not there refuses the command before a run is spent.
@@ -119,12 +128,13 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     await openTargets(s);
     const outcome = await runPlan(s, { configs: set?.configs ?? [opts.config], set });
     if (!opts.gating) return outcome;
-    // Gates are checked on a finished run's summary: a run that failed or was cancelled has none to check.
-    if (!outcome.summary || outcome.cancelled) {
+    // Gates are checked on finished runs' summaries: a run that failed or was cancelled has none to check (a set's
+    // gates need every repeat: fewer would be other figures than the ones asked).
+    if (!outcome.summaries?.length || outcome.cancelled || outcome.summaries.length < (set?.configs.length ?? 1)) {
       io.err("bench: the gates were not checked: the run did not finish");
       return outcome;
     }
-    return { ...outcome, code: applyGating(outcome.summary, outcome.runId ?? null, opts.gating, baseline, io, outcome.code) };
+    return { ...outcome, code: applyGating(outcome.summaries, outcome.runId ?? null, opts.gating, baseline, io, outcome.code) };
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return { code: 1, error: (err as Error).message };
@@ -228,8 +238,16 @@ async function startSaving(s: CliSession, config: WorkloadConfig): Promise<void>
 }
 
 /** The set a command line asks for, or a message when it asks for two (an A/B and a ladder) or a level twice. */
-function setOf(opts: CliOptions, both: { pairs: number } | null, ladder: { levels: SyncCommitLevel[]; repeats: number } | null): RunSet | undefined | string {
+function setOf(
+  opts: CliOptions,
+  both: { pairs: number } | null,
+  ladder: { levels: SyncCommitLevel[]; repeats: number } | null,
+  repeat: number | undefined,
+): RunSet | undefined | string {
   if (both && ladder) return "--variant both and --sync-commit are two sets of runs: give one (an A/B, or the synchronous commit ladder)";
+  if (repeat && (both || ladder))
+    return `--repeat runs one config N times; ${both ? "an A/B repeats its pairs with --pairs N" : "the ladder repeats its levels with --repeats N"}: give one`;
+  if (repeat) return repeatSet(opts.config, repeat, opts.json);
   if (ladder && opts.config.synchronousCommit)
     return `--synchronous-commit ${opts.config.synchronousCommit} sets one level, --sync-commit runs each of its levels: give one`;
   if (ladder) return ladderSet(opts.config, ladder.levels, ladder.repeats);
@@ -260,7 +278,7 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
     if (r.code && !r.summary) break;
   }
   if (set && results.length > 0) await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json }, results);
-  return { code, summary: results.at(-1)?.summary, ...last };
+  return { code, summary: results.at(-1)?.summary, summaries: results.map((r) => r.summary), ...last };
 }
 
 /** The A/B as a set: N pairs of the two variants in ABBA order, each run's --json beside the asked file, then its intervals. */
