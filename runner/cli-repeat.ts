@@ -35,10 +35,17 @@ async function reportRepeats(c: SetContext, repeat: number, done: SetRun[]) {
   c.out("");
   c.out(`=== ${runs[0].workload}: ${done.length} of ${repeat} repeats completed ===`);
   c.out(repeatText(runs, rows));
-  if (done.some((d) => d.runId)) c.out(`runs: ${done.map((d) => d.runId ?? `repeat ${d.slot + 1} (not stored)`).join(", ")}`);
   if (c.json) {
     const file = path.resolve(c.json);
     writeFileSync(file, `${JSON.stringify({ repeats: rows, runs: done.map((d) => ({ slot: d.slot, runId: d.runId ?? null })) }, null, 2)}\n`);
     c.out(`the set written to ${file}`);
   }
+  if (!done.every((d) => d.runId)) return c.out("add --save to store the runs and see the set in the app");
+  const { createRepeatGroup, repeatUrl } = await import("../lib/repeat/store");
+  const { prisma } = await import("../lib/db");
+  const config = { ...runs[0].config, kind: runs[0].workload } as Record<string, unknown> & { kind: string };
+  const id = await createRepeatGroup({ config, runIds: done.map((d) => d.runId!), targetLabel: c.targetLabel }, prisma(c.controlUrl)).catch(
+    (err: Error) => (c.err(`bench: the repeated set was not stored: ${err.message}`), null),
+  );
+  if (id) c.out(`in the app: ${repeatUrl(id)}`);
 }

@@ -5,7 +5,7 @@
 // What is launched is what the form shows: a blank or non-numeric field is an error, never a default; the
 // total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
 // Its parts: the form's state (useFormState), the checks of the target (useTargetChecks), launching (useLaunch),
-// and the panels: WorkloadPanel, FieldSections, TargetPanel, LaunchPanel, and the runs of sets (SweepQueues, SyncCommitLadder).
+// and the panels: WorkloadPanel, FieldSections, TargetPanel, LaunchPanel, and the runs of sets (SweepQueues, RepeatRuns, SyncCommitLadder).
 import { useRef } from "react";
 import type { CliTarget } from "@/lib/targets/default-target";
 import type { PublicTarget } from "@/lib/targets/store";
@@ -13,6 +13,7 @@ import { connectionsNeeded } from "@/lib/workloads/config";
 import { FieldSections } from "./FieldSections";
 import { LaunchPanel } from "./LaunchPanel";
 import { SweepQueues } from "./SweepQueues";
+import { RepeatRuns } from "./RepeatRuns";
 import { SyncCommitLadder } from "./SyncCommitLadder";
 import { TargetPanel, useTargetChoice } from "./TargetPanel";
 import { type RunFormInitial, useFormState } from "./useFormState";
@@ -54,6 +55,7 @@ export function RunForm({
         <WorkloadPanel form={form} initial={initial} referenceId={referenceId} fit={fit} />
         <FieldSections form={form} runnerCores={runnerCores} />
         {form.kind === "queued-workflows" && <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />}
+        <RepeatRuns input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />
         <SyncCommitLadder input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />
       </div>
 
