@@ -12,6 +12,7 @@ import { HistogramLogReader } from "hdr-histogram-js";
 import { decodeHistogram, percentilesOf } from "../lib/measurement/histogram";
 import { RunSummary } from "../lib/measurement/summary";
 import { prisma } from "../lib/db";
+import { getRepeatGroup } from "../lib/repeat/store";
 import { testControlStore, testDatabase } from "../lib/testing";
 import { runCli } from "./cli-testing";
 
@@ -130,8 +131,16 @@ test("a gate or a baseline that cannot be read exits 2 before a run, naming what
 
 test("--repeat N: N runs of one config as a set, each figure with its median's interval, gates on the pooled figures", async () => {
   const json = path.join(dir, "repeats.json");
-  const r = await bench([...queueAt(100), "--repeat", "2", "--json", json, "--gate", "write.perSecond>1"]);
+  const r = await bench([...queueAt(100), "--repeat", "2", "--json", json, "--gate", "write.perSecond>1", "--save"], { DATABASE_URL: control.url });
   assert.equal(r.code, 0, r.out + r.err);
+  // Stored as a set whose page the app shows, its runs those the CLI stored.
+  const group = /^in the app: \/runs\/repeat\?group=(rp_[0-9a-f]{12})$/m.exec(r.out)?.[1];
+  assert.ok(group, r.out);
+  const stored = await getRepeatGroup(group, prisma(control.url));
+  assert.deepEqual(
+    stored?.runIds,
+    [...r.out.matchAll(/^stored as run (r_[0-9a-f]{12})$/gm)].map((m) => m[1]),
+  );
   assert.match(r.out, /^--- repeat 2 of 2 ---$/m);
   assert.match(r.out, /^=== queue: 2 of 2 repeats completed ===$/m);
   // Each repeat's summary beside the set's file; the pooled rate is all their writes over all their seconds.
