@@ -135,6 +135,12 @@ function ownFlags(): Record<string, FlagSpec> {
       arg: "PCT",
       help: "with --baseline: how far a figure may move the wrong way, as 10% (default 10%); the gates' metrics, else each operation's rate and p50, p99",
     },
+    histograms: {
+      type: "string",
+      ours: true,
+      arg: "DIR",
+      help: "write each latency's merged histogram of the window to DIR in HdrHistogram's formats: <operation>.<kind>.hlog (interval log, µs) and .hgrm (percentiles, ms)",
+    },
     "gate-json": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write every gate's and figure's outcome as JSON" },
     "gate-md": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write the outcome as Markdown, for a pull-request comment" },
     help: { type: "bool", ours: true, help: "this text; after a workload (pubsub --help), that workload's flags" },
@@ -162,6 +168,8 @@ export interface CliOptions {
   /** Explicit target URL (from --target or the reference-style flags); undefined = default target. */
   target?: string;
   json?: string;
+  /** --histograms DIR: each latency's histogram written there as .hlog and .hgrm (lib/measurement/hdr-export.ts). */
+  histograms?: string;
   save: boolean;
   presetId?: string;
   /** --replicas: standbys of the embedded replicated target (platform/replicated.ts), run against instead of the default target. */
@@ -341,19 +349,43 @@ export function parseArgs(words: string[]): ParsedArgs {
   const split = partsProblem(parsed.config);
   if (split) return err(`-processes: ${split}`);
 
-  // Target: --target, or the reference's -host/-port/-db/-user/-password, or the default.
+  const target = targetOf(values);
+  if (typeof target === "object") return err(target.error);
+  const json = values.get("json") as string | undefined;
+  if (json !== undefined && json.trim() === "") return err("--json needs a file name");
+  const replicated = replicatedOf(values, target !== undefined);
+  if ("error" in replicated) return err(replicated.error);
+  const gating = gatingOf(values, def);
+  if (typeof gating === "string") return err(gating);
+  const labels = labelsOf(values);
+  if (typeof labels === "string") return err(labels);
+  const histograms = values.get("histograms") as string | undefined;
+  return {
+    kind: "run",
+    options: {
+      ...{ config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated },
+      ...(gating ? { gating } : {}),
+      ...(histograms ? { histograms } : {}),
+      ...(labels ? { labels } : {}),
+    },
+  };
+}
+
+/** The target: --target, or the reference's -host/-port/-db/-user/-password as a URL, or undefined for the default. */
+function targetOf(values: Map<string, string | boolean>): string | undefined | { error: string } {
+  const error = (message: string) => ({ error: message });
   let target = values.get("target") as string | undefined;
   const refConn = ["host", "port", "db", "user", "password"].filter((n) => values.has(n));
-  if (target && refConn.length) return err(`give either --target or -${refConn.join("/-")}, not both`);
+  if (target && refConn.length) return error(`give either --target or -${refConn.join("/-")}, not both`);
   if (refConn.length) {
-    if (!values.has("host")) return err(`-${refConn.join("/-")} given without -host`);
+    if (!values.has("host")) return error(`-${refConn.join("/-")} given without -host`);
     // URL's setters ignore what they cannot take: a host or port they left unset would quietly reach another server.
     const u = new URL("postgresql://unset.invalid");
     const host = String(values.get("host"));
     u.hostname = host;
-    if (u.hostname === "unset.invalid") return err(`-host ${JSON.stringify(host)} is not a host name or address`);
+    if (u.hostname === "unset.invalid") return error(`-host ${JSON.stringify(host)} is not a host name or address`);
     const port = String(values.get("port") ?? 5432);
-    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return err(`-port must be a port number from 1 to 65535, not "${port}"`);
+    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return error(`-port must be a port number from 1 to 65535, not "${port}"`);
     u.port = port;
     u.username = String(values.get("user") ?? "postgres");
     if (values.has("password")) u.password = String(values.get("password"));
@@ -362,17 +394,9 @@ export function parseArgs(words: string[]): ParsedArgs {
   }
   if (target !== undefined) {
     const problem = checkPgUrl(target);
-    if (problem) return err(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
+    if (problem) return error(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
   }
-  const json = values.get("json") as string | undefined;
-  if (json !== undefined && json.trim() === "") return err("--json needs a file name");
-  const replicated = replicatedOf(values, target !== undefined);
-  if ("error" in replicated) return err(replicated.error);
-  const gating = gatingOf(values, def);
-  const labels = labelsOf(values);
-  if (typeof gating === "string" || typeof labels === "string") return err(typeof gating === "string" ? gating : (labels as string));
-  const options: CliOptions = { config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated };
-  return { kind: "run", options: { ...options, ...(gating ? { gating } : {}), ...(labels ? { labels } : {}) } };
+  return target;
 }
 
 /** --name, --tag (each given once per tag) and --notes, checked by the app's schema; the message names the flag. */
@@ -471,7 +495,8 @@ function flagHelp(names: readonly string[], kind?: string): string[] {
 
 /** The flags that are not a workload's: the target, presets and output. */
 const RUN_FLAGS = [
-  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "save", "name", "tag", "notes"],
+  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "histograms", "save"],
+  ...["name", "tag", "notes"],
   ...["gate", "baseline", "max-regression", "gate-json", "gate-md", "help"],
 ];
 

@@ -42,7 +42,7 @@ export interface RunSet {
 }
 
 /** Takes a flag and its value out of argv (-name value, --name=value), or undefined when absent. */
-function takeFlag(argv: string[], name: string): string | undefined {
+export function takeFlag(argv: string[], name: string): string | undefined {
   const at = argv.findIndex((a) => new RegExp(`^--?${name}(=.*)?$`).test(a));
   if (at < 0) return undefined;
   const eq = argv[at].indexOf("=");

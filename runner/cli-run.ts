@@ -2,13 +2,14 @@
 // never loads the engine, the embedded servers or the control store): parse, open the target (and the control
 // store for --save), run — once, or a set: the pairs of an A/B (--variant both), the levels of the synchronous
 // commit ladder (--sync-commit, ./cli-ladder.ts) — print, --json, --save.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { type Env, readEnv, dataDir } from "../lib/env";
 import type { RunSummary } from "../lib/measurement/summary";
 import { labelColumns, memberName } from "../lib/runs/labels";
+import { hgrmOf, histogramsOf, hlogOf } from "../lib/measurement/hdr-export";
 import { knobsParts } from "../lib/runs/format";
 import { defaultTargetName } from "../lib/targets/default-target";
 import { identityOf, type ServerIdentity } from "../lib/targets/connect";
@@ -25,6 +26,7 @@ import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
 import { clusterLine, clusterShape, openReplicated, type UsedCluster } from "./replicated-target";
 import { applyGating, loadBaseline } from "./gate-cli";
+import { repeatAsked, repeatSet } from "./cli-repeat";
 import { quitAfter, STOP_MS } from "./stop";
 
 export interface CliIo {
@@ -35,6 +37,8 @@ export interface CliIo {
 export interface RunOutcome {
   code: number;
   summary?: RunSummary;
+  /** Every run's summary, a set's in the order run. */
+  summaries?: RunSummary[];
   error?: string;
   runId?: string;
   cancelled?: boolean;
@@ -81,7 +85,13 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     io.err(`bench: ${ladder.error}`);
     return { code: 2 };
   }
-  const parsed = parseArgs(ladder ? ladder.argv : both ? both.argv : argv);
+  // `--repeat N`: the config N times as one set (./cli-repeat.ts).
+  const repeat = repeatAsked(ladder ? ladder.argv : both ? both.argv : argv);
+  if (repeat && "error" in repeat) {
+    io.err(`bench: ${repeat.error}`);
+    return { code: 2 };
+  }
+  const parsed = parseArgs(repeat ? repeat.argv : ladder ? ladder.argv : both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(parsed.workload ? workloadUsage(parsed.workload) : usage());
     return { code: 0 };
@@ -91,15 +101,15 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     return { code: 2 };
   }
   const opts = parsed.options;
-  const set = setOf(opts, both, ladder);
+  const set = setOf(opts, both, ladder, repeat?.repeat);
   if (typeof set === "string") {
     io.err(`bench: ${set}`);
     return { code: 2 };
   }
   const env = checkedEnv(opts.config, io);
   if (!env) return { code: 2 };
-  if (opts.gating && set) {
-    io.err("bench: --gate and --baseline check one run; a set (--variant both, --sync-commit) compares its runs itself: give one or the other");
+  if (opts.gating && set && !repeat) {
+    io.err("bench: --gate and --baseline check one run or its repeats (--repeat N); an A/B or a ladder compares its runs itself: give one or the other");
     return { code: 2 };
   }
   // Read before the run, so that a baseline that is not there refuses the command before a run is spent.
@@ -119,12 +129,13 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     await openTargets(s);
     const outcome = await runPlan(s, { configs: set?.configs ?? [opts.config], set });
     if (!opts.gating) return outcome;
-    // Gates are checked on a finished run's summary: a run that failed or was cancelled has none to check.
-    if (!outcome.summary || outcome.cancelled) {
+    // Gates are checked on finished runs' summaries: a run that failed or was cancelled has none to check (a set's
+    // gates need every repeat: fewer would be other figures than the ones asked).
+    if (!outcome.summaries?.length || outcome.cancelled || outcome.summaries.length < (set?.configs.length ?? 1)) {
       io.err("bench: the gates were not checked: the run did not finish");
       return outcome;
     }
-    return { ...outcome, code: applyGating(outcome.summary, outcome.runId ?? null, opts.gating, baseline, io, outcome.code) };
+    return { ...outcome, code: applyGating(outcome.summaries, outcome.runId ?? null, opts.gating, baseline, io, outcome.code) };
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return { code: 1, error: (err as Error).message };
@@ -228,8 +239,16 @@ async function startSaving(s: CliSession, config: WorkloadConfig, name?: string 
 }
 
 /** The set a command line asks for, or a message when it asks for two (an A/B and a ladder) or a level twice. */
-function setOf(opts: CliOptions, both: { pairs: number } | null, ladder: { levels: SyncCommitLevel[]; repeats: number } | null): RunSet | undefined | string {
+function setOf(
+  opts: CliOptions,
+  both: { pairs: number } | null,
+  ladder: { levels: SyncCommitLevel[]; repeats: number } | null,
+  repeat: number | undefined,
+): RunSet | undefined | string {
   if (both && ladder) return "--variant both and --sync-commit are two sets of runs: give one (an A/B, or the synchronous commit ladder)";
+  if (repeat && (both || ladder))
+    return `--repeat runs one config N times; ${both ? "an A/B repeats its pairs with --pairs N" : "the ladder repeats its levels with --repeats N"}: give one`;
+  if (repeat) return repeatSet(opts.config, repeat, opts.json);
   if (ladder && opts.config.synchronousCommit)
     return `--synchronous-commit ${opts.config.synchronousCommit} sets one level, --sync-commit runs each of its levels: give one`;
   if (ladder) return ladderSet(opts.config, ladder.levels, ladder.repeats);
@@ -254,7 +273,7 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
     // A set's run is named after the set and its place in it ("WAL test · modded, pair 2"); its tags and notes are the set's.
     if (opts.save) await startSaving(s, config, set && opts.labels?.name ? memberName(opts.labels.name, set.place(i)) : undefined);
     if (set) io.out(set.heading(i));
-    const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json);
+    const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json, opts.histograms && set ? path.join(opts.histograms, `run-${i + 1}`) : opts.histograms);
     last = { error: r.error, runId: s.save?.runId, cancelled: r.cancelled };
     if (r.summary) results.push({ summary: r.summary, runId: s.save?.runId, slot: i });
     code = Math.max(code, r.code);
@@ -262,7 +281,7 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
   }
   if (set && results.length > 0)
     await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json, labels: opts.labels }, results);
-  return { code, summary: results.at(-1)?.summary, ...last };
+  return { code, summary: results.at(-1)?.summary, summaries: results.map((r) => r.summary), ...last };
 }
 
 /** The A/B as a set: N pairs of the two variants in ABBA order, each run's --json beside the asked file, then its intervals. */
@@ -306,6 +325,22 @@ async function printAb(c: SetContext, slots: ReturnType<typeof abOrder>, pairsAs
   if (id) io.out(`in the app: /runs/ab?group=${id}`);
 }
 
+/** --histograms DIR: each latency's merged histogram of the window as .hlog and .hgrm; a folder it cannot write is said. */
+function writeHistograms(summary: RunSummary, dir: string, io: CliIo) {
+  const at = path.resolve(dir);
+  try {
+    mkdirSync(at, { recursive: true });
+    const refs = histogramsOf(summary);
+    for (const h of refs) {
+      writeFileSync(path.join(at, `${h.name}.hlog`), hlogOf(summary, h));
+      writeFileSync(path.join(at, `${h.name}.hgrm`), hgrmOf(summary.histograms[h.operation][h.kind]!));
+    }
+    io.out(`histograms written to ${at}: ${refs.map((h) => h.name).join(", ")} (.hlog and .hgrm each)`);
+  } catch (err) {
+    io.err(`bench: cannot write the histograms to ${at}: ${(err as Error).message}`);
+  }
+}
+
 /** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
 async function saveOutcome(s: CliSession, outcome: Parameters<Save["finish"]>[0]): Promise<boolean> {
   if (!s.save) return false;
@@ -319,7 +354,7 @@ async function saveOutcome(s: CliSession, outcome: Parameters<Save["finish"]>[0]
 }
 
 /** One engine run: its live lines, its summary printed (and written with --json, stored with --save). */
-async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined): Promise<RunOutcome> {
+async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined, histograms: string | undefined): Promise<RunOutcome> {
   const { io, save } = s;
   io.out(`${config.kind} on ${s.targetLabel}: ${knobsParts(config).join(", ")}; warm-up ${config.warmupSeconds} s`);
   let summary: RunSummary;
@@ -358,6 +393,7 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
     writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
     io.out(`summary written to ${file}`);
   }
+  if (histograms) writeHistograms(summary, histograms, io);
   const verr = verificationError(summary);
   if (save) {
     if (!(await saveOutcome(s, verr ? { status: "failed", summary, error: verr } : { status: "completed", summary })))

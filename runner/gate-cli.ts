@@ -12,7 +12,7 @@ import { describeUrl } from "../lib/targets/pgurl";
 import { CONTROL_DB, clusterExists, useCluster } from "../platform/embedded";
 import type { Gating } from "./cli-args";
 
-/** The baseline's summary and how the lines name it ("run r_…", "file base.json"). */
+/** The baseline's summary and how the lines name it ("run r_…", "file" and its path). */
 export interface Baseline {
   summary: RunSummary;
   name: string;
@@ -72,6 +72,18 @@ export async function loadBaseline(spec: string, env: Env, say: (l: string) => v
   return baselineFile(spec);
 }
 
+/** "12 of 14 figures within 10% of run r_…; 1 beyond it but within the noise the repeats measured; 1 regressed". */
+function baselineTally(b: NonNullable<GateOutcome["baseline"]>): string {
+  const within = b.regressions.filter((r) => r.worsePct <= b.maxRegressionPct).length;
+  const noisy = b.regressions.filter((r) => r.worsePct > b.maxRegressionPct && r.withinNoise).length;
+  const failed = b.regressions.filter((r) => !r.passed).length;
+  return [
+    `${within} of ${b.regressions.length} figures within ${b.maxRegressionPct}% of ${b.name}`,
+    ...(noisy ? [`${noisy} beyond it but within the noise the repeats measured`] : []),
+    ...(failed ? [`${failed} regressed`] : []),
+  ].join("; ");
+}
+
 /** The settings in which two runs differ, "throttleWritesPerSec 200 → 150": a figure moved by a setting is no regression
  *  of the code, and the lines say so rather than leave it to be found. */
 function configDifferences(baseline: RunSummary, now: RunSummary): string[] {
@@ -84,6 +96,9 @@ function configDifferences(baseline: RunSummary, now: RunSummary): string[] {
 
 /** The noise a regression is judged beside: one run of each side measures none, so the bound alone decides. */
 const NOISE_ONE_RUN = "Noise: each side is one run, so run-to-run noise is not measured here; the bound alone decides.";
+/** Over repeats, the noise measured: a change beyond the bound fails only with the baseline outside the median's interval. */
+const noiseOfRepeats = (n: number) =>
+  `Noise: measured over ${n} repeats; a figure is their median, and a change beyond the bound fails only when the baseline lies outside the interval of that median (its confidence shown).`;
 
 /**
  * Checks the run: its gates, and its figures against the baseline (the gates' metrics when there are gates, else each
@@ -91,14 +106,15 @@ const NOISE_ONE_RUN = "Noise: each side is one run, so run-to-run noise is not m
  * GATE_FAILED_EXIT when anything failed, else `code`.
  */
 export function applyGating(
-  summary: RunSummary,
+  runs: readonly RunSummary[],
   runId: string | null,
   gating: Gating,
   baseline: Baseline | undefined,
   io: { out(l: string): void; err(l: string): void },
   code: number,
 ): number {
-  const gates = checkGates(summary, gating.gates);
+  const summary = runs[0];
+  const gates = checkGates(runs, gating.gates);
   let base: GateOutcome["baseline"] = null;
   if (baseline) {
     if (baseline.summary.workload !== summary.workload)
@@ -107,29 +123,31 @@ export function applyGating(
       );
     else {
       const metrics = gating.gates.length ? gating.gates.map((g) => g.metric) : defaultRegressionMetrics(summary, baseline.summary);
-      const r = checkRegressions(summary, baseline.summary, metrics, gating.maxRegressionPct);
+      const r = checkRegressions(runs, baseline.summary, metrics, gating.maxRegressionPct);
       base = {
         name: baseline.name,
         maxRegressionPct: gating.maxRegressionPct,
         ...r,
-        noise: NOISE_ONE_RUN,
+        noise: runs.length > 1 ? noiseOfRepeats(runs.length) : NOISE_ONE_RUN,
         configDiffers: configDifferences(baseline.summary, summary),
       };
     }
   }
   const passed = outcomePassed(gates, base?.regressions ?? []) && !(baseline && !base);
+  const measuredSeconds = runs.reduce((a, s) => a + s.window.measuredSeconds, 0);
   const outcome: GateOutcome = {
-    run: { id: runId, workload: summary.workload, measuredSeconds: summary.window.measuredSeconds },
+    run: { id: runId, workload: summary.workload, measuredSeconds, repeats: runs.length },
     gates,
     baseline: base,
     passed,
   };
   io.out("");
+  if (runs.length > 1) io.out(`gates on the ${runs.length} repeats pooled (histograms merged; rates over all their seconds)`);
   for (const g of gates) io.out(g.passed ? `gate ok: ${g.gate}: value ${figureText(g.value!, g.unit)}` : gateFailureLine(g));
   for (const r of base?.regressions ?? []) if (!r.passed) io.out(regressionLine(r, base!.name, base!.maxRegressionPct));
   for (const s of base?.skipped ?? []) io.out(`not compared: ${s}`);
   if (base?.configDiffers.length) io.out(`note: the runs' settings differ (baseline → this run): ${base.configDiffers.join("; ")}`);
-  if (base) io.out(`${base.regressions.filter((r) => r.passed).length} of ${base.regressions.length} figures within ${base.maxRegressionPct}% of ${base.name}`);
+  if (base) io.out(baselineTally(base));
   write(gating.json, outcomeJson(outcome), "gate outcome (JSON)", io);
   write(gating.markdown, outcomeMarkdown(outcome), "gate outcome (Markdown)", io);
   // A run that failed (verification, say) keeps its own status: the gates are said, but the run failing comes first.

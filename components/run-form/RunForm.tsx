@@ -5,7 +5,7 @@
 // What is launched is what the form shows: a blank or non-numeric field is an error, never a default; the
 // total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
 // Its parts: the form's state (useFormState), the checks of the target (useTargetChecks), launching (useLaunch),
-// and the panels: WorkloadPanel, FieldSections, TargetPanel, LaunchPanel, and the runs of sets (SweepQueues, SyncCommitLadder).
+// and the panels: WorkloadPanel, FieldSections, TargetPanel, LaunchPanel, and the runs of sets (SweepQueues, RepeatRuns, SyncCommitLadder).
 import { useRef } from "react";
 import type { CliTarget } from "@/lib/targets/default-target";
 import type { PublicTarget } from "@/lib/targets/store";
@@ -14,6 +14,7 @@ import { FieldSections } from "./FieldSections";
 import { LabelsPanel, useLabels } from "./LabelsPanel";
 import { LaunchPanel } from "./LaunchPanel";
 import { SweepQueues } from "./SweepQueues";
+import { RepeatRuns } from "./RepeatRuns";
 import { SyncCommitLadder } from "./SyncCommitLadder";
 import { TargetPanel, useTargetChoice } from "./TargetPanel";
 import { type RunFormInitial, useFormState } from "./useFormState";
@@ -59,6 +60,7 @@ export function RunForm({
         {form.kind === "queued-workflows" && (
           <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
         )}
+        <RepeatRuns input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
         <SyncCommitLadder input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
       </div>
 

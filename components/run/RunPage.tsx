@@ -94,7 +94,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
       ) : null}
       {/* A run whose verification failed is "failed" but has a summary: show it, with the verification loud. */}
       {/* It leads with the one verdict (RunResult's Headline), the runner's load inside it. */}
-      {run.summary && <RunResult summary={run.summary} />}
+      {run.summary && <RunResult summary={run.summary} runId={run.id} />}
       {run.status === "completed" && !run.summary && <p className="muted">Loading the summary…</p>}
       {!final && (
         <section className="panel">

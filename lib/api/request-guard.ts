@@ -55,6 +55,7 @@ const ID_NAMES: Record<string, string> = {
   ceilings: "ceiling search id",
   ab: "A/B group id",
   ladder: "ladder id",
+  repeat: "repeated set id",
 };
 
 /**

@@ -122,7 +122,7 @@ test("the Markdown names each gate and figure with its value, and what failed fi
   const gates = checkGates(Q200, [gate("write.perSecond>4000"), gate("e2e.p99<10s")]);
   const { regressions, skipped } = checkRegressions(Q200, Q500, defaultRegressionMetrics(Q200, Q500), 10);
   const md = outcomeMarkdown({
-    run: { id: "r_000000000001", workload: "queue", measuredSeconds: 10 },
+    run: { id: "r_000000000001", workload: "queue", measuredSeconds: 10, repeats: 1 },
     gates,
     baseline: { name: "run r_000000000002", maxRegressionPct: 10, regressions, skipped, noise: "noise line", configDiffers: [] },
     passed: false,
@@ -132,4 +132,23 @@ test("the Markdown names each gate and figure with its value, and what failed fi
   assert.ok(md.includes(`| \`write.perSecond>4000\` | > 4,000 msg/s | ${rate(Q200)} | ❌ |`), md);
   assert.ok(md.includes(`| \`e2e.p99<10s\` | < 10,000 ms | ${figureText(Q200.operations.e2e.latency.fromSend!.p99, "ms")} | ✅ |`), md);
   assert.match(md, new RegExp(`\\| write\\.perSecond \\| ${rate(Q500)} \\| ${rate(Q200)} \\| \\d+\\.\\d% worse \\| ❌ \\|`));
+});
+
+test("over repeats a figure is their median, and a change beyond the bound fails only with the baseline outside its interval", () => {
+  const p99 = parseMetric("e2e.p99") as never;
+  const [low, high] = [Q200.operations.e2e.latency.fromSend!.p99, Q500.operations.e2e.latency.fromSend!.p99];
+  assert.ok(high > low * 1.1, "the 500 msg/s run's e2e p99 is beyond 10 % of the 200 msg/s run's");
+  // Two repeats like the worse run, one like the better: the baseline (the better) lies inside [min, max].
+  const noisy = checkRegressions([Q500, Q200, Q500], Q200, [p99], 10).regressions[0];
+  assert.equal(noisy.value, high, "the median of the repeats");
+  assert.ok(noisy.worsePct > 10 && noisy.withinNoise && noisy.passed, "beyond the bound, within the noise measured");
+  assert.deepEqual([noisy.interval?.low, noisy.interval?.high, noisy.interval?.confidence], [low, high, 0.75]);
+  // Every repeat like the worse run: no noise covers the baseline, and it regressed.
+  const clear = checkRegressions([Q500, Q500, Q500], Q200, [p99], 10).regressions[0];
+  assert.ok(!clear.withinNoise && !clear.passed);
+  assert.match(regressionLine(clear, "run r_base", 10), /median of 3 repeats [\d.]+ ms \([\d.]+–[\d.]+ ms at 75%, the baseline outside it\)/);
+  // Gates on repeats read the pooled figure: every repeat's histograms merged, a rate over all their seconds.
+  const [rate] = checkGates([Q200, Q500], [gate("write.perSecond>1")]);
+  const pooled = (Q200.operations.write.count + Q500.operations.write.count) / (Q200.window.measuredSeconds + Q500.window.measuredSeconds);
+  assert.equal(rate.value, pooled);
 });

@@ -5,6 +5,7 @@
 // Browser-safe: the CLI (runner/gate-cli.ts) reads files and the store.
 import { workloadDefinition } from "../workloads/config";
 import type { RunSummary } from "../measurement/summary";
+import { type MedianInterval, medianInterval } from "../compare/ab-stats";
 import { type Figure, figureOf, higherIsWorse, isLatency, type MetricName, parseMetric } from "./metric";
 
 /** The exit status of a run whose gates failed (k6's for thresholds crossed): told apart from a run that failed (1)
@@ -78,11 +79,12 @@ export interface GateResult {
   problem?: string;
 }
 
-/** Checks each gate on the run: a gate whose figure the run does not have fails, saying why. */
-export function checkGates(summary: RunSummary, gates: readonly Gate[]): GateResult[] {
-  const units = unitOf(summary);
+/** Checks each gate on the run (on repeats of one config, their pooled figure): a gate whose figure the run does not
+ *  have fails, saying why. */
+export function checkGates(runs: RunSummary | readonly RunSummary[], gates: readonly Gate[]): GateResult[] {
+  const units = unitOf(runsOf(runs)[0]);
   return gates.map((g) => {
-    const f = figureOf(summary, g.metric, units);
+    const f = figureOf(runs, g.metric, units);
     const unit = typeof f === "string" ? (isLatency(g.metric.stat) ? "ms" : "") : f.unit;
     const goal = `${g.comparator} ${figureText(g.goal, unit)}`;
     if (typeof f === "string") return { gate: g.text, goal, value: null, unit, passed: false, problem: f };
@@ -123,41 +125,65 @@ export function defaultRegressionMetrics(summary: RunSummary, baseline: RunSumma
 export interface Regression {
   metric: string;
   baseline: number;
+  /** The run's figure; over repeats, the median of their own figures. */
   value: number;
   unit: string;
   /** How far it moved the wrong way, in % of the baseline (negative: it improved). */
   worsePct: number;
+  /** Over repeats: the interval of their median (the measured noise). Null for one run. */
+  interval: MedianInterval | null;
+  /** Over repeats: the baseline lies inside that interval, so the change is within the noise measured. */
+  withinNoise: boolean;
   passed: boolean;
 }
 
+const runsOf = (runs: RunSummary | readonly RunSummary[]): readonly RunSummary[] => (Array.isArray(runs) ? runs : [runs as RunSummary]);
+
 /**
  * Each metric of the run against the same of the baseline: failed when it moved the wrong way (a latency or an
- * error count up, a rate or a count down) by more than `maxPct` % of the baseline. A metric either run lacks, or
- * whose baseline is 0 (no ratio), is listed in `skipped` with why.
+ * error count up, a rate or a count down) by more than `maxPct` % of the baseline. Over repeats of one config the
+ * run's figure is the median of the repeats' own, and a change beyond the bound fails only when it is also beyond
+ * the noise they measured: the baseline outside the interval of their median (lib/compare/ab-stats.ts
+ * medianInterval). A metric either side lacks, or whose baseline is 0 (no ratio), is listed in `skipped` with why.
  */
 export function checkRegressions(
-  summary: RunSummary,
+  runs: RunSummary | readonly RunSummary[],
   baseline: RunSummary,
   metrics: readonly MetricName[],
   maxPct: number,
 ): { regressions: Regression[]; skipped: string[] } {
   const regressions: Regression[] = [];
   const skipped: string[] = [];
-  const units = unitOf(summary);
+  const ss = runsOf(runs);
+  const units = unitOf(ss[0]);
   for (const m of metrics) {
-    const now = figureOf(summary, m, units);
+    const per = ss.map((s) => figureOf(s, m, units));
     const base = figureOf(baseline, m, unitOf(baseline));
-    if (typeof now === "string" || typeof base === "string") {
-      skipped.push(typeof now === "string" ? now : `${m.text} in the baseline: ${(base as string).replace(/^[^:]*: /, "")}`);
+    const missing = per.find((f) => typeof f === "string");
+    if (missing !== undefined || typeof base === "string") {
+      skipped.push(missing !== undefined ? (missing as string) : `${m.text} in the baseline: ${(base as string).replace(/^[^:]*: /, "")}`);
       continue;
     }
     if (base.value === 0) {
       skipped.push(`${m.text}: the baseline's is 0, so no change can be a percentage of it`);
       continue;
     }
-    const moved = ((now.value - base.value) / base.value) * 100;
+    const values = (per as Figure[]).map((f) => f.value);
+    const interval = medianInterval(values);
+    const value = interval?.median ?? values[0];
+    const moved = ((value - base.value) / base.value) * 100;
     const worsePct = higherIsWorse(m.stat) ? moved : -moved;
-    regressions.push({ metric: m.text, baseline: base.value, value: now.value, unit: now.unit, worsePct, passed: worsePct <= maxPct });
+    const withinNoise = interval !== null && base.value >= interval.low && base.value <= interval.high;
+    regressions.push({
+      metric: m.text,
+      baseline: base.value,
+      value,
+      unit: (per[0] as Figure).unit,
+      worsePct,
+      interval,
+      withinNoise,
+      passed: worsePct <= maxPct || withinNoise,
+    });
   }
   return { regressions, skipped };
 }
@@ -165,7 +191,14 @@ export function checkRegressions(
 /** One line per regression beyond the bound: the metric, its baseline value (whose), its value, how far. */
 export function regressionLine(r: Regression, baselineName: string, maxPct: number): string {
   const sign = r.worsePct >= 0 ? "worse" : "better";
-  return `regression: ${r.metric}: baseline ${figureText(r.baseline, r.unit)} (${baselineName}), value ${figureText(r.value, r.unit)}, ${Math.abs(r.worsePct).toFixed(1)}% ${sign} (bound ${maxPct}%)`;
+  const value = r.interval
+    ? `median of ${r.interval.n} repeats ${figureText(r.value, r.unit)} (${intervalText(r.interval, r.unit)}, the baseline outside it)`
+    : `value ${figureText(r.value, r.unit)}`;
+  return `regression: ${r.metric}: baseline ${figureText(r.baseline, r.unit)} (${baselineName}), ${value}, ${Math.abs(r.worsePct).toFixed(1)}% ${sign} (bound ${maxPct}%)`;
 }
+
+/** "190.2–201.3 msg/s at 94%": a median's interval with its confidence. */
+export const intervalText = (i: MedianInterval, unit: string): string =>
+  `${figureText(i.low, unit).replace(` ${unit}`, "")}–${figureText(i.high, unit)} at ${Math.floor(i.confidence * 1000) / 10}%`;
 
 export type { Figure };

@@ -2,7 +2,8 @@
 // read from the run's summary: a percentile from the operation's merged histogram of the whole measured window, the
 // one the summary's and the page's percentiles are read from (lib/measurement/histogram.ts percentilesOf), so any
 // percentile (p99.99 too) is what they would show. Browser-safe.
-import { decodeHistogram } from "../measurement/histogram";
+import { decodeHistogram, mergeEncoded } from "../measurement/histogram";
+import type { Histogram } from "../measurement/histogram";
 import { LATENCY_KINDS, type LatencyKind } from "../measurement/metrics";
 import type { RunSummary } from "../measurement/summary";
 
@@ -61,21 +62,30 @@ const operationsOf = (s: RunSummary) => Object.keys(s.operations).join(", ");
 /**
  * The metric's figure in the run, or a message naming why it has none (an operation the workload does not have, a
  * latency it did not measure: from schedule needs a paced run). Latencies from the merged histogram of the window,
- * rounded as the summary rounds them; counts and rates as the summary has them.
+ * rounded as the summary rounds them; counts and rates as the summary has them. Over several runs of one config
+ * (repeats), their pooled figure: latencies from all their histograms merged, a rate as all their items over all
+ * their windows' seconds, counts summed; never an average of percentiles.
  */
-export function figureOf(summary: RunSummary, m: MetricName, unitOf: (operation: string) => string): Figure | string {
-  const op = summary.operations[m.operation];
-  if (!op) return `${m.text}: this ${summary.workload} run has no operation "${m.operation}" (it has ${operationsOf(summary)})`;
-  if (m.stat.kind === "perSecond") return { value: op.perSecond, unit: `${unitOf(m.operation)}/s` };
-  if (m.stat.kind === "count" || m.stat.kind === "errors") return { value: op[m.stat.kind], unit: "" };
-  const encoded = summary.histograms[m.operation]?.[m.latency];
-  if (!encoded) {
-    const why = m.latency === "fromSend" ? "" : m.latency === "fromSchedule" ? " (measured from the schedule only in a paced run: give it a rate)" : "";
-    const has = Object.keys(summary.histograms[m.operation] ?? {}).join(", ") || "none";
+export function figureOf(runs: RunSummary | readonly RunSummary[], m: MetricName, unitOf: (operation: string) => string): Figure | string {
+  const ss = Array.isArray(runs) ? (runs as readonly RunSummary[]) : [runs as RunSummary];
+  const first = ss[0];
+  const ops = ss.map((s) => s.operations[m.operation]);
+  if (ops.some((op) => !op)) return `${m.text}: this ${first.workload} run has no operation "${m.operation}" (it has ${operationsOf(first)})`;
+  if (m.stat.kind === "perSecond") {
+    const perSecond = ss.length === 1 ? ops[0].perSecond : sum(ops.map((o) => o.count)) / sum(ss.map((s) => s.window.measuredSeconds));
+    return { value: perSecond, unit: `${unitOf(m.operation)}/s` };
+  }
+  if (m.stat.kind === "count" || m.stat.kind === "errors") return { value: sum(ops.map((o) => o[m.stat.kind as "count" | "errors"])), unit: "" };
+  const encoded = ss.map((s) => s.histograms[m.operation]?.[m.latency]);
+  if (encoded.some((e) => !e)) {
+    const why = m.latency === "fromSchedule" ? " (measured from the schedule only in a paced run: give it a rate)" : "";
+    const has = Object.keys(first.histograms[m.operation] ?? {}).join(", ") || "none";
     return `${m.text}: this run measured no ${m.operation} latency ${m.latency}${why}; its ${m.operation} latencies: ${has}`;
   }
-  const h = decodeHistogram(encoded);
+  const h: Histogram = ss.length === 1 ? decodeHistogram(encoded[0]!) : mergeEncoded(encoded as string[]);
   if (h.totalCount === 0) return `${m.text}: no ${m.operation} latency was recorded in the measured window`;
   const micros = m.stat.kind === "percentile" ? h.getValueAtPercentile(m.stat.p) : m.stat.kind === "max" ? h.getValueAtPercentile(100) : h.mean;
   return { value: ms(micros), unit: "ms" };
 }
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

@@ -4,7 +4,7 @@ import { figureText, type GateResult, type Regression } from "./gate";
 
 export interface GateOutcome {
   /** The run the gates were checked on: its id when stored, its workload, its window. */
-  run: { id: string | null; workload: string; measuredSeconds: number };
+  run: { id: string | null; workload: string; measuredSeconds: number; repeats: number };
   gates: GateResult[];
   /** Against a baseline (--baseline), with its name (a run id or a file) and the bound. */
   baseline: {
@@ -34,7 +34,7 @@ const cell = (s: string) => s.replace(/\|/g, "\\|");
 /** The outcome as Markdown: a verdict line, the gates' table, the baseline's table. */
 export function outcomeMarkdown(o: GateOutcome): string {
   const lines: string[] = [];
-  const runName = o.run.id ?? `an unsaved ${o.run.workload} run`;
+  const runName = o.run.repeats > 1 ? `${o.run.repeats} repeats of a ${o.run.workload} run` : (o.run.id ?? `an unsaved ${o.run.workload} run`);
   const failedGates = o.gates.filter((g) => !g.passed).length;
   const failedRegs = o.baseline?.regressions.filter((r) => !r.passed).length ?? 0;
   lines.push(
@@ -53,7 +53,7 @@ export function outcomeMarkdown(o: GateOutcome): string {
     const b = o.baseline;
     lines.push("", `Against ${cell(b.name)}, at most ${b.maxRegressionPct}% worse:`, "", "| Metric | Baseline | Value | Change | |", "|---|---|---|---|---|");
     for (const r of b.regressions) {
-      const change = `${Math.abs(r.worsePct).toFixed(1)}% ${r.worsePct > 0 ? "worse" : "better"}`;
+      const change = `${Math.abs(r.worsePct).toFixed(1)}% ${r.worsePct > 0 ? "worse" : "better"}${r.withinNoise ? ", within the noise" : ""}`;
       lines.push(`| ${r.metric} | ${figureText(r.baseline, r.unit)} | ${figureText(r.value, r.unit)} | ${change} | ${r.passed ? "✅" : "❌"} |`);
     }
     for (const s of b.skipped) lines.push("", `Not compared: ${s}`);
