@@ -9,7 +9,7 @@ import { prisma } from "../db";
 import { migrate } from "../../platform/migrate";
 import { testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
-import { parseLabels, splitTags } from "./labels";
+import { memberName, parseLabels, splitTags } from "./labels";
 import { parseListQuery } from "./list-filter";
 import { appendSample, createRun, deleteRunsMatching, finishRun, listRunRows, runsListFacets } from "./store";
 
@@ -60,6 +60,12 @@ test("labels are checked with messages naming the field and what to do", () => {
   const ok = parseLabels({ name: ` ${"n".repeat(120)} `, notes: "x".repeat(10_000), tags: Array.from({ length: 20 }, (_, i) => `t${i}`) });
   assert.ok(ok.ok && ok.labels.name?.length === 120 && ok.labels.tags?.length === 20);
   assert.deepEqual(parseLabels({ name: "  ", notes: "" }), { ok: true, labels: { name: null, notes: null } });
+  // A set's run: the set's name and its place, the name cut so the whole is a valid name.
+  assert.equal(memberName("WAL test", "modded, pair 2"), "WAL test · modded, pair 2");
+  const long = memberName("x".repeat(200), "modded, pair 2");
+  assert.equal(long?.length, 120);
+  assert.ok(long?.endsWith("x… · modded, pair 2") && parseLabels({ name: long }).ok);
+  assert.equal(memberName(null, "run 1 of 3"), null);
 });
 
 test("a run is named, tagged and annotated at its insert and by PATCH; a bad label changes nothing and names the field", async () => {

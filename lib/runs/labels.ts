@@ -91,6 +91,3 @@ export function memberName(setName: string | null | undefined, place: string): s
   const room = MAX_NAME - place.length - 3;
   return `${setName.length > room ? `${setName.slice(0, room - 1)}…` : setName} · ${place}`;
 }
-
-/** A run as a person reads it: its name when it has one, else its id. */
-export const runTitle = (r: { id: string; name?: string | null }) => r.name || r.id;
