@@ -90,10 +90,16 @@ test("filter the runs list by tag, by a search of names and notes, and by worklo
   await list.open();
   await expect(list.row(ids.form!)).toContainText("WAL baseline, pg18");
   await expect(list.row(ids.form!)).toContainText(ids.form!);
-  await page.getByLabel("Filter by tag").selectOption(TAG);
+  // A tag in a row filters the list by it; the Tag filter says so.
+  await list.row(ids.other).getByRole("button", { name: TAG }).click();
   await expect(page).toHaveURL(new RegExp(`tag=${TAG}`));
+  await expect(page.getByLabel("Filter by tag")).toHaveValue(TAG);
   await expect(list.rows()).toHaveCount(2);
   await expect(list.row(ids.untagged)).toHaveCount(0);
+  await page.getByLabel("Filter by tag").selectOption("");
+  await expect(list.row(ids.untagged)).toBeVisible();
+  await page.getByLabel("Filter by tag").selectOption(TAG);
+  await expect(list.rows()).toHaveCount(2);
 
   // The search looks in names and notes, any case: "VACUUM" is in the form run's notes and the untagged run's.
   await page.getByLabel("Filter by tag").selectOption("");

@@ -132,7 +132,15 @@ export function RunsTable({ runs: initialRuns, initial, facets }: { runs: RunVie
             </thead>
             <tbody>
               {rows.map((r) => (
-                <RunRow key={r.id} r={r} columns={columns} named={named} selected={selected.includes(r.id)} onToggle={() => toggle(r.id)} />
+                <RunRow
+                  key={r.id}
+                  r={r}
+                  columns={columns}
+                  named={named}
+                  selected={selected.includes(r.id)}
+                  onToggle={() => toggle(r.id)}
+                  onTag={(tag) => setQ({ ...q, tag })}
+                />
               ))}
             </tbody>
           </table>
@@ -226,12 +234,15 @@ function RunRow({
   named,
   selected,
   onToggle,
+  onTag,
 }: {
   r: RunView;
   columns: Column[];
   named: Partial<Record<SortKey, string>>;
   selected: boolean;
   onToggle: () => void;
+  /** A tag clicked: the list filtered by it. */
+  onTag: (tag: string) => void;
 }) {
   return (
     <tr data-run-id={r.id} data-status={r.status} data-workload={r.workload} className={selected ? "selected" : undefined}>
@@ -247,9 +258,9 @@ function RunRow({
         {r.tags.length > 0 && (
           <div className="row small" style={{ gap: 4 }}>
             {r.tags.map((t) => (
-              <span key={t} className="badge neutral tag">
+              <button key={t} type="button" className="badge neutral tag tag-filter" onClick={() => onTag(t)} title={`Show the runs tagged ${t}`}>
                 {t}
-              </span>
+              </button>
             ))}
           </div>
         )}
