@@ -1,5 +1,6 @@
 // The /runs view's query (filters and sort), shared by the server page that reads it from the URL and
 // the table that writes it back. The filters are applied in SQL (lib/runs/list-filter.ts), the sort in the table.
+import { FILTER_KEYS } from "@/lib/runs/list-filter";
 import type { WorkloadKind } from "@/lib/workloads/config";
 // rate1, rate2, p99: the headline's first and second declared rates and its p99 (lib/runs/view.ts RunHeadline).
 export const SORT_KEYS = ["date", "status", "workload", "knobs", "rate1", "rate2", "p99", "target"] as const;
@@ -21,8 +22,8 @@ export interface RunsQuery {
   dir: "asc" | "desc";
 }
 
-/** The filter keys of a query, in the address's order. */
-export const QUERY_FILTERS = ["workload", "status", "target", "tag", "q", "from", "to"] as const;
+/** The filter keys of a query, in the address's order: the ones GET and DELETE /api/runs read. */
+const QUERY_FILTERS = FILTER_KEYS;
 
 /** The query as the address's search string (no "?"): the filters given, then the sort when not the default. */
 export function queryString(q: RunsQuery): string {

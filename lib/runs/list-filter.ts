@@ -19,7 +19,7 @@ export interface RunListFilter {
   to?: string;
 }
 
-/** The query keys, as the page's address and the API spell them. */
+/** The query keys, as the page's address and the API spell them (components/runs/query.ts writes them in this order). */
 export const FILTER_KEYS = ["workload", "status", "target", "tag", "q", "from", "to"] as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -74,22 +74,6 @@ export function parseListQuery(q: URLSearchParams): { ok: true; filter: RunListF
     ok: true,
     filter: { workload: d.workload, statuses: d.status, target: d.target, tag: d.tag, text: d.q?.trim() || undefined, from: d.from, to: d.to },
   };
-}
-
-/** The filter as its query string (the inverse of parseListQuery), the keys in FILTER_KEYS order. */
-export function filterQuery(f: RunListFilter): URLSearchParams {
-  const p = new URLSearchParams();
-  const values: Record<(typeof FILTER_KEYS)[number], string | undefined> = {
-    workload: f.workload,
-    status: f.statuses?.join(","),
-    target: f.target,
-    tag: f.tag,
-    q: f.text,
-    from: f.from,
-    to: f.to,
-  };
-  for (const k of FILTER_KEYS) if (values[k]) p.set(k, values[k]);
-  return p;
 }
 
 /** A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally. */
