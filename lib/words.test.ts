@@ -92,6 +92,7 @@ function searchOf(kind: string, run: OldRun["run"], samples: Sample[]): { view: 
   const view: CeilingView = {
     id: `cs_${kind}`,
     workload: kind,
+    labels: { name: null, notes: null, tags: [] },
     config: summary.config,
     settings: settings.settings,
     targetId: null,

@@ -286,3 +286,15 @@ test("a queue library's --drain N alone means drain mode; beside --job-mode rate
   assert.equal(rate.kind, "error");
   assert.match(rate.kind === "error" ? rate.message : "", /--drain applies with --job-mode drain only: leave it out, or give --job-mode drain/);
 });
+
+test("--name, --tag (repeated, or parted by commas or spaces) and --notes: checked by the app's schema, the message naming the flag", () => {
+  const r = parseArgs(["queue", "--name", "WAL on", "--tag", "pg18", "--tag", "wal:on,smoke", "--notes", "first try", "-duration", "5s"]);
+  assert.equal(r.kind, "run");
+  if (r.kind === "run") assert.deepEqual(r.options.labels, { name: "WAL on", notes: "first try", tags: ["pg18", "wal:on", "smoke"] });
+  const none = parseArgs(["queue"]);
+  assert.ok(none.kind === "run" && none.options.labels === undefined, "no labels, no key");
+  assert.equal(error(["queue", "--name", "n".repeat(121)]), "--name: name is 121 characters long; shorten it to 120 or fewer");
+  assert.match(error(["queue", "--tag", "pg18!"]), /^--tag: tag "pg18!" has a character other than letters, digits and - _ \. :/);
+  assert.match(error(["queue", "--name", "a", "--name", "b"]), /-name is given twice/);
+  assert.match(error(["queue", "--notes", "x".repeat(10_001)]), /^--notes: notes are 10001 characters long; shorten them to 10,000 or fewer/);
+});

@@ -11,6 +11,9 @@ import type { WorkloadDefinition } from "../workloads/types";
 import { parseWholeMillis, parseWholeSeconds } from "../lib/duration";
 import { flagsStart } from "../lib/imports/command";
 import { flagLines, wrap } from "./help-text";
+import { DEFAULT_MAX_REGRESSION_PCT, GATE_FAILED_EXIT, type Gate, parseGate, parseMaxRegression } from "../lib/gate/gate";
+import { isLatency } from "../lib/gate/metric";
+import { type LabelsInput, MAX_NAME, MAX_NOTES, MAX_TAG, MAX_TAGS, parseLabels } from "../lib/runs/labels";
 
 type FlagType = "int" | "duration" | "durationMs" | "bool" | "string";
 interface FlagSpec {
@@ -98,13 +101,49 @@ function ownFlags(): Record<string, FlagSpec> {
     },
     preset: { type: "string", ours: true, arg: "NAME", help: "start from a preset (flags override its fields)" },
     json: { type: "string", ours: true, arg: "FILE", help: "write the run's summary (lib/measurement/summary.ts RunSummary) to this file" },
-    html: {
+    html: { type: "string", ours: true, arg: "FILE", help: "write the run's report: one HTML file (charts, tables, verdict) that opens offline" },
+    save: { type: "bool", ours: true, help: "store the run in the control store so the app shows it (live)" },
+    name: {
       type: "string",
       ours: true,
-      arg: "FILE",
-      help: "write the run's report to this file: one self-contained HTML page (charts, tables, verdict, manifest) that opens offline",
+      arg: "TEXT",
+      help: `the run's name (up to ${MAX_NAME} characters): in the summary, the --json file, and with --save the app's lists and comparisons`,
     },
-    save: { type: "bool", ours: true, help: "store the run in the control store so the app shows it (live)" },
+    tag: {
+      type: "string",
+      ours: true,
+      arg: "TAG",
+      repeatable: true,
+      help: `a tag of letters, digits and - _ . : (up to ${MAX_TAG} characters), kept like --name; repeat it for several (up to ${MAX_TAGS})`,
+    },
+    notes: { type: "string", ours: true, arg: "TEXT", help: `notes kept with the run like --name (up to ${MAX_NOTES.toLocaleString("en")} characters)` },
+    gate: {
+      type: "string",
+      ours: true,
+      arg: "METRIC<GOAL",
+      repeatable: true,
+      help: `fail (exit status ${GATE_FAILED_EXIT}) unless the run's figure meets the goal, checked on the whole window's merged histogram: e2e.p99<50ms, e2e.fromSchedule.p99.9<200ms, write.perSecond>4000, read.errors<=0; repeat it for several`,
+    },
+    baseline: {
+      type: "string",
+      ours: true,
+      arg: "RUN|FILE",
+      help: "compare with a stored run (r_…, from the control store) or a --json summary file, and fail on a regression beyond --max-regression",
+    },
+    "max-regression": {
+      type: "string",
+      ours: true,
+      arg: "PCT",
+      help: "with --baseline: how far a figure may move the wrong way, as 10% (default 10%); the gates' metrics, else each operation's rate and p50, p99",
+    },
+    histograms: {
+      type: "string",
+      ours: true,
+      arg: "DIR",
+      help: "write each latency's merged histogram of the window to DIR in HdrHistogram's formats: <operation>.<kind>.hlog (interval log, µs) and .hgrm (percentiles, ms)",
+    },
+    "gate-json": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write every gate's and figure's outcome as JSON" },
+    "gate-md": { type: "string", ours: true, arg: "FILE", help: "with --gate or --baseline: write the outcome as Markdown, for a pull-request comment" },
     help: { type: "bool", ours: true, help: "this text; after a workload (pubsub --help), that workload's flags" },
   };
 }
@@ -130,14 +169,28 @@ export interface CliOptions {
   /** Explicit target URL (from --target or the reference-style flags); undefined = default target. */
   target?: string;
   json?: string;
-  /** --html: the run's report as one HTML file (./cli-html.ts). */
-  html?: string;
+  html?: string; // --html: the run's report as one HTML file (./cli-html.ts)
+  /** --histograms DIR: each latency's histogram written there as .hlog and .hgrm (lib/measurement/hdr-export.ts). */
+  histograms?: string;
   save: boolean;
   presetId?: string;
   /** --replicas: standbys of the embedded replicated target (platform/replicated.ts), run against instead of the default target. */
   replicas?: number;
   /** --replica-delay, in ms each way. */
   replicaDelayMs?: number;
+  /** --gate, --baseline, --max-regression, --gate-json, --gate-md (lib/gate/). */
+  gating?: Gating;
+  /** --name, --tag, --notes (lib/runs/labels.ts); absent when none was given. */
+  labels?: LabelsInput;
+}
+
+/** What a command line asks to check once its run ends (lib/gate/gate.ts): gates, a baseline, where to write. */
+export interface Gating {
+  gates: Gate[];
+  baseline?: string;
+  maxRegressionPct: number;
+  json?: string;
+  markdown?: string;
 }
 
 export type ParsedArgs = { kind: "help"; workload?: string } | { kind: "run"; options: CliOptions } | { kind: "error"; message: string };
@@ -298,19 +351,44 @@ export function parseArgs(words: string[]): ParsedArgs {
   const split = partsProblem(parsed.config);
   if (split) return err(`-processes: ${split}`);
 
-  // Target: --target, or the reference's -host/-port/-db/-user/-password, or the default.
+  const target = targetOf(values);
+  if (typeof target === "object") return err(target.error);
+  const json = values.get("json") as string | undefined;
+  if (json !== undefined && json.trim() === "") return err("--json needs a file name");
+  const replicated = replicatedOf(values, target !== undefined);
+  if ("error" in replicated) return err(replicated.error);
+  const gating = gatingOf(values, def);
+  if (typeof gating === "string") return err(gating);
+  const labels = labelsOf(values);
+  if (typeof labels === "string") return err(labels);
+  const histograms = values.get("histograms") as string | undefined;
+  return {
+    kind: "run",
+    options: {
+      ...{ config: parsed.config, target, json, save: values.get("save") === true, presetId, ...replicated },
+      ...(gating ? { gating } : {}),
+      ...(histograms ? { histograms } : {}),
+      ...(values.get("html") ? { html: values.get("html") as string } : {}), // empty: refused by the parser, naming it
+      ...(labels ? { labels } : {}),
+    },
+  };
+}
+
+/** The target: --target, or the reference's -host/-port/-db/-user/-password as a URL, or undefined for the default. */
+function targetOf(values: Map<string, string | boolean>): string | undefined | { error: string } {
+  const error = (message: string) => ({ error: message });
   let target = values.get("target") as string | undefined;
   const refConn = ["host", "port", "db", "user", "password"].filter((n) => values.has(n));
-  if (target && refConn.length) return err(`give either --target or -${refConn.join("/-")}, not both`);
+  if (target && refConn.length) return error(`give either --target or -${refConn.join("/-")}, not both`);
   if (refConn.length) {
-    if (!values.has("host")) return err(`-${refConn.join("/-")} given without -host`);
+    if (!values.has("host")) return error(`-${refConn.join("/-")} given without -host`);
     // URL's setters ignore what they cannot take: a host or port they left unset would quietly reach another server.
     const u = new URL("postgresql://unset.invalid");
     const host = String(values.get("host"));
     u.hostname = host;
-    if (u.hostname === "unset.invalid") return err(`-host ${JSON.stringify(host)} is not a host name or address`);
+    if (u.hostname === "unset.invalid") return error(`-host ${JSON.stringify(host)} is not a host name or address`);
     const port = String(values.get("port") ?? 5432);
-    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return err(`-port must be a port number from 1 to 65535, not "${port}"`);
+    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) return error(`-port must be a port number from 1 to 65535, not "${port}"`);
     u.port = port;
     u.username = String(values.get("user") ?? "postgres");
     if (values.has("password")) u.password = String(values.get("password"));
@@ -319,15 +397,65 @@ export function parseArgs(words: string[]): ParsedArgs {
   }
   if (target !== undefined) {
     const problem = checkPgUrl(target);
-    if (problem) return err(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
+    if (problem) return error(`${refConn.length ? `-${refConn.join("/-")}` : "--target"} ${problem}`);
   }
-  const json = values.get("json") as string | undefined;
-  if (json !== undefined && json.trim() === "") return err("--json needs a file name");
-  const html = values.get("html") as string | undefined;
-  if (html !== undefined && html.trim() === "") return err("--html needs a file name");
-  const replicated = replicatedOf(values, target !== undefined);
-  if ("error" in replicated) return err(replicated.error);
-  return { kind: "run", options: { config: parsed.config, target, json, html, save: values.get("save") === true, presetId, ...replicated } };
+  return target;
+}
+
+/** --name, --tag (each given once per tag) and --notes, checked by the app's schema; the message names the flag. */
+function labelsOf(values: Map<string, string | boolean>): LabelsInput | undefined | string {
+  if (!values.has("name") && !values.has("tag") && !values.has("notes")) return undefined;
+  const parsed = parseLabels({
+    name: values.get("name"),
+    notes: values.get("notes"),
+    // Repeated values are joined by ", " (parseArgs); each is parted by commas or spaces like the form's Tags field.
+    tags: values.has("tag") ? String(values.get("tag")) : undefined,
+  });
+  if (parsed.ok) return parsed.labels;
+  const flag: Record<string, string> = { name: "--name", notes: "--notes", tags: "--tag" };
+  return Object.entries(parsed.fields)
+    .map(([field, msg]) => `${flag[field] ?? field}: ${msg}`)
+    .join("; ");
+}
+
+/** The gates and the baseline asked, checked: each gate parsed, a bound only beside a baseline, files only beside them. */
+function gatingOf(values: Map<string, string | boolean>, def: WorkloadDefinition): Gating | undefined | string {
+  const written = values.has("gate") ? String(values.get("gate")).split(", ") : [];
+  const gates: Gate[] = [];
+  for (const w of written) {
+    const g = parseGate(w);
+    if (typeof g === "string") return `--gate: ${g}`;
+    const problem = gateOperationProblem(g, def);
+    if (problem) return `--gate ${g.text}: ${problem}`;
+    gates.push(g);
+  }
+  const baseline = values.get("baseline") as string | undefined;
+  const bound = values.get("max-regression") as string | undefined;
+  if (bound !== undefined && baseline === undefined) return "--max-regression applies with --baseline RUN|FILE: add the run or summary file to compare with";
+  const maxRegressionPct = bound === undefined ? DEFAULT_MAX_REGRESSION_PCT : parseMaxRegression(bound);
+  if (typeof maxRegressionPct === "string") return maxRegressionPct;
+  const json = values.get("gate-json") as string | undefined;
+  const markdown = values.get("gate-md") as string | undefined;
+  if (!gates.length && baseline === undefined) {
+    const file = json !== undefined ? "--gate-json" : markdown !== undefined ? "--gate-md" : null;
+    return file ? `${file} writes the outcome of --gate or --baseline: add one` : undefined;
+  }
+  return { gates, baseline, maxRegressionPct, json, markdown };
+}
+
+/** Why a gate names what the workload does not measure (an operation it lacks, a latency of one without any), or null. */
+function gateOperationProblem(g: Gate, def: WorkloadDefinition): string | null {
+  // The delivery (end to end: e2e) is timed as an operation of its own, with a latency and no rate of its own.
+  const delivery = def.metrics.delivery;
+  const ops = [...def.metrics.operations, ...(delivery ? [{ name: delivery.name, latency: true }] : [])];
+  const op = ops.find((o) => o.name === g.metric.operation);
+  if (!op) return `${def.kind} has no operation "${g.metric.operation}": its operations are ${ops.map((o) => o.name).join(", ")}`;
+  if (isLatency(g.metric.stat) && !op.latency)
+    return `${def.kind}'s ${op.name} has no latency; its operations with one are ${ops
+      .filter((o) => o.latency)
+      .map((o) => o.name)
+      .join(", ")}`;
+  return null;
 }
 
 /** --replicas and --replica-delay, checked: a number of standbys, a delay with its unit, and no --target beside them. */
@@ -369,13 +497,20 @@ function flagHelp(names: readonly string[], kind?: string): string[] {
 }
 
 /** The flags that are not a workload's: the target, presets and output. */
-const RUN_FLAGS = ["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "html", "save", "help"];
+const RUN_FLAGS = [
+  ...["mode", "target", "host", "port", "db", "user", "password", "replicas", "replica-delay", "preset", "json", "html", "histograms", "save"],
+  ...["name", "tag", "notes"],
+  ...["gate", "baseline", "max-regression", "gate-json", "gate-md", "help"],
+];
 
 const HOW_FLAGS = [
   "Flags take -name value, -name=value, --name value or --name=value. Durations: 30s, 2m, 1m30s, 45.",
   "A reference command line (./pg_msg_bench -mode queue …) can be pasted as is.",
 ];
-const EXIT_STATUS = wrap("Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags.", "  ");
+const EXIT_STATUS = wrap(
+  `Exit status: 0 completed and verified; 1 the run failed (target error, verification FAILED, cancelled); 2 bad flags; ${GATE_FAILED_EXIT} a --gate or --baseline failed (one line each says which).`,
+  "  ",
+);
 
 /** `npm run bench -- --help`: the commands, the workloads, the flags every workload has and the run's own. */
 export function usage(): string {
@@ -386,8 +521,7 @@ export function usage(): string {
     "       npm run bench -- --preset NAME [flags]   start from a preset (listed by a workload's --help)",
     "       npm run bench -- compare <id>...         compare stored runs, imports and references",
     "       npm run bench -- ceiling <workload> [flags] --slo 'p99<50ms'   the highest sustained rate",
-    "       npm run bench -- export-bundle <run-id>... --out FILE   runs as one file to import elsewhere",
-    "       npm run bench -- import-bundle FILE      a bundle's runs into this store (listed as imported)",
+    "       npm run bench -- export-bundle|import-bundle …   carry runs to another instance (--help)",
     "",
     "Runs a workload against a Postgres target, prints a live line every report interval and a summary.",
     ...HOW_FLAGS,

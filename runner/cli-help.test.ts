@@ -40,7 +40,8 @@ test("--help lists every workload, the flags every workload has and the run's ow
   for (const d of workloadDefinitions()) assert.match(r.out, new RegExp(`^  ${d.kind} +${d.title}: `, "m"), d.kind);
   const every = ["--processes N", "--warmup DURATION", "-duration DURATION", "-report DURATION"];
   const own = ["-mode WORKLOAD", "--target URL", "-host HOST", "-port N", "-db NAME", "-user NAME", "-password VALUE"];
-  for (const f of [...every, ...own, "--preset NAME", "--json FILE", "--save", "--help, -h"]) assert.match(r.out, new RegExp(`^  ${f} `, "m"), f);
+  for (const f of [...every, ...own, "--preset NAME", "--json FILE", "--save", "--name TEXT", "--tag TAG", "--notes TEXT", "--help, -h"])
+    assert.match(r.out, new RegExp(`^  ${f} `, "m"), f);
   // No workload's own flag text: those are in its own --help.
   assert.doesNotMatch(r.out, /^ {2}-writers /m);
   assert.doesNotMatch(r.out, /pubsub: writer connections/);

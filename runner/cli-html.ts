@@ -7,6 +7,7 @@ import type { RunSummary } from "../lib/measurement/summary";
 import type { Sample } from "../lib/measurement/sample";
 import type { RunStatus } from "../lib/measurement/metrics";
 import { toCliCommand } from "../lib/runs/cli-command";
+import type { Labels } from "../lib/runs/labels";
 import { headlineOf, type RunView } from "../lib/runs/view";
 import type { WorkloadConfig } from "../lib/workloads/config";
 import type { EngineSample } from "./run-context";
@@ -56,11 +57,14 @@ export interface CliReportRun {
   maskedTarget?: string;
   targetArgs: string[];
   startedAt: Date;
+  /** --name, --tag, --notes, as the run is called. */
+  labels?: Labels;
 }
 
 /** The run as the app's pages take it, from what the CLI knows (its summary, its outcome). */
-function cliRunView(r: Pick<CliReportRun, "runId" | "config" | "status" | "error" | "summary" | "targetLabel" | "startedAt">, now: string): RunView {
+function cliRunView(r: Pick<CliReportRun, "runId" | "config" | "status" | "error" | "summary" | "targetLabel" | "startedAt" | "labels">, now: string): RunView {
   return {
+    ...(r.labels ?? { name: null, notes: null, tags: [] }),
     id: r.runId ?? "not saved",
     workload: r.config.kind,
     config: r.config,

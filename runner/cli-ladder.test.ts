@@ -47,10 +47,26 @@ test("a level that is none, or a ladder beside an A/B or a single level, exits 2
   assert.match(twice.err, /^bench: --synchronous-commit local sets one level, --sync-commit runs each of its levels: give one/);
 });
 
-test("--sync-commit on,off --repeats 2 runs each level twice in balanced order, prints each level, writes and stores the set", async () => {
+test("--sync-commit on,off --repeats 2 runs each level twice in balanced order, prints each level, writes and stores the set, named and tagged", async () => {
   const file = path.join(dir, "ladder.json");
   const flags = ["-writers", "1", "-readers", "1", "-throttle_writes", "100", "-duration", "1s", "--warmup", "0s"];
-  const r = await bench(["queue", ...flags, "--target", target.url, "--sync-commit", "on,off", "--repeats", "2", "--json", file, "--save"]);
+  const r = await bench([
+    "queue",
+    ...flags,
+    "--target",
+    target.url,
+    "--sync-commit",
+    "on,off",
+    "--repeats",
+    "2",
+    "--json",
+    file,
+    "--save",
+    "--name",
+    "WAL ladder",
+    "--tag",
+    "pg18",
+  ]);
   assert.equal(r.code, 0, `${r.out}\n${r.err}`);
   // The order: round 1 up the levels (off, then on), round 2 down them.
   const headings = [...r.out.matchAll(/^--- round (\d) of 2: synchronous_commit (\w+) \(\d of 4\) ---$/gm)].map((m) => `${m[1]}:${m[2]}`);
@@ -68,6 +84,7 @@ test("--sync-commit on,off --repeats 2 runs each level twice in balanced order, 
 
   // --json: the set, each run's summary at its level, as every session of it had it.
   const set = JSON.parse(readFileSync(file, "utf8")) as {
+    labels: unknown;
     ladder: { levels: { level: string }[] };
     runs: { round: number; level: string; runId: string; summary: unknown }[];
   };
@@ -79,6 +96,7 @@ test("--sync-commit on,off --repeats 2 runs each level twice in balanced order, 
     set.runs.map((x) => `${x.round}:${x.level}`),
     ["1:off", "1:on", "2:on", "2:off"],
   );
+  assert.deepEqual(set.labels, { name: "WAL ladder", notes: null, tags: ["pg18"] });
   for (const run of set.runs) {
     const s = RunSummary.parse(run.summary);
     assert.equal(s.config.synchronousCommit, run.level);
@@ -92,13 +110,23 @@ test("--sync-commit on,off --repeats 2 runs each level twice in balanced order, 
   const group = await getLadderGroup(id, prisma(control.url));
   assert.deepEqual(group?.levels, ["off", "on"]);
   assert.equal(group?.repeats, 2);
+  assert.deepEqual(group?.labels, { name: "WAL ladder", notes: null, tags: ["pg18"] });
   assert.deepEqual(
     group?.slots.map((x) => `${x.round}:${x.level}:${x.runId}`),
     set.runs.map((x) => `${x.round}:${x.level}:${x.runId}`),
   );
-  const stored = await prisma(control.url).run.findMany({ where: { id: { in: group!.slots.map((x) => x.runId) } }, select: { status: true, config: true } });
+  const stored = await prisma(control.url).run.findMany({
+    where: { id: { in: group!.slots.map((x) => x.runId) } },
+    select: { id: true, status: true, name: true, tags: true },
+  });
   assert.deepEqual(
     stored.map((x) => x.status),
     ["completed", "completed", "completed", "completed"],
+  );
+  // Each run is named after the ladder and its place in it, and has its tags.
+  const byId = new Map(stored.map((x) => [x.id, x]));
+  assert.deepEqual(
+    group!.slots.map((x) => [byId.get(x.runId)?.name, byId.get(x.runId)?.tags]),
+    group!.slots.map((x) => [`WAL ladder · ${x.level}, round ${x.round}`, ["pg18"]]),
   );
 });

@@ -10,6 +10,7 @@ import { ladderText } from "../lib/ladder/text";
 import type { RunSummary } from "../lib/measurement/summary";
 import type { SyncCommitLevel } from "../lib/sync-commit";
 import type { WorkloadConfig } from "../lib/workloads/config";
+import { labelColumns, type LabelsInput } from "../lib/runs/labels";
 
 /** What a set of runs (an A/B, a ladder) reports with once its runs are over. */
 export interface SetContext {
@@ -21,6 +22,8 @@ export interface SetContext {
   json?: string;
   /** --html of an A/B: the set's report (./cli-html.ts writeAbReport). */
   html?: string;
+  /** --name, --tag, --notes: the set keeps them when it is stored. */
+  labels?: LabelsInput;
 }
 
 /** A run of a set that ended with a summary: its place in the plan, and its stored id with --save. */
@@ -35,11 +38,13 @@ export interface RunSet {
   configs: WorkloadConfig[];
   heading(i: number): string;
   jsonFor(i: number): string | undefined;
+  /** The i-th run's place in the set ("modded, pair 2"), which its name ends with (lib/runs/labels.ts memberName). */
+  place(i: number): string;
   report(c: SetContext, done: SetRun[]): Promise<void>;
 }
 
 /** Takes a flag and its value out of argv (-name value, --name=value), or undefined when absent. */
-function takeFlag(argv: string[], name: string): string | undefined {
+export function takeFlag(argv: string[], name: string): string | undefined {
   const at = argv.findIndex((a) => new RegExp(`^--?${name}(=.*)?$`).test(a));
   if (at < 0) return undefined;
   const eq = argv[at].indexOf("=");
@@ -75,6 +80,7 @@ export function ladderSet(config: WorkloadConfig, levels: SyncCommitLevel[], rep
     configs: order.map((o) => ({ ...config, synchronousCommit: o.level })),
     heading: (i) => `--- round ${order[i].round} of ${repeats}: synchronous_commit ${order[i].level} (${i + 1} of ${order.length}) ---`,
     jsonFor: () => undefined, // --json writes the whole set once it is over
+    place: (i) => `${order[i].level}, round ${order[i].round}`,
     report: (c, done) => reportLadder(c, { config, levels, repeats, order }, done),
   };
 }
@@ -97,14 +103,15 @@ async function reportLadder(
   if (c.json) {
     const file = path.resolve(c.json);
     const runs = slots.map((s, k) => ({ ...s, summary: done[k].summary }));
-    writeFileSync(file, `${JSON.stringify({ ladder: st, order: plan.order, runs }, null, 2)}\n`);
+    const labels = c.labels ? { labels: labelColumns(c.labels) } : {};
+    writeFileSync(file, `${JSON.stringify({ ladder: st, order: plan.order, runs, ...labels }, null, 2)}\n`);
     c.out(`the ladder written to ${file}`);
   }
   if (!done.every((d) => d.runId)) return c.out("add --save to store the runs and see the ladder in the app");
   const { createLadderGroup, ladderUrl } = await import("../lib/ladder/store");
   const { prisma } = await import("../lib/db");
   const id = await createLadderGroup(
-    { config: plan.config, levels: plan.levels, repeats: plan.repeats, slots, targetLabel: c.targetLabel },
+    { config: plan.config, levels: plan.levels, repeats: plan.repeats, slots, targetLabel: c.targetLabel, labels: labelColumns(c.labels) },
     prisma(c.controlUrl),
   ).catch((err: Error) => (c.err(`bench: the ladder was not stored: ${err.message}`), null));
   if (id) c.out(`in the app: ${ladderUrl(id)}`);

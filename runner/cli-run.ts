@@ -2,13 +2,15 @@
 // never loads the engine, the embedded servers or the control store): parse, open the target (and the control
 // store for --save), run — once, or a set: the pairs of an A/B (--variant both), the levels of the synchronous
 // commit ladder (--sync-commit, ./cli-ladder.ts) — print, --json, --save.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type AbSlot, abOrder } from "../lib/compare/ab-order";
 import { abStats, abStatsText, completedPairs } from "../lib/compare/ab-stats";
 import { type Env, readEnv, dataDir } from "../lib/env";
 import type { RunSummary } from "../lib/measurement/summary";
 import type { Sample } from "../lib/measurement/sample";
+import { labelColumns, memberName } from "../lib/runs/labels";
+import { hgrmOf, histogramsOf, hlogOf } from "../lib/measurement/hdr-export";
 import { knobsParts } from "../lib/runs/format";
 import { defaultTargetName } from "../lib/targets/default-target";
 import { identityOf, type ServerIdentity } from "../lib/targets/connect";
@@ -25,6 +27,8 @@ import { embeddedNote } from "./default-target";
 import { RunCancelled, runWorkload, verificationError } from "./engine";
 import { liveLine, summaryText } from "./format";
 import { clusterLine, clusterShape, openReplicated, type UsedCluster } from "./replicated-target";
+import { applyGating, loadBaseline } from "./gate-cli";
+import { repeatAsked, repeatSet } from "./cli-repeat";
 import { quitAfter, STOP_MS } from "./stop";
 
 export interface CliIo {
@@ -35,6 +39,8 @@ export interface CliIo {
 export interface RunOutcome {
   code: number;
   summary?: RunSummary;
+  /** Every run's summary, a set's in the order run. */
+  summaries?: RunSummary[];
   error?: string;
   runId?: string;
   cancelled?: boolean;
@@ -83,7 +89,13 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     io.err(`bench: ${ladder.error}`);
     return { code: 2 };
   }
-  const parsed = parseArgs(ladder ? ladder.argv : both ? both.argv : argv);
+  // `--repeat N`: the config N times as one set (./cli-repeat.ts).
+  const repeat = repeatAsked(ladder ? ladder.argv : both ? both.argv : argv);
+  if (repeat && "error" in repeat) {
+    io.err(`bench: ${repeat.error}`);
+    return { code: 2 };
+  }
+  const parsed = parseArgs(repeat ? repeat.argv : ladder ? ladder.argv : both ? both.argv : argv);
   if (parsed.kind === "help") {
     io.out(parsed.workload ? workloadUsage(parsed.workload) : usage());
     return { code: 0 };
@@ -93,7 +105,7 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
     return { code: 2 };
   }
   const opts = parsed.options;
-  const set = setOf(opts, both, ladder);
+  const set = setOf(opts, both, ladder, repeat?.repeat);
   if (typeof set === "string") {
     io.err(`bench: ${set}`);
     return { code: 2 };
@@ -113,6 +125,16 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   }
   const env = checkedEnv(opts.config, io);
   if (!env) return { code: 2 };
+  if (opts.gating && set && !repeat) {
+    io.err("bench: --gate and --baseline check one run or its repeats (--repeat N); an A/B or a ladder compares its runs itself: give one or the other");
+    return { code: 2 };
+  }
+  // Read before the run, so that a baseline that is not there refuses the command before a run is spent.
+  const baseline = opts.gating?.baseline === undefined ? undefined : await loadBaseline(opts.gating.baseline, env, (l) => io.out(l));
+  if (typeof baseline === "string") {
+    io.err(`bench: ${baseline}`);
+    return { code: 2 };
+  }
   const s: CliSession = {
     ...{ io, opts, env, controller: new AbortController(), interrupts: 0 },
     ...{ targetUrl: "", targetLabel: "", controlUrl: "", controlStore: null },
@@ -122,7 +144,15 @@ export async function runOnce(argv: string[], io: CliIo): Promise<RunOutcome> {
   process.on("SIGTERM", onSigint);
   try {
     await openTargets(s);
-    return await runPlan(s, { configs: set?.configs ?? [opts.config], set, html: setHtml });
+    const outcome = await runPlan(s, { configs: set?.configs ?? [opts.config], set, html: setHtml });
+    if (!opts.gating) return outcome;
+    // Gates are checked on finished runs' summaries: a run that failed or was cancelled has none to check (a set's
+    // gates need every repeat: fewer would be other figures than the ones asked).
+    if (!outcome.summaries?.length || outcome.cancelled || outcome.summaries.length < (set?.configs.length ?? 1)) {
+      io.err("bench: the gates were not checked: the run did not finish");
+      return outcome;
+    }
+    return { ...outcome, code: applyGating(outcome.summaries, outcome.runId ?? null, opts.gating, baseline, io, outcome.code) };
   } catch (err) {
     io.err(`bench: ${err instanceof StartupError ? err.message : (err as Error).message}`);
     return { code: 1, error: (err as Error).message };
@@ -205,10 +235,10 @@ async function openTargets(s: CliSession): Promise<void> {
 }
 
 /** Stores a run as it goes (--save), and cancels it when the app asks. */
-async function startSaving(s: CliSession, config: WorkloadConfig): Promise<void> {
+async function startSaving(s: CliSession, config: WorkloadConfig, name?: string | null): Promise<void> {
   const save = await openSave(
     s.controlUrl,
-    { ...s.opts, config },
+    { ...s.opts, config, ...(name ? { labels: { ...s.opts.labels, name } } : {}) },
     s.targetLabel,
     (l) => s.io.err(`bench: ${l}`),
     () => s.interrupts > 0,
@@ -226,8 +256,16 @@ async function startSaving(s: CliSession, config: WorkloadConfig): Promise<void>
 }
 
 /** The set a command line asks for, or a message when it asks for two (an A/B and a ladder) or a level twice. */
-function setOf(opts: CliOptions, both: { pairs: number } | null, ladder: { levels: SyncCommitLevel[]; repeats: number } | null): RunSet | undefined | string {
+function setOf(
+  opts: CliOptions,
+  both: { pairs: number } | null,
+  ladder: { levels: SyncCommitLevel[]; repeats: number } | null,
+  repeat: number | undefined,
+): RunSet | undefined | string {
   if (both && ladder) return "--variant both and --sync-commit are two sets of runs: give one (an A/B, or the synchronous commit ladder)";
+  if (repeat && (both || ladder))
+    return `--repeat runs one config N times; ${both ? "an A/B repeats its pairs with --pairs N" : "the ladder repeats its levels with --repeats N"}: give one`;
+  if (repeat) return repeatSet(opts.config, repeat, opts.json);
   if (ladder && opts.config.synchronousCommit)
     return `--synchronous-commit ${opts.config.synchronousCommit} sets one level, --sync-commit runs each of its levels: give one`;
   if (ladder) return ladderSet(opts.config, ladder.levels, ladder.repeats);
@@ -249,17 +287,21 @@ async function runPlan(s: CliSession, plan: RunPlan): Promise<RunOutcome> {
       if (s.controller.signal.aborted) break;
       io.out("");
     }
-    if (opts.save) await startSaving(s, config);
+    // A set's run is named after the set and its place in it ("WAL test · modded, pair 2"); its tags and notes are the set's.
+    if (opts.save) await startSaving(s, config, set && opts.labels?.name ? memberName(opts.labels.name, set.place(i)) : undefined);
     if (set) io.out(set.heading(i));
-    const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json);
+    const r = await runOne(s, config, set ? set.jsonFor(i) : opts.json, opts.histograms && set ? path.join(opts.histograms, `run-${i + 1}`) : opts.histograms);
     last = { error: r.error, runId: s.save?.runId, cancelled: r.cancelled };
     if (r.summary) results.push({ summary: r.summary, runId: s.save?.runId, slot: i });
     code = Math.max(code, r.code);
     if (r.code && !r.summary) break;
   }
   if (set && results.length > 0)
-    await set.report({ out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json, html: plan.html }, results);
-  return { code, summary: results.at(-1)?.summary, ...last };
+    await set.report(
+      { out: io.out, err: io.err, targetLabel: s.targetLabel, controlUrl: s.controlUrl, json: opts.json, labels: opts.labels, html: plan.html },
+      results,
+    );
+  return { code, summary: results.at(-1)?.summary, summaries: results.map((r) => r.summary), ...last };
 }
 
 /** The A/B as a set: N pairs of the two variants in ABBA order, each run's --json beside the asked file, then its intervals. */
@@ -268,6 +310,7 @@ function abSet(opts: CliOptions, pairs: number): RunSet {
   return {
     configs: slots.map((x) => WorkloadConfig.parse({ ...opts.config, variant: x.variant })),
     heading: (i) => `--- pair ${slots[i].pair} of ${pairs}: ${slots[i].variant} ---`,
+    place: (i) => `${slots[i].variant}, pair ${slots[i].pair}`,
     jsonFor: (i) => opts.json?.replace(/(\.json)?$/i, `.${slots[i].variant}.${slots[i].pair}$1`),
     report: (c, done) => printAb(c, slots, pairs, done),
   };
@@ -306,11 +349,27 @@ async function storeAbGroup(c: SetContext, done: SetRun[], ran: AbSlot[], pairsA
   const { prisma } = await import("../lib/db");
   const { variant: _, ...shared } = done[0].summary.config as Record<string, unknown> & { kind: string };
   const id = await createAbGroup(
-    { config: { ...shared, kind: done[0].summary.workload }, pairs: pairsAsked, slots: ran, targetLabel: c.targetLabel },
+    { config: { ...shared, kind: done[0].summary.workload }, pairs: pairsAsked, slots: ran, targetLabel: c.targetLabel, labels: labelColumns(c.labels) },
     prisma(c.controlUrl),
   ).catch((err: Error) => (io.err(`bench: the A/B group was not stored: ${err.message}`), null));
   if (id) io.out(`in the app: /runs/ab?group=${id}`);
   return id;
+}
+
+/** --histograms DIR: each latency's merged histogram of the window as .hlog and .hgrm; a folder it cannot write is said. */
+function writeHistograms(summary: RunSummary, dir: string, io: CliIo) {
+  const at = path.resolve(dir);
+  try {
+    mkdirSync(at, { recursive: true });
+    const refs = histogramsOf(summary);
+    for (const h of refs) {
+      writeFileSync(path.join(at, `${h.name}.hlog`), hlogOf(summary, h));
+      writeFileSync(path.join(at, `${h.name}.hgrm`), hgrmOf(summary.histograms[h.operation][h.kind]!));
+    }
+    io.out(`histograms written to ${at}: ${refs.map((h) => h.name).join(", ")} (.hlog and .hgrm each)`);
+  } catch (err) {
+    io.err(`bench: cannot write the histograms to ${at}: ${(err as Error).message}`);
+  }
 }
 
 /** Stores the run's outcome (--save); says what was not saved when the control store did not take it. */
@@ -326,7 +385,7 @@ async function saveOutcome(s: CliSession, outcome: Parameters<Save["finish"]>[0]
 }
 
 /** One engine run: its live lines, its summary printed (and written with --json, stored with --save). */
-async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined): Promise<RunOutcome> {
+async function runOne(s: CliSession, config: WorkloadConfig, json: string | undefined, histograms: string | undefined): Promise<RunOutcome> {
   const { io, save } = s;
   io.out(`${config.kind} on ${s.targetLabel}: ${knobsParts(config).join(", ")}; warm-up ${config.warmupSeconds} s`);
   const kept = sampleKeeper();
@@ -365,12 +424,15 @@ async function runOne(s: CliSession, config: WorkloadConfig, json: string | unde
   }
   if (s.replicated) summary.manifest.cluster = clusterShape(s.replicated);
   io.out("");
-  io.out(summaryText(summary, s.targetLabel));
+  io.out(summaryText(summary, s.targetLabel, s.opts.labels));
   if (json) {
     const file = path.resolve(json);
-    writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+    // The labels ride beside the summary (a run not saved has them nowhere else); RunSummary's parse drops them on reading.
+    const written = s.opts.labels ? { ...summary, labels: labelColumns(s.opts.labels) } : summary;
+    writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
     io.out(`summary written to ${file}`);
   }
+  if (histograms) writeHistograms(summary, histograms, io);
   const verr = verificationError(summary);
   const outcome = verr ? { status: "failed" as const, summary, error: verr } : { status: "completed" as const, summary };
   // Stored first, then the report (which names the stored run's id): a file that cannot be written loses no run.
@@ -397,6 +459,7 @@ async function htmlReport(
     runId: s.save?.runId,
     targetLabel: s.targetLabel,
     maskedTarget: s.opts.target ? maskUrl(s.opts.target) : undefined,
+    ...(s.opts.labels ? { labels: labelColumns(s.opts.labels) } : {}),
     targetArgs: s.opts.replicas ? ["--replicas", String(s.opts.replicas)] : [],
   });
   if ("err" in written) s.io.err(`bench: ${written.err}`);
@@ -413,7 +476,7 @@ async function openSave(controlUrl: string, opts: CliOptions, targetLabel: strin
   const { db, runnerId } = runner;
   const runs = await import("../lib/runs/store");
   const { runRecorder } = await import("../lib/runs/recorder");
-  const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running" }, db);
+  const run = await runs.createRun({ config: opts.config, targetLabel, source: "cli", status: "running", labels: opts.labels }, db);
   await db.run.update({ where: { id: run.id }, data: { runnerId, startedAt: new Date(), phase: "setup" } });
   // The same recorder as the runner's (lib/runs/recorder.ts): phases, samples and the outcome stored alike.
   const recorder = runRecorder(run.id, db, onProblem, stopping);

@@ -106,7 +106,7 @@ test("more connections than the target allows exits 1 before running", async () 
   assert.match(r.err, /needs 1002 connections .* raise max_connections/);
 });
 
-test("a short run prints live lines and a summary, writes --json and stores the run with --save", async () => {
+test("a short run prints live lines and a summary, writes --json and stores the run with --save, named and tagged", async () => {
   const file = path.join(dir, "summary.json");
   const r = await bench(
     [
@@ -132,6 +132,7 @@ test("a short run prints live lines and a summary, writes --json and stores the 
       "--json",
       file,
       "--save",
+      ...["--name", "CLI smoke, 2 writers", "--tag", "pg18", "--tag", "smoke wal:on", "--notes", "from cli.test.ts"],
     ],
     { DATABASE_URL: control.url },
   );
@@ -142,7 +143,11 @@ test("a short run prints live lines and a summary, writes --json and stores the 
   // What limited it, with its evidence, and what the server did (the JSON carries the same).
   assert.match(r.out, /\nwhy this number: [a-z-]+(: |$)/m);
   assert.match(r.out, /telemetry's own cost: [\d.]+ statements\/s on the target/);
-  const summary = RunSummary.parse(JSON.parse(readFileSync(file, "utf8")));
+  // The labels head the summary and ride beside it in the JSON (RunSummary's parse drops them).
+  assert.match(r.out, /^=== CLI smoke, 2 writers: pubsub on .* ===\ntags: pg18, smoke, wal:on\nnotes: from cli.test.ts$/m);
+  const written = JSON.parse(readFileSync(file, "utf8"));
+  assert.deepEqual(written.labels, { name: "CLI smoke, 2 writers", notes: "from cli.test.ts", tags: ["pg18", "smoke", "wal:on"] });
+  const summary = RunSummary.parse(written);
   assert.ok(summary.telemetry?.verdict.category, "--json carries the verdict");
   assert.equal(summary.workload, "pubsub");
   assert.equal(summary.verification.ok, true);
@@ -153,6 +158,7 @@ test("a short run prints live lines and a summary, writes --json and stores the 
   const run = await db.run.findUniqueOrThrow({ where: { id }, include: { samples: true } });
   assert.equal(run.status, "completed");
   assert.equal(run.source, "cli");
+  assert.deepEqual([run.name, run.notes, run.tags], ["CLI smoke, 2 writers", "from cli.test.ts", ["pg18", "smoke", "wal:on"]]);
   assert.equal(run.phase, "done");
   assert.ok(run.samples.length >= 2);
   assert.deepEqual(RunSummary.parse(run.summary), summary);

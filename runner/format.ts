@@ -1,6 +1,7 @@
 // Text output of the CLI and the bench scripts: the live line and the final summary table.
 import type { LatencyStats } from "../lib/measurement/metrics";
 import type { RunSummary } from "../lib/measurement/summary";
+import type { LabelsInput } from "../lib/runs/labels";
 import { fmtLatency, knobsParts } from "../lib/runs/format";
 import { definitionOf } from "../lib/workloads/config";
 import { msText, num } from "../lib/number-text";
@@ -61,11 +62,13 @@ function table(rows: string[][], rightAlignFrom = 1): string {
   return rows.map((r) => r.map((cell, c) => (c < rightAlignFrom ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  ")).join("\n");
 }
 
-export function summaryText(s: RunSummary, targetLabel: string): string {
+export function summaryText(s: RunSummary, targetLabel: string, labels?: LabelsInput): string {
   const out: string[] = [];
   const c = s.config;
   const def = definitionOf(c);
-  out.push(`=== ${s.workload} on ${targetLabel} ===`);
+  out.push(`=== ${labels?.name ? `${labels.name}: ` : ""}${s.workload} on ${targetLabel} ===`);
+  if (labels?.tags?.length) out.push(`tags: ${labels.tags.join(", ")}`);
+  if (labels?.notes) out.push(`notes: ${labels.notes.replace(/\n/g, "\n       ")}`);
   // The back-off it really slept is in the manifest (runs recorded before it was a setting slept the nominal one).
   // Workloads without readers (DBOS's) have no back-off to name.
   const pollers = def.backoff !== undefined;

@@ -72,9 +72,10 @@ export const RUN_ALONE = ["runner/ceiling/hog-ceiling.test.ts", "runner/telemetr
 /**
  * A workload's own semantics over real runs at length (its statements against the study's logs, its pacing, its
  * ledgers, its sweep) and the conformance suite every workload passes (workloads/exercise/: short runs in one
- * process and over 2 forked parts), for workloads that other files also run for real on every pass
- * (runner/engine.test.ts runs pub/sub, the queue and queued workflows; runner/parts/ forks parts of real runs):
- * SQL and JavaScript that run the same on every Node version.
+ * process and over 2 forked parts): SQL and JavaScript that run the same on every Node version, through the engine
+ * that other files run for real on every pass (runner/engine.test.ts runs pub/sub, the queue and queued workflows;
+ * runner/cli.test.ts the CLI's; runner/parts/ forks parts of real runs). The queue libraries' own file stays on the
+ * floor pass: graphile-worker and pg-boss declare Node floors of their own.
  */
 export const WORKLOAD_RUNS = [
   "workloads/exercise/exercise-1.test.ts",
@@ -94,6 +95,11 @@ export const WORKLOAD_RUNS = [
   "workloads/pubsub/ledger.test.ts",
   "workloads/runtime.test.ts",
   "workloads/fixture-workload.test.ts",
+  "workloads/inserts/runner.test.ts",
+  "workloads/jobqueue/runner.test.ts",
+  "workloads/mixed/mixed.test.ts",
+  "workloads/search/search.test.ts",
+  "workloads/workflows/runner.test.ts",
 ];
 
 /**
@@ -114,6 +120,7 @@ export const STORE_RUNS = [
   "lib/bundle/bundle.test.ts",
   "lib/report/routes.test.ts",
   "lib/compare/published.test.ts",
+  "lib/runs/labels.test.ts",
   "lib/runs/old-shape-run.test.ts",
   "lib/runs/recorder.test.ts",
   "lib/runs/runs-list.test.ts",
@@ -168,9 +175,11 @@ export const LOGIC_ONLY = [
   "lib/compare/compare.test.ts",
   "lib/compare/over-time.test.ts",
   "lib/csv.test.ts",
+  "lib/gate/gate.test.ts",
   "lib/import-cycles.test.ts",
   "lib/imports/parse.test.ts",
   "lib/ladder/ladder.test.ts",
+  "lib/measurement/hdr-export.test.ts",
   "lib/measurement/histogram.test.ts",
   "lib/measurement/parts.test.ts",
   "lib/measurement/runner-load.test.ts",

@@ -179,6 +179,13 @@ const BAD_BODIES: [string, string][] = [
   ["label NUL", '{"text":"x","label":"a\\u0000b"}'],
   ["text number", '{"text":5}'],
   ["command object", '{"text":"x","command":{}}'],
+  ["run name NUL", '{"config":{"kind":"queue"},"name":"a\\u0000b"}'],
+  ["run name too long", `{"config":{"kind":"queue"},"name":"${"n".repeat(121)}"}`],
+  ["run name number", '{"config":{"kind":"queue"},"name":5}'],
+  ["run tag with a space", '{"config":{"kind":"queue"},"tags":["a b"]}'],
+  ["run tags object", '{"config":{"kind":"queue"},"tags":{"a":1}}'],
+  ["run tags too many", JSON.stringify({ config: { kind: "queue" }, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) })],
+  ["run notes array", '{"config":{"kind":"queue"},"notes":["x"]}'],
 ];
 
 test("malformed bodies to every POST route answer 4xx naming the field, never 5xx", async () => {
@@ -195,6 +202,27 @@ test("malformed bodies to every POST route answer 4xx naming the field, never 5x
         await check(`${name} with ${label} (${type})`, res);
         assert.ok(res.status >= 400, `${name} accepted ${label}`);
       }
+    }
+  // PATCH /api/runs/:id takes labels only: every body above is refused naming a field, on a run that exists or not.
+  const run = await runs.POST(new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":{"kind":"queue"}}' }));
+  const existing = ((await run.json()) as { id?: string }).id;
+  // The bodies of bad labels above, without their config: refused for the label itself.
+  const labelsOnly: [string, string][] = BAD_BODIES.filter(([l]) => l.startsWith("run ")).map(([l, b]) => {
+    const { config: _, ...rest } = JSON.parse(b) as Record<string, unknown>;
+    return [`${l} alone`, JSON.stringify(rest)];
+  });
+  // Every PATCH route (the sets' labels too: A/B, ladder, ceiling search), found in app/api like the :id routes.
+  const patches = (await idRoutes()).filter((r) => r.method === "PATCH");
+  assert.ok(patches.length >= 4, `found only ${patches.map((r) => r.name).join(", ")}`);
+  const calls = [
+    ...patches.map((r) => ({ name: r.name, call: r.call, id: unknownId(r.pattern) })),
+    ...(existing ? [{ name: "PATCH /api/runs/:id (a run that exists)", call: runOne.PATCH, id: existing }] : []),
+  ];
+  for (const { name, call, id } of calls)
+    for (const [label, body] of [...BAD_BODIES, ...labelsOnly]) {
+      const res = await call(new Request(`${BASE}/x`, { method: "PATCH", headers: { "content-type": "application/json" }, body }), ctx(id));
+      await check(`${name} with ${label}`, res);
+      assert.ok(res.status >= 400, `${name} accepted ${label}`);
     }
   // The two answers issue #11 found wrong: config [] names config, NUL targetId names targetId.
   const arr = await runs.POST(new Request(BASE, { method: "POST", headers: { "content-type": "application/json" }, body: '{"config":[]}' }));
@@ -216,8 +244,21 @@ test("malformed query strings answer 4xx naming the parameter, never 5xx", async
     "status=done,,x",
     `status=${"running,".repeat(2000)}`,
     `workload=${"q".repeat(10_000)}`,
-  ])
+    "tag=a%00",
+    `tag=${"t".repeat(41)}`,
+    "q=%00",
+    `q=${"x".repeat(300)}`,
+    "target=t%00",
+    "from=2026-13-01",
+    "from=yesterday",
+    "to=2026-02-30",
+    "from=2026-05-02&to=2026-05-01",
+  ]) {
     queries.push([`GET /api/runs?${q.slice(0, 40)}`, () => runs.GET(get(`/api/runs?${q}`))]);
+    // DELETE takes the same filter: a bad one deletes nothing and names the parameter.
+    if (q !== "workload[]=x")
+      queries.push([`DELETE /api/runs?${q.slice(0, 40)}`, () => runs.DELETE(new Request(`${BASE}/api/runs?${q}`, { method: "DELETE" }))]);
+  }
   for (const q of [
     "ids=%00",
     "ids=r_%00",
@@ -256,7 +297,7 @@ test("malformed query strings answer 4xx naming the parameter, never 5xx", async
   for (const [input, call] of queries) {
     const res = await call();
     // A malformed parameter is refused before anything is looked up: never the 404 of the unknown run.
-    if (/histograms=|full=true|download=%00/.test(input)) assert.equal(res.status, 400, input);
+    if (/histograms=|full=true|download=%00|runs\?(tag|q|target|from|to)=/.test(input)) assert.equal(res.status, 400, input);
     await check(input, res);
   }
 });

@@ -3,10 +3,10 @@ import Link from "next/link";
 import { LEGACY_SORT_KEYS, SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
 import { ImportBundle } from "@/components/runs/ImportBundle";
 import { RunsTable } from "@/components/runs/RunsTable";
-import { RUN_STATUSES } from "@/lib/measurement/metrics";
-import { listRunRows } from "@/lib/runs/store";
+import { parseListQuery, type RunListFilter } from "@/lib/runs/list-filter";
+import { listRunRows, runsListFacets } from "@/lib/runs/store";
 import { toRunView } from "@/lib/runs/view";
-import { workloadDefinition, type WorkloadKind } from "@/lib/workloads/config";
+import type { WorkloadKind } from "@/lib/workloads/config";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs · pg-broker-bench" };
@@ -14,21 +14,33 @@ export const metadata: Metadata = { title: "Runs · pg-broker-bench" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
-/** /runs[?workload=][&status=][&sort=&dir=]: every run kept in the control store. */
+/** The filter of the address, or none and the problem when a part of it is not one (an old link, a hand-typed day). */
+function filterOf(q: Record<string, string | string[] | undefined>): { filter: RunListFilter; problem: string | null } {
+  const params = new URLSearchParams(Object.entries(q).map(([k, v]) => [k, one(v)]));
+  const parsed = parseListQuery(params);
+  return parsed.ok ? { filter: parsed.filter, problem: null } : { filter: {}, problem: `${Object.values(parsed.fields)[0]}. Showing every run.` };
+}
+
+/** /runs[?workload=][&status=][&target=][&tag=][&q=][&from=&to=][&sort=&dir=]: the runs kept in the control store. */
 export default async function RunsRoute({ searchParams }: Props) {
   const q = await searchParams;
-  const workload = one(q.workload);
-  const status = one(q.status);
+  const { filter, problem } = filterOf(q);
   const sort = LEGACY_SORT_KEYS[one(q.sort)] ?? one(q.sort);
   const initial: RunsQuery = {
-    workload: workloadDefinition(workload) ? (workload as WorkloadKind) : "",
-    status: (RUN_STATUSES as readonly string[]).includes(status) ? status : "",
+    workload: (filter.workload ?? "") as "" | WorkloadKind,
+    status: filter.statuses?.join(",") ?? "",
+    target: filter.target ?? "",
+    tag: filter.tag ?? "",
+    q: filter.text ?? "",
+    from: filter.from ?? "",
+    to: filter.to ?? "",
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : "date",
     dir: one(q.dir) === "asc" ? "asc" : "desc",
   };
-  // Results imported from the reference tool belong to the comparison pages, not to this list; runs imported from
-  // another instance's bundle are runs, listed here marked imported.
-  const runs = (await listRunRows()).map((r) => toRunView(r));
+  // The filters are applied in SQL, so the rows shown are the rows "Delete these N runs" deletes. Results
+  // imported from the reference tool belong to the comparison pages, not to this list; runs imported from another
+  // instance's bundle are runs, listed here marked imported.
+  const [rows, facets] = await Promise.all([listRunRows(filter), runsListFacets()]);
   return (
     <div className="stack">
       <div className="spread">
@@ -37,7 +49,12 @@ export default async function RunsRoute({ searchParams }: Props) {
           New run
         </Link>
       </div>
-      <RunsTable runs={runs} initial={initial} />
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <RunsTable runs={rows.map((r) => toRunView(r))} initial={initial} facets={facets} />
       <ImportBundle />
     </div>
   );

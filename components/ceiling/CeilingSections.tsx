@@ -1,6 +1,7 @@
 "use client";
 // The sections of a ceiling search's page (./CeilingPage.tsx): its header with the step in progress, its outcome,
 // the steps' table with each verdict, the published figures beside it, and the other searches to draw.
+import { SetLabels } from "@/components/run/SetLabels";
 import Link from "next/link";
 import { useState } from "react";
 import { refusalText } from "@/lib/api/payloads";
@@ -54,6 +55,7 @@ export function SearchHeader({
           <h1 style={{ marginBottom: 4 }}>
             {view.workload} ceiling search <span className="mono muted">{view.id}</span>
           </h1>
+          <SetLabels initial={view.labels} endpoint={`/api/ceilings/${view.id}`} what="ceiling search" />
           <div className="row small muted">
             <span className={`badge ${answer.badge}`} data-testid="ceiling-status" data-outcome={answer.kind}>
               <span className="dot" /> {answer.status}

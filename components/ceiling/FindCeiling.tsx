@@ -50,12 +50,15 @@ export function FindCeiling({
   configOk,
   targetId,
   warmupSeconds,
+  labels = {},
 }: {
   kind: string;
   config: unknown;
   configOk: boolean;
   targetId: string;
   warmupSeconds: number | null;
+  /** The form's name, tags and notes (components/run-form/LabelsPanel.tsx), given to the search. */
+  labels?: Record<string, string>;
 }) {
   const router = useRouter();
   const metrics = useMemo(() => goalMetrics(definitionOf({ kind }).metrics), [kind]);
@@ -93,7 +96,7 @@ export function FindCeiling({
     const r = await fetch("/api/ceilings", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ config, settings: CeilingSettings.parse(settings), targetId }),
+      body: JSON.stringify({ config, settings: CeilingSettings.parse(settings), targetId, ...labels }),
     }).catch(() => null);
     if (r?.status === 201) {
       router.push(((await r.json()) as { url: string }).url);

@@ -84,6 +84,7 @@ function viewOf(r: SearchResult<CeilingStep> | null, steps: CeilingStep[], statu
   return {
     id: "c_0123456789ab",
     workload: "queue",
+    labels: { name: null, notes: null, tags: [] },
     config,
     targetId: null,
     targetLabel: "embedded",

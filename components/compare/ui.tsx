@@ -19,6 +19,8 @@ export function ItemName({ item, index }: { item: Comparable; index: number }) {
     <span className="item-name">
       <span className="swatch" style={{ background: colorOf(index) }} aria-hidden />
       <a href={item.href}>{item.label}</a>
+      {/* A named run is called by its name; its id stays beside it, small. */}
+      {item.kind === "run" && !item.label.startsWith(item.key) && <span className="mono muted small item-id">{item.key}</span>}
     </span>
   );
 }

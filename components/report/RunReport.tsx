@@ -36,8 +36,16 @@ export function RunReport({ input }: { input: RunReportInput }) {
   return (
     <article className="stack" data-testid="run-report" data-run-id={run.id}>
       <section className="panel">
-        <h2 style={{ marginBottom: 4 }}>
-          {run.workload} run <span className="mono muted">{run.id}</span>
+        <h2 style={{ marginBottom: 4 }} data-testid="report-title">
+          {run.name ? (
+            <>
+              {run.name} <span className="small muted">{run.workload} run</span> <span className="mono muted small">{run.id}</span>
+            </>
+          ) : (
+            <>
+              {run.workload} run <span className="mono muted">{run.id}</span>
+            </>
+          )}
         </h2>
         <div className="row small muted">
           <span className={`badge ${STATUS_BADGE[run.status] ?? ""}`} data-testid="report-status">
@@ -50,7 +58,17 @@ export function RunReport({ input }: { input: RunReportInput }) {
           <span>created {utc(run.createdAt)}</span>
           {run.finishedAt && <span>finished {utc(run.finishedAt)}</span>}
           {run.source !== "app" && <span className="badge neutral">from {run.source}</span>}
+          {run.tags.map((t) => (
+            <span key={t} className="badge neutral">
+              {t}
+            </span>
+          ))}
         </div>
+        {run.notes && (
+          <p className="small" style={{ whiteSpace: "pre-wrap" }} data-testid="report-notes">
+            {run.notes}
+          </p>
+        )}
       </section>
       {(run.status === "failed" || run.status === "interrupted" || run.status === "cancelled") && (
         <div className={`alert ${run.status === "cancelled" ? "warn" : "bad"}`} data-testid="report-error">

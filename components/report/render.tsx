@@ -76,7 +76,7 @@ function documentOf(title: string, meta: ReportMeta, body: ReactNode, extraCss =
 
 /** A run's report (its page once final) as one HTML document. */
 export function renderRunReport(input: RunReportInput, meta: ReportMeta): string {
-  return documentOf(`${input.run.workload} run ${input.run.id}`, meta, <RunReport input={input} />);
+  return documentOf(input.run.name ?? `${input.run.workload} run ${input.run.id}`, meta, <RunReport input={input} />);
 }
 
 /** A comparison's report (the compare page with the baseline it was exported with) as one HTML document. */

@@ -112,6 +112,7 @@ test("a ceiling search's report: its answer, its steps as the page shows them, b
     finishedAt: null,
     error: null,
     progress: null,
+    labels: { name: null, notes: null, tags: [] },
     steps,
     result: { stop: "max-steps", ceiling: 400, bracket: { low: 400, high: 800 }, failedAbove: 3, confirmation: null },
   } as CeilingView;

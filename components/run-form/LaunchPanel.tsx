@@ -80,7 +80,14 @@ export function LaunchPanel({
           </pre>
         </details>
       )}
-      <FindCeiling kind={kind} config={form.input} configOk={parsed.ok} targetId={targetId} warmupSeconds={parsed.ok ? parsed.config.warmupSeconds : null} />
+      <FindCeiling
+        kind={kind}
+        config={form.input}
+        configOk={parsed.ok}
+        targetId={targetId}
+        warmupSeconds={parsed.ok ? parsed.config.warmupSeconds : null}
+        labels={launch.labels}
+      />
     </section>
   );
 }
@@ -146,7 +153,8 @@ function FormErrors({ form }: { form: FormState }) {
   const { submitted, clientErrors, serverErrors, parsed } = form;
   const fieldNames = new Set<string>(fieldsOf(form.kind).map((f) => f.name));
   const general = Object.entries({ ...(submitted ? clientErrors : {}), ...serverErrors }).filter(
-    ([k]) => !fieldNames.has(k) && k !== "targetId" && k !== "connections",
+    // The target's and the labels' messages are shown beside them (TargetPanel, LabelsPanel).
+    ([k]) => !fieldNames.has(k) && !["targetId", "connections", "name", "tags", "notes"].includes(k),
   );
   if (general.length > 0)
     return (

@@ -5,14 +5,16 @@
 // What is launched is what the form shows: a blank or non-numeric field is an error, never a default; the
 // total time is shown beside Launch, and a run that loads the target for more than 5 minutes is confirmed.
 // Its parts: the form's state (useFormState), the checks of the target (useTargetChecks), launching (useLaunch),
-// and the panels: WorkloadPanel, FieldSections, TargetPanel, LaunchPanel, and the runs of sets (SweepQueues, SyncCommitLadder).
+// and the panels: WorkloadPanel, FieldSections, TargetPanel, LaunchPanel, and the runs of sets (SweepQueues, RepeatRuns, SyncCommitLadder).
 import { useRef } from "react";
 import type { CliTarget } from "@/lib/targets/default-target";
 import type { PublicTarget } from "@/lib/targets/store";
 import { connectionsNeeded } from "@/lib/workloads/config";
 import { FieldSections } from "./FieldSections";
+import { LabelsPanel, useLabels } from "./LabelsPanel";
 import { LaunchPanel } from "./LaunchPanel";
 import { SweepQueues } from "./SweepQueues";
+import { RepeatRuns } from "./RepeatRuns";
 import { SyncCommitLadder } from "./SyncCommitLadder";
 import { TargetPanel, useTargetChoice } from "./TargetPanel";
 import { type RunFormInitial, useFormState } from "./useFormState";
@@ -40,7 +42,8 @@ export function RunForm({
   const { targetId } = choice;
   const { info, recheck } = useTargetInfo(targetId);
   const formRef = useRef<HTMLFormElement>(null);
-  const launch = useLaunch({ form, targetId, formRef, onTargetRefused: recheck });
+  const labels = useLabels();
+  const launch = useLaunch({ form, targetId, formRef, onTargetRefused: recheck, labels });
 
   const { parsed } = form;
   const referenceId = form.preset?.referenceId ?? (form.presetId === "custom" ? initial.published?.id : undefined);
@@ -53,8 +56,12 @@ export function RunForm({
       <div className="stack form-main">
         <WorkloadPanel form={form} initial={initial} referenceId={referenceId} fit={fit} />
         <FieldSections form={form} runnerCores={runnerCores} />
-        {form.kind === "queued-workflows" && <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />}
-        <SyncCommitLadder input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} />
+        <LabelsPanel labels={labels} form={form} />
+        {form.kind === "queued-workflows" && (
+          <SweepQueues input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
+        )}
+        <RepeatRuns input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
+        <SyncCommitLadder input={form.input} targetId={targetId} ready={parsed.ok} runSeconds={form.total} labels={labels.body} />
       </div>
 
       <aside className="stack form-side">

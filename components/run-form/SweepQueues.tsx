@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { parseQueueCounts } from "@/workloads/queued-workflows/definition";
 import { agree, countWords } from "../../lib/words";
 import { SetLaunch } from "./SetLaunch";
+import { memberName } from "@/lib/runs/labels";
 
 interface Launched {
   queues: number;
@@ -24,9 +25,11 @@ export interface SetPanelProps {
   targetId: string;
   ready: boolean;
   runSeconds: number | null;
+  /** The form's name, tags and notes (./LabelsPanel.tsx): the set's runs get them, each name with its place. */
+  labels: Record<string, string>;
 }
 
-export function SweepQueues({ input, targetId, ready, runSeconds }: SetPanelProps) {
+export function SweepQueues({ input, targetId, ready, runSeconds, labels }: SetPanelProps) {
   const router = useRouter();
   const [text, setText] = useState("1,2,4,8");
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +65,13 @@ export function SweepQueues({ input, targetId, ready, runSeconds }: SetPanelProp
       const r = await fetch("/api/runs", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ config: { ...input, queues: q }, targetId }),
+        // A sweep is its runs (no record of its own): each carries the tags and notes, and the name with its count.
+        body: JSON.stringify({
+          config: { ...input, queues: q },
+          targetId,
+          ...labels,
+          ...(labels.name ? { name: memberName(labels.name, `${q} queues`) } : {}),
+        }),
       }).catch(() => null);
       if (r?.status !== 201) {
         const body = r ? ((await r.json().catch(() => ({}))) as { error?: string }) : {};

@@ -11,7 +11,7 @@ import { SYNC_COMMIT_LEVELS, SYNC_COMMIT_WAITS, type SyncCommitLevel } from "@/l
 import { SetLaunch } from "./SetLaunch";
 import type { SetPanelProps } from "./SweepQueues";
 
-export function SyncCommitLadder({ input, targetId, ready, runSeconds }: SetPanelProps) {
+export function SyncCommitLadder({ input, targetId, ready, runSeconds, labels }: SetPanelProps) {
   const router = useRouter();
   const [levels, setLevels] = useState<SyncCommitLevel[]>([...SYNC_COMMIT_LEVELS]);
   const [repeats, setRepeats] = useState(String(DEFAULT_REPEATS));
@@ -28,7 +28,7 @@ export function SyncCommitLadder({ input, targetId, ready, runSeconds }: SetPane
     const r = await fetch("/api/runs/ladder", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ config: input, targetId, levels, repeats: /^\s*\d+\s*$/.test(repeats) ? Number(repeats) : repeats }),
+      body: JSON.stringify({ config: input, targetId, levels, repeats: /^\s*\d+\s*$/.test(repeats) ? Number(repeats) : repeats, ...labels }),
     }).catch(() => null);
     if (r?.status === 201) {
       router.push(((await r.json()) as { url: string }).url);

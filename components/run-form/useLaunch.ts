@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { DEFAULT_PAIRS } from "@/lib/compare/ab-order";
 import type { FormState } from "./useFormState";
+import type { LabelsState } from "./LabelsPanel";
 
 /** The pairs field as sent: a number when it reads as one (the server names anything out of range), else the text. */
 const pairsNumber = (v: string): number | string => (/^\s*\d+\s*$/.test(v) ? Number(v) : v);
@@ -14,8 +15,11 @@ export function useLaunch({
   targetId,
   formRef,
   onTargetRefused,
+  labels,
 }: {
   form: FormState;
+  /** The run's name and tags (./LabelsPanel.tsx): sent with the run, or with the A/B (its runs get them too). */
+  labels: LabelsState;
   targetId: string;
   formRef: RefObject<HTMLFormElement | null>;
   /** The server refused the target or its connections: its info is fetched again. */
@@ -40,7 +44,8 @@ export function useLaunch({
     e.preventDefault();
     setPair(asPair);
     form.setSubmitted(true);
-    if (!form.parsed.ok) {
+    const badLabels = Object.keys(labels.errors).length > 0;
+    if (!form.parsed.ok || badLabels) {
       focusFirstError(formRef.current);
       return;
     }
@@ -59,7 +64,9 @@ export function useLaunch({
     const r = await fetch(asPair ? "/api/runs/ab" : "/api/runs", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(asPair ? { config: form.input, targetId, pairs: pairsNumber(pairs) } : { config: form.input, targetId }),
+      body: JSON.stringify(
+        asPair ? { config: form.input, targetId, pairs: pairsNumber(pairs), ...labels.body } : { config: form.input, targetId, ...labels.body },
+      ),
     }).catch(() => null);
     if (r?.status === 201) {
       const { url } = (await r.json()) as { url: string };
@@ -78,7 +85,7 @@ export function useLaunch({
     setTimeout(() => focusFirstError(formRef.current), 0);
   };
 
-  return { launching, pair, pairs, setPairs, confirming, confirmRef, launch, send, cancelConfirm: () => setConfirmedFor(null) };
+  return { launching, pair, pairs, setPairs, confirming, confirmRef, launch, send, cancelConfirm: () => setConfirmedFor(null), labels: labels.body };
 }
 
 export type LaunchState = ReturnType<typeof useLaunch>;

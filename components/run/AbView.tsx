@@ -14,14 +14,18 @@ import { type AbStats, fmtInterval, fmtPooled } from "@/lib/compare/ab-stats";
 import { fmtDuration } from "@/lib/runs/format";
 import type { RunView } from "@/lib/runs/view";
 import { SetRunsTable } from "./SetRunsTable";
+import { SetLabels } from "./SetLabels";
+import type { Labels } from "@/lib/runs/labels";
 import { useGroupRuns } from "./useGroupRuns";
 
+/** `labels`: the recorded group's (an older link's pair has none, and nothing to save them to). */
 export function AbView({
   groupId,
   slots,
   initial,
   stats,
   exportHref,
+  labels,
 }: {
   groupId: string | null;
   slots: AbSlot[];
@@ -29,6 +33,7 @@ export function AbView({
   stats: AbStats | null;
   /** Where the page's report downloads (its exported report itself has none). */
   exportHref?: string;
+  labels?: Labels;
 }) {
   const { views, problem, done, now } = useGroupRuns(initial, !!stats);
   const first = views.find((v) => v);
@@ -40,6 +45,7 @@ export function AbView({
         Baseline and modded: {first?.workload}
         {loop ? ` (${loop})` : ""}
       </h1>
+      {groupId && labels && <SetLabels initial={labels} endpoint={`/api/runs/ab/${groupId}`} what="A/B" />}
       <section className="panel">
         <h2>
           {pairs} pair{pairs === 1 ? "" : "s"} of runs

@@ -13,14 +13,18 @@ import { AbProgressBar } from "./AbView";
 import { LadderCharts } from "./LadderCharts";
 import { SetRunsTable } from "./SetRunsTable";
 import { useGroupRuns } from "./useGroupRuns";
+import { SetLabels } from "./SetLabels";
+import type { Labels } from "@/lib/runs/labels";
 
 export function LadderView({
   groupId,
   slots,
   initial,
   stats,
+  labels,
 }: {
   groupId: string;
+  labels: Labels;
   slots: LadderSlot[];
   initial: (RunView | null)[];
   stats: LadderStats | null;
@@ -32,6 +36,7 @@ export function LadderView({
   return (
     <main className="stack">
       <h1>Synchronous commit ladder: {first?.workload}</h1>
+      <SetLabels initial={labels} endpoint={`/api/runs/ladder/${groupId}`} what="ladder" />
       <section className="panel">
         <h2>
           {levels.length} level{levels.length === 1 ? "" : "s"} × {rounds} repeat{rounds === 1 ? "" : "s"}

@@ -16,6 +16,7 @@ import { LiveProcesses } from "./ProcessesTable";
 import { LocalTime } from "./LocalTime";
 import { PhaseSteps } from "./PhaseSteps";
 import { CancelButton, CliCommand, FinishedActions } from "./RunActions";
+import { LabelsEditor } from "./LabelsEditor";
 import { RunProgress } from "./RunProgress";
 import { ManifestPanel, RunResult } from "./RunResult";
 import { PhasesPanel } from "./PhasesPanel";
@@ -80,6 +81,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
         waitingForParts={waitingForParts}
         stream={stream}
         onCancelRequested={() => setRun((r) => ({ ...r, cancelRequested: true }))}
+        onLabels={(l) => setRun((r) => ({ ...r, ...l }))}
       />
       {run.status === "failed" || run.status === "interrupted" ? (
         <div className="alert bad" role="alert" data-testid="run-error">
@@ -92,7 +94,7 @@ export function RunPage({ initialRun, initialSamples, cliTarget }: { initialRun:
       ) : null}
       {/* A run whose verification failed is "failed" but has a summary: show it, with the verification loud. */}
       {/* It leads with the one verdict (RunResult's Headline), the runner's load inside it. */}
-      {run.summary && <RunResult summary={run.summary} />}
+      {run.summary && <RunResult summary={run.summary} runId={run.id} />}
       {run.status === "completed" && !run.summary && <p className="muted">Loading the summary…</p>}
       {!final && (
         <section className="panel">
@@ -145,12 +147,14 @@ function RunHead({
   waitingForParts,
   stream,
   onCancelRequested,
+  onLabels,
 }: {
   run: RunView;
   lastPhase: string | null;
   waitingForParts: string | null;
   stream: ReturnType<typeof useRunStream>;
   onCancelRequested: () => void;
+  onLabels: (l: Pick<RunView, "name" | "notes" | "tags">) => void;
 }) {
   const final = FINAL.includes(run.status);
   const cfg = run.config;
@@ -159,8 +163,17 @@ function RunHead({
     <section className="panel run-head">
       <div className="spread">
         <div>
-          <h1 style={{ marginBottom: 4 }}>
-            {run.workload} run <span className="mono muted">{run.id}</span>
+          {/* A named run leads with its name; its workload and id stay beside it, smaller. */}
+          <h1 style={{ marginBottom: 4 }} data-testid="run-title">
+            {run.name ? (
+              <>
+                {run.name} <span className="small muted">{run.workload} run</span> <span className="mono muted small">{run.id}</span>
+              </>
+            ) : (
+              <>
+                {run.workload} run <span className="mono muted">{run.id}</span>
+              </>
+            )}
           </h1>
           <div className="row small muted">
             <span className={`badge ${STATUS_BADGE[run.status] ?? ""}`} data-testid="run-status">
@@ -175,6 +188,7 @@ function RunHead({
             </span>
             {run.source !== "app" && <span className="badge neutral">from {run.source}</span>}
           </div>
+          <LabelsEditor labels={run} endpoint={`/api/runs/${run.id}`} what="run" onSaved={onLabels} />
         </div>
         {!final && <CancelButton run={run} onRequested={onCancelRequested} />}
       </div>

@@ -3,6 +3,7 @@
 // verification (nothing lost, and whether the consumers kept up), the latency table of the measured window
 // (percentiles of merged HDR histograms, never averages) and the manifest.
 import type { LatencyStats } from "@/lib/measurement/metrics";
+import { HISTOGRAM_FORMATS, histogramsOf } from "@/lib/measurement/hdr-export";
 import {
   counterOf,
   groupsOf,
@@ -357,7 +358,38 @@ export function Headline({ summary }: { summary: RunSummary }) {
   );
 }
 
-export function RunResult({ summary }: { summary: RunSummary }) {
+/** Each latency's full histogram to download, in HdrHistogram's formats (lib/measurement/hdr-export.ts): the figures
+ *  above are read from them. */
+function HistogramDownloads({ runId, summary }: { runId: string; summary: RunSummary }) {
+  const refs = histogramsOf(summary);
+  if (!refs.length) return null;
+  return (
+    <details className="small" data-testid="histogram-downloads">
+      <summary>Full histograms (HdrHistogram formats)</summary>
+      <p className="hint">
+        The merged histogram of the measured window behind each row: <code>.hlog</code> is HdrHistogram&rsquo;s interval log (values in µs), <code>.hgrm</code>{" "}
+        its percentile distribution (values in ms).
+      </p>
+      <ul className="plain">
+        {refs.map((h) => (
+          <li key={h.name}>
+            <code>{h.name}</code>
+            {HISTOGRAM_FORMATS.map((f) => (
+              <span key={f}>
+                {" "}
+                <a href={`/api/runs/${runId}/histograms/${h.name}.${f}`} download aria-label={`${h.name} histogram, .${f}`}>
+                  .{f}
+                </a>
+              </span>
+            ))}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function RunResult({ summary, runId }: { summary: RunSummary; runId?: string }) {
   // The runner's load is in the verdict, above: not again among the notes.
   const notes = (summary.notes ?? []).filter((n) => !isRunnerLoadNote(n));
   return (
@@ -380,6 +412,7 @@ export function RunResult({ summary }: { summary: RunSummary }) {
           latency={latenciesOf(summary)}
           caption={`Latency over the measured window, ${fmtDuration(summary.window.measuredSeconds)}`}
         />
+        {runId && <HistogramDownloads runId={runId} summary={summary} />}
         <GroupTable summary={summary} />
       </section>
       <ProcessesTable summary={summary} />

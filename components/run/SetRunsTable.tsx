@@ -34,7 +34,8 @@ export function SetRunsTable({
               <td>{s.group}</td>
               <th scope="row">{s.name}</th>
               <td>
-                <Link href={`/runs/${s.runId}`}>{s.runId}</Link>
+                <Link href={`/runs/${s.runId}`}>{v?.name || s.runId}</Link>
+                {v?.name && <span className="mono muted small"> {s.runId}</span>}
               </td>
               <td data-testid={`${prefix}-status-${i}`}>
                 {v ? v.status : "deleted"}

@@ -28,6 +28,7 @@ const render = (runs: Record<string, RunSummary>) =>
   renderToStaticMarkup(
     createElement(LadderView, {
       groupId: "sc_0123456789ab",
+      labels: { name: "WAL ladder", notes: null, tags: ["pg18"] },
       slots,
       initial: slots.map((s) => view(s.runId)),
       stats: ladderStats(slots, (id) => ({ status: "completed", summary: runs[id] })),
@@ -45,6 +46,9 @@ test("with standbys: a row per level, each standby's lag, the 2016 ladder labell
   });
   const page = text(html);
   assert.match(page, /in the balanced order off → remote_apply, so no level always runs first/);
+  // Its name and tags head the page (components/run/SetLabels.tsx).
+  assert.match(html, /data-testid="set-name"[^>]*>WAL ladder</);
+  assert.match(html, /data-testid="tag"[^>]*>pg18</);
   assert.deepEqual(rowCells(html, "remote_apply"), [
     "remote_apply",
     "1",

@@ -1,15 +1,16 @@
 "use client";
-// Every run in one table: sortable by any column, filtered by workload and status (kept in the URL so a
-// view can be shared or reloaded), with checkboxes to pick runs for the comparison page.
+// Every run in one table: sortable by any column, filtered by workload, status, target, tag, date and a search of
+// names and notes (kept in the URL so a view can be shared or reloaded; GET /api/runs applies them in SQL), with
+// checkboxes to pick runs for the comparison page and "Delete these N runs" for the filter's runs.
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
-import { RUN_STATUSES } from "@/lib/measurement/metrics";
 import { fmtLatency, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
-import { workloadDefinitions } from "@/lib/workloads/config";
 import type { RunView } from "@/lib/runs/view";
-import type { RunsQuery, SortKey } from "./query";
+import { DeleteMatching } from "./DeleteMatching";
+import { filterString, queryString, type RunsQuery, type SortKey } from "./query";
+import { type RunsFacets, RunsFilters } from "./RunsFilters";
+import { useRunsRows } from "./useRunsRows";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
   { key: "status", label: "Status" },
@@ -58,36 +59,24 @@ function headlineNames(rows: RunView[]): Partial<Record<SortKey, string>> {
 
 type Column = (typeof COLUMNS)[number];
 
-/** The filters and the sort, kept in the address bar; while a run is queued or running, the page follows it. */
-function useRunsQuery(runs: RunView[], initial: RunsQuery) {
-  const router = useRouter();
+/** The filters and the sort, kept in the address bar (replaced, not pushed: the rows come from useRunsRows). */
+function useRunsQuery(initial: RunsQuery) {
   const [q, setQ] = useState(initial);
-  // Keep the filters and the sort in the address bar.
   useEffect(() => {
-    const p = new URLSearchParams();
-    if (q.workload) p.set("workload", q.workload);
-    if (q.status) p.set("status", q.status);
-    if (q.sort !== "date" || q.dir !== "desc") p.set("sort", q.sort), p.set("dir", q.dir);
-    const qs = p.toString();
+    const qs = queryString(q);
     window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
   }, [q]);
-
-  // While a run is queued or running, its row follows it (status, then the results).
-  const active = runs.some((r) => r.status === "queued" || r.status === "running");
-  useEffect(() => {
-    if (!active) return;
-    const t = setInterval(() => router.refresh(), 2000);
-    return () => clearInterval(t);
-  }, [active, router]);
   return [q, setQ] as const;
 }
 
-export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQuery }) {
-  const [q, setQ] = useRunsQuery(runs, initial);
+export function RunsTable({ runs: initialRuns, initial, facets }: { runs: RunView[]; initial: RunsQuery; facets: RunsFacets }) {
+  const [q, setQ] = useRunsQuery(initial);
+  const { shown, problem, reload } = useRunsRows(initialRuns, filterString(initial), filterString(q));
+  const runs = shown.runs;
   const [selected, setSelected] = useState<string[]>([]);
 
   const rows = useMemo(() => {
-    const list = runs.filter((r) => (!q.workload || r.workload === q.workload) && (!q.status || r.status === q.status));
+    const list = [...runs];
     const sign = q.dir === "asc" ? 1 : -1;
     return list.sort((a, b) => {
       const x = sortValue(a, q.sort);
@@ -110,9 +99,15 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
   return (
     <div className="stack">
-      <RunsToolbar q={q} setQ={setQ} columns={columns} shown={rows.length} total={runs.length} selected={selected} onClear={() => setSelected([])} />
+      <RunsToolbar q={q} setQ={setQ} columns={columns} shown={rows.length} facets={facets} selected={selected} onClear={() => setSelected([])} />
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <DeleteMatching filter={shown.filter} runs={runs} onDeleted={reload} />
 
-      {runs.length === 0 ? (
+      {facets.total === 0 ? (
         <div className="panel">
           <p style={{ marginTop: 0 }}>No runs yet.</p>
           <Link className="btn primary" href="/runs/new">
@@ -137,7 +132,15 @@ export function RunsTable({ runs, initial }: { runs: RunView[]; initial: RunsQue
             </thead>
             <tbody>
               {rows.map((r) => (
-                <RunRow key={r.id} r={r} columns={columns} named={named} selected={selected.includes(r.id)} onToggle={() => toggle(r.id)} />
+                <RunRow
+                  key={r.id}
+                  r={r}
+                  columns={columns}
+                  named={named}
+                  selected={selected.includes(r.id)}
+                  onToggle={() => toggle(r.id)}
+                  onTag={(tag) => setQ({ ...q, tag })}
+                />
               ))}
             </tbody>
           </table>
@@ -153,7 +156,7 @@ function RunsToolbar({
   setQ,
   columns,
   shown,
-  total,
+  facets,
   selected,
   onClear,
 }: {
@@ -161,35 +164,14 @@ function RunsToolbar({
   setQ: (q: RunsQuery) => void;
   columns: Column[];
   shown: number;
-  total: number;
+  facets: RunsFacets;
   selected: string[];
   onClear: () => void;
 }) {
   return (
     <div className="spread panel toolbar">
       <div className="row">
-        <label className="inline-field">
-          Workload
-          <select value={q.workload} onChange={(e) => setQ({ ...q, workload: e.target.value as RunsQuery["workload"] })} aria-label="Filter by workload">
-            <option value="">all</option>
-            {workloadDefinitions().map((d) => (
-              <option key={d.kind} value={d.kind}>
-                {d.kind}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          Status
-          <select value={q.status} onChange={(e) => setQ({ ...q, status: e.target.value })} aria-label="Filter by status">
-            <option value="">all</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RunsFilters q={q} setQ={setQ} facets={facets} />
         <label className="inline-field phone-only">
           Sort
           <select
@@ -210,7 +192,7 @@ function RunsToolbar({
           </select>
         </label>
         <span className="muted small" data-testid="runs-count">
-          {shown} of {total} runs
+          {shown} of {facets.total} runs
         </span>
       </div>
       <div className="row">
@@ -252,22 +234,36 @@ function RunRow({
   named,
   selected,
   onToggle,
+  onTag,
 }: {
   r: RunView;
   columns: Column[];
   named: Partial<Record<SortKey, string>>;
   selected: boolean;
   onToggle: () => void;
+  /** A tag clicked: the list filtered by it. */
+  onTag: (tag: string) => void;
 }) {
   return (
     <tr data-run-id={r.id} data-status={r.status} data-workload={r.workload} className={selected ? "selected" : undefined}>
       <td>
         <input type="checkbox" checked={selected} onChange={onToggle} aria-label={`Select run ${r.id}`} />
       </td>
-      <td>
-        <Link href={`/runs/${r.id}`} className="mono">
-          {r.id}
+      <td className="run-name">
+        {/* A named run shows its name, its id below it, small; its tags after. */}
+        <Link href={`/runs/${r.id}`} className={r.name ? undefined : "mono"}>
+          {r.name ?? r.id}
         </Link>
+        {r.name && <div className="mono muted small">{r.id}</div>}
+        {r.tags.length > 0 && (
+          <div className="row small" style={{ gap: 4 }}>
+            {r.tags.map((t) => (
+              <button key={t} type="button" className="badge neutral tag tag-filter" onClick={() => onTag(t)} title={`Show the runs tagged ${t}`}>
+                {t}
+              </button>
+            ))}
+          </div>
+        )}
       </td>
       <td>
         <span className={`badge ${STATUS_BADGE[r.status] ?? ""}`}>{r.status}</span>

@@ -20,6 +20,9 @@ export const RunId = IdSchema("run id", "r_0123456789ab");
 export const ImportId = IdSchema("import id", "imp_0123456789ab");
 export const TargetId = IdSchema("targetId", '"default" or t_0123456789');
 export const CeilingId = IdSchema("ceiling search id", "c_0123456789ab");
+export const AbGroupId = IdSchema("A/B group id", "ab_0123456789ab");
+export const LadderGroupId = IdSchema("ladder id", "sc_0123456789ab");
+export const RepeatGroupId = IdSchema("repeated set id", "rp_0123456789ab");
 
 // Control characters other than tab and newlines: NUL cannot be stored, the others only garble a label.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

@@ -64,14 +64,17 @@ test("HOST=0.0.0.0 does not make every name allowed; an IPv6 HOST is bracketed",
 });
 
 test("a method the app does not answer is a 405 naming the ones it does, before any other check", () => {
-  for (const method of ["TRACE", "CONNECT", "PUT", "PATCH", "PROPFIND", "get"]) {
+  for (const method of ["TRACE", "CONNECT", "PUT", "PROPFIND", "get", "patch"]) {
     const r = checkRequest(req({ method, host: "127.0.0.1:3000", origin: null }), hosts);
     assert.equal(r?.status, 405, method);
     assert.equal(r?.field, "method");
-    assert.equal(r?.error, `${method} is not answered here: the methods are GET, HEAD, OPTIONS, POST, DELETE (GET reads, POST and DELETE change data)`);
-    assert.deepEqual(refusalHeaders(r!), { "cache-control": "no-store", allow: "GET, HEAD, OPTIONS, POST, DELETE" });
+    assert.equal(
+      r?.error,
+      `${method} is not answered here: the methods are GET, HEAD, OPTIONS, POST, PATCH, DELETE (GET reads, POST, PATCH and DELETE change data)`,
+    );
+    assert.deepEqual(refusalHeaders(r!), { "cache-control": "no-store", allow: "GET, HEAD, OPTIONS, POST, PATCH, DELETE" });
   }
-  for (const method of ["GET", "HEAD", "OPTIONS"]) assert.equal(checkMethod(method), null, method);
+  for (const method of ["GET", "HEAD", "OPTIONS", "PATCH"]) assert.equal(checkMethod(method), null, method);
   assert.equal(checkRequest(req({ method: "DELETE", hasBody: false, contentType: null }), hosts), null);
   assert.equal(refusalHeaders(checkRequest(req({ origin: null }), hosts)!).allow, undefined, "only a 405 carries Allow");
 });

@@ -26,8 +26,8 @@ export interface GuardInput {
 
 export type GuardRefusal = { status: 400 | 403 | 405 | 415 | 421; error: string; field: string };
 
-/** The methods the app answers: its routes export GET, POST and DELETE; HEAD and OPTIONS come with GET. */
-export const ANSWERED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "DELETE"] as const;
+/** The methods the app answers: its routes export GET, POST, PATCH (labels) and DELETE; HEAD and OPTIONS come with GET. */
+export const ANSWERED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PATCH", "DELETE"] as const;
 const ALLOW = ANSWERED_METHODS.join(", ");
 
 /** null for a method the app answers, else the 405 naming the ones it does (methods are case-sensitive). */
@@ -37,7 +37,7 @@ export function checkMethod(method: string): GuardRefusal | null {
   return {
     status: 405,
     field: "method",
-    error: `${shown} is not answered here: the methods are ${ALLOW} (GET reads, POST and DELETE change data)`,
+    error: `${shown} is not answered here: the methods are ${ALLOW} (GET reads, POST, PATCH and DELETE change data)`,
   };
 }
 
@@ -53,6 +53,9 @@ const ID_NAMES: Record<string, string> = {
   imports: "import id",
   references: "reference id",
   ceilings: "ceiling search id",
+  ab: "A/B group id",
+  ladder: "ladder id",
+  repeat: "repeated set id",
 };
 
 /**

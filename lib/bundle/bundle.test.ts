@@ -34,6 +34,7 @@ before(async () => {
   for (const s of recorded.samples) await appendSample(run.id, s.seq, s.phase, s.metrics, new Date(s.time), dbA);
   await dbA.runPart.create({ data: { runId: run.id, part: 0, parts: 1, status: "done", host: "bench-host", pid: 4242, startSkewMs: 0.4 } });
   await finishRun(run.id, { status: "completed", summary: RunSummary.parse(recorded.run.summary) }, dbA);
+  await dbA.run.update({ where: { id: run.id }, data: { name: "graphile at 200/s", tags: ["pg18", "wal:sync"], notes: "first try" } });
   runId = run.id;
 });
 
@@ -67,6 +68,7 @@ test("a run exported from one store and imported into another: listed as importe
   const listed = (await listRunRows({}, prisma(b.url))).map((x) => toRunView(x));
   const there = listed.find((x) => x.id === runId)!;
   assert.equal(there.source, "import");
+  assert.deepEqual([there.name, there.tags, there.notes], ["graphile at 200/s", ["pg18", "wal:sync"], "first try"], "its name, tags and notes travel");
   const here = toRunView((await listRunRows({}, prisma(a.url))).find((x) => x.id === runId)!);
   assert.deepEqual(there.headline, here.headline);
   assert.ok(there.headline!.rates[0].perSec > 0);

@@ -93,6 +93,9 @@ function storeRuns(bundle: Bundle, db: PrismaClient): Promise<{ runs: ImportedRu
             startedAt: r.startedAt ? new Date(r.startedAt) : null,
             finishedAt: r.finishedAt ? new Date(r.finishedAt) : null,
             error: r.error,
+            name: r.name ?? null,
+            notes: r.notes ?? null,
+            tags: r.tags ?? [],
             ...(r.summary ? { summary: r.summary as object, headline: headlineOf(r.summary) as object } : {}),
           },
         });

@@ -7,6 +7,7 @@ import { FINAL_STATUSES, Phase } from "../measurement/metrics";
 import { Sample } from "../measurement/sample";
 import { RunSummary } from "../measurement/summary";
 import { ImportedSummary } from "../imports/summary";
+import { LabelsInput } from "../runs/labels";
 import { WorkloadConfig, workloadDefinitions } from "../workloads/config";
 
 export const BUNDLE_FORMAT = "pg-broker-bench/bundle";
@@ -53,6 +54,10 @@ export const BundleRun = z.object({
   startedAt: isoDate.nullable(),
   finishedAt: isoDate.nullable(),
   error: z.string().nullable(),
+  /** What a person called the run (lib/runs/labels.ts), checked as the app checks them; absent in older bundles. */
+  name: LabelsInput.shape.name.optional(),
+  notes: LabelsInput.shape.notes.optional(),
+  tags: LabelsInput.shape.tags.optional(),
   summary: RunSummary.nullable(),
   samples: z.array(Sample).max(1_000_000),
   parts: z.array(BundlePart),

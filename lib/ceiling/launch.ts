@@ -7,6 +7,7 @@ import { checkLaunch, insertOrConflict, type LaunchRefusal } from "../targets/la
 import { rateKnobOrProblem } from "./rate";
 import { parseCeilingSettings } from "./settings";
 import { createSearch } from "./store";
+import { LABEL_KEYS, parseLabels } from "../runs/labels";
 
 export type CeilingLaunchResult = { ok: true; id: string } | LaunchRefusal;
 
@@ -25,14 +26,19 @@ export async function launchCeiling(
         settings: `settings ${settingsInput === undefined ? "is required" : "must be an object"}: an object such as {"slo":"p99<50ms","stepSeconds":30}`,
       },
     };
-  const checked = await checkLaunch(input, ["config", "settings", "targetId"], db, memoryBudgetMb);
+  const labels = parseLabels(input);
+  if (!labels.ok) return { ok: false, error: `invalid ${Object.keys(labels.fields).join(" and ")}`, fields: labels.fields };
+  const checked = await checkLaunch(input, ["config", "settings", "targetId", ...LABEL_KEYS], db, memoryBudgetMb);
   if (!checked.ok) return checked;
   const knob = rateKnobOrProblem(checked.config.kind);
   if (!knob.ok) return { ok: false, error: "no rate to raise", fields: { kind: knob.message } };
   const settings = parseCeilingSettings(settingsInput, checked.config.kind);
   if (!settings.ok) return { ok: false, error: "invalid settings", fields: settings.errors };
   const s = await insertOrConflict(checked.target, () =>
-    createSearch({ config: checked.config, settings: settings.settings, targetId: checked.target.storedId, targetLabel: checked.target.name }, db),
+    createSearch(
+      { config: checked.config, settings: settings.settings, targetId: checked.target.storedId, targetLabel: checked.target.name, labels: labels.labels },
+      db,
+    ),
   );
   if (!s.ok) return s;
   return { ok: true, id: s.row.id };

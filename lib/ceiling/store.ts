@@ -11,6 +11,7 @@ import { phaseWords } from "../runs/store";
 import type { WorkloadConfig } from "../workloads/config";
 import type { CeilingSettings } from "./settings";
 import type { SearchOutcome, StepProgress } from "./step";
+import { labelColumns, type Labels, type LabelsInput } from "../runs/labels";
 
 export type { SearchOutcome, StepProgress };
 
@@ -18,12 +19,21 @@ export type { SearchOutcome, StepProgress };
 export const newCeilingId = () => `c_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
 export async function createSearch(
-  input: { config: WorkloadConfig; settings: CeilingSettings; targetId?: string | null; targetLabel: string; source?: "app" | "cli"; status?: RunStatus },
+  input: {
+    config: WorkloadConfig;
+    settings: CeilingSettings;
+    targetId?: string | null;
+    targetLabel: string;
+    source?: "app" | "cli";
+    status?: RunStatus;
+    labels?: LabelsInput;
+  },
   db: PrismaClient = prisma(),
 ) {
   return db.ceilingSearch.create({
     data: {
       id: newCeilingId(),
+      ...labelColumns(input.labels),
       workload: input.config.kind,
       config: input.config as object,
       settings: input.settings as object,
@@ -40,6 +50,12 @@ export async function getSearch(id: string, db: PrismaClient = prisma()) {
     where: { id },
     include: { steps: { orderBy: { index: "asc" }, select: { index: true, rate: true, sustained: true, step: true } } },
   });
+}
+
+/** Sets the search's labels given; the labels as stored, or null when there is no such search. */
+export async function setSearchLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.ceilingSearch.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /** The searches, newest first, without their steps' summaries. */

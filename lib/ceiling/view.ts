@@ -5,6 +5,7 @@ import { knobsParts } from "../runs/format";
 import type { WorkloadConfig } from "../workloads/config";
 import type { CeilingStep, SearchOutcome, StepProgress } from "./step";
 import type { CeilingSettings } from "./settings";
+import type { Labels } from "../runs/labels";
 
 export interface CeilingView {
   id: string;
@@ -22,6 +23,8 @@ export interface CeilingView {
   progress: StepProgress | null;
   result: SearchOutcome | null;
   steps: CeilingStep[];
+  /** What a person calls the search (lib/runs/labels.ts). */
+  labels: Labels;
 }
 
 interface Row {
@@ -40,6 +43,9 @@ interface Row {
   progress: unknown;
   result: unknown;
   steps: { step: unknown }[];
+  name?: string | null;
+  notes?: string | null;
+  tags?: string[];
 }
 
 export function toCeilingView(r: Row): CeilingView {
@@ -59,6 +65,8 @@ export function toCeilingView(r: Row): CeilingView {
     progress: (r.progress as StepProgress | null) ?? null,
     result: (r.result as SearchOutcome | null) ?? null,
     steps: r.steps.map((s) => s.step as CeilingStep),
+    // Rows built by hand in older tests lack them.
+    labels: { name: r.name ?? null, notes: r.notes ?? null, tags: r.tags ?? [] },
   };
 }
 

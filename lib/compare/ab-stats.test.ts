@@ -11,7 +11,7 @@ import type { RunSummary } from "../measurement/summary";
 import { testDatabase } from "../testing";
 import { WorkloadConfig } from "../workloads/config";
 import { abOrder, orderText, Pairs } from "./ab-order";
-import { type AbPairRuns, abStats, abStatsText, fmtInterval, resolveNeeds, tInterval } from "./ab-stats";
+import { type AbPairRuns, abStats, abStatsText, fmtInterval, medianInterval, resolveNeeds, tInterval } from "./ab-stats";
 
 let target: { url: string; drop: () => Promise<void> };
 before(async () => {
@@ -63,6 +63,21 @@ const fakeRun = (id: string, p50: number, count: number): { id: string; summary:
     },
     histograms: {},
   } as unknown as RunSummary,
+});
+
+test("the median's interval is two order statistics with the binomial's confidence (known numbers)", () => {
+  const upTo = (n: number) => Array.from({ length: n }, (_, i) => n - i); // given in reverse: the order is its own
+  // 20 values: x(6)…x(15), 95.9 %; 10: x(2)…x(9), 97.9 % (x(3)…x(8) would be 89.1 %); 6: the extremes, 96.9 %.
+  const twenty = medianInterval(upTo(20))!;
+  assert.deepEqual([twenty.median, twenty.low, twenty.high], [10.5, 6, 15]);
+  assert.ok(Math.abs(twenty.confidence - (1 - (2 * (1 + 20 + 190 + 1140 + 4845 + 15504)) / 2 ** 20)) < 1e-12);
+  const ten = medianInterval(upTo(10))!;
+  assert.deepEqual([ten.median, ten.low, ten.high], [5.5, 2, 9]);
+  assert.ok(Math.abs(ten.confidence - (1 - (2 * 11) / 1024)) < 1e-12);
+  assert.ok(Math.abs(medianInterval(upTo(6))!.confidence - (1 - 2 / 64)) < 1e-12);
+  // Fewer than 6 cannot reach 95 %: the extremes, with what they have.
+  assert.deepEqual(medianInterval([3, 1, 2]), { n: 3, median: 2, low: 1, high: 3, confidence: 0.75 });
+  assert.equal(medianInterval([5])?.n, undefined);
 });
 
 test("a difference whose interval includes zero is within noise; one that excludes it is not", () => {

@@ -61,6 +61,44 @@ export function tInterval(xs: number[]): Interval | null {
   return { n, mean, sd, low: mean - half, high: mean + half };
 }
 
+/** A distribution-free interval of a median: two of the sorted values, with the confidence they bracket it. */
+export interface MedianInterval {
+  n: number;
+  median: number;
+  low: number;
+  high: number;
+  /** The probability that [low, high] holds the true median, from the binomial: 0.95 or just above, or for fewer than
+   *  6 values the most there is ([min, max]: 0.9375 for 5, 0.875 for 4, 0.75 for 3, 0.5 for 2). */
+  confidence: number;
+}
+
+/** P(X ≤ k) for X ~ Binomial(n, ½). */
+function binomialHalfCdf(n: number, k: number): number {
+  let term = 0.5 ** n; // C(n, 0) / 2^n
+  let sum = 0;
+  for (let i = 0; i <= k; i++) {
+    sum += term;
+    term = (term * (n - i)) / (i + 1);
+  }
+  return sum;
+}
+
+/**
+ * The interval of the median of `xs` from its order statistics (no assumption on the spread's shape, which a run's
+ * figures across repeats rarely follow: a stall in one run is no normal tail): [x(k), x(n−k+1)] for the largest k
+ * whose confidence, 1 − 2·P(Bin(n, ½) ≤ k − 1), is at least 95 %; with fewer than 6 values, [min, max] and the
+ * confidence it has. Null below two values.
+ */
+export function medianInterval(xs: number[]): MedianInterval | null {
+  const n = xs.length;
+  if (n < 2) return null;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const median = n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  let k = 1;
+  while (k + 1 <= n / 2 && 1 - 2 * binomialHalfCdf(n, k) >= 0.95) k++;
+  return { n, median, low: sorted[k - 1], high: sorted[n - k], confidence: 1 - 2 * binomialHalfCdf(n, k - 1) };
+}
+
 /** One completed pair: its number and each variant's run. */
 export interface AbPairRuns {
   pair: number;

@@ -6,6 +6,7 @@ import { requestCancel } from "../runs/store";
 import { launchRun, type LaunchRefusal } from "../targets/launch";
 import { variantInputs } from "./ab";
 import { abOrder, AbSlot } from "./ab-order";
+import { labelColumns, type Labels, type LabelsInput, memberName, parseLabels } from "../runs/labels";
 
 export const newAbGroupId = () => `ab_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
@@ -17,6 +18,8 @@ export interface AbGroupView {
   slots: AbSlot[];
   targetLabel: string;
   createdAt: Date;
+  /** What a person calls the A/B (lib/runs/labels.ts). */
+  labels: Labels;
 }
 
 /**
@@ -32,7 +35,7 @@ export async function keepQueueOrder(runIds: readonly string[], db: PrismaClient
 
 /** Records a group whose runs are already queued; their queue order is made strictly the slots' order. */
 export async function createAbGroup(
-  g: { config: Record<string, unknown> & { kind: string }; pairs: number; slots: AbSlot[]; targetLabel: string },
+  g: { config: Record<string, unknown> & { kind: string }; pairs: number; slots: AbSlot[]; targetLabel: string; labels?: Labels },
   db: PrismaClient = prisma(),
 ): Promise<string> {
   await keepQueueOrder(
@@ -41,7 +44,7 @@ export async function createAbGroup(
   );
   const id = newAbGroupId();
   await db.abGroup.create({
-    data: { id, workload: g.config.kind, config: g.config as object, pairs: g.pairs, runs: g.slots as object[], targetLabel: g.targetLabel },
+    data: { id, workload: g.config.kind, config: g.config as object, pairs: g.pairs, runs: g.slots as object[], targetLabel: g.targetLabel, ...g.labels },
   });
   return id;
 }
@@ -57,7 +60,14 @@ export async function getAbGroup(id: string, db: PrismaClient = prisma()): Promi
     slots: AbSlot.array().parse(row.runs),
     targetLabel: row.targetLabel,
     createdAt: row.createdAt,
+    labels: { name: row.name, notes: row.notes, tags: row.tags },
   };
+}
+
+/** Sets the A/B's labels given; the labels as stored, or null when there is no such A/B. */
+export async function setAbGroupLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.abGroup.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /** What launchSeries queued: each run's id in order, the first run's parsed config and the target's label. */
@@ -76,12 +86,14 @@ export async function launchSeries(
   input: { targetId?: unknown },
   configs: readonly Record<string, unknown>[],
   db: PrismaClient = prisma(),
+  /** Each run's name (lib/runs/labels.ts memberName), in place of the set's; the set's tags and notes go to every run. */
+  names: readonly (string | null)[] = [],
 ): Promise<QueuedSeries | LaunchRefusal> {
   const runIds: string[] = [];
   let config: QueuedSeries["config"] | null = null;
   let targetLabel = "";
-  for (const c of configs) {
-    const r = await launchRun({ ...input, config: c }, db);
+  for (const [i, c] of configs.entries()) {
+    const r = await launchRun({ ...input, config: c, ...(names[i] ? { name: names[i] } : {}) }, db);
     if (!r.ok) {
       for (const id of runIds) await requestCancel(id, db).catch(() => undefined);
       return r;
@@ -97,20 +109,27 @@ export async function launchSeries(
  * Queues `pairs` pairs of the config's variants in ABBA order on one target (launchSeries), and records the group.
  */
 export async function launchAb(
-  input: { config: Record<string, unknown>; targetId?: unknown },
+  input: { config: Record<string, unknown>; targetId?: unknown; name?: unknown; notes?: unknown; tags?: unknown },
   pairs: number,
   db: PrismaClient = prisma(),
 ): Promise<{ ok: true; groupId: string; slots: AbSlot[] } | LaunchRefusal> {
+  const labels = parseLabels(input);
+  if (!labels.ok) return { ok: false, error: `invalid ${Object.keys(labels.fields).join(" and ")}`, fields: labels.fields };
   const inputs = variantInputs(input.config);
   const order = abOrder(pairs);
+  const names = order.map((o) => memberName(labels.labels.name, `${o.variant}, pair ${o.pair}`));
   const r = await launchSeries(
     input,
     order.map((o) => inputs[o.variant]),
     db,
+    names,
   );
   if (!r.ok) return r;
   const slots: AbSlot[] = order.map((o, i) => ({ ...o, runId: r.runIds[i] }));
   const { variant: _, ...shared } = r.config;
-  const groupId = await createAbGroup({ config: { ...shared, kind: r.config.kind }, pairs, slots, targetLabel: r.targetLabel }, db);
+  const groupId = await createAbGroup(
+    { config: { ...shared, kind: r.config.kind }, pairs, slots, targetLabel: r.targetLabel, labels: labelColumns(labels.labels) },
+    db,
+  );
   return { ok: true, groupId, slots };
 }

@@ -86,6 +86,8 @@ export interface RunRecord {
   createdAt: Date | string;
   targetLabel: string;
   summary: unknown;
+  /** Its name (lib/runs/labels.ts): the comparison calls it by it; runs without one by their id. */
+  name?: string | null;
 }
 
 // Runs recorded before the manifest kept the server's address: the target's label says whether it was local
@@ -156,7 +158,7 @@ export function fromRun(run: RunRecord, samples: SampleRecord[] = []): Comparabl
     key: run.id,
     kind: "run",
     badge: "measured",
-    label: `${run.id} · ${workloadShort(s.config)}`,
+    label: `${run.name || run.id} · ${workloadShort(s.config)}`,
     href: `/runs/${run.id}`,
     workload: s.workload,
     when,

@@ -95,7 +95,7 @@ export async function listChoices(db: PrismaClient = prisma(), limit = 200): Pro
     db.run.findMany({
       orderBy: { createdAt: "desc" },
       take: limit,
-      select: { id: true, status: true, createdAt: true, config: true, targetLabel: true, workload: true },
+      select: { id: true, status: true, createdAt: true, config: true, targetLabel: true, workload: true, name: true },
     }),
     db.importedResult.findMany({ orderBy: { createdAt: "desc" }, take: limit, select: { id: true, label: true, createdAt: true, workload: true } }),
   ]);
@@ -105,8 +105,9 @@ export async function listChoices(db: PrismaClient = prisma(), limit = 200): Pro
       const cfg = WorkloadConfig.safeParse(r.config);
       return {
         key: r.id,
-        label: `${r.id} · ${cfg.success ? workloadShort(cfg.data) : r.workload}`,
-        detail: `${date(r.createdAt)} · ${r.targetLabel}${cfg.success ? ` · ${cfg.data.durationSeconds} s` : ""}`,
+        label: `${r.name || r.id} · ${cfg.success ? workloadShort(cfg.data) : r.workload}`,
+        // A named run keeps its id in the detail.
+        detail: `${r.name ? `${r.id} · ` : ""}${date(r.createdAt)} · ${r.targetLabel}${cfg.success ? ` · ${cfg.data.durationSeconds} s` : ""}`,
         kind: "run",
         workload: r.workload,
         disabled: r.status === "completed" ? null : r.status,

@@ -7,6 +7,7 @@ import { keepQueueOrder, launchSeries } from "../compare/ab-store";
 import type { LaunchRefusal } from "../targets/launch";
 import { SYNC_COMMIT_LEVELS, type SyncCommitLevel } from "../sync-commit";
 import { LadderSlot, ladderOrder } from "./order";
+import { labelColumns, type Labels, type LabelsInput, memberName, parseLabels } from "../runs/labels";
 
 export const newLadderGroupId = () => `sc_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
@@ -22,11 +23,20 @@ export interface LadderGroupView {
   slots: LadderSlot[];
   targetLabel: string;
   createdAt: Date;
+  /** What a person calls the ladder (lib/runs/labels.ts). */
+  labels: Labels;
 }
 
 /** Records a ladder whose runs are already queued; their queue order is made strictly the slots' order. */
 export async function createLadderGroup(
-  g: { config: Record<string, unknown> & { kind: string }; levels: SyncCommitLevel[]; repeats: number; slots: LadderSlot[]; targetLabel: string },
+  g: {
+    config: Record<string, unknown> & { kind: string };
+    levels: SyncCommitLevel[];
+    repeats: number;
+    slots: LadderSlot[];
+    targetLabel: string;
+    labels?: Labels;
+  },
   db: PrismaClient = prisma(),
 ): Promise<string> {
   await keepQueueOrder(
@@ -44,6 +54,7 @@ export async function createLadderGroup(
       repeats: g.repeats,
       runs: g.slots as object[],
       targetLabel: g.targetLabel,
+      ...g.labels,
     },
   });
   return id;
@@ -61,7 +72,14 @@ export async function getLadderGroup(id: string, db: PrismaClient = prisma()): P
     slots: LadderSlot.array().parse(row.runs),
     targetLabel: row.targetLabel,
     createdAt: row.createdAt,
+    labels: { name: row.name, notes: row.notes, tags: row.tags },
   };
+}
+
+/** Sets the ladder's labels given; the labels as stored, or null when there is no such ladder. */
+export async function setLadderGroupLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.ladderGroup.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /**
@@ -69,19 +87,22 @@ export async function getLadderGroup(id: string, db: PrismaClient = prisma()): P
  * POST /api/runs checks it; a refusal withdraws the ones queued), and records the group.
  */
 export async function launchLadder(
-  input: { config: Record<string, unknown>; targetId?: unknown },
+  input: { config: Record<string, unknown>; targetId?: unknown; name?: unknown; notes?: unknown; tags?: unknown },
   levels: SyncCommitLevel[],
   repeats: number,
   db: PrismaClient = prisma(),
 ): Promise<{ ok: true; groupId: string; slots: LadderSlot[] } | LaunchRefusal> {
+  const labels = parseLabels(input);
+  if (!labels.ok) return { ok: false, error: `invalid ${Object.keys(labels.fields).join(" and ")}`, fields: labels.fields };
   const order = ladderOrder(levels, repeats);
   const r = await launchSeries(
     input,
     order.map((o) => ({ ...input.config, synchronousCommit: o.level })),
     db,
+    order.map((o) => memberName(labels.labels.name, `${o.level}, round ${o.round}`)),
   );
   if (!r.ok) return r;
   const slots: LadderSlot[] = order.map((o, i) => ({ ...o, runId: r.runIds[i] }));
-  const groupId = await createLadderGroup({ config: r.config, levels, repeats, slots, targetLabel: r.targetLabel }, db);
+  const groupId = await createLadderGroup({ config: r.config, levels, repeats, slots, targetLabel: r.targetLabel, labels: labelColumns(labels.labels) }, db);
   return { ok: true, groupId, slots };
 }

@@ -2,12 +2,15 @@
 // these, so a run's life-cycle (queued → running → completed | failed | cancelled | interrupted) lives here.
 import { randomUUID } from "node:crypto";
 import { prisma, type PrismaClient } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { RUNNER_STALE_MS } from "../env";
 import { FINAL_STATUSES, type Phase, type RunStatus } from "../measurement/metrics";
 import type { SampleMetrics } from "../measurement/sample";
 import { headlineOf, type RunListRow } from "./view";
 import type { RunSummary } from "../measurement/summary";
 import type { WorkloadConfig } from "../workloads/config";
+import { labelColumns, type Labels, type LabelsInput } from "./labels";
+import { likeAnywhere, type RunListFilter } from "./list-filter";
 
 export type RunSource = "app" | "cli" | "import";
 
@@ -15,12 +18,13 @@ export type RunSource = "app" | "cli" | "import";
 export const newRunId = () => `r_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
 export async function createRun(
-  input: { config: WorkloadConfig; targetId?: string | null; targetLabel: string; source?: RunSource; status?: RunStatus },
+  input: { config: WorkloadConfig; targetId?: string | null; targetLabel: string; source?: RunSource; status?: RunStatus; labels?: LabelsInput },
   db: PrismaClient = prisma(),
 ) {
   return db.run.create({
     data: {
       id: newRunId(),
+      ...labelColumns(input.labels),
       workload: input.config.kind,
       config: input.config as object,
       targetId: input.targetId ?? null,
@@ -35,27 +39,65 @@ export async function getRun(id: string, db: PrismaClient = prisma()) {
   return db.run.findUnique({ where: { id }, include: { target: { select: { id: true, name: true } } } });
 }
 
-export interface RunListFilter {
-  workload?: string;
-  statuses?: string[];
+export type { RunListFilter } from "./list-filter";
+
+/** The list filter's condition on `run` (lib/runs/list-filter.ts): every part given must hold. Imports are never matched. */
+function filterWhere(f: RunListFilter): Prisma.Sql {
+  const statuses = f.statuses ?? [];
+  const like = f.text ? likeAnywhere(f.text) : null;
+  return Prisma.sql`(${f.workload ?? null}::text IS NULL OR workload = ${f.workload ?? null})
+      AND (cardinality(${statuses}::text[]) = 0 OR status = ANY(${statuses}::run_status[]))
+      AND (${f.target ?? null}::text IS NULL OR target_label = ${f.target ?? null})
+      AND (${f.tag ?? null}::text IS NULL OR tags @> ARRAY[${f.tag ?? null}::text])
+      AND (${like}::text IS NULL OR name ILIKE ${like} OR notes ILIKE ${like})
+      AND (${f.from ?? null}::date IS NULL OR created_at >= (${f.from ?? null}::date)::timestamp AT TIME ZONE 'UTC')
+      AND (${f.to ?? null}::date IS NULL OR created_at < (${f.to ?? null}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
 }
 
 /**
- * The runs of the list, newest first, filtered and sorted in SQL. The summary (with its base64 histograms,
+ * The runs of the list, newest first, filtered in SQL. The summary (with its base64 histograms,
  * tens of kB a run) is not read at all: its headline numbers have a column of their own (written by
  * finishRun). Runs imported from another instance's bundle (source "import", lib/bundle/) are listed beside the
  * local ones, marked; the reference tool's imported results are another table (imported_result), not listed here.
  */
 export async function listRunRows(filter: RunListFilter = {}, db: PrismaClient = prisma()): Promise<RunListRow[]> {
-  const statuses = filter.statuses ?? [];
   return db.$queryRaw<RunListRow[]>`
     SELECT id, workload, config, target_id AS "targetId", target_label AS "targetLabel", status, phase, source,
            cancel_requested AS "cancelRequested", created_at AS "createdAt", started_at AS "startedAt",
-           finished_at AS "finishedAt", error, headline
+           finished_at AS "finishedAt", error, headline, name, notes, tags
     FROM run
-    WHERE (${filter.workload ?? null}::text IS NULL OR workload = ${filter.workload ?? null})
-      AND (cardinality(${statuses}::text[]) = 0 OR status = ANY(${statuses}::run_status[]))
+    WHERE ${filterWhere(filter)}
     ORDER BY created_at DESC, id`;
+}
+
+/** How many runs the list has unfiltered, and the target names and tags they use (the filters' choices). */
+export async function runsListFacets(db: PrismaClient = prisma()): Promise<{ total: number; targets: string[]; tags: string[] }> {
+  const [r] = await db.$queryRaw<{ total: number; targets: string[] | null; tags: string[] | null }[]>`
+    SELECT count(*)::int AS total,
+           (SELECT array_agg(DISTINCT target_label ORDER BY target_label) FROM run) AS targets,
+           (SELECT array_agg(DISTINCT t ORDER BY t) FROM run, unnest(tags) t) AS tags
+    FROM run`;
+  return { total: r.total, targets: r.targets ?? [], tags: r.tags ?? [] };
+}
+
+/**
+ * Deletes every run the filter matches but those queued or running (their runner still writes to them: cancel them
+ * first), with their samples and parts (ON DELETE CASCADE). In one statement, so a run that starts meanwhile is
+ * either deleted before it was claimed or skipped. Returns how many were deleted and skipped.
+ */
+export async function deleteRunsMatching(filter: RunListFilter, db: PrismaClient = prisma()): Promise<{ deleted: number; skipped: number }> {
+  const [r] = await db.$queryRaw<{ deleted: number; skipped: number }[]>`
+    WITH matched AS (SELECT id, status FROM run WHERE ${filterWhere(filter)} FOR UPDATE),
+         gone AS (DELETE FROM run WHERE id IN (SELECT id FROM matched WHERE status NOT IN ('queued', 'running')) RETURNING id)
+    SELECT (SELECT count(*) FROM gone)::int AS deleted,
+           (SELECT count(*) FROM matched WHERE status IN ('queued', 'running'))::int AS skipped`;
+  return r;
+}
+
+/** Sets the labels given (a null or blank one removes it); the labels as stored, or null when the run does not exist. */
+export async function setRunLabels(id: string, labels: LabelsInput, db: PrismaClient = prisma()): Promise<Labels | null> {
+  const rows = await db.run.updateManyAndReturn({ where: { id }, data: labels, select: { name: true, notes: true, tags: true } });
+  return rows[0] ?? null;
 }
 
 /**

@@ -49,6 +49,10 @@ export interface RunView {
   /** Why the run failed / was cancelled, in words. */
   error: string | null;
   headline: RunHeadline | null;
+  /** What a person calls it, wrote about it and tagged it with (lib/runs/labels.ts); null and [] when not given. */
+  name: string | null;
+  notes: string | null;
+  tags: string[];
   /** Present when `withSummary` was asked for. The cumulative histograms are left out unless asked for too. */
   summary?: RunSummary | null;
 }
@@ -70,15 +74,19 @@ export interface RunListRow {
   error: string | null;
   /** The summary's headline fields (lib/runs/view.ts RunHeadline), from their own column; null without a summary. */
   headline: unknown;
+  name: string | null;
+  notes: string | null;
+  tags: string[];
 }
 
 /** A stored run: the list's row (lib/runs/store.ts), or the whole row with its summary (a run's page). */
-type RunRow = Omit<RunListRow, "headline"> & {
-  /** The whole summary (a run's page); the list passes `headline` instead. */
-  summary?: unknown;
-  headline?: unknown;
-  target?: { id: string; name: string } | null;
-};
+type RunRow = Omit<RunListRow, "headline" | "name" | "notes" | "tags"> &
+  Partial<Pick<RunListRow, "name" | "notes" | "tags">> & {
+    /** The whole summary (a run's page); the list passes `headline` instead. */
+    summary?: unknown;
+    headline?: unknown;
+    target?: { id: string; name: string } | null;
+  };
 
 // The list reads the headline column as stored (lib/runs/store.ts listRunRows); it is checked here before it is shown.
 const HeadlineSchema = z.object({
@@ -145,6 +153,10 @@ export function toRunView(row: RunRow, opts: { withSummary?: boolean; withHistog
     finishedAt: row.finishedAt?.toISOString() ?? null,
     error: row.error,
     headline: row.headline !== undefined ? parseHeadline(row.headline, row.workload) : summary ? headlineOf(summary) : null,
+    // Rows built by hand (older tests, the CLI's fake rows) may lack them.
+    name: row.name ?? null,
+    notes: row.notes ?? null,
+    tags: row.tags ?? [],
   };
   if (opts.withSummary) view.summary = summary && !opts.withHistograms ? { ...summary, histograms: {} } : summary;
   return view;

@@ -11,6 +11,7 @@ import { partsProblem } from "../workloads/parts";
 import { runnerCores } from "../status/runners";
 import { controlStoreIdentity, resolveTarget, targetInfo, type TargetInfo } from "./store";
 import { parseConfig, workloadDefinitions, type WorkloadConfig } from "../workloads/config";
+import { LABEL_KEYS, parseLabels } from "../runs/labels";
 
 /** A refusal; `status` 409 when the request was fine but the state changed under it (its target was deleted). */
 export type LaunchRefusal = { ok: false; error: string; fields: Record<string, string>; status?: 409 };
@@ -53,16 +54,21 @@ export function configShapeProblem(config: unknown): string | null {
   return `config ${config === undefined ? "is required" : "must be an object"}: an object such as {"kind":"${workloadDefinitions()[0].kind}"}`;
 }
 
-/** `input` is the POST body: { config, targetId? }. `memoryBudgetMb`: the runner's (RUNNER_MEMORY_BUDGET_MB). */
+/**
+ * `input` is the POST body: { config, targetId?, name?, notes?, tags? }. `memoryBudgetMb`: the runner's
+ * (RUNNER_MEMORY_BUDGET_MB). The labels are checked first: a bad tag costs no connection to the target.
+ */
 export async function launchRun(
   input: Record<string, unknown>,
   db: PrismaClient = prisma(),
   memoryBudgetMb: number = readEnv().RUNNER_MEMORY_BUDGET_MB,
 ): Promise<LaunchResult> {
-  const checked = await checkLaunch(input, ["config", "targetId"], db, memoryBudgetMb);
+  const labels = parseLabels(input);
+  if (!labels.ok) return { ok: false, error: `invalid ${Object.keys(labels.fields).join(" and ")}`, fields: labels.fields };
+  const checked = await checkLaunch(input, ["config", "targetId", ...LABEL_KEYS], db, memoryBudgetMb);
   if (!checked.ok) return checked;
   const run = await insertOrConflict(checked.target, () =>
-    createRun({ config: checked.config, targetId: checked.target.storedId, targetLabel: checked.target.name }, db),
+    createRun({ config: checked.config, targetId: checked.target.storedId, targetLabel: checked.target.name, labels: labels.labels }, db),
   );
   if (!run.ok) return run;
   return { ok: true, id: run.row.id, config: checked.config, targetInfo: checked.targetInfo };

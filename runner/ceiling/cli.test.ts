@@ -21,6 +21,12 @@ const problem = (line: string) => {
 };
 
 describe("bench ceiling: flags", () => {
+  test("--name, --tag and --notes are the search's, checked as the bench checks them", () => {
+    const r = parse("queue --slo p99<20ms --name WAL-search --tag pg18 --tag wal:on --notes first");
+    assert.equal(r.ok, true);
+    assert.deepEqual((r as Extract<typeof r, { ok: true }>).args.labels, { name: "WAL-search", notes: "first", tags: ["pg18", "wal:on"] });
+    assert.match(problem("queue --slo p99<20ms --tag a!"), /^--tag: tag "a!" has a character other than letters, digits/);
+  });
   test("the search's flags beside the workload's", () => {
     const r = parse(
       "queue -writers 3 -readers 5 --warmup 2s --slo p99<20ms --metric write --step 10s --confirm 90s --start-rate 50 --max-rate=5,000 --precision 5% --max-steps 9",

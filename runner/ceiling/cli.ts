@@ -27,6 +27,7 @@ import { maskUrl } from "../../lib/targets/pgurl";
 import { definitionOf, type WorkloadConfig } from "../../lib/workloads/config";
 import type { GoalMetric } from "../../lib/ceiling/facts";
 import { parseArgs } from "../cli-args";
+import { labelColumns, type LabelsInput } from "../../lib/runs/labels";
 import { embeddedNote, resolveTarget } from "../default-target";
 import { CONTROL_DB, useCluster } from "../../platform/embedded";
 import { searchRecorder } from "./execute";
@@ -58,6 +59,7 @@ const OWN = {
 const SHARED_HELP = {
   save: "store the search as it runs, so the app shows it live at /ceilings/<id> (a cancel there stops it)",
   html: "write the search's report to this file: one self-contained HTML page (its answer, curves and steps) that opens offline",
+  "name TEXT, --tag TAG, --notes TEXT": "the search's name, tags (repeat --tag) and notes, stored with it by --save",
 };
 type OwnFlag = keyof typeof OWN;
 
@@ -80,6 +82,8 @@ export interface CeilingArgs {
   html?: string;
   /** Store the search in the control store as it runs (the app shows it live; a cancel there stops it). */
   save: boolean;
+  /** --name, --tag, --notes (the bench's flags, lib/runs/labels.ts): stored with the search by --save. */
+  labels?: LabelsInput;
 }
 
 export function ceilingUsage(): string {
@@ -188,6 +192,7 @@ export function parseCeilingArgs(argv: string[]): { ok: true; args: CeilingArgs 
       ...(json ? { json } : {}),
       ...(bench.options.html ? { html: bench.options.html } : {}),
       save: bench.options.save,
+      ...(bench.options.labels ? { labels: bench.options.labels } : {}),
     },
   };
 }
@@ -343,7 +348,7 @@ async function openSave(controlUrl: string, a: CeilingArgs, targetLabel: string,
   const { db, runnerId } = runner;
   const store = await import("../../lib/ceiling/store");
   const settings = settingsOf(a);
-  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running" }, db);
+  const s = await store.createSearch({ config: a.config, settings, targetLabel, source: "cli", status: "running", labels: a.labels }, db);
   await db.ceilingSearch.update({ where: { id: s.id }, data: { runnerId, startedAt: new Date() } });
   return {
     id: s.id,
@@ -393,6 +398,7 @@ async function writeHtml(
     progress: null,
     result: outcomeOf(r.result),
     steps: r.result.steps,
+    labels: a.labels ? labelColumns(a.labels) : { name: null, notes: null, tags: [] },
   };
   const command = ceilingCommand(a.config, settings, a.target ? maskUrl(a.target) : undefined);
   const out = path.resolve(file);

@@ -24,7 +24,11 @@ test("a search is refused field by field: settings, metric, config, unknown keys
     [{ config, settings: { slo: "p99<50ms", startRate: 500, maxRate: 100 } }, "startRate", /Start rate must be at most the maximum rate/],
     [{ config, settings: { slo: "p99<50ms", extra: 1 } }, "extra", /unknown setting "extra": the settings are slo, metric, stepSeconds/],
     [{ config: { kind: "queue", writers: 0 }, settings: { slo: "p99<50ms" } }, "writers", /Writers/],
-    [{ config, settings: { slo: "p99<50ms" }, colour: "red" }, "colour", /unknown field "colour": the body has config, settings and targetId only/],
+    [
+      { config, settings: { slo: "p99<50ms" }, colour: "red" },
+      "colour",
+      /unknown field "colour": the body has config, settings, targetId, name, notes and tags only/,
+    ],
   ];
   for (const [body, field, message] of cases) {
     const res = await post(body);

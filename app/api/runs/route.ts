@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { firstFieldErrors, quoteInput, WorkloadFilter } from "@/lib/api/ids";
-import { listRunRows } from "@/lib/runs/store";
+import { parseListQuery } from "@/lib/runs/list-filter";
+import { deleteRunsMatching, listRunRows } from "@/lib/runs/store";
 import { toRunView } from "@/lib/runs/view";
-import { RUN_STATUSES } from "@/lib/measurement/metrics";
 import { launchRun } from "@/lib/targets/launch";
 import { workloadDefinitions } from "@/lib/workloads/config";
 import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
@@ -10,36 +8,40 @@ import { json, readJsonObject, withStoreErrors } from "@/lib/api/http";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const RunsQuery = z.object({
-  workload: WorkloadFilter,
-  status: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const list = v?.split(",").filter(Boolean) ?? [];
-      const bad = list.find((s) => !(RUN_STATUSES as readonly string[]).includes(s));
-      if (bad) ctx.addIssue({ code: "custom", message: `status ${quoteInput(bad)} is unknown; use one or more of ${RUN_STATUSES.join(", ")}` });
-      return list;
-    }),
-});
+/** The list's filter from the query (lib/runs/list-filter.ts), or the 400 naming the first bad parameter. */
+function filterOf(req: Request) {
+  const parsed = parseListQuery(new URL(req.url).searchParams);
+  if (parsed.ok) return parsed;
+  return { ok: false as const, response: json(400, { error: Object.values(parsed.fields)[0], fields: parsed.fields }) };
+}
 
-/** GET /api/runs[?workload=<kind>][&status=completed,…]: every run, newest first, with headline numbers. */
+/**
+ * GET /api/runs[?workload=<kind>][&status=completed,…][&target=<name>][&tag=<tag>][&q=<text>][&from=&to=YYYY-MM-DD]:
+ * the runs that match, newest first, with headline numbers, names, notes and tags.
+ */
 async function handleGET(req: Request) {
-  const q = new URL(req.url).searchParams;
-  const parsed = RunsQuery.safeParse({ workload: q.get("workload") || undefined, status: q.get("status") ?? undefined });
-  if (!parsed.success) {
-    const fields = firstFieldErrors(parsed.error, "query");
-    return json(400, { error: Object.values(fields)[0], fields });
-  }
-  const rows = await listRunRows({ workload: parsed.data.workload, statuses: parsed.data.status });
+  const f = filterOf(req);
+  if (!f.ok) return f.response;
+  const rows = await listRunRows(f.filter);
   return json(200, { runs: rows.map((r) => toRunView(r)) });
+}
+
+/**
+ * DELETE /api/runs?<the same filter>: deletes every run it matches, with their samples, but queued and running ones
+ * (cancel them first). 200 {deleted, skipped}. With no filter at all it deletes every finished run: the list's
+ * "Delete these N runs" asks first, saying how many.
+ */
+async function handleDELETE(req: Request) {
+  const f = filterOf(req);
+  if (!f.ok) return f.response;
+  return json(200, await deleteRunsMatching(f.filter));
 }
 
 // A body that parses, in the bad-JSON message: the first workload with knobs every workload has.
 const EXAMPLE = JSON.stringify({ config: { kind: workloadDefinitions()[0].kind, writers: 4, durationSeconds: 30 }, targetId: "default" });
 
 /**
- * POST /api/runs {config, targetId?}: validates with the same schema as the form and the CLI, checks the
+ * POST /api/runs {config, targetId?, name?, notes?, tags?}: validates with the same schema as the form and the CLI, checks the
  * target is reachable and has room for the run's connections, queues the run. 201 {id, url}, or 400
  * {error, fields: {<field>: <message>}}; 409 {error, fields: {targetId}} when its saved
  * target was deleted meanwhile.
@@ -54,3 +56,4 @@ async function handlePOST(req: Request) {
 
 export const GET = withStoreErrors(handleGET);
 export const POST = withStoreErrors(handlePOST);
+export const DELETE = withStoreErrors(handleDELETE);

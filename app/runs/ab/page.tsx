@@ -26,5 +26,14 @@ export default async function AbPage({ searchParams }: Props) {
   if ("problem" in data) return <Problem text={data.problem} />;
   // The browser gets the runs without their summaries: the figures it shows are `stats`.
   const query = data.groupId ? `group=${data.groupId}` : `baseline=${data.slots[0].runId}&modded=${data.slots[1].runId}`;
-  return <AbView groupId={data.groupId} slots={data.slots} initial={data.views} stats={data.stats} exportHref={`/api/runs/ab/report.html?${query}`} />;
+  return (
+    <AbView
+      groupId={data.groupId}
+      slots={data.slots}
+      initial={data.views}
+      stats={data.stats}
+      labels={data.labels}
+      exportHref={`/api/runs/ab/report.html?${query}`}
+    />
+  );
 }

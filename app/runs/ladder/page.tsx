@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { LadderView } from "@/components/run/LadderView";
-import { IdSchema } from "@/lib/api/ids";
+import { LadderGroupId } from "@/lib/api/ids";
 import { ladderStats } from "@/lib/ladder/stats";
 import { getLadderGroup } from "@/lib/ladder/store";
 import { getRun } from "@/lib/runs/store";
@@ -10,7 +10,6 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Synchronous commit ladder · pg-broker-bench" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-const LadderGroupId = IdSchema("ladder id", "sc_0123456789ab");
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
 function Problem({ text }: { text: string }) {
@@ -38,5 +37,5 @@ export default async function LadderPage({ searchParams }: Props) {
   const stats = done ? ladderStats(g.slots, (runId) => full.get(runId)) : null;
   // The browser gets the runs without their summaries: the figures it shows are `stats`.
   const views: (RunView | null)[] = rows.map((r) => (r ? toRunView(r) : null));
-  return <LadderView groupId={g.id} slots={g.slots} initial={views} stats={stats} />;
+  return <LadderView groupId={g.id} slots={g.slots} initial={views} stats={stats} labels={g.labels} />;
 }

@@ -1,5 +1,6 @@
 import { CeilingId } from "@/lib/api/ids";
-import { deleteSearch, getSearch } from "@/lib/ceiling/store";
+import { deleteSearch, getSearch, setSearchLabels } from "@/lib/ceiling/store";
+import { patchLabels } from "@/lib/api/labels-route";
 import { isFinalSearch, toCeilingView } from "@/lib/ceiling/view";
 import { checkId, json, notFoundJson, withStoreErrors } from "@/lib/api/http";
 
@@ -29,5 +30,11 @@ async function handleDELETE(_req: Request, { params }: Ctx) {
   return json(200, { deleted: checked.id });
 }
 
+/** PATCH /api/ceilings/:id {name?, notes?, tags?}: names, annotates and tags a search, at any time of its life. */
+async function handlePATCH(req: Request, { params }: Ctx) {
+  return patchLabels(req, params, CeilingId, "ceiling search", (id, labels) => setSearchLabels(id, labels));
+}
+
 export const GET = withStoreErrors(handleGET);
+export const PATCH = withStoreErrors(handlePATCH);
 export const DELETE = withStoreErrors(handleDELETE);

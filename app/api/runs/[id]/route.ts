@@ -1,7 +1,8 @@
-import { deleteRun } from "@/lib/runs/store";
+import { deleteRun, setRunLabels } from "@/lib/runs/store";
+import { patchLabels } from "@/lib/api/labels-route";
 import { isFinal, toRunView } from "@/lib/runs/view";
-import { quoteInput } from "@/lib/api/ids";
 import { json, loadRun, withStoreErrors } from "@/lib/api/http";
+import { quoteInput, RunId } from "@/lib/api/ids";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -30,5 +31,14 @@ async function handleDELETE(_req: Request, { params }: Ctx) {
   return json(200, { deleted: id });
 }
 
+/**
+ * PATCH /api/runs/:id {name?, notes?, tags?}: changes the labels given, at any time of the run's life (null or ""
+ * removes a name or notes, [] the tags). 200 {id, name, notes, tags}, or 400 {error, fields} naming each bad label.
+ */
+async function handlePATCH(req: Request, { params }: Ctx) {
+  return patchLabels(req, params, RunId, "run", (id, labels) => setRunLabels(id, labels));
+}
+
 export const GET = withStoreErrors(handleGET);
+export const PATCH = withStoreErrors(handlePATCH);
 export const DELETE = withStoreErrors(handleDELETE);

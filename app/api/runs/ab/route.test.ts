@@ -44,6 +44,22 @@ test("queues N pairs in balanced ABBA order with the same config, records the gr
     // The runner takes the oldest queued run first: the queue order is the ABBA order.
     if (i > 0) assert.ok(run.createdAt > runs[i - 1]!.createdAt, `run ${i} is queued after run ${i - 1}`);
   }
+  // Named and tagged: the group keeps the labels; each run the tags and notes, and the name with its place.
+  const named = await post({ config: { kind: "cache", durationSeconds: 1 }, pairs: 1, name: "Cache WAL test", tags: "pg18 ab", notes: "n" });
+  assert.equal(named.status, 201, JSON.stringify(named.body));
+  const g = await getAbGroup((named.body as { group: string }).group);
+  assert.deepEqual(g?.labels, { name: "Cache WAL test", notes: "n", tags: ["pg18", "ab"] });
+  const members = await Promise.all((g?.slots ?? []).map((s) => getRun(s.runId)));
+  assert.deepEqual(
+    members.map((m) => [m?.name, m?.tags, m?.notes]),
+    [
+      ["Cache WAL test · baseline, pair 1", ["pg18", "ab"], "n"],
+      ["Cache WAL test · modded, pair 1", ["pg18", "ab"], "n"],
+    ],
+  );
+  const badTag = await post({ config: { kind: "cache", durationSeconds: 1 }, pairs: 1, tags: ["no way"] });
+  assert.equal(badTag.status, 400);
+  assert.match(badTag.body.fields?.tags ?? "", /^tag "no way" has a character other than/);
   // Without `pairs`: 3 pairs.
   const d = await post({ config: { kind: "cache", durationSeconds: 1 }, targetId: "default" });
   assert.equal(((d.body as { runs?: Slot[] }).runs ?? []).map((s) => s.variant[0]).join(""), "bmmbbm");
