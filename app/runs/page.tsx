@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { LEGACY_SORT_KEYS, SORT_KEYS, type RunsQuery, type SortKey } from "@/components/runs/query";
-import { ImportBundle } from "@/components/runs/ImportBundle";
 import { RunsTable } from "@/components/runs/RunsTable";
 import { parseListQuery, type RunListFilter } from "@/lib/runs/list-filter";
 import { listRunRows, runsListFacets } from "@/lib/runs/store";
@@ -55,7 +54,6 @@ export default async function RunsRoute({ searchParams }: Props) {
         </p>
       )}
       <RunsTable runs={rows.map((r) => toRunView(r))} initial={initial} facets={facets} />
-      <ImportBundle />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { refusalText } from "@/lib/api/payloads";
 
-export function ImportBundle() {
+/** `onImported`: asks the list shown beside it for its rows again (components/runs/useRunsRows.ts reload). */
+export function ImportBundle({ onImported }: { onImported?: () => void }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string; url?: string } | null>(null);
@@ -19,7 +20,8 @@ export function ImportBundle() {
     if (r?.status === 201) {
       const body = (await r.json()) as { message: string; url: string };
       setResult({ ok: true, text: body.message, url: body.url });
-      router.refresh();
+      onImported?.();
+      router.refresh(); // the filters' counts and choices, rendered by the server
       return;
     }
     setResult({ ok: false, text: r ? await refusalText(r) : "the app did not answer; try again" });

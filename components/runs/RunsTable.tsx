@@ -3,6 +3,7 @@
 // names and notes (kept in the URL so a view can be shared or reloaded; GET /api/runs applies them in SQL), with
 // checkboxes to pick runs for the comparison page and "Delete these N runs" for the filter's runs.
 import Link from "next/link";
+import { ImportBundle } from "./ImportBundle";
 import { Fragment, useEffect, useMemo, useState } from "react";
 import { LocalTime } from "@/components/run/LocalTime";
 import { fmtLatency, fmtRate, knobsLabel, knobsParts, STATUS_BADGE } from "@/lib/runs/format";
@@ -146,6 +147,8 @@ export function RunsTable({ runs: initialRuns, initial, facets }: { runs: RunVie
           </table>
         </div>
       )}
+      {/* Runs from another instance's bundle join this list (lib/bundle/): it asks for its rows again. */}
+      <ImportBundle onImported={reload} />
     </div>
   );
 }

@@ -101,25 +101,29 @@ test("the list filters by workload, target, tag, status, created day and a case-
   await finishRun(a.id, { status: "completed" });
   await finishRun(b.id, { status: "failed", error: "boom" });
   await prisma().run.update({ where: { id: c.id }, data: { createdAt: new Date("2026-01-02T23:59:59Z") } });
-  await createRun({ config: queue, targetLabel: "imported", source: "import", labels: { tags: ["pg18"], name: "vacuum" } });
+  // A run imported from another instance's bundle (lib/bundle/) is listed and filtered as the others are.
+  const imp = await createRun({ config: queue, targetLabel: "imported", source: "import", labels: { tags: ["pg18"], name: "vacuum" } });
 
-  assert.deepEqual(await filtered("tag=pg18"), ids([a, c]), "imports are never listed");
+  assert.deepEqual(await filtered("tag=pg18"), ids([a, c, imp]), "an imported run is listed beside the others");
   assert.deepEqual(await filtered("tag=pg1"), [], "a tag matches whole");
-  assert.deepEqual(await filtered("q=vacuum"), ids([a, b]), "names and notes, any case");
+  assert.deepEqual(await filtered("q=vacuum"), ids([a, b, imp]), "names and notes, any case");
   assert.deepEqual(await filtered("q=50%25_"), ids([a]), "% and _ are taken as typed");
   assert.deepEqual(await filtered("q=m%25"), [], 'not as LIKE\'s wildcards ("m%" is in no name)');
-  assert.deepEqual(await filtered("workload=queue"), ids([a, c]));
+  assert.deepEqual(await filtered("workload=queue"), ids([a, c, imp]));
   assert.deepEqual(await filtered("target=laptop&status=failed"), ids([b]));
   assert.deepEqual(await filtered("from=2026-01-02&to=2026-01-02"), ids([c]), "both days whole, in UTC");
   assert.deepEqual(await filtered("to=2026-01-01"), []);
-  assert.deepEqual(await filtered("from=2026-01-03&tag=pg18"), ids([a]));
-  assert.deepEqual(await runsListFacets(), { total: 3, targets: ["laptop", "rds"], tags: ["pg17", "pg18", "wal"] });
+  assert.deepEqual(await filtered("from=2026-01-03&tag=pg18"), ids([a, imp]));
+  assert.deepEqual(await runsListFacets(), { total: 4, targets: ["imported", "laptop", "rds"], tags: ["pg17", "pg18", "wal"] });
 
   const res = await GET(new Request(`${BASE}/api/runs?tag=pg18&q=VACUUM`));
   const listed = ((await res.json()) as { runs: { id: string; name: string; tags: string[] }[] }).runs;
   assert.deepEqual(
     listed.map((r) => [r.id, r.name, r.tags]),
-    [[a.id, "Vacuum 50%_test", ["pg18", "wal"]]],
+    [
+      [imp.id, "vacuum", ["pg18"]],
+      [a.id, "Vacuum 50%_test", ["pg18", "wal"]],
+    ],
   );
   for (const [q, field] of [
     ["from=2026-02-30", "from"],
@@ -130,8 +134,8 @@ test("the list filters by workload, target, tag, status, created day and a case-
     assert.equal(bad.status, 400, q);
     assert.ok(((await bad.json()) as { fields: Record<string, string> }).fields[field], q);
   }
-  // No filter: every finished run but imports; c is still queued.
-  assert.deepEqual(await deleteRunsMatching({}), { deleted: 2, skipped: 1 });
+  // No filter: every finished run; c and the imported one (made queued here) are skipped.
+  assert.deepEqual(await deleteRunsMatching({}), { deleted: 2, skipped: 2 });
   assert.deepEqual((await prisma().run.findMany({ select: { source: true } })).map((r) => r.source).sort(), ["app", "import"]);
   await prisma().run.deleteMany();
 });
