@@ -37,12 +37,14 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
   const { config, control, stats, pacer, opts, log } = ctx;
   const run = ctx.run!;
   log(`schema ${ctx.schemaName} ready; opening ${run.roles.length} connections`);
-  ctx.clients = await openClients(ctx.targetUrl, run.roles, undefined, undefined, control.watch, LOOP_STATEMENT_TIMEOUT_MS);
+  // A run whose phases take connections from under its loops (kill-backend) has them reconnect (control.loopWatch).
+  ctx.clients = await openClients(ctx.targetUrl, run.roles, undefined, undefined, control.loopWatch, LOOP_STATEMENT_TIMEOUT_MS);
   control.check();
   const unset = sessionSettingProblem(config, ctx.clients);
   if (unset) throw new Error(unset);
   // The run's backends are the load's: the admin connection idles through it (it would bias the active share low).
-  const pids = ctx.clients.map((c) => c.pid);
+  // Read at every sample: a loop that reconnected has a new backend.
+  const pids = () => ctx.clients.map((c) => c.pid);
   if (opts.telemetry !== false) ctx.telemetry = await TelemetryRecorder.start(ctx.targetUrl, ctx.schemaName, pids, log, (tc) => control.liveness.add(tc));
   control.check();
   const nWriters = ctx.module.writerCount(config as never);
@@ -94,7 +96,7 @@ function phaseDriverOf(ctx: RunContext): PhaseDriver | null {
   const phases = phasesOf(ctx.config);
   if (!phases.length) return null;
   const { config, targetUrl, schemaName, stats, log, control } = ctx;
-  return new PhaseDriver({ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, log });
+  return new PhaseDriver({ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, backends: () => ctx.clients, log });
 }
 
 /** The window's early end: the workload's own (a drain that finished), or a long run's autovacuum runs. */
