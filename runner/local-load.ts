@@ -84,11 +84,18 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
     summarize: (verification, unreadAtEnd) =>
       ownSummary({
         ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, schedule },
-        runNotes: [...run.notes, ...(longRun ? [longRun.note(stats.measuredSeconds())] : [])],
+        runNotes: [...run.notes, ...(longRun ? [longRun.note(stats.measuredSeconds())] : []), ...reconnectionNotes(control)],
         ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd, phases: phaseReports },
         ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length, phasesInWindow(config)) } : {}),
       }),
   };
+}
+
+/** A run whose loops reconnect (a kill-backend phase): how many times one got a new connection after losing one. */
+function reconnectionNotes(control: RunContext["control"]): string[] {
+  if (!control.reconnects) return [];
+  const n = control.reconnections;
+  return [`the loops reconnected ${n === 1 ? "once" : `${n} times`} after losing a connection (the run's phases take connections from under them)`];
 }
 
 /** The run's phases' driver (runner/phases/driver.ts), when its config has phases. */

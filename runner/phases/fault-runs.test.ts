@@ -1,0 +1,137 @@
+// The phases that take a connection from under the run's loops (kill-backend), carried out for real in runs on the
+// embedded Postgres through the engine: the run does not fail on the lost connection, its loop reconnects, what was
+// in flight is counted as in doubt and settled, verification stays exact for everything else, and the phase is on
+// the run's timeline and in its summary with its recovery. A run without such a phase still fails at once when one of
+// its backends is terminated (docs/operations.md#faults).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import pg from "pg";
+import type { PhaseReport } from "../../lib/phases/report";
+import { phaseReportLines } from "../../lib/phases/words";
+import { factOf } from "../../lib/measurement/verification";
+import { parseConfig, type WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
+import { testDatabase } from "../../lib/testing";
+import { runWorkload, verificationError } from "../harness";
+
+let db: Awaited<ReturnType<typeof testDatabase>>;
+before(async () => {
+  db = await testDatabase("faults");
+});
+after(() => db.drop());
+
+const configOf = (input: WorkloadInput): WorkloadConfig => {
+  const r = parseConfig(input);
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.errors));
+  return r.config;
+};
+
+const IN_DOUBT = "operations in doubt (connection lost before the reply; settled either way)";
+
+/** The backends of the run's loops ("pgbb writer 0", "pgbb reader g0 p1", …) pg_stat_activity shows, read every
+ *  100 ms while the run lasts: a terminated one is gone and its role comes back on a new pid. */
+async function watchLoopBackends<T>(during: () => Promise<T>): Promise<{ result: T; seen: Map<string, Set<number>> }> {
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  const seen = new Map<string, Set<number>>();
+  let done = false;
+  const watching = (async () => {
+    while (!done) {
+      const { rows } = await c.query<{ app: string; pid: number }>(
+        "SELECT application_name AS app, pid FROM pg_stat_activity WHERE application_name ~ '^pgbb (writer|reader) '",
+      );
+      for (const r of rows) seen.set(r.app, (seen.get(r.app) ?? new Set()).add(r.pid));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  try {
+    return { result: await during(), seen };
+  } finally {
+    done = true;
+    await watching;
+    await c.end();
+  }
+}
+
+/** The kill's report: on time (2 s of slack on a loaded machine), naming the role and pid it terminated, with the
+ *  rate before and after it and a recovery. */
+function killReportOf(reports: PhaseReport[] | undefined, startSec: number): { r: PhaseReport; role: string; pid: number } {
+  assert.equal(reports?.length, 1, JSON.stringify(reports));
+  const r = reports![0];
+  const lines = phaseReportLines(r).join("\n");
+  assert.equal(r.problem, undefined, lines);
+  assert.equal(r.phase.kind, "kill-backend");
+  assert.equal(r.phase.lengthSec, 0);
+  assert.ok(r.startedSec !== null && r.startedSec >= startSec && r.startedSec < startSec + 2, lines);
+  const m = /^terminated (writer \d+(?: p\d+)?|reader \S+(?: p\d+)?)'s backend \(pid (\d+), [a-z ]+\)$/.exec(r.did);
+  assert.ok(m, r.did);
+  assert.ok(r.before && r.after, lines);
+  assert.ok(r.recoverySec !== null && r.recoverySec <= r.after.seconds, lines);
+  return { r, role: m[1], pid: Number(m[2]) };
+}
+
+/** The killed role had its backend replaced: the pid the phase named was seen, and a later one for the same role. */
+function reconnected(seen: Map<string, Set<number>>, role: string, pid: number) {
+  const pids = seen.get(`pgbb ${role}`);
+  assert.ok(pids?.has(pid), `${role}'s terminated pid ${pid} was never seen: ${JSON.stringify([...(pids ?? [])])}`);
+  assert.ok(pids && pids.size >= 2, `${role} never got a new backend after pid ${pid} was terminated`);
+}
+
+test("kill-backend on a queue run: the killed loop reconnects, the run completes and verifies exactly, with the in-doubt count and the phase's recovery in its summary", async () => {
+  const config = configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 2, durationSeconds: 14, phases: "kill-backend@6s" });
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 5 }));
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  const { role, pid } = killReportOf(s.phases, 6);
+  reconnected(seen, role, pid);
+  assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
+  assert.ok(
+    (s.notes ?? []).some((n) => /^the loops reconnected (once|\d+ times) after losing a connection/.test(n)),
+    JSON.stringify(s.notes),
+  );
+  // The verdict's statement names the instant the run's own phase acted at.
+  assert.match(s.telemetry!.verdict.statement, /kill-backend@6s terminated one of its backends at 6 s/);
+});
+
+test("kill-backend on a pub/sub run: the killed loop reconnects and every message is accounted for across it", async () => {
+  const config = configOf({
+    kind: "pubsub",
+    writers: 2,
+    partitions: 2,
+    consumerGroups: 2,
+    throttleWritesPerSec: 400,
+    warmupSeconds: 2,
+    durationSeconds: 14,
+    phases: "kill-backend@6s",
+  });
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 5 }));
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  const { role, pid } = killReportOf(s.phases, 6);
+  reconnected(seen, role, pid);
+  assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
+});
+
+test("a run without such a phase still fails at once when one of its backends is terminated", async () => {
+  const config = configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 1, durationSeconds: 20 });
+  const killer = new pg.Client({ connectionString: db.url });
+  await killer.connect();
+  let killed = false;
+  const killing = (async () => {
+    // Waits (generously bounded) for the run's readers, then terminates one.
+    for (let i = 0; i < 300 && !killed; i++) {
+      const { rows } = await killer.query<{ ok: boolean }>(
+        "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb reader 0'",
+      );
+      killed = rows.some((r) => r.ok);
+      if (!killed) await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  await assert.rejects(runWorkload(config, db.url, { drainSeconds: 2 }), /reader 0 lost its connection|connection to .* was lost/);
+  await killing;
+  await killer.end();
+  assert.ok(killed, "the run's reader 0 was never found to terminate");
+});
+
+test("kill-backend is refused before launch on a workload that does not reconnect, and without a length only", () => {
+  const r = parseConfig({ kind: "inserts", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
+  assert.equal(r.ok, false);
+  assert.match(JSON.stringify(!r.ok && r.errors), /kill-backend@5s: a .* run does not yet reconnect/);
+});
