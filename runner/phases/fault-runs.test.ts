@@ -91,6 +91,41 @@ test("kill-backend on a queue run: the killed loop reconnects, the run completes
   assert.match(s.telemetry!.verdict.statement, /kill-backend@6s terminated one of its backends at 6 s/);
 });
 
+test("kill-backend during a dequeue's COMMIT: the dequeue is counted in doubt, settled from the target, and verification stays exact", async () => {
+  // Every COMMIT of a dequeue waits 0.3 s in a deferred trigger on the run's archive (installed as the run creates
+  // it), so the readers spend nearly all their time in COMMIT and the kill, which prefers an active backend, lands
+  // in one: its reply never comes, so it is in doubt (here the server rolled it back: the message is read again).
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+  await admin.query(`CREATE OR REPLACE FUNCTION public.slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$`);
+  await admin.query(`CREATE OR REPLACE FUNCTION public.add_slow_commit() RETURNS event_trigger LANGUAGE plpgsql AS $$
+    DECLARE r record;
+    BEGIN
+      FOR r IN SELECT * FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE TABLE' AND object_identity LIKE '%.queue_archive' LOOP
+        EXECUTE format('CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON %s DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.slow_commit()', r.object_identity);
+      END LOOP;
+    END $$`);
+  await admin.query("CREATE EVENT TRIGGER add_slow_commit ON ddl_command_end EXECUTE FUNCTION public.add_slow_commit()");
+  try {
+    const config = configOf({ kind: "queue", writers: 1, readers: 2, throttleWritesPerSec: 5, warmupSeconds: 2, durationSeconds: 12, phases: "kill-backend@6s" });
+    const s = await runWorkload(config, db.url, { drainSeconds: 8 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { role } = killReportOf(s.phases, 6);
+    assert.match(role, /^reader /);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+    // Settled from the target: how many of the dequeues in doubt committed and how many did not, in the notes.
+    assert.ok(
+      (s.notes ?? []).some((n) => /operations? in doubt, .* settled from the target: 0 inserts \(0 stored, 0 not\); \d+ dequeues? \(\d+ committed, \d+ not\)/.test(n)),
+      JSON.stringify(s.notes),
+    );
+  } finally {
+    await admin.query("DROP EVENT TRIGGER IF EXISTS add_slow_commit");
+    await admin.end();
+  }
+});
+
 test("kill-backend on a pub/sub run: the killed loop reconnects and every message is accounted for across it", async () => {
   const config = configOf({
     kind: "pubsub",
