@@ -37,7 +37,9 @@ export function phasesInWindow(config: { phases?: string; warmupSeconds: number;
 
 /** "the run's own phase pause-workers@7s+6s paused the consumers for 6 s of the 12 s window" (and the others). */
 export function phasesWords(phases: readonly PhaseInWindow[], windowSec: number): string {
-  const each = phases.map((p) => (p.atSec !== undefined ? `${p.text} ${DID[p.kind]} at ${p.atSec} s` : `${p.text} ${DID[p.kind]} for ${Math.round(p.seconds)} s`));
+  const each = phases.map((p) =>
+    p.atSec !== undefined ? `${p.text} ${DID[p.kind]} at ${p.atSec} s` : `${p.text} ${DID[p.kind]} for ${Math.round(p.seconds)} s`,
+  );
   const which = phases.length === 1 ? "phase" : "phases";
   return `the run's own ${which} ${each.join(", ")} of the ${Math.round(windowSec)} s window`;
 }

@@ -77,7 +77,15 @@ function reconnected(seen: Map<string, Set<number>>, role: string, pid: number) 
 }
 
 test("kill-backend on a queue run: the killed loop reconnects, the run completes and verifies exactly, with the in-doubt count and the phase's recovery in its summary", async () => {
-  const config = configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 2, durationSeconds: 14, phases: "kill-backend@6s" });
+  const config = configOf({
+    kind: "queue",
+    writers: 2,
+    readers: 2,
+    throttleWritesPerSec: 300,
+    warmupSeconds: 2,
+    durationSeconds: 14,
+    phases: "kill-backend@6s",
+  });
   const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 5 }));
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   const { role, pid } = killReportOf(s.phases, 6);
@@ -108,7 +116,15 @@ test("kill-backend during a dequeue's COMMIT: the dequeue is counted in doubt, s
     END $$`);
   await admin.query("CREATE EVENT TRIGGER add_slow_commit ON ddl_command_end EXECUTE FUNCTION public.add_slow_commit()");
   try {
-    const config = configOf({ kind: "queue", writers: 1, readers: 2, throttleWritesPerSec: 5, warmupSeconds: 2, durationSeconds: 12, phases: "kill-backend@6s" });
+    const config = configOf({
+      kind: "queue",
+      writers: 1,
+      readers: 2,
+      throttleWritesPerSec: 5,
+      warmupSeconds: 2,
+      durationSeconds: 12,
+      phases: "kill-backend@6s",
+    });
     const s = await runWorkload(config, db.url, { drainSeconds: 8 });
     assert.equal(s.verification.ok, true, verificationError(s) ?? "");
     const { role } = killReportOf(s.phases, 6);
@@ -117,7 +133,9 @@ test("kill-backend during a dequeue's COMMIT: the dequeue is counted in doubt, s
     assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
     // Settled from the target: how many of the dequeues in doubt committed and how many did not, in the notes.
     assert.ok(
-      (s.notes ?? []).some((n) => /operations? in doubt, .* settled from the target: 0 inserts \(0 stored, 0 not\); \d+ dequeues? \(\d+ committed, \d+ not\)/.test(n)),
+      (s.notes ?? []).some((n) =>
+        /operations? in doubt, .* settled from the target: 0 inserts \(0 stored, 0 not\); \d+ dequeues? \(\d+ committed, \d+ not\)/.test(n),
+      ),
       JSON.stringify(s.notes),
     );
   } finally {

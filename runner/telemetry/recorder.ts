@@ -37,7 +37,14 @@ export class TelemetryRecorder {
   ): Promise<TelemetryRecorder> {
     const r = new TelemetryRecorder();
     try {
-      r.collector = await TelemetryCollector.start(url, { schema, runPids: typeof pids === "function" ? pids : () => pids, runnerPids, log, intervalMs: 0, track });
+      r.collector = await TelemetryCollector.start(url, {
+        schema,
+        runPids: typeof pids === "function" ? pids : () => pids,
+        runnerPids,
+        log,
+        intervalMs: 0,
+        track,
+      });
     } catch (err) {
       const reason = `telemetry could not connect to the target: ${explainPgError(err)}; the run went on without it`;
       log(reason);

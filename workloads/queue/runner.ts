@@ -422,7 +422,9 @@ class QueueRun implements WorkloadRun {
     let readsCommitted = 0;
     const open = this.doubtReads.filter((d) => this.doubtIds.has(d.id));
     if (open.length) {
-      const r = await admin.query<{ id: string }>(`SELECT DISTINCT id::text AS id FROM ${s}.queue_archive WHERE id = ANY($1::bigint[])`, [open.map((d) => d.id)]);
+      const r = await admin.query<{ id: string }>(`SELECT DISTINCT id::text AS id FROM ${s}.queue_archive WHERE id = ANY($1::bigint[])`, [
+        open.map((d) => d.id),
+      ]);
       const archived = new Set(r.rows.map((x) => x.id));
       for (const d of open) {
         if (!archived.has(d.id)) continue;
