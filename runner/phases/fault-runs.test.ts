@@ -162,6 +162,29 @@ test("kill-backend on a pub/sub run: the killed loop reconnects and every messag
   assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
 });
 
+test("kill-backend on a pg-boss run: an enqueuer or a connection of pg-boss's pool is terminated, and every job still runs, or its run again is the library's retry", async () => {
+  const config = configOf({
+    kind: "pg-boss",
+    batchSize: 50,
+    burstWhenBatchFull: true,
+    notify: true,
+    rate: 200,
+    enqueuers: 2,
+    warmupSeconds: 1,
+    durationSeconds: 14,
+    phases: "kill-backend@6s",
+  });
+  const s = await runWorkload(config, db.url, { drainSeconds: 15 });
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  const r = s.phases?.[0];
+  assert.ok(r, JSON.stringify(s.phases));
+  const lines = phaseReportLines(r).join("\n");
+  assert.equal(r.problem, undefined, lines);
+  assert.match(r.did, /^terminated (enqueuer \d+|a connection of the queue library's pool \(pgbb pgbb_\w+ pool\))'s backend \(pid \d+, [a-z ]+\)$/);
+  assert.ok(r.before && r.after && r.recoverySec !== null, lines);
+  assert.equal(typeof factOf(s.verification, "jobs run again by the library's retry after a lost connection (completion in doubt)"), "number");
+});
+
 test("a run without such a phase still fails at once when one of its backends is terminated", async () => {
   const config = configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 1, durationSeconds: 20 });
   const killer = new pg.Client({ connectionString: db.url });
