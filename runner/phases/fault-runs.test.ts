@@ -54,7 +54,11 @@ async function watchLoopBackends<T>(during: () => Promise<T>): Promise<{ result:
 
 /** The kill's report: on time (2 s of slack on a loaded machine), naming the role and pid it terminated, with the
  *  rate before and after it and a recovery. */
-function killReportOf(reports: PhaseReport[] | undefined, startSec: number): { r: PhaseReport; role: string; pid: number } {
+function killReportOf(
+  reports: PhaseReport[] | undefined,
+  startSec: number,
+  roles = /writer \d+(?: p\d+)?|reader \S+(?: p\d+)?/,
+): { r: PhaseReport; role: string; pid: number } {
   assert.equal(reports?.length, 1, JSON.stringify(reports));
   const r = reports![0];
   const lines = phaseReportLines(r).join("\n");
@@ -62,7 +66,7 @@ function killReportOf(reports: PhaseReport[] | undefined, startSec: number): { r
   assert.equal(r.phase.kind, "kill-backend");
   assert.equal(r.phase.lengthSec, 0);
   assert.ok(r.startedSec !== null && r.startedSec >= startSec && r.startedSec < startSec + 2, lines);
-  const m = /^terminated (writer \d+(?: p\d+)?|reader \S+(?: p\d+)?)'s backend \(pid (\d+), [a-z ]+\)$/.exec(r.did);
+  const m = new RegExp(`^terminated (${roles.source})'s backend \\(pid (\\d+), [a-z ]+\\)$`).exec(r.did);
   assert.ok(m, r.did);
   assert.ok(r.before && r.after, lines);
   assert.ok(r.recoverySec !== null && r.recoverySec <= r.after.seconds, lines);
@@ -100,22 +104,9 @@ test("kill-backend on a queue run: the killed loop reconnects, the run completes
 });
 
 test("kill-backend during a dequeue's COMMIT: the dequeue is counted in doubt, settled from the target, and verification stays exact", async () => {
-  // Every COMMIT of a dequeue waits 0.3 s in a deferred trigger on the run's archive (installed as the run creates
-  // it), so the readers spend nearly all their time in COMMIT and the kill, which prefers an active backend, lands
-  // in one: its reply never comes, so it is in doubt (here the server rolled it back: the message is read again).
-  const admin = new pg.Client({ connectionString: db.url });
-  await admin.connect();
-  await admin.query(`CREATE OR REPLACE FUNCTION public.slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$`);
-  await admin.query(`CREATE OR REPLACE FUNCTION public.add_slow_commit() RETURNS event_trigger LANGUAGE plpgsql AS $$
-    DECLARE r record;
-    BEGIN
-      FOR r IN SELECT * FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE TABLE' AND object_identity LIKE '%.queue_archive' LOOP
-        EXECUTE format('CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON %s DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.slow_commit()', r.object_identity);
-      END LOOP;
-    END $$`);
-  await admin.query("CREATE EVENT TRIGGER add_slow_commit ON ddl_command_end EXECUTE FUNCTION public.add_slow_commit()");
-  try {
+  // Every dequeue's COMMIT is held 0.3 s (withSlowCommits): the kill lands in one, whose reply never comes, so it is
+  // in doubt (here the server rolled it back: the message is read again).
+  await withSlowCommits("queue_archive", async () => {
     const config = configOf({
       kind: "queue",
       writers: 1,
@@ -138,11 +129,50 @@ test("kill-backend during a dequeue's COMMIT: the dequeue is counted in doubt, s
       ),
       JSON.stringify(s.notes),
     );
+  });
+});
+
+test("kill-backend during an insert's COMMIT on an inserts run: the insert is in doubt, settled by its id, and the rows match exactly", async () => {
+  await withSlowCommits("bench_inserts", async () => {
+    const config = configOf({ kind: "inserts", rate: 10, connections: 2, batchSize: 1, warmupSeconds: 2, durationSeconds: 12, phases: "kill-backend@6s" });
+    const s = await runWorkload(config, db.url, { drainSeconds: 8 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { r } = killReportOf(s.phases, 6, /conn \d+/);
+    assert.match(r.did, /, active\)$/);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+    assert.ok(
+      (s.notes ?? []).some((n) => /^\d+ inserts? in doubt \(a connection lost before the reply\), settled from the table: \d+ stored, \d+ not$/.test(n)),
+      JSON.stringify(s.notes),
+    );
+  });
+});
+
+/**
+ * Runs `during` with every COMMIT that inserted into a table of this name (in the run's schema, as the run creates it)
+ * held 0.3 s by a deferred trigger, installed by an event trigger on its CREATE TABLE: the run's loops then spend nearly
+ * all their time in COMMIT, and the kill, which prefers an active backend, lands in one (its reply never comes).
+ */
+async function withSlowCommits(table: string, during: () => Promise<void>) {
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+  await admin.query(`CREATE OR REPLACE FUNCTION public.slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$`);
+  await admin.query(`CREATE OR REPLACE FUNCTION public.add_slow_commit() RETURNS event_trigger LANGUAGE plpgsql AS $$
+    DECLARE r record;
+    BEGIN
+      FOR r IN SELECT * FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE TABLE' AND object_identity LIKE '%.${table}' LOOP
+        EXECUTE format('CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON %s DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.slow_commit()', r.object_identity);
+      END LOOP;
+    END $$`);
+  await admin.query("CREATE EVENT TRIGGER add_slow_commit ON ddl_command_end EXECUTE FUNCTION public.add_slow_commit()");
+  try {
+    await during();
   } finally {
     await admin.query("DROP EVENT TRIGGER IF EXISTS add_slow_commit");
     await admin.end();
   }
-});
+}
 
 test("kill-backend on a pub/sub run: the killed loop reconnects and every message is accounted for across it", async () => {
   const config = configOf({
@@ -207,7 +237,7 @@ test("a run without such a phase still fails at once when one of its backends is
 });
 
 test("kill-backend is refused before launch on a workload that does not reconnect, and without a length only", () => {
-  const r = parseConfig({ kind: "inserts", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
+  const r = parseConfig({ kind: "search", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
   assert.equal(r.ok, false);
   assert.match(JSON.stringify(!r.ok && r.errors), /kill-backend@5s: a .* run does not yet reconnect/);
 });
