@@ -69,6 +69,7 @@ function killReportOf(
   const m = new RegExp(`^terminated (${roles.source})'s backend \\(pid (\\d+), [a-z ]+\\)$`).exec(r.did);
   assert.ok(m, r.did);
   assert.ok(r.before && r.after, lines);
+  assert.match(lines, /^ {2}an instant: the figures are before and after it$/m);
   assert.ok(r.recoverySec !== null && r.recoverySec <= r.after.seconds, lines);
   return { r, role: m[1], pid: Number(m[2]) };
 }
