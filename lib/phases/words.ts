@@ -18,7 +18,7 @@ export function phaseReportLines(r: PhaseReport): string[] {
   const windows = [r.before, r.during, r.after];
   const names = ["before", "during", "after"].filter((_, k) => windows[k]);
   const present = windows.filter((w): w is PhaseWindow => w !== null);
-  out.push(`  ${r.rate.label} ${r.rate.unit}/s ${names.join(" → ")}: ${present.map((w) => fmtInt(w.perSecond)).join(" → ")}`);
+  if (present.length) out.push(`  ${r.rate.label} ${r.rate.unit}/s ${names.join(" → ")}: ${present.map((w) => fmtInt(w.perSecond)).join(" → ")}`);
   if (r.latency && present.some((w) => w.latencyMs))
     out.push(`  ${r.latency.label} p99 ${names.join(" → ")}: ${present.map((w) => (w.latencyMs ? fmtLatency(w.latencyMs.p99) : "none")).join(" → ")}`);
   if (present.some((w) => w.backlogMax !== undefined))

@@ -238,7 +238,7 @@ test("a run without such a phase still fails at once when one of its backends is
 });
 
 test("kill-backend is refused before launch on a workload that does not reconnect, and without a length only", () => {
-  const r = parseConfig({ kind: "search", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
+  const r = parseConfig({ kind: "jobqueue", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
   assert.equal(r.ok, false);
   assert.match(JSON.stringify(!r.ok && r.errors), /kill-backend@5s: a .* run does not yet reconnect/);
 });
