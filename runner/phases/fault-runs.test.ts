@@ -161,6 +161,22 @@ test("kill-backend during a cache set's COMMIT: the set is in doubt, a possible 
   });
 });
 
+test("kill-backend during a jobqueue COMMIT: the enqueue, dequeue or completion is in doubt, settled from job_queue, and every job accounted for", async () => {
+  await withSlowCommits("job_queue", async () => {
+    const config = configOf({ kind: "jobqueue", producers: 4, consumers: 4, pool: 8, warmupSeconds: 2, durationSeconds: 12, phases: "kill-backend@6s" });
+    const s = await runWorkload(config, db.url, { drainSeconds: 5 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { r } = killReportOf(s.phases, 6, /pool \d+/);
+    assert.match(r.did, /, active\)$/);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+    assert.ok(
+      (s.notes ?? []).some((n) => /operations? in doubt \(a connection lost before the reply\), each settled from job_queue: /.test(n)),
+      JSON.stringify(s.notes),
+    );
+  });
+});
+
 /**
  * Runs `during` with every loop's COMMIT that inserted into or updated a table of this name (in the run's schema, as the run creates it)
  * held 0.3 s by a deferred trigger, installed by an event trigger on its CREATE TABLE: the run's loops then spend nearly
@@ -254,7 +270,7 @@ test("a run without such a phase still fails at once when one of its backends is
 });
 
 test("kill-backend is refused before launch on a workload that does not reconnect, and without a length only", () => {
-  const r = parseConfig({ kind: "jobqueue", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
+  const r = parseConfig({ kind: "notify", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
   assert.equal(r.ok, false);
   assert.match(JSON.stringify(!r.ok && r.errors), /kill-backend@5s: a .* run does not yet reconnect/);
 });
