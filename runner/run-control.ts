@@ -46,6 +46,8 @@ export class RunControl {
   reconnects = false;
   /** How many times the run's loops got a new connection after losing one: the summary's note says so. */
   reconnections = 0;
+  /** How long a loop tries to reconnect before the run fails (RECONNECT_GIVE_UP_MS; a test shortens it). */
+  reconnectGiveUpMs = RECONNECT_GIVE_UP_MS;
 
   constructor(
     private readonly targetUrl: string,
@@ -112,8 +114,8 @@ export class RunControl {
         this.reconnections++;
         return true;
       } catch (err) {
-        if (clock() - since >= RECONNECT_GIVE_UP_MS) {
-          const why = `${tc.role} lost its connection and the target took no new one for ${RECONNECT_GIVE_UP_MS / 1000} s: ${(err as Error).message}`;
+        if (clock() - since >= this.reconnectGiveUpMs) {
+          const why = `${tc.role} lost its connection and the target took no new one for ${this.reconnectGiveUpMs / 1000} s: ${(err as Error).message}`;
           this.fail(new Error(why, { cause: err }));
           return false;
         }

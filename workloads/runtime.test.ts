@@ -146,3 +146,34 @@ async function waitForLoss(tc: TargetClient) {
   for (let i = 0; i < 200 && !tc.lost; i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(tc.lost, `${tc.role} never noticed its terminated backend`);
 }
+
+test("in a run that reconnects, a target that takes no new connection for the give-up time fails the run, in words naming the loop", async () => {
+  // A database of its own that stops taking connections (ALLOW_CONNECTIONS false: superusers too) once the loop's is killed.
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+  const name = `pgbb_giveup_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const u = new URL(db.url);
+  u.pathname = `/${name}`;
+  const control = new RunControl(u.toString());
+  control.reconnects = true;
+  control.reconnectGiveUpMs = 1500;
+  const tc = await openClient(u.toString(), "reader 2", false, 2000, control.loopWatch);
+  try {
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await admin.query("SELECT pg_terminate_backend($1)", [tc.pid]);
+    await waitForLoss(tc);
+    const stats = new RunStats([], 1024, () => performance.now() / 1000);
+    const step = { what: "dequeue", count: () => undefined, pause: null, stop: control.readersStop };
+    const exit = await stepFailed({ stats, fatal: control.fail, reconnect: control.reconnect }, tc, tc.lost, step);
+    assert.equal(exit, true);
+    assert.match(control.failure?.message ?? "", /^reader 2 lost its connection and the target took no new one for 1\.5 s: cannot connect to the target/);
+    assert.equal(control.reconnections, 0);
+  } finally {
+    control.closing = true;
+    control.liveness.stop();
+    await tc.client.end().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+});
