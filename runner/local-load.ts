@@ -37,12 +37,14 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
   const { config, control, stats, pacer, opts, log } = ctx;
   const run = ctx.run!;
   log(`schema ${ctx.schemaName} ready; opening ${run.roles.length} connections`);
-  ctx.clients = await openClients(ctx.targetUrl, run.roles, undefined, undefined, control.watch, LOOP_STATEMENT_TIMEOUT_MS);
+  // A run whose phases take connections from under its loops (kill-backend) has them reconnect (control.loopWatch).
+  ctx.clients = await openClients(ctx.targetUrl, run.roles, undefined, undefined, control.loopWatch, LOOP_STATEMENT_TIMEOUT_MS);
   control.check();
   const unset = sessionSettingProblem(config, ctx.clients);
   if (unset) throw new Error(unset);
   // The run's backends are the load's: the admin connection idles through it (it would bias the active share low).
-  const pids = ctx.clients.map((c) => c.pid);
+  // Read at every sample: a loop that reconnected has a new backend.
+  const pids = () => ctx.clients.map((c) => c.pid);
   if (opts.telemetry !== false) ctx.telemetry = await TelemetryRecorder.start(ctx.targetUrl, ctx.schemaName, pids, log, (tc) => control.liveness.add(tc));
   control.check();
   const nWriters = ctx.module.writerCount(config as never);
@@ -82,11 +84,18 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
     summarize: (verification, unreadAtEnd) =>
       ownSummary({
         ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, schedule },
-        runNotes: [...run.notes, ...(longRun ? [longRun.note(stats.measuredSeconds())] : [])],
+        runNotes: [...run.notes, ...(longRun ? [longRun.note(stats.measuredSeconds())] : []), ...reconnectionNotes(control)],
         ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd, phases: phaseReports },
         ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length, phasesInWindow(config)) } : {}),
       }),
   };
+}
+
+/** A run whose loops reconnect (a kill-backend phase): how many times one got a new connection after losing one. */
+function reconnectionNotes(control: RunContext["control"]): string[] {
+  if (!control.reconnects) return [];
+  const n = control.reconnections;
+  return [`the loops reconnected ${n === 1 ? "once" : `${n} times`} after losing a connection (the run's phases take connections from under them)`];
 }
 
 /** The run's phases' driver (runner/phases/driver.ts), when its config has phases. */
@@ -94,7 +103,7 @@ function phaseDriverOf(ctx: RunContext): PhaseDriver | null {
   const phases = phasesOf(ctx.config);
   if (!phases.length) return null;
   const { config, targetUrl, schemaName, stats, log, control } = ctx;
-  return new PhaseDriver({ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, log });
+  return new PhaseDriver({ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, backends: () => ctx.clients, log });
 }
 
 /** The window's early end: the workload's own (a drain that finished), or a long run's autovacuum runs. */

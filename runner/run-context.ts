@@ -7,6 +7,7 @@ import type { Phase } from "../lib/measurement/metrics";
 import type { SampleMetrics } from "../lib/measurement/sample";
 import type { RunSummary } from "../lib/measurement/summary";
 import type { ServerIdentity } from "../lib/targets/connect";
+import { phasesOf, reconnectsOn } from "../lib/phases/shape";
 import { payloadBytesOf, pacingOf, type WorkloadConfig } from "../lib/workloads/config";
 import { runRoles, type WorkloadRun } from "../workloads/runtime";
 import type { WorkloadModule } from "../workloads/runtime";
@@ -160,6 +161,9 @@ export function newRunContext(config: WorkloadConfig, module: WorkloadModule<Wor
     clients: [],
     sampleChain: Promise.resolve(),
   };
+  // A run whose phases take connections from under its loops (kill-backend) has them reconnect: known before set-up,
+  // which gives the workload its ctx.reconnect, and before the loops' connections open (on control.loopWatch).
+  ctx.control.reconnects = reconnectsOn(phasesOf(config));
   ctx.setPhase("setup");
   return ctx;
 }

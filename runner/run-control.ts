@@ -11,12 +11,17 @@ import { writeBatchOf } from "../workloads/types";
 import { type LivenessOptions, LivenessWatch } from "./pg/liveness";
 import type { LostWatch, TargetClient } from "./core/pg/pgclient";
 import { ScheduleWatch } from "./core/schedule-watch";
-import { Pause, Stopper, type Throttle } from "./core/timing";
+import { clock, Pause, Stopper, type Throttle } from "./core/timing";
 
 /** After a stop, loops get this long to finish their statement before it is cancelled (or their connection closed). */
 export const STOP_GRACE_MS = 700;
 /** The longest a statement that cancels the loops' statements may wait for the target, once the run is stopping. */
 const STOP_QUERY_MS = 2000;
+/** A loop that lost its connection in a run that reconnects gives up (and fails the run) after this long without a new one. */
+export const RECONNECT_GIVE_UP_MS = 30_000;
+/** Its first wait between tries, doubled after each up to RECONNECT_MAX_WAIT_MS. */
+const RECONNECT_FIRST_WAIT_MS = 50;
+const RECONNECT_MAX_WAIT_MS = 2000;
 
 export class RunControl {
   readonly writersStop = new Stopper();
@@ -33,6 +38,16 @@ export class RunControl {
   private rejectFailed: (e: Error) => void = () => undefined;
   /** Set once the run closes its connections on purpose: a connection ending then is no loss. */
   closing = false;
+  /**
+   * Set before the loops' connections open when the run's phases take connections from under them (kill-backend:
+   * lib/phases/shape.ts RECONNECT_KINDS): a loop that loses its connection then reconnects (reconnect()) instead of
+   * failing the run. Every other connection of the run (admin, telemetry) still fails it when lost.
+   */
+  reconnects = false;
+  /** How many times the run's loops got a new connection after losing one: the summary's note says so. */
+  reconnections = 0;
+  /** How long a loop tries to reconnect before the run fails (RECONNECT_GIVE_UP_MS; a test shortens it). */
+  reconnectGiveUpMs = RECONNECT_GIVE_UP_MS;
 
   constructor(
     private readonly targetUrl: string,
@@ -72,6 +87,42 @@ export class RunControl {
     closing: () => this.closing,
     track: (tc) => this.liveness.add(tc),
     onLost: (tc, err) => this.fail(new Error(lostConnection(tc.role, this.targetUrl, err), { cause: err })),
+  };
+
+  /** The watch the loops' connections are opened with: as `watch`, but in a run that reconnects a loop's lost
+   *  connection is its loop's to find (its statement fails) and reopen, not the run's end. */
+  readonly loopWatch: LostWatch = {
+    closing: () => this.closing,
+    track: (tc) => this.liveness.add(tc),
+    onLost: (tc, err) => {
+      if (!this.reconnects) this.watch.onLost(tc, err);
+    },
+  };
+
+  /**
+   * A new connection for a loop whose connection was lost, in a run that reconnects: tried at once, then after a
+   * back-off doubling from 50 ms to 2 s, until it opens (true), the loop's `stop` stops or the run fails (false), or
+   * RECONNECT_GIVE_UP_MS pass without the target taking one: the run then fails, in words, naming the loop.
+   */
+  readonly reconnect = async (tc: TargetClient, stop: Stopper): Promise<boolean> => {
+    const since = clock();
+    let wait = RECONNECT_FIRST_WAIT_MS;
+    for (;;) {
+      if (stop.stopped || this.first) return false;
+      try {
+        await tc.reconnect();
+        this.reconnections++;
+        return true;
+      } catch (err) {
+        if (clock() - since >= this.reconnectGiveUpMs) {
+          const why = `${tc.role} lost its connection and the target took no new one for ${this.reconnectGiveUpMs / 1000} s: ${(err as Error).message}`;
+          this.fail(new Error(why, { cause: err }));
+          return false;
+        }
+      }
+      await stop.sleep(wait);
+      wait = Math.min(wait * 2, RECONNECT_MAX_WAIT_MS);
+    }
   };
 
   /**

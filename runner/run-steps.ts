@@ -113,6 +113,7 @@ export async function setup(ctx: RunContext): Promise<void> {
     readersStop: control.readersStop,
     readersPause: control.readersPause,
     fatal: control.fail,
+    ...(control.reconnects ? { reconnect: control.reconnect } : {}),
     log: ctx.log,
     footprint: ctx.footprint,
   });

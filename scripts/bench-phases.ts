@@ -9,7 +9,7 @@
 // Postgres (default settings) that shares this machine's cores with the runner, which the output says.
 import type { RunSummary } from "../lib/measurement/summary";
 import type { Sample } from "../lib/measurement/sample";
-import { PHASE_KINDS, type PhaseKind } from "../lib/phases/shape";
+import { INSTANT_KINDS, PHASE_KINDS, type PhaseKind } from "../lib/phases/shape";
 import { phaseReportLines } from "../lib/phases/words";
 import { parseConfig } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
@@ -61,7 +61,9 @@ async function main() {
   console.log(`target: ${target.label}`);
   try {
     for (const kind of kinds) {
-      const phase = `${kind}@${at}s+${length}s`;
+      // An instant kind (kill-backend) takes no length: it acts at --at.
+      const instant = INSTANT_KINDS.includes(kind);
+      const phase = instant ? `${kind}@${at}s` : `${kind}@${at}s+${length}s`;
       const parsed = parseConfig({ ...RATED[workload](rate), warmupSeconds: 2, durationSeconds: duration, phases: phase });
       if (!parsed.ok) throw new Error(`${workload} with ${phase}: ${Object.values(parsed.errors).join("; ")}`);
       console.log(`\n=== ${workload} at ${rate.toLocaleString("en-US")}/s, ${duration} s measured, phase ${phase} ===`);
@@ -71,9 +73,11 @@ async function main() {
       console.log(
         problem ? `verification FAILED: ${problem}` : `verification OK: ${s.verification.checked.toLocaleString("en-US")} ${s.verification.unit}s checked`,
       );
+      // A killed backend's reconnections and the operations it put in doubt, as the summary's notes say them.
+      for (const n of s.notes ?? []) if (/in doubt|reconnected/.test(n)) console.log(n);
       for (const r of s.phases ?? []) console.log(phaseReportLines(r).join("\n"));
       const rateOp = s.phases?.[0]?.rate.operation ?? "read";
-      console.log(`\nthe run's seconds, every 5 s (the phase from ${at} s to ${at + length} s on this clock):`);
+      console.log(`\nthe run's seconds, every 5 s (the phase ${instant ? `at ${at} s` : `from ${at} s to ${at + length} s`} on this clock):`);
       console.log(secondsTable(samples, rateOp, 5));
       if (s.telemetry?.verdict) console.log(`\nwhy this number: ${s.telemetry.verdict.statement}`);
     }

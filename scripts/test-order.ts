@@ -107,7 +107,7 @@ export const WORKLOAD_RUNS = [
  * for real on every pass (runner/engine.test.ts, workloads/job-library/job-library.test.ts), held, read and paused by
  * SQL and timers that run the same on every Node version.
  */
-export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts"];
+export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts", "runner/phases/fault-runs.test.ts"];
 
 /**
  * The product's own records and bookkeeping over a real database, in this process (no process started, no

@@ -38,6 +38,12 @@ export interface WorkloadContext<C extends WorkloadConfig> {
   readersPause?: Pause;
   /** A loop whose connection is lost calls this; the engine fails the run with the error. */
   fatal: (err: Error) => void;
+  /**
+   * Present when the run's phases take connections from under its loops (kill-backend): a new connection for `tc` in
+   * place of its lost one, retried with back-off; false when the loop must exit (its stop stopped, or the run failed,
+   * as when the target took no new connection for 30 s). stepFailed calls it; absent, a lost connection is fatal.
+   */
+  reconnect?: (tc: TargetClient, stop: Stopper) => Promise<boolean>;
   log: (line: string) => void;
   /** What the run leaves on the target outside its schema (extensions, scheduled jobs), undone at tear-down. */
   footprint: RunFootprint;
@@ -219,6 +225,13 @@ export function stampOfHex(hex: string, scratch: Buffer, notBefore: number, notA
   return t >= notBefore && t <= notAfter ? t : NaN;
 }
 
+/**
+ * The verification fact of a run whose loops reconnect (a kill-backend phase): how many operations were in doubt,
+ * sent when their connection went and not answered (an insert, a COMMIT), each then settled from the target (it took
+ * effect, or it did not) and either outcome accepted. Always passes: what it settled is checked exactly by the others.
+ */
+export const inDoubtFact = (n: number) => ({ name: "operations in doubt (connection lost before the reply; settled either way)", value: n, ok: true });
+
 /** Pause after a failed write or read (the reference retried at once): a persistent error must not spin a core. */
 export const ERROR_PAUSE_MS = 1;
 
@@ -226,11 +239,12 @@ export const errorMessage = (err: unknown) => (err instanceof Error ? err.messag
 
 /**
  * What every workload loop does when a step fails, in this order: roll back the open transaction, count the
- * error, note it for the summary, fail the run if the connection is lost (retrying on a dead socket would
- * only count errors), else pause before the next try. Returns true when the loop must exit.
+ * error, note it for the summary; when the connection is lost, fail the run (retrying on a dead socket would
+ * only count errors), or in a run that reconnects (ctx.reconnect: a kill-backend phase) count what was in flight as
+ * in doubt (step.inDoubt) and reconnect; else pause before the next try. Returns true when the loop must exit.
  */
 export async function stepFailed(
-  ctx: Pick<WorkloadContext<WorkloadConfig>, "stats" | "fatal">,
+  ctx: Pick<WorkloadContext<WorkloadConfig>, "stats" | "fatal" | "reconnect">,
   tc: TargetClient,
   err: unknown,
   step: {
@@ -242,14 +256,28 @@ export async function stepFailed(
     noTransaction?: boolean;
     /** Before the next try; default a pause of ERROR_PAUSE_MS. Null: the loop pauses on its own. */
     pause: (() => Promise<unknown>) | null;
+    /**
+     * When the connection was lost: records what the step had sent and not had answered, which may or may not
+     * have taken effect (an autocommit insert, a COMMIT), in the workload's ledger as in doubt. Absent: the step
+     * had nothing in doubt (the server rolls back a transaction whose connection dies before its COMMIT).
+     */
+    inDoubt?: () => void;
+    /** The loop's stopper: a reconnection gives up when it stops. Needed where ctx.reconnect may be present. */
+    stop?: Stopper;
   },
 ): Promise<boolean> {
-  if (!step.noTransaction) await rollbackQuietly(tc.client);
+  const lost = isConnectionError(err, tc);
+  if (!step.noTransaction && !lost) await rollbackQuietly(tc.client);
   step.count();
   ctx.stats.noteError(`${step.what}: ${errorMessage(err)}`);
-  if (isConnectionError(err, tc)) {
-    ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
-    return true;
+  if (lost) {
+    if (!ctx.reconnect || !step.stop) {
+      ctx.fatal(new Error(`${tc.role} lost its connection: ${errorMessage(err)}`));
+      return true;
+    }
+    // A statement refused by a client already known dead never left: nothing of it is in doubt.
+    if (!/not queryable/i.test(errorMessage(err))) step.inDoubt?.();
+    return !(await ctx.reconnect(tc, step.stop));
   }
   await step.pause?.();
   return false;

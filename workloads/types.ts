@@ -136,6 +136,13 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
   /** What a pause-workers phase stops, as the summary names it ("the readers", "the workers"): the consumers its run
    *  can pause and resume (WorkloadRun.workers). Absent: it has none a phase can pause. */
   pausable?: string;
+  /**
+   * What the workload's loops do when a kill-backend phase (runner/phases/) takes a connection from under them, in
+   * words ("its writers and readers reconnect; a write or dequeue in flight is settled at verification"): they
+   * reconnect, and its verification accepts either outcome of an operation in flight then (counted as in doubt).
+   * Absent: a lost connection fails its run, and such a phase is refused before launch.
+   */
+  reconnects?: string;
 }
 
 /**

@@ -12,6 +12,7 @@ export const PHASE_COLOURS: Record<PhaseKind, string> = {
   "hold-xmin": "#f59e0b",
   "long-reader": "#8b5cf6",
   "pause-workers": "#0ea5e9",
+  "kill-backend": "#ef4444",
 };
 
 /** An instant phase (a killed backend) has no length: drawn as a one-second band so it can be seen. */

@@ -35,6 +35,10 @@ test("the phases inside the measured window, with the seconds of it each covered
     { text: "pause-workers@30s+20s", kind: "pause-workers", seconds: 15 },
   ]);
   assert.deepEqual(phasesInWindow({ ...config, phases: "hold-xmin@0s+5s" }), []);
+  // An instant covers no seconds: it is in the window when it acts in it, and the words say when.
+  const kill = { ...config, phases: "kill-backend@4s, kill-backend@12s" };
+  assert.deepEqual(phasesInWindow(kill), [{ text: "kill-backend@12s", kind: "kill-backend", seconds: 0, atSec: 12 }]);
+  assert.match(phasesClause(phasesInWindow(kill), 40), /^the run's own phase kill-backend@12s terminated one of its backends at 12 s of the 40 s window/);
   assert.equal(
     phasesClause(phasesInWindow(config), 40),
     "the run's own phases hold-xmin@2s+5s held a snapshot open for 2 s, pause-workers@30s+20s paused the consumers for 15 s of the 40 s window, and these figures include them: each phase's before, during and after are in its report",

@@ -1,6 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parsePhase, parsePhases, phaseApplicationName, phaseOfApplication, phaseOutsideRun, Phases, phasesOf, phasesText, phaseText } from "./shape";
+import {
+  parsePhase,
+  parsePhases,
+  phaseApplicationName,
+  phaseOfApplication,
+  phaseOutsideRun,
+  Phases,
+  phasesOf,
+  phasesText,
+  phaseText,
+  reconnectsOn,
+} from "./shape";
 
 const ok = (t: string) => {
   const r = parsePhase(t);
@@ -60,4 +71,15 @@ test("a phase's own connection is named for it, and the name reads back as the p
   assert.equal(phaseOfApplication(phaseApplicationName(p)), "hold-xmin@10s+20s");
   assert.equal(phaseOfApplication("psql"), null);
   assert.equal(phaseOfApplication(undefined), null);
+});
+
+test("kill-backend acts at an instant: written without a length, refused with one, and reconnects the run's loops", () => {
+  assert.deepEqual(ok("kill-backend@20s"), { kind: "kill-backend", startSec: 20, lengthSec: 0 });
+  assert.equal(phaseText(ok("kill-backend@1m")), "kill-backend@60s");
+  assert.match(bad("kill-backend@20s+5s"), /^kill-backend acts at an instant: write it without a length, e\.g\. kill-backend@20s$/);
+  assert.ok(reconnectsOn([ok("hold-xmin@1s+2s"), ok("kill-backend@5s")]));
+  assert.ok(!reconnectsOn([ok("hold-xmin@1s+2s"), ok("pause-workers@5s+2s")]));
+  // An instant ends where it starts: the next phase may start at the same second's end, not before it.
+  const r = parsePhases("kill-backend@5s, kill-backend@6s");
+  assert.ok("phases" in r, JSON.stringify(r));
 });

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { parseWholeSeconds } from "../duration";
 
 /** What a phase does to the target or the run, each on the run's timeline for its length. */
-export const PHASE_KINDS = ["hold-xmin", "long-reader", "pause-workers"] as const;
+export const PHASE_KINDS = ["hold-xmin", "long-reader", "pause-workers", "kill-backend"] as const;
 export type PhaseKind = (typeof PHASE_KINDS)[number];
 
 /** One line per kind: what it does, as the form, `--help` and the summary say it. */
@@ -13,6 +13,7 @@ export const PHASE_DOES: Record<PhaseKind, string> = {
   "hold-xmin": "holds a transaction open with a snapshot (idle in transaction), so the xmin horizon pins dead rows",
   "long-reader": "keeps one long-running read query going on the run's largest table (its snapshot held as long)",
   "pause-workers": "pauses the run's consumers (readers, workers) between their turns; producers go on",
+  "kill-backend": "terminates one of the run's own backends (pg_terminate_backend) at an instant; its loop reconnects",
 };
 
 /** A phase as stored with the run: its kind, when it starts and how long it lasts, in whole seconds on the run's
@@ -53,8 +54,15 @@ export function phaseText(p: Phase): string {
   return p.lengthSec > 0 ? `${p.kind}@${p.startSec}s+${p.lengthSec}s` : `${p.kind}@${p.startSec}s`;
 }
 
-/** Kinds that act at an instant: written without a length (none yet: a killed backend will be one). */
-export const INSTANT_KINDS: readonly PhaseKind[] = [];
+/** Kinds that act at an instant: written without a length (`kill-backend@20s`). */
+export const INSTANT_KINDS: readonly PhaseKind[] = ["kill-backend"];
+
+/** Kinds that take a connection from under the run's loops: a run with one reconnects its loops, counts the
+ *  operations in flight as in doubt and settles them at verification, instead of failing on the lost connection. */
+export const RECONNECT_KINDS: readonly PhaseKind[] = ["kill-backend"];
+
+/** Whether a run with these phases reconnects its loops when a connection is lost (RECONNECT_KINDS). */
+export const reconnectsOn = (phases: readonly Phase[]): boolean => phases.some((p) => RECONNECT_KINDS.includes(p.kind));
 
 /** Parses `KIND@START+LENGTH` (`hold-xmin@10s+20s`, `pause-workers@1m+30s`); the
  *  phase, or a message naming what is wrong and how to write it. */

@@ -2,13 +2,14 @@
 // whole measured window, which a phase's own fault is part of (a pause makes the consumers fall behind; a held
 // snapshot slows every dequeue). So each says which of the run's own phases the window held and for how long, and
 // where each phase's own figures are. Browser-safe.
-import { type Phase, type PhaseKind, phaseEnd, phasesOf, phaseText } from "./shape";
+import { INSTANT_KINDS, type Phase, type PhaseKind, phaseEnd, phasesOf, phaseText } from "./shape";
 
 /** What a kind did to the run, as a clause: "paused the consumers". */
 const DID: Record<PhaseKind, string> = {
   "hold-xmin": "held a snapshot open",
   "long-reader": "held a long read",
   "pause-workers": "paused the consumers",
+  "kill-backend": "terminated one of its backends",
 };
 
 /** One of the run's phases inside its measured window: its text, kind and the seconds of the window it covered. */
@@ -16,6 +17,8 @@ export interface PhaseInWindow {
   text: string;
   kind: PhaseKind;
   seconds: number;
+  /** An instant kind's (a killed backend): when it acted, in seconds on the run's timeline; it covers no seconds. */
+  atSec?: number;
 }
 
 /** The config's phases that overlap its measured window (after the warm-up, for its duration), with the overlap. */
@@ -23,13 +26,20 @@ export function phasesInWindow(config: { phases?: string; warmupSeconds: number;
   const from = config.warmupSeconds;
   const to = config.warmupSeconds + config.durationSeconds;
   return phasesOf(config)
-    .map((p: Phase) => ({ text: phaseText(p), kind: p.kind, seconds: Math.min(phaseEnd(p), to) - Math.max(p.startSec, from) }))
-    .filter((p) => p.seconds > 0);
+    .map((p: Phase): PhaseInWindow & { inside: boolean } =>
+      INSTANT_KINDS.includes(p.kind)
+        ? { text: phaseText(p), kind: p.kind, seconds: 0, atSec: p.startSec, inside: p.startSec >= from && p.startSec < to }
+        : { text: phaseText(p), kind: p.kind, seconds: Math.min(phaseEnd(p), to) - Math.max(p.startSec, from), inside: phaseEnd(p) > from && p.startSec < to },
+    )
+    .filter((p) => p.inside)
+    .map(({ inside: _, ...p }) => p);
 }
 
 /** "the run's own phase pause-workers@7s+6s paused the consumers for 6 s of the 12 s window" (and the others). */
 export function phasesWords(phases: readonly PhaseInWindow[], windowSec: number): string {
-  const each = phases.map((p) => `${p.text} ${DID[p.kind]} for ${Math.round(p.seconds)} s`);
+  const each = phases.map((p) =>
+    p.atSec !== undefined ? `${p.text} ${DID[p.kind]} at ${p.atSec} s` : `${p.text} ${DID[p.kind]} for ${Math.round(p.seconds)} s`,
+  );
   const which = phases.length === 1 ? "phase" : "phases";
   return `the run's own ${which} ${each.join(", ")} of the ${Math.round(windowSec)} s window`;
 }

@@ -2,7 +2,7 @@
 import { num } from "../number-text";
 import { fmtBytes, fmtInt, fmtLatency } from "../runs/format";
 import type { PhaseReport, PhaseWindow } from "./report";
-import { phaseText } from "./shape";
+import { INSTANT_KINDS, phaseText } from "./shape";
 
 /** A phase's report as lines (the CLI prints them; the run page shows the same words): when it ran and what it did,
  *  the consumers' rate and the delivery latency before, during and after it, the backlog, dead tuples and sizes, and
@@ -12,11 +12,13 @@ export function phaseReportLines(r: PhaseReport): string[] {
   const out = [`phase ${phaseText(r.phase)}${when}: ${r.startedSec === null ? (r.problem ?? "not carried out") : r.did}`];
   if (r.startedSec === null) return out;
   if (r.problem) out.push(`  ${r.problem}`);
-  if (!r.during) out.push("  too short to hold a whole second of the run: nothing measured during it");
+  // An instant kind (a killed backend) has no during: its effect is in the seconds after it, and the recovery.
+  if (INSTANT_KINDS.includes(r.phase.kind)) out.push("  an instant: the figures are before and after it");
+  else if (!r.during) out.push("  too short to hold a whole second of the run: nothing measured during it");
   const windows = [r.before, r.during, r.after];
   const names = ["before", "during", "after"].filter((_, k) => windows[k]);
   const present = windows.filter((w): w is PhaseWindow => w !== null);
-  out.push(`  ${r.rate.label} ${r.rate.unit}/s ${names.join(" → ")}: ${present.map((w) => fmtInt(w.perSecond)).join(" → ")}`);
+  if (present.length) out.push(`  ${r.rate.label} ${r.rate.unit}/s ${names.join(" → ")}: ${present.map((w) => fmtInt(w.perSecond)).join(" → ")}`);
   if (r.latency && present.some((w) => w.latencyMs))
     out.push(`  ${r.latency.label} p99 ${names.join(" → ")}: ${present.map((w) => (w.latencyMs ? fmtLatency(w.latencyMs.p99) : "none")).join(" → ")}`);
   if (present.some((w) => w.backlogMax !== undefined))

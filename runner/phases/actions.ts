@@ -4,6 +4,7 @@
 import pg from "pg";
 import { type Phase, type PhaseKind, phaseApplicationName, phaseText } from "../../lib/phases/shape";
 import type { Pause } from "../core";
+import { libraryApplicationName } from "../core/pg/pgclient";
 
 /** A phase in progress: what it did, in words, and how to end it. */
 export interface Begun {
@@ -17,6 +18,8 @@ export interface ActionContext {
   schemaName: string;
   /** The consumers' gate (runner/core/timing.ts Pause). */
   pause: Pause;
+  /** The run's own loops' connections as they are now (a loop that reconnected has a new pid). */
+  backends: () => readonly { role: string; pid: number }[];
 }
 
 type Action = (p: Phase, ctx: ActionContext) => Promise<Begun>;
@@ -95,7 +98,35 @@ const pauseWorkers: Action = async (_p, ctx) => {
   };
 };
 
-const ACTIONS: Record<PhaseKind, Action> = { "hold-xmin": holdXmin, "long-reader": longReader, "pause-workers": pauseWorkers };
+/**
+ * Terminates one of the run's own backends (pg_terminate_backend): a loop's connection, or one of a queue library's
+ * pool (named libraryApplicationName), never the run's admin, telemetry or phase connections, nor anyone else's.
+ * One in a statement or a transaction is preferred (what is in flight is what a killed backend puts in doubt), else
+ * any. The loop finds its statement failed, reconnects and settles what was in flight (workloads/runtime.ts
+ * stepFailed). An instant: nothing to end.
+ */
+const killBackend: Action = async (p, ctx) => {
+  const c = await phaseClient(p, ctx);
+  try {
+    const own = ctx.backends();
+    const { rows } = await c.query<{ pid: number; app: string; state: string | null }>(
+      `SELECT pid, application_name AS app, state FROM pg_stat_activity
+       WHERE (pid = ANY($1::int[]) OR application_name = $2) AND pid <> pg_backend_pid()
+       ORDER BY state IN ('active', 'idle in transaction') DESC, random() LIMIT 1`,
+      [own.map((b) => b.pid), libraryApplicationName(ctx.schemaName)],
+    );
+    if (!rows.length) throw new Error("the run has no backend on the target to terminate");
+    const { pid, app, state } = rows[0];
+    const role = own.find((b) => b.pid === pid)?.role ?? `a connection of the queue library's pool (${app})`;
+    const done = await c.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [pid]);
+    if (!done.rows[0].ok) throw new Error(`pg_terminate_backend(${pid}) found no such backend (${role}'s): it had ended already`);
+    return { did: `terminated ${role}'s backend (pid ${pid}, ${state ?? "no state"})`, end: async () => undefined };
+  } finally {
+    await endQuietly(c);
+  }
+};
+
+const ACTIONS: Record<PhaseKind, Action> = { "hold-xmin": holdXmin, "long-reader": longReader, "pause-workers": pauseWorkers, "kill-backend": killBackend };
 
 /** Begins `p`; throws what kept it from beginning, naming the phase. */
 export async function begin(p: Phase, ctx: ActionContext): Promise<Begun> {

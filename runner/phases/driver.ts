@@ -44,6 +44,8 @@ export interface PhaseDriverInput {
   schemaName: string;
   stats: RunStats;
   pause: Pause;
+  /** The run's own loops' connections as they are now (kill-backend terminates one of them). */
+  backends: () => readonly { role: string; pid: number }[];
   log: (line: string) => void;
 }
 
@@ -105,7 +107,8 @@ export class PhaseDriver {
     c.atStart = await this.read();
     let begun: Begun;
     try {
-      begun = await begin(phase, { targetUrl: this.i.targetUrl, schemaName: this.i.schemaName, pause: this.i.pause });
+      const { targetUrl, schemaName, pause, backends } = this.i;
+      begun = await begin(phase, { targetUrl, schemaName, pause, backends });
     } catch (err) {
       c.problem = (err as Error).message;
       this.i.log(c.problem);

@@ -28,7 +28,8 @@ export class TelemetryRecorder {
   static async start(
     url: string,
     schema: string,
-    pids: readonly number[],
+    /** The run's backends' pids, or a reading of them (a run whose loops reconnect gets new ones). */
+    pids: readonly number[] | (() => readonly number[]),
     log: (line: string) => void = () => undefined,
     track?: (tc: TargetClient) => void,
     /** The runner's processes besides this one (a run's parts): their CPU is the runner's, not other processes'. */
@@ -36,7 +37,14 @@ export class TelemetryRecorder {
   ): Promise<TelemetryRecorder> {
     const r = new TelemetryRecorder();
     try {
-      r.collector = await TelemetryCollector.start(url, { schema, runPids: () => pids, runnerPids, log, intervalMs: 0, track });
+      r.collector = await TelemetryCollector.start(url, {
+        schema,
+        runPids: typeof pids === "function" ? pids : () => pids,
+        runnerPids,
+        log,
+        intervalMs: 0,
+        track,
+      });
     } catch (err) {
       const reason = `telemetry could not connect to the target: ${explainPgError(err)}; the run went on without it`;
       log(reason);

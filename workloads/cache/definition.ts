@@ -207,6 +207,7 @@ export const cache = defineWorkload({
   parts: yongParts((c: CacheConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "request",
+  reconnects: "its pool's connections reconnect; a set whose reply was lost counts as a possible final value of its key, or none",
   metrics: {
     operations: [
       ...requestOperations([

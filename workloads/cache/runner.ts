@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { type TargetClient, clock } from "../../runner/core";
-import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
+import { inDoubtFact, type Ledger, type WorkloadContext, type WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule, ZipfSampler } from "../yong/driver";
 import type { CacheConfig } from "./definition";
 import { agree, countWords } from "../../lib/words";
@@ -78,6 +78,8 @@ class CacheWorkload implements YongWorkload {
   /** Successful requests and missed gets: this instance's own record (verify never reads ctx.stats). */
   private gets = 0;
   private sets = 0;
+  /** Sets whose reply was lost with their connection (a kill-backend phase): each a possible final value, or not. */
+  private doubtSets = 0;
   private misses = 0;
 
   constructor(private readonly ctx: WorkloadContext<CacheConfig>) {
@@ -141,10 +143,17 @@ class CacheWorkload implements YongWorkload {
     const w = this.nextW;
     this.nextW += this.wStep;
     const value = cacheValue(k, w, c.valueBytes, this.random);
+    let start = 0;
     return {
       op: "set",
+      // Its reply lost: it may have set the key, at any time up to now, or not. A possible final value that takes
+      // no earlier one off the list (they stay possible, were it not set); a set that starts later takes it off.
+      inDoubt: () => {
+        this.doubtSets++;
+        this.candidates[k].push({ w, start, end: clock() });
+      },
       run: async (tc: TargetClient) => {
-        const start = clock();
+        start = clock();
         await tc.client.query({ name: "cache_set", text: this.sql.set, values: [key, value, c.ttlSeconds] });
         const end = clock();
         this.sets++;
@@ -239,6 +248,8 @@ class CacheWorkload implements YongWorkload {
         { name: "keys with a value no set wrote", value: wrongValue, ok: wrongValue === 0 },
         { name: "keys no set made", value: foreign, ok: foreign === 0 },
         { name: "the table holds every key", value: countsMatch, ok: countsMatch },
+        // A run whose loops reconnect states how many sets were in doubt (each accepted as set or not), 0 included.
+        ...(this.ctx.reconnect ? [inDoubtFact(this.doubtSets)] : []),
       ],
     };
   }

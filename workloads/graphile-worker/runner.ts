@@ -53,7 +53,8 @@ function library(ctx: WorkloadContext<Config>): JobLibrary {
             noHandleSignals: true,
             pollInterval: 1000,
             logger: quiet(ctx.log),
-            taskList: { [TASK]: async (payload) => handle(payload as JobPayload) },
+            // attempts > 1: graphile-worker runs it again after an attempt it failed (the handler never throws).
+            taskList: { [TASK]: async (payload, helpers) => handle(payload as JobPayload, { retried: helpers.job.attempts > 1 }) },
           }),
         ),
       );

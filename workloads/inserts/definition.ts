@@ -64,6 +64,7 @@ export const inserts = defineWorkload({
   parts: connectionParts(),
   pacing: (c) => openLoopPacing(c, "row", "write"),
   verifiedUnit: "row",
+  reconnects: "its connections reconnect; an insert whose reply was lost is settled at verification by its id",
   metrics: {
     operations: [
       {

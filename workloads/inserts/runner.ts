@@ -5,7 +5,7 @@ import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";
 import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient } from "../../runner/core";
 import { uuid7 } from "../dbos/uuid7";
-import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { inDoubtFact, type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { InsertsConfig } from "./definition";
 import { agree, countWords } from "../../lib/words";
 
@@ -19,19 +19,31 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
   const write = stats.op("write");
   const batchOp = stats.op("batch");
   let inserted = 0;
+  /** Ids of inserts whose reply never came (their connection went, in a run whose loops reconnect): stored or not,
+   *  settled at verification by whether bench_inserts holds them. */
+  let doubts: string[] = [];
   const notes: string[] = [];
 
   /** One batch: `batchSize` inserts one after another on one connection, each its own transaction. */
   const runBatch = async (tc: TargetClient, slot: Slot) => {
     for (let i = 0; i < c.batchSize; i++) {
       const sent = write.send();
+      const id = uuid7();
       try {
-        await tc.client.query({ name: INSERT_NAME, text: sql, values: [uuid7(), `payload-${i}`] });
+        await tc.client.query({ name: INSERT_NAME, text: sql, values: [id, `payload-${i}`] });
       } catch (err) {
         // The rest of the batch is not sent (the study's batch failed as a whole); rows already inserted stay
         // counted, since they are in the table.
         batchOp.failed();
-        return !(await stepFailed(ctx, tc, err, { what: "insert", count: () => write.failed(1), noTransaction: true, pause: null }));
+        const failed = {
+          what: "insert",
+          count: () => write.failed(1),
+          noTransaction: true,
+          pause: null,
+          inDoubt: () => doubts.push(id),
+          stop: ctx.writersStop,
+        };
+        return !(await stepFailed(ctx, tc, err, failed));
       }
       // The study's batch is counted once, with its first row (each row is its own transaction); each row is
       // timed from its send and, through its slot, from the batch's scheduled time, as the study's timetable asked
@@ -57,9 +69,10 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
     },
     startWriters: (clients) => loop.start(clients),
     writersDone: () => loop.done(),
-    ledger: (): Ledger => ({ inserted, loop: loop.result() }),
+    ledger: (): Ledger => ({ inserted, doubts, loop: loop.result() }),
     absorb(ledgers) {
       inserted = ledgers.reduce((n, l) => n + Number(l.inserted), 0);
+      doubts = ledgers.flatMap((l) => (l.doubts as string[] | undefined) ?? []);
       absorbed = mergeOpenLoopResults(ledgers.map((l) => l.loop as OpenLoopResult));
     },
     async verify(admin: pg.Client): Promise<WorkloadVerification> {
@@ -71,11 +84,20 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
          FROM ${schema}.bench_inserts`,
       );
       const n = Number(rows[0].n);
+      // Each insert in doubt settled: stored (counted as committed) or not.
+      const stored = doubts.length
+        ? Number((await admin.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.bench_inserts WHERE id = ANY($1::uuid[])`, [doubts])).rows[0].n)
+        : 0;
+      if (doubts.length)
+        notes.push(
+          `${countWords(doubts.length, "insert")} in doubt (a connection lost before the reply), settled from the table: ${stored} stored, ${doubts.length - stored} not`,
+        );
+      const committed = inserted + stored;
       const duplicated = n - Number(rows[0].ids);
       const notV7 = Number(rows[0].not_v7);
       const problems: string[] = [];
-      if (n !== inserted)
-        problems.push(`bench_inserts holds ${n.toLocaleString("en-US")} rows but ${inserted.toLocaleString("en-US")} inserts were counted as committed`);
+      if (n !== committed)
+        problems.push(`bench_inserts holds ${n.toLocaleString("en-US")} rows but ${committed.toLocaleString("en-US")} inserts were counted as committed`);
       if (duplicated > 0) problems.push(`${countWords(duplicated, "id")} ${agree(duplicated, "occur", "occurs")} more than once in bench_inserts`);
       if (notV7 > 0)
         problems.push(`${countWords(notV7, "id")} in bench_inserts ${agree(notV7, "are not UUIDv7s", "is not a UUIDv7")} (the runner only writes UUIDv7)`);
@@ -84,10 +106,11 @@ function create(ctx: WorkloadContext<InsertsConfig>): WorkloadRun {
         checked: n,
         problems,
         facts: [
-          { name: "rows in bench_inserts", value: n, ok: n === inserted },
-          { name: "inserts committed", value: inserted, ok: n === inserted },
+          { name: "rows in bench_inserts", value: n, ok: n === committed },
+          { name: "inserts committed", value: committed, ok: n === committed },
           { name: "duplicate ids", value: duplicated, ok: duplicated === 0 },
           { name: "ids not UUIDv7", value: notV7, ok: notV7 === 0 },
+          ...(ctx.reconnect ? [inDoubtFact(doubts.length)] : []),
         ],
       };
     },

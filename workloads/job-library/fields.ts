@@ -201,6 +201,8 @@ export function jobLibraryWorkload<const K extends string, const F extends Field
     pacing: (c) => jobPacing(job(c)),
     verifiedUnit: "job",
     pausable: "the workers",
+    reconnects:
+      "its enqueuers reconnect (a failed enqueue is in doubt, stored or not); its workers' pool replaces a terminated connection, and a job claimed or completed on it stays in the library's table, counted as waiting",
     metrics: JOB_METRICS,
     published: w.published,
   });

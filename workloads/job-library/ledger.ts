@@ -16,6 +16,11 @@ export class JobLedger {
   /** Jobs whose enqueue failed: in doubt (the library may have stored them before the error), so either outcome is
    *  right for them. */
   readonly failed = new Set<number>();
+  /**
+   * Jobs the library ran again as a retry of an attempt it failed itself (the handler never throws): in a run whose
+   * connections a phase takes, its completion went with a connection, in doubt, and the library ran it again.
+   */
+  readonly retried = new Set<number>();
   /** Times each job ran, by seq (255 at most: enough to tell once from more). */
   private runs = new Uint8Array(1024);
   /** Every run of every job, in order (for a part's ledger and the faults the conformance suite provokes). */
@@ -43,7 +48,7 @@ export class JobLedger {
   toJSON(): Ledger {
     const ran: number[] = [];
     for (let seq = 0; seq < this.runs.length; seq++) for (let k = 0; k < this.runs[seq]; k++) ran.push(seq);
-    return { assigned: this.assigned, failed: [...this.failed], ran };
+    return { assigned: this.assigned, failed: [...this.failed], retried: [...this.retried], ran };
   }
 
   /** The whole run's ledger from the parts' (or a doctored copy of one, in the conformance suite's faults). */
@@ -52,21 +57,32 @@ export class JobLedger {
     for (const p of ledgers) {
       l.assigned = Math.max(l.assigned, Number(p.assigned));
       for (const s of p.failed as number[]) l.failed.add(s);
+      for (const s of (p.retried as number[] | undefined) ?? []) l.retried.add(s);
       for (const s of p.ran as number[]) l.ran(s);
     }
     return l;
   }
 
-  /** Checks every job against its runs and the library's queue (`waiting`: the seqs still in it). */
-  check(waiting: readonly number[], table: string): { problems: string[]; lost: number; duplicated: number; inDoubt: number; ranOnce: number } {
+  /**
+   * Checks every job against its runs and the library's queue (`waiting`: the seqs still in it). `acceptRetries`: a
+   * job that ran more than once because the library retried it (retried) is counted as run again (rerun), not as a
+   * duplicate: in a run whose phases take connections, its completion was in doubt.
+   */
+  check(
+    waiting: readonly number[],
+    table: string,
+    acceptRetries = false,
+  ): { problems: string[]; lost: number; duplicated: number; inDoubt: number; ranOnce: number; rerun: number } {
     const stillWaiting = new Set(waiting);
     let lost = 0;
     let duplicated = 0;
     let ranOnce = 0;
+    let rerun = 0;
     let firstLost = -1;
     for (let seq = 0; seq < this.assigned; seq++) {
       const n = seq < this.runs.length ? this.runs[seq] : 0;
       if (n === 1) ranOnce++;
+      else if (n > 1 && acceptRetries && this.retried.has(seq)) rerun++;
       else if (n > 1) duplicated++;
       else if (!this.failed.has(seq) && !stillWaiting.has(seq)) {
         lost++;
@@ -77,6 +93,6 @@ export class JobLedger {
     if (lost > 0)
       problems.push(`${countWords(lost, "job")} enqueued never ran and ${agree(lost, "are", "is")} not in ${table} (lost; the first is job ${firstLost})`);
     if (duplicated > 0) problems.push(`${countWords(duplicated, "job")} ran more than once`);
-    return { problems, lost, duplicated, inDoubt: this.failed.size, ranOnce };
+    return { problems, lost, duplicated, inDoubt: this.failed.size, ranOnce, rerun };
   }
 }

@@ -36,8 +36,9 @@ export interface JobLibrary {
   waitingSeqs(admin: pg.Client, schema: string): Promise<number[]>;
 }
 
-/** Where a worker hands each job it runs (the workload times and counts it there). */
-export type JobHandler = (job: JobPayload) => void;
+/** Where a worker hands each job it runs (the workload times and counts it there), and whether the library runs it
+ *  again after an attempt it failed itself (its retry count): the ledger's record of a run again in doubt. */
+export type JobHandler = (job: JobPayload, attempt: { retried: boolean }) => void;
 
 /** A queue library's parsed config (graphile-worker's or pg-boss's). */
 type JobWorkloadConfig = Extract<WorkloadConfig, JobConfig>;
@@ -64,10 +65,11 @@ export function createJobRun(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLi
   const now = () => pacer.clock.now();
   const drain = { startedAt: 0, lastDoneAt: 0, preloadSeconds: 0 };
 
-  const handle: JobHandler = (job) => {
+  const handle: JobHandler = (job, attempt) => {
     const at = now();
     if (job.due !== null) ops.start.span(job.due, at);
     ledger.ran(job.seq);
+    if (attempt.retried) ledger.retried.add(job.seq);
     // A no-op job: it is done when its handler returns, which is now; the library then marks it complete.
     ops.read.answered(at);
     if (job.due !== null) ops.e2e.span(job.due, now());
@@ -94,7 +96,8 @@ export function createJobRun(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLi
       await lib.enqueue(tc, { seq, due: slot.due });
     } catch (err) {
       ledger.failed.add(seq);
-      return !(await stepFailed(ctx, tc, err, { what: "enqueue", count: () => ops.write.failed(1), noTransaction: true, pause: null }));
+      // Already in doubt in the ledger (any failed enqueue is); a lost connection is reopened in a run that reconnects.
+      return !(await stepFailed(ctx, tc, err, { what: "enqueue", count: () => ops.write.failed(1), noTransaction: true, pause: null, stop: ctx.writersStop }));
     }
     ops.write.answered(sent, 1, slot);
     return true;
@@ -148,7 +151,8 @@ export function createJobRun(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLi
   async function verifyJobs(admin: pg.Client): Promise<WorkloadVerification> {
     const l = absorbed ?? ledger;
     const waiting = await lib.waitingSeqs(admin, ctx.schema);
-    const r = l.check(waiting, lib.queueName);
+    // A run whose connections a phase takes (kill-backend) accepts a job run again as the library's retry of it.
+    const r = l.check(waiting, lib.queueName, ctx.reconnect !== undefined);
     if (loop) notes.push(...drainNotes(loop.result(), "enqueue"));
     else notes.push(...drainWords(c.drainJobs, l.done, drain));
     return {
@@ -163,6 +167,7 @@ export function createJobRun(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLi
         { name: "jobs run more than once", value: r.duplicated, ok: r.duplicated === 0 },
         { name: `jobs still waiting in ${lib.queueName}`, value: waiting.length, ok: true },
         { name: "enqueues in doubt (failed; may or may not be stored)", value: r.inDoubt, ok: true },
+        ...(ctx.reconnect ? [{ name: "jobs run again by the library's retry after a lost connection (completion in doubt)", value: r.rerun, ok: true }] : []),
         ...(c.mode === "drain" && drain.lastDoneAt > drain.startedAt && l.done >= c.drainJobs
           ? [{ name: "drain throughput (jobs/s)", value: Math.round(c.drainJobs / ((drain.lastDoneAt - drain.startedAt) / 1000)), ok: true }]
           : []),

@@ -173,6 +173,7 @@ export const jobqueue = defineWorkload({
   parts: yongParts((c: JobqueueConfig) => c.producers + c.consumers, "producers or consumers"),
   pacing: (c) => yongPacing(c, c.producers + c.consumers),
   verifiedUnit: "job",
+  reconnects: "its pool's connections reconnect; an enqueue, a dequeue or a completion whose reply was lost is settled from job_queue at verification",
   metrics: {
     operations: [
       ...requestOperations([

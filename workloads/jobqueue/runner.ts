@@ -9,7 +9,7 @@
 // table must hold nothing else.
 import type pg from "pg";
 import { type TargetClient, clock } from "../../runner/core";
-import type { Ledger, WorkloadContext, WorkloadVerification } from "../runtime";
+import { inDoubtFact, type Ledger, type WorkloadContext, type WorkloadVerification } from "../runtime";
 import { type YongRequest, type YongWorkload, yongModule } from "../yong/driver";
 import type { JobqueueConfig } from "./definition";
 import { agree, countWords } from "../../lib/words";
@@ -55,6 +55,14 @@ class JobqueueWorkload implements YongWorkload {
   private readonly inserted: number[] = [];
   private readonly dequeued: number[] = [];
   private readonly notCompleted: number[] = [];
+  /**
+   * Operations whose reply went with their connection (a kill-backend phase), settled at verification: the job
+   * numbers of enqueues (stored or not: found by their number), how many dequeues (each claimed at most one job
+   * nobody knows of, left processing), and the ids of completions (the job completed or still processing).
+   */
+  private doubtEnqueues: number[] = [];
+  private doubtClaims = 0;
+  private readonly doubtCompletes = new Set<number>();
   /** Per job number not yet dequeued: when its producer sent the INSERT (runner clock), for delivery latency. */
   private readonly sentAt = new Map<number, number>();
   private readonly producerShare: number;
@@ -104,6 +112,7 @@ class JobqueueWorkload implements YongWorkload {
     const payload = `{"type":"email","to":"user${n}@example.com","n":${n}}`;
     return {
       op: "enqueue",
+      inDoubt: () => this.doubtEnqueues.push(n),
       run: async (tc: TargetClient) => {
         this.sentAt.set(n, clock());
         try {
@@ -119,8 +128,14 @@ class JobqueueWorkload implements YongWorkload {
 
   private dequeue(): YongRequest {
     const stats = this.ctx.stats;
+    /** The job this request claimed, once the claim answered: a lost reply after it is its completion's. */
+    let claimed: number | null = null;
     return {
       op: "dequeue",
+      inDoubt: () => {
+        if (claimed === null) this.doubtClaims++;
+        else this.doubtCompletes.add(claimed);
+      },
       run: async (tc: TargetClient) => {
         const r = await tc.client.query<{ id: string; payload: string }>({ name: "job_dequeue", text: this.sql.dequeue });
         const row = r.rows[0];
@@ -130,6 +145,7 @@ class JobqueueWorkload implements YongWorkload {
         }
         const got = clock();
         const id = Number(row.id);
+        claimed = id;
         this.dequeued.push(id);
         const n = Number(N_RE.exec(row.payload)?.[1] ?? Number.NaN);
         const sent = this.sentAt.get(n);
@@ -148,7 +164,8 @@ class JobqueueWorkload implements YongWorkload {
   }
 
   ledger(): Ledger {
-    return { inserted: this.inserted, dequeued: this.dequeued, notCompleted: this.notCompleted };
+    const { inserted, dequeued, notCompleted, doubtEnqueues, doubtClaims } = this;
+    return { inserted, dequeued, notCompleted, doubtEnqueues, doubtClaims, doubtCompletes: [...this.doubtCompletes] };
   }
 
   /** Every part's jobs: what its producers inserted and its consumers took (a job may be taken by another part). */
@@ -161,6 +178,9 @@ class JobqueueWorkload implements YongWorkload {
       add(this.inserted, l.inserted);
       add(this.dequeued, l.dequeued);
       add(this.notCompleted, l.notCompleted);
+      add(this.doubtEnqueues, l.doubtEnqueues ?? []);
+      this.doubtClaims += Number(l.doubtClaims ?? 0);
+      for (const id of (l.doubtCompletes as number[] | undefined) ?? []) this.doubtCompletes.add(id);
     }
     if (ledgers.length > 1)
       this.notes.push("delivery latency is timed for the jobs dequeued in the runner process that enqueued them (each process times only its own)");
@@ -169,7 +189,15 @@ class JobqueueWorkload implements YongWorkload {
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
     const { config: c, schema } = this.ctx;
     const problems: string[] = [];
+    // Enqueues in doubt, settled by their job numbers: a row that holds one was stored, and is this run's job.
+    const stored = this.doubtEnqueues.length
+      ? await admin.query<{ id: string }>(`SELECT id FROM ${schema}.job_queue WHERE id > $1 AND (payload->>'n')::bigint = ANY($2::bigint[])`, [
+          this.preloadMaxId,
+          this.doubtEnqueues,
+        ])
+      : { rows: [] };
     const mine = new Set(this.inserted);
+    for (const row of stored.rows) mine.add(Number(row.id));
     // What the consumers took: each job once, and only this run's.
     const taken = new Map<number, number>();
     for (const id of this.dequeued) taken.set(id, (taken.get(id) ?? 0) + 1);
@@ -185,6 +213,17 @@ class JobqueueWorkload implements YongWorkload {
     // What the table holds: this run's jobs with the status their history gives them, nothing else.
     const failedCompletion = new Set(this.notCompleted);
     const expected = (id: number) => (!taken.has(id) ? "pending" : failedCompletion.has(id) ? "processing" : "completed");
+    // A completion in doubt left its job completed or processing; a dequeue in doubt, at most one job nobody took
+    // processing (the dequeue claims one, or none).
+    let claimsSettled = 0;
+    const accepted = (id: number, status: string) => {
+      if (this.doubtCompletes.has(id)) return status === "completed" || status === "processing";
+      if (!taken.has(id) && status === "processing" && claimsSettled < this.doubtClaims) {
+        claimsSettled++;
+        return true;
+      }
+      return status === expected(id);
+    };
     const r = await admin.query<{ id: string; status: string }>(`SELECT id, status FROM ${schema}.job_queue WHERE id > $1`, [this.preloadMaxId]);
     const present = new Set<number>();
     let foreign = 0;
@@ -197,12 +236,12 @@ class JobqueueWorkload implements YongWorkload {
         continue;
       }
       present.add(id);
-      if (row.status !== expected(id)) {
+      if (!accepted(id, row.status)) {
         wrongStatus++;
         if (examples.length < 3) examples.push(`job ${id} is ${row.status}, expected ${expected(id)}`);
       }
     }
-    const lost = this.inserted.length - present.size;
+    const lost = mine.size - present.size;
     if (lost) problems.push(`${countWords(lost, "job")} the producers inserted ${agree(lost, "are", "is")} missing from job_queue`);
     if (foreign) problems.push(`${countWords(foreign, "job")} in job_queue that no producer of this run inserted`);
     if (wrongStatus) problems.push(`${countWords(wrongStatus, "job")} whose status is not what the consumers did to them: ${examples.join("; ")}`);
@@ -214,19 +253,26 @@ class JobqueueWorkload implements YongWorkload {
       if (Number(p.rows[0].n) !== c.preload || Number(p.rows[0].done) !== c.preload)
         problems.push(`of the ${c.preload} preloaded completed jobs, ${p.rows[0].n} are there and ${p.rows[0].done} still completed`);
     }
-    const pending = this.inserted.length - taken.size + foreignTaken;
+    const pending = mine.size - taken.size + foreignTaken;
+    const doubts = this.doubtEnqueues.length + this.doubtClaims + this.doubtCompletes.size;
+    if (doubts)
+      this.notes.push(
+        `${countWords(doubts, "operation")} in doubt (a connection lost before the reply), each settled from job_queue: ${countWords(this.doubtEnqueues.length, "enqueue")} (${stored.rows.length} stored); ${countWords(this.doubtClaims, "dequeue")} (${claimsSettled} left a job processing); ${countWords(this.doubtCompletes.size, "completion")}`,
+      );
     if (pending > 0) this.notes.push(`${countWords(pending, "job")} ${agree(pending, "were", "was")} still pending at the end (producers outpaced consumers)`);
     if (this.notCompleted.length) this.notes.push(`${this.notCompleted.length} dequeued job(s) were left processing: their completion failed`);
     // Nothing counted unread: a backlog is what this load makes (twice as many producers as consumers), noted above.
     return {
       ok: problems.length === 0,
-      checked: this.inserted.length,
+      checked: mine.size,
       problems,
       facts: [
         { name: "lost", value: lost, ok: lost === 0 },
         { name: "dequeued more than once", value: duplicated, ok: duplicated === 0 },
         { name: "foreign jobs", value: foreign, ok: foreign === 0 },
         { name: "jobs with a wrong status", value: wrongStatus, ok: wrongStatus === 0 },
+        // A run whose loops reconnect states how many operations were in doubt, 0 included.
+        ...(this.ctx.reconnect ? [inDoubtFact(doubts)] : []),
       ],
     };
   }

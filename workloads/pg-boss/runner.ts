@@ -75,7 +75,9 @@ function library(ctx: WorkloadContext<Config>): JobLibrary {
           burstWhenBatchFull: c.burstWhenBatchFull,
         },
         async (jobs) => {
-          for (const j of jobs) handle(j.data);
+          // retryCount > 0: pg-boss claimed it again after an attempt it failed (the handler never throws; a lost
+          // connection under its completion does: manager.js fails the batch and retries it).
+          for (const j of jobs) handle(j.data, { retried: j.retryCount > 0 });
         },
       );
     },

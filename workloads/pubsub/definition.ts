@@ -236,6 +236,7 @@ export const pubsub = defineWorkload({
   },
   verifiedUnit: "message",
   pausable: "the readers",
+  reconnects: "its writers and readers reconnect; a batch or a claim whose commit reply was lost is settled at verification",
   metrics: brokerMetrics({
     writeSample: "per batch",
     readSample: "per poll",

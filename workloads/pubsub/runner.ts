@@ -3,10 +3,10 @@
 // log_counter row, G consumer groups with one reader per partition each, offsets claimed and read in one
 // READ COMMITTED transaction. The SQL is the reference's, verbatim except that every table is qualified
 // with the run's own schema.
-import { randomFillSync } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
 import { type PubsubConfig, pubsubWritersOf } from "./definition";
+import { ByteaArrayText } from "./payload";
 import { owns } from "../../lib/workloads/parts";
 import { LeanQuery, bindExecuteMessage, type TargetClient, Backoff, clock } from "../../runner/core";
 import {
@@ -20,6 +20,7 @@ import {
   STAMP_BYTES,
   STAMPS_BYTES,
   stampOfHex,
+  inDoubtFact,
   stepFailed,
   type Ledger,
   type WorkloadContext,
@@ -97,65 +98,6 @@ export const pubsubSql = (s: string, partitions: number) => ({
     ORDER BY c_offset`,
 });
 
-/**
- * A batch of random payloads as the text form of a bytea[] parameter, `{\\x<hex>,\\x<hex>,…}`: what the
- * reference's driver sends (lib/pq encodes pq.Array([][]byte) as text). Written in place into a buffer, by
- * default the parameter region of a pre-built Bind message (runner/core/pg/protocol.ts), so a 100 × 1 KiB batch
- * costs one random fill and one hex pass and nothing to allocate or copy (node-postgres' serialiser copied
- * the 200 KB several times per batch: ~10% of the runner's CPU at 5,000 msg/s).
- */
-export class ByteaArrayText {
-  static textLength = (count: number, size: number) => 2 + count * (3 + 2 * size) + (count - 1);
-  private readonly random: Buffer;
-  private readonly stampScratch = Buffer.alloc(STAMPS_BYTES);
-  /** Offset in `buf` of each element's first hex digit. */
-  private readonly starts: number[] = [];
-  readonly length: number;
-
-  constructor(
-    private readonly count: number,
-    private readonly size: number,
-    private readonly buf: Buffer = Buffer.alloc(ByteaArrayText.textLength(count, size)),
-    private readonly base = 0,
-  ) {
-    this.random = Buffer.allocUnsafe(count * size);
-    this.length = ByteaArrayText.textLength(count, size);
-    let o = base;
-    buf[o++] = 0x7b; // {
-    for (let i = 0; i < count; i++) {
-      if (i > 0) buf[o++] = 0x2c; // ,
-      o += buf.write("\\\\x", o, "latin1");
-      this.starts.push(o);
-      o += 2 * size;
-    }
-    buf[o] = 0x7d; // }
-  }
-
-  /** New random bytes for every payload. */
-  refill() {
-    const r = randomFillSync(this.random);
-    // Per payload: native hex of a slice, written into place. Measured fastest (0.19 ms per 100 × 1 KiB
-    // batch, against 0.39 ms for one big hex string cut up, or a JS lookup-table loop).
-    for (let i = 0; i < this.count; i++) this.buf.write(r.toString("hex", i * this.size, (i + 1) * this.size), this.starts[i], "latin1");
-  }
-
-  /** Writes `t` (Float64 little-endian) as every payload's first 8 bytes, and `due`, when given, as the next 8. */
-  stamp(t: number, due?: number) {
-    this.stampScratch.writeDoubleLE(t, 0);
-    let bytes = STAMP_BYTES;
-    if (due !== undefined) {
-      this.stampScratch.writeDoubleLE(due, SCHEDULE_STAMP_OFFSET);
-      bytes = STAMPS_BYTES;
-    }
-    const hex = this.stampScratch.toString("hex", 0, bytes);
-    for (let i = 0; i < this.count; i++) this.buf.write(hex, this.starts[i], "latin1");
-  }
-
-  text(): string {
-    return this.buf.toString("latin1", this.base, this.base + this.length);
-  }
-}
-
 /** A reader's record in a part's ledger (ReaderState without its stats). */
 const ReaderRecord = z.object({
   groupKey: z.string(),
@@ -170,6 +112,7 @@ const ReaderRecord = z.object({
  *  and the messages each group's readers counted. */
 const PubsubLedger = z.object({
   written: z.array(z.number().int().nonnegative()),
+  doubtBatches: z.array(z.number().int().nonnegative()).optional(),
   readers: z.array(ReaderRecord),
   counted: z.record(z.string(), z.number().int().nonnegative()),
 });
@@ -185,6 +128,12 @@ interface ReaderState {
   lost: number;
   duplicated: number;
   outOfOrder: number;
+  /**
+   * A read whose COMMIT was in flight when the connection went (a run whose loops reconnect): its claimed range and
+   * what the read found, applied if it committed. The next claim settles it (the group's offset then starts after
+   * the range, or at its start again); one the run ended before is settled from consumer_offsets at verification.
+   */
+  pending?: { start: number; end: number; expected: number; rows: number; lost: number; duplicated: number; outOfOrder: number };
 }
 
 /** What is wrong with the readers' coverage: a group's partition with no reader state, or with more than one. */
@@ -208,6 +157,12 @@ class PubsubRun implements WorkloadRun {
   private readonly written: number[];
   /** Messages the readers of each group counted (by group name), beside their states' own counts. */
   private readonly counted = new Map<string, number>();
+  /** Per partition (index p-1): batches whose COMMIT was in flight when their writer's connection went: stored
+   *  whole or not at all (one transaction), settled at verification from the table's rows. */
+  private readonly doubtBatches: number[];
+  /** Reads whose COMMIT was in doubt, and how many of them had committed, as their settling found. */
+  private doubtReads = 0;
+  private doubtReadsCommitted = 0;
   /** The partitions (1-based) this instance runs, and its writers by global index (all of them without a part). */
   private readonly partitions: number[];
   private readonly writerIndexes: number[];
@@ -225,6 +180,7 @@ class PubsubRun implements WorkloadRun {
     this.ops = brokerOperations(ctx.stats);
     this.sql = pubsubSql(ctx.schema, c.partitions);
     this.written = new Array(c.partitions).fill(0);
+    this.doubtBatches = new Array(c.partitions).fill(0);
     // A part owns partitions p with (p − 1) mod N = its index: their writers and every group's reader of them.
     this.partitions = Array.from({ length: c.partitions }, (_, i) => i + 1).filter((p) => owns(p - 1, ctx.part));
     this.writerIndexes = pubsubWritersOf(c, ctx.part);
@@ -284,10 +240,12 @@ class PubsubRun implements WorkloadRun {
       batch.refill(); // fresh random payloads per batch, as the reference's buildPayloadBatch, outside the timer
       const t0 = write.send();
       if (this.stampE2e) batch.stamp(t0, this.stampSchedule ? slot.due : undefined);
+      let committing = false;
       try {
         await qBegin.run(tc.client);
         const ts = write.send(); // timer starts after BEGIN, as the reference (writer.go L62-80)
         await qWrite.runMessage(tc.client, message);
+        committing = true;
         await qCommit.run(tc.client);
         // B messages in one batch, timed from `ts`; from its schedule from `t0`, when the batch left.
         write.answered(ts, B, slot, t0);
@@ -295,16 +253,18 @@ class PubsubRun implements WorkloadRun {
         return true;
       } catch (err) {
         const what = `write p${partition}`;
-        return !(await stepFailed(this.ctx, tc, err, { what, count: () => write.failed(B), pause: () => stop.sleep(ERROR_PAUSE_MS) }));
+        // Lost during its COMMIT: the batch (its offsets and rows, one transaction) is stored whole or not at all.
+        const inDoubt = committing ? () => this.doubtBatches[partition - 1]++ : undefined;
+        return !(await stepFailed(this.ctx, tc, err, { what, count: () => write.failed(B), pause: () => stop.sleep(ERROR_PAUSE_MS), inDoubt, stop }));
       }
     });
   }
 
   private async readerLoop(tc: TargetClient, st: ReaderState, ready: () => void, failed: (e: Error) => void) {
     const { config: c, readersStop: stop } = this.ctx;
-    const client = tc.client;
+    // tc.client is read per statement: a loop of a run that reconnects gets a new one (workloads/runtime.ts stepFailed).
     try {
-      await client.query(this.sql.joinGroup, [st.groupKey, st.partition]);
+      await tc.client.query(this.sql.joinGroup, [st.groupKey, st.partition]);
     } catch (err) {
       failed(new Error(`${tc.role} could not join its group: ${errorMessage(err)}`, { cause: err }));
       return;
@@ -331,7 +291,7 @@ class PubsubRun implements WorkloadRun {
     const readAndCheck = async (start: number, end: number) => {
       readValues[0] = start;
       readValues[1] = end;
-      const rows = await qRead.run(client, readValues);
+      const rows = await qRead.run(tc.client, readValues);
       check.tRows = clock(); // the rows' delivery, which only the reader sees: the end of their e2e
       // Verify order and completeness against the claim.
       let exp = st.expected;
@@ -376,39 +336,43 @@ class PubsubRun implements WorkloadRun {
       if (stop.stopped) break;
       let start: number, end: number;
       try {
-        await qBegin.run(client);
+        await qBegin.run(tc.client);
         const tc0 = g.claim.send();
-        const r = await qClaim.runMessage(client, claimMessage);
+        const r = await qClaim.runMessage(tc.client, claimMessage);
         g.claim.timed(tc0);
         if (r.length !== 1) throw new Error(`claim returned no row: consumer_offsets has no row for ${st.groupKey}/${st.partition}`);
         start = Number(r[0][0]);
         end = Number(r[0][1]);
+        if (st.pending) this.settleRead(st, start - 1);
       } catch (err) {
         const what = `claim ${st.groupKey} p${st.partition}`;
-        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: () => backoff.jitter(100, 800) })) return;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: () => backoff.jitter(100, 800), stop })) return;
         continue;
       }
 
       if (start > end) {
         // Empty claim: the reference COMMITs (its UPDATE ran with delta 0) and backs off 100 µs–2 ms.
         try {
-          await qCommit.run(client);
+          await qCommit.run(tc.client);
           g.emptyPolls.add();
         } catch (err) {
           // No pause of its own: the empty claim's back-off follows.
+          // An empty claim moved nothing: its commit in doubt or not, the offset is where it was.
           const what = `empty claim commit ${st.groupKey} p${st.partition}`;
-          if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: null })) return;
+          if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: null, stop })) return;
         }
         await backoff.jitter(100, 2000); // reference: time.Sleep(jitter(100µs, 2ms))
         continue;
       }
 
+      let committing = false;
       try {
         const tr = g.read.send(); // read timer starts after the claim, as the reference (reader.go L138)
         // The rows (200 × 2 KiB strings) must not stay referenced across the COMMIT round trip: held there,
         // they outlive a scavenge, get promoted and make the heap (and RSS) swing by ~100 MB.
         await readAndCheck(start, end);
-        await qCommit.run(client);
+        committing = true;
+        await qCommit.run(tc.client);
         g.read.answered(tr, check.rows);
         for (let i = 0; i < check.runs; i++) {
           // Both stamps or neither: a message whose scheduled time cannot be read is in neither e2e.
@@ -426,8 +390,36 @@ class PubsubRun implements WorkloadRun {
         this.counted.set(st.groupKey, (this.counted.get(st.groupKey) ?? 0) + check.rows);
       } catch (err) {
         const what = `read ${st.groupKey} p${st.partition}`;
-        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
+        // Lost during its COMMIT: the group's offset moved past the range or did not; the next claim tells.
+        const { expected, rows, lost, duplicated, outOfOrder } = check;
+        const inDoubt = committing
+          ? () => {
+              this.doubtReads++;
+              st.pending = { start, end, expected, rows, lost, duplicated, outOfOrder };
+            }
+          : undefined;
+        if (await stepFailed(this.ctx, tc, err, { what, count: () => g.read.failed(), pause: () => stop.sleep(ERROR_PAUSE_MS), inDoubt, stop })) return;
       }
+    }
+  }
+
+  /**
+   * Settles a reader's in-doubt read from where its group's offset stands (`committedTo`, the last offset committed):
+   * past the range, it committed and what it read counts as read; still before it, it did not (the range is read
+   * again). Anywhere else is not a settling, and the reader's ordinary checks (lost, read twice) report it.
+   */
+  private settleRead(st: ReaderState, committedTo: number) {
+    const p = st.pending;
+    if (!p) return;
+    st.pending = undefined;
+    if (committedTo === p.end) {
+      this.doubtReadsCommitted++;
+      st.expected = p.expected;
+      st.read += p.rows;
+      st.lost += p.lost;
+      st.duplicated += p.duplicated;
+      st.outOfOrder += p.outOfOrder;
+      this.counted.set(st.groupKey, (this.counted.get(st.groupKey) ?? 0) + p.rows);
     }
   }
 
@@ -440,6 +432,7 @@ class PubsubRun implements WorkloadRun {
     let outOfOrder = 0;
     let checked = 0;
     let unreadAtEnd = 0;
+    let doubtBatchesStored = 0;
     const tips = new Map<number, number>();
     const counters = await admin.query<{ id: number; next_offset: string }>(`SELECT id, next_offset FROM ${s}.log_counter`);
     for (const row of counters.rows) tips.set(Number(row.id), Number(row.next_offset) - 1);
@@ -460,16 +453,27 @@ class PubsubRun implements WorkloadRun {
           `partition ${p}: offsets 1..${tip} were handed out but the table holds ${n} rows (offsets ${n ? `${mn}..${mx}` : "none"}): ${countWords(missing, "message")} missing`,
         );
       }
-      if (this.written[p - 1] !== n) {
+      // In-doubt batches: each stored whole or not at all, so the rows beyond those written are whole batches of them.
+      const extra = n - this.written[p - 1];
+      const B = this.ctx.config.writeBatch;
+      const doubts = this.doubtBatches[p - 1];
+      if (extra !== 0 && !(doubts > 0 && extra > 0 && extra % B === 0 && extra / B <= doubts)) {
         countsMatch = false;
-        problems.push(`partition ${p}: the runner counted ${this.written[p - 1]} messages written but the table holds ${n} rows`);
+        const inDoubt = doubts ? ` (and ${countWords(doubts, "batch")} of ${B} in doubt, stored whole or not at all)` : "";
+        problems.push(`partition ${p}: the runner counted ${this.written[p - 1]} messages written${inDoubt} but the table holds ${n} rows`);
       }
+      if (doubts) doubtBatchesStored += Math.max(0, Math.min(doubts, Math.floor(extra / B)));
     }
 
     const offsets = await admin.query<{ group_id: string; topic_id: number; next_offset: string }>(
       `SELECT group_id, topic_id, next_offset FROM ${s}.consumer_offsets`,
     );
     const committed = new Map(offsets.rows.map((o) => [`${o.group_id}/${o.topic_id}`, Number(o.next_offset) - 1]));
+    // A read still in doubt (no claim came after it) is settled from where its group's offset stands.
+    for (const st of this.readerStates) {
+      const co = committed.get(`${st.groupKey}/${st.partition}`);
+      if (st.pending && co !== undefined) this.settleRead(st, co);
+    }
     for (const st of this.readerStates) {
       const where = `group ${st.groupKey} partition ${st.partition}`;
       const co = committed.get(`${st.groupKey}/${st.partition}`);
@@ -506,12 +510,20 @@ class PubsubRun implements WorkloadRun {
       }
     }
     const ok = countsMatch && lost === 0 && duplicated === 0 && outOfOrder === 0;
-    return { ok, checked, problems, facts: brokerFacts({ lost, duplicated, outOfOrder, countsMatch }), unreadAtEnd };
+    const facts = brokerFacts({ lost, duplicated, outOfOrder, countsMatch });
+    const doubtBatches = this.doubtBatches.reduce((a, b) => a + b, 0);
+    // A run whose loops reconnect states how many operations were in doubt, 0 included, and how each settled.
+    if (this.ctx.reconnect) facts.push(inDoubtFact(doubtBatches + this.doubtReads));
+    if (doubtBatches + this.doubtReads)
+      this.notes.push(
+        `${countWords(doubtBatches + this.doubtReads, "operation")} in doubt, a COMMIT sent when a connection was lost and never answered, each settled from the target: ${countWords(doubtBatches, "write batch")} (${doubtBatchesStored} stored, ${doubtBatches - doubtBatchesStored} not); ${countWords(this.doubtReads, "read")} (${this.doubtReadsCommitted} committed, ${this.doubtReads - this.doubtReadsCommitted} not)`,
+      );
+    return { ok, checked, problems, facts, unreadAtEnd };
   }
 
   ledger(): Ledger {
     const readers = this.readerStates.map(({ group: _, ...r }) => r);
-    return { written: this.written, readers, counted: Object.fromEntries(this.counted) };
+    return { written: this.written, doubtBatches: this.doubtBatches, readers, counted: Object.fromEntries(this.counted) };
   }
 
   /** Every part's record added into this one's: writes by partition, every part's readers, groups' counts. */
@@ -522,7 +534,10 @@ class PubsubRun implements WorkloadRun {
       const l = parsed.data;
       if (l.written.length !== this.written.length)
         throw new Error(`part ${part}'s pub/sub ledger has ${l.written.length} partitions, the run ${this.written.length}`);
-      for (let i = 0; i < l.written.length; i++) this.written[i] += l.written[i];
+      for (let i = 0; i < l.written.length; i++) {
+        this.written[i] += l.written[i];
+        this.doubtBatches[i] += l.doubtBatches?.[i] ?? 0;
+      }
       for (const r of l.readers) {
         const group = this.ops.groups.find((g) => g.name === r.groupKey);
         if (!group) throw new Error(`part ${part}'s pub/sub ledger has a reader of group ${r.groupKey}, which the run does not have`);

@@ -132,6 +132,7 @@ export const queue = defineWorkload({
   },
   verifiedUnit: "message",
   pausable: "the readers",
+  reconnects: "its writers and readers reconnect; an insert or a dequeue whose reply was lost is settled at verification",
   metrics: brokerMetrics({ writeSample: "per insert", readSample: "per dequeue", readsPerGroup: false, backlogPlace: "in the queue", readIncludesClaim: true }),
   compareExtras: [{ key: "readersTotal", label: "Readers in total", after: "readers", value: (c) => (typeof c.readers === "number" ? c.readers : null) }],
   referenceMode: "queue",

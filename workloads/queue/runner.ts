@@ -16,6 +16,7 @@ import {
   STAMP_BYTES,
   STAMPS_BYTES,
   stampOfHex,
+  inDoubtFact,
   stepFailed,
   type Ledger,
   type WorkloadContext,
@@ -36,7 +37,17 @@ const QueueLedger = z.object({
   consumedSeqSum: z.array(z.number().nonnegative()),
   consumedForeign: z.number().int().nonnegative(),
   consumedTotal: z.number().int().nonnegative(),
+  doubtWrites: z.array(z.array(z.number().int().positive())).optional(),
+  doubtReads: z.array(z.object({ id: z.string(), w: z.number().int().nullable(), seq: z.number().int() })).optional(),
 });
+
+/** A dequeue whose COMMIT was sent and not answered (its connection went): its row's id, and its (writer, seq) when
+ *  payloads carry one (w null otherwise). Settled at verification by whether the archive holds the id. */
+interface DoubtRead {
+  id: string;
+  w: number | null;
+  seq: number;
+}
 
 const BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED";
 
@@ -82,6 +93,16 @@ export const queueSql = (s: string, tuneTableVacuum: boolean) => ({
   archive: `INSERT INTO ${s}.queue_archive (id, payload, created_at, read_at) VALUES ($1, $2, $3, NOW())`,
 });
 
+/** The in-doubt operations as settled from the target (QueueRun.settleDoubts). */
+interface Settled {
+  /** Per writer: in-doubt seqs found in neither table (not stored), excused from the lost count. */
+  absent: number[][];
+  /** Without identities: in-doubt inserts, stored or not (only their number can be accepted). */
+  writesUnsettled: number;
+  writesStored: number;
+  readsCommitted: number;
+}
+
 class QueueRun implements WorkloadRun {
   readonly roles: string[];
   readonly notes: string[] = [];
@@ -93,7 +114,8 @@ class QueueRun implements WorkloadRun {
   private readonly stampSchedule: boolean;
   /** Whether payloads carry (writer, seq): see IDENTITY_MIN_PAYLOAD. */
   private readonly identity: boolean;
-  /** Per writer: messages inserted (= the last seq), md5 of the payload bytes after the identity (fixed per writer). */
+  /** Per writer: messages inserted (= the last seq, in-doubt inserts included), md5 of the payload bytes after the
+   *  identity (fixed per writer). */
   private readonly inserted: number[];
   private readonly tailMd5: string[];
   /** Per writer: messages the readers consumed and the sum of their seqs. */
@@ -103,6 +125,19 @@ class QueueRun implements WorkloadRun {
   private consumedForeign = 0;
   /** Messages consumed in all (identity or not). */
   private consumedTotal = 0;
+  /**
+   * Per writer: the seqs of inserts whose reply never came (the connection went under them, in a run whose loops
+   * reconnect): stored or not. The writer moves on to the next seq, so no seq is sent twice; verification accepts
+   * each one present or absent, and every other seq exactly.
+   */
+  private readonly doubtWrites: number[][];
+  /** Dequeues whose COMMIT was in flight when their connection went: archived or not, settled at verification. */
+  private readonly doubtReads: DoubtRead[] = [];
+  /** The row ids of doubtReads not yet settled: a later dequeue of one of them settles it as not committed (its row
+   *  was still there to take), which the archive alone could not tell from a commit. Usually empty. */
+  private readonly doubtIds = new Set<string>();
+  /** What settleDoubts found, once. */
+  private settled?: Settled;
   /** The global indexes of the writers this instance runs (all of them without a part). */
   private readonly writerIndexes: number[];
   /** The broker's operations in the run's recorder: the write, and the single group "queue"'s read, claim and e2e. */
@@ -132,6 +167,7 @@ class QueueRun implements WorkloadRun {
     this.tailMd5 = new Array(c.writers).fill("");
     this.consumedCount = new Array(c.writers).fill(0);
     this.consumedSeqSum = new Array(c.writers).fill(0);
+    this.doubtWrites = Array.from({ length: c.writers }, () => []);
   }
 
   async setup(admin: pg.Client) {
@@ -182,8 +218,10 @@ class QueueRun implements WorkloadRun {
         this.inserted[w]++;
         return true;
       } catch (err) {
-        // A single INSERT in autocommit: no transaction to roll back.
-        const failed = { what: "enqueue", count: () => write.failed(1), noTransaction: true, pause: () => stop.sleep(ERROR_PAUSE_MS) };
+        // A single INSERT in autocommit: no transaction to roll back. Its connection lost before the reply (a run
+        // that reconnects): the row may be stored, so its seq is in doubt and never sent again.
+        const inDoubt = () => this.doubtWrites[w].push(++this.inserted[w]);
+        const failed = { what: "enqueue", count: () => write.failed(1), noTransaction: true, pause: () => stop.sleep(ERROR_PAUSE_MS), inDoubt, stop };
         return !(await stepFailed(this.ctx, tc, err, failed));
       }
     });
@@ -192,7 +230,7 @@ class QueueRun implements WorkloadRun {
   private async readerLoop(tc: TargetClient) {
     const { readersStop: stop, stats } = this.ctx;
     const g = this.ops.groups[0];
-    const client = tc.client;
+    // tc.client is read per statement: a loop of a run that reconnects gets a new one (workloads/runtime.ts stepFailed).
     const qBegin = new LeanQuery(BEGIN);
     const qDequeue = new LeanQuery(this.sql.dequeue, "pgbb_dequeue");
     const dequeueMessage = bindExecuteMessage("pgbb_dequeue", []).message;
@@ -210,32 +248,35 @@ class QueueRun implements WorkloadRun {
       const t0 = g.read.send(); // timer starts before BEGIN, as the reference (queue_runner.go L110-193)
       let row: (string | null)[] | undefined;
       try {
-        await qBegin.run(client);
+        await qBegin.run(tc.client);
         const tc0 = g.claim.send();
-        row = (await qDequeue.runMessage(client, dequeueMessage))[0];
+        row = (await qDequeue.runMessage(tc.client, dequeueMessage))[0];
         // Every dequeue SELECT, empty or not, as pub/sub's claim (lib/measurement/metrics.ts): the claim is the poll.
         g.claim.timed(tc0);
         if (!row) {
           g.emptyPolls.add();
-          await qRollback.run(client);
+          await qRollback.run(tc.client);
         }
       } catch (err) {
         // The reference silently retried after a failed SELECT; here it counts as a read error.
-        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.read.failed(), pause: () => backoff.fixed(200) })) return;
+        // Nothing in doubt: a transaction whose connection dies before its COMMIT is rolled back by the server.
+        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.read.failed(), pause: () => backoff.fixed(200), stop })) return;
         continue;
       }
       if (!row) {
         await backoff.fixed(200); // the reference's time.Sleep(200µs) on an empty queue
         continue;
       }
+      let committing = false;
       try {
         // Raw text round-trips exactly: the payload as "\x…" hex, created_at with its microseconds.
         idValues[0] = archiveValues[0] = row[0];
         archiveValues[1] = row[1];
         archiveValues[2] = row[2];
-        await qDelete.run(client, idValues);
-        await qArchive.run(client, archiveValues);
-        await qCommit.run(client);
+        await qDelete.run(tc.client, idValues);
+        await qArchive.run(tc.client, archiveValues);
+        committing = true;
+        await qCommit.run(tc.client);
         const te = g.read.answered(t0);
         // e2e after COMMIT, as the reference.
         if (this.stampE2e) {
@@ -250,19 +291,38 @@ class QueueRun implements WorkloadRun {
         }
         this.consumedTotal++;
         if (this.identity) this.consumed(row[1] as string);
+        if (this.doubtIds.size) this.doubtIds.delete(row[0] as string);
       } catch (err) {
-        if (await stepFailed(this.ctx, tc, err, { what: "dequeue", count: () => g.read.failed(), pause: () => stop.sleep(ERROR_PAUSE_MS) })) return;
+        // Lost during its COMMIT: the message may be archived (consumed) or back in the queue for another dequeue.
+        const doubt = row;
+        const inDoubt = committing
+          ? () => {
+              this.doubtReads.push({ id: doubt[0] as string, ...this.identityOf(doubt[1] as string) });
+              this.doubtIds.add(doubt[0] as string);
+            }
+          : undefined;
+        const failed = { what: "dequeue", count: () => g.read.failed(), pause: () => stop.sleep(ERROR_PAUSE_MS), inDoubt, stop };
+        if (await stepFailed(this.ctx, tc, err, failed)) return;
       }
       archiveValues[1] = null;
     }
   }
 
+  /** A message's (writer, seq) from its payload's hex text ("\\x" + hex); w null without identities. */
+  private identityOf(hex: string): { w: number | null; seq: number } {
+    if (!this.identity) return { w: null, seq: 0 };
+    const at = 2 + 2 * ID_OFFSET;
+    return { w: parseInt(hex.substring(at, at + 8), 16), seq: parseInt(hex.substring(at + 8, at + 16), 16) };
+  }
+
   /** Counts a consumed message against its writer, from its payload's hex text ("\\x" + hex). */
   private consumed(hex: string) {
-    const at = 2 + 2 * ID_OFFSET;
-    const w = parseInt(hex.substring(at, at + 8), 16);
-    const seq = parseInt(hex.substring(at + 8, at + 16), 16);
-    if (w >= 0 && w < this.consumedCount.length) {
+    const { w, seq } = this.identityOf(hex);
+    this.consumedOne(w, seq);
+  }
+
+  private consumedOne(w: number | null, seq: number) {
+    if (w !== null && w >= 0 && w < this.consumedCount.length) {
       this.consumedCount[w]++;
       this.consumedSeqSum[w] += seq;
     } else this.consumedForeign++;
@@ -307,7 +367,7 @@ class QueueRun implements WorkloadRun {
       seen.add(w);
       const rows = Number(row.rows);
       const seqs = Number(row.seqs);
-      const missing = this.inserted[w] - seqs;
+      const missing = this.inserted[w] - seqs - (this.settled?.absent[w].length ?? 0);
       if (missing > 0) {
         lost += missing;
         problems.push(
@@ -325,8 +385,9 @@ class QueueRun implements WorkloadRun {
         );
     }
     for (let w = 0; w < this.inserted.length; w++) {
-      if (seen.has(w) || this.inserted[w] === 0) continue;
-      lost += this.inserted[w];
+      const stored = this.inserted[w] - (this.settled?.absent[w].length ?? 0);
+      if (seen.has(w) || stored === 0) continue;
+      lost += stored;
       problems.push(`writer ${w}: ${countWords(this.inserted[w], "message")} lost, neither queued nor consumed: all it inserted`);
     }
     if (this.consumedForeign) problems.push(`the readers consumed ${countWords(this.consumedForeign, "message")} that no writer of this run wrote`);
@@ -337,19 +398,76 @@ class QueueRun implements WorkloadRun {
   private async firstMissing(admin: pg.Client, w: number): Promise<string> {
     const s = this.ctx.schema;
     const r = await admin.query<{ k: string }>(
-      `SELECT k FROM generate_series(1, $1::bigint) k
+      `SELECT k FROM generate_series(1, $1::bigint) k WHERE k <> ALL($4::bigint[])
        EXCEPT SELECT (get_byte(payload, $3 + 4)::bigint << 24 | get_byte(payload, $3 + 5) << 16 | get_byte(payload, $3 + 6) << 8 | get_byte(payload, $3 + 7))
        FROM (SELECT payload FROM ${s}.queue UNION ALL SELECT payload FROM ${s}.queue_archive) u
        WHERE length(payload) >= $3 + 8 AND (get_byte(payload, $3) << 24 | get_byte(payload, $3 + 1) << 16 | get_byte(payload, $3 + 2) << 8 | get_byte(payload, $3 + 3)) = $2
        ORDER BY 1 LIMIT 6`,
-      [this.inserted[w], w, ID_OFFSET],
+      [this.inserted[w], w, ID_OFFSET, this.settled?.absent[w] ?? []],
     );
     const ks = r.rows.map((x) => x.k);
     return ks.length ? `: sequence number(s) ${ks.slice(0, 5).join(", ")}${ks.length > 5 ? ", …" : ""}` : "";
   }
 
+  /**
+   * Settles every in-doubt operation from the target, once, before the checks: a dequeue whose row no later dequeue
+   * took, and whose id the archive holds, committed (counted as consumed, as the archive counts it); else it did not.
+   * An insert whose (writer, seq) is in the queue or the archive was stored; one in neither was not, and is excused
+   * from the lost count (its seq was never sent again). Without identities an insert cannot be told apart: only
+   * their number is accepted, as a range.
+   */
+  private async settleDoubts(admin: pg.Client): Promise<Settled> {
+    if (this.settled) return this.settled;
+    const s = this.ctx.schema;
+    let readsCommitted = 0;
+    const open = this.doubtReads.filter((d) => this.doubtIds.has(d.id));
+    if (open.length) {
+      const r = await admin.query<{ id: string }>(`SELECT DISTINCT id::text AS id FROM ${s}.queue_archive WHERE id = ANY($1::bigint[])`, [
+        open.map((d) => d.id),
+      ]);
+      const archived = new Set(r.rows.map((x) => x.id));
+      for (const d of open) {
+        if (!archived.has(d.id)) continue;
+        readsCommitted++;
+        this.consumedTotal++;
+        if (this.identity) this.consumedOne(d.w, d.seq);
+      }
+    }
+    const absent: number[][] = this.doubtWrites.map(() => []);
+    let writesStored = 0;
+    const doubts = this.doubtWrites.flatMap((seqs, w) => seqs.map((k) => [w, k]));
+    if (this.identity && doubts.length) {
+      const r = await admin.query<{ w: string; k: string }>(
+        `SELECT DISTINCT w, k FROM (
+           SELECT (get_byte(payload, $3) << 24 | get_byte(payload, $3 + 1) << 16 | get_byte(payload, $3 + 2) << 8 | get_byte(payload, $3 + 3))::bigint & 4294967295 AS w,
+                  (get_byte(payload, $3 + 4)::bigint << 24 | get_byte(payload, $3 + 5) << 16 | get_byte(payload, $3 + 6) << 8 | get_byte(payload, $3 + 7)) AS k
+           FROM (SELECT payload FROM ${s}.queue UNION ALL SELECT payload FROM ${s}.queue_archive) u WHERE length(payload) >= $3 + 8) x
+         WHERE (w, k) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))`,
+        [doubts.map((d) => d[0]), doubts.map((d) => d[1]), ID_OFFSET],
+      );
+      const stored = new Set(r.rows.map((x) => `${x.w}/${x.k}`));
+      for (const [w, k] of doubts) {
+        if (stored.has(`${w}/${k}`)) writesStored++;
+        else absent[w].push(k);
+      }
+    }
+    const writesUnsettled = this.identity ? 0 : doubts.length;
+    this.settled = { absent, writesUnsettled, writesStored, readsCommitted };
+    const n = doubts.length + this.doubtReads.length;
+    if (n) {
+      const writes = this.identity
+        ? `${countWords(doubts.length, "insert")} (${writesStored} stored, ${doubts.length - writesStored} not)`
+        : `${countWords(doubts.length, "insert")} (stored or not: payloads too short to tell)`;
+      this.notes.push(
+        `${countWords(n, "operation")} in doubt, sent when a connection was lost and never answered, each settled from the target: ${writes}; ${countWords(this.doubtReads.length, "dequeue")} (${readsCommitted} committed, ${this.doubtReads.length - readsCommitted} not)`,
+      );
+    }
+    return this.settled;
+  }
+
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
     const s = this.ctx.schema;
+    const settled = await this.settleDoubts(admin);
     const r = await admin.query<{ queued: string; archived: string; distinct_archived: string; in_both: string }>(
       `SELECT (SELECT count(*) FROM ${s}.queue) AS queued,
               (SELECT count(*) FROM ${s}.queue_archive) AS archived,
@@ -360,8 +478,10 @@ class QueueRun implements WorkloadRun {
     const archived = Number(r.rows[0].archived);
     const distinct = Number(r.rows[0].distinct_archived);
     const inBoth = Number(r.rows[0].in_both);
-    // Its own record (a coordinator's: every part's, absorbed), never the stats: they are one process's.
-    const inserted = this.inserted.reduce((a, b) => a + b, 0);
+    // Its own record (a coordinator's: every part's, absorbed), never the stats: they are one process's. In-doubt
+    // inserts found absent were not stored; without identities, up to writesUnsettled of them may be absent.
+    const inserted = this.inserted.reduce((a, b) => a + b, 0) - settled.absent.reduce((a, b) => a + b.length, 0);
+    const certain = inserted - settled.writesUnsettled;
     const consumed = this.consumedTotal;
     const problems: string[] = [];
     let lost: number;
@@ -370,7 +490,7 @@ class QueueRun implements WorkloadRun {
       // Which messages, not just how many: a deleted row and a foreign one no longer cancel out.
       ({ lost, duplicated } = await this.verifyIdentities(admin, problems));
     } else {
-      lost = Math.max(inserted - (queued + distinct - inBoth), 0);
+      lost = Math.max(certain - (queued + distinct - inBoth), 0);
       duplicated = archived - distinct + inBoth;
       if (lost) problems.push(`${countWords(lost, "message")} lost: inserted ${inserted}, but only ${queued} still queued + ${distinct} consumed`);
       if (archived !== distinct) problems.push(`${countWords(archived - distinct, "message")} consumed more than once (duplicate ids in queue_archive)`);
@@ -379,16 +499,21 @@ class QueueRun implements WorkloadRun {
       if (extra > 0) problems.push(`${extra} more row(s) in the target than the runner inserted`);
     }
     if (archived !== consumed) problems.push(`the runner counted ${consumed} dequeues but queue_archive holds ${archived} rows`);
-    const countsMatch = archived === consumed && queued + archived === inserted;
+    const countsMatch = archived === consumed && queued + archived >= certain && queued + archived <= inserted;
     if (!countsMatch && !problems.length) problems.push(`inserted ${inserted} ≠ queued ${queued} + archived ${archived}`);
     // Every finding is a failure (with identities: foreign rows, or readers' sums that disagree with the archive).
     const ok = problems.length === 0;
-    return { ok, checked: inserted, problems, facts: brokerFacts({ lost, duplicated, outOfOrder: 0, countsMatch }), unreadAtEnd: queued };
+    const facts = brokerFacts({ lost, duplicated, outOfOrder: 0, countsMatch });
+    // A run whose loops reconnect states how many operations were in doubt, 0 included.
+    if (this.ctx.reconnect) facts.push(inDoubtFact(this.doubtWrites.reduce((a, b) => a + b.length, 0) + this.doubtReads.length));
+    return { ok, checked: certain, problems, facts, unreadAtEnd: queued };
   }
 
   ledger(): Ledger {
-    const { inserted, tailMd5, consumedCount, consumedSeqSum, consumedForeign, consumedTotal } = this;
-    return { inserted, tailMd5, consumedCount, consumedSeqSum, consumedForeign, consumedTotal };
+    const { inserted, tailMd5, consumedCount, consumedSeqSum, consumedForeign, consumedTotal, doubtWrites } = this;
+    // Only the in-doubt dequeues no later dequeue settled.
+    const doubtReads = this.doubtReads.filter((d) => this.doubtIds.has(d.id));
+    return { inserted, tailMd5, consumedCount, consumedSeqSum, consumedForeign, consumedTotal, doubtWrites, doubtReads };
   }
 
   /** Every part's record added into this one's (arrays by global writer; a writer's payload tail from its part). */
@@ -404,6 +529,11 @@ class QueueRun implements WorkloadRun {
         this.consumedCount[w] += l.consumedCount[w];
         this.consumedSeqSum[w] += l.consumedSeqSum[w];
         if (l.tailMd5[w]) this.tailMd5[w] = l.tailMd5[w];
+        this.doubtWrites[w].push(...(l.doubtWrites?.[w] ?? []));
+      }
+      for (const d of l.doubtReads ?? []) {
+        this.doubtReads.push(d);
+        this.doubtIds.add(d.id);
       }
       this.consumedForeign += l.consumedForeign;
       this.consumedTotal += l.consumedTotal;

@@ -211,6 +211,7 @@ export const search = defineWorkload({
   parts: yongParts((c: SearchConfig) => c.vus, "vus"),
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "article",
+  reconnects: "its pool's connections reconnect; a search in flight only reads, so nothing is in doubt",
   metrics: {
     operations: [
       ...requestOperations([{ name: "search", label: "search" }]),

@@ -30,6 +30,10 @@ export interface YongRequest {
   run(tc: TargetClient): Promise<void>;
   /** It opens a transaction (a failure rolls it back); default: autocommit statements only. */
   transaction?: boolean;
+  /** In a run whose loops reconnect (a kill-backend phase): its connection went before the reply to a statement it
+   *  sent, which may or may not have taken effect; the workload records it in its ledger as in doubt. Absent: a
+   *  request that changes nothing (a read). */
+  inDoubt?(): void;
 }
 
 /** What a Yong workload supplies to the driver. */
@@ -208,6 +212,8 @@ class YongRun<C extends YongCommon> implements WorkloadRun {
         },
         noTransaction: !req.transaction,
         pause: pauseOnError ? () => stop.sleep(ERROR_PAUSE_MS) : null,
+        inDoubt: req.inDoubt && (() => req.inDoubt?.()),
+        stop,
       };
       return (await stepFailed(this.ctx, tc, err, failed)) ? "exit" : "failed";
     } finally {

@@ -53,6 +53,13 @@ export interface TargetClient {
   busySince: number;
   /** The session's synchronous_commit as it reported it once connected (runner/session-options.ts checks it). */
   synchronousCommit?: string;
+  /**
+   * Opens a new connection in place of a lost one: same role and application_name, same session settings and
+   * statement timeout, the watch told of it; `client` and `pid` then are the new connection's and `lost` is
+   * cleared. Throws (as opening did) when the target does not take it. Loops must read `client` per statement
+   * (LeanQuery parses its statement again on the new connection: parsedStatements are per connection).
+   */
+  reconnect(): Promise<void>;
 }
 
 /**
@@ -83,6 +90,24 @@ export async function openClient(
   watch?: LostWatch,
   statementTimeoutMs?: number,
 ): Promise<TargetClient> {
+  const tc: TargetClient = {
+    client: undefined as unknown as pg.Client,
+    pid: 0,
+    role,
+    pending: 0,
+    busySince: 0,
+    reconnect: async () => {
+      const old = tc.client;
+      destroyConnection(old); // already lost; its late 'end' is not the new connection's (connectInto checks)
+      await connectInto(tc, url, raw, timeoutMs, watch, statementTimeoutMs);
+    },
+  };
+  await connectInto(tc, url, raw, timeoutMs, watch, statementTimeoutMs);
+  return tc;
+}
+
+/** Opens a connection for `tc` and makes it tc's: its client, pid and settings; `lost` cleared once it answers. */
+async function connectInto(tc: TargetClient, url: string, raw: boolean, timeoutMs: number, watch?: LostWatch, statementTimeoutMs?: number) {
   let client: pg.Client;
   try {
     // The driver parses the URL here: a missing sslkey file throws naming it, masked like any failure.
@@ -92,19 +117,21 @@ export async function openClient(
       // A dead host or a cut network is noticed by TCP even while no statement is in flight.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-      application_name: `pgbb ${role}`.slice(0, 63),
+      application_name: `pgbb ${tc.role}`.slice(0, 63),
       ...(raw ? { types: RAW_TYPES } : {}),
     });
   } catch (err) {
     throw new Error(connectFailure("cannot connect to the target", url, err), { cause: err });
   }
-  const tc: TargetClient = { client, pid: 0, role, pending: 0, busySince: 0 };
+  tc.client = client;
+  tc.pending = 0;
   trackProgress(tc);
   watch?.track?.(tc);
-  // Without a listener a terminated backend would emit an unhandled 'error' and kill the runner process.
+  // Without a listener a terminated backend would emit an unhandled 'error' and kill the runner process. Only the
+  // connection tc holds now is its loss: an earlier one's late 'end' (after a reconnect) is nobody's.
   let connected = false;
   const lost = (err: Error) => {
-    if (tc.lost) return;
+    if (tc.client !== client || (connected && tc.lost)) return;
     tc.lost = err;
     if (connected && watch && !watch.closing()) watch.onLost(tc, err);
   };
@@ -116,7 +143,6 @@ export async function openClient(
     await closeClient(client);
     throw new Error(connectFailure("cannot connect to the target", url, err), { cause: err });
   }
-  connected = true;
   // One round trip: the session settings the loops depend on, then the backend pid and the synchronous_commit the
   // session started with (a run's own comes with the URL's startup options). Set here rather than as startup
   // parameters, which a pooler in front of the server (PgBouncer) may refuse.
@@ -127,7 +153,8 @@ export async function openClient(
   const row = r[r.length - 1].rows[0];
   tc.pid = Number(row.pid);
   tc.synchronousCommit = String(row.sync);
-  return tc;
+  tc.lost = undefined;
+  connected = true;
 }
 
 /** Opens `roles.length` clients at most `parallel` at a time (a burst of 250 connects overloads a small server). */

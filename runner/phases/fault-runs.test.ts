@@ -1,0 +1,276 @@
+// The phases that take a connection from under the run's loops (kill-backend), carried out for real in runs on the
+// embedded Postgres through the engine: the run does not fail on the lost connection, its loop reconnects, what was
+// in flight is counted as in doubt and settled, verification stays exact for everything else, and the phase is on
+// the run's timeline and in its summary with its recovery. A run without such a phase still fails at once when one of
+// its backends is terminated (docs/operations.md#faults).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import pg from "pg";
+import type { PhaseReport } from "../../lib/phases/report";
+import { phaseReportLines } from "../../lib/phases/words";
+import { factOf } from "../../lib/measurement/verification";
+import { parseConfig, type WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
+import { testDatabase } from "../../lib/testing";
+import { runWorkload, verificationError } from "../harness";
+
+let db: Awaited<ReturnType<typeof testDatabase>>;
+before(async () => {
+  db = await testDatabase("faults");
+});
+after(() => db.drop());
+
+const configOf = (input: WorkloadInput): WorkloadConfig => {
+  const r = parseConfig(input);
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.errors));
+  return r.config;
+};
+
+const IN_DOUBT = "operations in doubt (connection lost before the reply; settled either way)";
+
+/** The backends of the run's loops ("pgbb writer 0", "pgbb reader g0 p1", …) pg_stat_activity shows, read every
+ *  100 ms while the run lasts: a terminated one is gone and its role comes back on a new pid. */
+async function watchLoopBackends<T>(during: () => Promise<T>): Promise<{ result: T; seen: Map<string, Set<number>> }> {
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  const seen = new Map<string, Set<number>>();
+  let done = false;
+  const watching = (async () => {
+    while (!done) {
+      const { rows } = await c.query<{ app: string; pid: number }>(
+        "SELECT application_name AS app, pid FROM pg_stat_activity WHERE application_name ~ '^pgbb (writer|reader) '",
+      );
+      for (const r of rows) seen.set(r.app, (seen.get(r.app) ?? new Set()).add(r.pid));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  try {
+    return { result: await during(), seen };
+  } finally {
+    done = true;
+    await watching;
+    await c.end();
+  }
+}
+
+/** The kill's report: on time (2 s of slack on a loaded machine), naming the role and pid it terminated, with the
+ *  rate before and after it and a recovery. */
+function killReportOf(
+  reports: PhaseReport[] | undefined,
+  startSec: number,
+  roles = /writer \d+(?: p\d+)?|reader \S+(?: p\d+)?/,
+): { r: PhaseReport; role: string; pid: number } {
+  assert.equal(reports?.length, 1, JSON.stringify(reports));
+  const r = reports![0];
+  const lines = phaseReportLines(r).join("\n");
+  assert.equal(r.problem, undefined, lines);
+  assert.equal(r.phase.kind, "kill-backend");
+  assert.equal(r.phase.lengthSec, 0);
+  assert.ok(r.startedSec !== null && r.startedSec >= startSec && r.startedSec < startSec + 2, lines);
+  const m = new RegExp(`^terminated (${roles.source})'s backend \\(pid (\\d+), [a-z ]+\\)$`).exec(r.did);
+  assert.ok(m, r.did);
+  assert.ok(r.before && r.after, lines);
+  assert.match(lines, /^ {2}an instant: the figures are before and after it$/m);
+  assert.ok(r.recoverySec !== null && r.recoverySec <= r.after.seconds, lines);
+  return { r, role: m[1], pid: Number(m[2]) };
+}
+
+/** The killed role had its backend replaced: the pid the phase named was seen, and a later one for the same role. */
+function reconnected(seen: Map<string, Set<number>>, role: string, pid: number) {
+  const pids = seen.get(`pgbb ${role}`);
+  assert.ok(pids?.has(pid), `${role}'s terminated pid ${pid} was never seen: ${JSON.stringify([...(pids ?? [])])}`);
+  assert.ok(pids && pids.size >= 2, `${role} never got a new backend after pid ${pid} was terminated`);
+}
+
+test("kill-backend on a queue run: the killed loop reconnects, the run completes and verifies exactly, with the in-doubt count and the phase's recovery in its summary", async () => {
+  const config = configOf({
+    kind: "queue",
+    writers: 2,
+    readers: 2,
+    throttleWritesPerSec: 300,
+    warmupSeconds: 2,
+    durationSeconds: 14,
+    phases: "kill-backend@6s",
+  });
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 5 }));
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  const { role, pid } = killReportOf(s.phases, 6);
+  reconnected(seen, role, pid);
+  assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
+  assert.ok(
+    (s.notes ?? []).some((n) => /^the loops reconnected (once|\d+ times) after losing a connection/.test(n)),
+    JSON.stringify(s.notes),
+  );
+  // The verdict's statement names the instant the run's own phase acted at.
+  assert.match(s.telemetry!.verdict.statement, /kill-backend@6s terminated one of its backends at 6 s/);
+});
+
+test("kill-backend during a dequeue's COMMIT: the dequeue is counted in doubt, settled from the target, and verification stays exact", async () => {
+  // Every dequeue's COMMIT is held 0.3 s (withSlowCommits): the kill lands in one, whose reply never comes, so it is
+  // in doubt (here the server rolled it back: the message is read again).
+  await withSlowCommits("queue_archive", async () => {
+    const config = configOf({
+      kind: "queue",
+      writers: 1,
+      readers: 2,
+      throttleWritesPerSec: 5,
+      warmupSeconds: 2,
+      durationSeconds: 12,
+      phases: "kill-backend@6s",
+    });
+    const s = await runWorkload(config, db.url, { drainSeconds: 8 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { role } = killReportOf(s.phases, 6);
+    assert.match(role, /^reader /);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+    // Settled from the target: how many of the dequeues in doubt committed and how many did not, in the notes.
+    assert.ok(
+      (s.notes ?? []).some((n) =>
+        /operations? in doubt, .* settled from the target: 0 inserts \(0 stored, 0 not\); \d+ dequeues? \(\d+ committed, \d+ not\)/.test(n),
+      ),
+      JSON.stringify(s.notes),
+    );
+  });
+});
+
+test("kill-backend during an insert's COMMIT on an inserts run: the insert is in doubt, settled by its id, and the rows match exactly", async () => {
+  await withSlowCommits("bench_inserts", async () => {
+    const config = configOf({ kind: "inserts", rate: 10, connections: 2, batchSize: 1, warmupSeconds: 2, durationSeconds: 12, phases: "kill-backend@6s" });
+    const s = await runWorkload(config, db.url, { drainSeconds: 8 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { r } = killReportOf(s.phases, 6, /conn \d+/);
+    assert.match(r.did, /, active\)$/);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+    assert.ok(
+      (s.notes ?? []).some((n) => /^\d+ inserts? in doubt \(a connection lost before the reply\), settled from the table: \d+ stored, \d+ not$/.test(n)),
+      JSON.stringify(s.notes),
+    );
+  });
+});
+
+test("kill-backend during a cache set's COMMIT: the set is in doubt, a possible final value of its key or none, and every key still holds a value some set wrote", async () => {
+  await withSlowCommits("cache_entries", async () => {
+    const config = configOf({ kind: "cache", readPercent: 50, keys: 1000, warmupSeconds: 2, durationSeconds: 12, phases: "kill-backend@6s" });
+    const s = await runWorkload(config, db.url, { drainSeconds: 5 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { r } = killReportOf(s.phases, 6, /pool \d+/);
+    assert.match(r.did, /, active\)$/);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+  });
+});
+
+test("kill-backend during a jobqueue COMMIT: the enqueue, dequeue or completion is in doubt, settled from job_queue, and every job accounted for", async () => {
+  await withSlowCommits("job_queue", async () => {
+    const config = configOf({ kind: "jobqueue", producers: 4, consumers: 4, pool: 8, warmupSeconds: 2, durationSeconds: 12, phases: "kill-backend@6s" });
+    const s = await runWorkload(config, db.url, { drainSeconds: 5 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { r } = killReportOf(s.phases, 6, /pool \d+/);
+    assert.match(r.did, /, active\)$/);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+    assert.ok(
+      (s.notes ?? []).some((n) => /operations? in doubt \(a connection lost before the reply\), each settled from job_queue: /.test(n)),
+      JSON.stringify(s.notes),
+    );
+  });
+});
+
+/**
+ * Runs `during` with every loop's COMMIT that inserted into or updated a table of this name (in the run's schema, as the run creates it)
+ * held 0.3 s by a deferred trigger, installed by an event trigger on its CREATE TABLE: the run's loops then spend nearly
+ * all their time in COMMIT, and the kill, which prefers an active backend, lands in one (its reply never comes).
+ */
+async function withSlowCommits(table: string, during: () => Promise<void>) {
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+  await admin.query(`CREATE OR REPLACE FUNCTION public.slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      -- The run's own set-up (a prefill) is not held: only the loops' commits.
+      IF current_setting('application_name') !~ '^pgbb (admin|phases)' THEN PERFORM pg_sleep(0.3); END IF;
+      RETURN NULL;
+    END $$`);
+  await admin.query(`CREATE OR REPLACE FUNCTION public.add_slow_commit() RETURNS event_trigger LANGUAGE plpgsql AS $$
+    DECLARE r record;
+    BEGIN
+      FOR r IN SELECT * FROM pg_event_trigger_ddl_commands() WHERE command_tag = 'CREATE TABLE' AND object_identity LIKE '%.${table}' LOOP
+        EXECUTE format('CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT OR UPDATE ON %s DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.slow_commit()', r.object_identity);
+      END LOOP;
+    END $$`);
+  await admin.query("CREATE EVENT TRIGGER add_slow_commit ON ddl_command_end EXECUTE FUNCTION public.add_slow_commit()");
+  try {
+    await during();
+  } finally {
+    await admin.query("DROP EVENT TRIGGER IF EXISTS add_slow_commit");
+    await admin.end();
+  }
+}
+
+test("kill-backend on a pub/sub run: the killed loop reconnects and every message is accounted for across it", async () => {
+  const config = configOf({
+    kind: "pubsub",
+    writers: 2,
+    partitions: 2,
+    consumerGroups: 2,
+    throttleWritesPerSec: 400,
+    warmupSeconds: 2,
+    durationSeconds: 14,
+    phases: "kill-backend@6s",
+  });
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 5 }));
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  const { role, pid } = killReportOf(s.phases, 6);
+  reconnected(seen, role, pid);
+  assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
+});
+
+test("kill-backend on a pg-boss run: an enqueuer or a connection of pg-boss's pool is terminated, and every job still runs, or its run again is the library's retry", async () => {
+  const config = configOf({
+    kind: "pg-boss",
+    batchSize: 50,
+    burstWhenBatchFull: true,
+    notify: true,
+    rate: 200,
+    enqueuers: 2,
+    warmupSeconds: 1,
+    durationSeconds: 14,
+    phases: "kill-backend@6s",
+  });
+  const s = await runWorkload(config, db.url, { drainSeconds: 15 });
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  const r = s.phases?.[0];
+  assert.ok(r, JSON.stringify(s.phases));
+  const lines = phaseReportLines(r).join("\n");
+  assert.equal(r.problem, undefined, lines);
+  assert.match(r.did, /^terminated (enqueuer \d+|a connection of the queue library's pool \(pgbb pgbb_\w+ pool\))'s backend \(pid \d+, [a-z ]+\)$/);
+  assert.ok(r.before && r.after && r.recoverySec !== null, lines);
+  assert.equal(typeof factOf(s.verification, "jobs run again by the library's retry after a lost connection (completion in doubt)"), "number");
+});
+
+test("a run without such a phase still fails at once when one of its backends is terminated", async () => {
+  const config = configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 300, warmupSeconds: 1, durationSeconds: 20 });
+  const killer = new pg.Client({ connectionString: db.url });
+  await killer.connect();
+  let killed = false;
+  const killing = (async () => {
+    // Waits (generously bounded) for the run's readers, then terminates one.
+    for (let i = 0; i < 300 && !killed; i++) {
+      const { rows } = await killer.query<{ ok: boolean }>(
+        "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb reader 0'",
+      );
+      killed = rows.some((r) => r.ok);
+      if (!killed) await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  await assert.rejects(runWorkload(config, db.url, { drainSeconds: 2 }), /reader 0 lost its connection|connection to .* was lost/);
+  await killing;
+  await killer.end();
+  assert.ok(killed, "the run's reader 0 was never found to terminate");
+});
+
+test("kill-backend is refused before launch on a workload that does not reconnect, and without a length only", () => {
+  const r = parseConfig({ kind: "notify", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
+  assert.equal(r.ok, false);
+  assert.match(JSON.stringify(!r.ok && r.errors), /kill-backend@5s: a .* run does not yet reconnect/);
+});
