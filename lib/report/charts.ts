@@ -61,7 +61,12 @@ const PCT = [
 const RATE_COLORS = ["#2457c5", "#2b8a3e", "#d9480f", "#9c36b5", "#0b7285"];
 const COLORS = ["#2457c5", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285", "#e67700", "#5c7cfa", "#a61e4d", "#495057"];
 /** components/charts/PhaseBands.tsx's colours, kept equal by the report test. */
-export const REPORT_PHASE_COLOURS: Record<PhaseKind, string> = { "hold-xmin": "#f59e0b", "long-reader": "#8b5cf6", "pause-workers": "#0ea5e9" };
+export const REPORT_PHASE_COLOURS: Record<PhaseKind, string> = {
+  "hold-xmin": "#f59e0b",
+  "long-reader": "#8b5cf6",
+  "pause-workers": "#0ea5e9",
+  "kill-backend": "#ef4444",
+};
 const dec = (v: number, d = 1) => v.toLocaleString("en-US", { maximumFractionDigits: d });
 
 /** The spans every chart shades, as the run page's (RunCharts spansOf, PhaseBands): phases, lost samples, warm-up, drain. */
