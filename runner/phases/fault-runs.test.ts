@@ -37,7 +37,7 @@ async function watchLoopBackends<T>(during: () => Promise<T>): Promise<{ result:
   const watching = (async () => {
     while (!done) {
       const { rows } = await c.query<{ app: string; pid: number }>(
-        "SELECT application_name AS app, pid FROM pg_stat_activity WHERE application_name ~ '^pgbb (writer|reader) '",
+        "SELECT application_name AS app, pid FROM pg_stat_activity WHERE application_name ~ '^pgbb (writer|reader) ' AND datname = current_database()",
       );
       for (const r of rows) seen.set(r.app, (seen.get(r.app) ?? new Set()).add(r.pid));
       await new Promise((r) => setTimeout(r, 100));
@@ -257,7 +257,9 @@ test("a run without such a phase still fails at once when one of its backends is
     // Waits (generously bounded) for the run's readers, then terminates one.
     for (let i = 0; i < 300 && !killed; i++) {
       const { rows } = await killer.query<{ ok: boolean }>(
-        "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb reader 0'",
+        // This run's reader only: the test server holds every test file's database, and other files' runs have a
+        // 'pgbb reader 0' too (a clean-clone CI run here terminated pace-verdict's and failed both files).
+        "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb reader 0' AND datname = current_database()",
       );
       killed = rows.some((r) => r.ok);
       if (!killed) await new Promise((r) => setTimeout(r, 100));

@@ -32,7 +32,7 @@ async function watchPhaseSessions<T>(during: () => Promise<T>): Promise<{ result
   const watching = (async () => {
     while (!done) {
       const { rows } = await c.query<{ app: string; state: string; xmin: boolean }>(
-        "SELECT application_name AS app, state, backend_xmin IS NOT NULL AS xmin FROM pg_stat_activity WHERE application_name LIKE 'pgbb phase %'",
+        "SELECT application_name AS app, state, backend_xmin IS NOT NULL AS xmin FROM pg_stat_activity WHERE application_name LIKE 'pgbb phase %' AND datname = current_database()",
       );
       seen.push(...rows);
       await new Promise((r) => setTimeout(r, 200));
