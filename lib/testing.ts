@@ -14,8 +14,9 @@ import { freePort } from "../platform/ports";
 export { freePort };
 
 /** Starts an embedded Postgres in a fresh temporary folder (reachable by the postgres user); `extraFlags`
- *  (["-c", "fsync=on", …]) come last and win, for a scratch server with settings of its own. */
-export async function startTestServer(extraFlags: string[] = []): Promise<EmbeddedServer & { dir: string }> {
+ *  (["-c", "fsync=on", …]) come last and win, for a scratch server with settings of its own. `role`: "shared-test"
+ *  for `npm test`'s one server, which a restart-target phase must never restart (platform/cluster-restart.ts). */
+export async function startTestServer(extraFlags: string[] = [], role: "test" | "shared-test" = "test"): Promise<EmbeddedServer & { dir: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-test-"));
   chmodSync(dir, 0o755); // mkdtemp makes it 0700; the postgres user must enter it
   const server = await startEmbedded({
@@ -23,6 +24,7 @@ export async function startTestServer(extraFlags: string[] = []): Promise<Embedd
     port: await freePort(),
     // Room for several runs' clients at once; fsync off because tests check correctness, not speed.
     postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "synchronous_commit=off", ...extraFlags],
+    role,
   });
   return {
     ...server,
@@ -38,7 +40,8 @@ let privateServer: Promise<EmbeddedServer & { dir: string }> | undefined;
 
 async function adminUrl(): Promise<string> {
   if (process.env.TEST_PG_URL) return process.env.TEST_PG_URL;
-  privateServer ??= startTestServer().then((s) => {
+  // Shared by every test of the file: never restarted by a phase (a test that restarts its target starts its own).
+  privateServer ??= startTestServer([], "shared-test").then((s) => {
     // A test file run on its own stops its private server once its tests are done: the server must not keep
     // the process alive meanwhile, or "beforeExit" never comes and the file never exits.
     s.keepAlive?.(false);

@@ -15,6 +15,7 @@ import { PROJECT_ROOT } from "../lib/paths";
 import { diskOf, formatBytes } from "./disk";
 import { pidAlive } from "./pid";
 import { countWords } from "../lib/words";
+import { type ClusterRole, writeClusterMarker } from "./cluster-restart";
 import { CONTROL_DB, TARGET_DB } from "./databases";
 
 export { CONTROL_DB, TARGET_DB };
@@ -226,6 +227,9 @@ export async function startEmbedded(opts: {
   clusterDir?: string;
   /** The caller holds dataDir's lock already (a replicated cluster's home), `again` as takeLock said: not taken nor released here. */
   heldLock?: { again: boolean };
+  /** What the cluster is for, written in its folder's marker (./cluster-restart.ts): whether a restart-target phase
+   *  may restart it. Default "scratch": a server a tool or a benchmark script started for itself. */
+  role?: ClusterRole;
 }): Promise<EmbeddedServer> {
   const { dataDir, port } = opts;
   const portVar = opts.portVar ?? "EMBEDDED_PG_PORT";
@@ -302,6 +306,7 @@ export async function startEmbedded(opts: {
       throw new StartupError(`The embedded Postgres did not start (data in ${clusterDir}).\n  ${tail || (err as Error)?.message || ""}`);
     }
 
+    writeClusterMarker(clusterDir, opts.role ?? "scratch", port);
     const url = (db: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
     const admin = new pg.Client({ connectionString: url("postgres") });
     await admin.connect();
@@ -420,6 +425,7 @@ export async function useEmbedded(opts: {
   port: number;
   databases?: string[];
   portVar?: string;
+  role?: ClusterRole;
 }): Promise<EmbeddedServer & { owned: boolean }> {
   const lock = path.join(opts.dataDir, "owner.pid");
   const pwFile = path.join(opts.dataDir, "pg-password");
@@ -447,13 +453,13 @@ export function startCluster(
   opts: { postgresFlags?: string[]; onLog?: (s: string) => void } = {},
 ): Promise<EmbeddedServer> {
   const c = CLUSTERS[which];
-  return startEmbedded({ ...opts, dataDir: c.home(dataDir), port, databases: [c.database], portVar: c.portVar });
+  return startEmbedded({ ...opts, dataDir: c.home(dataDir), port, databases: [c.database], portVar: c.portVar, role: which });
 }
 
 /** useEmbedded for the product's cluster `which` of DATA_DIR: a running start's, else one started for the command. */
 export function useCluster(dataDir: string, which: Cluster, port: number): Promise<EmbeddedServer & { owned: boolean }> {
   const c = CLUSTERS[which];
-  return useEmbedded({ dataDir: c.home(dataDir), port, databases: [c.database], portVar: c.portVar });
+  return useEmbedded({ dataDir: c.home(dataDir), port, databases: [c.database], portVar: c.portVar, role: which });
 }
 
 /**

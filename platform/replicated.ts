@@ -110,7 +110,7 @@ function primaryStarter(opts: ReplicatedOptions, port: number, flags: string[]) 
   return (again: boolean) =>
     startEmbedded({
       ...{ dataDir: opts.home, clusterDir: path.join(opts.home, "pg1"), port, heldLock: { again }, onLog: opts.onLog },
-      ...{ databases: opts.databases ?? [TARGET_DB], postgresFlags: flags, portVar: "The replicated cluster's primary port" },
+      ...{ databases: opts.databases ?? [TARGET_DB], postgresFlags: flags, portVar: "The replicated cluster's primary port", role: "replicated" as const },
     });
 }
 

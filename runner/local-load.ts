@@ -14,7 +14,7 @@ import type { WorkloadRun } from "../workloads/runtime";
 import { runLoad, type SecondsOut } from "./load";
 import { ownTimeline } from "./load-timeline";
 import { RunnerLoadMeter } from "./load-meter";
-import { LOOP_STATEMENT_TIMEOUT_MS, openClients } from "./core/pg/pgclient";
+import { LOOP_STATEMENT_TIMEOUT_MS, openClients, type TargetClient } from "./core/pg/pgclient";
 import { scheduleWatchOf } from "./run-control";
 import { sessionSettingProblem } from "./session-options";
 import type { EngineSample, RunContext } from "./run-context";
@@ -45,7 +45,10 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
   // The run's backends are the load's: the admin connection idles through it (it would bias the active share low).
   // Read at every sample: a loop that reconnected has a new backend.
   const pids = () => ctx.clients.map((c) => c.pid);
-  if (opts.telemetry !== false) ctx.telemetry = await TelemetryRecorder.start(ctx.targetUrl, ctx.schemaName, pids, log, (tc) => control.liveness.add(tc));
+  // A run that restarts its target (a restart-target phase) has its telemetry reconnect after it.
+  const track = (tc: TargetClient) => control.liveness.add(tc);
+  if (opts.telemetry !== false)
+    ctx.telemetry = await TelemetryRecorder.start(ctx.targetUrl, ctx.schemaName, pids, log, track, undefined, ctx.restartDir !== undefined);
   control.check();
   const nWriters = ctx.module.writerCount(config as never);
   const readers = ctx.clients.slice(nWriters);
@@ -103,7 +106,10 @@ function phaseDriverOf(ctx: RunContext): PhaseDriver | null {
   const phases = phasesOf(ctx.config);
   if (!phases.length) return null;
   const { config, targetUrl, schemaName, stats, log, control } = ctx;
-  return new PhaseDriver({ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, backends: () => ctx.clients, log });
+  return new PhaseDriver({
+    ...{ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, backends: () => ctx.clients, log },
+    ...{ clusterDir: ctx.restartDir, outage: <T>(down: () => Promise<T>) => control.throughOutage(down) },
+  });
 }
 
 /** The window's early end: the workload's own (a drain that finished), or a long run's autovacuum runs. */

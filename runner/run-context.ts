@@ -124,6 +124,8 @@ export interface RunContext {
   // Left by the steps, in order:
   admin?: TargetClient;
   facts?: TargetFacts;
+  /** The target's cluster folder, when a restart-target phase may restart it (checked at preflight). */
+  restartDir?: string;
   diskWatch?: DiskWatch;
   schemaCreated: boolean;
   run?: WorkloadRun;

@@ -48,6 +48,10 @@ export class RunControl {
   reconnections = 0;
   /** How long a loop tries to reconnect before the run fails (RECONNECT_GIVE_UP_MS; a test shortens it). */
   reconnectGiveUpMs = RECONNECT_GIVE_UP_MS;
+  /** Set while a restart-target phase has the target down (throughOutage): every connection's loss is expected. */
+  private outage = false;
+  /** Run after each outage, once the target answers again: what reopens the run's other connections. */
+  private readonly afterOutage: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly targetUrl: string,
@@ -82,12 +86,43 @@ export class RunControl {
     p.catch((e) => this.fail(e instanceof Error ? e : new Error(String(e))));
   }
 
-  /** The watch every connection of the run is opened with: losing one fails the run at once, naming it. */
+  /** The watch every connection of the run is opened with: losing one fails the run at once, naming it; except
+   *  while the run restarts its target (throughOutage), after which it is opened again (onOutageEnd). */
   readonly watch: LostWatch = {
     closing: () => this.closing,
     track: (tc) => this.liveness.add(tc),
-    onLost: (tc, err) => this.fail(new Error(lostConnection(tc.role, this.targetUrl, err), { cause: err })),
+    onLost: (tc, err) => {
+      if (!this.outage) this.fail(new Error(lostConnection(tc.role, this.targetUrl, err), { cause: err }));
+    },
   };
+
+  /** What to do after each outage of the target, in the order told (the admin connection reopened, its locks re-taken). */
+  onOutageEnd(fn: () => Promise<void>): void {
+    this.afterOutage.push(fn);
+  }
+
+  /**
+   * Takes the target down and up again (`down`, a restart-target phase): meanwhile a lost connection does not fail
+   * the run and the liveness watch does not probe (a target restarting is not one that stopped answering); then,
+   * once `down` is done (the target answers), each onOutageEnd step reopens what it must. A step that cannot fails
+   * the run, naming it. Resolves with what `down` did; throws what kept it from doing it (after the steps all the same).
+   */
+  async throughOutage<T>(down: () => Promise<T>): Promise<T> {
+    this.outage = true;
+    this.liveness.hold(true);
+    try {
+      return await down();
+    } finally {
+      try {
+        for (const fn of this.afterOutage) await fn();
+      } catch (err) {
+        this.fail(new Error(`after the target's restart: ${(err as Error).message}`, { cause: err }));
+      } finally {
+        this.outage = false;
+        this.liveness.hold(false);
+      }
+    }
+  }
 
   /** The watch the loops' connections are opened with: as `watch`, but in a run that reconnects a loop's lost
    *  connection is its loop's to find (its statement fails) and reopen, not the run's end. */

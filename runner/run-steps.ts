@@ -11,13 +11,17 @@ import { budgetProblem, readBudget } from "../lib/targets/capacity";
 import { controlStoreProblem, readTargetFacts, type ServerIdentity } from "../lib/targets/connect";
 import { explainPgError, maskUrl } from "../lib/targets/pgurl";
 import { definitionOf, type WorkloadConfig } from "../lib/workloads/config";
+import { phasesOf, restartsTarget } from "../lib/phases/shape";
 import { diskOf } from "../platform/disk";
 import { runRoles } from "../workloads/runtime";
 import type { LoadOutcome } from "./load-outcome";
 import { DiskWatch, reserveMbFromEnv, type WatchedFolder } from "./disk-watch";
+import { restartableTarget } from "./phases/restart-check";
 import { TargetUnresponsive } from "./pg/liveness";
 import { closeClient, openClient } from "./core/pg/pgclient";
 import { RunCancelled, type RunContext, verificationError } from "./run-context";
+import { RECONNECT_GIVE_UP_MS } from "./run-control";
+import { clock } from "./core/timing";
 import { sessionSettingProblem } from "./session-options";
 import { isLocalAddress, type TargetFacts } from "./run-summary";
 import { schemaComment, schemaLock } from "./sweep";
@@ -28,12 +32,16 @@ export async function preflight(ctx: RunContext): Promise<void> {
   log(`connecting to ${maskUrl(targetUrl)}`);
   ctx.admin = await openClient(targetUrl, "admin", false, 8000, control.watch);
   control.check();
-  const facts = await checkTarget(ctx.admin.client, ctx.config, opts.controlStore);
+  const { facts, identity } = await checkTarget(ctx.admin.client, ctx.config, opts.controlStore);
   const unset = sessionSettingProblem(ctx.config, [ctx.admin]);
   if (unset) throw new Error(unset);
   // The settings read leave out a session's own: the run's sessions had the one it set, not the server's.
   if (ctx.config.synchronousCommit) facts.serverSettings.synchronous_commit = ctx.admin.synchronousCommit!;
   ctx.facts = facts;
+  // A phase that restarts the target: only an embedded cluster this product started here, never the control store's
+  // (refused now, before any load, naming what to do instead).
+  if (restartsTarget(phasesOf(ctx.config)))
+    ctx.restartDir = await restartableTarget(ctx.admin.client, { ...identity, serverAddress: facts.serverAddress }, opts.controlStore);
   control.check();
   // Free space of the disks this run fills (a local target's) or that must keep room (the control store's).
   const disks = new DiskWatch(
@@ -50,7 +58,11 @@ export async function preflight(ctx: RunContext): Promise<void> {
  * Checks the target may be written (not the control store's database, not read-only) and the run fits its
  * connection limit; throws an Error naming what is wrong and what to change.
  */
-async function checkTarget(admin: pg.Client, config: WorkloadConfig, control: ServerIdentity | null | undefined): Promise<TargetFacts> {
+async function checkTarget(
+  admin: pg.Client,
+  config: WorkloadConfig,
+  control: ServerIdentity | null | undefined,
+): Promise<{ facts: TargetFacts; identity: ServerIdentity }> {
   const target = await readTargetFacts(admin);
   const refused = controlStoreProblem(target, control) ?? target.readOnly;
   if (refused) throw new Error(refused);
@@ -67,7 +79,8 @@ async function checkTarget(admin: pg.Client, config: WorkloadConfig, control: Se
      WHERE source NOT IN ('default', 'override', 'client', 'session') AND setting IS DISTINCT FROM boot_val
      ORDER BY name`,
   );
-  return { postgresVersion: version, serverSettings: Object.fromEntries(s.rows.map((x) => [x.name, x.value])), maxConnections: max, serverAddress: addr };
+  const serverSettings = Object.fromEntries(s.rows.map((x) => [x.name, x.value]));
+  return { facts: { postgresVersion: version, serverSettings, maxConnections: max, serverAddress: addr }, identity: target };
 }
 
 /**
@@ -92,6 +105,8 @@ export async function setup(ctx: RunContext): Promise<void> {
   const admin = ctx.admin!.client;
   // Held by this session until the run ends: a sweep (runner/sweep.ts) never drops a schema in use.
   await admin.query(schemaLock("pg_advisory_lock"), [schemaName]);
+  // A run that restarts its target loses this session with it: reopened after each restart, its locks taken again.
+  if (ctx.restartDir !== undefined) control.onOutageEnd(() => reopenAdmin(ctx));
   try {
     await admin.query(`CREATE SCHEMA ${schema}`);
   } catch (err) {
@@ -119,6 +134,36 @@ export async function setup(ctx: RunContext): Promise<void> {
   });
   await ctx.run.setup(admin);
   control.check();
+}
+
+/**
+ * After a restart of the target: the admin connection, if it went with it, opened again (tried until
+ * RECONNECT_GIVE_UP_MS pass), and what its session held taken again: the lock on the run's schema that keeps a
+ * sweep off it, and the shared locks on the extensions the run uses.
+ */
+async function reopenAdmin(ctx: RunContext): Promise<void> {
+  const tc = ctx.admin!;
+  if (
+    !tc.lost &&
+    (await tc.client.query("SELECT 1").then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
+  const since = clock();
+  for (;;) {
+    try {
+      await tc.reconnect();
+      break;
+    } catch (err) {
+      if (clock() - since >= RECONNECT_GIVE_UP_MS)
+        throw new Error(`the run's admin connection could not be opened again within ${RECONNECT_GIVE_UP_MS / 1000} s: ${explainPgError(err)}`, { cause: err });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  await tc.client.query(schemaLock("pg_advisory_lock"), [ctx.schemaName]);
+  await ctx.footprint.retakeLocks(tc.client);
 }
 
 /** Verifies the run on the target (from every part's ledger, for a run over parts) and returns its summary. */

@@ -158,7 +158,7 @@ async function main() {
 
   if (which === "all" || which === "unit") {
     const files = TEST_DIRS.flatMap((d) => findTests(path.join(PROJECT_ROOT, d))).sort();
-    const server = await startTestServer();
+    const server = await startTestServer([], "shared-test"); // restart-target phases never restart it
     try {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
       const only = process.argv.slice(3);

@@ -13,6 +13,7 @@ export const PHASE_COLOURS: Record<PhaseKind, string> = {
   "long-reader": "#8b5cf6",
   "pause-workers": "#0ea5e9",
   "kill-backend": "#ef4444",
+  "restart-target": "#be123c",
 };
 
 /** An instant phase (a killed backend) has no length: drawn as a one-second band so it can be seen. */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { parseWholeSeconds } from "../duration";
 
 /** What a phase does to the target or the run, each on the run's timeline for its length. */
-export const PHASE_KINDS = ["hold-xmin", "long-reader", "pause-workers", "kill-backend"] as const;
+export const PHASE_KINDS = ["hold-xmin", "long-reader", "pause-workers", "kill-backend", "restart-target"] as const;
 export type PhaseKind = (typeof PHASE_KINDS)[number];
 
 /** One line per kind: what it does, as the form, `--help` and the summary say it. */
@@ -14,6 +14,7 @@ export const PHASE_DOES: Record<PhaseKind, string> = {
   "long-reader": "keeps one long-running read query going on the run's largest table (its snapshot held as long)",
   "pause-workers": "pauses the run's consumers (readers, workers) between their turns; producers go on",
   "kill-backend": "terminates one of the run's own backends (pg_terminate_backend) at an instant; its loop reconnects",
+  "restart-target": "restarts the target (pg_ctl restart -m fast) at an instant: only an embedded target this product started here; the run reconnects",
 };
 
 /** A phase as stored with the run: its kind, when it starts and how long it lasts, in whole seconds on the run's
@@ -54,12 +55,20 @@ export function phaseText(p: Phase): string {
   return p.lengthSec > 0 ? `${p.kind}@${p.startSec}s+${p.lengthSec}s` : `${p.kind}@${p.startSec}s`;
 }
 
-/** Kinds that act at an instant: written without a length (`kill-backend@20s`). */
-export const INSTANT_KINDS: readonly PhaseKind[] = ["kill-backend"];
+/** Kinds that act at an instant: written without a length (`kill-backend@20s`). A restart's outage lasts as long
+ *  as the server takes to stop and start again (measured, in its report's `did`), not a length the run chose. */
+export const INSTANT_KINDS: readonly PhaseKind[] = ["kill-backend", "restart-target"];
 
 /** Kinds that take a connection from under the run's loops: a run with one reconnects its loops, counts the
  *  operations in flight as in doubt and settles them at verification, instead of failing on the lost connection. */
-export const RECONNECT_KINDS: readonly PhaseKind[] = ["kill-backend"];
+export const RECONNECT_KINDS: readonly PhaseKind[] = ["kill-backend", "restart-target"];
+
+/** Kinds that take the whole target down for a while: every connection of the run (admin, telemetry, the phases'
+ *  own) is lost too, and is opened again once the target answers, instead of failing the run or its telemetry. */
+export const OUTAGE_KINDS: readonly PhaseKind[] = ["restart-target"];
+
+/** Whether a run with these phases takes its target down (OUTAGE_KINDS): its preflight checks it may. */
+export const restartsTarget = (phases: readonly Phase[]): boolean => phases.some((p) => OUTAGE_KINDS.includes(p.kind));
 
 /** Whether a run with these phases reconnects its loops when a connection is lost (RECONNECT_KINDS). */
 export const reconnectsOn = (phases: readonly Phase[]): boolean => phases.some((p) => RECONNECT_KINDS.includes(p.kind));

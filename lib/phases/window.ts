@@ -10,6 +10,7 @@ const DID: Record<PhaseKind, string> = {
   "long-reader": "held a long read",
   "pause-workers": "paused the consumers",
   "kill-backend": "terminated one of its backends",
+  "restart-target": "restarted the target",
 };
 
 /** One of the run's phases inside its measured window: its text, kind and the seconds of the window it covered. */

@@ -66,6 +66,7 @@ export const REPORT_PHASE_COLOURS: Record<PhaseKind, string> = {
   "long-reader": "#8b5cf6",
   "pause-workers": "#0ea5e9",
   "kill-backend": "#ef4444",
+  "restart-target": "#be123c",
 };
 const dec = (v: number, d = 1) => v.toLocaleString("en-US", { maximumFractionDigits: d });
 

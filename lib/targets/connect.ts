@@ -76,6 +76,13 @@ export function sameDatabase(a: ServerIdentity, b: ServerIdentity): boolean {
   return sameCluster && a.startedAt === b.startedAt && a.database === b.database;
 }
 
+/** Whether two identities are on one server (one postmaster), whatever their databases: a phase that restarts the
+ *  target must never restart the control store's server (runner/phases/restart-check.ts). */
+export function sameServer(a: ServerIdentity, b: ServerIdentity): boolean {
+  const sameCluster = a.systemIdentifier === null || b.systemIdentifier === null || a.systemIdentifier === b.systemIdentifier;
+  return sameCluster && a.startedAt === b.startedAt;
+}
+
 /** The refusal for a target that is the app's own control store, wherever it is checked. */
 export const CONTROL_STORE_TARGET =
   "this is the app's own control store database; benchmark runs would write into it — use another database (on the same server is fine)";

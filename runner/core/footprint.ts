@@ -70,6 +70,12 @@ export class RunFootprint {
     }
   }
 
+  /** On a new admin connection (the old one went with a restart of the target): the shared locks on the extensions
+   *  this run uses are taken again, as holdExtension took them; session locks end with their session. */
+  async retakeLocks(admin: pg.Client): Promise<void> {
+    for (const name of this.extensions) await admin.query(`SELECT pg_advisory_lock_shared(${LOCK_KEY})`, [name]);
+  }
+
   /** Registers something to undo at tear-down, before the schema is dropped (e.g. unscheduling a job). */
   atTeardown(what: string, fn: (admin: pg.Client) => Promise<unknown>) {
     this.undo.push({ what, fn });

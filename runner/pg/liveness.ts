@@ -64,6 +64,15 @@ export class LivenessWatch {
     this.timer.unref();
   }
 
+  private held = false;
+
+  /** While the run restarts its target on purpose (RunControl.throughOutage): no probing, so the outage is not
+   *  declared a target that stopped answering; the silence is counted afresh after it. */
+  hold(on: boolean) {
+    this.held = on;
+    if (!on) this.lastProbeEnd = clock();
+  }
+
   /** After a cancel: probe at the first short silence, with a short timeout. */
   urgent() {
     this.urgentSince ??= clock();
@@ -88,7 +97,7 @@ export class LivenessWatch {
   }
 
   private check() {
-    if (this.probing || this.declared) return;
+    if (this.probing || this.declared || (this.held && this.urgentSince === undefined)) return;
     const now = clock();
     const urgent = this.urgentSince !== undefined;
     const silenceMs = urgent ? URGENT_SILENCE_MS : (this.opts.silenceMs ?? SILENCE_MS);

@@ -3,7 +3,8 @@
 // on the run's consumers' gate. Each begins, then ends when told (its length is the driver's to keep).
 import pg from "pg";
 import { type Phase, type PhaseKind, phaseApplicationName, phaseText } from "../../lib/phases/shape";
-import type { Pause } from "../core";
+import { restartCluster } from "../../platform/cluster-restart";
+import { clock, type Pause } from "../core";
 import { libraryApplicationName } from "../core/pg/pgclient";
 
 /** A phase in progress: what it did, in words, and how to end it. */
@@ -20,6 +21,10 @@ export interface ActionContext {
   pause: Pause;
   /** The run's own loops' connections as they are now (a loop that reconnected has a new pid). */
   backends: () => readonly { role: string; pid: number }[];
+  /** The target's cluster folder, when the preflight found it one a phase may restart (./restart-check.ts). */
+  clusterDir?: string;
+  /** Takes the target down and up again with the run expecting it (runner/run-control.ts throughOutage). */
+  outage?: <T>(down: () => Promise<T>) => Promise<T>;
 }
 
 type Action = (p: Phase, ctx: ActionContext) => Promise<Begun>;
@@ -126,7 +131,59 @@ const killBackend: Action = async (p, ctx) => {
   }
 };
 
-const ACTIONS: Record<PhaseKind, Action> = { "hold-xmin": holdXmin, "long-reader": longReader, "pause-workers": pauseWorkers, "kill-backend": killBackend };
+/** The longest a restart may take (pg_ctl's wait, then the first new connection) before the phase fails the run. */
+const RESTART_TIMEOUT_MS = 60_000;
+
+/** Resolves once a new connection to `url` answers a query; throws past `deadline` (clock ms). */
+async function firstAnswer(url: string, deadline: number): Promise<void> {
+  for (;;) {
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000, application_name: "pgbb phase restart-target" });
+    c.on("error", () => undefined);
+    try {
+      await c.connect();
+      await c.query("SELECT 1");
+      return;
+    } catch (err) {
+      if (clock() > deadline)
+        throw new Error(`the target did not take a new connection within ${RESTART_TIMEOUT_MS / 1000} s of its restart: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await endQuietly(c);
+    }
+  }
+}
+
+/**
+ * Restarts the target (`pg_ctl restart -m fast -w` on its cluster, as its owner: platform/cluster-restart.ts), only
+ * on a target the preflight found an embedded cluster this product started here (runner/phases/restart-check.ts).
+ * Every session ends: the loops reconnect as after a killed backend, what was in flight is in doubt and settled at
+ * verification; the run's other connections are opened again after it (RunControl.throughOutage). Its `did` says
+ * how long the target was down: from the restart's start until a new connection answered. An instant: nothing to end.
+ */
+const restartTarget: Action = async (_p, ctx) => {
+  const { clusterDir, outage } = ctx;
+  if (!clusterDir || !outage) throw new Error("the target was not found to be an embedded cluster a phase may restart (the run's preflight)");
+  const t0 = clock();
+  let upMs = 0;
+  await outage(async () => {
+    await restartCluster(clusterDir, RESTART_TIMEOUT_MS);
+    await firstAnswer(ctx.targetUrl, t0 + RESTART_TIMEOUT_MS);
+    upMs = clock();
+  });
+  const down = ((upMs - t0) / 1000).toFixed(1);
+  return {
+    did: `restarted the target (pg_ctl restart -m fast): down ${down} s, from the restart's start until a new connection answered`,
+    end: async () => undefined,
+  };
+};
+
+const ACTIONS: Record<PhaseKind, Action> = {
+  "hold-xmin": holdXmin,
+  "long-reader": longReader,
+  "pause-workers": pauseWorkers,
+  "kill-backend": killBackend,
+  "restart-target": restartTarget,
+};
 
 /** Begins `p`; throws what kept it from beginning, naming the phase. */
 export async function begin(p: Phase, ctx: ActionContext): Promise<Begun> {

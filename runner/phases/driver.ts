@@ -9,6 +9,7 @@ import { type Phase, phaseEnd, phaseText } from "../../lib/phases/shape";
 import { definitionOf, pacingOf, type WorkloadConfig } from "../../lib/workloads/config";
 import { clock, type Pause, type RunStats, Stopper } from "../core";
 import type { Span } from "../core/span";
+import { isConnectionError } from "../core/pg/pgclient";
 import { TableSizeReader } from "../telemetry/sizes";
 import { type Begun, begin } from "./actions";
 
@@ -46,6 +47,9 @@ export interface PhaseDriverInput {
   pause: Pause;
   /** The run's own loops' connections as they are now (kill-backend terminates one of them). */
   backends: () => readonly { role: string; pid: number }[];
+  /** A run with a restart-target phase: the target's cluster folder and the run's outage (./actions.ts ActionContext). */
+  clusterDir?: string;
+  outage?: <T>(down: () => Promise<T>) => Promise<T>;
   log: (line: string) => void;
 }
 
@@ -54,7 +58,7 @@ export class PhaseDriver {
   private carried: Carried[] = [];
   private running: Promise<void> = Promise.resolve();
   private atMs = 0;
-  private admin: pg.Client | null = null;
+  private admin: (pg.Client & { lost?: boolean }) | null = null;
   private sizes?: TableSizeReader;
 
   constructor(private readonly i: PhaseDriverInput) {}
@@ -81,9 +85,7 @@ export class PhaseDriver {
 
   private async runAll() {
     try {
-      this.admin = new pg.Client({ connectionString: this.i.targetUrl, application_name: "pgbb phases" });
-      this.admin.on("error", () => undefined);
-      await this.admin.connect();
+      this.admin = await this.connect();
     } catch (err) {
       for (const c of this.carried) c.problem = `not carried out: the phases' connection failed (${(err as Error).message})`;
       return;
@@ -107,8 +109,8 @@ export class PhaseDriver {
     c.atStart = await this.read();
     let begun: Begun;
     try {
-      const { targetUrl, schemaName, pause, backends } = this.i;
-      begun = await begin(phase, { targetUrl, schemaName, pause, backends });
+      const { targetUrl, schemaName, pause, backends, clusterDir, outage } = this.i;
+      begun = await begin(phase, { targetUrl, schemaName, pause, backends, clusterDir, outage });
     } catch (err) {
       c.problem = (err as Error).message;
       this.i.log(c.problem);
@@ -131,10 +133,34 @@ export class PhaseDriver {
     while (!this.halt.stopped && clock() < due) await this.halt.sleep(Math.max(due - clock(), 1));
   }
 
-  /** The run's tables' dead tuples and sizes now; the sizes left out when a lock kept them from being read at once. */
+  /** The run's tables' dead tuples and sizes now; the sizes left out when a lock kept them from being read at once.
+   *  A connection that went with a restart of the target (restart-target) is opened again for it, once. */
   private async read(): Promise<TargetReading | undefined> {
-    const admin = this.admin;
-    if (!admin) return undefined;
+    if (!this.admin) return undefined;
+    const first = await this.readOn(this.admin);
+    if (!(first instanceof Error)) return first;
+    if (!this.admin.lost && !isConnectionError(first)) return undefined;
+    await this.admin.end().catch(() => undefined);
+    this.sizes = undefined;
+    try {
+      this.admin = await this.connect();
+    } catch {
+      return undefined;
+    }
+    const again = await this.readOn(this.admin);
+    return again instanceof Error ? undefined : again;
+  }
+
+  /** The driver's own connection, named for the phases, that marks itself `lost` when the target ends it. */
+  private async connect(): Promise<pg.Client & { lost?: boolean }> {
+    const c: pg.Client & { lost?: boolean } = new pg.Client({ connectionString: this.i.targetUrl, application_name: "pgbb phases" });
+    c.on("error", () => (c.lost = true));
+    c.on("end", () => (c.lost = true));
+    await c.connect();
+    return c;
+  }
+
+  private async readOn(admin: pg.Client): Promise<TargetReading | Error> {
     try {
       const dead = await admin.query<{ dead: string }>("SELECT coalesce(sum(n_dead_tup), 0) AS dead FROM pg_stat_user_tables WHERE schemaname = $1", [
         this.i.schemaName,
@@ -148,8 +174,8 @@ export class PhaseDriver {
       const sizes = this.sizes.latest;
       if (sizes && this.sizes.refused === refused && !this.sizes.failed) Object.assign(out, sizes);
       return out;
-    } catch {
-      return undefined;
+    } catch (err) {
+      return err as Error;
     }
   }
 

@@ -7,7 +7,7 @@
 import type pg from "pg";
 import { explainPgError } from "../../lib/targets/pgurl";
 import type { TelemetryInfo, TelemetrySample } from "../../lib/telemetry/shape";
-import { closeClient, libraryApplicationName, openClient, type TargetClient } from "../core/pg/pgclient";
+import { closeClient, isConnectionError, libraryApplicationName, openClient, type TargetClient } from "../core/pg/pgclient";
 import { clock, Stopper } from "../core/timing";
 import { ClientProbe } from "./client";
 import { HostProbe, processCpuSeconds, processName } from "./host";
@@ -37,6 +37,12 @@ export interface CollectorOptions {
   log?: (line: string) => void;
   /** Told of the connection as it opens (the engine's liveness watch destroys it if the target stops answering). */
   track?: (tc: TargetClient) => void;
+  /**
+   * The run restarts its target (a restart-target phase): a lost connection is opened again at the next reading
+   * instead of ending the telemetry; the readings it could not take are missing (no reading, never zeros), counted
+   * in info.missing, and the first reading after it is a new baseline (no rates across the outage).
+   */
+  reconnects?: boolean;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1"]);
@@ -81,6 +87,10 @@ export class TelemetryCollector {
   private readings = 0;
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
+  /** A run that restarts its target (opts.reconnects): the connection is lost and readings are missing until it is
+   *  open again; how many readings went missing so. */
+  private down = false;
+  private missedReadings = 0;
   readonly info: TelemetryInfo;
 
   private constructor(conn: TargetClient, caps: Capabilities, info: TelemetryInfo, opts: CollectorOptions, host?: HostProbe) {
@@ -134,7 +144,8 @@ export class TelemetryCollector {
       };
       const c = new TelemetryCollector(conn, caps, info, opts, local ? new HostProbe(opts.runnerPids) : undefined);
       c.role = String(row.role);
-      conn.client.on("error", (err) => c.fail(`the telemetry connection was lost: ${explainPgError(err)}`));
+      // A run that restarts its target opens the connection again (revive); any other run's telemetry stops.
+      if (!opts.reconnects) conn.client.on("error", (err) => c.fail(`the telemetry connection was lost: ${explainPgError(err)}`));
       await c.startWaits(url);
       await c.sample(false);
       if ((opts.intervalMs ?? 1000) > 0) c.loop = c.run();
@@ -191,12 +202,39 @@ export class TelemetryCollector {
    */
   sampleNow(): Promise<TelemetrySample | undefined> {
     if (this.stopper.stopped || this.inFlight) return Promise.resolve(undefined);
-    const p = this.sample(true).catch((err) => {
-      this.fail(`a sample failed: ${explainPgError(err)}`);
+    const p = (this.down ? this.revive() : this.sample(true)).catch((err) => {
+      if (this.opts.reconnects && isConnectionError(err, this.conn)) this.lose();
+      else this.fail(`a sample failed: ${explainPgError(err)}`);
       return undefined;
     });
     this.inFlight = p.finally(() => (this.inFlight = undefined));
     return p;
+  }
+
+  /** The connection went with the target (a restart): this reading is missing, and so is each until it is back. */
+  private lose() {
+    if (!this.down) this.opts.log?.("telemetry lost its connection (the target restarted?): its readings are missing until it is back");
+    this.down = true;
+    this.missedReadings++;
+  }
+
+  /**
+   * After the connection was lost in a run that restarts its target: opens it again (at most one try a reading) and
+   * takes a new baseline, so that no rate spans the outage; this reading is missing either way. Throws (counted as
+   * one more missing reading) while the target does not take the connection.
+   */
+  private async revive(): Promise<undefined> {
+    await this.conn.reconnect();
+    await this.conn.client.query("SET statement_timeout = '2s'; SET lock_timeout = '1s'");
+    if (this.opts.schema) this.sizes = new TableSizeReader(this.conn.client, this.opts.schema);
+    await this.sample(false);
+    this.down = false;
+    this.missedReadings++;
+    this.info.missing.push(
+      `no server reading at ${this.missedReadings} of the run's seconds while the target restarted (the telemetry's connection was opened again after it): those seconds have no telemetry, not zeros`,
+    );
+    this.missedReadings = 0;
+    return undefined;
   }
 
   /** Stops sampling and closes the connection. */

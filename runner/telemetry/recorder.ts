@@ -34,6 +34,8 @@ export class TelemetryRecorder {
     track?: (tc: TargetClient) => void,
     /** The runner's processes besides this one (a run's parts): their CPU is the runner's, not other processes'. */
     runnerPids: () => readonly number[] = () => [],
+    /** The run restarts its target: the collector opens its connection again after it (./collector.ts reconnects). */
+    reconnects = false,
   ): Promise<TelemetryRecorder> {
     const r = new TelemetryRecorder();
     try {
@@ -44,6 +46,7 @@ export class TelemetryRecorder {
         log,
         intervalMs: 0,
         track,
+        reconnects,
       });
     } catch (err) {
       const reason = `telemetry could not connect to the target: ${explainPgError(err)}; the run went on without it`;

@@ -1,0 +1,137 @@
+// Which embedded clusters a run may restart (the restart-target phase, lib/phases/shape.ts), and the restart itself.
+// startEmbedded (./embedded.ts) writes a marker into every cluster folder it starts, naming the cluster's role: the
+// product's control store, its default target, a test's private server, the shared server of `npm test`... A restart
+// is allowed only on a cluster whose marker says it may be restarted, that runs on this machine (its postmaster.pid
+// names a live process listening on the port the run connected to), and that is not the control store's server. A
+// server this product did not start has no marker and is never restarted: a kill-backend phase works on any target.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pidAlive } from "./pid";
+
+/** What a cluster started by startEmbedded is for. */
+export type ClusterRole = "control" | "target" | "test" | "shared-test" | "scratch" | "replicated";
+
+/** The marker's file in the cluster's folder (its data_directory). */
+export const CLUSTER_MARKER = "pgbb-cluster.json";
+
+/** Why a restart-target phase may not restart a cluster of this role; null when it may. */
+const NOT_RESTARTABLE: Record<ClusterRole, string | null> = {
+  control: "it is the app's control store's cluster: restarting it would take the app and the run's own records down",
+  "shared-test": "it is the shared server of `npm test`: restarting it would break every other test file's runs on it",
+  replicated: "it is the primary of a replicated cluster: its standbys are not ready for it",
+  target: null,
+  test: null,
+  scratch: null,
+};
+
+interface Marker {
+  role: ClusterRole;
+  port: number;
+}
+
+/** Marks `clusterDir` as a cluster this product started, for `role`, listening on `port` (written at every start). */
+export function writeClusterMarker(clusterDir: string, role: ClusterRole, port: number): void {
+  try {
+    writeFileSync(path.join(clusterDir, CLUSTER_MARKER), `${JSON.stringify({ role, port })}\n`);
+  } catch {
+    // Unmarked, the cluster is only never restarted by a phase: nothing else depends on the marker.
+  }
+}
+
+function readMarker(clusterDir: string): Marker | null {
+  try {
+    const m = JSON.parse(readFileSync(path.join(clusterDir, CLUSTER_MARKER), "utf8")) as Partial<Marker>;
+    return typeof m.role === "string" && m.role in NOT_RESTARTABLE && typeof m.port === "number" ? (m as Marker) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The live postmaster of `clusterDir` and the port it listens on, from its postmaster.pid; null when none runs here. */
+function postmasterOf(clusterDir: string): { pid: number; port: number } | null {
+  try {
+    const lines = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
+    const pid = Number(lines[0]);
+    return pidAlive(pid) ? { pid, port: Number(lines[3]) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The user a cluster's folder belongs to, when this process must switch to it to run pg_ctl (as root); {} when it
+ *  is this process's own user. A string: why this process cannot run pg_ctl on it. */
+function ownerOf(clusterDir: string): { uid?: number; gid?: number } | string {
+  const { uid, gid } = statSync(clusterDir);
+  const me = typeof process.getuid === "function" ? process.getuid() : uid;
+  if (me === uid) return {};
+  if (me === 0) return { uid, gid };
+  return `its data folder ${clusterDir} belongs to another user (uid ${uid}), as whom this runner (uid ${me}) cannot run pg_ctl`;
+}
+
+/**
+ * Why the server the run reached (its data_directory and port, as it said) may not be restarted by a phase, in
+ * words naming what to do instead; null when it may: a cluster this product started on this machine, marked as one
+ * a phase may restart, whose live postmaster listens on that port.
+ */
+export function restartRefusal(dataDirectory: string, port: number): string | null {
+  const instead = "use kill-backend to take connections from under the run on any target";
+  const dir = path.resolve(dataDirectory);
+  if (!existsSync(path.join(dir, "PG_VERSION")))
+    return `the target's data folder ${dir} is not on this machine (or this runner cannot see it): only an embedded target this product started here can be restarted; ${instead}`;
+  const marker = readMarker(dir);
+  if (!marker)
+    return `the target's cluster in ${dir} was not started by this product (it has no ${CLUSTER_MARKER}; one started before this version gets it at its next start): only an embedded target this product started here can be restarted; ${instead}`;
+  const why = NOT_RESTARTABLE[marker.role];
+  if (why) return `the target's cluster in ${dir} is never restarted: ${why}; run on the default target or another embedded one, or ${instead}`;
+  const pm = postmasterOf(dir);
+  if (!pm || pm.port !== port || marker.port !== port)
+    return `the cluster in ${dir} is not the server the run connected to on port ${port} (its postmaster.pid names ${pm ? `port ${pm.port}` : "no live server"}): only an embedded target this product started here can be restarted; ${instead}`;
+  const owner = ownerOf(dir);
+  if (typeof owner === "string") return `the target cannot be restarted from here: ${owner}; run the runner as root or as that user, or ${instead}`;
+  if (!pgCtlOf(pm.pid)) return `the target cannot be restarted from here: no pg_ctl beside its server's program (/proc/${pm.pid}/exe); ${instead}`;
+  return null;
+}
+
+/** pg_ctl beside the running server's own program (the same version, whatever installed it), or null. */
+function pgCtlOf(postmasterPid: number): string | null {
+  try {
+    const bin = path.join(path.dirname(readlinkSync(`/proc/${postmasterPid}/exe`)), "pg_ctl");
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The restart's own log, in the cluster's folder (its owner may write there): the new server's output goes there. */
+export const RESTART_LOG = "pgbb-restart.log";
+
+/**
+ * Restarts the cluster in `clusterDir` (`pg_ctl restart -m fast -w`, as the folder's owner): open transactions are
+ * rolled back, every session ends, the data stays consistent; resolves once the new server accepts connections.
+ * Throws, with the end of pg_ctl's log, when it fails or takes longer than `timeoutMs` (then pg_ctl is killed).
+ */
+export async function restartCluster(clusterDir: string, timeoutMs: number): Promise<void> {
+  const pm = postmasterOf(clusterDir);
+  if (!pm) throw new Error(`no server runs on ${clusterDir}`);
+  const bin = pgCtlOf(pm.pid);
+  const owner = ownerOf(clusterDir);
+  if (!bin || typeof owner === "string") throw new Error(restartRefusal(clusterDir, pm.port) ?? "pg_ctl cannot be run");
+  const log = path.join(clusterDir, RESTART_LOG);
+  const sec = Math.max(1, Math.floor(timeoutMs / 1000));
+  // stdio ignored and a log file: the server pg_ctl starts would otherwise hold our pipes open for its whole life.
+  const child = spawn(bin, ["restart", "-D", clusterDir, "-m", "fast", "-w", "-t", String(sec), "-l", log], { ...owner, cwd: "/", stdio: "ignore" });
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs + 5000);
+  try {
+    const code = await new Promise<number | string>((resolve) => {
+      child.once("error", (e) => resolve(e.message));
+      child.once("exit", (c, signal) => resolve(signal ?? c ?? -1));
+    });
+    if (code !== 0) {
+      const tail = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).slice(-4).join(" | ") : "";
+      throw new Error(`pg_ctl restart on ${clusterDir} failed (${typeof code === "number" ? `exit code ${code}` : code})${tail ? `: ${tail}` : ""}`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

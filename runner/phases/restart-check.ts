@@ -1,0 +1,39 @@
+// The preflight of a run with a restart-target phase (runner/run-steps.ts preflight): the target must be an embedded
+// cluster this product started on this machine, one its marker lets a phase restart (platform/cluster-restart.ts), and
+// not the control store's server. Refused before any load, in words naming what to do instead; else the cluster's
+// folder, which the phase's action restarts (./actions.ts).
+import type pg from "pg";
+import { sameServer, type ServerIdentity } from "../../lib/targets/connect";
+import { restartRefusal } from "../../platform/cluster-restart";
+import { isLocalAddress } from "../run-summary";
+
+const INSTEAD = "use kill-backend to take connections from under the run on any target";
+
+/** The target's cluster folder a restart-target phase may restart; throws, in words, when it may not. */
+export async function restartableTarget(
+  admin: pg.Client,
+  target: ServerIdentity & { serverAddress: string | null },
+  controlStore: ServerIdentity | null | undefined,
+): Promise<string> {
+  const refuse = (why: string) => new Error(`restart-target: ${why}`);
+  if (controlStore && sameServer(target, controlStore))
+    throw refuse(`the target is on the app's control store's server: restarting it would take the app and the run's own records down; ${INSTEAD}`);
+  if (!isLocalAddress(target.serverAddress))
+    throw refuse(
+      `the target is reached at ${target.serverAddress}, not on this machine: only an embedded target this product started here can be restarted; ${INSTEAD}`,
+    );
+  let dir: string;
+  let port: number;
+  try {
+    const { rows } = await admin.query<{ dir: string; port: string }>("SELECT current_setting('data_directory') AS dir, current_setting('port') AS port");
+    dir = rows[0].dir;
+    port = Number(rows[0].port);
+  } catch (err) {
+    throw refuse(
+      `the target's role cannot read its data_directory (${(err as Error).message}): only an embedded target this product started here can be restarted; ${INSTEAD}`,
+    );
+  }
+  const refused = restartRefusal(dir, port);
+  if (refused) throw refuse(refused);
+  return dir;
+}
