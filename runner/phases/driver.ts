@@ -108,6 +108,8 @@ export class PhaseDriver {
     }
     c.atStart = await this.read();
     let begun: Begun;
+    // When it began acting: a restart's begin lasts the whole outage, which its report shows from here to its end.
+    const beganMs = clock();
     try {
       const { targetUrl, schemaName, pause, backends, clusterDir, outage } = this.i;
       begun = await begin(phase, { targetUrl, schemaName, pause, backends, clusterDir, outage });
@@ -116,7 +118,7 @@ export class PhaseDriver {
       this.i.log(c.problem);
       return;
     }
-    c.startedMs = clock();
+    c.startedMs = beganMs;
     c.did = begun.did;
     this.i.log(`phase ${phaseText(phase)}: ${begun.did}`);
     await this.sleepUntil(this.atMs + phaseEnd(phase) * 1000);

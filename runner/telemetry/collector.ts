@@ -46,6 +46,8 @@ export interface CollectorOptions {
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1"]);
+/** How many times a run that restarts its target starts its wait sampler again after losing it. */
+const MAX_WAIT_RESTARTS = 3;
 
 /** What a role without pg_monitor, an older server or a remote host leaves unmeasured, each with its remedy. */
 export function missingFor(c: Capabilities, role: string, host: TelemetryInfo["host"]): string[] {
@@ -91,6 +93,10 @@ export class TelemetryCollector {
    *  open again; how many readings went missing so. */
   private down = false;
   private missedReadings = 0;
+  /** Why the wait sampler stopped, when it is to be started again (a run that restarts its target), and how often it was. */
+  private waitsToRestart?: string;
+  private waitRestarts = 0;
+  private url = "";
   readonly info: TelemetryInfo;
 
   private constructor(conn: TargetClient, caps: Capabilities, info: TelemetryInfo, opts: CollectorOptions, host?: HostProbe) {
@@ -144,6 +150,7 @@ export class TelemetryCollector {
       };
       const c = new TelemetryCollector(conn, caps, info, opts, local ? new HostProbe(opts.runnerPids) : undefined);
       c.role = String(row.role);
+      c.url = url;
       // A run that restarts its target opens the connection again (revive); any other run's telemetry stops.
       if (!opts.reconnects) conn.client.on("error", (err) => c.fail(`the telemetry connection was lost: ${explainPgError(err)}`));
       await c.startWaits(url);
@@ -202,13 +209,19 @@ export class TelemetryCollector {
    */
   sampleNow(): Promise<TelemetrySample | undefined> {
     if (this.stopper.stopped || this.inFlight) return Promise.resolve(undefined);
-    const p = (this.down ? this.revive() : this.sample(true)).catch((err) => {
+    const p = (this.down ? this.revive() : this.sampleRestarting()).catch((err) => {
       if (this.opts.reconnects && isConnectionError(err, this.conn)) this.lose();
       else this.fail(`a sample failed: ${explainPgError(err)}`);
       return undefined;
     });
     this.inFlight = p.finally(() => (this.inFlight = undefined));
     return p;
+  }
+
+  /** A reading, the wait sampler first started again when it was lost (a run that restarts its target). */
+  private async sampleRestarting(): Promise<TelemetrySample | undefined> {
+    if (this.waitsToRestart) await this.restartWaits();
+    return this.sample(true);
   }
 
   /** The connection went with the target (a restart): this reading is missing, and so is each until it is back. */
@@ -227,6 +240,7 @@ export class TelemetryCollector {
     await this.conn.reconnect();
     await this.conn.client.query("SET statement_timeout = '2s'; SET lock_timeout = '1s'");
     if (this.opts.schema) this.sizes = new TableSizeReader(this.conn.client, this.opts.schema);
+    if (this.waitsToRestart) await this.restartWaits();
     await this.sample(false);
     this.down = false;
     this.missedReadings++;
@@ -239,6 +253,8 @@ export class TelemetryCollector {
 
   /** Stops sampling and closes the connection. */
   async stop(): Promise<void> {
+    if (this.waitsToRestart) this.waitsStopped(this.waitsToRestart);
+    this.waitsToRestart = undefined;
     this.stopper.stop();
     this.clientProbe?.stop();
     await this.waits?.stop();
@@ -281,14 +297,30 @@ export class TelemetryCollector {
   private async takeWaits(): Promise<WaitTally | undefined> {
     if (!this.waits) return undefined;
     const t = await this.waits.take();
-    if (this.waits.failed) {
-      this.info.missing.push(`${this.waits.failed}: from then on the backends were counted once per sample`);
-      this.info.waits = { kind: "pg_stat_activity", hz: 1, note: "one pg_stat_activity reading per sample (the wait sampler stopped)" };
-      const w = this.waits;
+    const why = this.waits.failed;
+    if (why) {
+      void this.waits.stop();
       this.waits = undefined;
-      void w.stop();
+      // A run that restarts its target starts the sampler again once the target is back (a few times at most).
+      if (this.opts.reconnects && this.waitRestarts < MAX_WAIT_RESTARTS) this.waitsToRestart = why;
+      else this.waitsStopped(why);
     }
     return t;
+  }
+
+  /** The wait sampler stopped for good: from then on each reading counts the backends. */
+  private waitsStopped(reason: string) {
+    this.info.missing.push(`${reason}: from then on the backends were counted once per sample`);
+    this.info.waits = { kind: "pg_stat_activity", hz: 1, note: "one pg_stat_activity reading per sample (the wait sampler stopped)" };
+  }
+
+  /** The wait sampler, lost with the target's restart, started again (its own failure to start is noted by startWaits). */
+  private async restartWaits() {
+    const why = this.waitsToRestart!;
+    this.waitsToRestart = undefined;
+    this.waitRestarts++;
+    await this.startWaits(this.url);
+    if (this.waits) this.info.missing.push(`${why}: the wait sampler was started again once the target was back; meanwhile the backends were counted once per sample`);
   }
 
   private fail(reason: string) {

@@ -1,0 +1,110 @@
+// The restart-target phase carried out for real through the engine, on a PRIVATE embedded cluster this file starts
+// (never the shared test server, which its marker keeps from being restarted): the target goes down and up again
+// mid-run, the loops reconnect, what was in flight is in doubt and settled, verification stays exact, the run's other
+// connections come back (its admin connection drops the schema at the end), the telemetry's missing seconds are
+// named, and the phase is in the summary with its recovery. A target that is not one the product may restart is
+// refused before any load, in words.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import pg from "pg";
+import { phaseReportLines } from "../../lib/phases/words";
+import { factOf } from "../../lib/measurement/verification";
+import { identityOf } from "../../lib/targets/connect";
+import { parseConfig, type WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
+import { startTestServer, testDatabase } from "../../lib/testing";
+import { runWorkload, summaryText, verificationError } from "../harness";
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let url: string;
+before(async () => {
+  server = await startTestServer();
+  const c = new pg.Client({ connectionString: server.url("postgres") });
+  await c.connect();
+  await c.query("CREATE DATABASE restarts");
+  await c.end();
+  url = server.url("restarts");
+});
+after(() => server?.stop());
+
+const configOf = (input: WorkloadInput): WorkloadConfig => {
+  const r = parseConfig(input);
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.errors));
+  return r.config;
+};
+
+const IN_DOUBT = "operations in doubt (connection lost before the reply; settled either way)";
+const postmasterPid = () => Number(readFileSync(path.join(server.dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+
+const queueRun = (phases: string) =>
+  configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 200, warmupSeconds: 2, durationSeconds: 14, phases });
+
+test("restart-target on a queue run: the target restarts mid-run, the loops reconnect, verification is exact with the in-doubt settled, and the phase is in the summary with its recovery", async (t) => {
+  const pidBefore = postmasterPid();
+  const s = await runWorkload(queueRun("restart-target@6s"), url, { drainSeconds: 8 });
+  assert.notEqual(postmasterPid(), pidBefore, "the target's postmaster is a new one: it was restarted");
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  // Every loop lost its connection: each reconnected, and what was in flight was counted in doubt and settled.
+  assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
+  const note = (s.notes ?? []).find((n) => /^the loops reconnected (once|\d+ times) after losing a connection/.test(n));
+  assert.ok(note, JSON.stringify(s.notes));
+  assert.ok(Number(/reconnected (\d+) times/.exec(note)?.[1] ?? 1) >= 1, note);
+
+  assert.equal(s.phases?.length, 1, JSON.stringify(s.phases));
+  const r = s.phases![0];
+  const lines = phaseReportLines(r).join("\n");
+  assert.equal(r.problem, undefined, lines);
+  assert.equal(r.phase.kind, "restart-target");
+  assert.ok(r.startedSec !== null && r.startedSec >= 6 && r.startedSec < 8, lines);
+  assert.match(r.did, /^restarted the target \(pg_ctl restart -m fast\): down \d+\.\d s, from the restart's start until a new connection answered$/);
+  assert.ok(r.endedSec !== null && r.endedSec >= r.startedSec, lines);
+  assert.ok(r.before && r.after, lines);
+  // The recovery is measured against the rate before it: a time, or the words saying it was not back.
+  assert.match(lines, r.recoverySec === null ? /^ {2}not recovered in the [\d.]+ s after it: /m : /^ {2}recovered [\d.]+ s after it ended/m, lines);
+  // The dead tuples at its end were read on the driver's connection opened again after the restart.
+  assert.ok(r.deadTuples, lines);
+
+  // The summary the CLI prints names the phase, and the verdict the instant it acted at.
+  assert.match(summaryText(s, "the private cluster"), /phase restart-target@6s \([\d.]+–[\d.]+ s\): restarted the target/);
+  assert.match(s.telemetry!.verdict.statement, /restart-target@6s restarted the target at 6 s/);
+  // The telemetry reconnected: the seconds it could not read are named as missing, not zeros.
+  assert.ok(
+    s.telemetry!.info.missing.some((m) => /^no server reading at \d+ of the run's seconds while the target restarted/.test(m)),
+    JSON.stringify(s.telemetry!.info.missing),
+  );
+  assert.ok(
+    s.telemetry!.info.missing.some((m) => /the wait sampler was started again once the target was back/.test(m)),
+    JSON.stringify(s.telemetry!.info.missing),
+  );
+  t.diagnostic(`${lines}\n${(s.notes ?? []).join("\n")}\n${s.telemetry!.info.missing.join("\n")}`);
+  // The admin connection came back with the schema's lock: the run dropped its schema at the end.
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const left = await c.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pgbb_%'");
+  await c.end();
+  assert.deepEqual(left.rows, [], "the run's schema was dropped at the end");
+});
+
+test("restart-target is refused before any load on a target a phase may not restart: the shared test server, or the control store's server", async () => {
+  let schemas = 0;
+  const onSchema = () => void schemas++;
+  // The test file's shared server (npm test's, or a private one marked so): never restarted.
+  const shared = await testDatabase("restart_refused");
+  try {
+    await assert.rejects(runWorkload(queueRun("restart-target@6s"), shared.url, { onSchema }), (e: Error) => {
+      assert.match(e.message, /^restart-target: .*use kill-backend to take connections from under the run on any target/);
+      return true;
+    });
+  } finally {
+    await shared.drop();
+  }
+  // The private cluster a restart may restart, but with the control store on the same server: refused.
+  const controlStore = await identityOf(server.url("postgres"));
+  assert.ok(controlStore);
+  await assert.rejects(runWorkload(queueRun("restart-target@6s"), url, { onSchema, controlStore }), (e: Error) => {
+    assert.match(e.message, /^restart-target: the target is on the app's control store's server: .*use kill-backend/);
+    return true;
+  });
+  assert.equal(schemas, 0, "no run's schema was made: refused at the preflight");
+});
