@@ -112,9 +112,10 @@ export const WORKLOAD_RUNS = [
 /**
  * Each fault and bloat phase carried out in a real run (runner/phases/): the queue and pg-boss, which other files run
  * for real on every pass (runner/engine.test.ts, workloads/job-library/job-library.test.ts), held, read and paused by
- * SQL and timers that run the same on every Node version.
+ * SQL and timers that run the same on every Node version. restart-runs restarts a private embedded cluster of its
+ * own with pg_ctl (never the shared server, which its marker keeps from being restarted): it may run beside the others.
  */
-export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts", "runner/phases/fault-runs.test.ts"];
+export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts", "runner/phases/fault-runs.test.ts", "runner/phases/restart-runs.test.ts"];
 
 /**
  * The product's own records and bookkeeping over a real database, in this process (no process started, no

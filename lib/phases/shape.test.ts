@@ -10,7 +10,9 @@ import {
   phasesOf,
   phasesText,
   phaseText,
+  PHASE_DOES,
   reconnectsOn,
+  restartsTarget,
 } from "./shape";
 
 const ok = (t: string) => {
@@ -82,4 +84,13 @@ test("kill-backend acts at an instant: written without a length, refused with on
   // An instant ends where it starts: the next phase may start at the same second's end, not before it.
   const r = parsePhases("kill-backend@5s, kill-backend@6s");
   assert.ok("phases" in r, JSON.stringify(r));
+});
+
+test("restart-target acts at an instant, reconnects the run's loops and is the one kind that takes the target down", () => {
+  assert.deepEqual(ok("restart-target@30s"), { kind: "restart-target", startSec: 30, lengthSec: 0 });
+  assert.match(bad("restart-target@30s+10s"), /^restart-target acts at an instant: write it without a length, e\.g\. restart-target@30s$/);
+  assert.ok(reconnectsOn([ok("restart-target@5s")]));
+  assert.ok(restartsTarget([ok("hold-xmin@1s+2s"), ok("restart-target@5s")]));
+  assert.ok(!restartsTarget([ok("kill-backend@5s")]));
+  assert.match(PHASE_DOES["restart-target"], /only an embedded target this product started here/);
 });

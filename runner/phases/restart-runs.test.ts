@@ -38,11 +38,11 @@ const IN_DOUBT = "operations in doubt (connection lost before the reply; settled
 const postmasterPid = () => Number(readFileSync(path.join(server.dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
 
 const queueRun = (phases: string) =>
-  configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 200, warmupSeconds: 2, durationSeconds: 14, phases });
+  configOf({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 200, warmupSeconds: 2, durationSeconds: 10, phases });
 
 test("restart-target on a queue run: the target restarts mid-run, the loops reconnect, verification is exact with the in-doubt settled, and the phase is in the summary with its recovery", async (t) => {
   const pidBefore = postmasterPid();
-  const s = await runWorkload(queueRun("restart-target@6s"), url, { drainSeconds: 8 });
+  const s = await runWorkload(queueRun("restart-target@6s"), url, { drainSeconds: 5 });
   assert.notEqual(postmasterPid(), pidBefore, "the target's postmaster is a new one: it was restarted");
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   // Every loop lost its connection: each reconnected, and what was in flight was counted in doubt and settled.
