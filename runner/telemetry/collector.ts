@@ -320,7 +320,8 @@ export class TelemetryCollector {
     this.waitsToRestart = undefined;
     this.waitRestarts++;
     await this.startWaits(this.url);
-    if (this.waits) this.info.missing.push(`${why}: the wait sampler was started again once the target was back; meanwhile the backends were counted once per sample`);
+    if (this.waits)
+      this.info.missing.push(`${why}: the wait sampler was started again once the target was back; meanwhile the backends were counted once per sample`);
   }
 
   private fail(reason: string) {
