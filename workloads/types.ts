@@ -143,6 +143,12 @@ export interface WorkloadDefinition<S extends z.ZodType = z.ZodType, K extends s
    * Absent: a lost connection fails its run, and such a phase is refused before launch.
    */
   reconnects?: string;
+  /**
+   * Why a restart-target phase (every connection of the run lost at once, the target down for a while) is refused
+   * although the workload reconnects after a killed backend, in words naming what breaks; absent: a restart is
+   * survived as a killed backend is (its `reconnects`).
+   */
+  restartRefused?: string;
 }
 
 /**

@@ -33,6 +33,15 @@ test("phases are checked against the run: inside its load, in one process, a pau
     errorsOf({ kind: "notify", warmupSeconds: 0, durationSeconds: 30, phases: "restart-target@5s" }).phases ?? "",
     /restart-target@5s: a .* run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind/,
   );
+  assert.match(
+    errorsOf({ kind: "graphile-worker", warmupSeconds: 0, durationSeconds: 30, phases: "restart-target@5s" }).phases ?? "",
+    /restart-target@5s: graphile-worker does not survive every connection going at once: .*; use kill-backend, or another workload$/,
+  );
+  assert.deepEqual(errorsOf({ kind: "graphile-worker", warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" }), {});
+  assert.match(
+    errorsOf({ kind: "pg-boss", warmupSeconds: 0, durationSeconds: 30, phases: "restart-target@5s" }).phases ?? "",
+    /restart-target@5s: pg-boss does not reliably survive every connection going at once: .*; use kill-backend, or another workload$/,
+  );
   // Written wrong: the schema's message under the field, naming how to write it.
   assert.match(errorsOf({ ...queue, phases: "hold-xmin@10s" }).phases ?? "", /^Phases: "hold-xmin@10s" has no length: hold-xmin@10s\+20s holds it for 20 s/);
   assert.match(errorsOf({ ...queue, phases: "vacuum@1s+1s" }).phases ?? "", /"vacuum" is not a phase kind: use one of hold-xmin, long-reader, pause-workers/);

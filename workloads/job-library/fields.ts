@@ -154,6 +154,8 @@ export interface LibraryWords<K extends string, F extends FieldDef, C> {
   published: PublishedResult[];
   /** Settings of the library's own that its two presets add (what a user tuning it for the mode would set). */
   presetExtras?: { rate?: Record<string, unknown>; drain?: Record<string, unknown> };
+  /** Why a restart of the whole target is refused for this library (WorkloadDefinition.restartRefused). */
+  restartRefused?: string;
 }
 
 /** A queue-library workload's definition, from what its library supplies. */
@@ -203,6 +205,7 @@ export function jobLibraryWorkload<const K extends string, const F extends Field
     pausable: "the workers",
     reconnects:
       "its enqueuers reconnect (a failed enqueue is in doubt, stored or not); its workers' pool replaces a terminated connection, and a job claimed or completed on it stays in the library's table, counted as waiting",
+    ...(w.restartRefused ? { restartRefused: w.restartRefused } : {}),
     metrics: JOB_METRICS,
     published: w.published,
   });

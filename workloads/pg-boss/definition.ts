@@ -79,4 +79,8 @@ export const pgBoss = jobLibraryWorkload({
   workerConnections: (c) => Number(c.localConcurrency) + 1 + (c.notify ? 1 : 0),
   workerConnectionsFormula: "localConcurrency + 1 (+ 1 listener with LISTEN/NOTIFY)",
   published: [PG_BOSS_HARDBYTE],
+  // Measured on a private embedded cluster restarted mid-run: with LISTEN/NOTIFY on, 2 of 5 runs had their enqueues
+  // stall after the restart until the run ended (no error, no reconnection), so its figures after it would be wrong.
+  restartRefused:
+    "pg-boss does not reliably survive every connection going at once: in runs restarted here its enqueues stalled after the restart until the run ended",
 });
