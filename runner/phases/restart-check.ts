@@ -35,5 +35,27 @@ export async function restartableTarget(
   }
   const refused = restartRefusal(dir, port);
   if (refused) throw refuse(refused);
+  const others = await otherRunsOn(admin);
+  if (others)
+    throw refuse(
+      `another run is using this target (${others}): a restart ends every session on the server, so it would fail that run too; start this one when it has finished, or ${INSTEAD}`,
+    );
   return dir;
+}
+
+/**
+ * The sessions of other runs on the target's server, any database (a restart ends them all), in words; null when
+ * there are none. At the preflight this run has only its admin connection open, so any other session the runner
+ * names "pgbb …" (a loop, an admin, a telemetry connection, a queue library's pool) is another run's; a sweep's or a
+ * liveness probe's, which come and go in a moment, are not counted.
+ */
+async function otherRunsOn(admin: pg.Client): Promise<string | null> {
+  const { rows } = await admin.query<{ n: number; names: string }>(
+    `SELECT count(*)::int AS n, string_agg(DISTINCT application_name || ' on ' || coalesce(datname, '?'), ', ') AS names
+     FROM pg_stat_activity
+     WHERE pid <> pg_backend_pid() AND application_name LIKE 'pgbb %'
+       AND application_name NOT IN ('pgbb sweep', 'pgbb probe', 'pgbb clock probe')`,
+  );
+  const { n, names } = rows[0];
+  return n > 0 ? `${n} session${n === 1 ? "" : "s"}: ${names.length > 200 ? `${names.slice(0, 200)}…` : names}` : null;
 }

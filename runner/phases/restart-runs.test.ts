@@ -86,7 +86,7 @@ test("restart-target on a queue run: the target restarts mid-run, the loops reco
   assert.deepEqual(left.rows, [], "the run's schema was dropped at the end");
 });
 
-test("restart-target is refused before any load on a target a phase may not restart: the shared test server, or the control store's server", async () => {
+test("restart-target is refused before any load on a target a phase may not restart: the shared test server, the control store's server, or one another run is using", async () => {
   let schemas = 0;
   const onSchema = () => void schemas++;
   // The test file's shared server (npm test's, or a private one marked so): never restarted.
@@ -106,5 +106,16 @@ test("restart-target is refused before any load on a target a phase may not rest
     assert.match(e.message, /^restart-target: the target is on the app's control store's server: .*use kill-backend/);
     return true;
   });
+  // Another run's session on the same server (any database): the restart would end it too.
+  const other = new pg.Client({ connectionString: server.url("postgres"), application_name: "pgbb writer 0" });
+  await other.connect();
+  try {
+    await assert.rejects(runWorkload(queueRun("restart-target@6s"), url, { onSchema }), (e: Error) => {
+      assert.match(e.message, /^restart-target: another run is using this target \(1 session: pgbb writer 0 on postgres\): a restart ends every session/);
+      return true;
+    });
+  } finally {
+    await other.end();
+  }
   assert.equal(schemas, 0, "no run's schema was made: refused at the preflight");
 });
