@@ -124,6 +124,7 @@ export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts", "runner/phases/f
  * the floor pass's app, CLI and parts tests exercise through the same modules.
  */
 export const STORE_RUNS = [
+  "app/api/runs/delete-route.test.ts",
   "components/run/processes.test.ts",
   "lib/bundle/bundle.test.ts",
   "lib/report/routes.test.ts",

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { parseQueueCounts } from "@/workloads/queued-workflows/definition";
 import { agree, countWords } from "../../lib/words";
-import { SetLaunch } from "./SetLaunch";
+import { refusalOf, SetLaunch, type SetPanelProps } from "./SetLaunch";
 import { memberName } from "@/lib/runs/labels";
 
 interface Launched {
@@ -17,17 +17,6 @@ interface Launched {
 
 const FINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 const POLL_MS = 2000;
-
-/** What a panel that launches a set of runs from the form gets: the form's input, its target, whether the form
- *  parses, and how long one run loads the target. */
-export interface SetPanelProps {
-  input: Record<string, unknown>;
-  targetId: string;
-  ready: boolean;
-  runSeconds: number | null;
-  /** The form's name, tags and notes (./LabelsPanel.tsx): the set's runs get them, each name with its place. */
-  labels: Record<string, string>;
-}
 
 export function SweepQueues({ input, targetId, ready, runSeconds, labels }: SetPanelProps) {
   const router = useRouter();
@@ -74,9 +63,8 @@ export function SweepQueues({ input, targetId, ready, runSeconds, labels }: SetP
         }),
       }).catch(() => null);
       if (r?.status !== 201) {
-        const body = r ? ((await r.json().catch(() => ({}))) as { error?: string }) : {};
         setError(
-          `${q} queues: ${r ? (body.error ?? `the server answered HTTP ${r.status}`) : "the app did not answer"}${launched.length ? ` (the ${countWords(launched.length, "run")} before it ${agree(launched.length, "are", "is")} queued)` : ""}`,
+          `${q} queues: ${await refusalOf(r)}${launched.length ? ` (the ${countWords(launched.length, "run")} before it ${agree(launched.length, "are", "is")} queued)` : ""}`,
         );
         break;
       }

@@ -3,41 +3,20 @@
 // per repeat, queued together in the balanced order (POST /api/runs/ladder, lib/ladder/), then the ladder's page,
 // which follows the runs until they end and shows each level's cost. The CLI has the same action
 // (`--sync-commit off,local,remote_write,on,remote_apply --repeats N`).
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DEFAULT_REPEATS, MAX_REPEATS } from "@/lib/ladder/order";
 import { fmtDuration } from "@/lib/runs/format";
 import { SYNC_COMMIT_LEVELS, SYNC_COMMIT_WAITS, type SyncCommitLevel } from "@/lib/sync-commit";
-import { SetLaunch } from "./SetLaunch";
-import type { SetPanelProps } from "./SweepQueues";
+import { CountField, countValue, SetLaunch, type SetPanelProps, useSetPost } from "./SetLaunch";
 
 export function SyncCommitLadder({ input, targetId, ready, runSeconds, labels }: SetPanelProps) {
-  const router = useRouter();
   const [levels, setLevels] = useState<SyncCommitLevel[]>([...SYNC_COMMIT_LEVELS]);
   const [repeats, setRepeats] = useState(String(DEFAULT_REPEATS));
-  const [error, setError] = useState<string | null>(null);
-  const [launching, setLaunching] = useState(false);
+  const { launch, launching, error } = useSetPost("/api/runs/ladder");
   const n = Number(repeats);
   const repeatsOk = Number.isInteger(n) && n >= 1 && n <= MAX_REPEATS;
   const runs = levels.length * (repeatsOk ? n : 0);
   const toggle = (l: SyncCommitLevel, on: boolean) => setLevels((xs) => SYNC_COMMIT_LEVELS.filter((x) => (x === l ? on : xs.includes(x))));
-
-  const launch = async () => {
-    setLaunching(true);
-    setError(null);
-    const r = await fetch("/api/runs/ladder", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ config: input, targetId, levels, repeats: /^\s*\d+\s*$/.test(repeats) ? Number(repeats) : repeats, ...labels }),
-    }).catch(() => null);
-    if (r?.status === 201) {
-      router.push(((await r.json()) as { url: string }).url);
-      return;
-    }
-    const body = r ? ((await r.json().catch(() => ({}))) as { error?: string; fields?: Record<string, string> }) : {};
-    setError(r ? Object.values(body.fields ?? {}).join("; ") || (body.error ?? `the server answered HTTP ${r.status}`) : "the app did not answer");
-    setLaunching(false);
-  };
 
   return (
     <section className="panel" data-testid="sync-commit-ladder">
@@ -56,29 +35,23 @@ export function SyncCommitLadder({ input, targetId, ready, runSeconds, labels }:
           </label>
         ))}
       </fieldset>
-      <div className="fieldbox">
-        <label htmlFor="ladder-repeats">Repeats</label>
-        <input
-          id="ladder-repeats"
-          type="number"
-          min={1}
-          max={MAX_REPEATS}
-          step={1}
-          value={repeats}
-          onChange={(e) => setRepeats(e.target.value)}
-          aria-invalid={!repeatsOk}
-          aria-describedby="ladder-repeats-hint"
-          disabled={launching}
-          style={{ width: "5em" }}
-        />
-        <span className="hint" id="ladder-repeats-hint">
-          {!repeatsOk
+      <CountField
+        id="ladder-repeats"
+        label="Repeats"
+        min={1}
+        max={MAX_REPEATS}
+        value={repeats}
+        onChange={setRepeats}
+        ok={repeatsOk}
+        disabled={launching}
+        hint={
+          !repeatsOk
             ? `a whole number from 1 to ${MAX_REPEATS}`
             : !levels.length
               ? "pick at least one level"
-              : `${runs} runs${runSeconds !== null ? `, each loading the target up to ${fmtDuration(runSeconds)}` : ""}; 3 repeats or more give an interval worth reading`}
-        </span>
-      </div>
+              : `${runs} runs${runSeconds !== null ? `, each loading the target up to ${fmtDuration(runSeconds)}` : ""}; 3 repeats or more give an interval worth reading`
+        }
+      />
       <SetLaunch
         label="Launch ladder"
         className="btn"
@@ -86,7 +59,7 @@ export function SyncCommitLadder({ input, targetId, ready, runSeconds, labels }:
         disabled={!ready || !repeatsOk || !levels.length || launching}
         ready={ready}
         error={error}
-        onClick={launch}
+        onClick={() => launch({ config: input, targetId, levels, repeats: countValue(repeats), ...labels })}
         testId="ladder-launch"
       />
     </section>

@@ -1,4 +1,4 @@
-import { parseListQuery } from "@/lib/runs/list-filter";
+import { FILTER_KEYS, parseListQuery } from "@/lib/runs/list-filter";
 import { deleteRunsMatching, listRunRows } from "@/lib/runs/store";
 import { toRunView } from "@/lib/runs/view";
 import { launchRun } from "@/lib/targets/launch";
@@ -28,12 +28,18 @@ async function handleGET(req: Request) {
 
 /**
  * DELETE /api/runs?<the same filter>: deletes every run it matches, with their samples, but queued and running ones
- * (cancel them first). 200 {deleted, skipped}. With no filter at all it deletes every finished run: the list's
- * "Delete these N runs" asks first, saying how many.
+ * (cancel them first). 200 {deleted, skipped}. With no filter it deletes nothing and answers 400, unless asked with
+ * all=1: a mistyped parameter (ignored as no filter) must not empty the store. The list's "Delete these N runs" is
+ * shown only once a filter is set, and asks first, saying how many.
  */
 async function handleDELETE(req: Request) {
   const f = filterOf(req);
   if (!f.ok) return f.response;
+  const none = Object.values(f.filter).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
+  if (none && new URL(req.url).searchParams.get("all") !== "1")
+    return json(400, {
+      error: `no filter given, so every finished run would be deleted: give one or more of ${FILTER_KEYS.join(", ")}, or all=1 to delete every finished run`,
+    });
   return json(200, await deleteRunsMatching(f.filter));
 }
 
