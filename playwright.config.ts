@@ -6,8 +6,10 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { browserExecutable } from "./e2e/browser";
 
+// Below the range the OS hands out as free ports (32768–60999 on Linux): `npm test` runs these specs beside node tests
+// whose servers take such ports (lib/testing.ts freePort), and one of them must never hold the app's.
 const PORT = Number(process.env.E2E_PORT ?? 3199);
-const PG_PORT = Number(process.env.E2E_PG_PORT ?? 54399);
+const PG_PORT = Number(process.env.E2E_PG_PORT ?? 24399);
 // The default target's own embedded Postgres (platform/embedded.ts); specs read it from the environment too.
 const TARGET_PG_PORT = Number(process.env.E2E_TARGET_PG_PORT ?? PG_PORT + 1);
 process.env.E2E_TARGET_PG_PORT = String(TARGET_PG_PORT);

@@ -12,7 +12,7 @@ const { run } = JSON.parse(readFileSync(path.join(__dirname, "..", "fixtures", "
 
 async function controlStore() {
   const password = readFileSync(path.join(process.env.E2E_DATA_DIR!, "pg-password"), "utf8").trim();
-  const port = Number(process.env.E2E_PG_PORT ?? 54399);
+  const port = Number(process.env.E2E_PG_PORT ?? 24399);
   const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/pgbb_control` });
   await client.connect();
   return client;

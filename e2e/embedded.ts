@@ -6,7 +6,7 @@ import path from "node:path";
 export function embeddedServer(which: "control" | "target") {
   const home = which === "control" ? process.env.E2E_DATA_DIR! : path.join(process.env.E2E_DATA_DIR!, "target");
   const password = readFileSync(path.join(home, "pg-password"), "utf8").trim();
-  const pgPort = Number(process.env.E2E_PG_PORT ?? 54399);
+  const pgPort = Number(process.env.E2E_PG_PORT ?? 24399);
   const port = which === "control" ? pgPort : Number(process.env.E2E_TARGET_PG_PORT ?? pgPort + 1);
   return { password, port, url: (db: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}` };
 }

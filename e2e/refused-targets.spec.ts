@@ -12,7 +12,7 @@ test.describe.configure({ mode: "serial" });
 
 function embedded() {
   const password = readFileSync(path.join(process.env.E2E_DATA_DIR!, "pg-password"), "utf8").trim();
-  const port = Number(process.env.E2E_PG_PORT ?? 54399);
+  const port = Number(process.env.E2E_PG_PORT ?? 24399);
   // localhost, not the 127.0.0.1 the app uses: the control store is recognised by the server, not by the URL's text.
   const url = (db: string, host = "127.0.0.1") => `postgresql://postgres:${encodeURIComponent(password)}@${host}:${port}/${db}`;
   return { password, url };

@@ -4,7 +4,18 @@ import path from "node:path";
 import { test } from "node:test";
 import { PROJECT_ROOT } from "../lib/paths";
 import { durationTable, fileDurations } from "./test-order-times";
-import { FLOOR_FAULTS, FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, LOGIC_ONLY, longestFirst, SLOW_FIRST, STORE_RUNS, WORKLOAD_RUNS, PHASE_RUNS } from "./test-order";
+import {
+  CLI_FEATURES,
+  FLOOR_FAULTS,
+  FLOOR_LEAVES_OUT,
+  JUDGEMENT_RUNS,
+  LOGIC_ONLY,
+  longestFirst,
+  SLOW_FIRST,
+  STORE_RUNS,
+  WORKLOAD_RUNS,
+  PHASE_RUNS,
+} from "./test-order";
 
 /** The project's own modules a file imports (relative or "@/"), as paths from the root without their extension. */
 function ownImports(file: string, text: string): string[] {
@@ -33,6 +44,7 @@ test("the files left out of CI's floor pass exist, and are the judgement runs, w
     );
   for (const f of WORKLOAD_RUNS) assert.match(f, /^workloads\//, `${f}: a workload's own runs`);
   for (const f of PHASE_RUNS) assert.match(f, /^runner\/phases\//, `${f}: a phase's own runs`);
+  for (const f of CLI_FEATURES) assert.match(f, /^runner\/[a-z-]*cli[a-z-]*\.test\.ts$/, `${f}: a feature of the CLI, whose entry runner/cli.test.ts runs`);
   // The store's runs start no process and read nothing of the platform's: what would differ between Node versions.
   for (const f of STORE_RUNS)
     assert.doesNotMatch(readFileSync(path.join(PROJECT_ROOT, f), "utf8"), /node:child_process|\/proc\/|node:net\b/, `${f}: starts no process, reads no /proc`);

@@ -1,4 +1,4 @@
-// `npm test`: unit and integration tests (node's test runner, real embedded Postgres), then Playwright.
+// `npm test`: unit and integration tests (node's test runner, real embedded Postgres) and Playwright, in lanes (runLanes).
 // One embedded Postgres serves every integration test file (each creates its own database in it);
 // Playwright starts the real app with `npm start`'s code on a fresh data folder (playwright.config.ts).
 //   npm test            everything
@@ -13,7 +13,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { type FailedTest, failedTests, filesThatDidNotLoad } from "./tap";
-import { FLOOR_LEAVES_OUT, LOGIC_ONLY, longestFirst, RUN_ALONE } from "./test-order";
+import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, LOGIC_ONLY, longestFirst, RUN_ALONE } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
@@ -60,8 +60,16 @@ interface Lane {
   outFile?: string;
 }
 
+/** What one lane (or Playwright) reports: its exit code, its totals, the files that did not load and its failed tests. */
+interface LaneResult {
+  code: number;
+  totals: { passed: number; failed: number; skipped: number };
+  unloaded: string[];
+  failures: FailedTest[];
+}
+
 /** One `node --test` over a lane's files: its exit code, its totals and the files that did not load. */
-async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv) {
+async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv): Promise<LaneResult> {
   const code = await run(
     process.execPath,
     [
@@ -97,24 +105,35 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv) {
 }
 
 /**
- * The chosen node test files in their lanes (scripts/test-order.ts): the files of logic only in one process beside
- * the others (a process each loaded their modules again, about 37 of their 53 s of CPU measured here; their report
- * follows the others'), then the files that judge whether the runner was starved, one at a time: beside the pass's
- * own load they would measure it, not what they provoke (RUN_ALONE).
+ * The chosen node test files in their lanes (scripts/test-order.ts), in order:
+ * - the files of logic only, in one process (a process each loaded their modules again, about 37 of their 53 s of
+ *   CPU measured here), first and on their own (some 15 s of one core: beside the others their burst of CPU was the
+ *   load a judgement run read as the host's); their report follows the others';
+ * - the others, `concurrency` at a time, with `beside` (Playwright, in `npm test`) running meanwhile: most files
+ *   wait on a run's clock, not on the CPU (a pass of them kept about 1.2 of 2 cores busy, Playwright about 0.7);
+ * - the real runs that judge a run's conclusions (JUDGEMENT_RUNS), after Playwright: they run beside other node
+ *   files, at the load they have been checked at, never beside Playwright's as well;
+ * - the files that judge whether the runner was starved, one at a time: beside any other load they would measure
+ *   it, not what they provoke (RUN_ALONE).
  */
-async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv) {
+async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, beside?: () => Promise<LaneResult>): Promise<LaneResult[]> {
+  const judging = beside ? chosen.filter((f) => JUDGEMENT_RUNS.includes(f) && !RUN_ALONE.includes(f)) : [];
   const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
-  const others: Lane = { files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f) && !LOGIC_ONLY.includes(f))), concurrency: testConcurrency() };
+  const others: Lane = {
+    files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f) && !LOGIC_ONLY.includes(f) && !judging.includes(f))),
+    concurrency: testConcurrency(),
+  };
+  const judgement: Lane = { files: longestFirst(judging), concurrency: testConcurrency() };
   const alone: Lane = { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 };
-  const ran = (lane: Lane, i: number) => (lane.files.length ? nodeTests(lane, path.join(tmp, `node-${i}.tap`), env) : undefined);
-  // The logic lane first, on its own (some 15 s of one core): beside the others its burst of CPU was the load a
-  // judgement run read as the host's (replication-runs' stall named host-bound in a clean-clone CI run).
+  const ran = async (lane: Lane, i: number) => (lane.files.length ? nodeTests(lane, path.join(tmp, `node-${i}.tap`), env) : undefined);
   const r1 = await ran(logic, 1);
-  const r0 = await ran(others, 0);
+  const [r0, rb] = await Promise.all([ran(others, 0), beside?.()]);
   if (r1) console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
+  if (judgement.files.length) console.log(`\nthe runs that judge a run's conclusions, after Playwright (scripts/test-order.ts JUDGEMENT_RUNS):`);
+  const r3 = await ran(judgement, 3);
   if (alone.files.length) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);
   const r2 = await ran(alone, 2);
-  return [r0, r1, r2].filter((r) => r !== undefined);
+  return [r0, r1, rb, r3, r2].filter((r) => r !== undefined);
 }
 
 /** Playwright's failed tests, from its JSON report's suites (nested by file and describe), as the node tests' are. */
@@ -140,12 +159,31 @@ function playwrightFailures(report: { suites?: unknown[] }): FailedTest[] {
   return out;
 }
 
+/**
+ * Playwright's specs against the real app (playwright.config.ts) on a fresh data folder. With `outFile` its report is
+ * written there and shown once it ends (it runs beside the node tests in `npm test`).
+ */
+async function playwright(args: string[], tmp: string, env: NodeJS.ProcessEnv, outFile?: string): Promise<LaneResult> {
+  const bin = path.join(PROJECT_ROOT, "node_modules", "@playwright", "test", "cli.js");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-e2e-"));
+  chmodSync(dataDir, 0o755); // the embedded Postgres runs as the postgres user and must enter it
+  try {
+    const json = path.join(tmp, "playwright.json");
+    const code = await run(process.execPath, [bin, "test", ...args], { ...env, E2E_DATA_DIR: dataDir, PW_JSON_OUTPUT: json }, outFile);
+    if (outFile) console.log(`\nPlaywright (beside the node tests):\n${readFileSync(outFile, "utf8")}`);
+    const report = existsSync(json) ? JSON.parse(readFileSync(json, "utf8")) : {};
+    const stats = report.stats ?? {};
+    const totals = { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0, skipped: stats.skipped ?? 0 };
+    if (code !== 0 && !stats.unexpected) totals.failed += 1; // e.g. the web server did not start
+    return { code, totals, unloaded: [], failures: playwrightFailures(report) };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const which = process.argv[2] ?? "all";
-  let failed = false;
-  const totals = { passed: 0, failed: 0, skipped: 0 };
-  const unloaded: string[] = [];
-  const failures: FailedTest[] = [];
+  const results: LaneResult[] = [];
   const tmp = mkdtempSync(path.join(os.tmpdir(), "pgbb-test-run-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -155,48 +193,31 @@ async function main() {
     // process cost about a quarter of each one's start-up CPU on a pass that has both cores busy throughout.
     NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(PROJECT_ROOT, "node_modules", ".cache", "node-compile-cache"),
   };
+  // In `npm test` Playwright runs beside the node files that do not judge (runLanes); `e2e` runs it alone.
+  const e2e = () => playwright(which === "e2e" ? process.argv.slice(3) : [], tmp, env, which === "all" ? path.join(tmp, "playwright.txt") : undefined);
 
   if (which === "all" || which === "unit") {
     const files = TEST_DIRS.flatMap((d) => findTests(path.join(PROJECT_ROOT, d))).sort();
-    const server = await startTestServer([], "shared-test"); // restart-target phases never restart it
+    const server = await startTestServer();
     try {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
-      const only = process.argv.slice(3);
+      const only = which === "unit" ? process.argv.slice(3) : [];
       const floorPass = process.env.TEST_FLOOR_PASS === "1";
       const chosen = (only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files).filter((f) => !floorPass || !FLOOR_LEAVES_OUT.includes(f));
       if (floorPass) console.log(`left out (TEST_FLOOR_PASS=1; run on the other pass): ${FLOOR_LEAVES_OUT.join(", ")}`);
-      for (const r of await runLanes(chosen, tmp, { ...env, TEST_PG_URL: server.url("postgres") })) {
-        failed ||= r.code !== 0;
-        for (const k of ["passed", "failed", "skipped"] as const) totals[k] += r.totals[k];
-        unloaded.push(...r.unloaded);
-        failures.push(...r.failures);
-      }
+      results.push(...(await runLanes(chosen, tmp, { ...env, TEST_PG_URL: server.url("postgres") }, which === "all" ? e2e : undefined)));
     } finally {
       await server.stop();
     }
   }
-
-  if (which === "all" || which === "e2e") {
-    const bin = path.join(PROJECT_ROOT, "node_modules", "@playwright", "test", "cli.js");
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-e2e-"));
-    chmodSync(dataDir, 0o755); // the embedded Postgres runs as the postgres user and must enter it
-    try {
-      const json = path.join(tmp, "playwright.json");
-      const code = await run(process.execPath, [bin, "test", ...process.argv.slice(3)], { ...env, E2E_DATA_DIR: dataDir, PW_JSON_OUTPUT: json });
-      failed ||= code !== 0;
-      const report = existsSync(json) ? JSON.parse(readFileSync(json, "utf8")) : {};
-      const stats = report.stats ?? {};
-      failures.push(...playwrightFailures(report));
-      totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
-      totals.failed += stats.unexpected ?? 0;
-      totals.skipped += stats.skipped ?? 0;
-      if (code !== 0 && !stats.unexpected) totals.failed += 1; // e.g. the web server did not start
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
+  if (which === "e2e") results.push(await e2e());
 
   rmSync(tmp, { recursive: true, force: true });
+  const failed = results.some((r) => r.code !== 0);
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  for (const r of results) for (const k of ["passed", "failed", "skipped"] as const) totals[k] += r.totals[k];
+  const unloaded = results.flatMap((r) => r.unloaded);
+  const failures = results.flatMap((r) => r.failures);
   // A file that throws while loading counts as one failure, however many tests it holds: say so, so that a
   // low count is not mistaken for a small suite.
   if (unloaded.length)
