@@ -181,6 +181,28 @@ test("kill-backend during a jobqueue COMMIT: the enqueue, dequeue or completion 
   });
 });
 
+test("kill-backend during a workflow's COMMIT: the start or completion is in doubt, settled from workflow_status, and the workflow resumes and completes once", async () => {
+  await withSlowCommits("workflow_status", async () => {
+    const config = configOf({ kind: "workflows", rate: 6, connections: 3, steps: 2, warmupSeconds: 1, durationSeconds: 7, phases: "kill-backend@4s" });
+    const s = await runWorkload(config, db.url, { drainSeconds: 5 });
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const { r } = killReportOf(s.phases, 4, /conn \d+/, false);
+    assert.match(r.did, /, active\)$/);
+    const doubts = factOf(s.verification, IN_DOUBT);
+    assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
+    assert.ok(
+      (s.notes ?? []).some((n) =>
+        /^\d+ operations? in doubt .*settled from workflow_status and operation_outputs: .*; [1-9]\d* workflows? resumed on a new connection/.test(n),
+      ),
+      JSON.stringify(s.notes),
+    );
+    assert.ok(
+      (s.notes ?? []).some((n) => /^the loops reconnected (once|\d+ times)/.test(n)),
+      JSON.stringify(s.notes),
+    );
+  });
+});
+
 /**
  * Runs `during` with every loop's COMMIT that inserted into or updated a table of this name (in the run's schema, as the run creates it)
  * held 0.3 s by a deferred trigger, installed by an event trigger on its CREATE TABLE: the run's loops then spend nearly
