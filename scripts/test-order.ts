@@ -227,6 +227,7 @@ export const LOGIC_ONLY = [
   "workloads/parts.test.ts",
   "workloads/queued-workflows/definition.test.ts",
   "workloads/queued-workflows/doubts.test.ts",
+  "workloads/notify/gaps.test.ts",
   "workloads/registry.test.ts",
   "workloads/workflows/doubts.test.ts",
 ];

@@ -24,8 +24,8 @@ test("phases are checked against the run: inside its load, in one process, a pau
   // A killed backend only where the workload reconnects and settles what was in flight.
   assert.deepEqual(errorsOf({ ...queue, phases: "kill-backend@10s" }), {});
   assert.match(
-    errorsOf({ kind: "notify", warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" }).phases ?? "",
-    /kill-backend@5s: a .* run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects \(queue, pub\/sub, inserts, cache, search, jobqueue, workflows, queued workflows or a queue library\)/,
+    errorsOf({ kind: "mixed", warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" }).phases ?? "",
+    /kill-backend@5s: a .* run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects \(queue, pub\/sub, inserts, cache, search, jobqueue, notify, workflows, queued workflows or a queue library\)/,
   );
   // Written wrong: the schema's message under the field, naming how to write it.
   assert.match(errorsOf({ ...queue, phases: "hold-xmin@10s" }).phases ?? "", /^Phases: "hold-xmin@10s" has no length: hold-xmin@10s\+20s holds it for 20 s/);

@@ -37,7 +37,7 @@ async function watchLoopBackends<T>(during: () => Promise<T>): Promise<{ result:
   const watching = (async () => {
     while (!done) {
       const { rows } = await c.query<{ app: string; pid: number }>(
-        "SELECT application_name AS app, pid FROM pg_stat_activity WHERE application_name ~ '^pgbb (writer|reader) ' AND datname = current_database()",
+        "SELECT application_name AS app, pid FROM pg_stat_activity WHERE application_name ~ '^pgbb (writer|reader|subscriber)' AND datname = current_database()",
       );
       for (const r of rows) seen.set(r.app, (seen.get(r.app) ?? new Set()).add(r.pid));
       await new Promise((r) => setTimeout(r, 100));
@@ -336,8 +336,43 @@ test("a run without such a phase still fails at once when one of its backends is
   assert.ok(killed, "the run's reader 0 was never found to terminate");
 });
 
-test("kill-backend is refused before launch on a workload that does not reconnect, and without a length only", () => {
-  const r = parseConfig({ kind: "notify", phases: "kill-backend@5s", warmupSeconds: 1, durationSeconds: 10 } as WorkloadInput);
-  assert.equal(r.ok, false);
-  assert.match(JSON.stringify(!r.ok && r.errors), /kill-backend@5s: a .* run does not yet reconnect/);
+test("kill-backend on a notify run (LISTEN): the listener whose connection went listens again, what it missed meanwhile is counted apart, and every other notification arrives once", async () => {
+  // The phase (at 5 s) makes the run reconnect and kills whichever backend it picks; the listener's own loss is this
+  // test's, at 2.5 s, so that the gap is always there to account for.
+  const config = configOf({ kind: "notify", variant: "modded", vus: 8, thinkMs: 5, pool: 3, warmupSeconds: 1, durationSeconds: 6, phases: "kill-backend@5s" });
+  const killer = new pg.Client({ connectionString: db.url });
+  await killer.connect();
+  let killed = false;
+  const killing = (async () => {
+    await new Promise((r) => setTimeout(r, 2500));
+    for (let i = 0; i < 100 && !killed; i++) {
+      const { rows } = await killer.query<{ ok: boolean }>(
+        "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb subscriber' AND datname = current_database()",
+      );
+      killed = rows.some((r) => r.ok);
+      if (!killed) await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 3 }));
+  await killing;
+  await killer.end();
+  assert.ok(killed, "the run's subscriber was never found to terminate");
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  killReportOf(s.phases, 5, /pool \d+|subscriber/, false);
+  // The subscriber got a new backend, and the loops' reconnections are in the notes.
+  assert.ok((seen.get("pgbb subscriber")?.size ?? 0) >= 2, JSON.stringify([...seen]));
+  assert.ok(
+    (s.notes ?? []).some((n) => /^the loops reconnected (\d+ times|once)/.test(n)),
+    JSON.stringify(s.notes),
+  );
+  const missed = factOf(s.verification, "missed while the listener reconnected (NOTIFY is not durable)");
+  assert.equal(typeof missed, "number", JSON.stringify(s.verification.facts));
+  if (Number(missed) > 0)
+    assert.ok(
+      (s.notes ?? []).some((n) => /^[\d,]+ notifications? missed while the listener reconnected: NOTIFY is not durable/.test(n)),
+      JSON.stringify(s.notes),
+    );
+  assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
+  assert.equal(factOf(s.verification, "never received"), 0);
+  assert.equal(factOf(s.verification, "received more than once"), 0);
 });
