@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { parseArgs } from "../../runner/cli-args";
 import { toCliCommand } from "../runs/cli-command";
 import { parseConfig } from "../workloads/config";
+import { phasesProblem } from "./fit";
 
 const errorsOf = (input: Record<string, unknown>) => {
   const r = parseConfig(input);
@@ -23,10 +24,16 @@ test("phases are checked against the run: inside its load, in one process, a pau
   assert.deepEqual(errorsOf({ kind: "inserts", warmupSeconds: 0, durationSeconds: 30, phases: "hold-xmin@5s+5s" }), {});
   // A killed backend only where the workload reconnects and settles what was in flight.
   assert.deepEqual(errorsOf({ ...queue, phases: "kill-backend@10s" }), {});
+  // Every built-in workload reconnects now (the four last: notify, mixed, workflows and queued-workflows).
+  for (const kind of ["notify", "mixed", "workflows", "queued-workflows", "inserts"])
+    assert.deepEqual(errorsOf({ kind, warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" }), {}, kind);
+  // A workload whose definition does not say how it reconnects is refused, in words.
+  const shape = { warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" };
   assert.match(
-    errorsOf({ kind: "mixed", warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" }).phases ?? "",
-    /kill-backend@5s: a .* run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects \(queue, pub\/sub, inserts, cache, search, jobqueue, notify, workflows, queued workflows or a queue library\)/,
+    phasesProblem(shape, { title: "new", pausable: undefined, reconnects: undefined }) ?? "",
+    /^kill-backend@5s: a new run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects \(every built-in workload does\)$/,
   );
+  assert.equal(phasesProblem(shape, { title: "new", pausable: undefined, reconnects: "its connections reconnect" }), null);
   // Written wrong: the schema's message under the field, naming how to write it.
   assert.match(errorsOf({ ...queue, phases: "hold-xmin@10s" }).phases ?? "", /^Phases: "hold-xmin@10s" has no length: hold-xmin@10s\+20s holds it for 20 s/);
   assert.match(errorsOf({ ...queue, phases: "vacuum@1s+1s" }).phases ?? "", /"vacuum" is not a phase kind: use one of hold-xmin, long-reader, pause-workers/);

@@ -336,27 +336,33 @@ test("a run without such a phase still fails at once when one of its backends is
   assert.ok(killed, "the run's reader 0 was never found to terminate");
 });
 
+/** Terminates this database's 'pgbb subscriber' backend once `ms` have passed (waiting for it, generously bounded);
+ *  resolves whether it did. */
+async function terminateSubscriberAfter(ms: number): Promise<boolean> {
+  const killer = new pg.Client({ connectionString: db.url });
+  await killer.connect();
+  try {
+    await new Promise((r) => setTimeout(r, ms));
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await killer.query<{ ok: boolean }>(
+        "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb subscriber' AND datname = current_database()",
+      );
+      if (rows.some((r) => r.ok)) return true;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  } finally {
+    await killer.end();
+  }
+}
+
 test("kill-backend on a notify run (LISTEN): the listener whose connection went listens again, what it missed meanwhile is counted apart, and every other notification arrives once", async () => {
   // The phase (at 5 s) makes the run reconnect and kills whichever backend it picks; the listener's own loss is this
   // test's, at 2.5 s, so that the gap is always there to account for.
   const config = configOf({ kind: "notify", variant: "modded", vus: 8, thinkMs: 5, pool: 3, warmupSeconds: 1, durationSeconds: 6, phases: "kill-backend@5s" });
-  const killer = new pg.Client({ connectionString: db.url });
-  await killer.connect();
-  let killed = false;
-  const killing = (async () => {
-    await new Promise((r) => setTimeout(r, 2500));
-    for (let i = 0; i < 100 && !killed; i++) {
-      const { rows } = await killer.query<{ ok: boolean }>(
-        "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb subscriber' AND datname = current_database()",
-      );
-      killed = rows.some((r) => r.ok);
-      if (!killed) await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
+  const killing = terminateSubscriberAfter(2500);
   const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 3 }));
-  await killing;
-  await killer.end();
-  assert.ok(killed, "the run's subscriber was never found to terminate");
+  assert.ok(await killing, "the run's subscriber was never found to terminate");
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   killReportOf(s.phases, 5, /pool \d+|subscriber/, false);
   // The subscriber got a new backend, and the loops' reconnections are in the notes.
@@ -375,4 +381,38 @@ test("kill-backend on a notify run (LISTEN): the listener whose connection went 
   assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
   assert.equal(factOf(s.verification, "never received"), 0);
   assert.equal(factOf(s.verification, "received more than once"), 0);
+});
+
+test("kill-backend on a mixed run: the killed pool connection and the polling subscriber reconnect, each part settles what was in flight, and every part verifies", async () => {
+  const config = configOf({
+    kind: "mixed",
+    variant: "baseline",
+    cacheVus: 2,
+    searchVus: 2,
+    notifyVus: 2,
+    producers: 2,
+    consumers: 1,
+    thinkMs: 5,
+    pool: 3,
+    articles: 300,
+    warmupSeconds: 1,
+    durationSeconds: 5,
+    phases: "kill-backend@4s",
+  });
+  // The phase kills a pool connection (one mid-statement is preferred); the polling subscriber's loss is this test's.
+  const killing = terminateSubscriberAfter(2500);
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 3 }));
+  assert.ok(await killing, "the run's subscriber was never found to terminate");
+  assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+  killReportOf(s.phases, 4, /pool \d+|subscriber/, false);
+  assert.ok((seen.get("pgbb subscriber")?.size ?? 0) >= 2, JSON.stringify([...seen]));
+  assert.ok(
+    (s.notes ?? []).some((n) => /^the loops reconnected (\d+ times|once)/.test(n)),
+    JSON.stringify(s.notes),
+  );
+  // The run's in doubt, every part's together, beside each part's own; polling loses nothing while it reconnects.
+  assert.equal(typeof factOf(s.verification, IN_DOUBT), "number", JSON.stringify(s.verification.facts));
+  for (const part of ["cache", "jobqueue", "notify"]) assert.equal(typeof factOf(s.verification, `${part}: ${IN_DOUBT}`), "number", part);
+  assert.equal(factOf(s.verification, "notify: never received"), 0);
+  assert.equal(factOf(s.verification, "notify: missed while the listener reconnected (NOTIFY is not durable)"), undefined);
 });
