@@ -169,6 +169,7 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     const at: Attempt = { what: "start", step: 0, doubt: null };
     /** The write in doubt since the connection went, settled by the read before the resume. */
     let doubt = null as { kind: DoubtKind; step: number } | null;
+    let resumed = false;
     for (let resuming = false; ; resuming = true) {
       try {
         if (resuming) {
@@ -179,7 +180,9 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
           if (now.started && !p.started) started++;
           if (now.completed && !p.completed) completed++;
           Object.assign(p, now);
-          tally.resumed++;
+          // Counted once, however many connections it took to finish.
+          if (!resumed) tally.resumed++;
+          resumed = true;
         }
         if (!p.completed) await attempt(tc.client, id, p, at);
         break;
