@@ -183,10 +183,10 @@ test("kill-backend during a jobqueue COMMIT: the enqueue, dequeue or completion 
 
 test("kill-backend during a workflow's COMMIT: the start or completion is in doubt, settled from workflow_status, and the workflow resumes and completes once", async () => {
   await withSlowCommits("workflow_status", async () => {
-    const config = configOf({ kind: "workflows", rate: 6, connections: 3, steps: 2, warmupSeconds: 1, durationSeconds: 7, phases: "kill-backend@4s" });
+    const config = configOf({ kind: "workflows", rate: 4, connections: 3, steps: 2, warmupSeconds: 1, durationSeconds: 5, phases: "kill-backend@3s" });
     const s = await runWorkload(config, db.url, { drainSeconds: 5 });
     assert.equal(s.verification.ok, true, verificationError(s) ?? "");
-    const { r } = killReportOf(s.phases, 4, /conn \d+/, false);
+    const { r } = killReportOf(s.phases, 3, /conn \d+/, false);
     assert.match(r.did, /, active\)$/);
     const doubts = factOf(s.verification, IN_DOUBT);
     assert.ok(typeof doubts === "number" && doubts >= 1, JSON.stringify(s.verification.facts));
@@ -214,12 +214,12 @@ test("kill-backend during a queued workflow's COMMIT: the enqueue, claim, start 
       pollMs: 200,
       throttleWritesPerSec: 4,
       warmupSeconds: 1,
-      durationSeconds: 7,
-      phases: "kill-backend@4s",
+      durationSeconds: 5,
+      phases: "kill-backend@3s",
     });
-    const s = await runWorkload(config, db.url, { drainSeconds: 6 });
+    const s = await runWorkload(config, db.url, { drainSeconds: 5 });
     assert.equal(s.verification.ok, true, verificationError(s) ?? "");
-    const { r } = killReportOf(s.phases, 4, /enqueuer \d+|worker \d+ (?:poller|executor \d+)/, false);
+    const { r } = killReportOf(s.phases, 3, /enqueuer \d+|worker \d+ (?:poller|executor \d+)/, false);
     assert.match(r.did, /, active\)$/);
     // The kill lands in a COMMIT nearly always, not always (one run of six here terminated the enqueuer outside one:
     // nothing in doubt); when it does, the note says how each kind settled.
@@ -336,13 +336,23 @@ test("a run without such a phase still fails at once when one of its backends is
   assert.ok(killed, "the run's reader 0 was never found to terminate");
 });
 
-/** Terminates this database's 'pgbb subscriber' backend once `ms` have passed (waiting for it, generously bounded);
- *  resolves whether it did. */
-async function terminateSubscriberAfter(ms: number): Promise<boolean> {
+/** Terminates this database's 'pgbb subscriber' backend 300 ms after the run starts measuring (its `onPhase`), the
+ *  subscriber listening by then; `killed` resolves whether it did. */
+function subscriberKiller() {
+  let measuring: () => void = () => undefined;
+  const started = new Promise<void>((r) => (measuring = r));
+  const killed = (async () => {
+    await started;
+    await new Promise((r) => setTimeout(r, 300));
+    return terminateSubscriber();
+  })();
+  return { onPhase: (p: string) => p === "measuring" && measuring(), killed };
+}
+
+async function terminateSubscriber(): Promise<boolean> {
   const killer = new pg.Client({ connectionString: db.url });
   await killer.connect();
   try {
-    await new Promise((r) => setTimeout(r, ms));
     for (let i = 0; i < 100; i++) {
       const { rows } = await killer.query<{ ok: boolean }>(
         "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'pgbb subscriber' AND datname = current_database()",
@@ -357,14 +367,14 @@ async function terminateSubscriberAfter(ms: number): Promise<boolean> {
 }
 
 test("kill-backend on a notify run (LISTEN): the listener whose connection went listens again, what it missed meanwhile is counted apart, and every other notification arrives once", async () => {
-  // The phase (at 5 s) makes the run reconnect and kills whichever backend it picks; the listener's own loss is this
-  // test's, at 2.5 s, so that the gap is always there to account for.
-  const config = configOf({ kind: "notify", variant: "modded", vus: 8, thinkMs: 5, pool: 3, warmupSeconds: 1, durationSeconds: 6, phases: "kill-backend@5s" });
-  const killing = terminateSubscriberAfter(2500);
-  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 3 }));
-  assert.ok(await killing, "the run's subscriber was never found to terminate");
+  // The phase (at 3 s) makes the run reconnect and kills whichever backend it picks; the listener's own loss is this
+  // test's, as the measured window opens, so that the gap is always there to account for.
+  const config = configOf({ kind: "notify", variant: "modded", vus: 8, thinkMs: 5, pool: 3, warmupSeconds: 1, durationSeconds: 4, phases: "kill-backend@3s" });
+  const killer = subscriberKiller();
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 3, onPhase: killer.onPhase }));
+  assert.ok(await killer.killed, "the run's subscriber was never found to terminate");
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
-  killReportOf(s.phases, 5, /pool \d+|subscriber/, false);
+  killReportOf(s.phases, 3, /pool \d+|subscriber/, false);
   // The subscriber got a new backend, and the loops' reconnections are in the notes.
   assert.ok((seen.get("pgbb subscriber")?.size ?? 0) >= 2, JSON.stringify([...seen]));
   assert.ok(
@@ -396,15 +406,15 @@ test("kill-backend on a mixed run: the killed pool connection and the polling su
     pool: 3,
     articles: 300,
     warmupSeconds: 1,
-    durationSeconds: 5,
-    phases: "kill-backend@4s",
+    durationSeconds: 4,
+    phases: "kill-backend@3s",
   });
   // The phase kills a pool connection (one mid-statement is preferred); the polling subscriber's loss is this test's.
-  const killing = terminateSubscriberAfter(2500);
-  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 3 }));
-  assert.ok(await killing, "the run's subscriber was never found to terminate");
+  const killer = subscriberKiller();
+  const { result: s, seen } = await watchLoopBackends(() => runWorkload(config, db.url, { drainSeconds: 3, onPhase: killer.onPhase }));
+  assert.ok(await killer.killed, "the run's subscriber was never found to terminate");
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
-  killReportOf(s.phases, 4, /pool \d+|subscriber/, false);
+  killReportOf(s.phases, 3, /pool \d+|subscriber/, false);
   assert.ok((seen.get("pgbb subscriber")?.size ?? 0) >= 2, JSON.stringify([...seen]));
   assert.ok(
     (s.notes ?? []).some((n) => /^the loops reconnected (\d+ times|once)/.test(n)),
