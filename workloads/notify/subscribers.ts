@@ -212,9 +212,9 @@ export class ListenSubscriber implements Subscriber {
       client.on("notification", this.onNotification);
       this.listening = client;
     }
-    const sent = clock();
+    // Before the LISTEN's reply: a notification that arrives with it moves `since` on (a lost LISTEN keeps the gap).
+    this.since = clock();
     await client.query(Array.from({ length: this.channels }, (_, i) => `LISTEN ${channelName(i)};`).join(" "));
-    this.since = sent;
     if (this.gapFrom !== null) this.gaps.push({ from: this.gapFrom, to: clock() });
     this.gapFrom = null;
   }
