@@ -229,7 +229,10 @@ export const LOGIC_ONLY = [
   "workloads/dbos/uuid7.test.ts",
   "workloads/parts.test.ts",
   "workloads/queued-workflows/definition.test.ts",
+  "workloads/queued-workflows/doubts.test.ts",
+  "workloads/notify/gaps.test.ts",
   "workloads/registry.test.ts",
+  "workloads/workflows/doubts.test.ts",
 ];
 
 /**

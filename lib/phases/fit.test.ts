@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { parseArgs } from "../../runner/cli-args";
 import { toCliCommand } from "../runs/cli-command";
 import { parseConfig } from "../workloads/config";
+import { phasesProblem } from "./fit";
 
 const errorsOf = (input: Record<string, unknown>) => {
   const r = parseConfig(input);
@@ -23,15 +24,21 @@ test("phases are checked against the run: inside its load, in one process, a pau
   assert.deepEqual(errorsOf({ kind: "inserts", warmupSeconds: 0, durationSeconds: 30, phases: "hold-xmin@5s+5s" }), {});
   // A killed backend only where the workload reconnects and settles what was in flight.
   assert.deepEqual(errorsOf({ ...queue, phases: "kill-backend@10s" }), {});
+  // Every built-in workload reconnects now (the four last: notify, mixed, workflows and queued-workflows).
+  for (const kind of ["notify", "mixed", "workflows", "queued-workflows", "inserts"])
+    assert.deepEqual(errorsOf({ kind, warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" }), {}, kind);
+  // A workload whose definition does not say how it reconnects is refused, in words.
+  const shape = { warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" };
   assert.match(
-    errorsOf({ kind: "notify", warmupSeconds: 0, durationSeconds: 30, phases: "kill-backend@5s" }).phases ?? "",
-    /kill-backend@5s: a .* run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects \(queue, pub\/sub, inserts, cache, search, jobqueue or a queue library\)/,
+    phasesProblem(shape, { title: "new", pausable: undefined, reconnects: undefined }) ?? "",
+    /^kill-backend@5s: a new run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects \(every built-in workload does\)$/,
   );
+  assert.equal(phasesProblem(shape, { title: "new", pausable: undefined, reconnects: "its connections reconnect" }), null);
   // A restart of the target, as a killed backend, only where the workload reconnects; its target is checked at launch.
   assert.deepEqual(errorsOf({ ...queue, phases: "restart-target@10s" }), {});
   assert.match(
-    errorsOf({ kind: "notify", warmupSeconds: 0, durationSeconds: 30, phases: "restart-target@5s" }).phases ?? "",
-    /restart-target@5s: a .* run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind/,
+    phasesProblem({ ...shape, phases: "restart-target@5s" }, { title: "new", pausable: undefined, reconnects: undefined }) ?? "",
+    /^restart-target@5s: a new run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind/,
   );
   assert.match(
     errorsOf({ kind: "graphile-worker", warmupSeconds: 0, durationSeconds: 30, phases: "restart-target@5s" }).phases ?? "",

@@ -27,7 +27,7 @@ export function phasesProblem(config: RunShape, def: Pick<WorkloadDefinition, "t
     if (p.kind === "pause-workers" && !def.pausable)
       return `${phaseText(p)}: a ${def.title} run has no workers a phase can pause; use another kind, or a workload with consumers (queue, pub/sub, a queue library)`;
     if (RECONNECT_KINDS.includes(p.kind) && !def.reconnects)
-      return `${phaseText(p)}: a ${def.title} run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects (queue, pub/sub, inserts, cache, search, jobqueue or a queue library)`;
+      return `${phaseText(p)}: a ${def.title} run does not yet reconnect and settle the operations in flight when it loses a connection, so it would fail; use another kind, or a workload that reconnects (every built-in workload does)`;
     if (OUTAGE_KINDS.includes(p.kind) && def.restartRefused) return `${phaseText(p)}: ${def.restartRefused}; use kill-backend, or another workload`;
   }
   return null;

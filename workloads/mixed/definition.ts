@@ -251,6 +251,8 @@ export const mixed = defineWorkload({
   clientMemoryFormula: "the four workloads' own, each with its share of the VUs",
   rateKnob: yongRateKnob(),
   parts: yongParts(totalVus, "cacheVus, searchVus, notifyVus, producers or consumers"),
+  reconnects:
+    "its pool's connections and its subscriber reconnect; each part settles what was in flight as its own workload does (a cache set, a job queue operation, a publish; a listener's gap counted as missed)",
   pacing: (c) =>
     yongPacing(
       c,

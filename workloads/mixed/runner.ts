@@ -11,7 +11,7 @@ import type { TargetClient, RunFootprint, RunStats, OperationOptions } from "../
 import { cache } from "../cache/runner";
 import { jobqueue } from "../jobqueue/runner";
 import { notify } from "../notify/runner";
-import { type Ledger, runRoles, type WorkloadContext, type WorkloadVerification } from "../runtime";
+import { inDoubtFact, type Ledger, runRoles, type WorkloadContext, type WorkloadVerification } from "../runtime";
 import { search } from "../search/runner";
 import { type YongRequest, type YongWorkload, yongModule } from "../yong/driver";
 import { JOB_DELIVERY_OP, type MixedConfig, type MixedPart, mixedParts } from "./definition";
@@ -145,8 +145,12 @@ class MixedWorkload implements YongWorkload {
     // Before verification, so the job deletes nothing while the parts are checked.
     if (this.cronScheduled) await unscheduleCacheExpiry(admin, this.ctx.schema).catch(() => undefined);
     const out: WorkloadVerification & { unreadAtEnd: number } = { ok: true, checked: 0, problems: [], facts: [], unreadAtEnd: 0 };
+    const IN_DOUBT = inDoubtFact(0).name;
+    let inDoubt = 0;
     for (const { part, w } of this.parts) {
       const v = await w.verify(admin);
+      // Each part settled its own operations in doubt as its workload does (a run whose loops reconnect).
+      inDoubt += Number(v.facts.find((f) => f.name === IN_DOUBT)?.value ?? 0);
       out.ok &&= v.ok;
       out.checked += v.checked;
       // Each part checks items of its own: its count in its declared unit, then its facts, named after it.
@@ -159,6 +163,8 @@ class MixedWorkload implements YongWorkload {
       out.problems.push(...v.problems.map((p) => `${part.kind}: ${p}`));
       this.notes.push(...w.notes.map((n) => `${part.kind}: ${n}`));
     }
+    // The run's in doubt, every part's together (each part's own is among its facts).
+    if (this.ctx.reconnect) out.facts.push(inDoubtFact(inDoubt));
     return out;
   }
 }

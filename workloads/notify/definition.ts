@@ -160,6 +160,8 @@ export const notify = defineWorkload({
   clientMemoryFormula: "pool × message × 4 + 100 rows × message × 3 (one bit a message for delivery bookkeeping)",
   rateKnob: yongRateKnob(),
   parts: yongParts((c: NotifyConfig) => c.vus, "vus"),
+  reconnects:
+    "its pool's connections and its subscriber reconnect; a publish whose reply was lost is settled from the table, and a listener that lost its connection listens again: what was notified meanwhile is counted as missed while it reconnected (NOTIFY is not durable)",
   pacing: (c) => yongPacing(c, c.vus),
   verifiedUnit: "message",
   metrics: {

@@ -6,7 +6,8 @@
 // fails the run, beside how full the NOTIFY queue got).
 import type pg from "pg";
 import { type TargetClient, clock, Stopper } from "../../runner/core";
-import { type Ledger, stepFailed, type WorkloadContext, type WorkloadVerification } from "../runtime";
+import { inDoubtFact, type Ledger, stepFailed, type WorkloadContext, type WorkloadVerification } from "../runtime";
+import { PublishTimes } from "./gaps";
 import { yongModule, type YongRequest, type YongWorkload } from "../yong/driver";
 import type { NotifyConfig } from "./definition";
 import { channelName, messagePayload, notifySql } from "./sql";
@@ -37,6 +38,11 @@ class NotifyWorkload implements YongWorkload {
   private drained: Promise<void> = Promise.resolve();
   /** The subscriber's notes, or on the coordinating instance the ones part 0's subscriber sent. */
   private readonly subscriberNotes: string[] = [];
+  /** A run whose loops reconnect (a kill-backend phase): each publish's send and reply times, which tell a
+   *  notification missed while the listener reconnected from a lost one (./gaps.ts); null in any other run. */
+  private readonly times: PublishTimes | null;
+  /** Publishes whose reply was lost (a run whose loops reconnect): [publisher, seq], settled from the table. */
+  private readonly doubts: [number, number][] = [];
 
   constructor(private readonly ctx: WorkloadContext<NotifyConfig>) {
     const c = ctx.config;
@@ -48,6 +54,7 @@ class NotifyWorkload implements YongWorkload {
     this.nextSeq = new Array(publishers).fill(1);
     this.publishedCount = new Array(publishers).fill(0);
     this.publishedSum = new Array(publishers).fill(0);
+    this.times = ctx.reconnect ? new PublishTimes() : null;
     const delivery = ctx.stats.op("delivery");
     // A delivery only the subscriber sees: timed from the publish stamp its payload carries.
     this.deliveries = new Deliveries(publishers, (publishedAt, now) => {
@@ -65,11 +72,11 @@ class NotifyWorkload implements YongWorkload {
     if (!tc) return;
     const c = this.ctx.config;
     const onError = (count: () => void) => (err: unknown) =>
-      stepFailed(this.ctx, tc, err, { what: "subscriber", count, noTransaction: true, pause: () => this.ownStop.sleep(POLL_INTERVAL_MS) });
+      stepFailed(this.ctx, tc, err, { what: "subscriber", count, noTransaction: true, pause: () => this.ownStop.sleep(POLL_INTERVAL_MS), stop: this.ownStop });
     if (c.variant === "modded") {
       const delivery = this.ctx.stats.op("delivery");
       this.subscriber = new ListenSubscriber(
-        tc.client,
+        tc,
         this.sql,
         c.channels,
         this.deliveries,
@@ -79,7 +86,7 @@ class NotifyWorkload implements YongWorkload {
       );
     } else {
       const poll = this.ctx.stats.op("poll");
-      this.subscriber = new PollingSubscriber(tc.client, this.sql, c.channels, this.deliveries, this.ownStop, this.ctx.pacer, {
+      this.subscriber = new PollingSubscriber(tc, this.sql, c.channels, this.deliveries, this.ownStop, this.ctx.pacer, {
         poll,
         onError: onError(() => poll.failed()),
       });
@@ -92,8 +99,10 @@ class NotifyWorkload implements YongWorkload {
       const until = clock() + DELIVERY_GRACE_MS;
       let seen = this.deliveries.received;
       let quietFrom = clock();
+      // What the listener missed while it reconnected never comes: it is not waited for.
+      const missed = this.times && this.subscriber instanceof ListenSubscriber && this.subscriber.gaps.length ? this.missing().inGaps : 0;
       const waiting = () => {
-        if (!this.ctx.part) return this.deliveries.received < this.publishedTotal;
+        if (!this.ctx.part) return this.deliveries.received < this.publishedTotal - missed;
         if (this.deliveries.received !== seen) [seen, quietFrom] = [this.deliveries.received, clock()];
         return clock() - quietFrom < PART_QUIET_MS;
       };
@@ -111,12 +120,21 @@ class NotifyWorkload implements YongWorkload {
     const p = vu ?? this.ctx.part?.index ?? 0;
     const seq = this.nextSeq[p]++;
     const channel = channelName(Math.floor(Math.random() * this.ctx.config.channels));
-    return { op: "publish", run: (tc) => this.publish(tc, p, seq, channel) };
+    // An INSERT in autocommit (its NOTIFY, modded, at its commit): one whose reply was lost is in doubt, its commit (if
+    // any) before the error, and settled from the table at verification.
+    const inDoubt = () => {
+      this.doubts.push([p, seq]);
+      this.times?.replied(p, seq, clock());
+    };
+    return { op: "publish", run: (tc) => this.publish(tc, p, seq, channel), inDoubt };
   }
 
   private async publish(tc: TargetClient, p: number, seq: number, channel: string) {
-    const payload = messagePayload(p, seq, clock(), this.ctx.config.messageBytes);
+    const sent = clock();
+    const payload = messagePayload(p, seq, sent, this.ctx.config.messageBytes);
+    this.times?.sent(p, seq, sent);
     await tc.client.query({ name: "publish", text: this.sql.publish, values: [channel, payload] });
+    this.times?.replied(p, seq, clock());
     this.publishedCount[p]++;
     this.publishedSum[p] += seq;
     this.publishedTotal++;
@@ -157,9 +175,36 @@ class NotifyWorkload implements YongWorkload {
     this.publishedTotal = this.publishedCount.reduce((a, b) => a + b, 0);
   }
 
+  /** Published messages never received, those the listener's gaps explain and the rest (a run whose loops reconnect). */
+  private missing(): { inGaps: number; lost: number } {
+    const gaps = this.subscriber instanceof ListenSubscriber ? this.subscriber.gaps : [];
+    return this.times?.missing(gaps, (p, seq) => this.deliveries.has(p, seq)) ?? { inGaps: 0, lost: 0 };
+  }
+
+  /** The publishes in doubt, settled by the table: a row with its publisher and sequence number was stored (and, modded,
+   *  notified); counted published from here on. Returns how many were stored. */
+  private async settleDoubts(admin: pg.Client): Promise<number> {
+    if (!this.doubts.length) return 0;
+    const { rows } = await admin.query<{ p: number; s: string }>(
+      `SELECT (payload->>'p')::int AS p, (payload->>'s')::bigint AS s FROM ${this.sql.table}
+       WHERE ((payload->>'p')::int, (payload->>'s')::bigint) IN (SELECT * FROM unnest($1::int[], $2::bigint[]))`,
+      [this.doubts.map((d) => d[0]), this.doubts.map((d) => d[1])],
+    );
+    const stored = new Set(rows.map((r) => `${r.p}:${r.s}`));
+    for (const [p, seq] of this.doubts) {
+      if (stored.has(`${p}:${seq}`)) {
+        this.publishedCount[p]++;
+        this.publishedSum[p] += seq;
+        this.publishedTotal++;
+      } else this.times?.forget(p, seq);
+    }
+    return stored.size;
+  }
+
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
     const problems: string[] = [];
     const d = this.deliveries;
+    const stored = await this.settleDoubts(admin);
     // The table against the publishers: per publisher, its rows, their distinct sequence numbers and their sum.
     const r = await admin.query<{ p: number | null; n: string; distinct_n: string; seq_sum: string }>(this.sql.perPublisher);
     let rows = 0;
@@ -187,8 +232,10 @@ class NotifyWorkload implements YongWorkload {
         countsMatch = false;
         problems.push(`publisher ${p}: published ${countWords(this.publishedCount[p], "message")}, the table holds none of them`);
       }
-    // What the subscriber received against what was published.
-    const lost = d.lost(this.publishedCount);
+    // What the subscriber received against what was published; in a run whose loops reconnect, less what the
+    // listener missed while it reconnected (NOTIFY is not durable: those never come).
+    const missed = this.missing().inGaps;
+    const lost = d.lost(this.publishedCount) - missed;
     const noun = this.ctx.config.variant === "modded" ? "notification" : "message";
     if (lost)
       problems.push(
@@ -203,6 +250,14 @@ class NotifyWorkload implements YongWorkload {
       `delivered ${d.received.toLocaleString("en-US")} of ${this.publishedTotal.toLocaleString("en-US")} published message(s) (${this.ctx.config.variant === "modded" ? "LISTEN" : `polling ${countWords(this.ctx.config.channels, "channel")} every ${POLL_INTERVAL_MS} ms`})`,
       ...(this.subscriber?.notes() ?? this.subscriberNotes),
     );
+    if (this.doubts.length)
+      this.notes.push(
+        `${countWords(this.doubts.length, "publish")} in doubt (a connection lost before the reply), settled from the table: ${stored} stored, ${this.doubts.length - stored} not`,
+      );
+    if (missed)
+      this.notes.push(
+        `${countWords(missed, noun)} missed while the listener reconnected: NOTIFY is not durable, and a notification committed between the listener's lost connection and its new LISTEN reaches no one (a measured fact of LISTEN/NOTIFY, not a failure)`,
+      );
     const tableMatches = countsMatch && rows === this.publishedTotal;
     return {
       ok: problems.length === 0,
@@ -213,6 +268,12 @@ class NotifyWorkload implements YongWorkload {
         { name: "received more than once", value: d.duplicated, ok: d.duplicated === 0 },
         { name: "received that no publisher sent", value: d.foreign, ok: d.foreign === 0 },
         { name: "the table holds what was published", value: tableMatches, ok: tableMatches },
+        // A run whose loops reconnect: what was missed in the listener's gaps, and the publishes in doubt.
+        // (Polling, baseline, misses nothing: the table keeps every message.)
+        ...(this.ctx.reconnect && this.ctx.config.variant === "modded"
+          ? [{ name: "missed while the listener reconnected (NOTIFY is not durable)", value: missed, ok: true }]
+          : []),
+        ...(this.ctx.reconnect ? [inDoubtFact(this.doubts.length)] : []),
       ],
       unreadAtEnd: lost,
     };

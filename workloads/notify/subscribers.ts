@@ -5,8 +5,9 @@
 // Both hand every message to Deliveries, which times it from its publish (the runner's clock, in the payload)
 // and checks it arrives once.
 import type pg from "pg";
-import { clock, type Operation, type Pacer, type Stopper } from "../../runner/core";
-import { channelName, type notifySql, POLL_LIMIT, parseMessage } from "./sql";
+import { clock, isConnectionError, type Operation, type Pacer, type Stopper, type TargetClient } from "../../runner/core";
+import type { Gap } from "./gaps";
+import { channelName, type notifySql, POLL_LIMIT, parseMessage, type ReceivedMessage } from "./sql";
 
 export const POLL_INTERVAL_MS = 100;
 
@@ -27,11 +28,12 @@ export class Deliveries {
     private readonly onDelivered: (publishedAt: number, now: number) => void,
   ) {}
 
-  deliver(text: string, now = clock()): void {
+  /** Takes one message (a row's or a notification's payload); returns it when it is one of this run's. */
+  deliver(text: string, now = clock()): ReceivedMessage | null {
     const m = parseMessage(text);
     if (!m || m.p < 0 || m.p >= this.publishers || m.s < 1) {
       this.foreign++;
-      return;
+      return null;
     }
     let bits = this.seen[m.p];
     if (!bits || bits.length <= m.s >> 3) {
@@ -42,13 +44,19 @@ export class Deliveries {
     const mask = 1 << (m.s & 7);
     if (bits[m.s >> 3] & mask) {
       this.duplicated++;
-      return;
+      return m;
     }
     bits[m.s >> 3] |= mask;
     this.received++;
     this.count[m.p] = (this.count[m.p] ?? 0) + 1;
     this.seqSum[m.p] = (this.seqSum[m.p] ?? 0) + m.s;
     this.onDelivered(m.t, now);
+    return m;
+  }
+
+  /** Whether publisher `p`'s message `seq` was received. */
+  has(p: number, seq: number): boolean {
+    return ((this.seen[p]?.[seq >> 3] ?? 0) & (1 << (seq & 7))) !== 0;
   }
 
   /** Messages of `published[p]` (sequence numbers 1..published[p]) never received. */
@@ -75,7 +83,8 @@ export class PollingSubscriber implements Subscriber {
   private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly client: pg.Client,
+    /** Its connection: read per statement (a run whose loops reconnect gives it a new one). */
+    private readonly tc: TargetClient,
     private readonly sql: ReturnType<typeof notifySql>,
     private readonly channels: number,
     private readonly deliveries: Deliveries,
@@ -108,10 +117,20 @@ export class PollingSubscriber implements Subscriber {
       do {
         let t = 0;
         try {
-          rows = await this.inTurn(async () => {
+          const got = await this.inTurn(async () => {
             t = this.hooks.poll.send(); // timed from its own start, not from waiting for another channel's poll
-            return (await this.client.query<{ id: string; tx: string; payload: string }>(this.sql.poll, [channel, tx, id])).rows;
+            try {
+              return (await this.tc.client.query<{ id: string; tx: string; payload: string }>(this.sql.poll, [channel, tx, id])).rows;
+            } catch (err) {
+              if (!isConnectionError(err, this.tc)) throw err;
+              // A lost connection is handled inside the turn: the other channels' polls wait for its new one (a run
+              // whose loops reconnect), and poll on from where they were (the table keeps every message).
+              return (await this.hooks.onError(err)) ? "exit" : "again";
+            }
           });
+          if (got === "exit") return;
+          if (got === "again") break;
+          rows = got;
         } catch (err) {
           if (await this.hooks.onError(err)) return;
           break;
@@ -148,15 +167,29 @@ export class PollingSubscriber implements Subscriber {
 /**
  * LISTEN on every channel on a dedicated connection. Notifications are delivered as they arrive; the
  * connection also reads pg_notification_queue_usage() once a second (a full queue makes publishers' commits
- * fail), and the largest share is reported.
+ * fail), and the largest share is reported. In a run whose loops reconnect, a lost connection is replaced and
+ * LISTEN issued again on the new one; what committed in between is missed (NOTIFY is not durable), and the gap
+ * is kept for verification (./gaps.ts).
  */
 export class ListenSubscriber implements Subscriber {
   private loop: Promise<void> = Promise.resolve();
   maxQueueUsage = 0;
-  private readonly onNotification = (m: pg.Notification) => this.deliveries.deliver(m.payload ?? "");
+  /** The listener's gaps: each from its connection's loss to its new LISTEN (./gaps.ts). */
+  readonly gaps: Gap[] = [];
+  /** The stamp of the last notification delivered on the current connection, or when its LISTEN was sent. */
+  private since = 0;
+  /** Where the open gap begins (`since` when the connection was found lost); null while listening. */
+  private gapFrom: number | null = null;
+  /** The client the notification handler is on. */
+  private listening: pg.Client | null = null;
+  private readonly onNotification = (m: pg.Notification) => {
+    const got = this.deliveries.deliver(m.payload ?? "");
+    if (got) this.since = got.t;
+  };
 
   constructor(
-    private readonly client: pg.Client,
+    /** Its connection: read per statement (a run whose loops reconnect gives it a new one). */
+    private readonly tc: TargetClient,
     private readonly sql: ReturnType<typeof notifySql>,
     private readonly channels: number,
     private readonly deliveries: Deliveries,
@@ -167,27 +200,63 @@ export class ListenSubscriber implements Subscriber {
   ) {}
 
   async start() {
-    this.client.on("notification", this.onNotification);
-    await this.client.query(Array.from({ length: this.channels }, (_, i) => `LISTEN ${channelName(i)};`).join(" "));
+    await this.listen();
     this.loop = this.watchQueue();
+  }
+
+  /** LISTEN on every channel, on the connection the subscriber has now. */
+  private async listen() {
+    const client = this.tc.client;
+    if (this.listening !== client) {
+      this.listening?.off("notification", this.onNotification);
+      client.on("notification", this.onNotification);
+      this.listening = client;
+    }
+    // Before the LISTEN's reply: a notification that arrives with it moves `since` on (a lost LISTEN keeps the gap).
+    this.since = clock();
+    await client.query(Array.from({ length: this.channels }, (_, i) => `LISTEN ${channelName(i)};`).join(" "));
+    if (this.gapFrom !== null) this.gaps.push({ from: this.gapFrom, to: clock() });
+    this.gapFrom = null;
   }
 
   private async watchQueue() {
     const second = this.pacer.every(this.pacer.clock.now() + 1000, 1000);
     while (!this.stop.stopped) {
       try {
-        const r = await this.client.query<{ usage: string | number }>(this.sql.queueUsage);
+        if (this.gapFrom !== null) await this.listen();
+        const r = await this.tc.client.query<{ usage: string | number }>(this.sql.queueUsage);
         this.maxQueueUsage = Math.max(this.maxQueueUsage, Number(r.rows[0].usage));
       } catch (err) {
+        const lost = isConnectionError(err, this.tc);
+        // The gap opens after the last notification the lost connection delivered (one lost again while it
+        // listened anew keeps the gap it had).
+        if (lost) this.gapFrom ??= this.since;
         if (await this.onError(err)) return;
+        if (lost) continue;
       }
-      await second.wait(this.stop);
+      await this.waitOrLoss(second);
+    }
+  }
+
+  /** The next second's tick, or sooner the connection's loss, which this idle connection has no statement to find. */
+  private async waitOrLoss(second: { wait(stop: Stopper): Promise<unknown> }) {
+    const c = this.tc.client;
+    if (this.tc.lost) return;
+    let wake: () => void = () => undefined;
+    const lost = new Promise<void>((r) => (wake = r));
+    c.on("end", wake);
+    c.on("error", wake);
+    try {
+      await Promise.race([second.wait(this.stop), lost]);
+    } finally {
+      c.off("end", wake);
+      c.off("error", wake);
     }
   }
 
   async done() {
     await this.loop;
-    this.client.off("notification", this.onNotification);
+    this.listening?.off("notification", this.onNotification);
   }
 
   notes() {

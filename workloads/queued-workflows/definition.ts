@@ -243,6 +243,8 @@ export const queuedWorkflows = defineWorkload({
   pacing: (c) => throttlePacing(c, "workflow"),
   verifiedUnit: "workflow",
   pausable: "the workers' polls",
+  reconnects:
+    "its enqueuers and workers reconnect; an enqueue, a claim, a start or a completion whose commit reply was lost is settled from workflow_status, and a claimed workflow runs again from where its row stands, as DBOS's recovery runs its own",
   metrics: QW_METRICS,
   // The study's figures count completed workflows: the completion rate here.
   published: [

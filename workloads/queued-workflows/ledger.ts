@@ -1,10 +1,13 @@
 // What queued workflows count to verify a run (server-only): an order-free digest of workflow ids, and a part's
 // ledger when the run is carried by several runner processes (workloads/runtime.ts WorkloadRun.ledger).
+import { addDoubts, type DoubtWrite, emptyDoubts, type QwDoubts } from "./doubts";
 
 /** A claimed workflow: its id and the queue it came from. */
 export interface Claimed {
   id: string;
   queue: number;
+  /** A workflow resumed after its connection was lost, whose start (2.17) had committed: only its completion is left. */
+  startDone?: boolean;
 }
 
 /**
@@ -45,6 +48,11 @@ export interface QwLedger {
   completedNoRow: number;
   contention: number;
   heldAtStop: number[];
+  /** A run whose loops reconnect: how its operations in doubt settled, and what was left to settle at verification. */
+  doubts?: QwDoubts;
+  doubtEnqueues?: [string, number][];
+  unsettledClaims?: [string, number, string][];
+  unsettledRuns?: [string, number, DoubtWrite][];
 }
 
 /**
@@ -72,6 +80,15 @@ export class QwRecord {
   contention = 0;
   /** Claimed but not completed when the workers stopped, per worker. */
   readonly heldAtStop: number[];
+  /** A run whose loops reconnect (./doubts.ts): how the operations in doubt settled so far. */
+  readonly doubts: QwDoubts = emptyDoubts();
+  /** Enqueues whose COMMIT reply was lost, not yet settled (a worker completing one settles it): id → queue. */
+  readonly doubtEnqueues = new Map<string, number>();
+  /** Claims in doubt a worker had not settled when it stopped: id, queue and the worker's executor id. */
+  readonly unsettledClaims: [string, number, string][] = [];
+  /** Claimed workflows whose executor lost its connection and had not read them back when it stopped: id, queue
+   *  and the write in doubt (or null). */
+  readonly unsettledRuns: [string, number, DoubtWrite][] = [];
 
   constructor(queues: number, workers: number) {
     this.enqueuedPerQueue = new Array(queues).fill(0);
@@ -94,7 +111,37 @@ export class QwRecord {
       completedNoRow: this.completedNoRow,
       contention: this.contention,
       heldAtStop: this.heldAtStop,
+      doubts: this.doubts,
+      doubtEnqueues: [...this.doubtEnqueues],
+      unsettledClaims: this.unsettledClaims,
+      unsettledRuns: this.unsettledRuns,
     };
+  }
+
+  /**
+   * A worker completed `id`: the enqueue's send time and queue when this instance had it in flight (or in doubt:
+   * its completion proves it stored), counted completed; null when it had not (another part's, or unknown).
+   */
+  completed(id: string): { t: number; queue: number } | null {
+    const sent = this.inFlight.get(id);
+    if (sent) this.inFlight.delete(id);
+    const doubted = this.doubtEnqueues.get(id);
+    if (!sent && doubted === undefined) return null;
+    const queue = sent?.queue ?? (doubted as number);
+    if (!sent) {
+      this.doubtEnqueues.delete(id);
+      this.storedInDoubt(id, queue);
+    }
+    this.completedIds.add(id);
+    this.completedPerQueue[queue]++;
+    return { t: sent?.t ?? Number.NaN, queue };
+  }
+
+  /** An enqueue in doubt found stored: counted enqueued from now on. */
+  storedInDoubt(id: string, queue: number) {
+    this.enqueuedIds.add(id);
+    this.enqueuedPerQueue[queue]++;
+    this.doubts.enqueue[0]++;
   }
 
   /**
@@ -116,6 +163,10 @@ export class QwRecord {
       add(this.heldAtStop, l.heldAtStop);
       this.completedNoRow += l.completedNoRow;
       this.contention += l.contention;
+      if (l.doubts) addDoubts(this.doubts, l.doubts);
+      for (const [id, queue] of l.doubtEnqueues ?? []) this.doubtEnqueues.set(id, queue);
+      this.unsettledClaims.push(...(l.unsettledClaims ?? []));
+      this.unsettledRuns.push(...(l.unsettledRuns ?? []));
     }
     let crossed = 0;
     for (const l of parts)

@@ -6,16 +6,26 @@
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";
-import { rollbackQuietly, type TargetClient } from "../../runner/core";
-import { brokerOperations, type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { clock, isConnectionError, rollbackQuietly, type TargetClient } from "../../runner/core";
+import {
+  brokerOperations,
+  inDoubtFact,
+  type Ledger,
+  stepFailed,
+  type WorkloadContext,
+  type WorkloadModule,
+  type WorkloadRun,
+  type WorkloadVerification,
+} from "../runtime";
 import type { QueuedWorkflowsConfig } from "./definition";
-import { type QwLedger, QwRecord } from "./ledger";
+import { type Claimed, type QwLedger, QwRecord } from "./ledger";
 import { createQwSchema } from "./schema";
 import { currentTail, insertColumns, onConflict217, qwSql } from "./sql";
 import { VALUES } from "../dbos/schema";
 import { agree, countWords } from "../../lib/words";
 import { verifyQueuedWorkflows } from "./verify";
-import { APP_NAME, Conn, dequeue, startAndComplete, wakeAll, type WorkerContext, type WorkerState } from "./worker-steps";
+import { APP_NAME, Conn, dequeue, type RunAt, startAndComplete, wakeAll, type WorkerContext, type WorkerState } from "./worker-steps";
+import { type DoubtWrite, doubtTotal, qwDoubtNote, rowsOf, settleClaims, settleRun } from "./doubts";
 
 /** Postgres' errors the library treats as contention on the queue (it doubles its polling interval). */
 const CONTENTION = new Set(["40001", "55P03"]);
@@ -123,17 +133,24 @@ class QueuedWorkflowsRun implements WorkloadRun {
       const t0 = write.send();
       // In flight before it is sent: a worker may claim it before the COMMIT's reply reaches this loop.
       this.record.inFlight.set(id, { t: t0, queue });
+      let committing = false;
       try {
         await conn.run("BEGIN");
         await conn.run(insert, values);
+        committing = true;
         await conn.run("COMMIT");
         write.answered(t0, 1, slot);
         this.record.enqueuedIds.add(id);
         this.record.enqueuedPerQueue[queue]++;
         return true;
       } catch (err) {
-        this.record.inFlight.delete(id);
-        return !(await stepFailed(this.ctx, tc, err, { what: "enqueue", count: () => write.failed(1), pause: () => stop.sleep(1) }));
+        // Gone from the flight already: a worker completed it, so its COMMIT took effect before the reply was lost.
+        const taken = !this.record.inFlight.delete(id);
+        if (taken) this.record.storedInDoubt(id, queue);
+        // Else a COMMIT whose reply was lost (a run whose loops reconnect): stored or not, settled by a worker that
+        // completes it or at verification.
+        const inDoubt = committing && !taken ? () => this.record.doubtEnqueues.set(id, queue) : undefined;
+        return !(await stepFailed(this.ctx, tc, err, { what: "enqueue", count: () => write.failed(1), pause: () => stop.sleep(1), inDoubt, stop }));
       }
     });
   }
@@ -143,7 +160,15 @@ class QueuedWorkflowsRun implements WorkloadRun {
   /** One worker: a poll loop per queue sharing the poller connection, and its executors. */
   private async worker(w: number, clients: TargetClient[]) {
     const [poller, ...executorClients] = clients;
-    const state: WorkerState = { local: [], executorId: randomUUID(), running: new Array(this.w.names.length).fill(0), waiters: [], turn: Promise.resolve() };
+    const state: WorkerState = {
+      local: [],
+      executorId: randomUUID(),
+      running: new Array(this.w.names.length).fill(0),
+      waiters: [],
+      turn: Promise.resolve(),
+      claiming: [],
+      doubtClaims: [],
+    };
     const pollConn = new Conn(poller);
     const polls = this.w.names.map((_, q) => this.pollLoop(pollConn, q, state));
     const executors = executorClients.map((tc) => this.executor(new Conn(tc), state));
@@ -151,6 +176,8 @@ class QueuedWorkflowsRun implements WorkloadRun {
     wakeAll(state);
     await Promise.all(executors);
     this.record.heldAtStop[w] = state.local.length;
+    // Claims in doubt the poller never got to read back: verification settles them.
+    for (const c of state.doubtClaims) this.record.unsettledClaims.push([c.id, c.queue, state.executorId]);
   }
 
   /** The library's queue thread: sleep the interval × U(0.95, 1.05), dequeue, back off on contention. */
@@ -174,63 +201,121 @@ class QueuedWorkflowsRun implements WorkloadRun {
         state.running[q] += ids.length;
         wakeAll(state);
       };
-      const mine = state.turn.then(async () => {
+      const what = `dequeue ${this.w.names[q]}`;
+      const mine = state.turn.then(async (): Promise<number | "reconnected" | "exit"> => {
         const t0 = g.claim.send();
         try {
+          // Claims in doubt since the poller's connection went: read back on the new one before the next poll.
+          if (state.doubtClaims.length) await this.settleClaims(conn, state);
           const n = await dequeue(this.w, conn, q, state, hand);
           g.claim.timed(t0);
           return n;
         } catch (err) {
-          await rollbackQuietly(conn.tc.client);
-          throw err;
+          const claiming = state.claiming;
+          state.claiming = [];
+          if (!this.ctx.reconnect || !isConnectionError(err, conn.tc)) {
+            await rollbackQuietly(conn.tc.client);
+            throw err;
+          }
+          // A lost connection, in a run whose loops reconnect: reopened inside this poll's turn, so the worker's
+          // other polls wait for the new connection rather than reopen it too.
+          const inDoubt = claiming.length ? () => state.doubtClaims.push(...claiming) : undefined;
+          const exit = await stepFailed(this.ctx, conn.tc, err, { what, count: () => g.read.failed(), pause: null, inDoubt, stop });
+          return exit ? "exit" : "reconnected";
         }
       });
       state.turn = mine.catch(() => undefined);
       try {
-        if ((await mine) === 0) g.emptyPolls.add();
+        const n = await mine;
+        if (n === "exit") return;
+        if (n === 0) g.emptyPolls.add();
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code && CONTENTION.has(code)) {
           this.record.contention++;
           interval = Math.min(maxInterval, interval * 2);
-        } else if (await stepFailed(this.ctx, conn.tc, err, { what: `dequeue ${this.w.names[q]}`, count: () => g.read.failed(), pause: null })) return;
+        } else if (await stepFailed(this.ctx, conn.tc, err, { what, count: () => g.read.failed(), pause: null })) return;
       }
       interval = Math.max(c.pollMs, interval * 0.9);
     }
+  }
+
+  /** The claims in doubt of a worker, read back: those that committed go to its executors (./doubts.ts). */
+  private async settleClaims(conn: Conn, state: WorkerState) {
+    const rows = await rowsOf(
+      conn.tc.client,
+      this.ctx.schema,
+      state.doubtClaims.map((c) => c.id),
+    );
+    for (const c of settleClaims(state.doubtClaims.splice(0), rows, state.executorId, this.record.doubts)) {
+      state.local.push(c);
+      state.running[c.queue]++;
+    }
+    wakeAll(state);
   }
 
   /** Starts and completes claimed workflows, one at a time, until the workers stop. */
   private async executor(conn: Conn, state: WorkerState) {
     const { readersStop: stop } = this.ctx;
     const g = this.ops.groups[0];
-    const r = this.record;
+    /** A claimed workflow whose connection went (a run whose loops reconnect), to read back on the new one. */
+    let unsettled: { claimed: Claimed; doubt: DoubtWrite } | null = null;
     while (!stop.stopped) {
+      if (unsettled) {
+        const { claimed, doubt } = unsettled;
+        try {
+          const rows = await rowsOf(conn.tc.client, this.ctx.schema, [claimed.id]);
+          unsettled = null;
+          const how = settleRun(doubt, rows.get(claimed.id), this.ctx.config.profile, this.record.doubts);
+          state.running[claimed.queue]--;
+          if (how === "completed") this.completedOne(claimed, g.e2e, clock());
+          else if (how !== "gone") {
+            // Run again from where its row stands, as the library's recovery runs its own PENDING workflows.
+            this.record.doubts.resumed++;
+            state.local.unshift({ ...claimed, startDone: how.startDone });
+            state.running[claimed.queue]++;
+          }
+        } catch (err) {
+          if (await stepFailed(this.ctx, conn.tc, err, { what: "read back", count: () => g.read.failed(), pause: null, stop })) break;
+        }
+        continue;
+      }
       const next = state.local.shift();
       if (!next) {
         await Promise.race([new Promise<void>((r) => state.waiters.push(r)), stop.sleep(1000)]);
         continue;
       }
-      const { id, queue } = next;
       const t0 = g.read.send();
+      const at: RunAt = { doubt: null };
       try {
-        if (!(await startAndComplete(this.w, conn, state, next))) this.record.completedNoRow++;
+        if (!(await startAndComplete(this.w, conn, state, next, at))) this.record.completedNoRow++;
       } catch (err) {
+        const committing = at.doubt;
+        if (this.ctx.reconnect && isConnectionError(err, conn.tc)) unsettled = { claimed: next, doubt: null };
         // The workflow stays claimed (PENDING) in the table; the library would recover it later, this run reports it.
-        state.running[queue]--;
-        if (await stepFailed(this.ctx, conn.tc, err, { what: "start/complete", count: () => g.read.failed(), pause: () => stop.sleep(1) })) return;
+        else state.running[next.queue]--;
+        const inDoubt = () => {
+          if (unsettled) unsettled.doubt = committing;
+        };
+        if (await stepFailed(this.ctx, conn.tc, err, { what: "start/complete", count: () => g.read.failed(), pause: () => stop.sleep(1), inDoubt, stop }))
+          break;
         continue;
       }
       const te = g.read.answered(t0);
-      state.running[queue]--;
-      const sent = r.inFlight.get(id);
-      if (sent) {
-        r.inFlight.delete(id);
-        g.e2e.span(sent.t, te);
-        r.completedIds.add(id);
-        r.completedPerQueue[sent.queue]++;
-      } else if (this.ctx.part) r.completedElsewhere.push(next);
-      else r.completedUnknown++;
+      state.running[next.queue]--;
+      this.completedOne(next, g.e2e, te);
     }
+    // Its connection went and the run stopped before it read the workflow back: verification settles it.
+    if (unsettled) this.record.unsettledRuns.push([unsettled.claimed.id, unsettled.claimed.queue, unsettled.doubt]);
+  }
+
+  /** A workflow a worker completed, in the record: its delivery timed from its enqueue when this instance sent it. */
+  private completedOne(next: Claimed, e2e: { span(from: number, to: number): unknown }, te: number) {
+    const sent = this.record.completed(next.id);
+    if (sent) {
+      if (!Number.isNaN(sent.t)) e2e.span(sent.t, te);
+    } else if (this.ctx.part) this.record.completedElsewhere.push(next);
+    else this.record.completedUnknown++;
   }
 
   // ---------- verification ----------
@@ -250,8 +335,13 @@ class QueuedWorkflowsRun implements WorkloadRun {
   }
 
   async verify(admin: pg.Client): Promise<WorkloadVerification> {
-    const { verification, notes } = await verifyQueuedWorkflows(admin, this.ctx.schema, this.w.names, this.record);
+    const { verification, notes } = await verifyQueuedWorkflows(admin, this.ctx.schema, this.w.names, this.record, this.ctx.config.profile);
     this.notes.push(...notes);
+    const note = qwDoubtNote(this.record.doubts);
+    if (note) this.notes.push(note);
+    // A run whose loops reconnect states how many operations were in doubt, 0 included: each settled (by its
+    // worker, or above), so the digests the other facts compare are exact.
+    if (this.ctx.reconnect) verification.facts.push(inDoubtFact(doubtTotal(this.record.doubts)));
     return verification;
   }
 }

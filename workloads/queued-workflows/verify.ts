@@ -4,6 +4,7 @@ import type pg from "pg";
 import { agree, countWords } from "../../lib/words";
 import type { WorkloadVerification } from "../runtime";
 import { IdDigest, type QwRecord } from "./ledger";
+import { rowsOf, settleClaims, settleRun } from "./doubts";
 
 /** A workflow id as the library writes it (a UUIDv4's text); anything else in the table is foreign. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -14,7 +15,9 @@ export async function verifyQueuedWorkflows(
   s: string,
   names: readonly string[],
   record: QwRecord,
+  profile: "2.17" | "current" = "current",
 ): Promise<{ verification: WorkloadVerification; notes: string[] }> {
+  const heldInDoubt = await settleLeftovers(admin, s, record, profile);
   const r = await admin.query<{ queue_name: string | null; status: string | null; n: string; hi: string; lo: string; odd: string; restarted: string }>(
     `SELECT queue_name, status, count(*) AS n,
             coalesce(sum(('x' || substr(workflow_uuid, 25, 6))::bit(24)::int) FILTER (WHERE workflow_uuid ~ $1), 0) AS hi,
@@ -75,7 +78,7 @@ export async function verifyQueuedWorkflows(
   const rows = success.count + open.count;
   const lost = Math.max(0, enqueued - rows);
   if (lost && !problems.length) problems.push(`${lost} enqueued workflow(s) are missing from workflow_status`);
-  const held = record.heldAtStop.reduce((a, b) => a + b, 0);
+  const held = record.heldAtStop.reduce((a, b) => a + b, 0) + heldInDoubt;
   if (pendingRows !== held)
     problems.push(
       `${countWords(pendingRows, "workflow")} ${agree(pendingRows, "are", "is")} PENDING (claimed, not completed) but the workers held ${held} claimed ones when they stopped`,
@@ -99,6 +102,35 @@ export async function verifyQueuedWorkflows(
     unreadAtEnd: queued + pendingRows,
   };
   return { verification, notes };
+}
+
+/**
+ * What a run whose loops reconnect left in doubt when its loops stopped, settled from the table (./doubts.ts): an
+ * enqueue stored or not, a claim committed or not, a claimed workflow completed or still PENDING. Returns how many
+ * PENDING workflows they leave claimed, which the workers held.
+ */
+async function settleLeftovers(admin: pg.Client, s: string, record: QwRecord, profile: "2.17" | "current"): Promise<number> {
+  const { doubts } = record;
+  const runs = record.unsettledRuns.splice(0);
+  const claims = record.unsettledClaims.splice(0);
+  const rows = await rowsOf(admin, s, [...runs.map((r) => r[0]), ...claims.map((c) => c[0]), ...record.doubtEnqueues.keys()]);
+  let held = 0;
+  for (const [id, , doubt] of runs) {
+    const how = settleRun(doubt, rows.get(id), profile, doubts);
+    if (how === "completed") {
+      if (!record.completed(id)) record.completedUnknown++;
+    } else if (how !== "gone") held++;
+  }
+  for (const [id, queue, executorId] of claims) held += settleClaims([{ id, queue }], rows, executorId, doubts).length;
+  for (const [id, queue] of record.doubtEnqueues) {
+    // Stored: enqueued, and still queued or claimed (a completed one was settled when its worker completed it).
+    if (rows.has(id)) {
+      record.storedInDoubt(id, queue);
+      record.inFlight.set(id, { t: 0, queue });
+    } else doubts.enqueue[1]++;
+  }
+  record.doubtEnqueues.clear();
+  return held;
 }
 
 /** What the summary says beyond the numbers: backlog per queue, contention, what was left at the end. */

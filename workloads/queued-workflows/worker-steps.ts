@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { LeanQuery, type TargetClient } from "../../runner/core";
 import { VALUES } from "../dbos/schema";
 import type { QueuedWorkflowsConfig } from "./definition";
+import type { DoubtWrite } from "./doubts";
 import type { Claimed } from "./ledger";
 import { IN_CHUNK, insertColumns, onConflict217, type QwSql } from "./sql";
 
@@ -47,6 +48,22 @@ export interface WorkerState {
   waiters: (() => void)[];
   /** The poller connection's queue: each poll runs after the previous one. */
   turn: Promise<unknown>;
+  /** Claims whose COMMIT is in flight on the poller connection: in doubt if the connection goes before its reply. */
+  claiming: Claimed[];
+  /** Claims in doubt since the poller's connection went, settled from the table before its next poll. */
+  doubtClaims: Claimed[];
+}
+
+/** Where an executor's workflow stands: the write whose COMMIT is in flight (in doubt if the connection goes). */
+export interface RunAt {
+  doubt: DoubtWrite;
+}
+
+/** Claims `ids` of queue `q` commit with `commit`; while its reply is awaited they are the poll's claims in doubt. */
+async function commitClaims(conn: Conn, state: WorkerState, q: number, ids: string[]) {
+  state.claiming = ids.map((id) => ({ id, queue: q }));
+  await conn.run("COMMIT");
+  state.claiming = [];
 }
 
 export function wakeAll(state: WorkerState) {
@@ -77,7 +94,7 @@ export async function dequeue(w: WorkerContext, conn: Conn, q: number, state: Wo
         if (running < 1) {
           const got = (await conn.run(s.partitionDequeue217, [name, "ENQUEUED", w.appVersion, key, 1 - running])).map((r) => r[0] as string);
           for (const id of got) await conn.run(s.claim217, ["PENDING", state.executorId, w.appVersion, 1000, nowMs, id]);
-          await conn.run("COMMIT");
+          await commitClaims(conn, state, q, got);
           hand(got);
           claimed += got.length;
         } else await conn.run("COMMIT");
@@ -89,7 +106,7 @@ export async function dequeue(w: WorkerContext, conn: Conn, q: number, state: Wo
     ids = (await conn.run(s.dequeue217, [name, "ENQUEUED", w.appVersion])).map((r) => r[0] as string);
     // One UPDATE per claimed row, in the dequeue's transaction: the library's batch is one commit, not one statement.
     for (const id of ids) await conn.run(s.claim217, ["PENDING", state.executorId, w.appVersion, 1000, nowMs, id]);
-    await conn.run("COMMIT");
+    await commitClaims(conn, state, q, ids);
     hand(ids);
     return ids.length;
   }
@@ -122,7 +139,7 @@ export async function dequeue(w: WorkerContext, conn: Conn, q: number, state: Wo
       }
     }
   }
-  await conn.run("COMMIT");
+  await commitClaims(conn, state, q, ids);
   // The start: one read of the whole claimed batch, its own transaction (no start write since 2.30). The
   // claim is committed: its workflows go to the executors even if the read fails.
   if (ids.length)
@@ -142,15 +159,31 @@ export async function dequeue(w: WorkerContext, conn: Conn, q: number, state: Wo
 /**
  * A claimed workflow's start and completion on an executor's connection, as the profile's library sends them.
  * Returns false when the current profile's completion (guarded by status PENDING) found no row to complete.
+ * `at.doubt` names the write whose COMMIT is in flight. A workflow resumed after its start committed (`startDone`,
+ * 2.17) goes on to its completion: its start is not written again.
  */
-export async function startAndComplete(w: WorkerContext, conn: Conn, state: WorkerState, { id, queue }: Claimed): Promise<boolean> {
+export async function startAndComplete(w: WorkerContext, conn: Conn, state: WorkerState, { id, queue, startDone }: Claimed, at: RunAt): Promise<boolean> {
   const s = w.sql;
   if (w.config.profile === "current") {
     await conn.run("BEGIN");
     const r = await conn.unnamed(s.completeCurrent, ["SUCCESS", VALUES.workflowOutput, null, 1000, null, id, "PENDING"]);
+    at.doubt = "completion";
     await conn.run("COMMIT");
+    at.doubt = null;
     return r.rowCount === 1;
   }
+  if (!startDone) await start217(w, conn, state, id, queue, at);
+  await conn.run("BEGIN");
+  await conn.run(s.complete217, ["SUCCESS", VALUES.workflowOutput, null, 1000, null, id]);
+  at.doubt = "completion";
+  await conn.run("COMMIT");
+  at.doubt = null;
+  return true;
+}
+
+/** The 2.17 start of a claimed workflow: its row read, then written again. */
+async function start217(w: WorkerContext, conn: Conn, state: WorkerState, id: string, queue: number, at: RunAt) {
+  const s = w.sql;
   // The 2.17 start: read the row, then write it again (INSERT … ON CONFLICT: recovery_attempts + 1).
   await conn.run("BEGIN");
   await conn.run(s.status217, [id]);
@@ -173,9 +206,7 @@ export async function startAndComplete(w: WorkerContext, conn: Conn, state: Work
     serialization: VALUES.serialization,
   });
   await conn.run(s.insert217, [...start, ...onConflict217(1)]);
+  at.doubt = "start";
   await conn.run("COMMIT");
-  await conn.run("BEGIN");
-  await conn.run(s.complete217, ["SUCCESS", VALUES.workflowOutput, null, 1000, null, id]);
-  await conn.run("COMMIT");
-  return true;
+  at.doubt = null;
 }

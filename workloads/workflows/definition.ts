@@ -71,6 +71,8 @@ export const workflows = defineWorkload({
   clientMemoryFormula: "connections × 1 KiB",
   rateKnob: openLoopKnob(),
   parts: connectionParts(),
+  reconnects:
+    "its connections reconnect; a start, a step checkpoint or a completion whose commit reply was lost is settled from workflow_status and operation_outputs, and its workflow resumes as DBOS's recovery resumes one",
   pacing: (c) => openLoopPacing(c, "workflow", "workflow"),
   verifiedUnit: "workflow",
   metrics: {

@@ -6,12 +6,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { owned } from "../../lib/workloads/parts";
-import { drainNotes, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient } from "../../runner/core";
+import { drainNotes, isConnectionError, mergeOpenLoopResults, OpenLoop, type OpenLoopResult, type Slot, type TargetClient } from "../../runner/core";
 import { dbosSchemaDdl, type DbosProfile, VALUES } from "../dbos/schema";
 import * as S from "../dbos/statements";
 import { uuid7 } from "../dbos/uuid7";
-import { type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
+import { inDoubtFact, type Ledger, stepFailed, type WorkloadContext, type WorkloadModule, type WorkloadRun, type WorkloadVerification } from "../runtime";
 import type { WorkflowsConfig } from "./definition";
+import { addTally, type DoubtKind, type DoubtTally, doubtCount, doubtNote, emptyTally, type Progress, readBack, settle } from "./doubts";
 import { agree, countWords } from "../../lib/words";
 
 /** Each profile's statements and how it opens the transactions that differ (captured). */
@@ -74,6 +75,14 @@ function startValues(id: string, { current, name, executorId, appVersion }: Star
   ];
 }
 
+/** Where a workflow's run stands: the step it is at (for the error's words) and the write whose COMMIT is in flight. */
+interface Attempt {
+  what: string;
+  /** The step whose checkpoint was last written. */
+  step: number;
+  doubt: DoubtKind | null;
+}
+
 function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
   const { config: c, schema, stats } = ctx;
   const current = c.profile === "current";
@@ -92,59 +101,108 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
   let completed = 0;
   const notes: string[] = [];
 
-  /** One transaction: BEGIN, the statements, COMMIT (three round trips or more, as the library). */
-  const tx = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[]) => {
+  /** How the run's in-doubt writes settled, and how many workflows resumed (a run whose loops reconnect). */
+  const tally = emptyTally();
+
+  /** One transaction: BEGIN, the statements, COMMIT (three round trips or more, as the library). From the COMMIT's
+   *  send to its reply, `at.doubt` names the write, in doubt if the connection goes then. */
+  const tx = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[], at?: Attempt, kind?: DoubtKind) => {
     await client.query(begin);
     for (const s of statements) await client.query(s);
+    if (at && kind) at.doubt = kind;
     await client.query(S.COMMIT);
+    if (at) at.doubt = null;
   };
-  const write = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[]) => {
+  const write = async (client: pg.Client, begin: string, statements: { text: string; values: unknown[] }[], at: Attempt, kind: DoubtKind) => {
     const t0 = writeOp.send();
-    await tx(client, begin, statements);
+    await tx(client, begin, statements, at, kind);
     writeOp.answered(t0);
+  };
+
+  /**
+   * Workflow `id` from where `p` says it stands, as the library runs it (and as its recovery resumes it): the start
+   * written, then per step the read of its status and checkpoint, the step skipped when its checkpoint is there (only
+   * after a resume), else run and checkpointed; then the completion. Counts each start and completion once.
+   */
+  const attempt = async (client: pg.Client, id: string, p: Progress, at: Attempt) => {
+    at.what = "start";
+    await write(client, S.BEGIN, [{ text: sql.start, values: startValues(id, starter) }], at, "start");
+    if (!p.started) {
+      p.started = true;
+      started++;
+    }
+    for (let n = 1; n <= c.steps; n++) {
+      at.what = `step ${n} read`;
+      const r0 = readOp.send();
+      await client.query(sql.beginRead);
+      await client.query({ text: sql.stepStatus, values: [id] });
+      const output = await client.query({ text: sql.stepOutput, values: [id, n] });
+      await client.query(S.COMMIT);
+      readOp.answered(r0);
+      if (output.rowCount) continue; // checkpointed before the connection went: the library skips the step
+      at.what = `step ${n} checkpoint`;
+      at.step = n;
+      const stepStart = Date.now(); // epoch ms columns: the wall clock, as the library
+      const checkpoint = [id, n, VALUES.stepName, VALUES.stepOutput, null, stepStart, Date.now(), VALUES.serialization];
+      await write(
+        client,
+        S.BEGIN,
+        [
+          { text: sql.stepExecutor, values: [id] },
+          { text: sql.checkpoint, values: current ? [...checkpoint, VALUES.applicationName] : checkpoint },
+        ],
+        at,
+        "checkpoint",
+      );
+    }
+    at.what = "completion";
+    const complete = ["SUCCESS", VALUES.workflowOutput, null, VALUES.msPerSecond, null, id];
+    await write(client, sql.beginComplete, [{ text: sql.complete, values: current ? [...complete, "PENDING"] : complete }], at, "completion");
+    p.completed = true;
+    completed++;
   };
 
   const runWorkflow = async (tc: TargetClient, slot: Slot): Promise<boolean> => {
     const id = randomUUID(); // workflow ids are UUIDv4 text in the library
     const sent = workflowOp.send();
-    let what = "start";
-    let wrote = false;
-    try {
-      await write(tc.client, S.BEGIN, [{ text: sql.start, values: startValues(id, starter) }]);
-      started++;
-      for (let n = 1; n <= c.steps; n++) {
-        what = `step ${n} read`;
-        const r0 = readOp.send();
-        await tx(tc.client, sql.beginRead, [
-          { text: sql.stepStatus, values: [id] },
-          { text: sql.stepOutput, values: [id, n] },
-        ]);
-        readOp.answered(r0);
-        what = `step ${n} checkpoint`;
-        const stepStart = Date.now(); // epoch ms columns: the wall clock, as the library
-        const checkpoint = [id, n, VALUES.stepName, VALUES.stepOutput, null, stepStart, Date.now(), VALUES.serialization];
-        await write(tc.client, S.BEGIN, [
-          { text: sql.stepExecutor, values: [id] },
-          { text: sql.checkpoint, values: current ? [...checkpoint, VALUES.applicationName] : checkpoint },
-        ]);
-      }
-      what = "completion";
-      const complete = ["SUCCESS", VALUES.workflowOutput, null, VALUES.msPerSecond, null, id];
-      await write(tc.client, sql.beginComplete, [{ text: sql.complete, values: current ? [...complete, "PENDING"] : complete }]);
-      wrote = true;
-    } catch (err) {
-      const count = () => {
+    const p: Progress = { started: false, completed: false };
+    const at: Attempt = { what: "start", step: 0, doubt: null };
+    /** The write in doubt since the connection went, settled by the read before the resume. */
+    let doubt = null as { kind: DoubtKind; step: number } | null;
+    let resumed = false;
+    for (let resuming = false; ; resuming = true) {
+      try {
+        if (resuming) {
+          at.what = "settling read";
+          const found = await readBack(tc.client, schema, id, doubt?.step ?? 0);
+          const now = settle(doubt?.kind ?? null, found, p, tally);
+          doubt = null;
+          if (now.started && !p.started) started++;
+          if (now.completed && !p.completed) completed++;
+          Object.assign(p, now);
+          // Counted once, however many connections it took to finish.
+          if (!resumed) tally.resumed++;
+          resumed = true;
+        }
+        if (!p.completed) await attempt(tc.client, id, p, at);
+        break;
+      } catch (err) {
+        const lost = isConnectionError(err, tc);
+        const count = () => (/start|checkpoint|completion/.test(at.what) ? writeOp.failed(1) : readOp.failed());
+        const committing = at.doubt;
+        at.doubt = null;
+        const inDoubt = () => {
+          if (committing) doubt = { kind: committing, step: at.step };
+        };
+        const exit = await stepFailed(ctx, tc, err, { what: `workflow ${at.what}`, count, pause: null, inDoubt, stop: ctx.readersStop });
+        // A lost connection, replaced: the workflow resumes on the new one. Else it ends here, failed (PENDING).
+        if (!exit && lost && ctx.reconnect) continue;
         workflowOp.failed();
-        if (what === "start" || what.endsWith("checkpoint") || what === "completion") writeOp.failed(1);
-        else readOp.failed();
-      };
-      return !(await stepFailed(ctx, tc, err, { what: `workflow ${what}`, count, pause: null }));
+        return !exit;
+      }
     }
-    if (wrote) {
-      // From its send, and from its scheduled time (workflowScheduled) through its slot.
-      workflowOp.answered(sent, 1, slot);
-      completed++;
-    }
+    // From its send, and from its scheduled time (workflowScheduled) through its slot.
+    workflowOp.answered(sent, 1, slot);
     return true;
   };
 
@@ -161,15 +219,22 @@ function create(ctx: WorkloadContext<WorkflowsConfig>): WorkloadRun {
     },
     startWriters: (clients) => loop.start(clients),
     writersDone: () => loop.done(),
-    ledger: (): Ledger => ({ started, completed, loop: loop.result() }),
+    ledger: (): Ledger => ({ started, completed, loop: loop.result(), doubts: tally }),
     absorb(ledgers) {
       started = ledgers.reduce((n, l) => n + Number(l.started), 0);
       completed = ledgers.reduce((n, l) => n + Number(l.completed), 0);
+      for (const l of ledgers) if (l.doubts) addTally(tally, l.doubts as DoubtTally);
       absorbed = mergeOpenLoopResults(ledgers.map((l) => l.loop as OpenLoopResult));
     },
-    verify: (admin: pg.Client) => {
+    verify: async (admin: pg.Client) => {
       notes.push(...drainNotes(absorbed ?? loop.result(), "workflow"));
-      return verifyWorkflows(admin, schema, c.steps, { started, completed });
+      const note = doubtNote(tally);
+      if (note) notes.push(note);
+      const v = await verifyWorkflows(admin, schema, c.steps, { started, completed });
+      // A run whose loops reconnect states how many writes were in doubt, 0 included: each settled before its
+      // workflow resumed, so the counts the other facts check are exact.
+      if (ctx.reconnect) v.facts.push(inDoubtFact(doubtCount(tally)));
+      return v;
     },
   };
 }
