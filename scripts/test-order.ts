@@ -117,7 +117,12 @@ export const WORKLOAD_RUNS = [
  * SQL and timers that run the same on every Node version. restart-runs restarts a private embedded cluster of its
  * own with pg_ctl (never the shared server, which its marker keeps from being restarted): it may run beside the others.
  */
-export const PHASE_RUNS = ["runner/phases/phases-runs.test.ts", "runner/phases/fault-runs.test.ts", "runner/phases/restart-runs.test.ts"];
+export const PHASE_RUNS = [
+  "runner/phases/phases-runs.test.ts",
+  "runner/phases/fault-runs.test.ts",
+  "runner/phases/restart-runs.test.ts",
+  "runner/phases/reply-lost.test.ts",
+];
 
 /**
  * The product's own records and bookkeeping over a real database, in this process (no process started, no
