@@ -164,7 +164,10 @@ export async function restartCluster(clusterDir: string, timeoutMs: number): Pro
   const log = path.join(clusterDir, RESTART_LOG);
   const sec = Math.max(1, Math.floor(timeoutMs / 1000));
   // stdio ignored and a log file: the server pg_ctl starts would otherwise hold our pipes open for its whole life.
-  const child = spawn(bin, ["restart", "-D", clusterDir, "-m", "fast", "-w", "-t", String(sec), "-l", log], { ...owner, cwd: "/", stdio: "ignore" });
+  // Detached (a session of its own), as startEmbedded starts the server: a Ctrl-C in the terminal must not kill
+  // pg_ctl between the stop and the start, which would leave the target down.
+  const args = ["restart", "-D", clusterDir, "-m", "fast", "-w", "-t", String(sec), "-l", log];
+  const child = spawn(bin, args, { ...owner, cwd: "/", stdio: "ignore", detached: true });
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs + 5000);
   try {
     const code = await new Promise<number | string>((resolve) => {
