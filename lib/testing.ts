@@ -15,8 +15,11 @@ export { freePort };
 
 /** Starts an embedded Postgres in a fresh temporary folder (reachable by the postgres user); `extraFlags`
  *  (["-c", "fsync=on", …]) come last and win, for a scratch server with settings of its own. `role`: "shared-test"
- *  for `npm test`'s one server, which a restart-target phase must never restart (platform/cluster-restart.ts). */
-export async function startTestServer(extraFlags: string[] = [], role: "test" | "shared-test" = "test"): Promise<EmbeddedServer & { dir: string }> {
+ *  for `npm test`'s one server; a restart-target phase restarts only one started "restartable" (platform/cluster-restart.ts). */
+export async function startTestServer(
+  extraFlags: string[] = [],
+  role: "test" | "shared-test" | "restartable" = "test",
+): Promise<EmbeddedServer & { dir: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pgbb-test-"));
   chmodSync(dir, 0o755); // mkdtemp makes it 0700; the postgres user must enter it
   const server = await startEmbedded({

@@ -2,11 +2,11 @@
 // here as startEmbedded leaves them, with the marker it writes, or without. The restart itself is carried out for
 // real on a private embedded cluster in runner/phases/restart-runs.test.ts.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { CLUSTER_MARKER, restartRefusal, writeClusterMarker } from "./cluster-restart";
+import { CLUSTER_MARKER, clusterSystemIdentifier, restartRefusal, writeClusterMarker } from "./cluster-restart";
 
 const dirs: string[] = [];
 after(() => {
@@ -32,11 +32,14 @@ test("a folder this machine does not hold, or a cluster without the product's ma
   assert.match(restartRefusal(d, 5432) ?? "", new RegExp(`was not started by this product \\(it has no ${CLUSTER_MARKER.replace(".", "\\.")};`));
 });
 
-test("the control store's cluster, npm test's shared server and a replicated primary are never restarted, whatever else holds", () => {
+test("the control store's cluster, npm test's shared server, a replicated primary and a test's or tool's own server are never restarted, whatever else holds", () => {
   for (const [role, why] of [
     ["control", /it is the app's control store's cluster/],
     ["shared-test", /it is the shared server of `npm test`/],
     ["replicated", /it is the primary of a replicated cluster/],
+    // startEmbedded's and startTestServer's defaults: such servers hold control stores in some tests and scripts.
+    ["scratch", /it is a server a tool or script started for itself, which may hold a control store/],
+    ["test", /it is a test's own server, which may hold a control store/],
   ] as const) {
     const d = clusterFolder(6001);
     writeClusterMarker(d, role, 6001);
@@ -51,6 +54,22 @@ test("a marked cluster is restarted only when its live server is the one the run
   const d = clusterFolder(6002);
   writeClusterMarker(d, "target", 6002);
   assert.match(restartRefusal(d, 6003) ?? "", /is not the server the run connected to on port 6003 \(its postmaster\.pid names port 6002\)/);
+  // A marker left by a start on another port (the folder started again elsewhere since) names which disagrees.
+  writeClusterMarker(d, "target", 6004);
+  assert.match(restartRefusal(d, 6002) ?? "", /is not the server the run connected to on port 6002 \(its marker names port 6004\)/);
+  writeClusterMarker(d, "target", 6002);
   // This process stands in for the postmaster here: it has no pg_ctl beside its program, so even this one is refused.
   assert.match(restartRefusal(d, 6002) ?? "", /^the target cannot be restarted from here: no pg_ctl beside its server's program/);
+});
+
+test("a cluster folder's system identifier is read from its pg_control, as pg_control_system() gives it; none without one", () => {
+  const d = clusterFolder(6005);
+  assert.equal(clusterSystemIdentifier(d), null);
+  mkdirSync(path.join(d, "global"));
+  const b = Buffer.alloc(16);
+  const id = 7345678901234567890n;
+  if (os.endianness() === "LE") b.writeBigUInt64LE(id, 0);
+  else b.writeBigUInt64BE(id, 0);
+  writeFileSync(path.join(d, "global", "pg_control"), b);
+  assert.equal(clusterSystemIdentifier(d), "7345678901234567890");
 });

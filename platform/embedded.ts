@@ -228,7 +228,8 @@ export async function startEmbedded(opts: {
   /** The caller holds dataDir's lock already (a replicated cluster's home), `again` as takeLock said: not taken nor released here. */
   heldLock?: { again: boolean };
   /** What the cluster is for, written in its folder's marker (./cluster-restart.ts): whether a restart-target phase
-   *  may restart it. Default "scratch": a server a tool or a benchmark script started for itself. */
+   *  may restart it. Default "scratch": a server a tool or a test started for itself, which a phase never restarts
+   *  (it may hold a control store); "restartable" for one started to be restarted. */
   role?: ClusterRole;
 }): Promise<EmbeddedServer> {
   const { dataDir, port } = opts;

@@ -117,3 +117,16 @@ test("in a run that reconnects, a target that takes no new connection for the gi
     await admin.end();
   }
 });
+
+test("a run that failed or was cancelled does not take its target down any more: throughOutage refuses without acting", async () => {
+  const control = new RunControl(db.url);
+  control.fail(new Error("the run was cancelled"));
+  let acted = false;
+  await assert.rejects(
+    control.throughOutage(async () => {
+      acted = true;
+    }),
+    /^Error: not carried out: the run was ending \(the run was cancelled\)$/,
+  );
+  assert.equal(acted, false, "the restart was not started");
+});

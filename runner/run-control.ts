@@ -108,6 +108,8 @@ export class RunControl {
    * the run, naming it. Resolves with what `down` did; throws what kept it from doing it (after the steps all the same).
    */
   async throughOutage<T>(down: () => Promise<T>): Promise<T> {
+    // A run that failed or was cancelled since its phase came due does not take its target down any more.
+    if (this.first) throw new Error(`not carried out: the run was ending (${this.first.message})`);
     this.outage = true;
     this.liveness.hold(true);
     try {

@@ -21,7 +21,8 @@ export async function benchTarget(given: string | undefined, script: string, dat
   if (given) return { url: given, label: describeUrl(given), embedded: false, release: async () => undefined };
   const dir = mkdtempSync(path.join(os.tmpdir(), `pgbb-${script}-`));
   chmodSync(dir, 0o755); // the postgres user must enter it when running as root
-  const server = await startEmbedded({ dataDir: dir, port: await freePort() });
+  // Private to the script, never a control store: a restart-target phase (bench:phases) may restart it.
+  const server = await startEmbedded({ dataDir: dir, port: await freePort(), role: "restartable" });
   const url = server.url(database);
   return {
     url,

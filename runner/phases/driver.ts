@@ -107,6 +107,11 @@ export class PhaseDriver {
       return;
     }
     c.atStart = await this.read();
+    // The reading may take a while (a reconnect): a run that ended meanwhile gets no phase (no restart after a cancel).
+    if (this.halt.stopped) {
+      c.problem = "not carried out: the run ended before it was due";
+      return;
+    }
     let begun: Begun;
     // When it began acting: a restart's begin lasts the whole outage, which its report shows from here to its end.
     const beganMs = clock();

@@ -4,7 +4,7 @@
 // folder, which the phase's action restarts (./actions.ts).
 import type pg from "pg";
 import { sameServer, type ServerIdentity } from "../../lib/targets/connect";
-import { restartRefusal } from "../../platform/cluster-restart";
+import { clusterSystemIdentifier, restartRefusal } from "../../platform/cluster-restart";
 import { isLocalAddress } from "../run-summary";
 
 const INSTEAD = "use kill-backend to take connections from under the run on any target";
@@ -35,6 +35,13 @@ export async function restartableTarget(
   }
   const refused = restartRefusal(dir, port);
   if (refused) throw refuse(refused);
+  // A folder found by the server's own data_directory and port may still be another cluster: this machine's twin of
+  // the one reached through a tunnel (the same path and port there). Its pg_control must name the target's cluster.
+  const folderId = clusterSystemIdentifier(dir);
+  if (!target.systemIdentifier || folderId !== target.systemIdentifier)
+    throw refuse(
+      `the cluster in ${dir} on this machine is not shown to be the one the run is connected to (its system identifier ${folderId ?? "cannot be read"}; the target's ${target.systemIdentifier ?? "is hidden"}): only an embedded target this product started here can be restarted; ${INSTEAD}`,
+    );
   const others = await otherRunsOn(admin);
   if (others)
     throw refuse(

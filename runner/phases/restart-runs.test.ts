@@ -19,7 +19,7 @@ import { runWorkload, summaryText, verificationError } from "../harness";
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let url: string;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer([], "restartable");
   const c = new pg.Client({ connectionString: server.url("postgres") });
   await c.connect();
   await c.query("CREATE DATABASE restarts");
@@ -56,7 +56,8 @@ test("restart-target on a queue run: the target restarts mid-run, the loops reco
   const lines = phaseReportLines(r).join("\n");
   assert.equal(r.problem, undefined, lines);
   assert.equal(r.phase.kind, "restart-target");
-  assert.ok(r.startedSec !== null && r.startedSec >= 6 && r.startedSec < 8, lines);
+  // Not before its time; later only as much as a busy machine delays it, within the run's 12 s of load.
+  assert.ok(r.startedSec !== null && r.startedSec >= 6 && r.startedSec < 12, lines);
   assert.match(r.did, /^restarted the target \(pg_ctl restart -m fast\): down \d+\.\d s, from the restart's start until a new connection answered$/);
   assert.ok(r.endedSec !== null && r.endedSec >= r.startedSec, lines);
   assert.ok(r.before && r.after, lines);

@@ -257,12 +257,18 @@ export class TelemetryCollector {
     this.waitsToRestart = undefined;
     this.stopper.stop();
     this.clientProbe?.stop();
+    const [waits, client] = [this.waits, this.conn.client];
     await this.waits?.stop();
     // Closed first, bounded: a reading in flight on a target that stopped answering then fails instead of
     // holding the stop (and the run's end) for ever.
     await closeClient(this.conn.client);
     await this.loop;
     await this.inFlight;
+    // A reading in flight after a restart of the target (revive, restartWaits) may have opened the connection or the
+    // wait sampler again meanwhile: closed too, or a "pgbb" session would outlive the run (and a later restart-target
+    // run's preflight would take it for another run's).
+    if (this.waits !== waits) await this.waits?.stop();
+    if (this.conn.client !== client) await closeClient(this.conn.client);
   }
 
   private waitsCpuSec?: number;
