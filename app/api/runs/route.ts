@@ -36,10 +36,10 @@ async function handleDELETE(req: Request) {
   const f = filterOf(req);
   if (!f.ok) return f.response;
   const none = Object.values(f.filter).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
-  if (none && new URL(req.url).searchParams.get("all") !== "1")
-    return json(400, {
-      error: `no filter given, so every finished run would be deleted: give one or more of ${FILTER_KEYS.join(", ")}, or all=1 to delete every finished run`,
-    });
+  if (none && new URL(req.url).searchParams.get("all") !== "1") {
+    const error = `no filter given, so every finished run would be deleted: give one or more of ${FILTER_KEYS.join(", ")}, or all=1 to delete every finished run`;
+    return json(400, { error, fields: { query: error } });
+  }
   return json(200, await deleteRunsMatching(f.filter));
 }
 
