@@ -89,7 +89,7 @@ export async function loadHere(ctx: RunContext): Promise<LoadOutcome> {
         ...{ config, stats, meter, facts: ctx.facts!, startedAt: ctx.startedAt, cpuSeconds: load.cpuSeconds, schedule },
         runNotes: [...run.notes, ...(longRun ? [longRun.note(stats.measuredSeconds())] : []), ...reconnectionNotes(control)],
         ...{ drainSeconds: load.drainSeconds, drainLimitSeconds: drainLimitOf(ctx), verification, unreadAtEnd, phases: phaseReports },
-        ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length, phasesInWindow(config)) } : {}),
+        ...(telemetry ? { telemetry: finishTelemetry(telemetry, pace, stats, unreadAtEnd, readers.length, phasesInWindow(config, phaseReports)) } : {}),
       }),
   };
 }

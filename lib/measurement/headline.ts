@@ -68,7 +68,7 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
  * when the verdict's consumers-behind rule held (the backlog grew ≥ 5% of the write rate and held ≥ 1 s of writes
  * at the window's end) or anything was still unread when the drain ended.
  */
-export function keepUpOf(s: Pick<RunSummary, "config" | "operations" | "groups" | "totals" | "telemetry">): KeepUp | undefined {
+export function keepUpOf(s: Pick<RunSummary, "config" | "operations" | "groups" | "totals" | "telemetry" | "phases">): KeepUp | undefined {
   let model: ReturnType<typeof definitionOf>["metrics"];
   try {
     model = definitionOf(s.config).metrics;
@@ -86,7 +86,7 @@ export function keepUpOf(s: Pick<RunSummary, "config" | "operations" | "groups" 
   const unit = model.operations.find((o) => o.name === "write")?.unit ?? backlog.unit;
   const perGroup = groupsOf(s).length > 1 ? " per group" : "";
   // A pause the run asked for is why its consumers fell behind, or most of it: said beside it.
-  const paused = phasesInWindow(s.config).filter((p) => p.kind === "pause-workers");
+  const paused = phasesInWindow(s.config, s.phases).filter((p) => p.kind === "pause-workers");
   const why = !keptUp && paused.length ? ` (${phasesWords(paused, s.config.durationSeconds)})` : "";
   const text = keptUp
     ? `the consumers kept up (read ${int(readPerSec)} of ${int(writePerSec)} ${unit}/s written${perGroup}, nothing left unread)`

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { recoveryOf, recoveryRuleText } from "./report";
+import { phasesOf } from "./shape";
 import { phasesClause, phasesInWindow } from "./window";
 
 const before = { seconds: 10, perSecond: 1000, backlogMax: 50 };
@@ -39,6 +40,20 @@ test("the phases inside the measured window, with the seconds of it each covered
   const kill = { ...config, phases: "kill-backend@4s, kill-backend@12s" };
   assert.deepEqual(phasesInWindow(kill), [{ text: "kill-backend@12s", kind: "kill-backend", seconds: 0, atSec: 12 }]);
   assert.match(phasesClause(phasesInWindow(kill), 40), /^the run's own phase kill-backend@12s terminated one of its backends at 12 s of the 40 s window/);
+  // Given the run's reports: a phase that never began did nothing to the window (the verdict must not say it did), and
+  // one cut short covered the seconds it really lasted.
+  const [hold, pause] = phasesOf(config);
+  const reports = [
+    { phase: hold, startedSec: null, endedSec: null },
+    { phase: pause, startedSec: 30.1, endedSec: 38.2 },
+  ];
+  const carried = phasesInWindow(config, reports);
+  assert.deepEqual(
+    carried.map((p) => p.text),
+    ["pause-workers@30s+20s"],
+  );
+  assert.ok(Math.abs(carried[0].seconds - 8.1) < 1e-9, String(carried[0].seconds));
+  assert.deepEqual(phasesInWindow(kill, [{ phase: phasesOf(kill)[1], startedSec: null, endedSec: null }]), []);
   assert.equal(
     phasesClause(phasesInWindow(config), 40),
     "the run's own phases hold-xmin@2s+5s held a snapshot open for 2 s, pause-workers@30s+20s paused the consumers for 15 s of the 40 s window, and these figures include them: each phase's before, during and after are in its report",

@@ -2,6 +2,7 @@
 // whole measured window, which a phase's own fault is part of (a pause makes the consumers fall behind; a held
 // snapshot slows every dequeue). So each says which of the run's own phases the window held and for how long, and
 // where each phase's own figures are. Browser-safe.
+import type { PhaseReport } from "./report";
 import { INSTANT_KINDS, type Phase, type PhaseKind, phaseEnd, phasesOf, phaseText } from "./shape";
 
 /** What a kind did to the run, as a clause: "paused the consumers". */
@@ -22,18 +23,26 @@ export interface PhaseInWindow {
   atSec?: number;
 }
 
-/** The config's phases that overlap its measured window (after the warm-up, for its duration), with the overlap. */
-export function phasesInWindow(config: { phases?: string; warmupSeconds: number; durationSeconds: number }): PhaseInWindow[] {
+/**
+ * The config's phases that overlap its measured window (after the warm-up, for its duration), with the overlap. Given
+ * the run's phase reports, only the phases that began (one that could not begin, or that the run ended before it was
+ * due, did nothing to the window), over the seconds each really lasted (one cut short by the run's end, less).
+ */
+export function phasesInWindow(
+  config: { phases?: string; warmupSeconds: number; durationSeconds: number },
+  reports?: readonly Pick<PhaseReport, "phase" | "startedSec" | "endedSec">[],
+): PhaseInWindow[] {
   const from = config.warmupSeconds;
   const to = config.warmupSeconds + config.durationSeconds;
-  return phasesOf(config)
-    .map((p: Phase): PhaseInWindow & { inside: boolean } =>
-      INSTANT_KINDS.includes(p.kind)
-        ? { text: phaseText(p), kind: p.kind, seconds: 0, atSec: p.startSec, inside: p.startSec >= from && p.startSec < to }
-        : { text: phaseText(p), kind: p.kind, seconds: Math.min(phaseEnd(p), to) - Math.max(p.startSec, from), inside: phaseEnd(p) > from && p.startSec < to },
-    )
-    .filter((p) => p.inside)
-    .map(({ inside: _, ...p }) => p);
+  return phasesOf(config).flatMap((p: Phase): PhaseInWindow[] => {
+    const report = reports?.find((r) => phaseText(r.phase) === phaseText(p));
+    if (reports && report?.startedSec == null) return [];
+    const text = phaseText(p);
+    if (INSTANT_KINDS.includes(p.kind)) return p.startSec >= from && p.startSec < to ? [{ text, kind: p.kind, seconds: 0, atSec: p.startSec }] : [];
+    const start = report?.startedSec ?? p.startSec;
+    const end = report?.endedSec ?? phaseEnd(p);
+    return end > from && start < to ? [{ text, kind: p.kind, seconds: Math.min(end, to) - Math.max(start, from) }] : [];
+  });
 }
 
 /** "the run's own phase pause-workers@7s+6s paused the consumers for 6 s of the 12 s window" (and the others). */
