@@ -77,13 +77,16 @@ function ownerOf(clusterDir: string): { uid?: number; gid?: number } | string {
   return `its data folder ${clusterDir} belongs to another user (uid ${uid}), as whom this runner (uid ${me}) cannot run pg_ctl`;
 }
 
+/** What a refused restart-target says to do instead, at the end of every refusal. */
+export const RESTART_INSTEAD = "use kill-backend to take connections from under the run on any target";
+
 /**
  * Why the server the run reached (its data_directory and port, as it said) may not be restarted by a phase, in
  * words naming what to do instead; null when it may: a cluster this product started on this machine, marked as one
  * a phase may restart, whose live postmaster listens on that port.
  */
 export function restartRefusal(dataDirectory: string, port: number): string | null {
-  const instead = "use kill-backend to take connections from under the run on any target";
+  const instead = RESTART_INSTEAD;
   const dir = path.resolve(dataDirectory);
   if (!existsSync(path.join(dir, "PG_VERSION")))
     return `the target's data folder ${dir} is not on this machine (or this runner cannot see it): only an embedded target this product started here can be restarted; ${instead}`;

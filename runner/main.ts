@@ -20,6 +20,7 @@ import { prisma, type PrismaClient } from "../lib/db";
 import { storeErrorText } from "../lib/status/health";
 import { readEnv, type Env } from "../lib/env";
 import { memoryProblem } from "../lib/workloads/memory";
+import { phasesOf } from "../lib/phases/shape";
 import { releaseMemory } from "./release-memory";
 import type { Phase } from "../lib/measurement/metrics";
 import { heartbeat, registerRunner } from "../lib/status/runners";
@@ -156,8 +157,15 @@ async function execute(
     const summary = await runWorkload(parsed.config, url, {
       signal: controller.signal,
       runId: run.id,
-      // A run queued before its target was refused (an older app) must not write into the control store.
-      controlStore: await controlStoreIdentity(db).catch(() => null),
+      // A run queued before its target was refused (an older app) must not write into the control store. One that
+      // restarts its target must be shown not to be on the control store's server: no guess when it cannot be read.
+      controlStore: await controlStoreIdentity(db).catch((err: Error) => {
+        if (phasesOf(parsed.config).some((p) => p.kind === "restart-target"))
+          throw new Error(
+            `restart-target: the control store's identity could not be read (${err.message}), so the target cannot be shown to be another server; run it again once the control store answers`,
+          );
+        return null;
+      }),
       log: (l) => log(`${run.id}: ${l}`),
       onPhase: (p: Phase) => recorder.phase(p),
       onSample: (s) => recorder.sample(s),

@@ -4,10 +4,8 @@
 // folder, which the phase's action restarts (./actions.ts).
 import type pg from "pg";
 import { sameServer, type ServerIdentity } from "../../lib/targets/connect";
-import { clusterSystemIdentifier, restartRefusal } from "../../platform/cluster-restart";
+import { clusterSystemIdentifier, RESTART_INSTEAD, restartRefusal } from "../../platform/cluster-restart";
 import { isLocalAddress } from "../run-summary";
-
-const INSTEAD = "use kill-backend to take connections from under the run on any target";
 
 /** The target's cluster folder a restart-target phase may restart; throws, in words, when it may not. */
 export async function restartableTarget(
@@ -17,10 +15,10 @@ export async function restartableTarget(
 ): Promise<string> {
   const refuse = (why: string) => new Error(`restart-target: ${why}`);
   if (controlStore && sameServer(target, controlStore))
-    throw refuse(`the target is on the app's control store's server: restarting it would take the app and the run's own records down; ${INSTEAD}`);
+    throw refuse(`the target is on the app's control store's server: restarting it would take the app and the run's own records down; ${RESTART_INSTEAD}`);
   if (!isLocalAddress(target.serverAddress))
     throw refuse(
-      `the target is reached at ${target.serverAddress}, not on this machine: only an embedded target this product started here can be restarted; ${INSTEAD}`,
+      `the target is reached at ${target.serverAddress}, not on this machine: only an embedded target this product started here can be restarted; ${RESTART_INSTEAD}`,
     );
   let dir: string;
   let port: number;
@@ -30,7 +28,7 @@ export async function restartableTarget(
     port = Number(rows[0].port);
   } catch (err) {
     throw refuse(
-      `the target's role cannot read its data_directory (${(err as Error).message}): only an embedded target this product started here can be restarted; ${INSTEAD}`,
+      `the target's role cannot read its data_directory (${(err as Error).message}): only an embedded target this product started here can be restarted; ${RESTART_INSTEAD}`,
     );
   }
   const refused = restartRefusal(dir, port);
@@ -40,12 +38,12 @@ export async function restartableTarget(
   const folderId = clusterSystemIdentifier(dir);
   if (!target.systemIdentifier || folderId !== target.systemIdentifier)
     throw refuse(
-      `the cluster in ${dir} on this machine is not shown to be the one the run is connected to (its system identifier ${folderId ?? "cannot be read"}; the target's ${target.systemIdentifier ?? "is hidden"}): only an embedded target this product started here can be restarted; ${INSTEAD}`,
+      `the cluster in ${dir} on this machine is not shown to be the one the run is connected to (its system identifier ${folderId ?? "cannot be read"}; the target's ${target.systemIdentifier ?? "is hidden"}): only an embedded target this product started here can be restarted; ${RESTART_INSTEAD}`,
     );
   const others = await otherRunsOn(admin);
   if (others)
     throw refuse(
-      `another run is using this target (${others}): a restart ends every session on the server, so it would fail that run too; start this one when it has finished, or ${INSTEAD}`,
+      `another run is using this target (${others}): a restart ends every session on the server, so it would fail that run too; start this one when it has finished, or ${RESTART_INSTEAD}`,
     );
   return dir;
 }

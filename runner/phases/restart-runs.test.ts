@@ -14,6 +14,7 @@ import { factOf } from "../../lib/measurement/verification";
 import { identityOf } from "../../lib/targets/connect";
 import { parseConfig, type WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { startTestServer, testDatabase } from "../../lib/testing";
+import type { EngineSample } from "../engine";
 import { runWorkload, summaryText, verificationError } from "../harness";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -42,7 +43,8 @@ const queueRun = (phases: string) =>
 
 test("restart-target on a queue run: the target restarts mid-run, the loops reconnect, verification is exact with the in-doubt settled, and the phase is in the summary with its recovery", async (t) => {
   const pidBefore = postmasterPid();
-  const s = await runWorkload(queueRun("restart-target@6s"), url, { drainSeconds: 5 });
+  const samples: EngineSample[] = [];
+  const s = await runWorkload(queueRun("restart-target@6s"), url, { drainSeconds: 5, onSample: (x) => void samples.push(x) });
   assert.notEqual(postmasterPid(), pidBefore, "the target's postmaster is a new one: it was restarted");
   assert.equal(s.verification.ok, true, verificationError(s) ?? "");
   // Every loop lost its connection: each reconnected, and what was in flight was counted in doubt and settled.
@@ -71,13 +73,21 @@ test("restart-target on a queue run: the target restarts mid-run, the loops reco
   assert.match(s.telemetry!.verdict.statement, /restart-target@6s restarted the target at 6 s/);
   // The telemetry reconnected: the seconds it could not read are named as missing, not zeros.
   assert.ok(
-    s.telemetry!.info.missing.some((m) => /^no server reading at \d+ of the run's seconds while the target restarted/.test(m)),
+    s.telemetry!.info.missing.some((m) => /^no server reading for \d+\.\d s while the target restarted/.test(m)),
     JSON.stringify(s.telemetry!.info.missing),
   );
   assert.ok(
     s.telemetry!.info.missing.some((m) => /the wait sampler was started again once the target was back/.test(m)),
     JSON.stringify(s.telemetry!.info.missing),
   );
+  // And in the samples: every reading of the measured window is a real one (a queue at 200 msg/s commits every
+  // second), none a zero standing in for the seconds the target was down; those have none.
+  const readings = samples.filter((x) => x.phase === "measuring").map((x) => x.metrics.telemetry);
+  assert.ok(
+    readings.some((x) => x === undefined),
+    "a second of the outage has no reading",
+  );
+  for (const x of readings) if (x?.db) assert.ok(x.db.commitsPerSec > 0, JSON.stringify(x.db));
   t.diagnostic(`${lines}\n${(s.notes ?? []).join("\n")}\n${s.telemetry!.info.missing.join("\n")}`);
   // The admin connection came back with the schema's lock: the run dropped its schema at the end.
   const c = new pg.Client({ connectionString: url });

@@ -90,9 +90,9 @@ export class TelemetryCollector {
   /** Set when the connection was lost or a sample failed for good: sampling stopped, the reason is in info.missing. */
   failed?: string;
   /** A run that restarts its target (opts.reconnects): the connection is lost and readings are missing until it is
-   *  open again; how many readings went missing so. */
+   *  open again; since when (clock ms), however many readings were due meanwhile (a reconnect in flight skips some). */
   private down = false;
-  private missedReadings = 0;
+  private downSinceMs = 0;
   /** Why the wait sampler stopped, when it is to be started again (a run that restarts its target), and how often it was. */
   private waitsToRestart?: string;
   private waitRestarts = 0;
@@ -226,9 +226,10 @@ export class TelemetryCollector {
 
   /** The connection went with the target (a restart): this reading is missing, and so is each until it is back. */
   private lose() {
-    if (!this.down) this.opts.log?.("telemetry lost its connection (the target restarted?): its readings are missing until it is back");
+    if (this.down) return;
+    this.opts.log?.("telemetry lost its connection (the target restarted?): its readings are missing until it is back");
     this.down = true;
-    this.missedReadings++;
+    this.downSinceMs = clock();
   }
 
   /**
@@ -243,16 +244,24 @@ export class TelemetryCollector {
     if (this.waitsToRestart) await this.restartWaits();
     await this.sample(false);
     this.down = false;
-    this.missedReadings++;
     this.info.missing.push(
-      `no server reading at ${this.missedReadings} of the run's seconds while the target restarted (the telemetry's connection was opened again after it): those seconds have no telemetry, not zeros`,
+      `no server reading for ${this.downText()} while the target restarted (the telemetry's connection was opened again after it): those seconds have no telemetry, not zeros`,
     );
-    this.missedReadings = 0;
     return undefined;
+  }
+
+  /** How long the readings have been missing, from the loss to now, in words ("1.4 s"). */
+  private downText(): string {
+    return `${((clock() - this.downSinceMs) / 1000).toFixed(1)} s`;
   }
 
   /** Stops sampling and closes the connection. */
   async stop(): Promise<void> {
+    if (this.down)
+      this.info.missing.push(
+        `no server reading for the last ${this.downText()} of the run: the telemetry's connection went with a restart of the target and was not open again before the run ended`,
+      );
+    this.down = false;
     if (this.waitsToRestart) this.waitsStopped(this.waitsToRestart);
     this.waitsToRestart = undefined;
     this.stopper.stop();
