@@ -170,18 +170,27 @@ export async function restartCluster(clusterDir: string, timeoutMs: number): Pro
   // Detached (a session of its own), as startEmbedded starts the server: a Ctrl-C in the terminal must not kill
   // pg_ctl between the stop and the start, which would leave the target down.
   const args = ["restart", "-D", clusterDir, "-m", "fast", "-w", "-t", String(sec), "-l", log];
-  const child = spawn(bin, args, { ...owner, cwd: "/", stdio: "ignore", detached: true });
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs + 5000);
-  try {
-    const code = await new Promise<number | string>((resolve) => {
-      child.once("error", (e) => resolve(e.message));
-      child.once("exit", (c, signal) => resolve(signal ?? c ?? -1));
-    });
-    if (code !== 0) {
-      const tail = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).slice(-4).join(" | ") : "";
-      throw new Error(`pg_ctl restart on ${clusterDir} failed (${typeof code === "number" ? `exit code ${code}` : code})${tail ? `: ${tail}` : ""}`);
+  const run = async (argv: string[]): Promise<number | string> => {
+    const child = spawn(bin, argv, { ...owner, cwd: "/", stdio: "ignore", detached: true });
+    // -t bounds the stop's wait and the start's each: killed only past both (a kill between them would leave it down).
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2 * sec * 1000 + 5000);
+    try {
+      return await new Promise<number | string>((resolve) => {
+        child.once("error", (e) => resolve(e.message));
+        child.once("exit", (c, signal) => resolve(signal ?? c ?? -1));
+      });
+    } finally {
+      clearTimeout(timer);
     }
-  } finally {
-    clearTimeout(timer);
-  }
+  };
+  const code = await run(args);
+  if (code === 0) return;
+  const tail = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).slice(-4).join(" | ") : "";
+  const failed = `pg_ctl restart on ${clusterDir} failed (${typeof code === "number" ? `exit code ${code}` : code})${tail ? `: ${tail}` : ""}`;
+  // Stopped and not started again: one start, so that the target is not left down where nothing supervises it.
+  if (postmasterOf(clusterDir)) throw new Error(failed);
+  const started = await run(["start", "-D", clusterDir, "-w", "-t", String(sec), "-l", log]);
+  throw new Error(
+    `${failed}; it had stopped the server without starting it again: ${started === 0 ? "it was started now" : `pg_ctl start failed too (${started}), so the target is down`}`,
+  );
 }
