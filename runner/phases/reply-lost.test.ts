@@ -1,11 +1,11 @@
 // The in-doubt operation whose write took effect: committed on the server, its reply never reached the runner. A
 // kill-backend phase rarely lands there (the kill races the commit, and nearly always wins before it), so these runs
 // go through a TCP proxy of this file's that forwards every byte between the runner and the embedded Postgres, and,
-// when armed, ends a loop's connection at the server's CommandComplete of a write (INSERT, or COMMIT) instead of
-// passing it on: the server has committed, the runner sees its connection lost mid-statement. The loop reconnects
-// (the run has a kill-backend phase, so its loops reconnect), counts the operation in doubt, and verification must
-// settle it as done: had it been settled as not done, the runner's counts would miss the row the target holds and
-// verification would fail, naming it.
+// when armed, ends a loop's connection at the server's CommandComplete of a write that committed (an autocommit
+// INSERT, or a COMMIT) instead of passing it on: the server has committed, the runner sees its connection lost
+// mid-statement. The loop reconnects (the run has a kill-backend phase, so its loops reconnect), counts the operation
+// in doubt, and verification must settle it as done: had it been settled as not done, the runner's counts would miss
+// the row the target holds and verification would fail, naming it.
 import assert from "node:assert/strict";
 import net from "node:net";
 import { after, before, test } from "node:test";
@@ -57,20 +57,24 @@ async function cuttingProxy(upstreamPort: number) {
       upstream.write(b);
     });
     // The server's messages, each a type byte and an int32 length that counts itself: passed on whole, one by one,
-    // until an armed cut matches one.
+    // until an armed cut matches a CommandComplete whose ReadyForQuery after it says the session is idle, outside a
+    // transaction: the statement committed (an autocommit write, or a COMMIT). One inside a transaction is passed on
+    // (the server rolls back a transaction whose connection goes before its COMMIT: nothing of it would be in doubt).
+    const complete = (at: number) => pending.length - at >= 5 && pending.length - at >= 1 + pending.readInt32BE(at + 1);
     upstream.on("data", (b) => {
       pending = Buffer.concat([pending, b]);
       let sent = 0;
-      while (pending.length - sent >= 5) {
+      while (complete(sent)) {
         const len = pending.readInt32BE(sent + 1);
-        if (pending.length - sent < 1 + len) break;
         if (pending[sent] === 0x43 /* C: CommandComplete */) {
           const tag = pending
             .subarray(sent + 5, sent + len)
             .toString("utf8")
             .replace(/\0$/, "");
           const cut = armed.find((c) => !c.done && c.app.test(app ?? "") && c.tag.test(tag));
-          if (cut) {
+          const next = sent + 1 + len;
+          if (cut && !complete(next)) break; // its ReadyForQuery is still to come: held until it has
+          if (cut && pending[next] === 0x5a /* Z */ && pending[next + 5] === 0x49 /* I: idle */) {
             cut.done = `${app}: ${tag}`;
             client.write(pending.subarray(0, sent));
             close();

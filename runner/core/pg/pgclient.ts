@@ -1,7 +1,7 @@
 // node-postgres clients for the target: one dedicated connection per writer and per reader (as the
 // reference tool's db.Conn per goroutine), plus one admin connection for set-up, monitoring and checks.
 import pg from "pg";
-import { connectFailure } from "../../../lib/targets/pgurl";
+import { connectFailure, lostConnection } from "../../../lib/targets/pgurl";
 import { clock } from "../timing";
 
 /**
@@ -147,9 +147,16 @@ async function connectInto(tc: TargetClient, url: string, raw: boolean, timeoutM
   // session started with (a run's own comes with the URL's startup options). Set here rather than as startup
   // parameters, which a pooler in front of the server (PgBouncer) may refuse.
   const settings = [...SESSION_SETTINGS, ...(statementTimeoutMs ? [["statement_timeout", `${statementTimeoutMs}ms`]] : [])];
-  const r = (await client.query(
-    `${settings.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid, current_setting('synchronous_commit') AS sync`,
-  )) as unknown as pg.QueryResult[];
+  let r: pg.QueryResult[];
+  try {
+    r = (await client.query(
+      `${settings.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid, current_setting('synchronous_commit') AS sync`,
+    )) as unknown as pg.QueryResult[];
+  } catch (err) {
+    // Lost between its opening and its first answer (a backend terminated then): named as a loss later would be.
+    await closeClient(client);
+    throw isConnectionError(err, tc) ? new Error(lostConnection(tc.role, url, err), { cause: err }) : err;
+  }
   const row = r[r.length - 1].rows[0];
   tc.pid = Number(row.pid);
   tc.synchronousCommit = String(row.sync);
