@@ -74,7 +74,7 @@ async function main() {
   } finally {
     await target.release();
   }
-  console.log(failed ? `${failed} run(s) failed or did not verify` : "every run that was not refused verified");
+  console.log(failed ? `${countWords(failed, "run")} failed or did not verify` : "every run that was not refused verified");
   process.exitCode = failed ? 1 : 0;
 }
 
