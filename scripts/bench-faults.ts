@@ -30,7 +30,7 @@ function runLines(s: RunSummary): string[] {
   const doubt = factOf(s.verification, IN_DOUBT);
   const notes = (s.notes ?? []).filter((n) => /in doubt|reconnected|missed|resumed/.test(n));
   return [
-    verr ?? `verified: ${s.verification.checked.toLocaleString("en-US")} ${s.verification.unit} checked`,
+    verr ?? `verified: ${countWords(s.verification.checked, s.verification.unit)} checked`,
     ...(doubt !== undefined ? [`in doubt: ${doubt}`] : []),
     ...notes.map((n) => `note: ${n}`),
     ...(s.phases ?? []).flatMap((r) => phaseReportLines(r)),
