@@ -8,6 +8,7 @@
 // starts a private embedded Postgres a restart-target phase may restart; a target given must be one too.
 import type { RunSummary } from "../lib/measurement/summary";
 import { factOf } from "../lib/measurement/verification";
+import { countWords } from "../lib/words";
 import { phaseReportLines } from "../lib/phases/words";
 import { parseConfig, workloadDefinitions } from "../lib/workloads/config";
 import { parseDuration } from "../runner/cli-args";
