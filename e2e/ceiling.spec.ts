@@ -44,7 +44,10 @@ test("a short search from the form: the curve grows step by step and ends at a c
   await expect(search).toHaveAttribute("data-status", /queued|running/);
   // The app's one runner takes runs and searches one at a time: the search may queue behind another spec's runs (an
   // A/B's four) for a minute or more on a busy machine, so the wait for its first step is generous.
-  await expect(page.getByTestId("ceiling-progress")).toContainText(/step 1 at 20 msg\/s: (setup|warmup|measuring)/, { timeout: 180_000 });
+  // Its first step, or a later one when a slow page first draws the search after step 1 ended.
+  await expect(page.getByTestId("ceiling-progress")).toContainText(/(step \d+|confirmation) at \d+ msg\/s: (setup|warmup|measuring)/, {
+    timeout: 180_000,
+  });
 
   // Watch the curve grow: one point, then two, while the search is still running.
   await expect.poll(() => points(page), { timeout: 40_000 }).toBeGreaterThanOrEqual(1);
@@ -69,7 +72,11 @@ test("a short search from the form: the curve grows step by step and ends at a c
   const searchSteps = await rows.evaluateAll(
     (trs) => trs.filter((tr) => tr.getAttribute("data-confirmation") !== "true" && tr.getAttribute("data-starved") !== "true").length,
   );
-  expect(searchSteps).toBe(3);
+  // Three steps judged, unless this busy machine starved the runner at one rate every time it was run (the
+  // search then stops there and says so; lib/ceiling/search.ts).
+  if (/stopped because the runner could not drive a higher rate/.test((await page.getByTestId("ceiling-result").textContent()) ?? ""))
+    expect(searchSteps).toBeLessThanOrEqual(3);
+  else expect(searchSteps).toBe(3);
   const sustained = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getAttribute("data-sustained") === "true").length);
   if (sustained > 0) {
     await expect(page.getByTestId("ceiling-value")).toContainText(/msg\/s/);

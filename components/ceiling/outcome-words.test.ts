@@ -156,6 +156,10 @@ function contradictions(view: CeilingView, said: Record<string, string>): string
     }
     if (/no higher rate was tried/.test(t) && view.steps.some((s) => s.rate > (view.result?.ceiling ?? 0)))
       out.push(`${where}: "no higher rate was tried" with a higher rate in the steps`);
+    if (/no longer run was made/.test(t) && view.steps.some((s) => s.confirmation))
+      out.push(`${where}: "no longer run was made" beside a longer run in the steps`);
+    if (/could not drive a higher rate/.test(t) && view.steps.at(-1)?.confirmation)
+      out.push(`${where}: "could not drive a higher rate" when the longer run, not a higher rate, was starved`);
     if (/true ceiling (is in it|lies between)/.test(t) && !confirmedAny) out.push(`${where}: claims the true ceiling is in an unconfirmed bracket`);
   }
   return out;
@@ -183,6 +187,12 @@ const cases: Record<string, () => Promise<Case>> = {
   }),
   "unconfirmed lower bound: every longer run failed, the bracket moved": async () => ({
     r: await search((rate, confirmation) => (confirmation ? (rate <= 100 ? "held" : "slow") : rate <= 700 ? "held" : "slow"), {}),
+    status: "completed",
+    kind: "unconfirmed-lower-bound",
+    label: /completed · unconfirmed lower bound/,
+  }),
+  "unconfirmed lower bound: every longer run starved": async () => ({
+    r: await search((rate, confirmation) => (confirmation ? "starved" : rate <= 300 ? "held" : "slow"), {}),
     status: "completed",
     kind: "unconfirmed-lower-bound",
     label: /completed · unconfirmed lower bound/,

@@ -69,6 +69,10 @@ export const stopWords = (perSec: string): Record<StopReason, string> => ({
   unconfirmed: "every longer run confirming the rate found failed, so no rate is confirmed",
 });
 
+/** Why a search stopped when its longer run, not a higher rate, was starved every time it was run. */
+const confirmationStarvedWords =
+  "the runner could not measure the longer run that would confirm the rate found (it was starved of CPU every time it was run), so that rate is not confirmed. To confirm it: more runner processes (--processes N, or Processes in the form) where this machine has cores to spare, or the runner on another machine than the target";
+
 export interface AnswerInput {
   status: RunStatus;
   steps: readonly CeilingStep[];
@@ -190,7 +194,7 @@ export function ceilingAnswer(a: AnswerInput): CeilingAnswer {
   const stopped =
     stop === undefined
       ? null
-      : `${countWords(a.steps.length, "step")}${starved ? `, ${starved} of them starved (the runner, not the target, could have decided them) and run again` : ""}; stopped because ${stopWords(perSec)[stop]}`;
+      : `${countWords(a.steps.length, "step")}${starved ? `, ${starved} of them starved (the runner, not the target, could have decided them) and run again` : ""}; stopped because ${stop === "starved" && a.steps.at(-1)?.confirmation ? confirmationStarvedWords : stopWords(perSec)[stop]}`;
 
   const cell =
     rate === null ? "–" : `${bracket.high === null || !confirmed ? "≥ " : ""}${Math.round(rate).toLocaleString("en-US")}${confirmed ? "" : " (not confirmed)"}`;

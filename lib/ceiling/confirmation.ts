@@ -4,7 +4,7 @@ import { fmtLatency } from "../runs/numbers";
 import { type Slo, sloText } from "./slo";
 import type { CeilingStep } from "./step";
 import { verdictText } from "./verdict";
-import { perSecond } from "../words";
+import { countWords, perSecond } from "../words";
 
 const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 1 });
 
@@ -23,7 +23,12 @@ export function confirmationText(
     return `confirmed by a ${n1(confirmation.measuredSeconds)} s run at ${rate(confirmation.rate)}: achieved ${n1(confirmation.achievedRate)} ${perSecond(unit)}, ${measured} (goal ${sloText(slo)})`;
   }
   const tried = steps.filter((s) => s.confirmation && !s.starved);
-  return tried.length
-    ? `NOT confirmed: ${tried.map((s) => `the ${n1(s.measuredSeconds)} s run at ${rate(s.rate)} was ${verdictText(s.verdict)}`).join("; ")}`
-    : "NOT confirmed: no longer run was made (the search stopped first)";
+  if (tried.length)
+    return `NOT confirmed: ${tried.map((s) => `the ${n1(s.measuredSeconds)} s run at ${rate(s.rate)} was ${verdictText(s.verdict)}`).join("; ")}`;
+  // Longer runs made but starved each time: they were made, and say nothing of the target.
+  const starved = steps.filter((s) => s.confirmation && s.starved);
+  if (!starved.length) return "NOT confirmed: no longer run was made (the search stopped first)";
+  const last = starved.at(-1)!;
+  const times = starved.length > 1 ? ` each of the ${countWords(starved.length, "time")} it was run` : "";
+  return `NOT confirmed: the ${n1(last.measuredSeconds)} s run at ${rate(last.rate)} was starved${times} (the runner, not the target, could have decided it), so it says nothing of the target`;
 }
