@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFil
 import os from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
-import { pidAlive } from "./pid";
+import { postmasterOf } from "./pid";
 
 /** What a cluster started by startEmbedded is for. */
 export type ClusterRole = "control" | "target" | "test" | "shared-test" | "scratch" | "replicated" | "restartable";
@@ -56,17 +56,6 @@ function readMarker(clusterDir: string): Marker | null {
   }
 }
 
-/** The live postmaster of `clusterDir` and the port it listens on, from its postmaster.pid; null when none runs here. */
-function postmasterOf(clusterDir: string): { pid: number; port: number } | null {
-  try {
-    const lines = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
-    const pid = Number(lines[0]);
-    return pidAlive(pid) ? { pid, port: Number(lines[3]) } : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The user a cluster's folder belongs to, when this process must switch to it to run pg_ctl (as root); {} when it
  *  is this process's own user. A string: why this process cannot run pg_ctl on it. */
 function ownerOf(clusterDir: string): { uid?: number; gid?: number } | string {
@@ -99,9 +88,11 @@ export function restartRefusal(dataDirectory: string, port: number): string | nu
   if (!pm || pm.port !== port || marker.port !== port) {
     const names = !pm
       ? "its postmaster.pid names no live server"
-      : pm.port !== port
-        ? `its postmaster.pid names port ${pm.port}`
-        : `its marker names port ${marker.port}`;
+      : pm.port === undefined
+        ? "its postmaster.pid names no port yet"
+        : pm.port !== port
+          ? `its postmaster.pid names port ${pm.port}`
+          : `its marker names port ${marker.port}`;
     return `the cluster in ${dir} is not the server the run connected to on port ${port} (${names}): only an embedded target this product started here can be restarted; ${instead}`;
   }
   const owner = ownerOf(dir);
@@ -158,7 +149,7 @@ export const RESTART_LOG = "pgbb-restart.log";
  */
 export async function restartCluster(clusterDir: string, timeoutMs: number): Promise<void> {
   const pm = postmasterOf(clusterDir);
-  if (!pm) throw new Error(`no server runs on ${clusterDir}`);
+  if (!pm?.port) throw new Error(`no server runs on ${clusterDir}`);
   // Checked again now, not only at the run's preflight: the folder's marker, role and port may have changed since.
   const refused = restartRefusal(clusterDir, pm.port);
   if (refused) throw new Error(refused);

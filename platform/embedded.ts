@@ -13,7 +13,7 @@ import path from "node:path";
 import pg from "pg";
 import { PROJECT_ROOT } from "../lib/paths";
 import { diskOf, formatBytes } from "./disk";
-import { pidAlive } from "./pid";
+import { pidAlive, postmasterOf } from "./pid";
 import { countWords } from "../lib/words";
 import { type ClusterRole, writeClusterMarker } from "./cluster-restart";
 import { CONTROL_DB, TARGET_DB } from "./databases";
@@ -397,23 +397,12 @@ function postmasterExit(pid: number): Promise<string> {
 
 /** The pid of the live postmaster of a cluster folder, from its postmaster.pid, if any. */
 export function runningPid(clusterDir: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
-    return pidAlive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return postmasterOf(clusterDir)?.pid;
 }
 
 /** The port the server of a cluster folder listens on, from its postmaster.pid (4th line), if it is running. */
 export function runningPort(clusterDir: string): number | undefined {
-  try {
-    const lines = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
-    const port = Number(lines[3]);
-    return pidAlive(Number(lines[0])) && Number.isInteger(port) && port > 0 ? port : undefined;
-  } catch {
-    return undefined;
-  }
+  return postmasterOf(clusterDir)?.port;
 }
 
 /**

@@ -41,8 +41,10 @@ test("two real queue runs merged as parts: counts and totals add, p99 is the add
     assert.equal(z.count, x.count + y.count, `${name} count`);
     assert.equal(z.errors, x.errors + y.errors, `${name} errors`);
     assert.equal(z.perSecond, z.count / m.window.measuredSeconds, `${name} rate over the run's window`);
-    for (const [kind, enc] of Object.entries(a.histograms[name] ?? {})) {
-      const added = mergeEncoded([enc!, b.histograms[name]![kind as "fromSend"]!]);
+    // A kind one part never measured (no reads of it in its window, as a part on a busy machine may have) adds nothing.
+    const kinds = new Set([...Object.keys(a.histograms[name] ?? {}), ...Object.keys(b.histograms[name] ?? {})]) as Set<"fromSend">;
+    for (const kind of kinds) {
+      const added = mergeEncoded([a.histograms[name]?.[kind], b.histograms[name]?.[kind]].filter((e) => e !== undefined));
       assert.deepEqual(z.latency[kind as "fromSend"], percentilesOf(added), `${name} ${kind}: the added histograms' percentiles`);
       assert.equal(m.histograms[name]![kind as "fromSend"], encodeHistogram(decodeHistogram(encodeHistogram(added))), `${name} ${kind} re-encoded`);
     }

@@ -142,13 +142,22 @@ export class RunControl {
    * RECONNECT_GIVE_UP_MS pass without the target taking one: the run then fails, in words, naming the loop.
    */
   readonly reconnect = async (tc: TargetClient, stop: Stopper): Promise<boolean> => {
+    const opened = await this.reopen(tc, stop);
+    if (opened) this.reconnections++;
+    return opened;
+  };
+
+  /**
+   * As `reconnect`, for a connection of the run's own rather than a loop's (its admin session after a restart), so
+   * not counted among the loops' reconnections; with no `stop`, it tries until it opens, the run fails or gives up.
+   */
+  async reopen(tc: TargetClient, stop: Stopper = new Stopper()): Promise<boolean> {
     const since = clock();
     let wait = RECONNECT_FIRST_WAIT_MS;
     for (;;) {
       if (stop.stopped || this.first) return false;
       try {
         await tc.reconnect();
-        this.reconnections++;
         return true;
       } catch (err) {
         if (clock() - since >= this.reconnectGiveUpMs) {
@@ -160,7 +169,7 @@ export class RunControl {
       await stop.sleep(wait);
       wait = Math.min(wait * 2, RECONNECT_MAX_WAIT_MS);
     }
-  };
+  }
 
   /**
    * Stops every loop: politely first; those still in a statement after STOP_GRACE_MS have it cancelled on the

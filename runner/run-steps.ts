@@ -20,8 +20,6 @@ import { restartableTarget } from "./phases/restart-check";
 import { TargetUnresponsive } from "./pg/liveness";
 import { closeClient, openClient } from "./core/pg/pgclient";
 import { RunCancelled, type RunContext, verificationError } from "./run-context";
-import { RECONNECT_GIVE_UP_MS } from "./run-control";
-import { clock } from "./core/timing";
 import { sessionSettingProblem } from "./session-options";
 import { isLocalAddress, type TargetFacts } from "./run-summary";
 import { schemaComment, schemaLock } from "./sweep";
@@ -137,8 +135,8 @@ export async function setup(ctx: RunContext): Promise<void> {
 }
 
 /**
- * After a restart of the target: the admin connection, if it went with it, opened again (tried until
- * RECONNECT_GIVE_UP_MS pass), and what its session held taken again: the lock on the run's schema that keeps a
+ * After a restart of the target: the admin connection, if it went with it, opened again (RunControl.reopen: the
+ * loops' back-off, until RECONNECT_GIVE_UP_MS pass), and what its session held taken again: the lock on the run's schema that keeps a
  * sweep off it, and the shared locks on the extensions the run uses.
  */
 async function reopenAdmin(ctx: RunContext): Promise<void> {
@@ -151,17 +149,8 @@ async function reopenAdmin(ctx: RunContext): Promise<void> {
     ))
   )
     return;
-  const since = clock();
-  for (;;) {
-    try {
-      await tc.reconnect();
-      break;
-    } catch (err) {
-      if (clock() - since >= RECONNECT_GIVE_UP_MS)
-        throw new Error(`the run's admin connection could not be opened again within ${RECONNECT_GIVE_UP_MS / 1000} s: ${explainPgError(err)}`, { cause: err });
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  // Tried as a loop's connection is; when the target takes none in time, the run fails naming the admin session.
+  if (!(await ctx.control.reopen(tc))) return;
   await tc.client.query(schemaLock("pg_advisory_lock"), [ctx.schemaName]);
   await ctx.footprint.retakeLocks(tc.client);
 }

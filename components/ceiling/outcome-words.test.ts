@@ -158,8 +158,9 @@ function contradictions(view: CeilingView, said: Record<string, string>): string
       out.push(`${where}: "no higher rate was tried" with a higher rate in the steps`);
     if (/no longer run was made/.test(t) && view.steps.some((s) => s.confirmation))
       out.push(`${where}: "no longer run was made" beside a longer run in the steps`);
-    if (/could not drive a higher rate/.test(t) && view.steps.at(-1)?.confirmation)
+    if (/could not drive a higher rate/.test(t) && view.steps.at(-1)?.confirmation && view.steps.at(-1)?.starved)
       out.push(`${where}: "could not drive a higher rate" when the longer run, not a higher rate, was starved`);
+    if (/(that|the) rate (found )?is not confirmed/.test(t) && confirmedAny) out.push(`${where}: says the rate is not confirmed beside its confirmation`);
     if (/true ceiling (is in it|lies between)/.test(t) && !confirmedAny) out.push(`${where}: claims the true ceiling is in an unconfirmed bracket`);
   }
   return out;
@@ -181,6 +182,12 @@ const cases: Record<string, () => Promise<Case>> = {
   }),
   "confirmed lower bound: three starved tries at 12,800, the rate below confirmed": async () => ({
     r: await search((rate) => (rate >= 12_800 ? "starved" : "held"), { startRate: 3200 }),
+    status: "completed",
+    kind: "confirmed-lower-bound",
+    label: /completed · confirmed lower bound/,
+  }),
+  "confirmed lower bound: starved tries at 12,800, the longer run starved once and then measured": async () => ({
+    r: await search((rate, confirmation, attempt) => (rate >= 12_800 || (confirmation && attempt === 2) ? "starved" : "held"), { startRate: 3200 }),
     status: "completed",
     kind: "confirmed-lower-bound",
     label: /completed · confirmed lower bound/,

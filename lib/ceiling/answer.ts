@@ -194,7 +194,7 @@ export function ceilingAnswer(a: AnswerInput): CeilingAnswer {
   const stopped =
     stop === undefined
       ? null
-      : `${countWords(a.steps.length, "step")}${starved ? `, ${starved} of them starved (the runner, not the target, could have decided them) and run again` : ""}; stopped because ${stop === "starved" && a.steps.at(-1)?.confirmation ? confirmationStarvedWords : stopWords(perSec)[stop]}`;
+      : `${countWords(a.steps.length, "step")}${starved ? `, ${starved} of them starved (the runner, not the target, could have decided them) and run again` : ""}; stopped because ${stop === "starved" && a.steps.at(-1)?.confirmation && a.steps.at(-1)?.starved ? confirmationStarvedWords : stopWords(perSec)[stop]}`;
 
   const cell =
     rate === null ? "–" : `${bracket.high === null || !confirmed ? "≥ " : ""}${Math.round(rate).toLocaleString("en-US")}${confirmed ? "" : " (not confirmed)"}`;
