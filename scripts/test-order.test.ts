@@ -11,6 +11,7 @@ import {
   JUDGEMENT_RUNS,
   LOGIC_ONLY,
   longestFirst,
+  PACED_WORKLOAD_RUNS,
   SLOW_FIRST,
   STORE_RUNS,
   WORKLOAD_RUNS,
@@ -43,6 +44,7 @@ test("the files left out of CI's floor pass exist, and are the judgement runs, w
       `${f}: only the conclusions' real runs are judgement runs`,
     );
   for (const f of WORKLOAD_RUNS) assert.match(f, /^workloads\//, `${f}: a workload's own runs`);
+  for (const f of PACED_WORKLOAD_RUNS) assert.ok(WORKLOAD_RUNS.includes(f), `${f} (PACED_WORKLOAD_RUNS) is one of WORKLOAD_RUNS`);
   for (const f of PHASE_RUNS) assert.match(f, /^runner\/phases\//, `${f}: a phase's own runs`);
   for (const f of CLI_FEATURES) assert.match(f, /^runner\/[a-z-]*cli[a-z-]*\.test\.ts$/, `${f}: a feature of the CLI, whose entry runner/cli.test.ts runs`);
   // The store's runs start no process and read nothing of the platform's: what would differ between Node versions.

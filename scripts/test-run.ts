@@ -13,7 +13,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { type FailedTest, failedTests, filesThatDidNotLoad } from "./tap";
-import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, LOGIC_ONLY, longestFirst, PHASE_RUNS, RUN_ALONE } from "./test-order";
+import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, LOGIC_ONLY, longestFirst, PACED_WORKLOAD_RUNS, PHASE_RUNS, RUN_ALONE } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
@@ -111,15 +111,16 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv): Promi
  *   load a judgement run read as the host's); their report follows the others';
  * - the others, `concurrency` at a time, with `beside` (Playwright, in `npm test`) running meanwhile: most files
  *   wait on a run's clock, not on the CPU (a pass of them kept about 1.2 of 2 cores busy, Playwright about 0.7);
- * - the real runs that judge a run's conclusions (JUDGEMENT_RUNS) or a phase's recovery (PHASE_RUNS), after
- *   Playwright: they run beside other node files, at the load they have been checked at, never beside Playwright's as
+ * - the real runs that judge a run's conclusions (JUDGEMENT_RUNS), a phase's recovery (PHASE_RUNS) or a workload's
+ *   pace (PACED_WORKLOAD_RUNS), after Playwright: they run beside other node files, at the load they have been checked at, never beside Playwright's as
  *   well (beside both, in a clean-clone CI run of 859ea72, three phase runs were not back at their rate within the
  *   seconds after the phase);
  * - the files that judge whether the runner was starved, one at a time: beside any other load they would measure
  *   it, not what they provoke (RUN_ALONE).
  */
 async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, beside?: () => Promise<LaneResult>): Promise<LaneResult[]> {
-  const judging = beside ? chosen.filter((f) => (JUDGEMENT_RUNS.includes(f) || PHASE_RUNS.includes(f)) && !RUN_ALONE.includes(f)) : [];
+  const judged = [...JUDGEMENT_RUNS, ...PHASE_RUNS, ...PACED_WORKLOAD_RUNS];
+  const judging = beside ? chosen.filter((f) => judged.includes(f) && !RUN_ALONE.includes(f)) : [];
   const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
   const others: Lane = {
     files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f) && !LOGIC_ONLY.includes(f) && !judging.includes(f))),
@@ -132,7 +133,9 @@ async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, b
   const [r0, rb] = await Promise.all([ran(others, 0), beside?.()]);
   if (r1) console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
   if (judgement.files.length)
-    console.log(`\nthe runs that judge a run's conclusions or a phase's recovery, after Playwright (scripts/test-order.ts JUDGEMENT_RUNS, PHASE_RUNS):`);
+    console.log(
+      `\nthe runs that judge a run's conclusions, a phase's recovery or a workload's pace, after Playwright (scripts/test-order.ts JUDGEMENT_RUNS, PHASE_RUNS, PACED_WORKLOAD_RUNS):`,
+    );
   const r3 = await ran(judgement, 3);
   if (alone.files.length) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);
   const r2 = await ran(alone, 2);

@@ -2,6 +2,7 @@
 // workloads/runners.ts), read by the conformance suite every workload passes (workloads/exercise/exercise.ts).
 import type pg from "pg";
 import type { RunSummary } from "../lib/measurement/summary";
+import type { RunStats } from "../runner/core";
 import type { Ledger } from "./runtime";
 
 /** What a verification can promise to catch: an item lost, an item there twice, items out of order. */
@@ -26,6 +27,9 @@ export interface FaultHook {
 export interface WorkloadHooks {
   /** The faults its verify() promises to catch (the others it does not promise), each with its provocation. */
   faults: Partial<Record<Fault, FaultHook>>;
+  /** What the run driven for the fault checks must have done before it is stopped, past its one second (a library
+   *  whose workers take a while to start on a busy machine may run no job in it). Absent: the second is enough. */
+  driven?(stats: RunStats): boolean;
   /** The default preset's input made small for a run of 1-2 s on a busy machine (a smaller corpus, fewer users);
    *  absent: the default preset as it is. The suite sets the timing itself. */
   small?(input: Record<string, unknown>): Record<string, unknown>;

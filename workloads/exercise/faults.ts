@@ -9,14 +9,20 @@ import { driveParts } from "../testing";
 import type { WorkloadDefinition } from "../types";
 import { shortConfig } from "./runs";
 
-/** How long the driven run's loops run before they are stopped: enough for a few dozen items. */
+/** How long the driven run's loops run at least before they are stopped (and until its hooks' `driven` holds): enough
+ *  for a few dozen items. */
 const DRIVE_MS = 1000;
 
 export async function faultsCaught(def: WorkloadDefinition, hooks: WorkloadHooks, url: string) {
   const promised = FAULTS.filter((f) => hooks.faults[f]);
   if (!promised.length) return;
   const until = Date.now() + DRIVE_MS;
-  const driven = await driveParts(url, shortConfig(def, hooks) as never, 1, () => Date.now() > until);
+  const driven = await driveParts(
+    url,
+    shortConfig(def, hooks) as never,
+    1,
+    (parts) => Date.now() > until && parts.every((p) => hooks.driven?.(p.stats) ?? true),
+  );
   const admin = new pg.Client({ connectionString: url });
   try {
     await admin.connect();
