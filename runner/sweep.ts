@@ -26,8 +26,11 @@ export function schemaComment(runId: string | undefined, createdAt = new Date())
  * killed runner frees it too); tried by the sweep before a drop. The first key marks the lock as this product's.
  */
 export function schemaLock(fn: "pg_advisory_lock" | "pg_try_advisory_lock" | "pg_advisory_unlock"): string {
-  return `SELECT ${fn}(1885823586, hashtext($1)) AS got`;
+  return `SELECT ${fn}(${SCHEMA_LOCK_KEY}, hashtext($1)) AS got`;
 }
+
+/** The first key of every run's schema lock (schemaLock): pg_locks shows it as the advisory lock's classid. */
+export const SCHEMA_LOCK_KEY = 1885823586;
 
 function parseComment(c: string | null): { runId: string | null; createdAt: number | null } {
   try {

@@ -3,9 +3,10 @@
 // on the run's consumers' gate. Each begins, then ends when told (its length is the driver's to keep).
 import pg from "pg";
 import { type Phase, type PhaseKind, phaseApplicationName, phaseText } from "../../lib/phases/shape";
-import { restartCluster } from "../../platform/cluster-restart";
+import { RESTART_INSTEAD, restartCluster } from "../../platform/cluster-restart";
 import { clock, type Pause } from "../core";
 import { libraryApplicationName } from "../core/pg/pgclient";
+import { otherRunsLocked } from "./restart-check";
 
 /** A phase in progress: what it did, in words, and how to end it. */
 export interface Begun {
@@ -160,9 +161,16 @@ async function firstAnswer(url: string, deadline: number): Promise<void> {
  * verification; the run's other connections are opened again after it (RunControl.throughOutage). Its `did` says
  * how long the target was down: from the restart's start until a new connection answered. An instant: nothing to end.
  */
-const restartTarget: Action = async (_p, ctx) => {
+const restartTarget: Action = async (p, ctx) => {
   const { clusterDir, outage } = ctx;
   if (!clusterDir || !outage) throw new Error("the target was not found to be an embedded cluster a phase may restart (the run's preflight)");
+  // Checked at the run's preflight, and again now: a run started on this server since would lose every session too.
+  const check = await phaseClient(p, ctx);
+  const others = await otherRunsLocked(check, ctx.schemaName).finally(() => endQuietly(check));
+  if (others)
+    throw new Error(
+      `another run has started on this target since this run's preflight (${others}): a restart would end its sessions too, so it was not carried out; ${RESTART_INSTEAD}`,
+    );
   const t0 = clock();
   let upMs = 0;
   await outage(async () => {

@@ -6,6 +6,7 @@ import type pg from "pg";
 import { sameServer, type ServerIdentity } from "../../lib/targets/connect";
 import { clusterSystemIdentifier, RESTART_INSTEAD, restartRefusal } from "../../platform/cluster-restart";
 import { isLocalAddress } from "../run-summary";
+import { SCHEMA_LOCK_KEY } from "../sweep";
 
 /** The target's cluster folder a restart-target phase may restart; throws, in words, when it may not. */
 export async function restartableTarget(
@@ -40,7 +41,7 @@ export async function restartableTarget(
     throw refuse(
       `the cluster in ${dir} on this machine is not shown to be the one the run is connected to (its system identifier ${folderId ?? "cannot be read"}; the target's ${target.systemIdentifier ?? "is hidden"}): only an embedded target this product started here can be restarted; ${RESTART_INSTEAD}`,
     );
-  const others = await otherRunsOn(admin);
+  const others = (await otherRunsOn(admin)) ?? (await otherRunsLocked(admin));
   if (others)
     throw refuse(
       `another run is using this target (${others}): a restart ends every session on the server, so it would fail that run too; start this one when it has finished, or ${RESTART_INSTEAD}`,
@@ -63,4 +64,27 @@ async function otherRunsOn(admin: pg.Client): Promise<string | null> {
   );
   const { n, names } = rows[0];
   return n > 0 ? `${n} session${n === 1 ? "" : "s"}: ${names.length > 200 ? `${names.slice(0, 200)}…` : names}` : null;
+}
+
+/**
+ * The other runs alive on the target's server now, any database, in words; null when there are none. Each run's admin
+ * session holds the lock on its schema for the run's whole life (runner/sweep.ts schemaLock), whatever its sessions
+ * are named: what tells another run's sessions from this one's once this run's are open (a restart-target phase checks
+ * again when it is due: ./actions.ts). `schemaName`: this run's schema (unquoted), whose lock is not another run's; a
+ * sweep's brief try of a lock is not a run.
+ */
+export async function otherRunsLocked(c: pg.Client, schemaName?: string): Promise<string | null> {
+  const { rows } = await c.query<{ n: number; dbs: string | null }>(
+    `SELECT count(*)::int AS n, string_agg(DISTINCT coalesce(d.datname, '?'), ', ') AS dbs
+     FROM pg_locks l
+     LEFT JOIN pg_database d ON d.oid = l.database
+     LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+     WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${SCHEMA_LOCK_KEY} AND l.objsubid = 2
+       AND coalesce(a.application_name, '') <> 'pgbb sweep'
+       AND NOT (l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND l.objid = (hashtext($1)::bigint & 4294967295)::oid)`,
+    [schemaName ?? ""],
+  );
+  const { n, dbs } = rows[0];
+  return n > 0 ? `${n} run${n === 1 ? "" : "s"} holding ${n === 1 ? "its schema" : "their schemas"}, in database ${dbs}` : null;
 }

@@ -16,6 +16,7 @@ import { parseConfig, type WorkloadConfig, type WorkloadInput } from "../../lib/
 import { startTestServer, testDatabase } from "../../lib/testing";
 import type { EngineSample } from "../engine";
 import { runWorkload, summaryText, verificationError } from "../harness";
+import { SCHEMA_LOCK_KEY } from "../sweep";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let url: string;
@@ -129,4 +130,32 @@ test("restart-target is refused before any load on a target a phase may not rest
     await other.end();
   }
   assert.equal(schemas, 0, "no run's schema was made: refused at the preflight");
+});
+
+test("a run started on the same server after the preflight keeps the restart from being carried out: the phase says so, the run goes on and verifies", async () => {
+  // Another run, as the phase sees one: a session holding a schema's lock (runner/sweep.ts schemaLock) in another
+  // database, taken once this run has passed its preflight (its schema is made after it).
+  const other = new pg.Client({ connectionString: server.url("postgres"), application_name: "pgbb admin" });
+  let started: Promise<unknown> | undefined;
+  const pidBefore = postmasterPid();
+  try {
+    const s = await runWorkload(queueRun("restart-target@3s"), url, {
+      drainSeconds: 3,
+      onSchema: () => {
+        started = other.connect().then(() => other.query(`SELECT pg_advisory_lock(${SCHEMA_LOCK_KEY}, hashtext('pgbb_r_another_run'))`));
+      },
+    });
+    await started;
+    assert.equal(postmasterPid(), pidBefore, "the target was not restarted");
+    assert.equal(s.verification.ok, true, verificationError(s) ?? "");
+    const r = s.phases?.[0];
+    assert.ok(r, JSON.stringify(s.phases));
+    assert.equal(r.startedSec, null, JSON.stringify(r));
+    assert.match(
+      r.problem ?? "",
+      /^restart-target@3s could not begin: another run has started on this target since this run's preflight \(1 run holding its schema, in database postgres\): a restart would end its sessions too, so it was not carried out; use kill-backend/,
+    );
+  } finally {
+    await other.end();
+  }
 });
