@@ -252,6 +252,7 @@ export const LOGIC_ONLY = [
   "workloads/queued-workflows/definition.test.ts",
   "workloads/queued-workflows/doubts.test.ts",
   "workloads/notify/gaps.test.ts",
+  "workloads/job-library/ledger.test.ts",
   "workloads/registry.test.ts",
   "workloads/workflows/doubts.test.ts",
 ];

@@ -56,6 +56,8 @@ for (const kind of ["graphile-worker", "pg-boss"] as const) {
     const enqueued = factOf(s.verification, "jobs enqueued") as number;
     assert.ok(enqueued >= 250, `enqueued ${enqueued}`);
     assert.equal(factOf(s.verification, "jobs that ran exactly once"), enqueued);
+    // None left that never ran; one the workers ran whose completion the library had not recorded when they stopped
+    // (seen once, in a clean-clone CI run) is a fact of its own, never counted as waiting nor as lost.
     assert.equal(factOf(s.verification, `jobs still waiting in ${kind === "pg-boss" ? "pg-boss's job table" : "graphile-worker's jobs table"}`), 0);
     const start = latencyOf(s, "start");
     const done = latencyOf(s, "e2e");

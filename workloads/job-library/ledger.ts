@@ -72,8 +72,11 @@ export class JobLedger {
     waiting: readonly number[],
     table: string,
     acceptRetries = false,
-  ): { problems: string[]; lost: number; duplicated: number; inDoubt: number; ranOnce: number; rerun: number } {
+  ): { problems: string[]; lost: number; duplicated: number; inDoubt: number; ranOnce: number; rerun: number; ranStillQueued: number } {
     const stillWaiting = new Set(waiting);
+    // Ran, and still in the library's queue when it was read: its completion was not recorded by the time the
+    // workers stopped (the library would run it again, its documented at-least-once).
+    const ranStillQueued = waiting.filter((seq) => seq < this.runs.length && this.runs[seq] > 0).length;
     let lost = 0;
     let duplicated = 0;
     let ranOnce = 0;
@@ -93,6 +96,6 @@ export class JobLedger {
     if (lost > 0)
       problems.push(`${countWords(lost, "job")} enqueued never ran and ${agree(lost, "are", "is")} not in ${table} (lost; the first is job ${firstLost})`);
     if (duplicated > 0) problems.push(`${countWords(duplicated, "job")} ran more than once`);
-    return { problems, lost, duplicated, inDoubt: this.failed.size, ranOnce, rerun };
+    return { problems, lost, duplicated, inDoubt: this.failed.size, ranOnce, rerun, ranStillQueued };
   }
 }

@@ -159,13 +159,22 @@ export function createJobRun(ctx: WorkloadContext<JobWorkloadConfig>, lib: JobLi
       ok: r.problems.length === 0,
       checked: l.assigned,
       problems: r.problems,
-      unreadAtEnd: waiting.length,
+      unreadAtEnd: waiting.length - r.ranStillQueued,
       facts: [
         { name: "jobs enqueued", value: l.assigned, ok: true },
         { name: "jobs that ran exactly once", value: r.ranOnce, ok: true },
         { name: "jobs lost", value: r.lost, ok: r.lost === 0 },
         { name: "jobs run more than once", value: r.duplicated, ok: r.duplicated === 0 },
-        { name: `jobs still waiting in ${lib.queueName}`, value: waiting.length, ok: true },
+        { name: `jobs still waiting in ${lib.queueName}`, value: waiting.length - r.ranStillQueued, ok: true },
+        ...(r.ranStillQueued
+          ? [
+              {
+                name: `jobs that ran but were still in ${lib.queueName} when the workers stopped (completion not recorded; the library would run them again)`,
+                value: r.ranStillQueued,
+                ok: true,
+              },
+            ]
+          : []),
         { name: "enqueues in doubt (failed; may or may not be stored)", value: r.inDoubt, ok: true },
         ...(ctx.reconnect ? [{ name: "jobs run again by the library's retry after a lost connection (completion in doubt)", value: r.rerun, ok: true }] : []),
         ...(c.mode === "drain" && drain.lastDoneAt > drain.startedAt && l.done >= c.drainJobs
