@@ -109,7 +109,7 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv): Promi
  * - the files of logic only, in one process (a process each loaded their modules again, about 37 of their 53 s of
  *   CPU measured here), first and on their own (some 15 s of one core: beside the others their burst of CPU was the
  *   load a judgement run read as the host's); their report follows the others';
- * - the others, `concurrency` at a time, with `beside` (Playwright, in `npm test`) running meanwhile: most files
+ * - the others, `concurrency` at a time (one fewer beside Playwright), with `beside` (Playwright, in `npm test`) running meanwhile: most files
  *   wait on a run's clock, not on the CPU (a pass of them kept about 1.2 of 2 cores busy, Playwright about 0.7);
  * - the real runs that judge a run's conclusions (JUDGEMENT_RUNS), a phase's recovery (PHASE_RUNS) or a workload's
  *   pace (PACED_WORKLOAD_RUNS), after Playwright: they run beside other node files, at the load they have been checked at, never beside Playwright's as
@@ -124,7 +124,9 @@ async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, b
   const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
   const others: Lane = {
     files: longestFirst(chosen.filter((f) => !RUN_ALONE.includes(f) && !LOGIC_ONLY.includes(f) && !judging.includes(f))),
-    concurrency: testConcurrency(),
+    // Beside Playwright one file fewer at a time: at four, a clean-clone CI run held a load average near 10 on 2 cores
+    // and a forked part's heartbeat missed its 5 s (TEST_CONCURRENCY still sets it).
+    concurrency: beside && !process.env.TEST_CONCURRENCY ? Math.max(2, testConcurrency() - 1) : testConcurrency(),
   };
   const judgement: Lane = { files: longestFirst(judging), concurrency: testConcurrency() };
   const alone: Lane = { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 };
