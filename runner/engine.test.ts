@@ -3,11 +3,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
+import { runKeptOn } from "./kept-run-testing";
 import { decodeHistogram, percentilesOf } from "../lib/measurement/histogram";
 import { RunSummary } from "../lib/measurement/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { testDatabase } from "../lib/testing";
-import { RunCancelled, runWorkload, verificationError, type EngineOptions, type EngineSample } from "./engine";
+import { RunCancelled, runWorkload, verificationError, type EngineOptions } from "./engine";
 import { stampOfHex } from "../workloads/runtime";
 import { factOf } from "../lib/measurement/verification";
 import { counterOf, histogramOf, latenciesOf, latencyOf, throughputOf } from "../lib/measurement/operations";
@@ -30,25 +31,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = async (sql: string) => Number((await admin.query<{ n: string }>(sql)).rows[0].n);
 
 /** Runs a config, keeping its schema for inspection; `during` runs once the measured window has started. */
-async function runKept(config: WorkloadConfig, during?: (schema: string) => Promise<void>, extra: EngineOptions = {}) {
-  let schema = "";
-  const samples: EngineSample[] = [];
-  const phases: string[] = [];
-  let tamper: Promise<void> | undefined;
-  const summary = await runWorkload(config, db.url, {
-    ...extra,
-    keepSchema: true,
-    drainSeconds: 3,
-    onSchema: (s) => (schema = s),
-    onSample: (s) => void samples.push(s),
-    onPhase: (p) => {
-      phases.push(p);
-      if (p === "measuring" && during) tamper = during(`"${schema}"`);
-    },
-  });
-  await tamper;
-  return { summary, schema: `"${schema}"`, samples, phases };
-}
+const runKept = (config: WorkloadConfig, during?: (schema: string) => Promise<void>, extra: EngineOptions = {}) => runKeptOn(db.url, config, during, extra);
 
 const dropSchema = (schema: string) => admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
 /** The notes about writers and their throttle (runner/core/schedule-watch.ts ScheduleWatch). */

@@ -6,10 +6,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
+import { runKeptOn } from "../kept-run-testing";
 import type { RunSummary } from "../../lib/measurement/summary";
 import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
 import { testDatabase } from "../../lib/testing";
-import { runWorkload, verificationError, type EngineOptions, type EngineSample } from "../engine";
+import { verificationError, type EngineOptions } from "../engine";
 import { latencyOf, throughputOf } from "../../lib/measurement/operations";
 
 let db: { url: string; drop: () => Promise<void> };
@@ -29,23 +30,7 @@ const cfg = (input: WorkloadInput) => WorkloadConfig.parse(input);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs a config, keeping its schema for inspection; `during` runs once the measured window has started. */
-async function runKept(config: WorkloadConfig, during?: (schema: string) => Promise<void>, extra: EngineOptions = {}) {
-  let schema = "";
-  const samples: EngineSample[] = [];
-  let tamper: Promise<void> | undefined;
-  const summary = await runWorkload(config, db.url, {
-    ...extra,
-    keepSchema: true,
-    drainSeconds: 3,
-    onSchema: (s) => (schema = s),
-    onSample: (s) => void samples.push(s),
-    onPhase: (p) => {
-      if (p === "measuring" && during) tamper = during(`"${schema}"`);
-    },
-  });
-  await tamper;
-  return { summary, schema: `"${schema}"`, samples };
-}
+const runKept = (config: WorkloadConfig, during?: (schema: string) => Promise<void>, extra: EngineOptions = {}) => runKeptOn(db.url, config, during, extra);
 
 const dropSchema = (schema: string) => admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
 /** The notes about writers and their throttle (runner/core/schedule-watch.ts ScheduleWatch). */
