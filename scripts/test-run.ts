@@ -37,6 +37,33 @@ function testConcurrency(): number {
   return Math.max(2, os.availableParallelism() * 2);
 }
 
+/** The machine's CPU time so far, busy and idle, summed over its cores (ms). */
+function cpuTimes(): { busy: number; idle: number } {
+  let busy = 0;
+  let idle = 0;
+  for (const { times: t } of os.cpus()) {
+    busy += t.user + t.nice + t.sys + t.irq;
+    idle += t.idle;
+  }
+  return { busy, idle };
+}
+
+/**
+ * How long a stage of the pass took and how busy the machine was meanwhile, as "(412 s; 1.7 of 2 cores busy)": what
+ * tells a stage that waits (room beside it) from one the cores bound (CI's 15 minutes are spent on 2 cores).
+ */
+function stageTimer(): () => string {
+  const t0 = Date.now();
+  const c0 = cpuTimes();
+  return () => {
+    const c = cpuTimes();
+    const busy = c.busy - c0.busy;
+    const all = busy + c.idle - c0.idle;
+    const cores = os.cpus().length;
+    return `(${Math.round((Date.now() - t0) / 1000)} s; ${all > 0 ? ((busy / all) * cores).toFixed(1) : "?"} of ${cores} cores busy)`;
+  };
+}
+
 /** Runs `cmd` to its end, its output on this process's or, with `outFile`, written there. */
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, outFile?: string): Promise<number> {
   const out = outFile === undefined ? "inherit" : openSync(outFile, "w");
@@ -131,16 +158,24 @@ async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, b
   const judgement: Lane = { files: longestFirst(judging), concurrency: testConcurrency() };
   const alone: Lane = { files: chosen.filter((f) => RUN_ALONE.includes(f)), concurrency: 1 };
   const ran = async (lane: Lane, i: number) => (lane.files.length ? nodeTests(lane, path.join(tmp, `node-${i}.tap`), env) : undefined);
-  const r1 = await ran(logic, 1);
-  const [r0, rb] = await Promise.all([ran(others, 0), beside?.()]);
+  const stages: string[] = [];
+  const staged = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const took = stageTimer();
+    const r = await work();
+    stages.push(`  ${name} ${took()}`);
+    return r;
+  };
+  const r1 = await staged("logic only", () => ran(logic, 1));
+  const [r0, rb] = await staged(beside ? "the others, beside Playwright" : "the others", () => Promise.all([ran(others, 0), beside?.()]));
   if (r1) console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
   if (judgement.files.length)
     console.log(
       `\nthe runs that judge a run's conclusions, a phase's recovery or a workload's pace, after Playwright (scripts/test-order.ts JUDGEMENT_RUNS, PHASE_RUNS, PACED_WORKLOAD_RUNS):`,
     );
-  const r3 = await ran(judgement, 3);
+  const r3 = await staged("the judging runs", () => ran(judgement, 3));
   if (alone.files.length) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);
-  const r2 = await ran(alone, 2);
+  const r2 = await staged("run alone", () => ran(alone, 2));
+  console.log(`\nthe pass's stages, in order:\n${stages.join("\n")}`);
   return [r0, r1, rb, r3, r2].filter((r) => r !== undefined);
 }
 
