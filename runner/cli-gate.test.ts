@@ -91,16 +91,18 @@ test("a baseline, stored or exported: a rate that fell beyond the bound is a reg
   assert.ok(baseId, base.out);
   const baseRate = summaryIn(baseFile).operations.write.perSecond;
 
-  // At 100 msg/s the write rate is half the baseline's: beyond 10 %.
+  // At 100 msg/s the write rate is about half the baseline's (less apart when a busy machine held the baseline below
+  // its 200, as a clean-clone CI once did: 146 msg/s): beyond 10 %, by as much as the two figures printed say.
   const slow = await bench([...queueAt(100), "--baseline", baseId, "--gate", "write.perSecond>1"], { DATABASE_URL: control.url });
   assert.equal(slow.code, 99, slow.out + slow.err);
-  assert.match(
-    slow.out,
-    new RegExp(
-      `^regression: write\\.perSecond: baseline ${figureText(baseRate, "msg/s").replace(".", "\\.")} \\(run ${baseId}\\), value [\\d.]+ msg/s, [45]\\d\\.\\d% worse \\(bound 10%\\)$`,
-      "m",
-    ),
-  );
+  const line = new RegExp(
+    `^regression: write\\.perSecond: baseline ${figureText(baseRate, "msg/s").replace(".", "\\.")} \\(run ${baseId}\\), value ([\\d.]+) msg/s, ([\\d.]+)% worse \\(bound 10%\\)$`,
+    "m",
+  ).exec(slow.out);
+  assert.ok(line, slow.out);
+  const worse = Number(line[2]);
+  assert.ok(worse > 10, slow.out);
+  assert.ok(Math.abs(worse - ((baseRate - Number(line[1])) / baseRate) * 100) < 0.2, `${worse}% from ${baseRate} and ${line[1]}`);
   assert.match(slow.out, /note: the runs' settings differ \(baseline → this run\): throttleWritesPerSec 200 → 100/);
 
   // The same rate against the exported file, the rate alone compared: within 10 %.
