@@ -130,3 +130,50 @@ test("a run that failed or was cancelled does not take its target down any more:
   );
   assert.equal(acted, false, "the restart was not started");
 });
+
+test("a new connection whose first statement the server refuses is named by the server's error, never as a lost connection", async () => {
+  // In this test's own database only (pg_proc is per database): a role that may not call pg_backend_pid(), which the
+  // first statement of every connection the runner opens reads.
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+  const role = `pgbb_refused_${process.pid}`;
+  try {
+    await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'refused-pw'`);
+    await admin.query("REVOKE EXECUTE ON FUNCTION pg_backend_pid() FROM PUBLIC");
+    const u = new URL(db.url);
+    u.username = role;
+    u.password = "refused-pw";
+    const control = new RunControl(u.toString());
+    await assert.rejects(openClient(u.toString(), "writer 1", false, undefined, control.loopWatch), (err: Error) => {
+      assert.match(err.message, /permission denied for function pg_backend_pid/);
+      assert.doesNotMatch(err.message, /was lost/);
+      return true;
+    });
+    assert.equal(control.failure, undefined, "a connection that was never opened is nobody's loss");
+    control.closing = true;
+    control.liveness.stop();
+  } finally {
+    await admin.query("GRANT EXECUTE ON FUNCTION pg_backend_pid() TO PUBLIC");
+    await admin.query(`DROP ROLE IF EXISTS ${role}`);
+    await admin.end();
+  }
+});
+
+test("a restart that failed, and what then could not be reopened: the run's failure names the restart's first", async () => {
+  const control = new RunControl(db.url);
+  control.onOutageEnd(async () => {
+    throw new Error("the admin connection could not be opened again: connection refused");
+  });
+  await assert.rejects(
+    control.throughOutage(async () => {
+      throw new Error("pg_ctl start failed too (1), so the target is down");
+    }),
+    /so the target is down/,
+  );
+  assert.equal(
+    control.failure?.message,
+    "the target's restart failed: pg_ctl start failed too (1), so the target is down; then the admin connection could not be opened again: connection refused",
+  );
+  control.closing = true;
+  control.liveness.stop();
+});

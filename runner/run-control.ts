@@ -112,13 +112,23 @@ export class RunControl {
     if (this.first) throw new Error(`not carried out: the run was ending (${this.first.message})`);
     this.outage = true;
     this.liveness.hold(true);
+    // A restart that failed (the target may be down) is why what follows it fails: the run's failure names it first.
+    let downFailed: Error | undefined;
     try {
-      return await down();
+      return await down().catch((err: Error) => {
+        downFailed = err;
+        throw err;
+      });
     } finally {
       try {
         for (const fn of this.afterOutage) await fn();
       } catch (err) {
-        this.fail(new Error(`after the target's restart: ${(err as Error).message}`, { cause: err }));
+        const after = (err as Error).message;
+        this.fail(
+          new Error(downFailed ? `the target's restart failed: ${downFailed.message}; then ${after}` : `after the target's restart: ${after}`, {
+            cause: err,
+          }),
+        );
       } finally {
         this.outage = false;
         this.liveness.hold(false);

@@ -153,9 +153,11 @@ async function connectInto(tc: TargetClient, url: string, raw: boolean, timeoutM
       `${settings.map(([k, v]) => `SET ${k} = '${v}';`).join(" ")} SELECT pg_backend_pid() AS pid, current_setting('synchronous_commit') AS sync`,
     )) as unknown as pg.QueryResult[];
   } catch (err) {
-    // Lost between its opening and its first answer (a backend terminated then): named as a loss later would be.
+    // Lost between its opening and its first answer (a backend terminated then): named as a loss later would be. Judged
+    // before the close, whose 'end' marks tc lost: a statement the server refused is its own error, not a loss.
+    const lost = isConnectionError(err, tc);
     await closeClient(client);
-    throw isConnectionError(err, tc) ? new Error(lostConnection(tc.role, url, err), { cause: err }) : err;
+    throw lost ? new Error(lostConnection(tc.role, url, err), { cause: err }) : err;
   }
   const row = r[r.length - 1].rows[0];
   tc.pid = Number(row.pid);
