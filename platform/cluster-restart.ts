@@ -142,6 +142,9 @@ function pgCtlOf(postmasterPid: number): string | null {
 /** The restart's own log, in the cluster's folder (its owner may write there): the new server's output goes there. */
 export const RESTART_LOG = "pgbb-restart.log";
 
+/** A restart that failed once pg_ctl had run: the server may have been stopped, and started again or not (its words). */
+export class ClusterRestartFailed extends Error {}
+
 /**
  * Restarts the cluster in `clusterDir` (`pg_ctl restart -m fast -w`, as the folder's owner): open transactions are
  * rolled back, every session ends, the data stays consistent; resolves once the new server accepts connections.
@@ -179,9 +182,9 @@ export async function restartCluster(clusterDir: string, timeoutMs: number): Pro
   const tail = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).slice(-4).join(" | ") : "";
   const failed = `pg_ctl restart on ${clusterDir} failed (${typeof code === "number" ? `exit code ${code}` : code})${tail ? `: ${tail}` : ""}`;
   // Stopped and not started again: one start, so that the target is not left down where nothing supervises it.
-  if (postmasterOf(clusterDir)) throw new Error(failed);
+  if (postmasterOf(clusterDir)) throw new ClusterRestartFailed(failed);
   const started = await run(["start", "-D", clusterDir, "-w", "-t", String(sec), "-l", log]);
-  throw new Error(
+  throw new ClusterRestartFailed(
     `${failed}; it had stopped the server without starting it again: ${started === 0 ? "it was started now" : `pg_ctl start failed too (${started}), so the target is down`}`,
   );
 }

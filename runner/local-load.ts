@@ -108,7 +108,7 @@ function phaseDriverOf(ctx: RunContext): PhaseDriver | null {
   const { config, targetUrl, schemaName, stats, log, control } = ctx;
   return new PhaseDriver({
     ...{ phases, config, targetUrl, schemaName, stats, pause: control.readersPause, backends: () => ctx.clients, log },
-    ...{ clusterDir: ctx.restartDir, outage: <T>(down: () => Promise<T>) => control.throughOutage(down) },
+    ...{ clusterDir: ctx.restartDir, outage: <T>(down: () => Promise<T>) => control.throughOutage(down), adminPid: () => ctx.admin?.pid ?? 0 },
   });
 }
 

@@ -3,10 +3,10 @@
 // on the run's consumers' gate. Each begins, then ends when told (its length is the driver's to keep).
 import pg from "pg";
 import { type Phase, type PhaseKind, phaseApplicationName, phaseText } from "../../lib/phases/shape";
-import { RESTART_INSTEAD, restartCluster } from "../../platform/cluster-restart";
+import { ClusterRestartFailed, RESTART_INSTEAD, restartCluster } from "../../platform/cluster-restart";
 import { clock, type Pause } from "../core";
 import { libraryApplicationName } from "../core/pg/pgclient";
-import { otherRunsLocked } from "./restart-check";
+import { otherRunsLocked, otherRunsStarting } from "./restart-check";
 
 /** A phase in progress: what it did, in words, and how to end it. */
 export interface Begun {
@@ -26,9 +26,26 @@ export interface ActionContext {
   clusterDir?: string;
   /** Takes the target down and up again with the run expecting it (runner/run-control.ts throughOutage). */
   outage?: <T>(down: () => Promise<T>) => Promise<T>;
+  /** The backend pid of the run's admin session now (it is opened again after a restart): not another run's. */
+  adminPid?: () => number;
 }
 
 type Action = (p: Phase, ctx: ActionContext) => Promise<Begun>;
+
+/**
+ * A phase that acted on the target and then failed (a restart whose pg_ctl stopped the server and did not start it
+ * again): it did begin, so its seconds are the run's phase's as any other's. `did` says what it did; the message,
+ * what went wrong.
+ */
+export class PhaseActedError extends Error {
+  constructor(
+    readonly did: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
 
 /** A connection of the phase's own, named for it, so pg_stat_activity and the verdict say whose it is. */
 async function phaseClient(p: Phase, ctx: ActionContext): Promise<pg.Client> {
@@ -166,21 +183,32 @@ const restartTarget: Action = async (p, ctx) => {
   if (!clusterDir || !outage) throw new Error("the target was not found to be an embedded cluster a phase may restart (the run's preflight)");
   // Checked at the run's preflight, and again now: a run started on this server since would lose every session too.
   const check = await phaseClient(p, ctx);
-  const others = await otherRunsLocked(check, ctx.schemaName).finally(() => endQuietly(check));
+  const others = await Promise.all([otherRunsLocked(check, ctx.schemaName), ctx.adminPid ? otherRunsStarting(check, ctx.adminPid()) : null])
+    .then((found) => found.filter((f) => f !== null).join("; "))
+    .finally(() => endQuietly(check));
   if (others)
     throw new Error(
       `another run has started on this target since this run's preflight (${others}): a restart would end its sessions too, so it was not carried out; ${RESTART_INSTEAD}`,
     );
   const t0 = clock();
   let upMs = 0;
-  await outage(async () => {
-    await restartCluster(clusterDir, RESTART_TIMEOUT_MS);
-    await firstAnswer(ctx.targetUrl, t0 + RESTART_TIMEOUT_MS);
-    upMs = clock();
-  });
+  let restarted = false;
+  const did = "restarted the target (pg_ctl restart -m fast)";
+  try {
+    await outage(async () => {
+      await restartCluster(clusterDir, RESTART_TIMEOUT_MS);
+      restarted = true;
+      await firstAnswer(ctx.targetUrl, t0 + RESTART_TIMEOUT_MS);
+      upMs = clock();
+    });
+  } catch (err) {
+    // pg_ctl ran: the server went down (and may be down still); not a phase that "could not begin".
+    if (restarted || err instanceof ClusterRestartFailed) throw new PhaseActedError(did, (err as Error).message, { cause: err });
+    throw err;
+  }
   const down = ((upMs - t0) / 1000).toFixed(1);
   return {
-    did: `restarted the target (pg_ctl restart -m fast): down ${down} s, from the restart's start until a new connection answered`,
+    did: `${did}: down ${down} s, from the restart's start until a new connection answered`,
     end: async () => undefined,
   };
 };
@@ -198,6 +226,7 @@ export async function begin(p: Phase, ctx: ActionContext): Promise<Begun> {
   try {
     return await ACTIONS[p.kind](p, ctx);
   } catch (err) {
+    if (err instanceof PhaseActedError) throw err;
     throw new Error(`${phaseText(p)} could not begin: ${(err as Error).message}`, { cause: err });
   }
 }

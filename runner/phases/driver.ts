@@ -11,7 +11,7 @@ import { clock, type Pause, type RunStats, Stopper } from "../core";
 import type { Span } from "../core/span";
 import { isConnectionError } from "../core/pg/pgclient";
 import { TableSizeReader } from "../telemetry/sizes";
-import { type Begun, begin } from "./actions";
+import { type Begun, begin, PhaseActedError } from "./actions";
 
 /** The rate before a phase is read over at most this long before it. */
 const BEFORE_SEC = 10;
@@ -50,6 +50,8 @@ export interface PhaseDriverInput {
   /** A run with a restart-target phase: the target's cluster folder and the run's outage (./actions.ts ActionContext). */
   clusterDir?: string;
   outage?: <T>(down: () => Promise<T>) => Promise<T>;
+  /** The run's admin session's backend pid now (./actions.ts ActionContext). */
+  adminPid?: () => number;
   log: (line: string) => void;
 }
 
@@ -116,11 +118,16 @@ export class PhaseDriver {
     // When it began acting: a restart's begin lasts the whole outage, which its report shows from here to its end.
     const beganMs = clock();
     try {
-      const { targetUrl, schemaName, pause, backends, clusterDir, outage } = this.i;
-      begun = await begin(phase, { targetUrl, schemaName, pause, backends, clusterDir, outage });
+      const { targetUrl, schemaName, pause, backends, clusterDir, outage, adminPid } = this.i;
+      begun = await begin(phase, { targetUrl, schemaName, pause, backends, clusterDir, outage, adminPid });
     } catch (err) {
       c.problem = (err as Error).message;
-      this.i.log(c.problem);
+      if (err instanceof PhaseActedError) {
+        // It acted (the target went down) before it failed: its seconds are a phase's, with what went wrong beside.
+        [c.startedMs, c.did, c.endedMs] = [beganMs, err.did, clock()];
+        this.i.log(`phase ${phaseText(phase)}: ${err.did}, and it failed: ${c.problem}`);
+        c.atEnd = await this.read();
+      } else this.i.log(c.problem);
       return;
     }
     c.startedMs = beganMs;

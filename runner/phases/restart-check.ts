@@ -67,6 +67,24 @@ async function otherRunsOn(admin: pg.Client): Promise<string | null> {
 }
 
 /**
+ * The other runs still starting on the target's server, any database, in words; null when there are none: an admin
+ * session (a run opens it first; runner/run-steps.ts) holding no schema's lock yet (taken once the run's preflight has
+ * passed), other than this run's own, `adminPid`. With otherRunsLocked, what a restart-target phase checks when due.
+ */
+export async function otherRunsStarting(c: pg.Client, adminPid: number): Promise<string | null> {
+  const { rows } = await c.query<{ n: number; dbs: string | null }>(
+    `SELECT count(*)::int AS n, string_agg(DISTINCT coalesce(a.datname, '?'), ', ') AS dbs
+     FROM pg_stat_activity a
+     WHERE a.application_name = 'pgbb admin' AND a.pid <> $1
+       AND NOT EXISTS (SELECT 1 FROM pg_locks l
+                       WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted AND l.classid = ${SCHEMA_LOCK_KEY} AND l.objsubid = 2)`,
+    [adminPid],
+  );
+  const { n, dbs } = rows[0];
+  return n > 0 ? `${n} run${n === 1 ? "" : "s"} starting (${n === 1 ? "its admin session" : "their admin sessions"}, no schema yet), in database ${dbs}` : null;
+}
+
+/**
  * The other runs alive on the target's server now, any database, in words; null when there are none. Each run's admin
  * session holds the lock on its schema for the run's whole life (runner/sweep.ts schemaLock), whatever its sessions
  * are named: what tells another run's sessions from this one's once this run's are open (a restart-target phase checks

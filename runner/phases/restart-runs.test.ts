@@ -132,17 +132,22 @@ test("restart-target is refused before any load on a target a phase may not rest
   assert.equal(schemas, 0, "no run's schema was made: refused at the preflight");
 });
 
-test("a run started on the same server after the preflight keeps the restart from being carried out: the phase says so, the run goes on and verifies", async () => {
-  // Another run, as the phase sees one: a session holding a schema's lock (runner/sweep.ts schemaLock) in another
-  // database, taken once this run has passed its preflight (its schema is made after it).
+test("runs started on the same server after the preflight keep the restart from being carried out: the phase says so, the run goes on and verifies", async () => {
+  // Two other runs, as the phase sees them, both begun once this run has passed its preflight (its schema is made
+  // after it), in another database: one holding its schema's lock (runner/sweep.ts schemaLock), one still starting
+  // (its admin session open, no lock yet). Each is named on its own: either check alone would miss one.
   const other = new pg.Client({ connectionString: server.url("postgres"), application_name: "pgbb admin" });
+  const starting = new pg.Client({ connectionString: server.url("postgres"), application_name: "pgbb admin" });
   let started: Promise<unknown> | undefined;
   const pidBefore = postmasterPid();
   try {
     const s = await runWorkload(queueRun("restart-target@3s"), url, {
       drainSeconds: 3,
       onSchema: () => {
-        started = other.connect().then(() => other.query(`SELECT pg_advisory_lock(${SCHEMA_LOCK_KEY}, hashtext('pgbb_r_another_run'))`));
+        started = Promise.all([
+          other.connect().then(() => other.query(`SELECT pg_advisory_lock(${SCHEMA_LOCK_KEY}, hashtext('pgbb_r_another_run'))`)),
+          starting.connect(),
+        ]);
       },
     });
     await started;
@@ -153,9 +158,10 @@ test("a run started on the same server after the preflight keeps the restart fro
     assert.equal(r.startedSec, null, JSON.stringify(r));
     assert.match(
       r.problem ?? "",
-      /^restart-target@3s could not begin: another run has started on this target since this run's preflight \(1 run holding its schema, in database postgres\): a restart would end its sessions too, so it was not carried out; use kill-backend/,
+      /^restart-target@3s could not begin: another run has started on this target since this run's preflight \(1 run holding its schema, in database postgres; 1 run starting \(its admin session, no schema yet\), in database postgres\): a restart would end its sessions too, so it was not carried out; use kill-backend/,
     );
   } finally {
     await other.end();
+    await starting.end();
   }
 });
