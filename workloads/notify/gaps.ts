@@ -19,7 +19,7 @@ export interface Gap {
 }
 
 /** Each publish's send and reply times (clock ms) by publisher and sequence number: NaN until known, and a reply of
- *  NaN marks a publish that did not happen (failed before it was sent, or in doubt and not stored). */
+ *  NaN marks a publish that did not happen (failed before it was sent, or in doubt and not stored) or is not settled. */
 export class PublishTimes {
   private readonly times: Float64Array[] = [];
 
@@ -36,13 +36,10 @@ export class PublishTimes {
   sent(p: number, seq: number, t: number) {
     this.at(p, seq)[2 * seq] = t;
   }
-  /** Answered at `t` (or, in doubt, failed at `t`: it committed before then if at all). */
+  /** Answered at `t` (or, in doubt and found stored, failed at `t`: it committed before then). A publish in doubt
+   *  is told only once settled, so one not stored keeps no reply: it never happened. */
   replied(p: number, seq: number, t: number) {
     this.at(p, seq)[2 * seq + 1] = t;
-  }
-  /** A publish in doubt found not stored: it never happened. */
-  forget(p: number, seq: number) {
-    this.at(p, seq)[2 * seq + 1] = Number.NaN;
   }
 
   /**

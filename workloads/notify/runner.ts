@@ -41,8 +41,9 @@ class NotifyWorkload implements YongWorkload {
   /** A run whose loops reconnect (a kill-backend phase): each publish's send and reply times, which tell a
    *  notification missed while the listener reconnected from a lost one (./gaps.ts); null in any other run. */
   private readonly times: PublishTimes | null;
-  /** Publishes whose reply was lost (a run whose loops reconnect): [publisher, seq], settled from the table. */
-  private readonly doubts: [number, number][] = [];
+  /** Publishes whose reply was lost (a run whose loops reconnect), settled from the table: [publisher, seq, when their
+   *  connection failed (clock ms)]. */
+  private readonly doubts: [number, number, number][] = [];
 
   constructor(private readonly ctx: WorkloadContext<NotifyConfig>) {
     const c = ctx.config;
@@ -101,8 +102,10 @@ class NotifyWorkload implements YongWorkload {
       let quietFrom = clock();
       // What the listener missed while it reconnected never comes: it is not waited for.
       const missed = this.times && this.subscriber instanceof ListenSubscriber && this.subscriber.gaps.length ? this.missing().inGaps : 0;
+      // Publishes in doubt are not yet settled: left out of both sides, those received among them too.
+      const doubtsReceived = () => this.doubts.filter(([p, seq]) => this.deliveries.has(p, seq)).length;
       const waiting = () => {
-        if (!this.ctx.part) return this.deliveries.received < this.publishedTotal - missed;
+        if (!this.ctx.part) return this.deliveries.received - doubtsReceived() < this.publishedTotal - missed;
         if (this.deliveries.received !== seen) [seen, quietFrom] = [this.deliveries.received, clock()];
         return clock() - quietFrom < PART_QUIET_MS;
       };
@@ -122,10 +125,9 @@ class NotifyWorkload implements YongWorkload {
     const channel = channelName(Math.floor(Math.random() * this.ctx.config.channels));
     // An INSERT in autocommit (its NOTIFY, modded, at its commit): one whose reply was lost is in doubt, its commit (if
     // any) before the error, and settled from the table at verification.
-    const inDoubt = () => {
-      this.doubts.push([p, seq]);
-      this.times?.replied(p, seq, clock());
-    };
+    // Its failure time becomes its reply time once the table says it was stored (settleDoubts): until then it is in
+    // neither what was published nor what the listener may have missed.
+    const inDoubt = () => this.doubts.push([p, seq, clock()]);
     return { op: "publish", run: (tc) => this.publish(tc, p, seq, channel), inDoubt };
   }
 
@@ -191,12 +193,13 @@ class NotifyWorkload implements YongWorkload {
       [this.doubts.map((d) => d[0]), this.doubts.map((d) => d[1])],
     );
     const stored = new Set(rows.map((r) => `${r.p}:${r.s}`));
-    for (const [p, seq] of this.doubts) {
-      if (stored.has(`${p}:${seq}`)) {
-        this.publishedCount[p]++;
-        this.publishedSum[p] += seq;
-        this.publishedTotal++;
-      } else this.times?.forget(p, seq);
+    for (const [p, seq, failedAt] of this.doubts) {
+      if (!stored.has(`${p}:${seq}`)) continue; // never happened: its reply stays unknown (PublishTimes)
+      // Committed before its error, if at all: that is its reply time, for the listener's gaps.
+      this.times?.replied(p, seq, failedAt);
+      this.publishedCount[p]++;
+      this.publishedSum[p] += seq;
+      this.publishedTotal++;
     }
     return stored.size;
   }
