@@ -241,7 +241,8 @@ async function main() {
 
   if (which === "all" || which === "unit") {
     const files = TEST_DIRS.flatMap((d) => findTests(path.join(PROJECT_ROOT, d))).sort();
-    const server = await startTestServer();
+    // Marked as npm test's shared server: a restart-target phase refuses it, naming it (platform/cluster-restart.ts).
+    const server = await startTestServer([], "shared-test");
     try {
       console.log(`node tests: ${files.length} files, Postgres ${server.url("postgres").replace(/:[^:@/]+@/, ":****@")}`);
       const only = which === "unit" ? process.argv.slice(3) : [];
