@@ -46,21 +46,34 @@ test("launch a 20-second pub/sub run from the form, watch the charts and numbers
   await expect(page.getByTestId("progress-label")).toContainText("remaining");
   // On a busy machine the samples can reach the page late enough that the run has ended by either reading of the live
   // table: it has then given way to the finished page, whose numbers are checked below.
-  const liveSeq = () =>
+  // Its second, the run's time it shows and its write rate, read in one go (the table changes every second).
+  const liveRead = () =>
     page
       .getByTestId("live-numbers")
-      .getAttribute("data-seq", { timeout: 5000 })
+      .evaluate(
+        (el: HTMLElement) => ({
+          seq: el.dataset.seq ?? "",
+          t: Number(/t = (\d+) s/.exec(el.querySelector("caption")?.textContent ?? "")?.[1] ?? Number.NaN),
+          writeRate: Number((el.querySelector('[data-testid="live-write-rate"]')?.textContent ?? "").replace(/,/g, "")),
+        }),
+        undefined,
+        { timeout: 5000 },
+      )
       .catch(() => null);
-  const before = { stream: await run.stream(), path: await run.throughputPath(), seq: await liveSeq() };
-  if (before.seq !== null) {
+  const first = await liveRead();
+  const before = { stream: await run.stream(), path: await run.throughputPath() };
+  if (first !== null) {
     await run.waitForSamples(before.stream.count + 2);
     expect(await run.throughputPath(), "the throughput line grew").not.toBe(before.path);
   }
-  const seqNow = before.seq === null ? null : await liveSeq();
-  if (seqNow === null) await expect(run.status()).toHaveText(/draining|verifying|completed/);
+  const now = first === null ? null : await liveRead();
+  if (now === null) await expect(run.status()).toHaveText(/draining|verifying|completed/);
   else {
-    expect(seqNow, "the numbers table moved to a newer second").not.toBe(before.seq);
-    expect(Number((await run.liveWriteRate().textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+    expect(now.seq, "the numbers table moved to a newer second").not.toBe(first?.seq);
+    // A second of the load (2 s warm-up and 20 s measured) shows writes; a slow page may first read one of the drain's,
+    // after the writers are done (a clean-clone CI run read 0 there).
+    if (now.t <= 22) expect(now.writeRate, `the write rate shown at ${now.t} s`).toBeGreaterThan(0);
+    else expect(now.writeRate, `the write rate shown at ${now.t} s, in the drain`).toBeGreaterThanOrEqual(0);
     await shoot(page, testInfo, "run-live");
   }
 

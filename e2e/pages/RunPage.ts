@@ -41,10 +41,6 @@ export class RunPage {
     return (await this.page.getByTestId("chart-throughput").locator("path.recharts-curve").first().getAttribute("d")) ?? "";
   }
 
-  liveWriteRate(): Locator {
-    return this.page.getByTestId("live-write-rate");
-  }
-
   async waitForStatus(status: string | RegExp, timeout = 60_000) {
     await expect(this.page.getByTestId("run-page")).toHaveAttribute("data-status", status, { timeout });
   }
