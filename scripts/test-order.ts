@@ -144,6 +144,13 @@ export const PHASE_RUNS = [
 ];
 
 /**
+ * Runs over parts carried by another runner process, judged lost when its heartbeat is 5 s silent: beside Playwright
+ * (both cores busy), clean-clone CI runs saw an agent miss it while nothing was wrong but the machine's load, failing
+ * the run before the fault the test provokes. They run after Playwright, in the judging lane.
+ */
+export const HEARTBEAT_RUNS = ["runner/parts/agents.test.ts"];
+
+/**
  * The product's own records and bookkeeping over a real database, in this process (no process started, no
  * socket of its own, no /proc): the control store's runs, targets and runners, run merges, sweeps and the
  * footprint left on a target. Prisma and node-postgres queries that run the same on every Node version, and that

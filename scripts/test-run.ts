@@ -13,7 +13,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "../lib/paths";
 import { startTestServer } from "../lib/testing";
 import { type FailedTest, failedTests, filesThatDidNotLoad } from "./tap";
-import { FLOOR_LEAVES_OUT, JUDGEMENT_RUNS, LOGIC_ONLY, longestFirst, PACED_WORKLOAD_RUNS, PHASE_RUNS, RUN_ALONE } from "./test-order";
+import { FLOOR_LEAVES_OUT, HEARTBEAT_RUNS, JUDGEMENT_RUNS, LOGIC_ONLY, longestFirst, PACED_WORKLOAD_RUNS, PHASE_RUNS, RUN_ALONE } from "./test-order";
 
 const TEST_DIRS = ["lib", "platform", "runner", "workloads", "scripts", "app", "components", "deploy"];
 
@@ -146,7 +146,7 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv): Promi
  *   it, not what they provoke (RUN_ALONE).
  */
 async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, beside?: () => Promise<LaneResult>): Promise<LaneResult[]> {
-  const judged = [...JUDGEMENT_RUNS, ...PHASE_RUNS, ...PACED_WORKLOAD_RUNS];
+  const judged = [...JUDGEMENT_RUNS, ...PHASE_RUNS, ...PACED_WORKLOAD_RUNS, ...HEARTBEAT_RUNS];
   const judging = beside ? chosen.filter((f) => judged.includes(f) && !RUN_ALONE.includes(f)) : [];
   const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
   const others: Lane = {
@@ -170,7 +170,7 @@ async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, b
   if (r1) console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
   if (judgement.files.length)
     console.log(
-      `\nthe runs that judge a run's conclusions, a phase's recovery or a workload's pace, after Playwright (scripts/test-order.ts JUDGEMENT_RUNS, PHASE_RUNS, PACED_WORKLOAD_RUNS):`,
+      `\nthe runs that judge a run's conclusions, a phase's recovery, a workload's pace or a part's heartbeat, after Playwright (scripts/test-order.ts JUDGEMENT_RUNS, PHASE_RUNS, PACED_WORKLOAD_RUNS, HEARTBEAT_RUNS):`,
     );
   const r3 = await staged("the judging runs", () => ran(judgement, 3));
   if (alone.files.length) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);

@@ -326,7 +326,10 @@ test("kill-backend on a pg-boss run: an enqueuer or a connection of pg-boss's po
   const lines = phaseReportLines(r).join("\n");
   assert.equal(r.problem, undefined, lines);
   assert.match(r.did, /^terminated (enqueuer \d+|a connection of the queue library's pool \(pgbb pgbb_\w+ pool\))'s backend \(pid \d+, [a-z ]+\)$/);
-  assert.ok(r.before && r.after && r.recoverySec !== null, lines);
+  // Its recovery measured and said (how soon is this machine's pace: a clean-clone CI run's pg-boss was not back at
+  // 90 % of its rate within the 8 s after the kill, beside other runs).
+  assert.ok(r.before && r.after, lines);
+  assert.match(lines, r.recoverySec !== null ? /\n {2}recovered [\d.]+ s after it ended/ : /\n {2}not recovered in the [\d.]+ s after it: not back at/);
   assert.equal(typeof factOf(s.verification, "jobs run again by the library's retry after a lost connection (completion in doubt)"), "number");
 });
 
