@@ -58,6 +58,15 @@ test("beside a CPU hog the search ends with a confirmed lower bound, what stoppe
     starved.slice(-3).every((s) => s.rate === limit),
     text,
   );
+  // The hogs may starve every longer run too (a clean-clone CI run: the runner's main thread ran 11–14 % of each of
+  // three): then nothing is confirmed, and the answer says why rather than confirming what it could not measure.
+  const confirmations = r.steps.filter((s) => s.confirmation);
+  if (!r.confirmation && confirmations.length >= 3 && confirmations.every((s) => s.starved)) {
+    const a = answerOfResult(r, slo.slo, metric.metric.label, "msg");
+    assert.equal(a.kind, "unconfirmed-lower-bound", text);
+    assert.match(JSON.stringify(a), new RegExp(`starved each of the ${confirmations.length} times it was run`), text);
+    return;
+  }
   // The rate below the one the runner could not drive is confirmed by a longer run and reported as a lower bound.
   assert.ok(r.confirmation, `a longer run confirmed the rate found\n${text}`);
   assert.ok(r.confirmation.rate < limit && r.confirmation.measuredSeconds >= 3.9, text);
