@@ -136,7 +136,10 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv): Promi
  * - the files of logic only, in one process (a process each loaded their modules again, about 37 of their 53 s of
  *   CPU measured here), first and on their own (some 15 s of one core: beside the others their burst of CPU was the
  *   load a judgement run read as the host's); their report follows the others';
- * - the others, `concurrency` at a time (one fewer beside Playwright), with `beside` (Playwright, in `npm test`) running meanwhile: most files
+ * - in `npm test`, Playwright's specs that watch a run while it is live (playwright.config.ts WATCHES_LIVE, with the
+ *   ones that count every stored run), with no node file beside them: beside the others, a page drew its samples up to
+ *   20 s late on a CI machine's 2 busy cores and saw its run live only once it had ended;
+ * - the others, `concurrency` at a time (one fewer beside Playwright), with Playwright's other specs (in `npm test`) running meanwhile: most files
  *   wait on a run's clock, not on the CPU (a pass of them kept about 1.2 of 2 cores busy, Playwright about 0.7);
  * - the real runs that judge a run's conclusions (JUDGEMENT_RUNS), a phase's recovery (PHASE_RUNS) or a workload's
  *   pace (PACED_WORKLOAD_RUNS), after Playwright: they run beside other node files, at the load they have been checked at, never beside Playwright's as
@@ -145,7 +148,8 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv): Promi
  * - the files that judge whether the runner was starved, one at a time: beside any other load they would measure
  *   it, not what they provoke (RUN_ALONE).
  */
-async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, beside?: () => Promise<LaneResult>): Promise<LaneResult[]> {
+async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, e2e?: (stage: E2eStage) => Promise<LaneResult>): Promise<LaneResult[]> {
+  const beside = e2e && (() => e2e("rest"));
   const judged = [...JUDGEMENT_RUNS, ...PHASE_RUNS, ...PACED_WORKLOAD_RUNS, ...HEARTBEAT_RUNS];
   const judging = beside ? chosen.filter((f) => judged.includes(f) && !RUN_ALONE.includes(f)) : [];
   const logic: Lane = { files: chosen.filter((f) => LOGIC_ONLY.includes(f)), concurrency: 1, oneProcess: true, outFile: path.join(tmp, "logic.txt") };
@@ -166,6 +170,7 @@ async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, b
     return r;
   };
   const r1 = await staged("logic only", () => ran(logic, 1));
+  const rl = e2e && (await staged("Playwright's specs that watch runs live, with no node file beside them", () => e2e("live")));
   const [r0, rb] = await staged(beside ? "the others, beside Playwright" : "the others", () => Promise.all([ran(others, 0), beside?.()]));
   if (r1) console.log(`\nlogic only, in one process (scripts/test-order.ts LOGIC_ONLY):\n${readFileSync(logic.outFile!, "utf8")}`);
   if (judgement.files.length)
@@ -176,7 +181,7 @@ async function runLanes(chosen: string[], tmp: string, env: NodeJS.ProcessEnv, b
   if (alone.files.length) console.log(`\nrun alone, one at a time (scripts/test-order.ts RUN_ALONE): ${alone.files.join(", ")}`);
   const r2 = await staged("run alone", () => ran(alone, 2));
   console.log(`\nthe pass's stages, in order:\n${stages.join("\n")}`);
-  return [r0, r1, rb, r3, r2].filter((r) => r !== undefined);
+  return [r0, r1, rl, rb, r3, r2].filter((r) => r !== undefined);
 }
 
 /** Playwright's failed tests, from its JSON report's suites (nested by file and describe), as the node tests' are. */
@@ -193,7 +198,15 @@ function playwrightFailures(report: { suites?: unknown[] }): FailedTest[] {
         out.push({
           location: path.join(PROJECT_ROOT, "e2e", `${spec.file}:${spec.line}`),
           name: spec.title,
-          error: error.replace(/\u001b\[[0-9;]*m/g, "").split("\n")[0],
+          // Its first lines (what was expected, what was received, how long it waited): the closing list is often all of a
+          // CI log that is kept.
+          error: error
+            .replace(/\u001b\[[0-9;]*m/g, "")
+            .split("\n")
+            .map((l) => l.trim())
+            .filter(Boolean)
+            .slice(0, 6)
+            .join("\n      "),
         });
       }
     for (const child of s.suites ?? []) walk(child);
@@ -202,17 +215,21 @@ function playwrightFailures(report: { suites?: unknown[] }): FailedTest[] {
   return out;
 }
 
+/** Which of Playwright's specs a run of it takes (playwright.config.ts E2E_STAGE): unset, every one. */
+type E2eStage = "live" | "rest";
+
 /**
- * Playwright's specs against the real app (playwright.config.ts) on a fresh data folder. With `outFile` its report is
- * written there and shown once it ends (it runs beside the node tests in `npm test`).
+ * Playwright's specs against the real app (playwright.config.ts) on a fresh data folder, all or those of `stage`. With
+ * `outFile` its report is written there and shown once it ends (beside the node tests in `npm test`).
  */
-async function playwright(args: string[], tmp: string, env: NodeJS.ProcessEnv, outFile?: string): Promise<LaneResult> {
+async function playwright(args: string[], tmp: string, env: NodeJS.ProcessEnv, stage?: E2eStage, outFile?: string): Promise<LaneResult> {
   const bin = path.join(PROJECT_ROOT, "node_modules", "@playwright", "test", "cli.js");
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "pgbb-e2e-"));
   chmodSync(dataDir, 0o755); // the embedded Postgres runs as the postgres user and must enter it
   try {
-    const json = path.join(tmp, "playwright.json");
-    const code = await run(process.execPath, [bin, "test", ...args], { ...env, E2E_DATA_DIR: dataDir, PW_JSON_OUTPUT: json }, outFile);
+    const json = path.join(tmp, `playwright-${stage ?? "all"}.json`);
+    const stageEnv = stage ? { E2E_STAGE: stage } : {};
+    const code = await run(process.execPath, [bin, "test", ...args], { ...env, ...stageEnv, E2E_DATA_DIR: dataDir, PW_JSON_OUTPUT: json }, outFile);
     if (outFile) console.log(`\nPlaywright (beside the node tests):\n${readFileSync(outFile, "utf8")}`);
     const report = existsSync(json) ? JSON.parse(readFileSync(json, "utf8")) : {};
     const stats = report.stats ?? {};
@@ -236,8 +253,9 @@ async function main() {
     // process cost about a quarter of each one's start-up CPU on a pass that has both cores busy throughout.
     NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(PROJECT_ROOT, "node_modules", ".cache", "node-compile-cache"),
   };
-  // In `npm test` Playwright runs beside the node files that do not judge (runLanes); `e2e` runs it alone.
-  const e2e = () => playwright(which === "e2e" ? process.argv.slice(3) : [], tmp, env, which === "all" ? path.join(tmp, "playwright.txt") : undefined);
+  // In `npm test` Playwright runs in two stages, its live-watching specs first and the rest beside the node files that do
+  // not judge (runLanes); `e2e` runs every spec at once.
+  const e2eStage = (stage: E2eStage) => playwright([], tmp, env, stage, stage === "rest" ? path.join(tmp, "playwright.txt") : undefined);
 
   if (which === "all" || which === "unit") {
     const files = TEST_DIRS.flatMap((d) => findTests(path.join(PROJECT_ROOT, d))).sort();
@@ -249,12 +267,12 @@ async function main() {
       const floorPass = process.env.TEST_FLOOR_PASS === "1";
       const chosen = (only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files).filter((f) => !floorPass || !FLOOR_LEAVES_OUT.includes(f));
       if (floorPass) console.log(`left out (TEST_FLOOR_PASS=1; run on the other pass): ${FLOOR_LEAVES_OUT.join(", ")}`);
-      results.push(...(await runLanes(chosen, tmp, { ...env, TEST_PG_URL: server.url("postgres") }, which === "all" ? e2e : undefined)));
+      results.push(...(await runLanes(chosen, tmp, { ...env, TEST_PG_URL: server.url("postgres") }, which === "all" ? e2eStage : undefined)));
     } finally {
       await server.stop();
     }
   }
-  if (which === "e2e") results.push(await e2e());
+  if (which === "e2e") results.push(await playwright(process.argv.slice(3), tmp, env));
 
   rmSync(tmp, { recursive: true, force: true });
   const failed = results.some((r) => r.code !== 0);
