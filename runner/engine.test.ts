@@ -191,7 +191,9 @@ describe("claim latency means the same in both workloads: one sample per poll, e
     await dropSchema(schema);
     const claims = latencyOf(summary, "claim")!.count;
     const polls = throughputOf(summary, "read")!.count + counterOf(summary, "read", "emptyPolls")!;
-    assert.ok(counterOf(summary, "read", "emptyPolls")! > throughputOf(summary, "read")!.count, `empty polls ${counterOf(summary, "read", "emptyPolls")!}`);
+    // Enough empty polls that leaving them out of the claim samples would break the ±6 below (most polls find the queue
+    // empty on a quiet machine; a clean-clone CI run's busy cores slowed the readers to 83 empty polls for more reads).
+    assert.ok(counterOf(summary, "read", "emptyPolls")! >= 20, `empty polls ${counterOf(summary, "read", "emptyPolls")!}`);
     // Exact but for polls in flight across the window's edges (at most one per reader at each end).
     assert.ok(
       Math.abs(claims - polls) <= 6,

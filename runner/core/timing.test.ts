@@ -105,16 +105,21 @@ test("the throttle knows how far behind schedule the writers are: the oldest due
 test("sleepUntil never returns before the due time, though Node's timers fire early", async () => {
   const stop = new Stopper();
   let early = 0;
-  let worstLateMs = 0;
+  const lateMs: number[] = [];
   for (let i = 0; i < 300; i++) {
     const due = clock() + Math.random() * 5; // 0–5 ms: the gaps between writes at a few hundred msg/s
     await sleepUntil(due, stop);
     const late = clock() - due;
     if (late < 0) early++;
-    worstLateMs = Math.max(worstLateMs, late);
+    lateMs.push(late);
   }
   assert.equal(early, 0, `${early} of 300 sleeps returned before their due time`);
-  assert.ok(worstLateMs < 200, `a sleep overran its due time by ${worstLateMs} ms`);
+  // Not early is exact; how late is the machine's (a clean-clone CI run, the cores busy with Playwright and other
+  // files, once woke one sleep 217 ms late). A sleep that overshot by design (a whole extra timer, a wrong unit) would
+  // make the typical one late, which the median shows whatever a busy moment did to a few.
+  lateMs.sort((a, b) => a - b);
+  const median = lateMs[lateMs.length >> 1];
+  assert.ok(median < 50, `the median sleep overran its due time by ${median.toFixed(1)} ms (the worst by ${lateMs.at(-1)!.toFixed(1)} ms)`);
   stop.stop();
   const t0 = clock();
   await sleepUntil(t0 + 10_000, stop);
