@@ -113,6 +113,9 @@ async function nodeTests(lane: Lane, tap: string, env: NodeJS.ProcessEnv): Promi
       ...(lane.oneProcess ? [] : ["--test-reporter=./scripts/test-order-times.ts", "--test-reporter-destination=stdout"]),
       // Node loads that reporter itself and warns that it took it for an ES module: it is one.
       "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON",
+      // Node's runner warns of 11 "end" listeners on its own stream of test events (TestsStream) with these reporters
+      // over a lane's files: its bookkeeping, not a leak in a test, which the warning in the log would seem to name.
+      "--disable-warning=MaxListenersExceededWarning",
       ...(lane.oneProcess ? ["scripts/logic-lane.ts"] : lane.files),
     ],
     lane.oneProcess ? { ...env, PGBB_LOGIC_FILES: JSON.stringify(lane.files) } : env,

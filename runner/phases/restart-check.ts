@@ -66,6 +66,9 @@ async function otherRunsOn(admin: pg.Client): Promise<string | null> {
   return n > 0 ? `${n} session${n === 1 ? "" : "s"}: ${names.length > 200 ? `${names.slice(0, 200)}…` : names}` : null;
 }
 
+/** A row of pg_locks `l` that is a run's lock on its schema, granted (runner/sweep.ts schemaLock). */
+const SCHEMA_LOCK_HELD = `l.locktype = 'advisory' AND l.granted AND l.classid = ${SCHEMA_LOCK_KEY} AND l.objsubid = 2`;
+
 /**
  * The other runs still starting on the target's server, any database, in words; null when there are none: an admin
  * session (a run opens it first; runner/run-steps.ts) holding no schema's lock yet (taken once the run's preflight has
@@ -76,8 +79,7 @@ export async function otherRunsStarting(c: pg.Client, adminPid: number): Promise
     `SELECT count(*)::int AS n, string_agg(DISTINCT coalesce(a.datname, '?'), ', ') AS dbs
      FROM pg_stat_activity a
      WHERE a.application_name = 'pgbb admin' AND a.pid <> $1
-       AND NOT EXISTS (SELECT 1 FROM pg_locks l
-                       WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted AND l.classid = ${SCHEMA_LOCK_KEY} AND l.objsubid = 2)`,
+       AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND ${SCHEMA_LOCK_HELD})`,
     [adminPid],
   );
   const { n, dbs } = rows[0];
@@ -97,7 +99,7 @@ export async function otherRunsLocked(c: pg.Client, schemaName?: string): Promis
      FROM pg_locks l
      LEFT JOIN pg_database d ON d.oid = l.database
      LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-     WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${SCHEMA_LOCK_KEY} AND l.objsubid = 2
+     WHERE ${SCHEMA_LOCK_HELD}
        AND coalesce(a.application_name, '') <> 'pgbb sweep'
        AND NOT (l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                 AND l.objid = (hashtext($1)::bigint & 4294967295)::oid)`,
