@@ -11,7 +11,7 @@ import { NewRunPage } from "./pages/NewRunPage";
 const SHORT = { "Virtual users": 4, "Think time": 5, Keys: 300, "Connection pool": 2, "Warm-up": 0, "Measured duration": 5 };
 
 test("a short A/B shows its progress and time left, then what would resolve its too-wide intervals", async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000);
   const form = new NewRunPage(page);
   await form.open();
   await page.getByRole("radiogroup", { name: "Workload" }).getByText("cache", { exact: true }).click();
@@ -41,7 +41,8 @@ test("a short A/B shows its progress and time left, then what would resolve its 
     return m ? Number(m[1] ?? 0) * 60 + Number(m[2]) : Number.NaN;
   };
   const before = await secondsLeft();
-  await expect.poll(secondsLeft, { timeout: 30_000 }).toBeLessThan(before);
+  // Time left stays put while the A/B's next run waits behind another spec's run on the app's one runner.
+  await expect.poll(secondsLeft, { timeout: 150_000 }).toBeLessThan(before);
 
   // At the end: the bar full, every run done, each measure with its interval.
   await expect(page.getByTestId("ab-table")).toBeVisible({ timeout: 180_000 });

@@ -42,7 +42,8 @@ async function completedRun(request: APIRequestContext, config: object): Promise
         run = await (await request.get(`/api/runs/${id}`)).json();
         return run.status;
       },
-      { timeout: 60_000, intervals: [500] },
+      // A run waits its turn on the app's one runner, behind another spec's A/B, ladder or sweep: a wait for the queue.
+      { timeout: 200_000, intervals: [500] },
     )
     .toMatch(/completed|failed|cancelled|interrupted/);
   expect(run.status, run.error).toBe("completed");
@@ -71,7 +72,7 @@ async function resultNumbers(page: Page) {
 }
 
 test.beforeAll(async ({ request }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(400_000);
   for (const c of TINY) runs.push(await completedRun(request, c));
 });
 

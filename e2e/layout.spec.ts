@@ -26,7 +26,8 @@ async function completedRun(request: APIRequestContext, body: object): Promise<s
         run = await (await request.get(`/api/runs/${id}`)).json();
         return run.status;
       },
-      { timeout: 60_000, intervals: [500] },
+      // A run waits its turn on the app's one runner, behind another spec's A/B, ladder or sweep: a wait for the queue.
+      { timeout: 200_000, intervals: [500] },
     )
     .toMatch(/completed|failed|cancelled|interrupted/);
   expect(run.status, run.error).toBe("completed");
@@ -34,7 +35,7 @@ async function completedRun(request: APIRequestContext, body: object): Promise<s
 }
 
 test.beforeAll(async ({ request }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(400_000);
   // A saved target whose name is long: the runs list must wrap it, not widen past the screen.
   const target = embeddedServer("target");
   const existing = (await (await request.get("/api/targets")).json()).targets as { id: string; name: string }[];

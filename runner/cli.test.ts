@@ -137,7 +137,7 @@ test("a short run prints live lines and a summary, writes --json and stores the 
     { DATABASE_URL: control.url },
   );
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /\[\s+1s measuring\] W\s+[\d,]+\/s\s+R\s+[\d,]+\/s\s+backlog\s+\d+\s+write p50 [\d.,]+ m?s p99 [\d.,]+ m?s/);
+  assert.match(r.out, /\[\s+\d+s measuring\] W\s+[\d,]+\/s\s+R\s+[\d,]+\/s\s+backlog\s+\d+\s+write p50 [\d.,]+ m?s p99 [\d.,]+ m?s/);
   assert.match(r.out, /verification: OK/);
   assert.match(r.out, /end-to-end\s+[\d.]+/);
   // What limited it, with its evidence, and what the server did (the JSON carries the same).

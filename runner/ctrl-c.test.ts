@@ -175,7 +175,9 @@ test("the CLI's Ctrl-C while the run is verifying stores it as cancelled and exi
     assert.equal(await phaseOf(url), "verifying");
     const exited = cli.exited;
     cli.proc.kill("SIGINT");
-    await new Promise((r) => setTimeout(r, 500));
+    // Only once the CLI has taken the Ctrl-C (a busy machine may take it late): released before, the DROP would end
+    // the verification first.
+    await waitFor("the CLI to take the Ctrl-C", () => /bench: stopping within/.test(cli.out()), 30_000);
     await holder.query("ROLLBACK"); // the run may drop its schema now
     assert.equal(await exited, 1, `exit code; output:\n${cli.out()}`);
     assert.match(cli.out(), /bench: stopping within/);

@@ -9,6 +9,7 @@ import { RunSummary } from "../lib/measurement/summary";
 import { WorkloadConfig, type WorkloadInput } from "../lib/workloads/config";
 import { testDatabase } from "../lib/testing";
 import { RunCancelled, runWorkload, verificationError, type EngineOptions } from "./engine";
+import { CANCEL_DEADLINE_MS } from "./run-context";
 import { stampOfHex } from "../workloads/runtime";
 import { factOf } from "../lib/measurement/verification";
 import { counterOf, histogramOf, latenciesOf, latencyOf, throughputOf } from "../lib/measurement/operations";
@@ -434,7 +435,8 @@ describe("refusals and cancel", () => {
       });
       await assert.rejects(p, (e: Error) => e instanceof RunCancelled);
       const took = Date.now() - abortedAt;
-      assert.ok(took < 2000, `stopped ${took} ms after the cancel`);
+      // Well within its 60 s, and within the cancel's deadline whatever the machine does (about 1 s when it is quiet).
+      assert.ok(took < CANCEL_DEADLINE_MS, `stopped ${took} ms after the cancel`);
       assert.equal(await count(`SELECT count(*) AS n FROM pg_namespace WHERE nspname = '${schema}'`), 0, "schema dropped");
       // Backends exit just after their client disconnects: allow them a moment.
       let open = -1;

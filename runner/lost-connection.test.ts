@@ -25,10 +25,12 @@ test("a lost admin connection fails the run at once, naming it and the schema le
   let schema = "";
   let comment: string | null = null;
   let killedAt = 0;
+  const phases: string[] = [];
   const run = runWorkload(config, db.url, {
     runId: "r_0123456789ab",
     onSchema: (s) => (schema = s),
     onPhase: (p) => {
+      phases.push(p);
       if (p !== "measuring") return;
       void (async () => {
         comment = (await admin.query<{ c: string }>("SELECT obj_description($1::regnamespace, 'pg_namespace') AS c", [schema])).rows[0].c;
@@ -43,7 +45,15 @@ test("a lost admin connection fails the run at once, naming it and the schema le
     assert.match(err.message, /the run's schema pgbb_r_0123456789ab could not be dropped/);
     return true;
   });
-  assert.ok(killedAt > 0 && Date.now() - killedAt < 3000, `failed within 3 s of the loss (${Date.now() - killedAt} ms), not at verification`);
+  // At once, not at verification: the run never drained nor verified, and it failed well before its 30 s were up (about
+  // 0.1 s after the loss on a quiet machine; the bound is the machine's, whatever its load).
+  assert.ok(killedAt > 0, "the admin connection was killed");
+  assert.deepEqual(
+    phases.filter((p) => p === "draining" || p === "verifying"),
+    [],
+    `the phases it went through: ${phases.join(", ")}`,
+  );
+  assert.ok(Date.now() - killedAt < 15_000, `failed ${Date.now() - killedAt} ms after the loss, not at verification`);
   assert.match(comment ?? "", /"pgbbRun":"r_0123456789ab","createdAt":"\d{4}-/);
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
 });

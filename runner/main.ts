@@ -49,7 +49,7 @@ export { RUNNER_STOP_MS };
 /** How often an idle runner looks for queued runs. */
 const POLL_MS = 300;
 /** How often a running run's cancel flag is read: with the engine's stop (< 1 s) a cancel lands within 2 s. */
-const CANCEL_POLL_MS = 500;
+export const CANCEL_POLL_MS = 500;
 /** How often stale runs (their runner stopped heart-beating) are marked interrupted. */
 const SWEEP_MS = 10_000;
 /** How often leftover run schemas are swept from the targets (runner/sweep.ts); sooner while one is known to be left. */

@@ -191,16 +191,20 @@ test("TRACE, PUT and other methods the app does not answer get 405 naming the al
   assert.doesNotMatch(app.output().slice(logBefore), /TypeError|Error|⨯/, "nothing alarming logged");
 });
 
-test("SIGKILL of the runner: the app stays up, the run is interrupted within 5 s, a new runner serves the next run, no schema is left", {
+// How soon npm start's supervisor marks a run whose runner died is printed (about a second on a quiet machine); what is
+// checked is that a run with 30 s to go is marked at once (within 20 s, whatever the machine's load), with its signal
+// and its phase.
+test("SIGKILL of the runner: the app stays up, the run is interrupted at once, a new runner serves the next run, no schema is left", {
   timeout: 120_000,
-}, async () => {
+}, async (t) => {
   const run = await launch(30);
   await measuring(run.id);
   const pid = await liveRunnerPid();
   process.kill(pid, "SIGKILL");
   const killedAt = Date.now();
-  const r = await final(run.id, 5000);
-  assert.ok(Date.now() - killedAt <= 5000);
+  const r = await final(run.id, 20_000);
+  t.diagnostic(`interrupted ${Date.now() - killedAt} ms after the SIGKILL`);
+  assert.ok(Date.now() - killedAt <= 20_000);
   assert.equal(r.status, "interrupted");
   assert.match(r.error ?? "", /the runner process died \(SIGKILL\) while measuring/);
   assert.equal(r.phase, "measuring", "the run keeps the phase it was in");
@@ -216,7 +220,7 @@ test("SIGKILL of the runner: the app stays up, the run is interrupted within 5 s
   assert.match(app.output(), new RegExp(`dropped the leftover run schema pgbb_${run.id}`));
 });
 
-test("SIGKILL of the runner mid-search: the ceiling search is interrupted within 5 s, naming the signal, the step and its phase", {
+test("SIGKILL of the runner mid-search: the ceiling search (a 30 s step) is interrupted at once, naming the signal, the step and its phase", {
   timeout: 120_000,
 }, async () => {
   const config = WorkloadConfig.parse({ kind: "queue", writers: 1, readers: 1, warmupSeconds: 0, durationSeconds: 3 });
@@ -232,7 +236,7 @@ test("SIGKILL of the runner mid-search: the ceiling search is interrupted within
       const x = await searchOf();
       return x.status !== "running" && x;
     },
-    5000,
+    20_000,
   );
   assert.equal(r.status, "interrupted");
   assert.equal(r.error, "the runner process died (SIGKILL) while measuring step 1 (at 20/s); the steps it finished are kept");
@@ -271,15 +275,16 @@ test("target restarted mid-run: the run fails at once naming the lost connection
   const pid = postmasterPid();
   process.kill(pid, "SIGINT"); // a fast shutdown; npm start's supervisor starts it again
   const stoppedAt = Date.now();
-  const r = await final(run.id, 10_000);
-  assert.ok(Date.now() - stoppedAt < 5000, "failed at once, not at verification");
+  const r = await final(run.id, 30_000);
+  assert.ok(Date.now() - stoppedAt < 20_000, `failed at once, not at verification (${Date.now() - stoppedAt} ms; the run had 30 s to go)`);
   assert.equal(r.status, "failed");
+  assert.equal(r.phase, "measuring", "it failed while measuring, not at verification");
   assert.match(r.error ?? "", /connection to .* was lost|lost its connection/);
   assert.match(r.error ?? "", new RegExp(`schema pgbb_${run.id} could not be dropped`));
   await waitFor(
     "the supervisor's line",
     () => /the default target's embedded Postgres stopped unexpectedly \(.*\); restarting it in \d+ s/.test(app.output()),
-    5000,
+    20_000,
   );
   await waitFor("the target to be back and the schema swept", async () => !(await schemasOnTarget()).length, 40_000);
 });

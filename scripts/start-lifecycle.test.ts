@@ -177,7 +177,7 @@ test("start, restart after SIGKILL, refuse a second start, stop cleanly on Ctrl-
       const r = await fetch(`http://127.0.0.1:${port}/api/runs`);
       return r.status === 503 && /the control store is restarting/.test((await r.json()).error);
     },
-    5000,
+    30_000,
     second.output,
   );
   await waitFor(

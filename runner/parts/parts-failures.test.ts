@@ -43,8 +43,12 @@ const partPids = (lines: string[]) => lines.flatMap((l) => [...l.matchAll(/part 
 const longQueue = () =>
   WorkloadConfig.parse({ kind: "queue", writers: 2, readers: 2, throttleWritesPerSec: 100, durationSeconds: 60, warmupSeconds: 0, processes: 2 });
 
-/** Runs a long queue run over 2 parts and does `act(part 1's pid)` at its first sample; resolves with the rejection. */
-async function failedRun(runId: string, act: (pid: number, controller: AbortController) => void, extra = {}) {
+/**
+ * Runs a long queue run over 2 parts and does `act(part 1's pid)` at its first sample; resolves with the rejection.
+ * The parts' silence bound is 30 s unless `silenceMs` says otherwise: on a busy machine part 0 could otherwise go
+ * silent first and be the one named.
+ */
+async function failedRun(runId: string, act: (pid: number, controller: AbortController) => void, silenceMs = 30_000) {
   const lines: string[] = [];
   const controller = new AbortController();
   let acted = false;
@@ -60,7 +64,7 @@ async function failedRun(runId: string, act: (pid: number, controller: AbortCont
       assert.ok(pid, `the coordinator logged the parts' pids: ${lines.join(" / ")}`);
       act(pid, controller);
     },
-    ...extra,
+    partsForTest: { silenceMs },
   });
   const err = await run.then(
     () => assert.fail("the run should have failed"),
@@ -80,8 +84,8 @@ test("a part killed mid-run fails the run at once, naming it; no part process is
 });
 
 test("a part that sends no sample (stopped) fails the run naming it, and is killed", async () => {
-  const { err, pids } = await failedRun("silent_part", (pid) => process.kill(pid, "SIGSTOP"), { partsForTest: { silenceMs: 2000 } });
-  assert.match(err.message, new RegExp(`part 1 \\(pid ${pids[1]} on host \\S+\\) sent no sample for 2 s`));
+  const { err, pids } = await failedRun("silent_part", (pid) => process.kill(pid, "SIGSTOP"), 8000);
+  assert.match(err.message, new RegExp(`part 1 \\(pid ${pids[1]} on host \\S+\\) sent no sample for 8 s`));
   assert.match(err.message, /check that machine's load and run again, or lower processes$/, "it says what to do");
 });
 

@@ -34,7 +34,9 @@ test("an interval without a wait-sampler reading counts none (not the collector'
   try {
     assert.equal(c.info.waits?.kind, "pg_stat_activity", "the wait sampler runs");
     const deadline = Date.now() + 60_000;
-    const enough = () => c.samples().length >= 20 && c.samples().some((s) => (s.ticks ?? 1) > 0);
+    // Until a sample with a reading and one without have come (on a busy machine the readings' seconds stretch, and a
+    // first 20 samples may each hold one): a reading-less sample never coming fails below.
+    const enough = () => c.samples().length >= 20 && c.samples().some((s) => (s.ticks ?? 1) > 0) && c.samples().some((s) => s.ticks === 0);
     while (!enough() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.ok(enough(), `only ${c.samples().length} samples`);
   } finally {

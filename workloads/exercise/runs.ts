@@ -95,7 +95,9 @@ export async function twoProcessRun(def: WorkloadDefinition, hooks: WorkloadHook
   const config = shortConfig(def, hooks, { processes: 2, durationSeconds: 1 });
   assert.ok(def.parts.max(config as never) >= 2, `${def.kind}: its short config cannot split in 2 (set its hooks' small)`);
   const s = await leftClean(url, `${def.kind}, two processes`, () =>
-    runWorkload(config, url, { drainSeconds: 3, telemetry: false, ...(partEntry ? { partsForTest: { entry: partEntry } } : {}) }),
+    // A silence bound no busy machine reaches (a forked part beside Playwright once went past the 5 s default): these
+    // runs judge the split and the merge.
+    runWorkload(config, url, { drainSeconds: 3, telemetry: false, partsForTest: { silenceMs: 30_000, ...(partEntry ? { entry: partEntry } : {}) } }),
   );
   assert.equal(s.verification.ok, true, `${def.kind} over 2 processes: ${verificationError(s)}`);
   const parts = s.manifest.parts ?? [];

@@ -82,11 +82,19 @@ describe("job queue: counts equal the target and verification passes", () => {
 
 describe("job queue: verification fails when the table is tampered with", () => {
   test("a foreign pending job, a deleted job and a completed job reopened", async () => {
-    const { summary, schema } = await run({ ...BASE, variant: "modded", producers: 2, consumers: 1, thinkMs: 20 }, async (s) => {
-      await new Promise((r) => setTimeout(r, 400));
+    // 4 s measured, the tampering 1 s in, each statement again until it finds its row: on a busy machine a second of
+    // 1 s could end before a job was pending or completed, or before the consumers took the foreign and reopened ones.
+    const once = async (sql: string) => {
+      for (const t0 = Date.now(); (await admin.query(sql)).rowCount !== 1; ) {
+        assert.ok(Date.now() - t0 < 2000, `no row for: ${sql}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const { summary, schema } = await run({ ...BASE, variant: "modded", producers: 2, consumers: 1, thinkMs: 20, durationSeconds: 4 }, async (s) => {
+      await new Promise((r) => setTimeout(r, 1000));
       await admin.query(`INSERT INTO ${s}.job_queue (payload, created_at) VALUES ('{"n": 999999}', now() - interval '1 hour')`);
-      await admin.query(`DELETE FROM ${s}.job_queue WHERE id = (SELECT max(id) FROM ${s}.job_queue WHERE status = 'pending' AND payload->>'n' <> '999999')`);
-      await admin.query(
+      await once(`DELETE FROM ${s}.job_queue WHERE id = (SELECT max(id) FROM ${s}.job_queue WHERE status = 'pending' AND payload->>'n' <> '999999')`);
+      await once(
         `UPDATE ${s}.job_queue SET status = 'pending', created_at = now() - interval '2 hours' WHERE id = (SELECT min(id) FROM ${s}.job_queue WHERE status = 'completed')`,
       );
     });
