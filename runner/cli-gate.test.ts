@@ -105,8 +105,12 @@ test("a baseline, stored or exported: a rate that fell beyond the bound is a reg
   assert.ok(Math.abs(worse - ((baseRate - Number(line[1])) / baseRate) * 100) < 0.2, `${worse}% from ${baseRate} and ${line[1]}`);
   assert.match(slow.out, /note: the runs' settings differ \(baseline → this run\): throttleWritesPerSec 200 → 100/);
 
-  // The same rate against the exported file, the rate alone compared: within 10 %.
-  const same = await bench([...queueAt(200), "--baseline", baseFile, "--max-regression", "10%", "--gate", "write.perSecond>1"]);
+  // The same rate against the exported file, the rate alone compared: within 10 %. Run again (3 times at most) when it
+  // exits as a regression: a busy machine can hold one run of a pair back (one beside Playwright was held at 12 of its
+  // 200 msg/s, host-bound by its own verdict); the comparison is then checked on a pair the machine let run.
+  const sameRun = () => bench([...queueAt(200), "--baseline", baseFile, "--max-regression", "10%", "--gate", "write.perSecond>1"]);
+  let same = await sameRun();
+  for (let tries = 1; same.code === 99 && tries < 3; tries++) same = await sameRun();
   assert.equal(same.code, 0, same.out + same.err);
   assert.match(same.out, new RegExp(`1 of 1 figures within 10% of file ${baseFile.replace(/[.]/g, "\\.")}$`, "m"));
 });

@@ -16,6 +16,7 @@ export const SLOW_FIRST = [
   "runner/ceiling/ceiling-paths.test.ts",
   "runner/ceiling/hog-ceiling.test.ts",
   "runner/telemetry/evidence-runs.test.ts",
+  "runner/telemetry/hog-evidence-runs.test.ts",
   "runner/engine.test.ts",
   "runner/telemetry/pace-verdict.test.ts",
   "workloads/exercise/two-processes-1.test.ts",
@@ -81,6 +82,9 @@ export const RUN_ALONE = [
   // Its runs beside CPU hogs pinned with the runner: in a clean-clone CI run of e708340, beside the pass's load, the
   // other processes' CPU (76 % of the host) made the verdict host-bound where it judges the runner's own delay.
   "runner/telemetry/headline-runs.test.ts",
+  // The verdict beside six CPU hogs pinned with the runner: in the judging lane, four files at a time, its hogs took a
+  // core from the three beside it, whose runs judge their own conclusions.
+  "runner/telemetry/hog-evidence-runs.test.ts",
 ];
 
 /**

@@ -5,69 +5,17 @@
 //   lock-contention-bound      the notify workload's modded variant: every commit that NOTIFYs queues on one
 //                                global lock (Lock:object on the database)
 //   not client-bound           a default pub/sub run: the runner at a fraction of a core is not the limit
-//   host-bound / the caution   busy-loop processes pinned to the runner's CPU (and the runner pinned there too):
-//                                the verdict names the others' CPU and the runner's wait for a CPU (host-bound,
-//                                or the starved runner's caution on the latencies: never "the limit" unless it was)
-//   undetermined               a run where no rule's numbers hold says so, with the top waits
+//   host-bound / the caution   in ./hog-evidence-runs.test.ts (run alone: its CPU hogs took a core from the files
+//                                beside it)
+// (A run no rule's numbers hold, undetermined with its top waits: lib/telemetry/verdict.test.ts, over readings.)
 import { explainVerdict } from "../../lib/telemetry/testing";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import pg from "pg";
-import { type CpuHogs, cpuHogs, startTestServer, testDatabase } from "../../lib/testing";
-import { WorkloadConfig, type WorkloadInput } from "../../lib/workloads/config";
-import { runWorkload } from "../engine";
-import { clock } from "../core/timing";
+import { startTestServer, testDatabase } from "../../lib/testing";
+import type { WorkloadInput } from "../../lib/workloads/config";
+import { judgedBeside } from "./judged-testing";
 
 const explain = explainVerdict;
-
-/**
- * A sampler apart from the product's: its own session, its own timer (every 100-200 ms), counting the run's
- * client backends (every "pgbb …" session but the telemetry's own and the admin's, which idles through the load)
- * by state while `on()` says so.
- */
-function separateSampler(url: string, on: () => boolean) {
-  const c = new pg.Client({ connectionString: url, application_name: "separate sampler" });
-  let active = 0;
-  let total = 0;
-  let stopped = false;
-  const loop = (async () => {
-    await c.connect();
-    while (!stopped) {
-      const due = clock() + 100 + Math.random() * 100;
-      while (clock() < due && !stopped) await new Promise((r) => setTimeout(r, Math.max(due - clock(), 1)));
-      if (!on() || stopped) continue;
-      const r = await c.query(
-        `SELECT count(*) FILTER (WHERE state = 'active')::int AS active, count(*)::int AS total FROM pg_stat_activity
-         WHERE application_name LIKE 'pgbb %' AND application_name NOT LIKE 'pgbb telemetry%' AND application_name <> 'pgbb admin'
-           AND state IS NOT NULL`,
-      );
-      active += r.rows[0].active;
-      total += r.rows[0].total;
-    }
-    await c.end();
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-      return { activeShare: total > 0 ? active / total : 0, readings: total };
-    },
-  };
-}
-
-async function judgedBeside(input: WorkloadInput, url: string, onMeasuring?: (on: boolean) => void) {
-  let measuring = false;
-  const sampler = separateSampler(url, () => measuring);
-  const onPhase = (p: string) => {
-    if (measuring !== (p === "measuring")) onMeasuring?.(p === "measuring");
-    measuring = p === "measuring";
-  };
-  const summary = await runWorkload(WorkloadConfig.parse(input), url, { drainSeconds: 2, onPhase });
-  const separate = await sampler.stop();
-  const t = summary.telemetry;
-  assert.ok(t?.window, "the summary carries the telemetry window");
-  return { verdict: t.verdict, window: t.window, info: t.info, separate, summary };
-}
 
 describe("on a server where every commit waits 10 ms for the WAL flush (commit_delay)", () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -140,52 +88,5 @@ describe("on the test server", () => {
     assert.ok(!client.evidence.some((e) => /^runner (CPU|event-loop utilization)/.test(e.what) && e.holds), explain(verdict));
     if (client.matched) assert.ok(window.client!.runQueueWaitMsPerSec! >= 100, explain(verdict));
     assert.notEqual(verdict.category, "client-bound", explain(verdict));
-  });
-
-  describe("with CPU hogs pinned beside the runner", () => {
-    let hogs: CpuHogs;
-    before(async () => {
-      hogs = await cpuHogs(6);
-    });
-    after(() => hogs?.stop());
-
-    test("the verdict names the hogs' CPU and the runner's wait for a CPU", async (t) => {
-      // The hogs' CPU as the test itself reads it from /proc over the measured window.
-      const hogSeconds = () => hogs.cpuSeconds();
-      let from: { sec: number; at: number } | undefined;
-      let hogCores = 0;
-      const { verdict, window, summary } = await judgedBeside({ kind: "pubsub", durationSeconds: 4, warmupSeconds: 1 } as WorkloadInput, db.url, (on) => {
-        if (on) from = { sec: hogSeconds(), at: clock() };
-        else if (from) hogCores = (hogSeconds() - from.sec) / ((clock() - from.at) / 1000);
-      });
-      t.diagnostic(`${verdict.statement}; the hogs used ${hogCores.toFixed(2)} cores by the test's own reading`);
-      // Host-bound, or the runner's caution inside whatever the headline is (a starved runner is not the limit), or
-      // the runner at its limit (client-bound: this unpaced run asked no rate it could have met).
-      const cpuNamed = /host-bound: other processes|these latencies include up to [\d.]+ m?s of the runner's own delay/.test(verdict.statement);
-      assert.ok(["host-bound", "client-bound"].includes(verdict.category) || cpuNamed, explain(verdict));
-      assert.doesNotMatch(verdict.statement, verdict.category === "client-bound" ? /starved of CPU \(/ : /the runner was the limit/, explain(verdict));
-      const h = window.host!;
-      // The verdict's figure for the hogs is the test's own (other processes on this machine may take CPU 0 too).
-      const hog = h.topOthers?.find((o) => o.name === "pgbb-hog");
-      assert.ok(
-        hog && Math.abs(hog.cores - hogCores) <= 0.2,
-        `the hogs' CPU ${hogCores.toFixed(2)} cores; shown ${JSON.stringify(h.topOthers)}\n${explain(verdict)}`,
-      );
-      // Other processes (the hogs among them) used at least the hogs' share of the host.
-      assert.ok(h.otherCpuCores! >= hogCores - 0.1, explain(verdict));
-      assert.ok((100 * h.otherCpuCores!) / h.cores >= 25, explain(verdict));
-      // Sharing one CPU with three busy loops, the runner waits most of the time it could run.
-      assert.ok(window.client!.runQueueWaitMsPerSec! >= 100, explain(verdict));
-      // (In the headline's evidence, or in the host's or the runner's finding, the caution's numbers.)
-      const shown = [
-        verdict.evidence,
-        ...verdict.findings.filter((f) => (f.matched && f.category === "host-bound") || f.category === "client-bound").map((f) => f.evidence),
-      ]
-        .flat()
-        .find((e) => e.what === "runner's wait for a CPU (runnable, not running)");
-      // The verdict judges the runner by the runner-load check's own numbers (one rule): the same figure is shown.
-      assert.ok(shown && Math.abs(shown.value - summary.runnerLoad!.runQueueWaitMsPerSec!) < 1e-6, explain(verdict));
-      assert.match(verdict.statement, /host-bound: other processes/.test(verdict.statement) ? /pgbb-hog/ : /waited \d+ ms\/s for a CPU/);
-    });
   });
 });
