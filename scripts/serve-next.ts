@@ -15,6 +15,9 @@ import { serveHandedOverPort } from "./starting-page";
 // The exported reports' renderer, loaded on the first export, outside Next's bundle (lib/report/renderer.ts says why).
 provideReportRenderer(() => import("../components/report/render"));
 
+/** How long an idle keep-alive connection is kept open. */
+const KEEP_ALIVE_MS = 65_000;
+
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   const hostname = process.env.HOST ?? "127.0.0.1";
@@ -40,6 +43,11 @@ async function main() {
     }
     void handle(req, res);
   });
+  // An idle keep-alive connection is kept 65 s, not Node's 5 s: a client that reuses one it held idle a few seconds (a
+  // script's HTTP agent, Playwright's request context) would otherwise now and then send its request just as the server
+  // closes the connection, and get "socket hang up" for a request never read. Headers stay bounded above it, as Node asks.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   // npm start's supervisors tell this process what they know (platform/supervisor-state.ts).
   process.on("message", (m: { supervisor?: SupervisorStates }) => m?.supervisor && setSupervisorStates(m.supervisor));
   process.send?.({ hello: true });
