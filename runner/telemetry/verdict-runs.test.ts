@@ -53,9 +53,11 @@ describe("the verdict names the limit it was made to hit", () => {
     // host-bound by its numbers then, with the runner's own client-bound finding under "also".
     // Its readers fall behind too: consumers behind may then lead, with the runner's finding under "also".
     // Starved rather than at its limit (it waited for the CPU it spun on), its delay is the caution inside the verdict.
+    // Starved that much, its writes may stall for seconds (a clean-clone CI run: down to 2 msg/s, the host 99.8 % busy):
+    // the stall then leads, host-bound and the runner's caution inside it.
     assert.ok(
       verdict.category === "client-bound" ||
-        (["host-bound", "consumers-behind"].includes(verdict.category) && (verdict.also.includes("client-bound") || verdict.caution !== undefined)),
+        (["host-bound", "consumers-behind", "stall"].includes(verdict.category) && (verdict.also.includes("client-bound") || verdict.caution !== undefined)),
       explain(verdict),
     );
     assert.ok(window!.client!.eventLoopUtilization >= 0.9, `event-loop utilization ${window!.client!.eventLoopUtilization}`);
