@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { testDatabase } from "../../lib/testing";
+import { testDatabase, waitUntil } from "../../lib/testing";
 import { RunSummary } from "../../lib/measurement/summary";
 import { CATEGORIES } from "../../lib/telemetry/verdict";
 import { WorkloadConfig } from "../../lib/workloads/config";
@@ -27,9 +27,7 @@ after(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits for `cond`, at most 30 s (a collector on a busy machine reads late): a reading, not a length of time. */
-async function until(cond: () => boolean) {
-  for (const end = Date.now() + 30_000; !cond() && Date.now() < end; ) await sleep(50);
-}
+const until = (what: string, cond: () => boolean) => waitUntil(what, cond, 30_000);
 
 describe("in a run", () => {
   test("every engine sample carries the server's reading of the same interval: the run's connections, their waits, WAL, commits, the run's tables, the host, the runner, its own cost; the summary the window and the verdict", async () => {
@@ -86,10 +84,10 @@ describe("in a run", () => {
 
   test("memory is bounded: the collector keeps its last `keep` readings", async () => {
     const c = await TelemetryCollector.start(db.url, { intervalMs: 150, keep: 2 });
-    await until(() => c.samples().length > 0);
+    await until("a first reading", () => c.samples().length > 0);
     const first = c.samples()[0];
     // Once the first reading has gone, more than 2 were taken.
-    await until(() => !c.samples().includes(first));
+    await until("the first reading to be dropped", () => !c.samples().includes(first));
     await c.stop();
     assert.ok(!c.samples().includes(first), "a third reading came");
     assert.equal(c.samples().length, 2);
@@ -113,7 +111,7 @@ describe("a role without pg_monitor", () => {
     try {
       await sleep(200);
       const plain = await TelemetryCollector.start(u.toString(), { intervalMs: 300 });
-      await until(() => plain.samples().length > 0);
+      await until("a reading by the role without pg_monitor", () => plain.samples().length > 0);
       await plain.stop();
       assert.equal(plain.info.monitor, false);
       const missing = plain.info.missing.join("\n");
@@ -132,7 +130,7 @@ describe("a role without pg_monitor", () => {
       const monitor = await TelemetryCollector.start(u.toString(), { intervalMs: 300 });
       // The wait sampler reads at random instants (fewer on a light target): wait for a reading, generously.
       const seesIt = () => monitor.samples().some((s) => (s.otherWaits["Timeout:PgSleep"] ?? 0) >= 1);
-      await until(seesIt);
+      await until("the other session's wait seen", seesIt).catch(() => undefined);
       await monitor.stop();
       assert.equal(monitor.info.monitor, true);
       assert.doesNotMatch(monitor.info.missing.join("\n"), /pg_monitor/);
@@ -150,7 +148,7 @@ describe("telemetry never fails a run", () => {
   test("a lost telemetry connection stops sampling and says so", async () => {
     const c = await TelemetryCollector.start(db.url, { intervalMs: 200 });
     await admin.query("SELECT pg_terminate_backend($1)", [c.backendPid]);
-    await until(() => c.failed !== undefined);
+    await until("the lost connection to stop sampling", () => c.failed !== undefined);
     await c.stop();
     assert.match(c.failed ?? "", /lost|failed/);
     assert.ok(c.info.missing.some((m) => m.startsWith("telemetry stopped:")));
